@@ -1,0 +1,69 @@
+// Op execution from Python, graphs, graph building contexts.
+#include <pybind11/functional.h>
+#include <pybind11/stl.h>
+
+#include "bindings/convert.h"
+#include "bindings/py_types.h"
+#include "exec/plan.h"
+#include "trace/context.h"
+
+namespace fn {
+
+std::vector<TensorPtr> execute(const OpDef& op, const std::vector<TensorPtr>& in, Attrs attrs,
+                               const std::string& name);
+
+void init_ops(py::module_& m) {
+  m.def("execute", [](const std::string& op, const std::vector<TensorPtr>& inputs, py::handle attrs,
+                      py::handle name) {
+        const OpDef& def = OpRegistry::global().get(op);
+        return execute(def, inputs, attrs_from_py(attrs), name.is_none() ? std::string() : name.cast<std::string>());
+      }, py::arg("op"), py::arg("inputs"), py::arg("attrs") = py::none(), py::arg("name") = py::none(),
+      "Runs (eagerly) or records (while tracing) one op; the single dispatch path.");
+  m.def("op_names", [] { return OpRegistry::global().names(); });
+  m.def("has_op", [](const std::string& n) { return OpRegistry::global().find(n) != nullptr; });
+  m.def("executing_eagerly", &executing_eagerly);
+  m.def("set_location_provider", [](py::function f) {
+    set_location_provider([f]() -> std::string {
+      py::gil_scoped_acquire gil;
+      return f().cast<std::string>();
+    });
+  });
+}
+
+void init_graph(py::module_& m) {
+  py::class_<Graph, std::shared_ptr<Graph>>(m, "Graph")
+      .def(py::init<std::string>(), py::arg("name") = "graph")
+      .def_property_readonly("name", &Graph::name)
+      .def_property_readonly("id", &Graph::id)
+      .def("num_nodes", &Graph::num_nodes)
+      .def("to_text", &Graph::to_text)
+      .def("verify", &Graph::verify)
+      .def("node_name", [](const Graph& g, int i) { return g.node(i).name; })
+      .def("node_op", [](const Graph& g, int i) { return g.node(i).op; })
+      .def("node_defined_at", [](const Graph& g, int i) { return g.node(i).defined_at; })
+      .def("node_inputs", [](const Graph& g, int i) {
+        std::vector<std::string> out;
+        for (auto& in : g.node(i).inputs)
+          out.push_back(g.node(in.node).name + (in.index ? ":" + std::to_string(in.index) : ""));
+        for (int c : g.node(i).control_inputs) out.push_back("^" + g.node(c).name);
+        return out;
+      })
+      .def("node_attr_names", [](const Graph& g, int i) {
+        std::vector<std::string> out;
+        for (auto& kv : g.node(i).attrs.items()) out.push_back(kv.first);
+        return out;
+      })
+      .def("node_attr_text", [](const Graph& g, int i, const std::string& k) {
+        const AttrValue* v = g.node(i).attrs.find(k);
+        return v ? attr_to_string(*v) : std::string();
+      })
+      .def("node_outputs", [](const Graph& g, int i) {
+        py::list out;
+        for (auto& s : g.node(i).outputs) out.append(py::make_tuple(dtype_to_py(s.dtype), shape_to_py(s.shape)));
+        return out;
+      })
+      .def_property_readonly("arg_placeholders", [](const Graph& g) { return g.arg_placeholders; })
+      .def_property_readonly("capture_placeholders", [](const Graph& g) { return g.capture_placeholders; });
+}
+
+}  // namespace fn

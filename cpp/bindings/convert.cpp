@@ -1,0 +1,221 @@
+#include "bindings/convert.h"
+
+#include <pybind11/stl.h>
+
+#include <climits>
+#include <cmath>
+
+#include "bindings/py_types.h"
+#include "trace/context.h"
+
+namespace fn {
+
+bool is_tensor(py::handle obj) { return py::isinstance<Tensor>(obj); }
+
+namespace {
+
+[[noreturn]] void cannot_convert(py::handle v, DType d) {
+  throw_error(Code::TypeError, "Cannot convert ", std::string(py::repr(v)), " to EagerTensor of dtype ",
+              dtype_name(d));
+}
+
+// A Python scalar as a 0-d tensor of dtype d (TF: ints wrap into unsigned/narrow types,
+// floats into ints are refused).
+EagerPtr scalar_of(py::handle v, DType d) {
+  if (d == DType::String) {
+    if (PyBytes_Check(v.ptr())) return make_string_scalar(v.cast<std::string>());
+    if (PyUnicode_Check(v.ptr())) return make_string_scalar(v.cast<std::string>());
+    cannot_convert(v, d);
+  }
+  if (!is_pod(d)) cannot_convert(v, d);
+  if (PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr())) cannot_convert(v, d);
+  auto t = make_tensor(d, Shape{});
+  if (PyFloat_Check(v.ptr())) {
+    if (!is_floating(d)) cannot_convert(v, d);
+    double x = PyFloat_AS_DOUBLE(v.ptr());
+    visit_pod(d, [&](auto tag) { using T = decltype(tag); t->data<T>()[0] = from_double<T>(x); return 0; });
+    return t;
+  }
+  // int or bool
+  long long x = PyLong_AsLongLong(v.ptr());
+  if (x == -1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    throw_error(Code::ValueError, "Can't convert Python sequence with out-of-range integer to Tensor.");
+  }
+  if (d == DType::Int64) { t->data<int64_t>()[0] = x; return t; }
+  visit_pod(d, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_integral<T>::value && !std::is_same<T, bool>::value)
+      t->data<T>()[0] = static_cast<T>(x);   // wraps like TF (e.g. -1 -> 255 for uint8)
+    else
+      t->data<T>()[0] = from_double<T>(static_cast<double>(x));
+    return 0;
+  });
+  return t;
+}
+
+EagerPtr from_python_scalar(py::handle v, const DType* dtype) {
+  if (dtype) return scalar_of(v, *dtype);
+  if (PyBool_Check(v.ptr())) return scalar_of(v, DType::Bool);
+  if (PyLong_Check(v.ptr())) {
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+    if (overflow) throw_error(Code::ValueError, "Can't convert Python sequence with out-of-range integer to Tensor.");
+    return scalar_of(v, (x >= INT32_MIN && x <= INT32_MAX) ? DType::Int32 : DType::Int64);
+  }
+  if (PyFloat_Check(v.ptr())) return scalar_of(v, DType::Float32);
+  return scalar_of(v, DType::String);
+}
+
+// Nested Python sequences go through NumPy, then TF's defaults: Python ints -> int32 (int64
+// when out of range), Python floats -> float32.
+EagerPtr from_sequence(py::handle v, const DType* dtype) {
+  py::module_ np = py::module_::import("numpy");
+  py::object arr;
+  try {
+    arr = np.attr("array")(v);
+  } catch (py::error_already_set& e) {
+    if (e.matches(PyExc_ValueError))
+      throw_error(Code::ValueError, "Can't convert non-rectangular Python sequence to Tensor.");
+    if (e.matches(PyExc_OverflowError))
+      throw_error(Code::ValueError, "Can't convert Python sequence with out-of-range integer to Tensor.");
+    throw;
+  }
+  std::string kind = py::str(arr.attr("dtype").attr("kind"));
+  if (kind == "O") {
+    // Mixed objects: tensors inside lists (tf.constant([t1, t2])) or ragged data.
+    py::list flat;
+    bool ragged = false;
+    for (py::handle x : arr.attr("ravel")()) {
+      if (py::isinstance<py::list>(x) || py::isinstance<py::tuple>(x)) ragged = true;
+    }
+    if (ragged) throw_error(Code::ValueError, "Can't convert non-rectangular Python sequence to Tensor.");
+    // tensors or bytes/str objects
+    bool any_tensor = false;
+    for (py::handle x : arr.attr("ravel")()) any_tensor |= is_tensor(x);
+    if (any_tensor) {
+      py::list vals;
+      for (py::handle x : arr.attr("ravel")()) {
+        if (is_tensor(x)) {
+          auto t = x.cast<TensorPtr>();
+          if (!t->is_eager()) throw_error(Code::TypeError, "Graph tensors inside a Python list need fn.stack");
+          vals.append(tensor_to_numpy(as_eager(t), false));
+        } else {
+          vals.append(x);
+        }
+      }
+      arr = np.attr("array")(vals).attr("reshape")(arr.attr("shape"));
+      kind = py::str(arr.attr("dtype").attr("kind")).cast<std::string>();
+    }
+  }
+  if (!dtype) {
+    if (kind == "i" && py::str(arr.attr("dtype").attr("name")).cast<std::string>() == "int64") {
+      // Python ints: int32 unless some value needs 64 bits
+      bool fits = arr.attr("size").cast<int64_t>() == 0 ||
+                  (arr.attr("min")().cast<int64_t>() >= INT32_MIN && arr.attr("max")().cast<int64_t>() <= INT32_MAX);
+      DType d = fits ? DType::Int32 : DType::Int64;
+      return cast_tensor(tensor_from_ndarray(arr, true), d);
+    }
+    if (kind == "f" && py::str(arr.attr("dtype").attr("name")).cast<std::string>() == "float64")
+      return cast_tensor(tensor_from_ndarray(arr, true), DType::Float32);
+    if (arr.attr("size").cast<int64_t>() == 0) return make_tensor(DType::Float32, tensor_from_ndarray(arr.attr("astype")("float32"), true)->shape());
+    return tensor_from_ndarray(arr, true);
+  }
+  if (*dtype == DType::String) return tensor_from_ndarray(arr.attr("astype")("object"), true);
+  auto t = tensor_from_ndarray(arr, true);
+  if (t->dtype() == DType::String) cannot_convert(v, *dtype);
+  if (is_floating(t->dtype()) && !is_floating(*dtype)) cannot_convert(v, *dtype);
+  return cast_tensor(t, *dtype);
+}
+
+}  // namespace
+
+EagerPtr to_eager(py::handle value, const DType* dtype) {
+  if (is_tensor(value)) {
+    auto t = value.cast<TensorPtr>();
+    if (!t->is_eager()) throw_out_of_scope(*t);
+    auto e = as_eager(t);
+    if (dtype && *dtype != e->dtype()) return cast_tensor(e, *dtype);
+    return e;
+  }
+  PyObject* p = value.ptr();
+  if (is_ndarray(value) || is_numpy_scalar(value)) {
+    py::object arr = py::module_::import("numpy").attr("asarray")(value);
+    auto t = tensor_from_ndarray(arr, true);
+    if (dtype && *dtype != t->dtype()) {
+      if (*dtype == DType::String || t->dtype() == DType::String) cannot_convert(value, *dtype);
+      return cast_tensor(t, *dtype);
+    }
+    return t;
+  }
+  if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p) || PyBytes_Check(p))
+    return from_python_scalar(value, dtype);
+  if (PyList_Check(p) || PyTuple_Check(p)) return from_sequence(value, dtype);
+  if (value.is_none())
+    throw_error(Code::ValueError, "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.");
+  throw_error(Code::ValueError, "Attempt to convert a value (", std::string(py::repr(value)),
+              ") with an unsupported type (", std::string(py::str(py::type::of(value))), ") to a Tensor.");
+}
+
+TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* hint) {
+  if (is_tensor(value)) {
+    auto t = value.cast<TensorPtr>();
+    if (dtype && *dtype != t->dtype())
+      throw_error(Code::ValueError, "Tensor conversion requested dtype ", dtype_name(*dtype),
+                  " for Tensor with dtype ", dtype_name(t->dtype()), ": ", std::string(py::repr(value)));
+    return t;
+  }
+  if (py::hasattr(value, "__fn_tensor__")) {
+    py::object r = value.attr("__fn_tensor__")(dtype ? dtype_to_py(*dtype) : py::none());
+    return r.cast<TensorPtr>();
+  }
+  EagerPtr e;
+  if (!dtype && hint) {
+    try {
+      e = to_eager(value, hint);
+    } catch (const Error&) {
+      e = to_eager(value, nullptr);
+    }
+  } else {
+    e = to_eager(value, dtype);
+  }
+  if (current_builder()) return dispatch1("Const", {}, Attrs{{"value", e}, {"dtype", e->dtype()}});
+  return e;
+}
+
+Attrs attrs_from_py(py::handle dict) {
+  Attrs a;
+  if (dict.is_none()) return a;
+  for (auto kv : py::reinterpret_borrow<py::dict>(dict)) {
+    std::string k = kv.first.cast<std::string>();
+    py::handle v = kv.second;
+    if (v.is_none()) continue;
+    if (PyBool_Check(v.ptr())) a.set(k, v.cast<bool>());
+    else if (PyLong_Check(v.ptr())) a.set(k, v.cast<int64_t>());
+    else if (PyFloat_Check(v.ptr())) a.set(k, v.cast<double>());
+    else if (PyUnicode_Check(v.ptr())) a.set(k, v.cast<std::string>());
+    else if (is_py_dtype(v)) a.set(k, dtype_from_py(v));
+    else if (py::hasattr(v, "_dims") && py::hasattr(v, "as_list")) a.set(k, shape_from_py(v));
+    else if (is_tensor(v)) a.set(k, as_eager(v.cast<TensorPtr>()));
+    else if (py::isinstance<Graph>(v)) a.set(k, v.cast<std::shared_ptr<Graph>>());
+    else if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+      py::sequence seq = py::reinterpret_borrow<py::sequence>(v);
+      if (seq.size() > 0 && is_py_dtype(seq[0])) {
+        std::vector<DType> ds;
+        for (py::handle x : seq) ds.push_back(dtype_from_py(x));
+        a.set(k, ds);
+      } else if (seq.size() > 0 && py::hasattr(seq[0], "_dims")) {
+        std::vector<Shape> ss;
+        for (py::handle x : seq) ss.push_back(shape_from_py(x));
+        a.set(k, ss);
+      } else {
+        a.set(k, seq.cast<std::vector<int64_t>>());
+      }
+    } else {
+      a.set(k, std::shared_ptr<HostObject>(std::make_shared<PyHostObject>(py::reinterpret_borrow<py::object>(v))));
+    }
+  }
+  return a;
+}
+
+}  // namespace fn

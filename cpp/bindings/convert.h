@@ -1,0 +1,28 @@
+// Python value -> tensor conversion with TensorFlow's inference rules, and attrs from Python.
+#pragma once
+#include <pybind11/pybind11.h>
+
+#include "core/tensor.h"
+#include "graph/attrs.h"
+
+namespace fn {
+namespace py = pybind11;
+
+bool is_tensor(py::handle obj);
+// `dtype`: required dtype (TypeError/ValueError when impossible), or nullptr. In a graph
+// context Python values become Const nodes; tensors pass through unchanged.
+TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* hint = nullptr);
+// Always an eager tensor (never adds graph nodes): Python data -> EagerTensor.
+EagerPtr to_eager(py::handle value, const DType* dtype);
+Attrs attrs_from_py(py::handle dict);
+// Holds a Python object inside attrs (py_function's callable, print's stream).
+struct PyHostObject : HostObject {
+  explicit PyHostObject(py::object o) : obj(std::move(o)) {}
+  ~PyHostObject() override {
+    py::gil_scoped_acquire gil;
+    obj = py::object();
+  }
+  py::object obj;
+};
+
+}  // namespace fn

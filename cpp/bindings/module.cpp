@@ -1,0 +1,23 @@
+// fn._core: the C++ core. Each area binds itself in its own bind_*.cpp.
+#include <pybind11/pybind11.h>
+
+#include "bindings/py_types.h"
+#include "ops/op.h"
+#include <oneapi/dnnl/dnnl_version.h>
+
+namespace fn {
+void init_tensor(py::module_& m);
+void init_ops(py::module_& m);
+void init_graph(py::module_& m);
+}  // namespace fn
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "fn's C++ core: tensors, ops, graphs, executor.";
+  fn::init_numpy();
+  fn::OpRegistry::global();   // register every op now, not on first use
+  fn::init_py_types(m);
+  fn::init_graph(m);
+  fn::init_tensor(m);
+  fn::init_ops(m);
+  m.attr("onednn_version") = DNNL_VERSION_MAJOR * 10000 + DNNL_VERSION_MINOR * 100 + DNNL_VERSION_PATCH;
+}

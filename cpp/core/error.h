@@ -1,0 +1,44 @@
+// Errors carry the TensorFlow exception class they map to in Python (fn.errors.* or builtins).
+#pragma once
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace fn {
+
+enum class Code {
+  // fn.errors.OpError subclasses (TensorFlow status codes)
+  Cancelled, Unknown, InvalidArgument, DeadlineExceeded, NotFound, AlreadyExists,
+  PermissionDenied, ResourceExhausted, FailedPrecondition, Aborted, OutOfRange, Unimplemented,
+  Internal, Unavailable, DataLoss, Unauthenticated,
+  // Python builtin exceptions raised where TensorFlow raises them
+  ValueError, TypeError, IndexError, AttributeError, NotImplementedError, RuntimeError,
+};
+
+class Error : public std::runtime_error {
+ public:
+  Error(Code code, const std::string& msg) : std::runtime_error(msg), code_(code) {}
+  Code code() const { return code_; }
+
+ private:
+  Code code_;
+};
+
+namespace detail {
+inline void concat(std::ostringstream&) {}
+template <typename T, typename... R>
+void concat(std::ostringstream& os, const T& v, const R&... rest) {
+  os << v;
+  concat(os, rest...);
+}
+}  // namespace detail
+
+// throw_error(Code::InvalidArgument, "x has shape ", shape, " ...")
+template <typename... A>
+[[noreturn]] void throw_error(Code code, const A&... parts) {
+  std::ostringstream os;
+  detail::concat(os, parts...);
+  throw Error(code, os.str());
+}
+
+}  // namespace fn

@@ -1,0 +1,101 @@
+#include "core/tensor.h"
+
+#include <cstdlib>
+
+#include "core/error.h"
+#include "graph/graph.h"
+
+namespace fn {
+
+void Buffer::FreeDeleter::operator()(void* p) const { std::free(p); }
+
+std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
+  auto b = std::make_shared<Buffer>();
+  if (dtype == DType::String) {
+    b->strings_.resize(static_cast<size_t>(n));
+    return b;
+  }
+  size_t bytes = static_cast<size_t>(n) * dtype_size(dtype);
+  size_t rounded = ((bytes + 63) / 64) * 64;
+  if (rounded == 0) rounded = 64;
+  void* p = std::aligned_alloc(64, rounded);
+  if (!p) throw_error(Code::ResourceExhausted, "OOM when allocating tensor of ", bytes, " bytes");
+  b->storage_.reset(p);
+  b->data_ = p;
+  b->nbytes_ = bytes;
+  return b;
+}
+
+std::shared_ptr<Buffer> Buffer::wrap(void* data, size_t nbytes, std::shared_ptr<void> owner) {
+  auto b = std::make_shared<Buffer>();
+  b->owner_ = std::move(owner);
+  b->data_ = data;
+  b->nbytes_ = nbytes;
+  return b;
+}
+
+std::string Tensor::name() const {
+  auto g = graph.lock();
+  if (!g || node < 0) return "<dead>:" + std::to_string(index);
+  return g->node(node).name + ":" + std::to_string(index);
+}
+
+double EagerTensor::scalar_as_double(int64_t i) const {
+  return visit_pod(dtype_, [&](auto tag) -> double {
+    using T = decltype(tag);
+    return to_double(data<T>()[i]);
+  });
+}
+
+int64_t EagerTensor::scalar_as_int(int64_t i) const {
+  if (dtype_ == DType::Int64) return data<int64_t>()[i];
+  return static_cast<int64_t>(scalar_as_double(i));
+}
+
+EagerPtr make_tensor(DType dtype, const Shape& shape) {
+  if (!shape.is_fully_defined())
+    throw_error(Code::Internal, "make_tensor needs a fully defined shape, got ", shape.to_string());
+  return std::make_shared<EagerTensor>(dtype, shape, Buffer::allocate(dtype, shape.num_elements()));
+}
+
+EagerPtr make_scalar(DType dtype, double value) {
+  auto t = make_tensor(dtype, Shape{});
+  visit_pod(dtype, [&](auto tag) {
+    using T = decltype(tag);
+    t->data<T>()[0] = from_double<T>(value);
+    return 0;
+  });
+  return t;
+}
+
+EagerPtr make_string_scalar(const std::string& s) {
+  auto t = make_tensor(DType::String, Shape{});
+  t->strings()[0] = s;
+  return t;
+}
+
+EagerPtr reshaped(const EagerPtr& t, const Shape& shape) {
+  return std::make_shared<EagerTensor>(t->dtype(), shape, t->buffer());
+}
+
+EagerPtr cast_tensor(const EagerPtr& t, DType to) {
+  if (t->dtype() == to) return t;
+  if (!is_pod(t->dtype()) || !is_pod(to))
+    throw_error(Code::Unimplemented, "Cast ", dtype_name(t->dtype()), " to ", dtype_name(to),
+                " is not supported");
+  auto out = make_tensor(to, t->shape());
+  int64_t n = t->num_elements();
+  visit_pod(t->dtype(), [&](auto stag) {
+    using S = decltype(stag);
+    const S* src = t->data<S>();
+    return visit_pod(to, [&](auto dtag) {
+      using D = decltype(dtag);
+      D* dst = out->data<D>();
+      for (int64_t i = 0; i < n; ++i) dst[i] = from_double<D>(to_double(src[i]));
+      return 0;
+    });
+  });
+  return out;
+}
+
+}  // namespace fn

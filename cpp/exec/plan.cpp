@@ -1,0 +1,87 @@
+#include "exec/plan.h"
+
+#include <algorithm>
+
+#include "core/error.h"
+#include "trace/context.h"
+
+namespace fn {
+
+std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
+  graph->verify();
+  auto plan = std::make_shared<Plan>();
+  const Graph& g = *graph;
+  int n = g.num_nodes();
+  // Liveness: everything reachable backwards from the outputs and the stateful nodes.
+  std::vector<char> live(n, 0);
+  std::vector<int> work;
+  for (const NodeOutput& o : g.outputs) work.push_back(o.node);
+  for (int s : g.stateful_nodes) work.push_back(s);
+  while (!work.empty()) {
+    int i = work.back();
+    work.pop_back();
+    if (live[i]) continue;
+    live[i] = 1;
+    for (const NodeOutput& in : g.node(i).inputs) work.push_back(in.node);
+    for (int c : g.node(i).control_inputs) work.push_back(c);
+  }
+  std::vector<int> base(n, -1);
+  int slots = 0;
+  for (int i = 0; i < n; ++i) {
+    base[i] = slots;
+    slots += static_cast<int>(g.node(i).outputs.size());
+  }
+  plan->num_slots_ = slots;
+  std::vector<char> is_input(n, 0);
+  for (int p : g.arg_placeholders) { plan->input_slots_.push_back(base[p]); is_input[p] = 1; }
+  for (int p : g.capture_placeholders) { plan->input_slots_.push_back(base[p]); is_input[p] = 1; }
+  for (const NodeOutput& o : g.outputs) plan->output_slots_.push_back(base[o.node] + o.index);
+  std::vector<int> last_use(slots, -1);
+  for (int i = 0; i < n; ++i) {
+    if (!live[i] || is_input[i]) continue;
+    const Node& node = g.node(i);
+    Step st{node.def, &node, {}, base[i], {}};
+    for (const NodeOutput& in : node.inputs) {
+      int s = base[in.node] + in.index;
+      st.in_slots.push_back(s);
+      last_use[s] = static_cast<int>(plan->steps_.size());
+    }
+    if (node.def->needs_host) plan->needs_host_ = true;
+    plan->steps_.push_back(std::move(st));
+  }
+  for (int s : plan->output_slots_) last_use[s] = -2;   // outputs are never released
+  for (int s = 0; s < slots; ++s)
+    if (last_use[s] >= 0) plan->steps_[last_use[s]].release.push_back(s);
+  plan->graph_ = std::move(graph);
+  return plan;
+}
+
+std::vector<EagerPtr> Plan::run(const std::vector<EagerPtr>& inputs) const {
+  if (inputs.size() != input_slots_.size())
+    throw_error(Code::InvalidArgument, "expected ", input_slots_.size(), " inputs, got ",
+                inputs.size());
+  std::vector<EagerPtr> slots(num_slots_);
+  for (size_t i = 0; i < inputs.size(); ++i) slots[input_slots_[i]] = inputs[i];
+  std::vector<EagerPtr> in;
+  for (const Step& st : steps_) {
+    in.clear();
+    for (int s : st.in_slots) in.push_back(slots[s]);
+    std::vector<EagerPtr> out;
+    try {
+      out = run_kernel(*st.def, in, st.node->attrs, st.node->name);
+    } catch (const Error& e) {
+      std::string msg = e.what();
+      if (msg.find("{{node") == std::string::npos)
+        msg += "\n\t [[{{node " + st.node->name + "}}]]";
+      throw Error(e.code(), msg);
+    }
+    for (size_t k = 0; k < out.size(); ++k) slots[st.out_base + k] = std::move(out[k]);
+    for (int s : st.release) slots[s].reset();
+  }
+  std::vector<EagerPtr> result;
+  result.reserve(output_slots_.size());
+  for (int s : output_slots_) result.push_back(slots[s]);
+  return result;
+}
+
+}  // namespace fn

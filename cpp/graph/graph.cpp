@@ -1,0 +1,91 @@
+#include "graph/graph.h"
+
+#include <sstream>
+
+#include "core/error.h"
+#include "ops/op.h"
+
+namespace fn {
+
+std::atomic<uint64_t> Graph::next_id_{1};
+
+Graph::Graph(std::string name) : id_(next_id_++), name_(std::move(name)) {}
+
+std::string Graph::unique_name(const std::string& hint) {
+  // TensorFlow's scheme: first use keeps the name, later ones get _1, _2, ... (skipping taken ones).
+  std::string base = hint.empty() ? "node" : hint;
+  auto it = name_counts_.find(base);
+  if (it == name_counts_.end() && !name_index_.count(base)) {
+    name_counts_[base] = 1;
+    return base;
+  }
+  int& count = name_counts_[base];
+  std::string candidate;
+  do {
+    candidate = base + "_" + std::to_string(count++);
+  } while (name_index_.count(candidate));
+  return candidate;
+}
+
+int Graph::add_node(Node node) {
+  node.name = unique_name(node.name);
+  int idx = static_cast<int>(nodes_.size());
+  name_index_[node.name] = idx;
+  if (node.def && node.def->stateful) stateful_nodes.push_back(idx);
+  nodes_.push_back(std::move(node));
+  return idx;
+}
+
+int Graph::find_node(const std::string& name) const {
+  auto it = name_index_.find(name);
+  return it == name_index_.end() ? -1 : it->second;
+}
+
+std::string Graph::to_text() const {
+  std::ostringstream os;
+  auto ref = [&](const NodeOutput& o) {
+    return "%" + nodes_[o.node].name + (o.index ? ":" + std::to_string(o.index) : "");
+  };
+  for (const Node& n : nodes_) {
+    os << "  ";
+    for (size_t i = 0; i < n.outputs.size(); ++i) {
+      if (i) os << ", ";
+      os << "%" << n.name << (i ? ":" + std::to_string(i) : "") << ": "
+         << dtype_name(n.outputs[i].dtype) << n.outputs[i].shape.to_string();
+    }
+    if (n.outputs.empty()) os << "()";
+    os << " = " << n.op << "(";
+    for (size_t i = 0; i < n.inputs.size(); ++i) os << (i ? ", " : "") << ref(n.inputs[i]);
+    os << ")";
+    bool first = true;
+    for (auto& kv : n.attrs.items()) {
+      os << (first ? " {" : ", ") << kv.first << "=" << attr_to_string(kv.second);
+      first = false;
+    }
+    if (!first) os << "}";
+    os << "\n";
+  }
+  os << "  return (";
+  for (size_t i = 0; i < outputs.size(); ++i) os << (i ? ", " : "") << ref(outputs[i]);
+  os << ")\n";
+  return os.str();
+}
+
+void Graph::verify() const {
+  for (int i = 0; i < num_nodes(); ++i) {
+    const Node& n = nodes_[i];
+    for (const NodeOutput& in : n.inputs) {
+      if (in.node < 0 || in.node >= i)
+        throw_error(Code::Internal, "node ", n.name, " uses ", in.node, " which is not before it");
+      if (in.index < 0 || in.index >= static_cast<int>(nodes_[in.node].outputs.size()))
+        throw_error(Code::Internal, "node ", n.name, " uses missing output ", in.index, " of ",
+                    nodes_[in.node].name);
+    }
+    for (int c : n.control_inputs)
+      if (c < 0 || c >= i) throw_error(Code::Internal, "bad control input on ", n.name);
+  }
+  for (const NodeOutput& o : outputs)
+    if (o.node < 0 || o.node >= num_nodes()) throw_error(Code::Internal, "bad graph output");
+}
+
+}  // namespace fn

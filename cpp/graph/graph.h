@@ -1,0 +1,68 @@
+// A flat SSA graph: nodes in creation (= topological) order, each naming its inputs as
+// (node, output index). Sub-graphs of control flow and calls hang off attrs.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/tensor.h"
+#include "graph/attrs.h"
+
+namespace fn {
+
+struct OpDef;
+
+struct NodeOutput {
+  int node = -1;
+  int index = 0;
+  bool operator==(const NodeOutput& o) const { return node == o.node && index == o.index; }
+};
+
+struct Node {
+  std::string op;
+  const OpDef* def = nullptr;
+  std::string name;
+  std::vector<NodeOutput> inputs;
+  std::vector<int> control_inputs;
+  Attrs attrs;
+  std::vector<TensorSpec> outputs;
+  std::string defined_at;   // user's file:line while tracing (for leak and op errors)
+};
+
+class Graph : public std::enable_shared_from_this<Graph> {
+ public:
+  explicit Graph(std::string name = "graph");
+  uint64_t id() const { return id_; }
+  const std::string& name() const { return name_; }
+
+  int add_node(Node node);   // uniquifies node.name, returns the index
+  std::string unique_name(const std::string& hint);
+  const Node& node(int i) const { return nodes_[i]; }
+  Node& mutable_node(int i) { return nodes_[i]; }
+  int num_nodes() const { return static_cast<int>(nodes_.size()); }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  int find_node(const std::string& name) const;   // -1 if absent
+
+  // Inputs of the graph as a function: placeholders for the arguments, then captures.
+  std::vector<int> arg_placeholders;
+  std::vector<int> capture_placeholders;
+  std::vector<NodeOutput> outputs;
+  // Ops with side effects in creation order (executed in this order, never pruned).
+  std::vector<int> stateful_nodes;
+
+  std::string to_text() const;   // readable listing, one node a line
+  void verify() const;           // throws Internal on malformed graphs
+
+ private:
+  static std::atomic<uint64_t> next_id_;
+  uint64_t id_;
+  std::string name_;
+  std::vector<Node> nodes_;
+  std::unordered_map<std::string, int> name_index_;
+  std::unordered_map<std::string, int> name_counts_;
+};
+
+}  // namespace fn

@@ -1,0 +1,38 @@
+#include "kernels/onednn/binary.h"
+
+#include "kernels/onednn/engine.h"
+
+namespace fn {
+namespace onednn {
+
+bool binary_applicable(const EagerTensor& a, const EagerTensor& b, const Shape& out) {
+  if (a.dtype() != b.dtype() || !supported(a.dtype())) return false;
+  if (out.num_elements() < kMinElements) return false;
+  // oneDNN 3.2 broadcasts src1 only: a must already have the output shape.
+  return a.shape() == out && b.shape().rank() <= out.rank();
+}
+
+void binary(dnnl::algorithm alg, const EagerTensor& a, const EagerTensor& b, EagerTensor& out) {
+  using namespace dnnl;
+  auto dt = to_dnnl(a.dtype());
+  memory::dims da = dims_of(a.shape());
+  memory::dims db(da.size(), 1);
+  const auto& bd = b.shape().dims();
+  for (size_t i = 0; i < bd.size(); ++i) db[da.size() - bd.size() + i] = bd[i];
+  auto tag_for = [](size_t r) {
+    static const memory::format_tag tags[] = {memory::format_tag::a, memory::format_tag::a,
+        memory::format_tag::ab, memory::format_tag::abc, memory::format_tag::abcd,
+        memory::format_tag::abcde, memory::format_tag::abcdef};
+    return r < 7 ? tags[r] : memory::format_tag::undef;
+  };
+  memory::desc ma(da, dt, tag_for(da.size())), mb(db, dt, tag_for(db.size())),
+      mo(da, dt, tag_for(da.size()));
+  auto pd = dnnl::binary::primitive_desc(engine(), alg, ma, mb, mo);
+  memory am(ma, engine(), const_cast<void*>(a.raw())), bm(mb, engine(), const_cast<void*>(b.raw())),
+      om(mo, engine(), out.raw());
+  dnnl::binary(pd).execute(stream(), {{DNNL_ARG_SRC_0, am}, {DNNL_ARG_SRC_1, bm}, {DNNL_ARG_DST, om}});
+  stream().wait();
+}
+
+}  // namespace onednn
+}  // namespace fn

@@ -1,0 +1,84 @@
+// Array ops: Const, Placeholder, Identity, Fill.
+#include "core/error.h"
+#include "ops/families.h"
+#include "ops/helpers.h"
+#include "ops/op.h"
+#include "trace/context.h"
+
+namespace fn {
+
+namespace {
+
+std::vector<TensorSpec> same_as_input(const InferContext& c) { return {c.inputs.at(0)}; }
+
+Shape fill_shape(const InferContext& c) {
+  const TensorSpec& dims = c.inputs[0];
+  if (dims.shape.rank() > 1)
+    throw_error(Code::ValueError, "Shape must be rank 1 but is rank ", dims.shape.rank(),
+                " for 'Fill' (dims)");
+  if (c.value(0)) {
+    auto v = read_int_list(*c.value(0));
+    for (int64_t d : v)
+      if (d < 0) throw_error(Code::InvalidArgument, "Fill dimensions must be >= 0");
+    return Shape(v);
+  }
+  if (dims.shape.rank() == 1 && dims.shape[0] >= 0)
+    return Shape(std::vector<int64_t>(dims.shape[0], Shape::kUnknown));
+  return Shape::unknown_rank();
+}
+
+}  // namespace
+
+void register_array_ops(OpRegistry& r) {
+  r.add(OpDef{"Const", "Const", 0,
+              [](const InferContext& c) {
+                const EagerPtr& v = c.attrs.get<EagerPtr>("value");
+                return one(v->dtype(), v->shape());
+              },
+              [](KernelContext& k, const std::vector<EagerPtr>&) {
+                return std::vector<EagerPtr>{k.attrs.get<EagerPtr>("value")};
+              },
+              {}});
+  r.add(OpDef{"Placeholder", "Placeholder", 0,
+              [](const InferContext& c) {
+                return one(c.attrs.get<DType>("dtype"), c.attrs.get<Shape>("shape"));
+              },
+              [](KernelContext&, const std::vector<EagerPtr>&) -> std::vector<EagerPtr> {
+                throw_error(Code::InvalidArgument,
+                            "You must feed a value for placeholder tensor");
+              },
+              {}});
+  r.add(OpDef{"Identity", "Identity", 1, same_as_input,
+              [](KernelContext&, const std::vector<EagerPtr>& in) { return std::vector<EagerPtr>{in[0]}; },
+              [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }});
+  r.add(OpDef{"Fill", "Fill", 2,
+              [](const InferContext& c) {
+                if (c.inputs[1].shape.rank() > 0)
+                  throw_error(Code::ValueError, "Shape must be rank 0 but is rank ",
+                              c.inputs[1].shape.rank(), " for 'Fill' (value)");
+                return one(c.inputs[1].dtype, fill_shape(c));
+              },
+              [](KernelContext&, const std::vector<EagerPtr>& in) {
+                if (in[1]->shape().rank() != 0)
+                  throw_error(Code::InvalidArgument, "value must be a scalar, got shape ",
+                              in[1]->shape().to_string());
+                auto dims = read_int_list(*in[0]);
+                for (int64_t d : dims)
+                  if (d < 0)
+                    throw_error(Code::InvalidArgument, "Fill dimensions must be >= 0");
+                auto out = make_tensor(in[1]->dtype(), Shape(dims));
+                int64_t n = out->num_elements();
+                if (in[1]->dtype() == DType::String) {
+                  for (int64_t i = 0; i < n; ++i) out->strings()[i] = in[1]->strings()[0];
+                } else {
+                  size_t es = dtype_size(in[1]->dtype());
+                  auto* dst = static_cast<char*>(out->raw());
+                  const auto* src = static_cast<const char*>(in[1]->raw());
+                  for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * es, src, es);
+                }
+                return std::vector<EagerPtr>{out};
+              },
+              {}});
+}
+
+}  // namespace fn

@@ -1,0 +1,10 @@
+// Each op family file defines one register function; registry.cpp calls them all.
+#pragma once
+
+namespace fn {
+class OpRegistry;
+void register_all_ops(OpRegistry& r);
+void register_array_ops(OpRegistry& r);        // Const, Placeholder, Identity, Fill, ...
+void register_elementwise_ops(OpRegistry& r);  // AddV2, ...
+void register_matmul_ops(OpRegistry& r);       // MatMul, BatchMatMulV2
+}  // namespace fn

@@ -1,0 +1,68 @@
+// One op, one place: an OpDef holds the op's name, its dtype/shape rule (on partial shapes),
+// its kernel and its gradient. Op families register themselves in ops/registry.cpp.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/tensor.h"
+#include "graph/attrs.h"
+
+namespace fn {
+
+struct InferContext {
+  const std::vector<TensorSpec>& inputs;
+  const Attrs& attrs;
+  // Values of inputs that are known constants while tracing (nullptr otherwise); eagerly
+  // every input is known. Shape rules use them (reshape's shape, fill's dims, range's bounds).
+  const std::vector<EagerPtr>& values;
+  const EagerPtr& value(size_t i) const { return values[i]; }
+};
+
+struct KernelContext {
+  const Attrs& attrs;
+  const std::string& node_name;   // for error messages ("{{node add}}")
+};
+
+struct GradContext {
+  const std::vector<TensorPtr>& inputs;
+  const std::vector<TensorPtr>& outputs;
+  const std::vector<TensorPtr>& out_grads;   // nullptr entries mean zero
+  const Attrs& attrs;
+};
+
+using InferFn = std::function<std::vector<TensorSpec>(const InferContext&)>;
+using KernelFn = std::function<std::vector<EagerPtr>(KernelContext&, const std::vector<EagerPtr>&)>;
+// Returns one gradient per input (nullptr: no gradient), built from dispatch() calls so the
+// same rule works eagerly and while tracing.
+using GradFn = std::function<std::vector<TensorPtr>(const GradContext&)>;
+
+struct OpDef {
+  std::string name;           // TensorFlow op type, e.g. "AddV2"
+  std::string default_name;   // node name TensorFlow's Python API gives it, e.g. "add"
+  int num_inputs = -1;        // -1: variadic
+  InferFn infer;
+  KernelFn kernel;
+  GradFn grad;                // empty: not differentiable (gradient None)
+  bool stateful = false;      // never pruned, never CSE'd, runs in program order
+  bool needs_host = false;    // kernel calls back into Python (takes the GIL itself)
+};
+
+class OpRegistry {
+ public:
+  static OpRegistry& global();   // filled once at first use (thread-safe), read-only afterwards
+  OpDef& add(OpDef def);
+  const OpDef* find(const std::string& name) const;
+  const OpDef& get(const std::string& name) const;   // throws NotFound
+  std::vector<std::string> names() const;
+  // The executor supplies kernels for ops it runs itself (control flow, calls).
+  void set_kernel(const std::string& name, KernelFn kernel);
+
+ private:
+  std::vector<std::unique_ptr<OpDef>> defs_;
+};
+
+// Spec helpers for shape rules.
+inline std::vector<TensorSpec> one(DType d, Shape s) { return {TensorSpec{d, std::move(s)}}; }
+
+}  // namespace fn

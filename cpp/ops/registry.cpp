@@ -1,0 +1,55 @@
+#include <algorithm>
+#include <mutex>
+
+#include "core/error.h"
+#include "ops/families.h"
+#include "ops/op.h"
+
+namespace fn {
+
+OpRegistry& OpRegistry::global() {
+  static OpRegistry reg;
+  static std::once_flag once;
+  std::call_once(once, [] { register_all_ops(reg); });
+  return reg;
+}
+
+OpDef& OpRegistry::add(OpDef def) {
+  if (find(def.name)) throw_error(Code::AlreadyExists, "op ", def.name, " registered twice");
+  if (def.default_name.empty()) def.default_name = def.name;
+  defs_.push_back(std::make_unique<OpDef>(std::move(def)));
+  return *defs_.back();
+}
+
+const OpDef* OpRegistry::find(const std::string& name) const {
+  for (auto& d : defs_)
+    if (d->name == name) return d.get();
+  return nullptr;
+}
+
+const OpDef& OpRegistry::get(const std::string& name) const {
+  const OpDef* d = find(name);
+  if (!d) throw_error(Code::NotFound, "Op type not registered '", name, "'");
+  return *d;
+}
+
+std::vector<std::string> OpRegistry::names() const {
+  std::vector<std::string> out;
+  for (auto& d : defs_) out.push_back(d->name);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void OpRegistry::set_kernel(const std::string& name, KernelFn kernel) {
+  for (auto& d : defs_)
+    if (d->name == name) { d->kernel = std::move(kernel); return; }
+  throw_error(Code::NotFound, "Op type not registered '", name, "'");
+}
+
+void register_all_ops(OpRegistry& r) {
+  register_array_ops(r);
+  register_elementwise_ops(r);
+  register_matmul_ops(r);
+}
+
+}  // namespace fn

@@ -1,0 +1,208 @@
+#include "trace/context.h"
+
+#include "core/error.h"
+#include "trace/tape.h"
+
+namespace fn {
+
+namespace {
+std::vector<Frame>& stack() {
+  thread_local std::vector<Frame> frames;
+  return frames;
+}
+// Set once by the bindings at import; read while tracing.
+std::function<std::string()>& location_provider() {
+  static std::function<std::string()> provider;
+  return provider;
+}
+}  // namespace
+
+ContextScope::ContextScope(GraphBuilder* builder) { stack().push_back(Frame{builder}); }
+ContextScope::~ContextScope() { stack().pop_back(); }
+
+GraphBuilder* current_builder() {
+  auto& s = stack();
+  return s.empty() ? nullptr : s.back().builder;
+}
+bool executing_eagerly() { return current_builder() == nullptr; }
+int context_depth() { return static_cast<int>(stack().size()); }
+
+GraphBuilder* outer_builder_of(GraphBuilder* b) {
+  auto& s = stack();
+  for (int i = static_cast<int>(s.size()) - 1; i >= 0; --i) {
+    if (s[i].builder == b) {
+      // The enclosing frame; an eager frame (init_scope) stops the search.
+      return i > 0 ? s[i - 1].builder : nullptr;
+    }
+  }
+  return nullptr;
+}
+
+void set_location_provider(std::function<std::string()> provider) {
+  location_provider() = std::move(provider);
+}
+std::string current_location() {
+  auto& p = location_provider();
+  return p ? p() : std::string();
+}
+
+[[noreturn]] void throw_out_of_scope(const Tensor& t) {
+  std::string where;
+  if (auto g = t.graph.lock()) {
+    if (t.node >= 0 && t.node < g->num_nodes()) where = g->node(t.node).defined_at;
+  }
+  std::string desc = "<fn.Tensor '" + t.name() + "' shape=" + t.shape().to_string() +
+                     " dtype=" + dtype_name(t.dtype()) + ">";
+  std::string msg = desc +
+      " is out of scope and cannot be used here. Use return values, explicit Python locals or "
+      "TensorFlow collections to access it.\nPlease see "
+      "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values"
+      " for more information.\n\n" + desc + " was defined here:\n" +
+      (where.empty() ? std::string("    <unknown>") : where) +
+      "\n\nThe tensor " + desc + " cannot be accessed from here, because it was defined in " +
+      "another function or code block.";
+  throw Error(Code::TypeError, msg);
+}
+
+// ---- GraphBuilder ----
+
+TensorPtr GraphBuilder::symbolic(int node, int index) const {
+  const TensorSpec& s = graph_->node(node).outputs[index];
+  auto t = std::make_shared<Tensor>(s.dtype, s.shape);
+  t->graph = graph_;
+  t->graph_id = graph_->id();
+  t->node = node;
+  t->index = index;
+  return t;
+}
+
+TensorPtr GraphBuilder::add_placeholder(const std::string& name, const TensorSpec& spec) {
+  Node n;
+  n.op = "Placeholder";
+  n.def = &OpRegistry::global().get("Placeholder");
+  n.name = name;
+  n.attrs.set("dtype", spec.dtype);
+  n.attrs.set("shape", spec.shape);
+  n.outputs = {spec};
+  int idx = graph_->add_node(std::move(n));
+  graph_->arg_placeholders.push_back(idx);
+  return symbolic(idx, 0);
+}
+
+NodeOutput GraphBuilder::capture_by_reference(const TensorPtr& outer_value, const std::string& name) {
+  auto it = outer_captures_.find(outer_value.get());
+  if (it != outer_captures_.end()) return it->second;
+  Node n;
+  n.op = "Placeholder";
+  n.def = &OpRegistry::global().get("Placeholder");
+  n.name = name;
+  n.attrs.set("dtype", outer_value->dtype());
+  n.attrs.set("shape", outer_value->shape());
+  n.outputs = {outer_value->spec()};
+  int idx = graph_->add_node(std::move(n));
+  graph_->capture_placeholders.push_back(idx);
+  captured_values_.push_back(outer_value);
+  NodeOutput o{idx, 0};
+  outer_captures_[outer_value.get()] = o;
+  return o;
+}
+
+NodeOutput GraphBuilder::use(const TensorPtr& t, GraphBuilder* outer) {
+  if (t->is_eager()) return capture_by_reference(t, "capture");
+  if (t->graph_id == graph_->id()) return NodeOutput{t->node, t->index};
+  // A tensor of an enclosing graph that is being built right now: capture it.
+  for (GraphBuilder* b = outer; b; b = outer_builder_of(b)) {
+    if (b->graph()->id() == t->graph_id) return capture_by_reference(t, "capture");
+  }
+  throw_out_of_scope(*t);
+}
+
+EagerPtr GraphBuilder::constant_value(const NodeOutput& o) const {
+  const Node& n = graph_->node(o.node);
+  if (n.op == "Const") return n.attrs.get<EagerPtr>("value");
+  return nullptr;
+}
+
+NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput>& inputs,
+                                  Attrs attrs, const std::string& name,
+                                  std::vector<TensorSpec>* out_specs) {
+  std::vector<TensorSpec> in_specs;
+  std::vector<EagerPtr> values;
+  in_specs.reserve(inputs.size());
+  for (const NodeOutput& o : inputs) {
+    in_specs.push_back(graph_->node(o.node).outputs[o.index]);
+    values.push_back(constant_value(o));
+  }
+  InferContext ctx{in_specs, attrs, values};
+  std::vector<TensorSpec> outs = def.infer(ctx);
+  Node n;
+  n.op = def.name;
+  n.def = &def;
+  n.name = name.empty() ? def.default_name : name;
+  n.inputs = inputs;
+  n.attrs = std::move(attrs);
+  n.outputs = outs;
+  n.defined_at = current_location();
+  int idx = graph_->add_node(std::move(n));
+  if (out_specs) *out_specs = std::move(outs);
+  return NodeOutput{idx, 0};
+}
+
+// ---- dispatch ----
+
+std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& inputs,
+                                 const Attrs& attrs, const std::string& node_name) {
+  if (!op.kernel) throw_error(Code::Unimplemented, "Op ", op.name, " has no kernel");
+  KernelContext kc{attrs, node_name};
+  return op.kernel(kc, inputs);
+}
+
+std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& inputs,
+                                Attrs attrs, const std::string& name) {
+  GraphBuilder* b = current_builder();
+  std::vector<TensorPtr> result;
+  if (!b) {
+    std::vector<EagerPtr> ein;
+    ein.reserve(inputs.size());
+    for (const TensorPtr& t : inputs) {
+      if (!t->is_eager()) throw_out_of_scope(*t);
+      ein.push_back(std::static_pointer_cast<EagerTensor>(t));
+    }
+    std::vector<EagerPtr> outs;
+    try {
+      outs = run_kernel(op, ein, attrs, name.empty() ? op.default_name : name);
+    } catch (const Error& e) {
+      // Eager kernel errors name the op as TensorFlow's do.
+      std::string msg = e.what();
+      if (e.code() < Code::ValueError && msg.find("[Op:") == std::string::npos)
+        msg += " [Op:" + op.name + "]";
+      throw Error(e.code(), msg);
+    }
+    result.assign(outs.begin(), outs.end());
+  } else {
+    GraphBuilder* outer = outer_builder_of(b);
+    std::vector<NodeOutput> ins;
+    ins.reserve(inputs.size());
+    for (const TensorPtr& t : inputs) ins.push_back(b->use(t, outer));
+    std::vector<TensorSpec> specs;
+    NodeOutput first = b->add_node(op, ins, attrs, name, &specs);
+    result.reserve(specs.size());
+    for (size_t i = 0; i < specs.size(); ++i) result.push_back(b->symbolic(first.node, static_cast<int>(i)));
+  }
+  if (!active_tapes().empty() && any_tape_recording()) record_on_tapes(op, inputs, result, attrs);
+  return result;
+}
+
+std::vector<TensorPtr> dispatch(const std::string& op, const std::vector<TensorPtr>& inputs,
+                                Attrs attrs, const std::string& name) {
+  return dispatch(OpRegistry::global().get(op), inputs, std::move(attrs), name);
+}
+
+TensorPtr dispatch1(const std::string& op, const std::vector<TensorPtr>& inputs, Attrs attrs,
+                    const std::string& name) {
+  auto r = dispatch(op, inputs, std::move(attrs), name);
+  if (r.empty()) throw_error(Code::Internal, "op ", op, " has no outputs");
+  return r[0];
+}
+
+}  // namespace fn

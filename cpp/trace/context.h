@@ -1,0 +1,85 @@
+// The thread-local context stack and the one dispatch path for every op call.
+// Eager frames run kernels now; graph frames add nodes to the graph being built.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "graph/graph.h"
+#include "ops/op.h"
+
+namespace fn {
+
+// The graph being traced plus its bookkeeping: captures of outside values.
+class GraphBuilder {
+ public:
+  explicit GraphBuilder(std::shared_ptr<Graph> graph) : graph_(std::move(graph)) {}
+  const std::shared_ptr<Graph>& graph() const { return graph_; }
+
+  // A new placeholder (a function argument); `name` is the Python parameter name.
+  TensorPtr add_placeholder(const std::string& name, const TensorSpec& spec);
+  // Node output `o` of this graph as a symbolic tensor.
+  TensorPtr symbolic(int node, int index) const;
+  // Makes `t` usable in this graph: eager tensors become Const nodes (captured by value),
+  // tensors of an enclosing graph become capture placeholders; other graphs' tensors are out
+  // of scope (TypeError).
+  NodeOutput use(const TensorPtr& t, GraphBuilder* outer);
+  // Values captured from enclosing graphs, in capture placeholder order.
+  const std::vector<TensorPtr>& captured_values() const { return captured_values_; }
+  // Capture a value as a placeholder input explicitly (variables' handles, resources).
+  NodeOutput capture_by_reference(const TensorPtr& outer_value, const std::string& name);
+
+  NodeOutput add_node(const OpDef& def, const std::vector<NodeOutput>& inputs, Attrs attrs,
+                      const std::string& name, std::vector<TensorSpec>* out_specs);
+  // Constant values known for node outputs (for shape rules needing values).
+  EagerPtr constant_value(const NodeOutput& o) const;
+
+ private:
+  std::shared_ptr<Graph> graph_;
+  std::unordered_map<const Tensor*, NodeOutput> const_captures_;
+  std::unordered_map<const Tensor*, NodeOutput> outer_captures_;
+  std::vector<TensorPtr> captured_values_;
+  std::vector<TensorPtr> keepalive_;   // captured eager tensors (keys above are raw pointers)
+};
+
+struct Frame {
+  GraphBuilder* builder = nullptr;   // nullptr: eager
+};
+
+// RAII: push a graph-building (or eager, with nullptr) frame on this thread's stack.
+class ContextScope {
+ public:
+  explicit ContextScope(GraphBuilder* builder);
+  ~ContextScope();
+  ContextScope(const ContextScope&) = delete;
+  ContextScope& operator=(const ContextScope&) = delete;
+};
+
+GraphBuilder* current_builder();        // nullptr when eager
+bool executing_eagerly();
+int context_depth();
+// The enclosing graph builder of `b` on this thread's stack (nullptr if none/eager).
+GraphBuilder* outer_builder_of(GraphBuilder* b);
+
+// Called while tracing to name the user's source location (set by the Python bindings).
+void set_location_provider(std::function<std::string()> provider);
+std::string current_location();
+
+// The one entry point for op calls. Name is the node name hint (empty: op's default name).
+std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& inputs,
+                                Attrs attrs = {}, const std::string& name = "");
+std::vector<TensorPtr> dispatch(const std::string& op, const std::vector<TensorPtr>& inputs,
+                                Attrs attrs = {}, const std::string& name = "");
+TensorPtr dispatch1(const std::string& op, const std::vector<TensorPtr>& inputs,
+                    Attrs attrs = {}, const std::string& name = "");
+
+// Runs an op's kernel on eager inputs (no tape, no graph), translating errors into TF's form.
+std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& inputs,
+                                 const Attrs& attrs, const std::string& node_name);
+
+// Out-of-scope error for a graph tensor used where its graph is not being built.
+[[noreturn]] void throw_out_of_scope(const Tensor& t);
+
+}  // namespace fn

@@ -1,0 +1,53 @@
+"""fn: TensorFlow's ``tf.function`` in a small package. ``import fn as tf`` runs tf.function code.
+
+The C++ core (``fn._core``) holds tensors, ops, graphs and the executor; this package is the
+TensorFlow-named public surface on top of it.
+"""
+from __future__ import annotations
+
+import ctypes as _ctypes
+import os as _os
+import sys as _sys
+
+
+def _preload_onednn() -> None:
+    # The extension's rpath finds <prefix>/lib/libdnnl.so.3 for ordinary installs; for other
+    # layouts (user installs, unusual prefixes) load it by absolute path first.
+    for prefix in (_sys.prefix, getattr(_sys, "base_prefix", _sys.prefix),
+                   _os.path.join(_os.path.expanduser("~"), ".local")):
+        path = _os.path.join(prefix, "lib", "libdnnl.so.3")
+        if _os.path.exists(path):
+            try:
+                _ctypes.CDLL(path, mode=_ctypes.RTLD_GLOBAL)
+                return
+            except OSError:
+                pass
+
+
+try:
+    from fn import _core
+except ImportError:
+    _preload_onednn()
+    from fn import _core
+
+from fn import dtypes as _dtypes_mod
+from fn import errors
+from fn.dtypes import (DType, as_dtype, bfloat16, double, float16, float32, float64, half, int8, int16,
+                       int32, int64, resource, string, uint8, variant)
+from fn.dtypes import bool_ as bool  # noqa: A001  (TensorFlow's name)
+from fn.tensor_shape import TensorShape
+
+_core._register_dtypes(list(_dtypes_mod._ALL))
+_core._register_shape_class(TensorShape)
+for _i, _cls in enumerate(errors._BY_CPP_CODE):
+    _core._register_error(_i, _cls)
+
+from fn import tensor as _tensor  # noqa: E402  (installs printing on the C++ classes)
+from fn.tensor import EagerTensor, Tensor  # noqa: E402
+from fn.array_ops import cast, constant, convert_to_tensor, fill, ones, zeros  # noqa: E402
+from fn.math_ops import add, matmul  # noqa: E402
+
+is_tensor = _core.is_tensor
+dtypes = _dtypes_mod
+
+__version__ = "0.1.0"

@@ -1,0 +1,32 @@
+// cpp/exec: compiled plans run graphs, prune dead nodes, and free buffers.
+#include <catch2/catch.hpp>
+
+#include "exec/plan.h"
+#include "trace/context.h"
+
+using namespace fn;
+
+TEST_CASE("a plan runs a traced graph and prunes unused nodes") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{2, 2}});
+    auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{2, 2}});
+    auto unused = dispatch1("AddV2", {x, x});
+    auto y = dispatch1("MatMul", {x, w});
+    auto z = dispatch1("AddV2", {y, x});
+    g->outputs.push_back(NodeOutput{z->node, 0});
+    (void)unused;
+  }
+  auto plan = Plan::compile(g);
+  CHECK(plan->num_steps() == 2);   // MatMul and add_1, not the unused add
+  auto x = make_tensor(DType::Float32, Shape{2, 2}), w = make_tensor(DType::Float32, Shape{2, 2});
+  float xv[] = {1, 2, 3, 4}, wv[] = {1, 0, 0, 1};
+  std::copy(xv, xv + 4, x->data<float>());
+  std::copy(wv, wv + 4, w->data<float>());
+  auto out = plan->run({x, w});
+  REQUIRE(out.size() == 1);
+  for (int i = 0; i < 4; ++i) CHECK(out[0]->data<float>()[i] == 2 * xv[i]);
+  CHECK_THROWS(plan->run({x}));
+}
