@@ -164,13 +164,16 @@ def _compile(f):
     node = _lambda_node(f) if is_lambda else _function_node(f)
     freevars = code.co_freevars
     node = transformer.transform_function(node, freevars)
+    # Inside the factory the def must not bind the function's own name: that
+    # would turn a recursive global reference into a closure variable.
+    node.name = '__fn_converted__'
     factory = ast.FunctionDef(
         name='__fn_factory__',
         args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=transformer.OPS)] +
                            [ast.arg(arg=n) for n in freevars],
                            vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
                            defaults=[]),
-        body=[node, ast.Return(value=ast.Name(id=node.name, ctx=ast.Load()))],
+        body=[node],
         decorator_list=[], returns=None, type_comment=None)
     module = ast.Module(body=[ast.copy_location(factory, node)], type_ignores=[])
     ast.fix_missing_locations(module)

@@ -20,7 +20,7 @@ import sys
 from . import _backend
 
 __all__ = [
-    'Undefined', 'UndefinedReturnValue', 'retval', 'if_stmt', 'while_stmt',
+    'Undefined', 'UndefinedReturnValue', 'ld', 'retval', 'if_stmt', 'while_stmt',
     'for_stmt', 'and_', 'or_', 'not_', 'if_exp', 'converted_call',
 ]
 
@@ -67,6 +67,13 @@ class UndefinedReturnValue(Undefined):
 
     def __init__(self):
         super().__init__('retval_')
+
+
+def ld(value):
+    """Reads a variable that may still be Undefined (raises if it is)."""
+    if isinstance(value, Undefined):
+        value.read()
+    return value
 
 
 def retval(value):

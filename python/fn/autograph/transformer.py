@@ -83,8 +83,14 @@ def _lambda(expr):
 
 
 def _located(nodes, loc):
+    """Puts generated statements on the first line of ``loc``.
+
+    The span is one line: CPython attributes a multi-line method call to its
+    last line, and tracebacks should show the statement's first line.
+    """
     for n in nodes:
-        ast.copy_location(n, loc)
+        n.lineno = n.end_lineno = loc.lineno
+        n.col_offset = n.end_col_offset = getattr(loc, 'col_offset', 0)
     return nodes
 
 
@@ -202,6 +208,7 @@ class ControlFlow:
         set_name = self.namer.new('set_state')
         tup = ast.Tuple(elts=[_name(n) for n in names], ctx=ast.Load())
         get_fn = _fdef(get_name, [], [ast.Return(value=tup)])
+        get_fn._fn_state = True
         vars_ = self.namer.new('vars_')
         target = ast.Tuple(elts=[_name(n, True) for n in names], ctx=ast.Store())
         set_fn = _fdef(set_name, [vars_], self._decls(names) + [
@@ -271,7 +278,25 @@ def _has_scope_breaker(node):
 
 
 class Expressions(ast.NodeTransformer):
-    """Step 7: calls, boolean operators and conditional expressions."""
+    """Step 7: calls, boolean operators and conditional expressions.
+
+    Loads of ``maybe_undefined`` names (initialised to ``fn__.Undefined``)
+    become ``fn__.ld(name)``, which raises UnboundLocalError as Python would.
+    """
+
+    def __init__(self, maybe_undefined=()):
+        self.maybe_undefined = frozenset(maybe_undefined)
+
+    def visit_FunctionDef(self, node):
+        if getattr(node, '_fn_state', False):
+            return node
+        self.generic_visit(node)
+        return node
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Load) and node.id in self.maybe_undefined:
+            return ast.copy_location(_ops_call('ld', [node]), node)
+        return node
 
     def visit_Call(self, node):
         self.generic_visit(node)
@@ -323,17 +348,27 @@ _SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Import, ast.I
            ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Pass, ast.Assert)
 
 
-def _needs_init(body, captured):
+def _top_level_bindings(body):
+    """(kind, names) per top-level statement, taken before conversion."""
+    out = []
+    for s in body:
+        kind = 'simple' if isinstance(s, _SIMPLE) else (
+            'del' if isinstance(s, ast.Delete) else 'compound')
+        out.append((kind, analysis.bound_names(s)))
+    return out
+
+
+def _needs_init(bindings, captured):
     """Captured names that may be unbound when a converted statement reads
     its state: all but those bound by straight-line top-level code first."""
     defined, needs = set(), set()
-    for s in body:
-        if isinstance(s, _SIMPLE):
-            defined |= analysis.bound_names(s)
-        elif isinstance(s, ast.Delete):
-            defined -= analysis.bound_names(s)
+    for kind, names in bindings:
+        if kind == 'simple':
+            defined |= names
+        elif kind == 'del':
+            defined -= names
         else:
-            needs |= (analysis.bound_names(s) & captured) - defined
+            needs |= (names & captured) - defined
     return needs
 
 
@@ -359,14 +394,15 @@ def transform_function(fdef, freevars=()):
 
     analysis.Liveness(analysis.nested_scope_reads(body)).run(body)
 
-    pre_body = list(body)
+    bindings = _top_level_bindings(body)
     cf = ControlFlow(namer, user_globals)
     body = cf.block(body)
-    body = [Expressions().visit(s) for s in body]
-
     skip = set(params) | user_globals | user_nonlocals
+    maybe_undefined = _needs_init(bindings, cf.captured) - skip
+    body = [Expressions(maybe_undefined).visit(s) for s in body]
+
     inits = []
-    for n in sorted(_needs_init(pre_body, cf.captured) - skip):
+    for n in sorted(maybe_undefined):
         inits.append(ast.Assign(targets=[_name(n, True)],
                                 value=_ops_call('Undefined', [ast.Constant(n)])))
     merged = []
