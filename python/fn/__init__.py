@@ -46,6 +46,9 @@ from fn import tensor as _tensor  # noqa: E402  (installs printing on the C++ cl
 from fn.tensor import EagerTensor, Tensor  # noqa: E402
 from fn.array_ops import cast, constant, convert_to_tensor, fill, ones, zeros  # noqa: E402
 from fn.math_ops import add, matmul  # noqa: E402
+from fn.tensor_spec import TensorSpec  # noqa: E402
+from fn.function import Function, function  # noqa: E402
+from fn import config, types  # noqa: E402,F401
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod

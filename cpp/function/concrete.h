@@ -1,0 +1,39 @@
+// A traced graph ready to run: its compiled plan and the values it captured. Called eagerly it
+// runs the plan; called while another function is being traced it is inlined into that graph.
+#pragma once
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "exec/plan.h"
+#include "graph/graph.h"
+#include "trace/context.h"
+
+namespace fn {
+
+class ConcreteFunction {
+ public:
+  ConcreteFunction(std::shared_ptr<Graph> graph, std::vector<TensorPtr> captures);
+  const std::shared_ptr<Graph>& graph() const { return graph_; }
+  const std::vector<TensorPtr>& captures() const { return captures_; }
+  int num_args() const { return static_cast<int>(graph_->arg_placeholders.size()); }
+  // Eager call: args are the flat tensor arguments in placeholder order. Checks dtypes and
+  // shapes (InvalidArgumentError as TF's "cannot compute <name> as input #i ...").
+  std::vector<TensorPtr> call(const std::vector<TensorPtr>& args) const;
+  std::shared_ptr<const Plan> plan() const;   // compiled on first use
+  std::string name;   // "__inference_double_12" style, for error messages
+  // Resource captures held weakly are checked through this hook (variables deleted -> error).
+  std::vector<std::weak_ptr<Tensor>> weak_captures;
+
+ private:
+  // Runs node by node through dispatch so active gradient tapes record every op.
+  std::vector<TensorPtr> interpret(const std::vector<TensorPtr>& args) const;
+  std::vector<TensorPtr> inline_into(GraphBuilder* b, const std::vector<TensorPtr>& args) const;
+  std::shared_ptr<Graph> graph_;
+  std::vector<TensorPtr> captures_;
+  mutable std::once_flag compiled_;
+  mutable std::shared_ptr<const Plan> plan_;
+};
+
+}  // namespace fn
