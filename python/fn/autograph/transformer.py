@@ -255,7 +255,9 @@ class ControlFlow:
         body_name = self.namer.new('loop_body')
         itr = self.namer.new('itr')
         assign = ast.copy_location(ast.Assign(targets=[s.target], value=_name(itr)), s.target)
-        defs.append(_fdef(body_name, [itr], self._decls(names) + [assign] + s.body))
+        body_fn = _fdef(body_name, [itr], self._decls(names) + [assign] + s.body)
+        body_fn._fn_defined = analysis.bound_names(s.target)
+        defs.append(body_fn)
         extra = getattr(s, '_fn_extra_test', [])
         if extra:
             test_name = self.namer.new('extra_test')
@@ -290,7 +292,11 @@ class Expressions(ast.NodeTransformer):
     def visit_FunctionDef(self, node):
         if getattr(node, '_fn_state', False):
             return node
+        saved = self.maybe_undefined
+        # A loop body assigns the loop target first: no check needed inside.
+        self.maybe_undefined = saved - getattr(node, '_fn_defined', frozenset())
         self.generic_visit(node)
+        self.maybe_undefined = saved
         return node
 
     def visit_Name(self, node):
