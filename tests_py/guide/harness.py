@@ -47,7 +47,15 @@ Expected lines
 --------------
 An expected line is a ``str`` (compared exactly after normalisation), a
 ``Like`` template, or a ``Raises`` (a condensed exception line, compared on the
-class and on the guide's key message texts, whitespace-insensitively).
+class and on the guide's key message texts, whitespace-insensitively). An
+example may instead be checked by a function of its lines (random output).
+
+Notebooks
+---------
+``notebook_cell_streams`` turns an executed cell's outputs into normalised
+stdout and stderr lines (a kernel buffers the two streams separately, so only
+the order within each stream is known) and ``check_notebook_example`` checks
+them against the same expected lines.
 """
 from __future__ import annotations
 
@@ -66,7 +74,8 @@ from typing import Any, Callable, Iterable, Sequence, Union
 __all__ = [
     "Like", "Raises", "Line", "Expected", "SnippetError", "run_example",
     "run_cells", "normalise", "condense_tracebacks", "matches", "assert_lines",
-    "check", "check_example", "run_guide_example", "load_xfail_ids",
+    "check", "check_example", "run_guide_example", "load_xfail_ids", "OutLine",
+    "chunks_to_lines", "notebook_cell_streams", "check_notebook_example",
 ]
 
 # --------------------------------------------------------------------------
@@ -433,3 +442,72 @@ def check_example(ex_id: str, expected: Expected,
     check(lines, expected, f"example {ex_id}")
     if probe is not None:
         check(probe_lines, probe, f"example {ex_id} (probe)")
+
+
+# --------------------------------------------------------------------------
+# Notebook outputs
+# --------------------------------------------------------------------------
+
+def notebook_cell_streams(outputs: Sequence[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """(stdout lines, stderr lines) of one executed notebook cell, each
+    normalised on its own. A Jupyter kernel buffers stdout and stderr
+    separately, so their relative order is lost; within a stream it is kept.
+    An ``execute_result`` (the displayed last expression) ends stdout."""
+    out: list[tuple[str, str]] = []
+    err: list[tuple[str, str]] = []
+    for o in outputs:
+        kind = o.get("output_type")
+        if kind == "stream":
+            (out if o.get("name") == "stdout" else err).append((o.get("name", ""), o["text"]))
+        elif kind == "execute_result":
+            text = o.get("data", {}).get("text/plain", "")
+            out.append(("stdout", text if text.endswith("\n") else text + "\n"))
+    return normalise(chunks_to_lines(out)), normalise(chunks_to_lines(err))
+
+
+def _interleaves(out: Sequence[str], err: Sequence[str], expected: Sequence[Line]) -> bool:
+    """Is ``expected`` some interleaving of ``out`` and ``err`` (each kept in
+    order)? Dynamic programming over (lines of out used, lines of err used)."""
+    if len(out) + len(err) != len(expected):
+        return False
+    reach = {(0, 0)}
+    for k, e in enumerate(expected):
+        nxt = set()
+        for i, j in reach:
+            if i < len(out) and matches(out[i], e):
+                nxt.add((i + 1, j))
+            if j < len(err) and matches(err[j], e):
+                nxt.add((i, j + 1))
+        reach = nxt
+        if not reach:
+            return False
+    return (len(out), len(err)) in reach
+
+
+def check_notebook_example(cells: Sequence[tuple[list[str], list[str]]],
+                           expected: Expected, what: str) -> None:
+    """Check one example's notebook cells, given per cell (stdout, stderr).
+
+    A literal expectation must split, cell by cell, into interleavings of
+    each cell's stdout and stderr lines (the exact cross-stream order is
+    checked by the in-process tests). A checker function gets, per cell, the
+    stderr lines then the stdout lines (right for every example checked by a
+    function: their cells print to one stream, or, as in 3.1, tf.print before
+    the displayed result).
+    """
+    if callable(expected):
+        check([ln for out, err in cells for ln in err + out], expected, what)
+        return
+    if not expected:
+        raise AssertionError(f"{what}: empty expectation (not allowed)")
+    pos, ok = 0, True
+    for out, err in cells:
+        n = len(out) + len(err)
+        ok = ok and _interleaves(out, err, expected[pos:pos + n])
+        pos += n
+    if ok and pos == len(expected):
+        return
+    shown = "\n".join(f"--- cell {k}: stdout\n" + "\n".join(out) + "\n--- stderr\n" + "\n".join(err)
+                      for k, (out, err) in enumerate(cells))
+    want = "\n".join(_show(e) for e in expected)
+    raise AssertionError(f"{what} differs from the guide.\n=== expected\n{want}\n=== actual\n{shown}")

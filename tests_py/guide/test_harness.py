@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 import snippets
-from harness import (Like, OutLine, Raises, SnippetError, check, chunks_to_lines,
+from harness import (Like, OutLine, Raises, SnippetError, check, check_notebook_example,
+                     chunks_to_lines, notebook_cell_streams,
                      condense_tracebacks, load_xfail_ids, normalise, run_cells,
                      run_example)
 
@@ -191,3 +192,28 @@ def test_every_example_has_a_test_and_xfail_names_only_real_tests() -> None:
     listed = load_xfail_ids(here / "xfail.txt")
     assert listed <= wanted | {"test_notebook_01_basics_and_tracing",
                                "test_notebook_02_autograph", "test_notebook_03_limitations"}
+
+
+def test_notebook_streams_and_interleaving() -> None:
+    outputs = [
+        {"output_type": "stream", "name": "stdout", "text": "a\nCaught expected exception \n"},
+        {"output_type": "stream", "name": "stderr", "text": "x\nTraceback (most recent call last):\n"
+                                                             '  File "c.py", line 1, in <module>\n'
+                                                             "KeyError: 'k'\n"},
+        {"output_type": "stream", "name": "stdout", "text": "b\n"},
+        {"output_type": "execute_result", "data": {"text/plain": "<tf.Tensor: numpy=1>"}},
+    ]
+    out, err = notebook_cell_streams(outputs)
+    assert out == ["a", "Caught expected exception", "b", "<fn.Tensor: numpy=1>"]
+    assert err == ["x", "KeyError: 'k'"]
+    good = ["x", "a", "Caught expected exception", Raises("KeyError"), "b", "<fn.Tensor: numpy=1>"]
+    check_notebook_example([(out, err)], good, "cell")
+    with pytest.raises(AssertionError):  # stdout order is kept
+        check_notebook_example([(out, err)], ["x", "b", "a", "Caught expected exception",
+                                              Raises("KeyError"), "<fn.Tensor: numpy=1>"], "cell")
+    with pytest.raises(AssertionError):  # lines must fall in their own cell
+        check_notebook_example([(["1"], []), (["2"], [])], ["1", "2", "3"], "cells")
+    check_notebook_example([(["1"], []), ([], ["2"])], ["1", "2"], "cells")
+    seen: list[list[str]] = []
+    check_notebook_example([(["shown"], ["printed"])], seen.append, "fn")
+    assert seen == [["printed", "shown"]]  # checkers get stderr, then stdout
