@@ -279,7 +279,46 @@ def unbound_read(c):
     return z + 1
 
 
+def elif_returns(x):
+    if x > 0 and x < 10:
+        return x * 10
+    elif not x > -5:
+        return x - 100
+    return x
+
+
+def elif_jumps(xs):
+    total = 0
+    for x in xs:
+        if x == 0:
+            continue
+        elif x < 0:
+            break
+        total += x
+    return total
+
+
+def nested_elif_jumps(rows):
+    out = []
+    for row in rows:
+        for x in row:
+            if x is None:
+                continue
+            elif x == 'stop':
+                break
+            elif x == 'end':
+                return out
+            out.append(x)
+        else:
+            out.append('|')
+    return out
+
+
 CASES = [
+    (elif_returns, (3,)), (elif_returns, (-7,)), (elif_returns, (-2,)), (elif_returns, (50,)),
+    (elif_jumps, ([1, 0, 2, -1, 5],)), (elif_jumps, ([0, 3],)),
+    (nested_elif_jumps, ([[1, None, 2], ['stop', 3], [4]],)),
+    (nested_elif_jumps, ([[1, 'end'], [2]],)),
     (nested_loops, (4,)),
     (while_else, (5,)), (while_else, (10,)),
     (early_return_nested, ([[1, 2], [3, 0, -1], [4]],)),

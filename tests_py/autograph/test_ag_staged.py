@@ -138,6 +138,19 @@ def test_early_return_in_tensor_if(fake):
     assert fake.count('cond') == 2
 
 
+def classify(x):
+    if x > 0 and x < 10:
+        return x * 10
+    elif not x > -5:
+        return x - 100
+    return x
+
+
+def test_elif_chain_of_returns(fake):
+    conv = ag.convert(classify)
+    assert [unwrap(conv(T(v))) for v in (3, -7, -2, 50)] == [30, -107, -2, 50]
+
+
 def defined_in_one_branch(x):
     if x > 0:
         z = 1

@@ -86,6 +86,31 @@ def _child_blocks(s):
     return blocks
 
 
+def _status(stmts, kinds):
+    """How surely ``stmts`` jump (a statement of ``kinds``): NEVER, MAYBE or
+    ALWAYS, without changing anything. With ``kinds`` = Break/Continue,
+    nested loops are not searched (their jumps are their own)."""
+    kinds = kinds if isinstance(kinds, tuple) else (kinds,)
+    loops_own = ast.Return not in kinds
+    status = NEVER
+    for s in stmts:
+        if isinstance(s, kinds):
+            return ALWAYS
+        if isinstance(s, ast.If):
+            b, o = _status(s.body, kinds), _status(s.orelse, kinds)
+            st = ALWAYS if b == o == ALWAYS else (MAYBE if (b or o) else NEVER)
+        elif isinstance(s, (ast.With, ast.AsyncWith)):
+            st = _status(s.body, kinds)
+        elif isinstance(s, _BLOCKS):
+            st = MAYBE if analysis.contains(s, kinds, stop_at_loops=loops_own) else NEVER
+        else:
+            st = NEVER
+        if st == ALWAYS:
+            return ALWAYS
+        status = max(status, st)
+    return status
+
+
 class ReturnLowering:
     """Replaces ``return`` statements with ``do_return``/``retval_`` flags."""
 
@@ -129,14 +154,14 @@ class ReturnLowering:
                 continue
             consumed = False
             if isinstance(s, ast.If):
-                body, sb = self.block(s.body)
-                orelse, so = self.block(s.orelse)
+                sb, so = _status(s.body, ast.Return), _status(s.orelse, ast.Return)
+                body, orelse = s.body, s.orelse
                 if rest and sb == ALWAYS and so != ALWAYS:
-                    orelse, so = self.block(s.orelse + rest)
-                    consumed = True
+                    orelse, consumed = orelse + rest, True
                 elif rest and so == ALWAYS and sb != ALWAYS:
-                    body, sb = self.block(s.body + rest)
-                    consumed = True
+                    body, consumed = body + rest, True
+                body, sb = self.block(body)
+                orelse, so = self.block(orelse)
                 s.body, s.orelse = body or [ast.Pass()], orelse
                 status = ALWAYS if sb == so == ALWAYS else MAYBE
             elif isinstance(s, _LOOPS):
@@ -249,14 +274,16 @@ class JumpLowering:
                 continue
             consumed = False
             if isinstance(s, ast.If):
-                body, fb, ab = self.block(s.body)
-                orelse, fo, ao = self.block(s.orelse)
+                jumps = (ast.Break, ast.Continue)
+                ab = _status(s.body, jumps) == ALWAYS
+                ao = _status(s.orelse, jumps) == ALWAYS
+                body, orelse = s.body, s.orelse
                 if rest and ab and not ao:
-                    orelse, fo, ao = self.block(s.orelse + rest)
-                    consumed = True
+                    orelse, consumed = orelse + rest, True
                 elif rest and ao and not ab:
-                    body, fb, ab = self.block(s.body + rest)
-                    consumed = True
+                    body, consumed = body + rest, True
+                body, fb, ab = self.block(body)
+                orelse, fo, ao = self.block(orelse)
                 s.body, s.orelse = body or [ast.Pass()], orelse
                 flags, always = fb | fo, ab and ao
             elif isinstance(s, ast.Match):
