@@ -204,8 +204,8 @@ def _entry(f):
                     entry = _compile(f)
                 except ConversionError as e:
                     entry = _Entry(error=str(e))
-                except RecursionError:
-                    entry = _Entry(error='its source is too deeply nested')
+                # Anything else (a RecursionError from a user's infinite
+                # recursion while tracing, say) propagates and is not cached.
                 _code_cache[code] = entry
     return entry
 
@@ -253,11 +253,8 @@ def _convert_function(f, warn=True):
             _warn(f, entry.error)
         return f
     new = _instantiate(entry, f)
-    try:
-        _function_cache[f] = new
-    except TypeError:
-        pass
-    return new
+    with _lock:
+        return _function_cache.setdefault(f, new)
 
 
 # Public ------------------------------------------------------------------------------
