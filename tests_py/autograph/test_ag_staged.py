@@ -433,3 +433,20 @@ def test_functions_defined_inside_are_converted_inline(fake):
     assert ag.convert(defines_helpers)(-4) == defines_helpers(-4)
     code = ag.to_code(defines_helpers)
     assert code.count('fn__.if_stmt(') == 2 and 'def clip(v, limit=5):' in code
+
+
+total_seen = 0
+
+
+def bumps_global(x):
+    global total_seen
+    if x > 0:
+        total_seen = total_seen + x
+    return x
+
+
+def test_globals_assigned_in_staged_branches_are_outputs(fake):
+    global total_seen
+    total_seen = 1
+    ag.convert(bumps_global)(T(4))
+    assert unwrap(total_seen) == 5

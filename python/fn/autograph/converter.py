@@ -8,6 +8,9 @@ module dict), the same closure cells (so free variables still resolve to the
 live objects) and the same defaults, keyword defaults, name, qualname,
 module, docstring and attributes.
 
+Functions and methods defined inside a converted function are converted
+with it (inline), so calling them later needs no second conversion.
+
 The compiled code is cached per original code object; each function object
 (one per closure) gets its own converted function, cached weakly.
 

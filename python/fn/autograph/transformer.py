@@ -437,7 +437,9 @@ def transform_function(fdef, freevars=(), nested=False, method=False):
         body = rl.lower_function(body, fdef)
     body = lowering.JumpLowering(namer).visit_block(body)
 
-    analysis.Liveness(analysis.nested_scope_reads(body)).run(body)
+    # Names read by closures, and globals/nonlocals, outlive the function.
+    escaping = analysis.nested_scope_reads(body) | user_globals | user_nonlocals
+    analysis.Liveness(escaping).run(body)
 
     bindings = _top_level_bindings(body)
     cf = ControlFlow(namer, user_globals)
