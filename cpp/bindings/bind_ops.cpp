@@ -23,9 +23,13 @@ void init_ops(py::module_& m) {
   m.def("has_op", [](const std::string& n) { return OpRegistry::global().find(n) != nullptr; });
   m.def("executing_eagerly", &executing_eagerly);
   m.def("set_location_provider", [](py::function f) {
-    set_location_provider([f]() -> std::string {
+    // The provider outlives the interpreter (a static std::function): hold a strong reference
+    // that is deliberately never released, so nothing touches Python after it finalizes.
+    PyObject* fp = f.ptr();
+    Py_INCREF(fp);
+    set_location_provider([fp]() -> std::string {
       py::gil_scoped_acquire gil;
-      return f().cast<std::string>();
+      return py::reinterpret_borrow<py::function>(fp)().cast<std::string>();
     });
   });
 }

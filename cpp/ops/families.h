@@ -7,5 +7,6 @@ void register_all_ops(OpRegistry& r);
 void register_array_ops(OpRegistry& r);        // Const, Placeholder, Identity, Fill, ...
 void register_elementwise_ops(OpRegistry& r);  // AddV2, ...
 void register_matmul_ops(OpRegistry& r);       // MatMul, BatchMatMulV2
+void register_state_ops(OpRegistry& r);        // ReadVariableOp, Assign*VariableOp
 void register_host_ops(OpRegistry& r);         // PyCall (kernel set by the bindings)
 }  // namespace fn

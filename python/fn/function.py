@@ -480,6 +480,12 @@ class Function(_core.FunctionBase):
                     if self._reduce_retracing:
                         key, pos, kw = self._relax(key, pos, kw)
                     concrete = self._trace(pos, kw, names, key)
+                    if not getattr(self, "_first_trace_done", False):
+                        self._first_trace_done = True
+                        if concrete._variables:
+                            # TF traces again with creation disallowed: a Function that makes new
+                            # variables on every call fails here, on its first call.
+                            concrete = self._trace(pos, kw, names, key)
         flat = [] if allow_specs else [l for l in leaves]
         return concrete, flat
 
@@ -541,9 +547,6 @@ class Function(_core.FunctionBase):
             builder.set_outputs(flat_out)
             func_graph.outputs = flat_out
         core = _core.ConcreteFunctionCore(graph, builder.captured_values(), f"__inference_{self._name}_{trace_id}")
-        for v in builder.captured_values():
-            if getattr(v, "_fn_weak_capture", False):
-                core.add_weak_capture(v)
         spec_pos = tuple(_walk(v, _to_spec) for v in pos)
         spec_kw = {k: _walk(v, _to_spec) for k, v in kw.items()}
         concrete = ConcreteFunction(core, func_graph, self._name, self._signature, spec_pos, spec_kw, names,
