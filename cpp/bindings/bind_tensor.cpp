@@ -103,6 +103,9 @@ void init_tensor(py::module_& m) {
         return binary_operator(op, a, b, true);
       });
 
+  // Errors name the type as TensorFlow's do ("'Tensor' object has no attribute 'numpy'").
+  reinterpret_cast<PyTypeObject*>(tensor.ptr())->tp_name = "Tensor";
+
   py::class_<EagerTensor, Tensor, std::shared_ptr<EagerTensor>>(m, "EagerTensor", py::buffer_protocol(), py::dynamic_attr())
       .def("numpy", [](const std::shared_ptr<EagerTensor>& t) { return tensor_to_numpy(t, true); },
            "The value as a NumPy array (zero-copy for numeric dtypes), like tf.Tensor.numpy.")

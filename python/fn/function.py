@@ -641,6 +641,9 @@ def _outputs_to_graph(outputs: Any) -> Tuple[Any, List[Any]]:
     def convert(v: Any) -> Any:
         if hasattr(v, "__fn_tensor__") and not _core.is_tensor(v):
             return v.__fn_tensor__(None)
+        # Python numbers and strings returned from a Function come back as tensors (TF).
+        if isinstance(v, (bool, int, float, str, bytes)) or type(v).__module__ == "numpy":
+            return _core.convert_to_tensor(v)
         return v
 
     structured = _walk(_map_objects(outputs, convert), ident)
