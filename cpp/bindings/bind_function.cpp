@@ -76,6 +76,31 @@ class WeakrefType : public TraceType {
   std::string desc;
 };
 
+// A hashable object that cannot be weakly referenced (e.g. a list_iterator): matched by
+// equality and hash, held strongly, like TF's Literal fallback.
+class StrongRefType : public TraceType {
+ public:
+  StrongRefType(py::handle o, py::ssize_t hash)
+      : TraceType(Kind::Opaque), obj(py::reinterpret_borrow<py::object>(o)), h(hash) {}
+  ~StrongRefType() override {
+    py::gil_scoped_acquire gil;
+    obj = py::object();
+  }
+  size_t hash() const override { return static_cast<size_t>(h); }
+  bool equals(const TraceType& o) const override {
+    auto* w = dynamic_cast<const StrongRefType*>(&o);
+    if (!w) return false;
+    py::gil_scoped_acquire gil;
+    return obj.is(w->obj) || obj.equal(w->obj);
+  }
+  std::string to_string() const override {
+    py::gil_scoped_acquire gil;
+    return "Literal[" + std::string(py::repr(obj)) + "]";
+  }
+  py::object obj;
+  py::ssize_t h;
+};
+
 struct KeyBuilder {
   std::vector<TensorPtr> leaves;    // tensors, in flattening order
   py::list spec_leaves;             // the Python leaf objects (tensors or TensorSpecs) in order
@@ -124,6 +149,21 @@ struct KeyBuilder {
       leaves.push_back(nullptr);
       return std::make_shared<TensorType>(dtype_from_py(v.attr("dtype")), shape_from_py(v.attr("shape")));
     }
+    if (py::hasattr(v, "__fn_composite__")) {
+      // A value made of tensors (fn.data's datasets and iterators): its trace type (a Python
+      // TraceType) plus its component tensors (or TensorSpecs), which become graph inputs.
+      py::tuple r = v.attr("__fn_composite__")();
+      for (py::handle c : py::reinterpret_borrow<py::sequence>(r[1])) {
+        spec_leaves.append(c);
+        if (is_tensor(c)) {
+          leaves.push_back(c.cast<TensorPtr>());
+        } else {
+          has_specs = true;
+          leaves.push_back(nullptr);
+        }
+      }
+      return std::make_shared<PyTraceType>(r[0]);
+    }
     for (const char* hook : {"__fn_tracing_type__", "__tf_tracing_type__"}) {
       if (py::hasattr(v, hook)) return std::make_shared<PyTraceType>(v.attr(hook)(py::none()));
     }
@@ -138,8 +178,7 @@ struct KeyBuilder {
     try {
       return std::make_shared<WeakrefType>(v, h, std::string(py::str(py::type::of(v).attr("__qualname__"))));
     } catch (py::error_already_set&) {
-      throw_error(Code::TypeError, "Could not generate a generic TraceType for ", std::string(py::repr(v)),
-                  ": it cannot be weakly referenced. Implement __tf_tracing_type__ for it.");
+      return std::make_shared<StrongRefType>(v, h);
     }
   }
 };

@@ -1,12 +1,54 @@
 // The PyCall kernel: takes the GIL, calls the Python callable held in the node's attrs with
-// the input tensors, and checks what it returns against the declared output dtypes.
+// the input tensors, and checks what it returns against the declared output dtypes. Also
+// variant tensors that hold a Python object (fn.data's dataset and iterator handles).
 #include <pybind11/stl.h>
+
+#include <cstring>
 
 #include "bindings/convert.h"
 #include "bindings/py_types.h"
 #include "ops/op.h"
 
 namespace fn {
+
+namespace {
+
+// The buffer of a variant tensor made by make_variant: a tag (so that variants made elsewhere,
+// e.g. tensor lists, are never mistaken for one) and the Python object.
+struct PyVariant {
+  char tag[8] = {'f', 'n', 'p', 'y', 'v', 'a', 'r', 0};
+  py::object obj;
+  explicit PyVariant(py::object o) : obj(std::move(o)) {}
+  ~PyVariant() {
+    py::gil_scoped_acquire gil;
+    obj = py::object();
+  }
+};
+
+const PyVariant* as_py_variant(const TensorPtr& t) {
+  if (!t->is_eager() || t->dtype() != DType::Variant) return nullptr;
+  auto e = as_eager(t);
+  if (!e->buffer() || e->buffer()->nbytes() != sizeof(PyVariant) || !e->raw()) return nullptr;
+  auto* v = static_cast<const PyVariant*>(e->raw());
+  return std::memcmp(v->tag, "fnpyvar", 8) == 0 ? v : nullptr;
+}
+
+// A Python exception raised by the callable, as the error the op fails with: fn.errors.OpError
+// subclasses keep their status code and message; StopIteration is OutOfRange; anything else
+// is InvalidArgument carrying the exception's class and text (as TF's py_function does).
+[[noreturn]] void rethrow_from_python(py::error_already_set& e) {
+  std::string what = e.what();
+  if (e.matches(PyExc_StopIteration)) throw Error(Code::OutOfRange, "StopIteration: " + what);
+  py::object value = e.value();
+  if (py::hasattr(value, "error_code") && py::hasattr(value, "_message")) {
+    int code = value.attr("error_code").cast<int>() - 1;   // fn.errors codes are 1-based
+    if (code >= 0 && code < static_cast<int>(Code::ValueError))
+      throw Error(static_cast<Code>(code), value.attr("_message").cast<std::string>());
+  }
+  throw Error(Code::InvalidArgument, what);
+}
+
+}  // namespace
 
 void init_host(py::module_& m) {
   OpRegistry::global().set_kernel("PyCall", [](KernelContext& k, const std::vector<EagerPtr>& in) {
@@ -20,11 +62,7 @@ void init_host(py::module_& m) {
     try {
       result = host->obj(*args);
     } catch (py::error_already_set& e) {
-      // Surface the Python exception's class and text, as TF's py_function does.
-      std::string what = e.what();
-      if (e.matches(PyExc_StopIteration))
-        throw Error(Code::OutOfRange, "StopIteration: " + what);
-      throw Error(Code::InvalidArgument, what);
+      rethrow_from_python(e);
     }
     std::vector<EagerPtr> out;
     if (tout.empty()) return out;
@@ -41,7 +79,18 @@ void init_host(py::module_& m) {
     }
     return out;
   });
-  (void)m;
+  m.def("make_variant", [](py::object obj) -> TensorPtr {
+        auto holder = std::make_shared<PyVariant>(std::move(obj));
+        void* raw = holder.get();
+        auto buf = Buffer::wrap(raw, sizeof(PyVariant), std::shared_ptr<void>(std::move(holder)));
+        return std::make_shared<EagerTensor>(DType::Variant, Shape{}, std::move(buf));
+      }, "A scalar variant tensor holding a Python object (fn.data's dataset/iterator handles).");
+  m.def("variant_value", [](const TensorPtr& t) -> py::object {
+        const PyVariant* v = as_py_variant(t);
+        if (!v) throw_error(Code::InvalidArgument, "expected a variant tensor holding a Python object, got a ",
+                            t->is_eager() ? "" : "symbolic ", dtype_name(t->dtype()), " tensor");
+        return v->obj;
+      }, "The Python object held by a tensor made with make_variant.");
 }
 
 }  // namespace fn

@@ -54,6 +54,7 @@ from fn.print_ops import print_ as print  # noqa: E402,A001  (TensorFlow's name)
 from fn.script_ops import numpy_function, py_function  # noqa: E402
 from fn.variables import Variable, init_scope  # noqa: E402
 from fn.module import Module  # noqa: E402
+from fn import data  # noqa: E402,F401
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod

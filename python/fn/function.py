@@ -43,6 +43,8 @@ def _walk(value: Any, fn: Callable[[Any], Any]) -> Any:
     the same order as ``_core.make_key`` (dicts by ``repr`` of their keys)."""
     if _core.is_tensor(value) or isinstance(value, TensorSpec):
         return fn(value)
+    if hasattr(type(value), "__fn_composite__"):
+        return _walk_composite(value, fn)
     if isinstance(value, list):
         return [_walk(v, fn) for v in value]
     if isinstance(value, tuple):
@@ -54,6 +56,20 @@ def _walk(value: Any, fn: Callable[[Any], Any]) -> Any:
             out[k] = _walk(value[k], fn)
         return out
     return value
+
+
+def _walk_composite(value: Any, fn: Callable[[Any], Any]) -> Any:
+    """A value made of tensors (``__fn_composite__() -> (trace type, components)``, fn.data's
+    datasets and iterators, and their specs): ``fn`` maps the components; the result is the
+    trace type when they became TensorSpecs, else the value rebuilt from the new components
+    (a dataset argument rebuilt from its placeholder while tracing)."""
+    spec, parts = value.__fn_composite__()
+    new = [fn(p) for p in parts]
+    if all(isinstance(p, TensorSpec) for p in new):
+        return spec
+    if all(_core.is_tensor(p) for p in new):
+        return spec._fn_from_components(new)
+    return spec
 
 
 def _flatten_tensors(value: Any) -> List[Any]:
@@ -258,6 +274,14 @@ class ConcreteFunction:
                 got = _core.convert_to_tensor(got, None, expected.dtype)
             flat.append(got)
             return
+        if hasattr(type(expected), "__fn_composite__"):
+            if hasattr(type(got), "__fn_composite__"):
+                got_spec, parts = got.__fn_composite__()
+                if got_spec.is_subtype_of(expected):
+                    flat.extend(parts)
+                    return
+            raise TypeError(f"ConcreteFunction {self._summary(with_defaults=False)} was constructed with "
+                            f"{expected!r} in {name}, but was called with {got!r}.")
         if isinstance(expected, (list, tuple)) and isinstance(got, (list, tuple)) and len(expected) == len(got):
             for e, g in zip(expected, got):
                 self._match(name, e, g, flat)

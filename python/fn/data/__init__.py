@@ -1,0 +1,19 @@
+"""``fn.data`` (``tf.data``): input pipelines of tensors that work eagerly and inside Functions.
+
+``Dataset`` sources and transformations run as a Python pipeline of eager tensors; inside a
+Function a dataset or iterator is a variant tensor and iterating it is done by graph ops that
+call back into Python (see ``iterator_ops``).
+"""
+from __future__ import annotations
+
+from fn.data import experimental
+from fn.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, NumpyIterator
+from fn.data.iterator_ops import Iterator
+from fn.data.structure import DatasetSpec, IteratorSpec
+
+INFINITE_CARDINALITY = INFINITE
+UNKNOWN_CARDINALITY = UNKNOWN
+DatasetV2 = Dataset
+
+__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "Iterator", "IteratorSpec", "NumpyIterator",
+           "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "experimental"]

@@ -1,0 +1,13 @@
+"""``fn.data.experimental`` (``tf.data.experimental``): the constants code commonly imports."""
+from __future__ import annotations
+
+from typing import Any
+
+AUTOTUNE = -1
+INFINITE_CARDINALITY = -1
+UNKNOWN_CARDINALITY = -2
+
+
+def cardinality(dataset: Any) -> Any:
+    """``tf.data.experimental.cardinality``."""
+    return dataset.cardinality()
