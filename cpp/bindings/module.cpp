@@ -9,6 +9,8 @@ namespace fn {
 void init_tensor(py::module_& m);
 void init_ops(py::module_& m);
 void init_graph(py::module_& m);
+void init_tape(py::module_& m);
+void init_operators(py::module_& m);
 }  // namespace fn
 
 PYBIND11_MODULE(_core, m) {
@@ -18,6 +20,8 @@ PYBIND11_MODULE(_core, m) {
   fn::init_py_types(m);
   fn::init_graph(m);
   fn::init_tensor(m);
+  fn::init_operators(m);
   fn::init_ops(m);
+  fn::init_tape(m);
   m.attr("onednn_version") = DNNL_VERSION_MAJOR * 10000 + DNNL_VERSION_MINOR * 100 + DNNL_VERSION_PATCH;
 }
