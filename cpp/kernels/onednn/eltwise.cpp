@@ -19,6 +19,12 @@ void eltwise(const Eltwise& e, const EagerTensor& x, EagerTensor& out) {
   memory src(md, engine(), const_cast<void*>(x.raw())), dst(md, engine(), out.raw());
   eltwise_forward(pd).execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
   stream().wait();
+  if (e.nan_passthrough) {
+    const float* in = x.data<float>();
+    float* o = out.data<float>();
+    for (int64_t i = 0, n = x.num_elements(); i < n; ++i)
+      if (in[i] != in[i]) o[i] = in[i];
+  }
 }
 
 }  // namespace onednn

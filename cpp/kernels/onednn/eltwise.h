@@ -11,10 +11,13 @@ namespace onednn {
 struct Eltwise {
   int alg = -1;
   float alpha = 0.f, beta = 0.f;
+  // oneDNN 3.2 maps NaN to a number for some algorithms (exp -> inf, relu/clip -> 0); TF keeps
+  // NaN. When set, NaN inputs are copied to the output after the primitive runs.
+  bool nan_passthrough = false;
   bool valid() const { return alg >= 0; }
 };
-inline Eltwise eltwise_of(dnnl::algorithm a, float alpha = 0.f, float beta = 0.f) {
-  return Eltwise{static_cast<int>(a), alpha, beta};
+inline Eltwise eltwise_of(dnnl::algorithm a, float alpha = 0.f, float beta = 0.f, bool nan_passthrough = false) {
+  return Eltwise{static_cast<int>(a), alpha, beta, nan_passthrough};
 }
 // True when `out = alg(x)` can run on oneDNN: float32 in and out, enough elements to gain.
 bool eltwise_applicable(const EagerTensor& x, const EagerTensor& out);
