@@ -77,7 +77,6 @@ TEST_CASE("oneDNN eltwise kernels match the reference functors") {
   check_eltwise<ref::Sqrt>("sqrt", eltwise_of(algorithm::eltwise_sqrt), 0, 100, 1e-6f);
   check_eltwise<ref::Rsqrt>("rsqrt", eltwise_of(algorithm::eltwise_pow, 1.f, -0.5f), 0.01f, 100, 1e-6f, false);
   check_eltwise<ref::Exp>("exp", eltwise_of(algorithm::eltwise_exp, 0.f, 0.f, true), -80, 80, 2e-6f);
-  check_eltwise<ref::Log>("log", eltwise_of(algorithm::eltwise_log), 1e-6f, 1e6f, 2e-6f, false);
   check_eltwise<ref::Tanh>("tanh", eltwise_of(algorithm::eltwise_tanh), -10, 10, 2e-6f);
   check_eltwise<ref::Sigmoid>("sigmoid", eltwise_of(algorithm::eltwise_logistic), -90, 90, 2e-6f);
   check_eltwise<ref::Relu>("relu", eltwise_of(algorithm::eltwise_relu, 0.f, 0.f, true), -5, 5, 0);
