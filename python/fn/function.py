@@ -490,13 +490,13 @@ class Function(_core.FunctionBase):
         return concrete, flat
 
     def _relax(self, key: Any, pos: tuple, kw: dict) -> Tuple[Any, tuple, dict]:
-        # reduce_retracing: generalise to the common supertype with an existing trace.
-        for other, _ in self._cache_items():
-            sup = key.common_supertype(other)
-            if sup is not None and not (sup == key):
-                relaxed_pos = _relax_values(pos, sup, len(pos))
-                if relaxed_pos is not None:
-                    return sup, relaxed_pos, kw
+        """reduce_retracing: trace with shapes generalised against an existing trace of the same
+        structure (differing dims become None), so later calls of other sizes reuse it."""
+        for _, other in self._cache_items():
+            relaxed = _merge_specs((pos, kw), (other._pos_values, other._kw_values))
+            if relaxed is not None:
+                new_key, _ = _core.make_key(relaxed[0] if not relaxed[1] else relaxed)
+                return new_key, relaxed[0], relaxed[1]
         return key, pos, kw
 
     # -- input_signature
@@ -622,8 +622,22 @@ def _conform(value: Any, spec: Any) -> Any:
     return None
 
 
-def _relax_values(pos: tuple, key: Any, n: int) -> Optional[tuple]:
-    return None
+def _merge_specs(a: Any, b: Any) -> Any:
+    """The structure of ``a`` with tensors/specs generalised to also admit ``b``'s, or None when
+    the two differ in anything but tensor dimensions."""
+    if _core.is_tensor(a) or isinstance(a, TensorSpec):
+        if not (_core.is_tensor(b) or isinstance(b, TensorSpec)) or a.dtype != b.dtype:
+            return None
+        return TensorSpec(a.shape.most_specific_compatible_shape(b.shape), a.dtype)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and type(a) is type(b) and len(a) == len(b):
+        parts = [_merge_specs(x, y) for x, y in zip(a, b)]
+        if any(p is None for p in parts):
+            return None
+        return type(a)(*parts) if hasattr(a, "_fields") else type(a)(parts)
+    if isinstance(a, dict) and isinstance(b, dict) and set(a) == set(b):
+        parts = {k: _merge_specs(a[k], b[k]) for k in a}
+        return None if any(v is None for v in parts.values()) else parts
+    return a if (type(a) is type(b) and a == b) or a is b else None
 
 
 def _outputs_to_graph(outputs: Any) -> Tuple[Any, List[Any]]:
