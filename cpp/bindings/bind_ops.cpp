@@ -22,6 +22,8 @@ void init_ops(py::module_& m) {
   m.def("op_names", [] { return OpRegistry::global().names(); });
   m.def("has_op", [](const std::string& n) { return OpRegistry::global().find(n) != nullptr; });
   m.def("executing_eagerly", &executing_eagerly);
+  m.def("set_check_numerics", &set_check_numerics);
+  m.def("check_numerics_enabled", &check_numerics_enabled);
   m.def("set_location_provider", [](py::function f) {
     // The provider outlives the interpreter (a static std::function): hold a strong reference
     // that is deliberately never released, so nothing touches Python after it finalizes.

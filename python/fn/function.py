@@ -474,7 +474,14 @@ class Function(_core.FunctionBase):
             key, leaves = _core.make_key(pos if not kw else (pos, kw))
         concrete = self._cache_lookup(key)
         if concrete is None:
-            with self._lock:   # concurrent first calls trace once
+            tracing = _tracing_now()
+            if (id(self), key) in tracing:
+                raise RecursionError(
+                    f"maximum recursion depth exceeded while tracing {self._name}: it calls itself with "
+                    f"arguments of the same trace type ({key!r}), so tracing would never end. Recursion "
+                    "on tensor values cannot be traced; write it as a loop (a `while` on tensors, or "
+                    "fn.while_loop).")
+            with self._lock, _TracingMark(tracing, (id(self), key)):   # concurrent first calls trace once
                 concrete = self._cache_lookup(key)
                 if concrete is None:
                     if self._reduce_retracing:
@@ -577,6 +584,27 @@ class Function(_core.FunctionBase):
         if self._bound_self is not None:
             return functools.partial(fn, self._instance())
         return fn
+
+
+_tracing_local = threading.local()
+
+
+def _tracing_now() -> set:
+    """(function id, key) pairs being traced on this thread (to stop infinite recursion)."""
+    if not hasattr(_tracing_local, "active"):
+        _tracing_local.active = set()
+    return _tracing_local.active
+
+
+class _TracingMark:
+    def __init__(self, active: set, item: Any) -> None:
+        self.active, self.item = active, item
+
+    def __enter__(self) -> None:
+        self.active.add(self.item)
+
+    def __exit__(self, *exc: Any) -> None:
+        self.active.discard(self.item)
 
 
 def _trace_scope(f: "Function") -> Any:
