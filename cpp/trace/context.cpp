@@ -123,7 +123,47 @@ NodeOutput GraphBuilder::use(const TensorPtr& t, GraphBuilder* outer) {
 EagerPtr GraphBuilder::constant_value(const NodeOutput& o) const {
   const Node& n = graph_->node(o.node);
   if (n.op == "Const") return n.attrs.get<EagerPtr>("value");
+  auto it = folded_.find(o.node);
+  if (it != folded_.end() && o.index < static_cast<int>(it->second.size())) return it->second[o.index];
   return nullptr;
+}
+
+namespace {
+constexpr int64_t kMaxFoldElements = 1024;
+bool small_int(const TensorSpec& s) {
+  return (s.dtype == DType::Int32 || s.dtype == DType::Int64) && s.shape.is_fully_defined() &&
+         s.shape.num_elements() <= kMaxFoldElements;
+}
+}  // namespace
+
+// Shape arithmetic folds at trace time so shape rules downstream see values (TF's
+// constant_value): shape-only ops on static shapes, and pure ops whose inputs are all known
+// and whose outputs are small integer tensors. Failures just leave the value unknown.
+void GraphBuilder::try_fold(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
+                            const std::vector<EagerPtr>& values) {
+  if (def.stateful || def.needs_host || !def.kernel || in_specs.empty()) return;
+  const Node& n = graph_->node(node);
+  for (const TensorSpec& s : n.outputs)
+    if (!small_int(s)) return;
+  for (auto& kv : n.attrs.items())
+    if (std::holds_alternative<std::shared_ptr<Graph>>(kv.second)) return;   // control flow
+  std::vector<EagerPtr> in(in_specs.size());
+  for (size_t i = 0; i < in_specs.size(); ++i) {
+    if (values[i]) {
+      if (values[i]->num_elements() > kMaxFoldElements) return;
+      in[i] = values[i];
+    } else if (def.shape_only && in_specs[i].shape.is_fully_defined()) {
+      in[i] = std::make_shared<EagerTensor>(in_specs[i].dtype, in_specs[i].shape,
+                                            Buffer::wrap(nullptr, 0, nullptr));
+    } else {
+      return;
+    }
+  }
+  try {
+    KernelContext kc{n.attrs, n.name};
+    folded_[node] = def.kernel(kc, in);
+  } catch (const std::exception&) {
+  }
 }
 
 NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput>& inputs,
@@ -147,6 +187,7 @@ NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput
   n.outputs = outs;
   n.defined_at = current_location();
   int idx = graph_->add_node(std::move(n));
+  try_fold(def, idx, in_specs, values);
   if (out_specs) *out_specs = std::move(outs);
   return NodeOutput{idx, 0};
 }

@@ -33,7 +33,8 @@ class GraphBuilder {
 
   NodeOutput add_node(const OpDef& def, const std::vector<NodeOutput>& inputs, Attrs attrs,
                       const std::string& name, std::vector<TensorSpec>* out_specs);
-  // Constant values known for node outputs (for shape rules needing values).
+  // Constant values known for node outputs (for shape rules needing values): Const nodes,
+  // and small integer results folded at trace time (shape arithmetic: Shape, Pack, ...).
   EagerPtr constant_value(const NodeOutput& o) const;
 
  private:
@@ -42,6 +43,9 @@ class GraphBuilder {
   std::unordered_map<const Tensor*, NodeOutput> outer_captures_;
   std::vector<TensorPtr> captured_values_;
   std::vector<TensorPtr> keepalive_;   // captured eager tensors (keys above are raw pointers)
+  std::unordered_map<int, std::vector<EagerPtr>> folded_;   // node -> its folded outputs
+  void try_fold(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
+                const std::vector<EagerPtr>& values);
 };
 
 struct Frame {
