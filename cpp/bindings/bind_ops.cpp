@@ -68,6 +68,13 @@ void init_graph(py::module_& m) {
         for (auto& s : g.node(i).outputs) out.append(py::make_tuple(dtype_to_py(s.dtype), shape_to_py(s.shape)));
         return out;
       })
+      .def("node_subgraphs", [](const Graph& g, int i) {
+        py::list out;
+        for (auto& kv : g.node(i).attrs.items())
+          if (auto* sub = std::get_if<std::shared_ptr<Graph>>(&kv.second))
+            if (*sub) out.append(py::make_tuple(kv.first, *sub));
+        return out;
+      })
       .def_property_readonly("arg_placeholders", [](const Graph& g) { return g.arg_placeholders; })
       .def_property_readonly("capture_placeholders", [](const Graph& g) { return g.capture_placeholders; });
 }

@@ -194,6 +194,16 @@ class FuncGraph:
         """The graph as readable text, one node a line."""
         return self._core.to_text()
 
+    def to_dot(self) -> str:
+        """The graph in Graphviz DOT (sub-graphs of If/While as clusters)."""
+        from fn import visualize
+        return visualize.to_dot(self, self.name)
+
+    def _repr_svg_(self) -> str:
+        """Notebooks render the graph as a picture."""
+        from fn import visualize
+        return visualize.to_svg(self, self.name)
+
     def __repr__(self) -> str:
         return f"<fn.FuncGraph {self.name!r} with {self._core.num_nodes()} nodes>"
 
@@ -336,6 +346,9 @@ class ConcreteFunction:
 
     def __str__(self) -> str:
         return "ConcreteFunction " + self.pretty_printed_signature()
+
+    def _repr_svg_(self) -> str:
+        return self.graph._repr_svg_()
 
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self._summary()} at 0x{id(self):X}>"
