@@ -389,6 +389,12 @@ class Function(_core.FunctionBase):
         if self._input_signature is not None:
             self._validate_input_signature()
         self._fast_positional = -1 if self._input_signature is not None else self._signature.fast_positional
+        if self._fast_positional >= 0:
+            defaults = [p.default for p in self._signature.positional if p.default is not inspect.Parameter.empty]
+            self._fast_defaults = tuple(defaults)
+        if self._input_signature is not None and all(isinstance(s, TensorSpec) for s in self._input_signature) \
+                and len(self._input_signature) == len(self._signature.positional):
+            self._set_signature_fast(_core.make_key(tuple(self._input_signature))[0], list(self._input_signature))
         self._lock = threading.RLock()
         self._tracing_count = 0
         self._trace_time = 0.0
