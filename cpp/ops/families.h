@@ -12,4 +12,11 @@ void register_unary_ops(OpRegistry& r);        // Neg, Abs, Sqrt, Exp, Tanh, Rel
 void register_cast_ops(OpRegistry& r);         // Cast, ZerosLike, OnesLike, AddN
 void register_reduce_ops(OpRegistry& r);       // Sum, Mean, Max, Min, Prod, Any, All, ArgMax, ArgMin
 void register_matmul_ops(OpRegistry& r);       // MatMul, BatchMatMulV2
+void register_state_ops(OpRegistry& r);        // ReadVariableOp, Assign*VariableOp
+void register_host_ops(OpRegistry& r);         // PyCall (kernel set by the bindings)
+void register_shape_ops(OpRegistry& r);        // Reshape, Transpose, ExpandDims, Squeeze, Shape, Tile, Pad, ...
+void register_concat_split_ops(OpRegistry& r); // ConcatV2, Pack, Unpack, Split, SplitV
+void register_gather_ops(OpRegistry& r);       // GatherV2, GatherNd, ScatterNd, UnsortedSegmentSum, SelectV2, Where
+void register_slice_ops(OpRegistry& r);        // Slice, StridedSlice, StridedSliceGrad
+void register_sequence_ops(OpRegistry& r);     // Range, LinSpace, OneHot
 }  // namespace fn

@@ -50,10 +50,18 @@ from fn.math_ops import (abs, add, add_n, argmax, argmin, cos, divide, equal, ex
                          logical_or, matmul, maximum, minimum, multiply, negative, not_equal,
                          ones_like, pow, realdiv, reduce_all, reduce_any, reduce_logsumexp,
                          reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round,
-                         scalar_mul, sigmoid, sign, sin, sqrt, square, subtract, tanh, truediv,
-                         zeros_like)
+                         scalar_mul, sigmoid, sign, sin, sqrt, square, stop_gradient, subtract,
+                         tanh, truediv, zeros_like)
 from fn.tape import GradientTape, UnconnectedGradients  # noqa: E402
 from fn import bitwise, math, nn  # noqa: E402
+from fn.tensor_spec import TensorSpec  # noqa: E402
+from fn.function import Function, function  # noqa: E402
+from fn import config, debugging, types  # noqa: E402,F401
+from fn import nest  # noqa: E402,F401
+from fn.print_ops import print_ as print  # noqa: E402,A001  (TensorFlow's name)
+from fn.script_ops import numpy_function, py_function  # noqa: E402
+from fn.variables import Variable, init_scope  # noqa: E402
+from fn.module import Module  # noqa: E402
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod

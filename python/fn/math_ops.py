@@ -259,7 +259,7 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False
     raw_max = reduce_max(x, axis, keepdims=True)
     # A non-finite max (all -inf, or inf) is replaced by 0 so the subtraction stays finite.
     finite = _run("Cast", [is_finite(raw_max)], {"SrcT": as_dtype("bool"), "DstT": x.dtype, "Truncate": False}, None)
-    my_max = _run("StopGradient", [raw_max * finite], None, None) if _core.has_op("StopGradient") else raw_max * finite
+    my_max = stop_gradient(raw_max * finite)
     result = log(reduce_sum(exp(x - my_max), axis, keepdims=True)) + my_max
     if keepdims:
         return result
@@ -296,6 +296,11 @@ def count_nonzero(input: Any, axis: Any = None, keepdims: bool = False, dtype: A
     if as_dtype(dtype) != as_dtype(int64):
         out = _run("Cast", [out], {"SrcT": as_dtype(int64), "DstT": as_dtype(dtype), "Truncate": False}, None)
     return out
+
+
+def stop_gradient(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+    """``tf.stop_gradient``: the value unchanged, but tapes see no gradient through it."""
+    return _run("StopGradient", [convert_to_tensor(input)], None, name or "StopGradient")
 
 
 # ---- matmul, stack ---------------------------------------------------------------------------
