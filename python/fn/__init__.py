@@ -45,6 +45,13 @@ for _i, _cls in enumerate(errors._BY_CPP_CODE):
 from fn import tensor as _tensor  # noqa: E402  (installs printing on the C++ classes)
 from fn.tensor import EagerTensor, Tensor  # noqa: E402
 from fn.array_ops import cast, constant, convert_to_tensor, fill, ones, zeros  # noqa: E402
+from fn.array_ops import (concat, expand_dims, gather, gather_nd, identity, linspace, newaxis,  # noqa: E402
+                          one_hot, ones_like, pad, rank, reshape, scatter_nd, shape, shape_n, size,
+                          split, squeeze, stack, stop_gradient, strided_slice, tile, transpose,
+                          unstack, where, zeros_like)
+from fn.array_ops import range, slice  # noqa: E402,A004  (TensorFlow's names)
+from fn import slicing as _slicing  # noqa: E402,F401  (installs Tensor.__getitem__)
+from fn import nn, random  # noqa: E402  (fn.nn, fn.random submodules)
 from fn.math_ops import add, matmul  # noqa: E402
 
 is_tensor = _core.is_tensor
