@@ -39,12 +39,30 @@ std::string key_of(const Conv2DGeom& g) {
                     g.pl, g.pr});
 }
 
-// A forward primitive description letting oneDNN pick the filter layout (activations stay NHWC,
-// which its AVX2/AVX-512 kernels handle natively).
+// oneDNN's direct kernels (brgconv on AVX-512/AVX2) read NHWC activations and HWIO filters as
+// they are, saving a filter reorder per call. Where HWIO would only get the reference or the
+// im2col+GEMM implementation (slower; typical for the backward passes), let oneDNN pick the
+// filter layout (`any`) and reorder to it.
+bool fast(const dnnl::primitive_desc_base& pd) {
+  std::string impl = pd.impl_info_str();
+  return impl.rfind("ref", 0) != 0 && impl.find("gemm") == std::string::npos;
+}
+
+template <typename Make>
+auto with_filter_layout(const Descs& d, Make make) {
+  try {
+    auto pd = make(d.wei_user);
+    if (fast(pd)) return pd;
+  } catch (const dnnl::error&) {
+  }
+  return make(memory::desc(d.wei, f32, tag::any));
+}
+
 dnnl::convolution_forward::primitive_desc forward_pd(const Descs& d, dnnl::prop_kind kind) {
-  memory::desc wei_any(d.wei, f32, tag::any);
-  return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct,
-                                                   d.src_user, wei_any, d.dst_user, d.strides, d.dil, d.pl, d.pr);
+  return with_filter_layout(d, [&](const memory::desc& wei) {
+    return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct,
+                                                     d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl, d.pr);
+  });
 }
 
 // The filter in the layout a primitive wants (`layout`), and the reorder between it and HWIO
@@ -107,10 +125,11 @@ void conv2d_backward_data(const float* dy, const float* w, float* dx, const Conv
   BwdData& b = cache.get(key_of(g), [&] {
     Descs d = descs(g);
     auto hint = forward_pd(d, dnnl::prop_kind::forward_training);
-    memory::desc wei_any(d.wei, f32, tag::any);
-    auto pd = dnnl::convolution_backward_data::primitive_desc(engine(), dnnl::algorithm::convolution_direct,
-                                                              d.src_user, wei_any, d.dst_user, d.strides, d.dil,
-                                                              d.pl, d.pr, hint);
+    auto pd = with_filter_layout(d, [&](const memory::desc& wei) {
+      return dnnl::convolution_backward_data::primitive_desc(engine(), dnnl::algorithm::convolution_direct,
+                                                             d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl,
+                                                             d.pr, hint);
+    });
     return BwdData{dnnl::convolution_backward_data(pd), make_reorder(d.wei_user, pd.weights_desc(), false)};
   });
   Descs d = descs(g);
@@ -131,10 +150,11 @@ void conv2d_backward_weights(const float* x, const float* dy, float* dw, const C
   BwdWeights& b = cache.get(key_of(g), [&] {
     Descs d = descs(g);
     auto hint = forward_pd(d, dnnl::prop_kind::forward_training);
-    memory::desc wei_any(d.wei, f32, tag::any);
-    auto pd = dnnl::convolution_backward_weights::primitive_desc(engine(), dnnl::algorithm::convolution_direct,
-                                                                 d.src_user, wei_any, d.dst_user, d.strides,
-                                                                 d.dil, d.pl, d.pr, hint);
+    auto pd = with_filter_layout(d, [&](const memory::desc& wei) {
+      return dnnl::convolution_backward_weights::primitive_desc(engine(), dnnl::algorithm::convolution_direct,
+                                                                d.src_user, wei, d.dst_user, d.strides, d.dil,
+                                                                d.pl, d.pr, hint);
+    });
     return BwdWeights{dnnl::convolution_backward_weights(pd), make_reorder(d.wei_user, pd.diff_weights_desc(), true)};
   });
   Descs d = descs(g);
