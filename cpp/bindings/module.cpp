@@ -9,6 +9,9 @@ namespace fn {
 void init_tensor(py::module_& m);
 void init_ops(py::module_& m);
 void init_graph(py::module_& m);
+void init_function(py::module_& m);
+void init_host(py::module_& m);
+void init_state(py::module_& m);
 }  // namespace fn
 
 PYBIND11_MODULE(_core, m) {
@@ -19,5 +22,8 @@ PYBIND11_MODULE(_core, m) {
   fn::init_graph(m);
   fn::init_tensor(m);
   fn::init_ops(m);
+  fn::init_function(m);
+  fn::init_host(m);
+  fn::init_state(m);
   m.attr("onednn_version") = DNNL_VERSION_MAJOR * 10000 + DNNL_VERSION_MINOR * 100 + DNNL_VERSION_PATCH;
 }

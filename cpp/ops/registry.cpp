@@ -50,6 +50,8 @@ void register_all_ops(OpRegistry& r) {
   register_array_ops(r);
   register_elementwise_ops(r);
   register_matmul_ops(r);
+  register_state_ops(r);
+  register_host_ops(r);
   // Shape and data-movement ops last: they register ZerosLike/OnesLike only if no family
   // before them did.
   register_shape_ops(r);

@@ -1,5 +1,8 @@
 #include "trace/context.h"
 
+#include <atomic>
+#include <cmath>
+
 #include "core/error.h"
 #include "trace/tape.h"
 
@@ -191,11 +194,39 @@ NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput
 
 // ---- dispatch ----
 
+namespace {
+std::atomic<bool> g_check_numerics{false};
+
+void check_outputs(const OpDef& op, const std::vector<EagerPtr>& outs) {
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const EagerPtr& t = outs[i];
+    if (!t || !is_floating(t->dtype())) continue;
+    bool bad = false;
+    visit_pod(t->dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* d = t->data<T>();
+      for (int64_t k = 0; k < t->num_elements() && !bad; ++k) bad = !std::isfinite(to_double(d[k]));
+      return 0;
+    });
+    if (bad)
+      throw_error(Code::InvalidArgument, "\n\n!!! Detected Infinity or NaN in output ", i, " of ",
+                  current_builder() ? "graph" : "eagerly-executing", " op \"", op.name, "\" (# of outputs: ",
+                  outs.size(), ") !!!\n  dtype: ", dtype_name(t->dtype()), "\n  shape: ", t->shape().to_string(),
+                  "\n");
+  }
+}
+}  // namespace
+
+void set_check_numerics(bool enabled) { g_check_numerics = enabled; }
+bool check_numerics_enabled() { return g_check_numerics.load(std::memory_order_relaxed); }
+
 std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& inputs,
                                  const Attrs& attrs, const std::string& node_name) {
   if (!op.kernel) throw_error(Code::Unimplemented, "Op ", op.name, " has no kernel");
   KernelContext kc{attrs, node_name};
-  return op.kernel(kc, inputs);
+  std::vector<EagerPtr> out = op.kernel(kc, inputs);
+  if (g_check_numerics.load(std::memory_order_relaxed)) check_outputs(op, out);
+  return out;
 }
 
 std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& inputs,

@@ -83,6 +83,11 @@ TensorPtr dispatch1(const std::string& op, const std::vector<TensorPtr>& inputs,
 std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& inputs,
                                  const Attrs& attrs, const std::string& node_name);
 
+// fn.debugging.enable_check_numerics: when on, every kernel's floating outputs are checked for
+// NaN and Inf (a process-wide debugging switch, like TensorFlow's).
+void set_check_numerics(bool enabled);
+bool check_numerics_enabled();
+
 // Out-of-scope error for a graph tensor used where its graph is not being built.
 [[noreturn]] void throw_out_of_scope(const Tensor& t);
 

@@ -53,6 +53,14 @@ from fn.array_ops import range, slice  # noqa: E402,A004  (TensorFlow's names)
 from fn import slicing as _slicing  # noqa: E402,F401  (installs Tensor.__getitem__)
 from fn import nn, random  # noqa: E402  (fn.nn, fn.random submodules)
 from fn.math_ops import add, matmul  # noqa: E402
+from fn.tensor_spec import TensorSpec  # noqa: E402
+from fn.function import Function, function  # noqa: E402
+from fn import config, debugging, types  # noqa: E402,F401
+from fn import nest  # noqa: E402,F401
+from fn.print_ops import print_ as print  # noqa: E402,A001  (TensorFlow's name)
+from fn.script_ops import numpy_function, py_function  # noqa: E402
+from fn.variables import Variable, init_scope  # noqa: E402
+from fn.module import Module  # noqa: E402
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod

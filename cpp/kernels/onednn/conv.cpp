@@ -1,7 +1,7 @@
 #include "kernels/onednn/conv.h"
 
-#include "kernels/onednn/cache.h"
 #include "kernels/onednn/engine.h"
+#include "kernels/onednn/primitive_cache.h"
 
 namespace fn {
 namespace onednn {
@@ -35,8 +35,11 @@ Descs descs(const Conv2DGeom& g) {
 }
 
 std::string key_of(const Conv2DGeom& g) {
-  return cache_key({g.n, g.ih, g.iw, g.ic, g.kh, g.kw, g.oc, g.oh, g.ow, g.sh, g.sw, g.dh, g.dw, g.pt, g.pb,
-                    g.pl, g.pr});
+  std::string k;
+  for (int64_t v : {g.n, g.ih, g.iw, g.ic, g.kh, g.kw, g.oc, g.oh, g.ow, g.sh, g.sw, g.dh, g.dw, g.pt, g.pb,
+                    g.pl, g.pr})
+    k += std::to_string(v) + ',';
+  return k;
 }
 
 // oneDNN's direct kernels (brgconv on AVX-512/AVX2) read NHWC activations and HWIO filters as
@@ -65,105 +68,84 @@ dnnl::convolution_forward::primitive_desc forward_pd(const Descs& d, dnnl::prop_
   });
 }
 
-// The filter in the layout a primitive wants (`layout`), and the reorder between it and HWIO
-// (into `layout` for forward/backward data; out of it for backward weights).
-struct Reorder {
-  bool needed = false;
-  dnnl::reorder prim;
-  memory::desc layout;
-};
-
-Reorder make_reorder(const memory::desc& user, const memory::desc& layout, bool to_user) {
-  Reorder r;
-  r.layout = layout;
-  r.needed = !(user == layout);
-  if (r.needed)
-    r.prim = to_user ? dnnl::reorder(dnnl::reorder::primitive_desc(engine(), layout, engine(), user))
-                     : dnnl::reorder(dnnl::reorder::primitive_desc(engine(), user, engine(), layout));
-  return r;
+// The memory descriptor a cached primitive was built for (the filter layout it chose).
+memory::desc weights_layout(const dnnl::primitive& p, bool diff) {
+  dnnl::primitive_desc_base pd(const_cast<dnnl_primitive_desc_t>(p.get_primitive_desc()), true);
+  return diff ? pd.diff_weights_desc() : pd.weights_desc();
 }
 
-struct Fwd {
-  dnnl::convolution_forward prim;
-  Reorder wei;
-};
-
-struct BwdData {
-  dnnl::convolution_backward_data prim;
-  Reorder wei;
-};
-
-struct BwdWeights {
-  dnnl::convolution_backward_weights prim;
-  Reorder wei;   // from the primitive's layout back to HWIO
-};
+// Filter reorders between HWIO and the layout a convolution chose, cached with it.
+std::shared_ptr<dnnl::primitive> filter_reorder(const std::string& key, const memory::desc& from,
+                                                const memory::desc& to) {
+  return cached_primitive(key, [&] {
+    return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to));
+  });
+}
 
 }  // namespace
 
 void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& g) {
-  thread_local PrimitiveCache<Fwd> cache;
-  Fwd& f = cache.get(key_of(g), [&] {
-    Descs d = descs(g);
-    auto pd = forward_pd(d, dnnl::prop_kind::forward_inference);
-    return Fwd{dnnl::convolution_forward(pd), make_reorder(d.wei_user, pd.weights_desc(), false)};
-  });
   Descs d = descs(g);
+  std::string key = "conv2d_fwd:" + key_of(g);
+  auto prim = cached_primitive(key, [&] {
+    return dnnl::convolution_forward(forward_pd(d, dnnl::prop_kind::forward_inference));
+  });
   auto& s = stream();
   memory src(d.src_user, engine(), const_cast<float*>(x)), dst(d.dst_user, engine(), y);
-  memory wei_user(d.wei_user, engine(), const_cast<float*>(w));
-  memory wei = wei_user;
-  if (f.wei.needed) {
-    wei = memory(f.wei.layout, engine());
-    f.wei.prim.execute(s, wei_user, wei);
+  memory wei(d.wei_user, engine(), const_cast<float*>(w));
+  memory::desc layout = weights_layout(*prim, false);
+  if (!(layout == d.wei_user)) {
+    memory blocked(layout, engine());
+    filter_reorder(key + "reorder", d.wei_user, layout)->execute(s, {{DNNL_ARG_FROM, wei}, {DNNL_ARG_TO, blocked}});
+    wei = blocked;
   }
-  f.prim.execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}});
+  prim->execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}});
   s.wait();
 }
 
 void conv2d_backward_data(const float* dy, const float* w, float* dx, const Conv2DGeom& g) {
-  thread_local PrimitiveCache<BwdData> cache;
-  BwdData& b = cache.get(key_of(g), [&] {
-    Descs d = descs(g);
+  Descs d = descs(g);
+  std::string key = "conv2d_bwd_data:" + key_of(g);
+  auto prim = cached_primitive(key, [&] {
     auto hint = forward_pd(d, dnnl::prop_kind::forward_training);
-    auto pd = with_filter_layout(d, [&](const memory::desc& wei) {
+    return dnnl::convolution_backward_data(with_filter_layout(d, [&](const memory::desc& wei) {
       return dnnl::convolution_backward_data::primitive_desc(engine(), dnnl::algorithm::convolution_direct,
                                                              d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl,
                                                              d.pr, hint);
-    });
-    return BwdData{dnnl::convolution_backward_data(pd), make_reorder(d.wei_user, pd.weights_desc(), false)};
+    }));
   });
-  Descs d = descs(g);
   auto& s = stream();
   memory ddst(d.dst_user, engine(), const_cast<float*>(dy)), dsrc(d.src_user, engine(), dx);
-  memory wei_user(d.wei_user, engine(), const_cast<float*>(w));
-  memory wei = wei_user;
-  if (b.wei.needed) {
-    wei = memory(b.wei.layout, engine());
-    b.wei.prim.execute(s, wei_user, wei);
+  memory wei(d.wei_user, engine(), const_cast<float*>(w));
+  memory::desc layout = weights_layout(*prim, false);
+  if (!(layout == d.wei_user)) {
+    memory blocked(layout, engine());
+    filter_reorder(key + "reorder", d.wei_user, layout)->execute(s, {{DNNL_ARG_FROM, wei}, {DNNL_ARG_TO, blocked}});
+    wei = blocked;
   }
-  b.prim.execute(s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, dsrc}});
+  prim->execute(s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, dsrc}});
   s.wait();
 }
 
 void conv2d_backward_weights(const float* x, const float* dy, float* dw, const Conv2DGeom& g) {
-  thread_local PrimitiveCache<BwdWeights> cache;
-  BwdWeights& b = cache.get(key_of(g), [&] {
-    Descs d = descs(g);
+  Descs d = descs(g);
+  std::string key = "conv2d_bwd_weights:" + key_of(g);
+  auto prim = cached_primitive(key, [&] {
     auto hint = forward_pd(d, dnnl::prop_kind::forward_training);
-    auto pd = with_filter_layout(d, [&](const memory::desc& wei) {
+    return dnnl::convolution_backward_weights(with_filter_layout(d, [&](const memory::desc& wei) {
       return dnnl::convolution_backward_weights::primitive_desc(engine(), dnnl::algorithm::convolution_direct,
                                                                 d.src_user, wei, d.dst_user, d.strides, d.dil,
                                                                 d.pl, d.pr, hint);
-    });
-    return BwdWeights{dnnl::convolution_backward_weights(pd), make_reorder(d.wei_user, pd.diff_weights_desc(), true)};
+    }));
   });
-  Descs d = descs(g);
   auto& s = stream();
   memory src(d.src_user, engine(), const_cast<float*>(x)), ddst(d.dst_user, engine(), const_cast<float*>(dy));
   memory dwei_user(d.wei_user, engine(), dw);
-  memory dwei = b.wei.needed ? memory(b.wei.layout, engine()) : dwei_user;
-  b.prim.execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_WEIGHTS, dwei}});
-  if (b.wei.needed) b.wei.prim.execute(s, dwei, dwei_user);
+  memory::desc layout = weights_layout(*prim, true);
+  bool reorder = !(layout == d.wei_user);
+  memory dwei = reorder ? memory(layout, engine()) : dwei_user;
+  prim->execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_WEIGHTS, dwei}});
+  if (reorder) filter_reorder(key + "reorder", layout, d.wei_user)->execute(s, {{DNNL_ARG_FROM, dwei}, {DNNL_ARG_TO, dwei_user}});
   s.wait();
 }
 

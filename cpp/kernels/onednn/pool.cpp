@@ -1,7 +1,7 @@
 #include "kernels/onednn/pool.h"
 
-#include "kernels/onednn/cache.h"
 #include "kernels/onednn/engine.h"
+#include "kernels/onednn/primitive_cache.h"
 
 namespace fn {
 namespace onednn {
@@ -23,7 +23,10 @@ Descs descs(const Pool2DGeom& g) {
 }
 
 std::string key_of(const Pool2DGeom& g, bool max) {
-  return cache_key({max, g.n, g.ih, g.iw, g.c, g.kh, g.kw, g.oh, g.ow, g.sh, g.sw, g.pt, g.pb, g.pl, g.pr});
+  std::string k = max ? "max_pool:" : "avg_pool:";
+  for (int64_t v : {g.n, g.ih, g.iw, g.c, g.kh, g.kw, g.oh, g.ow, g.sh, g.sw, g.pt, g.pb, g.pl, g.pr})
+    k += std::to_string(v) + ',';
+  return k;
 }
 
 // TensorFlow's average pooling divides by the number of real (non-padding) elements.
@@ -37,42 +40,39 @@ dnnl::pooling_forward::primitive_desc forward_pd(const Pool2DGeom& g, bool max, 
                                                d.dil, d.pl, d.pr);
 }
 
-struct Fwd { dnnl::pooling_forward prim; };
-struct Bwd {
-  dnnl::pooling_forward fwd;   // training mode: produces the workspace (max pooling)
-  dnnl::pooling_backward prim;
-  memory::desc workspace;
-};
-
 void forward(const float* x, float* y, const Pool2DGeom& g, bool max) {
-  thread_local PrimitiveCache<Fwd> cache;
-  Fwd& f = cache.get(key_of(g, max), [&] {
-    return Fwd{dnnl::pooling_forward(forward_pd(g, max, dnnl::prop_kind::forward_inference))};
+  auto prim = cached_primitive(key_of(g, max) + "fwd", [&] {
+    return dnnl::pooling_forward(forward_pd(g, max, dnnl::prop_kind::forward_inference));
   });
   Descs d = descs(g);
   memory src(d.src, engine(), const_cast<float*>(x)), dst(d.dst, engine(), y);
-  f.prim.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+  prim->execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
   stream().wait();
 }
 
+// Max pooling's backward pass needs the forward workspace (where each window's maximum was):
+// the forward pass runs again in training mode to produce it.
 void backward(const float* x, const float* dy, float* dx, const Pool2DGeom& g, bool max) {
-  thread_local PrimitiveCache<Bwd> cache;
-  Bwd& b = cache.get(key_of(g, max), [&] {
+  std::string key = key_of(g, max);
+  auto fwd = cached_primitive(key + "fwd_training", [&] {
+    return dnnl::pooling_forward(forward_pd(g, max, dnnl::prop_kind::forward_training));
+  });
+  auto bwd = cached_primitive(key + "bwd", [&] {
     Descs d = descs(g);
-    auto fpd = forward_pd(g, max, dnnl::prop_kind::forward_training);
-    auto bpd = dnnl::pooling_backward::primitive_desc(engine(), alg(max), d.src, d.dst, d.strides, d.kernel,
-                                                      d.dil, d.pl, d.pr, fpd);
-    return Bwd{dnnl::pooling_forward(fpd), dnnl::pooling_backward(bpd), fpd.workspace_desc()};
+    return dnnl::pooling_backward(dnnl::pooling_backward::primitive_desc(
+        engine(), alg(max), d.src, d.dst, d.strides, d.kernel, d.dil, d.pl, d.pr,
+        forward_pd(g, max, dnnl::prop_kind::forward_training)));
   });
   Descs d = descs(g);
   auto& s = stream();
   memory dsrc(d.src, engine(), dx), ddst(d.dst, engine(), const_cast<float*>(dy));
   if (max) {
-    memory src(d.src, engine(), const_cast<float*>(x)), dst(d.dst, engine()), ws(b.workspace, engine());
-    b.fwd.execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}, {DNNL_ARG_WORKSPACE, ws}});
-    b.prim.execute(s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_SRC, dsrc}, {DNNL_ARG_WORKSPACE, ws}});
+    dnnl::primitive_desc_base fpd(const_cast<dnnl_primitive_desc_t>(fwd->get_primitive_desc()), true);
+    memory src(d.src, engine(), const_cast<float*>(x)), dst(d.dst, engine()), ws(fpd.workspace_desc(), engine());
+    fwd->execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}, {DNNL_ARG_WORKSPACE, ws}});
+    bwd->execute(s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_SRC, dsrc}, {DNNL_ARG_WORKSPACE, ws}});
   } else {
-    b.prim.execute(s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_SRC, dsrc}});
+    bwd->execute(s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_SRC, dsrc}});
   }
   s.wait();
 }

@@ -1,7 +1,7 @@
 #include "kernels/onednn/softmax.h"
 
-#include "kernels/onednn/cache.h"
 #include "kernels/onednn/engine.h"
+#include "kernels/onednn/primitive_cache.h"
 
 namespace fn {
 namespace onednn {
@@ -24,26 +24,28 @@ dnnl::softmax_forward::primitive_desc forward_pd(int64_t rows, int64_t cols, boo
 }  // namespace
 
 void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols, bool log) {
-  thread_local PrimitiveCache<dnnl::softmax_forward> cache;
-  auto& prim = cache.get(cache_key({rows, cols, log}), [&] {
+  std::string key = std::string(log ? "log_softmax_fwd:" : "softmax_fwd:") + std::to_string(rows) + "," +
+                    std::to_string(cols);
+  auto prim = cached_primitive(key, [&] {
     return dnnl::softmax_forward(forward_pd(rows, cols, log, dnnl::prop_kind::forward_inference));
   });
   auto md = desc2d(rows, cols);
   memory src(md, engine(), const_cast<float*>(x)), dst(md, engine(), y);
-  prim.execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+  prim->execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
   stream().wait();
 }
 
 void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols, bool log) {
-  thread_local PrimitiveCache<dnnl::softmax_backward> cache;
-  auto& prim = cache.get(cache_key({rows, cols, log}), [&] {
+  std::string key = std::string(log ? "log_softmax_bwd:" : "softmax_bwd:") + std::to_string(rows) + "," +
+                    std::to_string(cols);
+  auto prim = cached_primitive(key, [&] {
     auto md = desc2d(rows, cols);
     auto hint = forward_pd(rows, cols, log, dnnl::prop_kind::forward_training);
     return dnnl::softmax_backward(dnnl::softmax_backward::primitive_desc(engine(), alg(log), md, md, md, 1, hint));
   });
   auto md = desc2d(rows, cols);
   memory dst(md, engine(), const_cast<float*>(y)), ddst(md, engine(), const_cast<float*>(dy)), dsrc(md, engine(), dx);
-  prim.execute(stream(), {{DNNL_ARG_DST, dst}, {DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_SRC, dsrc}});
+  prim->execute(stream(), {{DNNL_ARG_DST, dst}, {DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_SRC, dsrc}});
   stream().wait();
 }
 

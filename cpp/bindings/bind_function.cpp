@@ -1,0 +1,355 @@
+// Tracing support and the Function fast path: trace-type keys computed from Python arguments,
+// graph-building scopes, concrete functions, and Function.__call__ that runs a cached graph
+// without entering Python.
+#include <pybind11/stl.h>
+
+#include <atomic>
+
+#include "bindings/convert.h"
+#include "bindings/py_types.h"
+#include "function/cache.h"
+#include "function/concrete.h"
+#include "trace/tape.h"
+
+namespace fn {
+
+namespace {
+
+std::atomic<bool> g_run_eagerly{false};
+
+// A trace type defined in Python (a tf.types.experimental.TraceType returned by
+// __tf_tracing_type__), compared through its Python methods.
+class PyTraceType : public TraceType {
+ public:
+  explicit PyTraceType(py::object t) : TraceType(Kind::Opaque), obj(std::move(t)) {
+    py::gil_scoped_acquire gil;
+    h = py::hash(obj);
+  }
+  ~PyTraceType() override {
+    py::gil_scoped_acquire gil;
+    obj = py::object();
+  }
+  size_t hash() const override { return static_cast<size_t>(h); }
+  bool equals(const TraceType& o) const override {
+    if (o.kind != Kind::Opaque) return false;
+    auto* p = dynamic_cast<const PyTraceType*>(&o);
+    if (!p) return false;
+    py::gil_scoped_acquire gil;
+    return obj.equal(p->obj);
+  }
+  bool is_subtype_of(const TraceType& o) const override {
+    auto* p = dynamic_cast<const PyTraceType*>(&o);
+    if (!p) return false;
+    py::gil_scoped_acquire gil;
+    if (!py::hasattr(obj, "is_subtype_of")) return obj.equal(p->obj);
+    return obj.attr("is_subtype_of")(p->obj).cast<bool>();
+  }
+  std::string to_string() const override {
+    py::gil_scoped_acquire gil;
+    return py::repr(obj);
+  }
+  py::object obj;
+  py::ssize_t h;
+};
+
+// Any other Python object: matched by equality and hash while it lives (held weakly).
+class WeakrefType : public TraceType {
+ public:
+  WeakrefType(py::handle o, py::ssize_t hash, std::string desc)
+      : TraceType(Kind::Opaque), ref(py::weakref(o)), h(hash), desc(std::move(desc)) {}
+  ~WeakrefType() override {
+    py::gil_scoped_acquire gil;
+    ref = py::weakref();
+  }
+  size_t hash() const override { return static_cast<size_t>(h); }
+  bool equals(const TraceType& o) const override {
+    auto* w = dynamic_cast<const WeakrefType*>(&o);
+    if (!w) return false;
+    py::gil_scoped_acquire gil;
+    py::object a = ref(), b = w->ref();
+    if (a.is_none() || b.is_none()) return false;   // a dead object matches nothing
+    return a.is(b) || a.equal(b);
+  }
+  std::string to_string() const override { return desc; }
+  py::weakref ref;
+  py::ssize_t h;
+  std::string desc;
+};
+
+struct KeyBuilder {
+  std::vector<TensorPtr> leaves;    // tensors, in flattening order
+  py::list spec_leaves;             // the Python leaf objects (tensors or TensorSpecs) in order
+  bool has_specs = false;
+
+  TypePtr build(py::handle v) {
+    PyObject* p = v.ptr();
+    if (is_tensor(v)) {
+      auto t = v.cast<TensorPtr>();
+      leaves.push_back(t);
+      spec_leaves.append(v);
+      return std::make_shared<TensorType>(t->dtype(), t->shape());
+    }
+    if (p == Py_None) return std::make_shared<LiteralType>(LiteralType::PyKind::None, "None", 0);
+    if (PyBool_Check(p)) return std::make_shared<LiteralType>(LiteralType::PyKind::Bool, p == Py_True ? "True" : "False", p == Py_True);
+    if (PyLong_Check(p) && Py_TYPE(p) == &PyLong_Type)
+      return std::make_shared<LiteralType>(LiteralType::PyKind::Int, py::repr(v), py::hash(v));
+    if (PyFloat_Check(p) && Py_TYPE(p) == &PyFloat_Type)
+      return std::make_shared<LiteralType>(LiteralType::PyKind::Float, py::repr(v), py::hash(v));
+    if (PyUnicode_Check(p) && Py_TYPE(p) == &PyUnicode_Type)
+      return std::make_shared<LiteralType>(LiteralType::PyKind::Str, py::repr(v), py::hash(v));
+    if (PyBytes_Check(p)) return std::make_shared<LiteralType>(LiteralType::PyKind::Bytes, py::repr(v), py::hash(v));
+    if (PyTuple_Check(p) || PyList_Check(p)) {
+      std::vector<TypePtr> elems;
+      py::sequence seq = py::reinterpret_borrow<py::sequence>(v);
+      elems.reserve(seq.size());
+      for (py::handle x : seq) elems.push_back(build(x));
+      std::string name = PyList_Check(p) ? "list" : "tuple";
+      if (PyTuple_Check(p) && Py_TYPE(p) != &PyTuple_Type && py::hasattr(v, "_fields"))
+        name = py::str(py::type::of(v).attr("__qualname__"));
+      return std::make_shared<SequenceType>(name, std::move(elems));
+    }
+    if (PyDict_Check(p)) {
+      std::vector<std::pair<TypePtr, TypePtr>> entries;
+      py::dict d = py::reinterpret_borrow<py::dict>(v);
+      py::list keys = py::module_::import("builtins").attr("sorted")(d.attr("keys")(), py::arg("key") = py::module_::import("builtins").attr("repr"));
+      for (py::handle k : keys) {
+        TypePtr kt = build(k);
+        entries.emplace_back(kt, build(d[k]));
+      }
+      return std::make_shared<DictType>(std::move(entries));
+    }
+    if (py::hasattr(v, "_fn_tensor_spec")) {   // fn.TensorSpec: a placeholder of that type
+      has_specs = true;
+      spec_leaves.append(v);
+      leaves.push_back(nullptr);
+      return std::make_shared<TensorType>(dtype_from_py(v.attr("dtype")), shape_from_py(v.attr("shape")));
+    }
+    for (const char* hook : {"__fn_tracing_type__", "__tf_tracing_type__"}) {
+      if (py::hasattr(v, hook)) return std::make_shared<PyTraceType>(v.attr(hook)(py::none()));
+    }
+    py::ssize_t h;
+    try {
+      h = py::hash(v);
+    } catch (py::error_already_set&) {
+      throw_error(Code::TypeError, "Could not generate a generic TraceType for ", std::string(py::repr(v)),
+                  ": objects passed to a fn.function must be hashable (define __hash__ and __eq__), or "
+                  "implement __tf_tracing_type__.");
+    }
+    try {
+      return std::make_shared<WeakrefType>(v, h, std::string(py::str(py::type::of(v).attr("__qualname__"))));
+    } catch (py::error_already_set&) {
+      throw_error(Code::TypeError, "Could not generate a generic TraceType for ", std::string(py::repr(v)),
+                  ": it cannot be weakly referenced. Implement __tf_tracing_type__ for it.");
+    }
+  }
+};
+
+class TraceKey {
+ public:
+  explicit TraceKey(TypePtr t) : type(std::move(t)) {}
+  TypePtr type;
+};
+
+// What a Function's cache holds: the concrete function plus how to rebuild its outputs.
+struct CacheEntry {
+  std::shared_ptr<ConcreteFunction> concrete;
+  py::object python_concrete;   // the Python ConcreteFunction wrapper
+  int output_mode = 2;          // 0: one tensor, 1: tuple of tensors, 2: Python repacks
+  ~CacheEntry() {
+    py::gil_scoped_acquire gil;
+    python_concrete = py::object();
+  }
+};
+
+class FunctionBase {
+ public:
+  FunctionCache<CacheEntry> cache;
+  int fast_positional = -1;   // number of positional args for which the fast path applies
+  py::tuple fast_defaults;    // defaults of the trailing positional parameters
+  // input_signature: the one key, and each positional argument's dtype/shape
+  std::shared_ptr<TraceKey> signature_key;
+  std::vector<TensorSpec> signature_specs;
+  std::atomic<int64_t> fast_hits{0};
+};
+
+py::object run_entry(const CacheEntry& e, const std::vector<TensorPtr>& leaves) {
+  std::vector<TensorPtr> out;
+  bool release = !current_builder() && active_tapes().empty() && !e.concrete->plan()->needs_host();
+  if (release) {
+    py::gil_scoped_release nogil;
+    out = e.concrete->call(leaves);
+  } else {
+    out = e.concrete->call(leaves);
+  }
+  if (e.output_mode == 0) return py::cast(out[0]);
+  if (e.output_mode == 1) {
+    py::tuple t(out.size());
+    for (size_t i = 0; i < out.size(); ++i) t[i] = py::cast(out[i]);
+    return std::move(t);
+  }
+  return e.python_concrete.attr("_pack_outputs")(py::cast(out));
+}
+
+}  // namespace
+
+void init_function(py::module_& m) {
+  py::class_<TraceKey, std::shared_ptr<TraceKey>>(m, "TraceKey")
+      .def("__hash__", [](const TraceKey& k) { return static_cast<py::ssize_t>(k.type->hash()); })
+      .def("__eq__", [](const TraceKey& a, const TraceKey& b) { return a.type->equals(*b.type); })
+      .def("is_subtype_of", [](const TraceKey& a, const TraceKey& b) { return a.type->is_subtype_of(*b.type); })
+      .def("common_supertype", [](const TraceKey& a, const TraceKey& b) -> py::object {
+        TypePtr c = a.type->common_supertype(*b.type, a.type);
+        if (!c) return py::none();
+        return py::cast(std::make_shared<TraceKey>(c));
+      })
+      .def("elements", [](const TraceKey& k) {
+        py::list out;
+        if (k.type->kind == TraceType::Kind::Sequence)
+          for (auto& e : static_cast<const SequenceType&>(*k.type).elements) out.append(std::make_shared<TraceKey>(e));
+        return out;
+      })
+      .def("__repr__", [](const TraceKey& k) { return k.type->to_string(); });
+
+  m.def("make_key", [](py::handle value) {
+    KeyBuilder kb;
+    TypePtr t = kb.build(value);
+    return py::make_tuple(std::make_shared<TraceKey>(t), kb.spec_leaves);
+  }, "Trace type of a value and its tensor/TensorSpec leaves in flattening order.");
+
+  py::class_<GraphBuilder, std::shared_ptr<GraphBuilder>>(m, "GraphBuilder")
+      .def(py::init<std::shared_ptr<Graph>>())
+      .def_property_readonly("graph", &GraphBuilder::graph)
+      .def("add_placeholder", [](GraphBuilder& b, const std::string& name, py::handle dtype, py::handle shape) {
+        return b.add_placeholder(name, TensorSpec{dtype_from_py(dtype), shape_from_py(shape)});
+      })
+      .def("captured_values", &GraphBuilder::captured_values)
+      .def("capture", [](GraphBuilder& b, const TensorPtr& value, const std::string& name) {
+        NodeOutput o = b.capture_by_reference(value, name);
+        return b.symbolic(o.node, o.index);
+      })
+      .def("set_outputs", [](GraphBuilder& b, const std::vector<TensorPtr>& outs) {
+        auto& g = *b.graph();
+        g.outputs.clear();
+        for (auto& t : outs) {
+          if (t->graph_id != g.id()) throw_error(Code::Internal, "output from another graph");
+          g.outputs.push_back(NodeOutput{t->node, t->index});
+        }
+      });
+
+  struct PyScope {
+    std::shared_ptr<GraphBuilder> builder;
+    std::unique_ptr<ContextScope> scope;
+  };
+  py::class_<PyScope>(m, "ContextScope")
+      .def(py::init([](std::shared_ptr<GraphBuilder> b) { return PyScope{std::move(b), nullptr}; }),
+           py::arg("builder") = nullptr)
+      .def("__enter__", [](PyScope& s) { s.scope = std::make_unique<ContextScope>(s.builder.get()); })
+      .def("__exit__", [](PyScope& s, py::args) { s.scope.reset(); return false; });
+  m.def("context_depth", &context_depth);
+  m.def("current_graph", []() -> py::object {
+    GraphBuilder* b = current_builder();
+    return b ? py::cast(b->graph()) : py::object(py::none());
+  });
+
+  py::class_<ConcreteFunction, std::shared_ptr<ConcreteFunction>>(m, "ConcreteFunctionCore")
+      .def(py::init([](std::shared_ptr<Graph> g, std::vector<TensorPtr> captures, std::string name) {
+        auto c = std::make_shared<ConcreteFunction>(std::move(g), std::move(captures));
+        c->name = std::move(name);
+        return c;
+      }))
+      .def_property_readonly("graph", &ConcreteFunction::graph)
+      .def_property_readonly("captures", &ConcreteFunction::captures)
+      .def_property_readonly("name", [](const ConcreteFunction& c) { return c.name; })
+      .def("call", [](const ConcreteFunction& c, const std::vector<TensorPtr>& args) {
+        if (!current_builder() && active_tapes().empty() && !c.plan()->needs_host()) {
+          py::gil_scoped_release nogil;
+          return c.call(args);
+        }
+        return c.call(args);
+      })
+      .def("num_plan_steps", [](const ConcreteFunction& c) { return c.plan()->num_steps(); });
+
+  py::class_<FunctionBase, std::shared_ptr<FunctionBase>>(m, "FunctionBase", py::dynamic_attr())
+      .def(py::init<>())
+      .def("__call__", [](py::object self, py::args args, py::kwargs kwargs) -> py::object {
+        FunctionBase& f = self.cast<FunctionBase&>();
+        if (!kwargs.empty() || g_run_eagerly.load(std::memory_order_relaxed))
+          return self.attr("_call_slow")(args, kwargs);
+        int n = static_cast<int>(args.size());
+        if (f.signature_key && n == static_cast<int>(f.signature_specs.size())) {
+          // input_signature: tensors that fit the signature use its one trace directly.
+          std::vector<TensorPtr> leaves;
+          bool fits = true;
+          for (int i = 0; i < n && fits; ++i) {
+            py::handle a = args[i];
+            if (!is_tensor(a)) { fits = false; break; }
+            auto t = a.cast<TensorPtr>();
+            fits = t->dtype() == f.signature_specs[i].dtype && t->shape().is_subtype_of(f.signature_specs[i].shape);
+            leaves.push_back(std::move(t));
+          }
+          if (fits) {
+            if (auto e = f.cache.lookup(f.signature_key->type)) {
+              f.fast_hits++;
+              return run_entry(*e, leaves);
+            }
+          }
+        } else if (f.fast_positional >= 0 && n <= f.fast_positional &&
+                   n + static_cast<int>(f.fast_defaults.size()) >= f.fast_positional) {
+          py::tuple full = args;
+          if (n < f.fast_positional) {   // fill trailing defaults, as binding would
+            full = py::tuple(f.fast_positional);
+            size_t nd = f.fast_defaults.size();
+            for (int i = 0; i < f.fast_positional; ++i)
+              full[i] = i < n ? args[i] : f.fast_defaults[nd - (f.fast_positional - i)];
+          }
+          KeyBuilder kb;
+          TypePtr key = kb.build(full);
+          if (!kb.has_specs) {
+            if (auto e = f.cache.lookup(key)) {
+              f.fast_hits++;
+              return run_entry(*e, kb.leaves);
+            }
+          }
+        }
+        return self.attr("_call_slow")(args, kwargs);
+      })
+      .def_readwrite("_fast_positional", &FunctionBase::fast_positional)
+      .def_readwrite("_fast_defaults", &FunctionBase::fast_defaults)
+      .def("_set_signature_fast", [](FunctionBase& f, std::shared_ptr<TraceKey> key, py::list specs) {
+        f.signature_key = std::move(key);
+        f.signature_specs.clear();
+        for (py::handle s : specs)
+          f.signature_specs.push_back(TensorSpec{dtype_from_py(s.attr("dtype")), shape_from_py(s.attr("shape"))});
+      })
+      .def_property_readonly("_fast_hits", [](const FunctionBase& f) { return f.fast_hits.load(); })
+      .def("_cache_lookup", [](FunctionBase& f, const TraceKey& k) -> py::object {
+        auto e = f.cache.lookup(k.type);
+        return e ? e->python_concrete : py::object(py::none());
+      })
+      .def("_cache_insert", [](FunctionBase& f, const TraceKey& k, std::shared_ptr<ConcreteFunction> c,
+                               py::object python_concrete, int mode) {
+        auto e = std::make_shared<CacheEntry>();
+        e->concrete = std::move(c);
+        e->python_concrete = std::move(python_concrete);
+        e->output_mode = mode;
+        f.cache.insert(k.type, e);
+      })
+      .def("_cache_items", [](FunctionBase& f) {
+        py::list out;
+        for (auto& kv : f.cache.items()) out.append(py::make_tuple(std::make_shared<TraceKey>(kv.first), kv.second->python_concrete));
+        return out;
+      })
+      .def("_cache_stats", [](FunctionBase& f) {
+        auto s = f.cache.stats();
+        return py::make_tuple(s.hits, s.misses, s.evictions);
+      })
+      .def("_cache_clear", [](FunctionBase& f) { f.cache.clear(); })
+      .def("_cache_set_max_size", [](FunctionBase& f, size_t n) { f.cache.set_max_size(n); })
+      .def("_cache_size", [](FunctionBase& f) { return f.cache.size(); });
+
+  m.def("set_run_eagerly", [](bool v) { g_run_eagerly = v; });
+  m.def("run_eagerly", [] { return g_run_eagerly.load(); });
+  m.def("tape_active", [] { return !active_tapes().empty() && any_tape_recording(); });
+}
+
+}  // namespace fn

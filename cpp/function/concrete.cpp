@@ -1,0 +1,126 @@
+#include "function/concrete.h"
+
+#include "core/error.h"
+#include "ops/helpers.h"
+#include "passes/passes.h"
+#include "trace/tape.h"
+
+namespace fn {
+
+ConcreteFunction::ConcreteFunction(std::shared_ptr<Graph> graph, std::vector<TensorPtr> captures)
+    : graph_(std::move(graph)), captures_(std::move(captures)) {
+  weak_captures_.resize(captures_.size());
+  for (size_t i = 0; i < captures_.size(); ++i) {
+    if (captures_[i]->dtype() == DType::Resource) {
+      weak_captures_[i] = captures_[i];
+      captures_[i] = nullptr;
+    }
+  }
+}
+
+std::vector<TensorPtr> ConcreteFunction::captures() const {
+  std::vector<TensorPtr> out(captures_.size());
+  for (size_t i = 0; i < captures_.size(); ++i) {
+    out[i] = captures_[i] ? captures_[i] : weak_captures_[i].lock();
+    if (!out[i])
+      throw_error(Code::FailedPrecondition, "Could not find variable captured by ", name,
+                  ". This could mean that the variable has been deleted. In TF1, it can also mean the "
+                  "variable is uninitialized.");
+  }
+  return out;
+}
+
+std::shared_ptr<const Plan> ConcreteFunction::plan() const {
+  std::call_once(compiled_, [this] { plan_ = Plan::compile(optimize(*graph_)); });
+  return plan_;
+}
+
+std::vector<TensorPtr> ConcreteFunction::inline_into(GraphBuilder* b, const std::vector<TensorPtr>& args,
+                                                     const std::vector<TensorPtr>& caps) const {
+  // Copy the callee's nodes into the caller's graph, mapping placeholders to the call's inputs.
+  const Graph& g = *graph_;
+  std::vector<NodeOutput> base(g.num_nodes(), NodeOutput{-1, 0});
+  std::vector<int> remap(g.num_nodes(), -1);
+  GraphBuilder* outer = outer_builder_of(b);
+  for (size_t i = 0; i < g.arg_placeholders.size(); ++i) {
+    NodeOutput o = b->use(args[i], outer);
+    base[g.arg_placeholders[i]] = o;
+  }
+  for (size_t i = 0; i < g.capture_placeholders.size(); ++i) {
+    NodeOutput o = b->use(caps[i], outer);
+    base[g.capture_placeholders[i]] = o;
+  }
+  auto map_out = [&](const NodeOutput& o) {
+    if (remap[o.node] >= 0) return NodeOutput{remap[o.node], o.index};
+    return NodeOutput{base[o.node].node, base[o.node].index + o.index};
+  };
+  for (int i = 0; i < g.num_nodes(); ++i) {
+    if (base[i].node >= 0) continue;
+    const Node& n = g.node(i);
+    Node copy = n;
+    copy.inputs.clear();
+    for (const NodeOutput& in : n.inputs) copy.inputs.push_back(map_out(in));
+    copy.control_inputs.clear();
+    for (int c : n.control_inputs)
+      if (remap[c] >= 0) copy.control_inputs.push_back(remap[c]);
+    remap[i] = b->graph()->add_node(std::move(copy));
+  }
+  std::vector<TensorPtr> out;
+  for (const NodeOutput& o : g.outputs) {
+    NodeOutput m = map_out(o);
+    out.push_back(b->symbolic(m.node, m.index));
+  }
+  return out;
+}
+
+std::vector<TensorPtr> ConcreteFunction::interpret(const std::vector<TensorPtr>& args,
+                                                   const std::vector<TensorPtr>& caps) const {
+  const Graph& g = *graph_;
+  std::vector<std::vector<TensorPtr>> values(g.num_nodes());
+  for (size_t i = 0; i < g.arg_placeholders.size(); ++i) values[g.arg_placeholders[i]] = {args[i]};
+  for (size_t i = 0; i < g.capture_placeholders.size(); ++i) values[g.capture_placeholders[i]] = {caps[i]};
+  for (int i = 0; i < g.num_nodes(); ++i) {
+    if (!values[i].empty()) continue;
+    const Node& n = g.node(i);
+    std::vector<TensorPtr> in;
+    for (const NodeOutput& o : n.inputs) in.push_back(values[o.node][o.index]);
+    values[i] = dispatch(*n.def, in, n.attrs, n.name);
+  }
+  std::vector<TensorPtr> out;
+  for (const NodeOutput& o : g.outputs) out.push_back(values[o.node][o.index]);
+  return out;
+}
+
+std::vector<TensorPtr> ConcreteFunction::call(const std::vector<TensorPtr>& args) const {
+  if (static_cast<int>(args.size()) != num_args())
+    throw_error(Code::InvalidArgument, "function ", name, " takes ", num_args(), " tensor inputs but got ",
+                args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const TensorSpec& spec = graph_->node(graph_->arg_placeholders[i]).outputs[0];
+    if (args[i]->dtype() != spec.dtype)
+      throw_error(Code::InvalidArgument, "cannot compute ", name, " as input #", i,
+                  "(zero-based) was expected to be a ", tf_type_string(spec.dtype), " tensor but is a ",
+                  tf_type_string(args[i]->dtype()), " tensor [Op:", name, "]");
+    if (!args[i]->shape().is_subtype_of(spec.shape) && args[i]->shape().has_rank())
+      throw_error(Code::InvalidArgument, "cannot compute ", name, " as input #", i,
+                  "(zero-based) was expected to have shape ", spec.shape.to_string(), " but has shape ",
+                  args[i]->shape().to_string(), " [Op:", name, "]");
+  }
+  std::vector<TensorPtr> caps = captures();
+  if (GraphBuilder* b = current_builder()) return inline_into(b, args, caps);
+  if (!active_tapes().empty() && any_tape_recording()) return interpret(args, caps);
+  std::vector<EagerPtr> inputs;
+  inputs.reserve(args.size() + captures_.size());
+  for (const TensorPtr& a : args) {
+    if (!a->is_eager()) throw_out_of_scope(*a);
+    inputs.push_back(as_eager(a));
+  }
+  for (const TensorPtr& c : caps) {
+    if (!c->is_eager()) throw_out_of_scope(*c);
+    inputs.push_back(as_eager(c));
+  }
+  auto out = plan()->run(inputs);
+  return std::vector<TensorPtr>(out.begin(), out.end());
+}
+
+}  // namespace fn

@@ -1,0 +1,468 @@
+"""AST-to-AST conversion of one function definition.
+
+Pipeline (``transform_function``), each step a small pass:
+  1. strip decorators, defaults and annotations (they stay on the function
+     object; re-evaluating them would run user code twice);
+  2. rewrite zero-argument ``super()`` to ``super(__class__, self)`` (the call
+     may end up in a nested function, where the implicit form breaks);
+  3. hoist ``global``/``nonlocal`` declarations to the top;
+  4. lower ``return``/``break``/``continue`` to flags (``lowering``);
+  5. liveness analysis (``analysis``);
+  6. control flow to functional form: each ``if``/``while``/``for`` becomes
+     nested functions sharing state through ``nonlocal`` plus one call of an
+     operator (``fn__.if_stmt``, ``fn__.while_stmt``, ``fn__.for_stmt``);
+  7. expressions: calls go through ``fn__.converted_call``; ``and``/``or``,
+     ``not`` and ``a if c else b`` become lazy operators.
+
+Every generated node carries the source location of the statement it came
+from, so tracebacks point at the user's file and line.
+"""
+
+import ast
+
+from . import analysis
+from . import lowering
+
+OPS = 'fn__'
+
+# Calls whose meaning depends on the caller's frame: never wrapped.
+_FRAME_CALLS = frozenset(['super', 'locals', 'globals', 'vars', 'eval', 'exec', 'dir'])
+
+
+class Namer:
+    """Fresh names that do not clash with any name used in the function."""
+
+    def __init__(self, node):
+        self.used = {OPS}
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name):
+                self.used.add(n.id)
+            elif isinstance(n, ast.arg):
+                self.used.add(n.arg)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.used.add(n.name)
+
+    def new(self, base):
+        name, i = base, 0
+        while name in self.used:
+            i += 1
+            name = '%s_%d' % (base, i)
+        self.used.add(name)
+        return name
+
+
+def _name(id_, store=False):
+    return ast.Name(id=id_, ctx=ast.Store() if store else ast.Load())
+
+
+def _ops_call(attr, args):
+    call = ast.Call(func=ast.Attribute(value=_name(OPS), attr=attr, ctx=ast.Load()),
+                    args=args, keywords=[])
+    call._fn_generated = True
+    return call
+
+
+def _str_tuple(names):
+    return ast.Tuple(elts=[ast.Constant(n) for n in names], ctx=ast.Load())
+
+
+def _fdef(name, params, body):
+    args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
+                         vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+                         defaults=[])
+    node = ast.FunctionDef(name=name, args=args, body=body or [ast.Pass()],
+                           decorator_list=[], returns=None, type_comment=None)
+    node._fn_generated = True
+    return node
+
+
+def _lambda(expr):
+    args = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
+                         kw_defaults=[], kwarg=None, defaults=[])
+    return ast.Lambda(args=args, body=expr)
+
+
+def _located(nodes, loc):
+    """Puts generated statements on the first line of ``loc``.
+
+    The span is one line: CPython attributes a multi-line method call to its
+    last line, and tracebacks should show the statement's first line.
+    """
+    for n in nodes:
+        n.lineno = n.end_lineno = loc.lineno
+        n.col_offset = n.end_col_offset = getattr(loc, 'col_offset', 0)
+    return nodes
+
+
+def function_params(fdef):
+    a = fdef.args
+    names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+    if a.vararg:
+        names.append(a.vararg.arg)
+    if a.kwarg:
+        names.append(a.kwarg.arg)
+    return names
+
+
+def strip_signature_extras(fdef):
+    """Drop decorators, default values and annotations from the def."""
+    fdef.decorator_list = []
+    fdef.returns = None
+    a = fdef.args
+    a.defaults = []
+    a.kw_defaults = [None] * len(a.kwonlyargs)
+    for x in a.posonlyargs + a.args + a.kwonlyargs + [a.vararg, a.kwarg]:
+        if x is not None:
+            x.annotation = None
+
+
+class _SuperRewriter(ast.NodeTransformer):
+    def __init__(self, first_arg):
+        self.first_arg = first_arg
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if (isinstance(node.func, ast.Name) and node.func.id == 'super'
+                and not node.args and not node.keywords):
+            node.args = [_name('__class__'), _name(self.first_arg)]
+        return node
+
+    def visit_FunctionDef(self, node):
+        return node  # nested scopes have their own super()
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+
+def _remove_declarations(stmts, found):
+    out = []
+    for s in stmts:
+        if isinstance(s, (ast.Global, ast.Nonlocal)):
+            found.append(s)
+            continue
+        for field in ('body', 'orelse', 'finalbody'):
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                break
+            if isinstance(getattr(s, field, None), list):
+                setattr(s, field, _remove_declarations(getattr(s, field), found) or
+                        ([ast.Pass()] if field == 'body' else []))
+        for h in getattr(s, 'handlers', []):
+            h.body = _remove_declarations(h.body, found) or [ast.Pass()]
+        for c in getattr(s, 'cases', []):
+            c.body = _remove_declarations(c.body, found) or [ast.Pass()]
+        out.append(s)
+    return out
+
+
+class ControlFlow:
+    """Step 6: if/while/for statements to operator calls."""
+
+    def __init__(self, namer, globals_):
+        self.namer = namer
+        self.globals = globals_
+        self.captured = set()  # names declared nonlocal in generated code
+
+    def block(self, stmts):
+        out = []
+        for s in stmts:
+            out.extend(self.stmt(s))
+        return out
+
+    def stmt(self, s):
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return [s]
+        if isinstance(s, ast.Match):
+            for case in s.cases:
+                case.body = self.block(case.body)
+            return [s]
+        for field in ('body', 'orelse', 'finalbody'):
+            if isinstance(getattr(s, field, None), list):
+                setattr(s, field, self.block(getattr(s, field)))
+        for h in getattr(s, 'handlers', []):
+            h.body = self.block(h.body)
+        if isinstance(s, ast.If):
+            return self.convert_if(s)
+        if isinstance(s, ast.While):
+            return self.convert_while(s)
+        if isinstance(s, ast.For):
+            return self.convert_for(s)
+        return [s]
+
+    # Helpers ---------------------------------------------------------------
+    def _decls(self, names):
+        names = sorted(names)
+        loc = [n for n in names if n not in self.globals]
+        glo = [n for n in names if n in self.globals]
+        self.captured.update(loc)
+        out = []
+        if loc:
+            out.append(ast.Nonlocal(names=loc))
+        if glo:
+            out.append(ast.Global(names=glo))
+        return out
+
+    def _state_fns(self, names):
+        """get_state/set_state definitions for ``names`` (or None, None)."""
+        if not names:
+            return [], ast.Constant(None), ast.Constant(None)
+        get_name = self.namer.new('get_state')
+        set_name = self.namer.new('set_state')
+        tup = ast.Tuple(elts=[_name(n) for n in names], ctx=ast.Load())
+        get_fn = _fdef(get_name, [], [ast.Return(value=tup)])
+        get_fn._fn_state = True
+        vars_ = self.namer.new('vars_')
+        target = ast.Tuple(elts=[_name(n, True) for n in names], ctx=ast.Store())
+        set_fn = _fdef(set_name, [vars_], self._decls(names) + [
+            ast.Assign(targets=[target], value=_name(vars_))])
+        return [get_fn, set_fn], _name(get_name), _name(set_name)
+
+    @staticmethod
+    def _ordered(modified, live):
+        outs = sorted(n for n in modified if n in live)
+        rest = sorted(n for n in modified if n not in live)
+        return outs + rest, len(outs)
+
+    # Statements ------------------------------------------------------------
+    def convert_if(self, s):
+        names, n_out = self._ordered(s._fn_modified, s._fn_live_out)
+        defs, get_s, set_s = self._state_fns(names)
+        body_name = self.namer.new('if_body')
+        defs.append(_fdef(body_name, [], self._decls(names) + s.body))
+        if s.orelse:
+            else_name = self.namer.new('else_body')
+            defs.append(_fdef(else_name, [], self._decls(names) + s.orelse))
+            orelse = _name(else_name)
+        else:
+            orelse = ast.Constant(None)
+        call = _ops_call('if_stmt', [s.test, _name(body_name), orelse, get_s, set_s,
+                                     _str_tuple(names), ast.Constant(n_out)])
+        return _located(defs + [ast.Expr(value=call)], s)
+
+    def convert_while(self, s):
+        names, n_vars = self._ordered(s._fn_modified, s._fn_live_header)
+        defs, get_s, set_s = self._state_fns(names)
+        body_name = self.namer.new('loop_body')
+        defs.append(_fdef(body_name, [], self._decls(names) + s.body))
+        test_name = self.namer.new('loop_test')
+        defs.append(_fdef(test_name, [], self._decls(analysis.bound_names(s.test))
+                          + [ast.Return(value=s.test)]))
+        call = _ops_call('while_stmt', [_name(test_name), _name(body_name), get_s, set_s,
+                                        _str_tuple(names), ast.Constant(n_vars)])
+        return _located(defs + [ast.Expr(value=call)], s)
+
+    def convert_for(self, s):
+        names, n_vars = self._ordered(s._fn_modified, s._fn_live_header)
+        defs, get_s, set_s = self._state_fns(names)
+        body_name = self.namer.new('loop_body')
+        itr = self.namer.new('itr')
+        assign = ast.copy_location(ast.Assign(targets=[s.target], value=_name(itr)), s.target)
+        body_fn = _fdef(body_name, [itr], self._decls(names) + [assign] + s.body)
+        body_fn._fn_defined = analysis.bound_names(s.target)
+        defs.append(body_fn)
+        extra = getattr(s, '_fn_extra_test', [])
+        if extra:
+            test_name = self.namer.new('extra_test')
+            expr = extra[0] if len(extra) == 1 else ast.BoolOp(op=ast.And(), values=list(extra))
+            defs.append(_fdef(test_name, [], [ast.Return(value=expr)]))
+            extra_fn = _name(test_name)
+        else:
+            extra_fn = ast.Constant(None)
+        call = _ops_call('for_stmt', [s.iter, extra_fn, _name(body_name), get_s, set_s,
+                                      _str_tuple(names), ast.Constant(n_vars)])
+        return _located(defs + [ast.Expr(value=call)], s)
+
+
+def _has_scope_breaker(node):
+    """Expressions that cannot be moved into a lambda unchanged."""
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await)):
+            return True
+    return False
+
+
+class Expressions(ast.NodeTransformer):
+    """Step 7: calls, boolean operators and conditional expressions.
+
+    Loads of ``maybe_undefined`` names (initialised to ``fn__.Undefined``)
+    become ``fn__.ld(name)``, which raises UnboundLocalError as Python would.
+    """
+
+    def __init__(self, maybe_undefined=()):
+        self.maybe_undefined = frozenset(maybe_undefined)
+
+    def visit_FunctionDef(self, node):
+        if getattr(node, '_fn_state', False):
+            return node
+        saved = self.maybe_undefined
+        # A loop body assigns the loop target first: no check needed inside.
+        self.maybe_undefined = saved - getattr(node, '_fn_defined', frozenset())
+        self.generic_visit(node)
+        self.maybe_undefined = saved
+        return node
+
+    def visit_Name(self, node):
+        if isinstance(node.ctx, ast.Load) and node.id in self.maybe_undefined:
+            return ast.copy_location(_ops_call('ld', [node]), node)
+        return node
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if getattr(node, '_fn_generated', False):
+            return node
+        func = node.func
+        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+                and func.value.id == OPS):
+            return node
+        if isinstance(node.func, ast.Name) and node.func.id in _FRAME_CALLS:
+            return node
+        args = ast.Tuple(elts=node.args, ctx=ast.Load())
+        if node.keywords:
+            kwargs = ast.Dict(keys=[k.arg if k.arg is None else ast.Constant(k.arg)
+                                    for k in node.keywords],
+                              values=[k.value for k in node.keywords])
+        else:
+            kwargs = ast.Constant(None)
+        new = _ops_call('converted_call', [node.func, args, kwargs])
+        return ast.copy_location(new, node)
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        if _has_scope_breaker(node):
+            return node
+        attr = 'and_' if isinstance(node.op, ast.And) else 'or_'
+        result = node.values[-1]
+        for value in reversed(node.values[:-1]):
+            result = _ops_call(attr, [_lambda(value), _lambda(result)])
+        return ast.copy_location(result, node)
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.Not):
+            return ast.copy_location(_ops_call('not_', [node.operand]), node)
+        return node
+
+    def visit_IfExp(self, node):
+        test_src = ast.unparse(node.test)
+        self.generic_visit(node)
+        if _has_scope_breaker(node):
+            return node
+        new = _ops_call('if_exp', [node.test, _lambda(node.body), _lambda(node.orelse),
+                                   ast.Constant(test_src)])
+        return ast.copy_location(new, node)
+
+
+_SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Import, ast.ImportFrom,
+           ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Pass, ast.Assert)
+
+
+def _top_level_bindings(body):
+    """(kind, names) per top-level statement, taken before conversion."""
+    out = []
+    for s in body:
+        kind = 'simple' if isinstance(s, _SIMPLE) else (
+            'del' if isinstance(s, ast.Delete) else 'compound')
+        out.append((kind, analysis.bound_names(s)))
+    return out
+
+
+def _needs_init(bindings, captured):
+    """Captured names that may be unbound when a converted statement reads
+    its state: all but those bound by straight-line top-level code first."""
+    defined, needs = set(), set()
+    for kind, names in bindings:
+        if kind == 'simple':
+            defined |= names
+        elif kind == 'del':
+            defined -= names
+        else:
+            needs |= (names & captured) - defined
+    return needs
+
+
+def _is_generator(fdef):
+    for sub in analysis._walk_scope(fdef):
+        if isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)):
+            return True
+    return False
+
+
+def _convert_nested_defs(stmts, in_class=False):
+    """Converts the functions (and methods of classes) defined in ``stmts``.
+
+    They are part of the converted code object, so converting them here is
+    what lets ``converted_call`` treat them as converted when they are called.
+    Generator functions keep their control flow (expressions are still
+    converted by the enclosing pass).
+    """
+    for s in stmts:
+        if isinstance(s, ast.FunctionDef):
+            if not _is_generator(s):
+                transform_function(s, nested=True, method=in_class)
+        elif isinstance(s, ast.ClassDef):
+            _convert_nested_defs(s.body, in_class=True)
+        elif not isinstance(s, (ast.AsyncFunctionDef, ast.Lambda)):
+            for field in ('body', 'orelse', 'finalbody'):
+                if isinstance(getattr(s, field, None), list):
+                    _convert_nested_defs(getattr(s, field), in_class)
+            for h in getattr(s, 'handlers', []):
+                _convert_nested_defs(h.body, in_class)
+            for c in getattr(s, 'cases', []):
+                _convert_nested_defs(c.body, in_class)
+
+
+def transform_function(fdef, freevars=(), nested=False, method=False):
+    """Converts ``fdef`` (an ast.FunctionDef) in place and returns it.
+
+    A top-level function loses its decorators, defaults and annotations
+    (they stay on the function object); a ``nested`` one (defined inside the
+    converted function) keeps them, as they run when the def executes.
+    """
+    if not nested:
+        strip_signature_extras(fdef)
+    params = function_params(fdef)
+    namer = Namer(fdef)
+
+    if ((method or '__class__' in freevars) and params
+            and (fdef.args.posonlyargs or fdef.args.args)):
+        first = (fdef.args.posonlyargs + fdef.args.args)[0].arg
+        fdef.body = [_SuperRewriter(first).visit(s) for s in fdef.body]
+    _convert_nested_defs(fdef.body)
+
+    decls = []
+    body = _remove_declarations(fdef.body, decls)
+    user_globals = analysis.declared_names(decls, ast.Global)
+    user_nonlocals = analysis.declared_names(decls, ast.Nonlocal)
+
+    if lowering.return_in_control_flow(body):
+        rl = lowering.ReturnLowering(namer.new('do_return'), namer.new('retval_'), OPS)
+        body = rl.lower_function(body, fdef)
+    body = lowering.JumpLowering(namer).visit_block(body)
+
+    # Names read by closures, and globals/nonlocals, outlive the function.
+    escaping = analysis.nested_scope_reads(body) | user_globals | user_nonlocals
+    analysis.Liveness(escaping).run(body)
+
+    bindings = _top_level_bindings(body)
+    cf = ControlFlow(namer, user_globals)
+    body = cf.block(body)
+    skip = set(params) | user_globals | user_nonlocals
+    maybe_undefined = _needs_init(bindings, cf.captured) - skip
+    body = [Expressions(maybe_undefined).visit(s) for s in body]
+
+    inits = []
+    for n in sorted(maybe_undefined):
+        inits.append(ast.Assign(targets=[_name(n, True)],
+                                value=_ops_call('Undefined', [ast.Constant(n)])))
+    merged = []
+    if user_globals:
+        merged.append(ast.Global(names=sorted(user_globals)))
+    if user_nonlocals:
+        merged.append(ast.Nonlocal(names=sorted(user_nonlocals)))
+    head = _located(merged + inits, fdef.body[0] if fdef.body else fdef)
+    doc = []
+    if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)):
+        doc, body = body[:1], body[1:]
+    fdef.body = doc + head + body or [ast.Pass()]
+    if not nested:
+        ast.fix_missing_locations(fdef)
+    return fdef

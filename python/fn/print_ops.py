@@ -1,0 +1,61 @@
+"""``fn.print`` (``tf.print``): prints on every execution, eagerly or inside a graph."""
+from __future__ import annotations
+
+import sys
+from typing import Any, Optional
+
+from fn import _core, nest, printing
+
+
+def _leaves_and_rebuild(inputs: tuple):
+    flat = nest.flatten(list(inputs))
+    tensors = [x for x in flat if _core.is_tensor(x) or hasattr(x, "__fn_tensor__")]
+    tensors = [x if _core.is_tensor(x) else x.__fn_tensor__(None) for x in tensors]
+
+    def rebuild(values: list) -> list:
+        it = iter(values)
+        filled = [next(it) if (_core.is_tensor(x) or hasattr(x, "__fn_tensor__")) else x for x in flat]
+        return nest.pack_sequence_as(list(inputs), filled)
+    return tensors, rebuild
+
+
+def _resolve_stream(stream: Any) -> Any:
+    # Strings name the stream as TF allows ("stdout"/"stderr"); None means sys.stderr at run time,
+    # so redirected streams (Jupyter, pytest) see the text.
+    if stream is None or stream == "stderr":
+        return sys.stderr
+    if stream == "stdout":
+        return sys.stdout
+    if isinstance(stream, str) and stream.startswith("file://"):
+        return open(stream[len("file://"):], "a")  # noqa: SIM115  closed below
+    if stream is sys.__stderr__:
+        return sys.stderr
+    if stream is sys.__stdout__:
+        return sys.stdout
+    return stream
+
+
+def print_(*inputs: Any, output_stream: Any = None, summarize: Optional[int] = 3, sep: str = " ",
+           end: str = "\n", name: Optional[str] = None) -> Any:
+    """``tf.print``: formats like TensorFlow (floats to 9 significant digits, ``...`` summaries)
+    and writes to ``output_stream`` (default: the current ``sys.stderr``) on every execution."""
+    tensors, rebuild = _leaves_and_rebuild(inputs)
+
+    def emit(*values: Any) -> None:
+        arrays = [v.numpy() for v in values]
+        text = printing.format_print(tuple(rebuild(arrays)), sep=sep, end=end, summarize=summarize)
+        stream = _resolve_stream(output_stream)
+        stream.write(text)
+        if isinstance(output_stream, str) and output_stream.startswith("file://"):
+            stream.close()
+        elif hasattr(stream, "flush"):
+            stream.flush()
+
+    if _core.executing_eagerly():
+        emit(*tensors)
+        return None
+    return _core.execute("PyCall", tensors, {"callable": emit, "Tout": []}, name or "PrintV2")
+
+
+def _flatten_for_print(x: Any) -> Any:
+    return x
