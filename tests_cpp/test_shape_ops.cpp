@@ -91,8 +91,18 @@ TEST_CASE("shape arithmetic folds at trace time so Reshape(x, Shape(y)) keeps a 
                       Attrs{{"shrink_axis_mask", int64_t{1}}});
   auto packed = dispatch1("Pack", {d0, c_int(3)});
   CHECK(dispatch1("Reshape", {x, packed})->shape() == Shape{2, 3});
+  // A partly known shape passes on what it knows (TF's constant_value_as_shape) ...
   auto z = t.arg("z", Shape{U, 3});
-  CHECK(dispatch1("Reshape", {x, dispatch1("Shape", {z})})->shape() == Shape{U, U});
+  auto zs = dispatch1("Shape", {z});
+  CHECK(dispatch1("Reshape", {x, zs})->shape() == Shape{U, 3});
+  CHECK(dispatch1("Fill", {zs, const_tensor(make_scalar(DType::Float32, 0))})->shape() == Shape{U, 3});
+  // ... through slices, stacks and concatenations of it; a known element becomes a value.
+  auto z1 = dispatch1("StridedSlice", {zs, c_ints({1}), c_ints({2}), c_ints({1})}, Attrs{{"shrink_axis_mask", int64_t{1}}});
+  CHECK(t.b.constant_value(NodeOutput{z1->node, 0}) != nullptr);
+  auto z0 = dispatch1("StridedSlice", {zs, c_ints({0}), c_ints({1}), c_ints({1})}, Attrs{{"shrink_axis_mask", int64_t{1}}});
+  CHECK(dispatch1("Reshape", {x, dispatch1("Pack", {c_int(2), z0, z1})})->shape() == Shape{2, U, 3});
+  auto cat = dispatch1("ConcatV2", {c_ints({5}), zs, c_int(0)}, Attrs{{"N", int64_t{2}}});
+  CHECK(dispatch1("Reshape", {x, cat})->shape() == Shape{5, U, 3});
 }
 
 TEST_CASE("graph-mode shape errors are ValueErrors naming the op") {

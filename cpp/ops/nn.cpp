@@ -299,9 +299,9 @@ void register_nn_ops(OpRegistry& r) {
               }});
   r.add(OpDef{"AvgPoolGrad", "AvgPoolGrad", 2,
               [](const InferContext& c) {
-                DType d = c.inputs[1].dtype;
-                if (c.value(0)) return one(d, Shape(read_int_list(*c.value(0))));
-                return one(d, Shape{Shape::kUnknown, Shape::kUnknown, Shape::kUnknown, Shape::kUnknown});
+                Shape s = shape_input(c, 0);
+                return one(c.inputs[1].dtype, s.has_rank() ? s : Shape{Shape::kUnknown, Shape::kUnknown,
+                                                                        Shape::kUnknown, Shape::kUnknown});
               },
               avg_pool_grad_kernel,
               [](const GradContext& g) {

@@ -86,8 +86,8 @@ std::vector<TensorPtr> conv_grad(const GradContext& g) {
 // ---- Conv2DBackpropInput(input_sizes, filter, out_backprop) ----
 
 Shape sizes_shape(const InferContext& c, int i) {
-  if (c.value(i)) return Shape(read_int_list(*c.value(i)));
-  return Shape{Shape::kUnknown, Shape::kUnknown, Shape::kUnknown, Shape::kUnknown};
+  Shape s = shape_input(c, i);
+  return s.has_rank() ? s : Shape{Shape::kUnknown, Shape::kUnknown, Shape::kUnknown, Shape::kUnknown};
 }
 
 void check_out_backprop(const Conv2DGeom& g, const Shape& dy) {

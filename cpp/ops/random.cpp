@@ -54,11 +54,7 @@ Shape shape_arg(const EagerTensor& s) {
 
 InferFn shape_infer(const std::string& dtype_attr) {
   return [dtype_attr](const InferContext& c) {
-    DType d = c.attrs.get_or(dtype_attr, DType::Float32);
-    if (c.value(0)) return one(d, Shape(read_int_list(*c.value(0))));
-    const Shape& ss = c.inputs[0].shape;
-    if (ss.rank() == 1 && ss[0] >= 0) return one(d, Shape(std::vector<int64_t>(ss[0], Shape::kUnknown)));
-    return one(d, Shape::unknown_rank());
+    return one(c.attrs.get_or(dtype_attr, DType::Float32), shape_input(c, 0));
   };
 }
 

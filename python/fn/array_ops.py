@@ -102,6 +102,8 @@ def _int_tensor(value: Any, dtype_hint: Any = "int32") -> Any:
     """An int32 (or int64, for tensors / values that need it) index tensor."""
     if _core.is_tensor(value):
         return value
+    if isinstance(value, (list, tuple)) and len(value) == 0:
+        return convert_to_tensor(np.zeros([0], as_dtype(dtype_hint).as_numpy_dtype))
     return _core.convert_to_tensor(value, None, as_dtype(dtype_hint))
 
 
@@ -234,6 +236,8 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
     if str(mode).upper() != "CONSTANT":
         raise NotImplementedError(f"fn.pad supports mode='CONSTANT' only, got {mode!r}")
     tensor = convert_to_tensor(tensor)
+    if not _core.is_tensor(paddings) and np.size(paddings) == 0:
+        paddings = np.zeros([0, 2], np.int32)   # a scalar's (empty) paddings keep their [0, 2] shape
     paddings = _int_tensor(paddings)
     if not _core.is_tensor(constant_values) and np.ndim(constant_values) == 0 and constant_values == 0:
         return _execute("Pad", [tensor, paddings], None, name)
