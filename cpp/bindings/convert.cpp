@@ -216,6 +216,8 @@ Attrs attrs_from_py(py::handle dict) {
       } else {
         a.set(k, seq.cast<std::vector<int64_t>>());
       }
+    } else if (py::isinstance<HostObject>(v)) {   // a C++ host object (random op state)
+      a.set(k, v.cast<std::shared_ptr<HostObject>>());
     } else {
       a.set(k, std::shared_ptr<HostObject>(std::make_shared<PyHostObject>(py::reinterpret_borrow<py::object>(v))));
     }

@@ -19,4 +19,7 @@ void register_concat_split_ops(OpRegistry& r); // ConcatV2, Pack, Unpack, Split,
 void register_gather_ops(OpRegistry& r);       // GatherV2, GatherNd, ScatterNd, UnsortedSegmentSum, SelectV2, Where
 void register_slice_ops(OpRegistry& r);        // Slice, StridedSlice, StridedSliceGrad
 void register_sequence_ops(OpRegistry& r);     // Range, LinSpace, OneHot
+void register_conv_ops(OpRegistry& r);         // Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter
+void register_nn_ops(OpRegistry& r);           // BiasAdd, Softmax, LogSoftmax, MaxPool, AvgPool (+ grads)
+void register_random_ops(OpRegistry& r);       // RandomUniform, RandomStandardNormal, RandomUniformInt
 }  // namespace fn
