@@ -125,8 +125,11 @@ def _graph_const(value: Any, dtype: Any, name: str) -> Any:
 
 
 def _common_dtype_convert(values: Any) -> list:
-    """Converts a list of values, giving Python values the dtype of the first tensor among them."""
+    """Converts a list of values, giving Python values the dtype of the first tensor (or NumPy
+    value) among them."""
     hint = next((v.dtype for v in values if _core.is_tensor(v)), None)
+    if hint is None:
+        hint = next((as_dtype(v.dtype) for v in values if isinstance(v, (np.ndarray, np.generic))), None)
     return [_core.convert_to_tensor(v, None, hint) for v in values]
 
 
@@ -259,7 +262,7 @@ def concat(values: Any, axis: Any, name: str = "concat") -> Any:
 def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
     """``tf.stack``: joins tensors of the same shape along a new axis (the Pack op)."""
     values = list(values)
-    if not any(_core.is_tensor(v) for v in values):
+    if not any(_core.is_tensor(v) or isinstance(v, (np.ndarray, np.generic)) for v in values):
         # Python values only: TensorFlow converts the whole list to one constant.
         t = convert_to_tensor(values)
         r = _rank_of(t)
