@@ -282,6 +282,12 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
         msg += " [Op:" + op.name + "]";
       throw Error(e.code(), msg);
     }
+    // A kernel may return an input unchanged (Identity, a no-op Cast): give the output its
+    // own tensor object over the same buffer, as TF's eager tensors are distinct; tapes key
+    // gradients by tensor identity.
+    for (auto& o : outs)
+      for (const TensorPtr& t : inputs)
+        if (o.get() == t.get()) { o = reshaped(o, o->shape()); break; }
     result.assign(outs.begin(), outs.end());
   } else {
     GraphBuilder* outer = outer_builder_of(b);

@@ -71,13 +71,14 @@ def fill(dims: Any, value: Any, name: Optional[str] = None) -> Any:
 def ones(shape: Any, dtype: Any = float32, name: Optional[str] = None) -> Any:
     """``tf.ones``."""
     dtype = as_dtype(dtype)
-    return _core.execute("Fill", [_shape_tensor(shape), convert_to_tensor(1, dtype)], None, name or "ones")[0]
+    one = True if dtype.is_bool else 1
+    return _core.execute("Fill", [_shape_tensor(shape), convert_to_tensor(one, dtype)], None, name or "ones")[0]
 
 
 def zeros(shape: Any, dtype: Any = float32, name: Optional[str] = None) -> Any:
     """``tf.zeros``."""
     dtype = as_dtype(dtype)
-    value = "" if dtype.name == "string" else 0
+    value = "" if dtype.name == "string" else (False if dtype.is_bool else 0)
     return _core.execute("Fill", [_shape_tensor(shape), convert_to_tensor(value, dtype)], None, name or "zeros")[0]
 
 
@@ -89,7 +90,7 @@ def cast(x: Any, dtype: Any, name: Optional[str] = None) -> Any:
         return x
     if not _core.has_op("Cast"):
         raise NotImplementedError("fn.cast needs the Cast op")
-    return _core.execute("Cast", [x], {"DstT": dtype}, name)[0]
+    return _core.execute("Cast", [x], {"SrcT": x.dtype, "DstT": dtype, "Truncate": False}, name)[0]
 
 
 # ---- helpers ----
@@ -200,32 +201,6 @@ def rank(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
 def identity(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
     """``tf.identity``."""
     return _execute("Identity", [convert_to_tensor(input)], None, name)
-
-
-def stop_gradient(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
-    """``tf.stop_gradient``: the value, with no gradient flowing back through it."""
-    return _execute("StopGradient", [convert_to_tensor(input)], None, name)
-
-
-def zeros_like(input: Any, dtype: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
-    """``tf.zeros_like``."""
-    return _like(input, dtype, name, "ZerosLike", "zeros_like", zeros)
-
-
-def ones_like(input: Any, dtype: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
-    """``tf.ones_like``."""
-    return _like(input, dtype, name, "OnesLike", "ones_like", ones)
-
-
-def _like(input: Any, dtype: Any, name: Optional[str], op: str, default: str, maker: Any) -> Any:  # noqa: A002
-    input = convert_to_tensor(input)
-    dtype = as_dtype(dtype) if dtype is not None else input.dtype
-    static = _static_shape(input)
-    if static is not None and not _core.executing_eagerly():
-        return maker(static, dtype, name=name or default)
-    if dtype != input.dtype:
-        return maker(shape(input), dtype, name=name or default)
-    return _execute(op, [input], None, name or default)
 
 
 def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:  # noqa: A002

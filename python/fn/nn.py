@@ -1,11 +1,12 @@
-"""``fn.nn``: convolution, pooling, bias and softmax ops with TensorFlow's names and arguments
-(NHWC layout; float32 runs on oneDNN)."""
+"""``fn.nn``: neural-network ops with TensorFlow's names and arguments: activations (from the
+math family), convolution, pooling, bias and softmax (NHWC layout; float32 runs on oneDNN)."""
 from __future__ import annotations
 
 from typing import Any, Optional
 
 from fn import _core
 from fn.array_ops import convert_to_tensor, transpose
+from fn.math_ops import elu, relu, relu6, sigmoid, softplus, tanh  # noqa: F401
 
 
 def _sequence(value: Any, n: int, name: str) -> list:

@@ -74,8 +74,6 @@ def _random(op: str, inputs: list, dtype: Any, dtype_attr: str, seed: Optional[i
 
 
 def _math(op: str, a: Any, b: Any, name: Optional[str] = None) -> Any:
-    if not _core.has_op(op):
-        raise NotImplementedError(f"this fn.random call needs the {op} op")
     return _core.execute(op, [a, b], None, name)[0]
 
 
@@ -113,8 +111,5 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
     if not dtype.is_floating:
         raise ValueError(f"Invalid dtype {dtype}: fn.random.normal needs a floating dtype")
     rnd = _random("RandomStandardNormal", [_shape_tensor(shape)], dtype, "dtype", seed, None)
-    plain = (not _core.is_tensor(mean) and not _core.is_tensor(stddev) and mean == 0 and stddev == 1)
-    if plain and not _core.has_op("Mul"):
-        return rnd   # x * 1 + 0 == x
     mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
     return _math("AddV2", mul, convert_to_tensor(mean, dtype), name or "random_normal")

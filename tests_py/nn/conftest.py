@@ -7,6 +7,6 @@ from hypothesis import HealthCheck, settings
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "shape"))
 
-settings.register_profile("fn-nn", max_examples=25, deadline=None, derandomize=True,
+settings.register_profile("fn-nn", max_examples=25, deadline=None, derandomize=True, database=None,
                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 settings.load_profile("fn-nn")

@@ -93,7 +93,6 @@ def test_unseeded_functions_draw_new_numbers_each_call():
     assert not np.array_equal(g().numpy(), g().numpy())
 
 
-@pytest.mark.skipif(not (fn._core.has_op("Mul") and fn._core.has_op("Sub")), reason="scaling needs Mul/Sub (math family)")
 def test_scaled_ranges():
     fn.random.set_seed(4)
     u = fn.random.uniform([1000], minval=-2.0, maxval=3.0).numpy()
