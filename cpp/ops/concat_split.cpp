@@ -213,15 +213,7 @@ std::vector<EagerPtr> pack_kernel(KernelContext& k, const std::vector<EagerPtr>&
   auto one_dims = s0.dims();
   one_dims.insert(one_dims.begin() + axis, 1);
   std::vector<EagerPtr> xs;
-  for (auto& t : in) {
-    if (t->dtype() == DType::String) {
-      auto c = make_tensor(DType::String, Shape(one_dims));
-      c->strings() = t->strings();
-      xs.push_back(c);
-    } else {
-      xs.push_back(reshaped(t, Shape(one_dims)));
-    }
-  }
+  for (auto& t : in) xs.push_back(reshaped(t, Shape(one_dims)));
   auto out_dims = one_dims;
   out_dims[axis] = static_cast<int64_t>(in.size());
   return {concat(xs, static_cast<int>(axis), Shape(out_dims))};
@@ -257,15 +249,7 @@ std::vector<EagerPtr> unpack_kernel(KernelContext& k, const std::vector<EagerPtr
   auto parts = split(in[0], static_cast<int>(axis), std::vector<int64_t>(s[axis], 1));
   auto dims = s.dims();
   dims.erase(dims.begin() + axis);
-  for (auto& p : parts) {
-    if (p->dtype() == DType::String) {
-      auto t = make_tensor(DType::String, Shape(dims));
-      t->strings() = p->strings();
-      p = t;
-    } else {
-      p = reshaped(p, Shape(dims));
-    }
-  }
+  for (auto& p : parts) p = reshaped(p, Shape(dims));
   return parts;
 }
 

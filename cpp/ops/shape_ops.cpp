@@ -94,13 +94,7 @@ std::vector<EagerPtr> reshape_kernel(KernelContext&, const std::vector<EagerPtr>
   if (in[1]->shape().rank() > 1)
     throw_error(Code::InvalidArgument, "shape must be a vector of {int32,int64}, got shape ",
                 tf_shape(in[1]->shape()));
-  Shape out = reshape_eager(in[0]->shape(), read_int_list(*in[1]));
-  if (in[0]->dtype() == DType::String) {
-    auto t = make_tensor(DType::String, out);
-    t->strings() = in[0]->strings();
-    return {t};
-  }
-  return {reshaped(in[0], out)};
+  return {reshaped(in[0], reshape_eager(in[0]->shape(), read_int_list(*in[1])))};   // shares the buffer
 }
 
 std::vector<TensorPtr> reshape_like_input_grad(const GradContext& g) {

@@ -61,7 +61,9 @@ def get_seed(op_seed: Optional[int]) -> Tuple[int, int]:
 def _random(op: str, inputs: list, dtype: Any, dtype_attr: str, seed: Optional[int], name: Optional[str]) -> Any:
     s1, s2 = get_seed(seed)
     attrs = {dtype_attr: dtype, "seed": s1, "seed2": s2, "T": inputs[0].dtype}
-    if _core.executing_eagerly():
+    if _core.executing_eagerly() and (seed is not None or _global_seed is None):
+        # Eager "kernels" are shared per (op, dtype, seeds) and continue their stream. An op seed
+        # drawn from the global seed is new on each call, so its stream needs no keeping.
         key = (op, dtype.name, s1, s2)
         with _lock:
             state = _eager_states.get(key)
