@@ -71,8 +71,8 @@ def fill(dims: Any, value: Any, name: Optional[str] = None) -> Any:
 def ones(shape: Any, dtype: Any = float32, name: Optional[str] = None) -> Any:
     """``tf.ones``."""
     dtype = as_dtype(dtype)
-    one = True if dtype.is_bool else 1
-    return _core.execute("Fill", [_shape_tensor(shape), convert_to_tensor(one, dtype)], None, name or "ones")[0]
+    value = True if dtype.is_bool else 1
+    return _core.execute("Fill", [_shape_tensor(shape), convert_to_tensor(value, dtype)], None, name or "ones")[0]
 
 
 def zeros(shape: Any, dtype: Any = float32, name: Optional[str] = None) -> Any:
