@@ -29,6 +29,7 @@ EagerPtr scalar_of(py::handle v, DType d) {
   }
   if (!is_pod(d)) cannot_convert(v, d);
   if (PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr())) cannot_convert(v, d);
+  if (d == DType::Bool && !PyBool_Check(v.ptr())) cannot_convert(v, d);   // TF: no int -> bool
   auto t = make_tensor(d, Shape{});
   if (PyFloat_Check(v.ptr())) {
     if (!is_floating(d)) cannot_convert(v, d);
@@ -125,6 +126,7 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
   auto t = tensor_from_ndarray(arr, true);
   if (t->dtype() == DType::String) cannot_convert(v, *dtype);
   if (is_floating(t->dtype()) && !is_floating(*dtype)) cannot_convert(v, *dtype);
+  if (*dtype == DType::Bool && t->dtype() != DType::Bool) cannot_convert(v, *dtype);
   return cast_tensor(t, *dtype);
 }
 
@@ -165,7 +167,10 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
                   " for Tensor with dtype ", dtype_name(t->dtype()), ": ", std::string(py::repr(value)));
     return t;
   }
-  if (py::hasattr(value, "__fn_tensor__")) {
+  PyObject* p = value.ptr();
+  bool plain = PyLong_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p) || PyBytes_Check(p) ||
+               PyList_Check(p) || PyTuple_Check(p);
+  if (!plain && py::hasattr(value, "__fn_tensor__")) {
     py::object r = value.attr("__fn_tensor__")(dtype ? dtype_to_py(*dtype) : py::none());
     return r.cast<TensorPtr>();
   }
@@ -211,6 +216,8 @@ Attrs attrs_from_py(py::handle dict) {
       } else {
         a.set(k, seq.cast<std::vector<int64_t>>());
       }
+    } else if (py::isinstance<HostObject>(v)) {   // a C++ host object (random op state)
+      a.set(k, v.cast<std::shared_ptr<HostObject>>());
     } else {
       a.set(k, std::shared_ptr<HostObject>(std::make_shared<PyHostObject>(py::reinterpret_borrow<py::object>(v))));
     }

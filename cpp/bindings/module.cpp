@@ -9,6 +9,8 @@ namespace fn {
 void init_tensor(py::module_& m);
 void init_ops(py::module_& m);
 void init_graph(py::module_& m);
+void init_tape(py::module_& m);
+void init_operators(py::module_& m);
 void init_function(py::module_& m);
 void init_host(py::module_& m);
 void init_state(py::module_& m);
@@ -21,7 +23,9 @@ PYBIND11_MODULE(_core, m) {
   fn::init_py_types(m);
   fn::init_graph(m);
   fn::init_tensor(m);
+  fn::init_operators(m);
   fn::init_ops(m);
+  fn::init_tape(m);
   fn::init_function(m);
   fn::init_host(m);
   fn::init_state(m);

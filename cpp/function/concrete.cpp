@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "ops/helpers.h"
+#include "passes/passes.h"
 #include "trace/tape.h"
 
 namespace fn {
@@ -30,7 +31,7 @@ std::vector<TensorPtr> ConcreteFunction::captures() const {
 }
 
 std::shared_ptr<const Plan> ConcreteFunction::plan() const {
-  std::call_once(compiled_, [this] { plan_ = Plan::compile(graph_); });
+  std::call_once(compiled_, [this] { plan_ = Plan::compile(optimize(*graph_)); });
   return plan_;
 }
 

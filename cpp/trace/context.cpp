@@ -1,5 +1,8 @@
 #include "trace/context.h"
 
+#include <atomic>
+#include <cmath>
+
 #include "core/error.h"
 #include "trace/tape.h"
 
@@ -120,7 +123,75 @@ NodeOutput GraphBuilder::use(const TensorPtr& t, GraphBuilder* outer) {
 EagerPtr GraphBuilder::constant_value(const NodeOutput& o) const {
   const Node& n = graph_->node(o.node);
   if (n.op == "Const") return n.attrs.get<EagerPtr>("value");
+  auto it = folded_.find(o.node);
+  if (it != folded_.end() && o.index < static_cast<int>(it->second.size())) return it->second[o.index];
   return nullptr;
+}
+
+namespace {
+constexpr int64_t kMaxFoldElements = 1024;
+bool small_int(const TensorSpec& s) {
+  return (s.dtype == DType::Int32 || s.dtype == DType::Int64) && s.shape.is_fully_defined() &&
+         s.shape.num_elements() <= kMaxFoldElements;
+}
+}  // namespace
+
+// Shape arithmetic folds at trace time so shape rules downstream see values (TF's
+// constant_value): shape-only ops on static shapes, and pure ops whose inputs are all known
+// and whose outputs are small integer tensors. Failures just leave the value unknown.
+void GraphBuilder::try_fold(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
+                            const std::vector<EagerPtr>& values) {
+  if (def.stateful || def.needs_host || !def.kernel || in_specs.empty()) return;
+  const Node& n = graph_->node(node);
+  for (const TensorSpec& s : n.outputs)
+    if (!small_int(s)) return;
+  for (auto& kv : n.attrs.items())
+    if (std::holds_alternative<std::shared_ptr<Graph>>(kv.second)) return;   // control flow
+  std::vector<EagerPtr> in(in_specs.size());
+  for (size_t i = 0; i < in_specs.size(); ++i) {
+    if (values[i]) {
+      if (values[i]->num_elements() > kMaxFoldElements) return;
+      in[i] = values[i];
+    } else if (def.shape_only && in_specs[i].shape.is_fully_defined()) {
+      in[i] = std::make_shared<EagerTensor>(in_specs[i].dtype, in_specs[i].shape,
+                                            Buffer::wrap(nullptr, 0, nullptr));
+    } else {
+      return;
+    }
+  }
+  try {
+    KernelContext kc{n.attrs, n.name};
+    folded_[node] = def.kernel(kc, in);
+  } catch (const std::exception&) {
+  }
+}
+
+// Partial values of shape arithmetic (shape(x)[0], stack([n, -1]), ...): kept per node so
+// shape rules downstream see the known elements; a fully known one becomes a folded value.
+void GraphBuilder::record_partial(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
+                                  const std::vector<EagerPtr>& values, const std::vector<Shape>& partials) {
+  const Node& n = graph_->node(node);
+  if (n.outputs.empty()) return;
+  const TensorSpec& out = n.outputs[0];
+  if ((out.dtype != DType::Int32 && out.dtype != DType::Int64) || !out.shape.has_rank() || out.shape.rank() > 1)
+    return;
+  Shape p;
+  try {
+    p = def.partial(InferContext{in_specs, n.attrs, values, &partials});
+  } catch (const std::exception&) {
+    return;
+  }
+  if (!p.has_rank() || (out.shape.rank() == 0 && p.rank() != 1) ||
+      (out.shape.rank() == 1 && out.shape[0] >= 0 && out.shape[0] != p.rank()))
+    return;
+  partial_[node] = p;
+  if (!p.is_fully_defined()) return;
+  auto t = make_tensor(out.dtype, out.shape.rank() == 0 ? Shape{} : Shape{p.rank()});
+  for (int i = 0; i < p.rank(); ++i) {
+    if (out.dtype == DType::Int64) t->data<int64_t>()[i] = p[i];
+    else t->data<int32_t>()[i] = static_cast<int32_t>(p[i]);
+  }
+  folded_[node] = {t};
 }
 
 NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput>& inputs,
@@ -128,12 +199,15 @@ NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput
                                   std::vector<TensorSpec>* out_specs) {
   std::vector<TensorSpec> in_specs;
   std::vector<EagerPtr> values;
+  std::vector<Shape> partials;
   in_specs.reserve(inputs.size());
   for (const NodeOutput& o : inputs) {
     in_specs.push_back(graph_->node(o.node).outputs[o.index]);
     values.push_back(constant_value(o));
+    auto it = o.index == 0 ? partial_.find(o.node) : partial_.end();
+    partials.push_back(it != partial_.end() ? it->second : Shape::unknown_rank());
   }
-  InferContext ctx{in_specs, attrs, values};
+  InferContext ctx{in_specs, attrs, values, &partials};
   std::vector<TensorSpec> outs = def.infer(ctx);
   Node n;
   n.op = def.name;
@@ -144,17 +218,47 @@ NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput
   n.outputs = outs;
   n.defined_at = current_location();
   int idx = graph_->add_node(std::move(n));
+  try_fold(def, idx, in_specs, values);
+  if (def.partial && !folded_.count(idx)) record_partial(def, idx, in_specs, values, partials);
   if (out_specs) *out_specs = std::move(outs);
   return NodeOutput{idx, 0};
 }
 
 // ---- dispatch ----
 
+namespace {
+std::atomic<bool> g_check_numerics{false};
+
+void check_outputs(const OpDef& op, const std::vector<EagerPtr>& outs) {
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const EagerPtr& t = outs[i];
+    if (!t || !is_floating(t->dtype())) continue;
+    bool bad = false;
+    visit_pod(t->dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* d = t->data<T>();
+      for (int64_t k = 0; k < t->num_elements() && !bad; ++k) bad = !std::isfinite(to_double(d[k]));
+      return 0;
+    });
+    if (bad)
+      throw_error(Code::InvalidArgument, "\n\n!!! Detected Infinity or NaN in output ", i, " of ",
+                  current_builder() ? "graph" : "eagerly-executing", " op \"", op.name, "\" (# of outputs: ",
+                  outs.size(), ") !!!\n  dtype: ", dtype_name(t->dtype()), "\n  shape: ", t->shape().to_string(),
+                  "\n");
+  }
+}
+}  // namespace
+
+void set_check_numerics(bool enabled) { g_check_numerics = enabled; }
+bool check_numerics_enabled() { return g_check_numerics.load(std::memory_order_relaxed); }
+
 std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& inputs,
                                  const Attrs& attrs, const std::string& node_name) {
   if (!op.kernel) throw_error(Code::Unimplemented, "Op ", op.name, " has no kernel");
   KernelContext kc{attrs, node_name};
-  return op.kernel(kc, inputs);
+  std::vector<EagerPtr> out = op.kernel(kc, inputs);
+  if (g_check_numerics.load(std::memory_order_relaxed)) check_outputs(op, out);
+  return out;
 }
 
 std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& inputs,
@@ -178,6 +282,12 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
         msg += " [Op:" + op.name + "]";
       throw Error(e.code(), msg);
     }
+    // A kernel may return an input unchanged (Identity, a no-op Cast): give the output its
+    // own tensor object over the same buffer, as TF's eager tensors are distinct; tapes key
+    // gradients by tensor identity.
+    for (auto& o : outs)
+      for (const TensorPtr& t : inputs)
+        if (o.get() == t.get()) { o = reshaped(o, o->shape()); break; }
     result.assign(outs.begin(), outs.end());
   } else {
     GraphBuilder* outer = outer_builder_of(b);

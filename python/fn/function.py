@@ -210,6 +210,16 @@ class FuncGraph:
         """The graph as readable text, one node a line."""
         return self._core.to_text()
 
+    def to_dot(self) -> str:
+        """The graph in Graphviz DOT (sub-graphs of If/While as clusters)."""
+        from fn import visualize
+        return visualize.to_dot(self, self.name)
+
+    def _repr_svg_(self) -> str:
+        """Notebooks render the graph as a picture."""
+        from fn import visualize
+        return visualize.to_svg(self, self.name)
+
     def __repr__(self) -> str:
         return f"<fn.FuncGraph {self.name!r} with {self._core.num_nodes()} nodes>"
 
@@ -250,23 +260,34 @@ class ConcreteFunction:
         return self._call_impl(args, kwargs)
 
     def _call_impl(self, args: tuple, kwargs: dict) -> Any:
-        try:
-            pos, kw, _ = self._signature.bind(args, kwargs, self._function_name)
-        except TypeError:
-            raise TypeError(f"{self._summary(with_defaults=False)} got unexpected arguments: "
-                            f"{args!r}, {kwargs!r}.") from None
-        flat: List[Any] = []
-        for name, expected, got in self._pairs(pos, kw):
-            self._match(name, expected, got, flat)
-        return self._pack_outputs(self._core.call(flat))
-
-    def _pairs(self, pos: tuple, kw: dict):
-        names = list(self._arg_names) + sorted(self._kw_values)
-        expected = list(self._pos_values) + [self._kw_values[k] for k in sorted(self._kw_values)]
-        got = list(pos) + [kw.get(k) for k in sorted(self._kw_values)]
-        if len(got) != len(expected):
-            raise TypeError(f"{self._summary()} takes {len(expected)} arguments but got {len(got)}.")
-        return zip(names, expected, got)
+        names = list(self._arg_names) + list(self._kw_values)
+        expected = dict(zip(self._arg_names, self._pos_values))
+        expected.update(self._kw_values)
+        tensor_params = [n for n in names if _flatten_tensors(expected[n])]
+        if len(args) > len(tensor_params):
+            # Structured call: positional values for every parameter, in order.
+            if len(args) > len(names):
+                raise TypeError(f"{self._summary(with_defaults=False)} takes {len(names)} arguments but "
+                                f"{len(args)} were given.")
+            given = dict(zip(names, args))
+        else:
+            # Flat call (TF's ConcreteFunction signature): positional values fill the tensor
+            # parameters; Python parameters keep the values they were traced with.
+            given = dict(zip(tensor_params, args))
+        for k, v in kwargs.items():
+            if k not in expected:
+                flat = f"{self._function_name}({', '.join(tensor_params)})"
+                raise TypeError(f"{flat} got unexpected keyword arguments: {', '.join(sorted(kwargs))}.")
+            if k in given:
+                raise TypeError(f"{self._summary(with_defaults=False)} got two values for argument {k!r}.")
+            given[k] = v
+        flat_values: List[Any] = []
+        for n in names:
+            if n in given:
+                self._match(n, expected[n], given[n], flat_values)
+            elif n in tensor_params:
+                raise TypeError(f"{self._summary(with_defaults=False)} missing required argument: {n!r}.")
+        return self._pack_outputs(self._core.call(flat_values))
 
     def _match(self, name: str, expected: Any, got: Any, flat: List[Any]) -> None:
         if isinstance(expected, TensorSpec):
@@ -361,6 +382,9 @@ class ConcreteFunction:
     def __str__(self) -> str:
         return "ConcreteFunction " + self.pretty_printed_signature()
 
+    def _repr_svg_(self) -> str:
+        return self.graph._repr_svg_()
+
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self._summary()} at 0x{id(self):X}>"
 
@@ -397,9 +421,19 @@ class Function(_core.FunctionBase):
         self._bound_self = _bound_self        # weakref to the instance of a bound method
         self._signature = _Signature(python_function, skip_first=_bound_self is not None)
         self._input_signature = None if input_signature is None else tuple(input_signature)
+        if (self._input_signature is not None and self._signature.var_positional is None
+                and len(self._input_signature) > len(self._signature.positional)):
+            # TF 2.0 (the blog post, SPEC 5.1) ignored specs beyond the function's parameters.
+            self._input_signature = self._input_signature[:len(self._signature.positional)]
         if self._input_signature is not None:
             self._validate_input_signature()
         self._fast_positional = -1 if self._input_signature is not None else self._signature.fast_positional
+        if self._fast_positional >= 0:
+            defaults = [p.default for p in self._signature.positional if p.default is not inspect.Parameter.empty]
+            self._fast_defaults = tuple(defaults)
+        if self._input_signature is not None and all(isinstance(s, TensorSpec) for s in self._input_signature) \
+                and len(self._input_signature) == len(self._signature.positional):
+            self._set_signature_fast(_core.make_key(tuple(self._input_signature))[0], list(self._input_signature))
         self._lock = threading.RLock()
         self._tracing_count = 0
         self._trace_time = 0.0
@@ -498,7 +532,14 @@ class Function(_core.FunctionBase):
             key, leaves = _core.make_key(pos if not kw else (pos, kw))
         concrete = self._cache_lookup(key)
         if concrete is None:
-            with self._lock:   # concurrent first calls trace once
+            tracing = _tracing_now()
+            if (id(self), key) in tracing:
+                raise RecursionError(
+                    f"maximum recursion depth exceeded while tracing {self._name}: it calls itself with "
+                    f"arguments of the same trace type ({key!r}), so tracing would never end. Recursion "
+                    "on tensor values cannot be traced; write it as a loop (a `while` on tensors, or "
+                    "fn.while_loop).")
+            with self._lock, _TracingMark(tracing, (id(self), key)):   # concurrent first calls trace once
                 concrete = self._cache_lookup(key)
                 if concrete is None:
                     if self._reduce_retracing:
@@ -514,13 +555,13 @@ class Function(_core.FunctionBase):
         return concrete, flat
 
     def _relax(self, key: Any, pos: tuple, kw: dict) -> Tuple[Any, tuple, dict]:
-        # reduce_retracing: generalise to the common supertype with an existing trace.
-        for other, _ in self._cache_items():
-            sup = key.common_supertype(other)
-            if sup is not None and not (sup == key):
-                relaxed_pos = _relax_values(pos, sup, len(pos))
-                if relaxed_pos is not None:
-                    return sup, relaxed_pos, kw
+        """reduce_retracing: trace with shapes generalised against an existing trace of the same
+        structure (differing dims become None), so later calls of other sizes reuse it."""
+        for _, other in self._cache_items():
+            relaxed = _merge_specs((pos, kw), (other._pos_values, other._kw_values))
+            if relaxed is not None:
+                new_key, _ = _core.make_key(relaxed[0] if not relaxed[1] else relaxed)
+                return new_key, relaxed[0], relaxed[1]
         return key, pos, kw
 
     # -- input_signature
@@ -603,6 +644,27 @@ class Function(_core.FunctionBase):
         return fn
 
 
+_tracing_local = threading.local()
+
+
+def _tracing_now() -> set:
+    """(function id, key) pairs being traced on this thread (to stop infinite recursion)."""
+    if not hasattr(_tracing_local, "active"):
+        _tracing_local.active = set()
+    return _tracing_local.active
+
+
+class _TracingMark:
+    def __init__(self, active: set, item: Any) -> None:
+        self.active, self.item = active, item
+
+    def __enter__(self) -> None:
+        self.active.add(self.item)
+
+    def __exit__(self, *exc: Any) -> None:
+        self.active.discard(self.item)
+
+
 def _trace_scope(f: "Function") -> Any:
     """Variables' creation rules while tracing (fn.variables), a no-op before that module loads."""
     mod = sys.modules.get("fn.variables")
@@ -646,8 +708,22 @@ def _conform(value: Any, spec: Any) -> Any:
     return None
 
 
-def _relax_values(pos: tuple, key: Any, n: int) -> Optional[tuple]:
-    return None
+def _merge_specs(a: Any, b: Any) -> Any:
+    """The structure of ``a`` with tensors/specs generalised to also admit ``b``'s, or None when
+    the two differ in anything but tensor dimensions."""
+    if _core.is_tensor(a) or isinstance(a, TensorSpec):
+        if not (_core.is_tensor(b) or isinstance(b, TensorSpec)) or a.dtype != b.dtype:
+            return None
+        return TensorSpec(a.shape.most_specific_compatible_shape(b.shape), a.dtype)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and type(a) is type(b) and len(a) == len(b):
+        parts = [_merge_specs(x, y) for x, y in zip(a, b)]
+        if any(p is None for p in parts):
+            return None
+        return type(a)(*parts) if hasattr(a, "_fields") else type(a)(parts)
+    if isinstance(a, dict) and isinstance(b, dict) and set(a) == set(b):
+        parts = {k: _merge_specs(a[k], b[k]) for k in a}
+        return None if any(v is None for v in parts.values()) else parts
+    return a if (type(a) is type(b) and a == b) or a is b else None
 
 
 def _outputs_to_graph(outputs: Any) -> Tuple[Any, List[Any]]:
