@@ -51,6 +51,8 @@ void register_all_ops(OpRegistry& r) {
   register_elementwise_ops(r);
   register_matmul_ops(r);
   register_host_ops(r);
+  register_control_flow_ops(r);
+  register_tensor_list_ops(r);
 }
 
 }  // namespace fn
