@@ -256,7 +256,6 @@ void init_function(py::module_& m) {
       .def_property_readonly("graph", &ConcreteFunction::graph)
       .def_property_readonly("captures", &ConcreteFunction::captures)
       .def_property_readonly("name", [](const ConcreteFunction& c) { return c.name; })
-      .def("add_weak_capture", [](ConcreteFunction& c, const TensorPtr& t) { c.weak_captures.push_back(t); })
       .def("call", [](const ConcreteFunction& c, const std::vector<TensorPtr>& args) {
         if (!current_builder() && active_tapes().empty() && !c.plan()->needs_host()) {
           py::gil_scoped_release nogil;

@@ -22,10 +22,16 @@ void init_ops(py::module_& m) {
   m.def("op_names", [] { return OpRegistry::global().names(); });
   m.def("has_op", [](const std::string& n) { return OpRegistry::global().find(n) != nullptr; });
   m.def("executing_eagerly", &executing_eagerly);
+  m.def("set_check_numerics", &set_check_numerics);
+  m.def("check_numerics_enabled", &check_numerics_enabled);
   m.def("set_location_provider", [](py::function f) {
-    set_location_provider([f]() -> std::string {
+    // The provider outlives the interpreter (a static std::function): hold a strong reference
+    // that is deliberately never released, so nothing touches Python after it finalizes.
+    PyObject* fp = f.ptr();
+    Py_INCREF(fp);
+    set_location_provider([fp]() -> std::string {
       py::gil_scoped_acquire gil;
-      return f().cast<std::string>();
+      return py::reinterpret_borrow<py::function>(fp)().cast<std::string>();
     });
   });
 }
@@ -60,6 +66,13 @@ void init_graph(py::module_& m) {
       .def("node_outputs", [](const Graph& g, int i) {
         py::list out;
         for (auto& s : g.node(i).outputs) out.append(py::make_tuple(dtype_to_py(s.dtype), shape_to_py(s.shape)));
+        return out;
+      })
+      .def("node_subgraphs", [](const Graph& g, int i) {
+        py::list out;
+        for (auto& kv : g.node(i).attrs.items())
+          if (auto* sub = std::get_if<std::shared_ptr<Graph>>(&kv.second))
+            if (*sub) out.append(py::make_tuple(kv.first, *sub));
         return out;
       })
       .def_property_readonly("arg_placeholders", [](const Graph& g) { return g.arg_placeholders; })

@@ -13,6 +13,15 @@ namespace {
 // Elements above which an eager op releases the GIL while its kernel runs.
 constexpr int64_t kReleaseGilElements = 1 << 15;
 
+// Objects that convert to tensors themselves (variables) rather than as Python data.
+bool has_tensor_hook(py::handle b) {
+  PyObject* p = b.ptr();
+  if (PyLong_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p) || PyBytes_Check(p) || PyList_Check(p) ||
+      PyTuple_Check(p))
+    return false;
+  return py::hasattr(b, "__fn_tensor__");
+}
+
 bool big(const std::vector<TensorPtr>& in) {
   for (auto& t : in)
     if (t->is_eager() && t->shape().num_elements() >= kReleaseGilElements) return true;
@@ -37,7 +46,7 @@ py::object binary_operator(const OpDef& op, py::handle a, py::handle b, bool ref
   TensorPtr ta, tb;
   if (reflected) {
     tb = a.cast<TensorPtr>();
-    if (!is_tensor(b) && !py::hasattr(b, "__fn_tensor__")) {
+    if (!is_tensor(b) && !has_tensor_hook(b)) {
       DType h = tb->dtype();
       ta = convert_to_tensor(b, nullptr, &h);
     } else {
@@ -46,7 +55,7 @@ py::object binary_operator(const OpDef& op, py::handle a, py::handle b, bool ref
     return py::cast(execute(op, {ta, tb}, {}, "")[0]);
   }
   ta = a.cast<TensorPtr>();
-  if (!is_tensor(b) && !py::hasattr(b, "__fn_tensor__")) {
+  if (!is_tensor(b) && !has_tensor_hook(b)) {
     DType h = ta->dtype();
     tb = convert_to_tensor(b, nullptr, &h);
   } else {
@@ -102,6 +111,9 @@ void init_tensor(py::module_& m) {
         static const OpDef& op = OpRegistry::global().get("AddV2");
         return binary_operator(op, a, b, true);
       });
+
+  // Errors name the type as TensorFlow's do ("'Tensor' object has no attribute 'numpy'").
+  reinterpret_cast<PyTypeObject*>(tensor.ptr())->tp_name = "Tensor";
 
   py::class_<EagerTensor, Tensor, std::shared_ptr<EagerTensor>>(m, "EagerTensor", py::buffer_protocol(), py::dynamic_attr())
       .def("numpy", [](const std::shared_ptr<EagerTensor>& t) { return tensor_to_numpy(t, true); },

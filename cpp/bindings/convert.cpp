@@ -165,7 +165,10 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
                   " for Tensor with dtype ", dtype_name(t->dtype()), ": ", std::string(py::repr(value)));
     return t;
   }
-  if (py::hasattr(value, "__fn_tensor__")) {
+  PyObject* p = value.ptr();
+  bool plain = PyLong_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p) || PyBytes_Check(p) ||
+               PyList_Check(p) || PyTuple_Check(p);
+  if (!plain && py::hasattr(value, "__fn_tensor__")) {
     py::object r = value.attr("__fn_tensor__")(dtype ? dtype_to_py(*dtype) : py::none());
     return r.cast<TensorPtr>();
   }

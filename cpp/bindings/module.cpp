@@ -11,6 +11,7 @@ void init_ops(py::module_& m);
 void init_graph(py::module_& m);
 void init_function(py::module_& m);
 void init_host(py::module_& m);
+void init_state(py::module_& m);
 void init_control_flow(py::module_& m);
 }  // namespace fn
 
@@ -24,6 +25,7 @@ PYBIND11_MODULE(_core, m) {
   fn::init_ops(m);
   fn::init_function(m);
   fn::init_host(m);
+  fn::init_state(m);
   fn::init_control_flow(m);
   m.attr("onednn_version") = DNNL_VERSION_MAJOR * 10000 + DNNL_VERSION_MINOR * 100 + DNNL_VERSION_PATCH;
 }

@@ -2,19 +2,41 @@
 
 #include "core/error.h"
 #include "ops/helpers.h"
+#include "passes/passes.h"
 #include "trace/tape.h"
 
 namespace fn {
 
 ConcreteFunction::ConcreteFunction(std::shared_ptr<Graph> graph, std::vector<TensorPtr> captures)
-    : graph_(std::move(graph)), captures_(std::move(captures)) {}
+    : graph_(std::move(graph)), captures_(std::move(captures)) {
+  weak_captures_.resize(captures_.size());
+  for (size_t i = 0; i < captures_.size(); ++i) {
+    if (captures_[i]->dtype() == DType::Resource) {
+      weak_captures_[i] = captures_[i];
+      captures_[i] = nullptr;
+    }
+  }
+}
+
+std::vector<TensorPtr> ConcreteFunction::captures() const {
+  std::vector<TensorPtr> out(captures_.size());
+  for (size_t i = 0; i < captures_.size(); ++i) {
+    out[i] = captures_[i] ? captures_[i] : weak_captures_[i].lock();
+    if (!out[i])
+      throw_error(Code::FailedPrecondition, "Could not find variable captured by ", name,
+                  ". This could mean that the variable has been deleted. In TF1, it can also mean the "
+                  "variable is uninitialized.");
+  }
+  return out;
+}
 
 std::shared_ptr<const Plan> ConcreteFunction::plan() const {
-  std::call_once(compiled_, [this] { plan_ = Plan::compile(graph_); });
+  std::call_once(compiled_, [this] { plan_ = Plan::compile(optimize(*graph_)); });
   return plan_;
 }
 
-std::vector<TensorPtr> ConcreteFunction::inline_into(GraphBuilder* b, const std::vector<TensorPtr>& args) const {
+std::vector<TensorPtr> ConcreteFunction::inline_into(GraphBuilder* b, const std::vector<TensorPtr>& args,
+                                                     const std::vector<TensorPtr>& caps) const {
   // Copy the callee's nodes into the caller's graph, mapping placeholders to the call's inputs.
   const Graph& g = *graph_;
   std::vector<NodeOutput> base(g.num_nodes(), NodeOutput{-1, 0});
@@ -25,7 +47,7 @@ std::vector<TensorPtr> ConcreteFunction::inline_into(GraphBuilder* b, const std:
     base[g.arg_placeholders[i]] = o;
   }
   for (size_t i = 0; i < g.capture_placeholders.size(); ++i) {
-    NodeOutput o = b->use(captures_[i], outer);
+    NodeOutput o = b->use(caps[i], outer);
     base[g.capture_placeholders[i]] = o;
   }
   auto map_out = [&](const NodeOutput& o) {
@@ -51,11 +73,12 @@ std::vector<TensorPtr> ConcreteFunction::inline_into(GraphBuilder* b, const std:
   return out;
 }
 
-std::vector<TensorPtr> ConcreteFunction::interpret(const std::vector<TensorPtr>& args) const {
+std::vector<TensorPtr> ConcreteFunction::interpret(const std::vector<TensorPtr>& args,
+                                                   const std::vector<TensorPtr>& caps) const {
   const Graph& g = *graph_;
   std::vector<std::vector<TensorPtr>> values(g.num_nodes());
   for (size_t i = 0; i < g.arg_placeholders.size(); ++i) values[g.arg_placeholders[i]] = {args[i]};
-  for (size_t i = 0; i < g.capture_placeholders.size(); ++i) values[g.capture_placeholders[i]] = {captures_[i]};
+  for (size_t i = 0; i < g.capture_placeholders.size(); ++i) values[g.capture_placeholders[i]] = {caps[i]};
   for (int i = 0; i < g.num_nodes(); ++i) {
     if (!values[i].empty()) continue;
     const Node& n = g.node(i);
@@ -83,20 +106,16 @@ std::vector<TensorPtr> ConcreteFunction::call(const std::vector<TensorPtr>& args
                   "(zero-based) was expected to have shape ", spec.shape.to_string(), " but has shape ",
                   args[i]->shape().to_string(), " [Op:", name, "]");
   }
-  for (auto& w : weak_captures)
-    if (w.expired())
-      throw_error(Code::FailedPrecondition, "Could not find variable captured by ", name,
-                  ". This could mean that the variable has been deleted. In TF1, it can also mean the "
-                  "variable is uninitialized.");
-  if (GraphBuilder* b = current_builder()) return inline_into(b, args);
-  if (!active_tapes().empty() && any_tape_recording()) return interpret(args);
+  std::vector<TensorPtr> caps = captures();
+  if (GraphBuilder* b = current_builder()) return inline_into(b, args, caps);
+  if (!active_tapes().empty() && any_tape_recording()) return interpret(args, caps);
   std::vector<EagerPtr> inputs;
   inputs.reserve(args.size() + captures_.size());
   for (const TensorPtr& a : args) {
     if (!a->is_eager()) throw_out_of_scope(*a);
     inputs.push_back(as_eager(a));
   }
-  for (const TensorPtr& c : captures_) {
+  for (const TensorPtr& c : caps) {
     if (!c->is_eager()) throw_out_of_scope(*c);
     inputs.push_back(as_eager(c));
   }

@@ -16,22 +16,24 @@ class ConcreteFunction {
  public:
   ConcreteFunction(std::shared_ptr<Graph> graph, std::vector<TensorPtr> captures);
   const std::shared_ptr<Graph>& graph() const { return graph_; }
-  const std::vector<TensorPtr>& captures() const { return captures_; }
+  // Captured values; variables (resource handles) are held weakly, like TensorFlow's
+  // concrete functions: a call after the variable was deleted is a FailedPreconditionError.
+  std::vector<TensorPtr> captures() const;
   int num_args() const { return static_cast<int>(graph_->arg_placeholders.size()); }
   // Eager call: args are the flat tensor arguments in placeholder order. Checks dtypes and
   // shapes (InvalidArgumentError as TF's "cannot compute <name> as input #i ...").
   std::vector<TensorPtr> call(const std::vector<TensorPtr>& args) const;
   std::shared_ptr<const Plan> plan() const;   // compiled on first use
   std::string name;   // "__inference_double_12" style, for error messages
-  // Resource captures held weakly are checked through this hook (variables deleted -> error).
-  std::vector<std::weak_ptr<Tensor>> weak_captures;
 
  private:
   // Runs node by node through dispatch so active gradient tapes record every op.
-  std::vector<TensorPtr> interpret(const std::vector<TensorPtr>& args) const;
-  std::vector<TensorPtr> inline_into(GraphBuilder* b, const std::vector<TensorPtr>& args) const;
+  std::vector<TensorPtr> interpret(const std::vector<TensorPtr>& args, const std::vector<TensorPtr>& caps) const;
+  std::vector<TensorPtr> inline_into(GraphBuilder* b, const std::vector<TensorPtr>& args,
+                                     const std::vector<TensorPtr>& caps) const;
   std::shared_ptr<Graph> graph_;
-  std::vector<TensorPtr> captures_;
+  std::vector<TensorPtr> captures_;               // nullptr where the capture is weak
+  std::vector<std::weak_ptr<Tensor>> weak_captures_;
   mutable std::once_flag compiled_;
   mutable std::shared_ptr<const Plan> plan_;
 };

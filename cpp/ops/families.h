@@ -7,7 +7,13 @@ void register_all_ops(OpRegistry& r);
 void register_array_ops(OpRegistry& r);        // Const, Placeholder, Identity, Fill, ...
 void register_elementwise_ops(OpRegistry& r);  // AddV2, ...
 void register_matmul_ops(OpRegistry& r);       // MatMul, BatchMatMulV2
+void register_state_ops(OpRegistry& r);        // ReadVariableOp, Assign*VariableOp
 void register_host_ops(OpRegistry& r);         // PyCall (kernel set by the bindings)
+void register_shape_ops(OpRegistry& r);        // Reshape, Transpose, ExpandDims, Squeeze, Shape, Tile, Pad, ...
+void register_concat_split_ops(OpRegistry& r); // ConcatV2, Pack, Unpack, Split, SplitV
+void register_gather_ops(OpRegistry& r);       // GatherV2, GatherNd, ScatterNd, UnsortedSegmentSum, SelectV2, Where
+void register_slice_ops(OpRegistry& r);        // Slice, StridedSlice, StridedSliceGrad
+void register_sequence_ops(OpRegistry& r);     // Range, LinSpace, OneHot
 void register_control_flow_ops(OpRegistry& r); // If, While (kernels set by exec/)
 void register_tensor_list_ops(OpRegistry& r);  // TensorList* (TensorArray's values)
 }  // namespace fn

@@ -46,6 +46,9 @@ struct OpDef {
   GradFn grad;                // empty: not differentiable (gradient None)
   bool stateful = false;      // never pruned, never CSE'd, runs in program order
   bool needs_host = false;    // kernel calls back into Python (takes the GIL itself)
+  // The kernel reads only its inputs' shapes (Shape, Size, Rank): while tracing, such a node's
+  // value is known as soon as its inputs' shapes are static (see GraphBuilder::constant_value).
+  bool shape_only = false;
 };
 
 class OpRegistry {

@@ -1,5 +1,8 @@
 #include "trace/context.h"
 
+#include <atomic>
+#include <cmath>
+
 #include "core/error.h"
 #include "trace/tape.h"
 
@@ -120,7 +123,47 @@ NodeOutput GraphBuilder::use(const TensorPtr& t, GraphBuilder* outer) {
 EagerPtr GraphBuilder::constant_value(const NodeOutput& o) const {
   const Node& n = graph_->node(o.node);
   if (n.op == "Const") return n.attrs.get<EagerPtr>("value");
+  auto it = folded_.find(o.node);
+  if (it != folded_.end() && o.index < static_cast<int>(it->second.size())) return it->second[o.index];
   return nullptr;
+}
+
+namespace {
+constexpr int64_t kMaxFoldElements = 1024;
+bool small_int(const TensorSpec& s) {
+  return (s.dtype == DType::Int32 || s.dtype == DType::Int64) && s.shape.is_fully_defined() &&
+         s.shape.num_elements() <= kMaxFoldElements;
+}
+}  // namespace
+
+// Shape arithmetic folds at trace time so shape rules downstream see values (TF's
+// constant_value): shape-only ops on static shapes, and pure ops whose inputs are all known
+// and whose outputs are small integer tensors. Failures just leave the value unknown.
+void GraphBuilder::try_fold(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
+                            const std::vector<EagerPtr>& values) {
+  if (def.stateful || def.needs_host || !def.kernel || in_specs.empty()) return;
+  const Node& n = graph_->node(node);
+  for (const TensorSpec& s : n.outputs)
+    if (!small_int(s)) return;
+  for (auto& kv : n.attrs.items())
+    if (std::holds_alternative<std::shared_ptr<Graph>>(kv.second)) return;   // control flow
+  std::vector<EagerPtr> in(in_specs.size());
+  for (size_t i = 0; i < in_specs.size(); ++i) {
+    if (values[i]) {
+      if (values[i]->num_elements() > kMaxFoldElements) return;
+      in[i] = values[i];
+    } else if (def.shape_only && in_specs[i].shape.is_fully_defined()) {
+      in[i] = std::make_shared<EagerTensor>(in_specs[i].dtype, in_specs[i].shape,
+                                            Buffer::wrap(nullptr, 0, nullptr));
+    } else {
+      return;
+    }
+  }
+  try {
+    KernelContext kc{n.attrs, n.name};
+    folded_[node] = def.kernel(kc, in);
+  } catch (const std::exception&) {
+  }
 }
 
 NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput>& inputs,
@@ -144,17 +187,46 @@ NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput
   n.outputs = outs;
   n.defined_at = current_location();
   int idx = graph_->add_node(std::move(n));
+  try_fold(def, idx, in_specs, values);
   if (out_specs) *out_specs = std::move(outs);
   return NodeOutput{idx, 0};
 }
 
 // ---- dispatch ----
 
+namespace {
+std::atomic<bool> g_check_numerics{false};
+
+void check_outputs(const OpDef& op, const std::vector<EagerPtr>& outs) {
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const EagerPtr& t = outs[i];
+    if (!t || !is_floating(t->dtype())) continue;
+    bool bad = false;
+    visit_pod(t->dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      const T* d = t->data<T>();
+      for (int64_t k = 0; k < t->num_elements() && !bad; ++k) bad = !std::isfinite(to_double(d[k]));
+      return 0;
+    });
+    if (bad)
+      throw_error(Code::InvalidArgument, "\n\n!!! Detected Infinity or NaN in output ", i, " of ",
+                  current_builder() ? "graph" : "eagerly-executing", " op \"", op.name, "\" (# of outputs: ",
+                  outs.size(), ") !!!\n  dtype: ", dtype_name(t->dtype()), "\n  shape: ", t->shape().to_string(),
+                  "\n");
+  }
+}
+}  // namespace
+
+void set_check_numerics(bool enabled) { g_check_numerics = enabled; }
+bool check_numerics_enabled() { return g_check_numerics.load(std::memory_order_relaxed); }
+
 std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& inputs,
                                  const Attrs& attrs, const std::string& node_name) {
   if (!op.kernel) throw_error(Code::Unimplemented, "Op ", op.name, " has no kernel");
   KernelContext kc{attrs, node_name};
-  return op.kernel(kc, inputs);
+  std::vector<EagerPtr> out = op.kernel(kc, inputs);
+  if (g_check_numerics.load(std::memory_order_relaxed)) check_outputs(op, out);
+  return out;
 }
 
 std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& inputs,

@@ -33,7 +33,8 @@ class GraphBuilder {
 
   NodeOutput add_node(const OpDef& def, const std::vector<NodeOutput>& inputs, Attrs attrs,
                       const std::string& name, std::vector<TensorSpec>* out_specs);
-  // Constant values known for node outputs (for shape rules needing values).
+  // Constant values known for node outputs (for shape rules needing values): Const nodes,
+  // and small integer results folded at trace time (shape arithmetic: Shape, Pack, ...).
   EagerPtr constant_value(const NodeOutput& o) const;
 
  private:
@@ -42,6 +43,9 @@ class GraphBuilder {
   std::unordered_map<const Tensor*, NodeOutput> outer_captures_;
   std::vector<TensorPtr> captured_values_;
   std::vector<TensorPtr> keepalive_;   // captured eager tensors (keys above are raw pointers)
+  std::unordered_map<int, std::vector<EagerPtr>> folded_;   // node -> its folded outputs
+  void try_fold(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
+                const std::vector<EagerPtr>& values);
 };
 
 struct Frame {
@@ -78,6 +82,11 @@ TensorPtr dispatch1(const std::string& op, const std::vector<TensorPtr>& inputs,
 // Runs an op's kernel on eager inputs (no tape, no graph), translating errors into TF's form.
 std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& inputs,
                                  const Attrs& attrs, const std::string& node_name);
+
+// fn.debugging.enable_check_numerics: when on, every kernel's floating outputs are checked for
+// NaN and Inf (a process-wide debugging switch, like TensorFlow's).
+void set_check_numerics(bool enabled);
+bool check_numerics_enabled();
 
 // Out-of-scope error for a graph tensor used where its graph is not being built.
 [[noreturn]] void throw_out_of_scope(const Tensor& t);

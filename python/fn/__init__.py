@@ -48,10 +48,12 @@ from fn.array_ops import cast, constant, convert_to_tensor, fill, ones, zeros  #
 from fn.math_ops import add, matmul  # noqa: E402
 from fn.tensor_spec import TensorSpec  # noqa: E402
 from fn.function import Function, function  # noqa: E402
-from fn import config, types  # noqa: E402,F401
+from fn import config, debugging, types  # noqa: E402,F401
 from fn import nest  # noqa: E402,F401
 from fn.print_ops import print_ as print  # noqa: E402,A001  (TensorFlow's name)
 from fn.script_ops import numpy_function, py_function  # noqa: E402
+from fn.variables import Variable, init_scope  # noqa: E402
+from fn.module import Module  # noqa: E402
 from fn.tensor_array import TensorArray  # noqa: E402
 from fn.control_flow import case, cond, switch_case, while_loop  # noqa: E402
 

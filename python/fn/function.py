@@ -194,6 +194,16 @@ class FuncGraph:
         """The graph as readable text, one node a line."""
         return self._core.to_text()
 
+    def to_dot(self) -> str:
+        """The graph in Graphviz DOT (sub-graphs of If/While as clusters)."""
+        from fn import visualize
+        return visualize.to_dot(self, self.name)
+
+    def _repr_svg_(self) -> str:
+        """Notebooks render the graph as a picture."""
+        from fn import visualize
+        return visualize.to_svg(self, self.name)
+
     def __repr__(self) -> str:
         return f"<fn.FuncGraph {self.name!r} with {self._core.num_nodes()} nodes>"
 
@@ -337,6 +347,9 @@ class ConcreteFunction:
     def __str__(self) -> str:
         return "ConcreteFunction " + self.pretty_printed_signature()
 
+    def _repr_svg_(self) -> str:
+        return self.graph._repr_svg_()
+
     def __repr__(self) -> str:
         return f"<ConcreteFunction {self._summary()} at 0x{id(self):X}>"
 
@@ -474,23 +487,36 @@ class Function(_core.FunctionBase):
             key, leaves = _core.make_key(pos if not kw else (pos, kw))
         concrete = self._cache_lookup(key)
         if concrete is None:
-            with self._lock:   # concurrent first calls trace once
+            tracing = _tracing_now()
+            if (id(self), key) in tracing:
+                raise RecursionError(
+                    f"maximum recursion depth exceeded while tracing {self._name}: it calls itself with "
+                    f"arguments of the same trace type ({key!r}), so tracing would never end. Recursion "
+                    "on tensor values cannot be traced; write it as a loop (a `while` on tensors, or "
+                    "fn.while_loop).")
+            with self._lock, _TracingMark(tracing, (id(self), key)):   # concurrent first calls trace once
                 concrete = self._cache_lookup(key)
                 if concrete is None:
                     if self._reduce_retracing:
                         key, pos, kw = self._relax(key, pos, kw)
                     concrete = self._trace(pos, kw, names, key)
+                    if not getattr(self, "_first_trace_done", False):
+                        self._first_trace_done = True
+                        if concrete._variables:
+                            # TF traces again with creation disallowed: a Function that makes new
+                            # variables on every call fails here, on its first call.
+                            concrete = self._trace(pos, kw, names, key)
         flat = [] if allow_specs else [l for l in leaves]
         return concrete, flat
 
     def _relax(self, key: Any, pos: tuple, kw: dict) -> Tuple[Any, tuple, dict]:
-        # reduce_retracing: generalise to the common supertype with an existing trace.
-        for other, _ in self._cache_items():
-            sup = key.common_supertype(other)
-            if sup is not None and not (sup == key):
-                relaxed_pos = _relax_values(pos, sup, len(pos))
-                if relaxed_pos is not None:
-                    return sup, relaxed_pos, kw
+        """reduce_retracing: trace with shapes generalised against an existing trace of the same
+        structure (differing dims become None), so later calls of other sizes reuse it."""
+        for _, other in self._cache_items():
+            relaxed = _merge_specs((pos, kw), (other._pos_values, other._kw_values))
+            if relaxed is not None:
+                new_key, _ = _core.make_key(relaxed[0] if not relaxed[1] else relaxed)
+                return new_key, relaxed[0], relaxed[1]
         return key, pos, kw
 
     # -- input_signature
@@ -541,9 +567,6 @@ class Function(_core.FunctionBase):
             builder.set_outputs(flat_out)
             func_graph.outputs = flat_out
         core = _core.ConcreteFunctionCore(graph, builder.captured_values(), f"__inference_{self._name}_{trace_id}")
-        for v in builder.captured_values():
-            if getattr(v, "_fn_weak_capture", False):
-                core.add_weak_capture(v)
         spec_pos = tuple(_walk(v, _to_spec) for v in pos)
         spec_kw = {k: _walk(v, _to_spec) for k, v in kw.items()}
         concrete = ConcreteFunction(core, func_graph, self._name, self._signature, spec_pos, spec_kw, names,
@@ -574,6 +597,27 @@ class Function(_core.FunctionBase):
         if self._bound_self is not None:
             return functools.partial(fn, self._instance())
         return fn
+
+
+_tracing_local = threading.local()
+
+
+def _tracing_now() -> set:
+    """(function id, key) pairs being traced on this thread (to stop infinite recursion)."""
+    if not hasattr(_tracing_local, "active"):
+        _tracing_local.active = set()
+    return _tracing_local.active
+
+
+class _TracingMark:
+    def __init__(self, active: set, item: Any) -> None:
+        self.active, self.item = active, item
+
+    def __enter__(self) -> None:
+        self.active.add(self.item)
+
+    def __exit__(self, *exc: Any) -> None:
+        self.active.discard(self.item)
 
 
 def _trace_scope(f: "Function") -> Any:
@@ -619,8 +663,22 @@ def _conform(value: Any, spec: Any) -> Any:
     return None
 
 
-def _relax_values(pos: tuple, key: Any, n: int) -> Optional[tuple]:
-    return None
+def _merge_specs(a: Any, b: Any) -> Any:
+    """The structure of ``a`` with tensors/specs generalised to also admit ``b``'s, or None when
+    the two differ in anything but tensor dimensions."""
+    if _core.is_tensor(a) or isinstance(a, TensorSpec):
+        if not (_core.is_tensor(b) or isinstance(b, TensorSpec)) or a.dtype != b.dtype:
+            return None
+        return TensorSpec(a.shape.most_specific_compatible_shape(b.shape), a.dtype)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and type(a) is type(b) and len(a) == len(b):
+        parts = [_merge_specs(x, y) for x, y in zip(a, b)]
+        if any(p is None for p in parts):
+            return None
+        return type(a)(*parts) if hasattr(a, "_fields") else type(a)(parts)
+    if isinstance(a, dict) and isinstance(b, dict) and set(a) == set(b):
+        parts = {k: _merge_specs(a[k], b[k]) for k in a}
+        return None if any(v is None for v in parts.values()) else parts
+    return a if (type(a) is type(b) and a == b) or a is b else None
 
 
 def _outputs_to_graph(outputs: Any) -> Tuple[Any, List[Any]]:
@@ -638,6 +696,9 @@ def _outputs_to_graph(outputs: Any) -> Tuple[Any, List[Any]]:
     def convert(v: Any) -> Any:
         if hasattr(v, "__fn_tensor__") and not _core.is_tensor(v):
             return v.__fn_tensor__(None)
+        # Python numbers and strings returned from a Function come back as tensors (TF).
+        if isinstance(v, (bool, int, float, str, bytes)) or type(v).__module__ == "numpy":
+            return _core.convert_to_tensor(v)
         return v
 
     structured = _walk(_map_objects(outputs, convert), ident)

@@ -37,6 +37,8 @@ def _eager_repr(self: Any) -> str:
 
 
 def _graph_str(self: Any) -> str:
+    if self._rank < 0:   # TensorFlow leaves the shape out when even the rank is unknown
+        return 'Tensor("%s", dtype=%s)' % (self.name, self.dtype.name)
     return 'Tensor("%s", shape=%s, dtype=%s)' % (self.name, self.shape, self.dtype.name)
 
 

@@ -400,3 +400,53 @@ def calls_helper(x):
 def test_user_functions_called_from_converted_code_are_converted(fake):
     assert unwrap(ag.convert(calls_helper)(T(-4))) == 5
     assert fake.count('cond') == 1
+
+
+def defines_helpers(x):
+    def clip(v, limit=5):
+        if v > limit:
+            v = limit
+        return v
+
+    class Scaler:
+        def __init__(self, k):
+            self.k = k
+
+        def apply(self, v):
+            if v < 0:
+                return -v * self.k
+            return v * self.k
+
+    class Doubler(Scaler):
+        def apply(self, v):
+            return super().apply(v) * 2
+
+    return clip(x), Doubler(3).apply(x), (lambda v: 'neg' if v < 0 else 'pos')(x)
+
+
+def test_functions_defined_inside_are_converted_inline(fake):
+    clipped, scaled, sign_ = ag.convert(defines_helpers)(T(-4))
+    assert (unwrap(clipped), unwrap(scaled), unwrap(sign_)) == (-4, 24, 'neg')
+    assert fake.count('cond') == 3
+    clipped, scaled, sign_ = ag.convert(defines_helpers)(T(9))
+    assert (unwrap(clipped), unwrap(scaled), unwrap(sign_)) == (5, 54, 'pos')
+    assert ag.convert(defines_helpers)(-4) == defines_helpers(-4)
+    code = ag.to_code(defines_helpers)
+    assert code.count('fn__.if_stmt(') == 2 and 'def clip(v, limit=5):' in code
+
+
+total_seen = 0
+
+
+def bumps_global(x):
+    global total_seen
+    if x > 0:
+        total_seen = total_seen + x
+    return x
+
+
+def test_globals_assigned_in_staged_branches_are_outputs(fake):
+    global total_seen
+    total_seen = 1
+    ag.convert(bumps_global)(T(4))
+    assert unwrap(total_seen) == 5

@@ -37,3 +37,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                        and i not in names)
         if stale:
             raise pytest.UsageError(f"xfail.txt lists unknown guide tests: {stale}")
+
+
+@pytest.fixture(autouse=True)
+def _reset_global_config():
+    """A failing example must not leak process-wide settings into the next one."""
+    yield
+    fn = sys.modules.get("fn")
+    if fn is not None:
+        fn.config.run_functions_eagerly(False)

@@ -1,6 +1,7 @@
 #include "kernels/onednn/binary.h"
 
 #include "kernels/onednn/engine.h"
+#include "kernels/onednn/primitive_cache.h"
 
 namespace fn {
 namespace onednn {
@@ -27,10 +28,15 @@ void binary(dnnl::algorithm alg, const EagerTensor& a, const EagerTensor& b, Eag
   };
   memory::desc ma(da, dt, tag_for(da.size())), mb(db, dt, tag_for(db.size())),
       mo(da, dt, tag_for(da.size()));
-  auto pd = dnnl::binary::primitive_desc(engine(), alg, ma, mb, mo);
+  std::string key = "binary" + std::to_string(static_cast<int>(alg));
+  append_key(key, ma);
+  append_key(key, mb);
+  auto prim = cached_primitive(key, [&] {
+    return dnnl::binary(dnnl::binary::primitive_desc(engine(), alg, ma, mb, mo));
+  });
   memory am(ma, engine(), const_cast<void*>(a.raw())), bm(mb, engine(), const_cast<void*>(b.raw())),
       om(mo, engine(), out.raw());
-  dnnl::binary(pd).execute(stream(), {{DNNL_ARG_SRC_0, am}, {DNNL_ARG_SRC_1, bm}, {DNNL_ARG_DST, om}});
+  prim->execute(stream(), {{DNNL_ARG_SRC_0, am}, {DNNL_ARG_SRC_1, bm}, {DNNL_ARG_DST, om}});
   stream().wait();
 }
 

@@ -1,6 +1,7 @@
 #include "kernels/onednn/matmul.h"
 
 #include "kernels/onednn/engine.h"
+#include "kernels/onednn/primitive_cache.h"
 
 namespace fn {
 namespace onednn {
@@ -37,10 +38,14 @@ void matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
   auto dt = to_dnnl(a.dtype());
   auto ma = desc_for(a.shape(), ta, dt), mb = desc_for(b.shape(), tb, dt),
        mo = desc_for(out.shape(), false, dt);
-  auto pd = dnnl::matmul::primitive_desc(engine(), ma, mb, mo);
+  std::string key = "matmul";
+  append_key(key, ma);
+  append_key(key, mb);
+  append_key(key, mo);
+  auto prim = cached_primitive(key, [&] { return dnnl::matmul(dnnl::matmul::primitive_desc(engine(), ma, mb, mo)); });
   memory am(ma, engine(), const_cast<void*>(a.raw())), bm(mb, engine(), const_cast<void*>(b.raw())),
       om(mo, engine(), out.raw());
-  dnnl::matmul(pd).execute(stream(), {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, om}});
+  prim->execute(stream(), {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, om}});
   stream().wait();
 }
 

@@ -8,6 +8,9 @@ module dict), the same closure cells (so free variables still resolve to the
 live objects) and the same defaults, keyword defaults, name, qualname,
 module, docstring and attributes.
 
+Functions and methods defined inside a converted function are converted
+with it (inline), so calling them later needs no second conversion.
+
 The compiled code is cached per original code object; each function object
 (one per closure) gets its own converted function, cached weakly.
 
@@ -204,8 +207,8 @@ def _entry(f):
                     entry = _compile(f)
                 except ConversionError as e:
                     entry = _Entry(error=str(e))
-                except RecursionError:
-                    entry = _Entry(error='its source is too deeply nested')
+                # Anything else (a RecursionError from a user's infinite
+                # recursion while tracing, say) propagates and is not cached.
                 _code_cache[code] = entry
     return entry
 
@@ -253,11 +256,8 @@ def _convert_function(f, warn=True):
             _warn(f, entry.error)
         return f
     new = _instantiate(entry, f)
-    try:
-        _function_cache[f] = new
-    except TypeError:
-        pass
-    return new
+    with _lock:
+        return _function_cache.setdefault(f, new)
 
 
 # Public ------------------------------------------------------------------------------

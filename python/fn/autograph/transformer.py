@@ -378,15 +378,54 @@ def _needs_init(bindings, captured):
     return needs
 
 
-def transform_function(fdef, freevars=()):
-    """Converts ``fdef`` (an ast.FunctionDef) in place and returns it."""
-    strip_signature_extras(fdef)
+def _is_generator(fdef):
+    for sub in analysis._walk_scope(fdef):
+        if isinstance(sub, (ast.Yield, ast.YieldFrom, ast.Await)):
+            return True
+    return False
+
+
+def _convert_nested_defs(stmts, in_class=False):
+    """Converts the functions (and methods of classes) defined in ``stmts``.
+
+    They are part of the converted code object, so converting them here is
+    what lets ``converted_call`` treat them as converted when they are called.
+    Generator functions keep their control flow (expressions are still
+    converted by the enclosing pass).
+    """
+    for s in stmts:
+        if isinstance(s, ast.FunctionDef):
+            if not _is_generator(s):
+                transform_function(s, nested=True, method=in_class)
+        elif isinstance(s, ast.ClassDef):
+            _convert_nested_defs(s.body, in_class=True)
+        elif not isinstance(s, (ast.AsyncFunctionDef, ast.Lambda)):
+            for field in ('body', 'orelse', 'finalbody'):
+                if isinstance(getattr(s, field, None), list):
+                    _convert_nested_defs(getattr(s, field), in_class)
+            for h in getattr(s, 'handlers', []):
+                _convert_nested_defs(h.body, in_class)
+            for c in getattr(s, 'cases', []):
+                _convert_nested_defs(c.body, in_class)
+
+
+def transform_function(fdef, freevars=(), nested=False, method=False):
+    """Converts ``fdef`` (an ast.FunctionDef) in place and returns it.
+
+    A top-level function loses its decorators, defaults and annotations
+    (they stay on the function object); a ``nested`` one (defined inside the
+    converted function) keeps them, as they run when the def executes.
+    """
+    if not nested:
+        strip_signature_extras(fdef)
     params = function_params(fdef)
     namer = Namer(fdef)
 
-    if '__class__' in freevars and params and (fdef.args.posonlyargs or fdef.args.args):
+    if ((method or '__class__' in freevars) and params
+            and (fdef.args.posonlyargs or fdef.args.args)):
         first = (fdef.args.posonlyargs + fdef.args.args)[0].arg
         fdef.body = [_SuperRewriter(first).visit(s) for s in fdef.body]
+    _convert_nested_defs(fdef.body)
 
     decls = []
     body = _remove_declarations(fdef.body, decls)
@@ -398,7 +437,9 @@ def transform_function(fdef, freevars=()):
         body = rl.lower_function(body, fdef)
     body = lowering.JumpLowering(namer).visit_block(body)
 
-    analysis.Liveness(analysis.nested_scope_reads(body)).run(body)
+    # Names read by closures, and globals/nonlocals, outlive the function.
+    escaping = analysis.nested_scope_reads(body) | user_globals | user_nonlocals
+    analysis.Liveness(escaping).run(body)
 
     bindings = _top_level_bindings(body)
     cf = ControlFlow(namer, user_globals)
@@ -422,5 +463,6 @@ def transform_function(fdef, freevars=()):
             and isinstance(body[0].value.value, str)):
         doc, body = body[:1], body[1:]
     fdef.body = doc + head + body or [ast.Pass()]
-    ast.fix_missing_locations(fdef)
+    if not nested:
+        ast.fix_missing_locations(fdef)
     return fdef

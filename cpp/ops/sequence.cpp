@@ -1,0 +1,167 @@
+// Generated sequences: Range (tf.range), LinSpace, OneHot.
+#include <cmath>
+
+#include "ops/elementwise_impl.h"
+#include "ops/families.h"
+#include "ops/shape_util.h"
+
+namespace fn {
+
+namespace {
+
+// ---- Range ----
+
+int64_t range_size(double start, double limit, double delta, bool integral) {
+  if (delta == 0) throw_error(Code::InvalidArgument, "Requires delta != 0: ", delta);
+  if (delta > 0 && start > limit)
+    throw_error(Code::InvalidArgument, "Requires start <= limit when delta > 0: ", start, "/", limit);
+  if (delta < 0 && start < limit)
+    throw_error(Code::InvalidArgument, "Requires start >= limit when delta < 0: ", start, "/", limit);
+  if (integral) {
+    auto s = static_cast<int64_t>(start), l = static_cast<int64_t>(limit), d = static_cast<int64_t>(delta);
+    return (std::llabs(l - s) + std::llabs(d) - 1) / std::llabs(d);
+  }
+  return static_cast<int64_t>(std::ceil(std::fabs((limit - start) / delta)));
+}
+
+std::vector<TensorSpec> range_infer(const InferContext& c) {
+  DType d = c.inputs[0].dtype;
+  for (int i = 0; i < 3; ++i)
+    if (c.inputs[i].shape.rank() > 0)
+      throw_error(Code::ValueError, "Shape must be rank 0 but is rank ", c.inputs[i].shape.rank(),
+                  " for '{{node range}} = Range[]' with input shapes: ", tf_shapes(c.inputs), ".");
+  if (!c.value(0) || !c.value(1) || !c.value(2)) return one(d, Shape{Shape::kUnknown});
+  int64_t n = graph_rule(c, "range", [&] {
+    return range_size(c.value(0)->scalar_as_double(), c.value(1)->scalar_as_double(),
+                      c.value(2)->scalar_as_double(), is_integer(d));
+  });
+  return one(d, Shape{n});
+}
+
+std::vector<EagerPtr> range_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+  check_same_dtype_eager("Range", in);
+  static const char* names[] = {"start", "limit", "delta"};
+  for (int i = 0; i < 3; ++i)
+    if (in[i]->shape().rank() != 0)
+      throw_error(Code::InvalidArgument, names[i], " must be a scalar, not shape ", tf_shape(in[i]->shape()));
+  DType d = in[0]->dtype();
+  if (!is_numeric(d)) throw_unsupported_dtype("Range", d);
+  if (d == DType::Int64) {
+    int64_t s = in[0]->data<int64_t>()[0], l = in[1]->data<int64_t>()[0], dl = in[2]->data<int64_t>()[0];
+    int64_t n = range_size(static_cast<double>(s), static_cast<double>(l), static_cast<double>(dl), true);
+    if (dl != 0) n = (std::llabs(l - s) + std::llabs(dl) - 1) / std::llabs(dl);
+    auto out = make_tensor(d, Shape{n});
+    for (int64_t i = 0; i < n; ++i) out->data<int64_t>()[i] = s + i * dl;
+    return {out};
+  }
+  double s = in[0]->scalar_as_double(), l = in[1]->scalar_as_double(), dl = in[2]->scalar_as_double();
+  int64_t n = range_size(s, l, dl, is_integer(d));
+  auto out = make_tensor(d, Shape{n});
+  visit_pod(d, [&](auto tag) {
+    using T = decltype(tag);
+    using A = typename Arith<T>::type;
+    A a0 = widen(in[0]->data<T>()[0]), ad = widen(in[2]->data<T>()[0]);
+    for (int64_t i = 0; i < n; ++i) out->data<T>()[i] = narrow<T>(static_cast<A>(a0 + static_cast<A>(i) * ad));
+    return 0;
+  });
+  return {out};
+}
+
+// ---- LinSpace ----
+
+std::vector<EagerPtr> linspace_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+  check_same_dtype_eager("LinSpace", {in[0], in[1]});
+  DType d = in[0]->dtype();
+  if (!is_floating(d)) throw_unsupported_dtype("LinSpace", d);
+  check_index_type("LinSpace", "Tidx", in[2]->dtype());
+  for (int i = 0; i < 3; ++i)
+    if (in[i]->shape().rank() != 0)
+      throw_error(Code::InvalidArgument, i == 0 ? "start" : i == 1 ? "stop" : "num", " must be a scalar, but got shape ",
+                  tf_shape(in[i]->shape()));
+  int64_t num = in[2]->scalar_as_int(0);
+  if (num <= 0) throw_error(Code::InvalidArgument, "Requires num > 0: ", num);
+  auto out = make_tensor(d, Shape{num});
+  visit_pod(d, [&](auto tag) {
+    using T = decltype(tag);
+    using A = typename Arith<T>::type;
+    A start = widen(in[0]->data<T>()[0]), stop = widen(in[1]->data<T>()[0]);
+    T* o = out->data<T>();
+    if (num == 1) { o[0] = narrow<T>(start); return 0; }
+    A step = (stop - start) / static_cast<A>(num - 1);
+    for (int64_t i = 0; i + 1 < num; ++i) o[i] = narrow<T>(static_cast<A>(start + step * static_cast<A>(i)));
+    o[num - 1] = narrow<T>(stop);
+    return 0;
+  });
+  return {out};
+}
+
+// ---- OneHot ----
+
+int64_t one_hot_axis(int64_t axis, int rank) {
+  if (axis != -1 && (axis < 0 || axis > rank))
+    throw_error(Code::InvalidArgument, "Expected axis to be -1 or between [0, ", rank + 1, ").  But received: ", axis);
+  return axis == -1 ? rank : axis;
+}
+
+std::vector<TensorSpec> one_hot_infer(const InferContext& c) {
+  const Shape& ind = c.inputs[0].shape;
+  DType d = c.inputs[2].dtype;
+  if (!ind.has_rank()) return one(d, Shape::unknown_rank());
+  int64_t axis = graph_rule(c, "one_hot", [&] { return one_hot_axis(c.attrs.get_or("axis", int64_t{-1}), ind.rank()); });
+  int64_t depth = Shape::kUnknown;
+  if (c.value(1)) {
+    depth = c.value(1)->scalar_as_int(0);
+    if (depth < 0)
+      throw_error(Code::ValueError, "Dimension size, given by scalar input 1, must be non-negative but is ", depth,
+                  " for '{{node one_hot}} = OneHot[]' with input shapes: ", tf_shapes(c.inputs), ".");
+  }
+  auto dims = ind.dims();
+  dims.insert(dims.begin() + axis, depth);
+  return one(d, Shape(dims));
+}
+
+std::vector<EagerPtr> one_hot_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  const EagerPtr &ind = in[0], &on = in[2], &off = in[3];
+  if (!is_index_type(ind->dtype()) && ind->dtype() != DType::UInt8)
+    throw_error(Code::InvalidArgument, "Value for attr 'TI' of ", dtype_name(ind->dtype()),
+                " is not in the list of allowed values: uint8, int32, int64 for op OneHot");
+  check_same_dtype_eager("OneHot", {on, off});
+  if (on->shape().rank() != 0) throw_error(Code::InvalidArgument, "on_value must be a scalar, but got: ", tf_shape(on->shape()));
+  if (off->shape().rank() != 0) throw_error(Code::InvalidArgument, "off_value must be a scalar, but got: ", tf_shape(off->shape()));
+  int64_t depth = in[1]->scalar_as_int(0);
+  if (depth < 0) throw_error(Code::InvalidArgument, "depth must be non-negative, got: ", depth);
+  const auto& id = ind->shape().dims();
+  int64_t axis = one_hot_axis(k.attrs.get_or("axis", int64_t{-1}), static_cast<int>(id.size()));
+  auto od = id;
+  od.insert(od.begin() + axis, depth);
+  auto out = make_tensor(on->dtype(), Shape(od));
+  int64_t outer = prod(id, 0, axis), inner = prod(id, axis, id.size());
+  auto idx = read_int_list(*ind);
+  visit_move(on->dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T onv = elems<T>(*on)[0], offv = elems<T>(*off)[0];
+    T* o = elems<T>(*out);
+    for (int64_t a = 0; a < outer; ++a)
+      for (int64_t dd = 0; dd < depth; ++dd)
+        for (int64_t i = 0; i < inner; ++i) *o++ = idx[a * inner + i] == dd ? onv : offv;
+    return 0;
+  });
+  return {out};
+}
+
+}  // namespace
+
+void register_sequence_ops(OpRegistry& r) {
+  r.add(OpDef{"Range", "range", 3, range_infer, range_kernel, {}});
+  r.add(OpDef{"LinSpace", "LinSpace", 3,
+              [](const InferContext& c) {
+                int64_t n = c.value(2) ? c.value(2)->scalar_as_int(0) : Shape::kUnknown;
+                if (c.value(2) && n <= 0)
+                  throw_error(Code::ValueError, "Requires num > 0: ", n, " for '{{node LinSpace}} = LinSpace[]'");
+                return one(c.inputs[0].dtype, Shape{n});
+              },
+              linspace_kernel, {}});
+  r.add(OpDef{"OneHot", "one_hot", 4, one_hot_infer, one_hot_kernel, {}});
+}
+
+}  // namespace fn

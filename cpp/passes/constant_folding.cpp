@@ -1,0 +1,51 @@
+// Constant folding: a stateless node whose inputs are all Const nodes is computed once at
+// compile time (when its result is small) and becomes a Const.
+#include "ops/op.h"
+#include "passes/passes.h"
+#include "passes/rewriter.h"
+#include "trace/context.h"
+
+namespace fn {
+
+namespace {
+constexpr int64_t kMaxFoldedElements = 1 << 12;
+}
+
+std::shared_ptr<Graph> fold_constants(const Graph& g) {
+  Rewriter rw(g);
+  const OpDef& const_def = OpRegistry::global().get("Const");
+  return rw.run([&](int i, const Node& n, Rewriter& r) {
+    if (!n.def || n.def->stateful || n.def->needs_host || n.inputs.empty() || n.op == "Const") return false;
+    std::vector<EagerPtr> values;
+    for (const NodeOutput& in : n.inputs) {
+      const Node& src = r.target().node(in.node);
+      if (src.op != "Const") return false;
+      values.push_back(src.attrs.get<EagerPtr>("value"));
+    }
+    for (const TensorSpec& s : n.outputs)
+      if (s.shape.num_elements() < 0 || s.shape.num_elements() > kMaxFoldedElements || s.dtype == DType::Resource ||
+          s.dtype == DType::Variant)
+        return false;
+    std::vector<EagerPtr> out;
+    try {
+      out = run_kernel(*n.def, values, n.attrs, n.name);
+    } catch (const Error&) {
+      return false;   // leave it to fail at run time, with the run-time error
+    }
+    std::vector<NodeOutput> outs;
+    for (size_t k = 0; k < out.size(); ++k) {
+      Node c;
+      c.op = "Const";
+      c.def = &const_def;
+      c.name = n.name + (k ? "_" + std::to_string(k) : "");
+      c.attrs.set("value", out[k]);
+      c.attrs.set("dtype", out[k]->dtype());
+      c.outputs = {out[k]->spec()};
+      outs.push_back(NodeOutput{r.target().add_node(std::move(c)), 0});
+    }
+    r.replace_outputs(i, std::move(outs));
+    return true;
+  });
+}
+
+}  // namespace fn

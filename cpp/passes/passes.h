@@ -1,0 +1,15 @@
+// Graph passes run before a graph is compiled into a plan. Each takes a graph and returns an
+// optimised copy (the traced graph users inspect is never changed).
+#pragma once
+#include <memory>
+
+#include "graph/graph.h"
+
+namespace fn {
+
+std::shared_ptr<Graph> fold_constants(const Graph& g);
+std::shared_ptr<Graph> eliminate_common_subexpressions(const Graph& g);
+// The pass manager: constant folding, then CSE (dead nodes are pruned by Plan::compile).
+std::shared_ptr<Graph> optimize(const Graph& g);
+
+}  // namespace fn

@@ -1,0 +1,29 @@
+// Shared machinery of graph passes: copy a graph node by node into a new one, letting the
+// pass replace a node's outputs by existing outputs (CSE) or by a new node (folding).
+#pragma once
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "graph/graph.h"
+
+namespace fn {
+
+class Rewriter {
+ public:
+  explicit Rewriter(const Graph& src);
+  // Decides what node i of the source becomes. Return true after calling replace_outputs()
+  // to drop the node; return false to copy it unchanged (with remapped inputs).
+  using Visit = std::function<bool(int index, const Node& remapped, Rewriter& rw)>;
+  std::shared_ptr<Graph> run(const Visit& visit);
+  // The new graph's node outputs that replace node `index`'s outputs.
+  void replace_outputs(int index, std::vector<NodeOutput> outs);
+  Graph& target() { return *dst_; }
+
+ private:
+  const Graph& src_;
+  std::shared_ptr<Graph> dst_;
+  std::vector<std::vector<NodeOutput>> map_;
+};
+
+}  // namespace fn

@@ -1,0 +1,35 @@
+"""Graphs render as SVG (Graphviz, or the pure-Python fallback) and as DOT/text."""
+import xml.etree.ElementTree as ET
+
+import fn
+from fn import visualize
+
+
+def _concrete():
+    @fn.function
+    def f(x):
+        return fn.matmul(x, x) + x
+    return f.get_concrete_function(fn.ones([2, 2]))
+
+
+def test_svg_is_valid_xml_and_names_every_node():
+    c = _concrete()
+    svg = c._repr_svg_()
+    root = ET.fromstring(svg.split("?>", 1)[-1].split("-->", 1)[-1] if svg.startswith("<?xml") else svg)
+    assert root.tag.endswith("svg")
+    for name in ["x", "MatMul", "add", "Identity"]:
+        assert name in svg
+
+
+def test_fallback_svg_without_graphviz():
+    c = _concrete()
+    svg = visualize._fallback_svg(c.graph._core)
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg") and len(root.findall(".//{http://www.w3.org/2000/svg}rect")) == 4
+
+
+def test_dot_and_text():
+    c = _concrete()
+    dot = c.graph.to_dot()
+    assert dot.startswith("digraph") and "n0 -> n1" in dot
+    assert "MatMul(%x, %x)" in c.graph.to_text()
