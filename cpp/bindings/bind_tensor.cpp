@@ -1,5 +1,5 @@
 // fn.Tensor (symbolic, the base class) and EagerTensor (owns a buffer): properties, NumPy
-// interop and the operator fast path for `+`.
+// interop. The operator fast paths are in bind_operators.cpp.
 #include <pybind11/stl.h>
 
 #include "bindings/convert.h"
@@ -12,15 +12,6 @@ namespace {
 
 // Elements above which an eager op releases the GIL while its kernel runs.
 constexpr int64_t kReleaseGilElements = 1 << 15;
-
-// Objects that convert to tensors themselves (variables) rather than as Python data.
-bool has_tensor_hook(py::handle b) {
-  PyObject* p = b.ptr();
-  if (PyLong_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p) || PyBytes_Check(p) || PyList_Check(p) ||
-      PyTuple_Check(p))
-    return false;
-  return py::hasattr(b, "__fn_tensor__");
-}
 
 bool big(const std::vector<TensorPtr>& in) {
   for (auto& t : in)
@@ -40,29 +31,6 @@ std::vector<TensorPtr> execute(const OpDef& op, const std::vector<TensorPtr>& in
 }
 
 namespace {
-
-// `a op b` where b may be a Python value converted to a's dtype (TF's operator rule).
-py::object binary_operator(const OpDef& op, py::handle a, py::handle b, bool reflected) {
-  TensorPtr ta, tb;
-  if (reflected) {
-    tb = a.cast<TensorPtr>();
-    if (!is_tensor(b) && !has_tensor_hook(b)) {
-      DType h = tb->dtype();
-      ta = convert_to_tensor(b, nullptr, &h);
-    } else {
-      ta = convert_to_tensor(b, nullptr);
-    }
-    return py::cast(execute(op, {ta, tb}, {}, "")[0]);
-  }
-  ta = a.cast<TensorPtr>();
-  if (!is_tensor(b) && !has_tensor_hook(b)) {
-    DType h = ta->dtype();
-    tb = convert_to_tensor(b, nullptr, &h);
-  } else {
-    tb = convert_to_tensor(b, nullptr);
-  }
-  return py::cast(execute(op, {ta, tb}, {}, "")[0]);
-}
 
 EagerPtr eager_of(const TensorPtr& t) {
   if (!t->is_eager()) throw_out_of_scope(*t);
@@ -102,15 +70,8 @@ void init_tensor(py::module_& m) {
       })
       .def("__hash__", [](const Tensor&) -> py::int_ {
         throw_error(Code::TypeError, "Tensor is unhashable. Instead, use tensor.ref() as the key.");
-      })
-      .def("__add__", [](py::handle a, py::handle b) {
-        static const OpDef& op = OpRegistry::global().get("AddV2");
-        return binary_operator(op, a, b, false);
-      })
-      .def("__radd__", [](py::handle a, py::handle b) {
-        static const OpDef& op = OpRegistry::global().get("AddV2");
-        return binary_operator(op, a, b, true);
       });
+  // Operators (+, -, ==, ...) are installed by bind_operators.cpp.
 
   // Errors name the type as TensorFlow's do ("'Tensor' object has no attribute 'numpy'").
   reinterpret_cast<PyTypeObject*>(tensor.ptr())->tp_name = "Tensor";

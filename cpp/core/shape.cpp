@@ -52,6 +52,16 @@ std::string Shape::to_string() const {
   return s + ")";
 }
 
+std::string Shape::debug_string() const {
+  if (!known_rank_) return "<unknown>";
+  std::string s = "[";
+  for (size_t i = 0; i < dims_.size(); ++i) {
+    if (i) s += ",";
+    s += dims_[i] < 0 ? "?" : std::to_string(dims_[i]);
+  }
+  return s + "]";
+}
+
 size_t Shape::hash() const {
   size_t h = known_rank_ ? 0x9e3779b97f4a7c15ull : 0x1234567ull;
   for (int64_t d : dims_) h = (h ^ static_cast<size_t>(d + 2)) * 0x100000001b3ull;
@@ -71,8 +81,8 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
     else if (db < 0) out[i] = da;
     else if (da == db) out[i] = da;
     else
-      throw_error(Code::InvalidArgument, "Incompatible shapes: [", a.to_string(), "] vs. [",
-                  b.to_string(), "]");
+      throw_error(Code::InvalidArgument, "Incompatible shapes: ", a.debug_string(), " vs. ",
+                  b.debug_string());
   }
   return Shape(std::move(out));
 }

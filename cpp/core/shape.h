@@ -28,6 +28,7 @@ class Shape {
   bool operator==(const Shape& o) const { return known_rank_ == o.known_rank_ && dims_ == o.dims_; }
   bool operator!=(const Shape& o) const { return !(*this == o); }
   std::string to_string() const;  // "(2, 3)", "(None, 3)", "<unknown>", "()"
+  std::string debug_string() const;   // TF's kernel-side form: "[2,3]", "[?,3]", "<unknown>", "[]"
   size_t hash() const;
 
  private:

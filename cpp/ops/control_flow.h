@@ -60,7 +60,4 @@ bool graph_is_stateful(const Graph& g);
 std::vector<TensorPtr> graph_gradients(const Graph& g, const std::vector<TensorPtr>& inputs,
                                        const std::vector<TensorPtr>& out_grads);
 
-// zeros with the dtype and shape of `like` (ZerosLike when registered, else Fill).
-TensorPtr zeros_like(const TensorPtr& like);
-
 }  // namespace fn

@@ -4,16 +4,13 @@
 #include "core/error.h"
 #include "ops/control_flow.h"
 #include "ops/op.h"
+#include "ops/shape_util.h"
 
 namespace fn {
 
 namespace {
 
 bool differentiable(DType d) { return is_floating(d); }
-
-TensorPtr constant(const EagerPtr& v) {
-  return dispatch1("Const", {}, Attrs{{"value", v}, {"dtype", v->dtype()}});
-}
 
 TensorPtr accumulate(const TensorPtr& acc, const TensorPtr& g) {
   if (!acc) return g;
@@ -22,17 +19,6 @@ TensorPtr accumulate(const TensorPtr& acc, const TensorPtr& g) {
 }
 
 }  // namespace
-
-TensorPtr zeros_like(const TensorPtr& like) {
-  if (OpRegistry::global().find("ZerosLike")) return dispatch1("ZerosLike", {like});
-  const Shape& s = like->shape();
-  if (!s.is_fully_defined())
-    throw_error(Code::Unimplemented, "zeros for a gradient of unknown shape ", s.to_string(),
-                " need the ZerosLike op");
-  auto dims = make_tensor(DType::Int32, Shape{static_cast<int64_t>(s.rank())});
-  for (int i = 0; i < s.rank(); ++i) dims->data<int32_t>()[i] = static_cast<int32_t>(s[i]);
-  return dispatch1("Fill", {constant(dims), constant(make_scalar(like->dtype(), 0))});
-}
 
 std::vector<TensorPtr> graph_gradients(const Graph& g, const std::vector<TensorPtr>& inputs,
                                        const std::vector<TensorPtr>& out_grads) {

@@ -3,6 +3,7 @@
 #pragma once
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/tensor.h"
@@ -63,6 +64,7 @@ class OpRegistry {
 
  private:
   std::vector<std::unique_ptr<OpDef>> defs_;
+  std::unordered_map<std::string, OpDef*> index_;   // name -> def (dispatch by name is hot)
 };
 
 // Spec helpers for shape rules.

@@ -18,13 +18,13 @@ OpDef& OpRegistry::add(OpDef def) {
   if (find(def.name)) throw_error(Code::AlreadyExists, "op ", def.name, " registered twice");
   if (def.default_name.empty()) def.default_name = def.name;
   defs_.push_back(std::make_unique<OpDef>(std::move(def)));
+  index_[defs_.back()->name] = defs_.back().get();
   return *defs_.back();
 }
 
 const OpDef* OpRegistry::find(const std::string& name) const {
-  for (auto& d : defs_)
-    if (d->name == name) return d.get();
-  return nullptr;
+  auto it = index_.find(name);
+  return it == index_.end() ? nullptr : it->second;
 }
 
 const OpDef& OpRegistry::get(const std::string& name) const {
@@ -49,6 +49,11 @@ void OpRegistry::set_kernel(const std::string& name, KernelFn kernel) {
 void register_all_ops(OpRegistry& r) {
   register_array_ops(r);
   register_elementwise_ops(r);
+  register_binary_ops(r);
+  register_compare_ops(r);
+  register_unary_ops(r);
+  register_cast_ops(r);
+  register_reduce_ops(r);
   register_matmul_ops(r);
   register_state_ops(r);
   register_host_ops(r);

@@ -86,4 +86,4 @@ def cast(x: Any, dtype: Any, name: Optional[str] = None) -> Any:
         return x
     if not _core.has_op("Cast"):
         raise NotImplementedError("fn.cast needs the Cast op")
-    return _core.execute("Cast", [x], {"DstT": dtype}, name)[0]
+    return _core.execute("Cast", [x], {"SrcT": x.dtype, "DstT": dtype, "Truncate": False}, name)[0]

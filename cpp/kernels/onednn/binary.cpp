@@ -7,7 +7,9 @@ namespace fn {
 namespace onednn {
 
 bool binary_applicable(const EagerTensor& a, const EagerTensor& b, const Shape& out) {
-  if (a.dtype() != b.dtype() || !supported(a.dtype())) return false;
+  // float32 only: oneDNN computes integer binaries in f32 with saturation (TF wraps, and int32
+  // values above 2^24 would lose precision); half types may lack CPU kernels.
+  if (a.dtype() != b.dtype() || a.dtype() != DType::Float32) return false;
   if (out.num_elements() < kMinElements) return false;
   // oneDNN 3.2 broadcasts src1 only: a must already have the output shape.
   return a.shape() == out && b.shape().rank() <= out.rank();
@@ -26,11 +28,14 @@ void binary(dnnl::algorithm alg, const EagerTensor& a, const EagerTensor& b, Eag
         memory::format_tag::abcde, memory::format_tag::abcdef};
     return r < 7 ? tags[r] : memory::format_tag::undef;
   };
+  // Comparisons write 0/1 bytes: oneDNN's u8 is fn's bool layout.
+  auto odt = out.dtype() == DType::Bool ? memory::data_type::u8 : to_dnnl(out.dtype());
   memory::desc ma(da, dt, tag_for(da.size())), mb(db, dt, tag_for(db.size())),
-      mo(da, dt, tag_for(da.size()));
+      mo(da, odt, tag_for(da.size()));
   std::string key = "binary" + std::to_string(static_cast<int>(alg));
   append_key(key, ma);
   append_key(key, mb);
+  append_key(key, mo);
   auto prim = cached_primitive(key, [&] {
     return dnnl::binary(dnnl::binary::primitive_desc(engine(), alg, ma, mb, mo));
   });

@@ -16,6 +16,8 @@ inline bool supported(DType d) { return to_dnnl(d) != dnnl::memory::data_type::u
 dnnl::memory::dims dims_of(const Shape& s);   // scalars as {1}
 // Below this many elements a plain loop beats oneDNN's fixed per-call cost.
 constexpr int64_t kMinElements = 1 << 14;
+// Eltwise and reductions gain earlier: their reference loops call libm per element.
+constexpr int64_t kMinEltwiseElements = 1 << 12;
 
 }  // namespace onednn
 }  // namespace fn

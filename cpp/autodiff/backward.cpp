@@ -1,0 +1,93 @@
+#include "autodiff/backward.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "core/error.h"
+#include "trace/context.h"
+
+namespace fn {
+
+namespace {
+
+// Gradient pieces per tensor, summed (AddN) when read.
+class Accumulator {
+ public:
+  void add(const TensorPtr& t, TensorPtr g) {
+    if (!g) return;
+    auto& v = pieces_[t.get()];
+    v.push_back(std::move(g));
+  }
+  // The total gradient of t (nullptr: none); the sum replaces the pieces.
+  TensorPtr total(const Tensor* t) {
+    auto it = pieces_.find(t);
+    if (it == pieces_.end() || it->second.empty()) return nullptr;
+    auto& v = it->second;
+    if (v.size() > 1) {
+      TensorPtr sum = v.size() == 2 ? dispatch1("AddV2", {v[0], v[1]}) : dispatch1("AddN", v, Attrs{{"N", static_cast<int64_t>(v.size())}});
+      v.assign(1, sum);
+    }
+    return v[0];
+  }
+
+ private:
+  std::unordered_map<const Tensor*, std::vector<TensorPtr>> pieces_;
+};
+
+}  // namespace
+
+std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, const Tape& tape,
+                                         const GradientRequest& req) {
+  // Tensors that depend on a watched floating source (forward sweep): only their producers'
+  // rules run, and only they receive gradient pieces.
+  std::unordered_set<const Tensor*> live;
+  for (const auto& s : req.sources)
+    if (s && tape.is_watched(s.get()) && (is_floating(s->dtype()) || s->dtype() == DType::Resource))
+      live.insert(s.get());
+  std::vector<char> relevant(entries.size(), 0);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    for (const auto& in : entries[i].inputs)
+      if (in && live.count(in.get())) { relevant[i] = 1; break; }
+    if (relevant[i])
+      for (const auto& out : entries[i].outputs)
+        if (out) live.insert(out.get());
+  }
+
+  Accumulator acc;
+  for (size_t i = 0; i < req.targets.size(); ++i) {
+    const TensorPtr& t = req.targets[i];
+    if (!t || !is_floating(t->dtype()) || !live.count(t.get())) continue;
+    TensorPtr seed = i < req.output_gradients.size() ? req.output_gradients[i] : nullptr;
+    if (!seed) seed = dispatch1("OnesLike", {t});
+    acc.add(t, seed);
+  }
+
+  for (size_t k = entries.size(); k-- > 0;) {
+    if (!relevant[k]) continue;
+    const TapeEntry& e = entries[k];
+    std::vector<TensorPtr> out_grads(e.outputs.size());
+    bool any = false;
+    for (size_t j = 0; j < e.outputs.size(); ++j) {
+      if (e.outputs[j] && is_floating(e.outputs[j]->dtype())) out_grads[j] = acc.total(e.outputs[j].get());
+      any |= out_grads[j] != nullptr;
+    }
+    if (!any || !e.op->grad) continue;
+    GradContext ctx{e.inputs, e.outputs, out_grads, e.attrs};
+    std::vector<TensorPtr> in_grads = e.op->grad(ctx);
+    for (size_t j = 0; j < e.inputs.size() && j < in_grads.size(); ++j) {
+      const TensorPtr& in = e.inputs[j];
+      if (in && in_grads[j] && live.count(in.get())) acc.add(in, in_grads[j]);
+    }
+  }
+
+  std::vector<TensorPtr> result(req.sources.size());
+  for (size_t i = 0; i < req.sources.size(); ++i) {
+    const TensorPtr& s = req.sources[i];
+    if (!s) continue;
+    if (live.count(s.get()) && tape.is_watched(s.get())) result[i] = acc.total(s.get());
+    if (!result[i] && req.unconnected_zero) result[i] = dispatch1("ZerosLike", {s});
+  }
+  return result;
+}
+
+}  // namespace fn

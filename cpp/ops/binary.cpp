@@ -1,0 +1,174 @@
+// Broadcasting binary arithmetic: Sub, Mul, RealDiv, DivNoNan, FloorDiv, FloorMod, Pow,
+// Maximum, Minimum, SquaredDifference. AddV2 is in elementwise.cpp. Gradients sum over the
+// broadcast axes with unbroadcast().
+#include "ops/elementwise_impl.h"
+#include "ops/families.h"
+#include "ops/grad_util.h"
+#include "trace/context.h"
+
+namespace fn {
+
+namespace {
+
+using G = const GradContext&;
+using Grads = std::vector<TensorPtr>;
+
+constexpr unsigned kPowTypes = kFloatTypes | kSignedIntTypes;
+constexpr unsigned kSqDiffTypes = kFloatTypes | bit(DType::Int32) | bit(DType::Int64);
+
+int alg(dnnl::algorithm a) { return static_cast<int>(a); }
+
+// Integer kernels that TensorFlow checks before computing: division by zero, negative powers.
+bool any_int_zero(const EagerTensor& t) {
+  return visit_pod(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (ref::is_int_v<T>) {
+      const T* p = t.data<T>();
+      for (int64_t i = 0; i < t.num_elements(); ++i)
+        if (p[i] == 0) return true;
+    }
+    return false;
+  });
+}
+bool any_int_negative(const EagerTensor& t) {
+  return visit_pod(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (ref::is_signed_int_v<T>) {
+      const T* p = t.data<T>();
+      for (int64_t i = 0; i < t.num_elements(); ++i)
+        if (p[i] < 0) return true;
+    }
+    return false;
+  });
+}
+
+template <typename Op, unsigned Mask>
+KernelFn int_div_kernel(std::string op) {
+  return [op](KernelContext&, const std::vector<EagerPtr>& in) {
+    check_same_dtype_eager(op, in);
+    if (is_integer(in[1]->dtype()) && (Mask & bit(in[1]->dtype())) && any_int_zero(*in[1]))
+      throw_error(Code::InvalidArgument, "Integer division by zero");
+    return std::vector<EagerPtr>{binary_compute<Op, Mask>(op, *in[0], *in[1])};
+  };
+}
+
+// Float-only kernels whose op definitions also admit integers (TF: NotFoundError for those).
+template <typename Op>
+KernelFn float_kernel(std::string op, int dnnl_alg) {
+  return [op, dnnl_alg](KernelContext&, const std::vector<EagerPtr>& in) {
+    check_same_dtype_eager(op, in);
+    if (is_integer(in[0]->dtype())) throw_no_kernel(op, in[0]->dtype());
+    return std::vector<EagerPtr>{binary_compute<Op, kFloatTypes>(op, *in[0], *in[1], dnnl_alg)};
+  };
+}
+
+OpDef binary_op(const char* name, const char* default_name, unsigned mask, KernelFn kernel, GradFn grad) {
+  return OpDef{name, default_name, 2, binary_infer(name, mask, false), std::move(kernel), std::move(grad)};
+}
+
+// Both gradients from the broadcast-shaped pieces gx and gy.
+Grads unb(G g, const TensorPtr& gx, const TensorPtr& gy) {
+  return {unbroadcast(gx, g.inputs[0]), unbroadcast(gy, g.inputs[1])};
+}
+
+Grads sub_grad(G g) {
+  const TensorPtr& d = g.out_grads[0];
+  if (!d) return grad::none(2);
+  return unb(g, d, grad::neg(d));
+}
+
+Grads mul_grad(G g) {
+  const TensorPtr& d = g.out_grads[0];
+  if (!d) return grad::none(2);
+  return unb(g, grad::mul(d, g.inputs[1]), grad::mul(g.inputs[0], d));
+}
+
+Grads realdiv_grad(G g) {
+  const TensorPtr& d = g.out_grads[0];
+  if (!d) return grad::none(2);
+  const TensorPtr &x = g.inputs[0], &y = g.inputs[1];
+  return unb(g, grad::div(d, y), grad::mul(d, grad::div(grad::div(grad::neg(x), y), y)));
+}
+
+Grads div_no_nan_grad(G g) {
+  const TensorPtr& d = g.out_grads[0];
+  if (!d) return grad::none(2);
+  const TensorPtr &x = g.inputs[0], &y = g.inputs[1];
+  auto dnn = [](const TensorPtr& a, const TensorPtr& b) { return grad::op2("DivNoNan", a, b); };
+  return unb(g, dnn(d, y), grad::mul(d, dnn(dnn(grad::neg(x), y), y)));
+}
+
+Grads floormod_grad(G g) {
+  const TensorPtr& d = g.out_grads[0];
+  if (!d) return grad::none(2);
+  auto q = grad::op2("FloorDiv", g.inputs[0], g.inputs[1]);
+  return unb(g, d, grad::mul(d, grad::neg(q)));
+}
+
+Grads pow_grad(G g) {
+  const TensorPtr& d = g.out_grads[0];
+  if (!d) return grad::none(2);
+  const TensorPtr &x = g.inputs[0], &y = g.inputs[1], &z = g.outputs[0];
+  // dx = d * y * x^(y-1); dy = d * z * log(x) where x > 0, else 0 (TF's rule).
+  auto gx = grad::mul(d, grad::mul(y, grad::op2("Pow", x, grad::sub(y, grad::scalar_like(y, 1)))));
+  auto pos = grad::mask_like(grad::op2("Greater", x, grad::scalar_like(x, 0)), x);
+  auto x_safe = grad::add(grad::mul(pos, x), grad::sub(grad::scalar_like(x, 1), pos));   // x or 1
+  auto gy = grad::mul(d, grad::mul(z, grad::op1("Log", x_safe)));
+  return unb(g, gx, gy);
+}
+
+// Maximum/Minimum: the input selected (x on ties) takes the gradient.
+GradFn select_grad(const char* cmp) {
+  return [cmp](G g) -> Grads {
+    const TensorPtr& d = g.out_grads[0];
+    if (!d) return grad::none(2);
+    auto m = grad::mask_like(grad::op2(cmp, g.inputs[0], g.inputs[1]), d);
+    auto gx = grad::mul(d, m);
+    return unb(g, gx, grad::sub(d, gx));
+  };
+}
+
+Grads sqdiff_grad(G g) {
+  const TensorPtr& d = g.out_grads[0];
+  if (!d) return grad::none(2);
+  auto gx = grad::mul(grad::scale(d, 2.0), grad::sub(g.inputs[0], g.inputs[1]));
+  return unb(g, gx, grad::neg(gx));
+}
+
+struct DivNoNan {
+  template <typename T> static T apply(T a, T b) { return b == T(0) ? T(0) : static_cast<T>(a / b); }
+};
+
+}  // namespace
+
+void register_binary_ops(OpRegistry& r) {
+  using namespace dnnl;
+  r.add(binary_op("Sub", "sub", kNumberTypes,
+                  binary_kernel<ref::Sub, kNumberTypes>("Sub", alg(algorithm::binary_sub)), sub_grad));
+  r.add(binary_op("Mul", "mul", kNumberTypes,
+                  binary_kernel<ref::Mul, kNumberTypes>("Mul", alg(algorithm::binary_mul)), mul_grad));
+  r.add(binary_op("RealDiv", "truediv", kNumberTypes,
+                  float_kernel<ref::RealDiv>("RealDiv", alg(algorithm::binary_div)), realdiv_grad));
+  r.add(binary_op("DivNoNan", "div_no_nan", kFloatTypes,
+                  binary_kernel<DivNoNan, kFloatTypes>("DivNoNan"), div_no_nan_grad));
+  r.add(binary_op("FloorDiv", "floordiv", kNumberTypes,
+                  int_div_kernel<ref::FloorDiv, kNumberTypes>("FloorDiv"), {}));
+  r.add(binary_op("FloorMod", "FloorMod", kNumberTypes,
+                  int_div_kernel<ref::FloorMod, kNumberTypes>("FloorMod"), floormod_grad));
+  r.add(binary_op("Pow", "Pow", kPowTypes,
+                  [](KernelContext&, const std::vector<EagerPtr>& in) {
+                    check_same_dtype_eager("Pow", in);
+                    if (is_integer(in[1]->dtype()) && any_int_negative(*in[1]))
+                      throw_error(Code::InvalidArgument, "Integers to negative integer powers are not allowed");
+                    return std::vector<EagerPtr>{binary_compute<ref::Pow, kPowTypes>("Pow", *in[0], *in[1])};
+                  },
+                  pow_grad));
+  r.add(binary_op("Maximum", "Maximum", kNumberTypes,
+                  binary_kernel<ref::Maximum, kNumberTypes>("Maximum"), select_grad("GreaterEqual")));
+  r.add(binary_op("Minimum", "Minimum", kNumberTypes,
+                  binary_kernel<ref::Minimum, kNumberTypes>("Minimum"), select_grad("LessEqual")));
+  r.add(binary_op("SquaredDifference", "SquaredDifference", kSqDiffTypes,
+                  binary_kernel<ref::SquaredDifference, kSqDiffTypes>("SquaredDifference"), sqdiff_grad));
+}
+
+}  // namespace fn

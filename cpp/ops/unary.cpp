@@ -1,0 +1,96 @@
+// Unary math: Neg, Abs, Sign, Square, Sqrt, Rsqrt, Exp, Log, Log1p, Tanh, Sigmoid, Relu,
+// Relu6, Elu, Softplus, Sin, Cos, Floor, Ceil, Round, Reciprocal, IsNan, IsInf, IsFinite.
+// Large float32 tensors run on oneDNN eltwise where an algorithm computes the same function.
+// Gradients are compositions of other ops (so they are differentiable again).
+#include "ops/elementwise_impl.h"
+#include "ops/families.h"
+#include "ops/grad_util.h"
+#include "trace/context.h"
+
+namespace fn {
+
+namespace {
+
+using G = const GradContext&;
+using Grads = std::vector<TensorPtr>;
+using onednn::eltwise_of;
+
+constexpr unsigned kSignedNumbers = kFloatTypes | kSignedIntTypes;
+
+template <typename Op, unsigned Mask>
+OpDef unary(const char* name, GradFn grad, onednn::Eltwise e = onednn::Eltwise{}) {
+  using A = float;
+  constexpr bool kBoolOut = std::is_same<decltype(Op::template apply<A>(A())), bool>::value;
+  return OpDef{name, name, 1, unary_infer(name, Mask, kBoolOut), unary_kernel<Op, Mask>(name, e),
+               std::move(grad)};
+}
+
+// A gradient rule d(x) -> dx from the incoming gradient d (null-safe).
+template <typename F>
+GradFn rule(F f) {
+  return [f](G g) -> Grads {
+    if (!g.out_grads[0]) return {nullptr};
+    return {f(g.out_grads[0], g.inputs[0], g.outputs[0])};
+  };
+}
+
+using T = const TensorPtr&;
+
+}  // namespace
+
+void register_unary_ops(OpRegistry& r) {
+  using dnnl::algorithm;
+  using namespace grad;
+  r.add(unary<ref::Neg, kSignedNumbers>("Neg", rule([](T d, T, T) { return neg(d); }),
+                                        eltwise_of(algorithm::eltwise_linear, -1.f, 0.f)));
+  r.add(unary<ref::Abs, kSignedNumbers>("Abs", rule([](T d, T x, T) { return mul(d, op1("Sign", x)); }),
+                                        eltwise_of(algorithm::eltwise_abs)));
+  r.add(unary<ref::Sign, kSignedNumbers>("Sign", rule([](T, T x, T) { return op1("ZerosLike", x); })));
+  r.add(unary<ref::Square, kNumberTypes>("Square", rule([](T d, T x, T) { return mul(d, scale(x, 2.0)); }),
+                                         eltwise_of(algorithm::eltwise_square)));
+  r.add(unary<ref::Sqrt, kFloatTypes>("Sqrt", rule([](T d, T, T y) { return div(scale(d, 0.5), y); }),
+                                      eltwise_of(algorithm::eltwise_sqrt)));
+  r.add(unary<ref::Rsqrt, kFloatTypes>("Rsqrt", rule([](T d, T, T y) { return scale(mul(d, mul(y, mul(y, y))), -0.5); }),
+                                       eltwise_of(algorithm::eltwise_pow, 1.f, -0.5f)));
+  r.add(unary<ref::Exp, kFloatTypes>("Exp", rule([](T d, T, T y) { return mul(d, y); }),
+                                     eltwise_of(algorithm::eltwise_exp)));
+  r.add(unary<ref::Log, kFloatTypes>("Log", rule([](T d, T x, T) { return div(d, x); }),
+                                     eltwise_of(algorithm::eltwise_log)));
+  r.add(unary<ref::Log1p, kFloatTypes>("Log1p", rule([](T d, T x, T) { return div(d, add(scalar_like(x, 1), x)); })));
+  r.add(unary<ref::Tanh, kFloatTypes>("Tanh", rule([](T d, T, T y) { return mul(d, sub(scalar_like(y, 1), mul(y, y))); }),
+                                      eltwise_of(algorithm::eltwise_tanh)));
+  r.add(unary<ref::Sigmoid, kFloatTypes>("Sigmoid", rule([](T d, T, T y) { return mul(d, mul(y, sub(scalar_like(y, 1), y))); }),
+                                         eltwise_of(algorithm::eltwise_logistic)));
+  r.add(unary<ref::Relu, kNumberTypes>("Relu", rule([](T d, T, T y) { return mul(d, mask_like(op2("Greater", y, scalar_like(y, 0)), d)); }),
+                                       eltwise_of(algorithm::eltwise_relu, 0.f)));
+  r.add(unary<ref::Relu6, kNumberTypes>("Relu6", rule([](T d, T x, T) {
+                                          auto in = op2("LogicalAnd", op2("Greater", x, scalar_like(x, 0)),
+                                                        op2("Less", x, scalar_like(x, 6)));
+                                          return mul(d, mask_like(in, d));
+                                        }),
+                                        eltwise_of(algorithm::eltwise_clip_v2, 0.f, 6.f)));
+  r.add(unary<ref::Elu, kFloatTypes>("Elu", rule([](T d, T, T y) {
+                                       // y < 0: d * (y + 1); else d
+                                       auto m = mask_like(op2("Less", y, scalar_like(y, 0)), y);
+                                       return mul(d, add(scalar_like(y, 1), mul(m, y)));
+                                     }),
+                                     eltwise_of(algorithm::eltwise_elu, 1.f)));
+  r.add(unary<ref::Softplus, kFloatTypes>("Softplus", rule([](T d, T x, T) { return mul(d, op1("Sigmoid", x)); })));
+  r.add(unary<ref::Sin, kFloatTypes>("Sin", rule([](T d, T x, T) { return mul(d, op1("Cos", x)); })));
+  r.add(unary<ref::Cos, kFloatTypes>("Cos", rule([](T d, T x, T) { return neg(mul(d, op1("Sin", x))); })));
+  r.add(unary<ref::Floor, kFloatTypes>("Floor", {}));
+  r.add(unary<ref::Ceil, kFloatTypes>("Ceil", {}));
+  r.add(unary<ref::Round, kSignedNumbers>("Round", {}, eltwise_of(algorithm::eltwise_round)));
+  r.add(OpDef{"Reciprocal", "Reciprocal", 1, unary_infer("Reciprocal", kSignedNumbers, false),
+              [](KernelContext&, const std::vector<EagerPtr>& in) {
+                if (is_integer(in[0]->dtype())) throw_no_kernel("Reciprocal", in[0]->dtype());
+                static const auto e = eltwise_of(algorithm::eltwise_pow, 1.f, -1.f);
+                return std::vector<EagerPtr>{unary_compute<ref::Reciprocal, kFloatTypes>("Reciprocal", *in[0], &e)};
+              },
+              rule([](T d, T, T y) { return mul(neg(d), mul(y, y)); })});
+  r.add(unary<ref::IsNan, kFloatTypes>("IsNan", {}));
+  r.add(unary<ref::IsInf, kFloatTypes>("IsInf", {}));
+  r.add(unary<ref::IsFinite, kFloatTypes>("IsFinite", {}));
+}
+
+}  // namespace fn

@@ -1,0 +1,12 @@
+"""``fn.math``: TensorFlow's ``tf.math`` namespace (``fn.math.floormod``, ``fn.math.reduce_sum``...)."""
+from __future__ import annotations
+
+from fn.math_ops import (abs, add, add_n, argmax, argmin, ceil, cos, count_nonzero, divide,  # noqa: F401,A004
+                         divide_no_nan, elu, equal, exp, floor, floordiv, floormod, greater,
+                         greater_equal, invert, is_finite, is_inf, is_nan, less, less_equal, log,
+                         log1p, logical_and, logical_not, logical_or, logical_xor, matmul, maximum,
+                         minimum, mod, multiply, negative, not_equal, pow, realdiv, reciprocal,
+                         reduce_all, reduce_any, reduce_logsumexp, reduce_max, reduce_mean,
+                         reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance, relu,
+                         round, rsqrt, scalar_mul, sigmoid, sign, sin, softplus, sqrt, square,
+                         squared_difference, subtract, tanh, truediv)
