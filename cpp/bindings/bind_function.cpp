@@ -165,6 +165,10 @@ class FunctionBase {
  public:
   FunctionCache<CacheEntry> cache;
   int fast_positional = -1;   // number of positional args for which the fast path applies
+  py::tuple fast_defaults;    // defaults of the trailing positional parameters
+  // input_signature: the one key, and each positional argument's dtype/shape
+  std::shared_ptr<TraceKey> signature_key;
+  std::vector<TensorSpec> signature_specs;
   std::atomic<int64_t> fast_hits{0};
 };
 
@@ -269,10 +273,37 @@ void init_function(py::module_& m) {
       .def(py::init<>())
       .def("__call__", [](py::object self, py::args args, py::kwargs kwargs) -> py::object {
         FunctionBase& f = self.cast<FunctionBase&>();
-        if (f.fast_positional >= 0 && kwargs.empty() && static_cast<int>(args.size()) == f.fast_positional &&
-            !g_run_eagerly.load(std::memory_order_relaxed)) {
+        if (!kwargs.empty() || g_run_eagerly.load(std::memory_order_relaxed))
+          return self.attr("_call_slow")(args, kwargs);
+        int n = static_cast<int>(args.size());
+        if (f.signature_key && n == static_cast<int>(f.signature_specs.size())) {
+          // input_signature: tensors that fit the signature use its one trace directly.
+          std::vector<TensorPtr> leaves;
+          bool fits = true;
+          for (int i = 0; i < n && fits; ++i) {
+            py::handle a = args[i];
+            if (!is_tensor(a)) { fits = false; break; }
+            auto t = a.cast<TensorPtr>();
+            fits = t->dtype() == f.signature_specs[i].dtype && t->shape().is_subtype_of(f.signature_specs[i].shape);
+            leaves.push_back(std::move(t));
+          }
+          if (fits) {
+            if (auto e = f.cache.lookup(f.signature_key->type)) {
+              f.fast_hits++;
+              return run_entry(*e, leaves);
+            }
+          }
+        } else if (f.fast_positional >= 0 && n <= f.fast_positional &&
+                   n + static_cast<int>(f.fast_defaults.size()) >= f.fast_positional) {
+          py::tuple full = args;
+          if (n < f.fast_positional) {   // fill trailing defaults, as binding would
+            full = py::tuple(f.fast_positional);
+            size_t nd = f.fast_defaults.size();
+            for (int i = 0; i < f.fast_positional; ++i)
+              full[i] = i < n ? args[i] : f.fast_defaults[nd - (f.fast_positional - i)];
+          }
           KeyBuilder kb;
-          TypePtr key = kb.build(args);
+          TypePtr key = kb.build(full);
           if (!kb.has_specs) {
             if (auto e = f.cache.lookup(key)) {
               f.fast_hits++;
@@ -283,6 +314,13 @@ void init_function(py::module_& m) {
         return self.attr("_call_slow")(args, kwargs);
       })
       .def_readwrite("_fast_positional", &FunctionBase::fast_positional)
+      .def_readwrite("_fast_defaults", &FunctionBase::fast_defaults)
+      .def("_set_signature_fast", [](FunctionBase& f, std::shared_ptr<TraceKey> key, py::list specs) {
+        f.signature_key = std::move(key);
+        f.signature_specs.clear();
+        for (py::handle s : specs)
+          f.signature_specs.push_back(TensorSpec{dtype_from_py(s.attr("dtype")), shape_from_py(s.attr("shape"))});
+      })
       .def_property_readonly("_fast_hits", [](const FunctionBase& f) { return f.fast_hits.load(); })
       .def("_cache_lookup", [](FunctionBase& f, const TraceKey& k) -> py::object {
         auto e = f.cache.lookup(k.type);

@@ -24,8 +24,7 @@ struct BinaryOp {
   const OpDef* def = nullptr;   // resolved once in init_operators (nullptr: truediv)
 };
 
-// Objects that convert to tensors themselves (variables) rather than as Python data; Python
-// scalars and sequences skip the attribute probe.
+// Objects that convert themselves (variables); Python scalars and sequences skip the probe.
 bool has_tensor_hook(py::handle b) {
   PyObject* p = b.ptr();
   if (PyLong_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p) || PyBytes_Check(p) || PyList_Check(p) ||

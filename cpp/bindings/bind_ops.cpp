@@ -5,6 +5,7 @@
 #include "bindings/convert.h"
 #include "bindings/py_types.h"
 #include "exec/plan.h"
+#include "ops/random.h"
 #include "trace/context.h"
 
 namespace fn {
@@ -22,6 +23,27 @@ void init_ops(py::module_& m) {
   m.def("op_names", [] { return OpRegistry::global().names(); });
   m.def("has_op", [](const std::string& n) { return OpRegistry::global().find(n) != nullptr; });
   m.def("executing_eagerly", &executing_eagerly);
+  m.def("current_graph_id", [] {
+    GraphBuilder* b = current_builder();
+    return b ? b->graph()->id() : uint64_t{0};
+  }, "Id of the graph being traced on this thread (0 when eager).");
+  // C++ host objects carried in attrs (random ops' generator state).
+  py::class_<HostObject, std::shared_ptr<HostObject>>(m, "HostObject");
+  m.def("_random_state", &make_random_state,
+        "A fresh generator state for one random op instance (its \"_state\" attr).");
+  // One op's gradient rule, run directly (tests check each rule against finite differences).
+  m.def("_op_gradient", [](const std::string& op, const std::vector<TensorPtr>& inputs, py::handle attrs,
+                           const std::vector<TensorPtr>& outputs, const std::vector<py::object>& out_grads) {
+        const OpDef& def = OpRegistry::global().get(op);
+        if (!def.grad) throw_error(Code::NotFound, "No gradient defined for operation '", op, "'");
+        std::vector<TensorPtr> og;
+        for (auto& g : out_grads) og.push_back(g.is_none() ? nullptr : g.cast<TensorPtr>());
+        Attrs a = attrs_from_py(attrs);
+        auto grads = def.grad(GradContext{inputs, outputs, og, a});
+        py::list out;
+        for (auto& g : grads) out.append(g ? py::cast(g) : py::none());
+        return out;
+      }, py::arg("op"), py::arg("inputs"), py::arg("attrs"), py::arg("outputs"), py::arg("out_grads"));
   m.def("set_check_numerics", &set_check_numerics);
   m.def("check_numerics_enabled", &check_numerics_enabled);
   m.def("set_location_provider", [](py::function f) {

@@ -29,6 +29,7 @@ EagerPtr scalar_of(py::handle v, DType d) {
   }
   if (!is_pod(d)) cannot_convert(v, d);
   if (PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr())) cannot_convert(v, d);
+  if (d == DType::Bool && !PyBool_Check(v.ptr())) cannot_convert(v, d);   // TF: no int -> bool
   auto t = make_tensor(d, Shape{});
   if (PyFloat_Check(v.ptr())) {
     if (!is_floating(d)) cannot_convert(v, d);
@@ -125,6 +126,7 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
   auto t = tensor_from_ndarray(arr, true);
   if (t->dtype() == DType::String) cannot_convert(v, *dtype);
   if (is_floating(t->dtype()) && !is_floating(*dtype)) cannot_convert(v, *dtype);
+  if (*dtype == DType::Bool && t->dtype() != DType::Bool) cannot_convert(v, *dtype);
   return cast_tensor(t, *dtype);
 }
 
@@ -214,6 +216,8 @@ Attrs attrs_from_py(py::handle dict) {
       } else {
         a.set(k, seq.cast<std::vector<int64_t>>());
       }
+    } else if (py::isinstance<HostObject>(v)) {   // a C++ host object (random op state)
+      a.set(k, v.cast<std::shared_ptr<HostObject>>());
     } else {
       a.set(k, std::shared_ptr<HostObject>(std::make_shared<PyHostObject>(py::reinterpret_borrow<py::object>(v))));
     }

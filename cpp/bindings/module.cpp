@@ -9,12 +9,12 @@ namespace fn {
 void init_tensor(py::module_& m);
 void init_ops(py::module_& m);
 void init_graph(py::module_& m);
+void init_tape(py::module_& m);
+void init_operators(py::module_& m);
 void init_function(py::module_& m);
 void init_host(py::module_& m);
 void init_state(py::module_& m);
 void init_control_flow(py::module_& m);
-void init_tape(py::module_& m);
-void init_operators(py::module_& m);
 }  // namespace fn
 
 PYBIND11_MODULE(_core, m) {
@@ -26,10 +26,10 @@ PYBIND11_MODULE(_core, m) {
   fn::init_tensor(m);
   fn::init_operators(m);
   fn::init_ops(m);
+  fn::init_tape(m);
   fn::init_function(m);
   fn::init_host(m);
   fn::init_state(m);
   fn::init_control_flow(m);
-  fn::init_tape(m);
   m.attr("onednn_version") = DNNL_VERSION_MAJOR * 10000 + DNNL_VERSION_MINOR * 100 + DNNL_VERSION_PATCH;
 }

@@ -22,9 +22,8 @@ Shape fill_shape(const InferContext& c) {
       if (d < 0) throw_error(Code::InvalidArgument, "Fill dimensions must be >= 0");
     return Shape(v);
   }
-  if (dims.shape.rank() == 1 && dims.shape[0] >= 0)
-    return Shape(std::vector<int64_t>(dims.shape[0], Shape::kUnknown));
-  return Shape::unknown_rank();
+  if (dims.shape.rank() == 0) return Shape::unknown_rank();
+  return c.partial_value(0);   // what shape arithmetic knows (fn.zeros(fn.shape(x)))
 }
 
 }  // namespace

@@ -168,7 +168,17 @@ void register_binary_ops(OpRegistry& r) {
   r.add(binary_op("Minimum", "Minimum", kNumberTypes,
                   binary_kernel<ref::Minimum, kNumberTypes>("Minimum"), select_grad("LessEqual")));
   r.add(binary_op("SquaredDifference", "SquaredDifference", kSqDiffTypes,
-                  binary_kernel<ref::SquaredDifference, kSqDiffTypes>("SquaredDifference"), sqdiff_grad));
+                  [](KernelContext&, const std::vector<EagerPtr>& in) {
+                    static const std::string kOp = "SquaredDifference";
+                    check_same_dtype_eager(kOp, in);
+                    DType d = in[0]->dtype();
+                    if (d == DType::Float16 || d == DType::BFloat16) {   // TF rounds x - y to half first
+                      auto diff = binary_compute<ref::Sub, kSqDiffTypes>(kOp, *in[0], *in[1]);
+                      return std::vector<EagerPtr>{unary_compute<ref::Square, kSqDiffTypes>(kOp, *diff)};
+                    }
+                    return std::vector<EagerPtr>{binary_compute<ref::SquaredDifference, kSqDiffTypes>(kOp, *in[0], *in[1])};
+                  },
+                  sqdiff_grad));
 }
 
 }  // namespace fn

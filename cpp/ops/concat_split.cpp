@@ -371,16 +371,40 @@ TensorPtr concat_grads(const GradContext& g, const TensorPtr& axis) {
   return dispatch1("ConcatV2", parts, Attrs{{"N", static_cast<int64_t>(g.outputs.size())}});
 }
 
+// Partial values (shape arithmetic): concatenating or stacking known and unknown elements.
+Shape concat_partial(const InferContext& c) {
+  size_t n = c.inputs.size() - 1;
+  if (!c.value(n) || c.value(n)->scalar_as_int(0) != 0) return Shape::unknown_rank();
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < n; ++i) {
+    if (c.inputs[i].shape.rank() != 1) return Shape::unknown_rank();
+    Shape p = c.partial_value(i);
+    if (!p.has_rank()) return Shape::unknown_rank();
+    out.insert(out.end(), p.dims().begin(), p.dims().end());
+  }
+  return Shape(out);
+}
+
+Shape pack_partial(const InferContext& c) {
+  if (attr_axis(c.attrs) != 0) return Shape::unknown_rank();
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    if (c.inputs[i].shape.rank() != 0) return Shape::unknown_rank();
+    out.push_back(c.partial_value(i)[0]);
+  }
+  return Shape(out);
+}
+
 }  // namespace
 
 void register_concat_split_ops(OpRegistry& r) {
-  r.add(OpDef{"ConcatV2", "concat", -1, concat_infer, concat_kernel, concat_grad});
+  r.add(OpDef{"ConcatV2", "concat", -1, concat_infer, concat_kernel, concat_grad}).partial = concat_partial;
   r.add(OpDef{"Pack", "stack", -1, pack_infer, pack_kernel,
               [](const GradContext& g) {
                 if (!g.out_grads[0]) return std::vector<TensorPtr>(g.inputs.size());
                 return dispatch("Unpack", {g.out_grads[0]},
                                 Attrs{{"num", static_cast<int64_t>(g.inputs.size())}, {"axis", attr_axis(g.attrs)}});
-              }});
+              }}).partial = pack_partial;
   r.add(OpDef{"Unpack", "unstack", 1, unpack_infer, unpack_kernel,
               [](const GradContext& g) {
                 auto parts = densify(g.out_grads, g.outputs);

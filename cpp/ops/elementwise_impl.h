@@ -105,7 +105,7 @@ EagerPtr unary_compute(const std::string& op, const EagerTensor& x, const onednn
       static_assert(std::is_same<R, A>::value || std::is_same<R, bool>::value, "result type");
       using S = std::conditional_t<std::is_same<R, A>::value, T, R>;
       auto out = make_tensor(dtype_of<S>(), x.shape());
-      if (dnnl && onednn::eltwise_applicable(x, *out)) {
+      if (dnnl && onednn::eltwise_applicable(*dnnl, x, *out)) {
         onednn::eltwise(*dnnl, x, *out);
         return out;
       }

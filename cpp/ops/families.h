@@ -14,11 +14,14 @@ void register_reduce_ops(OpRegistry& r);       // Sum, Mean, Max, Min, Prod, Any
 void register_matmul_ops(OpRegistry& r);       // MatMul, BatchMatMulV2
 void register_state_ops(OpRegistry& r);        // ReadVariableOp, Assign*VariableOp
 void register_host_ops(OpRegistry& r);         // PyCall (kernel set by the bindings)
+void register_control_flow_ops(OpRegistry& r); // If, While (kernels set by exec/)
+void register_tensor_list_ops(OpRegistry& r);  // TensorList* (TensorArray's values)
 void register_shape_ops(OpRegistry& r);        // Reshape, Transpose, ExpandDims, Squeeze, Shape, Tile, Pad, ...
 void register_concat_split_ops(OpRegistry& r); // ConcatV2, Pack, Unpack, Split, SplitV
 void register_gather_ops(OpRegistry& r);       // GatherV2, GatherNd, ScatterNd, UnsortedSegmentSum, SelectV2, Where
 void register_slice_ops(OpRegistry& r);        // Slice, StridedSlice, StridedSliceGrad
 void register_sequence_ops(OpRegistry& r);     // Range, LinSpace, OneHot
-void register_control_flow_ops(OpRegistry& r); // If, While (kernels set by exec/)
-void register_tensor_list_ops(OpRegistry& r);  // TensorList* (TensorArray's values)
+void register_conv_ops(OpRegistry& r);         // Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter
+void register_nn_ops(OpRegistry& r);           // BiasAdd, Softmax, LogSoftmax, MaxPool, AvgPool (+ grads)
+void register_random_ops(OpRegistry& r);       // RandomUniform, RandomStandardNormal, RandomUniformInt
 }  // namespace fn

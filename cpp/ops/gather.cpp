@@ -402,11 +402,7 @@ void register_gather_ops(OpRegistry& r) {
               }});
   r.add(OpDef{"ScatterNd", "ScatterNd", 3,
               [](const InferContext& c) {
-                DType d = c.inputs[1].dtype;
-                if (c.value(2)) return one(d, Shape(read_int_list(*c.value(2))));
-                const Shape& ss = c.inputs[2].shape;
-                if (ss.rank() == 1 && ss[0] >= 0) return one(d, Shape(std::vector<int64_t>(ss[0], Shape::kUnknown)));
-                return one(d, Shape::unknown_rank());
+                return one(c.inputs[1].dtype, shape_input(c, 2));
               },
               scatter_nd_kernel,
               [](const GradContext& g) {

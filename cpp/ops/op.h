@@ -18,6 +18,24 @@ struct InferContext {
   // every input is known. Shape rules use them (reshape's shape, fill's dims, range's bounds).
   const std::vector<EagerPtr>& values;
   const EagerPtr& value(size_t i) const { return values[i]; }
+  // What is known of small int inputs' values while tracing when not all of it is (TF's
+  // constant_value_as_shape): per input, the known elements as a partial shape (-1: unknown
+  // element; unknown rank: nothing known). nullptr: not tracked.
+  const std::vector<Shape>* partials = nullptr;
+  // Input i's value as a partial shape (a scalar as one element): exact when value(i) is
+  // known, else from `partials`, else as many unknown elements as its static length.
+  Shape partial_value(size_t i) const {
+    if (values[i]) {
+      std::vector<int64_t> v(static_cast<size_t>(values[i]->num_elements()));
+      for (size_t k = 0; k < v.size(); ++k) v[k] = values[i]->scalar_as_int(static_cast<int64_t>(k));
+      return Shape(v);
+    }
+    if (partials && i < partials->size() && (*partials)[i].has_rank()) return (*partials)[i];
+    const Shape& s = inputs[i].shape;
+    if (s.rank() == 0) return Shape{Shape::kUnknown};
+    if (s.rank() == 1 && s[0] >= 0) return Shape(std::vector<int64_t>(s[0], Shape::kUnknown));
+    return Shape::unknown_rank();
+  }
 };
 
 struct KernelContext {
@@ -50,6 +68,10 @@ struct OpDef {
   // The kernel reads only its inputs' shapes (Shape, Size, Rank): while tracing, such a node's
   // value is known as soon as its inputs' shapes are static (see GraphBuilder::constant_value).
   bool shape_only = false;
+  // Optional: what is known of output 0's value (a small int vector or scalar used as a shape)
+  // from what is known of the inputs' (InferContext::partial_value); unknown rank: nothing.
+  // Shape gives its input's partial shape; Pack, ConcatV2 and StridedSlice pass elements on.
+  std::function<Shape(const InferContext&)> partial = nullptr;
 };
 
 class OpRegistry {

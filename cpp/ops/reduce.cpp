@@ -108,12 +108,21 @@ Acc fold(Acc acc, A v) {
   else return ref::Minimum::apply<Acc>(acc, static_cast<Acc>(v));
 }
 
+bool any_nan(const EagerTensor& x) {
+  const float* p = x.data<float>();
+  bool nan = false;
+  for (int64_t i = 0, n = x.num_elements(); i < n; ++i) nan |= p[i] != p[i];
+  return nan;
+}
+
 template <Kind K>
 EagerPtr reduce_compute(const std::string& op, const EagerTensor& x, const std::vector<bool>& reduced, const Shape& out_shape) {
   constexpr unsigned kMask = (K == Kind::Any || K == Kind::All) ? kBoolOnly : kNumberTypes;
   if (!(kMask & bit(x.dtype()))) throw_unsupported_dtype(op, x.dtype(), kMask);
   auto out = make_tensor(x.dtype(), out_shape);
-  if (onednn::reduction_applicable(x, reduced) && out->num_elements() > 0) {
+  // oneDNN's max/min drop NaNs (TF propagates them): with a NaN in the input use the loop.
+  if (onednn::reduction_applicable(x, reduced) && out->num_elements() > 0 &&
+      !((K == Kind::Max || K == Kind::Min) && any_nan(x))) {
     using dnnl::algorithm;
     constexpr algorithm alg = K == Kind::Sum ? algorithm::reduction_sum : K == Kind::Mean ? algorithm::reduction_mean
                               : K == Kind::Max ? algorithm::reduction_max : K == Kind::Min ? algorithm::reduction_min

@@ -66,6 +66,9 @@ void register_all_ops(OpRegistry& r) {
   register_gather_ops(r);
   register_slice_ops(r);
   register_sequence_ops(r);
+  register_conv_ops(r);
+  register_nn_ops(r);
+  register_random_ops(r);
 }
 
 }  // namespace fn

@@ -57,9 +57,8 @@ std::vector<TensorSpec> reshape_infer(const InferContext& c) {
     throw_error(Code::ValueError, "Shape must be at most rank 1 but is rank ", ss.rank(),
                 " for 'Reshape' with input shapes: ", tf_shapes(c.inputs), ".");
   if (!c.value(1)) {
-    if (ss.rank() == 1 && ss[0] >= 0) return one(d, Shape(std::vector<int64_t>(ss[0], Shape::kUnknown)));
     if (ss.rank() == 0) return one(d, Shape{});
-    return one(d, Shape::unknown_rank());
+    return one(d, shape_input(c, 1));   // the known elements of shape arithmetic, if any
   }
   std::vector<int64_t> req = values_of(c.value(1));
   int minus = static_cast<int>(std::count(req.begin(), req.end(), -1));
@@ -534,6 +533,7 @@ void register_shape_ops(OpRegistry& r) {
       },
       {}});
   shape.shape_only = true;
+  shape.partial = [](const InferContext& c) { return c.inputs[0].shape; };
   OpDef& size = r.add(OpDef{"Size", "Size", 1,
       [](const InferContext& c) { return one(out_type(c.attrs), Shape{}); },
       [](KernelContext& k, const std::vector<EagerPtr>& in) {

@@ -69,6 +69,14 @@ auto graph_rule(const InferContext& c, const std::string& op, F&& f) -> decltype
   }
 }
 
+// A shape passed as an int vector input (reshape's shape, fill's dims, ...): what is known of
+// it while tracing (exact when constant; known elements of shape arithmetic; else its length).
+inline Shape shape_input(const InferContext& c, size_t i) {
+  if (c.inputs[i].shape.rank() > 1) return Shape::unknown_rank();
+  if (c.inputs[i].shape.rank() == 0 && !c.value(i)) return Shape::unknown_rank();
+  return c.partial_value(i);
+}
+
 // Canonical axis in [0, rank) (or [0, rank] with `inclusive`), else InvalidArgument `msg`.
 int64_t canonical_axis(int64_t axis, int64_t rank, bool inclusive = false);
 

@@ -31,11 +31,11 @@ struct SliceRegion {
 
 constexpr int kNewAxis = -1, kShrink = -2;
 
-// `vals` holds begin/end/strides (all nullptr while tracing with unknown values); `n` is their
-// length. Dims of `in` may be unknown (-1) while tracing.
+// b, e, s: begin/end/strides (each nullptr when unknown while tracing); `n` is their length.
+// Dims of `in` may be unknown (-1) while tracing. Dims an ellipsis covers, and dims masked at
+// both ends with a known stride, keep their size even when other values are unknown.
 SliceRegion strided_region(const Shape& in, const std::vector<int64_t>* b, const std::vector<int64_t>* e,
                            const std::vector<int64_t>* s, int64_t n, SliceMasks m) {
-  bool known = b && e && s;
   int64_t ell = m.ellipsis;
   if (ell & (ell - 1)) throw_error(Code::InvalidArgument, "Multiple ellipses in slice spec not allowed");
   int64_t sparse = n;
@@ -50,6 +50,7 @@ SliceRegion strided_region(const Shape& in, const std::vector<int64_t>* b, const
   // Dense spec: one entry per input dim.
   std::vector<int64_t> db(rank, 0), de(rank, 0), ds(rank, 1);
   std::vector<char> bm(rank, 0), em(rank, 0), sh(rank, 0);
+  std::vector<char> bk(rank, 1), ek(rank, 1), sk(rank, 1);   // value known (ellipsis dims: yes)
   std::vector<int> gather;   // output dims: input dim, kNewAxis or kShrink
   int full = 0;
   for (int64_t i = 0; i < sparse; ++i) {
@@ -65,7 +66,12 @@ SliceRegion strided_region(const Shape& in, const std::vector<int64_t>* b, const
       if (full == rank)
         throw_error(Code::InvalidArgument, "Index out of range using input dim ", full, "; input has only ",
                     rank, " dims");
-      if (known) { db[full] = (*b)[i]; de[full] = (*e)[i]; ds[full] = (*s)[i]; }
+      bk[full] = b != nullptr;
+      ek[full] = e != nullptr;
+      sk[full] = s != nullptr;
+      if (b) db[full] = (*b)[i];
+      if (e) de[full] = (*e)[i];
+      if (s) ds[full] = (*s)[i];
       bm[full] = (m.begin >> i) & 1;
       em[full] = (m.end >> i) & 1;
       sh[full] = (m.shrink >> i) & 1;
@@ -79,11 +85,11 @@ SliceRegion strided_region(const Shape& in, const std::vector<int64_t>* b, const
   r.stride.assign(rank, 1);
   for (int i = 0; i < rank; ++i) {
     int64_t dim = in[i], st = ds[i];
-    if (known && st == 0) throw_error(Code::InvalidArgument, "strides[", i, "] must be non-zero");
+    if (sk[i] && st == 0) throw_error(Code::InvalidArgument, "strides[", i, "] must be non-zero");
     if (sh[i]) {
-      if (known && st < 0) throw_error(Code::InvalidArgument, "only stride 1 allowed on non-range indexing.");
+      if (sk[i] && st < 0) throw_error(Code::InvalidArgument, "only stride 1 allowed on non-range indexing.");
       r.size[i] = 1;
-      if (known && dim >= 0) {
+      if (bk[i] && dim >= 0) {
         int64_t x = db[i] < 0 ? db[i] + dim : db[i];
         if (x < 0 || x >= dim)
           throw_error(Code::InvalidArgument, "slice index ", db[i], " of dimension ", i, " out of bounds.");
@@ -91,7 +97,7 @@ SliceRegion strided_region(const Shape& in, const std::vector<int64_t>* b, const
       }
       continue;
     }
-    if (!known || dim < 0) continue;
+    if (!sk[i] || dim < 0 || (!bk[i] && !bm[i]) || (!ek[i] && !em[i])) continue;
     r.stride[i] = st;
     auto canon = [&](int64_t x, bool masked, bool is_begin) {
       if (masked) return st > 0 ? (is_begin ? 0 : dim) : (is_begin ? dim - 1 : -1);
@@ -155,11 +161,11 @@ std::vector<TensorSpec> strided_slice_infer(const InferContext& c) {
     const Shape& in = c.inputs[0].shape;
     const Shape& bs = c.inputs[1].shape;
     if (!in.has_rank() || !bs.has_rank() || bs[0] < 0) return one(d, Shape::unknown_rank());
-    std::vector<int64_t> b, e, s;
-    bool known = c.value(1) && c.value(2) && c.value(3);
-    if (known) { b = read_int_list(*c.value(1)); e = read_int_list(*c.value(2)); s = read_int_list(*c.value(3)); }
-    SliceRegion r = strided_region(in, known ? &b : nullptr, known ? &e : nullptr, known ? &s : nullptr, bs[0],
-                                   read_masks(c.attrs));
+    std::vector<int64_t> v[3];
+    for (int i = 0; i < 3; ++i)
+      if (c.value(i + 1)) v[i] = read_int_list(*c.value(i + 1));
+    auto opt = [&](int i) { return c.value(i + 1) ? &v[i] : nullptr; };
+    SliceRegion r = strided_region(in, opt(0), opt(1), opt(2), bs[0], read_masks(c.attrs));
     return one(d, Shape(r.final_shape));
   });
 }
@@ -183,11 +189,7 @@ std::vector<TensorPtr> strided_slice_grad(const GradContext& g) {
 // ---- StridedSliceGrad(shape, begin, end, strides, dy) ----
 
 std::vector<TensorSpec> strided_slice_grad_infer(const InferContext& c) {
-  DType d = c.inputs[4].dtype;
-  if (c.value(0)) return one(d, Shape(read_int_list(*c.value(0))));
-  const Shape& ss = c.inputs[0].shape;
-  if (ss.rank() == 1 && ss[0] >= 0) return one(d, Shape(std::vector<int64_t>(ss[0], Shape::kUnknown)));
-  return one(d, Shape::unknown_rank());
+  return one(c.inputs[4].dtype, shape_input(c, 0));
 }
 
 std::vector<EagerPtr> strided_slice_grad_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
@@ -296,11 +298,26 @@ std::vector<TensorPtr> slice_grad(const GradContext& g) {
   return {dispatch1("StridedSliceGrad", {shape_tensor(g.inputs[0], it), begin, end, ones, dy}), nullptr, nullptr};
 }
 
+// Partial value of a slice of a 1-D shape vector (shape(x)[0], shape(x)[1:], ...).
+Shape strided_slice_partial(const InferContext& c) {
+  if (c.inputs[0].shape.rank() != 1 || !c.value(1) || !c.value(2) || !c.value(3)) return Shape::unknown_rank();
+  Shape p = c.partial_value(0);
+  if (!p.has_rank()) return Shape::unknown_rank();
+  auto b = read_int_list(*c.value(1)), e = read_int_list(*c.value(2)), s = read_int_list(*c.value(3));
+  SliceMasks m = read_masks(c.attrs);
+  if (m.new_axis) return Shape::unknown_rank();
+  SliceRegion r = strided_region(Shape{p.rank()}, &b, &e, &s, static_cast<int64_t>(b.size()), m);
+  std::vector<int64_t> out;
+  for (int64_t k = 0; k < r.size[0]; ++k) out.push_back(p[static_cast<int>(r.begin[0] + k * r.stride[0])]);
+  return Shape(out);   // a shrunk (scalar) slice is its one element
+}
+
 }  // namespace
 
 void register_slice_ops(OpRegistry& r) {
   r.add(OpDef{"Slice", "Slice", 3, slice_infer, slice_kernel, slice_grad});
-  r.add(OpDef{"StridedSlice", "strided_slice", 4, strided_slice_infer, strided_slice_kernel, strided_slice_grad});
+  r.add(OpDef{"StridedSlice", "strided_slice", 4, strided_slice_infer, strided_slice_kernel, strided_slice_grad})
+      .partial = strided_slice_partial;
   r.add(OpDef{"StridedSliceGrad", "StridedSliceGrad", 5, strided_slice_grad_infer, strided_slice_grad_kernel,
               [](const GradContext& g) {
                 std::vector<TensorPtr> out(5);

@@ -166,17 +166,48 @@ void GraphBuilder::try_fold(const OpDef& def, int node, const std::vector<Tensor
   }
 }
 
+// Partial values of shape arithmetic (shape(x)[0], stack([n, -1]), ...): kept per node so
+// shape rules downstream see the known elements; a fully known one becomes a folded value.
+void GraphBuilder::record_partial(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
+                                  const std::vector<EagerPtr>& values, const std::vector<Shape>& partials) {
+  const Node& n = graph_->node(node);
+  if (n.outputs.empty()) return;
+  const TensorSpec& out = n.outputs[0];
+  if ((out.dtype != DType::Int32 && out.dtype != DType::Int64) || !out.shape.has_rank() || out.shape.rank() > 1)
+    return;
+  Shape p;
+  try {
+    p = def.partial(InferContext{in_specs, n.attrs, values, &partials});
+  } catch (const std::exception&) {
+    return;
+  }
+  if (!p.has_rank() || (out.shape.rank() == 0 && p.rank() != 1) ||
+      (out.shape.rank() == 1 && out.shape[0] >= 0 && out.shape[0] != p.rank()))
+    return;
+  partial_[node] = p;
+  if (!p.is_fully_defined()) return;
+  auto t = make_tensor(out.dtype, out.shape.rank() == 0 ? Shape{} : Shape{p.rank()});
+  for (int i = 0; i < p.rank(); ++i) {
+    if (out.dtype == DType::Int64) t->data<int64_t>()[i] = p[i];
+    else t->data<int32_t>()[i] = static_cast<int32_t>(p[i]);
+  }
+  folded_[node] = {t};
+}
+
 NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput>& inputs,
                                   Attrs attrs, const std::string& name,
                                   std::vector<TensorSpec>* out_specs) {
   std::vector<TensorSpec> in_specs;
   std::vector<EagerPtr> values;
+  std::vector<Shape> partials;
   in_specs.reserve(inputs.size());
   for (const NodeOutput& o : inputs) {
     in_specs.push_back(graph_->node(o.node).outputs[o.index]);
     values.push_back(constant_value(o));
+    auto it = o.index == 0 ? partial_.find(o.node) : partial_.end();
+    partials.push_back(it != partial_.end() ? it->second : Shape::unknown_rank());
   }
-  InferContext ctx{in_specs, attrs, values};
+  InferContext ctx{in_specs, attrs, values, &partials};
   std::vector<TensorSpec> outs = def.infer(ctx);
   Node n;
   n.op = def.name;
@@ -188,6 +219,7 @@ NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput
   n.defined_at = current_location();
   int idx = graph_->add_node(std::move(n));
   try_fold(def, idx, in_specs, values);
+  if (def.partial && !folded_.count(idx)) record_partial(def, idx, in_specs, values, partials);
   if (out_specs) *out_specs = std::move(outs);
   return NodeOutput{idx, 0};
 }
@@ -250,6 +282,12 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
         msg += " [Op:" + op.name + "]";
       throw Error(e.code(), msg);
     }
+    // A kernel may return an input unchanged (Identity, a no-op Cast): give the output its
+    // own tensor object over the same buffer, as TF's eager tensors are distinct; tapes key
+    // gradients by tensor identity.
+    for (auto& o : outs)
+      for (const TensorPtr& t : inputs)
+        if (o.get() == t.get()) { o = reshaped(o, o->shape()); break; }
     result.assign(outs.begin(), outs.end());
   } else {
     GraphBuilder* outer = outer_builder_of(b);

@@ -44,6 +44,9 @@ class GraphBuilder {
   std::vector<TensorPtr> captured_values_;
   std::vector<TensorPtr> keepalive_;   // captured eager tensors (keys above are raw pointers)
   std::unordered_map<int, std::vector<EagerPtr>> folded_;   // node -> its folded outputs
+  std::unordered_map<int, Shape> partial_;                  // node -> partial value of output 0
+  void record_partial(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
+                      const std::vector<EagerPtr>& values, const std::vector<Shape>& partials);
   void try_fold(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
                 const std::vector<EagerPtr>& values);
 };

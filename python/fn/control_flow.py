@@ -309,8 +309,11 @@ def _graph_while(cond_fn: Callable, body: Callable, vars_seq: Any, single: bool,
         else:
             counter = _to_tensor(maximum_iterations, "maximum_iterations")
     flat_names = _flat_names(names, vars_seq) if names else []
+    with_counter = counter is not None
 
-    def trace(graph_name: str, fn: Callable, with_counter: bool) -> Tuple[Any, List[Any], Any]:
+    def trace(graph_name: str, fn: Callable[[List[Any], Any], List[Any]]) -> Any:
+        """A sub-graph taking the loop vars (and the iteration counter) as placeholders; ``fn``
+        returns its outputs, which are set while the sub-graph is still being built."""
         builder = _core.GraphBuilder(_core.Graph(graph_name))
         phs = []
         for i, (t, shape) in enumerate(zip(init.tensors, invariants)):
@@ -319,24 +322,20 @@ def _graph_while(cond_fn: Callable, body: Callable, vars_seq: Any, single: bool,
         if with_counter:
             phs.append(builder.add_placeholder("iteration", counter.dtype, TensorShape([])))
         with _core.ContextScope(builder):
-            args = init.rebuild(phs[:len(init.tensors)])
-            result = fn(phs, args)
-        return builder, phs, result
+            builder.set_outputs([_local(t) for t in fn(phs, init.rebuild(phs[:len(init.tensors)]))])
+        return builder
 
-    def cond_graph(phs: List[Any], args: Any) -> Any:
+    def cond_graph(phs: List[Any], args: Any) -> List[Any]:
         c = _to_tensor(cond_fn(*args), "The condition of a while loop")
-        if counter is not None:
+        if with_counter:
             below = _core.execute("Less", [phs[-1], counter], None, None)[0]
             c = _core.execute("LogicalAnd", [below, c], None, None)[0]
-        return c
+        return [c]
 
-    with_counter = counter is not None
-    cond_b, _, c = trace("while_cond", cond_graph, with_counter)
-    cond_b.set_outputs([_local(c)])
+    body_out: List[Any] = []
 
-    body_b, phs, result = trace("while_body", lambda p, a: body(*a), with_counter)
-    with _core.ContextScope(body_b):
-        result = _as_vars(result, vars_seq)
+    def body_graph(phs: List[Any], args: Any) -> List[Any]:
+        result = _as_vars(body(*args), vars_seq)
         try:
             nest.assert_same_structure(list(vars_seq), list(result) if isinstance(result, (list, tuple)) else result,
                                        check_types=False)
@@ -348,18 +347,21 @@ def _graph_while(cond_fn: Callable, body: Callable, vars_seq: Any, single: bool,
         out = _Flat(result, "A loop variable")
         if [m is None for m in out.metas] != [m is None for m in init.metas]:
             raise TypeError("A TensorArray loop variable must stay a TensorArray from one iteration to the next")
-        outs = [_local(t) for t in out.tensors]
+        body_out.append(out)
+        outs = list(out.tensors)
         if with_counter:
-            one = _core.convert_to_tensor(1, counter.dtype)
-            outs.append(_core.execute("AddV2", [phs[-1], one], None, None)[0])
-        body_b.set_outputs(outs)
+            outs.append(_core.execute("AddV2", [phs[-1], _core.convert_to_tensor(1, counter.dtype)], None, None)[0])
+        return outs
+
+    cond_b = trace("while_cond", cond_graph)
+    body_b = trace("while_body", body_graph)
     loop_inputs = list(init.tensors)
     if with_counter:
         loop_inputs.append(_core.convert_to_tensor(0, counter.dtype))
     names_arg = list(flat_names) + ([""] if with_counter and flat_names else [])
     finals = _core.build_while(loop_inputs, cond_b, body_b, max_iter, name or "while", names_arg)
     finals = finals[:len(init.tensors)]
-    packed = init.rebuild(finals, _merged_metas(init, out))
+    packed = init.rebuild(finals, _merged_metas(init, body_out[0]))
     return packed[0] if single else packed
 
 

@@ -244,23 +244,34 @@ class ConcreteFunction:
         return self._call_impl(args, kwargs)
 
     def _call_impl(self, args: tuple, kwargs: dict) -> Any:
-        try:
-            pos, kw, _ = self._signature.bind(args, kwargs, self._function_name)
-        except TypeError:
-            raise TypeError(f"{self._summary(with_defaults=False)} got unexpected arguments: "
-                            f"{args!r}, {kwargs!r}.") from None
-        flat: List[Any] = []
-        for name, expected, got in self._pairs(pos, kw):
-            self._match(name, expected, got, flat)
-        return self._pack_outputs(self._core.call(flat))
-
-    def _pairs(self, pos: tuple, kw: dict):
-        names = list(self._arg_names) + sorted(self._kw_values)
-        expected = list(self._pos_values) + [self._kw_values[k] for k in sorted(self._kw_values)]
-        got = list(pos) + [kw.get(k) for k in sorted(self._kw_values)]
-        if len(got) != len(expected):
-            raise TypeError(f"{self._summary()} takes {len(expected)} arguments but got {len(got)}.")
-        return zip(names, expected, got)
+        names = list(self._arg_names) + list(self._kw_values)
+        expected = dict(zip(self._arg_names, self._pos_values))
+        expected.update(self._kw_values)
+        tensor_params = [n for n in names if _flatten_tensors(expected[n])]
+        if len(args) > len(tensor_params):
+            # Structured call: positional values for every parameter, in order.
+            if len(args) > len(names):
+                raise TypeError(f"{self._summary(with_defaults=False)} takes {len(names)} arguments but "
+                                f"{len(args)} were given.")
+            given = dict(zip(names, args))
+        else:
+            # Flat call (TF's ConcreteFunction signature): positional values fill the tensor
+            # parameters; Python parameters keep the values they were traced with.
+            given = dict(zip(tensor_params, args))
+        for k, v in kwargs.items():
+            if k not in expected:
+                flat = f"{self._function_name}({', '.join(tensor_params)})"
+                raise TypeError(f"{flat} got unexpected keyword arguments: {', '.join(sorted(kwargs))}.")
+            if k in given:
+                raise TypeError(f"{self._summary(with_defaults=False)} got two values for argument {k!r}.")
+            given[k] = v
+        flat_values: List[Any] = []
+        for n in names:
+            if n in given:
+                self._match(n, expected[n], given[n], flat_values)
+            elif n in tensor_params:
+                raise TypeError(f"{self._summary(with_defaults=False)} missing required argument: {n!r}.")
+        return self._pack_outputs(self._core.call(flat_values))
 
     def _match(self, name: str, expected: Any, got: Any, flat: List[Any]) -> None:
         if isinstance(expected, TensorSpec):
@@ -386,9 +397,19 @@ class Function(_core.FunctionBase):
         self._bound_self = _bound_self        # weakref to the instance of a bound method
         self._signature = _Signature(python_function, skip_first=_bound_self is not None)
         self._input_signature = None if input_signature is None else tuple(input_signature)
+        if (self._input_signature is not None and self._signature.var_positional is None
+                and len(self._input_signature) > len(self._signature.positional)):
+            # TF 2.0 (the blog post, SPEC 5.1) ignored specs beyond the function's parameters.
+            self._input_signature = self._input_signature[:len(self._signature.positional)]
         if self._input_signature is not None:
             self._validate_input_signature()
         self._fast_positional = -1 if self._input_signature is not None else self._signature.fast_positional
+        if self._fast_positional >= 0:
+            defaults = [p.default for p in self._signature.positional if p.default is not inspect.Parameter.empty]
+            self._fast_defaults = tuple(defaults)
+        if self._input_signature is not None and all(isinstance(s, TensorSpec) for s in self._input_signature) \
+                and len(self._input_signature) == len(self._signature.positional):
+            self._set_signature_fast(_core.make_key(tuple(self._input_signature))[0], list(self._input_signature))
         self._lock = threading.RLock()
         self._tracing_count = 0
         self._trace_time = 0.0

@@ -48,8 +48,10 @@ def _binary(op: str, default_name: str):
 
 
 def _unary(op: str, default_name: Optional[str] = None):
+    node = default_name or op
+
     def f(x: Any, name: Optional[str] = None) -> Any:
-        return _run(op, [convert_to_tensor(x)], None, name or default_name or op)
+        return _core.execute(op, [x if _core.is_tensor(x) else convert_to_tensor(x)], None, name or node)[0]
     return f
 
 
@@ -197,14 +199,29 @@ def ones_like(input: Any, dtype: Any = None, name: Optional[str] = None) -> Any:
 
 # ---- reductions -----------------------------------------------------------------------------
 
+_EAGER_AXES: dict = {}
+
+
+def _int32_const(key: Any, make: Any) -> Any:
+    """A small int32 constant: cached eagerly (tensors are immutable), a Const node when traced."""
+    t = _EAGER_AXES.get(key)
+    if t is None:
+        t = _EAGER_AXES[key] = _core.to_eager(make(), None)
+    if _core.executing_eagerly():
+        return t
+    return _core.execute("Const", [], {"value": t, "dtype": t.dtype}, None)[0]
+
+
 def _reduction_axes(x: Any, axis: Any) -> Any:
     if axis is None:
         rank = x._rank
         if rank < 0:
             return None
-        return convert_to_tensor(np.arange(rank, dtype=np.int32))
+        return _int32_const(("all", rank), lambda: np.arange(rank, dtype=np.int32))
     if _core.is_tensor(axis):
         return axis
+    if isinstance(axis, int) and not isinstance(axis, bool) and -64 <= axis < 64:
+        return _int32_const(axis, lambda: np.int32(axis))
     if isinstance(axis, (list, tuple)) and len(axis) == 0:
         return convert_to_tensor(np.zeros([0], np.int32))
     if isinstance(axis, np.ndarray) and axis.dtype == np.int64:
@@ -213,7 +230,7 @@ def _reduction_axes(x: Any, axis: Any) -> Any:
 
 
 def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional[str]) -> Any:
-    x = convert_to_tensor(input_tensor)
+    x = input_tensor if _core.is_tensor(input_tensor) else convert_to_tensor(input_tensor)
     keepdims = bool(keepdims) if keepdims is not None else False
     axes = _reduction_axes(x, axis)
     if axes is None:
@@ -259,7 +276,7 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False
     raw_max = reduce_max(x, axis, keepdims=True)
     # A non-finite max (all -inf, or inf) is replaced by 0 so the subtraction stays finite.
     finite = _run("Cast", [is_finite(raw_max)], {"SrcT": as_dtype("bool"), "DstT": x.dtype, "Truncate": False}, None)
-    my_max = _run("StopGradient", [raw_max * finite], None, None) if _core.has_op("StopGradient") else raw_max * finite
+    my_max = stop_gradient(raw_max * finite)
     result = log(reduce_sum(exp(x - my_max), axis, keepdims=True)) + my_max
     if keepdims:
         return result
@@ -296,6 +313,11 @@ def count_nonzero(input: Any, axis: Any = None, keepdims: bool = False, dtype: A
     if as_dtype(dtype) != as_dtype(int64):
         out = _run("Cast", [out], {"SrcT": as_dtype(int64), "DstT": as_dtype(dtype), "Truncate": False}, None)
     return out
+
+
+def stop_gradient(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+    """``tf.stop_gradient``: the value unchanged, but tapes see no gradient through it."""
+    return _run("StopGradient", [convert_to_tensor(input)], None, name or "StopGradient")
 
 
 # ---- matmul, stack ---------------------------------------------------------------------------

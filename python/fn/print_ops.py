@@ -7,8 +7,20 @@ from typing import Any, Optional
 from fn import _core, nest, printing
 
 
+class _PyValue:
+    """A Python value (e.g. a NumPy array the user passed) printed by its repr, as tf.print
+    prints non-tensors; printing.format_print would otherwise format arrays as tensors."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
 def _leaves_and_rebuild(inputs: tuple):
-    flat = nest.flatten(list(inputs))
+    flat = [(_PyValue(x) if type(x).__module__ == "numpy" or isinstance(x, bytes) else x)
+            for x in nest.flatten(list(inputs))]
     tensors = [x for x in flat if _core.is_tensor(x) or hasattr(x, "__fn_tensor__")]
     tensors = [x if _core.is_tensor(x) else x.__fn_tensor__(None) for x in tensors]
 
@@ -57,5 +69,3 @@ def print_(*inputs: Any, output_stream: Any = None, summarize: Optional[int] = 3
     return _core.execute("PyCall", tensors, {"callable": emit, "Tout": []}, name or "PrintV2")
 
 
-def _flatten_for_print(x: Any) -> Any:
-    return x

@@ -173,11 +173,10 @@ class GradientTape:
         if self._tape is None:
             return self._watched_variables
         out = list(self._variables)
-        for h in self._tape.watched_tensors():
-            if h.dtype.name == "resource":
-                v = _VARIABLES_BY_HANDLE.get(h._id)
-                if v is not None and not any(v is o for o in out):
-                    out.append(v)
+        for h in self._tape.watched_tensors():   # explicit watches and variable accesses
+            v = _VARIABLES_BY_HANDLE.get(h._id)
+            if v is not None and not any(v is o for o in out):
+                out.append(v)
         return tuple(out)
 
     # differentiation

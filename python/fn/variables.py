@@ -7,6 +7,7 @@ import threading
 from typing import Any, Callable, Iterator, List, Optional
 
 from fn import _core
+from fn import tape as _tape
 from fn.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype
 from fn.tensor_shape import TensorShape
@@ -81,6 +82,7 @@ class Variable:
         self._handle = _core.create_variable(value, self._trainable, self._name)
         self._dtype = value.dtype
         self._id = _core.variable_info(self._handle)[0]
+        _tape._register_variable(self)   # lets GradientTape.watched_variables() find it
         if policies and not _core.executing_eagerly() or (policies and policies[-1].allowed):
             policies[-1].created.append(self)
 
@@ -129,6 +131,8 @@ class Variable:
     # -- reading
     def read_value(self) -> Any:
         """The current value (a ReadVariableOp node when traced)."""
+        if self._trainable and not _core.executing_eagerly():
+            _core.notify_variable_accessed(self._handle)   # eagerly the read kernel does this
         return _core.execute("ReadVariableOp", [self._handle],
                              {"dtype": self._dtype, "shape": self._shape}, None)[0]
 

@@ -3,6 +3,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include "core/tensor.h"
+#include "kernels/onednn/engine.h"
 
 namespace fn {
 namespace onednn {
@@ -11,13 +12,23 @@ namespace onednn {
 struct Eltwise {
   int alg = -1;
   float alpha = 0.f, beta = 0.f;
+  // oneDNN 3.2 maps NaN to a number for some algorithms (exp -> inf, relu/clip -> 0); TF keeps
+  // NaN. When set, NaN inputs are copied to the output after the primitive runs.
+  bool nan_passthrough = false;
+  // Below this many elements the reference loop wins. Transcendental functions (exp, tanh,
+  // ...) call libm per element in the loop, so oneDNN's vector code pays off much earlier.
+  int64_t min_elements = kMinEltwiseElements;
   bool valid() const { return alg >= 0; }
 };
-inline Eltwise eltwise_of(dnnl::algorithm a, float alpha = 0.f, float beta = 0.f) {
-  return Eltwise{static_cast<int>(a), alpha, beta};
+inline Eltwise eltwise_of(dnnl::algorithm a, float alpha = 0.f, float beta = 0.f, bool nan_passthrough = false) {
+  bool transcendental = a == dnnl::algorithm::eltwise_exp || a == dnnl::algorithm::eltwise_tanh ||
+                        a == dnnl::algorithm::eltwise_logistic || a == dnnl::algorithm::eltwise_elu ||
+                        a == dnnl::algorithm::eltwise_pow;
+  return Eltwise{static_cast<int>(a), alpha, beta, nan_passthrough,
+                 transcendental ? kMinTranscendentalElements : kMinEltwiseElements};
 }
 // True when `out = alg(x)` can run on oneDNN: float32 in and out, enough elements to gain.
-bool eltwise_applicable(const EagerTensor& x, const EagerTensor& out);
+bool eltwise_applicable(const Eltwise& e, const EagerTensor& x, const EagerTensor& out);
 void eltwise(const Eltwise& e, const EagerTensor& x, EagerTensor& out);
 
 }  // namespace onednn

@@ -1,6 +1,7 @@
 #include "kernels/onednn/reduction.h"
 
 #include "kernels/onednn/engine.h"
+#include "kernels/onednn/primitive_cache.h"
 
 namespace fn {
 namespace onednn {
@@ -28,9 +29,12 @@ void reduction(dnnl::algorithm alg, const EagerTensor& x, const std::vector<bool
     if (reduced[i]) dst[i] = 1;
   auto tag = plain_tag(src.size());
   memory::desc ms(src, memory::data_type::f32, tag), md(dst, memory::data_type::f32, tag);
-  auto pd = reduction::primitive_desc(engine(), alg, ms, md, 0.f, 0.f);
+  std::string key = "reduction" + std::to_string(static_cast<int>(alg));
+  append_key(key, ms);
+  append_key(key, md);
+  auto prim = cached_primitive(key, [&] { return dnnl::reduction(reduction::primitive_desc(engine(), alg, ms, md, 0.f, 0.f)); });
   memory sm(ms, engine(), const_cast<void*>(x.raw())), dm(md, engine(), out.raw());
-  dnnl::reduction(pd).execute(stream(), {{DNNL_ARG_SRC, sm}, {DNNL_ARG_DST, dm}});
+  prim->execute(stream(), {{DNNL_ARG_SRC, sm}, {DNNL_ARG_DST, dm}});
   stream().wait();
 }
 

@@ -1,0 +1,112 @@
+"""Eager op overhead: fn vs NumPy (and TensorFlow), median microseconds per call.
+
+    python benchmarks/bench_eager_ops.py                       # fn and NumPy
+    /opt/tfref/bin/python benchmarks/bench_eager_ops.py --tf   # TensorFlow and NumPy
+    python benchmarks/bench_eager_ops.py --compare /opt/tfref/bin/python   # all three, one table
+
+The script runs under either interpreter: it imports ``fn`` or, with --tf, ``tensorflow``.
+Target: scalar ``a + b`` under 1.5 us in fn.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import timeit
+
+import numpy as np
+
+
+def cases(tf, np_mode: bool):
+    rng = np.random.default_rng(0)
+    vals = {
+        "scalar": (np.float32(1.5), np.float32(2.5)),
+        "vec1000": (rng.standard_normal(1000).astype(np.float32), rng.standard_normal(1000).astype(np.float32)),
+        "vec100k": (rng.standard_normal(100_000).astype(np.float32), rng.standard_normal(100_000).astype(np.float32)),
+    }
+    if np_mode:
+        conv = {k: (np.asarray(a), np.asarray(b)) for k, (a, b) in vals.items()}
+        s, v, big = conv["scalar"], conv["vec1000"], conv["vec100k"]
+        return {
+            "a + b, scalar": lambda: s[0] + s[1],
+            "a + b, 1,000 floats": lambda: v[0] + v[1],
+            "a * b, 1,000 floats": lambda: v[0] * v[1],
+            "a + 1, scalar (Python int)": lambda: s[0] + 1,
+            "a < b, 1,000 floats": lambda: v[0] < v[1],
+            "tanh, 1,000 floats": lambda: np.tanh(v[0]),
+            "reduce_sum, 1,000 floats": lambda: np.sum(v[0]),
+            "a + b, 100,000 floats": lambda: big[0] + big[1],
+            "tanh, 100,000 floats": lambda: np.tanh(big[0]),
+            "reduce_sum, 100,000 floats": lambda: np.sum(big[0]),
+        }
+    conv = {k: (tf.constant(a), tf.constant(b)) for k, (a, b) in vals.items()}
+    s, v, big = conv["scalar"], conv["vec1000"], conv["vec100k"]
+    return {
+        "a + b, scalar": lambda: s[0] + s[1],
+        "a + b, 1,000 floats": lambda: v[0] + v[1],
+        "a * b, 1,000 floats": lambda: v[0] * v[1],
+        "a + 1, scalar (Python int)": lambda: s[0] + 1,
+        "a < b, 1,000 floats": lambda: v[0] < v[1],
+        "tanh, 1,000 floats": lambda: tf.tanh(v[0]),
+        "reduce_sum, 1,000 floats": lambda: tf.reduce_sum(v[0]),
+        "a + b, 100,000 floats": lambda: big[0] + big[1],
+        "tanh, 100,000 floats": lambda: tf.tanh(big[0]),
+        "reduce_sum, 100,000 floats": lambda: tf.reduce_sum(big[0]),
+    }
+
+
+def median_us(call, repeats: int, number: int) -> float:
+    call()
+    times = [t / number * 1e6 for t in timeit.repeat(call, number=number, repeat=repeats)]
+    return statistics.median(times)
+
+
+def measure(use_tf: bool, repeats: int, number: int) -> dict:
+    if use_tf:
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        import tensorflow as tf
+    else:
+        import fn as tf
+    out = {"lib": {}, "numpy": {}}
+    for key, mode in (("lib", False), ("numpy", True)):
+        for name, call in cases(tf, mode).items():
+            n = max(number // 50, 20) if "100,000" in name else number
+            out[key][name] = median_us(call, repeats, n)
+    return out
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--tf", action="store_true", help="measure TensorFlow instead of fn")
+    p.add_argument("--compare", metavar="PYTHON", help="also run this interpreter with --tf (TensorFlow column)")
+    p.add_argument("--repeats", type=int, default=7)
+    p.add_argument("--number", type=int, default=20000)
+    p.add_argument("--json", action="store_true")
+    a = p.parse_args()
+    res = measure(a.tf, a.repeats, a.number)
+    if a.json:
+        print(json.dumps(res))
+        return
+    tf_res = None
+    if a.compare:
+        cmd = [a.compare, os.path.abspath(__file__), "--tf", "--json", "--repeats", str(a.repeats),
+               "--number", str(a.number)]
+        tf_res = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
+    lib = "TensorFlow" if a.tf else "fn"
+    head = f"{'op':30s} {lib + ' us':>10s} {'NumPy us':>10s} {'/NumPy':>8s}"
+    if tf_res:
+        head += f" {'TF us':>10s} {'fn/TF':>7s}"
+    print(head)
+    print("-" * len(head))
+    for name, t in res["lib"].items():
+        n = res["numpy"][name]
+        line = f"{name:30s} {t:10.2f} {n:10.2f} {t / n:8.1f}"
+        if tf_res:
+            tt = tf_res["lib"][name]
+            line += f" {tt:10.2f} {t / tt:7.2f}"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

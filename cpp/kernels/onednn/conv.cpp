@@ -1,0 +1,153 @@
+#include "kernels/onednn/conv.h"
+
+#include "kernels/onednn/engine.h"
+#include "kernels/onednn/primitive_cache.h"
+
+namespace fn {
+namespace onednn {
+
+namespace {
+
+using dnnl::memory;
+using tag = memory::format_tag;
+constexpr auto f32 = memory::data_type::f32;
+
+// oneDNN describes tensors in NCHW / OIHW logical order; the format tags say how they sit in
+// memory (nhwc activations, hwio filters: TensorFlow's layouts).
+struct Descs {
+  memory::dims src, wei, dst, strides, dil, pl, pr;
+  memory::desc src_user, wei_user, dst_user;
+};
+
+Descs descs(const Conv2DGeom& g) {
+  Descs d;
+  d.src = {g.n, g.ic, g.ih, g.iw};
+  d.wei = {g.oc, g.ic, g.kh, g.kw};
+  d.dst = {g.n, g.oc, g.oh, g.ow};
+  d.strides = {g.sh, g.sw};
+  d.dil = {g.dh - 1, g.dw - 1};
+  d.pl = {g.pt, g.pl};
+  d.pr = {g.pb, g.pr};
+  d.src_user = memory::desc(d.src, f32, tag::nhwc);
+  d.wei_user = memory::desc(d.wei, f32, tag::hwio);
+  d.dst_user = memory::desc(d.dst, f32, tag::nhwc);
+  return d;
+}
+
+std::string key_of(const Conv2DGeom& g) {
+  std::string k;
+  for (int64_t v : {g.n, g.ih, g.iw, g.ic, g.kh, g.kw, g.oc, g.oh, g.ow, g.sh, g.sw, g.dh, g.dw, g.pt, g.pb,
+                    g.pl, g.pr})
+    k += std::to_string(v) + ',';
+  return k;
+}
+
+// oneDNN's direct kernels (brgconv on AVX-512/AVX2) read NHWC activations and HWIO filters as
+// they are, saving a filter reorder per call. Where HWIO would only get the reference or the
+// im2col+GEMM implementation (slower; typical for the backward passes), let oneDNN pick the
+// filter layout (`any`) and reorder to it.
+bool fast(const dnnl::primitive_desc_base& pd) {
+  std::string impl = pd.impl_info_str();
+  return impl.rfind("ref", 0) != 0 && impl.find("gemm") == std::string::npos;
+}
+
+template <typename Make>
+auto with_filter_layout(const Descs& d, Make make) {
+  try {
+    auto pd = make(d.wei_user);
+    if (fast(pd)) return pd;
+  } catch (const dnnl::error&) {
+  }
+  return make(memory::desc(d.wei, f32, tag::any));
+}
+
+dnnl::convolution_forward::primitive_desc forward_pd(const Descs& d, dnnl::prop_kind kind) {
+  return with_filter_layout(d, [&](const memory::desc& wei) {
+    return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct,
+                                                     d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl, d.pr);
+  });
+}
+
+// The memory descriptor a cached primitive was built for (the filter layout it chose).
+memory::desc weights_layout(const dnnl::primitive& p, bool diff) {
+  dnnl::primitive_desc_base pd(const_cast<dnnl_primitive_desc_t>(p.get_primitive_desc()), true);
+  return diff ? pd.diff_weights_desc() : pd.weights_desc();
+}
+
+// Filter reorders between HWIO and the layout a convolution chose, cached with it.
+std::shared_ptr<dnnl::primitive> filter_reorder(const std::string& key, const memory::desc& from,
+                                                const memory::desc& to) {
+  return cached_primitive(key, [&] {
+    return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to));
+  });
+}
+
+}  // namespace
+
+void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& g) {
+  Descs d = descs(g);
+  std::string key = "conv2d_fwd:" + key_of(g);
+  auto prim = cached_primitive(key, [&] {
+    return dnnl::convolution_forward(forward_pd(d, dnnl::prop_kind::forward_inference));
+  });
+  auto& s = stream();
+  memory src(d.src_user, engine(), const_cast<float*>(x)), dst(d.dst_user, engine(), y);
+  memory wei(d.wei_user, engine(), const_cast<float*>(w));
+  memory::desc layout = weights_layout(*prim, false);
+  if (!(layout == d.wei_user)) {
+    memory blocked(layout, engine());
+    filter_reorder(key + "reorder", d.wei_user, layout)->execute(s, {{DNNL_ARG_FROM, wei}, {DNNL_ARG_TO, blocked}});
+    wei = blocked;
+  }
+  prim->execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}});
+  s.wait();
+}
+
+void conv2d_backward_data(const float* dy, const float* w, float* dx, const Conv2DGeom& g) {
+  Descs d = descs(g);
+  std::string key = "conv2d_bwd_data:" + key_of(g);
+  auto prim = cached_primitive(key, [&] {
+    auto hint = forward_pd(d, dnnl::prop_kind::forward_training);
+    return dnnl::convolution_backward_data(with_filter_layout(d, [&](const memory::desc& wei) {
+      return dnnl::convolution_backward_data::primitive_desc(engine(), dnnl::algorithm::convolution_direct,
+                                                             d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl,
+                                                             d.pr, hint);
+    }));
+  });
+  auto& s = stream();
+  memory ddst(d.dst_user, engine(), const_cast<float*>(dy)), dsrc(d.src_user, engine(), dx);
+  memory wei(d.wei_user, engine(), const_cast<float*>(w));
+  memory::desc layout = weights_layout(*prim, false);
+  if (!(layout == d.wei_user)) {
+    memory blocked(layout, engine());
+    filter_reorder(key + "reorder", d.wei_user, layout)->execute(s, {{DNNL_ARG_FROM, wei}, {DNNL_ARG_TO, blocked}});
+    wei = blocked;
+  }
+  prim->execute(s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, dsrc}});
+  s.wait();
+}
+
+void conv2d_backward_weights(const float* x, const float* dy, float* dw, const Conv2DGeom& g) {
+  Descs d = descs(g);
+  std::string key = "conv2d_bwd_weights:" + key_of(g);
+  auto prim = cached_primitive(key, [&] {
+    auto hint = forward_pd(d, dnnl::prop_kind::forward_training);
+    return dnnl::convolution_backward_weights(with_filter_layout(d, [&](const memory::desc& wei) {
+      return dnnl::convolution_backward_weights::primitive_desc(engine(), dnnl::algorithm::convolution_direct,
+                                                                d.src_user, wei, d.dst_user, d.strides, d.dil,
+                                                                d.pl, d.pr, hint);
+    }));
+  });
+  auto& s = stream();
+  memory src(d.src_user, engine(), const_cast<float*>(x)), ddst(d.dst_user, engine(), const_cast<float*>(dy));
+  memory dwei_user(d.wei_user, engine(), dw);
+  memory::desc layout = weights_layout(*prim, true);
+  bool reorder = !(layout == d.wei_user);
+  memory dwei = reorder ? memory(layout, engine()) : dwei_user;
+  prim->execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_WEIGHTS, dwei}});
+  if (reorder) filter_reorder(key + "reorder", layout, d.wei_user)->execute(s, {{DNNL_ARG_FROM, dwei}, {DNNL_ARG_TO, dwei_user}});
+  s.wait();
+}
+
+}  // namespace onednn
+}  // namespace fn

@@ -1,0 +1,14 @@
+// 2-D convolution on oneDNN (float32): NHWC activations, HWIO filters, any padding/strides/
+// dilations. Forward, backward data and backward weights.
+#pragma once
+#include "kernels/nn_geom.h"
+
+namespace fn {
+namespace onednn {
+// Enough work for oneDNN to beat the reference loop.
+inline bool conv_worthwhile(const Conv2DGeom& g) { return g.macs() >= (int64_t{1} << 14); }
+void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& g);
+void conv2d_backward_data(const float* dy, const float* w, float* dx, const Conv2DGeom& g);
+void conv2d_backward_weights(const float* x, const float* dy, float* dw, const Conv2DGeom& g);
+}  // namespace onednn
+}  // namespace fn
