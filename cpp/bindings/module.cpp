@@ -14,6 +14,7 @@ void init_operators(py::module_& m);
 void init_function(py::module_& m);
 void init_host(py::module_& m);
 void init_state(py::module_& m);
+void init_control_flow(py::module_& m);
 }  // namespace fn
 
 PYBIND11_MODULE(_core, m) {
@@ -29,5 +30,6 @@ PYBIND11_MODULE(_core, m) {
   fn::init_function(m);
   fn::init_host(m);
   fn::init_state(m);
+  fn::init_control_flow(m);
   m.attr("onednn_version") = DNNL_VERSION_MAJOR * 10000 + DNNL_VERSION_MINOR * 100 + DNNL_VERSION_PATCH;
 }

@@ -3,12 +3,27 @@
 #include <algorithm>
 
 #include "core/error.h"
+#include "exec/control_flow.h"
 #include "trace/context.h"
 
 namespace fn {
 
+namespace {
+// A node calls back into the host if its op does or a sub-graph (If/While branch) has one that does.
+bool node_needs_host(const Node& node) {
+  if (node.def->needs_host) return true;
+  for (auto& kv : node.attrs.items())
+    if (auto* sub = std::get_if<std::shared_ptr<Graph>>(&kv.second))
+      if (*sub)
+        for (const Node& n : (*sub)->nodes())
+          if (node_needs_host(n)) return true;
+  return false;
+}
+}  // namespace
+
 std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
   graph->verify();
+  install_control_flow_kernels();
   auto plan = std::make_shared<Plan>();
   const Graph& g = *graph;
   int n = g.num_nodes();
@@ -46,7 +61,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
       st.in_slots.push_back(s);
       last_use[s] = static_cast<int>(plan->steps_.size());
     }
-    if (node.def->needs_host) plan->needs_host_ = true;
+    if (node_needs_host(node)) plan->needs_host_ = true;
     plan->steps_.push_back(std::move(st));
   }
   for (int s : plan->output_slots_) last_use[s] = -2;   // outputs are never released

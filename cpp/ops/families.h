@@ -14,6 +14,8 @@ void register_reduce_ops(OpRegistry& r);       // Sum, Mean, Max, Min, Prod, Any
 void register_matmul_ops(OpRegistry& r);       // MatMul, BatchMatMulV2
 void register_state_ops(OpRegistry& r);        // ReadVariableOp, Assign*VariableOp
 void register_host_ops(OpRegistry& r);         // PyCall (kernel set by the bindings)
+void register_control_flow_ops(OpRegistry& r); // If, While (kernels set by exec/)
+void register_tensor_list_ops(OpRegistry& r);  // TensorList* (TensorArray's values)
 void register_shape_ops(OpRegistry& r);        // Reshape, Transpose, ExpandDims, Squeeze, Shape, Tile, Pad, ...
 void register_concat_split_ops(OpRegistry& r); // ConcatV2, Pack, Unpack, Split, SplitV
 void register_gather_ops(OpRegistry& r);       // GatherV2, GatherNd, ScatterNd, UnsortedSegmentSum, SelectV2, Where

@@ -68,6 +68,8 @@ from fn.print_ops import print_ as print  # noqa: E402,A001  (TensorFlow's name)
 from fn.script_ops import numpy_function, py_function  # noqa: E402
 from fn.variables import Variable, init_scope  # noqa: E402
 from fn.module import Module  # noqa: E402
+from fn.tensor_array import TensorArray  # noqa: E402
+from fn.control_flow import case, cond, switch_case, while_loop  # noqa: E402
 from fn import data  # noqa: E402,F401
 
 is_tensor = _core.is_tensor

@@ -74,14 +74,39 @@ def is_tensor(x):
     return bool(check(x))
 
 
+def _statement_names(count):
+    """Names of the variables of the staged statement that called us (read from the
+    ``operators`` frame: ``names[:n_out]``/``names[:n_vars]``) so that errors can name them;
+    None when unknown. Passed to fn as ``_names`` only when fn accepts it."""
+    try:
+        frame = sys._getframe(2)
+        names, n = frame.f_locals.get('names'), frame.f_locals.get(count)
+        if frame.f_globals.get('__name__') != __package__ + '.operators' or n is None:
+            return None
+        names = tuple(names)[:n]
+        if frame.f_code.co_name == '_staged_counted_loop':
+            names = ('',) + names   # the loop counter
+        return names if all(isinstance(x, str) for x in names) else None
+    except Exception:  # noqa: BLE001  (names only improve error messages)
+        return None
+
+
+def _named(fn, names):
+    code = getattr(fn, '__code__', None)
+    if names and code is not None and '_names' in code.co_varnames[code.co_argcount:]:
+        return {'_names': names}
+    return {}
+
+
 def cond(pred, true_fn, false_fn):
-    return _require('cond')(pred, true_fn, false_fn)
+    fn_cond = _require('cond')
+    return fn_cond(pred, true_fn, false_fn, **_named(fn_cond, _statement_names('n_out')))
 
 
 def while_loop(cond_fn, body_fn, loop_vars, maximum_iterations=None):
     loop = _require('while_loop')
     loop_vars = tuple(loop_vars)
-    kwargs = {}
+    kwargs = dict(_named(loop, _statement_names('n_vars')))
     if maximum_iterations is not None:
         kwargs['maximum_iterations'] = maximum_iterations
     if not loop_vars:

@@ -1,0 +1,74 @@
+// If / While kernels: run the sub-graphs' compiled plans, no host language per iteration.
+#include "exec/control_flow.h"
+
+#include <mutex>
+
+#include "core/error.h"
+#include "exec/plan.h"
+#include "ops/control_flow.h"
+
+namespace fn {
+
+namespace {
+
+// The compiled plan of sub-graph `attr`, cached in the node's SubgraphCache slot `slot`.
+std::shared_ptr<const Plan> subplan(const Attrs& attrs, const char* attr, size_t slot) {
+  const auto& graph = attrs.get<std::shared_ptr<Graph>>(attr);
+  const AttrValue* c = attrs.find("_compiled");
+  auto* host = c ? std::get_if<std::shared_ptr<HostObject>>(c) : nullptr;
+  auto* cache = host ? dynamic_cast<SubgraphCache*>(host->get()) : nullptr;
+  if (!cache) return Plan::compile(graph);   // a node built without a cache: compile per run
+  std::lock_guard<std::mutex> lock(cache->mu);
+  if (cache->compiled.size() <= slot) cache->compiled.resize(slot + 1);
+  if (!cache->compiled[slot]) cache->compiled[slot] = Plan::compile(graph);
+  return std::static_pointer_cast<const Plan>(cache->compiled[slot]);
+}
+
+bool truthy(const EagerTensor& t, const char* what) {
+  if (t.shape().rank() != 0)
+    throw_error(Code::InvalidArgument, "The ", what, " must be a scalar, but it has shape ",
+                t.shape().to_string());
+  if (t.dtype() == DType::Bool) return t.data<bool>()[0];
+  if (t.dtype() == DType::String) return !t.strings()[0].empty();
+  if (!is_pod(t.dtype()))
+    throw_error(Code::InvalidArgument, "The ", what, " must be a bool scalar, got ", dtype_name(t.dtype()));
+  return t.scalar_as_double() != 0.0;
+}
+
+std::vector<EagerPtr> if_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  bool take = truthy(*in.at(0), "predicate of a cond");
+  auto plan = take ? subplan(k.attrs, "then_branch", 0) : subplan(k.attrs, "else_branch", 1);
+  std::vector<EagerPtr> args(in.begin() + 1, in.end());
+  return plan->run(args);
+}
+
+std::vector<EagerPtr> while_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  auto cond = subplan(k.attrs, "cond", 0);
+  auto body = subplan(k.attrs, "body", 1);
+  const size_t n = body->graph().arg_placeholders.size();
+  const int64_t max_iter = k.attrs.get_or<int64_t>("maximum_iterations", -1);
+  std::vector<EagerPtr> state(in.begin(), in.end());   // loop vars, then captures
+  for (int64_t it = 0; max_iter < 0 || it < max_iter; ++it) {
+    std::vector<EagerPtr> c = cond->run(state);
+    if (!truthy(*c.at(0), "condition of a while loop")) break;
+    std::vector<EagerPtr> next = body->run(state);
+    for (size_t i = 0; i < n; ++i) state[i] = std::move(next[i]);
+  }
+  state.resize(n);
+  return state;
+}
+
+}  // namespace
+
+void install_control_flow_kernels() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    OpRegistry& r = OpRegistry::global();
+    r.set_kernel("If", if_kernel);
+    r.set_kernel("StatelessIf", if_kernel);
+    r.set_kernel("While", while_kernel);
+    r.set_kernel("StatelessWhile", while_kernel);
+  });
+}
+
+}  // namespace fn

@@ -1,0 +1,328 @@
+// TensorList ops: the values behind fn.TensorArray. A list is an immutable value held by a
+// scalar Variant tensor (TensorFlow's TensorList), so it flows through While loops and If
+// branches like any tensor; "writing" makes a new list sharing the unchanged elements.
+#include <cstring>
+
+#include "core/error.h"
+#include "ops/families.h"
+#include "ops/helpers.h"
+#include "ops/op.h"
+#include "ops/tensor_list.h"
+
+namespace fn {
+
+EagerPtr make_list_tensor(std::shared_ptr<TensorList> list) {
+  TensorList* raw = list.get();
+  // The buffer views the list object; its owner keeps the list alive.
+  return std::make_shared<EagerTensor>(DType::Variant, Shape{},
+                                       Buffer::wrap(raw, 0, std::shared_ptr<void>(std::move(list), raw)));
+}
+
+const TensorList& list_of(const EagerTensor& t) {
+  const auto* l = t.dtype() == DType::Variant && t.shape().rank() == 0
+                      ? static_cast<const TensorList*>(t.raw()) : nullptr;
+  if (!l || l->magic != TensorList::kMagic)
+    throw_error(Code::InvalidArgument, "Input handle is not a TensorList (a ", dtype_name(t.dtype()),
+                " tensor of shape ", t.shape().to_string(), ")");
+  return *l;
+}
+
+namespace {
+
+int64_t scalar_index(const EagerTensor& t, const char* what) {
+  if (!is_integer(t.dtype()) || t.shape().rank() != 0)
+    throw_error(Code::InvalidArgument, what, " must be an integer scalar, got a ", dtype_name(t.dtype()),
+                " tensor of shape ", t.shape().to_string());
+  return t.scalar_as_int();
+}
+
+void check_dtype(const TensorList& l, DType d, const char* verb) {
+  if (l.dtype != d)
+    throw_error(Code::InvalidArgument, "Invalid data types; list elements ", tf_type_string(l.dtype),
+                " but tried to ", verb, " ", tf_type_string(d));
+}
+
+void check_item_shape(const TensorList& l, const Shape& s) {
+  if (!s.is_compatible_with(l.element_shape))
+    throw_error(Code::InvalidArgument, "Tried to set a tensor with incompatible shape at a list index. "
+                "Item element shape: ", s.to_string(), " list shape: ", l.element_shape.to_string());
+}
+
+EagerPtr copy_tensor(const EagerTensor& src, const Shape& shape, int64_t offset) {
+  auto out = make_tensor(src.dtype(), shape);
+  int64_t n = out->num_elements();
+  if (src.dtype() == DType::String) {
+    for (int64_t i = 0; i < n; ++i) out->strings()[i] = src.strings()[offset + i];
+  } else if (n > 0) {
+    size_t es = dtype_size(src.dtype());
+    std::memcpy(out->raw(), static_cast<const char*>(src.raw()) + offset * es, n * es);
+  }
+  return out;
+}
+
+void copy_into(EagerTensor& dst, int64_t offset, const EagerTensor& src) {
+  int64_t n = src.num_elements();
+  if (dst.dtype() == DType::String) {
+    for (int64_t i = 0; i < n; ++i) dst.strings()[offset + i] = src.strings()[i];
+  } else if (n > 0) {
+    size_t es = dtype_size(dst.dtype());
+    std::memcpy(static_cast<char*>(dst.raw()) + offset * es, src.raw(), n * es);
+  }
+}
+
+EagerPtr zeros(DType d, const Shape& s) {
+  auto t = make_tensor(d, s);
+  if (d != DType::String && t->num_elements() > 0) std::memset(t->raw(), 0, t->buffer()->nbytes());
+  return t;
+}
+
+// The shape every element of `items` has (for stacking): the list's element shape when fully
+// defined, else that of the written elements, which must all agree.
+Shape common_element_shape(const TensorList& l, const std::vector<int64_t>& indices) {
+  Shape shape = l.element_shape;
+  bool have = shape.is_fully_defined();
+  for (int64_t i : indices) {
+    const EagerPtr& t = l.items[i];
+    if (!t) continue;
+    if (!have) { shape = t->shape(); have = true; continue; }
+    if (t->shape() != shape)
+      throw_error(Code::InvalidArgument, "Incompatible shapes during merge: ", shape.to_string(),
+                  " vs. ", t->shape().to_string());
+  }
+  if (!have)
+    throw_error(Code::InvalidArgument, "Tried to stack elements of a", indices.empty() ? "n empty" : "",
+                " list with non-fully-defined element_shape: ", l.element_shape.to_string(),
+                indices.empty() ? "" : " and no element written");
+  return shape;
+}
+
+EagerPtr stack_items(const TensorList& l, const std::vector<int64_t>& indices) {
+  Shape es = common_element_shape(l, indices);
+  std::vector<int64_t> dims{static_cast<int64_t>(indices.size())};
+  dims.insert(dims.end(), es.dims().begin(), es.dims().end());
+  auto out = make_tensor(l.dtype, Shape(dims));
+  int64_t per = es.num_elements();
+  EagerPtr zero;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const EagerPtr& t = l.items[indices[k]];
+    if (!t && !zero) zero = zeros(l.dtype, es);
+    copy_into(*out, static_cast<int64_t>(k) * per, t ? *t : *zero);
+  }
+  return out;
+}
+
+std::vector<int64_t> read_indices(const EagerTensor& t, size_t size) {
+  auto idx = read_int_list(t);
+  for (int64_t i : idx)
+    if (i < 0 || static_cast<size_t>(i) >= size)
+      throw_error(Code::InvalidArgument, "Trying to gather element ", i, " in a list with ", size, " elements.");
+  return idx;
+}
+
+Shape element_shape_attr(const Attrs& a) { return a.get_or<Shape>("element_shape", Shape::unknown_rank()); }
+
+Shape prepend(int64_t d, const Shape& s) {
+  if (!s.has_rank()) return Shape::unknown_rank();
+  std::vector<int64_t> dims{d};
+  dims.insert(dims.end(), s.dims().begin(), s.dims().end());
+  return Shape(dims);
+}
+
+std::vector<TensorSpec> handle_spec(const InferContext&) { return one(DType::Variant, Shape{}); }
+
+std::shared_ptr<TensorList> copy_list(const TensorList& l) { return std::make_shared<TensorList>(l); }
+
+std::vector<EagerPtr> set_item(const TensorList& src, int64_t i, const EagerPtr& item, bool resize) {
+  check_dtype(src, item->dtype(), "write");
+  check_item_shape(src, item->shape());
+  if (i < 0 || (!resize && static_cast<size_t>(i) >= src.items.size()))
+    throw_error(Code::InvalidArgument, "Trying to modify element ", i, " in a list with ", src.items.size(),
+                " elements.");
+  auto l = copy_list(src);
+  if (static_cast<size_t>(i) >= l->items.size()) l->items.resize(i + 1);
+  l->items[i] = item;
+  return {make_list_tensor(std::move(l))};
+}
+
+}  // namespace
+
+void register_tensor_list_ops(OpRegistry& r) {
+  r.add(OpDef{"TensorListReserve", "TensorListReserve", 1, handle_spec,
+              [](KernelContext& k, const std::vector<EagerPtr>& in) {
+                int64_t n = scalar_index(*in[0], "num_elements");
+                if (n < 0) throw_error(Code::InvalidArgument, "The size of a TensorArray must be >= 0, got ", n);
+                auto l = std::make_shared<TensorList>();
+                l->dtype = k.attrs.get<DType>("element_dtype");
+                l->element_shape = element_shape_attr(k.attrs);
+                l->items.resize(static_cast<size_t>(n));
+                return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
+              },
+              {}});
+  r.add(OpDef{"TensorListFromTensor", "TensorListFromTensor", 1, handle_spec,
+              [](KernelContext&, const std::vector<EagerPtr>& in) {
+                const EagerTensor& t = *in[0];
+                if (t.shape().rank() < 1)
+                  throw_error(Code::InvalidArgument, "Tensor must be at least a vector, but saw shape: ",
+                              t.shape().to_string());
+                auto l = std::make_shared<TensorList>();
+                l->dtype = t.dtype();
+                l->element_shape = Shape(std::vector<int64_t>(t.shape().dims().begin() + 1, t.shape().dims().end()));
+                int64_t n = t.shape()[0], per = l->element_shape.num_elements();
+                for (int64_t i = 0; i < n; ++i) l->items.push_back(copy_tensor(t, l->element_shape, i * per));
+                return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
+              },
+              {}});
+  r.add(OpDef{"TensorListSetItem", "TensorListSetItem", 3, handle_spec,
+              [](KernelContext& k, const std::vector<EagerPtr>& in) {
+                return set_item(list_of(*in[0]), scalar_index(*in[1], "index"), in[2],
+                                k.attrs.get_or<bool>("resize_if_index_out_of_bounds", false));
+              },
+              {}});
+  r.add(OpDef{"TensorListPushBack", "TensorListPushBack", 2, handle_spec,
+              [](KernelContext&, const std::vector<EagerPtr>& in) {
+                const TensorList& l = list_of(*in[0]);
+                return set_item(l, static_cast<int64_t>(l.items.size()), in[1], true);
+              },
+              {}});
+  r.add(OpDef{"TensorListGetItem", "TensorListGetItem", 2,
+              [](const InferContext& c) { return one(c.attrs.get<DType>("element_dtype"), element_shape_attr(c.attrs)); },
+              [](KernelContext& k, const std::vector<EagerPtr>& in) {
+                const TensorList& l = list_of(*in[0]);
+                check_dtype(l, k.attrs.get<DType>("element_dtype"), "read");
+                int64_t i = scalar_index(*in[1], "index");
+                if (i < 0 || static_cast<size_t>(i) >= l.items.size())
+                  throw_error(Code::InvalidArgument, "Trying to access element ", i, " in a list with ",
+                              l.items.size(), " elements.");
+                if (l.items[i]) return std::vector<EagerPtr>{l.items[i]};
+                Shape s = l.element_shape;
+                if (!s.is_fully_defined()) {
+                  for (auto& t : l.items)
+                    if (t) { s = t->shape(); break; }
+                }
+                if (!s.is_fully_defined())
+                  throw_error(Code::InvalidArgument, "Trying to read an uninitialized tensor but "
+                              "element_shape is not fully defined: ", s.to_string(), " and no list element is set.");
+                return std::vector<EagerPtr>{zeros(l.dtype, s)};
+              },
+              {}});
+  r.add(OpDef{"TensorListStack", "TensorListStack", 1,
+              [](const InferContext& c) {
+                return one(c.attrs.get<DType>("element_dtype"),
+                           prepend(c.attrs.get_or<int64_t>("num_elements", -1), element_shape_attr(c.attrs)));
+              },
+              [](KernelContext& k, const std::vector<EagerPtr>& in) {
+                const TensorList& l = list_of(*in[0]);
+                check_dtype(l, k.attrs.get<DType>("element_dtype"), "read");
+                std::vector<int64_t> all(l.items.size());
+                for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
+                return std::vector<EagerPtr>{stack_items(l, all)};
+              },
+              {}});
+  r.add(OpDef{"TensorListGather", "TensorListGather", 2,
+              [](const InferContext& c) {
+                const Shape& is = c.inputs[1].shape;
+                int64_t n = is.rank() == 1 ? is[0] : Shape::kUnknown;
+                return one(c.attrs.get<DType>("element_dtype"), prepend(n, element_shape_attr(c.attrs)));
+              },
+              [](KernelContext& k, const std::vector<EagerPtr>& in) {
+                const TensorList& l = list_of(*in[0]);
+                check_dtype(l, k.attrs.get<DType>("element_dtype"), "read");
+                return std::vector<EagerPtr>{stack_items(l, read_indices(*in[1], l.items.size()))};
+              },
+              {}});
+  r.add(OpDef{"TensorListScatterIntoExistingList", "TensorListScatterIntoExistingList", 3, handle_spec,
+              [](KernelContext& k, const std::vector<EagerPtr>& in) {
+                const TensorList& src = list_of(*in[0]);
+                const EagerTensor& t = *in[1];
+                check_dtype(src, t.dtype(), "write");
+                auto idx = read_int_list(*in[2]);
+                if (t.shape().rank() < 1 || t.shape()[0] != static_cast<int64_t>(idx.size()))
+                  throw_error(Code::InvalidArgument, "Scatter needs one row per index: ", idx.size(),
+                              " indices but the value has shape ", t.shape().to_string());
+                Shape es(std::vector<int64_t>(t.shape().dims().begin() + 1, t.shape().dims().end()));
+                check_item_shape(src, es);
+                bool resize = k.attrs.get_or<bool>("resize_if_index_out_of_bounds", false);
+                auto l = copy_list(src);
+                int64_t per = es.num_elements();
+                for (size_t j = 0; j < idx.size(); ++j) {
+                  int64_t i = idx[j];
+                  if (i < 0 || (!resize && static_cast<size_t>(i) >= l->items.size()))
+                    throw_error(Code::InvalidArgument, "Trying to modify element ", i, " in a list with ",
+                                l->items.size(), " elements.");
+                  if (static_cast<size_t>(i) >= l->items.size()) l->items.resize(i + 1);
+                  l->items[i] = copy_tensor(t, es, static_cast<int64_t>(j) * per);
+                }
+                return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
+              },
+              {}});
+  r.add(OpDef{"TensorListConcatV2", "TensorListConcatV2", 1,
+              [](const InferContext& c) {
+                Shape es = element_shape_attr(c.attrs);
+                Shape out = Shape::unknown_rank();
+                if (es.has_rank() && es.rank() >= 1) {
+                  std::vector<int64_t> d = es.dims();
+                  d[0] = Shape::kUnknown;
+                  out = Shape(d);
+                }
+                return std::vector<TensorSpec>{{c.attrs.get<DType>("element_dtype"), out},
+                                               {DType::Int64, Shape{Shape::kUnknown}}};
+              },
+              [](KernelContext& k, const std::vector<EagerPtr>& in) {
+                const TensorList& l = list_of(*in[0]);
+                check_dtype(l, k.attrs.get<DType>("element_dtype"), "read");
+                std::vector<int64_t> rest;
+                int64_t total = 0;
+                bool first = true;
+                // Unwritten elements are zeros of the element shape, when it is fully defined.
+                EagerPtr zero;
+                std::vector<EagerPtr> items = l.items;
+                for (auto& t : items) {
+                  if (t) continue;
+                  if (!l.element_shape.is_fully_defined())
+                    throw_error(Code::InvalidArgument, "Concat: an element of the list was never written "
+                                "and the element shape ", l.element_shape.to_string(), " is not fully defined");
+                  if (!zero) zero = zeros(l.dtype, l.element_shape);
+                  t = zero;
+                }
+                for (size_t i = 0; i < items.size(); ++i) {
+                  const EagerPtr& t = items[i];
+                  if (t->shape().rank() < 1)
+                    throw_error(Code::InvalidArgument, "Concat saw a scalar shape at index ", i,
+                                " but requires at least vectors.");
+                  std::vector<int64_t> r(t->shape().dims().begin() + 1, t->shape().dims().end());
+                  if (first) { rest = r; first = false; }
+                  else if (r != rest)
+                    throw_error(Code::InvalidArgument, "Concat: incompatible shapes ", t->shape().to_string(),
+                                " at index ", i);
+                  total += t->shape()[0];
+                }
+                if (first) {
+                  Shape es = l.element_shape;
+                  if (!es.is_fully_defined() || es.rank() < 1)
+                    throw_error(Code::InvalidArgument, "Concat of an empty list needs a fully defined element "
+                                "shape of rank >= 1, got ", es.to_string());
+                  rest.assign(es.dims().begin() + 1, es.dims().end());
+                }
+                std::vector<int64_t> dims{total};
+                dims.insert(dims.end(), rest.begin(), rest.end());
+                auto out = make_tensor(l.dtype, Shape(dims));
+                auto lengths = make_tensor(DType::Int64, Shape{static_cast<int64_t>(l.items.size())});
+                int64_t off = 0;
+                for (size_t i = 0; i < items.size(); ++i) {
+                  copy_into(*out, off, *items[i]);
+                  off += items[i]->num_elements();
+                  lengths->data<int64_t>()[i] = items[i]->shape()[0];
+                }
+                return std::vector<EagerPtr>{out, lengths};
+              },
+              {}});
+  r.add(OpDef{"TensorListLength", "TensorListLength", 1,
+              [](const InferContext&) { return one(DType::Int32, Shape{}); },
+              [](KernelContext&, const std::vector<EagerPtr>& in) {
+                return std::vector<EagerPtr>{
+                    make_scalar(DType::Int32, static_cast<double>(list_of(*in[0]).items.size()))};
+              },
+              {}});
+}
+
+}  // namespace fn

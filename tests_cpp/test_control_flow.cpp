@@ -1,0 +1,410 @@
+// cpp/ops/control_flow + cpp/exec/control_flow: If and While nodes built from traced sub-graphs
+// and run by compiled plans; TensorList values; If's gradient against finite differences.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <mutex>
+
+#include "core/error.h"
+#include "exec/control_flow.h"
+#include "exec/plan.h"
+#include "ops/control_flow.h"
+#include "ops/tensor_list.h"
+#include "trace/context.h"
+
+using namespace fn;
+
+namespace {
+
+// Test-only ops (the math ops live in other files; these keep the test self-contained).
+std::vector<int64_t>& side_effects() {
+  static std::vector<int64_t> log;
+  return log;
+}
+
+void register_test_ops() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    OpRegistry& r = OpRegistry::global();
+    r.add(OpDef{"TestLess", "less", 2,
+                [](const InferContext& c) { return one(DType::Bool, c.inputs[0].shape); },
+                [](KernelContext&, const std::vector<EagerPtr>& in) {
+                  return std::vector<EagerPtr>{
+                      make_scalar(DType::Bool, in[0]->scalar_as_double() < in[1]->scalar_as_double())};
+                },
+                {}});
+    // x * y for float32 scalars, differentiable.
+    r.add(OpDef{"TestMul", "mul", 2, [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; },
+                [](KernelContext&, const std::vector<EagerPtr>& in) {
+                  auto out = make_tensor(in[0]->dtype(), in[0]->shape());
+                  for (int64_t i = 0; i < out->num_elements(); ++i)
+                    out->data<float>()[i] = in[0]->data<float>()[i] * in[1]->data<float>()[i];
+                  return std::vector<EagerPtr>{out};
+                },
+                [](const GradContext& g) {
+                  return std::vector<TensorPtr>{dispatch1("TestMul", {g.out_grads[0], g.inputs[1]}),
+                                                dispatch1("TestMul", {g.out_grads[0], g.inputs[0]})};
+                }});
+    // Records its input's value on every execution (a stand-in for fn.print).
+    OpDef rec{"TestRecord", "record", 1, [](const InferContext&) { return std::vector<TensorSpec>{}; },
+              [](KernelContext&, const std::vector<EagerPtr>& in) {
+                side_effects().push_back(in[0]->scalar_as_int());
+                return std::vector<EagerPtr>{};
+              },
+              {}};
+    rec.stateful = true;
+    r.add(std::move(rec));
+  });
+  install_control_flow_kernels();
+}
+
+EagerPtr i32(int v) { return make_scalar(DType::Int32, v); }
+EagerPtr f32(float v) { return make_scalar(DType::Float32, v); }
+TensorSpec scalar(DType d) { return TensorSpec{d, Shape{}}; }
+
+void set_outputs(GraphBuilder& b, const std::vector<TensorPtr>& outs) {
+  b.graph()->outputs.clear();
+  for (auto& t : outs) {
+    TensorPtr o = t->graph_id == b.graph()->id() ? t : dispatch1("Identity", {t});
+    b.graph()->outputs.push_back(NodeOutput{o->node, o->index});
+  }
+}
+
+// A traced sub-graph: `args` placeholders, body `fn` returning the outputs.
+template <typename F>
+std::unique_ptr<GraphBuilder> trace(const std::string& name, const std::vector<TensorSpec>& args, F fn) {
+  auto b = std::make_unique<GraphBuilder>(std::make_shared<Graph>(name));
+  ContextScope scope(b.get());
+  std::vector<TensorPtr> ph;
+  for (size_t i = 0; i < args.size(); ++i) ph.push_back(b->add_placeholder("v" + std::to_string(i), args[i]));
+  set_outputs(*b, fn(ph));
+  return b;
+}
+
+// A compiled function graph and the values it captured (passed after the arguments).
+struct Function {
+  std::shared_ptr<const Plan> plan;
+  std::vector<TensorPtr> captures;
+  std::vector<EagerPtr> run(std::vector<EagerPtr> args) const {
+    for (auto& c : captures) args.push_back(as_eager(c));
+    return plan->run(args);
+  }
+  const Graph& graph() const { return plan->graph(); }
+  const Function* operator->() const { return this; }
+};
+
+// Function graph f(args...) built by `fn`, compiled.
+template <typename F>
+Function function(const std::vector<TensorSpec>& args, F fn) {
+  auto b = trace("f", args, fn);
+  return Function{Plan::compile(b->graph()), b->captured_values()};
+}
+
+// while i < n: acc = acc + x; i = i + 1   (captures n and x from the function graph)
+Function counting_loop(int64_t max_iter = -1) {
+  return function({scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& a) {
+    TensorPtr n = a[0], x = a[1];
+    auto cond = trace("cond", {scalar(DType::Int32), scalar(DType::Float32)},
+                      [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+    auto body = trace("body", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {
+      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}), dispatch1("AddV2", {v[1], x})};
+    });
+    return build_while({i32(0), f32(0)}, *cond, *body, max_iter);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("If runs the taken branch with captures of both branches") {
+  register_test_ops();
+  auto plan = function({scalar(DType::Bool), scalar(DType::Float32), scalar(DType::Float32)},
+                       [](const std::vector<TensorPtr>& a) {
+    auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("AddV2", {a[1], a[1]})}; });
+    auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("TestMul", {a[2], a[1]})}; });
+    auto out = build_if(a[0], *t, *e);
+    CHECK(out.size() == 1);
+    CHECK(out[0]->shape() == Shape{});
+    return out;
+  });
+  const Node& node = plan->graph().node(plan->graph().num_nodes() - 1);
+  CHECK(node.op == "StatelessIf");
+  CHECK(node.name == "cond");
+  CHECK(node.inputs.size() == 3);   // pred + the two captured args (one shared)
+  auto bt = make_scalar(DType::Bool, 1), bf = make_scalar(DType::Bool, 0);
+  CHECK(plan->run({bt, f32(3), f32(5)})[0]->scalar_as_double() == 6);
+  CHECK(plan->run({bf, f32(3), f32(5)})[0]->scalar_as_double() == 15);
+}
+
+TEST_CASE("If merges branch shapes and rejects mismatched dtypes, naming both outputs") {
+  register_test_ops();
+  auto g = std::make_shared<Graph>("f");
+  GraphBuilder b(g);
+  ContextScope scope(&b);
+  auto p = b.add_placeholder("p", scalar(DType::Bool));
+  auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{2, 3}});
+  auto y = b.add_placeholder("y", TensorSpec{DType::Float32, Shape{4, 3}});
+  auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{x}; });
+  auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
+  auto out = build_if(p, *t, *e);
+  CHECK(out[0]->shape() == Shape{Shape::kUnknown, 3});
+
+  auto n = b.add_placeholder("n", scalar(DType::Int32));
+  auto t2 = trace("then", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{x}; });
+  auto e2 = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{n}; });
+  try {
+    build_if(p, *t2, *e2);
+    FAIL("no error");
+  } catch (const Error& err) {
+    CHECK(err.code() == Code::TypeError);
+    std::string m = err.what();
+    CHECK(m.find("true_fn output:") != std::string::npos);
+    CHECK(m.find("dtype=float32") != std::string::npos);
+    CHECK(m.find("dtype=int32") != std::string::npos);
+  }
+  auto t3 = trace("then", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{x}; });
+  auto e3 = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{n}; });
+  try {
+    build_if(p, *t3, *e3, "cond", {"y"});
+    FAIL("no error");
+  } catch (const Error& err) {
+    CHECK(std::string(err.what()) == "'y' has dtype float32 in the main branch, but dtype int32 in the else branch");
+  }
+  auto t4 = trace("then", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{x}; });
+  auto e4 = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{x}; });
+  CHECK_THROWS_AS(build_if(x, *t4, *e4), Error);   // pred must be a bool scalar
+}
+
+TEST_CASE("While counts with captures, once compiled per node") {
+  register_test_ops();
+  auto plan = counting_loop();
+  auto out = plan->run({i32(5), f32(1.5f)});
+  REQUIRE(out.size() == 2);
+  CHECK(out[0]->scalar_as_int() == 5);
+  CHECK(out[1]->scalar_as_double() == 7.5);
+  CHECK(plan->run({i32(0), f32(1.5f)})[0]->scalar_as_int() == 0);
+  CHECK(plan->run({i32(10000), f32(1)})[1]->scalar_as_double() == 10000);
+}
+
+TEST_CASE("While honours maximum_iterations") {
+  register_test_ops();
+  auto plan = counting_loop(3);
+  auto out = plan->run({i32(100), f32(1)});
+  CHECK(out[0]->scalar_as_int() == 3);
+  CHECK(plan->run({i32(2), f32(1)})[0]->scalar_as_int() == 2);
+}
+
+TEST_CASE("While errors name the loop variable") {
+  register_test_ops();
+  auto g = std::make_shared<Graph>("f");
+  GraphBuilder b(g);
+  ContextScope scope(&b);
+  auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{1}});
+  auto y = b.add_placeholder("y", TensorSpec{DType::Float32, Shape{2}});
+  auto cond = [&] {
+    return trace("cond", {TensorSpec{DType::Float32, Shape{1}}},
+                 [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("TestLess", {i32(0), i32(1)})}; });
+  };
+  auto c1 = cond();
+  auto body = trace("body", {TensorSpec{DType::Float32, Shape{1}}}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
+  try {
+    build_while({x}, *c1, *body, -1, "while", {"x"});
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.code() == Code::ValueError);
+    std::string m = e.what();
+    CHECK(m.find("'x' has shape (1,) before the loop, but shape (2,) after one iteration") == 0);
+    CHECK(m.find("shape_invariants") != std::string::npos);
+  }
+  auto c2 = cond();
+  auto body2 = trace("body", {TensorSpec{DType::Float32, Shape{1}}}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
+  try {
+    build_while({x}, *c2, *body2);
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("Input tensor `x:0` enters the loop with shape (1,), but has shape (2,)") == 0);
+  }
+  auto c3 = cond();
+  auto body3 = trace("body", {TensorSpec{DType::Float32, Shape{1}}}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{i32(1)}; });
+  try {
+    build_while({x}, *c3, *body3, -1, "while", {"x"});
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.code() == Code::TypeError);
+    CHECK(std::string(e.what()) == "'x' has dtype float32 before the loop, but dtype int32 after one iteration");
+  }
+  // A relaxed invariant (None) admits the changing shape.
+  auto c4 = trace("cond", {TensorSpec{DType::Float32, Shape{Shape::kUnknown}}},
+                  [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("TestLess", {i32(0), i32(1)})}; });
+  auto body4 = trace("body", {TensorSpec{DType::Float32, Shape{Shape::kUnknown}}}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
+  auto out = build_while({x}, *c4, *body4);
+  CHECK(out[0]->shape() == Shape{Shape::kUnknown});
+}
+
+TEST_CASE("stateful ops in a loop body make the loop stateful; they run every iteration in order") {
+  register_test_ops();
+  side_effects().clear();
+  auto plan = function({scalar(DType::Int32)}, [](const std::vector<TensorPtr>& a) {
+    TensorPtr n = a[0];
+    auto cond = trace("cond", {scalar(DType::Int32)},
+                      [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+    auto body = trace("body", {scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& v) {
+      dispatch("TestRecord", {v[0]});
+      auto p = dispatch1("TestLess", {v[0], i32(2)});
+      auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) { dispatch("TestRecord", {i32(100)}); return std::vector<TensorPtr>{}; });
+      auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{}; });
+      auto r = build_if(p, *t, *e);
+      CHECK(r.empty());
+      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)})};
+    });
+    build_while({i32(0)}, *cond, *body);   // outputs unused: kept because it is stateful
+    return std::vector<TensorPtr>{};
+  });
+  const Graph& g = plan->graph();
+  CHECK(g.node(g.num_nodes() - 1).op == "While");
+  plan->run({i32(4)});
+  CHECK(side_effects() == std::vector<int64_t>{0, 100, 1, 100, 2, 3});
+}
+
+TEST_CASE("nested loops and a loop inside a cond") {
+  register_test_ops();
+  // sum over i < n of (sum over j < i of 1)  = n(n-1)/2, only when flag.
+  auto plan = function({scalar(DType::Bool), scalar(DType::Int32)}, [](const std::vector<TensorPtr>& a) {
+    TensorPtr n = a[1];
+    auto then_b = trace("then", {}, [&](const std::vector<TensorPtr>&) {
+      auto cond = trace("cond", {scalar(DType::Int32), scalar(DType::Int32)},
+                        [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+      auto body = trace("body", {scalar(DType::Int32), scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& v) {
+        TensorPtr i = v[0];
+        auto c2 = trace("cond2", {scalar(DType::Int32), scalar(DType::Int32)},
+                        [&](const std::vector<TensorPtr>& w) { return std::vector<TensorPtr>{dispatch1("TestLess", {w[0], i})}; });
+        auto b2 = trace("body2", {scalar(DType::Int32), scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& w) {
+          return std::vector<TensorPtr>{dispatch1("AddV2", {w[0], i32(1)}), dispatch1("AddV2", {w[1], i32(1)})};
+        });
+        auto inner = build_while({i32(0), v[1]}, *c2, *b2);
+        return std::vector<TensorPtr>{dispatch1("AddV2", {i, i32(1)}), inner[1]};
+      });
+      return std::vector<TensorPtr>{build_while({i32(0), i32(0)}, *cond, *body)[1]};
+    });
+    auto else_b = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{i32(-1)}; });
+    return build_if(a[0], *then_b, *else_b);
+  });
+  CHECK(plan->run({make_scalar(DType::Bool, 1), i32(6)})[0]->scalar_as_int() == 15);
+  CHECK(plan->run({make_scalar(DType::Bool, 0), i32(6)})[0]->scalar_as_int() == -1);
+}
+
+TEST_CASE("control flow nodes run eagerly through dispatch too") {
+  register_test_ops();
+  auto t = trace("then", {}, [](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{f32(1)}; });
+  auto e = trace("else", {}, [](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{f32(2)}; });
+  auto out = build_if(make_scalar(DType::Bool, 0), *t, *e);   // no graph being built: runs now
+  REQUIRE(out[0]->is_eager());
+  CHECK(as_eager(out[0])->scalar_as_double() == 2);
+}
+
+TEST_CASE("If gradient matches finite differences") {
+  register_test_ops();
+  // f(p, x, y) = p ? x*x*y : x + y
+  auto make_branches = [](const TensorPtr& x, const TensorPtr& y) {
+    auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) {
+      return std::vector<TensorPtr>{dispatch1("TestMul", {dispatch1("TestMul", {x, x}), y})};
+    });
+    auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("AddV2", {x, y})}; });
+    return std::make_pair(std::move(t), std::move(e));
+  };
+  for (bool p : {true, false}) {
+    float xv = 1.7f, yv = -0.6f;
+    auto eval = [&](float xx, float yy) {
+      auto br = make_branches(f32(xx), f32(yy));
+      return as_eager(build_if(make_scalar(DType::Bool, p), *br.first, *br.second)[0])->scalar_as_double();
+    };
+    // The graph of the forward If, then its gradient If (eager dispatch of the grad rule).
+    auto x = f32(xv), y = f32(yv);
+    auto br = make_branches(x, y);
+    auto pred = make_scalar(DType::Bool, p);
+    auto fwd = build_if(pred, *br.first, *br.second);
+    const OpDef& def = OpRegistry::global().get("StatelessIf");
+    Attrs attrs;
+    attrs.set("then_branch", br.first->graph());
+    attrs.set("else_branch", br.second->graph());
+    std::vector<TensorPtr> ins{pred};
+    for (auto& c : br.first->captured_values()) ins.push_back(c);
+    std::vector<TensorPtr> og{f32(1)};
+    auto grads = def.grad(GradContext{ins, fwd, og, attrs});
+    REQUIRE(grads.size() == ins.size());
+    CHECK(grads[0] == nullptr);
+    const double h = 1e-2;
+    double dx = (eval(xv + h, yv) - eval(xv - h, yv)) / (2 * h);
+    double dy = (eval(xv, yv + h) - eval(xv, yv - h)) / (2 * h);
+    for (size_t k = 1; k < ins.size(); ++k) {
+      REQUIRE(grads[k]);
+      double g = as_eager(grads[k])->scalar_as_double();
+      double expect = ins[k].get() == x.get() ? dx : dy;
+      CHECK(std::abs(g - expect) < 1e-2);
+    }
+  }
+}
+
+TEST_CASE("TensorList values: reserve, set, get, stack, gather, scatter, concat, length") {
+  register_test_ops();
+  auto list = dispatch1("TensorListReserve", {i32(3)},
+                        Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{2}}});
+  auto row = [](float a, float b) {
+    auto t = make_tensor(DType::Float32, Shape{2});
+    t->data<float>()[0] = a;
+    t->data<float>()[1] = b;
+    return t;
+  };
+  auto l1 = dispatch1("TensorListSetItem", {list, i32(0), row(1, 2)});
+  auto l2 = dispatch1("TensorListSetItem", {l1, i32(2), row(5, 6)});
+  auto stacked = as_eager(dispatch1("TensorListStack", {l2}, Attrs{{"element_dtype", DType::Float32}}));
+  CHECK(stacked->shape() == Shape{3, 2});
+  std::vector<float> got(stacked->data<float>(), stacked->data<float>() + 6);
+  CHECK(got == std::vector<float>{1, 2, 0, 0, 5, 6});
+  CHECK(as_eager(dispatch1("TensorListLength", {l2}))->scalar_as_int() == 3);
+  // l1 is unchanged by the later write (values are immutable).
+  auto s1 = as_eager(dispatch1("TensorListStack", {l1}, Attrs{{"element_dtype", DType::Float32}}));
+  CHECK(s1->data<float>()[4] == 0);
+  auto item = as_eager(dispatch1("TensorListGetItem", {l2, i32(2)}, Attrs{{"element_dtype", DType::Float32}}));
+  CHECK(item->data<float>()[1] == 6);
+  auto idx = make_tensor(DType::Int32, Shape{2});
+  idx->data<int32_t>()[0] = 2;
+  idx->data<int32_t>()[1] = 0;
+  auto gathered = as_eager(dispatch1("TensorListGather", {l2, idx}, Attrs{{"element_dtype", DType::Float32}}));
+  CHECK(gathered->shape() == Shape{2, 2});
+  CHECK(gathered->data<float>()[0] == 5);
+  auto l3 = dispatch1("TensorListScatterIntoExistingList", {l2, gathered, idx});
+  auto s3 = as_eager(dispatch1("TensorListStack", {l3}, Attrs{{"element_dtype", DType::Float32}}));
+  std::vector<float> got3(s3->data<float>(), s3->data<float>() + 6);
+  CHECK(got3 == std::vector<float>{1, 2, 0, 0, 5, 6});
+  auto cat = dispatch("TensorListConcatV2", {l3}, Attrs{{"element_dtype", DType::Float32}});
+  CHECK(cat[0]->shape() == Shape{6});
+  CHECK(as_eager(cat[1])->data<int64_t>()[1] == 2);
+  CHECK_THROWS_AS(dispatch1("TensorListSetItem", {l2, i32(3), row(0, 0)}), Error);
+  CHECK_THROWS_AS(dispatch1("TensorListSetItem", {l2, i32(0), i32(1)}), Error);
+  auto grown = dispatch1("TensorListSetItem", {l2, i32(4), row(7, 8)}, Attrs{{"resize_if_index_out_of_bounds", true}});
+  CHECK(as_eager(dispatch1("TensorListLength", {grown}))->scalar_as_int() == 5);
+  auto from = dispatch1("TensorListFromTensor", {s3});
+  CHECK(as_eager(dispatch1("TensorListGetItem", {from, i32(1)}, Attrs{{"element_dtype", DType::Float32}}))->data<float>()[0] == 0);
+  CHECK_THROWS_AS(list_of(*i32(1)), Error);
+}
+
+TEST_CASE("a TensorList is carried through a While loop") {
+  register_test_ops();
+  // for i < n: list[i] = float(i)... (here: list = set(list, i, x)); return stack(list)
+  auto plan = function({scalar(DType::Int32), scalar(DType::Float32)}, [](const std::vector<TensorPtr>& a) {
+    TensorPtr n = a[0], x = a[1];
+    auto list = dispatch1("TensorListReserve", {n}, Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{}}});
+    std::vector<TensorSpec> vars{scalar(DType::Int32), scalar(DType::Variant), scalar(DType::Float32)};
+    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+    auto body = trace("body", vars, [&](const std::vector<TensorPtr>& v) {
+      auto acc = dispatch1("AddV2", {v[2], x});
+      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}), dispatch1("TensorListSetItem", {v[1], v[0], acc}), acc};
+    });
+    auto out = build_while({i32(0), list, f32(0)}, *cond, *body);
+    return std::vector<TensorPtr>{dispatch1("TensorListStack", {out[1]},
+                                            Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{}}})};
+  });
+  auto out = plan->run({i32(4), f32(2)});
+  REQUIRE(out[0]->shape() == Shape{4});
+  CHECK(out[0]->data<float>()[3] == 8);
+}
