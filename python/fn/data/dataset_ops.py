@@ -100,7 +100,7 @@ class Dataset:
     def __fn_composite__(self) -> tuple:
         """fn.function's composite protocol: a dataset argument is keyed by its element spec
         (``DatasetSpec``) and enters the graph as one variant tensor."""
-        if _core.executing_eagerly() and not self._symbolic_tensors():
+        if not self._symbolic_tensors():
             return DatasetSpec(self._element_spec), [_core.make_variant(self)]
         from fn.data.iterator_ops import dataset_handle_op
         return DatasetSpec(self._element_spec), [dataset_handle_op(self)]

@@ -227,12 +227,48 @@ def graph_loop(handle: Any, element_spec: Any, body: Callable, init_state: tuple
             inputs.append(_core.convert_to_tensor(go, bool_) if not _core.is_tensor(go) else go)
         return _py_call(_py_advance, inputs, [bool_], [TensorShape([])], "IteratorAdvance")[0]
 
+    body_shapes: List[Any] = []
+
     def loop_body(*s: Any) -> Any:
         flat = _py_call(_py_current, [handle], dtypes, shapes, "IteratorGetNext")
         out = tuple(body(structure.pack(element_spec, flat), () if dummy else tuple(s)))
+        body_shapes[:] = [getattr(t, "shape", None) for t in out]
         return s if dummy else out
 
-    out = _while_loop()(cond, loop_body, state)
+    # Like TF's Dataset.reduce, loop variables whose shape changes in the body (e.g. a sum of
+    # elements of unknown shape) are relaxed and the loop is traced again.
+    invariants = [getattr(t, "shape", None) for t in state]
+    while True:
+        try:
+            out = _while_loop()(cond, loop_body, state, shape_invariants=_as_invariants(invariants))
+            break
+        except ValueError:
+            relaxed = _relax(invariants, body_shapes)
+            if relaxed is None:
+                raise
+            invariants = relaxed
     if not isinstance(out, (tuple, list)):
         out = (out,)
     return () if dummy else tuple(out)
+
+
+def _as_invariants(shapes: List[Any]) -> Any:
+    return None if any(s is None for s in shapes) else list(shapes)
+
+
+def _relax(invariants: List[Any], body_shapes: List[Any]) -> Optional[List[Any]]:
+    """The invariants widened to cover the body's output shapes, or None if nothing changes."""
+    if len(body_shapes) != len(invariants) or any(s is None for s in invariants + body_shapes):
+        return None
+    out, changed = [], False
+    for inv, got in zip(invariants, body_shapes):
+        if got.is_subtype_of(inv):
+            out.append(inv)
+            continue
+        if inv.rank is None or got.rank is None or inv.rank != got.rank:
+            new = TensorShape(None)
+        else:
+            new = TensorShape([a if a == b else None for a, b in zip(inv.as_list(), got.as_list())])
+        changed = changed or new != inv
+        out.append(new)
+    return out if changed else None
