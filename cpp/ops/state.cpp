@@ -82,8 +82,12 @@ KernelFn assign_kernel(const std::string& op, int sign) {
 }  // namespace
 
 void register_state_ops(OpRegistry& r) {
-  r.add(OpDef{"ReadVariableOp", "ReadVariableOp", 1, read_infer, read_kernel,
-              [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }});
+  // Stateful: a read must see the assignments made before it in program order, so two reads
+  // of one variable are never merged (CSE) or reordered around an assignment.
+  OpDef read{"ReadVariableOp", "ReadVariableOp", 1, read_infer, read_kernel,
+             [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }};
+  read.stateful = true;
+  r.add(std::move(read));
   for (auto [name, sign] : {std::pair<const char*, int>{"AssignVariableOp", 0}, {"AssignAddVariableOp", 1},
                             {"AssignSubVariableOp", -1}}) {
     OpDef d{name, name, 2, [](const InferContext&) { return std::vector<TensorSpec>{}; }, assign_kernel(name, sign), {}};

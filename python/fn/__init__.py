@@ -70,7 +70,7 @@ from fn.variables import Variable, init_scope  # noqa: E402
 from fn.module import Module  # noqa: E402
 from fn.tensor_array import TensorArray  # noqa: E402
 from fn.control_flow import case, cond, switch_case, while_loop  # noqa: E402
-from fn import data  # noqa: E402,F401
+from fn import data, keras  # noqa: E402,F401
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod

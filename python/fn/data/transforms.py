@@ -211,7 +211,7 @@ def TensorSliceDatasetRows(element: Any, spec: Any) -> PyIterator[Any]:
 
 def _global_seed() -> Optional[int]:
     rnd = sys.modules.get("fn.random")
-    for name in ("_global_seed", "global_seed"):
+    for name in ("get_global_seed", "_global_seed"):
         value = getattr(rnd, name, None) if rnd is not None else None
         if callable(value):
             value = value()
