@@ -1,30 +1,26 @@
-"""A converted graph loop: 10,000 iterations of ``for i in range(n)`` with a tensor ``if``
-inside (AutoGraph -> While holding an If), fn vs TensorFlow (same script, pick with --tf).
+"""A converted graph loop: `for i in range(n)` with a tensor `if` inside (AutoGraph -> a While
+holding an If), fn vs TensorFlow (same script, pick with --tf).
 
-    python benchmarks/bench_loop.py                  # fn
+    python benchmarks/bench_loop.py                   # fn
     /opt/tfref/bin/python benchmarks/bench_loop.py --tf   # TensorFlow
     python benchmarks/bench_loop.py --compare /opt/tfref/bin/python   # both, as a table
 
-Prints the median over repeated calls of the whole call (ms) and per iteration (us).
+Prints the median over repeated calls of one whole call (ms) and the time per iteration (us).
+`--number` is the iteration count n (default 10,000).
 """
-import argparse
 import json
-import os
 import statistics
-import subprocess
 import time
+
+from _common import import_library, parser, reference_results
 
 
 def measure(use_tf: bool, repeats: int, n: int) -> dict:
-    if use_tf:
-        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-        import tensorflow as tf
-    else:
-        import fn as tf
+    tf = import_library(use_tf)
 
     @tf.function
-    def collatz_steps(n):
-        # Sum over i < n of a branchy update: the loop and the `if` are staged.
+    def collatz(n):
+        # The loop and the `if` are staged: a While whose body holds an If.
         s = tf.constant(0)
         x = tf.constant(27)
         for i in tf.range(n):
@@ -36,13 +32,13 @@ def measure(use_tf: bool, repeats: int, n: int) -> dict:
         return s
 
     @tf.function
-    def plain_loop(n):
+    def counting(n):
         s = tf.constant(0.0)
         for i in tf.range(n):
             s += 1.0
         return s
 
-    cases = {"for + tensor if (collatz)": collatz_steps, "for, no if (s += 1.0)": plain_loop}
+    cases = {"for + tensor if (collatz)": collatz, "for, no if (s += 1.0)": counting}
     arg = tf.constant(n)
     out = {}
     for name, f in cases.items():
@@ -50,40 +46,29 @@ def measure(use_tf: bool, repeats: int, n: int) -> dict:
         times = []
         for _ in range(repeats):
             t0 = time.perf_counter()
-            r = f(arg)
-            float(r)   # make sure the value is ready
+            r = float(f(arg))
             times.append(time.perf_counter() - t0)
         med = statistics.median(times)
-        out[name] = {"ms": med * 1e3, "us_per_iter": med / n * 1e6, "result": float(r)}
+        out[name] = {"ms": med * 1e3, "us_per_iter": med / n * 1e6, "result": r}
     return out
 
 
 def main() -> None:
-    p = argparse.ArgumentParser()
-    p.add_argument("--tf", action="store_true", help="measure TensorFlow instead of fn")
-    p.add_argument("--compare", metavar="PYTHON", help="also run this interpreter with --tf and print ratios")
-    p.add_argument("--repeats", type=int, default=9)
-    p.add_argument("--n", type=int, default=10000)
-    p.add_argument("--json", action="store_true")
-    a = p.parse_args()
-    res = measure(a.tf, a.repeats, a.n)
+    a = parser(__doc__, number=10000).parse_args()
+    res = measure(a.tf, a.repeats, a.number)
     if a.json:
         print(json.dumps(res))
         return
-    ref = None
-    if a.compare:
-        proc = subprocess.run([a.compare, __file__, "--tf", "--json", "--repeats", str(a.repeats), "--n", str(a.n)],
-                              capture_output=True, text=True, check=True)
-        ref = json.loads(proc.stdout.strip().splitlines()[-1])
+    ref = reference_results(a, __file__)
     who = "TensorFlow" if a.tf else "fn"
-    print(f"{a.n} iterations, median of {a.repeats} calls")
+    print(f"{a.number} iterations, median of {a.repeats} calls")
     print(f"{'case':28s} {who + ' ms':>10s} {'us/iter':>8s}" + (f" {'TF ms':>9s} {'TF/fn':>7s}" if ref else ""))
     for k, v in res.items():
         line = f"{k:28s} {v['ms']:10.2f} {v['us_per_iter']:8.2f}"
         if ref:
+            line += f" {ref[k]['ms']:9.2f} {ref[k]['ms'] / v['ms']:6.1f}x"
             if ref[k]["result"] != v["result"]:
                 line += f"  (results differ: {v['result']} vs TF {ref[k]['result']})"
-            line += f" {ref[k]['ms']:9.2f} {ref[k]['ms'] / v['ms']:6.1f}x"
         print(line)
 
 

@@ -8,8 +8,9 @@ namespace fn {
 
 namespace {
 
-std::string rule_suffix(const std::string& op, const InferContext& c) {
-  return " for '{{node " + op + "}} = " + op + "[]' with input shapes: " + tf_shapes(c.inputs) + ".";
+std::string rule_suffix(const std::string& node, const InferContext& c, const std::string& op = "") {
+  return " for '{{node " + node + "}} = " + (op.empty() ? node : op) + "[]' with input shapes: " +
+         tf_shapes(c.inputs) + ".";
 }
 
 // Concatenates `xs` (same rank, same dims but `axis`) along `axis` into out.
@@ -72,7 +73,7 @@ std::vector<TensorSpec> concat_infer(const InferContext& c) {
   for (auto& v : values)
     if (v.shape.has_rank()) {
       if (rank >= 0 && v.shape.rank() != rank)
-        throw_error(Code::ValueError, "Shape must be rank ", rank, " but is rank ", v.shape.rank(), rule_suffix("concat", c));
+        throw_error(Code::ValueError, "Shape must be rank ", rank, " but is rank ", v.shape.rank(), rule_suffix("concat", c, "ConcatV2"));
       rank = v.shape.rank();
     }
   if (!c.value(n)) return one(d, rank < 0 ? Shape::unknown_rank() : Shape(std::vector<int64_t>(rank, Shape::kUnknown)));
@@ -80,7 +81,7 @@ std::vector<TensorSpec> concat_infer(const InferContext& c) {
   if (rank < 0) return one(d, Shape::unknown_rank());
   if (axis >= rank || axis < -rank)
     throw_error(Code::ValueError, "Shape must be at least rank ", axis < 0 ? -axis : axis + 1, " but is rank ", rank,
-                rule_suffix("concat", c));
+                rule_suffix("concat", c, "ConcatV2"));
   if (axis < 0) axis += rank;
   std::vector<int64_t> out(rank, Shape::kUnknown);
   int64_t total = 0;
@@ -91,7 +92,7 @@ std::vector<TensorSpec> concat_infer(const InferContext& c) {
       if (out[i] >= 0 && v.shape[i] >= 0 && out[i] != v.shape[i])
         throw_error(Code::ValueError, "Dimension ", i, " in both shapes must be equal, but are ", out[i],
                     " and ", v.shape[i], ". Shapes are ", tf_shape(Shape{out[i]}), " and ",
-                    tf_shape(Shape{v.shape[i]}), ".", rule_suffix("concat", c));
+                    tf_shape(Shape{v.shape[i]}), ".", rule_suffix("concat", c, "ConcatV2"));
       if (out[i] < 0) out[i] = v.shape[i];
     }
     if (total >= 0) total = v.shape[axis] < 0 ? -1 : total + v.shape[axis];
@@ -174,13 +175,13 @@ std::vector<TensorSpec> pack_infer(const InferContext& c) {
     if (!merged.has_rank()) { merged = s; continue; }
     if (s.rank() != merged.rank())
       throw_error(Code::ValueError, "Shapes must be equal rank, but are ", merged.rank(), " and ", s.rank(),
-                  "\n\tFrom merging shape 0 with other shapes.", rule_suffix("stack", c));
+                  "\n\tFrom merging shape 0 with other shapes.", rule_suffix("stack", c, "Pack"));
     auto d = merged.dims();
     for (int k = 0; k < s.rank(); ++k) {
       if (d[k] >= 0 && s[k] >= 0 && d[k] != s[k])
         throw_error(Code::ValueError, "Dimension ", k, " in both shapes must be equal, but are ", d[k], " and ",
                     s[k], ". Shapes are ", tf_shape(merged), " and ", tf_shape(s),
-                    ".\n\tFrom merging shape 0 with other shapes.", rule_suffix("stack", c));
+                    ".\n\tFrom merging shape 0 with other shapes.", rule_suffix("stack", c, "Pack"));
       if (d[k] < 0) d[k] = s[k];
     }
     merged = Shape(d);
@@ -212,15 +213,7 @@ std::vector<EagerPtr> pack_kernel(KernelContext& k, const std::vector<EagerPtr>&
   auto one_dims = s0.dims();
   one_dims.insert(one_dims.begin() + axis, 1);
   std::vector<EagerPtr> xs;
-  for (auto& t : in) {
-    if (t->dtype() == DType::String) {
-      auto c = make_tensor(DType::String, Shape(one_dims));
-      c->strings() = t->strings();
-      xs.push_back(c);
-    } else {
-      xs.push_back(reshaped(t, Shape(one_dims)));
-    }
-  }
+  for (auto& t : in) xs.push_back(reshaped(t, Shape(one_dims)));
   auto out_dims = one_dims;
   out_dims[axis] = static_cast<int64_t>(in.size());
   return {concat(xs, static_cast<int>(axis), Shape(out_dims))};
@@ -238,7 +231,7 @@ std::vector<TensorSpec> unpack_infer(const InferContext& c) {
     throw_error(Code::ValueError, "Argument `axis` = ", axis, " not in range [", -r, ", ", r, ")");
   if (axis < 0) axis += r;
   if (s[axis] >= 0 && s[axis] != num)
-    throw_error(Code::ValueError, "Dimension must be ", num, " but is ", s[axis], rule_suffix("unstack", c));
+    throw_error(Code::ValueError, "Dimension must be ", num, " but is ", s[axis], rule_suffix("unstack", c, "Unpack"));
   auto dims = s.dims();
   dims.erase(dims.begin() + axis);
   return std::vector<TensorSpec>(num, TensorSpec{d, Shape(dims)});
@@ -256,15 +249,7 @@ std::vector<EagerPtr> unpack_kernel(KernelContext& k, const std::vector<EagerPtr
   auto parts = split(in[0], static_cast<int>(axis), std::vector<int64_t>(s[axis], 1));
   auto dims = s.dims();
   dims.erase(dims.begin() + axis);
-  for (auto& p : parts) {
-    if (p->dtype() == DType::String) {
-      auto t = make_tensor(DType::String, Shape(dims));
-      t->strings() = p->strings();
-      p = t;
-    } else {
-      p = reshaped(p, Shape(dims));
-    }
-  }
+  for (auto& p : parts) p = reshaped(p, Shape(dims));
   return parts;
 }
 
@@ -282,20 +267,20 @@ std::vector<TensorSpec> split_infer(const InferContext& c, bool v) {
   int r = x.shape.rank();
   int64_t axis = axis_v->scalar_as_int(0);
   if (axis < -r || axis >= r)
-    throw_error(Code::ValueError, "Dimension ", axis, " must be >= ", -r, " and < ", r, rule_suffix("split", c));
+    throw_error(Code::ValueError, "Dimension ", axis, " must be >= ", -r, " and < ", r, rule_suffix("split", c, "Split"));
   if (axis < 0) axis += r;
   int64_t dim = x.shape[axis];
   std::vector<int64_t> sizes(num, Shape::kUnknown);
   if (!v) {
     if (dim >= 0 && dim % num != 0)
       throw_error(Code::ValueError, "Dimension size must be evenly divisible by ", num, " but is ", dim,
-                  "\n\tNumber of ways to split should evenly divide the split dimension", rule_suffix("split", c));
+                  "\n\tNumber of ways to split should evenly divide the split dimension", rule_suffix("split", c, "Split"));
     if (dim >= 0) sizes.assign(num, dim / num);
   } else if (c.value(1)) {
     sizes = read_int_list(*c.value(1));
     if (static_cast<int64_t>(sizes.size()) != num)
       throw_error(Code::ValueError, "Length of size_splits should be equal to the value of num_split",
-                  rule_suffix("split", c));
+                  rule_suffix("split", c, "Split"));
     int64_t known = 0, minus = -1;
     for (size_t i = 0; i < sizes.size(); ++i) {
       if (sizes[i] == -1) minus = static_cast<int64_t>(i);
@@ -306,7 +291,7 @@ std::vector<TensorSpec> split_infer(const InferContext& c, bool v) {
         std::string txt;
         for (size_t i = 0; i < sizes.size(); ++i) txt += (i ? "," : "") + std::to_string(sizes[i]);
         throw_error(Code::ValueError, "can't split axis of size ", dim, " into pieces of size [", txt, "]",
-                    rule_suffix("split", c));
+                    rule_suffix("split", c, "Split"));
       }
       if (minus >= 0) sizes[minus] = dim - known;
     }

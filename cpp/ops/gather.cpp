@@ -10,8 +10,9 @@ namespace fn {
 
 namespace {
 
-std::string rule_suffix(const std::string& op, const InferContext& c) {
-  return " for '{{node " + op + "}} = " + op + "[]' with input shapes: " + tf_shapes(c.inputs) + ".";
+std::string rule_suffix(const std::string& node, const InferContext& c, const std::string& op = "") {
+  return " for '{{node " + node + "}} = " + (op.empty() ? node : op) + "[]' with input shapes: " +
+         tf_shapes(c.inputs) + ".";
 }
 
 // "1" or "1,0": the position of flat element i in a tensor of shape s.

@@ -11,8 +11,11 @@ namespace {
 
 // ---- Range ----
 
-int64_t range_size(double start, double limit, double delta, bool integral) {
-  if (delta == 0) throw_error(Code::InvalidArgument, "Requires delta != 0: ", delta);
+int64_t range_size(double start, double limit, double delta, bool integral, bool graph = false) {
+  if (delta == 0) {
+    if (graph) throw_error(Code::InvalidArgument, "Requires delta != 0");
+    throw_error(Code::InvalidArgument, "Requires delta != 0: ", delta);
+  }
   if (delta > 0 && start > limit)
     throw_error(Code::InvalidArgument, "Requires start <= limit when delta > 0: ", start, "/", limit);
   if (delta < 0 && start < limit)
@@ -31,10 +34,10 @@ std::vector<TensorSpec> range_infer(const InferContext& c) {
       throw_error(Code::ValueError, "Shape must be rank 0 but is rank ", c.inputs[i].shape.rank(),
                   " for '{{node range}} = Range[]' with input shapes: ", tf_shapes(c.inputs), ".");
   if (!c.value(0) || !c.value(1) || !c.value(2)) return one(d, Shape{Shape::kUnknown});
-  int64_t n = graph_rule(c, "range", [&] {
+  int64_t n = graph_rule(c, "Range", [&] {
     return range_size(c.value(0)->scalar_as_double(), c.value(1)->scalar_as_double(),
-                      c.value(2)->scalar_as_double(), is_integer(d));
-  });
+                      c.value(2)->scalar_as_double(), is_integer(d), true);
+  }, "range");
   return one(d, Shape{n});
 }
 
@@ -107,7 +110,7 @@ std::vector<TensorSpec> one_hot_infer(const InferContext& c) {
   const Shape& ind = c.inputs[0].shape;
   DType d = c.inputs[2].dtype;
   if (!ind.has_rank()) return one(d, Shape::unknown_rank());
-  int64_t axis = graph_rule(c, "one_hot", [&] { return one_hot_axis(c.attrs.get_or("axis", int64_t{-1}), ind.rank()); });
+  int64_t axis = graph_rule(c, "OneHot", [&] { return one_hot_axis(c.attrs.get_or("axis", int64_t{-1}), ind.rank()); }, "one_hot");
   int64_t depth = Shape::kUnknown;
   if (c.value(1)) {
     depth = c.value(1)->scalar_as_int(0);

@@ -1,5 +1,5 @@
 // Shape ops: Reshape, Transpose (+ InvertPermutation), ExpandDims, Squeeze, Shape, Size, Rank,
-// StopGradient, ZerosLike/OnesLike, Tile, Pad/PadV2. Each rule works on partial shapes and
+// StopGradient, Tile, Pad/PadV2. Each rule works on partial shapes and
 // uses constant inputs (shape, perm, multiples, paddings) when they are known.
 #include <algorithm>
 #include <cstring>
@@ -94,13 +94,7 @@ std::vector<EagerPtr> reshape_kernel(KernelContext&, const std::vector<EagerPtr>
   if (in[1]->shape().rank() > 1)
     throw_error(Code::InvalidArgument, "shape must be a vector of {int32,int64}, got shape ",
                 tf_shape(in[1]->shape()));
-  Shape out = reshape_eager(in[0]->shape(), read_int_list(*in[1]));
-  if (in[0]->dtype() == DType::String) {
-    auto t = make_tensor(DType::String, out);
-    t->strings() = in[0]->strings();
-    return {t};
-  }
-  return {reshaped(in[0], out)};
+  return {reshaped(in[0], reshape_eager(in[0]->shape(), read_int_list(*in[1])))};   // shares the buffer
 }
 
 std::vector<TensorPtr> reshape_like_input_grad(const GradContext& g) {
@@ -271,26 +265,6 @@ DType out_type(const Attrs& a) {
   DType d = a.get_or("out_type", DType::Int32);
   check_index_type("Shape", "out_type", d);
   return d;
-}
-
-// ---- ZerosLike / OnesLike ----
-
-EagerPtr filled_like(const EagerTensor& x, double v) {
-  auto out = make_tensor(x.dtype(), x.shape());
-  int64_t n = out->num_elements();
-  if (x.dtype() == DType::String) {
-    if (v != 0) throw_error(Code::InvalidArgument, "OnesLike of a string tensor");
-    return out;
-  }
-  if (!is_pod(x.dtype()))
-    throw_error(Code::InvalidArgument, "ZerosLike/OnesLike of a ", dtype_name(x.dtype()), " tensor");
-  visit_pod(x.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    T val = from_double<T>(v);
-    std::fill(out->data<T>(), out->data<T>() + n, val);
-    return 0;
-  });
-  return out;
 }
 
 // ---- Tile ----
@@ -552,20 +526,6 @@ void register_shape_ops(OpRegistry& r) {
   r.add(OpDef{"StopGradient", "StopGradient", 1, same_spec,
               [](KernelContext&, const std::vector<EagerPtr>& in) { return std::vector<EagerPtr>{in[0]}; },
               {}});
-  // ZerosLike/OnesLike may also come from the elementwise family; register once.
-  if (!r.find("ZerosLike"))
-    r.add(OpDef{"ZerosLike", "zeros_like", 1, same_spec,
-                [](KernelContext&, const std::vector<EagerPtr>& in) {
-                  return std::vector<EagerPtr>{filled_like(*in[0], 0)};
-                },
-                {}});
-  if (!r.find("OnesLike"))
-    r.add(OpDef{"OnesLike", "ones_like", 1, same_spec,
-                [](KernelContext&, const std::vector<EagerPtr>& in) {
-                  return std::vector<EagerPtr>{filled_like(*in[0], 1)};
-                },
-                {}});
-
   r.add(OpDef{"Tile", "Tile", 2, tile_infer, tile_kernel, tile_grad});
   r.add(OpDef{"Pad", "Pad", 2, pad_infer, pad_kernel, pad_grad});
   r.add(OpDef{"PadV2", "PadV2", 3, pad_infer, pad_kernel, pad_grad});

@@ -58,14 +58,16 @@ std::string tf_shapes(const std::vector<TensorSpec>& specs);   // "[2,3], [1]"
 
 // Shape rules share their validation with kernels: validators throw InvalidArgument (the eager
 // error); graph_rule turns that into TF's ValueError "... for 'Op' with input shapes: ...".
+// `node` is the node's default name when it differs from the op type ("range" for Range).
 template <typename F>
-auto graph_rule(const InferContext& c, const std::string& op, F&& f) -> decltype(f()) {
+auto graph_rule(const InferContext& c, const std::string& op, F&& f, const std::string& node = "")
+    -> decltype(f()) {
   try {
     return f();
   } catch (const Error& e) {
     if (e.code() != Code::InvalidArgument) throw;
-    throw Error(Code::ValueError, std::string(e.what()) + " for '{{node " + op + "}} = " + op +
-                                      "[]' with input shapes: " + tf_shapes(c.inputs) + ".");
+    throw Error(Code::ValueError, std::string(e.what()) + " for '{{node " + (node.empty() ? op : node) + "}} = " +
+                                      op + "[]' with input shapes: " + tf_shapes(c.inputs) + ".");
   }
 }
 

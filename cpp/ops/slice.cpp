@@ -155,7 +155,7 @@ void check_spec_tensors(const std::vector<TensorSpec>& in, size_t first) {
 // ---- StridedSlice ----
 
 std::vector<TensorSpec> strided_slice_infer(const InferContext& c) {
-  return graph_rule(c, "strided_slice", [&] {
+  return graph_rule(c, "StridedSlice", [&] {
     DType d = c.inputs[0].dtype;
     check_spec_tensors(c.inputs, 1);
     const Shape& in = c.inputs[0].shape;
@@ -167,7 +167,7 @@ std::vector<TensorSpec> strided_slice_infer(const InferContext& c) {
     auto opt = [&](int i) { return c.value(i + 1) ? &v[i] : nullptr; };
     SliceRegion r = strided_region(in, opt(0), opt(1), opt(2), bs[0], read_masks(c.attrs));
     return one(d, Shape(r.final_shape));
-  });
+  }, "strided_slice");
 }
 
 std::vector<EagerPtr> strided_slice_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {

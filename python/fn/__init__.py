@@ -46,9 +46,9 @@ from fn import tensor as _tensor  # noqa: E402  (installs printing on the C++ cl
 from fn.tensor import EagerTensor, Tensor  # noqa: E402
 from fn.array_ops import cast, constant, convert_to_tensor, fill, ones, zeros  # noqa: E402
 from fn.array_ops import (concat, expand_dims, gather, gather_nd, identity, linspace, newaxis,  # noqa: E402
-                          one_hot, ones_like, pad, rank, reshape, scatter_nd, shape, shape_n, size,
-                          split, squeeze, stack, stop_gradient, strided_slice, tile, transpose,
-                          unstack, where, zeros_like)
+                          one_hot, pad, rank, reshape, scatter_nd, shape, shape_n, size,
+                          split, squeeze, stack, strided_slice, tile, transpose,
+                          unstack, where)
 from fn.array_ops import range, slice  # noqa: E402,A004  (TensorFlow's names)
 from fn import slicing as _slicing  # noqa: E402,F401  (installs Tensor.__getitem__)
 from fn.math_ops import (abs, add, add_n, argmax, argmin, cos, divide, equal, exp, floor,  # noqa: E402,A004
@@ -59,7 +59,7 @@ from fn.math_ops import (abs, add, add_n, argmax, argmin, cos, divide, equal, ex
                          scalar_mul, sigmoid, sign, sin, sqrt, square, stop_gradient, subtract,
                          tanh, truediv, zeros_like)
 from fn.tape import GradientTape, UnconnectedGradients  # noqa: E402
-from fn import bitwise, math, nn, random  # noqa: E402
+from fn import bitwise, math, nn, random  # noqa: E402  (submodules)
 from fn.tensor_spec import TensorSpec  # noqa: E402
 from fn.function import Function, function  # noqa: E402
 from fn import config, debugging, types  # noqa: E402,F401

@@ -126,8 +126,11 @@ def _graph_const(value: Any, dtype: Any, name: str) -> Any:
 
 
 def _common_dtype_convert(values: Any) -> list:
-    """Converts a list of values, giving Python values the dtype of the first tensor among them."""
+    """Converts a list of values, giving Python values the dtype of the first tensor (or NumPy
+    value) among them."""
     hint = next((v.dtype for v in values if _core.is_tensor(v)), None)
+    if hint is None:
+        hint = next((as_dtype(v.dtype) for v in values if isinstance(v, (np.ndarray, np.generic))), None)
     return [_core.convert_to_tensor(v, None, hint) for v in values]
 
 
@@ -200,32 +203,6 @@ def identity(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
     return _execute("Identity", [convert_to_tensor(input)], None, name)
 
 
-def stop_gradient(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
-    """``tf.stop_gradient``: the value, with no gradient flowing back through it."""
-    return _execute("StopGradient", [convert_to_tensor(input)], None, name)
-
-
-def zeros_like(input: Any, dtype: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
-    """``tf.zeros_like``."""
-    return _like(input, dtype, name, "ZerosLike", "zeros_like", zeros)
-
-
-def ones_like(input: Any, dtype: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
-    """``tf.ones_like``."""
-    return _like(input, dtype, name, "OnesLike", "ones_like", ones)
-
-
-def _like(input: Any, dtype: Any, name: Optional[str], op: str, default: str, maker: Any) -> Any:  # noqa: A002
-    input = convert_to_tensor(input)
-    dtype = as_dtype(dtype) if dtype is not None else input.dtype
-    static = _static_shape(input)
-    if static is not None and not _core.executing_eagerly():
-        return maker(static, dtype, name=name or default)
-    if dtype != input.dtype:
-        return maker(shape(input), dtype, name=name or default)
-    return _execute(op, [input], None, name or default)
-
-
 def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:  # noqa: A002
     """``tf.tile``: repeats the tensor ``multiples[i]`` times along dimension i."""
     return _execute("Tile", [convert_to_tensor(input), _shape_tensor(multiples)], None, name)
@@ -260,7 +237,7 @@ def concat(values: Any, axis: Any, name: str = "concat") -> Any:
 def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
     """``tf.stack``: joins tensors of the same shape along a new axis (the Pack op)."""
     values = list(values)
-    if not any(_core.is_tensor(v) for v in values):
+    if not any(_core.is_tensor(v) or isinstance(v, (np.ndarray, np.generic)) for v in values):
         # Python values only: TensorFlow converts the whole list to one constant.
         t = convert_to_tensor(values)
         r = _rank_of(t)

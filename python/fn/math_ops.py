@@ -333,14 +333,6 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     return _core.execute("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb}, name or "MatMul")[0]
 
 
-def stack(values: Any, axis: int = 0, name: Optional[str] = None) -> Any:
-    """``tf.stack``."""
-    if not _core.has_op("Pack"):
-        raise NotImplementedError("fn.stack needs the Pack op")
-    values = [convert_to_tensor(v) for v in values]
-    return _core.execute("Pack", values, {"axis": axis, "N": len(values)}, name)[0]
-
-
 # ---- Python operators -----------------------------------------------------------------------
 # + - * / // % ** < <= > >= == != unary - and abs() are installed in C++ (bind_operators.cpp);
 # the bool/bitwise operators and @ are here.

@@ -1,5 +1,5 @@
-"""``fn.nn``: convolution, pooling, bias and softmax ops with TensorFlow's names and arguments
-(NHWC layout; float32 runs on oneDNN)."""
+"""``fn.nn``: neural-network ops with TensorFlow's names and arguments: activations (from the
+math family), convolution, pooling, bias and softmax (NHWC layout; float32 runs on oneDNN)."""
 from __future__ import annotations
 
 from typing import Any, Optional

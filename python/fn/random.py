@@ -61,7 +61,9 @@ def get_seed(op_seed: Optional[int]) -> Tuple[int, int]:
 def _random(op: str, inputs: list, dtype: Any, dtype_attr: str, seed: Optional[int], name: Optional[str]) -> Any:
     s1, s2 = get_seed(seed)
     attrs = {dtype_attr: dtype, "seed": s1, "seed2": s2, "T": inputs[0].dtype}
-    if _core.executing_eagerly():
+    if _core.executing_eagerly() and (seed is not None or _global_seed is None):
+        # Eager "kernels" are shared per (op, dtype, seeds) and continue their stream. An op seed
+        # drawn from the global seed is new on each call, so its stream needs no keeping.
         key = (op, dtype.name, s1, s2)
         with _lock:
             state = _eager_states.get(key)
@@ -74,8 +76,6 @@ def _random(op: str, inputs: list, dtype: Any, dtype_attr: str, seed: Optional[i
 
 
 def _math(op: str, a: Any, b: Any, name: Optional[str] = None) -> Any:
-    if not _core.has_op(op):
-        raise NotImplementedError(f"this fn.random call needs the {op} op")
     return _core.execute(op, [a, b], None, name)[0]
 
 
@@ -113,8 +113,5 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
     if not dtype.is_floating:
         raise ValueError(f"Invalid dtype {dtype}: fn.random.normal needs a floating dtype")
     rnd = _random("RandomStandardNormal", [_shape_tensor(shape)], dtype, "dtype", seed, None)
-    plain = (not _core.is_tensor(mean) and not _core.is_tensor(stddev) and mean == 0 and stddev == 1)
-    if plain and not _core.has_op("Mul"):
-        return rnd   # x * 1 + 0 == x
     mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
     return _math("AddV2", mul, convert_to_tensor(mean, dtype), name or "random_normal")

@@ -10,9 +10,10 @@ import re
 from harness import Like, check_example
 
 _NP_ROWS = [
-    re.compile(r"array\(\[\[ *{f}, +{f}, +{f}\],".replace("{f}", r"-?\d+\.\d+(?:e[-+]\d+)?")),
-    re.compile(r" {7}\[ *{f}, +{f}, +{f}\],".replace("{f}", r"-?\d+\.\d+(?:e[-+]\d+)?")),
-    re.compile(r" {7}\[ *{f}, +{f}, +{f}\]\]\)".replace("{f}", r"-?\d+\.\d+(?:e[-+]\d+)?")),
+    # NumPy pads numbers to a common width, so spaces may stand before a comma.
+    re.compile(r"array\(\[\[ *{f} *, +{f} *, +{f} *\],".replace("{f}", r"-?\d+\.\d*(?:e[-+]\d+)?")),
+    re.compile(r" {7}\[ *{f} *, +{f} *, +{f} *\],".replace("{f}", r"-?\d+\.\d*(?:e[-+]\d+)?")),
+    re.compile(r" {7}\[ *{f} *, +{f} *, +{f} *\]\]\)".replace("{f}", r"-?\d+\.\d*(?:e[-+]\d+)?")),
 ]
 _TF_ROWS = [Like("[[{num} {num} {num}]"), Like(" [{num} {num} {num}]"),
             Like(" [{num} {num} {num}]]")]

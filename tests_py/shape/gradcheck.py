@@ -52,3 +52,30 @@ def check_op_gradient(op: str, inputs: Sequence[Any], attrs: Optional[dict] = No
     for i in none:
         assert grads[i] is None, f"{op} input {i} should get no gradient"
     return grads
+
+
+def check_tape_gradient(f: Any, inputs: Sequence[np.ndarray], seed: int = 0, rtol: float = 1e-5,
+                        atol: float = 1e-6, eps: float = 1e-6) -> None:
+    """fn.GradientTape's gradient of <g, f(*inputs)> (random g) equals central differences."""
+    xs = [fn.constant(np.asarray(x, np.float64)) for x in inputs]
+    with fn.GradientTape() as tape:
+        for x in xs:
+            tape.watch(x)
+        y = f(*xs)
+        g = fn.constant(np.random.default_rng(seed).standard_normal(y.shape.as_list()))
+        loss = fn.reduce_sum(y * g)
+    grads = tape.gradient(loss, xs)
+    for i, x in enumerate(inputs):
+        x = np.asarray(x, np.float64)
+        num = np.zeros_like(x)
+        for idx in np.ndindex(x.shape):
+            vals = []
+            for sign in (1, -1):
+                xp = x.copy()
+                xp[idx] += sign * eps
+                args = [fn.constant(np.asarray(v, np.float64)) for v in inputs]
+                args[i] = fn.constant(xp)
+                vals.append(float(np.sum(f(*args).numpy() * g.numpy())))
+            num[idx] = (vals[0] - vals[1]) / (2 * eps)
+        assert grads[i] is not None, f"no gradient for input {i}"
+        np.testing.assert_allclose(grads[i].numpy(), num, rtol=rtol, atol=atol, err_msg=f"input {i}")
