@@ -7,15 +7,11 @@
 The script runs under either interpreter: it imports ``fn`` or, with --tf, ``tensorflow``.
 Target: scalar ``a + b`` under 1.5 us in fn.
 """
-import argparse
 import json
-import os
-import statistics
-import subprocess
-import sys
-import timeit
 
 import numpy as np
+
+from _common import import_library, median_us, parser, reference_results
 
 
 def cases(tf, np_mode: bool):
@@ -56,18 +52,8 @@ def cases(tf, np_mode: bool):
     }
 
 
-def median_us(call, repeats: int, number: int) -> float:
-    call()
-    times = [t / number * 1e6 for t in timeit.repeat(call, number=number, repeat=repeats)]
-    return statistics.median(times)
-
-
 def measure(use_tf: bool, repeats: int, number: int) -> dict:
-    if use_tf:
-        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
-        import tensorflow as tf
-    else:
-        import fn as tf
+    tf = import_library(use_tf)
     out = {"lib": {}, "numpy": {}}
     for key, mode in (("lib", False), ("numpy", True)):
         for name, call in cases(tf, mode).items():
@@ -77,22 +63,12 @@ def measure(use_tf: bool, repeats: int, number: int) -> dict:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser()
-    p.add_argument("--tf", action="store_true", help="measure TensorFlow instead of fn")
-    p.add_argument("--compare", metavar="PYTHON", help="also run this interpreter with --tf (TensorFlow column)")
-    p.add_argument("--repeats", type=int, default=7)
-    p.add_argument("--number", type=int, default=20000)
-    p.add_argument("--json", action="store_true")
-    a = p.parse_args()
+    a = parser(__doc__).parse_args()
     res = measure(a.tf, a.repeats, a.number)
     if a.json:
         print(json.dumps(res))
         return
-    tf_res = None
-    if a.compare:
-        cmd = [a.compare, os.path.abspath(__file__), "--tf", "--json", "--repeats", str(a.repeats),
-               "--number", str(a.number)]
-        tf_res = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1])
+    tf_res = reference_results(a, __file__)
     lib = "TensorFlow" if a.tf else "fn"
     head = f"{'op':30s} {lib + ' us':>10s} {'NumPy us':>10s} {'/NumPy':>8s}"
     if tf_res:

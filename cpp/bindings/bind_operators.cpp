@@ -24,15 +24,6 @@ struct BinaryOp {
   const OpDef* def = nullptr;   // resolved once in init_operators (nullptr: truediv)
 };
 
-// Objects that convert themselves (variables); Python scalars and sequences skip the probe.
-bool has_tensor_hook(py::handle b) {
-  PyObject* p = b.ptr();
-  if (PyLong_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p) || PyBytes_Check(p) || PyList_Check(p) ||
-      PyTuple_Check(p))
-    return false;
-  return py::hasattr(b, "__fn_tensor__");
-}
-
 TensorPtr other_operand(py::handle other, DType self_dtype, Conv conv) {
   if (is_tensor(other)) return other.cast<TensorPtr>();
   if (has_tensor_hook(other)) return convert_to_tensor(other, nullptr);

@@ -13,15 +13,6 @@ namespace {
 // Elements above which an eager op releases the GIL while its kernel runs.
 constexpr int64_t kReleaseGilElements = 1 << 15;
 
-// Objects that convert to tensors themselves (variables) rather than as Python data.
-bool has_tensor_hook(py::handle b) {
-  PyObject* p = b.ptr();
-  if (PyLong_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p) || PyBytes_Check(p) || PyList_Check(p) ||
-      PyTuple_Check(p))
-    return false;
-  return py::hasattr(b, "__fn_tensor__");
-}
-
 bool big(const std::vector<TensorPtr>& in) {
   for (auto& t : in)
     if (t->is_eager() && t->shape().num_elements() >= kReleaseGilElements) return true;

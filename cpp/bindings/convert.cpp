@@ -12,6 +12,14 @@ namespace fn {
 
 bool is_tensor(py::handle obj) { return py::isinstance<Tensor>(obj); }
 
+bool has_tensor_hook(py::handle b) {
+  PyObject* p = b.ptr();
+  if (PyLong_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p) || PyBytes_Check(p) || PyList_Check(p) ||
+      PyTuple_Check(p))
+    return false;
+  return py::hasattr(b, "__fn_tensor__");
+}
+
 namespace {
 
 [[noreturn]] void cannot_convert(py::handle v, DType d) {
@@ -167,10 +175,7 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
                   " for Tensor with dtype ", dtype_name(t->dtype()), ": ", std::string(py::repr(value)));
     return t;
   }
-  PyObject* p = value.ptr();
-  bool plain = PyLong_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p) || PyBytes_Check(p) ||
-               PyList_Check(p) || PyTuple_Check(p);
-  if (!plain && py::hasattr(value, "__fn_tensor__")) {
+  if (has_tensor_hook(value)) {
     py::object r = value.attr("__fn_tensor__")(dtype ? dtype_to_py(*dtype) : py::none());
     return r.cast<TensorPtr>();
   }

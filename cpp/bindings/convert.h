@@ -9,6 +9,9 @@ namespace fn {
 namespace py = pybind11;
 
 bool is_tensor(py::handle obj);
+// Objects that convert to tensors themselves (variables, via __fn_tensor__) rather than as
+// Python data; Python scalars and sequences skip the attribute probe (it is slow).
+bool has_tensor_hook(py::handle obj);
 // `dtype`: required dtype (TypeError/ValueError when impossible), or nullptr. In a graph
 // context Python values become Const nodes; tensors pass through unchanged.
 TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* hint = nullptr);

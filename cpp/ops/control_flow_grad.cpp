@@ -10,7 +10,17 @@ namespace fn {
 
 namespace {
 
-bool differentiable(DType d) { return is_floating(d); }
+// Gradients flow into floating values and into variables' handles (reads inside a branch
+// pass their value's gradient to the handle, as ReadVariableOp's rule does).
+bool differentiable(DType d) { return is_floating(d) || d == DType::Resource; }
+
+// Zeros standing for "no gradient" of input `in` in one branch, when the other branch's
+// gradient for it is `other` (for a variable handle: zeros like the variable's value).
+TensorPtr zero_gradient(const TensorPtr& in, const TensorPtr& other) {
+  if (in->dtype() != DType::Resource) return zeros_like(in);
+  auto value = dispatch1("ReadVariableOp", {in}, Attrs{{"dtype", other->dtype()}, {"shape", other->shape()}});
+  return zeros_like(value);
+}
 
 TensorPtr accumulate(const TensorPtr& acc, const TensorPtr& g) {
   if (!acc) return g;
@@ -124,7 +134,7 @@ GradFn if_gradient() {
       ContextScope scope(&gb);
       std::vector<NodeOutput> outs;
       for (size_t k : flowing) {
-        TensorPtr t = grads[b][k] ? grads[b][k] : zeros_like(ins[b][k]);
+        TensorPtr t = grads[b][k] ? grads[b][k] : zero_gradient(ins[b][k], grads[1 - b][k]);
         if (t->graph_id != gb.graph()->id()) t = dispatch1("Identity", {t});
         outs.push_back(NodeOutput{t->node, t->index});
       }

@@ -59,8 +59,6 @@ void register_all_ops(OpRegistry& r) {
   register_host_ops(r);
   register_control_flow_ops(r);
   register_tensor_list_ops(r);
-  // Shape and data-movement ops last: they register ZerosLike/OnesLike only if no family
-  // before them did.
   register_shape_ops(r);
   register_concat_split_ops(r);
   register_gather_ops(r);

@@ -78,8 +78,9 @@ EagerPtr zeros(DType d, const Shape& s) {
 
 // The shape every element of `items` has (for stacking): the list's element shape when fully
 // defined, else that of the written elements, which must all agree.
-Shape common_element_shape(const TensorList& l, const std::vector<int64_t>& indices) {
-  Shape shape = l.element_shape;
+Shape common_element_shape(const TensorList& l, const std::vector<int64_t>& indices, const Shape& hint) {
+  // The caller's static element shape (e.g. learned from writes while tracing) fills in.
+  Shape shape = l.element_shape.is_fully_defined() || !hint.is_fully_defined() ? l.element_shape : hint;
   bool have = shape.is_fully_defined();
   for (int64_t i : indices) {
     const EagerPtr& t = l.items[i];
@@ -96,8 +97,8 @@ Shape common_element_shape(const TensorList& l, const std::vector<int64_t>& indi
   return shape;
 }
 
-EagerPtr stack_items(const TensorList& l, const std::vector<int64_t>& indices) {
-  Shape es = common_element_shape(l, indices);
+EagerPtr stack_items(const TensorList& l, const std::vector<int64_t>& indices, const Shape& hint) {
+  Shape es = common_element_shape(l, indices, hint);
   std::vector<int64_t> dims{static_cast<int64_t>(indices.size())};
   dims.insert(dims.end(), es.dims().begin(), es.dims().end());
   auto out = make_tensor(l.dtype, Shape(dims));
@@ -195,6 +196,7 @@ void register_tensor_list_ops(OpRegistry& r) {
                               l.items.size(), " elements.");
                 if (l.items[i]) return std::vector<EagerPtr>{l.items[i]};
                 Shape s = l.element_shape;
+                if (!s.is_fully_defined() && element_shape_attr(k.attrs).is_fully_defined()) s = element_shape_attr(k.attrs);
                 if (!s.is_fully_defined()) {
                   for (auto& t : l.items)
                     if (t) { s = t->shape(); break; }
@@ -215,7 +217,7 @@ void register_tensor_list_ops(OpRegistry& r) {
                 check_dtype(l, k.attrs.get<DType>("element_dtype"), "read");
                 std::vector<int64_t> all(l.items.size());
                 for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
-                return std::vector<EagerPtr>{stack_items(l, all)};
+                return std::vector<EagerPtr>{stack_items(l, all, element_shape_attr(k.attrs))};
               },
               {}});
   r.add(OpDef{"TensorListGather", "TensorListGather", 2,
@@ -227,7 +229,7 @@ void register_tensor_list_ops(OpRegistry& r) {
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
                 const TensorList& l = list_of(*in[0]);
                 check_dtype(l, k.attrs.get<DType>("element_dtype"), "read");
-                return std::vector<EagerPtr>{stack_items(l, read_indices(*in[1], l.items.size()))};
+                return std::vector<EagerPtr>{stack_items(l, read_indices(*in[1], l.items.size()), element_shape_attr(k.attrs))};
               },
               {}});
   r.add(OpDef{"TensorListScatterIntoExistingList", "TensorListScatterIntoExistingList", 3, handle_spec,

@@ -376,7 +376,13 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
             converted.append(a if a.dtype == dtype else cast(a, dtype))
         else:
             converted.append(_core.convert_to_tensor(np.asarray(a).astype(dtype.as_numpy_dtype), dtype))
-    return _execute("Range", converted, None, name)
+    out = _execute("Range", converted, None, name)
+    if not out._is_eager:
+        # AutoGraph's `for i in fn.range(...)` counts with these instead of materialising the
+        # range (fn.autograph._backend.range_loop_bounds); a Python step keeps the test simple.
+        step = delta if isinstance(delta, (int, float)) and not isinstance(delta, bool) else converted[2]
+        out._fn_range_bounds = (converted[0], converted[1], step)
+    return out
 
 
 def linspace(start: Any, stop: Any, num: Any, name: Optional[str] = None, axis: int = 0) -> Any:

@@ -125,7 +125,7 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None, false_fn: Optio
     then_b, then_flat = _trace_branch(true_fn, "cond_true")
     else_b, else_flat = _trace_branch(false_fn, "cond_false")
     try:
-        nest.assert_same_structure(then_flat.structure, else_flat.structure, check_types=False)
+        nest.assert_same_structure(then_flat.structure, else_flat.structure)
         if then_flat.nones != else_flat.nones:
             raise ValueError("one branch returns None where the other returns a value")
         if [m is None for m in then_flat.metas] != [m is None for m in else_flat.metas]:
@@ -208,7 +208,7 @@ def _as_vars(result: Any, loop_vars: Sequence[Any]) -> Any:
 
 def _same_structure(a: Any, b: Any) -> bool:
     try:
-        nest.assert_same_structure(a, b, check_types=False)
+        nest.assert_same_structure(a, b)
         return True
     except (ValueError, TypeError):
         return False
@@ -221,7 +221,7 @@ def _eager_while(cond_fn: Callable, body: Callable, loop_vars: Any, max_iter: Op
         if not cond_fn(*values):
             break
         result = _as_vars(body(*values), values)
-        nest.assert_same_structure(list(values), list(result), check_types=False)
+        nest.assert_same_structure(list(values), list(result))
         values = list(result)
         count += 1
     return values
@@ -337,8 +337,7 @@ def _graph_while(cond_fn: Callable, body: Callable, vars_seq: Any, single: bool,
     def body_graph(phs: List[Any], args: Any) -> List[Any]:
         result = _as_vars(body(*args), vars_seq)
         try:
-            nest.assert_same_structure(list(vars_seq), list(result) if isinstance(result, (list, tuple)) else result,
-                                       check_types=False)
+            nest.assert_same_structure(list(vars_seq), list(result) if isinstance(result, (list, tuple)) else result)
         except (ValueError, TypeError) as e:
             if names:
                 raise ValueError(f"the loop variables {', '.join(repr(n) for n in names)} must keep their "

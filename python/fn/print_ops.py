@@ -66,6 +66,9 @@ def print_(*inputs: Any, output_stream: Any = None, summarize: Optional[int] = 3
     if _core.executing_eagerly():
         emit(*tensors)
         return None
-    return _core.execute("PyCall", tensors, {"callable": emit, "Tout": []}, name or "PrintV2")
+    # TF returns the print Operation here; fn has no Operation values, so None (as eagerly),
+    # which also lets `fn.cond(p, lambda: fn.print(...), lambda: None)` match its branches.
+    _core.execute("PyCall", tensors, {"callable": emit, "Tout": []}, name or "PrintV2")
+    return None
 
 
