@@ -144,8 +144,18 @@ def nested_scope_reads(body):
         for sub in ast.walk(n):
             if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
                                 ast.ClassDef)):
-                out |= read_names(sub)
+                out |= read_names(sub) - _parameter_names(sub)
     return out
+
+
+def _parameter_names(node):
+    """The parameters of a function or lambda (they shadow outer names inside it)."""
+    args = getattr(node, 'args', None)
+    if not isinstance(args, ast.arguments):
+        return set()
+    names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    names.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    return names
 
 
 def declared_names(body, kind):
