@@ -18,8 +18,8 @@ _name_counts: Dict[str, int] = {}
 
 
 def _snake(name: str) -> str:
-    s = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s).lower()
+    s = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)     # Keras's to_snake_case
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", s).lower()
 
 
 def _unique_name(base: str) -> str:
@@ -334,11 +334,16 @@ class Sequential(Layer):
             self._sublayers.append(layer)
 
     def build(self, input_shape: Any) -> None:
-        shape = TensorShape(input_shape)
-        if shape.is_fully_defined():
-            x = array_ops.zeros(shape.as_list(), self._dtype)
-            for layer in self.layer_list:
-                x = layer(x)
+        """Builds every layer by running zeros of ``input_shape`` (batch size 1 if unknown)
+        through them."""
+        dims = TensorShape(input_shape).as_list()
+        if dims and dims[0] is None:
+            dims[0] = 1
+        if any(d is None for d in dims):
+            raise ValueError(f"Sequential.build needs every dimension but the batch one, got {input_shape}")
+        x = array_ops.zeros(dims, self._dtype)
+        for layer in self.layer_list:
+            x = layer(x)
         self.built = True
 
     def _maybe_build(self, inputs: Any) -> None:
