@@ -408,3 +408,26 @@ TEST_CASE("a TensorList is carried through a While loop") {
   REQUIRE(out[0]->shape() == Shape{4});
   CHECK(out[0]->data<float>()[3] == 8);
 }
+
+TEST_CASE("a TensorList written in a loop is updated in place only when nothing else sees it") {
+  register_test_ops();
+  // vars: i, list, snapshot (the list before the last write)
+  auto plan = function({scalar(DType::Int32)}, [](const std::vector<TensorPtr>& a) {
+    TensorPtr n = a[0];
+    auto list = dispatch1("TensorListReserve", {n}, Attrs{{"element_dtype", DType::Int32}, {"element_shape", Shape{}}});
+    std::vector<TensorSpec> vars{scalar(DType::Int32), scalar(DType::Variant), scalar(DType::Variant)};
+    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+    auto body = trace("body", vars, [&](const std::vector<TensorPtr>& v) {
+      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}), dispatch1("TensorListSetItem", {v[1], v[0], v[0]}), v[1]};
+    });
+    auto out = build_while({i32(0), list, list}, *cond, *body);
+    Attrs st{{"element_dtype", DType::Int32}, {"element_shape", Shape{}}};
+    return std::vector<TensorPtr>{dispatch1("TensorListStack", {out[1]}, st), dispatch1("TensorListStack", {out[2]}, st)};
+  });
+  auto out = plan.run({i32(20000)});
+  REQUIRE(out[0]->shape() == Shape{20000});
+  for (int i = 0; i < 20000; ++i) REQUIRE(out[0]->data<int32_t>()[i] == i);
+  // The snapshot misses the last write: the in-place update did not leak into it.
+  CHECK(out[1]->data<int32_t>()[19998] == 19998);
+  CHECK(out[1]->data<int32_t>()[19999] == 0);
+}

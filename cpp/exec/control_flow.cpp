@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "exec/plan.h"
 #include "ops/control_flow.h"
+#include "passes/passes.h"
 
 namespace fn {
 
@@ -17,10 +18,11 @@ std::shared_ptr<const Plan> subplan(const Attrs& attrs, const char* attr, size_t
   const AttrValue* c = attrs.find("_compiled");
   auto* host = c ? std::get_if<std::shared_ptr<HostObject>>(c) : nullptr;
   auto* cache = host ? dynamic_cast<SubgraphCache*>(host->get()) : nullptr;
-  if (!cache) return Plan::compile(graph);   // a node built without a cache: compile per run
+  // Sub-graphs get the same passes as a function's graph (constant folding, CSE).
+  if (!cache) return Plan::compile(optimize(*graph));   // a node built without a cache
   std::lock_guard<std::mutex> lock(cache->mu);
   if (cache->compiled.size() <= slot) cache->compiled.resize(slot + 1);
-  if (!cache->compiled[slot]) cache->compiled[slot] = Plan::compile(graph);
+  if (!cache->compiled[slot]) cache->compiled[slot] = Plan::compile(optimize(*graph));
   return std::static_pointer_cast<const Plan>(cache->compiled[slot]);
 }
 
@@ -38,8 +40,7 @@ bool truthy(const EagerTensor& t, const char* what) {
 std::vector<EagerPtr> if_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   bool take = truthy(*in.at(0), "predicate of a cond");
   auto plan = take ? subplan(k.attrs, "then_branch", 0) : subplan(k.attrs, "else_branch", 1);
-  std::vector<EagerPtr> args(in.begin() + 1, in.end());
-  return plan->run(args);
+  return plan->run(in.data() + 1, in.size() - 1);
 }
 
 std::vector<EagerPtr> while_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
@@ -51,7 +52,9 @@ std::vector<EagerPtr> while_kernel(KernelContext& k, const std::vector<EagerPtr>
   for (int64_t it = 0; max_iter < 0 || it < max_iter; ++it) {
     std::vector<EagerPtr> c = cond->run(state);
     if (!truthy(*c.at(0), "condition of a while loop")) break;
-    std::vector<EagerPtr> next = body->run(state);
+    // The body takes the loop vars over, so a value only the loop holds (a TensorList) can be
+    // updated in place instead of copied every iteration.
+    std::vector<EagerPtr> next = body->run_consuming(state.data(), state.size(), n);
     for (size_t i = 0; i < n; ++i) state[i] = std::move(next[i]);
   }
   state.resize(n);

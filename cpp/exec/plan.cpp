@@ -55,7 +55,11 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
   for (int i = 0; i < n; ++i) {
     if (!live[i] || is_input[i]) continue;
     const Node& node = g.node(i);
-    Step st{node.def, &node, {}, base[i], {}};
+    if (node.op == "Const") {   // no kernel call: the value goes straight into its slot
+      plan->consts_.emplace_back(base[i], node.attrs.get<EagerPtr>("value"));
+      continue;
+    }
+    Step st{node.def, &node, {}, {}, base[i], {}};
     for (const NodeOutput& in : node.inputs) {
       int s = base[in.node] + in.index;
       st.in_slots.push_back(s);
@@ -67,20 +71,46 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
   for (int s : plan->output_slots_) last_use[s] = -2;   // outputs are never released
   for (int s = 0; s < slots; ++s)
     if (last_use[s] >= 0) plan->steps_[last_use[s]].release.push_back(s);
+  // A value whose last use is a step moves into that step's inputs (one reference fewer to
+  // count, and kernels may see they hold the only reference), unless the step reads it twice.
+  for (size_t k = 0; k < plan->steps_.size(); ++k) {
+    Step& st = plan->steps_[k];
+    st.move_in.assign(st.in_slots.size(), 0);
+    for (size_t j = 0; j < st.in_slots.size(); ++j) {
+      int s = st.in_slots[j];
+      if (last_use[s] != static_cast<int>(k)) continue;
+      if (std::count(st.in_slots.begin(), st.in_slots.end(), s) == 1) st.move_in[j] = 1;
+    }
+  }
   plan->graph_ = std::move(graph);
   return plan;
 }
 
 std::vector<EagerPtr> Plan::run(const std::vector<EagerPtr>& inputs) const {
-  if (inputs.size() != input_slots_.size())
-    throw_error(Code::InvalidArgument, "expected ", input_slots_.size(), " inputs, got ",
-                inputs.size());
+  return run(inputs.data(), inputs.size());
+}
+
+std::vector<EagerPtr> Plan::run(const EagerPtr* inputs, size_t count) const {
+  return run_consuming(const_cast<EagerPtr*>(inputs), count, 0);   // moves nothing
+}
+
+std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t n_move) const {
+  if (count != input_slots_.size())
+    throw_error(Code::InvalidArgument, "expected ", input_slots_.size(), " inputs, got ", count);
   std::vector<EagerPtr> slots(num_slots_);
-  for (size_t i = 0; i < inputs.size(); ++i) slots[input_slots_[i]] = inputs[i];
+  for (size_t i = 0; i < count; ++i) {
+    if (i < n_move) slots[input_slots_[i]] = std::move(inputs[i]);
+    else slots[input_slots_[i]] = inputs[i];
+  }
+  for (const auto& c : consts_) slots[c.first] = c.second;
   std::vector<EagerPtr> in;
   for (const Step& st : steps_) {
     in.clear();
-    for (int s : st.in_slots) in.push_back(slots[s]);
+    for (size_t j = 0; j < st.in_slots.size(); ++j) {
+      EagerPtr& v = slots[st.in_slots[j]];
+      if (st.move_in[j]) in.push_back(std::move(v));
+      else in.push_back(v);
+    }
     std::vector<EagerPtr> out;
     try {
       out = run_kernel(*st.def, in, st.node->attrs, st.node->name);

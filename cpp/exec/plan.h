@@ -16,6 +16,10 @@ class Plan {
   static std::shared_ptr<const Plan> compile(std::shared_ptr<const Graph> graph);
   // `inputs`: one value per arg placeholder, then one per capture placeholder.
   std::vector<EagerPtr> run(const std::vector<EagerPtr>& inputs) const;
+  std::vector<EagerPtr> run(const EagerPtr* inputs, size_t count) const;
+  // Same, taking over (moving from) the first `n_move` inputs: a value the plan then holds
+  // alone can be updated in place by its last user (a TensorList written in a loop body).
+  std::vector<EagerPtr> run_consuming(EagerPtr* inputs, size_t count, size_t n_move) const;
   const Graph& graph() const { return *graph_; }
   int num_steps() const { return static_cast<int>(steps_.size()); }
   // Steps that call back into Python (py_function, print to a Python stream).
@@ -26,9 +30,11 @@ class Plan {
     const OpDef* def;
     const Node* node;
     std::vector<int> in_slots;
+    std::vector<char> move_in;  // per input: this step is the slot's last use (hand it over)
     int out_base;
     std::vector<int> release;   // slots dead after this step
   };
+  std::vector<std::pair<int, EagerPtr>> consts_;   // Const nodes: slot and value, set per run
   std::shared_ptr<const Graph> graph_;
   std::vector<Step> steps_;
   std::vector<int> input_slots_;

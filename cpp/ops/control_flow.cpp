@@ -220,9 +220,11 @@ std::vector<TensorPtr> build_while(const std::vector<TensorPtr>& loop_vars, Grap
       const char* fix = ". To allow the shape to vary across iterations, use the `shape_invariants` "
                         "argument of fn.while_loop to specify a less-specific shape (None for a "
                         "dimension that varies).";
-      if (!named.empty())
+      if (!named.empty())   // a loop AutoGraph converted: the user wrote no while_loop call
         throw_error(Code::ValueError, named, " has shape ", inv.shape.to_string(),
-                    " before the loop, but shape ", out.shape.to_string(), " after one iteration", fix);
+                    " before the loop, but shape ", out.shape.to_string(), " after one iteration. To "
+                    "allow the shape to vary across iterations, write the loop with fn.while_loop and "
+                    "pass `shape_invariants` (None for a dimension that varies).");
       throw_error(Code::ValueError, "Input tensor `", label, "` enters the loop with shape ",
                   inv.shape.to_string(), ", but has shape ", out.shape.to_string(),
                   " after one iteration", fix);

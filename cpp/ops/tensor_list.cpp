@@ -133,12 +133,23 @@ std::vector<TensorSpec> handle_spec(const InferContext&) { return one(DType::Var
 
 std::shared_ptr<TensorList> copy_list(const TensorList& l) { return std::make_shared<TensorList>(l); }
 
-std::vector<EagerPtr> set_item(const TensorList& src, int64_t i, const EagerPtr& item, bool resize) {
+// True if the kernel's input `t` is referenced by nothing else (the executor handed over its
+// last reference): its list may then be updated in place, as no one can observe the change.
+bool sole_owner(const EagerPtr& t) { return t.use_count() == 1 && t->buffer().use_count() == 1; }
+
+std::vector<EagerPtr> set_item(const EagerPtr& handle, int64_t i, const EagerPtr& item, bool resize) {
+  const TensorList& src = list_of(*handle);
   check_dtype(src, item->dtype(), "write");
   check_item_shape(src, item->shape());
   if (i < 0 || (!resize && static_cast<size_t>(i) >= src.items.size()))
     throw_error(Code::InvalidArgument, "Trying to modify element ", i, " in a list with ", src.items.size(),
                 " elements.");
+  if (sole_owner(handle)) {
+    auto& l = const_cast<TensorList&>(src);
+    if (static_cast<size_t>(i) >= l.items.size()) l.items.resize(i + 1);
+    l.items[i] = item;
+    return {handle};
+  }
   auto l = copy_list(src);
   if (static_cast<size_t>(i) >= l->items.size()) l->items.resize(i + 1);
   l->items[i] = item;
@@ -175,14 +186,13 @@ void register_tensor_list_ops(OpRegistry& r) {
               {}});
   r.add(OpDef{"TensorListSetItem", "TensorListSetItem", 3, handle_spec,
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
-                return set_item(list_of(*in[0]), scalar_index(*in[1], "index"), in[2],
+                return set_item(in[0], scalar_index(*in[1], "index"), in[2],
                                 k.attrs.get_or<bool>("resize_if_index_out_of_bounds", false));
               },
               {}});
   r.add(OpDef{"TensorListPushBack", "TensorListPushBack", 2, handle_spec,
               [](KernelContext&, const std::vector<EagerPtr>& in) {
-                const TensorList& l = list_of(*in[0]);
-                return set_item(l, static_cast<int64_t>(l.items.size()), in[1], true);
+                return set_item(in[0], static_cast<int64_t>(list_of(*in[0]).items.size()), in[1], true);
               },
               {}});
   r.add(OpDef{"TensorListGetItem", "TensorListGetItem", 2,

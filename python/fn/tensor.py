@@ -18,9 +18,12 @@ def _numpy_text(t: Any, is_repr: bool = False) -> str:
         return "<unprintable>"
     value = t.numpy()
     if t._rank == 0:
-        # NumPy 2 reprs scalars as np.float32(1.0); TensorFlow shows the plain value.
-        with np.printoptions(legacy="1.25"):
-            text = repr(value) if is_repr else str(value)
+        # TensorFlow 2.21 reprs a scalar as its Python value (float32 1.1 -> 1.100000023841858)
+        # and prints it with NumPy's str (1.1).
+        if is_repr:
+            text = repr(value.item() if isinstance(value, np.generic) else value)
+        else:
+            text = str(value)
     else:
         text = repr(value) if is_repr else str(value)
     if "\n" in text:

@@ -258,3 +258,18 @@ def test_nested_cond_gradient():
         return tape.gradient(r, x)
 
     assert [value(f(fn.constant(v))) for v in (3.0, 1.0, -1.0)] == [27.0, 2.0, -1.0]
+
+
+def test_outer_tape_through_a_function_with_a_loop_and_a_cond():
+    @fn.function
+    def f(x):
+        n = fn.while_loop(lambda i: i < 3, lambda i: i + 1, [0])[0]   # off the gradient path
+        y = fn.cond(x > 0, lambda: x * x, lambda: -x)
+        return y * fn.cast(n, fn.float32)
+
+    for v, grad in ((2.0, 12.0), (-1.0, -3.0)):
+        x = fn.constant(v)
+        with fn.GradientTape() as tape:
+            tape.watch(x)
+            r = f(x)
+        assert value(tape.gradient(r, x)) == grad

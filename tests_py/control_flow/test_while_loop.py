@@ -302,3 +302,45 @@ def test_many_iterations_run_without_python():
         return fn.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + 2), [0, 0])[1]
 
     assert value(f(fn.constant(100000))) == 200000 and calls == [1]
+
+
+def test_concurrent_calls_share_the_compiled_loop():
+    import threading
+
+    @fn.function
+    def f(n):
+        s = fn.constant(0)
+        for i in fn.range(n):
+            if i % 3 == 0:
+                s += i
+        return s
+
+    expect = sum(i for i in range(300) if i % 3 == 0)
+    results, errors = [], []
+
+    def work():
+        try:
+            for _ in range(20):
+                results.append(value(f(fn.constant(300))))
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and results == [expect] * 80
+
+
+def test_an_error_while_tracing_a_body_leaves_no_graph_context_behind():
+    @fn.function
+    def f(x):
+        def body(v):
+            raise RuntimeError("boom")
+        return fn.while_loop(lambda v: v < 3, body, [x])
+
+    with pytest.raises(RuntimeError, match="boom"):
+        f(fn.constant(1))
+    assert fn.executing_eagerly() if hasattr(fn, "executing_eagerly") else fn._core.executing_eagerly()
+    assert value(fn.constant(1) + 1) == 2
