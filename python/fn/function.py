@@ -776,7 +776,12 @@ class _Explain:
         f.__dict__.setdefault("_retrace_log", []).append(msg)
         if self.enabled:
             print(msg, file=sys.stderr)
-        if f._tracing_count >= 5 and not getattr(f, "_warned_retracing", False):
+        # Like TF, only retraces of top-level calls count (not calls made while tracing, such as
+        # recursion on Python values).
+        if not _core.executing_eagerly():
+            return
+        f._toplevel_traces = getattr(f, "_toplevel_traces", 0) + 1
+        if f._toplevel_traces >= 5 and not getattr(f, "_warned_retracing", False):
             f._warned_retracing = True
             code = getattr(f._python_function, "__code__", None)
             where = f"{code.co_filename}:{code.co_firstlineno}" if code else f._name
