@@ -52,6 +52,16 @@ NOTEBOOKS: dict[str, dict[str, Any]] = {
     },
 }
 
+# Cells that show a graph as a picture (beyond the guide): after the example named, the code
+# runs and its output must be an SVG (checked by tests_py/test_notebooks.py).
+PICTURES: dict[str, tuple[str, str]] = {
+    "2.15": ("The same graph as a picture (fn renders a concrete function's graph as SVG):",
+             "double_strings.graph"),
+    "3.3": ("The traced `fizzbuzz`: the `for` loop is one `While` node whose body holds the "
+            "`If` nodes of the branches, drawn as nested clusters:",
+            "fizzbuzz.get_concrete_function(tf.constant(5)).graph"),
+}
+
 SECTIONS = {
     "0": "Setup",
     "1": "1. Basics",
@@ -165,6 +175,12 @@ def build(stem: str) -> nbformat.NotebookNode:
             cell = nbformat.v4.new_code_cell(code.rstrip("\n"), id=_cell_id(ex.id, k, "code"))
             cell.metadata = {"fn_guide": {"example": ex.id, "cell": k}}
             cells.append(cell)
+        if ex.id in PICTURES:
+            text, code = PICTURES[ex.id]
+            cells.append(nbformat.v4.new_markdown_cell(text, id=_cell_id(ex.id, 0, "picture-md")))
+            pic = nbformat.v4.new_code_cell(code, id=_cell_id(ex.id, 0, "picture"))
+            pic.metadata = {"fn_picture": {"after": ex.id}}
+            cells.append(pic)
     nb.cells = cells
     nbformat.validate(nb)
     return nb

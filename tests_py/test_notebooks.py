@@ -66,6 +66,13 @@ def run_notebook(stem: str) -> None:
     per_example: dict[str, list[tuple[list[str], list[str]]]] = {}
     failures: list[str] = []
     for cell in nb.cells:
+        picture = cell.get("metadata", {}).get("fn_picture")
+        if cell.cell_type == "code" and picture:
+            # A graph shown as a picture: the cell's result must be rendered as SVG.
+            if not any("image/svg+xml" in o.get("data", {}) for o in cell.get("outputs", [])):
+                failures.append(f"{stem}: the picture after example {picture['after']} made no SVG: "
+                                f"{cell.get('outputs')}")
+            continue
         meta = cell.get("metadata", {}).get("fn_guide")
         if cell.cell_type != "code" or not meta:
             continue
@@ -122,6 +129,8 @@ def test_notebooks_are_built_from_the_snippets() -> None:
             if cell.cell_type != "code":
                 continue
             assert cell.outputs == [] and cell.execution_count is None
+            if "fn_picture" in cell.metadata:
+                continue
             ex_id = cell.metadata["fn_guide"]["example"]
             if ex_id not in order:
                 for dep in snippets.EXAMPLES[ex_id].needs:

@@ -33,3 +33,17 @@ def test_dot_and_text():
     dot = c.graph.to_dot()
     assert dot.startswith("digraph") and "n0 -> n1" in dot
     assert "MatMul(%x, %x)" in c.graph.to_text()
+
+
+def test_control_flow_sub_graphs_are_clusters():
+    @fn.function
+    def f(n):
+        s = fn.constant(0)
+        for i in fn.range(n):
+            if i % 2 == 0:
+                s += i
+        return s
+    assert f(fn.constant(5)).numpy() == 6
+    dot = f.get_concrete_function(fn.constant(5)).graph.to_dot()
+    assert "subgraph cluster_" in dot and ".body" in dot and ".then_branch" in dot
+    assert "<svg" in f.get_concrete_function(fn.constant(5))._repr_svg_()
