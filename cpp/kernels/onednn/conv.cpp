@@ -82,6 +82,17 @@ std::shared_ptr<dnnl::primitive> filter_reorder(const std::string& key, const me
   });
 }
 
+// The filter `w` (HWIO) in the layout `prim` wants, reordered into a scratch buffer if needed.
+memory filter_for(const dnnl::primitive& prim, const Descs& d, const std::string& key, const float* w,
+                  dnnl::stream& s) {
+  memory wei(d.wei_user, engine(), const_cast<float*>(w));
+  memory::desc layout = weights_layout(prim, false);
+  if (layout == d.wei_user) return wei;
+  memory blocked(layout, engine());
+  filter_reorder(key + "reorder", d.wei_user, layout)->execute(s, {{DNNL_ARG_FROM, wei}, {DNNL_ARG_TO, blocked}});
+  return blocked;
+}
+
 }  // namespace
 
 void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& g) {
@@ -92,13 +103,7 @@ void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& 
   });
   auto& s = stream();
   memory src(d.src_user, engine(), const_cast<float*>(x)), dst(d.dst_user, engine(), y);
-  memory wei(d.wei_user, engine(), const_cast<float*>(w));
-  memory::desc layout = weights_layout(*prim, false);
-  if (!(layout == d.wei_user)) {
-    memory blocked(layout, engine());
-    filter_reorder(key + "reorder", d.wei_user, layout)->execute(s, {{DNNL_ARG_FROM, wei}, {DNNL_ARG_TO, blocked}});
-    wei = blocked;
-  }
+  memory wei = filter_for(*prim, d, key, w, s);
   prim->execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}});
   s.wait();
 }
@@ -116,13 +121,7 @@ void conv2d_backward_data(const float* dy, const float* w, float* dx, const Conv
   });
   auto& s = stream();
   memory ddst(d.dst_user, engine(), const_cast<float*>(dy)), dsrc(d.src_user, engine(), dx);
-  memory wei(d.wei_user, engine(), const_cast<float*>(w));
-  memory::desc layout = weights_layout(*prim, false);
-  if (!(layout == d.wei_user)) {
-    memory blocked(layout, engine());
-    filter_reorder(key + "reorder", d.wei_user, layout)->execute(s, {{DNNL_ARG_FROM, wei}, {DNNL_ARG_TO, blocked}});
-    wei = blocked;
-  }
+  memory wei = filter_for(*prim, d, key, w, s);
   prim->execute(s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, dsrc}});
   s.wait();
 }
