@@ -57,7 +57,10 @@ std::vector<EagerPtr> read_kernel(KernelContext&, const std::vector<EagerPtr>& i
   VariableState& v = variable_state(*in[0]);
   // Tapes watch trainable variables as they are read (watch_accessed_variables).
   if (v.trainable() && !active_tapes().empty()) notify_variable_accessed(in[0]);
-  return {v.read()};
+  // Each read is its own tensor (sharing the buffer): tapes key gradients by tensor identity,
+  // so two reads must not be one tensor.
+  EagerPtr value = v.read();
+  return {reshaped(value, value->shape())};
 }
 
 KernelFn assign_kernel(const std::string& op, int sign) {
