@@ -61,6 +61,9 @@ void register_array_ops(OpRegistry& r) {
                 if (in[1]->shape().rank() != 0)
                   throw_error(Code::InvalidArgument, "value must be a scalar, got shape ",
                               in[1]->shape().to_string());
+                if (in[0]->shape().rank() > 1)
+                  throw_error(Code::InvalidArgument, "dims must be a vector, got shape ",
+                              in[0]->shape().to_string());
                 auto dims = read_int_list(*in[0]);
                 for (int64_t d : dims)
                   if (d < 0)

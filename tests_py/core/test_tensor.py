@@ -151,3 +151,8 @@ def test_errors_module():
     assert isinstance(e, fn.errors.OpError) and e.message == "bad" and str(e) == "bad"
     for name in ["FailedPreconditionError", "NotFoundError", "OutOfRangeError", "UnimplementedError"]:
         assert issubclass(getattr(fn.errors, name), fn.errors.OpError)
+
+
+def test_fill_needs_a_vector_of_dims():
+    with pytest.raises(fn.errors.InvalidArgumentError, match="dims must be a vector"):
+        fn.fill(fn.constant([[1]]), 1)
