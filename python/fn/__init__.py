@@ -57,7 +57,7 @@ from fn.math_ops import (abs, add, add_n, argmax, argmin, cos, divide, equal, ex
                          ones_like, pow, realdiv, reduce_all, reduce_any, reduce_logsumexp,
                          reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round,
                          scalar_mul, sigmoid, sign, sin, sqrt, square, stop_gradient, subtract,
-                         tanh, truediv, zeros_like)
+                         tanh, tensordot, truediv, zeros_like)
 from fn.tape import GradientTape, UnconnectedGradients  # noqa: E402
 from fn import bitwise, math, nn, random  # noqa: E402  (submodules)
 from fn.tensor_spec import TensorSpec  # noqa: E402

@@ -374,3 +374,37 @@ def _install_operators() -> None:
 
 
 _install_operators()
+
+
+def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
+    """``tf.tensordot``: contracts ``axes`` of ``a`` with those of ``b`` (an int N means the last
+    N of ``a`` with the first N of ``b``), as one matmul between reshaped, transposed operands."""
+    from fn import array_ops
+    a, b = _core.convert_to_tensor(a), _core.convert_to_tensor(b)
+    ra, rb = a._rank, b._rank
+    if ra < 0 or rb < 0 or a._shape_tuple is None or None in a._shape_tuple or None in b._shape_tuple:
+        raise ValueError("fn.tensordot needs operands of fully known static shape")
+    if isinstance(axes, int):
+        if axes < 0 or axes > min(ra, rb):
+            raise ValueError(f"'axes' must be at most {min(ra, rb)}, got {axes}.")
+        a_axes, b_axes = list(range(ra - axes, ra)), list(range(axes))
+    else:
+        a_axes, b_axes = ([axes[0]] if isinstance(axes[0], int) else list(axes[0]),
+                          [axes[1]] if isinstance(axes[1], int) else list(axes[1]))
+    a_axes = [x % ra for x in a_axes]
+    b_axes = [x % rb for x in b_axes]
+    if len(a_axes) != len(b_axes):
+        raise ValueError(f"Different number of contraction axes 'a' and 'b', {len(a_axes)} != {len(b_axes)}.")
+    sa, sb = a._shape_tuple, b._shape_tuple
+    for x, y in zip(a_axes, b_axes):
+        if sa[x] != sb[y]:
+            raise ValueError(f"Dimensions {sa[x]} and {sb[y]} of the contracted axes must be equal.")
+    free_a = [i for i in range(ra) if i not in a_axes]
+    free_b = [i for i in range(rb) if i not in b_axes]
+    prod = lambda dims: int(np.prod(dims, dtype=np.int64)) if dims else 1  # noqa: E731
+    a2 = array_ops.reshape(array_ops.transpose(a, free_a + a_axes),
+                           [prod([sa[i] for i in free_a]), prod([sa[i] for i in a_axes])])
+    b2 = array_ops.reshape(array_ops.transpose(b, b_axes + free_b),
+                           [prod([sb[i] for i in b_axes]), prod([sb[i] for i in free_b])])
+    out = matmul(a2, b2)
+    return array_ops.reshape(out, [sa[i] for i in free_a] + [sb[i] for i in free_b], name=name)
