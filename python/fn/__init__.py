@@ -59,7 +59,7 @@ from fn.math_ops import (abs, add, add_n, argmax, argmin, cos, divide, equal, ex
                          scalar_mul, sigmoid, sign, sin, sqrt, square, stop_gradient, subtract,
                          tanh, tensordot, truediv, zeros_like)
 from fn.tape import GradientTape, UnconnectedGradients  # noqa: E402
-from fn import bitwise, math, nn, random  # noqa: E402  (submodules)
+from fn import bitwise, linalg, math, nn, random  # noqa: E402  (submodules)
 from fn.tensor_spec import TensorSpec  # noqa: E402
 from fn.function import Function, function  # noqa: E402
 from fn import config, debugging, types  # noqa: E402,F401
