@@ -15,28 +15,17 @@ from _common import import_library, median_us, parser, reference_results
 
 
 def cases(tf, np_mode: bool):
+    """The same operations on NumPy arrays (np_mode) or on the library's tensors."""
     rng = np.random.default_rng(0)
     vals = {
         "scalar": (np.float32(1.5), np.float32(2.5)),
         "vec1000": (rng.standard_normal(1000).astype(np.float32), rng.standard_normal(1000).astype(np.float32)),
         "vec100k": (rng.standard_normal(100_000).astype(np.float32), rng.standard_normal(100_000).astype(np.float32)),
     }
-    if np_mode:
-        conv = {k: (np.asarray(a), np.asarray(b)) for k, (a, b) in vals.items()}
-        s, v, big = conv["scalar"], conv["vec1000"], conv["vec100k"]
-        return {
-            "a + b, scalar": lambda: s[0] + s[1],
-            "a + b, 1,000 floats": lambda: v[0] + v[1],
-            "a * b, 1,000 floats": lambda: v[0] * v[1],
-            "a + 1, scalar (Python int)": lambda: s[0] + 1,
-            "a < b, 1,000 floats": lambda: v[0] < v[1],
-            "tanh, 1,000 floats": lambda: np.tanh(v[0]),
-            "reduce_sum, 1,000 floats": lambda: np.sum(v[0]),
-            "a + b, 100,000 floats": lambda: big[0] + big[1],
-            "tanh, 100,000 floats": lambda: np.tanh(big[0]),
-            "reduce_sum, 100,000 floats": lambda: np.sum(big[0]),
-        }
-    conv = {k: (tf.constant(a), tf.constant(b)) for k, (a, b) in vals.items()}
+    make = np.asarray if np_mode else tf.constant
+    tanh = np.tanh if np_mode else tf.tanh
+    total = np.sum if np_mode else tf.reduce_sum
+    conv = {k: (make(a), make(b)) for k, (a, b) in vals.items()}
     s, v, big = conv["scalar"], conv["vec1000"], conv["vec100k"]
     return {
         "a + b, scalar": lambda: s[0] + s[1],
@@ -44,11 +33,11 @@ def cases(tf, np_mode: bool):
         "a * b, 1,000 floats": lambda: v[0] * v[1],
         "a + 1, scalar (Python int)": lambda: s[0] + 1,
         "a < b, 1,000 floats": lambda: v[0] < v[1],
-        "tanh, 1,000 floats": lambda: tf.tanh(v[0]),
-        "reduce_sum, 1,000 floats": lambda: tf.reduce_sum(v[0]),
+        "tanh, 1,000 floats": lambda: tanh(v[0]),
+        "reduce_sum, 1,000 floats": lambda: total(v[0]),
         "a + b, 100,000 floats": lambda: big[0] + big[1],
-        "tanh, 100,000 floats": lambda: tf.tanh(big[0]),
-        "reduce_sum, 100,000 floats": lambda: tf.reduce_sum(big[0]),
+        "tanh, 100,000 floats": lambda: tanh(big[0]),
+        "reduce_sum, 100,000 floats": lambda: total(big[0]),
     }
 
 

@@ -104,6 +104,16 @@ class Layer(Module):
     non_trainable_weights = non_trainable_variables
 
     # -- weights
+    def _init_kernel_and_bias(self, activation: Any, use_bias: bool, kernel_initializer: Any,
+                              bias_initializer: Any) -> None:
+        """The activation, initialisers and (not yet built) kernel/bias of Dense and Conv2D."""
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel: Optional[Variable] = None
+        self.bias: Optional[Variable] = None
+
     def add_weight(self, name: Optional[str] = None, shape: Any = None, dtype: Any = None, initializer: Any = None,
                    trainable: bool = True, **kwargs: Any) -> Variable:
         """A new ``fn.Variable`` owned by this layer, initialised by ``initializer``
@@ -187,12 +197,7 @@ class Dense(Layer):
         if not isinstance(units, int) or units <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. Received: units={units}")
         self.units = units
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel: Optional[Variable] = None
-        self.bias: Optional[Variable] = None
+        self._init_kernel_and_bias(activation, use_bias, kernel_initializer, bias_initializer)
 
     def build(self, input_shape: Any) -> None:
         input_shape = TensorShape(input_shape)
@@ -234,12 +239,7 @@ class Conv2D(Layer):
         if data_format not in (None, "channels_last"):
             raise NotImplementedError("fn.keras.layers.Conv2D supports data_format='channels_last' only")
         self.data_format = "channels_last"
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel: Optional[Variable] = None
-        self.bias: Optional[Variable] = None
+        self._init_kernel_and_bias(activation, use_bias, kernel_initializer, bias_initializer)
 
     def build(self, input_shape: Any) -> None:
         input_shape = TensorShape(input_shape)
