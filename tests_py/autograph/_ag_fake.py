@@ -125,7 +125,7 @@ class FakeBackend:
     def is_tensor(self, x):
         return isinstance(x, FakeTensor)
 
-    def cond(self, pred, true_fn, false_fn):
+    def cond(self, pred, true_fn, false_fn, names=None):
         self.log.append('cond')
         taken = bool(unwrap(pred))
         FakeBackend.muted += not taken
@@ -143,7 +143,7 @@ class FakeBackend:
             raise ValueError('branches return different structures: %r vs %r' % (t, f))
         return t if unwrap(pred) else f
 
-    def while_loop(self, cond, body, loop_vars, maximum_iterations=None):
+    def while_loop(self, cond, body, loop_vars, maximum_iterations=None, names=None):
         self.log.append('while_loop')
         values = tuple(wrap(v) for v in loop_vars)
         if self.mode == 'trace':

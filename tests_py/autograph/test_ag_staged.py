@@ -114,7 +114,7 @@ def test_if_outputs_are_the_live_names(fake):
     outputs = []
     real_cond = fake.cond
 
-    def spy(pred, t, f):
+    def spy(pred, t, f, names=None):
         result = real_cond(pred, t, f)
         outputs.append(result)
         return result
@@ -210,7 +210,7 @@ def test_while_loop_vars_exclude_body_temporaries(tracer):
     seen = []
     real = tracer.while_loop
 
-    def spy(cond, body, loop_vars, maximum_iterations=None):
+    def spy(cond, body, loop_vars, maximum_iterations=None, names=None):
         seen.append(len(loop_vars))
         return real(cond, body, loop_vars, maximum_iterations)
     _backend.while_loop = spy

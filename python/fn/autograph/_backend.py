@@ -74,23 +74,6 @@ def is_tensor(x):
     return bool(check(x))
 
 
-def _statement_names(count):
-    """Names of the variables of the staged statement that called us (read from the
-    ``operators`` frame: ``names[:n_out]``/``names[:n_vars]``) so that errors can name them;
-    None when unknown. Passed to fn as ``_names`` only when fn accepts it."""
-    try:
-        frame = sys._getframe(2)
-        names, n = frame.f_locals.get('names'), frame.f_locals.get(count)
-        if frame.f_globals.get('__name__') != __package__ + '.operators' or n is None:
-            return None
-        names = tuple(names)[:n]
-        if frame.f_code.co_name == '_staged_counted_loop':
-            names = ('',) + names   # the loop counter
-        return names if all(isinstance(x, str) for x in names) else None
-    except Exception:  # noqa: BLE001  (names only improve error messages)
-        return None
-
-
 def _named(fn, names):
     code = getattr(fn, '__code__', None)
     if names and code is not None and '_names' in code.co_varnames[code.co_argcount:]:
@@ -98,15 +81,17 @@ def _named(fn, names):
     return {}
 
 
-def cond(pred, true_fn, false_fn):
+def cond(pred, true_fn, false_fn, names=None):
+    """fn.cond; `names` are the statement's output variables (for error messages)."""
     fn_cond = _require('cond')
-    return fn_cond(pred, true_fn, false_fn, **_named(fn_cond, _statement_names('n_out')))
+    return fn_cond(pred, true_fn, false_fn, **_named(fn_cond, names))
 
 
-def while_loop(cond_fn, body_fn, loop_vars, maximum_iterations=None):
+def while_loop(cond_fn, body_fn, loop_vars, maximum_iterations=None, names=None):
+    """fn.while_loop; `names` are the loop variables' names (for error messages)."""
     loop = _require('while_loop')
     loop_vars = tuple(loop_vars)
-    kwargs = dict(_named(loop, _statement_names('n_vars')))
+    kwargs = dict(_named(loop, names))
     if maximum_iterations is not None:
         kwargs['maximum_iterations'] = maximum_iterations
     if not loop_vars:

@@ -168,8 +168,18 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, n_out):
             return values if n_out else None
         return run
 
-    result = _backend.cond(cond, branch(body, 'main'), branch(orelse, 'else'))
+    result = _backend.cond(cond, branch(body, 'main'), branch(orelse, 'else'),
+                           names=_names_of(names, n_out))
     _restore(set_state, _as_outputs(result, n_out) + init[n_out:])
+
+
+def _names_of(names, n):
+    """The first `n` statement variable names, or None when they are not all known strings."""
+    try:
+        out = tuple(names)[:n]
+    except TypeError:
+        return None
+    return out if all(isinstance(x, str) for x in out) else None
 
 
 def if_exp(cond, if_true, if_false, expr_repr=None):
@@ -237,7 +247,7 @@ def _staged_while(test, body, get_state, set_state, names, n_vars, opts):
         body()
         return _state(get_state)[:n_vars]
 
-    final = _backend.while_loop(cond_fn, body_fn, init[:n_vars], **opts)
+    final = _backend.while_loop(cond_fn, body_fn, init[:n_vars], names=_names_of(names, n_vars), **opts)
     _restore(set_state, _as_outputs(final, n_vars) + rest)
 
 
@@ -315,7 +325,9 @@ def _staged_counted_loop(start, step, test, item_of, extra_test, body, get_state
         body(item_of(i))
         return (_backend.add(i, step),) + _state(get_state)[:n_vars]
 
-    final = _backend.while_loop(cond_fn, body_fn, (start,) + loop_vars, **opts)
+    counted = _names_of(names, n_vars)
+    final = _backend.while_loop(cond_fn, body_fn, (start,) + loop_vars,
+                                names=None if counted is None else ('',) + counted, **opts)
     final = _as_outputs(final, n_vars + 1)
     _restore(set_state, final[1:] + rest)
 
