@@ -205,6 +205,7 @@ class FunctionBase {
   FunctionCache<CacheEntry> cache;
   int fast_positional = -1;   // number of positional args for which the fast path applies
   py::tuple fast_defaults;    // defaults of the trailing positional parameters
+  std::vector<std::string> param_names;   // positional parameter names (keyword calls)
   // input_signature: the one key, and each positional argument's dtype/shape
   std::shared_ptr<TraceKey> signature_key;
   std::vector<TensorSpec> signature_specs;
@@ -312,8 +313,40 @@ void init_function(py::module_& m) {
       .def(py::init<>())
       .def("__call__", [](py::object self, py::args args, py::kwargs kwargs) -> py::object {
         FunctionBase& f = self.cast<FunctionBase&>();
-        if (!kwargs.empty() || g_run_eagerly.load(std::memory_order_relaxed))
+        if (g_run_eagerly.load(std::memory_order_relaxed)) return self.attr("_call_slow")(args, kwargs);
+        if (!kwargs.empty()) {
+          // Keyword arguments naming positional parameters: place them as binding would.
+          if (f.fast_positional < 0 || f.param_names.empty() || !f.signature_specs.empty())
+            return self.attr("_call_slow")(args, kwargs);
+          int np_ = f.fast_positional, nargs = static_cast<int>(args.size());
+          if (nargs + static_cast<int>(kwargs.size()) > np_) return self.attr("_call_slow")(args, kwargs);
+          std::vector<py::object> slots(np_);
+          for (int i = 0; i < nargs; ++i) slots[i] = py::reinterpret_borrow<py::object>(args[i]);
+          for (auto kv : kwargs) {
+            std::string key = py::str(kv.first);
+            int idx = -1;
+            for (int i = 0; i < np_; ++i)
+              if (f.param_names[i] == key) { idx = i; break; }
+            if (idx < nargs || slots[idx]) return self.attr("_call_slow")(args, kwargs);   // errors there
+            slots[idx] = py::reinterpret_borrow<py::object>(kv.second);
+          }
+          size_t nd = f.fast_defaults.size();
+          py::tuple full(np_);
+          for (int i = 0; i < np_; ++i) {
+            if (slots[i]) { full[i] = slots[i]; continue; }
+            if (np_ - i > static_cast<int>(nd)) return self.attr("_call_slow")(args, kwargs);  // missing
+            full[i] = f.fast_defaults[nd - (np_ - i)];
+          }
+          KeyBuilder kb;
+          TypePtr key = kb.build(full);
+          if (!kb.has_specs) {
+            if (auto e = f.cache.lookup(key)) {
+              f.fast_hits++;
+              return run_entry(*e, kb.leaves);
+            }
+          }
           return self.attr("_call_slow")(args, kwargs);
+        }
         int n = static_cast<int>(args.size());
         if (f.signature_key && n == static_cast<int>(f.signature_specs.size())) {
           // input_signature: tensors that fit the signature use its one trace directly.
@@ -354,6 +387,7 @@ void init_function(py::module_& m) {
       })
       .def_readwrite("_fast_positional", &FunctionBase::fast_positional)
       .def_readwrite("_fast_defaults", &FunctionBase::fast_defaults)
+      .def_readwrite("_param_names", &FunctionBase::param_names)
       .def("_set_signature_fast", [](FunctionBase& f, std::shared_ptr<TraceKey> key, py::list specs) {
         f.signature_key = std::move(key);
         f.signature_specs.clear();

@@ -431,6 +431,10 @@ class Function(_core.FunctionBase):
         if self._fast_positional >= 0:
             defaults = [p.default for p in self._signature.positional if p.default is not inspect.Parameter.empty]
             self._fast_defaults = tuple(defaults)
+            self._param_names = [p.name for p in self._signature.positional
+                                 if p.kind is not inspect.Parameter.POSITIONAL_ONLY]
+            if len(self._param_names) != self._fast_positional:
+                self._param_names = []   # positional-only parameters: keywords go the slow way
         if self._input_signature is not None and all(isinstance(s, TensorSpec) for s in self._input_signature) \
                 and len(self._input_signature) == len(self._signature.positional):
             self._set_signature_fast(_core.make_key(tuple(self._input_signature))[0], list(self._input_signature))

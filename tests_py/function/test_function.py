@@ -341,3 +341,20 @@ def test_variable_singleton_rule():
     c = Counter()
     assert c().numpy() == 1 and c().numpy() == 2
     assert len(c.variables) == 1
+
+
+def test_keyword_and_default_calls_take_the_fast_path():
+    @fn.function
+    def g(x, y=1):
+        return x + y
+    x = fn.constant(1)
+    assert g(x, y=2).numpy() == 3            # traces
+    before = g._fast_hits
+    assert g(x, y=2).numpy() == 3 and g(y=2, x=x).numpy() == 3 and g(x, 2).numpy() == 3
+    assert g._fast_hits == before + 3
+    assert g(x).numpy() == 2 and g(x=x).numpy() == 2
+    with pytest.raises(TypeError, match="multiple values"):
+        g(x, x=x)
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        g(x, z=1)
+    assert g.experimental_get_tracing_count() == 2
