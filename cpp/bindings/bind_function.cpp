@@ -230,6 +230,68 @@ py::object run_entry(const CacheEntry& e, const std::vector<TensorPtr>& leaves) 
   return e.python_concrete.attr("_pack_outputs")(py::cast(out));
 }
 
+// The call's values for every positional parameter, in order (keywords placed, trailing
+// defaults filled), as Python's binding would give them; false when only the slow path can
+// bind this call (unknown keywords, missing or duplicate values: it raises the TypeError).
+bool canonical_args(const FunctionBase& f, const py::args& args, const py::kwargs& kwargs, py::tuple* out) {
+  const int np_ = f.fast_positional, nargs = static_cast<int>(args.size());
+  if (np_ < 0 || nargs > np_) return false;
+  if (kwargs.empty() && nargs == np_) {
+    *out = args;
+    return true;
+  }
+  if (!kwargs.empty() && f.param_names.empty()) return false;
+  std::vector<py::object> slots(np_);
+  for (int i = 0; i < nargs; ++i) slots[i] = py::reinterpret_borrow<py::object>(args[i]);
+  for (auto kv : kwargs) {
+    std::string key = py::str(kv.first);
+    int idx = -1;
+    for (int i = 0; i < np_; ++i)
+      if (f.param_names[i] == key) { idx = i; break; }
+    if (idx < nargs || slots[idx]) return false;
+    slots[idx] = py::reinterpret_borrow<py::object>(kv.second);
+  }
+  const int nd = static_cast<int>(f.fast_defaults.size());
+  py::tuple full(np_);
+  for (int i = 0; i < np_; ++i) {
+    if (slots[i]) { full[i] = slots[i]; continue; }
+    if (np_ - i > nd) return false;
+    full[i] = f.fast_defaults[nd - (np_ - i)];
+  }
+  *out = full;
+  return true;
+}
+
+// Runs the cached concrete function for these canonical arguments; a null object on a miss.
+py::object call_cached(FunctionBase& f, const py::tuple& full) {
+  KeyBuilder kb;
+  TypePtr key = kb.build(full);
+  if (kb.has_specs) return py::object();
+  auto e = f.cache.lookup(key);
+  if (!e) return py::object();
+  f.fast_hits++;
+  return run_entry(*e, kb.leaves);
+}
+
+// input_signature: tensors that fit the signature use its one trace directly.
+py::object call_with_signature(FunctionBase& f, const py::args& args) {
+  const size_t n = args.size();
+  if (n != f.signature_specs.size()) return py::object();
+  std::vector<TensorPtr> leaves;
+  for (size_t i = 0; i < n; ++i) {
+    py::handle a = args[i];
+    if (!is_tensor(a)) return py::object();
+    auto t = a.cast<TensorPtr>();
+    if (t->dtype() != f.signature_specs[i].dtype || !t->shape().is_subtype_of(f.signature_specs[i].shape))
+      return py::object();
+    leaves.push_back(std::move(t));
+  }
+  auto e = f.cache.lookup(f.signature_key->type);
+  if (!e) return py::object();
+  f.fast_hits++;
+  return run_entry(*e, leaves);
+}
+
 }  // namespace
 
 void init_function(py::module_& m) {
@@ -313,75 +375,15 @@ void init_function(py::module_& m) {
       .def(py::init<>())
       .def("__call__", [](py::object self, py::args args, py::kwargs kwargs) -> py::object {
         FunctionBase& f = self.cast<FunctionBase&>();
-        if (g_run_eagerly.load(std::memory_order_relaxed)) return self.attr("_call_slow")(args, kwargs);
-        if (!kwargs.empty()) {
-          // Keyword arguments naming positional parameters: place them as binding would.
-          if (f.fast_positional < 0 || f.param_names.empty() || !f.signature_specs.empty())
-            return self.attr("_call_slow")(args, kwargs);
-          int np_ = f.fast_positional, nargs = static_cast<int>(args.size());
-          if (nargs + static_cast<int>(kwargs.size()) > np_) return self.attr("_call_slow")(args, kwargs);
-          std::vector<py::object> slots(np_);
-          for (int i = 0; i < nargs; ++i) slots[i] = py::reinterpret_borrow<py::object>(args[i]);
-          for (auto kv : kwargs) {
-            std::string key = py::str(kv.first);
-            int idx = -1;
-            for (int i = 0; i < np_; ++i)
-              if (f.param_names[i] == key) { idx = i; break; }
-            if (idx < nargs || slots[idx]) return self.attr("_call_slow")(args, kwargs);   // errors there
-            slots[idx] = py::reinterpret_borrow<py::object>(kv.second);
+        if (!g_run_eagerly.load(std::memory_order_relaxed)) {
+          py::object hit;
+          if (f.signature_key) {
+            if (kwargs.empty()) hit = call_with_signature(f, args);
+          } else {
+            py::tuple full;
+            if (canonical_args(f, args, kwargs, &full)) hit = call_cached(f, full);
           }
-          size_t nd = f.fast_defaults.size();
-          py::tuple full(np_);
-          for (int i = 0; i < np_; ++i) {
-            if (slots[i]) { full[i] = slots[i]; continue; }
-            if (np_ - i > static_cast<int>(nd)) return self.attr("_call_slow")(args, kwargs);  // missing
-            full[i] = f.fast_defaults[nd - (np_ - i)];
-          }
-          KeyBuilder kb;
-          TypePtr key = kb.build(full);
-          if (!kb.has_specs) {
-            if (auto e = f.cache.lookup(key)) {
-              f.fast_hits++;
-              return run_entry(*e, kb.leaves);
-            }
-          }
-          return self.attr("_call_slow")(args, kwargs);
-        }
-        int n = static_cast<int>(args.size());
-        if (f.signature_key && n == static_cast<int>(f.signature_specs.size())) {
-          // input_signature: tensors that fit the signature use its one trace directly.
-          std::vector<TensorPtr> leaves;
-          bool fits = true;
-          for (int i = 0; i < n && fits; ++i) {
-            py::handle a = args[i];
-            if (!is_tensor(a)) { fits = false; break; }
-            auto t = a.cast<TensorPtr>();
-            fits = t->dtype() == f.signature_specs[i].dtype && t->shape().is_subtype_of(f.signature_specs[i].shape);
-            leaves.push_back(std::move(t));
-          }
-          if (fits) {
-            if (auto e = f.cache.lookup(f.signature_key->type)) {
-              f.fast_hits++;
-              return run_entry(*e, leaves);
-            }
-          }
-        } else if (f.fast_positional >= 0 && n <= f.fast_positional &&
-                   n + static_cast<int>(f.fast_defaults.size()) >= f.fast_positional) {
-          py::tuple full = args;
-          if (n < f.fast_positional) {   // fill trailing defaults, as binding would
-            full = py::tuple(f.fast_positional);
-            size_t nd = f.fast_defaults.size();
-            for (int i = 0; i < f.fast_positional; ++i)
-              full[i] = i < n ? args[i] : f.fast_defaults[nd - (f.fast_positional - i)];
-          }
-          KeyBuilder kb;
-          TypePtr key = kb.build(full);
-          if (!kb.has_specs) {
-            if (auto e = f.cache.lookup(key)) {
-              f.fast_hits++;
-              return run_entry(*e, kb.leaves);
-            }
-          }
+          if (hit) return hit;
         }
         return self.attr("_call_slow")(args, kwargs);
       })
