@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import fn
-from conftest import assert_same
+from _math_helpers import assert_same
 
 FLOATS = [np.float16, np.float32, np.float64]
 INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8]

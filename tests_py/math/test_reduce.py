@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import fn
-from conftest import assert_same
+from _math_helpers import assert_same
 
 NUMERIC = [np.float32, np.float64, np.int32, np.int64, np.int8, np.uint8, np.float16]
 
