@@ -1,5 +1,12 @@
 """Helpers shared by the math-op tests."""
 import numpy as np
+from hypothesis import HealthCheck, settings
+
+# Seeded and bounded, so the whole folder runs in well under a minute and reproducibly. Applied
+# per test (not as a global profile, which would change other folders' hypothesis tests).
+math_settings = settings(
+    max_examples=60, derandomize=True, deadline=None, database=None, print_blob=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
 
 
 def assert_same(got, want, rtol=1e-6, atol=0.0):

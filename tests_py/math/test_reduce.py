@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import fn
-from _math_helpers import assert_same
+from _math_helpers import assert_same, math_settings
 
 NUMERIC = [np.float32, np.float64, np.int32, np.int64, np.int8, np.uint8, np.float16]
 
@@ -53,6 +53,7 @@ def array_and_axis(draw, dtypes, lo=-4, hi=4, min_side=0):
 
 @pytest.mark.parametrize("name,f", REDUCE, ids=[r[0] for r in REDUCE])
 def test_reductions_match_numpy(name, f):
+    @math_settings
     @given(array_and_axis(NUMERIC, min_side=0 if name in ("sum", "prod", "mean") else 1))
     def check(case):
         a, axis, keep = case
@@ -63,6 +64,9 @@ def test_reductions_match_numpy(name, f):
         tol = {np.float16: 2e-3, np.float32: 1e-5}.get(a.dtype.type, 1e-12)
         assert_same(f(a, axis=axis, keepdims=keep), want, rtol=tol, atol=tol)
     check()
+
+
+@math_settings
 
 
 @given(array_and_axis([np.bool_]))
@@ -143,6 +147,8 @@ def test_reduction_errors():
 
 
 # ---- argmax / argmin ------------------------------------------------------------------------
+
+@math_settings
 
 @given(st.data())
 def test_argmax_argmin_match_numpy(data):
