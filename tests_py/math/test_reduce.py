@@ -19,6 +19,8 @@ def np_reduce(name, a, axis, keepdims):
         s = np.sum(a.astype(np.int64), axis=axis, keepdims=keepdims)
         n = a.size // max(np.asarray(s).size, 1) if a.size else 0
         return (np.trunc(s / n) if n else np.zeros_like(s)).astype(a.dtype)
+    if a.dtype == np.float16:   # TF accumulates half in float32; NumPy rounds every partial sum
+        return np_reduce(name, a.astype(np.float64), axis, keepdims).astype(np.float16)
     f = {"sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min, "prod": np.prod,
          "any": np.any, "all": np.all}[name]
     out = f(a, axis=axis, keepdims=keepdims)
