@@ -121,6 +121,7 @@ def test_variance_std_logsumexp_count_nonzero(rng):
     np.testing.assert_allclose(fn.reduce_logsumexp(a, 0).numpy(), np.log(np.exp(a).sum(0)), rtol=1e-12)
     np.testing.assert_allclose(fn.reduce_logsumexp([1000.0, 1000.0]).numpy(), 1000 + np.log(2), rtol=1e-6)
     assert fn.reduce_logsumexp(a, 1, keepdims=True).shape == fn.TensorShape([3, 1])
+    assert fn.reduce_logsumexp([-np.inf, -np.inf]).numpy() == -np.inf
     assert fn.math.count_nonzero(fn.constant([1, 0, 2])).numpy() == 2
     assert fn.math.count_nonzero(fn.constant([1, 0, 2])).dtype == fn.int64
 
