@@ -62,13 +62,17 @@ std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, 
     acc.add(t, seed);
   }
 
+  // A tensor object recorded as the output of two entries (a kernel returning a cached
+  // object) takes its gradient through the latest one only.
+  std::unordered_set<const Tensor*> consumed;
   for (size_t k = entries.size(); k-- > 0;) {
     if (!relevant[k]) continue;
     const TapeEntry& e = entries[k];
     std::vector<TensorPtr> out_grads(e.outputs.size());
     bool any = false;
     for (size_t j = 0; j < e.outputs.size(); ++j) {
-      if (e.outputs[j] && is_floating(e.outputs[j]->dtype())) out_grads[j] = acc.total(e.outputs[j].get());
+      const TensorPtr& out = e.outputs[j];
+      if (out && is_floating(out->dtype()) && consumed.insert(out.get()).second) out_grads[j] = acc.total(out.get());
       any |= out_grads[j] != nullptr;
     }
     if (!any || !e.op->grad) continue;

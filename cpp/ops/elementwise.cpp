@@ -96,7 +96,7 @@ TensorPtr unbroadcast(const TensorPtr& grad, const TensorPtr& input) {
   if (!grad) return nullptr;
   const Shape& gs = grad->shape();
   const Shape& is = input->shape();
-  if (gs == is && gs.is_fully_defined()) return grad;
+  if (gs == is) return grad;   // same (possibly partial) shape: assumed not broadcast
   if (!gs.has_rank() || !is.has_rank())
     throw_error(Code::Unimplemented, "gradient of a broadcast with unknown rank");
   // Sum (keeping dims) where input had size 1 and grad does not (an unknown grad dim is

@@ -57,8 +57,8 @@ std::vector<EagerPtr> read_kernel(KernelContext&, const std::vector<EagerPtr>& i
   VariableState& v = variable_state(*in[0]);
   // Tapes watch trainable variables as they are read (watch_accessed_variables).
   if (v.trainable() && !active_tapes().empty()) notify_variable_accessed(in[0]);
-  // Each read is its own tensor (sharing the buffer): tapes key gradients by tensor identity,
-  // so two reads must not be one tensor.
+  // Each read is a tensor of its own (as in TF): tapes key gradients by tensor identity, and
+  // two reads returning the stored object would look like one op output produced twice.
   EagerPtr value = v.read();
   return {reshaped(value, value->shape())};
 }

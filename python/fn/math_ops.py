@@ -275,8 +275,7 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False
     x = convert_to_tensor(input_tensor)
     raw_max = reduce_max(x, axis, keepdims=True)
     # A non-finite max (all -inf, or inf) is replaced by 0 so the subtraction stays finite.
-    finite = _run("Cast", [is_finite(raw_max)], {"SrcT": as_dtype("bool"), "DstT": x.dtype, "Truncate": False}, None)
-    my_max = stop_gradient(raw_max * finite)
+    my_max = stop_gradient(_run("SelectV2", [is_finite(raw_max), raw_max, zeros_like(raw_max)], None, None))
     result = log(reduce_sum(exp(x - my_max), axis, keepdims=True)) + my_max
     if keepdims:
         return result

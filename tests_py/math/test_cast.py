@@ -6,9 +6,12 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import fn
-from conftest import assert_same
+from _math_helpers import assert_same, math_settings
 
 ALL = [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.float16, np.float32, np.float64]
+
+
+@math_settings
 
 
 @given(st.sampled_from(ALL), st.sampled_from(ALL), st.data())

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import fn
-from conftest import assert_same
+from _math_helpers import assert_same, math_settings
 
 FLOATS = [np.float16, np.float32, np.float64]
 INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8]
@@ -73,6 +73,7 @@ BINARY = [
 
 @pytest.mark.parametrize("name,f,ref,dtypes,kw", BINARY, ids=[b[0] for b in BINARY])
 def test_binary_matches_numpy(name, f, ref, dtypes, kw):
+    @math_settings
     @given(operands(dtypes, lo=-11, hi=11, **kw))
     def check(ab):
         a, b = ab
@@ -82,10 +83,16 @@ def test_binary_matches_numpy(name, f, ref, dtypes, kw):
     check()
 
 
+@math_settings
+
+
 @given(operands([np.float32, np.float64], lo=0.1, hi=4, rhs_lo=-3, rhs_hi=3))
 def test_pow_floats(ab):
     a, b = ab
     assert_same(fn.pow(a, b), np.power(a, b), rtol=1e-5)
+
+
+@math_settings
 
 
 @given(operands(SIGNED_INTS, lo=-3, hi=3, rhs_lo=0, rhs_hi=4))
@@ -180,6 +187,7 @@ COMPARE = [(fn.equal, np.equal), (fn.not_equal, np.not_equal), (fn.less, np.less
 
 @pytest.mark.parametrize("f,ref", COMPARE, ids=[c[0].__name__ for c in COMPARE])
 def test_comparisons_match_numpy(f, ref):
+    @math_settings
     @given(operands(FLOATS + INTS, lo=-3, hi=3))
     def check(ab):
         a, b = ab
@@ -201,6 +209,9 @@ def test_comparisons_with_nan_strings_and_bools():
         fn.greater(fn.constant("a"), fn.constant("b"))
     with pytest.raises(fn.errors.InvalidArgumentError, match=r"Incompatible shapes: \[2\] vs. \[3\] \[Op:Equal\]"):
         fn.equal(fn.constant([1, 2]), fn.constant([1, 2, 3]))
+
+
+@math_settings
 
 
 @given(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=4), st.data())
@@ -272,6 +283,7 @@ UNARY = [
 
 @pytest.mark.parametrize("name,f,ref,dtypes,lo,hi", UNARY, ids=[u[0] for u in UNARY])
 def test_unary_matches_numpy(name, f, ref, dtypes, lo, hi):
+    @math_settings
     @given(st.sampled_from(dtypes).flatmap(
         lambda dt: hnp.arrays(dt, hnp.array_shapes(min_dims=0, max_dims=3, max_side=5), elements=elements(dt, lo, hi))))
     def check(a):

@@ -15,17 +15,14 @@ struct Eltwise {
   // oneDNN 3.2 maps NaN to a number for some algorithms (exp -> inf, relu/clip -> 0); TF keeps
   // NaN. When set, NaN inputs are copied to the output after the primitive runs.
   bool nan_passthrough = false;
-  // Below this many elements the reference loop wins. Transcendental functions (exp, tanh,
-  // ...) call libm per element in the loop, so oneDNN's vector code pays off much earlier.
+  // Below this many elements the reference loop runs. oneDNN's vector code is faster from a
+  // few hundred elements for exp/tanh on an idle machine, but its OpenMP regions stall for
+  // milliseconds when the cores are oversubscribed, so small tensors stay single-threaded.
   int64_t min_elements = kMinEltwiseElements;
   bool valid() const { return alg >= 0; }
 };
 inline Eltwise eltwise_of(dnnl::algorithm a, float alpha = 0.f, float beta = 0.f, bool nan_passthrough = false) {
-  bool transcendental = a == dnnl::algorithm::eltwise_exp || a == dnnl::algorithm::eltwise_tanh ||
-                        a == dnnl::algorithm::eltwise_logistic || a == dnnl::algorithm::eltwise_elu ||
-                        a == dnnl::algorithm::eltwise_pow;
-  return Eltwise{static_cast<int>(a), alpha, beta, nan_passthrough,
-                 transcendental ? kMinTranscendentalElements : kMinEltwiseElements};
+  return Eltwise{static_cast<int>(a), alpha, beta, nan_passthrough};
 }
 // True when `out = alg(x)` can run on oneDNN: float32 in and out, enough elements to gain.
 bool eltwise_applicable(const Eltwise& e, const EagerTensor& x, const EagerTensor& out);

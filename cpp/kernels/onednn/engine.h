@@ -18,7 +18,6 @@ dnnl::memory::dims dims_of(const Shape& s);   // scalars as {1}
 constexpr int64_t kMinElements = 1 << 14;
 // Eltwise and reductions gain earlier: their reference loops call libm per element.
 constexpr int64_t kMinEltwiseElements = 1 << 12;
-constexpr int64_t kMinTranscendentalElements = 1 << 9;
 
 }  // namespace onednn
 }  // namespace fn
