@@ -23,32 +23,13 @@ from fn import printing
 from fn.printing import format_print, format_tensor
 
 try:
-    import attr
-except ImportError:
-    attr = None
-
-try:
     import ml_dtypes
 except ImportError:
     ml_dtypes = None
 
-P = collections.namedtuple("P", "x y")
-
-
-class O:
-    def __repr__(self):
-        return "O()"
-
-
+from _case_values import P, O, attr, od  # noqa: E402,F401  (names used by the case table)
 if attr is not None:
-    @attr.s
-    class A:
-        b = attr.ib()
-        a = attr.ib()
-
-
-def od(*pairs):
-    return collections.OrderedDict(pairs)
+    from _case_values import A  # noqa: F401
 
 
 def _to_bytes(v):
