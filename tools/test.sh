@@ -1,28 +1,32 @@
 #!/usr/bin/env bash
 # Installs everything the tests need on a fresh machine, then runs Catch2 (ctest), pytest and
-# the notebooks. Used by the README and by .ci/run.
+# the notebooks. Used by the README and by .ci/run. Arguments are passed to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! dpkg -s catch2 >/dev/null 2>&1; then
-  apt-get update -qq && apt-get install -y -qq catch2 >/dev/null
-fi
-if ! command -v dot >/dev/null 2>&1; then
-  apt-get update -qq && apt-get install -y -qq graphviz >/dev/null || true
+need_apt=()
+dpkg -s catch2 >/dev/null 2>&1 || need_apt+=(catch2)
+command -v dot >/dev/null 2>&1 || need_apt+=(graphviz)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  apt-get update -qq && apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
 VENV=${FN_TEST_VENV:-.venv-test}
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
+# The venv's own interpreter, not its symlink target: the build must see the venv's packages.
 PY="$VENV/bin/python"
 "$PY" -m pip install -q --upgrade pip
-"$PY" -m pip install -q -r requirements-test.txt
-"$PY" -m pip install -q .
+"$PY" -m pip install -q -r requirements-build.txt -r requirements-test.txt
+
+# One CMake tree builds the extension and the Catch2 tests (fn_core compiled once); pip's build
+# isolation is off so the tests' rpath names the venv's libdnnl, which outlives the build.
+BUILD=build/test
+echo "== build ($BUILD)"
+"$PY" -m pip install -q --no-build-isolation --force-reinstall --no-deps \
+  -C build-dir="$BUILD" -C cmake.define.FN_BUILD_TESTS=ON .
 
 echo "== Catch2 (ctest)"
-cmake -S . -B build/tests -DFN_BUILD_TESTS=ON -DFN_BUILD_PYTHON=OFF \
-  -DPython_EXECUTABLE="$(realpath "$PY")" >/dev/null
-cmake --build build/tests -j2 >/dev/null
-ctest --test-dir build/tests --output-on-failure
+"$VENV/bin/ctest" --test-dir "$BUILD" --output-on-failure
 
 echo "== pytest"
 # Run from a folder outside the source tree so `import fn` is the installed package.

@@ -35,41 +35,41 @@ from fn import errors
 from fn.dtypes import (DType, as_dtype, bfloat16, double, float16, float32, float64, half, int8, int16,
                        int32, int64, resource, string, uint8, variant)
 from fn.dtypes import bool_ as bool  # noqa: A001  (TensorFlow's name)
-from fn.tensor_shape import TensorShape
+from fn._tensor_shape import TensorShape
 
 _core._register_dtypes(list(_dtypes_mod._ALL))
 _core._register_shape_class(TensorShape)
 for _i, _cls in enumerate(errors._BY_CPP_CODE):
     _core._register_error(_i, _cls)
 
-from fn import tensor as _tensor  # noqa: E402  (installs printing on the C++ classes)
-from fn.tensor import EagerTensor, Tensor  # noqa: E402
-from fn.array_ops import cast, constant, convert_to_tensor, fill, ones, zeros  # noqa: E402
-from fn.array_ops import (concat, expand_dims, gather, gather_nd, identity, linspace, newaxis,  # noqa: E402
+from fn import _tensor  # noqa: E402  (installs printing on the C++ classes)
+from fn._tensor import EagerTensor, Tensor  # noqa: E402
+from fn._array_ops import cast, constant, convert_to_tensor, fill, ones, zeros  # noqa: E402
+from fn._array_ops import (concat, expand_dims, gather, gather_nd, identity, linspace, newaxis,  # noqa: E402
                           one_hot, pad, rank, reshape, scatter_nd, shape, shape_n, size,
                           split, squeeze, stack, strided_slice, tile, transpose,
                           unstack, where)
-from fn.array_ops import range, slice  # noqa: E402,A004  (TensorFlow's names)
-from fn import slicing as _slicing  # noqa: E402,F401  (installs Tensor.__getitem__)
-from fn.math_ops import (abs, add, add_n, argmax, argmin, cos, divide, equal, exp, floor,  # noqa: E402,A004
+from fn._array_ops import range, slice  # noqa: E402,A004  (TensorFlow's names)
+from fn import _slicing  # noqa: E402,F401  (installs Tensor.__getitem__)
+from fn._math_ops import (abs, add, add_n, argmax, argmin, cos, divide, equal, exp, floor,  # noqa: E402,A004
                          greater, greater_equal, less, less_equal, logical_and, logical_not,
                          logical_or, matmul, maximum, minimum, multiply, negative, not_equal,
                          ones_like, pow, realdiv, reduce_all, reduce_any, reduce_logsumexp,
                          reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round,
                          scalar_mul, sigmoid, sign, sin, sqrt, square, stop_gradient, subtract,
                          tanh, tensordot, truediv, zeros_like)
-from fn.tape import GradientTape, UnconnectedGradients  # noqa: E402
+from fn._tape import GradientTape, UnconnectedGradients  # noqa: E402
 from fn import bitwise, linalg, math, nn, random  # noqa: E402  (submodules)
-from fn.tensor_spec import TensorSpec  # noqa: E402
-from fn.function import Function, function  # noqa: E402
+from fn._tensor_spec import TensorSpec  # noqa: E402
+from fn._function import Function, function  # noqa: E402
 from fn import config, debugging, types  # noqa: E402,F401
 from fn import nest  # noqa: E402,F401
-from fn.print_ops import print_ as print  # noqa: E402,A001  (TensorFlow's name)
-from fn.script_ops import numpy_function, py_function  # noqa: E402
-from fn.variables import Variable, init_scope  # noqa: E402
-from fn.module import Module  # noqa: E402
-from fn.tensor_array import TensorArray  # noqa: E402
-from fn.control_flow import case, cond, switch_case, while_loop  # noqa: E402
+from fn._print_ops import print_ as print  # noqa: E402,A001  (TensorFlow's name)
+from fn._script_ops import numpy_function, py_function  # noqa: E402
+from fn._variables import Variable, init_scope  # noqa: E402
+from fn._module import Module  # noqa: E402
+from fn._tensor_array import TensorArray  # noqa: E402
+from fn._control_flow import case, cond, switch_case, while_loop  # noqa: E402
 from fn import data, keras  # noqa: E402,F401
 
 is_tensor = _core.is_tensor

@@ -17,5 +17,5 @@ def functions_run_eagerly() -> bool:
 def explain_retracing(enabled: bool = True) -> None:
     """Beyond TF: print, on every retrace, which argument's trace type differed from the closest
     cached signature and how (also kept in each Function's ``_retrace_log``)."""
-    from fn.function import _explain
+    from fn._function import _explain
     _explain.enabled = bool(enabled)

@@ -1,3 +1,3 @@
 """``fn.linalg`` (``tf.linalg``): the linear-algebra names fn supports."""
-from fn.math_ops import matmul, tensordot  # noqa: F401
-from fn.array_ops import transpose as matrix_transpose  # noqa: F401
+from fn._math_ops import matmul, tensordot  # noqa: F401
+from fn._array_ops import transpose as matrix_transpose  # noqa: F401

@@ -1,7 +1,7 @@
 """``fn.math``: TensorFlow's ``tf.math`` namespace (``fn.math.floormod``, ``fn.math.reduce_sum``...)."""
 from __future__ import annotations
 
-from fn.math_ops import (tensordot, abs, add, add_n, argmax, argmin, ceil, cos, count_nonzero, divide,  # noqa: F401,A004
+from fn._math_ops import (tensordot, abs, add, add_n, argmax, argmin, ceil, cos, count_nonzero, divide,  # noqa: F401,A004
                          divide_no_nan, elu, equal, exp, floor, floordiv, floormod, greater,
                          greater_equal, invert, is_finite, is_inf, is_nan, less, less_equal, log,
                          log1p, logical_and, logical_not, logical_or, logical_xor, matmul, maximum,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from fn import _core
-from fn.array_ops import convert_to_tensor, transpose
-from fn.math_ops import elu, relu, relu6, sigmoid, softplus, tanh  # noqa: F401
+from fn._array_ops import convert_to_tensor, transpose
+from fn._math_ops import elu, relu, relu6, sigmoid, softplus, tanh  # noqa: F401
 
 
 def _sequence(value: Any, n: int, name: str) -> list:

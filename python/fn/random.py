@@ -13,7 +13,7 @@ import threading
 from typing import Any, Optional, Tuple
 
 from fn import _core
-from fn.array_ops import _shape_tensor, convert_to_tensor
+from fn._array_ops import _shape_tensor, convert_to_tensor
 from fn.dtypes import as_dtype, float32
 
 _DEFAULT_GRAPH_SEED = 87654321

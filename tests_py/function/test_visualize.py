@@ -2,7 +2,7 @@
 import xml.etree.ElementTree as ET
 
 import fn
-from fn import visualize
+from fn import _visualize as visualize
 
 
 def _concrete():

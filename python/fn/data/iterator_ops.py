@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator as PyIterator, List, Optional, Sequen
 
 from fn import _core, errors
 from fn.dtypes import bool_, variant
-from fn.tensor_shape import TensorShape
+from fn._tensor_shape import TensorShape
 from fn.data import structure
 from fn.data.structure import IteratorSpec
 

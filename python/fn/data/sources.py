@@ -9,8 +9,8 @@ import numpy as np
 
 from fn import _core, errors
 from fn.dtypes import as_dtype, int64
-from fn.tensor_shape import TensorShape
-from fn.tensor_spec import TensorSpec
+from fn._tensor_shape import TensorShape
+from fn._tensor_spec import TensorSpec
 from fn.data import structure
 from fn.data.dataset_ops import INFINITE, UNKNOWN, Dataset
 

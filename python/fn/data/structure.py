@@ -11,8 +11,8 @@ from typing import Any, Callable, List, Optional, Sequence
 
 from fn import _core
 from fn.dtypes import as_dtype, variant
-from fn.tensor_shape import TensorShape
-from fn.tensor_spec import TensorSpec
+from fn._tensor_shape import TensorShape
+from fn._tensor_spec import TensorSpec
 from fn.types.experimental import TraceType
 
 

@@ -12,8 +12,8 @@ import numpy as np
 
 from fn import _core, errors
 from fn.dtypes import bool_
-from fn.tensor_shape import TensorShape
-from fn.tensor_spec import TensorSpec
+from fn._tensor_shape import TensorShape
+from fn._tensor_spec import TensorSpec
 from fn.data import structure
 from fn.data.dataset_ops import INFINITE, UNKNOWN, Dataset
 from fn.data.sources import _as_int
@@ -45,7 +45,7 @@ class TracedFunction:
 
     def __init__(self, func: Callable, input_spec: Any, name: str, unpack: Optional[bool] = None) -> None:
         from fn import autograph
-        from fn.function import Function
+        from fn._function import Function
         if not callable(func):
             raise TypeError(f"`{name}` must be callable, got {func!r}.")
         self._unpack = type(input_spec) is tuple if unpack is None else unpack
@@ -372,7 +372,7 @@ class FlatMapDataset(_UnaryDataset):
     _type_name = "FlatMapDataset"
 
     def __init__(self, input_dataset: Dataset, map_func: Callable) -> None:
-        from fn.function import Function
+        from fn._function import Function
         spec = input_dataset.element_spec
         self._unpack = type(spec) is tuple
         self._map_func = map_func
@@ -467,7 +467,7 @@ def reduce_dataset(dataset: Dataset, initial_state: Any, reduce_func: Callable) 
     """``Dataset.reduce``: eagerly a Python loop over a traced ``reduce_func`` (retraced if the
     state's shapes change); inside a Function one graph loop (``_fn_dataset_loop``)."""
     from fn import autograph
-    from fn.function import Function
+    from fn._function import Function
     initial = structure.normalize_element(initial_state)
 
     def step(state: Any, element: Any) -> Any:

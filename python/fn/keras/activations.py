@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, Union
 
 
-from fn import math_ops, nn
+from fn import _math_ops as math_ops, nn
 
 
 def linear(x: Any) -> Any:

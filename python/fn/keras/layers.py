@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from fn import _core, array_ops, math_ops, nn
+from fn import _core, _array_ops as array_ops, _math_ops as math_ops, nn
 from fn.dtypes import as_dtype, float32
-from fn.module import Module
-from fn.tensor_shape import TensorShape
-from fn.variables import Variable
+from fn._module import Module
+from fn._tensor_shape import TensorShape
+from fn._variables import Variable
 from fn.keras import activations, initializers
 
 _name_counts: Dict[str, int] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from fn import _core, array_ops, math_ops, nn
+from fn import _core, _array_ops as array_ops, _math_ops as math_ops, nn
 from fn.dtypes import float32
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
-from fn.variables import Variable
+from fn._variables import Variable
 
 
 def _snake(name: str) -> str:

@@ -17,7 +17,7 @@ import weakref
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from fn import _core
-from fn.tensor_spec import TensorSpec
+from fn._tensor_spec import TensorSpec
 
 _FN_DIR = os.path.dirname(os.path.abspath(__file__))
 
@@ -212,12 +212,12 @@ class FuncGraph:
 
     def to_dot(self) -> str:
         """The graph in Graphviz DOT (sub-graphs of If/While as clusters)."""
-        from fn import visualize
+        from fn import _visualize as visualize
         return visualize.to_dot(self, self.name)
 
     def _repr_svg_(self) -> str:
         """Notebooks render the graph as a picture."""
-        from fn import visualize
+        from fn import _visualize as visualize
         return visualize.to_svg(self, self.name)
 
     def __repr__(self) -> str:
@@ -671,7 +671,7 @@ class _TracingMark:
 
 def _trace_scope(f: "Function") -> Any:
     """Variables' creation rules while tracing (fn.variables), a no-op before that module loads."""
-    mod = sys.modules.get("fn.variables")
+    mod = sys.modules.get("fn._variables")
     if mod is None:
         import contextlib
         return contextlib.nullcontext([])

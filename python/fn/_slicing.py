@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from fn import _core
-from fn import array_ops
+from fn import _array_ops as array_ops
 
 _BAD_INDEX = ("Only integers, slices (`:`), ellipsis (`...`), fn.newaxis (`None`) and scalar "
               "fn.int32/fn.int64 tensors are valid indices, got {!r}")

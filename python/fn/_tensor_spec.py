@@ -5,7 +5,7 @@ from typing import Any, Optional
 
 from fn import _core
 from fn.dtypes import DType, as_dtype, float32
-from fn.tensor_shape import TensorShape
+from fn._tensor_shape import TensorShape
 
 
 class TensorSpec:

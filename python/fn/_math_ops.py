@@ -12,7 +12,7 @@ from typing import Any, Optional
 import numpy as np
 
 from fn import _core
-from fn.array_ops import convert_to_tensor
+from fn._array_ops import convert_to_tensor
 from fn.dtypes import as_dtype, int32, int64
 
 
@@ -177,7 +177,7 @@ def _filled_like(op: str, value: int, input: Any, dtype: Any, name: str) -> Any:
     static = shape.is_fully_defined() and x.dtype.name not in ("resource", "variant")
     if not _core.executing_eagerly() and static:
         # TF folds these to a constant while tracing when the shape is known.
-        from fn.array_ops import constant
+        from fn._array_ops import constant
         d = dtype or x.dtype
         fill = b"" if d.name == "string" else value
         return constant(np.full(shape.as_list(), fill, dtype=object if d.name == "string" else None), d, name=name)
@@ -378,7 +378,7 @@ _install_operators()
 def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
     """``tf.tensordot``: contracts ``axes`` of ``a`` with those of ``b`` (an int N means the last
     N of ``a`` with the first N of ``b``), as one matmul between reshaped, transposed operands."""
-    from fn import array_ops
+    from fn import _array_ops as array_ops
     a, b = _core.convert_to_tensor(a), _core.convert_to_tensor(b)
     ra, rb = a._rank, b._rank
     if ra < 0 or rb < 0 or a._shape_tuple is None or None in a._shape_tuple or None in b._shape_tuple:

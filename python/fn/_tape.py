@@ -9,7 +9,7 @@ handle, and a variable's read op calls ``_core.notify_variable_accessed(handle)`
 ``watch_accessed_variables`` watch it automatically.
 TODO(variables issue): fn.Variable must (1) expose ``_fn_handle``, (2) call
 ``_core.notify_variable_accessed(handle)`` when read, (3) register itself with
-``fn.tape._register_variable(self)`` so ``watched_variables()`` can map handles back to it, and
+``fn._tape._register_variable(self)`` so ``watched_variables()`` can map handles back to it, and
 (4) give its read op (ReadVariableOp) a gradient passing the output gradient to the handle.
 """
 from __future__ import annotations

@@ -7,10 +7,10 @@ import threading
 from typing import Any, Callable, Iterator, List, Optional
 
 from fn import _core
-from fn import tape as _tape
-from fn.array_ops import convert_to_tensor
+from fn import _tape as _tape
+from fn._array_ops import convert_to_tensor
 from fn.dtypes import as_dtype
-from fn.tensor_shape import TensorShape
+from fn._tensor_shape import TensorShape
 
 _SINGLETON_MESSAGE = (
     "fn.function only supports singleton fn.Variables created on the first call. Make sure the "
@@ -119,7 +119,7 @@ class Variable:
         return self._shape
 
     def ref(self) -> Any:
-        from fn.tensor import Reference
+        from fn._tensor import Reference
         return Reference(self)
 
     def __hash__(self) -> int:
@@ -180,7 +180,7 @@ class Variable:
     # -- printing
     def __repr__(self) -> str:
         if _core.executing_eagerly():
-            from fn.tensor import _numpy_text
+            from fn._tensor import _numpy_text
             return "<fn.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
                 self._name, self._shape, self._dtype.name, _numpy_text(self.read_value(), True))
         return "<fn.Variable '%s' shape=%s dtype=%s>" % (self._name, self._shape, self._dtype.name)

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from fn import _core, nest
-from fn.tensor_array import TensorArray
-from fn.tensor_shape import TensorShape
+from fn._tensor_array import TensorArray
+from fn._tensor_shape import TensorShape
 
 __all__ = ["cond", "while_loop", "case", "switch_case"]
 

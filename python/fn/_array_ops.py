@@ -11,7 +11,7 @@ import numpy as np
 
 from fn import _core
 from fn.dtypes import DType, as_dtype, float32, float64
-from fn.tensor_shape import TensorShape
+from fn._tensor_shape import TensorShape
 
 
 def _dt(dtype: Any) -> Optional[DType]:

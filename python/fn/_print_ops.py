@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Optional
 
-from fn import _core, nest, printing
+from fn import _core, nest, _printing as printing
 
 
 class _PyValue:

@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 from fn import _core, errors
 from fn.dtypes import as_dtype, int32
-from fn.tensor_shape import TensorShape
+from fn._tensor_shape import TensorShape
 
 
 def _index(i: Any) -> Any:
