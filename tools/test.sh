@@ -11,6 +11,14 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
+if [ "${1:-}" = "--against-tf" ]; then
+  # The differential layer: the tf_oracle behaviour tests under TensorFlow 2.21 (own venv).
+  shift
+  TFPY=$(bash tools/tf_reference.sh)
+  cd tests_py
+  exec "$TFPY" -m pytest -q -p no:cacheprovider --against-tf "$@"
+fi
+
 VENV=${FN_TEST_VENV:-.venv-test}
 [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
 # The venv's own interpreter, not its symlink target: the build must see the venv's packages.
