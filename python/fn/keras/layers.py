@@ -60,7 +60,7 @@ class Layer(Module):
             for layer in _layers_in(value):
                 if layer is not self and all(layer is not s for s in self._sublayers):
                     self._sublayers.append(layer)
-        object.__setattr__(self, key, value)
+        Module.__setattr__(self, key, value)
 
     @property
     def dtype(self) -> Any:
