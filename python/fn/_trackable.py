@@ -51,7 +51,7 @@ def children(obj: Any) -> List[Tuple[str, Any]]:
     custom = getattr(obj, "_fn_trackable_children", None)
     if custom is not None:
         return [(k, v) for k, v in custom() if is_trackable(v)]
-    items = [(k, v) for k, v in vars(obj).items() if k != DEFERRED and is_trackable(v)]
+    items = [(k, v) for k, v in vars(obj).items() if not k.startswith("_fn_") and is_trackable(v)]
     return [kv for kv in items if not kv[0].startswith("_")] + [kv for kv in items if kv[0].startswith("_")]
 
 

@@ -21,8 +21,10 @@ OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 DATA_SUFFIX = ".data-00000-of-00001"
 
 
-def write(prefix: str, tensors: Dict[str, Tuple[str, np.ndarray]], object_graph: List[dict]) -> str:
-    """Writes ``tensors`` (key -> (dtype name, value)) and ``object_graph`` at ``prefix``."""
+def write(prefix: str, tensors: Dict[str, Tuple[str, np.ndarray]], object_graph: List[dict],
+          single_file: bool = False, kind: str = "fn-checkpoint") -> str:
+    """Writes ``tensors`` (key -> (dtype name, value)) and ``object_graph`` at ``prefix``
+    (``single_file``: one file named ``prefix`` holding the index and then the data)."""
     table: Dict[str, dict] = {}
     chunks: List[bytes] = []
     offset = 0
@@ -34,10 +36,14 @@ def write(prefix: str, tensors: Dict[str, Tuple[str, np.ndarray]], object_graph:
         chunks.append(data)
         offset += len(data)
     blob = b"".join(chunks)
-    header = json.dumps({"format": "fn-checkpoint", "version": VERSION,
-                         "data_file": os.path.basename(prefix) + DATA_SUFFIX, "data_size": len(blob),
+    header = json.dumps({"format": kind, "version": VERSION,
+                         "data_file": "" if single_file else os.path.basename(prefix) + DATA_SUFFIX,
+                         "data_size": len(blob),
                          "tensors": table, "object_graph": object_graph}, sort_keys=True).encode()
     index = MAGIC + struct.pack("<IQ", VERSION, len(header)) + header + struct.pack("<I", zlib.crc32(header))
+    if single_file:
+        atomic_write(prefix, index + blob)
+        return prefix
     atomic_write(prefix + DATA_SUFFIX, blob)
     atomic_write(prefix + ".index", index)
     return prefix
@@ -56,9 +62,9 @@ class CheckpointReader:
     """``tf.train.CheckpointReader`` (what ``fn.train.load_checkpoint`` returns): the tensors of
     one checkpoint by key. The data file is read once and each tensor checked against its CRC."""
 
-    def __init__(self, prefix: str) -> None:
+    def __init__(self, prefix: str, single_file: bool = False) -> None:
         prefix = os.fspath(prefix)
-        index_path = prefix + ".index"
+        index_path = prefix if single_file else prefix + ".index"
         if not os.path.isfile(index_path):
             raise _not_found(prefix)
         with open(index_path, "rb") as f:
@@ -84,6 +90,12 @@ class CheckpointReader:
         self._prefix = prefix
         self._tensors: Dict[str, dict] = meta["tensors"]
         self.object_graph: List[dict] = meta["object_graph"]
+        self.kind: str = meta.get("format", "")
+        if single_file:
+            self._blob = raw[start + size + 4:]
+            if len(self._blob) != meta["data_size"]:
+                raise _corrupt(index_path, f"expected {meta['data_size']} data bytes, found {len(self._blob)}")
+            return
         data_path = os.path.join(os.path.dirname(prefix), meta["data_file"])
         if not os.path.isfile(data_path):
             raise _not_found(data_path)

@@ -1,0 +1,4 @@
+"""``fn.keras.models`` (``keras.models``)."""
+from fn.keras._model import Model, Sequential  # noqa: F401
+
+__all__ = ["Model", "Sequential"]
