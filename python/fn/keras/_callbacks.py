@@ -157,7 +157,7 @@ class ProgbarLogger(Callback):
         return int(self.params.get("verbose", 1))
 
     def on_epoch_begin(self, epoch: int, logs: Optional[dict] = None) -> None:
-        if self._verbose() and self.params.get("epochs", 1) >= 1:
+        if self._verbose() and self.params.get("epochs", 1) > 1:
             sys.stdout.write(f"Epoch {epoch + 1}/{self.params.get('epochs', 1)}\n")
             sys.stdout.flush()
         self._bar = Progbar(self.params.get("steps"), self._verbose())
