@@ -114,6 +114,7 @@ class Trainer:
         self._fn_compiled = False
         self._fn_reset_functions()
         self.stop_training = False
+        self.run_eagerly = False
         self._fn_history: Any = None
 
     def _fn_reset_functions(self) -> None:
