@@ -2,6 +2,10 @@
 under fn.keras and Keras 3 (TensorFlow backend), and the loss each reaches.
 
     python benchmarks/bench_fit.py --compare ~/.cache/fn/tfref/bin/python   # one table, same run
+
+On a shared, overloaded machine run it with ``OMP_NUM_THREADS=1`` (inherited by the TF run):
+oneDNN's OpenMP threads spin-wait when the cores are busy, which made fn's steps 30-100x slower
+there (2 cores, load 12: MLP 1.25 s vs 0.08 s per epoch with one thread).
 """
 from __future__ import annotations
 

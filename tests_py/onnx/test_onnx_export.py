@@ -112,3 +112,20 @@ def test_unsupported_op_is_named(tmp_path):
 def test_rejects_non_functions():
     with pytest.raises(TypeError, match="expects a concrete function"):
         tf.onnx.export(lambda x: x, None)
+
+
+def test_functional_keras_model_with_embedding_norms_and_pooling(tmp_path):
+    tokens = keras.Input((5,), dtype="int32")
+    image = keras.Input((6, 6, 2))
+    e = keras.layers.Embedding(20, 4)(tokens)
+    e = keras.layers.Lambda(lambda t: tf.reduce_mean(t, axis=1))(e)
+    bn = keras.layers.BatchNormalization()
+    p = keras.layers.GlobalAveragePooling2D()(bn(image))
+    h = keras.layers.Concatenate()([e, p])
+    out = keras.layers.Dense(3)(keras.layers.Add()([keras.layers.Dense(6)(h), h]))
+    model = keras.Model([tokens, image], out)
+    bn.moving_variance.assign(np.full(2, 2.0, np.float32))   # not the identity
+    f = tf.function(lambda a, b: model([a, b], training=False),
+                    input_signature=[tf.TensorSpec([None, 5], tf.int32), tf.TensorSpec([None, 6, 6, 2])])
+    run_both(f, tmp_path, rng.integers(0, 20, (3, 5)).astype(np.int32),
+             rng.normal(size=(3, 6, 6, 2)).astype(np.float32))
