@@ -223,3 +223,24 @@ def test_metric_classes():
     np.testing.assert_allclose(float(cce([[0.0, 1.0]], [[0.2, 0.8]])), -np.log(0.8), rtol=1e-5)
     mse = keras.losses.MeanSquaredError()
     np.testing.assert_allclose(float(mse([[1.0, 2.0]], [[2.0, 4.0]])), 2.5)
+
+
+def test_multi_head_attention_takes_keras_weights():
+    mha = keras.layers.MultiHeadAttention(num_heads=2, key_dim=3)
+    q = rng.normal(size=(2, 4, 5)).astype(np.float32)
+    v = rng.normal(size=(2, 6, 5)).astype(np.float32)
+    mha(q, v)
+    shapes = [tuple(w.shape) for w in mha.weights]
+    assert shapes == [(5, 2, 3), (2, 3), (5, 2, 3), (2, 3), (5, 2, 3), (2, 3), (2, 3, 5), (5,)]
+    wrng = np.random.default_rng(7)
+    weights = [wrng.normal(size=s).astype(np.float32) for s in shapes]
+    mha.set_weights(weights)
+    qk, qb, kk, kb, vk, vb, ok, ob = weights
+    Q = np.einsum("btd,dhk->bthk", q, qk) + qb
+    K = np.einsum("btd,dhk->bthk", v, kk) + kb
+    V = np.einsum("btd,dhk->bthk", v, vk) + vb
+    s = np.einsum("bqhk,bthk->bhqt", Q / np.sqrt(3.0), K)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    p /= p.sum(-1, keepdims=True)
+    want = np.einsum("bhqt,bthk,hkd->bqd", p, V, ok) + ob
+    np.testing.assert_allclose(np.asarray(mha(q, v)), want, rtol=1e-4, atol=1e-5)

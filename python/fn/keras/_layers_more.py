@@ -15,7 +15,7 @@ from fn import random as fn_random
 from fn._tensor_shape import TensorShape
 from fn.dtypes import float32, int32
 from fn.keras import activations, initializers
-from fn.keras.layers import Dense, Layer
+from fn.keras.layers import Layer
 
 _local = threading.local()
 
@@ -255,24 +255,33 @@ class MultiHeadAttention(Layer):
         self.dropout, self.use_bias, self._output_dim = dropout, use_bias, output_shape
         self._kinit, self._binit = kernel_initializer, bias_initializer
 
-    def _dense(self, units: int, name: str) -> Dense:
-        return Dense(units, use_bias=self.use_bias, kernel_initializer=self._kinit, bias_initializer=self._binit,
-                     name=f"{self.name}/{name}")
+    def _projection(self, name: str, in_dim: int, heads_dim: tuple, bias_dim: tuple) -> tuple:
+        kernel = self.add_weight(f"{name}/kernel", [in_dim, *heads_dim], initializer=self._kinit)
+        bias = self.add_weight(f"{name}/bias", list(bias_dim), initializer=self._binit) if self.use_bias else None
+        return kernel, bias
 
     def build(self, query_shape: Any, value_shape: Any = None, key_shape: Any = None) -> None:
+        """Keras 3's weights and shapes: ``query/kernel`` ``(dim, heads, key_dim)``, ...,
+        ``attention_output/kernel`` ``(heads, value_dim, dim)``, so ``set_weights`` takes Keras's."""
         q = TensorShape(query_shape)
         v = TensorShape(value_shape) if value_shape is not None else q
         k = TensorShape(key_shape) if key_shape is not None else v
         h = self.num_heads
-        self.query_dense = self._dense(h * self.key_dim, "query")
-        self.key_dense = self._dense(h * self.key_dim, "key")
-        self.value_dense = self._dense(h * self.value_dim, "value")
-        self.output_dense = self._dense(self._output_dim or q[-1], "attention_output")
-        self.query_dense.build(q)
-        self.key_dense.build(k)
-        self.value_dense.build(v)
-        self.output_dense.build(TensorShape([None, None, h * self.value_dim]))
+        self._q = self._projection("query", q[-1], (h, self.key_dim), (h, self.key_dim))
+        self._k = self._projection("key", k[-1], (h, self.key_dim), (h, self.key_dim))
+        self._v = self._projection("value", v[-1], (h, self.value_dim), (h, self.value_dim))
+        out_dim = self._output_dim or q[-1]
+        kernel = self.add_weight("attention_output/kernel", [h, self.value_dim, out_dim], initializer=self._kinit)
+        bias = self.add_weight("attention_output/bias", [out_dim], initializer=self._binit) if self.use_bias else None
+        self._o = (kernel, bias)
+        self._out_dim = out_dim
         self.built = True
+
+    @staticmethod
+    def _apply(x: Any, weights: tuple, rows: int, cols: int) -> Any:
+        kernel, bias = weights
+        y = math_ops.matmul(x, array_ops.reshape(kernel, [rows, cols]))
+        return y + array_ops.reshape(bias, [cols]) if bias is not None else y
 
     def _maybe_build(self, inputs: Any) -> None:
         pass
@@ -298,9 +307,11 @@ class MultiHeadAttention(Layer):
 
     def call(self, query: Any, value: Any, key: Any, attention_mask: Any = None, return_attention_scores: bool = False,
              training: Any = None, use_causal_mask: bool = False) -> Any:
-        q = self._heads(self.query_dense(query), self.key_dim) * (1.0 / float(np.sqrt(self.key_dim)))
-        k = self._heads(self.key_dense(key), self.key_dim)
-        v = self._heads(self.value_dense(value), self.value_dim)
+        h = self.num_heads
+        q = self._heads(self._apply(query, self._q, query.shape[-1], h * self.key_dim), self.key_dim)
+        q = q * (1.0 / float(np.sqrt(self.key_dim)))
+        k = self._heads(self._apply(key, self._k, key.shape[-1], h * self.key_dim), self.key_dim)
+        v = self._heads(self._apply(value, self._v, value.shape[-1], h * self.value_dim), self.value_dim)
         scores = math_ops.matmul(q, k, transpose_b=True)           # (batch, heads, tq, tk)
         mask = None
         if attention_mask is not None:
@@ -319,5 +330,5 @@ class MultiHeadAttention(Layer):
         out = array_ops.transpose(math_ops.matmul(weights, v), [0, 2, 1, 3])
         shape = array_ops.shape(out)
         out = array_ops.reshape(out, array_ops.stack([shape[0], shape[1], self.num_heads * self.value_dim]))
-        out = self.output_dense(out)
+        out = self._apply(out, self._o, self.num_heads * self.value_dim, self._out_dim)
         return (out, weights) if return_attention_scores else out
