@@ -244,3 +244,16 @@ def test_multi_head_attention_takes_keras_weights():
     p /= p.sum(-1, keepdims=True)
     want = np.einsum("bhqt,bthk,hkd->bqd", p, V, ok) + ob
     np.testing.assert_allclose(np.asarray(mha(q, v)), want, rtol=1e-4, atol=1e-5)
+
+
+def test_fit_on_a_dataset_and_validation_split():
+    model = classifier()
+    ds = tf.data.Dataset.from_tensor_slices((X, Y_CLASS)).batch(16)
+    history = model.fit(ds, epochs=3, verbose=0)
+    np.testing.assert_allclose(history.history["loss"], [0.992548, 0.502712, 0.356003], rtol=2e-4)
+    np.testing.assert_allclose(model.evaluate(ds, verbose=0, return_dict=True)["accuracy"], 0.9375, rtol=1e-5)
+    model = classifier()
+    history = model.fit(X, Y_CLASS, epochs=1, batch_size=16, validation_split=0.25, shuffle=False, verbose=0)
+    assert sorted(history.history) == ["accuracy", "loss", "val_accuracy", "val_loss"]
+    ev = model.evaluate(X[72:], Y_CLASS[72:], verbose=0, return_dict=True)
+    np.testing.assert_allclose(history.history["val_loss"][0], ev["loss"], rtol=1e-5)

@@ -166,3 +166,23 @@ def test_graph_serialization_round_trips_every_attr():
         _core.deserialize_graph(data[:-5])
     with pytest.raises(tf.errors.DataLossError, match="bad magic"):
         _core.deserialize_graph(b"nonsense" * 3)
+
+
+def test_captured_constants_and_while_loops_round_trip(tmp_path):
+    table = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    m = tf.Module()
+    m.v = tf.Variable(1.0)
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32)])
+    def power(n):
+        acc = tf.constant([[1.0, 0.0], [0.0, 1.0]])
+        for _ in tf.range(n):
+            acc = tf.matmul(acc, table) * m.v
+        return acc
+    m.power = power
+    path = str(tmp_path / "loop")
+    tf.saved_model.save(m, path)
+    loaded = tf.saved_model.load(path)
+    np.testing.assert_allclose(loaded.power(tf.constant(3)).numpy(), [[37.0, 54.0], [81.0, 118.0]])
+    np.testing.assert_allclose(loaded.signatures["serving_default"](n=tf.constant(0))["output_0"].numpy(),
+                               np.eye(2))
