@@ -129,3 +129,13 @@ def test_functional_keras_model_with_embedding_norms_and_pooling(tmp_path):
                     input_signature=[tf.TensorSpec([None, 5], tf.int32), tf.TensorSpec([None, 6, 6, 2])])
     run_both(f, tmp_path, rng.integers(0, 20, (3, 5)).astype(np.int32),
              rng.normal(size=(3, 6, 6, 2)).astype(np.float32))
+
+
+def test_keras_model_directly(tmp_path):
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, activation="tanh")])
+    path = str(tmp_path / "k.onnx")
+    tf.onnx.export(model, path)
+    sess = ort.InferenceSession(path)
+    x = rng.normal(size=(4, 3)).astype(np.float32)
+    (out,) = sess.run(None, {sess.get_inputs()[0].name: x})
+    np.testing.assert_allclose(out, model.predict(x, verbose=0), rtol=1e-5, atol=1e-6)

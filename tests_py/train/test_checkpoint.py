@@ -218,3 +218,14 @@ def test_keras_model_restored_before_it_is_built(tmp_path):
     fresh = Net()
     tf.train.Checkpoint(model=fresh).read(path)
     np.testing.assert_allclose(fresh(x).numpy(), want, rtol=1e-6)
+
+
+@pytest.mark.fn_only
+def test_checkpoint_versions(tmp_path):
+    import struct
+    path = tf.train.Checkpoint(v=tf.Variable(1.0)).write(str(tmp_path / "ver"))
+    raw = (tmp_path / "ver.index").read_bytes()
+    for version, word in ((7, "newer"), (0, "older")):
+        (tmp_path / "ver.index").write_bytes(raw[:8] + struct.pack("<I", version) + raw[12:])
+        with pytest.raises(tf.errors.UnimplementedError, match=f"format version {version}, {word} than"):
+            tf.train.load_checkpoint(path)

@@ -406,11 +406,19 @@ def supported_ops() -> List[str]:
 
 def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_names: Optional[List[str]] = None,
            output_names: Optional[List[str]] = None) -> Any:
-    """Writes ``concrete_function`` (from ``f.get_concrete_function(...)``) as an ONNX model at
-    ``path`` and returns the ``onnx.ModelProto``. Inputs are the function's tensor arguments
+    """Writes ``concrete_function`` (from ``f.get_concrete_function(...)``; a Function with an
+    ``input_signature`` or a built Keras model also work) as an ONNX model at ``path`` and
+    returns the ``onnx.ModelProto``. Inputs are the function's tensor arguments
     (named after the parameters); variables become initializers with their current values."""
     from fn import _core
     from fn._function import ConcreteFunction, Function
+    if hasattr(concrete_function, "_fn_compiled"):     # a Keras model: its call on its inputs' specs
+        from fn.saved_model._save import _keras_default_signature
+        serving = _keras_default_signature(concrete_function)
+        if serving is None:
+            raise ValueError("fn.onnx.export: the Keras model has no known input shape; build it on "
+                             "keras.Input or pass model.call traced with an input_signature")
+        concrete_function = serving
     if isinstance(concrete_function, Function):
         concrete_function = concrete_function.get_concrete_function()
     if not isinstance(concrete_function, ConcreteFunction):

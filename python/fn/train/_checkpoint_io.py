@@ -78,6 +78,9 @@ class CheckpointReader:
         if version > VERSION:
             raise errors.UnimplementedError(None, None, f"Checkpoint {prefix} has format version {version}, newer "
                                                         f"than this fn reads (version {VERSION}); upgrade fn.")
+        if version < 1:
+            raise errors.UnimplementedError(None, None, f"Checkpoint {prefix} has format version {version}, older "
+                                                        f"than this fn reads (version {VERSION}); write it again.")
         start = len(MAGIC) + 12
         header = raw[start:start + size]
         crc = raw[start + size:start + size + 4]
