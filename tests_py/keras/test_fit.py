@@ -257,3 +257,15 @@ def test_fit_on_a_dataset_and_validation_split():
     assert sorted(history.history) == ["accuracy", "loss", "val_accuracy", "val_loss"]
     ev = model.evaluate(X[72:], Y_CLASS[72:], verbose=0, return_dict=True)
     np.testing.assert_allclose(history.history["val_loss"][0], ev["loss"], rtol=1e-5)
+
+
+def test_class_weight_scales_the_loss():
+    plain, weighted = classifier(), classifier()
+    h1 = plain.fit(X, Y_CLASS, batch_size=96, epochs=1, shuffle=False, verbose=0)
+    h2 = weighted.fit(X, Y_CLASS, batch_size=96, epochs=1, shuffle=False, verbose=0, class_weight={0: 3.0, 1: 1.0})
+    logits = classifier().predict(X, verbose=0)
+    logp = logits - np.log(np.exp(logits).sum(1, keepdims=True))
+    per = -logp[np.arange(len(X)), Y_CLASS]
+    w = np.where(Y_CLASS == 0, 3.0, 1.0)
+    np.testing.assert_allclose(h1.history["loss"][0], per.mean(), rtol=1e-5)
+    np.testing.assert_allclose(h2.history["loss"][0], (per * w).mean(), rtol=1e-5)

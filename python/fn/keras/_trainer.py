@@ -256,6 +256,8 @@ class Trainer:
             split = int(_num_samples(xs) * (1.0 - validation_split))
             validation_data = (_take(xs, slice(split, None)), _take(ys, slice(split, None)))
             x, y = _take(xs, slice(0, split)), _take(ys, slice(0, split))
+        if class_weight is not None:
+            sample_weight = _class_weights(class_weight, y, sample_weight)
         data = _Data(x, y, sample_weight, batch_size, shuffle, steps_per_epoch)
         callback_list, history = self._fn_callbacks(callbacks, verbose, epochs, data.steps)
         self.stop_training = False
@@ -343,6 +345,18 @@ class Trainer:
 
     def get_weights(self) -> List[Any]:
         return [w.numpy() for w in self.weights]
+
+
+def _class_weights(class_weight: Dict[int, float], y: Any, sample_weight: Any) -> Any:
+    """Per-sample weights ``class_weight[label]`` (labels: integers, or one-hot rows)."""
+    if y is None or isinstance(y, dict) or (isinstance(y, (list, tuple)) and y and np.ndim(y[0]) > 1):
+        raise ValueError("`class_weight` is only supported for Models with a single output.")
+    labels = np.asarray(_to_array(y))
+    if labels.ndim > 1 and labels.shape[-1] > 1:
+        labels = labels.argmax(-1)
+    labels = labels.reshape(labels.shape[0], -1)[:, 0].astype(np.int64)
+    weights = np.array([class_weight.get(int(c), 1.0) for c in labels], np.float32)
+    return weights if sample_weight is None else weights * np.asarray(_to_array(sample_weight), np.float32)
 
 
 class _Logs(dict):
