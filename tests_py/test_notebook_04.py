@@ -19,13 +19,14 @@ def test_notebook_is_current() -> None:
         "04_train_save_serve.ipynb is stale: run notebooks/build_04_train_save_serve.py"
 
 
-def test_notebook_runs() -> None:
+def test_notebook_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("onnxruntime")
     import nbformat
     from nbclient import NotebookClient
     nb = nbformat.read(NOTEBOOKS / "04_train_save_serve.ipynb", as_version=4)
-    env_path = str(ROOT / "python")
-    os.environ["PYTHONPATH"] = os.pathsep.join([env_path, os.environ.get("PYTHONPATH", "")])
+    import fn   # the kernel imports the fn these tests import (source tree or installed)
+    env_path = os.path.dirname(os.path.dirname(fn.__file__))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([env_path, os.environ.get("PYTHONPATH", "")]))
     NotebookClient(nb, timeout=900, kernel_name=os.environ.get("FN_NOTEBOOK_KERNEL", "python3"),
                    resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
     text = []
