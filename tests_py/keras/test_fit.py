@@ -10,7 +10,7 @@ import os
 import numpy as np
 import pytest
 
-from tfbackend import tf, IS_TF
+from tfbackend import tf
 
 pytestmark = pytest.mark.tf_oracle
 keras = tf.keras

@@ -10,7 +10,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from tfbackend import tf, IS_TF
+from tfbackend import tf
 
 pytestmark = pytest.mark.tf_oracle
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -103,7 +103,7 @@ def test_keras_model_serves(tmp_path):
     expected = model.predict(x, verbose=0)
     path = str(tmp_path / "keras_sm")
     tf.saved_model.save(model, path)
-    out = run_fresh(f"""
+    run_fresh(f"""
         loaded = tf.saved_model.load({path!r})
         sig = loaded.signatures["serving_default"]
         (name,) = sig.structured_input_signature[1]

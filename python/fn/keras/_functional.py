@@ -3,7 +3,7 @@ value); calling a layer on KerasTensors builds the layer and records a node; a f
 ``Model(inputs, outputs)`` replays those nodes in order on real tensors."""
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -101,7 +101,6 @@ def _spec(kt: KerasTensor) -> Any:
 def symbolic_call(layer: Any, call: Callable, args: tuple, kwargs: dict) -> Any:
     """Calls ``layer`` on KerasTensors: builds it with an eager call on zeros, reads the output
     shapes from a trace with the symbolic shapes, and records the node."""
-    from fn import _core
     from fn._function import function
     kts = [x for x in nest.flatten((args, kwargs)) if isinstance(x, KerasTensor)]
     dummies = nest.map_structure(lambda x: _dummy(x) if isinstance(x, KerasTensor) else x, (args, kwargs))
@@ -119,7 +118,6 @@ def symbolic_call(layer: Any, call: Callable, args: tuple, kwargs: dict) -> Any:
     node.outputs = nest.map_structure(
         lambda t, s: KerasTensor(s, t.dtype, node, layer.name), eager_out, out_shapes)
     layer._fn_output_shape = nest.map_structure(lambda k: k.shape, node.outputs)
-    _ = _core
     return node.outputs
 
 

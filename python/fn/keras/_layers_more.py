@@ -13,8 +13,8 @@ import numpy as np
 from fn import _core, _array_ops as array_ops, _math_ops as math_ops, nn
 from fn import random as fn_random
 from fn._tensor_shape import TensorShape
-from fn.dtypes import float32, int32
-from fn.keras import activations, initializers
+from fn.dtypes import int32
+from fn.keras import initializers
 from fn.keras.layers import Layer
 
 _local = threading.local()

@@ -3,8 +3,7 @@ loss, gradients, optimizer update, metric updates) is traced once into one ``fn.
 whose inputs have an unknown batch dimension, so the last, smaller batch reuses the trace."""
 from __future__ import annotations
 
-import time
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -368,5 +367,3 @@ class _Logs(dict):
     def items(self) -> Any:   # type: ignore[override]
         return [(k, v if isinstance(v, float) else float(np.asarray(v))) for k, v in sorted(dict.items(self))]
 
-
-_ = (time, Sequence)

@@ -441,7 +441,6 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
             raise ValueError("fn.onnx.export: a variable the function captured was deleted")
         if value.dtype.name == "resource":
             info = _core.variable_info(value)
-            from fn._variables import Variable   # noqa: F401
             arr = _variable_value(value)
             name = x.fresh(info[4].split(":")[0])
         else:

@@ -9,7 +9,7 @@ import struct
 import zlib
 from typing import Any, Dict, List, Tuple
 
-from fn import _core, errors
+from fn import errors
 from fn._serialize import atomic_write
 
 MAGIC = b"FNSAVEDM"
@@ -105,5 +105,3 @@ def spec_from_json(d: Dict[str, Any]) -> Any:
     s = d["spec"]
     return TensorSpec(s["shape"], s["dtype"], s.get("name"))
 
-
-_ = _core

@@ -6,7 +6,7 @@ from __future__ import annotations
 import inspect
 import io
 import os
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 

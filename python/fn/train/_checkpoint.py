@@ -4,7 +4,7 @@ one; values for objects that do not exist yet are restored when they are assigne
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Optional, Set
+from typing import Any, Dict, List, Set
 
 import numpy as np
 
