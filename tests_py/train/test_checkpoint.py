@@ -229,3 +229,13 @@ def test_checkpoint_versions(tmp_path):
         (tmp_path / "ver.index").write_bytes(raw[:8] + struct.pack("<I", version) + raw[12:])
         with pytest.raises(tf.errors.UnimplementedError, match=f"format version {version}, {word} than"):
             tf.train.load_checkpoint(path)
+
+
+def test_unresolved_checkpoint_values_and_trivial_matches(tmp_path):
+    path = tf.train.Checkpoint(v=tf.Variable(1.0), w=tf.Variable(2.0)).write(str(tmp_path / "x"))
+    status = tf.train.Checkpoint(v=tf.Variable(0.0)).read(path)
+    with pytest.raises(AssertionError, match=r"Unresolved object in checkpoint \(root\)\.w: attributes"):
+        status.assert_consumed()
+    status.assert_existing_objects_matched()
+    with pytest.raises(AssertionError, match="Nothing except the root object matched a checkpointed value"):
+        tf.train.Checkpoint(q=tf.Variable(0.0)).read(path).assert_nontrivial_match()

@@ -91,9 +91,10 @@ class CheckpointLoadStatus:
         """Every checkpointed value found an object, and every object a value."""
         nodes = self._restore.unmatched_nodes()
         if nodes:
-            keys = [self._restore.graph[i]["key"] for i in nodes]
-            raise AssertionError(f"Unresolved object in checkpoint: {keys[0]}" +
-                                 (f" (and {len(keys) - 1} more)" if len(keys) > 1 else ""))
+            key = self._restore.graph[nodes[0]]["key"]
+            path = ".".join(["(root)"] + key[:-len(_VALUE)].split("/"))
+            raise AssertionError(f"Unresolved object in checkpoint {path}: attributes {{\n  name: \"VARIABLE_VALUE\"\n"
+                                 f"  checkpoint_key: \"{key}\"\n}}\nhas_checkpoint_values {{\n  value: true\n}}\n")
         return self.assert_existing_objects_matched()
 
     def assert_existing_objects_matched(self) -> "CheckpointLoadStatus":
@@ -109,7 +110,9 @@ class CheckpointLoadStatus:
     def assert_nontrivial_match(self) -> "CheckpointLoadStatus":
         if len(self._restore.matched_nodes) <= 1:
             raise AssertionError("Nothing except the root object matched a checkpointed value. Typically this "
-                                 "means that the checkpoint does not match the Python program.")
+                                 "means that the checkpoint does not match the Python program. The following "
+                                 "objects have no matching checkpointed value: "
+                                 f"{self._restore.unmatched_objects()!r}")
         return self
 
     def expect_partial(self) -> "CheckpointLoadStatus":
