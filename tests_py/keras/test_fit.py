@@ -269,3 +269,41 @@ def test_class_weight_scales_the_loss():
     w = np.where(Y_CLASS == 0, 3.0, 1.0)
     np.testing.assert_allclose(h1.history["loss"][0], per.mean(), rtol=1e-5)
     np.testing.assert_allclose(h2.history["loss"][0], (per * w).mean(), rtol=1e-5)
+
+
+def test_model_save_and_load_model(tmp_path):
+    model = classifier(keras.optimizers.Adam(0.01))
+    model.fit(X, Y_CLASS, epochs=1, batch_size=32, shuffle=False, verbose=0)
+    path = str(tmp_path / "clf.keras")
+    model.save(path)
+    loaded = keras.models.load_model(path)
+    np.testing.assert_allclose(loaded.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6)
+    assert [type(x).__name__ for x in loaded.layers] == ["Dense", "Dense"]
+    ev = loaded.evaluate(X, Y_CLASS, verbose=0, return_dict=True)   # compiled again from the file
+    np.testing.assert_allclose(ev["loss"], model.evaluate(X, Y_CLASS, verbose=0, return_dict=True)["loss"],
+                               rtol=1e-5)
+    with pytest.raises(ValueError, match="Invalid filepath extension for saving"):
+        model.save(str(tmp_path / "clf.bin"))
+
+
+def test_functional_model_round_trips_through_keras_file(tmp_path):
+    a = keras.Input((4,))
+    b = keras.Input((3,))
+    h = keras.layers.Concatenate()([keras.layers.Dense(3, activation="tanh")(a), b])
+    out = keras.layers.Dense(1)(keras.layers.LayerNormalization()(keras.layers.Add()([h, h])))
+    model = keras.Model([a, b], out)
+    path = str(tmp_path / "f.keras")
+    model.save(path)
+    loaded = keras.models.load_model(path)
+    feeds = [X[:7], X[:7, :3]]
+    np.testing.assert_allclose(loaded.predict(feeds, verbose=0), model.predict(feeds, verbose=0), rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_model_checkpoint_saves_keras_files(tmp_path):
+    model = classifier()
+    cb = keras.callbacks.ModelCheckpoint(str(tmp_path / "e{epoch}.keras"))
+    model.fit(X, Y_CLASS, epochs=2, verbose=0, callbacks=[cb])
+    assert sorted(os.listdir(tmp_path)) == ["e1.keras", "e2.keras"]
+    loaded = keras.models.load_model(str(tmp_path / "e2.keras"))
+    np.testing.assert_allclose(loaded.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6)

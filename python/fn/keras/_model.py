@@ -149,8 +149,17 @@ class Model(Trainer, Layer):
             _assign(w, value)
 
     def save(self, filepath: Any, overwrite: bool = True, **kwargs: Any) -> None:
-        raise NotImplementedError("fn's Keras saves weights (`save_weights`) and SavedModels "
-                                  "(`fn.saved_model.save`), not `.keras` archives.")
+        """``keras.Model.save``: the architecture, weights and compile settings in a ``.keras``
+        zip (fn's own contents; read back by ``keras.models.load_model``)."""
+        import os
+        from fn.keras._saving import save_model
+        filepath = os.fspath(filepath)
+        if not filepath.endswith(".keras"):
+            raise ValueError("Invalid filepath extension for saving. Please add either a `.keras` extension for the "
+                             f"native Keras format (recommended) or a `.h5` extension. Received: filepath={filepath}.")
+        if not overwrite and os.path.exists(filepath):
+            raise FileExistsError(filepath)
+        save_model(self, filepath)
 
     def summary(self, line_length: Optional[int] = None, positions: Any = None, print_fn: Any = None,
                 **kwargs: Any) -> None:

@@ -25,6 +25,18 @@ def write(prefix: str, tensors: Dict[str, Tuple[str, np.ndarray]], object_graph:
           single_file: bool = False, kind: str = "fn-checkpoint") -> str:
     """Writes ``tensors`` (key -> (dtype name, value)) and ``object_graph`` at ``prefix``
     (``single_file``: one file named ``prefix`` holding the index and then the data)."""
+    index, blob = encode(os.path.basename(prefix), tensors, object_graph, single_file, kind)
+    if single_file:
+        atomic_write(prefix, index + blob)
+        return prefix
+    atomic_write(prefix + DATA_SUFFIX, blob)
+    atomic_write(prefix + ".index", index)
+    return prefix
+
+
+def encode(basename: str, tensors: Dict[str, Tuple[str, np.ndarray]], object_graph: List[dict],
+           single_file: bool = False, kind: str = "fn-checkpoint") -> Tuple[bytes, bytes]:
+    """(index bytes, data bytes) of a checkpoint; a single file is their concatenation."""
     table: Dict[str, dict] = {}
     chunks: List[bytes] = []
     offset = 0
@@ -37,16 +49,11 @@ def write(prefix: str, tensors: Dict[str, Tuple[str, np.ndarray]], object_graph:
         offset += len(data)
     blob = b"".join(chunks)
     header = json.dumps({"format": kind, "version": VERSION,
-                         "data_file": "" if single_file else os.path.basename(prefix) + DATA_SUFFIX,
+                         "data_file": "" if single_file else basename + DATA_SUFFIX,
                          "data_size": len(blob),
                          "tensors": table, "object_graph": object_graph}, sort_keys=True).encode()
     index = MAGIC + struct.pack("<IQ", VERSION, len(header)) + header + struct.pack("<I", zlib.crc32(header))
-    if single_file:
-        atomic_write(prefix, index + blob)
-        return prefix
-    atomic_write(prefix + DATA_SUFFIX, blob)
-    atomic_write(prefix + ".index", index)
-    return prefix
+    return index, blob
 
 
 def _not_found(path: str) -> errors.NotFoundError:
@@ -62,13 +69,16 @@ class CheckpointReader:
     """``tf.train.CheckpointReader`` (what ``fn.train.load_checkpoint`` returns): the tensors of
     one checkpoint by key. The data file is read once and each tensor checked against its CRC."""
 
-    def __init__(self, prefix: str, single_file: bool = False) -> None:
+    def __init__(self, prefix: str, single_file: bool = False, data: Optional[bytes] = None) -> None:
         prefix = os.fspath(prefix)
         index_path = prefix if single_file else prefix + ".index"
-        if not os.path.isfile(index_path):
-            raise _not_found(prefix)
-        with open(index_path, "rb") as f:
-            raw = f.read()
+        if data is not None:
+            raw = data
+        else:
+            if not os.path.isfile(index_path):
+                raise _not_found(prefix)
+            with open(index_path, "rb") as f:
+                raw = f.read()
         if not raw.startswith(MAGIC):
             raise _corrupt(index_path, "not an fn checkpoint (bad magic number); a TensorFlow checkpoint or "
                                        "another file cannot be read by fn")
