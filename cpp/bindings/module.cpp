@@ -15,6 +15,7 @@ void init_function(py::module_& m);
 void init_host(py::module_& m);
 void init_state(py::module_& m);
 void init_control_flow(py::module_& m);
+void init_serialize(py::module_& m);
 }  // namespace fn
 
 PYBIND11_MODULE(_core, m) {
@@ -31,5 +32,6 @@ PYBIND11_MODULE(_core, m) {
   fn::init_host(m);
   fn::init_state(m);
   fn::init_control_flow(m);
+  fn::init_serialize(m);
   m.attr("onednn_version") = DNNL_VERSION_MAJOR * 10000 + DNNL_VERSION_MINOR * 100 + DNNL_VERSION_PATCH;
 }

@@ -18,6 +18,12 @@ class Module:
     def __init__(self, name: Optional[str] = None) -> None:
         self._name = name if name is not None else _snake(type(self).__name__)
 
+    def __setattr__(self, key: str, value: Any) -> None:
+        object.__setattr__(self, key, value)
+        if "_fn_deferred_restores" in self.__dict__:   # a checkpoint restored before this existed
+            from fn._trackable import on_setattr
+            on_setattr(self, key, value)
+
     @property
     def name(self) -> str:
         return getattr(self, "_name", None) or _snake(type(self).__name__)

@@ -1,12 +1,14 @@
-"""``fn.keras``: the small part of Keras that tf.function code and simple training need
-(``layers.Dense``/``Conv2D``, ``optimizers.SGD``/``Adam``, ``losses``, ``activations``,
-``initializers``), built on ``fn.Module`` and ``fn.Variable``. No ``fit``/``compile``."""
+"""``fn.keras``: Keras 3 as its users write it, on ``fn.Module`` and ``fn.Variable``:
+``Input``, functional/subclassed ``Model``, ``Sequential``, layers, ``compile``/``fit``/
+``evaluate``/``predict`` (the train step traced once into one ``fn.function``), callbacks,
+losses, metrics, optimizers, ``save_weights``/``load_weights``."""
 from __future__ import annotations
 
 from fn.keras import activations, initializers, layers, losses, optimizers, utils
-from fn.keras.layers import Layer, Sequential
+from fn.keras import callbacks, metrics, models
+from fn.keras._functional import Input, KerasTensor
+from fn.keras._model import Model, Sequential
+from fn.keras.layers import Layer
 
-Model = Layer
-
-__all__ = ["activations", "initializers", "layers", "losses", "optimizers", "utils", "Layer", "Model",
-           "Sequential"]
+__all__ = ["activations", "callbacks", "initializers", "layers", "losses", "metrics", "models", "optimizers", "utils",
+           "Input", "KerasTensor", "Layer", "Model", "Sequential"]

@@ -38,6 +38,11 @@ def _layers_in(value: Any) -> List["Layer"]:
     return []
 
 
+def _is_symbolic(*values: Any) -> bool:
+    from fn.keras._functional import has_keras_tensor
+    return has_keras_tensor(values)
+
+
 class Layer(Module):
     """The base of all layers (``tf.keras.layers.Layer``, an ``fn.Module``).
 
@@ -60,7 +65,7 @@ class Layer(Module):
             for layer in _layers_in(value):
                 if layer is not self and all(layer is not s for s in self._sublayers):
                     self._sublayers.append(layer)
-        object.__setattr__(self, key, value)
+        Module.__setattr__(self, key, value)
 
     @property
     def dtype(self) -> Any:
@@ -155,6 +160,9 @@ class Layer(Module):
         return inputs
 
     def __call__(self, inputs: Any, *args: Any, **kwargs: Any) -> Any:
+        if _is_symbolic(inputs, args, kwargs):   # a functional-API call on keras.Input values
+            from fn.keras._functional import symbolic_call
+            return symbolic_call(self, self.__call__, (inputs, *args), kwargs)
         inputs = self._convert_inputs(inputs)
         self._maybe_build(inputs)
         return self.call(inputs, *args, **kwargs)
@@ -354,3 +362,8 @@ class Sequential(Layer):
         for layer in self.layer_list:
             x = layer(x)
         return x
+
+# More layers live in their own module (they import Layer and Dense from this one).
+from fn.keras._layers_more import (Add, BatchNormalization, Concatenate, Dropout, Embedding,  # noqa: E402
+                                   GlobalAveragePooling2D, GlobalMaxPooling2D, InputLayer, Lambda,
+                                   LayerNormalization, MultiHeadAttention)

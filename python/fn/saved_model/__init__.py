@@ -1,0 +1,12 @@
+"""``fn.saved_model`` (``tf.saved_model``): ``save`` an object's traced functions (the graph
+IR), variables and signatures in fn's own versioned format (docs/FORMATS.md) and ``load``
+them in another process without the Python source."""
+from __future__ import annotations
+
+from fn.saved_model._load import load
+from fn.saved_model._save import save
+
+SERVING = "serve"
+DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
+
+__all__ = ["DEFAULT_SERVING_SIGNATURE_DEF_KEY", "SERVING", "load", "save"]

@@ -1,0 +1,107 @@
+"""The SavedModel file (docs/FORMATS.md): ``<dir>/saved_model.fn`` holds a JSON header (the
+functions, their input/output structures, captures and signatures) followed by the
+serialized graphs; ``<dir>/variables/variables.*`` is an fn checkpoint of the object graph."""
+from __future__ import annotations
+
+import json
+import os
+import struct
+import zlib
+from typing import Any, Dict, List, Tuple
+
+from fn import errors
+from fn._serialize import atomic_write
+
+MAGIC = b"FNSAVEDM"
+VERSION = 1
+FILE = "saved_model.fn"
+
+
+def write(export_dir: str, header: Dict[str, Any], blobs: List[bytes]) -> None:
+    offsets, pos = [], 0
+    for b in blobs:
+        offsets.append([pos, len(b), zlib.crc32(b)])
+        pos += len(b)
+    header = dict(header, format="fn-saved-model", version=VERSION, blobs=offsets)
+    text = json.dumps(header, sort_keys=True).encode()
+    data = MAGIC + struct.pack("<IQ", VERSION, len(text)) + text + struct.pack("<I", zlib.crc32(text)) + b"".join(blobs)
+    atomic_write(os.path.join(export_dir, FILE), data)
+
+
+def read(export_dir: str) -> Tuple[Dict[str, Any], List[bytes]]:
+    path = os.path.join(export_dir, FILE)
+    if not os.path.isfile(path):
+        extra = ""
+        if os.path.isfile(os.path.join(export_dir, "saved_model.pb")):
+            extra = " (this folder holds a TensorFlow SavedModel, which fn cannot read)"
+        raise OSError(f"SavedModel file does not exist at: {export_dir}/{{{FILE}}}{extra}")
+    with open(path, "rb") as f:
+        raw = f.read()
+    if not raw.startswith(MAGIC) or len(raw) < len(MAGIC) + 12:
+        raise errors.DataLossError(None, None, f"{path} is not an fn SavedModel (bad magic number)")
+    version, size = struct.unpack_from("<IQ", raw, len(MAGIC))
+    if version > VERSION:
+        raise errors.UnimplementedError(None, None, f"The SavedModel at {export_dir} has format version {version}, "
+                                                    f"newer than this fn reads (version {VERSION}); upgrade fn to "
+                                                    "load it.")
+    if version < VERSION:
+        raise errors.UnimplementedError(None, None, f"The SavedModel at {export_dir} has format version {version}, "
+                                                    f"older than this fn reads (version {VERSION}); save it again "
+                                                    "with this fn.")
+    start = len(MAGIC) + 12
+    text = raw[start:start + size]
+    crc = raw[start + size:start + size + 4]
+    if len(text) != size or len(crc) != 4 or struct.unpack("<I", crc)[0] != zlib.crc32(text):
+        raise errors.DataLossError(None, None, f"{path} is truncated or corrupted (header checksum)")
+    header = json.loads(text.decode())
+    base = start + size + 4
+    blobs = []
+    for off, n, c in header["blobs"]:
+        b = raw[base + off:base + off + n]
+        if len(b) != n or zlib.crc32(b) != c:
+            raise errors.DataLossError(None, None, f"{path} is truncated or corrupted (graph checksum)")
+        blobs.append(b)
+    return header, blobs
+
+
+# -- Python structures <-> JSON (leaves: tensor index, spec, or plain value)
+
+def encode(value: Any, leaf: Any) -> Any:
+    """``value`` as JSON; ``leaf(x)`` encodes tensors/specs (returns None for other leaves)."""
+    enc = leaf(value)
+    if enc is not None:
+        return enc
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return {"v": value}
+    if isinstance(value, list):
+        return {"list": [encode(v, leaf) for v in value]}
+    if isinstance(value, tuple):
+        return {"tuple": [encode(v, leaf) for v in value]}
+    if isinstance(value, dict):
+        return {"dict": [[k, encode(v, leaf)] for k, v in value.items()]}
+    raise ValueError(f"Unable to save a function whose inputs or outputs hold {type(value).__name__} value "
+                     f"{value!r}: only tensors, lists, tuples, dicts and Python literals can be saved.")
+
+
+def decode(data: Any, leaf: Any) -> Any:
+    if "v" in data:
+        return data["v"]
+    if "list" in data:
+        return [decode(v, leaf) for v in data["list"]]
+    if "tuple" in data:
+        return tuple(decode(v, leaf) for v in data["tuple"])
+    if "dict" in data:
+        return {k: decode(v, leaf) for k, v in data["dict"]}
+    return leaf(data)
+
+
+def spec_json(spec: Any) -> Dict[str, Any]:
+    dims = spec.shape.as_list() if spec.shape.rank is not None else None
+    return {"spec": {"dtype": spec.dtype.name, "shape": dims, "name": getattr(spec, "name", None)}}
+
+
+def spec_from_json(d: Dict[str, Any]) -> Any:
+    from fn._tensor_spec import TensorSpec
+    s = d["spec"]
+    return TensorSpec(s["shape"], s["dtype"], s.get("name"))
+

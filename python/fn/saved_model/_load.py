@@ -1,0 +1,175 @@
+"""``fn.saved_model.load``: rebuilds the saved object graph from plain objects and
+``fn.Variable``s, and its functions from the serialized graphs (no user Python code runs)."""
+from __future__ import annotations
+
+import io
+import os
+from typing import Any, Dict, List
+
+import numpy as np
+
+from fn import _core, errors
+from fn._function import ConcreteFunction, FuncGraph
+from fn._module import Module
+from fn._variables import Variable
+from fn.saved_model import _format
+from fn.train import _checkpoint_io
+
+
+class _UserObject(Module):
+    """A loaded object (TensorFlow's ``_UserObject``): its attributes are the saved children."""
+
+    def __repr__(self) -> str:
+        return f"<fn.saved_model.load.._UserObject object at 0x{id(self):x}>"
+
+
+class _LoadedFunction:
+    """A saved ``fn.function`` attribute: calls the first saved concrete function that accepts
+    the arguments."""
+
+    def __init__(self, name: str, concretes: List[ConcreteFunction]) -> None:
+        self._name = name
+        self._concretes = concretes
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        problems = []
+        for c in self._concretes:
+            try:
+                return c(*args, **kwargs)
+            except (TypeError, ValueError, errors.InvalidArgumentError) as e:
+                problems.append(str(e).splitlines()[0])
+        options = "\n".join(f"  Option {i + 1}: {c.pretty_printed_signature()}" for i, c in enumerate(self._concretes))
+        raise ValueError("Could not find matching concrete function to call loaded from the SavedModel. Got:\n"
+                         f"  Positional arguments ({len(args)} total): {args!r}\n  Keyword arguments: {kwargs!r}\n\n"
+                         f" Expected these arguments to match one of the following {len(self._concretes)} "
+                         f"option(s):\n\n{options}")
+
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
+        return self._concretes[0]
+
+    def __repr__(self) -> str:
+        return f"<fn.saved_model loaded function {self._name}>"
+
+
+class _SignatureFunction:
+    """A serving signature: keyword (or positional) tensors in, a dict of named tensors out."""
+
+    def __init__(self, concrete: ConcreteFunction) -> None:
+        self._concrete = concrete
+        self.structured_input_signature = ((), dict(zip(self._names(), self._specs())))
+        outs = concrete.structured_outputs
+        self.structured_outputs = self._named(outs, lambda t: t)
+
+    def _specs(self) -> List[Any]:
+        from fn._tensor_spec import TensorSpec
+        specs: List[Any] = []
+        for v in self._concrete._pos_values:
+            if isinstance(v, TensorSpec):
+                specs.append(v)
+        return specs
+
+    def _names(self) -> List[str]:
+        from fn._tensor_spec import TensorSpec
+        names = []
+        for n, v in zip(self._concrete._arg_names, self._concrete._pos_values):
+            if isinstance(v, TensorSpec):
+                names.append(v.name or n)
+        return names
+
+    @staticmethod
+    def _named(outs: Any, fn: Any) -> Dict[str, Any]:
+        from fn._function import _walk
+        if isinstance(outs, dict):
+            return {k: _walk(v, fn) for k, v in outs.items()}
+        flat: List[Any] = []
+        _walk(outs, lambda t: flat.append(fn(t)))
+        return {f"output_{i}": t for i, t in enumerate(flat)}
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
+        names = self._names()
+        if len(args) > len(names):
+            raise TypeError(f"signature_wrapper({', '.join('*, ' + n for n in names[:1])}"
+                            f"{''.join(', ' + n for n in names[1:])}) takes {len(names)} arguments but {len(args)} "
+                            "were given.")
+        given = dict(zip(names, args))
+        for k, v in kwargs.items():
+            if k not in names:
+                raise TypeError(f"signature_wrapper got an unexpected keyword argument '{k}'. Expected: {names}")
+            given[k] = v
+        missing = [n for n in names if n not in given]
+        if missing:
+            raise TypeError(f"signature_wrapper missing required arguments: {', '.join(missing)}.")
+        values = [given[n] for n in names]
+        return self._named(self._concrete(*values), lambda t: t)
+
+    @property
+    def inputs(self) -> List[Any]:
+        return self._specs()
+
+
+def _load_concrete(record: Dict[str, Any], blobs: List[bytes], objects: List[Any]) -> ConcreteFunction:
+    graph = _core.deserialize_graph(blobs[record["graph"]])
+    captures = []
+    for cap in record["captures"]:
+        if "variable" in cap:
+            captures.append(objects[cap["variable"]]._handle)
+        else:
+            captures.append(_core.convert_to_tensor(np.load(io.BytesIO(blobs[cap["constant"]]),
+                                                            allow_pickle=False), None, None))
+    core = _core.ConcreteFunctionCore(graph, captures, record["name"])
+    func_graph = FuncGraph(graph, record["function_name"])
+    specs = iter(record["output_specs"])
+
+    def out_leaf(d: Dict[str, Any]) -> Any:
+        from fn._tensor_spec import TensorSpec
+        s = next(specs)
+        return TensorSpec(s["shape"], s["dtype"])
+    pos = tuple(_format.decode(v, _format.spec_from_json) for v in record["pos"])
+    kw = {k: _format.decode(v, _format.spec_from_json) for k, v in record["kw"]}
+    outputs = _format.decode(record["outputs"], out_leaf)
+    variables = [objects[i] for i in record["variables"]] + \
+        [objects[c["variable"]] for c in record["captures"] if "variable" in c]
+    return ConcreteFunction(core, func_graph, record["function_name"], None, pos, kw, record["arg_names"], outputs,
+                            [], variables=variables)
+
+
+def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
+    """``tf.saved_model.load``: the saved object, its variables restored, its functions and
+    ``signatures`` callable."""
+    export_dir = os.fspath(export_dir)
+    header, blobs = _format.read(export_dir)
+    reader = _checkpoint_io.CheckpointReader(os.path.join(export_dir, "variables", "variables"))
+    graph = reader.object_graph
+    kinds = header["nodes"]
+    if len(kinds) != len(graph):
+        raise errors.DataLossError(None, None, f"The SavedModel at {export_dir} is inconsistent: its variables "
+                                               "do not match its object graph.")
+    objects: List[Any] = []
+    for node, kind in zip(graph, kinds):
+        k = kind["kind"]
+        if k == "variable":
+            objects.append(Variable(np.asarray(reader.get_tensor(node["key"])), trainable=kind["trainable"],
+                                    name=kind["name"]))
+        elif k == "list":
+            objects.append([])
+        elif k == "dict":
+            objects.append({})
+        else:
+            objects.append(_UserObject())
+    for obj, node in zip(objects, graph):
+        for name, cid in node["children"]:
+            child = objects[cid]
+            if isinstance(obj, list):
+                obj.append(child)
+            elif isinstance(obj, dict):
+                obj[name] = child
+            elif not isinstance(obj, Variable):
+                object.__setattr__(obj, name, child)
+    concretes = [_load_concrete(r, blobs, objects) for r in header["functions"]]
+    for node_id, name, indices in header["attached"]:
+        object.__setattr__(objects[node_id], name, _LoadedFunction(name, [concretes[i] for i in indices]))
+    root = objects[0]
+    if isinstance(root, _UserObject):
+        object.__setattr__(root, "signatures", {k: _SignatureFunction(concretes[i])
+                                                for k, i in header["signatures"].items()})
+    return root

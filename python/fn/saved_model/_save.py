@@ -1,0 +1,176 @@
+"""``fn.saved_model.save``: the traced concrete functions of an object (graph IR serialized by
+the C++ core), its variables (an fn checkpoint) and its signatures, loadable without the
+Python source that made them."""
+from __future__ import annotations
+
+import inspect
+import io
+import os
+from typing import Any, Dict, List, Tuple
+
+import numpy as np
+
+from fn import _core, _trackable
+from fn._function import ConcreteFunction, Function, _walk
+from fn.saved_model import _format
+from fn.train import _checkpoint_io
+from fn.train._checkpoint import _collect
+
+
+class _Out:
+    __slots__ = ("i",)
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+
+
+def _functions_of(obj: Any) -> List[Tuple[str, Function]]:
+    out: List[Tuple[str, Function]] = []
+    for name in dir(type(obj)):
+        if isinstance(inspect.getattr_static(type(obj), name, None), Function):
+            out.append((name, getattr(obj, name)))
+    for name, value in vars(obj).items():
+        if isinstance(value, Function) and all(name != n for n, _ in out):
+            out.append((name, value))
+    return out
+
+
+def _concretes(f: Function) -> List[ConcreteFunction]:
+    found = [c for _, c in f._cache_items()]
+    if not found and f._input_signature is not None:
+        found = [f.get_concrete_function()]
+    return found
+
+
+def _keras_default_signature(obj: Any) -> Any:
+    """A built Keras model's call as ``serving_default`` (its inputs' specs, batch unknown)."""
+    from fn._function import function
+    from fn._tensor_spec import TensorSpec
+    inputs = getattr(obj, "inputs", None) or ([obj._fn_input] if getattr(obj, "_fn_input", None) is not None else None)
+    if not inputs:
+        return None
+    specs = [TensorSpec(k.shape, k.dtype, name=k.name or "inputs") for k in inputs]
+    if len(specs) == 1:
+        return function(lambda inputs: obj(inputs, training=False), input_signature=specs, autograph=False)
+    return function(lambda *xs: obj(list(xs), training=False), input_signature=specs, autograph=False)
+
+
+class _Saver:
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.nodes, self.edges, _ = _trackable.walk(root)
+        self.var_nodes = {v._id: i for i, v in enumerate(self.nodes) if _trackable.is_variable(v)}
+        self.blobs: List[bytes] = []
+        self.functions: List[Dict[str, Any]] = []
+        self.index: Dict[int, int] = {}
+
+    def blob(self, data: bytes) -> int:
+        self.blobs.append(data)
+        return len(self.blobs) - 1
+
+    def concrete(self, c: ConcreteFunction) -> int:
+        if id(c) in self.index:
+            return self.index[id(c)]
+        graph = self.blob(_core.serialize_graph(c.graph._core))
+        captures = []
+        for t in c._core.captures:
+            if t is None:
+                raise ValueError(f"Unable to save function {c.name}: a variable it captured was deleted.")
+            if t.dtype.name == "resource":
+                vid = _core.variable_info(t)[0]
+                if vid not in self.var_nodes:
+                    raise AssertionError(
+                        f"Tried to export a function which references an 'untracked' resource. TensorFlow objects "
+                        f"(e.g. tf.Variable) captured by functions must be 'tracked' by assigning them to an "
+                        f"attribute of a tracked object or assigned to an attribute of the main object directly. "
+                        f"(function {c.name}, variable {_core.variable_info(t)[4]})")
+                captures.append({"variable": self.var_nodes[vid]})
+            else:
+                buf = io.BytesIO()
+                np.save(buf, np.asarray(t.numpy()), allow_pickle=False)
+                captures.append({"constant": self.blob(buf.getvalue())})
+        counter = iter(range(1 << 30))
+        marked = _walk(c.structured_outputs, lambda t: _Out(next(counter)))
+
+        def out_leaf(x: Any) -> Any:
+            return {"out": x.i} if isinstance(x, _Out) else None
+        spec_leaf = self.spec_leaf
+        outputs_spec = _walk(c.structured_outputs, lambda t: t)
+        out_specs = [{"dtype": t.dtype.name, "shape": t.shape.as_list() if t.shape.rank is not None else None}
+                     for t in _flat(outputs_spec)]
+        self.functions.append({
+            "name": c.name, "function_name": c._function_name, "graph": graph, "captures": captures,
+            "arg_names": list(c._arg_names), "pos": [_format.encode(v, spec_leaf) for v in c._pos_values],
+            "kw": [[k, _format.encode(v, spec_leaf)] for k, v in c._kw_values.items()],
+            "outputs": _format.encode(marked, out_leaf), "output_specs": out_specs,
+            "variables": [self.var_nodes[v._id] for v in c._variables if v._id in self.var_nodes]})
+        self.index[id(c)] = len(self.functions) - 1
+        return self.index[id(c)]
+
+    @staticmethod
+    def spec_leaf(x: Any) -> Any:
+        from fn._tensor_spec import TensorSpec
+        return _format.spec_json(x) if isinstance(x, TensorSpec) else None
+
+
+def _flat(structure: Any) -> List[Any]:
+    out: List[Any] = []
+    _walk(structure, lambda t: out.append(t))
+    return out
+
+
+def _signature_concrete(value: Any, key: str) -> ConcreteFunction:
+    if isinstance(value, ConcreteFunction):
+        return value
+    if isinstance(value, Function):
+        if value._input_signature is not None:
+            return value.get_concrete_function()
+        found = _concretes(value)
+        if len(found) == 1:
+            return found[0]
+        raise ValueError(f"Function {value._name} used as signature '{key}' must have an `input_signature` or "
+                         "exactly one traced concrete function; pass `f.get_concrete_function(...)` instead.")
+    raise ValueError(f"Expected a TensorFlow function for which to generate a signature, but got {value!r}. Only "
+                     "`tf.functions` with an input signature or concrete functions can be used as a signature.")
+
+
+def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None) -> None:
+    """``tf.saved_model.save``: writes ``obj``'s variables, every concrete function traced on
+    its (and its children's) ``fn.function`` attributes, and ``signatures`` (a function, a
+    concrete function, or a dict of them; default: the one function with an
+    ``input_signature`` on ``obj``, or a built Keras model's call) to ``export_dir``."""
+    if not _trackable.is_trackable_object(obj):
+        raise ValueError(f"Expected an object of type `Trackable`, such as `tf.Module` or a subclass of the "
+                         f"`Trackable` class, for export. Got {obj} with type {type(obj)}.")
+    export_dir = os.fspath(export_dir)
+    saver = _Saver(obj)
+    attached: List[List[Any]] = []
+    for node_id, o in enumerate(saver.nodes):
+        if _trackable.is_variable(o) or isinstance(o, (list, tuple, dict)):
+            continue
+        for name, f in _functions_of(o):
+            attached.append([node_id, name, [saver.concrete(c) for c in _concretes(f)]])
+    if signatures is None:
+        candidates = [f for _, f in _functions_of(obj) if f._input_signature is not None]
+        if len(candidates) == 1:
+            signatures = candidates[0]
+        elif not candidates and hasattr(obj, "_fn_compiled"):
+            signatures = _keras_default_signature(obj)
+    if signatures is not None and not isinstance(signatures, dict):
+        signatures = {"serving_default": signatures}
+    sigs = {key: saver.concrete(_signature_concrete(value, key)) for key, value in (signatures or {}).items()}
+    kinds = []
+    for o in saver.nodes:
+        if _trackable.is_variable(o):
+            kinds.append({"kind": "variable", "trainable": bool(o.trainable), "name": o.name.split(":")[0]})
+        elif isinstance(o, (list, tuple)):
+            kinds.append({"kind": "list"})
+        elif isinstance(o, dict):
+            kinds.append({"kind": "dict"})
+        else:
+            kinds.append({"kind": "object"})
+    tensors, graph = _collect(obj)
+    os.makedirs(os.path.join(export_dir, "variables"), exist_ok=True)
+    _checkpoint_io.write(os.path.join(export_dir, "variables", "variables"), tensors, graph)
+    _format.write(export_dir, {"nodes": kinds, "functions": saver.functions, "attached": attached,
+                               "signatures": sigs}, saver.blobs)

@@ -1,0 +1,36 @@
+"""``fn.train`` (``tf.train``): checkpoints of object graphs in fn's own format
+(docs/FORMATS.md): ``Checkpoint``, ``CheckpointManager``, ``latest_checkpoint``,
+``load_checkpoint``, ``list_variables``."""
+from __future__ import annotations
+
+import os
+from typing import Any, List, Tuple
+
+from fn.train._checkpoint import Checkpoint, CheckpointLoadStatus
+from fn.train._checkpoint_io import CheckpointReader
+from fn.train._manager import CheckpointManager
+from fn.train._state import latest_checkpoint
+
+
+def _resolve(ckpt_dir_or_file: Any) -> str:
+    path = os.fspath(ckpt_dir_or_file)
+    if os.path.isdir(path):
+        latest = latest_checkpoint(path)
+        if latest is not None:
+            return latest
+    return path
+
+
+def load_checkpoint(ckpt_dir_or_file: Any) -> CheckpointReader:
+    """``tf.train.load_checkpoint``: a reader of the checkpoint (a folder means its latest)."""
+    return CheckpointReader(_resolve(ckpt_dir_or_file))
+
+
+def list_variables(ckpt_dir_or_file: Any) -> List[Tuple[str, List[int]]]:
+    """``tf.train.list_variables``: (key, shape) of every saved tensor, sorted by key."""
+    reader = load_checkpoint(ckpt_dir_or_file)
+    return sorted(reader.get_variable_to_shape_map().items())
+
+
+__all__ = ["Checkpoint", "CheckpointLoadStatus", "CheckpointManager", "CheckpointReader", "latest_checkpoint",
+           "list_variables", "load_checkpoint"]
