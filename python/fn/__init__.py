@@ -71,8 +71,17 @@ from fn._module import Module  # noqa: E402
 from fn._tensor_array import TensorArray  # noqa: E402
 from fn._control_flow import case, cond, switch_case, while_loop  # noqa: E402
 from fn import data, keras  # noqa: E402,F401
+from fn import autograph, version  # noqa: E402,F401
+from fn._device import device  # noqa: E402
+from fn._custom_gradient import custom_gradient  # noqa: E402
+from fn import autodiff  # noqa: E402,F401
+from fn import _device  # noqa: E402
+_device._install()
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod
 
 __version__ = "0.1.0"
+
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["EagerTensor", "Function"])

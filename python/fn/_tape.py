@@ -221,6 +221,18 @@ class GradientTape:
             self._tape = None
         return _pack(sources, grads)
 
+    def jacobian(self, target: Any, sources: Any, unconnected_gradients: Any = UnconnectedGradients.NONE,
+                 parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
+        """``tf.GradientTape.jacobian`` (see ``fn._jacobian``)."""
+        from fn._jacobian import jacobian
+        return jacobian(self, target, sources, unconnected_gradients)
+
+    def batch_jacobian(self, target: Any, source: Any, unconnected_gradients: Any = UnconnectedGradients.NONE,
+                       parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
+        """``tf.GradientTape.batch_jacobian`` (see ``fn._jacobian``)."""
+        from fn._jacobian import batch_jacobian
+        return batch_jacobian(self, target, source, unconnected_gradients)
+
     @staticmethod
     def _as_target(t: Any) -> Any:
         if _core.is_tensor(t):

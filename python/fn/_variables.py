@@ -123,7 +123,14 @@ class Variable:
         return Reference(self)
 
     def __hash__(self) -> int:
-        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+        raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. "
+                        f"(Variable: {self!r})")
+
+    @property
+    def device(self) -> str:
+        """``Variable.device``: fn keeps every variable on the CPU."""
+        from fn._device import CPU_DEVICE
+        return CPU_DEVICE
 
     def __tf_tracing_type__(self, context: Any) -> Any:
         return _VariableType(self._dtype, self._shape, self._id)
@@ -162,13 +169,14 @@ class Variable:
             raise TypeError(f"Cannot assign a {value.dtype.name} value to a {self._dtype.name} variable "
                             f"({self._name}).")
         if op == "AssignVariableOp" and not value.shape.is_compatible_with(self._shape):
-            raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape mismatch. The variable "
+            raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable "
                              f"shape {self._shape}, and the assigned value shape {value.shape} are incompatible.")
         _core.execute(op, [self._handle, value], None, None)
-        return self.read_value() if read_value else None
+        return _UnreadVariable(self) if read_value else None
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
-        """Sets the value; returns the new value (TF: the assigned variable's value)."""
+        """Sets the value; returns the variable, as TF's ``_UnreadVariable`` (reads see the new
+        value), or None with ``read_value=False``."""
         return self._assign("AssignVariableOp", value, read_value)
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
@@ -182,8 +190,8 @@ class Variable:
         if _core.executing_eagerly():
             from fn._tensor import _numpy_text
             return "<fn.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
-                self._name, self._shape, self._dtype.name, _numpy_text(self.read_value(), True))
-        return "<fn.Variable '%s' shape=%s dtype=%s>" % (self._name, self._shape, self._dtype.name)
+                self.name, self._shape, self._dtype.name, _numpy_text(self.read_value(), True))
+        return "<fn.Variable '%s' shape=%s dtype=%s>" % (self.name, self._shape, self._dtype.name)
 
     def __str__(self) -> str:
         return self.__repr__()
@@ -221,15 +229,21 @@ for _name in ["__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
     setattr(Variable, _name, _forward(_name))
 
 
-def _eq(self: Variable, other: Any) -> Any:
-    if isinstance(other, Variable):
-        return self is other
-    return self.read_value() == other
+class _UnreadVariable(Variable):
+    """What ``assign*`` returns (TF's ``_UnreadVariable``): the same variable (same handle and
+    state), named ``UnreadVariable``; using it reads the value after the assignment."""
+
+    def __init__(self, parent: Variable) -> None:  # noqa: super-init-not-called (shares state)
+        self.__dict__.update(parent.__dict__)
+
+    @property
+    def name(self) -> str:
+        return "UnreadVariable"
 
 
-Variable.__eq__ = _eq
-Variable.__ne__ = lambda self, other: not _eq(self, other) if isinstance(other, Variable) else self.read_value() != other
-Variable.__hash__ = None  # unhashable, like TF's (use .ref())
+# TF 2: == and != are elementwise on the values, for variables too (no identity comparison).
+Variable.__eq__ = lambda self, other: self.read_value() == other
+Variable.__ne__ = lambda self, other: self.read_value() != other
 
 
 class _VariableType:

@@ -11,3 +11,6 @@ def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int =
 def disable_check_numerics() -> None:
     """``tf.debugging.disable_check_numerics``."""
     _core.set_check_numerics(False)
+
+from fn._public import export as _export  # noqa: E402
+_export(globals())

@@ -10,3 +10,6 @@ Model = Layer
 
 __all__ = ["activations", "initializers", "layers", "losses", "optimizers", "utils", "Layer", "Model",
            "Sequential"]
+
+from fn._public import export as _export  # noqa: E402
+_export(globals())

@@ -354,3 +354,6 @@ class Sequential(Layer):
         for layer in self.layer_list:
             x = layer(x)
         return x
+
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["Module", "Sequential", "TensorShape", "Variable", "float32"])
