@@ -54,7 +54,7 @@ class ForwardAccumulator:
 
     def _jvp_one(self, target: Any, zero: bool) -> Any:
         from fn._math_ops import zeros_like
-        from fn._tape import GradientTape
+        from fn._tape import GradientTape, UnconnectedGradients
         for p, t in zip(self._primals, self._tangents):
             if p is target:
                 return t
