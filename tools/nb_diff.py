@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
 import os
 import re
@@ -37,6 +38,7 @@ _ADDR = re.compile(r"0x[0-9a-fA-F]+")
 _FN_PREFIX = re.compile(r"(?<![\w.])fn\.(?=[A-Za-z_])")
 _TMP = re.compile(r"/tmp/tmp\w+/")
 _FLOAT = re.compile(r"-?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+|\bnan\b|-?\binf\b")
+_KEEP = re.compile(r"shape=\([\d, ]*\)|TensorShape\(\[[\d, ]*\]\)|\b(?:u?int|float|complex|bfloat)\d+\b")
 _NUMBER = re.compile(r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?")
 _STDERR_NOISE = re.compile(r"^(?:.*Warning: .*|\s+warnings\.warn\(.*|WARNING: All log messages.*|"
                            r"I0000 .*|E0000 .*|W0000 .*)$", re.M)
@@ -102,11 +104,18 @@ import ast, io, json, os, signal, sys, types, traceback
 
 class _Dummy:
     def __call__(self, *a, **k): return _Dummy()
-    def __getattr__(self, name): return _Dummy()
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Dummy()
     def __iter__(self): return iter((0.0, 1.0))
     def __repr__(self): return "<matplotlib stub>"
 _mpl = types.ModuleType("matplotlib"); _plt = types.ModuleType("matplotlib.pyplot")
-_mpl.__getattr__ = lambda name: _Dummy(); _plt.__getattr__ = lambda name: _Dummy()
+def _stub_attr(name):
+    if name.startswith("__"):  # inspect and AutoGraph probe modules' __file__ and friends
+        raise AttributeError(name)
+    return _Dummy()
+_mpl.__getattr__ = _stub_attr; _plt.__getattr__ = _stub_attr
 _mpl.pyplot = _plt
 sys.modules["matplotlib"] = _mpl; sys.modules["matplotlib.pyplot"] = _plt
 
@@ -207,10 +216,16 @@ def normalize(rec: dict | None, cls: dict, backend: str) -> str:
     text = _TMP.sub("<tmp>/", _ADDR.sub("0x?", text))
     if backend == "fn":
         text = _FN_PREFIX.sub("tf.", text)
+        text = re.sub(r"(?m)^(\[stderr\] )?(WARNING|INFO|ERROR):fn:", r"\1\2:tensorflow:", text)
     if cls["timing"]:
         text = _NUMBER.sub("N", text)
     elif cls["random"]:
-        text = _FLOAT.sub("F", text)
+        # Random values aside: every number except shapes and dtypes ("shape=(3, 2)", "int32").
+        keep: list = []
+        text = _KEEP.sub(lambda m: keep.append(m.group(0)) or "\0" + chr(0x100 + len(keep) - 1), text)
+        text = _NUMBER.sub("N", _FLOAT.sub("F", text))
+        text = re.sub("\0(.)", lambda m: keep[ord(m.group(1)) - 0x100], text)
+        text = re.sub(r" *([\[\]]) *", r"\1", re.sub(r"[ \t]+", " ", text))  # padding varies
     return text
 
 
@@ -218,8 +233,22 @@ def diff_notebook(path: str, args, envs: dict) -> dict:
     cells = code_cells(path)
     classes = classify(cells)
     runnable = [None if c["skip"] else s for s, c in zip(cells, classes)]
-    res = {b: run_backend(py, b, runnable, args.timeout, envs[b])
-           for b, py in (("tf", args.tf_python), ("fn", args.fn_python))}
+    res = {}
+    for b, py in (("tf", args.tf_python), ("fn", args.fn_python)):
+        cache = None
+        if b == "tf" and args.cache:
+            # TensorFlow's outputs depend only on the notebook and this tool: keep them.
+            key = hashlib.sha1((json.dumps(runnable) + _KERNEL).encode()).hexdigest()[:16]
+            cache = os.path.join(args.cache, f"{os.path.basename(path)}.{key}.json")
+            if os.path.exists(cache):
+                with open(cache) as f:
+                    res[b] = {int(k) if k.isdigit() else k: v for k, v in json.load(f).items()}
+                continue
+        res[b] = run_backend(py, b, runnable, args.timeout, envs[b])
+        if cache and "crash" not in res[b]:
+            os.makedirs(args.cache, exist_ok=True)
+            with open(cache, "w") as f:
+                json.dump({str(k): v for k, v in res[b].items()}, f)
     report = []
     for i, (src, cls) in enumerate(zip(cells, classes)):
         if cls["skip"]:
@@ -242,6 +271,8 @@ def main(argv=None) -> int:
     p.add_argument("--fn-path", default=os.path.join(ROOT, "python"),
                    help="the folder holding the fn package")
     p.add_argument("--timeout", type=int, default=120, help="seconds per cell")
+    p.add_argument("--cache", default=os.path.expanduser("~/.cache/fn/nb_diff"),
+                   help="where TensorFlow's outputs are kept between runs ('' to disable)")
     p.add_argument("--show", action="store_true", help="print the differing cells")
     p.add_argument("--json", help="write the full report here")
     args = p.parse_args(argv)

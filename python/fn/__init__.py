@@ -74,6 +74,8 @@ from fn import data, keras  # noqa: E402,F401
 from fn import autograph, version  # noqa: E402,F401
 from fn._device import device  # noqa: E402
 from fn._custom_gradient import custom_gradient  # noqa: E402
+from fn._logging import get_logger  # noqa: E402
+from fn._check_ops import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: E402
 from fn import autodiff  # noqa: E402,F401
 from fn import _device  # noqa: E402
 _device._install()

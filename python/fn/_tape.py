@@ -215,7 +215,11 @@ class GradientTape:
             if len(flat_grads) != len(flat_targets):
                 raise ValueError(f"Expected {len(flat_targets)} output_gradients (one per target), got "
                                  f"{len(flat_grads)}.")
-        grads = self._tape.gradient(flat_targets, flat_sources, flat_grads, zero)
+        grads = self._tape.gradient(flat_targets, flat_sources, flat_grads, False)
+        if zero:   # zeros shaped like each source (a variable's value, not its resource handle)
+            from fn._math_ops import zeros_like
+            grads = [zeros_like(s.read_value() if _is_variable(s) else s) if g is None else g
+                     for g, s in zip(grads, _flatten(sources))]
         if not self._persistent:
             self._watched_variables = self.watched_variables()
             self._tape = None

@@ -56,6 +56,10 @@ class Variable:
 
     __array_priority__ = 100
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Variable":
+        # As in TF, fn.Variable(...) makes a ResourceVariable (type(v).__name__ says so).
+        return object.__new__(ResourceVariable if cls is Variable else cls)
+
     def __init__(self, initial_value: Any = None, trainable: Optional[bool] = None, validate_shape: bool = True,
                  name: Optional[str] = None, dtype: Any = None, shape: Any = None, **unused: Any) -> None:
         if initial_value is None:
@@ -229,7 +233,11 @@ for _name in ["__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
     setattr(Variable, _name, _forward(_name))
 
 
-class _UnreadVariable(Variable):
+class ResourceVariable(Variable):
+    """The class of the variables ``fn.Variable`` makes (TF's ``ResourceVariable``)."""
+
+
+class _UnreadVariable(ResourceVariable):
     """What ``assign*`` returns (TF's ``_UnreadVariable``): the same variable (same handle and
     state), named ``UnreadVariable``; using it reads the value after the assignment."""
 
