@@ -225,7 +225,7 @@ def normalize(rec: dict | None, cls: dict, backend: str) -> str:
         text = _KEEP.sub(lambda m: keep.append(m.group(0)) or "\0" + chr(0x100 + len(keep) - 1), text)
         text = _NUMBER.sub("N", _FLOAT.sub("F", text))
         text = re.sub("\0(.)", lambda m: keep[ord(m.group(1)) - 0x100], text)
-        text = re.sub(r" *([\[\]]) *", r"\1", re.sub(r"[ \t]+", " ", text))  # padding varies
+        text = re.sub(r"\s+", "", text)  # NumPy pads and wraps by the values' widths
     return text
 
 
