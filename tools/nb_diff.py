@@ -41,7 +41,10 @@ _FLOAT = re.compile(r"-?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+|\b
 _KEEP = re.compile(r"shape=\([\d, ]*\)|TensorShape\(\[[\d, ]*\]\)|\b(?:u?int|float|complex|bfloat)\d+\b")
 _NUMBER = re.compile(r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?")
 _STDERR_NOISE = re.compile(r"^(?:.*Warning: .*|\s+warnings\.warn\(.*|WARNING: All log messages.*|"
-                           r"I0000 .*|E0000 .*|W0000 .*)$", re.M)
+                           r"I0000 .*|E0000 .*|W0000 .*|"
+                           # TF's jacobians retrace pfor's own functions; fn has no pfor.
+                           r"WARNING:tensorflow:\d+ out of the last \d+ calls to <function pfor\.<locals>.*)$",
+                           re.M)
 
 
 def code_cells(path: str) -> list[str]:

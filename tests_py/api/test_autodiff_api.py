@@ -192,3 +192,17 @@ def test_stop_recording_and_watch_accessed_variables_false():
         total = z + w
     gx, gy = tape.gradient(total, [x, y])
     assert float(gx) == 3.0 and gy is None
+
+
+def test_variable_as_target():
+    x = tf.constant(1.0)
+    v0 = tf.Variable(2.0)
+    v1 = tf.Variable(2.0)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        result = v0 if x > 0.0 else v1 ** 2
+    dv0, dv1 = tape.gradient(result, [v0, v1])
+    assert float(dv0) == 1.0 and dv1 is None
+    with tf.GradientTape() as t:
+        y = v0 * 3.0
+    assert float(t.gradient([y, v0], v0)) == 4.0
