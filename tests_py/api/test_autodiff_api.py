@@ -206,3 +206,23 @@ def test_variable_as_target():
     with tf.GradientTape() as t:
         y = v0 * 3.0
     assert float(t.gradient([y, v0], v0)) == 4.0
+
+
+def test_jvp_and_jacobian_inside_function():
+    @tf.function
+    def jvp(x, v):
+        with tf.autodiff.ForwardAccumulator(x, v) as acc:
+            y = tf.sin(x) * x
+        return acc.jvp(y)
+
+    @tf.function
+    def jac(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = x * x
+        return t.jacobian(y, x)
+
+    x0 = np.array([1.0, 2.0], np.float32)
+    np.testing.assert_allclose(jvp(tf.constant(x0), tf.constant([1.0, 0.0])).numpy(),
+                               [np.sin(1.0) + np.cos(1.0), 0.0], rtol=1e-6)
+    assert jac(tf.constant(x0)).numpy().tolist() == [[2.0, 0.0], [0.0, 4.0]]
