@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "bindings/py_types.h"
+#include "ops/helpers.h"
 #include "trace/context.h"
 
 namespace fn {
@@ -24,7 +25,7 @@ namespace {
 
 [[noreturn]] void cannot_convert(py::handle v, DType d) {
   throw_error(Code::TypeError, "Cannot convert ", std::string(py::repr(v)), " to EagerTensor of dtype ",
-              dtype_name(d));
+              tf_type_string(d));   // TF's DataTypeString: "float", "double", "int32"
 }
 
 // A Python scalar as a 0-d tensor of dtype d (TF: ints wrap into unsigned/narrow types,

@@ -63,7 +63,8 @@ class Variable:
     def __init__(self, initial_value: Any = None, trainable: Optional[bool] = None, validate_shape: bool = True,
                  name: Optional[str] = None, dtype: Any = None, shape: Any = None, **unused: Any) -> None:
         if initial_value is None:
-            raise ValueError("initial_value must be specified.")
+            raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except when you "
+                             "are not providing a `variable_def`. You provided neither.")
         policies = _policies()
         if not _core.executing_eagerly() and policies:
             if not policies[-1].allowed:
@@ -153,8 +154,8 @@ class Variable:
     def __fn_tensor__(self, dtype: Any = None) -> Any:
         v = self.read_value()
         if dtype is not None and as_dtype(dtype) != self._dtype:
-            raise ValueError(f"Incompatible type conversion requested to type '{as_dtype(dtype).name}' for "
-                             f"variable of type '{self._dtype.name}'")
+            raise ValueError(f"Incompatible type conversion requested to type {as_dtype(dtype).name} for "
+                             f"`fn.Variable of type {self._dtype.name}. (Variable: {self!r})")
         return v
 
     def numpy(self) -> Any:
@@ -168,7 +169,7 @@ class Variable:
 
     # -- writing
     def _assign(self, op: str, value: Any, read_value: bool) -> Any:
-        value = _core.convert_to_tensor(value, None, self._dtype)
+        value = _core.convert_to_tensor(value, self._dtype, None)   # TF's conversion errors
         if value.dtype != self._dtype:
             raise TypeError(f"Cannot assign a {value.dtype.name} value to a {self._dtype.name} variable "
                             f"({self._name}).")
@@ -213,7 +214,8 @@ class Variable:
         return self.read_value().__index__()
 
     def __len__(self) -> int:
-        return len(self.read_value())
+        # TF's variables define no __len__ (use v.shape[0]).
+        raise TypeError(f"object of type '{type(self).__name__}' has no len()")
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.read_value())

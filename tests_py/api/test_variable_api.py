@@ -75,3 +75,42 @@ def test_unconnected_zero_for_a_variable_source():
         z = y ** 2
     g = tape.gradient(z, x, unconnected_gradients=tf.UnconnectedGradients.ZERO)
     assert g.numpy().tolist() == [0.0, 0.0]
+
+
+def test_assign_conversion_messages():
+    v = tf.Variable([1.0, 2.0])
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype float32 for Tensor with dtype int32"):
+        v.assign(tf.constant([1, 2]))
+    with pytest.raises(TypeError) as e:
+        v.assign("a")
+    assert str(e.value) == "Cannot convert 'a' to EagerTensor of dtype float"
+    with pytest.raises(TypeError) as e:
+        tf.Variable([1, 2]).assign([1.5, 2.0])
+    assert str(e.value) == "Cannot convert [1.5, 2.0] to EagerTensor of dtype int32"
+    assert v.assign([3, 4]).numpy().tolist() == [3.0, 4.0]     # Python ints convert
+
+
+def test_assign_add_does_not_broadcast():
+    v = tf.Variable([1.0, 2.0])
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Cannot update variable with shape \[2\] using a Tensor with shape \[1\], "
+                             r"shapes must be equal."):
+        v.assign_add([1.0])
+    assert v.numpy().tolist() == [1.0, 2.0]
+
+
+def test_other_variable_messages():
+    with pytest.raises(ValueError) as e:
+        tf.Variable(None)
+    assert str(e.value) == ("The `initial_value` arg to `tf.Variable` must be specified except when you "
+                            "are not providing a `variable_def`. You provided neither.")
+    v = tf.Variable([1.0, 2.0])
+    with pytest.raises(ValueError) as e:
+        tf.convert_to_tensor(v, dtype=tf.int32)
+    assert str(e.value) == (f"Incompatible type conversion requested to type int32 for `{P}.Variable of "
+                            f"type float32. (Variable: <{P}.Variable 'Variable:0' shape=(2,) dtype=float32, "
+                            "numpy=array([1., 2.], dtype=float32)>)")
+    with pytest.raises(TypeError, match="object of type 'ResourceVariable' has no len()"):
+        len(tf.Variable(1.0))
+    with pytest.raises(TypeError, match="object of type 'ResourceVariable' has no len()"):
+        len(v)
