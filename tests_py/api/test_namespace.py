@@ -64,3 +64,11 @@ def test_no_implementation_leftovers():
     for path in CHECKED:
         seen = (leftovers & _public(_module(path))) - set(TF_NAMES[path])
         assert not seen, f"fn.{path} shows {sorted(seen)}"
+
+
+@pytest.mark.parametrize("path", CHECKED)
+def test_no_tensorflow_name_hidden(path):
+    """A TF name the module has must be listed (an import placed after ``_export`` would not be)."""
+    mod = _module(path)
+    hidden = {n for n in vars(mod) if n in set(TF_NAMES[path])} - set(mod.__all__)
+    assert not hidden, f"fn.{path} has TensorFlow names missing from __all__/dir(): {sorted(hidden)}"
