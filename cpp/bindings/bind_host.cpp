@@ -7,6 +7,7 @@
 
 #include "bindings/convert.h"
 #include "bindings/py_types.h"
+#include "ops/host.h"
 #include "ops/op.h"
 
 namespace fn {
@@ -79,6 +80,31 @@ void init_host(py::module_& m) {
     }
     return out;
   });
+  // CustomGradient's gradient: grad_fn(out_grads, outputs) -> one gradient (or None) per
+  // argument input; the result inputs get none (the custom rule replaces their path).
+  custom_gradient_rule() = [](const GradContext& c) -> std::vector<TensorPtr> {
+    py::gil_scoped_acquire gil;
+    auto host = std::dynamic_pointer_cast<PyHostObject>(c.attrs.get<std::shared_ptr<HostObject>>("grad_fn"));
+    if (!host) throw_error(Code::Internal, "CustomGradient without a Python grad_fn");
+    auto n = static_cast<size_t>(c.attrs.get_or<int64_t>("num_outputs", 0));
+    py::list dys, ys;
+    for (size_t i = 0; i < c.out_grads.size(); ++i) {
+      dys.append(c.out_grads[i] ? py::cast(c.out_grads[i]) : py::none());
+      ys.append(py::cast(c.outputs[i]));
+    }
+    py::object result;
+    try {
+      result = host->obj(dys, ys);
+    } catch (py::error_already_set& e) {
+      rethrow_from_python(e);
+    }
+    std::vector<TensorPtr> grads(n, nullptr);
+    for (py::handle g : result) grads.push_back(g.is_none() ? nullptr : g.cast<TensorPtr>());
+    if (grads.size() != c.inputs.size())
+      throw_error(Code::InvalidArgument, "custom_gradient: the gradient function returned ", grads.size() - n,
+                  " gradients for ", c.inputs.size() - n, " inputs");
+    return grads;
+  };
   m.def("make_variant", [](py::object obj) -> TensorPtr {
         auto holder = std::make_shared<PyVariant>(std::move(obj));
         void* raw = holder.get();

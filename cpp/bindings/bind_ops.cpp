@@ -85,6 +85,35 @@ void init_graph(py::module_& m) {
         const AttrValue* v = g.node(i).attrs.find(k);
         return v ? attr_to_string(*v) : std::string();
       })
+      .def("node_attr", [](const Graph& g, int i, const std::string& k) -> py::object {
+        // The attr as a Python value (for as_graph_def): tensors, dtypes, shapes, lists.
+        const AttrValue* v = g.node(i).attrs.find(k);
+        if (!v) return py::none();
+        return std::visit([](const auto& x) -> py::object {
+          using T = std::decay_t<decltype(x)>;
+          if constexpr (std::is_same_v<T, std::monostate> || std::is_same_v<T, std::shared_ptr<HostObject>>) {
+            return py::none();
+          } else if constexpr (std::is_same_v<T, DType>) {
+            return dtype_to_py(x);
+          } else if constexpr (std::is_same_v<T, Shape>) {
+            return shape_to_py(x);
+          } else if constexpr (std::is_same_v<T, std::vector<DType>>) {
+            py::list l;
+            for (DType d : x) l.append(dtype_to_py(d));
+            return l;
+          } else if constexpr (std::is_same_v<T, std::vector<Shape>>) {
+            py::list l;
+            for (auto& s : x) l.append(shape_to_py(s));
+            return l;
+          } else if constexpr (std::is_same_v<T, EagerPtr>) {
+            return x ? py::cast(std::static_pointer_cast<Tensor>(x)) : py::none();
+          } else if constexpr (std::is_same_v<T, std::shared_ptr<Graph>>) {
+            return x ? py::cast(x) : py::none();
+          } else {
+            return py::cast(x);
+          }
+        }, *v);
+      })
       .def("node_outputs", [](const Graph& g, int i) {
         py::list out;
         for (auto& s : g.node(i).outputs) out.append(py::make_tuple(dtype_to_py(s.dtype), shape_to_py(s.shape)));

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "bindings/py_types.h"
+#include "ops/helpers.h"
 #include "trace/context.h"
 
 namespace fn {
@@ -24,7 +25,7 @@ namespace {
 
 [[noreturn]] void cannot_convert(py::handle v, DType d) {
   throw_error(Code::TypeError, "Cannot convert ", std::string(py::repr(v)), " to EagerTensor of dtype ",
-              dtype_name(d));
+              tf_type_string(d));   // TF's DataTypeString: "float", "double", "int32"
 }
 
 // A Python scalar as a 0-d tensor of dtype d (TF: ints wrap into unsigned/narrow types,
@@ -132,9 +133,12 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
   }
   if (*dtype == DType::String) return tensor_from_ndarray(arr.attr("astype")("object"), true);
   auto t = tensor_from_ndarray(arr, true);
-  if (t->dtype() == DType::String) cannot_convert(v, *dtype);
-  if (is_floating(t->dtype()) && !is_floating(*dtype)) cannot_convert(v, *dtype);
-  if (*dtype == DType::Bool && t->dtype() != DType::Bool) cannot_convert(v, *dtype);
+  // An empty sequence has no values to refuse (NumPy makes it float64): [] and [[]] take any dtype.
+  bool empty = arr.attr("size").cast<int64_t>() == 0;
+  if (t->dtype() == DType::String && !empty) cannot_convert(v, *dtype);
+  if (empty && t->dtype() == DType::String) t = tensor_from_ndarray(arr.attr("astype")("float32"), true);
+  if (is_floating(t->dtype()) && !is_floating(*dtype) && !empty) cannot_convert(v, *dtype);
+  if (*dtype == DType::Bool && t->dtype() != DType::Bool && !empty) cannot_convert(v, *dtype);
   return cast_tensor(t, *dtype);
 }
 

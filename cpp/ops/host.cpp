@@ -2,9 +2,15 @@
 // kernel is installed by the bindings, which own the interpreter; ops/ only knows its rules.
 #include "core/error.h"
 #include "ops/families.h"
+#include "ops/host.h"
 #include "ops/op.h"
 
 namespace fn {
+
+GradFn& custom_gradient_rule() {
+  static GradFn rule;
+  return rule;
+}
 
 void register_host_ops(OpRegistry& r) {
   OpDef def{"PyCall", "EagerPyFunc", -1,
@@ -23,6 +29,27 @@ void register_host_ops(OpRegistry& r) {
   def.stateful = true;
   def.needs_host = true;
   r.add(std::move(def));
+
+  // fn.custom_gradient: outputs are the first `num_outputs` inputs (the function's results);
+  // the remaining inputs (its tensor arguments) receive the gradient that the Python grad_fn in
+  // the attrs computes (installed by the bindings). TensorFlow records an IdentityN here.
+  OpDef cg{"CustomGradient", "IdentityN", -1,
+           [](const InferContext& c) {
+             auto n = static_cast<size_t>(c.attrs.get_or<int64_t>("num_outputs", 0));
+             if (n > c.inputs.size()) throw_error(Code::InvalidArgument, "CustomGradient: num_outputs too large");
+             return std::vector<TensorSpec>(c.inputs.begin(), c.inputs.begin() + static_cast<long>(n));
+           },
+           [](KernelContext& k, const std::vector<EagerPtr>& in) {
+             auto n = static_cast<size_t>(k.attrs.get_or<int64_t>("num_outputs", 0));
+             if (n > in.size()) throw_error(Code::InvalidArgument, "CustomGradient: num_outputs too large");
+             return std::vector<EagerPtr>(in.begin(), in.begin() + static_cast<long>(n));
+           },
+           [](const GradContext& c) -> std::vector<TensorPtr> {
+             const GradFn& rule = custom_gradient_rule();
+             if (!rule) throw_error(Code::Unimplemented, "CustomGradient needs the Python bindings");
+             return rule(c);
+           }};
+  r.add(std::move(cg));
 }
 
 }  // namespace fn

@@ -74,6 +74,16 @@ KernelFn assign_kernel(const std::string& op, int sign) {
       if (delta->dtype() != cur->dtype())
         throw_error(Code::InvalidArgument, "cannot compute ", op, " as input #1(zero-based) was expected to be a ",
                     dtype_name(cur->dtype()), " tensor but is a ", dtype_name(delta->dtype()), " tensor");
+      if (delta->shape() != cur->shape()) {
+        // TF's kernel refuses to broadcast an update (the message names shapes as [2]).
+        auto dims = [](const Shape& s) {
+          std::string t = "[";
+          for (int i = 0; i < s.rank(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
+          return t + "]";
+        };
+        throw_error(Code::InvalidArgument, "Cannot update variable with shape ", dims(cur->shape()),
+                    " using a Tensor with shape ", dims(delta->shape()), ", shapes must be equal.");
+      }
       const OpDef& math = OpRegistry::global().get(sign > 0 ? "AddV2" : "Sub");
       auto out = run_kernel(math, {cur, delta}, Attrs{}, op);
       v.assign(out[0]);

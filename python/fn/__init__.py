@@ -74,8 +74,19 @@ from fn import data, keras  # noqa: E402,F401
 from fn import train  # noqa: E402,F401
 from fn import saved_model  # noqa: E402,F401
 from fn import onnx  # noqa: E402,F401  (needs the onnx package only when exporting)
+from fn import autograph, version  # noqa: E402,F401
+from fn._device import device  # noqa: E402
+from fn._custom_gradient import custom_gradient  # noqa: E402
+from fn._logging import get_logger  # noqa: E402
+from fn._check_ops import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: E402
+from fn import autodiff  # noqa: E402,F401
+from fn import _device  # noqa: E402
+_device._install()
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod
 
 __version__ = "0.1.0"
+
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["EagerTensor", "Function"])

@@ -22,6 +22,8 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Cons
     """Creates a constant tensor (``tf.constant``): Python ints become int32, floats float32,
     str/bytes string; NumPy arrays keep their dtype. Inside a Function it is a Const node."""
     dtype = _dt(dtype)
+    if isinstance(value, TensorShape):
+        value = value._as_array()
     if _core.is_tensor(value) and value._is_eager:
         t = value if dtype is None or value.dtype == dtype else cast(value, dtype)
     else:

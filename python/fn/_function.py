@@ -135,26 +135,7 @@ class _Signature:
 
 # ---------------------------------------------------------------- graphs
 
-class NodeDef:
-    """One node of ``Graph.as_graph_def()`` (``tf.compat.v1.NodeDef``'s fields we support)."""
-
-    __slots__ = ("name", "op", "input", "attr", "device")
-
-    def __init__(self, name: str, op: str, inputs: List[str], attr: Dict[str, str]) -> None:
-        self.name, self.op, self.input, self.attr, self.device = name, op, inputs, attr, ""
-
-    def __repr__(self) -> str:
-        return f"NodeDef(name={self.name!r}, op={self.op!r}, input={self.input!r})"
-
-
-class GraphDef:
-    """``Graph.as_graph_def()``: the nodes, in order."""
-
-    def __init__(self, node: List[NodeDef]) -> None:
-        self.node = node
-
-    def __repr__(self) -> str:
-        return "\n".join(f"node {{ name: {n.name!r} op: {n.op!r} input: {n.input!r} }}" for n in self.node)
+from fn._graph_def import GraphDef, NodeDef  # noqa: E402,F401  (as_graph_def's classes)
 
 
 class Operation:
@@ -190,12 +171,8 @@ class FuncGraph:
         self.structured_outputs: Any = None
 
     def as_graph_def(self) -> GraphDef:
-        g = self._core
-        nodes = []
-        for i in range(g.num_nodes()):
-            attrs = {k: g.node_attr_text(i, k) for k in g.node_attr_names(i)}
-            nodes.append(NodeDef(g.node_name(i), g.node_op(i), list(g.node_inputs(i)), attrs))
-        return GraphDef(nodes)
+        from fn._graph_def import graph_def
+        return graph_def(self._core)
 
     def get_operations(self) -> List[Operation]:
         return [Operation(self, i) for i in range(self._core.num_nodes())]

@@ -206,20 +206,46 @@ class GradientTape:
         except ValueError:
             raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}") from None
 
-        flat_targets = [self._as_target(t) for t in _flatten(target)]
+        raw_targets = _flatten(target)
         flat_sources = [self._as_source(s) for s in _flatten(sources)]
         flat_grads: List[Any] = []
         if output_gradients is not None:
             flat_grads = [None if g is None else _core.convert_to_tensor(g, None)
                           for g in _flatten(output_gradients)]
-            if len(flat_grads) != len(flat_targets):
-                raise ValueError(f"Expected {len(flat_targets)} output_gradients (one per target), got "
+            if len(flat_grads) != len(raw_targets):
+                raise ValueError(f"Expected {len(raw_targets)} output_gradients (one per target), got "
                                  f"{len(flat_grads)}.")
-        grads = self._tape.gradient(flat_targets, flat_sources, flat_grads, zero)
+        # As TF, a variable target is its handle: d v / d v is the seed, other sources get nothing.
+        var_seeds = [(t, flat_grads[k] if flat_grads else None)
+                     for k, t in enumerate(raw_targets) if _is_variable(t)]
+        keep = [k for k, t in enumerate(raw_targets) if not _is_variable(t)]
+        flat_targets = [self._as_target(raw_targets[k]) for k in keep]
+        flat_grads = [flat_grads[k] for k in keep] if flat_grads else []
+        grads = self._tape.gradient(flat_targets, flat_sources, flat_grads, False) if flat_targets \
+            else [None] * len(flat_sources)
+        if var_seeds:
+            from fn._variable_targets import add_variable_target_grads
+            grads = add_variable_target_grads(grads, _flatten(sources), var_seeds)
+        if zero:   # zeros shaped like each source (a variable's value, not its resource handle)
+            from fn._math_ops import zeros_like
+            grads = [zeros_like(s.read_value() if _is_variable(s) else s) if g is None else g
+                     for g, s in zip(grads, _flatten(sources))]
         if not self._persistent:
             self._watched_variables = self.watched_variables()
             self._tape = None
         return _pack(sources, grads)
+
+    def jacobian(self, target: Any, sources: Any, unconnected_gradients: Any = UnconnectedGradients.NONE,
+                 parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
+        """``tf.GradientTape.jacobian`` (see ``fn._jacobian``)."""
+        from fn._jacobian import jacobian
+        return jacobian(self, target, sources, unconnected_gradients)
+
+    def batch_jacobian(self, target: Any, source: Any, unconnected_gradients: Any = UnconnectedGradients.NONE,
+                       parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
+        """``tf.GradientTape.batch_jacobian`` (see ``fn._jacobian``)."""
+        from fn._jacobian import batch_jacobian
+        return batch_jacobian(self, target, source, unconnected_gradients)
 
     @staticmethod
     def _as_target(t: Any) -> Any:

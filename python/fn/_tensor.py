@@ -157,6 +157,7 @@ def _install() -> None:
     EagerTensor.__iter__ = _eager_iter
     EagerTensor.__array__ = _eager_array
     EagerTensor.__copy__ = lambda self: self
+    EagerTensor.__format__ = lambda self, spec: self.numpy().__format__(spec)  # as TF: the value's
     EagerTensor.__deepcopy__ = lambda self, memo: self
 
 

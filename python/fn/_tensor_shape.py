@@ -56,6 +56,25 @@ class TensorShape:
             raise ValueError("as_list() is not defined on an unknown TensorShape.")
         return list(self._dims)
 
+    def _as_array(self) -> Any:
+        """The dims as a NumPy int32 (int64 if needed) vector, for conversion to a tensor."""
+        import numpy as np
+        if not self.is_fully_defined():
+            raise ValueError(f"Cannot convert a partially known TensorShape {self._text()} to a Tensor.")
+        big = any(d > 2 ** 31 - 1 for d in self._dims)
+        return np.asarray(self._dims, dtype=np.int64 if big else np.int32).reshape([len(self._dims)])
+
+    def _text(self) -> str:
+        if self._dims is None:
+            return "<unknown>"
+        return "(" + ", ".join("None" if d is None else str(d) for d in self._dims) + \
+            ("," if len(self._dims) == 1 else "") + ")"
+
+    def __fn_tensor__(self, dtype: Any = None) -> Any:
+        """``tf.convert_to_tensor(shape)``: a fully defined shape becomes its dims (int32)."""
+        from fn import _core
+        return _core.convert_to_tensor(self._as_array(), dtype, None)
+
     def is_fully_defined(self) -> bool:
         return self._dims is not None and all(d is not None for d in self._dims)
 

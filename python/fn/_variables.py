@@ -56,10 +56,15 @@ class Variable:
 
     __array_priority__ = 100
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Variable":
+        # As in TF, fn.Variable(...) makes a ResourceVariable (type(v).__name__ says so).
+        return object.__new__(ResourceVariable if cls is Variable else cls)
+
     def __init__(self, initial_value: Any = None, trainable: Optional[bool] = None, validate_shape: bool = True,
                  name: Optional[str] = None, dtype: Any = None, shape: Any = None, **unused: Any) -> None:
         if initial_value is None:
-            raise ValueError("initial_value must be specified.")
+            raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except when you "
+                             "are not providing a `variable_def`. You provided neither.")
         policies = _policies()
         if not _core.executing_eagerly() and policies:
             if not policies[-1].allowed:
@@ -123,7 +128,14 @@ class Variable:
         return Reference(self)
 
     def __hash__(self) -> int:
-        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+        raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. "
+                        f"(Variable: {self!r})")
+
+    @property
+    def device(self) -> str:
+        """``Variable.device``: fn keeps every variable on the CPU."""
+        from fn._device import CPU_DEVICE
+        return CPU_DEVICE
 
     def __tf_tracing_type__(self, context: Any) -> Any:
         return _VariableType(self._dtype, self._shape, self._id)
@@ -142,8 +154,8 @@ class Variable:
     def __fn_tensor__(self, dtype: Any = None) -> Any:
         v = self.read_value()
         if dtype is not None and as_dtype(dtype) != self._dtype:
-            raise ValueError(f"Incompatible type conversion requested to type '{as_dtype(dtype).name}' for "
-                             f"variable of type '{self._dtype.name}'")
+            raise ValueError(f"Incompatible type conversion requested to type {as_dtype(dtype).name} for "
+                             f"`fn.Variable of type {self._dtype.name}. (Variable: {self!r})")
         return v
 
     def numpy(self) -> Any:
@@ -157,18 +169,19 @@ class Variable:
 
     # -- writing
     def _assign(self, op: str, value: Any, read_value: bool) -> Any:
-        value = _core.convert_to_tensor(value, None, self._dtype)
+        value = _core.convert_to_tensor(value, self._dtype, None)   # TF's conversion errors
         if value.dtype != self._dtype:
             raise TypeError(f"Cannot assign a {value.dtype.name} value to a {self._dtype.name} variable "
                             f"({self._name}).")
         if op == "AssignVariableOp" and not value.shape.is_compatible_with(self._shape):
-            raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape mismatch. The variable "
+            raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable "
                              f"shape {self._shape}, and the assigned value shape {value.shape} are incompatible.")
         _core.execute(op, [self._handle, value], None, None)
-        return self.read_value() if read_value else None
+        return _UnreadVariable(self) if read_value else None
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
-        """Sets the value; returns the new value (TF: the assigned variable's value)."""
+        """Sets the value; returns the variable, as TF's ``_UnreadVariable`` (reads see the new
+        value), or None with ``read_value=False``."""
         return self._assign("AssignVariableOp", value, read_value)
 
     def assign_add(self, delta: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
@@ -182,8 +195,8 @@ class Variable:
         if _core.executing_eagerly():
             from fn._tensor import _numpy_text
             return "<fn.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
-                self._name, self._shape, self._dtype.name, _numpy_text(self.read_value(), True))
-        return "<fn.Variable '%s' shape=%s dtype=%s>" % (self._name, self._shape, self._dtype.name)
+                self.name, self._shape, self._dtype.name, _numpy_text(self.read_value(), True))
+        return "<fn.Variable '%s' shape=%s dtype=%s>" % (self.name, self._shape, self._dtype.name)
 
     def __str__(self) -> str:
         return self.__repr__()
@@ -201,7 +214,8 @@ class Variable:
         return self.read_value().__index__()
 
     def __len__(self) -> int:
-        return len(self.read_value())
+        # TF's variables define no __len__ (use v.shape[0]).
+        raise TypeError(f"object of type '{type(self).__name__}' has no len()")
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.read_value())
@@ -221,15 +235,25 @@ for _name in ["__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
     setattr(Variable, _name, _forward(_name))
 
 
-def _eq(self: Variable, other: Any) -> Any:
-    if isinstance(other, Variable):
-        return self is other
-    return self.read_value() == other
+class ResourceVariable(Variable):
+    """The class of the variables ``fn.Variable`` makes (TF's ``ResourceVariable``)."""
 
 
-Variable.__eq__ = _eq
-Variable.__ne__ = lambda self, other: not _eq(self, other) if isinstance(other, Variable) else self.read_value() != other
-Variable.__hash__ = None  # unhashable, like TF's (use .ref())
+class _UnreadVariable(ResourceVariable):
+    """What ``assign*`` returns (TF's ``_UnreadVariable``): the same variable (same handle and
+    state), named ``UnreadVariable``; using it reads the value after the assignment."""
+
+    def __init__(self, parent: Variable) -> None:  # noqa: super-init-not-called (shares state)
+        self.__dict__.update(parent.__dict__)
+
+    @property
+    def name(self) -> str:
+        return "UnreadVariable"
+
+
+# TF 2: == and != are elementwise on the values, for variables too (no identity comparison).
+Variable.__eq__ = lambda self, other: self.read_value() == other
+Variable.__ne__ = lambda self, other: self.read_value() != other
 
 
 class _VariableType:

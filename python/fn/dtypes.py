@@ -130,3 +130,6 @@ def as_dtype(type_value: Any) -> DType:
     if d is None:
         raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.")
     return d
+
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["bool_"])

@@ -72,3 +72,6 @@ _BY_CPP_CODE = [CancelledError, UnknownError, InvalidArgumentError, DeadlineExce
                 AlreadyExistsError, PermissionDeniedError, ResourceExhaustedError, FailedPreconditionError,
                 AbortedError, OutOfRangeError, UnimplementedError, InternalError, UnavailableError,
                 DataLossError, UnauthenticatedError]
+
+from fn._public import export as _export  # noqa: E402
+_export(globals())

@@ -10,3 +10,6 @@ from fn._math_ops import (tensordot, abs, add, add_n, argmax, argmin, ceil, cos,
                          reduce_min, reduce_prod, reduce_std, reduce_sum, reduce_variance, relu,
                          round, rsqrt, scalar_mul, sigmoid, sign, sin, softplus, sqrt, square,
                          squared_difference, subtract, tanh, truediv)
+
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["elu", "invert", "matmul", "realdiv", "relu", "tensordot"])

@@ -34,9 +34,7 @@ __all__ = [
     "map_structure",
     "assert_same_structure",
     "is_nested",
-    "flatten_with_joined_string_paths",
-    "flatten_with_tuple_paths",
-]
+]  # also flatten_with_joined_string_paths/flatten_with_tuple_paths (tf.nest keeps them private)
 
 # Kinds of node.  Leaves are 0 so `if kind:` means "is nested".
 _LEAF = 0
@@ -406,3 +404,6 @@ def flatten_with_joined_string_paths(structure: Any, separator: str = "/",
     ``[("a/0", leaf), ...]``; a leaf structure gives ``[("", leaf)]``."""
     return [(separator.join(str(p) for p in path), leaf)
             for path, leaf in flatten_with_tuple_paths(structure)]
+
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["flatten_with_joined_string_paths", "flatten_with_tuple_paths"])

@@ -120,3 +120,6 @@ def avg_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Op
              name: Optional[str] = None) -> Any:
     """``tf.nn.avg_pool`` (2-D inputs)."""
     return _nd_pool("AvgPool", input, ksize, strides, padding, data_format, name)
+
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["convert_to_tensor", "transpose"])

@@ -115,3 +115,6 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
     rnd = _random("RandomStandardNormal", [_shape_tensor(shape)], dtype, "dtype", seed, None)
     mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
     return _math("AddV2", mul, convert_to_tensor(mean, dtype), name or "random_normal")
+
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["convert_to_tensor", "float32", "get_global_seed", "get_seed"])

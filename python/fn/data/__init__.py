@@ -7,9 +7,9 @@ call back into Python (see ``iterator_ops``).
 from __future__ import annotations
 
 from fn.data import experimental
-from fn.data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, NumpyIterator
-from fn.data.iterator_ops import Iterator
-from fn.data.structure import DatasetSpec, IteratorSpec
+from fn.data._dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, NumpyIterator
+from fn.data._iterator_ops import Iterator
+from fn.data._structure import DatasetSpec, IteratorSpec
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
@@ -17,3 +17,6 @@ DatasetV2 = Dataset
 
 __all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "Iterator", "IteratorSpec", "NumpyIterator",
            "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "experimental"]
+
+from fn._public import export as _export  # noqa: E402
+_export(globals())

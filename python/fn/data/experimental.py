@@ -11,3 +11,6 @@ UNKNOWN_CARDINALITY = -2
 def cardinality(dataset: Any) -> Any:
     """``tf.data.experimental.cardinality``."""
     return dataset.cardinality()
+
+from fn._public import export as _export  # noqa: E402
+_export(globals())

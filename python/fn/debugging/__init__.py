@@ -1,5 +1,10 @@
-"""``fn.debugging`` (``tf.debugging``): NaN/Inf checks."""
+"""``fn.debugging`` (``tf.debugging``): assertions and NaN/Inf checks."""
 from fn import _core
+from fn._check_ops import (Assert, assert_all_finite, assert_equal, assert_greater,  # noqa: F401
+                           assert_greater_equal, assert_less, assert_less_equal, assert_negative,
+                           assert_non_negative, assert_non_positive, assert_none_equal,
+                           assert_positive, assert_rank, assert_rank_at_least, assert_scalar,
+                           assert_type, check_numerics, is_numeric_tensor)
 
 
 def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int = 50) -> None:
@@ -8,6 +13,23 @@ def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int =
     _core.set_check_numerics(True)
 
 
+def set_log_device_placement(enabled: bool) -> None:
+    """``tf.debugging.set_log_device_placement``: accepted (every op runs on the CPU)."""
+    global _log_placement
+    _log_placement = bool(enabled)
+
+
+def get_log_device_placement() -> bool:
+    """``tf.debugging.get_log_device_placement``."""
+    return _log_placement
+
+
+_log_placement = False
+
+
 def disable_check_numerics() -> None:
     """``tf.debugging.disable_check_numerics``."""
     _core.set_check_numerics(False)
+
+from fn._public import export as _export  # noqa: E402
+_export(globals())

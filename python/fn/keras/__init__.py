@@ -12,3 +12,6 @@ from fn.keras.layers import Layer
 
 __all__ = ["activations", "callbacks", "initializers", "layers", "losses", "metrics", "models", "optimizers", "utils",
            "Input", "KerasTensor", "Layer", "Model", "Sequential"]
+
+from fn._public import export as _export  # noqa: E402
+_export(globals())

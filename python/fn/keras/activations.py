@@ -76,3 +76,6 @@ def serialize(activation: Callable) -> str:
 
 
 __all__ = sorted(_BY_NAME) + ["get", "serialize"]
+
+from fn._public import export as _export  # noqa: E402
+_export(globals())

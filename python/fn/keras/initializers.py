@@ -157,3 +157,6 @@ def get(identifier: Union[None, str, Callable]) -> Optional[Callable]:
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret initializer identifier: {identifier!r}")
+
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["float32", "set_random_seed"])

@@ -367,3 +367,5 @@ class Sequential(Layer):
 from fn.keras._layers_more import (Add, BatchNormalization, Concatenate, Dropout, Embedding,  # noqa: E402
                                    GlobalAveragePooling2D, GlobalMaxPooling2D, InputLayer, Lambda,
                                    LayerNormalization, MultiHeadAttention)
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["Module", "Sequential", "TensorShape", "Variable", "float32"])

@@ -133,3 +133,6 @@ def get(identifier: Any) -> Callable:
         return table[identifier]
     except KeyError:
         raise ValueError(f"Could not interpret loss identifier: {identifier}") from None
+
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["float32", "mean_absolute_error", "mean_squared_error"])

@@ -233,3 +233,6 @@ def get(identifier: Any) -> Optimizer:
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
         return _BY_NAME[identifier.lower()]()
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
+
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["Variable", "float32", "init_scope", "int64"])

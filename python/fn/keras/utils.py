@@ -15,3 +15,6 @@ def set_random_seed(seed: int) -> None:
     np.random.seed(seed)
     fn_random.set_seed(seed)
     initializers.set_random_seed(seed)
+
+from fn._public import export as _export  # noqa: E402
+_export(globals())

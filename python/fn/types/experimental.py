@@ -32,3 +32,6 @@ class TraceType(abc.ABC):
 
 class TracingContext:
     """Passed to ``__tf_tracing_type__``; fn keeps no state in it."""
+
+from fn._public import export as _export  # noqa: E402
+_export(globals(), hide=["TracingContext"])

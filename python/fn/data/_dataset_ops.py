@@ -17,8 +17,8 @@ from typing import Any, Callable, Iterator as PyIterator, List, Optional, Sequen
 import numpy as np
 
 from fn import _core, errors
-from fn.data import structure
-from fn.data.structure import DatasetSpec
+from fn.data import _structure as structure
+from fn.data._structure import DatasetSpec
 
 AUTOTUNE = -1
 INFINITE = -1
@@ -72,7 +72,7 @@ class Dataset:
 
     # ------------------------------------------------------------ iteration
     def __iter__(self) -> Any:
-        from fn.data.iterator_ops import Iterator, SymbolicIterator, make_iterator_op
+        from fn.data._iterator_ops import Iterator, SymbolicIterator, make_iterator_op
         if _core.executing_eagerly():
             return Iterator(self)
         return SymbolicIterator(make_iterator_op(self), self._element_spec)
@@ -90,7 +90,7 @@ class Dataset:
     def _fn_dataset_loop(self, body: Callable, init_state: tuple, extra_test: Optional[Callable] = None) -> tuple:
         """AutoGraph's ``for x in dataset``: ``body(element, state) -> state``. Inside a Function it
         is one graph loop over a fresh iterator (its size does not grow with the data)."""
-        from fn.data import iterator_ops
+        from fn.data import _iterator_ops as iterator_ops
         if _core.executing_eagerly():
             return iterator_ops.eager_loop(self._elements(), body, init_state, extra_test)
         handle = iterator_ops.make_iterator_op(self)
@@ -102,7 +102,7 @@ class Dataset:
         (``DatasetSpec``) and enters the graph as one variant tensor."""
         if not self._symbolic_tensors():
             return DatasetSpec(self._element_spec), [_core.make_variant(self)]
-        from fn.data.iterator_ops import dataset_handle_op
+        from fn.data._iterator_ops import dataset_handle_op
         return DatasetSpec(self._element_spec), [dataset_handle_op(self)]
 
     def _all_tensors(self) -> List[Any]:
@@ -138,13 +138,13 @@ class Dataset:
     @staticmethod
     def from_tensor_slices(tensors: Any, name: Optional[str] = None) -> "Dataset":
         """The slices of ``tensors`` along their first dimension (nested structures allowed)."""
-        from fn.data.sources import TensorSliceDataset
+        from fn.data._sources import TensorSliceDataset
         return TensorSliceDataset(tensors)
 
     @staticmethod
     def from_tensors(tensors: Any, name: Optional[str] = None) -> "Dataset":
         """One element: ``tensors``."""
-        from fn.data.sources import TensorDataset
+        from fn.data._sources import TensorDataset
         return TensorDataset(tensors)
 
     @staticmethod
@@ -152,19 +152,19 @@ class Dataset:
                        args: Any = None, output_signature: Any = None, name: Optional[str] = None) -> "Dataset":
         """The elements yielded by ``generator()`` (called afresh for each iteration), converted
         and checked against ``output_signature`` (or ``output_types``/``output_shapes``)."""
-        from fn.data.sources import GeneratorDataset
+        from fn.data._sources import GeneratorDataset
         return GeneratorDataset(generator, output_types, output_shapes, args, output_signature)
 
     @staticmethod
     def range(*args: Any, output_type: Any = None, name: Optional[str] = None) -> "Dataset":
         """``range(stop)``, ``range(start, stop[, step])`` as int64 scalars (or ``output_type``)."""
-        from fn.data.sources import RangeDataset
+        from fn.data._sources import RangeDataset
         return RangeDataset(*args, output_type=output_type)
 
     @staticmethod
     def zip(*args: Any, datasets: Any = None, name: Optional[str] = None) -> "Dataset":
         """Elements of several datasets together: ``zip((a, b))``, ``zip(a, b)`` or ``zip({'x': a})``."""
-        from fn.data.transforms import ZipDataset
+        from fn.data._transforms import ZipDataset
         if datasets is None:
             if not args:
                 raise TypeError("Must pass at least one dataset to `zip`.")
@@ -176,70 +176,70 @@ class Dataset:
             name: Optional[str] = None) -> "Dataset":
         """``map_func`` applied to each element (traced once into a graph, as TF does; a tuple
         element is passed as positional arguments)."""
-        from fn.data.transforms import MapDataset
+        from fn.data._transforms import MapDataset
         return MapDataset(self, map_func)
 
     def filter(self, predicate: Callable, name: Optional[str] = None) -> "Dataset":
         """The elements for which ``predicate`` (a scalar bool) is True."""
-        from fn.data.transforms import FilterDataset
+        from fn.data._transforms import FilterDataset
         return FilterDataset(self, predicate)
 
     def batch(self, batch_size: Any, drop_remainder: bool = False, num_parallel_calls: Any = None,
               deterministic: Any = None, name: Optional[str] = None) -> "Dataset":
         """Consecutive elements stacked into batches of ``batch_size``."""
-        from fn.data.transforms import BatchDataset
+        from fn.data._transforms import BatchDataset
         return BatchDataset(self, batch_size, drop_remainder)
 
     def unbatch(self, name: Optional[str] = None) -> "Dataset":
         """The inverse of ``batch``: each element split along its first dimension."""
-        from fn.data.transforms import UnbatchDataset
+        from fn.data._transforms import UnbatchDataset
         return UnbatchDataset(self)
 
     def shuffle(self, buffer_size: Any, seed: Optional[int] = None, reshuffle_each_iteration: bool = True,
                 name: Optional[str] = None) -> "Dataset":
         """Elements in random order through a buffer of ``buffer_size`` (reproducible with ``seed``)."""
-        from fn.data.transforms import ShuffleDataset
+        from fn.data._transforms import ShuffleDataset
         return ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
 
     def repeat(self, count: Any = None, name: Optional[str] = None) -> "Dataset":
         """The dataset ``count`` times (forever when None or -1)."""
-        from fn.data.transforms import RepeatDataset
+        from fn.data._transforms import RepeatDataset
         return RepeatDataset(self, count)
 
     def take(self, count: Any, name: Optional[str] = None) -> "Dataset":
         """The first ``count`` elements (all when -1)."""
-        from fn.data.transforms import TakeDataset
+        from fn.data._transforms import TakeDataset
         return TakeDataset(self, count)
 
     def skip(self, count: Any, name: Optional[str] = None) -> "Dataset":
         """All but the first ``count`` elements (none when -1)."""
-        from fn.data.transforms import SkipDataset
+        from fn.data._transforms import SkipDataset
         return SkipDataset(self, count)
 
     def enumerate(self, start: Any = 0, name: Optional[str] = None) -> "Dataset":
         """``(index, element)`` pairs, the index an int64 counting from ``start``."""
-        from fn.data.sources import RangeDataset
-        from fn.data.transforms import ZipDataset
+        from fn.data._sources import RangeDataset
+        from fn.data._transforms import ZipDataset
         return ZipDataset((RangeDataset(start, np.iinfo(np.int64).max), self))
 
     def prefetch(self, buffer_size: Any, name: Optional[str] = None) -> "Dataset":
         """The same elements (fn runs pipelines synchronously, so prefetching is a no-op)."""
-        from fn.data.transforms import PrefetchDataset
+        from fn.data._transforms import PrefetchDataset
         return PrefetchDataset(self)
 
     def cache(self, filename: str = "", name: Optional[str] = None) -> "Dataset":
         """The same elements, kept in memory after the first full pass."""
-        from fn.data.transforms import CacheDataset
+        from fn.data._transforms import CacheDataset
         return CacheDataset(self)
 
     def concatenate(self, dataset: "Dataset", name: Optional[str] = None) -> "Dataset":
         """This dataset's elements followed by ``dataset``'s."""
-        from fn.data.transforms import ConcatenateDataset
+        from fn.data._transforms import ConcatenateDataset
         return ConcatenateDataset(self, dataset)
 
     def flat_map(self, map_func: Callable, name: Optional[str] = None) -> "Dataset":
         """The concatenation of the datasets ``map_func(element)`` returns (run eagerly)."""
-        from fn.data.transforms import FlatMapDataset
+        from fn.data._transforms import FlatMapDataset
         return FlatMapDataset(self, map_func)
 
     def apply(self, transformation_func: Callable[["Dataset"], "Dataset"]) -> "Dataset":
@@ -251,7 +251,7 @@ class Dataset:
 
     def reduce(self, initial_state: Any, reduce_func: Callable) -> Any:
         """Folds the elements: ``state = reduce_func(state, element)`` from ``initial_state``."""
-        from fn.data.transforms import reduce_dataset
+        from fn.data._transforms import reduce_dataset
         return reduce_dataset(self, initial_state, reduce_func)
 
 

@@ -18,8 +18,8 @@ from typing import Any, Callable, Iterator as PyIterator, List, Optional, Sequen
 from fn import _core, errors
 from fn.dtypes import bool_, variant
 from fn._tensor_shape import TensorShape
-from fn.data import structure
-from fn.data.structure import IteratorSpec
+from fn.data import _structure as structure
+from fn.data._structure import IteratorSpec
 
 _END_OF_SEQUENCE = "End of sequence"
 

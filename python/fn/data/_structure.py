@@ -196,7 +196,7 @@ class DatasetSpec(_HandleSpec):
     _label = "DatasetSpec"
 
     def _fn_from_components(self, components: List[Any]) -> Any:
-        from fn.data.dataset_ops import _VariantDataset
+        from fn.data._dataset_ops import _VariantDataset
         return _VariantDataset(components[0], self._element_spec)
 
     def __repr__(self) -> str:
@@ -209,7 +209,7 @@ class IteratorSpec(_HandleSpec):
     _label = "IteratorSpec"
 
     def _fn_from_components(self, components: List[Any]) -> Any:
-        from fn.data.iterator_ops import SymbolicIterator
+        from fn.data._iterator_ops import SymbolicIterator
         return SymbolicIterator(components[0], self._element_spec)
 
     def __repr__(self) -> str:

@@ -11,8 +11,8 @@ from fn import _core, errors
 from fn.dtypes import as_dtype, int64
 from fn._tensor_shape import TensorShape
 from fn._tensor_spec import TensorSpec
-from fn.data import structure
-from fn.data.dataset_ops import INFINITE, UNKNOWN, Dataset
+from fn.data import _structure as structure
+from fn.data._dataset_ops import INFINITE, UNKNOWN, Dataset
 
 
 def _row_maker(t: Any) -> Callable[[int], Any]:

@@ -14,9 +14,9 @@ from fn import _core, errors
 from fn.dtypes import bool_
 from fn._tensor_shape import TensorShape
 from fn._tensor_spec import TensorSpec
-from fn.data import structure
-from fn.data.dataset_ops import INFINITE, UNKNOWN, Dataset
-from fn.data.sources import _as_int
+from fn.data import _structure as structure
+from fn.data._dataset_ops import INFINITE, UNKNOWN, Dataset
+from fn.data._sources import _as_int
 
 
 # ---------------------------------------------------------------- user functions
@@ -197,7 +197,7 @@ class UnbatchDataset(_UnaryDataset):
 
 
 def TensorSliceDatasetRows(element: Any, spec: Any) -> PyIterator[Any]:
-    from fn.data.sources import _row_maker
+    from fn.data._sources import _row_maker
     flat = structure.flatten(element)
     n = flat[0].shape[0]
     for t in flat[1:]:

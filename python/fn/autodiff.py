@@ -1,0 +1,9 @@
+"""``fn.autodiff`` (``tf.autodiff``): reverse mode (``GradientTape``) and forward mode
+(``ForwardAccumulator``)."""
+from __future__ import annotations
+
+from fn._forward import ForwardAccumulator
+from fn._tape import GradientTape
+
+from fn._public import export as _export  # noqa: E402
+_export(globals())
