@@ -71,6 +71,7 @@ from fn._module import Module  # noqa: E402
 from fn._tensor_array import TensorArray  # noqa: E402
 from fn._control_flow import case, cond, switch_case, while_loop  # noqa: E402
 from fn import data, keras  # noqa: E402,F401
+from fn import autograph  # noqa: E402,F401
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod

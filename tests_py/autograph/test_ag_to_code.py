@@ -112,5 +112,5 @@ def test_method_and_python_function_attribute():
 def test_to_code_of_unconvertible_raises():
     ns = {}
     exec('def g(x):\n    return x\n', ns)
-    with pytest.raises(ag.ConversionError, match='source code is not available'):
+    with pytest.raises(ag._converter.ConversionError, match='source code is not available'):
         ag.to_code(ns['g'])

@@ -20,7 +20,7 @@ import sys
 from . import _backend
 
 __all__ = [
-    'Undefined', 'UndefinedReturnValue', 'ld', 'retval', 'if_stmt', 'while_stmt',
+    'Undefined', 'UndefinedReturnValue', 'ld', 'ldu', 'set_item', 'set_attr', 'retval', 'if_stmt', 'while_stmt',
     'for_stmt', 'and_', 'or_', 'not_', 'if_exp', 'converted_call',
 ]
 
@@ -76,6 +76,36 @@ def ld(value):
     return value
 
 
+def ldu(load, name):
+    """Reads a composite name (``d['a']``, ``o.x``): Undefined when it does not exist."""
+    try:
+        return load()
+    except (KeyError, AttributeError, NameError):
+        return Undefined(name)
+
+
+def set_item(container, key, value):
+    """``container[key] = value``; an Undefined value removes the item instead."""
+    if isinstance(value, Undefined):
+        try:
+            del container[key]
+        except (KeyError, IndexError, TypeError):
+            pass
+    else:
+        container[key] = value
+
+
+def set_attr(obj, name, value):
+    """``setattr(obj, name, value)``; an Undefined value removes the attribute instead."""
+    if isinstance(value, Undefined):
+        try:
+            delattr(obj, name)
+        except AttributeError:
+            pass
+    else:
+        setattr(obj, name, value)
+
+
 def retval(value):
     """The function's return value: None when no return statement ran."""
     return None if isinstance(value, UndefinedReturnValue) else value
@@ -83,7 +113,7 @@ def retval(value):
 
 # Error helpers --------------------------------------------------------------------
 def _user_frame():
-    from . import converter
+    from . import _converter as converter
     frame = sys._getframe(1)
     while frame is not None:
         if converter.is_converted_code(frame.f_code):
@@ -413,5 +443,5 @@ def converted_call(f, args, kwargs=None):
     override = _BUILTIN_OVERRIDES.get(id(f))
     if override is not None and override[0] is f:
         return override[1](*args, **kwargs)
-    from . import converter
+    from . import _converter as converter
     return converter.callable_for_call(f)(*args, **kwargs)

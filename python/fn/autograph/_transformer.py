@@ -20,8 +20,8 @@ from, so tracebacks point at the user's file and line.
 
 import ast
 
-from . import analysis
-from . import lowering
+from . import _analysis as analysis
+from . import _lowering as lowering
 
 OPS = 'fn__'
 
@@ -63,7 +63,16 @@ def _ops_call(attr, args):
 
 
 def _str_tuple(names):
-    return ast.Tuple(elts=[ast.Constant(n) for n in names], ctx=ast.Load())
+    return ast.Tuple(elts=[ast.Constant(n if isinstance(n, str) else n.src) for n in names],
+                     ctx=ast.Load())
+
+
+def _plain(names):
+    return [n for n in names if isinstance(n, str)]
+
+
+def _copy(node):
+    return ast.parse(ast.unparse(node), mode='eval').body
 
 
 def _fdef(name, params, body):
@@ -201,35 +210,64 @@ class ControlFlow:
         return out
 
     def _state_fns(self, names):
-        """get_state/set_state definitions for ``names`` (or None, None)."""
+        """get_state/set_state definitions for ``names`` (or None, None).
+
+        ``names`` holds plain names (str) and composite names (``analysis.Composite``): those
+        are read with ``fn__.ldu`` (Undefined when the item does not exist) and written with
+        ``fn__.set_item``/``fn__.set_attr`` (which remove the item for an Undefined value).
+        """
         if not names:
             return [], ast.Constant(None), ast.Constant(None)
         get_name = self.namer.new('get_state')
         set_name = self.namer.new('set_state')
-        tup = ast.Tuple(elts=[_name(n) for n in names], ctx=ast.Load())
+        tup = ast.Tuple(elts=[self._load(n) for n in names], ctx=ast.Load())
         get_fn = _fdef(get_name, [], [ast.Return(value=tup)])
         get_fn._fn_state = True
         vars_ = self.namer.new('vars_')
-        target = ast.Tuple(elts=[_name(n, True) for n in names], ctx=ast.Store())
-        set_fn = _fdef(set_name, [vars_], self._decls(names) + [
-            ast.Assign(targets=[target], value=_name(vars_))])
+        simple = [n for n in names if isinstance(n, str)]
+        body = self._decls(simple)
+        if simple:
+            skip = self.namer.new('unused') if len(simple) < len(names) else None
+            tmp = [n if isinstance(n, str) else skip for n in names]
+            target = ast.Tuple(elts=[_name(n, True) for n in tmp], ctx=ast.Store())
+            body.append(ast.Assign(targets=[target], value=_name(vars_)))
+        for i, n in enumerate(names):
+            if isinstance(n, str):
+                continue
+            value = ast.Subscript(value=_name(vars_), slice=ast.Constant(i), ctx=ast.Load())
+            key = ast.Constant(n.key) if n.is_attr else _copy(n.key)
+            call = _ops_call('set_attr' if n.is_attr else 'set_item',
+                             [_copy(n.container), key, value])
+            body.append(ast.Expr(value=call))
+        set_fn = _fdef(set_name, [vars_], body)
         return [get_fn, set_fn], _name(get_name), _name(set_name)
 
     @staticmethod
-    def _ordered(modified, live):
+    def _load(n):
+        if isinstance(n, str):
+            return _name(n)
+        expr = ast.parse(n.src, mode='eval').body
+        return _ops_call('ldu', [_lambda(expr), ast.Constant(n.src)])
+
+    @staticmethod
+    def _ordered(s, live):
+        """The statement's state: its outputs (live plain names, then carried composite
+        names), then the plain names it modifies that are dead after it."""
+        modified = s._fn_modified
         outs = sorted(n for n in modified if n in live)
         rest = sorted(n for n in modified if n not in live)
-        return outs + rest, len(outs)
+        comps = [c for c in getattr(s, '_fn_composites', ()) if c.support.isdisjoint(modified)]
+        return outs + comps + rest, len(outs) + len(comps)
 
     # Statements ------------------------------------------------------------
     def convert_if(self, s):
-        names, n_out = self._ordered(s._fn_modified, s._fn_live_out)
+        names, n_out = self._ordered(s, s._fn_live_out)
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('if_body')
-        defs.append(_fdef(body_name, [], self._decls(names) + s.body))
+        defs.append(_fdef(body_name, [], self._decls(_plain(names)) + s.body))
         if s.orelse:
             else_name = self.namer.new('else_body')
-            defs.append(_fdef(else_name, [], self._decls(names) + s.orelse))
+            defs.append(_fdef(else_name, [], self._decls(_plain(names)) + s.orelse))
             orelse = _name(else_name)
         else:
             orelse = ast.Constant(None)
@@ -238,10 +276,10 @@ class ControlFlow:
         return _located(defs + [ast.Expr(value=call)], s)
 
     def convert_while(self, s):
-        names, n_vars = self._ordered(s._fn_modified, s._fn_live_header)
+        names, n_vars = self._ordered(s, s._fn_live_header)
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('loop_body')
-        defs.append(_fdef(body_name, [], self._decls(names) + s.body))
+        defs.append(_fdef(body_name, [], self._decls(_plain(names)) + s.body))
         test_name = self.namer.new('loop_test')
         defs.append(_fdef(test_name, [], self._decls(analysis.bound_names(s.test))
                           + [ast.Return(value=s.test)]))
@@ -250,12 +288,12 @@ class ControlFlow:
         return _located(defs + [ast.Expr(value=call)], s)
 
     def convert_for(self, s):
-        names, n_vars = self._ordered(s._fn_modified, s._fn_live_header)
+        names, n_vars = self._ordered(s, s._fn_live_header)
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('loop_body')
         itr = self.namer.new('itr')
         assign = ast.copy_location(ast.Assign(targets=[s.target], value=_name(itr)), s.target)
-        body_fn = _fdef(body_name, [itr], self._decls(names) + [assign] + s.body)
+        body_fn = _fdef(body_name, [itr], self._decls(_plain(names)) + [assign] + s.body)
         body_fn._fn_defined = analysis.bound_names(s.target)
         defs.append(body_fn)
         extra = getattr(s, '_fn_extra_test', [])

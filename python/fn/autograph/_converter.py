@@ -33,8 +33,8 @@ import types
 import warnings
 import weakref
 
-from . import operators
-from . import transformer
+from . import _operators as operators
+from . import _transformer as transformer
 
 DO_NOT_CONVERT_ATTR = '__fn_do_not_convert__'
 
