@@ -61,7 +61,7 @@ def test_while_loop_code():
     assert '    def loop_body():' in lines
     assert '    def loop_test():' in lines
     assert '        return x > 1' in lines
-    assert "    fn__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), 1)" in lines
+    assert "    fn__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), 1, None)" in lines
     assert '        fn__.converted_call(print, (x,), None)' in lines
     assert lines[-1] == '    return x'
     ast.parse(code)

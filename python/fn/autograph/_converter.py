@@ -165,6 +165,11 @@ def _compile(f):
         raise ConversionError('async functions are not supported')
     is_lambda = code.co_name == '<lambda>'
     node = _lambda_node(f) if is_lambda else _function_node(f)
+    for sub in ast.walk(node):
+        # TensorFlow's AutoGraph refuses loops with an else clause: the function runs as-is.
+        if isinstance(sub, (ast.For, ast.While)) and sub.orelse:
+            raise ConversionError('%s/else statement not yet supported'
+                                  % ('for' if isinstance(sub, ast.For) else 'while'))
     freevars = code.co_freevars
     node = transformer.transform_function(node, freevars)
     # Inside the factory the def must not bind the function's own name: that

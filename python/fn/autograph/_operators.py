@@ -38,8 +38,7 @@ class Undefined:
         return "Undefined(%r)" % (self.symbol_name,)
 
     def read(self):
-        raise UnboundLocalError(
-            "local variable '%s' referenced before assignment" % self.symbol_name)
+        raise UnboundLocalError("'%s' is used before assignment" % self.symbol_name)
 
     def __getattr__(self, name):
         if name.startswith('__'):
@@ -141,9 +140,15 @@ def _check_branch(values, names, branch):
                          "'%s' must also be initialized in the %s branch" % (name, branch))
 
 
-def _check_loop_init(values, names):
-    for name, value in zip(names, values):
+def _check_loop_init(values, names, first=None, note=None):
+    """TensorFlow's checks of a staged loop's initial values."""
+    first = first if first is not None else (None,) * len(values)
+    for name, value, first_value in zip(names, values, first):
         if isinstance(value, UndefinedReturnValue):
+            if first_value is not None and not isinstance(first_value, Undefined):
+                raise _error(ValueError, 'the return value from a fn loop may only be'
+                             ' a tensor or a nested structure of tensors; got %s'
+                             % type(first_value))
             raise _error(NotImplementedError,
                          'a return statement cannot be placed inside this fn loop;'
                          ' this may happen if a return statement depends on a'
@@ -151,7 +156,10 @@ def _check_loop_init(values, names):
         if value is None:
             raise _error(ValueError, "'%s' is not allowed to be None before the loop" % name)
         if isinstance(value, Undefined):
-            raise _error(ValueError, "'%s' must be defined before the loop" % name)
+            message = "'%s' must be defined before the loop" % name
+            if note:
+                message += '\n' + note
+            raise _error(ValueError, message)
 
 
 def _state(get_state):
@@ -250,13 +258,25 @@ def _and_tests(c, extra):
 
 
 # while ----------------------------------------------------------------------------
+_LIMITATIONS = ('\nSee https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/'
+                'autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types'
+                ' for more info.')
+
+
 def while_stmt(test, body, get_state, set_state, names=(), n_vars=0, opts=None):
-    """``while test(): body()``, staged once the test yields a tensor."""
+    """``while test(): body()``: staged when the first test yields a tensor, else Python."""
     c = test()
+    if _backend.is_tensor(c):
+        _staged_while(test, body, get_state, set_state, names, n_vars, opts or {})
+        return
     while True:
         if _backend.is_tensor(c):
-            _staged_while(test, body, get_state, set_state, names, n_vars, opts or {})
-            return
+            raise _error(NotImplementedError,
+                         'The condition of while loop started as non-Tensor, then changed to'
+                         ' Tensor. This may happen either because variables changed type, or'
+                         ' when a break or return statement inside the loop depends on a'
+                         ' Tensor condition. In both cases, changing to a TF loop should'
+                         ' remove the error.' + _LIMITATIONS)
         if not c:
             return
         body()
@@ -264,21 +284,172 @@ def while_stmt(test, body, get_state, set_state, names=(), n_vars=0, opts=None):
 
 
 def _staged_while(test, body, get_state, set_state, names, n_vars, opts):
-    init = _state(get_state)
-    _check_loop_init(init[:n_vars], names[:n_vars])
-    rest = init[n_vars:]
+    rest = _state(get_state)[n_vars:]
+
+    def get_vars():
+        return _state(get_state)[:n_vars]
+
+    def set_vars(values):
+        _restore(set_state, tuple(values) + rest)
+
+    _staged_loop(test, body, get_vars, set_vars, tuple(names[:n_vars]), opts)
+
+
+def _is_null(value):
+    return value is None or isinstance(value, Undefined)
+
+
+def _staged_loop(test, body, get_vars, set_vars, names, opts):
+    """TensorFlow's staged ``while``: ``test()``/``body()`` read and write the loop variables
+    through ``get_vars``/``set_vars``. Variables first assigned in the body get a placeholder
+    value of the type one traced iteration gives them; the loop must then run at least once."""
+    opts = dict(opts or {})
+    init = tuple(get_vars())
+    invariants = _positional_invariants(opts.pop('shape_invariants', None), init)
+    nulls = [_is_null(v) for v in init]
+    orig = init
+    require_once = False
+    if any(nulls):
+        require_once, init, extra = _define_in_body(body, get_vars, set_vars, init, nulls,
+                                                    invariants, names)
+        if any(x is not None for x in extra):
+            invariants = [e if i is None else i
+                          for i, e in zip(invariants or [None] * len(init), extra)]
+    _check_loop_init(init, names)
+    flag = (False,) if require_once else ()
 
     def cond_fn(*values):
-        _restore(set_state, values + rest)
+        set_vars(values[len(flag):])
         return test()
 
     def body_fn(*values):
-        _restore(set_state, values + rest)
+        entry = values[len(flag):]
+        set_vars(entry)
         body()
-        return _state(get_state)[:n_vars]
+        out = tuple(get_vars())
+        _check_iteration(init, entry, out, names)
+        return (True,) * len(flag) + out
 
-    final = _backend.while_loop(cond_fn, body_fn, init[:n_vars], names=_names_of(names, n_vars), **opts)
-    _restore(set_state, _as_outputs(final, n_vars) + rest)
+    loop_names = _names_of(('',) * len(flag) + tuple(names), len(flag) + len(names))
+    if invariants is not None:
+        opts['shape_invariants'] = _full_invariants([None] * len(flag) + list(invariants),
+                                                    flag + init)
+    final = _backend.while_loop(cond_fn, body_fn, flag + init, names=loop_names, **opts)
+    final = _as_outputs(final, len(flag) + len(init))
+    if require_once:
+        message = 'loop must iterate at least once to initialize ' + ', '.join(
+            'the function return value' if isinstance(v, UndefinedReturnValue) else n
+            for n, v, null in zip(names, orig, nulls) if null)
+        final = _as_outputs(_backend.require_true(final[0], message, tuple(final[1:])),
+                            len(init))
+    set_vars(final)
+
+
+def _positional_invariants(pairs, init):
+    """``set_loop_options(shape_invariants=[(var, shape), ...])`` as one entry per loop var."""
+    if not pairs:
+        return None
+    by_id = {id(v): shape for v, shape in pairs}
+    return [by_id.get(id(v)) for v in init]
+
+
+def _full_invariants(invariants, values):
+    """Shape invariants with the structure of ``values`` (None leaves where unset)."""
+    out = []
+    for inv, v in zip(invariants, values):
+        if inv is None:
+            out.append(_backend.map_structure(lambda _: None, v)
+                       if isinstance(v, (list, tuple, dict)) else None)
+        else:
+            out.append(inv)
+    return out
+
+
+def _placeholder_value(like, invariant, original):
+    """A stand-in initial value of the type of ``like`` (a variable's value after one
+    iteration); the traced iteration showed it is overwritten before it is read."""
+    if like is None or isinstance(like, Undefined):
+        return original, None
+    if isinstance(like, (bool, int, float)):
+        return type(like)(0), None
+    if _backend.is_tensor(like) and hasattr(like, 'dtype') and hasattr(like, 'shape'):
+        shape = invariant if invariant is not None else like.shape
+        dims = None if shape is None else getattr(shape, 'dims', shape)
+        if dims is None:
+            return _backend.zeros([], like.dtype), shape
+        inv_dims = list(getattr(shape, 'dims', shape))
+        concrete, dynamic = [], False
+        for d, i in zip(list(like.shape), inv_dims):
+            d = getattr(d, 'value', d)
+            i = getattr(i, 'value', i)
+            if d is None:
+                dynamic = True
+                concrete.append(0 if i is None else i)
+            else:
+                concrete.append(d)
+        return (_backend.zeros(concrete, like.dtype),
+                _backend.tensor_shape(list(like.shape)) if dynamic else None)
+    if isinstance(like, (list, tuple, dict)):
+        leaves = _backend.flatten(like)
+        pairs = [_placeholder_value(v, None, None) for v in leaves]
+        return (_backend.pack_sequence_as(like, [p[0] for p in pairs]),
+                None if all(p[1] is None for p in pairs)
+                else _backend.pack_sequence_as(like, [p[1] for p in pairs]))
+    raise TypeError("Found an unsupported type '%s' while creating placeholder for %r."
+                    ' Supported types include Tensor, int, float, bool, list, tuple, dict.'
+                    % (type(like), like))
+
+
+def _define_in_body(body, get_vars, set_vars, init, nulls, invariants, names):
+    """Traces one iteration in a throwaway graph to give the variables the body defines
+    (``nulls``) a placeholder initial value. Returns (must iterate once, the new initial
+    values, extra shape invariants)."""
+    invariants = invariants or [None] * len(init)
+    extra = [None] * len(init)
+    first = None
+    failure = None
+    modified = False
+    try:
+        with _backend.trial_graph() as g:
+            def autocast(v):
+                return g.placeholder_like(v) if _backend.is_python_literal(v) else v
+            set_vars(tuple(_backend.map_structure(autocast, v) if not _is_null(v) else v
+                           for v in init))
+            modified = True
+            body()
+            first = tuple(get_vars())
+        pairs = [(_placeholder_value(f, inv, v) if null else (v, None))
+                 for v, null, f, inv in zip(init, nulls, first, invariants)]
+        new_init = tuple(p[0] for p in pairs)
+        extra = [p[1] for p in pairs]
+    except (UnboundLocalError, TypeError, ValueError, KeyError) as e:
+        failure = ('Note: AutoGraph tried to define it automatically, but ran into a %s: %s'
+                   % (type(e).__name__, e))
+        new_init = init
+    finally:
+        if modified:
+            set_vars(init)
+    _check_loop_init(new_init, names, first, failure)
+    return True, new_init, extra
+
+
+def _check_iteration(init, entry, out, names):
+    """TensorFlow's checks of a loop body's results (dtypes and shapes are checked when the
+    While node is built)."""
+    for name, i, e, o in zip(names, init, entry, out):
+        if _is_null(o) and not _is_null(e):
+            if o is None:
+                raise _error(ValueError, "'%s' is None at the end of the iteration." % name)
+        for a, b in ((i, e), (e, o)):
+            try:
+                _backend.assert_same_structure(_structure_of(a), _structure_of(b))
+            except (ValueError, TypeError) as err:
+                raise _error(TypeError, "'%s' does not have the same nested structure after"
+                             ' one iteration.\n\n%s' % (name, err)) from None
+
+
+def _structure_of(v):
+    return v if isinstance(v, (list, tuple, dict)) else 0
 
 
 # for ------------------------------------------------------------------------------
@@ -298,39 +469,31 @@ def for_stmt(iterable, extra_test, body, get_state, set_state, names=(), n_vars=
     elif _backend.is_dataset(iterable):
         _dataset_for(iterable, extra_test, body, get_state, set_state, names, n_vars)
     else:
-        _py_for(iterable, extra_test, body, get_state, set_state, names, n_vars)
+        _py_for(iterable, extra_test, body)
 
 
-def _py_for(iterable, extra_test, body, get_state, set_state, names, n_vars):
-    it = iter(iterable)
-    while True:
-        if extra_test is not None:
-            go = extra_test()
-            if _backend.is_tensor(go):
-                _py_for_guarded(iterable, it, go, extra_test, body, get_state, set_state,
-                                names, n_vars)
-                return
-            if not go:
-                return
-        try:
-            item = next(it)
-        except StopIteration:
-            return
+def _py_for(iterable, extra_test, body):
+    """A Python loop; a break/return flag is tested before the first iteration and after each
+    (so no extra item is taken from the iterator), and must stay a Python value."""
+    if extra_test is None:
+        for item in iterable:
+            body(item)
+        return
+    if not _python_test(extra_test()):
+        return
+    for item in iterable:
         body(item)
+        if not _python_test(extra_test()):
+            return
 
 
-def _py_for_guarded(iterable, it, go, extra_test, body, get_state, set_state, names,
-                    n_vars):
-    """A Python loop whose break/return became data-dependent: the remaining
-    iterations unroll, each staged under ``if not break_``."""
-    if not hasattr(iterable, '__len__'):
+def _python_test(go):
+    if _backend.is_tensor(go):
         raise _error(NotImplementedError,
-                     'break and return statements which depend on a tensor condition are'
-                     ' only supported in Python for loops over sized collections (lists,'
-                     ' tuples, ranges, dicts); iterate over a tensor or fn.range instead')
-    for item in it:
-        _staged_if(go, lambda: body(item), None, get_state, set_state, names, n_vars)
-        go = extra_test()
+                     'break and return statements which depend on a TF condition are not'
+                     ' supported in Python for loops. Did you intend to make it a TF loop?'
+                     + _LIMITATIONS)
+    return go
 
 
 def _loop_pieces(get_state, set_state, names, n_vars):
@@ -341,25 +504,29 @@ def _loop_pieces(get_state, set_state, names, n_vars):
 
 def _staged_counted_loop(start, step, test, item_of, extra_test, body, get_state,
                          set_state, names, n_vars, opts):
-    loop_vars, rest = _loop_pieces(get_state, set_state, names, n_vars)
+    rest = _state(get_state)[n_vars:]
+    counter = [start]
 
-    def cond_fn(i, *values):
-        _restore(set_state, values + rest)
-        c = test(i)
+    def get_vars():
+        return (counter[0],) + _state(get_state)[:n_vars]
+
+    def set_vars(values):
+        counter[0] = values[0]
+        _restore(set_state, tuple(values[1:]) + rest)
+
+    def loop_test():
+        c = test(counter[0])
         if extra_test is not None:
             c = _and_tests(c, extra_test())
         return c
 
-    def body_fn(i, *values):
-        _restore(set_state, values + rest)
+    def loop_body():
+        i = counter[0]
         body(item_of(i))
-        return (_backend.add(i, step),) + _state(get_state)[:n_vars]
+        counter[0] = _backend.add(i, step)
 
-    counted = _names_of(names, n_vars)
-    final = _backend.while_loop(cond_fn, body_fn, (start,) + loop_vars,
-                                names=None if counted is None else ('',) + counted, **opts)
-    final = _as_outputs(final, n_vars + 1)
-    _restore(set_state, final[1:] + rest)
+    _staged_loop(loop_test, loop_body, get_vars, set_vars, ('',) + tuple(names[:n_vars]),
+                 opts)
 
 
 def _staged_tensor_for(tensor, extra_test, body, get_state, set_state, names, n_vars,

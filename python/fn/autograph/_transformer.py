@@ -275,7 +275,29 @@ class ControlFlow:
                                      _str_tuple(names), ast.Constant(n_out)])
         return _located(defs + [ast.Expr(value=call)], s)
 
+    @staticmethod
+    def _loop_options(s):
+        """The ``set_loop_options(...)`` calls at the top level of the loop body, removed from
+        it, as a dict expression of their keywords (TensorFlow's loop directive)."""
+        keys, values, body = [], [], []
+        for st in s.body:
+            call = st.value if isinstance(st, ast.Expr) else None
+            func = getattr(call, 'func', None)
+            name = (func.attr if isinstance(func, ast.Attribute)
+                    else func.id if isinstance(func, ast.Name) else None)
+            if isinstance(call, ast.Call) and name == 'set_loop_options' and not call.args:
+                for kw in call.keywords:
+                    keys.append(ast.Constant(kw.arg))
+                    values.append(kw.value)
+                continue
+            body.append(st)
+        if not keys:
+            return ast.Constant(None)
+        s.body = body or [ast.Pass()]
+        return ast.Dict(keys=keys, values=values)
+
     def convert_while(self, s):
+        opts = self._loop_options(s)
         names, n_vars = self._ordered(s, s._fn_live_header)
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('loop_body')
@@ -284,10 +306,11 @@ class ControlFlow:
         defs.append(_fdef(test_name, [], self._decls(analysis.bound_names(s.test))
                           + [ast.Return(value=s.test)]))
         call = _ops_call('while_stmt', [_name(test_name), _name(body_name), get_s, set_s,
-                                        _str_tuple(names), ast.Constant(n_vars)])
+                                        _str_tuple(names), ast.Constant(n_vars), opts])
         return _located(defs + [ast.Expr(value=call)], s)
 
     def convert_for(self, s):
+        opts = self._loop_options(s)
         names, n_vars = self._ordered(s, s._fn_live_header)
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('loop_body')
@@ -305,7 +328,7 @@ class ControlFlow:
         else:
             extra_fn = ast.Constant(None)
         call = _ops_call('for_stmt', [s.iter, extra_fn, _name(body_name), get_s, set_s,
-                                      _str_tuple(names), ast.Constant(n_vars)])
+                                      _str_tuple(names), ast.Constant(n_vars), opts])
         return _located(defs + [ast.Expr(value=call)], s)
 
 
