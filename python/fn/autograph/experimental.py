@@ -1,14 +1,14 @@
 """``fn.autograph.experimental`` (``tf.autograph.experimental``): conversion controls."""
 
-import enum
-import functools
+import enum as _enum
+import functools as _functools
 
-from ._converter import DO_NOT_CONVERT_ATTR
+from ._converter import DO_NOT_CONVERT_ATTR as _DO_NOT_CONVERT_ATTR
 
 __all__ = ['Feature', 'do_not_convert', 'set_loop_options']
 
 
-class Feature(enum.Enum):
+class Feature(_enum.Enum):
     """``tf.autograph.experimental.Feature``: optional conversion features (fn converts the
     same way whichever are requested)."""
 
@@ -30,13 +30,13 @@ def do_not_convert(func=None):
     if func is None:
         return do_not_convert
     try:
-        setattr(func, DO_NOT_CONVERT_ATTR, True)
+        setattr(func, _DO_NOT_CONVERT_ATTR, True)
         return func
     except (AttributeError, TypeError):
-        @functools.wraps(func)
+        @_functools.wraps(func)
         def wrapper(*args, **kwargs):
             return func(*args, **kwargs)
-        setattr(wrapper, DO_NOT_CONVERT_ATTR, True)
+        setattr(wrapper, _DO_NOT_CONVERT_ATTR, True)
         return wrapper
 
 
