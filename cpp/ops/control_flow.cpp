@@ -251,7 +251,8 @@ std::vector<TensorPtr> build_while(const std::vector<TensorPtr>& loop_vars, Grap
   return dispatch(stateful ? "While" : "StatelessWhile", inputs, std::move(attrs), name);
 }
 
-GradFn if_gradient();   // control_flow_grad.cpp
+GradFn if_gradient();      // control_flow_grad.cpp
+GradFn while_gradient();   // while_grad.cpp
 
 void register_control_flow_ops(OpRegistry& r) {
   auto no_kernel = [](const char* op) {
@@ -266,12 +267,7 @@ void register_control_flow_ops(OpRegistry& r) {
     r.add(std::move(def));
   }
   for (const char* op : {"While", "StatelessWhile"}) {
-    OpDef def{op, "while", -1, while_infer, no_kernel(op),
-              [](const GradContext&) -> std::vector<TensorPtr> {
-                throw_error(Code::Unimplemented,
-                            "Gradients through fn.while_loop are not supported yet. Unroll the loop "
-                            "over a Python range, or compute the gradient inside the loop body.");
-              }};
+    OpDef def{op, "while", -1, while_infer, no_kernel(op), while_gradient()};
     def.stateful = std::string(op) == "While";
     r.add(std::move(def));
   }
