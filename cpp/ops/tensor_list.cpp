@@ -8,6 +8,7 @@
 #include "ops/helpers.h"
 #include "ops/op.h"
 #include "ops/tensor_list.h"
+#include "trace/context.h"
 
 namespace fn {
 
@@ -156,6 +157,70 @@ std::vector<EagerPtr> set_item(const EagerPtr& handle, int64_t i, const EagerPtr
   return {make_list_tensor(std::move(l))};
 }
 
+// Gradients (TensorFlow's list_ops gradients): a list's gradient is a list of its elements'
+// gradients; unwritten elements read as zeros.
+Attrs elem_attrs(DType d, const Shape& s) { return Attrs{{"element_dtype", d}, {"element_shape", s}}; }
+
+Shape drop_first(const Shape& s) {
+  if (!s.has_rank() || s.rank() < 1) return Shape::unknown_rank();
+  return Shape(std::vector<int64_t>(s.dims().begin() + 1, s.dims().end()));
+}
+
+std::vector<TensorPtr> set_item_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(3);
+  const TensorPtr& dl = g.out_grads[0];
+  if (!dl) return r;
+  const TensorPtr& item = g.inputs[2];
+  Attrs a = elem_attrs(item->dtype(), item->shape());
+  r[2] = dispatch1("TensorListGetItem", {dl, g.inputs[1]}, a);
+  r[0] = dispatch1("TensorListSetItem", {dl, g.inputs[1], dispatch1("ZerosLike", {item})}, a);
+  return r;
+}
+
+std::vector<TensorPtr> get_item_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(2);
+  const TensorPtr& dy = g.out_grads[0];
+  if (!dy) return r;
+  r[0] = dispatch1("TensorListSetItem", {dispatch1("ZerosLike", {g.inputs[0]}), g.inputs[1], dy},
+                   elem_attrs(dy->dtype(), g.outputs[0]->shape()));
+  return r;
+}
+
+std::vector<TensorPtr> stack_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(1);
+  if (g.out_grads[0]) r[0] = dispatch1("TensorListFromTensor", {g.out_grads[0]});
+  return r;
+}
+
+std::vector<TensorPtr> from_tensor_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(1);
+  const TensorPtr& dl = g.out_grads[0];
+  if (!dl) return r;
+  const Shape& s = g.inputs[0]->shape();
+  Attrs a = elem_attrs(g.inputs[0]->dtype(), drop_first(s));
+  a.set("num_elements", s.has_rank() && s.rank() >= 1 ? s[0] : int64_t{-1});
+  r[0] = dispatch1("TensorListStack", {dl}, std::move(a));
+  return r;
+}
+
+std::vector<TensorPtr> gather_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(2);
+  const TensorPtr& dy = g.out_grads[0];
+  if (!dy) return r;
+  r[0] = dispatch1("TensorListScatterIntoExistingList", {dispatch1("ZerosLike", {g.inputs[0]}), dy, g.inputs[1]});
+  return r;
+}
+
+std::vector<TensorPtr> scatter_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(3);
+  const TensorPtr& dl = g.out_grads[0];
+  if (!dl) return r;
+  const TensorPtr& value = g.inputs[1];
+  r[1] = dispatch1("TensorListGather", {dl, g.inputs[2]}, elem_attrs(value->dtype(), drop_first(value->shape())));
+  r[0] = dispatch1("TensorListScatterIntoExistingList", {dl, dispatch1("ZerosLike", {value}), g.inputs[2]});
+  return r;
+}
+
 }  // namespace
 
 void register_tensor_list_ops(OpRegistry& r) {
@@ -183,13 +248,13 @@ void register_tensor_list_ops(OpRegistry& r) {
                 for (int64_t i = 0; i < n; ++i) l->items.push_back(copy_tensor(t, l->element_shape, i * per));
                 return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
               },
-              {}});
+              from_tensor_grad});
   r.add(OpDef{"TensorListSetItem", "TensorListSetItem", 3, handle_spec,
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
                 return set_item(in[0], scalar_index(*in[1], "index"), in[2],
                                 k.attrs.get_or<bool>("resize_if_index_out_of_bounds", false));
               },
-              {}});
+              set_item_grad});
   r.add(OpDef{"TensorListPushBack", "TensorListPushBack", 2, handle_spec,
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 return set_item(in[0], static_cast<int64_t>(list_of(*in[0]).items.size()), in[1], true);
@@ -216,7 +281,7 @@ void register_tensor_list_ops(OpRegistry& r) {
                               "element_shape is not fully defined: ", s.to_string(), " and no list element is set.");
                 return std::vector<EagerPtr>{zeros(l.dtype, s)};
               },
-              {}});
+              get_item_grad});
   r.add(OpDef{"TensorListStack", "TensorListStack", 1,
               [](const InferContext& c) {
                 return one(c.attrs.get<DType>("element_dtype"),
@@ -229,7 +294,7 @@ void register_tensor_list_ops(OpRegistry& r) {
                 for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
                 return std::vector<EagerPtr>{stack_items(l, all, element_shape_attr(k.attrs))};
               },
-              {}});
+              stack_grad});
   r.add(OpDef{"TensorListGather", "TensorListGather", 2,
               [](const InferContext& c) {
                 const Shape& is = c.inputs[1].shape;
@@ -241,7 +306,7 @@ void register_tensor_list_ops(OpRegistry& r) {
                 check_dtype(l, k.attrs.get<DType>("element_dtype"), "read");
                 return std::vector<EagerPtr>{stack_items(l, read_indices(*in[1], l.items.size()), element_shape_attr(k.attrs))};
               },
-              {}});
+              gather_grad});
   r.add(OpDef{"TensorListScatterIntoExistingList", "TensorListScatterIntoExistingList", 3, handle_spec,
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
                 const TensorList& src = list_of(*in[0]);
@@ -266,7 +331,7 @@ void register_tensor_list_ops(OpRegistry& r) {
                 }
                 return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
               },
-              {}});
+              scatter_grad});
   r.add(OpDef{"TensorListConcatV2", "TensorListConcatV2", 1,
               [](const InferContext& c) {
                 Shape es = element_shape_attr(c.attrs);

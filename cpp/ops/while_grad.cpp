@@ -12,7 +12,9 @@ namespace fn {
 
 namespace {
 
-bool differentiable(DType d) { return is_floating(d) || d == DType::Resource; }
+bool differentiable(DType d) { return is_floating(d) || d == DType::Resource || d == DType::Variant; }
+// Loop vars whose gradient is carried: floating values and TensorLists (TensorArrays).
+bool carries_gradient(DType d) { return is_floating(d) || d == DType::Variant; }
 
 TensorPtr scalar_i32(int64_t v) { return grad::constant(make_scalar(DType::Int32, static_cast<double>(v))); }
 
@@ -120,10 +122,10 @@ GradFn while_gradient() {
       for (size_t k = 0; k < n; ++k) ins.push_back(probe.add_placeholder("x", var_spec[k]));
       for (size_t j = 0; j < m; ++j) ins.push_back(probe.add_placeholder("c", cap_spec[j]));
       for (size_t k = 0; k < n; ++k)
-        if (is_floating(var_spec[k].dtype)) og[k] = probe.add_placeholder("g", var_spec[k]);
+        if (carries_gradient(var_spec[k].dtype)) og[k] = probe.add_placeholder("g", var_spec[k]);
       std::vector<TensorPtr> g = graph_gradients(*body, ins, og);
       for (size_t k = 0; k < n; ++k) {
-        var_grad[k] = is_floating(var_spec[k].dtype);
+        var_grad[k] = carries_gradient(var_spec[k].dtype);
         var_grad_spec[k] = TensorSpec{var_spec[k].dtype,
                                       grad_shape(var_spec[k].shape, {g[k], gc.out_grads[k]})};
       }
@@ -175,7 +177,14 @@ GradFn while_gradient() {
         std::vector<TensorPtr> grads = graph_gradients(*body, ins, g);
         res.push_back(local(b, prev));
         for (size_t k : gv) res.push_back(local(b, grads[k] ? grads[k] : zeros_like(ins[k])));
-        for (size_t j : gcap) res.push_back(local(b, grads[n + j] ? dispatch1("AddV2", {c[j], grads[n + j]}) : c[j]));
+        for (size_t j : gcap) {
+          TensorPtr sum = c[j];
+          if (grads[n + j])
+            sum = c[j]->dtype() == DType::Variant
+                      ? dispatch1("AddN", {c[j], grads[n + j]}, Attrs{{"N", int64_t{2}}})
+                      : dispatch1("AddV2", {c[j], grads[n + j]});
+          res.push_back(local(b, sum));
+        }
         for (size_t k = 0; k < n; ++k) res.push_back(local(b, lists[k]));
       }
       b.graph()->outputs = res;
