@@ -222,9 +222,8 @@ std::vector<TensorPtr> build_while(const std::vector<TensorPtr>& loop_vars, Grap
                         "dimension that varies).";
       if (!named.empty())   // a loop AutoGraph converted: the user wrote no while_loop call
         throw_error(Code::ValueError, named, " has shape ", inv.shape.to_string(),
-                    " before the loop, but shape ", out.shape.to_string(), " after one iteration. To "
-                    "allow the shape to vary across iterations, write the loop with fn.while_loop and "
-                    "pass `shape_invariants` (None for a dimension that varies).");
+                    " before the loop, but shape ", out.shape.to_string(), " after one iteration. Use "
+                    "fn.autograph.experimental.set_loop_options to set shape invariants.");
       throw_error(Code::ValueError, "Input tensor `", label, "` enters the loop with shape ",
                   inv.shape.to_string(), ", but has shape ", out.shape.to_string(),
                   " after one iteration", fix);

@@ -365,3 +365,64 @@ def test_do_not_convert_keeps_python_semantics():
     def f(x):
         return g(x)
     assert _py(f(tf.constant(1))) == 2
+
+
+# Loop variables over datasets, iterators, and shape invariants -------------------------------
+def test_shape_invariant_violation():
+    @tf.function
+    def f(n):
+        t = tf.constant([1])
+        for _ in tf.range(n):
+            tf.autograph.experimental.set_loop_options(shape_invariants=((t, tf.TensorShape([1])),))
+            t = tf.range(n)
+        return t
+    with pytest.raises(ValueError, match=r"'t' has shape \(None,\) after one iteration, which does not conform "
+                                         r"with the shape invariant \(1,\)"):
+        f(tf.constant(3))
+
+
+def test_shape_erasure_needs_invariant():
+    @tf.function
+    def f(n):
+        t = tf.constant([1])
+        while n > 0:
+            t = tf.range(n)
+            n -= 1
+        return t
+    with pytest.raises(ValueError, match=r"'t' has shape \(1,\) before the loop, but shape \(None,\) after one "
+                                         r"iteration. Use (tf|fn).autograph.experimental.set_loop_options"):
+        f(tf.constant(3))
+
+
+def test_dataset_loop_variable_changing_dtype():
+    @tf.function
+    def f(ds):
+        n = tf.constant(0, dtype=tf.int32)
+        for _ in ds:
+            n = tf.constant(0, dtype=tf.float32)
+        return n
+    with pytest.raises(TypeError, match="'n' has dtype int32 before the loop, but dtype float32 after one iteration"):
+        f(tf.data.Dataset.from_tensor_slices([1, 2, 3]))
+
+
+def test_dataset_loop_variable_changing_structure():
+    @tf.function
+    def f(ds):
+        s = [tf.constant(0)]
+        for _ in ds:
+            s = s + [tf.constant(0)]
+        return s
+    with pytest.raises(TypeError, match="'s' does not have the same nested structure after one iteration"):
+        f(tf.data.Dataset.from_tensor_slices([1, 2, 3]))
+
+
+def test_dataset_loop_allows_shape_change_but_iterator_loop_does_not():
+    def body(it):
+        t = tf.constant([1])
+        for _ in it:
+            t = tf.constant([1, 1])
+        return t
+    ds = tf.data.Dataset.from_tensor_slices([1, 2, 3])
+    assert _py(tf.function(body)(ds)) == [1, 1]
+    with pytest.raises(ValueError, match=r"'t' has shape \(1,\) before the loop, but shape \(2,\) after one iteration"):
+        tf.function(body)(iter(ds))

@@ -205,6 +205,13 @@ def is_dataset(x):
     return isinstance(ds_type, type) and isinstance(x, ds_type)
 
 
+def is_dataset_object(x):
+    """A Dataset (not an iterator over one)."""
+    data = getattr(sys.modules.get('fn'), 'data', None)
+    ds_type = getattr(data, 'Dataset', None)
+    return isinstance(ds_type, type) and isinstance(x, ds_type)
+
+
 def dataset_loop(ds, body, init_state, extra_test=None):
     hook = getattr(ds, '_fn_dataset_loop', None)
     if hook is not None:
@@ -261,6 +268,21 @@ def pack_sequence_as(structure, flat):
 
 def assert_same_structure(a, b):
     _require('nest').assert_same_structure(a, b)
+
+
+def to_tensor(value):
+    return _require('convert_to_tensor')(value)
+
+
+def is_subshape(shape, of):
+    """Whether every value of ``shape`` has a shape ``of`` allows (TensorShape semantics)."""
+    TensorShape = _require('TensorShape')
+    shape, of = TensorShape(shape), TensorShape(of)
+    if of.rank is None:
+        return True
+    if shape.rank is None or shape.rank != of.rank:
+        return False
+    return all(b is None or a == b for a, b in zip(shape.as_list(), of.as_list()))
 
 
 def zeros(shape, dtype):

@@ -306,6 +306,7 @@ def _staged_loop(test, body, get_vars, set_vars, names, opts):
     opts = dict(opts or {})
     init = tuple(get_vars())
     invariants = _positional_invariants(opts.pop('shape_invariants', None), init)
+    user_invariants = invariants
     nulls = [_is_null(v) for v in init]
     orig = init
     require_once = False
@@ -327,7 +328,7 @@ def _staged_loop(test, body, get_vars, set_vars, names, opts):
         set_vars(entry)
         body()
         out = tuple(get_vars())
-        _check_iteration(init, entry, out, names)
+        _check_iteration(init, entry, out, names, user_invariants)
         return (True,) * len(flag) + out
 
     loop_names = _names_of(('',) * len(flag) + tuple(names), len(flag) + len(names))
@@ -433,19 +434,64 @@ def _define_in_body(body, get_vars, set_vars, init, nulls, invariants, names):
     return True, new_init, extra
 
 
-def _check_iteration(init, entry, out, names):
-    """TensorFlow's checks of a loop body's results (dtypes and shapes are checked when the
-    While node is built)."""
-    for name, i, e, o in zip(names, init, entry, out):
-        if _is_null(o) and not _is_null(e):
-            if o is None:
-                raise _error(ValueError, "'%s' is None at the end of the iteration." % name)
+def _check_iteration(init, entry, out, names, invariants=None, check_shapes=True):
+    """TensorFlow's checks of one iteration's loop variables: nested structure, then per
+    tensor its dtype and its shape (against the entry shape, or the user's shape invariant)."""
+    invariants = invariants or [None] * len(names)
+    for name, i, e, o, inv in zip(names, init, entry, out, invariants):
+        if o is None and not _is_null(e):
+            raise _error(ValueError, "'%s' is None at the end of the iteration." % name)
         for a, b in ((i, e), (e, o)):
             try:
                 _backend.assert_same_structure(_structure_of(a), _structure_of(b))
             except (ValueError, TypeError) as err:
                 raise _error(TypeError, "'%s' does not have the same nested structure after"
                              ' one iteration.\n\n%s' % (name, err)) from None
+        if not isinstance(e, (list, tuple, dict)) or not isinstance(o, (list, tuple, dict)):
+            triples = [(i, e, o)]
+        else:
+            triples = zip(_backend.flatten(i), _backend.flatten(e), _backend.flatten(o))
+        inv_leaves = ([inv] if not isinstance(inv, (list, tuple, dict)) or
+                      not isinstance(e, (list, tuple, dict)) else _backend.flatten(inv))
+        for (iv, ev, ov), lv in zip(triples, inv_leaves + [None] * 1000):
+            _check_leaf(name, iv, ev, ov, lv if check_shapes else None, check_shapes)
+
+
+def _spec(v):
+    """(dtype, shape) of a tensor or a Python literal (converted as a loop converts it)."""
+    if _backend.is_python_literal(v) and not isinstance(v, (list, tuple)):
+        try:
+            v = _backend.to_tensor(v)
+        except Exception:  # noqa: BLE001  (not convertible: the loop reports it)
+            return None
+    if _backend.is_tensor(v) and hasattr(v, 'dtype') and hasattr(v, 'shape'):
+        return v.dtype, v.shape
+    return None
+
+
+def _check_leaf(name, init, entry, exit_, invariant, check_shapes):
+    se, so = _spec(entry), _spec(exit_)
+    if se is None or so is None:
+        return
+    if se[0] != so[0]:
+        raise _error(TypeError, "'%s' has dtype %s before the loop, but dtype %s after one"
+                     ' iteration' % (name, se[0].name, so[0].name))
+    if not check_shapes:
+        return
+    if invariant is None:
+        if not _backend.is_subshape(so[1], se[1]):
+            raise _error(ValueError, "'%s' has shape %s before the loop, but shape %s after one"
+                         ' iteration. Use fn.autograph.experimental.set_loop_options to set'
+                         ' shape invariants.' % (name, se[1], so[1]))
+        return
+    invariant = _backend.tensor_shape(invariant)
+    si = _spec(init)
+    if si is not None and not _backend.is_subshape(si[1], invariant):
+        raise _error(ValueError, "'%s' has shape %s before the loop, which does not conform with"
+                     ' the shape invariant %s.' % (name, si[1], invariant))
+    if not _backend.is_subshape(so[1], invariant):
+        raise _error(ValueError, "'%s' has shape %s after one iteration, which does not conform"
+                     ' with the shape invariant %s.' % (name, so[1], invariant))
 
 
 def _structure_of(v):
@@ -467,7 +513,7 @@ def for_stmt(iterable, extra_test, body, get_state, set_state, names=(), n_vars=
             _staged_tensor_for(iterable, extra_test, body, get_state, set_state, names,
                                n_vars, opts)
     elif _backend.is_dataset(iterable):
-        _dataset_for(iterable, extra_test, body, get_state, set_state, names, n_vars)
+        _dataset_for(iterable, extra_test, body, get_state, set_state, names, n_vars, opts)
     else:
         _py_for(iterable, extra_test, body)
 
@@ -556,13 +602,21 @@ def _staged_range_for(bounds, extra_test, body, get_state, set_state, names, n_v
                          set_state, names, n_vars, opts)
 
 
-def _dataset_for(ds, extra_test, body, get_state, set_state, names, n_vars):
+def _dataset_for(ds, extra_test, body, get_state, set_state, names, n_vars, opts=None):
     loop_vars, rest = _loop_pieces(get_state, set_state, names, n_vars)
+    # A dataset lets shapes vary from one element to the next; a loop over an iterator is a
+    # while loop and keeps them (or its shape invariants), as in TensorFlow.
+    over_iterator = not _backend.is_dataset_object(ds)
+    invariants = _positional_invariants((opts or {}).get('shape_invariants'), loop_vars)
 
     def body_fn(element, state):
-        _restore(set_state, tuple(state) + rest)
+        entry = tuple(state)
+        _restore(set_state, entry + rest)
         body(element)
-        return _state(get_state)[:n_vars]
+        out = _state(get_state)[:n_vars]
+        _check_iteration(loop_vars, entry, out, names[:n_vars], invariants,
+                         check_shapes=over_iterator)
+        return out
 
     test_fn = None
     if extra_test is not None:
