@@ -163,3 +163,65 @@ def test_attribute_of_object_made_in_the_body_is_not_state():
             s = s + b.v
         return s
     assert _py(f(tf.constant(4))) == 12
+
+
+def test_item_created_only_in_else_branch_raises():
+    @tf.function
+    def f(c):
+        cfg = {'k': c}
+        if cfg['k'] > 0:
+            pass
+        else:
+            cfg['new'] = 5
+        return cfg
+    with pytest.raises(ValueError, match=r"'cfg\['new'\]' must also be initialized in the main branch"):
+        f(tf.constant(2))
+
+
+def test_nested_item_created_in_one_branch_raises():
+    @tf.function
+    def f(c):
+        cfg = {'inner': {'k': c}}
+        if cfg['inner']['k'] > 0:
+            cfg['inner']['extra'] = 1
+        return cfg
+    with pytest.raises(ValueError, match=r"'cfg\['inner'\]\['extra'\]' must also be initialized in the else branch"):
+        f(tf.constant(0))
+
+
+def test_item_of_a_missing_item_raises_key_error():
+    @tf.function
+    def f(c):
+        cfg = {'inner': {'k': c}}
+        if c > 0:
+            cfg['missing']['k'] = 1
+        else:
+            cfg['missing']['k'] = -1
+        return cfg
+    with pytest.raises(KeyError, match="'missing'"):
+        f(tf.constant(1))
+
+
+def test_item_first_set_in_while_loop_and_loop_not_run():
+    @tf.function
+    def f(b):
+        y = {'b': b}
+        while y['b'] <= 10:
+            y['a'] = y['b'] + 1
+            y['b'] *= 2
+        return y
+    assert _py(f(tf.constant(5))) == {'a': 11, 'b': 20}
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"loop must iterate at least once to initialize y\[\\'a\\'\]"):
+        f(tf.constant(11))
+
+
+def test_list_items_as_the_only_loop_state():
+    @tf.function
+    def f(b):
+        y = [0, b]
+        while y[1] <= 10:
+            y[0] += 1
+            y[1] *= 2
+        return y
+    assert _py(f(tf.constant(3))) == [2, 12]

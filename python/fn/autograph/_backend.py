@@ -297,11 +297,14 @@ def require_true(flag, message, values):
     """``values``, after a run-time check that the bool tensor ``flag`` holds (else
     InvalidArgumentError ``assertion failed: [message]``, TensorFlow's Assert)."""
     fn = _fn()
+    # Assert prints its string data C-escaped: y['a'] reads y[\'a\'].
+    escaped = ''.join({'\\': '\\\\', "'": "\\'", '"': '\\"', '\n': '\\n'}.get(c, c)
+                      for c in message)
 
     def fail():
         def raise_():
             raise fn.errors.InvalidArgumentError(None, None,
-                                                 'assertion failed: [%s]' % message)
+                                                 'assertion failed: [%s]' % escaped)
         fn.py_function(raise_, [], [])
         return values
 
