@@ -426,3 +426,39 @@ def test_dataset_loop_allows_shape_change_but_iterator_loop_does_not():
     assert _py(tf.function(body)(ds)) == [1, 1]
     with pytest.raises(ValueError, match=r"'t' has shape \(1,\) before the loop, but shape \(2,\) after one iteration"):
         tf.function(body)(iter(ds))
+
+
+def test_loop_target_after_range_loop():
+    @tf.function
+    def f(n):
+        s = 0
+        for i in tf.range(n):
+            s = s * 10 + i
+        return i, s
+    assert [int(x) for x in f(tf.constant(0))] == [0, 0]   # TF: the target starts at the range's start
+    assert [int(x) for x in f(tf.constant(3))] == [2, 12]
+
+
+def test_loop_target_after_tensor_loop_needs_one_iteration():
+    @tf.function
+    def f(xs):
+        s = 0
+        for x in xs:
+            s = s * 10 + x
+        return x, s
+    assert [int(v) for v in f(tf.constant([4, 5]))] == [5, 45]
+    with pytest.raises(tf.errors.InvalidArgumentError, match='loop must iterate at least once to initialize x'):
+        f(tf.zeros([0], tf.int32))
+
+
+def test_loop_target_reused_and_altered():
+    @tf.function
+    def f(n):
+        i = 7
+        s = 0
+        for i in tf.range(n):
+            i = 3 * i + 1
+            s = s * 10 + i
+        return i, s
+    assert [int(x) for x in f(tf.constant(0))] == [7, 0]
+    assert [int(x) for x in f(tf.constant(2))] == [4, 14]

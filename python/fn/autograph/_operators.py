@@ -549,12 +549,20 @@ def _loop_pieces(get_state, set_state, names, n_vars):
 
 
 def _staged_counted_loop(start, step, test, item_of, extra_test, body, get_state,
-                         set_state, names, n_vars, opts):
+                         set_state, names, n_vars, opts, target_default=False):
     rest = _state(get_state)[n_vars:]
     counter = [start]
+    opts = dict(opts or {})
+    target = opts.pop('iterate_names', None) if target_default else None
+    opts.pop('iterate_names', None)
 
     def get_vars():
-        return (counter[0],) + _state(get_state)[:n_vars]
+        values = _state(get_state)[:n_vars]
+        if target is not None:
+            # An undefined loop target starts as the range's start (no run-time check).
+            values = tuple(counter[0] if n == target and isinstance(v, Undefined) else v
+                           for n, v in zip(names, values))
+        return (counter[0],) + values
 
     def set_vars(values):
         counter[0] = values[0]
@@ -599,7 +607,7 @@ def _staged_range_for(bounds, extra_test, body, get_state, set_state, names, n_v
             return _backend.greater(i, limit)
 
     _staged_counted_loop(start, delta, test, lambda i: i, extra_test, body, get_state,
-                         set_state, names, n_vars, opts)
+                         set_state, names, n_vars, opts, target_default=True)
 
 
 def _dataset_for(ds, extra_test, body, get_state, set_state, names, n_vars, opts=None):

@@ -311,6 +311,12 @@ class ControlFlow:
 
     def convert_for(self, s):
         opts = self._loop_options(s)
+        if isinstance(s.target, ast.Name):
+            # The loop target (TensorFlow's iterate_names): over fn.range it starts at `start`.
+            if isinstance(opts, ast.Constant):
+                opts = ast.Dict(keys=[], values=[])
+            opts.keys.append(ast.Constant('iterate_names'))
+            opts.values.append(ast.Constant(s.target.id))
         names, n_vars = self._ordered(s, s._fn_live_header)
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('loop_body')
