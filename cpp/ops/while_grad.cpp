@@ -33,15 +33,21 @@ NodeOutput local(GraphBuilder& b, TensorPtr t) {
 }
 
 // Runs graph `g` in the current context on `inputs` (bound to its arg then capture
-// placeholders), every node in order; returns its outputs.
+// placeholders) and returns its outputs. Only the nodes the outputs depend on run, so side
+// effects of the forward loop (prints, assignments) are not repeated.
 std::vector<TensorPtr> replay(const Graph& g, const std::vector<TensorPtr>& inputs) {
   std::vector<std::vector<TensorPtr>> value(g.num_nodes());
   std::vector<int> ph = g.arg_placeholders;
   ph.insert(ph.end(), g.capture_placeholders.begin(), g.capture_placeholders.end());
   if (ph.size() != inputs.size()) throw_error(Code::Internal, "while gradient: wrong number of inputs");
   for (size_t k = 0; k < ph.size(); ++k) value[ph[k]] = {inputs[k]};
+  std::vector<char> needed(g.num_nodes(), 0);
+  for (const NodeOutput& o : g.outputs) needed[o.node] = 1;
+  for (int i = g.num_nodes() - 1; i >= 0; --i)
+    if (needed[i])
+      for (const NodeOutput& in : g.node(i).inputs) needed[in.node] = 1;
   for (int i = 0; i < g.num_nodes(); ++i) {
-    if (!value[i].empty()) continue;
+    if (!value[i].empty() || !needed[i]) continue;
     const Node& node = g.node(i);
     std::vector<TensorPtr> in;
     in.reserve(node.inputs.size());

@@ -245,3 +245,53 @@ def test_tensor_array_read_inside_loop_gradient():
 
     x = tf.constant([1.0, 2.0, 3.0])
     np.testing.assert_allclose(f(x).numpy(), [8.0, 8.0, 6.0])
+
+
+def test_gradient_does_not_repeat_the_loops_side_effects(capfd):
+    w = tf.Variable(2.0)
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = x
+            for i in tf.range(3):
+                tf.print('step', i)
+                y = y * w
+        return t.gradient(y, [x, w])
+
+    _close(_np(f(tf.constant(1.5))), [np.float32(8.0), np.float32(18.0)])
+    err = capfd.readouterr().err
+    assert [ln for ln in err.splitlines() if ln.startswith('step')] == ['step 0', 'step 1', 'step 2']
+
+
+def test_persistent_tape_outside_function_with_tensor_array_loop():
+    w = tf.Variable(2.0)
+
+    @tf.function
+    def g(x):
+        ta = tf.TensorArray(tf.float32, size=3)
+        h = x
+        for i in tf.range(3):
+            h = tf.sin(h) * w
+            ta = ta.write(i, h)
+        return ta.stack(), h
+
+    def unrolled(x):
+        hs, h = [], x
+        for _ in range(3):
+            h = tf.sin(h) * w
+            hs.append(h)
+        return tf.stack(hs), h
+
+    x = tf.constant(0.5)
+    results = []
+    for fn_ in (g, unrolled):
+        with tf.GradientTape(persistent=True) as t:
+            t.watch(x)
+            s, h = fn_(x)
+            loss1 = tf.reduce_sum(s)
+            loss2 = h * 2.0
+        results.append(_np(t.gradient(loss1, [x, w])) + _np(t.gradient(loss2, [x, w])) +
+                       _np(t.gradient([loss1, loss2], [x, w])))
+    _close(results[0], results[1])
