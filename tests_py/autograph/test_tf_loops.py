@@ -462,3 +462,25 @@ def test_loop_target_reused_and_altered():
         return i, s
     assert [int(x) for x in f(tf.constant(0))] == [7, 0]
     assert [int(x) for x in f(tf.constant(2))] == [4, 14]
+
+
+def test_undefined_after_python_control_flow_wording():
+    def after_if(x):
+        if x > 0:
+            y = 1
+        return y
+
+    def after_for(x):
+        for i in range(x):
+            y = i
+        return y
+
+    def after_while(x):
+        while x > 10:
+            y = 1
+            x -= 1
+        return y
+
+    for f in (after_if, after_for, after_while):
+        with pytest.raises(UnboundLocalError, match="'y' is used before assignment"):
+            tf.function(f)(0)
