@@ -1,4 +1,4 @@
-// While's gradient. The forward loop runs again, each iteration pushing its loop variables onto
+// While's gradient. The forward loop runs again, each iteration writing its loop variables into
 // TensorList stacks (one per loop var, TensorFlow's accumulators); a backward While then pops
 // them in reverse and backpropagates through the body graph once per iteration
 // (graph_gradients), carrying the loop vars' gradients and summing the captures' gradients.
@@ -105,8 +105,13 @@ GradFn while_gradient() {
       } else {
         res.push_back(local(b, dispatch1("AddV2", {counter, scalar_i32(1)})));
         for (size_t k = 0; k < n; ++k) res.push_back(local(b, outs.at(k)));
-        for (size_t k = 0; k < n; ++k)
-          res.push_back(local(b, dispatch1("TensorListPushBack", {lists[k], args[k]}, list_attrs(var_spec[k]))));
+        // Written at the iteration's index (not pushed) so higher-order gradients flow through
+        // the stacks with TensorListSetItem's own gradient rule.
+        for (size_t k = 0; k < n; ++k) {
+          Attrs a = list_attrs(var_spec[k]);
+          a.set("resize_if_index_out_of_bounds", true);
+          res.push_back(local(b, dispatch1("TensorListSetItem", {lists[k], counter, args[k]}, std::move(a))));
+        }
       }
       b.graph()->outputs = res;
     }

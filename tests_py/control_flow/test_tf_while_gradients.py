@@ -295,3 +295,46 @@ def test_persistent_tape_outside_function_with_tensor_array_loop():
         results.append(_np(t.gradient(loss1, [x, w])) + _np(t.gradient(loss2, [x, w])) +
                        _np(t.gradient([loss1, loss2], [x, w])))
     _close(results[0], results[1])
+
+
+def test_second_order_gradient_through_while_loop():
+    w = tf.Variable(0.8)
+
+    def body(i, y, x):
+        return i + 1, tf.sin(y * x) * w + x
+
+    @tf.function
+    def looped(x):
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                _, y = tf.while_loop(lambda i, y: i < 3, lambda i, y: body(i, y, x), (0, x))
+            g = t1.gradient(y, x)
+        return [g] + t2.gradient(g, [x, w])
+
+    @tf.function
+    def unrolled(x):
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                i, y = 0, x
+                for _ in range(3):
+                    i, y = body(i, y, x)
+            g = t1.gradient(y, x)
+        return [g] + t2.gradient(g, [x, w])
+
+    x = tf.constant(0.6)
+    _close(_np(looped(x)), _np(unrolled(x)))
+
+    @tf.function
+    def cube(x):
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                _, y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * x), (0, tf.constant(1.0)))
+            g = t1.gradient(y, x)
+        return g, t2.gradient(g, x)
+    _close(_np(cube(tf.constant(2.0))), [np.float32(12.0), np.float32(12.0)])
