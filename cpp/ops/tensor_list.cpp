@@ -221,6 +221,27 @@ std::vector<TensorPtr> scatter_grad(const GradContext& g) {
   return r;
 }
 
+// A list's gradient may keep extra trailing zero elements (here: the pushed one), which
+// readers of the earlier elements never see.
+std::vector<TensorPtr> push_back_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(2);
+  const TensorPtr& dl = g.out_grads[0];
+  if (!dl) return r;
+  const TensorPtr& item = g.inputs[1];
+  Attrs a = elem_attrs(item->dtype(), item->shape());
+  TensorPtr at = dispatch1("TensorListLength", {g.inputs[0]});
+  r[1] = dispatch1("TensorListGetItem", {dl, at}, a);
+  r[0] = dispatch1("TensorListSetItem", {dl, at, dispatch1("ZerosLike", {item})}, a);
+  return r;
+}
+
+std::vector<TensorPtr> concat_grad(const GradContext& g) {
+  if (!g.out_grads.empty() && g.out_grads[0])
+    throw_error(Code::Unimplemented, "Gradients through TensorArray.concat are not supported yet; "
+                "stack() the elements (or concat them with fn.concat) instead.");
+  return std::vector<TensorPtr>(1);
+}
+
 }  // namespace
 
 void register_tensor_list_ops(OpRegistry& r) {
@@ -259,7 +280,7 @@ void register_tensor_list_ops(OpRegistry& r) {
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 return set_item(in[0], static_cast<int64_t>(list_of(*in[0]).items.size()), in[1], true);
               },
-              {}});
+              push_back_grad});
   r.add(OpDef{"TensorListGetItem", "TensorListGetItem", 2,
               [](const InferContext& c) { return one(c.attrs.get<DType>("element_dtype"), element_shape_attr(c.attrs)); },
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
@@ -392,7 +413,7 @@ void register_tensor_list_ops(OpRegistry& r) {
                 }
                 return std::vector<EagerPtr>{out, lengths};
               },
-              {}});
+              concat_grad});
   r.add(OpDef{"TensorListLength", "TensorListLength", 1,
               [](const InferContext&) { return one(DType::Int32, Shape{}); },
               [](KernelContext&, const std::vector<EagerPtr>& in) {
