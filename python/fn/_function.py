@@ -640,6 +640,8 @@ class Function(_core.FunctionBase):
                     from fn.autograph import _converter as autograph
                     self._converted = autograph.convert(fn)
                 except Exception as e:  # noqa: BLE001  AutoGraph warns and falls back itself
+                    if autograph._strict():   # AUTOGRAPH_STRICT_CONVERSION: raise, as TF does
+                        raise
                     warnings.warn(f"AutoGraph could not convert {self._name}: {e}")
                     self._converted = fn
             fn = self._converted

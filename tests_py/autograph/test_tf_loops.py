@@ -484,3 +484,41 @@ def test_undefined_after_python_control_flow_wording():
     for f in (after_if, after_for, after_while):
         with pytest.raises(UnboundLocalError, match="'y' is used before assignment"):
             tf.function(f)(0)
+
+
+# AUTOGRAPH_STRICT_CONVERSION: what cannot be converted raises instead of running as-is -------
+def _for_else(xs):
+    s = 0
+    for x in xs:
+        s += x
+    else:
+        s = -1
+    return s
+
+
+def _while_else(n):
+    while n > 0:
+        n -= 1
+    else:
+        n = -1
+    return n
+
+
+def _generator():
+    yield 1
+
+
+@pytest.mark.parametrize('f,args,message', [
+    (_for_else, ([1, 2],), 'for/else statement not yet supported'),
+    (_while_else, (2,), 'while/else statement not yet supported'),
+    (_generator, (), 'generators are not supported'),
+])
+def test_strict_conversion_raises_not_implemented(monkeypatch, f, args, message):
+    monkeypatch.setenv('AUTOGRAPH_STRICT_CONVERSION', '1')
+    with pytest.raises(NotImplementedError, match=message):
+        tf.function(f)(*args)
+
+
+def test_without_strict_conversion_loop_else_runs_as_python():
+    assert _py(tf.function(_for_else)([1, 2])) == -1
+    assert _py(tf.function(_while_else)(2)) == -1
