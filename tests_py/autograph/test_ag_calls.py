@@ -80,7 +80,7 @@ def gen_fn(n):
 
 
 def test_generator_functions_run_unconverted_with_a_warning():
-    with pytest.warns(UserWarning, match='generator functions are not supported'):
+    with pytest.warns(UserWarning, match='generators are not supported'):
         assert ag.to_graph(gen_fn) is gen_fn
     assert list(ag.to_graph(gen_fn)(3)) == [0, 1, 2]
 
