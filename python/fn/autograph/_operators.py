@@ -140,6 +140,23 @@ def _check_branch(values, names, branch):
                          "'%s' must also be initialized in the %s branch" % (name, branch))
 
 
+def _check_branch_pair(main, orelse, names):
+    """TensorFlow's checks of a staged if's outputs: same nested structure, no None."""
+    for name, a, b in zip(names, main, orelse):
+        try:
+            _backend.assert_same_structure(_structure_of(a), _structure_of(b))
+        except (ValueError, TypeError) as err:
+            raise _error(TypeError, "'%s' must have the same nested structure in the main and"
+                         ' else branches:\n\n%s' % (name, err)) from None
+        nested = isinstance(a, (list, tuple, dict))
+        for x, y in zip(_backend.flatten(a) if nested else [a],
+                        _backend.flatten(b) if nested else [b]):
+            if x is None:
+                raise _error(ValueError, "'%s' is None at the end of the main branch." % name)
+            if y is None:
+                raise _error(ValueError, "'%s' is None at the end of the else branch." % name)
+
+
 def _check_loop_init(values, names, first=None, note=None):
     """TensorFlow's checks of a staged loop's initial values."""
     first = first if first is not None else (None,) * len(values)
@@ -196,6 +213,8 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, n_out):
     init = _state(get_state)
     out_names = names[:n_out]
 
+    main_values = []
+
     def branch(fn, which):
         def run():
             _restore(set_state, init)
@@ -203,6 +222,10 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, n_out):
                 fn()
             values = _state(get_state)[:n_out]
             _check_branch(values, out_names, which)
+            if which == 'main':
+                main_values[:] = [values]
+            elif main_values:
+                _check_branch_pair(main_values[0], values, out_names)
             return values if n_out else None
         return run
 

@@ -338,6 +338,39 @@ class ControlFlow:
         return _located(defs + [ast.Expr(value=call)], s)
 
 
+class _DeleteToUndefined(ast.NodeTransformer):
+    """``del x`` becomes ``x = fn__.Undefined('x')`` (TensorFlow's AutoGraph), so a staged
+    branch that deletes a variable leaves it undefined, and a later read raises."""
+
+    def __init__(self, skip):
+        self.skip = frozenset(skip)
+        self.deleted = set()
+
+    def visit_Delete(self, node):
+        names = [t for t in node.targets if isinstance(t, ast.Name) and t.id not in self.skip]
+        if not names:
+            return node
+        out = []
+        others = [t for t in node.targets if t not in names]
+        if others:
+            out.append(ast.copy_location(ast.Delete(targets=others), node))
+        for t in names:
+            self.deleted.add(t.id)
+            out.append(ast.copy_location(ast.Assign(
+                targets=[_name(t.id, True)],
+                value=_ops_call('Undefined', [ast.Constant(t.id)])), node))
+        return out
+
+    def visit_FunctionDef(self, node):
+        return node   # nested scopes delete their own names
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+
+def _as_list(x):
+    return x if isinstance(x, list) else [x]
+
+
 def _has_scope_breaker(node):
     """Expressions that cannot be moved into a lambda unchanged."""
     for sub in ast.walk(node):
@@ -498,6 +531,8 @@ def transform_function(fdef, freevars=(), nested=False, method=False):
     body = _remove_declarations(fdef.body, decls)
     user_globals = analysis.declared_names(decls, ast.Global)
     user_nonlocals = analysis.declared_names(decls, ast.Nonlocal)
+    deletes = _DeleteToUndefined(set(params) | user_globals | user_nonlocals)
+    body = [n for s in body for n in _as_list(deletes.visit(s))]
 
     if lowering.return_in_control_flow(body):
         rl = lowering.ReturnLowering(namer.new('do_return'), namer.new('retval_'), OPS)
@@ -512,7 +547,7 @@ def transform_function(fdef, freevars=(), nested=False, method=False):
     cf = ControlFlow(namer, user_globals)
     body = cf.block(body)
     skip = set(params) | user_globals | user_nonlocals
-    maybe_undefined = _needs_init(bindings, cf.captured) - skip
+    maybe_undefined = (_needs_init(bindings, cf.captured) | deletes.deleted) - skip
     body = [Expressions(maybe_undefined).visit(s) for s in body]
 
     inits = []
