@@ -68,3 +68,15 @@ def test_none_in_python_if_is_fine():
         return i, j
     i, j = tf.function(f)(True)
     assert i is None and int(j) == 2
+
+
+@pytest.mark.parametrize('args,expected', [((1, 1, 2), False), ((1, 1, 1), True), ((1, 2, 3), True)])
+def test_chained_comparison_of_tensors(args, expected):
+    def equal3(x, y, z):
+        return x == y == z
+
+    def increasing(x, y, z):
+        return x < y < z
+
+    f = equal3 if args != (1, 2, 3) else increasing
+    assert bool(tf.function(f)(*[tf.constant(a) for a in args])) is expected

@@ -434,6 +434,20 @@ class Expressions(ast.NodeTransformer):
             result = _ops_call(attr, [_lambda(value), _lambda(result)])
         return ast.copy_location(result, node)
 
+    def visit_Compare(self, node):
+        """``a < b < c`` becomes ``fn__.and_(lambda: a < b, lambda: b < c)`` (TF's AutoGraph
+        does so too), so chained comparisons of tensors are staged."""
+        self.generic_visit(node)
+        if len(node.ops) < 2 or _has_scope_breaker(node):
+            return node
+        operands = [node.left] + list(node.comparators)
+        parts = [ast.Compare(left=operands[k], ops=[op], comparators=[operands[k + 1]])
+                 for k, op in enumerate(node.ops)]
+        result = parts[-1]
+        for part in reversed(parts[:-1]):
+            result = _ops_call('and_', [_lambda(part), _lambda(result)])
+        return ast.copy_location(result, node)
+
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         if isinstance(node.op, ast.Not):
