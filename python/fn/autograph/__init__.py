@@ -9,7 +9,9 @@ result is a plain Python function (bound method for methods) with the same
 signature, defaults, name and globals; it never changes the caller's
 arguments. ``convert`` is cheap after the first call (cached per code
 object, and per function object for the closure). A function that cannot be
-converted comes back unchanged, after one ``warnings.warn`` saying why.
+converted comes back unchanged, after one ``warnings.warn`` saying why (with
+``AUTOGRAPH_STRICT_CONVERSION=1`` in the environment it raises instead, as in
+TensorFlow; generators and loops with an ``else`` clause are never converted).
 
 While the converted function runs, ``if``/``while``/``for`` statements,
 ``and``/``or``/``not`` and ``a if c else b`` whose condition (or iterable) is a
