@@ -236,10 +236,19 @@ std::vector<TensorPtr> push_back_grad(const GradContext& g) {
 }
 
 std::vector<TensorPtr> concat_grad(const GradContext& g) {
-  if (!g.out_grads.empty() && g.out_grads[0])
-    throw_error(Code::Unimplemented, "Gradients through TensorArray.concat are not supported yet; "
-                "stack() the elements (or concat them with fn.concat) instead.");
-  return std::vector<TensorPtr>(1);
+  std::vector<TensorPtr> r(1);
+  if (g.out_grads.empty() || !g.out_grads[0]) return r;
+  r[0] = dispatch1("TensorListSplit", {g.out_grads[0], g.outputs[1]});
+  return r;
+}
+
+std::vector<TensorPtr> split_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(2);
+  const TensorPtr& dl = g.out_grads[0];
+  if (!dl) return r;
+  const TensorPtr& t = g.inputs[0];
+  r[0] = dispatch("TensorListConcatV2", {dl}, elem_attrs(t->dtype(), t->shape()))[0];
+  return r;
 }
 
 }  // namespace
@@ -414,6 +423,41 @@ void register_tensor_list_ops(OpRegistry& r) {
                 return std::vector<EagerPtr>{out, lengths};
               },
               concat_grad});
+  r.add(OpDef{"TensorListSplit", "TensorListSplit", 2, handle_spec,
+              [](KernelContext&, const std::vector<EagerPtr>& in) {
+                // The rows of a tensor cut into consecutive pieces of the given lengths (the
+                // gradient of TensorArray.concat).
+                const EagerTensor& t = *in[0];
+                if (t.shape().rank() < 1)
+                  throw_error(Code::InvalidArgument, "Tensor must be at least a vector, but saw shape: ",
+                              t.shape().to_string());
+                auto lengths = read_int_list(*in[1]);
+                std::vector<int64_t> rest(t.shape().dims().begin() + 1, t.shape().dims().end());
+                int64_t per = 1;
+                for (int64_t d : rest) per *= d;
+                int64_t total = 0;
+                for (int64_t n : lengths) {
+                  if (n < 0) throw_error(Code::InvalidArgument, "Negative length in TensorListSplit: ", n);
+                  total += n;
+                }
+                if (total != t.shape()[0])
+                  throw_error(Code::InvalidArgument, "The lengths (sum ", total, ") must add up to the first "
+                              "dimension of the tensor (", t.shape()[0], ")");
+                auto l = std::make_shared<TensorList>();
+                l->dtype = t.dtype();
+                std::vector<int64_t> es{Shape::kUnknown};
+                es.insert(es.end(), rest.begin(), rest.end());
+                l->element_shape = Shape(es);
+                int64_t off = 0;
+                for (int64_t n : lengths) {
+                  std::vector<int64_t> d{n};
+                  d.insert(d.end(), rest.begin(), rest.end());
+                  l->items.push_back(copy_tensor(t, Shape(d), off * per));
+                  off += n;
+                }
+                return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
+              },
+              split_grad});
   r.add(OpDef{"TensorListLength", "TensorListLength", 1,
               [](const InferContext&) { return one(DType::Int32, Shape{}); },
               [](KernelContext&, const std::vector<EagerPtr>& in) {

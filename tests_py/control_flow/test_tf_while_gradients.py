@@ -338,3 +338,24 @@ def test_second_order_gradient_through_while_loop():
             g = t1.gradient(y, x)
         return g, t2.gradient(g, x)
     _close(_np(cube(tf.constant(2.0))), [np.float32(12.0), np.float32(12.0)])
+
+
+def test_tensor_array_concat_gradient_in_a_loop():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            ta = tf.TensorArray(tf.float32, size=3)
+            for i in tf.range(3):
+                ta = ta.write(i, x * tf.cast(i + 1, tf.float32))
+            r = tf.reduce_sum(ta.concat() ** 2)
+        return t.gradient(r, x)
+
+    def unrolled(x):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            r = tf.reduce_sum(tf.concat([x * float(i + 1) for i in range(3)], 0) ** 2)
+        return t.gradient(r, x)
+
+    x = tf.constant([1.0, 2.0, 3.0])
+    _close(_np([f(x)]), _np([unrolled(x)]))

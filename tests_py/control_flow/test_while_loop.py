@@ -345,17 +345,3 @@ def test_an_error_while_tracing_a_body_leaves_no_graph_context_behind():
     assert fn.executing_eagerly() if hasattr(fn, "executing_eagerly") else fn._core.executing_eagerly()
     assert value(fn.constant(1) + 1) == 2
 
-
-def test_tensor_array_concat_gradient_is_a_clear_error():
-    # TensorFlow differentiates TensorArray.concat; fn does not yet (never a wrong value).
-    @fn.function
-    def f(x):
-        with fn.GradientTape() as tape:
-            tape.watch(x)
-            ta = fn.TensorArray(fn.float32, size=2)
-            ta = ta.write(0, x).write(1, x * 2.0)
-            r = fn.reduce_sum(ta.concat())
-        return tape.gradient(r, x)
-
-    with pytest.raises(fn.errors.UnimplementedError, match="TensorArray.concat"):
-        f(fn.constant([1.0, 2.0]))
