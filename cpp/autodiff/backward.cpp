@@ -24,7 +24,9 @@ class Accumulator {
     if (it == pieces_.end() || it->second.empty()) return nullptr;
     auto& v = it->second;
     if (v.size() > 1) {
-      TensorPtr sum = v.size() == 2 ? dispatch1("AddV2", {v[0], v[1]}) : dispatch1("AddN", v, Attrs{{"N", static_cast<int64_t>(v.size())}});
+      // TensorList gradients (a TensorArray's) add elementwise through AddN.
+      bool add2 = v.size() == 2 && v[0]->dtype() != DType::Variant;
+      TensorPtr sum = add2 ? dispatch1("AddV2", {v[0], v[1]}) : dispatch1("AddN", v, Attrs{{"N", static_cast<int64_t>(v.size())}});
       v.assign(1, sum);
     }
     return v[0];
@@ -72,7 +74,10 @@ std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, 
     bool any = false;
     for (size_t j = 0; j < e.outputs.size(); ++j) {
       const TensorPtr& out = e.outputs[j];
-      if (out && is_floating(out->dtype()) && consumed.insert(out.get()).second) out_grads[j] = acc.total(out.get());
+      // TensorLists (TensorArrays) carry their elements' gradients.
+      if (out && (is_floating(out->dtype()) || out->dtype() == DType::Variant) &&
+          consumed.insert(out.get()).second)
+        out_grads[j] = acc.total(out.get());
       any |= out_grads[j] != nullptr;
     }
     if (!any || !e.op->grad) continue;

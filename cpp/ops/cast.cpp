@@ -4,6 +4,7 @@
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
 #include "ops/grad_util.h"
+#include "ops/tensor_list.h"
 #include "trace/context.h"
 
 namespace fn {
@@ -95,11 +96,14 @@ EagerPtr filled_like(const EagerTensor& x, double value) {
 
 constexpr unsigned kAddNTypes = kNumberTypes;
 constexpr unsigned kOnesLikeTypes = kNumberTypes | kBoolType;
-constexpr unsigned kZerosLikeTypes = kNumberTypes | kBoolType | kStringType;
+// Variant: a TensorList's zero is a list of the same length with no element written (TF's
+// zeros of a TensorList gradient).
+constexpr unsigned kZerosLikeTypes = kNumberTypes | kBoolType | kStringType | bit(DType::Variant);
 
 std::vector<TensorSpec> addn_infer(const InferContext& c) {
   if (c.inputs.empty()) throw_error(Code::ValueError, "AddN needs at least one input");
   check_same_dtype_graph("AddN", c.inputs);
+  if (c.inputs[0].dtype == DType::Variant) return one(DType::Variant, Shape{});   // TensorLists
   check_dtype_graph("AddN", c.inputs[0].dtype, kAddNTypes, "inputs");
   Shape s = c.inputs[0].shape;
   for (size_t i = 1; i < c.inputs.size(); ++i) {
@@ -122,9 +126,22 @@ std::vector<TensorSpec> addn_infer(const InferContext& c) {
   return one(c.inputs[0].dtype, s);
 }
 
-std::vector<EagerPtr> addn_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+std::vector<EagerPtr> addn_kernel(KernelContext& ctx, const std::vector<EagerPtr>& in) {
   static const std::string kOp = "AddN";
   check_same_dtype_eager(kOp, in);
+  if (in[0]->dtype() == DType::Variant) {
+    // TensorLists (gradients of a TensorArray) add element by element; unwritten ones are zeros.
+    auto l = std::make_shared<TensorList>(list_of(*in[0]));
+    for (size_t i = 1; i < in.size(); ++i) {
+      const TensorList& o = list_of(*in[i]);
+      if (o.items.size() > l->items.size()) l->items.resize(o.items.size());
+      for (size_t k = 0; k < o.items.size(); ++k) {
+        if (!o.items[k]) continue;
+        l->items[k] = l->items[k] ? addn_kernel(ctx, {l->items[k], o.items[k]})[0] : o.items[k];
+      }
+    }
+    return {make_list_tensor(std::move(l))};
+  }
   if (!(kAddNTypes & bit(in[0]->dtype()))) throw_unsupported_dtype(kOp, in[0]->dtype(), kAddNTypes);
   for (size_t i = 1; i < in.size(); ++i)
     if (in[i]->shape() != in[0]->shape())
@@ -164,6 +181,14 @@ void register_cast_ops(OpRegistry& r) {
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 if (!(kZerosLikeTypes & bit(in[0]->dtype())))
                   throw_unsupported_dtype("ZerosLike", in[0]->dtype(), kZerosLikeTypes);
+                if (in[0]->dtype() == DType::Variant) {
+                  const TensorList& src = list_of(*in[0]);
+                  auto l = std::make_shared<TensorList>();
+                  l->dtype = src.dtype;
+                  l->element_shape = src.element_shape;
+                  l->items.resize(src.items.size());
+                  return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
+                }
                 return std::vector<EagerPtr>{filled_like(*in[0], 0.0)};
               },
               {}});

@@ -222,9 +222,8 @@ std::vector<TensorPtr> build_while(const std::vector<TensorPtr>& loop_vars, Grap
                         "dimension that varies).";
       if (!named.empty())   // a loop AutoGraph converted: the user wrote no while_loop call
         throw_error(Code::ValueError, named, " has shape ", inv.shape.to_string(),
-                    " before the loop, but shape ", out.shape.to_string(), " after one iteration. To "
-                    "allow the shape to vary across iterations, write the loop with fn.while_loop and "
-                    "pass `shape_invariants` (None for a dimension that varies).");
+                    " before the loop, but shape ", out.shape.to_string(), " after one iteration. Use "
+                    "fn.autograph.experimental.set_loop_options to set shape invariants.");
       throw_error(Code::ValueError, "Input tensor `", label, "` enters the loop with shape ",
                   inv.shape.to_string(), ", but has shape ", out.shape.to_string(),
                   " after one iteration", fix);
@@ -251,7 +250,8 @@ std::vector<TensorPtr> build_while(const std::vector<TensorPtr>& loop_vars, Grap
   return dispatch(stateful ? "While" : "StatelessWhile", inputs, std::move(attrs), name);
 }
 
-GradFn if_gradient();   // control_flow_grad.cpp
+GradFn if_gradient();      // control_flow_grad.cpp
+GradFn while_gradient();   // while_grad.cpp
 
 void register_control_flow_ops(OpRegistry& r) {
   auto no_kernel = [](const char* op) {
@@ -266,12 +266,7 @@ void register_control_flow_ops(OpRegistry& r) {
     r.add(std::move(def));
   }
   for (const char* op : {"While", "StatelessWhile"}) {
-    OpDef def{op, "while", -1, while_infer, no_kernel(op),
-              [](const GradContext&) -> std::vector<TensorPtr> {
-                throw_error(Code::Unimplemented,
-                            "Gradients through fn.while_loop are not supported yet. Unroll the loop "
-                            "over a Python range, or compute the gradient inside the loop body.");
-              }};
+    OpDef def{op, "while", -1, while_infer, no_kernel(op), while_gradient()};
     def.stateful = std::string(op) == "While";
     r.add(std::move(def));
   }

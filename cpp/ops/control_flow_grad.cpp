@@ -10,9 +10,10 @@ namespace fn {
 
 namespace {
 
-// Gradients flow into floating values and into variables' handles (reads inside a branch
-// pass their value's gradient to the handle, as ReadVariableOp's rule does).
-bool differentiable(DType d) { return is_floating(d) || d == DType::Resource; }
+// Gradients flow into floating values, into variables' handles (reads inside a branch pass
+// their value's gradient to the handle, as ReadVariableOp's rule does) and into TensorLists
+// (a list of the elements' gradients).
+bool differentiable(DType d) { return is_floating(d) || d == DType::Resource || d == DType::Variant; }
 
 // Zeros standing for "no gradient" of input `in` in one branch, when the other branch's
 // gradient for it is `other` (for a variable handle: zeros like the variable's value).
@@ -25,6 +26,7 @@ TensorPtr zero_gradient(const TensorPtr& in, const TensorPtr& other) {
 TensorPtr accumulate(const TensorPtr& acc, const TensorPtr& g) {
   if (!acc) return g;
   if (!g) return acc;
+  if (acc->dtype() == DType::Variant) return dispatch1("AddN", {acc, g}, Attrs{{"N", int64_t{2}}});
   return dispatch1("AddV2", {acc, g});
 }
 

@@ -8,6 +8,7 @@
 #include "ops/helpers.h"
 #include "ops/op.h"
 #include "ops/tensor_list.h"
+#include "trace/context.h"
 
 namespace fn {
 
@@ -156,6 +157,100 @@ std::vector<EagerPtr> set_item(const EagerPtr& handle, int64_t i, const EagerPtr
   return {make_list_tensor(std::move(l))};
 }
 
+// Gradients (TensorFlow's list_ops gradients): a list's gradient is a list of its elements'
+// gradients; unwritten elements read as zeros.
+Attrs elem_attrs(DType d, const Shape& s) { return Attrs{{"element_dtype", d}, {"element_shape", s}}; }
+
+Shape drop_first(const Shape& s) {
+  if (!s.has_rank() || s.rank() < 1) return Shape::unknown_rank();
+  return Shape(std::vector<int64_t>(s.dims().begin() + 1, s.dims().end()));
+}
+
+std::vector<TensorPtr> set_item_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(3);
+  const TensorPtr& dl = g.out_grads[0];
+  if (!dl) return r;
+  const TensorPtr& item = g.inputs[2];
+  Attrs a = elem_attrs(item->dtype(), item->shape());
+  r[2] = dispatch1("TensorListGetItem", {dl, g.inputs[1]}, a);
+  r[0] = dispatch1("TensorListSetItem", {dl, g.inputs[1], dispatch1("ZerosLike", {item})}, a);
+  return r;
+}
+
+std::vector<TensorPtr> get_item_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(2);
+  const TensorPtr& dy = g.out_grads[0];
+  if (!dy) return r;
+  r[0] = dispatch1("TensorListSetItem", {dispatch1("ZerosLike", {g.inputs[0]}), g.inputs[1], dy},
+                   elem_attrs(dy->dtype(), g.outputs[0]->shape()));
+  return r;
+}
+
+std::vector<TensorPtr> stack_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(1);
+  if (g.out_grads[0]) r[0] = dispatch1("TensorListFromTensor", {g.out_grads[0]});
+  return r;
+}
+
+std::vector<TensorPtr> from_tensor_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(1);
+  const TensorPtr& dl = g.out_grads[0];
+  if (!dl) return r;
+  const Shape& s = g.inputs[0]->shape();
+  Attrs a = elem_attrs(g.inputs[0]->dtype(), drop_first(s));
+  a.set("num_elements", s.has_rank() && s.rank() >= 1 ? s[0] : int64_t{-1});
+  r[0] = dispatch1("TensorListStack", {dl}, std::move(a));
+  return r;
+}
+
+std::vector<TensorPtr> gather_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(2);
+  const TensorPtr& dy = g.out_grads[0];
+  if (!dy) return r;
+  r[0] = dispatch1("TensorListScatterIntoExistingList", {dispatch1("ZerosLike", {g.inputs[0]}), dy, g.inputs[1]});
+  return r;
+}
+
+std::vector<TensorPtr> scatter_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(3);
+  const TensorPtr& dl = g.out_grads[0];
+  if (!dl) return r;
+  const TensorPtr& value = g.inputs[1];
+  r[1] = dispatch1("TensorListGather", {dl, g.inputs[2]}, elem_attrs(value->dtype(), drop_first(value->shape())));
+  r[0] = dispatch1("TensorListScatterIntoExistingList", {dl, dispatch1("ZerosLike", {value}), g.inputs[2]});
+  return r;
+}
+
+// A list's gradient may keep extra trailing zero elements (here: the pushed one), which
+// readers of the earlier elements never see.
+std::vector<TensorPtr> push_back_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(2);
+  const TensorPtr& dl = g.out_grads[0];
+  if (!dl) return r;
+  const TensorPtr& item = g.inputs[1];
+  Attrs a = elem_attrs(item->dtype(), item->shape());
+  TensorPtr at = dispatch1("TensorListLength", {g.inputs[0]});
+  r[1] = dispatch1("TensorListGetItem", {dl, at}, a);
+  r[0] = dispatch1("TensorListSetItem", {dl, at, dispatch1("ZerosLike", {item})}, a);
+  return r;
+}
+
+std::vector<TensorPtr> concat_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(1);
+  if (g.out_grads.empty() || !g.out_grads[0]) return r;
+  r[0] = dispatch1("TensorListSplit", {g.out_grads[0], g.outputs[1]});
+  return r;
+}
+
+std::vector<TensorPtr> split_grad(const GradContext& g) {
+  std::vector<TensorPtr> r(2);
+  const TensorPtr& dl = g.out_grads[0];
+  if (!dl) return r;
+  const TensorPtr& t = g.inputs[0];
+  r[0] = dispatch("TensorListConcatV2", {dl}, elem_attrs(t->dtype(), t->shape()))[0];
+  return r;
+}
+
 }  // namespace
 
 void register_tensor_list_ops(OpRegistry& r) {
@@ -183,18 +278,18 @@ void register_tensor_list_ops(OpRegistry& r) {
                 for (int64_t i = 0; i < n; ++i) l->items.push_back(copy_tensor(t, l->element_shape, i * per));
                 return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
               },
-              {}});
+              from_tensor_grad});
   r.add(OpDef{"TensorListSetItem", "TensorListSetItem", 3, handle_spec,
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
                 return set_item(in[0], scalar_index(*in[1], "index"), in[2],
                                 k.attrs.get_or<bool>("resize_if_index_out_of_bounds", false));
               },
-              {}});
+              set_item_grad});
   r.add(OpDef{"TensorListPushBack", "TensorListPushBack", 2, handle_spec,
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 return set_item(in[0], static_cast<int64_t>(list_of(*in[0]).items.size()), in[1], true);
               },
-              {}});
+              push_back_grad});
   r.add(OpDef{"TensorListGetItem", "TensorListGetItem", 2,
               [](const InferContext& c) { return one(c.attrs.get<DType>("element_dtype"), element_shape_attr(c.attrs)); },
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
@@ -216,7 +311,7 @@ void register_tensor_list_ops(OpRegistry& r) {
                               "element_shape is not fully defined: ", s.to_string(), " and no list element is set.");
                 return std::vector<EagerPtr>{zeros(l.dtype, s)};
               },
-              {}});
+              get_item_grad});
   r.add(OpDef{"TensorListStack", "TensorListStack", 1,
               [](const InferContext& c) {
                 return one(c.attrs.get<DType>("element_dtype"),
@@ -229,7 +324,7 @@ void register_tensor_list_ops(OpRegistry& r) {
                 for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
                 return std::vector<EagerPtr>{stack_items(l, all, element_shape_attr(k.attrs))};
               },
-              {}});
+              stack_grad});
   r.add(OpDef{"TensorListGather", "TensorListGather", 2,
               [](const InferContext& c) {
                 const Shape& is = c.inputs[1].shape;
@@ -241,7 +336,7 @@ void register_tensor_list_ops(OpRegistry& r) {
                 check_dtype(l, k.attrs.get<DType>("element_dtype"), "read");
                 return std::vector<EagerPtr>{stack_items(l, read_indices(*in[1], l.items.size()), element_shape_attr(k.attrs))};
               },
-              {}});
+              gather_grad});
   r.add(OpDef{"TensorListScatterIntoExistingList", "TensorListScatterIntoExistingList", 3, handle_spec,
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
                 const TensorList& src = list_of(*in[0]);
@@ -266,7 +361,7 @@ void register_tensor_list_ops(OpRegistry& r) {
                 }
                 return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
               },
-              {}});
+              scatter_grad});
   r.add(OpDef{"TensorListConcatV2", "TensorListConcatV2", 1,
               [](const InferContext& c) {
                 Shape es = element_shape_attr(c.attrs);
@@ -327,7 +422,42 @@ void register_tensor_list_ops(OpRegistry& r) {
                 }
                 return std::vector<EagerPtr>{out, lengths};
               },
-              {}});
+              concat_grad});
+  r.add(OpDef{"TensorListSplit", "TensorListSplit", 2, handle_spec,
+              [](KernelContext&, const std::vector<EagerPtr>& in) {
+                // The rows of a tensor cut into consecutive pieces of the given lengths (the
+                // gradient of TensorArray.concat).
+                const EagerTensor& t = *in[0];
+                if (t.shape().rank() < 1)
+                  throw_error(Code::InvalidArgument, "Tensor must be at least a vector, but saw shape: ",
+                              t.shape().to_string());
+                auto lengths = read_int_list(*in[1]);
+                std::vector<int64_t> rest(t.shape().dims().begin() + 1, t.shape().dims().end());
+                int64_t per = 1;
+                for (int64_t d : rest) per *= d;
+                int64_t total = 0;
+                for (int64_t n : lengths) {
+                  if (n < 0) throw_error(Code::InvalidArgument, "Negative length in TensorListSplit: ", n);
+                  total += n;
+                }
+                if (total != t.shape()[0])
+                  throw_error(Code::InvalidArgument, "The lengths (sum ", total, ") must add up to the first "
+                              "dimension of the tensor (", t.shape()[0], ")");
+                auto l = std::make_shared<TensorList>();
+                l->dtype = t.dtype();
+                std::vector<int64_t> es{Shape::kUnknown};
+                es.insert(es.end(), rest.begin(), rest.end());
+                l->element_shape = Shape(es);
+                int64_t off = 0;
+                for (int64_t n : lengths) {
+                  std::vector<int64_t> d{n};
+                  d.insert(d.end(), rest.begin(), rest.end());
+                  l->items.push_back(copy_tensor(t, Shape(d), off * per));
+                  off += n;
+                }
+                return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
+              },
+              split_grad});
   r.add(OpDef{"TensorListLength", "TensorListLength", 1,
               [](const InferContext&) { return one(DType::Int32, Shape{}); },
               [](KernelContext&, const std::vector<EagerPtr>& in) {

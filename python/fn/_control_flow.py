@@ -132,7 +132,7 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None, false_fn: Optio
             raise ValueError("one branch returns a TensorArray where the other returns a tensor")
     except (ValueError, TypeError) as e:
         if _names:
-            raise ValueError(f"{', '.join(repr(n) for n in _names)} must have the same nested structure "
+            raise TypeError(f"{', '.join(repr(n) for n in _names)} must have the same nested structure "
                              f"in the main and else branches:\n\n{e}") from None
         raise TypeError(
             "true_fn and false_fn arguments to fn.cond must have the same number, type, and overall "

@@ -614,9 +614,11 @@ class Function(_core.FunctionBase):
         if self._autograph:
             if self._converted is None:
                 try:
-                    from fn import autograph
+                    from fn.autograph import _converter as autograph
                     self._converted = autograph.convert(fn)
                 except Exception as e:  # noqa: BLE001  AutoGraph warns and falls back itself
+                    if autograph._strict():   # AUTOGRAPH_STRICT_CONVERSION: raise, as TF does
+                        raise
                     warnings.warn(f"AutoGraph could not convert {self._name}: {e}")
                     self._converted = fn
             fn = self._converted

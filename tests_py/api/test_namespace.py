@@ -14,7 +14,7 @@ with open(os.path.join(os.path.dirname(__file__), "tf_names.json")) as _f:
 # Names fn has beyond TensorFlow, on purpose (ARCHITECTURE.md "Beyond TensorFlow").
 FN_EXTRAS = {"config": {"explain_retracing"}, "": {"onnx"}}
 # Namespaces another area owns and still cleans up.
-NOT_YET = {"autograph", "autograph.experimental"}
+NOT_YET: set = set()
 # Namespaces fn must have (the ones the guide notebooks use).
 REQUIRED = {"", "autodiff", "bitwise", "config", "config.threading", "data", "data.experimental",
             "debugging", "dtypes", "errors", "keras", "keras.layers", "linalg", "math", "nest",

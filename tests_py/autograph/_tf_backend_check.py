@@ -24,7 +24,7 @@ spec = importlib.util.spec_from_file_location('fn.autograph', AG + '/__init__.py
 ag = importlib.util.module_from_spec(spec); sys.modules['fn.autograph'] = ag; spec.loader.exec_module(ag)
 
 def function(f, **kw):
-    return tf.function(ag.convert(f), autograph=False, **kw)
+    return tf.function(ag.to_graph(f), autograph=False, **kw)
 
 def fizzbuzz(n):
   for i in tf.range(1, n + 1):

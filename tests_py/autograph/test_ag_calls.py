@@ -6,7 +6,7 @@ import warnings
 import pytest
 
 from fn import autograph as ag
-from fn.autograph import converter, operators
+from fn.autograph import _converter as converter, _operators as operators
 
 
 def inner(x):
@@ -29,7 +29,7 @@ def test_converted_call_converts_user_functions():
         return out
     converter.callable_for_call = spy
     try:
-        assert ag.convert(outer)(1) == ('pos', 'neg')
+        assert ag.to_graph(outer)(1) == ('pos', 'neg')
     finally:
         converter.callable_for_call = real
     converted = [out for f, out in calls if f is inner]
@@ -54,11 +54,11 @@ def test_no_source_warns_once_and_runs_unconverted():
     exec('def g(x):\n    return x + 1\n', ns)
     g = ns['g']
     with pytest.warns(UserWarning, match='could not convert g.*source code is not available'):
-        conv = ag.convert(g)
+        conv = ag.to_graph(g)
     assert conv is g and conv(1) == 2
     with warnings.catch_warnings():
         warnings.simplefilter('error')
-        assert ag.convert(g) is g  # no second warning
+        assert ag.to_graph(g) is g  # no second warning
 
 
 two = (lambda x: x + 1, lambda y: y * 2)  # noqa: E731
@@ -67,10 +67,10 @@ same_args = [lambda x: x + 1, lambda x: x * 2]  # noqa: E731
 
 def test_lambdas_on_one_line():
     # Different parameter names tell them apart.
-    assert ag.convert(two[0])(1) == 2 and ag.convert(two[1])(3) == 6
-    assert converter.is_converted_code(ag.convert(two[1]).__code__)
+    assert ag.to_graph(two[0])(1) == 2 and ag.to_graph(two[1])(3) == 6
+    assert converter.is_converted_code(ag.to_graph(two[1]).__code__)
     # Same parameters: the body's column tells them apart in CPython 3.11+.
-    a, b = (ag.convert(f) for f in same_args)
+    a, b = (ag.to_graph(f) for f in same_args)
     assert a(1) == 2 and b(3) == 6
 
 
@@ -80,9 +80,9 @@ def gen_fn(n):
 
 
 def test_generator_functions_run_unconverted_with_a_warning():
-    with pytest.warns(UserWarning, match='generator functions are not supported'):
-        assert ag.convert(gen_fn) is gen_fn
-    assert list(ag.convert(gen_fn)(3)) == [0, 1, 2]
+    with pytest.warns(UserWarning, match='generators are not supported'):
+        assert ag.to_graph(gen_fn) is gen_fn
+    assert list(ag.to_graph(gen_fn)(3)) == [0, 1, 2]
 
 
 def calls_generator(n):
@@ -92,7 +92,7 @@ def calls_generator(n):
 def test_generator_called_from_converted_code():
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
-        assert ag.convert(calls_generator)(4) == 6
+        assert ag.to_graph(calls_generator)(4) == 6
 
 
 def raises_inside(x):
@@ -105,7 +105,7 @@ def raises_inside(x):
 
 
 def test_errors_point_at_user_file_and_line():
-    conv = ag.convert(raises_inside)
+    conv = ag.to_graph(raises_inside)
     with pytest.raises(NameError) as e:
         conv(5)
     frames = [(f.filename, f.lineno, f.name) for f in traceback.extract_tb(e.value.__traceback__)]

@@ -61,7 +61,7 @@ def test_while_loop_code():
     assert '    def loop_body():' in lines
     assert '    def loop_test():' in lines
     assert '        return x > 1' in lines
-    assert "    fn__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), 1)" in lines
+    assert "    fn__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), 1, None)" in lines
     assert '        fn__.converted_call(print, (x,), None)' in lines
     assert lines[-1] == '    return x'
     ast.parse(code)
@@ -112,5 +112,5 @@ def test_method_and_python_function_attribute():
 def test_to_code_of_unconvertible_raises():
     ns = {}
     exec('def g(x):\n    return x\n', ns)
-    with pytest.raises(ag.ConversionError, match='source code is not available'):
+    with pytest.raises(ag._converter.ConversionError, match='source code is not available'):
         ag.to_code(ns['g'])

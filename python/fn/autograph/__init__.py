@@ -3,13 +3,15 @@
 Contract with ``fn.function`` (the integration point)
 ------------------------------------------------------
 When a Function traces with ``autograph=True`` (the default), it calls
-``fn.autograph.convert(python_function)`` once per trace and calls the
+``fn.autograph._converter.convert(python_function)`` once per trace and calls the
 result with the bound arguments inside the graph-building context. The
 result is a plain Python function (bound method for methods) with the same
 signature, defaults, name and globals; it never changes the caller's
 arguments. ``convert`` is cheap after the first call (cached per code
 object, and per function object for the closure). A function that cannot be
-converted comes back unchanged, after one ``warnings.warn`` saying why.
+converted comes back unchanged, after one ``warnings.warn`` saying why (with
+``AUTOGRAPH_STRICT_CONVERSION=1`` in the environment it raises instead, as in
+TensorFlow; generators and loops with an ``else`` clause are never converted).
 
 While the converted function runs, ``if``/``while``/``for`` statements,
 ``and``/``or``/``not`` and ``a if c else b`` whose condition (or iterable) is a
@@ -22,33 +24,37 @@ as-is. Errors raised while tracing carry tracebacks with the user's file and
 line numbers (the converted code is compiled with the original file name and
 line numbers).
 
-Public API: ``convert``, ``to_code``, ``to_graph`` (alias of ``convert``),
-``converted_call``, ``experimental.do_not_convert``, ``set_verbosity``,
-``trace``.
+Public API (``tf.autograph``'s): ``to_code``, ``to_graph``, ``set_verbosity``, ``trace``,
+``experimental.do_not_convert``, ``experimental.set_loop_options``, ``experimental.Feature``.
+The implementation modules are private (``_converter``, ``_transformer``, ``_analysis``,
+``_lowering``, ``_operators``, ``_backend``).
 """
 
-import sys as _sys
-
 from . import experimental
-from . import operators
-from .converter import ConversionError, convert, to_code
-from .operators import converted_call
+from . import _converter
 
-__all__ = ['convert', 'to_code', 'to_graph', 'converted_call', 'experimental',
-           'do_not_convert', 'set_verbosity', 'trace', 'ConversionError']
-
-do_not_convert = experimental.do_not_convert
-to_graph = convert
+__all__ = ['experimental', 'set_verbosity', 'to_code', 'to_graph', 'trace']
 
 _verbosity = 0
 
 
+def to_graph(entity, recursive=True, experimental_optional_features=None):
+    """``tf.autograph.to_graph``: the converted version of ``entity`` (a function, method or
+    callable object); code that cannot be converted comes back unchanged after a warning."""
+    return _converter.convert(entity)
+
+
+def to_code(entity, recursive=True, experimental_optional_features=None):
+    """``tf.autograph.to_code``: the source of the converted version of ``entity``."""
+    return _converter.to_code(entity)
+
+
 def set_verbosity(level, alsologtostdout=False):
-    """Kept for TensorFlow compatibility; fn.autograph logs nothing."""
+    """``tf.autograph.set_verbosity``; kept for compatibility, fn.autograph logs nothing."""
     global _verbosity
     _verbosity = int(level)
 
 
 def trace(*args):
-    """Prints its arguments while the function runs (traces)."""
+    """``tf.autograph.trace``: prints its arguments while the function runs (traces)."""
     print(*args)

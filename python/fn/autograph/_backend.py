@@ -87,16 +87,22 @@ def cond(pred, true_fn, false_fn, names=None):
     return fn_cond(pred, true_fn, false_fn, **_named(fn_cond, names))
 
 
-def while_loop(cond_fn, body_fn, loop_vars, maximum_iterations=None, names=None):
-    """fn.while_loop; `names` are the loop variables' names (for error messages)."""
+def while_loop(cond_fn, body_fn, loop_vars, maximum_iterations=None, names=None, **opts):
+    """fn.while_loop; `names` are the loop variables' names (for error messages); `opts` are
+    further while_loop options (shape_invariants, parallel_iterations, swap_memory)."""
     loop = _require('while_loop')
     loop_vars = tuple(loop_vars)
     kwargs = dict(_named(loop, names))
     if maximum_iterations is not None:
         kwargs['maximum_iterations'] = maximum_iterations
+    for key in ('parallel_iterations', 'swap_memory'):
+        if key in opts:
+            kwargs[key] = opts[key]
     if not loop_vars:
         loop(lambda _: cond_fn(), lambda d: (body_fn(), (d,))[1], (0,), **kwargs)
         return ()
+    if opts.get('shape_invariants') is not None:
+        kwargs['shape_invariants'] = list(opts['shape_invariants'])
     out = loop(cond_fn, body_fn, loop_vars, **kwargs)
     if isinstance(out, (tuple, list)) and len(out) == len(loop_vars):
         return tuple(out)
@@ -199,6 +205,13 @@ def is_dataset(x):
     return isinstance(ds_type, type) and isinstance(x, ds_type)
 
 
+def is_dataset_object(x):
+    """A Dataset (not an iterator over one)."""
+    data = getattr(sys.modules.get('fn'), 'data', None)
+    ds_type = getattr(data, 'Dataset', None)
+    return isinstance(ds_type, type) and isinstance(x, ds_type)
+
+
 def dataset_loop(ds, body, init_state, extra_test=None):
     hook = getattr(ds, '_fn_dataset_loop', None)
     if hook is not None:
@@ -213,3 +226,86 @@ def dataset_loop(ds, body, init_state, extra_test=None):
         return tuple(cond(extra_test(state), lambda: tuple(body(element, state)),
                           lambda: state))
     return tuple(ds.reduce(tuple(init_state), reduce_fn))
+
+
+# Loops whose variables are first assigned inside the body --------------------------------
+class trial_graph:
+    """A throwaway graph in which one loop iteration is traced to learn the types of the
+    variables it defines (TensorFlow stages it in a temporary FuncGraph)."""
+
+    def __enter__(self):
+        core = sys.modules['fn']._core
+        self._builder = core.GraphBuilder(core.Graph('tmp'))
+        self._scope = core.ContextScope(self._builder)
+        self._scope.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self._scope.__exit__(*exc)
+
+    def placeholder_like(self, value):
+        """A placeholder of a Python value's tensor type (its static value is lost in a loop)."""
+        t = _require('convert_to_tensor')(value)
+        return self._builder.add_placeholder('Placeholder', t.dtype, t.shape)
+
+
+def is_python_literal(x):
+    import numpy as np
+    return isinstance(x, (int, float, bool, str, list, tuple, np.ndarray, np.generic))
+
+
+def map_structure(f, *structures):
+    return _require('nest').map_structure(f, *structures)
+
+
+def flatten(structure):
+    return _require('nest').flatten(structure)
+
+
+def pack_sequence_as(structure, flat):
+    return _require('nest').pack_sequence_as(structure, flat)
+
+
+def assert_same_structure(a, b):
+    _require('nest').assert_same_structure(a, b)
+
+
+def to_tensor(value):
+    return _require('convert_to_tensor')(value)
+
+
+def is_subshape(shape, of):
+    """Whether every value of ``shape`` has a shape ``of`` allows (TensorShape semantics)."""
+    TensorShape = _require('TensorShape')
+    shape, of = TensorShape(shape), TensorShape(of)
+    if of.rank is None:
+        return True
+    if shape.rank is None or shape.rank != of.rank:
+        return False
+    return all(b is None or a == b for a, b in zip(shape.as_list(), of.as_list()))
+
+
+def zeros(shape, dtype):
+    return _require('zeros')(shape, dtype)
+
+
+def tensor_shape(dims):
+    return _require('TensorShape')(dims)
+
+
+def require_true(flag, message, values):
+    """``values``, after a run-time check that the bool tensor ``flag`` holds (else
+    InvalidArgumentError ``assertion failed: [message]``, TensorFlow's Assert)."""
+    fn = _fn()
+    # Assert prints its string data C-escaped: y['a'] reads y[\'a\'].
+    escaped = ''.join({'\\': '\\\\', "'": "\\'", '"': '\\"', '\n': '\\n'}.get(c, c)
+                      for c in message)
+
+    def fail():
+        def raise_():
+            raise fn.errors.InvalidArgumentError(None, None,
+                                                 'assertion failed: [%s]' % escaped)
+        fn.py_function(raise_, [], [])
+        return values
+
+    return fn.cond(flag, lambda: values, fail)

@@ -44,7 +44,7 @@ class TracedFunction:
     A plain tuple element is passed as positional arguments, anything else as one argument."""
 
     def __init__(self, func: Callable, input_spec: Any, name: str, unpack: Optional[bool] = None) -> None:
-        from fn import autograph
+        from fn.autograph import _operators as autograph
         from fn._function import Function
         if not callable(func):
             raise TypeError(f"`{name}` must be callable, got {func!r}.")
@@ -466,7 +466,7 @@ def _check_state(initial: Any, new: Any) -> None:
 def reduce_dataset(dataset: Dataset, initial_state: Any, reduce_func: Callable) -> Any:
     """``Dataset.reduce``: eagerly a Python loop over a traced ``reduce_func`` (retraced if the
     state's shapes change); inside a Function one graph loop (``_fn_dataset_loop``)."""
-    from fn import autograph
+    from fn.autograph import _operators as autograph
     from fn._function import Function
     initial = structure.normalize_element(initial_state)
 

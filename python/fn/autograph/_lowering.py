@@ -23,7 +23,7 @@ list of expressions, all of which must hold) and folded into ``While`` tests.
 
 import ast
 
-from . import analysis
+from . import _analysis as analysis
 
 NEVER, MAYBE, ALWAYS = 0, 1, 2
 

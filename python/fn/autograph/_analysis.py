@@ -202,6 +202,12 @@ def contains(node_or_list, types, stop_at_loops=False):
     return False
 
 
+def _carried(stmts, live_in):
+    """The composite names written in ``stmts`` that staged control flow carries: those whose
+    plain names are all live into the statement (an item of an object created inside is not)."""
+    return sorted(c for c in composite_writes(stmts) if c.support <= live_in)
+
+
 class Liveness:
     """Backward live-variable analysis; annotates If/While/For nodes."""
 
@@ -228,8 +234,10 @@ class Liveness:
     def visit_If(self, s, out, always):
         s._fn_live_out = out
         s._fn_modified = bound_names(s.body) | bound_names(s.orelse)
-        return (frozenset(read_names(s.test)) | self.block(s.body, out, always)
-                | self.block(s.orelse, out, always))
+        live_in = (frozenset(read_names(s.test)) | self.block(s.body, out, always)
+                   | self.block(s.orelse, out, always))
+        s._fn_composites = _carried(s.body + s.orelse, live_in)
+        return live_in
 
     def visit_While(self, s, out, always):
         s._fn_live_out = out
@@ -243,6 +251,7 @@ class Liveness:
                 break
             header = new
         s._fn_live_header = header
+        s._fn_composites = _carried(s.body, header)
         return header
 
     def visit_For(self, s, out, always):
@@ -258,7 +267,9 @@ class Liveness:
                 break
             header = new
         s._fn_live_header = header
-        return frozenset(read_names(s.iter)) | header
+        live_in = frozenset(read_names(s.iter)) | header
+        s._fn_composites = _carried(s.body, live_in)
+        return live_in
 
     visit_AsyncFor = visit_For
 
@@ -315,3 +326,58 @@ class Liveness:
         if s.value is None:
             return out
         return frozenset(read_names(s.value)) | (out - bound_names(s.target))
+
+
+# Composite names ----------------------------------------------------------------
+class Composite:
+    """A qualified name written by assignment: ``d['a']``, ``l[0]``, ``o.x``, ``d[k].y``.
+
+    AutoGraph carries such items through staged control flow like variables (TensorFlow's
+    composite symbols). ``container`` is the expression holding the item, ``key`` the item
+    (an ast expression) or attribute name (a str), ``support`` the plain names it depends on.
+    """
+
+    __slots__ = ('src', 'container', 'key', 'is_attr', 'support')
+
+    def __init__(self, node):
+        self.src = ast.unparse(node)
+        self.container = node.value
+        self.is_attr = isinstance(node, ast.Attribute)
+        self.key = node.attr if self.is_attr else node.slice
+        self.support = frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+
+    def __eq__(self, other):
+        return isinstance(other, Composite) and other.src == self.src
+
+    def __hash__(self):
+        return hash(self.src)
+
+    def __lt__(self, other):
+        return self.src < other.src
+
+
+def is_qualified(node):
+    """Whether ``node`` is a qualified name: a Name, or attributes and subscripts of one whose
+    subscripts are constants or qualified names themselves (TensorFlow's QN)."""
+    if isinstance(node, ast.Name):
+        return True
+    if isinstance(node, ast.Attribute):
+        return is_qualified(node.value)
+    if isinstance(node, ast.Subscript):
+        s = node.slice
+        key_ok = ((isinstance(s, ast.Constant) and s.value is not Ellipsis)
+                  or is_qualified(s))
+        return key_ok and is_qualified(node.value)
+    return False
+
+
+def composite_writes(stmts):
+    """The composite names assigned (``=``, ``+=``, ...) anywhere in ``stmts``, nested scopes
+    excepted."""
+    out = set()
+    for s in stmts:
+        for sub in _walk_scope(s):
+            if (isinstance(sub, (ast.Attribute, ast.Subscript))
+                    and isinstance(sub.ctx, ast.Store) and is_qualified(sub)):
+                out.add(Composite(sub))
+    return out

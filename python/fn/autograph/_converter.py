@@ -26,6 +26,7 @@ import ast
 import functools
 import inspect
 import linecache
+import os
 import sys
 import textwrap
 import threading
@@ -33,8 +34,8 @@ import types
 import warnings
 import weakref
 
-from . import operators
-from . import transformer
+from . import _operators as operators
+from . import _transformer as transformer
 
 DO_NOT_CONVERT_ATTR = '__fn_do_not_convert__'
 
@@ -58,11 +59,23 @@ class ConversionError(Exception):
     """The function cannot be converted (the message says why)."""
 
 
+class UnsupportedLanguageElementError(ConversionError, NotImplementedError):
+    """The function uses Python that AutoGraph does not convert (TensorFlow's class of that
+    name): generators, loops with an else clause."""
+
+
+def _strict():
+    """TensorFlow's AUTOGRAPH_STRICT_CONVERSION: a function that cannot be converted raises
+    instead of running unconverted."""
+    return os.environ.get('AUTOGRAPH_STRICT_CONVERSION', '') not in ('', '0')
+
+
 class _Entry:
-    __slots__ = ('code', 'node', 'error')
+    __slots__ = ('code', 'node', 'error', 'error_class')
 
     def __init__(self, code=None, node=None, error=None):
         self.code, self.node, self.error = code, node, error
+        self.error_class = None
 
 
 def is_converted_code(code):
@@ -160,11 +173,17 @@ def _find_code(code, name):
 def _compile(f):
     code = f.__code__
     if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR):
-        raise ConversionError('generator functions are not supported')
+        raise UnsupportedLanguageElementError('generators are not supported')
     if code.co_flags & inspect.CO_COROUTINE:
-        raise ConversionError('async functions are not supported')
+        raise UnsupportedLanguageElementError('async functions are not supported')
     is_lambda = code.co_name == '<lambda>'
     node = _lambda_node(f) if is_lambda else _function_node(f)
+    for sub in ast.walk(node):
+        # TensorFlow's AutoGraph refuses loops with an else clause: the function runs as-is.
+        if isinstance(sub, (ast.For, ast.While)) and sub.orelse:
+            raise UnsupportedLanguageElementError(
+                '%s/else statement not yet supported'
+                % ('for' if isinstance(sub, ast.For) else 'while'))
     freevars = code.co_freevars
     node = transformer.transform_function(node, freevars)
     # Inside the factory the def must not bind the function's own name: that
@@ -207,6 +226,7 @@ def _entry(f):
                     entry = _compile(f)
                 except ConversionError as e:
                     entry = _Entry(error=str(e))
+                    entry.error_class = type(e)
                 # Anything else (a RecursionError from a user's infinite
                 # recursion while tracing, say) propagates and is not cached.
                 _code_cache[code] = entry
@@ -252,6 +272,8 @@ def _convert_function(f, warn=True):
         return cached
     entry = _entry(f)
     if entry.error is not None:
+        if _strict():
+            raise (entry.error_class or ConversionError)(entry.error)
         if warn:
             _warn(f, entry.error)
         return f

@@ -20,8 +20,8 @@ from, so tracebacks point at the user's file and line.
 
 import ast
 
-from . import analysis
-from . import lowering
+from . import _analysis as analysis
+from . import _lowering as lowering
 
 OPS = 'fn__'
 
@@ -63,7 +63,16 @@ def _ops_call(attr, args):
 
 
 def _str_tuple(names):
-    return ast.Tuple(elts=[ast.Constant(n) for n in names], ctx=ast.Load())
+    return ast.Tuple(elts=[ast.Constant(n if isinstance(n, str) else n.src) for n in names],
+                     ctx=ast.Load())
+
+
+def _plain(names):
+    return [n for n in names if isinstance(n, str)]
+
+
+def _copy(node):
+    return ast.parse(ast.unparse(node), mode='eval').body
 
 
 def _fdef(name, params, body):
@@ -201,35 +210,64 @@ class ControlFlow:
         return out
 
     def _state_fns(self, names):
-        """get_state/set_state definitions for ``names`` (or None, None)."""
+        """get_state/set_state definitions for ``names`` (or None, None).
+
+        ``names`` holds plain names (str) and composite names (``analysis.Composite``): those
+        are read with ``fn__.ldu`` (Undefined when the item does not exist) and written with
+        ``fn__.set_item``/``fn__.set_attr`` (which remove the item for an Undefined value).
+        """
         if not names:
             return [], ast.Constant(None), ast.Constant(None)
         get_name = self.namer.new('get_state')
         set_name = self.namer.new('set_state')
-        tup = ast.Tuple(elts=[_name(n) for n in names], ctx=ast.Load())
+        tup = ast.Tuple(elts=[self._load(n) for n in names], ctx=ast.Load())
         get_fn = _fdef(get_name, [], [ast.Return(value=tup)])
         get_fn._fn_state = True
         vars_ = self.namer.new('vars_')
-        target = ast.Tuple(elts=[_name(n, True) for n in names], ctx=ast.Store())
-        set_fn = _fdef(set_name, [vars_], self._decls(names) + [
-            ast.Assign(targets=[target], value=_name(vars_))])
+        simple = [n for n in names if isinstance(n, str)]
+        body = self._decls(simple)
+        if simple:
+            skip = self.namer.new('unused') if len(simple) < len(names) else None
+            tmp = [n if isinstance(n, str) else skip for n in names]
+            target = ast.Tuple(elts=[_name(n, True) for n in tmp], ctx=ast.Store())
+            body.append(ast.Assign(targets=[target], value=_name(vars_)))
+        for i, n in enumerate(names):
+            if isinstance(n, str):
+                continue
+            value = ast.Subscript(value=_name(vars_), slice=ast.Constant(i), ctx=ast.Load())
+            key = ast.Constant(n.key) if n.is_attr else _copy(n.key)
+            call = _ops_call('set_attr' if n.is_attr else 'set_item',
+                             [_copy(n.container), key, value])
+            body.append(ast.Expr(value=call))
+        set_fn = _fdef(set_name, [vars_], body)
         return [get_fn, set_fn], _name(get_name), _name(set_name)
 
     @staticmethod
-    def _ordered(modified, live):
+    def _load(n):
+        if isinstance(n, str):
+            return _name(n)
+        expr = ast.parse(n.src, mode='eval').body
+        return _ops_call('ldu', [_lambda(expr), ast.Constant(n.src)])
+
+    @staticmethod
+    def _ordered(s, live):
+        """The statement's state: its outputs (live plain names, then carried composite
+        names), then the plain names it modifies that are dead after it."""
+        modified = s._fn_modified
         outs = sorted(n for n in modified if n in live)
         rest = sorted(n for n in modified if n not in live)
-        return outs + rest, len(outs)
+        comps = [c for c in getattr(s, '_fn_composites', ()) if c.support.isdisjoint(modified)]
+        return outs + comps + rest, len(outs) + len(comps)
 
     # Statements ------------------------------------------------------------
     def convert_if(self, s):
-        names, n_out = self._ordered(s._fn_modified, s._fn_live_out)
+        names, n_out = self._ordered(s, s._fn_live_out)
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('if_body')
-        defs.append(_fdef(body_name, [], self._decls(names) + s.body))
+        defs.append(_fdef(body_name, [], self._decls(_plain(names)) + s.body))
         if s.orelse:
             else_name = self.namer.new('else_body')
-            defs.append(_fdef(else_name, [], self._decls(names) + s.orelse))
+            defs.append(_fdef(else_name, [], self._decls(_plain(names)) + s.orelse))
             orelse = _name(else_name)
         else:
             orelse = ast.Constant(None)
@@ -237,25 +275,54 @@ class ControlFlow:
                                      _str_tuple(names), ast.Constant(n_out)])
         return _located(defs + [ast.Expr(value=call)], s)
 
+    @staticmethod
+    def _loop_options(s):
+        """The ``set_loop_options(...)`` calls at the top level of the loop body, removed from
+        it, as a dict expression of their keywords (TensorFlow's loop directive)."""
+        keys, values, body = [], [], []
+        for st in s.body:
+            call = st.value if isinstance(st, ast.Expr) else None
+            func = getattr(call, 'func', None)
+            name = (func.attr if isinstance(func, ast.Attribute)
+                    else func.id if isinstance(func, ast.Name) else None)
+            if isinstance(call, ast.Call) and name == 'set_loop_options' and not call.args:
+                for kw in call.keywords:
+                    keys.append(ast.Constant(kw.arg))
+                    values.append(kw.value)
+                continue
+            body.append(st)
+        if not keys:
+            return ast.Constant(None)
+        s.body = body or [ast.Pass()]
+        return ast.Dict(keys=keys, values=values)
+
     def convert_while(self, s):
-        names, n_vars = self._ordered(s._fn_modified, s._fn_live_header)
+        opts = self._loop_options(s)
+        names, n_vars = self._ordered(s, s._fn_live_header)
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('loop_body')
-        defs.append(_fdef(body_name, [], self._decls(names) + s.body))
+        defs.append(_fdef(body_name, [], self._decls(_plain(names)) + s.body))
         test_name = self.namer.new('loop_test')
         defs.append(_fdef(test_name, [], self._decls(analysis.bound_names(s.test))
                           + [ast.Return(value=s.test)]))
         call = _ops_call('while_stmt', [_name(test_name), _name(body_name), get_s, set_s,
-                                        _str_tuple(names), ast.Constant(n_vars)])
+                                        _str_tuple(names), ast.Constant(n_vars), opts])
         return _located(defs + [ast.Expr(value=call)], s)
 
     def convert_for(self, s):
-        names, n_vars = self._ordered(s._fn_modified, s._fn_live_header)
+        opts = self._loop_options(s)
+        if isinstance(s.target, ast.Name):
+            # The loop target (TensorFlow's iterate_names): over fn.range it starts at `start`.
+            if isinstance(opts, ast.Constant):
+                opts = ast.Dict(keys=[], values=[])
+            opts.keys.append(ast.Constant('iterate_names'))
+            opts.values.append(ast.Constant(s.target.id))
+        names, n_vars = self._ordered(s, s._fn_live_header)
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('loop_body')
         itr = self.namer.new('itr')
         assign = ast.copy_location(ast.Assign(targets=[s.target], value=_name(itr)), s.target)
-        body_fn = _fdef(body_name, [itr], self._decls(names) + [assign] + s.body)
+        body_fn = _fdef(body_name, [itr], self._decls(_plain(names)) + [assign] + s.body)
         body_fn._fn_defined = analysis.bound_names(s.target)
         defs.append(body_fn)
         extra = getattr(s, '_fn_extra_test', [])
@@ -267,8 +334,41 @@ class ControlFlow:
         else:
             extra_fn = ast.Constant(None)
         call = _ops_call('for_stmt', [s.iter, extra_fn, _name(body_name), get_s, set_s,
-                                      _str_tuple(names), ast.Constant(n_vars)])
+                                      _str_tuple(names), ast.Constant(n_vars), opts])
         return _located(defs + [ast.Expr(value=call)], s)
+
+
+class _DeleteToUndefined(ast.NodeTransformer):
+    """``del x`` becomes ``x = fn__.Undefined('x')`` (TensorFlow's AutoGraph), so a staged
+    branch that deletes a variable leaves it undefined, and a later read raises."""
+
+    def __init__(self, skip):
+        self.skip = frozenset(skip)
+        self.deleted = set()
+
+    def visit_Delete(self, node):
+        names = [t for t in node.targets if isinstance(t, ast.Name) and t.id not in self.skip]
+        if not names:
+            return node
+        out = []
+        others = [t for t in node.targets if t not in names]
+        if others:
+            out.append(ast.copy_location(ast.Delete(targets=others), node))
+        for t in names:
+            self.deleted.add(t.id)
+            out.append(ast.copy_location(ast.Assign(
+                targets=[_name(t.id, True)],
+                value=_ops_call('Undefined', [ast.Constant(t.id)])), node))
+        return out
+
+    def visit_FunctionDef(self, node):
+        return node   # nested scopes delete their own names
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+
+def _as_list(x):
+    return x if isinstance(x, list) else [x]
 
 
 def _has_scope_breaker(node):
@@ -332,6 +432,20 @@ class Expressions(ast.NodeTransformer):
         result = node.values[-1]
         for value in reversed(node.values[:-1]):
             result = _ops_call(attr, [_lambda(value), _lambda(result)])
+        return ast.copy_location(result, node)
+
+    def visit_Compare(self, node):
+        """``a < b < c`` becomes ``fn__.and_(lambda: a < b, lambda: b < c)`` (TF's AutoGraph
+        does so too), so chained comparisons of tensors are staged."""
+        self.generic_visit(node)
+        if len(node.ops) < 2 or _has_scope_breaker(node):
+            return node
+        operands = [node.left] + list(node.comparators)
+        parts = [ast.Compare(left=operands[k], ops=[op], comparators=[operands[k + 1]])
+                 for k, op in enumerate(node.ops)]
+        result = parts[-1]
+        for part in reversed(parts[:-1]):
+            result = _ops_call('and_', [_lambda(part), _lambda(result)])
         return ast.copy_location(result, node)
 
     def visit_UnaryOp(self, node):
@@ -431,6 +545,8 @@ def transform_function(fdef, freevars=(), nested=False, method=False):
     body = _remove_declarations(fdef.body, decls)
     user_globals = analysis.declared_names(decls, ast.Global)
     user_nonlocals = analysis.declared_names(decls, ast.Nonlocal)
+    deletes = _DeleteToUndefined(set(params) | user_globals | user_nonlocals)
+    body = [n for s in body for n in _as_list(deletes.visit(s))]
 
     if lowering.return_in_control_flow(body):
         rl = lowering.ReturnLowering(namer.new('do_return'), namer.new('retval_'), OPS)
@@ -445,7 +561,7 @@ def transform_function(fdef, freevars=(), nested=False, method=False):
     cf = ControlFlow(namer, user_globals)
     body = cf.block(body)
     skip = set(params) | user_globals | user_nonlocals
-    maybe_undefined = _needs_init(bindings, cf.captured) - skip
+    maybe_undefined = (_needs_init(bindings, cf.captured) | deletes.deleted) - skip
     body = [Expressions(maybe_undefined).visit(s) for s in body]
 
     inits = []

@@ -1,0 +1,214 @@
+// While's gradient. The forward loop runs again, each iteration writing its loop variables into
+// TensorList stacks (one per loop var, TensorFlow's accumulators); a backward While then pops
+// them in reverse and backpropagates through the body graph once per iteration
+// (graph_gradients), carrying the loop vars' gradients and summing the captures' gradients.
+#include "core/error.h"
+#include "ops/control_flow.h"
+#include "ops/grad_util.h"
+#include "ops/op.h"
+#include "ops/shape_util.h"
+
+namespace fn {
+
+namespace {
+
+bool differentiable(DType d) { return is_floating(d) || d == DType::Resource || d == DType::Variant; }
+// Loop vars whose gradient is carried: floating values and TensorLists (TensorArrays).
+bool carries_gradient(DType d) { return is_floating(d) || d == DType::Variant; }
+
+TensorPtr scalar_i32(int64_t v) { return grad::constant(make_scalar(DType::Int32, static_cast<double>(v))); }
+
+// The shape a gradient loop var can keep: the value's own shape when every gradient that
+// flows into it has it, else unknown.
+Shape grad_shape(const Shape& own, const std::vector<TensorPtr>& flows) {
+  for (const TensorPtr& t : flows)
+    if (t && !t->shape().is_subtype_of(own)) return Shape::unknown_rank();
+  return own;
+}
+
+// `t` as a value of builder `b`'s graph (an Identity of a value computed elsewhere).
+NodeOutput local(GraphBuilder& b, TensorPtr t) {
+  if (t->is_eager() || t->graph_id != b.graph()->id()) t = dispatch1("Identity", {t});
+  return NodeOutput{t->node, t->index};
+}
+
+// Runs graph `g` in the current context on `inputs` (bound to its arg then capture
+// placeholders) and returns its outputs. Only the nodes the outputs depend on run, so side
+// effects of the forward loop (prints, assignments) are not repeated.
+std::vector<TensorPtr> replay(const Graph& g, const std::vector<TensorPtr>& inputs) {
+  std::vector<std::vector<TensorPtr>> value(g.num_nodes());
+  std::vector<int> ph = g.arg_placeholders;
+  ph.insert(ph.end(), g.capture_placeholders.begin(), g.capture_placeholders.end());
+  if (ph.size() != inputs.size()) throw_error(Code::Internal, "while gradient: wrong number of inputs");
+  for (size_t k = 0; k < ph.size(); ++k) value[ph[k]] = {inputs[k]};
+  std::vector<char> needed(g.num_nodes(), 0);
+  for (const NodeOutput& o : g.outputs) needed[o.node] = 1;
+  for (int i = g.num_nodes() - 1; i >= 0; --i)
+    if (needed[i])
+      for (const NodeOutput& in : g.node(i).inputs) needed[in.node] = 1;
+  for (int i = 0; i < g.num_nodes(); ++i) {
+    if (!value[i].empty() || !needed[i]) continue;
+    const Node& node = g.node(i);
+    std::vector<TensorPtr> in;
+    in.reserve(node.inputs.size());
+    for (const NodeOutput& o : node.inputs) in.push_back(value[o.node][o.index]);
+    value[i] = dispatch(*node.def, in, node.attrs, node.name);
+  }
+  std::vector<TensorPtr> out;
+  for (const NodeOutput& o : g.outputs) out.push_back(value[o.node][o.index]);
+  return out;
+}
+
+Attrs list_attrs(const TensorSpec& s) {
+  return Attrs{{"element_dtype", s.dtype}, {"element_shape", s.dtype == DType::Variant ? Shape{} : s.shape}};
+}
+
+TensorPtr capture(GraphBuilder& b, const TensorPtr& outer, const char* name) {
+  NodeOutput o = b.capture_by_reference(outer, name);
+  return b.symbolic(o.node, o.index);
+}
+
+}  // namespace
+
+GradFn while_gradient() {
+  return [](const GradContext& gc) -> std::vector<TensorPtr> {
+    std::vector<TensorPtr> result(gc.inputs.size());
+    bool any = false;
+    for (auto& t : gc.out_grads) any = any || t;
+    if (!any) return result;
+    auto cond = gc.attrs.get<std::shared_ptr<Graph>>("cond");
+    auto body = gc.attrs.get<std::shared_ptr<Graph>>("body");
+    if (!cond || !body) throw_error(Code::Internal, "While without sub-graphs");
+    const size_t n = body->arg_placeholders.size();
+    const size_t m = gc.inputs.size() - n;
+    const int64_t max_iter = gc.attrs.get_or<int64_t>("maximum_iterations", -1);
+    std::vector<TensorSpec> var_spec(n), cap_spec(m);
+    for (size_t k = 0; k < n; ++k) var_spec[k] = body->node(body->arg_placeholders[k]).outputs[0];
+    for (size_t j = 0; j < m; ++j) cap_spec[j] = body->node(body->capture_placeholders[j]).outputs[0];
+    const TensorSpec counter_spec{DType::Int32, Shape{}}, list_spec{DType::Variant, Shape{}};
+
+    // 1. The forward loop again, stacking the loop vars each iteration starts with.
+    std::vector<std::unique_ptr<GraphBuilder>> fwd;
+    for (const char* name : {"while_cond_acc", "while_body_acc"}) {
+      fwd.push_back(std::make_unique<GraphBuilder>(std::make_shared<Graph>(name)));
+      GraphBuilder& b = *fwd.back();
+      ContextScope scope(&b);
+      TensorPtr counter = b.add_placeholder("iteration", counter_spec);
+      std::vector<TensorPtr> args, lists;
+      for (size_t k = 0; k < n; ++k) args.push_back(b.add_placeholder("loop_var", var_spec[k]));
+      for (size_t k = 0; k < n; ++k) lists.push_back(b.add_placeholder("accumulator", list_spec));
+      for (size_t j = 0; j < m; ++j) args.push_back(capture(b, gc.inputs[n + j], "capture"));
+      std::vector<TensorPtr> outs = replay(b.graph()->name() == "while_cond_acc" ? *cond : *body, args);
+      std::vector<NodeOutput> res;
+      if (b.graph()->name() == "while_cond_acc") {
+        res.push_back(local(b, outs.at(0)));
+      } else {
+        res.push_back(local(b, dispatch1("AddV2", {counter, scalar_i32(1)})));
+        for (size_t k = 0; k < n; ++k) res.push_back(local(b, outs.at(k)));
+        // Written at the iteration's index (not pushed) so higher-order gradients flow through
+        // the stacks with TensorListSetItem's own gradient rule.
+        for (size_t k = 0; k < n; ++k) {
+          Attrs a = list_attrs(var_spec[k]);
+          a.set("resize_if_index_out_of_bounds", true);
+          res.push_back(local(b, dispatch1("TensorListSetItem", {lists[k], counter, args[k]}, std::move(a))));
+        }
+      }
+      b.graph()->outputs = res;
+    }
+    std::vector<TensorPtr> init{scalar_i32(0)};
+    for (size_t k = 0; k < n; ++k) init.push_back(gc.inputs[k]);
+    for (size_t k = 0; k < n; ++k)
+      init.push_back(dispatch1("TensorListReserve", {scalar_i32(0)}, list_attrs(var_spec[k])));
+    std::vector<TensorPtr> acc = build_while(init, *fwd[0], *fwd[1], max_iter, "while_acc");
+    TensorPtr iterations = acc[0];
+    std::vector<TensorPtr> stacks(acc.begin() + 1 + n, acc.end());
+
+    // Which inputs receive gradients, and their types: backpropagate once through the body.
+    std::vector<char> var_grad(n, 0), cap_grad(m, 0);
+    std::vector<TensorSpec> cap_grad_spec(m), var_grad_spec(n);
+    {
+      GraphBuilder probe(std::make_shared<Graph>("while_grad_probe"));
+      ContextScope scope(&probe);
+      std::vector<TensorPtr> ins, og(n);
+      for (size_t k = 0; k < n; ++k) ins.push_back(probe.add_placeholder("x", var_spec[k]));
+      for (size_t j = 0; j < m; ++j) ins.push_back(probe.add_placeholder("c", cap_spec[j]));
+      for (size_t k = 0; k < n; ++k)
+        if (carries_gradient(var_spec[k].dtype)) og[k] = probe.add_placeholder("g", var_spec[k]);
+      std::vector<TensorPtr> g = graph_gradients(*body, ins, og);
+      for (size_t k = 0; k < n; ++k) {
+        var_grad[k] = carries_gradient(var_spec[k].dtype);
+        var_grad_spec[k] = TensorSpec{var_spec[k].dtype,
+                                      grad_shape(var_spec[k].shape, {g[k], gc.out_grads[k]})};
+      }
+      for (size_t j = 0; j < m; ++j)
+        if (g[n + j] && differentiable(cap_spec[j].dtype)) {
+          cap_grad[j] = 1;
+          cap_grad_spec[j] = TensorSpec{g[n + j]->dtype(), g[n + j]->shape()};
+        }
+    }
+
+    // The captures' gradient sums start at zero (a variable's: zeros like its value).
+    std::vector<TensorPtr> cap_zero(m);
+    for (size_t j = 0; j < m; ++j) {
+      if (!cap_grad[j]) continue;
+      if (cap_spec[j].dtype == DType::Resource) {
+        cap_zero[j] = zeros_like(dispatch1("ReadVariableOp", {gc.inputs[n + j]},
+                                           Attrs{{"dtype", cap_grad_spec[j].dtype}, {"shape", cap_grad_spec[j].shape}}));
+      } else {
+        cap_zero[j] = zeros_like(gc.inputs[n + j]);
+      }
+      if (!cap_grad_spec[j].shape.is_subtype_of(cap_zero[j]->shape()) ||
+          !cap_zero[j]->shape().is_subtype_of(cap_grad_spec[j].shape))
+        cap_grad_spec[j].shape = Shape::unknown_rank();
+    }
+
+    // 2. The backward loop: [iteration, var grads, capture grads, stacks].
+    std::vector<size_t> gv, gcap;
+    for (size_t k = 0; k < n; ++k) if (var_grad[k]) gv.push_back(k);
+    for (size_t j = 0; j < m; ++j) if (cap_grad[j]) gcap.push_back(j);
+    std::vector<std::unique_ptr<GraphBuilder>> bwd;
+    for (int which = 0; which < 2; ++which) {
+      bwd.push_back(std::make_unique<GraphBuilder>(std::make_shared<Graph>(which ? "while_body_grad" : "while_cond_grad")));
+      GraphBuilder& b = *bwd.back();
+      ContextScope scope(&b);
+      TensorPtr i = b.add_placeholder("iteration", counter_spec);
+      std::vector<TensorPtr> g(n), c(m), lists;
+      for (size_t k : gv) g[k] = b.add_placeholder("grad", var_grad_spec[k]);
+      for (size_t j : gcap) c[j] = b.add_placeholder("capture_grad", cap_grad_spec[j]);
+      for (size_t k = 0; k < n; ++k) lists.push_back(b.add_placeholder("accumulator", list_spec));
+      std::vector<NodeOutput> res;
+      if (!which) {
+        res.push_back(local(b, dispatch1("Greater", {i, scalar_i32(0)})));
+      } else {
+        TensorPtr prev = dispatch1("Sub", {i, scalar_i32(1)});
+        std::vector<TensorPtr> ins;
+        for (size_t k = 0; k < n; ++k)
+          ins.push_back(dispatch1("TensorListGetItem", {lists[k], prev}, list_attrs(var_spec[k])));
+        for (size_t j = 0; j < m; ++j) ins.push_back(capture(b, gc.inputs[n + j], "capture"));
+        std::vector<TensorPtr> grads = graph_gradients(*body, ins, g);
+        res.push_back(local(b, prev));
+        for (size_t k : gv) res.push_back(local(b, grads[k] ? grads[k] : zeros_like(ins[k])));
+        for (size_t j : gcap) {
+          TensorPtr sum = c[j];
+          if (grads[n + j])
+            sum = c[j]->dtype() == DType::Variant
+                      ? dispatch1("AddN", {c[j], grads[n + j]}, Attrs{{"N", int64_t{2}}})
+                      : dispatch1("AddV2", {c[j], grads[n + j]});
+          res.push_back(local(b, sum));
+        }
+        for (size_t k = 0; k < n; ++k) res.push_back(local(b, lists[k]));
+      }
+      b.graph()->outputs = res;
+    }
+    std::vector<TensorPtr> binit{iterations};
+    for (size_t k : gv) binit.push_back(gc.out_grads[k] ? gc.out_grads[k] : zeros_like(gc.outputs[k]));
+    for (size_t j : gcap) binit.push_back(cap_zero[j]);
+    for (auto& s : stacks) binit.push_back(s);
+    std::vector<TensorPtr> out = build_while(binit, *bwd[0], *bwd[1], -1, "while_grad");
+    for (size_t q = 0; q < gv.size(); ++q) result[gv[q]] = out[1 + q];
+    for (size_t q = 0; q < gcap.size(); ++q) result[n + gcap[q]] = out[1 + gv.size() + q];
+    return result;
+  };
+}
+
+}  // namespace fn
