@@ -45,7 +45,8 @@ def _while_loop(lines: list[str]) -> None:
     for v in vectors:
         assert sum(v) > 1, v
     for prev, cur in zip(vectors, vectors[1:]):
-        assert all(c < p or p == 0 for p, c in zip(prev, cur)), (prev, cur)
+        # tanh(x) < x for x > 0, but float32 rounds tanh(x) to x itself for x below ~1e-4.
+        assert all(c < p or (c == p and p < 1e-3) for p, c in zip(prev, cur)), (prev, cur)
     final = _display_numbers(shown, "<fn.Tensor: shape=(5,), dtype=float32, numpy=")
     assert len(final) == 5 and sum(final) <= 1 + 1e-6, final
 
