@@ -35,7 +35,7 @@ namespace {
 
 constexpr int64_t kTile = 256;   // 1 KiB per intermediate: a program's tiles stay in L1/L2
 
-inline float tanh1(float x) {
+__attribute__((always_inline)) inline float tanh1(float x) {
   // Eigen's generic_fast_tanh_float (TensorFlow's CPU Tanh): odd rational 13/6 on [-c, c].
   const float c = 7.90531110763549805f;
   float xc = x < -c ? -c : (x > c ? c : x);
@@ -57,11 +57,11 @@ inline float tanh1(float x) {
 }
 
 template <typename F>
-inline void map1(const float* __restrict a, float* __restrict y, int64_t n, F f) {
+__attribute__((always_inline)) inline void map1(const float* __restrict a, float* __restrict y, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) y[i] = f(a[i]);
 }
 template <typename F>
-inline void map2(const float* __restrict a, const float* __restrict b, float* __restrict y, int64_t n, F f) {
+__attribute__((always_inline)) inline void map2(const float* __restrict a, const float* __restrict b, float* __restrict y, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) y[i] = f(a[i], b[i]);
 }
 
