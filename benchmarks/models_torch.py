@@ -29,7 +29,7 @@ def build(name: str, d: Dict[str, np.ndarray], compile: bool = False) -> Callabl
             with torch.no_grad():
                 for p, g in zip(ps, gs):
                     p.sub_(0.01 * g)
-            return loss
+            return loss.detach()
         return run
 
     if name == "cnn_infer":
