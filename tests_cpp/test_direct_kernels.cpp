@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/direct/matmul.h"
+#include "kernels/direct/reduce.h"
 #include "kernels/reference/matmul.h"
 
 using namespace fn;
@@ -23,4 +24,31 @@ TEST_CASE("direct float32 matmul matches the reference loop (all transposes, rag
         for (int64_t i = 0; i < m * n; ++i) CHECK(std::fabs(got[i] - want[i]) <= 1e-5f * (1 + std::fabs(want[i])));
       }
   }
+}
+
+TEST_CASE("direct float32 sum/mean matches a double-accumulated loop over one run of axes") {
+  std::vector<int64_t> dims = {3, 5, 7, 33};
+  std::vector<float> x(3 * 5 * 7 * 33);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7919) % 1000) / 7.f - 60.f;
+  for (auto red : {std::vector<bool>{true, false, false, false}, {false, true, true, false}, {false, false, false, true},
+                   {true, true, true, true}, {false, false, true, true}}) {
+    int64_t outer, mid, inner;
+    REQUIRE(direct::contiguous_reduction(dims, red, &outer, &mid, &inner));
+    REQUIRE(outer * mid * inner == static_cast<int64_t>(x.size()));
+    for (bool mean : {false, true}) {
+      std::vector<float> got(outer * inner);
+      direct::sum_f32(x.data(), got.data(), outer, mid, inner, mean);
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j = 0; j < inner; ++j) {
+          double s = 0;
+          for (int64_t m = 0; m < mid; ++m) s += x[(o * mid + m) * inner + j];
+          if (mean) s /= static_cast<double>(mid);
+          CHECK(std::fabs(got[o * inner + j] - s) <= 1e-6 * (1 + std::fabs(s)));
+        }
+    }
+  }
+  int64_t o, m, i;
+  CHECK_FALSE(direct::contiguous_reduction(dims, {true, false, true, false}, &o, &m, &i));
+  CHECK(direct::contiguous_reduction({3, 1, 4}, {true, false, true}, &o, &m, &i));   // a size-1 axis between
+  CHECK(m == 12);
 }
