@@ -130,3 +130,27 @@ TEST_CASE("fused tanh matches std::tanh within a few ulp, and keeps NaN, inf and
     CHECK(std::fabs(y[i]) <= 1.f);
   }
 }
+
+TEST_CASE("fusion: a relu gradient (comparison -> bool->float Cast -> Mul) is one node") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto y = b.add_placeholder("y", TensorSpec{DType::Float32, Shape{17, 40}});
+    auto d = b.add_placeholder("d", TensorSpec{DType::Float32, Shape{17, 40}});
+    auto zero = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 0.0)}, {"dtype", DType::Float32}});
+    auto mask = dispatch1("Cast", {op2("Greater", y, zero)}, Attrs{{"DstT", DType::Float32}});
+    auto m2 = dispatch1("Cast", {op2("LessEqual", d, y)}, Attrs{{"DstT", DType::Float32}});
+    auto out = op2("AddV2", op2("Mul", d, mask), m2);
+    auto kept = op2("Less", y, d);   // a comparison someone else reads stays bool
+    g->outputs.push_back(NodeOutput{out->node, 0});
+    g->outputs.push_back(NodeOutput{kept->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto y = random_tensor(Shape{17, 40}, 9);
+  y->data<float>()[3] = NAN;
+  auto [ref, got] = both(g, {y, random_tensor(Shape{17, 40}, 10)}, &f);
+  CHECK(Plan::compile(f)->num_steps() == 2);   // the fused node and the kept Less
+  check_close(*got[0], *ref[0], 0.f);
+  for (int64_t j = 0; j < 17 * 40; ++j) CHECK(got[1]->data<bool>()[j] == ref[1]->data<bool>()[j]);
+}

@@ -98,30 +98,45 @@ std::shared_ptr<Graph> fuse_elementwise(const Graph& g) {
   for (int i = 0; i < n; ++i) {
     const Node& node = g.node(i);
     int code = fused::opcode_of(node.op);
-    if (code < 0 || !node.def || node.outputs.size() != 1 || !static_float(node.outputs[0])) continue;
+    if (code < 0 || !node.def || node.outputs.size() != 1 || !node.outputs[0].shape.has_rank() ||
+        node.outputs[0].shape.num_elements() < 0)
+      continue;
+    // Comparisons give bool: fusable only into the bool->float Cast using them (checked below).
+    DType out_dtype = fused::is_comparison(code) ? DType::Bool : DType::Float32;
+    if (node.outputs[0].dtype != out_dtype) continue;
     if (node.inputs.size() != (fused::is_binary(code) ? 2u : 1u)) continue;
     if (node.op == "BiasAdd" && node.attrs.get_or("data_format", std::string("NHWC")) != "NHWC") continue;
     bool ok = true;
-    for (const NodeOutput& in : node.inputs) {
-      const TensorSpec& s = g.node(in.node).outputs.at(in.index);
-      int64_t div, mod;
-      ok = ok && static_float(s) && broadcast_rule(s.shape, node.outputs[0].shape, &div, &mod);
+    if (code == fused::kCastBool) {   // its input must be a comparison it absorbs
+      const NodeOutput& in = node.inputs[0];
+      const Node& src = g.node(in.node);
+      ok = cand[in.node] && fused::is_comparison(fused::opcode_of(src.op)) && uses[in.node] == 1 &&
+           !pinned[in.node] && src.outputs[0].shape == node.outputs[0].shape;
+    } else {
+      for (const NodeOutput& in : node.inputs) {
+        const TensorSpec& s = g.node(in.node).outputs.at(in.index);
+        int64_t div, mod;
+        ok = ok && static_float(s) && broadcast_rule(s.shape, node.outputs[0].shape, &div, &mod);
+      }
     }
     cand[i] = ok;
   }
   for (int i = 0; i < n; ++i) {
     int c = consumer[i];
-    if (cand[i] && c >= 0 && cand[c] && uses[i] == 1 && !pinned[i] &&
-        g.node(i).outputs[0].shape == g.node(c).outputs[0].shape) {
-      absorbed[i] = 1;
-      has_member[c] = 1;
-    }
+    if (!cand[i] || c < 0 || !cand[c] || uses[i] != 1 || pinned[i] ||
+        !(g.node(i).outputs[0].shape == g.node(c).outputs[0].shape))
+      continue;
+    // A comparison goes only into its Cast; nothing else reads a comparison's 0/1 floats.
+    bool cmp = fused::is_comparison(fused::opcode_of(g.node(i).op));
+    if (cmp != (fused::opcode_of(g.node(c).op) == fused::kCastBool)) continue;
+    absorbed[i] = 1;
+    has_member[c] = 1;
   }
   std::vector<std::vector<NodeOutput>> remapped(n);
   Rewriter rw(g);
   return rw.run([&](int i, const Node& copy, Rewriter& r) {
     remapped[i] = copy.inputs;
-    if (!cand[i] || absorbed[i] || !has_member[i]) return false;
+    if (!cand[i] || absorbed[i] || !has_member[i] || copy.outputs[0].dtype != DType::Float32) return false;
     // Emit the tree rooted at i, operands first.
     std::vector<int64_t> prog, bcast;
     std::vector<NodeOutput> ext;

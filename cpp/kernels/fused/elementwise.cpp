@@ -26,7 +26,8 @@ int opcode_of(const std::string& tf_op) {
       {"Exp", kExp}, {"Tanh", kTanh}, {"Sigmoid", kSigmoid}, {"Relu", kRelu},
       {"Reciprocal", kReciprocal}, {"AddV2", kAdd}, {"Add", kAdd}, {"BiasAdd", kAdd}, {"Sub", kSub},
       {"Mul", kMul}, {"RealDiv", kDiv}, {"Maximum", kMax}, {"Minimum", kMin},
-      {"SquaredDifference", kSquaredDiff}};
+      {"SquaredDifference", kSquaredDiff}, {"Cast", kCastBool}, {"Greater", kGreater},
+      {"GreaterEqual", kGreaterEqual}, {"Less", kLess}, {"LessEqual", kLessEqual}};
   auto it = codes.find(tf_op);
   return it == codes.end() ? -1 : it->second;
 }
@@ -78,6 +79,11 @@ void apply(int op, const float* a, const float* b, float* y, int64_t n) {
     case kSigmoid: map1(a, y, n, [](float v) { return ref::Sigmoid::apply(v); }); break;
     case kRelu: map1(a, y, n, [](float v) { return v > 0.f ? v : (v == v ? 0.f : v); }); break;
     case kReciprocal: map1(a, y, n, [](float v) { return 1.f / v; }); break;
+    case kCastBool: map1(a, y, n, [](float v) { return v; }); break;
+    case kGreater: map2(a, b, y, n, [](float u, float v) { return u > v ? 1.f : 0.f; }); break;
+    case kGreaterEqual: map2(a, b, y, n, [](float u, float v) { return u >= v ? 1.f : 0.f; }); break;
+    case kLess: map2(a, b, y, n, [](float u, float v) { return u < v ? 1.f : 0.f; }); break;
+    case kLessEqual: map2(a, b, y, n, [](float u, float v) { return u <= v ? 1.f : 0.f; }); break;
     case kAdd: map2(a, b, y, n, [](float u, float v) { return u + v; }); break;
     case kSub: map2(a, b, y, n, [](float u, float v) { return u - v; }); break;
     case kMul: map2(a, b, y, n, [](float u, float v) { return u * v; }); break;

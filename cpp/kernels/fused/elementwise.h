@@ -12,11 +12,14 @@ namespace fused {
 
 enum OpCode : int {
   kNeg, kAbs, kSquare, kSqrt, kRsqrt, kExp, kTanh, kSigmoid, kRelu, kReciprocal,   // unary
+  kCastBool,                                       // bool (as 0/1) to float: a no-op here
   kAdd, kSub, kMul, kDiv, kMax, kMin, kSquaredDiff,                               // binary
+  kGreater, kGreaterEqual, kLess, kLessEqual,      // comparisons, as 1.f / 0.f (only under a Cast)
 };
 constexpr bool is_binary(int op) { return op >= kAdd; }
+constexpr bool is_comparison(int op) { return op >= kGreater; }
 // The opcode of a TensorFlow op type, -1 when it has none. BiasAdd is kAdd (its bias
-// broadcasts along the last dim, for NHWC).
+// broadcasts along the last dim, for NHWC); Cast is kCastBool (the pass checks it is bool->float).
 int opcode_of(const std::string& tf_op);
 
 // Operand reference: >= 0 is input k, < 0 is the result of instruction -(ref + 1).
