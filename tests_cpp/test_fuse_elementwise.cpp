@@ -154,3 +154,25 @@ TEST_CASE("fusion: a relu gradient (comparison -> bool->float Cast -> Mul) is on
   check_close(*got[0], *ref[0], 0.f);
   for (int64_t j = 0; j < 17 * 40; ++j) CHECK(got[1]->data<bool>()[j] == ref[1]->data<bool>()[j]);
 }
+
+TEST_CASE("fusion: runs in place only over a dying intermediate, never over a caller's input") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{20, 30}});
+    auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{30, 30}});
+    auto bias = b.add_placeholder("bias", TensorSpec{DType::Float32, Shape{30}});
+    auto a = dispatch1("MatMul", {x, w});                                // an intermediate that dies
+    auto y = op1("Relu", dispatch1("BiasAdd", {a, bias}));               // fused, in place over a
+    auto z = op1("Tanh", op2("Mul", x, x));                              // fused over the caller's x
+    g->outputs.push_back(NodeOutput{y->node, 0});
+    g->outputs.push_back(NodeOutput{z->node, 0});
+  }
+  auto x = random_tensor(Shape{20, 30}, 11);
+  std::vector<float> x_before(x->data<float>(), x->data<float>() + 600);
+  auto [ref, got] = both(g, {x, random_tensor(Shape{30, 30}, 12), random_tensor(Shape{30}, 13)});
+  check_close(*got[0], *ref[0], 0.f);
+  check_close(*got[1], *ref[1], 0.f);
+  for (int64_t j = 0; j < 600; ++j) CHECK(x->data<float>()[j] == x_before[j]);
+}

@@ -58,11 +58,11 @@ __attribute__((always_inline)) inline float tanh1(float x) {
 }
 
 template <typename F>
-__attribute__((always_inline)) inline void map1(const float* __restrict a, float* __restrict y, int64_t n, F f) {
+__attribute__((always_inline)) inline void map1(const float* a, float* y, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) y[i] = f(a[i]);
 }
 template <typename F>
-__attribute__((always_inline)) inline void map2(const float* __restrict a, const float* __restrict b, float* __restrict y, int64_t n, F f) {
+__attribute__((always_inline)) inline void map2(const float* a, const float* b, float* y, int64_t n, F f) {
   for (int64_t i = 0; i < n; ++i) y[i] = f(a[i], b[i]);
 }
 

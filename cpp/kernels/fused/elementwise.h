@@ -33,7 +33,8 @@ struct Operand {
   int64_t div, mod;
 };
 
-// Runs `prog` over n output elements; the last instruction's result goes to `out`.
+// Runs `prog` over n output elements; the last instruction's result goes to `out`, which may
+// be a non-broadcast input (each tile reads its elements before writing them).
 void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n);
 
 // tanh with TensorFlow's CPU formula (Eigen's rational approximation, a few ulp), vectorised.
