@@ -205,6 +205,7 @@ class FunctionBase {
   FunctionCache<CacheEntry> cache;
   int fast_positional = -1;   // number of positional args for which the fast path applies
   py::tuple fast_defaults;    // defaults of the trailing positional parameters
+  bool fast_varargs = false;  // the parameters end in *args: extra positional values are its items
   std::vector<std::string> param_names;   // positional parameter names (keyword calls)
   // input_signature: the one key, and each positional argument's dtype/shape
   std::shared_ptr<TraceKey> signature_key;
@@ -235,8 +236,8 @@ py::object run_entry(const CacheEntry& e, const std::vector<TensorPtr>& leaves) 
 // bind this call (unknown keywords, missing or duplicate values: it raises the TypeError).
 bool canonical_args(const FunctionBase& f, const py::args& args, const py::kwargs& kwargs, py::tuple* out) {
   const int np_ = f.fast_positional, nargs = static_cast<int>(args.size());
-  if (np_ < 0 || nargs > np_) return false;
-  if (kwargs.empty() && nargs == np_) {
+  if (np_ < 0 || (nargs > np_ && !(f.fast_varargs && kwargs.empty()))) return false;
+  if (kwargs.empty() && nargs >= np_) {
     *out = args;
     return true;
   }
@@ -389,6 +390,7 @@ void init_function(py::module_& m) {
       })
       .def_readwrite("_fast_positional", &FunctionBase::fast_positional)
       .def_readwrite("_fast_defaults", &FunctionBase::fast_defaults)
+      .def_readwrite("_fast_varargs", &FunctionBase::fast_varargs)
       .def_readwrite("_param_names", &FunctionBase::param_names)
       .def("_set_signature_fast", [](FunctionBase& f, std::shared_ptr<TraceKey> key, py::list specs) {
         f.signature_key = std::move(key);

@@ -63,7 +63,14 @@ bool Attrs::operator==(const Attrs& o) const {
 
 size_t Attrs::hash() const {
   size_t h = items_.size();
-  for (auto& kv : items_) h = h * 31 + std::hash<std::string>()(kv.first) + kv.second.index();
+  for (auto& kv : items_) {
+    h = h * 31 + std::hash<std::string>()(kv.first) + kv.second.index();
+    // Values too (tensors by identity, as ==), so CSE's table does not put every Const in one
+    // bucket (compiling n constants was quadratic).
+    if (auto* t = std::get_if<EagerPtr>(&kv.second)) h = h * 31 + std::hash<const void*>()(t->get());
+    else if (auto* i = std::get_if<int64_t>(&kv.second)) h = h * 31 + std::hash<int64_t>()(*i);
+    else if (auto* d = std::get_if<DType>(&kv.second)) h = h * 31 + static_cast<size_t>(*d);
+  }
   return h;
 }
 

@@ -1,5 +1,6 @@
 // MatMul (rank 2) and BatchMatMulV2 (rank >= 2, broadcast batch dims).
 #include "core/error.h"
+#include "kernels/direct/matmul.h"
 #include "kernels/onednn/matmul.h"
 #include "kernels/reference/matmul.h"
 #include "ops/elementwise_impl.h"
@@ -62,13 +63,16 @@ std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs,
   int r = out_shape.rank();
   EagerPtr a = with_rank(in[0], r), b = with_rank(in[1], r);
   if (out->num_elements() == 0) return {out};
-  if (onednn::matmul_applicable(*a, *b)) {
-    onednn::matmul(*a, *b, t.ta, t.tb, *out);
-    return {out};
-  }
   int64_t m = out_shape[r - 2], n = out_shape[r - 1];
   int64_t k = t.ta ? a->shape()[r - 2] : a->shape()[r - 1];
   int64_t batches = out->num_elements() / (m * n);
+  // Small float32 problems run on the direct single-threaded kernel (below), not oneDNN.
+  bool direct = a->dtype() == DType::Float32 && k <= direct::kMaxMatMulMacs &&
+                batches * m * n <= direct::kMaxMatMulMacs / std::max<int64_t>(k, 1);
+  if (!direct && onednn::matmul_applicable(*a, *b)) {
+    onednn::matmul(*a, *b, t.ta, t.tb, *out);
+    return {out};
+  }
   std::vector<int64_t> bdims(out_shape.dims().begin(), out_shape.dims().end() - 2);
   Shape bshape(bdims);
   auto sa = ref::broadcast_strides(Shape(std::vector<int64_t>(a->shape().dims().begin(), a->shape().dims().end() - 2)), bshape);
@@ -95,8 +99,12 @@ std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs,
         for (size_t d = 0; d < bdims.size(); ++d) {
           int64_t q = rem / so[d]; rem %= so[d]; oa += q * sa[d]; ob += q * sb[d];
         }
-        ref::matmul2d(a->data<T>() + oa * m * k, b->data<T>() + ob * k * n,
-                      out->data<T>() + bi * m * n, m, n, k, t.ta, t.tb);
+        if constexpr (std::is_same<T, float>::value)
+          direct::matmul_f32(a->data<T>() + oa * m * k, b->data<T>() + ob * k * n,
+                             out->data<T>() + bi * m * n, m, n, k, t.ta, t.tb);
+        else
+          ref::matmul2d(a->data<T>() + oa * m * k, b->data<T>() + ob * k * n,
+                        out->data<T>() + bi * m * n, m, n, k, t.ta, t.tb);
       }
     }
     return 0;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 
+#include "kernels/direct/reduce.h"
 #include "kernels/onednn/reduction.h"
 #include "kernels/reference/reduce.h"
 #include "ops/elementwise_impl.h"
@@ -120,6 +121,14 @@ EagerPtr reduce_compute(const std::string& op, const EagerTensor& x, const std::
   constexpr unsigned kMask = (K == Kind::Any || K == Kind::All) ? kBoolOnly : kNumberTypes;
   if (!(kMask & bit(x.dtype()))) throw_unsupported_dtype(op, x.dtype(), kMask);
   auto out = make_tensor(x.dtype(), out_shape);
+  if constexpr (K == Kind::Sum || K == Kind::Mean) {   // float32 over one run of axes: the direct loop
+    int64_t outer, mid, inner;
+    if (x.dtype() == DType::Float32 && x.num_elements() > 0 &&
+        direct::contiguous_reduction(x.shape().dims(), reduced, &outer, &mid, &inner)) {
+      direct::sum_f32(x.data<float>(), out->data<float>(), outer, mid, inner, K == Kind::Mean);
+      return out;
+    }
+  }
   // oneDNN's max/min drop NaNs (TF propagates them): with a NaN in the input use the loop.
   if (onednn::reduction_applicable(x, reduced) && out->num_elements() > 0 &&
       !((K == Kind::Max || K == Kind::Min) && any_nan(x))) {

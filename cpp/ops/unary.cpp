@@ -2,6 +2,7 @@
 // Relu6, Elu, Softplus, Sin, Cos, Floor, Ceil, Round, Reciprocal, IsNan, IsInf, IsFinite.
 // Large float32 tensors run on oneDNN eltwise where an algorithm computes the same function.
 // Gradients are compositions of other ops (so they are differentiable again).
+#include "kernels/fused/elementwise.h"
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
 #include "ops/grad_util.h"
@@ -57,8 +58,19 @@ void register_unary_ops(OpRegistry& r) {
   // No oneDNN for Log: its eltwise_log is ~12 ulp off near x = 1.
   r.add(unary<ref::Log, kFloatTypes>("Log", rule([](T d, T x, T) { return div(d, x); })));
   r.add(unary<ref::Log1p, kFloatTypes>("Log1p", rule([](T d, T x, T) { return div(d, add(scalar_like(x, 1), x)); })));
-  r.add(unary<ref::Tanh, kFloatTypes>("Tanh", rule([](T d, T, T y) { return mul(d, sub(scalar_like(y, 1), mul(y, y))); }),
-                                      eltwise_of(algorithm::eltwise_tanh)));
+  // float32 Tanh below 64K elements: the vectorised loop of TF's formula (one thread, no libm call).
+  r.add(OpDef{"Tanh", "Tanh", 1, unary_infer("Tanh", kFloatTypes, false),
+              [](KernelContext&, const std::vector<EagerPtr>& in) {
+                static const auto e = eltwise_of(algorithm::eltwise_tanh);
+                const EagerTensor& x = *in[0];
+                if (x.dtype() == DType::Float32 && x.num_elements() < (1 << 16)) {
+                  auto out = make_tensor(DType::Float32, x.shape());
+                  fused::tanh(x.data<float>(), out->data<float>(), x.num_elements());
+                  return std::vector<EagerPtr>{out};
+                }
+                return std::vector<EagerPtr>{unary_compute<ref::Tanh, kFloatTypes>("Tanh", x, &e)};
+              },
+              rule([](T d, T, T y) { return mul(d, sub(scalar_like(y, 1), mul(y, y))); })});
   r.add(unary<ref::Sigmoid, kFloatTypes>("Sigmoid", rule([](T d, T, T y) { return mul(d, mul(y, sub(scalar_like(y, 1), y))); }),
                                          eltwise_of(algorithm::eltwise_logistic)));
   r.add(unary<ref::Relu, kNumberTypes>("Relu", rule([](T d, T, T y) { return mul(d, mask_like(op2("Greater", y, scalar_like(y, 0)), d)); }),

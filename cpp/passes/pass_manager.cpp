@@ -4,7 +4,8 @@ namespace fn {
 
 std::shared_ptr<Graph> optimize(const Graph& g) {
   auto folded = fold_constants(g);
-  return eliminate_common_subexpressions(*folded);
+  auto cse = eliminate_common_subexpressions(*folded);
+  return fuse_elementwise(*cse);
 }
 
 }  // namespace fn

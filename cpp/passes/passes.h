@@ -9,7 +9,9 @@ namespace fn {
 
 std::shared_ptr<Graph> fold_constants(const Graph& g);
 std::shared_ptr<Graph> eliminate_common_subexpressions(const Graph& g);
-// The pass manager: constant folding, then CSE (dead nodes are pruned by Plan::compile).
+// Trees of float32 elementwise ops -> one _FusedElementwise node (one tiled pass).
+std::shared_ptr<Graph> fuse_elementwise(const Graph& g);
+// The pass manager: constant folding, CSE, elementwise fusion (dead nodes are pruned by Plan::compile).
 std::shared_ptr<Graph> optimize(const Graph& g);
 
 }  // namespace fn

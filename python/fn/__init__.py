@@ -24,11 +24,19 @@ def _preload_onednn() -> None:
                 pass
 
 
+# GNU OpenMP (oneDNN's thread pool) spins its idle threads by default: with one other busy process
+# on the machine, matmuls and convs get 3-10x slower. Passive waiting unless the user chose a policy
+# (libgomp reads it when it loads, with _core); measured in benchmarks/README.md.
+_omp_default = "OMP_WAIT_POLICY" not in _os.environ and "GOMP_SPINCOUNT" not in _os.environ
+if _omp_default:
+    _os.environ["OMP_WAIT_POLICY"] = "passive"
 try:
     from fn import _core
 except ImportError:
     _preload_onednn()
     from fn import _core
+if _omp_default:
+    del _os.environ["OMP_WAIT_POLICY"]   # not inherited by child processes
 
 from fn import dtypes as _dtypes_mod
 from fn import errors

@@ -97,7 +97,10 @@ class _Signature:
         self.positional = [p for p in params if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
         self.var_positional = next((p for p in params if p.kind == P.VAR_POSITIONAL), None)
         simple = all(p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD) for p in params)
-        self.fast_positional = len(self.positional) if simple else -1
+        # f(a, *args): a positional-only call's values are already the canonical form.
+        self.fast_varargs = not simple and all(p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL)
+                                               for p in params)
+        self.fast_positional = len(self.positional) if simple or self.fast_varargs else -1
 
     def bind(self, args: tuple, kwargs: dict, name: str) -> Tuple[tuple, dict, List[str]]:
         try:
@@ -410,8 +413,9 @@ class Function(_core.FunctionBase):
             self._fast_defaults = tuple(defaults)
             self._param_names = [p.name for p in self._signature.positional
                                  if p.kind is not inspect.Parameter.POSITIONAL_ONLY]
-            if len(self._param_names) != self._fast_positional:
+            if len(self._param_names) != self._fast_positional or self._signature.fast_varargs:
                 self._param_names = []   # positional-only parameters: keywords go the slow way
+            self._fast_varargs = self._signature.fast_varargs
         if self._input_signature is not None and all(isinstance(s, TensorSpec) for s in self._input_signature) \
                 and len(self._input_signature) == len(self._signature.positional):
             self._set_signature_fast(_core.make_key(tuple(self._input_signature))[0], list(self._input_signature))

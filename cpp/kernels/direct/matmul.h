@@ -1,0 +1,18 @@
+// Single-threaded vectorised float32 matmul for small problems, where oneDNN's fixed cost (and
+// waking its thread pool, worse on a loaded machine) exceeds the arithmetic: an RNN step's
+// 32x64 @ 64x64 takes a few microseconds here.
+#pragma once
+#include <cstdint>
+
+namespace fn {
+namespace direct {
+
+// Up to this many multiply-adds (m * n * k over all batches) a matmul runs here.
+constexpr int64_t kMaxMatMulMacs = int64_t(1) << 18;
+
+// c[m, n] = op(a) @ op(b), row-major; a is [m, k] ([k, m] if ta), b is [k, n] ([n, k] if tb).
+// Sums over k in ascending order, as the reference loop does.
+void matmul_f32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb);
+
+}  // namespace direct
+}  // namespace fn

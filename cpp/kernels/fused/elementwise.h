@@ -1,0 +1,44 @@
+// A fused chain of float32 elementwise ops: one pass over the data in cache-sized tiles, each op
+// applied to a tile before the next, so intermediates never reach memory. The program is a
+// tree of instructions (passes/fuse_elementwise.cpp builds it); operands are the kernel's
+// inputs (each broadcast by a (div, mod) rule) or earlier instructions' results.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fn {
+namespace fused {
+
+enum OpCode : int {
+  kNeg, kAbs, kSquare, kSqrt, kRsqrt, kExp, kTanh, kSigmoid, kRelu, kReciprocal,   // unary
+  kCastBool,                                       // bool (as 0/1) to float: a no-op here
+  kAdd, kSub, kMul, kDiv, kMax, kMin, kSquaredDiff,                               // binary
+  kGreater, kGreaterEqual, kLess, kLessEqual,      // comparisons, as 1.f / 0.f (only under a Cast)
+};
+constexpr bool is_binary(int op) { return op >= kAdd; }
+constexpr bool is_comparison(int op) { return op >= kGreater; }
+// The opcode of a TensorFlow op type, -1 when it has none. BiasAdd is kAdd (its bias
+// broadcasts along the last dim, for NHWC); Cast is kCastBool (the pass checks it is bool->float).
+int opcode_of(const std::string& tf_op);
+
+// Operand reference: >= 0 is input k, < 0 is the result of instruction -(ref + 1).
+struct Instr {
+  int op;
+  int a, b;   // b unused for unary ops
+};
+// Input k's element for output element i is data[(i / div) % mod].
+struct Operand {
+  const float* data;
+  int64_t div, mod;
+};
+
+// Runs `prog` over n output elements; the last instruction's result goes to `out`, which may
+// be a non-broadcast input (each tile reads its elements before writing them).
+void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n);
+
+// tanh with TensorFlow's CPU formula (Eigen's rational approximation, a few ulp), vectorised.
+void tanh(const float* x, float* y, int64_t n);
+
+}  // namespace fused
+}  // namespace fn

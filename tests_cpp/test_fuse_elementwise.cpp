@@ -1,0 +1,178 @@
+// passes/fuse_elementwise.cpp: fused graphs give the unfused graph's results (the reference
+// kernels, op by op), with broadcasting inputs, across tile boundaries, and never fuse a value
+// someone else needs.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "exec/plan.h"
+#include "kernels/fused/elementwise.h"
+#include "passes/passes.h"
+#include "trace/context.h"
+
+using namespace fn;
+
+namespace {
+int count_op(const Graph& g, const std::string& op) {
+  int n = 0;
+  for (const Node& node : g.nodes()) n += node.op == op;
+  return n;
+}
+
+EagerPtr random_tensor(const Shape& s, uint32_t seed, float lo = -3.f, float hi = 3.f) {
+  auto t = make_tensor(DType::Float32, s);
+  uint32_t x = seed * 2654435761u + 1;
+  for (int64_t i = 0; i < t->num_elements(); ++i) {
+    x = x * 1664525u + 1013904223u;
+    t->data<float>()[i] = lo + (hi - lo) * static_cast<float>(x >> 8) / static_cast<float>(1u << 24);
+  }
+  return t;
+}
+
+TensorPtr op1(const char* op, TensorPtr x) { return dispatch1(op, {std::move(x)}); }
+TensorPtr op2(const char* op, TensorPtr x, TensorPtr y) { return dispatch1(op, {std::move(x), std::move(y)}); }
+
+void check_close(const EagerTensor& a, const EagerTensor& b, float rtol) {
+  REQUIRE(a.shape() == b.shape());
+  for (int64_t i = 0; i < a.num_elements(); ++i) {
+    float x = a.data<float>()[i], y = b.data<float>()[i];
+    if (std::isnan(x) || std::isnan(y)) { CHECK(std::isnan(x) == std::isnan(y)); continue; }
+    CHECK(std::fabs(x - y) <= rtol * std::fabs(y) + 1e-6f);
+  }
+}
+
+// Runs graph g unfused (Plan of g) and fused (Plan of fuse_elementwise(g)) on `inputs`.
+std::pair<std::vector<EagerPtr>, std::vector<EagerPtr>> both(const std::shared_ptr<Graph>& g,
+                                                             const std::vector<EagerPtr>& inputs,
+                                                             std::shared_ptr<Graph>* fused = nullptr) {
+  auto f = fuse_elementwise(*g);
+  if (fused) *fused = f;
+  return {Plan::compile(g)->run(inputs), Plan::compile(f)->run(inputs)};
+}
+}  // namespace
+
+TEST_CASE("fusion: a layer-norm-like tree with scalar, row and column broadcasts is one node") {
+  for (Shape s : {Shape{7, 45}, Shape{33, 130}, Shape{1, 1}}) {
+    auto g = std::make_shared<Graph>("f");
+    int64_t rows = s[0], cols = s[1];
+    {
+      GraphBuilder b(g);
+      ContextScope scope(&b);
+      auto x = b.add_placeholder("x", TensorSpec{DType::Float32, s});
+      auto mean = b.add_placeholder("mean", TensorSpec{DType::Float32, Shape{rows, 1}});
+      auto gamma = b.add_placeholder("gamma", TensorSpec{DType::Float32, Shape{cols}});
+      auto beta = b.add_placeholder("beta", TensorSpec{DType::Float32, Shape{cols}});
+      auto two = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 2.0)}, {"dtype", DType::Float32}});
+      auto c = op2("Sub", x, mean);
+      auto y = op2("Mul", op2("Mul", c, op1("Rsqrt", op2("AddV2", op1("Square", c), two))), gamma);
+      y = dispatch1("BiasAdd", {y, beta});
+      y = op2("Maximum", op1("Tanh", y), op1("Sigmoid", op1("Neg", y)));
+      y = op2("RealDiv", op2("SquaredDifference", op1("Relu", y), op1("Exp", x)), two);
+      g->outputs.push_back(NodeOutput{y->node, 0});
+    }
+    std::shared_ptr<Graph> f;
+    auto [ref, got] = both(g, {random_tensor(s, 1), random_tensor(Shape{rows, 1}, 2), random_tensor(Shape{cols}, 3),
+                               random_tensor(Shape{cols}, 4)}, &f);
+    auto plan = Plan::compile(f);
+    CHECK(plan->num_steps() <= 3);   // the fused node (c is used twice: Sub stays apart)
+    CHECK(count_op(*f, "_FusedElementwise") >= 1);
+    check_close(*got[0], *ref[0], 1e-6f);
+  }
+}
+
+TEST_CASE("fusion: values used elsewhere stay materialised") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{300}});
+    auto a = op1("Tanh", op2("Mul", x, x));
+    auto b2 = op1("Relu", op2("AddV2", a, x));   // a: output and input of b2
+    auto i = dispatch1("Cast", {b2}, Attrs{{"DstT", DType::Int32}});   // not fusable
+    g->outputs.push_back(NodeOutput{a->node, 0});
+    g->outputs.push_back(NodeOutput{b2->node, 0});
+    g->outputs.push_back(NodeOutput{i->node, 0});
+  }
+  auto [ref, got] = both(g, {random_tensor(Shape{300}, 5)});
+  for (int k = 0; k < 2; ++k) check_close(*got[k], *ref[k], 1e-6f);
+  for (int64_t j = 0; j < 300; ++j) CHECK(got[2]->data<int32_t>()[j] == ref[2]->data<int32_t>()[j]);
+}
+
+TEST_CASE("fusion: shapes that do not broadcast as one run of dims, or are unknown, are left alone") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{3, 4, 5}});
+    auto y = b.add_placeholder("y", TensorSpec{DType::Float32, Shape{3, 1, 5}});
+    auto u = b.add_placeholder("u", TensorSpec{DType::Float32, Shape{Shape::kUnknown}});
+    auto a = op1("Relu", op2("AddV2", x, y));
+    auto c = op1("Relu", op1("Tanh", u));
+    g->outputs.push_back(NodeOutput{a->node, 0});
+    g->outputs.push_back(NodeOutput{c->node, 0});
+  }
+  auto f = fuse_elementwise(*g);
+  CHECK(count_op(*f, "_FusedElementwise") == 0);
+  auto [ref, got] = both(g, {random_tensor(Shape{3, 4, 5}, 6), random_tensor(Shape{3, 1, 5}, 7), random_tensor(Shape{9}, 8)});
+  check_close(*got[0], *ref[0], 0.f);
+}
+
+TEST_CASE("fused tanh matches std::tanh within a few ulp, and keeps NaN, inf and tiny values") {
+  std::vector<float> x;
+  for (float v = -12.f; v <= 12.f; v += 0.0137f) x.push_back(v);
+  for (float v : {0.f, -0.f, 1e-30f, -3e-4f, 1e-4f, INFINITY, -INFINITY, NAN}) x.push_back(v);
+  std::vector<float> y(x.size());
+  fused::tanh(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  for (size_t i = 0; i < x.size(); ++i) {
+    float want = std::tanh(x[i]);
+    if (std::isnan(want)) { CHECK(std::isnan(y[i])); continue; }
+    CHECK(std::fabs(y[i] - want) <= 4e-7f * std::max(1.f, std::fabs(want)));
+    CHECK(std::fabs(y[i]) <= 1.f);
+  }
+}
+
+TEST_CASE("fusion: a relu gradient (comparison -> bool->float Cast -> Mul) is one node") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto y = b.add_placeholder("y", TensorSpec{DType::Float32, Shape{17, 40}});
+    auto d = b.add_placeholder("d", TensorSpec{DType::Float32, Shape{17, 40}});
+    auto zero = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 0.0)}, {"dtype", DType::Float32}});
+    auto mask = dispatch1("Cast", {op2("Greater", y, zero)}, Attrs{{"DstT", DType::Float32}});
+    auto m2 = dispatch1("Cast", {op2("LessEqual", d, y)}, Attrs{{"DstT", DType::Float32}});
+    auto out = op2("AddV2", op2("Mul", d, mask), m2);
+    auto kept = op2("Less", y, d);   // a comparison someone else reads stays bool
+    g->outputs.push_back(NodeOutput{out->node, 0});
+    g->outputs.push_back(NodeOutput{kept->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto y = random_tensor(Shape{17, 40}, 9);
+  y->data<float>()[3] = NAN;
+  auto [ref, got] = both(g, {y, random_tensor(Shape{17, 40}, 10)}, &f);
+  CHECK(Plan::compile(f)->num_steps() == 2);   // the fused node and the kept Less
+  check_close(*got[0], *ref[0], 0.f);
+  for (int64_t j = 0; j < 17 * 40; ++j) CHECK(got[1]->data<bool>()[j] == ref[1]->data<bool>()[j]);
+}
+
+TEST_CASE("fusion: runs in place only over a dying intermediate, never over a caller's input") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{20, 30}});
+    auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{30, 30}});
+    auto bias = b.add_placeholder("bias", TensorSpec{DType::Float32, Shape{30}});
+    auto a = dispatch1("MatMul", {x, w});                                // an intermediate that dies
+    auto y = op1("Relu", dispatch1("BiasAdd", {a, bias}));               // fused, in place over a
+    auto z = op1("Tanh", op2("Mul", x, x));                              // fused over the caller's x
+    g->outputs.push_back(NodeOutput{y->node, 0});
+    g->outputs.push_back(NodeOutput{z->node, 0});
+  }
+  auto x = random_tensor(Shape{20, 30}, 11);
+  std::vector<float> x_before(x->data<float>(), x->data<float>() + 600);
+  auto [ref, got] = both(g, {x, random_tensor(Shape{30, 30}, 12), random_tensor(Shape{30}, 13)});
+  check_close(*got[0], *ref[0], 0.f);
+  check_close(*got[1], *ref[1], 0.f);
+  for (int64_t j = 0; j < 600; ++j) CHECK(x->data<float>()[j] == x_before[j]);
+}
