@@ -30,12 +30,13 @@ SYSTEMS = {   # name -> interpreter (None: this one)
     "torch": os.path.join(CACHE, "torch", "bin", "python"),
     "torch.compile": os.path.join(CACHE, "torch", "bin", "python"),
 }
-WORKLOADS = ["mlp_train", "cnn_infer", "rnn_infer", "tanh_chain", "varargs_1", "varargs_100", "transformer"]
+WORKLOADS = ["mlp_train", "cnn_infer", "rnn_infer", "rnn_train", "tanh_chain", "varargs_1", "varargs_100", "transformer"]
 MICRO = {"varargs_1", "varargs_100"}   # reported in us
 LABELS = {
     "mlp_train": "MLP train step (256x784-512-512-10, tape + SGD)",
     "cnn_infer": "CNN inference (32x28x28x1, 2 conv+relu+pool, 2 dense)",
     "rnn_infer": "RNN 100 steps tanh(x_t + s@W), 32x64, range loop",
+    "rnn_train": "RNN training step: the same loop under a tape + SGD",
     "tanh_chain": "50 x tanh(t*1.01+0.01), 1000 floats",
     "varargs_1": "f(*args), 1 tensor (us)",
     "varargs_100": "f(*args), 100 tensors (us)",

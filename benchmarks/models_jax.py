@@ -52,6 +52,23 @@ def build(name: str, d: Dict[str, np.ndarray]) -> Callable[[], Any]:
             return jax.lax.fori_loop(0, 100, lambda t, s: jnp.tanh(xs[t] + s @ w), s)
         return lambda: rnn(a["rnn_x"], a["rnn_s0"], a["rnn_w"])
 
+    if name == "rnn_train":
+        def rnn_loss(w, xs, s):
+            s = jax.lax.fori_loop(0, 100, lambda t, s: jnp.tanh(xs[t] + s @ w), s)
+            return jnp.mean(s * s)
+
+        @jax.jit
+        def rnn_step(w, xs, s):
+            loss, g = jax.value_and_grad(rnn_loss)(w, xs, s)
+            return w - 0.01 * g, loss
+
+        rnn_state = {"w": a["rnn_w"]}
+
+        def rnn_run():
+            rnn_state["w"], loss = rnn_step(rnn_state["w"], a["rnn_x"], a["rnn_s0"])
+            return loss
+        return rnn_run
+
     if name == "tanh_chain":
         @jax.jit
         def chain(t):

@@ -57,6 +57,22 @@ def rnn_infer(tf: Any, d: Dict[str, np.ndarray]) -> Callable[[], Any]:
     return lambda: rnn(xs, s0)
 
 
+def rnn_train(tf: Any, d: Dict[str, np.ndarray]) -> Callable[[], Any]:
+    xs, s0 = tf.constant(d["rnn_x"]), tf.constant(d["rnn_s0"])
+    w = tf.Variable(d["rnn_w"])
+
+    @tf.function
+    def step(xs, s):
+        with tf.GradientTape() as tape:
+            for t in tf.range(100):   # a While loop; its gradient is a backward While
+                s = tf.tanh(xs[t] + tf.matmul(s, w))
+            loss = tf.reduce_mean(s * s)
+        w.assign_sub(0.01 * tape.gradient(loss, w))
+        return loss
+
+    return lambda: step(xs, s0)
+
+
 def tanh_chain(tf: Any, d: Dict[str, np.ndarray]) -> Callable[[], Any]:
     x = tf.constant(d["chain_x"])
 
@@ -114,7 +130,7 @@ def transformer(tf: Any, d: Dict[str, np.ndarray]) -> Callable[[], Any]:
 
 
 WORKLOADS = {
-    "mlp_train": mlp_train, "cnn_infer": cnn_infer, "rnn_infer": rnn_infer,
+    "mlp_train": mlp_train, "cnn_infer": cnn_infer, "rnn_infer": rnn_infer, "rnn_train": rnn_train,
     "tanh_chain": tanh_chain, "varargs_1": varargs_1, "varargs_100": varargs_100,
     "transformer": transformer,
 }

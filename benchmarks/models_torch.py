@@ -8,7 +8,7 @@ import numpy as np
 def build(name: str, d: Dict[str, np.ndarray], compile: bool = False) -> Callable[[], Any]:  # noqa: A002
     import torch
     import torch.nn.functional as F
-    torch.set_grad_enabled(name == "mlp_train")
+    torch.set_grad_enabled(name in ("mlp_train", "rnn_train"))
     a = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in d.items()}
     wrap = torch.compile if compile else (lambda f, **kw: f)
 
@@ -52,6 +52,23 @@ def build(name: str, d: Dict[str, np.ndarray], compile: bool = False) -> Callabl
             return s
         rnn = wrap(rnn)
         return lambda: rnn(a["rnn_x"], a["rnn_s0"], a["rnn_w"])
+
+    if name == "rnn_train":
+        w = a["rnn_w"].clone().requires_grad_()
+
+        def rnn_loss(xs, s):
+            for t in range(100):
+                s = torch.tanh(xs[t] + s @ w)
+            return (s * s).mean()
+        rnn_loss = wrap(rnn_loss)
+
+        def rnn_run():
+            loss = rnn_loss(a["rnn_x"], a["rnn_s0"])
+            (g,) = torch.autograd.grad(loss, [w])
+            with torch.no_grad():
+                w.sub_(0.01 * g)
+            return loss.detach()
+        return rnn_run
 
     if name == "tanh_chain":
         def chain(t):
