@@ -71,6 +71,14 @@ from fn._module import Module  # noqa: E402
 from fn._tensor_array import TensorArray  # noqa: E402
 from fn._control_flow import case, cond, switch_case, while_loop  # noqa: E402
 from fn import data, keras  # noqa: E402,F401
+# Ops of issue 14 (sorting, scans, clipping, manipulation, einsum).
+from fn._sort_ops import argsort, cumsum, sort  # noqa: E402
+from fn._clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, norm  # noqa: E402
+from fn._manip_ops import (boolean_mask, broadcast_to, eye, meshgrid, repeat, reverse, roll,  # noqa: E402
+                           sequence_mask, tensor_scatter_nd_add, tensor_scatter_nd_max,
+                           tensor_scatter_nd_min, tensor_scatter_nd_sub, tensor_scatter_nd_update, unique)
+from fn._einsum import einsum  # noqa: E402
+from fn._linalg_ops import atan2  # noqa: E402
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod

@@ -115,3 +115,7 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
     rnd = _random("RandomStandardNormal", [_shape_tensor(shape)], dtype, "dtype", seed, None)
     mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
     return _math("AddV2", mul, convert_to_tensor(mean, dtype), name or "random_normal")
+
+
+# shuffle, categorical and the stateless ops (issue 14); imported last (they use uniform).
+from fn._random_ops import categorical, shuffle, stateless_normal, stateless_uniform  # noqa: E402,F401
