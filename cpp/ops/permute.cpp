@@ -46,7 +46,7 @@ std::vector<EagerPtr> reverse_kernel(KernelContext&, const std::vector<EagerPtr>
   const EagerTensor& x = *in[0];
   check_index_type("ReverseV2", "Tidx", in[1]->dtype());
   if (in[1]->shape().rank() != 1)
-    throw_error(Code::InvalidArgument, "'axis' must be 1-dimension, not ", in[1]->shape().rank());
+    throw_error(Code::InvalidArgument, "'dims' must be 1-dimension, not ", in[1]->shape().rank());
   const auto& d = x.shape().dims();
   auto rev = reverse_axes(read_int_list(*in[1]), x.shape().rank());
   auto out = make_tensor(x.dtype(), x.shape());

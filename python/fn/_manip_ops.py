@@ -146,13 +146,14 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = bool_, name: Op
     """``tf.sequence_mask``: ``mask[..., j] = j < lengths[...]`` for j below ``maxlen``
     (default: the largest length)."""
     lengths = convert_to_tensor(lengths)
+    maxlen_arg = maxlen
     if maxlen is None:
         maxlen = reduce_max(lengths)
         maxlen = _run("Maximum", [convert_to_tensor(0, maxlen.dtype), maxlen])
     else:
         maxlen = convert_to_tensor(maxlen)
     if maxlen._rank not in (-1, 0):
-        raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {maxlen} "
+        raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {maxlen_arg} "
                          f"with shape '{maxlen.shape}' instead")
     row = _range(convert_to_tensor(0, maxlen.dtype), maxlen, convert_to_tensor(1, maxlen.dtype))
     matrix = cast(expand_dims(lengths, -1), maxlen.dtype)
@@ -189,7 +190,9 @@ def repeat(input: Any, repeats: Any, axis: Any = None, name: Optional[str] = Non
         new = concat([data_shape[:axis], expand_dims(reps * data_shape[axis], 0), data_shape[axis + 1:]], 0)
         return reshape(tiled, new)
     if repeats._rank == 1:
-        data.shape[axis:axis + 1].assert_is_compatible_with(repeats.shape)
+        d, r = data.shape[axis], repeats.shape[0]
+        if d is not None and r is not None and d != r:
+            raise ValueError(f"Dimensions {d} and {r} are not compatible")
     repeats = broadcast_to(repeats, expand_dims(data_shape[axis], 0))
     max_repeat = _run("Maximum", [convert_to_tensor(0, int32), reduce_max(repeats)])
     mask = sequence_mask(repeats, max_repeat)
