@@ -30,7 +30,7 @@ def sigmoid_cross_entropy_with_logits(labels: Any = None, logits: Any = None, na
         raise ValueError("Both `labels` and `logits` must be provided. Received: `labels`=%s and `logits`=%s"
                          % (labels, logits))
     logits = convert_to_tensor(logits)
-    labels = _core.convert_to_tensor(labels, logits.dtype)
+    labels = convert_to_tensor(labels)   # not cast: int labels fail in Mul, as in TF
     try:
         labels.shape.assert_is_compatible_with(logits.shape)
     except ValueError:
@@ -90,11 +90,11 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: Opt
         raise ValueError(f"Logits cannot be scalars - received shape {logits.shape}.")
     if lr >= 0 and xr >= 0:
         if lr != xr - 1:
-            raise ValueError(f"Rank mismatch: Rank of labels (received {lr}) should equal rank of logits minus 1 "
-                             f"(received {xr}).")
+            raise ValueError("`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                             f"labels.shape={labels.shape} of rank {lr} and logits.shape={logits.shape} of rank {xr}")
         if not labels.shape.is_compatible_with(logits.shape[:-1]):
-            raise ValueError(f"Shape mismatch: The shape of labels (received {labels.shape}) should equal the "
-                             f"shape of logits except for the last dimension (received {logits.shape}).")
+            raise ValueError("`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
+                             f"labels.shape={labels.shape} and logits.shape={logits.shape}")
     if xr == 2:
         return _run("SparseSoftmaxCrossEntropyWithLogits", [logits, labels], None, name)[0]
     out_shape = shape(labels)

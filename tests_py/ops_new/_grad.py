@@ -36,6 +36,7 @@ def check_grad(f, *xs, wrt=None, seed=0, rtol=1e-5, atol=1e-7):
     got = tape.gradient(out, ts, output_gradients=tf.constant(w))
     for i in wrt:
         assert got[i] is not None, f"no gradient for input {i}"
+        got[i] = tf.convert_to_tensor(got[i])   # TF's gather gradient is IndexedSlices
         assert tuple(got[i].shape) == xs[i].shape
         np.testing.assert_allclose(got[i].numpy(), numeric_grad(f, xs, w, i), rtol=rtol, atol=atol)
 
