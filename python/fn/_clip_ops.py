@@ -69,7 +69,9 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
     """``tf.norm``: vector norms (``ord`` 1, 2/'euclidean', inf, or p > 0) over ``axis`` (None:
     all elements), and matrix norms ('fro', 1, inf) over a pair of axes."""
     keepdims = bool(keepdims)
-    is_matrix = isinstance(axis, (tuple, list)) and len(axis) == 2
+    if isinstance(axis, list):
+        axis = tuple(axis)
+    is_matrix = isinstance(axis, tuple) and len(axis) == 2
     supported_matrix = ("euclidean", "fro", 1, 2, np.inf)
     supported_vector = ("euclidean", 1, 2, np.inf)
     if is_matrix:
