@@ -29,6 +29,10 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Optional
     from fn.random import uniform
     logits = convert_to_tensor(logits)
     if logits._rank not in (-1, 2):
+        if _core.executing_eagerly():
+            from fn.errors import InvalidArgumentError
+            raise InvalidArgumentError(None, None, f"logits should be a matrix, got shape "
+                                       f"[{','.join(str(d) for d in logits.shape.as_list())}] [Op:Multinomial]")
         raise ValueError(f"Shape must be rank 2 but is rank {logits._rank}")
     dtype = int64 if dtype is None else as_dtype(dtype)
     if dtype not in (int32, int64):
