@@ -31,4 +31,5 @@ void register_special_ops(OpRegistry& r);      // Erf, Atan2
 void register_scatter_ops(OpRegistry& r);      // TensorScatter{Update,Add,Sub,Min,Max}, SegmentSum
 void register_linalg_ops(OpRegistry& r);       // MatrixInverse, MatrixDeterminant, MatrixSolve
 void register_loss_ops(OpRegistry& r);         // (Sparse)SoftmaxCrossEntropyWithLogits
+void register_string_ops(OpRegistry& r);       // StringJoin, StringLength, StringLower/Upper, StringToNumber, AsString
 }  // namespace fn

@@ -74,6 +74,7 @@ void register_all_ops(OpRegistry& r) {
   register_scatter_ops(r);
   register_linalg_ops(r);
   register_loss_ops(r);
+  register_string_ops(r);
 }
 
 }  // namespace fn

@@ -79,6 +79,7 @@ from fn._manip_ops import (boolean_mask, broadcast_to, eye, meshgrid, repeat, re
                            tensor_scatter_nd_min, tensor_scatter_nd_sub, tensor_scatter_nd_update, unique)
 from fn._einsum import einsum  # noqa: E402
 from fn._linalg_ops import atan2  # noqa: E402
+from fn import strings  # noqa: E402,F401
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod
