@@ -184,9 +184,23 @@ std::vector<EagerPtr> broadcast_to_kernel(KernelContext&, const std::vector<Eage
   return {out};
 }
 
+// Static shapes: unbroadcast. Otherwise TF's rule computed at run time: sum (keeping dims) over
+// the axes where the input, padded with leading 1s, has size 1, then reshape to its shape.
 std::vector<TensorPtr> broadcast_to_grad(const GradContext& g) {
-  if (!g.out_grads[0]) return {nullptr, nullptr};
-  return {unbroadcast(g.out_grads[0], g.inputs[0]), nullptr};
+  const TensorPtr &dy = g.out_grads[0], &x = g.inputs[0];
+  if (!dy) return {nullptr, nullptr};
+  if (x->shape().is_fully_defined() && dy->shape().is_fully_defined()) return {unbroadcast(dy, x), nullptr};
+  int r = dy->shape().rank(), ri = x->shape().rank();
+  if (r < 0 || ri < 0) throw_error(Code::Unimplemented, "gradient of BroadcastTo with unknown ranks");
+  TensorPtr in_shape = shape_tensor(x, DType::Int32);
+  TensorPtr padded = dispatch1("ConcatV2", {grad::int_vector(std::vector<int64_t>(r - ri, 1)), in_shape,
+                                            grad::constant(int_scalar(DType::Int32, 0))},
+                               Attrs{{"N", int64_t{2}}});
+  TensorPtr ones = grad::constant(int_scalar(DType::Int32, 1));
+  TensorPtr where = dispatch1("Where", {dispatch1("Equal", {padded, ones})});
+  TensorPtr axes = dispatch1("Reshape", {where, grad::constant(int_vector(DType::Int64, {-1}))});
+  TensorPtr summed = dispatch1("Sum", {dy, axes}, Attrs{{"keep_dims", true}});
+  return {dispatch1("Reshape", {summed, in_shape}), nullptr};
 }
 
 }  // namespace
