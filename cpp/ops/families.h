@@ -31,5 +31,6 @@ void register_special_ops(OpRegistry& r);      // Erf, Atan2
 void register_scatter_ops(OpRegistry& r);      // TensorScatter{Update,Add,Sub,Min,Max}, SegmentSum
 void register_linalg_ops(OpRegistry& r);       // MatrixInverse, MatrixDeterminant, MatrixSolve
 void register_loss_ops(OpRegistry& r);         // (Sparse)SoftmaxCrossEntropyWithLogits
+void register_complex_ops(OpRegistry& r);      // Complex, Real, Imag, Conj, ComplexAbs (+ complex AddV2/Sub/Mul/RealDiv/Abs)
 void register_string_ops(OpRegistry& r);       // StringJoin, StringLength, StringLower/Upper, StringToNumber, AsString
 }  // namespace fn

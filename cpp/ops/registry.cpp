@@ -75,6 +75,7 @@ void register_all_ops(OpRegistry& r) {
   register_linalg_ops(r);
   register_loss_ops(r);
   register_string_ops(r);
+  register_complex_ops(r);   // last: extends AddV2, Sub, Mul, RealDiv, Abs
 }
 
 }  // namespace fn

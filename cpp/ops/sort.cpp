@@ -148,7 +148,7 @@ std::vector<EagerPtr> unique_kernel(KernelContext& kc, const std::vector<EagerPt
       } else {
         visit_move(x.dtype(), [&](auto mt) {
           using M = decltype(mt);
-          if constexpr (!std::is_same<M, std::string>::value) unique_fill(static_cast<const M*>(x.raw()), n, first, idx);
+          if constexpr (!std::is_same<M, std::string>::value && !std::is_same<M, Bytes16>::value) unique_fill(static_cast<const M*>(x.raw()), n, first, idx);
           return 0;
         });
       }

@@ -80,6 +80,8 @@ from fn._manip_ops import (boolean_mask, broadcast_to, eye, meshgrid, repeat, re
 from fn._einsum import einsum  # noqa: E402
 from fn._linalg_ops import atan2  # noqa: E402
 from fn import strings  # noqa: E402,F401
+from fn.dtypes import complex64, complex128  # noqa: E402
+from fn._complex_ops import complex  # noqa: E402,A004
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod

@@ -15,3 +15,4 @@ from fn._math_ops import (tensordot, abs, add, add_n, argmax, argmin, ceil, cos,
 from fn._sort_ops import cumprod, cumsum, top_k  # noqa: E402,F401
 from fn._linalg_ops import atan2, erf, segment_sum  # noqa: E402,F401
 from fn._nn_ops import l2_normalize  # noqa: E402,F401
+from fn._complex_ops import conj, imag, real  # noqa: E402,F401
