@@ -1,6 +1,7 @@
 // complex64 / complex128: Complex, Real, Imag, Conj, ComplexAbs, and complex kernels added to
 // AddV2, Sub, Mul, RealDiv and Abs (|z| as a real tensor, what tf.abs gives). Elements are
 // std::complex<float|double>; other ops reject complex dtypes (they are not "pod").
+#include <algorithm>
 #include <complex>
 
 #include "kernels/reference/broadcast.h"
@@ -141,9 +142,54 @@ using Grads = std::vector<TensorPtr>;
 
 TensorPtr zeros_of(const TensorPtr& t) { return dispatch1("ZerosLike", {t}); }
 
+// ZerosLike / OnesLike of a complex tensor (gradient seeds need them).
+void extend_fill_like(OpRegistry& r, const std::string& name, double value) {
+  OpDef* d = const_cast<OpDef*>(r.find(name));
+  if (!d) return;
+  KernelFn base = d->kernel;
+  InferFn base_infer = d->infer;
+  d->kernel = [base, value](KernelContext& kc, const std::vector<EagerPtr>& in) {
+    if (!is_complex(in[0]->dtype())) return base(kc, in);
+    auto out = make_tensor(in[0]->dtype(), in[0]->shape());
+    visit_complex(out->dtype(), [&](auto tag) {
+      using C = decltype(tag);
+      C* p = static_cast<C*>(out->raw());
+      std::fill(p, p + out->num_elements(), C(static_cast<typename C::value_type>(value), 0));
+      return 0;
+    });
+    return std::vector<EagerPtr>{out};
+  };
+  d->infer = [base_infer](const InferContext& c) {
+    return is_complex(c.inputs[0].dtype) ? std::vector<TensorSpec>{c.inputs[0]} : base_infer(c);
+  };
+}
+
+// Mul and RealDiv differentiate with conjugates on complex inputs (TF's rules); the real rules
+// stay as they were.
+void extend_complex_grad(OpRegistry& r, const std::string& name, bool div) {
+  OpDef* d = const_cast<OpDef*>(r.find(name));
+  if (!d) return;
+  GradFn base = d->grad;
+  d->grad = [base, div](const GradContext& g) -> std::vector<TensorPtr> {
+    if (!is_complex(g.inputs[0]->dtype())) return base(g);
+    const TensorPtr& dz = g.out_grads[0];
+    if (!dz) return {nullptr, nullptr};
+    TensorPtr cx = grad::op1("Conj", g.inputs[0]), cy = grad::op1("Conj", g.inputs[1]);
+    if (!div)
+      return {unbroadcast(grad::mul(dz, cy), g.inputs[0]), unbroadcast(grad::mul(cx, dz), g.inputs[1])};
+    TensorPtr gx = grad::div(dz, cy);
+    TensorPtr t = grad::mul(dz, grad::div(grad::div(cx, cy), cy));
+    return {unbroadcast(gx, g.inputs[0]), unbroadcast(grad::sub(grad::sub(t, t), t), g.inputs[1])};
+  };
+}
+
 }  // namespace
 
 void register_complex_ops(OpRegistry& r) {
+  extend_fill_like(r, "ZerosLike", 0.0);
+  extend_fill_like(r, "OnesLike", 1.0);
+  extend_complex_grad(r, "Mul", false);
+  extend_complex_grad(r, "RealDiv", true);
   extend_binary(r, "AddV2", Bin::Add);
   extend_binary(r, "Sub", Bin::Sub);
   extend_binary(r, "Mul", Bin::Mul);

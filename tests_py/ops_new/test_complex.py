@@ -87,3 +87,21 @@ def test_real_imag_gradients():
         loss = tf.reduce_sum(tf.math.real(z) * 2.0 + tf.math.imag(z) * 3.0)
     gx, gy = tape.gradient(loss, [x, y])
     assert gx.numpy().tolist() == [2.0, 2.0] and gy.numpy().tolist() == [3.0, 3.0]
+
+
+def test_complex_mul_div_gradients_conjugate():
+    # d/dx of real(sum(x * y)) with TF's convention: grad(x) = conj(d(out)) ... = conj(y) for ones.
+    x = tf.constant([1 + 2j, -0.5 + 1j])
+    y = tf.constant([2 - 1j, 0.5 + 3j])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch([x, y])
+        p = x * y
+        q = x / y
+    gx, gy = tape.gradient(p, [x, y])
+    np.testing.assert_allclose(gx.numpy(), np.conj(y.numpy()))
+    np.testing.assert_allclose(gy.numpy(), np.conj(x.numpy()))
+    qx, qy = tape.gradient(q, [x, y])
+    np.testing.assert_allclose(qx.numpy(), 1 / np.conj(y.numpy()))
+    np.testing.assert_allclose(qy.numpy(), -np.conj(x.numpy() / y.numpy() ** 2))
+    assert tf.ones_like(x).numpy().tolist() == [1 + 0j, 1 + 0j]
+    assert tf.zeros_like(x).dtype == tf.complex128
