@@ -183,9 +183,57 @@ void extend_complex_grad(OpRegistry& r, const std::string& name, bool div) {
   };
 }
 
+// Cast to or from complex: real -> (x, 0); complex -> its real part (TF drops the imaginary
+// part); complex64 <-> complex128 by parts.
+EagerPtr complex_cast(const EagerPtr& x, DType to) {
+  if (is_complex(x->dtype()) && is_complex(to)) {
+    auto out = make_tensor(to, x->shape());
+    visit_complex(x->dtype(), [&](auto a) {
+      using A = decltype(a);
+      visit_complex(to, [&](auto b) {
+        using B = decltype(b);
+        const A* src = static_cast<const A*>(x->raw());
+        B* dst = static_cast<B*>(out->raw());
+        for (int64_t i = 0; i < x->num_elements(); ++i) dst[i] = B(src[i].real(), src[i].imag());
+        return 0;
+      });
+      return 0;
+    });
+    return out;
+  }
+  if (is_complex(x->dtype())) {
+    DType rt = real_of(x->dtype());
+    auto re = complex_map(*x, rt, [](auto z, void* o, int64_t i, auto r) {
+      static_cast<decltype(r)*>(o)[i] = z.real();
+    });
+    return to == rt ? re : cast_tensor(re, to);
+  }
+  if (!is_pod(x->dtype()) || x->dtype() == DType::Bool)
+    throw_error(Code::Unimplemented, "Cast ", dtype_name(x->dtype()), " to ", dtype_name(to), " is not supported");
+  auto wide = cast_tensor(x, DType::Float64);
+  auto out = make_tensor(to, x->shape());
+  visit_complex(to, [&](auto tag) {
+    using C = decltype(tag);
+    using R = typename C::value_type;
+    C* dst = static_cast<C*>(out->raw());
+    for (int64_t i = 0; i < x->num_elements(); ++i) dst[i] = C(static_cast<R>(wide->data<double>()[i]), R(0));
+    return 0;
+  });
+  return out;
+}
+
 }  // namespace
 
 void register_complex_ops(OpRegistry& r) {
+  if (OpDef* cast = const_cast<OpDef*>(r.find("Cast"))) {
+    KernelFn base = cast->kernel;
+    cast->kernel = [base](KernelContext& k, const std::vector<EagerPtr>& in) {
+      DType to = k.attrs.get<DType>("DstT");
+      if (!is_complex(to) && !is_complex(in[0]->dtype())) return base(k, in);
+      if (in[0]->dtype() == to) return std::vector<EagerPtr>{in[0]};
+      return std::vector<EagerPtr>{complex_cast(in[0], to)};
+    };
+  }
   extend_fill_like(r, "ZerosLike", 0.0);
   extend_fill_like(r, "OnesLike", 1.0);
   extend_complex_grad(r, "Mul", false);

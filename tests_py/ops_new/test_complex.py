@@ -105,3 +105,14 @@ def test_complex_mul_div_gradients_conjugate():
     np.testing.assert_allclose(qy.numpy(), -np.conj(x.numpy() / y.numpy() ** 2))
     assert tf.ones_like(x).numpy().tolist() == [1 + 0j, 1 + 0j]
     assert tf.zeros_like(x).dtype == tf.complex128
+
+
+def test_cast_to_and_from_complex():
+    c = tf.cast(tf.constant([1.5, -2.0]), tf.complex64)
+    assert c.dtype == tf.complex64 and c.numpy().tolist() == [1.5 + 0j, -2 + 0j]
+    assert tf.cast(tf.constant([3, 4]), tf.complex128).numpy().tolist() == [3 + 0j, 4 + 0j]
+    z = tf.constant([1.5 + 2j, -3 - 1j])
+    assert tf.cast(z, tf.complex64).dtype == tf.complex64
+    r = tf.cast(z, tf.float32)
+    assert r.dtype == tf.float32 and r.numpy().tolist() == [1.5, -3.0]
+    assert tf.cast(z, tf.int32).numpy().tolist() == [1, -3]
