@@ -14,7 +14,11 @@ TEST_CASE("dtype names and sizes") {
   DType d;
   REQUIRE(dtype_from_name("bfloat16", &d));
   CHECK(d == DType::BFloat16);
-  CHECK_FALSE(dtype_from_name("complex64", &d));
+  REQUIRE(dtype_from_name("complex64", &d));
+  CHECK(d == DType::Complex64);
+  CHECK(dtype_size(DType::Complex128) == 16);
+  CHECK_FALSE(is_pod(DType::Complex64));   // numeric visitors reject complex
+  CHECK_FALSE(dtype_from_name("complex32", &d));
 }
 
 TEST_CASE("half and bfloat16 round trips") {

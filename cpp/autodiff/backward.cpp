@@ -44,7 +44,7 @@ std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, 
   // rules run, and only they receive gradient pieces.
   std::unordered_set<const Tensor*> live;
   for (const auto& s : req.sources)
-    if (s && tape.is_watched(s.get()) && (is_floating(s->dtype()) || s->dtype() == DType::Resource))
+    if (s && tape.is_watched(s.get()) && (is_differentiable(s->dtype()) || s->dtype() == DType::Resource))
       live.insert(s.get());
   std::vector<char> relevant(entries.size(), 0);
   for (size_t i = 0; i < entries.size(); ++i) {
@@ -58,7 +58,7 @@ std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, 
   Accumulator acc;
   for (size_t i = 0; i < req.targets.size(); ++i) {
     const TensorPtr& t = req.targets[i];
-    if (!t || !is_floating(t->dtype()) || !live.count(t.get())) continue;
+    if (!t || !is_differentiable(t->dtype()) || !live.count(t.get())) continue;
     TensorPtr seed = i < req.output_gradients.size() ? req.output_gradients[i] : nullptr;
     if (!seed) seed = dispatch1("OnesLike", {t});
     acc.add(t, seed);
@@ -75,7 +75,7 @@ std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, 
     for (size_t j = 0; j < e.outputs.size(); ++j) {
       const TensorPtr& out = e.outputs[j];
       // TensorLists (TensorArrays) carry their elements' gradients.
-      if (out && (is_floating(out->dtype()) || out->dtype() == DType::Variant) &&
+      if (out && (is_differentiable(out->dtype()) || out->dtype() == DType::Variant) &&
           consumed.insert(out.get()).second)
         out_grads[j] = acc.total(out.get());
       any |= out_grads[j] != nullptr;

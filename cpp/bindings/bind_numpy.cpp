@@ -24,6 +24,8 @@ int npy_type(DType d) {
     case DType::Float16: return NPY_HALF;
     case DType::Float32: return NPY_FLOAT32;
     case DType::Float64: return NPY_FLOAT64;
+    case DType::Complex64: return NPY_COMPLEX64;
+    case DType::Complex128: return NPY_COMPLEX128;
     default: return -1;
   }
 }
@@ -40,6 +42,8 @@ bool dtype_from_npy(int t, DType* out) {
     case NPY_HALF: *out = DType::Float16; return true;
     case NPY_FLOAT32: *out = DType::Float32; return true;
     case NPY_FLOAT64: *out = DType::Float64; return true;
+    case NPY_COMPLEX64: *out = DType::Complex64; return true;
+    case NPY_COMPLEX128: *out = DType::Complex128; return true;
     default: return false;
   }
 }

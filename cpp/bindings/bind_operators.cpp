@@ -34,7 +34,7 @@ TensorPtr other_operand(py::handle other, DType self_dtype, Conv conv) {
 // TF's truediv: integers are cast to float (int8/int16/uint8 -> float32, wider -> float64).
 std::vector<TensorPtr> truediv(TensorPtr x, TensorPtr y, const std::string& name) {
   DType d = x->dtype();
-  if (!is_numeric(d)) {
+  if (!is_numeric(d) && !is_complex(d)) {
     throw_error(Code::TypeError, "Invalid dtype fn.", dtype_name(d),
                 " in __truediv__. Expected one of {fn.uint8, fn.int8, fn.int16, fn.int32, fn.int64, "
                 "fn.bfloat16, fn.float16, fn.float32, fn.float64}.");

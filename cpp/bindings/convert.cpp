@@ -144,7 +144,22 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
 
 }  // namespace
 
+// Complex Python values, or any value asked for as complex: NumPy converts (TF: complex128 default).
+EagerPtr complex_via_numpy(py::handle value, const DType* dtype) {
+  py::module_ np = py::module_::import("numpy");
+  const char* name = dtype ? dtype_name(*dtype) : "complex128";
+  py::object arr;
+  try {
+    arr = np.attr("asarray")(value, name);
+  } catch (py::error_already_set&) {
+    throw_error(Code::TypeError, "Cannot convert ", std::string(py::repr(value)), " to EagerTensor of dtype ", name);
+  }
+  return tensor_from_ndarray(arr, true);
+}
+
 EagerPtr to_eager(py::handle value, const DType* dtype) {
+  if (!is_tensor(value) && (PyComplex_Check(value.ptr()) || (dtype && is_complex(*dtype))))
+    return complex_via_numpy(value, dtype);
   if (is_tensor(value)) {
     auto t = value.cast<TensorPtr>();
     if (!t->is_eager()) throw_out_of_scope(*t);

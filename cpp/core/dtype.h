@@ -8,7 +8,7 @@ namespace fn {
 
 enum class DType : uint8_t {
   Bool, Int8, UInt8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64, String, Resource,
-  Variant, Count_
+  Variant, Complex64, Complex128, Count_
 };
 constexpr int kNumDTypes = static_cast<int>(DType::Count_);
 
@@ -23,7 +23,14 @@ inline bool is_integer(DType d) {
          d == DType::Int64;
 }
 inline bool is_numeric(DType d) { return is_floating(d) || is_integer(d); }
-inline bool is_pod(DType d) { return d != DType::String && d != DType::Resource && d != DType::Variant; }
+// Complex types are stored as (re, im) pairs; only data movement and the ops in ops/complex.cpp
+// handle them, so they are not "pod" for the numeric visitors (which reject them).
+inline bool is_complex(DType d) { return d == DType::Complex64 || d == DType::Complex128; }
+// Dtypes gradients flow through (TF's trainable dtypes).
+inline bool is_differentiable(DType d) { return is_floating(d) || is_complex(d); }
+inline bool is_pod(DType d) {
+  return d != DType::String && d != DType::Resource && d != DType::Variant && !is_complex(d);
+}
 
 // Half-precision storage types: conversion to and from float (round to nearest even).
 struct half_t { uint16_t bits; };

@@ -162,6 +162,69 @@ std::vector<EagerPtr> uniform_int_kernel(KernelContext& k, const std::vector<Eag
   return {out};
 }
 
+// ---- Stateless: StatelessRandomUniform / StatelessRandomNormal (shape, seed[2]) ----
+
+// TF's GenerateKey: the seed pair scrambled by one Philox round into a key and a counter.
+philox::Philox4x32 stateless_generator(const EagerTensor& seed) {
+  check_index_type("StatelessRandom", "Tseed", seed.dtype());
+  if (seed.shape().rank() != 1 || seed.shape()[0] != 2)
+    throw_error(Code::InvalidArgument, "seed must have shape [2], not ", tf_shape(seed.shape()));
+  uint64_t s0 = static_cast<uint64_t>(seed.scalar_as_int(0)), s1 = static_cast<uint64_t>(seed.scalar_as_int(1));
+  philox::Block counter{static_cast<uint32_t>(s0), static_cast<uint32_t>(s0 >> 32), static_cast<uint32_t>(s1),
+                        static_cast<uint32_t>(s1 >> 32)};
+  philox::Philox4x32 scramble(counter, {0x3ec8f720u, 0x02461e29u});
+  philox::Block mix = scramble.next();
+  return philox::Philox4x32(philox::Block{0, 0, mix[2], mix[3]}, {mix[0], mix[1]});
+}
+
+std::vector<EagerPtr> stateless_uniform_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  DType d = k.attrs.get_or("dtype", DType::Float32);
+  auto out = make_tensor(d, shape_arg(*in[0]));
+  int64_t n = out->num_elements();
+  auto gen = stateless_generator(*in[1]);
+  switch (d) {
+    case DType::Float32:
+      fill_blocks(gen, out->data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
+        for (int j = 0; j < c; ++j) o[j] = philox::uniform_float(b[j]);
+      });
+      break;
+    case DType::Float64:
+      fill_blocks(gen, out->data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
+        for (int j = 0; j < c; ++j) o[j] = philox::uniform_double(b[2 * j], b[2 * j + 1]);
+      });
+      break;
+    default:
+      throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
+                  " is not in the list of allowed values: half, bfloat16, float, double");
+  }
+  return {out};
+}
+
+std::vector<EagerPtr> stateless_normal_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  DType d = k.attrs.get_or("dtype", DType::Float32);
+  auto out = make_tensor(d, shape_arg(*in[0]));
+  int64_t n = out->num_elements();
+  auto gen = stateless_generator(*in[1]);
+  if (d == DType::Float64) {
+    fill_blocks(gen, out->data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
+      double r[2];
+      philox::box_muller(b[0], b[1], b[2], b[3], &r[0], &r[1]);
+      for (int j = 0; j < c; ++j) o[j] = r[j];
+    });
+  } else if (d == DType::Float32) {
+    fill_blocks(gen, out->data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
+      float r[4];
+      philox::box_muller(b[0], b[1], &r[0], &r[1]);
+      philox::box_muller(b[2], b[3], &r[2], &r[3]);
+      for (int j = 0; j < c; ++j) o[j] = r[j];
+    });
+  } else {
+    throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
+                " is not in the list of allowed values: half, bfloat16, float, double");
+  }
+  return {out};
+}
+
 OpDef random_op(const std::string& name, const std::string& dtype_attr, KernelFn kernel, int inputs) {
   OpDef d{name, name, inputs, shape_infer(dtype_attr), std::move(kernel), {}};
   d.stateful = true;
@@ -181,6 +244,9 @@ void register_random_ops(OpRegistry& r) {
     return out;
   };
   r.add(std::move(ui));
+  // Stateless: same seed, same numbers; pure functions of their inputs (CSE and folding apply).
+  r.add(OpDef{"StatelessRandomUniform", "StatelessRandomUniform", 2, shape_infer("dtype"), stateless_uniform_kernel, {}});
+  r.add(OpDef{"StatelessRandomNormal", "StatelessRandomNormal", 2, shape_infer("dtype"), stateless_normal_kernel, {}});
 }
 
 }  // namespace fn

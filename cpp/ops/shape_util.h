@@ -12,6 +12,8 @@
 
 namespace fn {
 
+struct Bytes16 { uint64_t lo, hi; };
+
 // Calls f(T{}) with T an unsigned type as wide as d's elements, or std::string for strings:
 // data-movement kernels only copy elements, so one instantiation per element size suffices.
 template <typename F>
@@ -22,6 +24,7 @@ auto visit_move(DType d, F&& f) {
     case 2: return f(uint16_t{});
     case 4: return f(uint32_t{});
     case 8: return f(uint64_t{});
+    case 16: return f(Bytes16{});   // complex128
     default:
       throw_error(Code::InvalidArgument, "Data type ", dtype_name(d), " is not supported here");
   }

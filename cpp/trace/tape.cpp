@@ -16,7 +16,7 @@ void Tape::record(const OpDef& op, const std::vector<TensorPtr>& in,
   if (!any) return;
   entries_.push_back(TapeEntry{&op, in, out, attrs});
   for (auto& t : out)
-    if (t && (is_floating(t->dtype()) || t->dtype() == DType::Resource || t->dtype() == DType::Variant)) {
+    if (t && (is_differentiable(t->dtype()) || t->dtype() == DType::Resource || t->dtype() == DType::Variant)) {
       watched_.emplace(t.get(), t);
     }
 }

@@ -90,6 +90,17 @@ from fn._check_ops import Assert, assert_equal, assert_greater, assert_less, ass
 from fn import autodiff  # noqa: E402,F401
 from fn import _device  # noqa: E402
 _device._install()
+# Ops of issue 14 (sorting, scans, clipping, manipulation, einsum).
+from fn._sort_ops import argsort, cumsum, sort  # noqa: E402
+from fn._clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, norm  # noqa: E402
+from fn._manip_ops import (boolean_mask, broadcast_to, eye, meshgrid, repeat, reverse, roll,  # noqa: E402
+                           sequence_mask, tensor_scatter_nd_add, tensor_scatter_nd_max,
+                           tensor_scatter_nd_min, tensor_scatter_nd_sub, tensor_scatter_nd_update, unique)
+from fn._einsum import einsum  # noqa: E402
+from fn._linalg_ops import atan2  # noqa: E402
+from fn import strings  # noqa: E402,F401
+from fn.dtypes import complex64, complex128  # noqa: E402
+from fn._complex_ops import complex  # noqa: E402,A004
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod

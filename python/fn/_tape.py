@@ -145,7 +145,7 @@ class GradientTape:
             if not _core.is_tensor(t):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not fn.Tensor "
                                  "or fn.Variable or ExtensionType.")
-            if not t.dtype.is_floating:
+            if not (t.dtype.is_floating or t.dtype.is_complex):
                 _log.warning("The dtype of the watched tensor must be floating (e.g. fn.float32), got %r",
                              t.dtype)
             self._tape.watch(t)

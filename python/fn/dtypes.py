@@ -6,7 +6,7 @@ from typing import Any
 import numpy as np
 
 _NAMES = ["bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16",
-          "float32", "float64", "string", "resource", "variant"]
+          "float32", "float64", "string", "resource", "variant", "complex64", "complex128"]
 
 
 class DType:
@@ -25,6 +25,14 @@ class DType:
     @property
     def is_integer(self) -> bool:
         return self.name in ("int8", "uint8", "int16", "int32", "int64")
+
+    @property
+    def is_complex(self) -> bool:
+        return self.name in ("complex64", "complex128")
+
+    @property
+    def real_dtype(self) -> "DType":
+        return {"complex64": float32, "complex128": float64}.get(self.name, self)
 
     @property
     def is_bool(self) -> bool:
@@ -96,12 +104,14 @@ _ALL = [DType(i, n) for i, n in enumerate(_NAMES)]
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update({"double": _BY_NAME["float64"], "half": _BY_NAME["float16"], "float": _BY_NAME["float32"]})
 
-bool_, int8, uint8, int16, int32, int64, float16, bfloat16, float32, float64, string, resource, variant = _ALL
+(bool_, int8, uint8, int16, int32, int64, float16, bfloat16, float32, float64, string, resource, variant,
+ complex64, complex128) = _ALL
 half, double = float16, float64
 
 _NUMPY = {"bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32,
           "int64": np.int64, "float16": np.float16, "bfloat16": np.float32, "float32": np.float32,
-          "float64": np.float64, "string": object, "resource": object, "variant": object}
+          "float64": np.float64, "string": object, "resource": object, "variant": object,
+          "complex64": np.complex64, "complex128": np.complex128}
 
 
 def as_dtype(type_value: Any) -> DType:

@@ -11,5 +11,11 @@ from fn._math_ops import (tensordot, abs, add, add_n, argmax, argmin, ceil, cos,
                          round, rsqrt, scalar_mul, sigmoid, sign, sin, softplus, sqrt, square,
                          squared_difference, subtract, tanh, truediv)
 
+# Scans, top_k and special functions (issue 14).
+from fn._sort_ops import cumprod, cumsum, top_k  # noqa: E402,F401
+from fn._linalg_ops import atan2, erf, segment_sum  # noqa: E402,F401
+from fn._nn_ops import l2_normalize  # noqa: E402,F401
+from fn._complex_ops import conj, imag, real  # noqa: E402,F401
+
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["elu", "invert", "matmul", "realdiv", "relu", "tensordot"])

@@ -116,5 +116,9 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
     mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
     return _math("AddV2", mul, convert_to_tensor(mean, dtype), name or "random_normal")
 
+
+# shuffle, categorical and the stateless ops (issue 14); imported last (they use uniform).
+from fn._random_ops import categorical, shuffle, stateless_normal, stateless_uniform  # noqa: E402,F401
+
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["convert_to_tensor", "float32", "get_global_seed", "get_seed"])

@@ -20,6 +20,9 @@ class Philox4x32 {
       : counter_{0, 0, static_cast<uint32_t>(seed2), static_cast<uint32_t>(seed2 >> 32)},
         key_{static_cast<uint32_t>(seed), static_cast<uint32_t>(seed >> 32)} {}
 
+  // An explicit 128-bit counter and 64-bit key (stateless ops derive both from their seed).
+  Philox4x32(const Block& counter, const std::array<uint32_t, 2>& key) : counter_(counter), key_(key) {}
+
   // Advances the counter by n blocks (carrying into the high words).
   void skip(uint64_t n) {
     uint32_t lo = static_cast<uint32_t>(n), hi = static_cast<uint32_t>(n >> 32);

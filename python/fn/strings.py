@@ -1,0 +1,194 @@
+"""``fn.strings`` (``tf.strings``): join, length, lower/upper, to_number, as_string (C++ ops),
+and split, regex_replace, format (host calls into Python, so they work inside Functions too).
+
+``regex_replace`` uses Python's ``re`` for TF's RE2 patterns: the common syntax (classes,
+groups, alternation, anchors, repetition, ``(?i)``) means the same in both; RE2's rewrite
+string (``\\1`` group references, ``\\\\`` for a backslash) is translated, so Python's own
+escapes in replacements never apply. ``split`` returns a dense 1-D tensor for a scalar input;
+split of a 1-D tensor gives a RaggedTensor in TF, which fn does not have (NotImplementedError).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, List, Optional
+
+import numpy as np
+
+from fn import _core
+from fn._array_ops import convert_to_tensor
+from fn.dtypes import as_dtype, float32, int32, string
+
+__all__ = ["as_string", "format", "join", "length", "lower", "regex_replace", "split", "to_number", "upper"]
+
+
+def _strings(x: Any) -> Any:
+    t = x if _core.is_tensor(x) else _core.convert_to_tensor(x, string)
+    if t.dtype != string:
+        raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype string")
+    return t
+
+
+def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> Any:
+    return _core.execute(op, inputs, attrs, name)[0]
+
+
+def _host(func: Any, inputs: list, shape: Any, name: str) -> Any:
+    """A PyCall op returning one string tensor (``shape``: its static shape when known)."""
+    def call(*args: Any) -> list:
+        # A scalar string tensor's numpy() is bytes: make every value an array.
+        return [func(*[np.asarray(a.numpy(), dtype=object) if a.dtype == string else a.numpy() for a in args])]
+    attrs = {"callable": call, "Tout": [string]}
+    if shape is not None:
+        attrs["Tout_shapes"] = [shape]
+    return _core.execute("PyCall", inputs, attrs, name)[0]
+
+
+def join(inputs: Any, separator: str = "", name: Optional[str] = None) -> Any:
+    """``tf.strings.join``: elementwise concatenation with ``separator`` (scalars broadcast)."""
+    tensors = [_strings(x) for x in inputs]
+    return _run("StringJoin", tensors, {"separator": separator, "N": len(tensors)}, name)
+
+
+def length(input: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:  # noqa: A002
+    """``tf.strings.length``: int32 lengths in bytes or (``unit='UTF8_CHAR'``) characters."""
+    return _run("StringLength", [_strings(input)], {"unit": unit}, name)
+
+
+def _utf8_case(x: Any, upper_case: bool, name: Optional[str]) -> Any:
+    def f(a: np.ndarray) -> np.ndarray:
+        out = np.empty(a.shape, dtype=object)
+        for i, v in np.ndenumerate(a):
+            s = bytes(v).decode("utf-8", "replace")
+            out[i] = (s.upper() if upper_case else s.lower()).encode("utf-8")
+        return out
+    return _host(f, [x], x.shape, name or ("StringUpper" if upper_case else "StringLower"))
+
+
+def lower(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:  # noqa: A002
+    """``tf.strings.lower``: ASCII letters lowercased (all letters with ``encoding='utf-8'``)."""
+    x = _strings(input)
+    if encoding.lower().replace("-", "") == "utf8":
+        return _utf8_case(x, False, name)
+    return _run("StringLower", [x], {"encoding": encoding}, name)
+
+
+def upper(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:  # noqa: A002
+    """``tf.strings.upper``: ASCII letters uppercased (all letters with ``encoding='utf-8'``)."""
+    x = _strings(input)
+    if encoding.lower().replace("-", "") == "utf8":
+        return _utf8_case(x, True, name)
+    return _run("StringUpper", [x], {"encoding": encoding}, name)
+
+
+def to_number(input: Any, out_type: Any = float32, name: Optional[str] = None) -> Any:  # noqa: A002
+    """``tf.strings.to_number``: parses each string (``InvalidArgumentError`` when it is not a
+    number of ``out_type``)."""
+    return _run("StringToNumber", [_strings(input)], {"out_type": as_dtype(out_type)}, name)
+
+
+def as_string(input: Any, precision: int = -1, scientific: bool = False, shortest: bool = False,  # noqa: A002
+              width: int = -1, fill: str = "", name: Optional[str] = None) -> Any:
+    """``tf.strings.as_string``: numbers and bools as strings (floats as ``%f`` unless
+    ``scientific``/``shortest``; ``width`` padded with ``fill``)."""
+    attrs = {"precision": int(precision), "scientific": bool(scientific), "shortest": bool(shortest),
+             "width": int(width), "fill": fill}
+    return _run("AsString", [convert_to_tensor(input)], attrs, name)
+
+
+def split(input: Any, sep: Optional[str] = None, maxsplit: int = -1, name: Optional[str] = None) -> Any:  # noqa: A002
+    """``tf.strings.split`` of a scalar: a 1-D string tensor of the pieces (``sep=None``: runs
+    of whitespace, empty pieces dropped)."""
+    x = _strings(input)
+    if x._rank != 0:
+        raise NotImplementedError("fn.strings.split supports scalar inputs only (TF returns a RaggedTensor for "
+                                  "tensors of rank >= 1)")
+    sep_b = None if sep is None or sep == "" else (sep.encode() if isinstance(sep, str) else bytes(sep))
+
+    def f(a: np.ndarray) -> np.ndarray:
+        parts = bytes(a[()]).split(sep_b, maxsplit)
+        return np.array(parts, dtype=object).reshape([len(parts)])
+    from fn._tensor_shape import TensorShape
+    return _host(f, [x], TensorShape([None]), name or "StringSplit")
+
+
+def _re2_rewrite(rewrite: str):
+    """RE2's rewrite string as a function of a match: ``\\N`` (N a digit) is group N, ``\\\\`` a
+    backslash; everything else is literal."""
+    parts: List[Any] = []
+    i = 0
+    text = ""
+    while i < len(rewrite):
+        ch = rewrite[i]
+        if ch == "\\" and i + 1 < len(rewrite):
+            nxt = rewrite[i + 1]
+            if nxt.isdigit():
+                parts.append(text)
+                parts.append(int(nxt))
+                text = ""
+                i += 2
+                continue
+            if nxt == "\\":
+                text += "\\"
+                i += 2
+                continue
+            raise ValueError(f"invalid rewrite pattern: {rewrite}")
+        text += ch
+        i += 1
+    parts.append(text)
+
+    def apply(m: "re.Match[bytes]") -> bytes:
+        out = b""
+        for p in parts:
+            out += p.encode() if isinstance(p, str) else (m.group(p) or b"")
+        return out
+    return apply
+
+
+def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool = True,  # noqa: A002
+                  name: Optional[str] = None) -> Any:
+    """``tf.strings.regex_replace``: ``pattern`` matches replaced by ``rewrite`` (``\\1``: group 1),
+    every match or (``replace_global=False``) the first."""
+    x = _strings(input)
+    if _core.is_tensor(pattern) or _core.is_tensor(rewrite):
+        pattern = bytes(pattern.numpy()).decode() if _core.is_tensor(pattern) else pattern
+        rewrite = bytes(rewrite.numpy()).decode() if _core.is_tensor(rewrite) else rewrite
+    pattern = pattern.decode() if isinstance(pattern, bytes) else pattern
+    rewrite = rewrite.decode() if isinstance(rewrite, bytes) else rewrite
+    try:
+        regex = re.compile(pattern.encode())
+    except re.error as e:
+        from fn.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, f"Invalid pattern: {pattern}, error: {e} [Op:StaticRegexReplace]") \
+            from None
+    repl = _re2_rewrite(rewrite)
+    count = 0 if replace_global else 1
+
+    def f(a: np.ndarray) -> np.ndarray:
+        out = np.empty(a.shape, dtype=object)
+        for i, v in np.ndenumerate(a):
+            out[i] = regex.sub(repl, bytes(v), count=count)
+        return out
+    return _host(f, [x], x.shape, name or "StaticRegexReplace")
+
+
+def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int = 3,  # noqa: A001
+           name: Optional[str] = None) -> Any:
+    """``tf.strings.format``: ``template`` with each ``placeholder`` replaced by a tensor
+    formatted as ``tf.print`` formats it (``summarize`` entries per dimension end)."""
+    from fn import _printing
+    if not isinstance(inputs, (list, tuple)):
+        inputs = [inputs]
+    n = template.count(placeholder)
+    if n != len(inputs):
+        raise ValueError(f"The template expects {n} tensors, but the inputs only has {len(inputs)}. Please ensure "
+                         "the number of placeholders in template matches inputs length.")
+    tensors = [x if _core.is_tensor(x) else convert_to_tensor(x) for x in inputs]
+    pieces = template.split(placeholder)
+
+    def f(*arrays: np.ndarray) -> bytes:
+        out = pieces[0]
+        for a, rest in zip(arrays, pieces[1:]):
+            out += _printing.format_tensor(a, summarize) + rest
+        return np.array(out.encode(), dtype=object)
+    from fn._tensor_shape import TensorShape
+    return _host(f, tensors, TensorShape([]), name or "StringFormat")
