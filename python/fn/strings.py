@@ -192,3 +192,6 @@ def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int =
         return np.array(out.encode(), dtype=object)
     from fn._tensor_shape import TensorShape
     return _host(f, tensors, TensorShape([]), name or "StringFormat")
+
+from fn._public import export as _export  # noqa: E402
+_export(globals())
