@@ -40,9 +40,14 @@ std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, 
                                          const GradientRequest& req) {
   // Tensors that depend on a watched floating source (forward sweep): only their producers'
   // rules run, and only they receive gradient pieces.
+  // A source that is itself a target gets the target's seed even if unwatched (TF).
+  std::unordered_set<const Tensor*> targets;
+  for (const auto& t : req.targets)
+    if (t) targets.insert(t.get());
+  auto counts = [&](const TensorPtr& s) { return tape.is_watched(s.get()) || targets.count(s.get()); };
   std::unordered_set<const Tensor*> live;
   for (const auto& s : req.sources)
-    if (s && tape.is_watched(s.get()) && (is_floating(s->dtype()) || s->dtype() == DType::Resource))
+    if (s && counts(s) && (is_floating(s->dtype()) || s->dtype() == DType::Resource))
       live.insert(s.get());
   std::vector<char> relevant(entries.size(), 0);
   for (size_t i = 0; i < entries.size(); ++i) {
@@ -56,8 +61,10 @@ std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, 
   Accumulator acc;
   for (size_t i = 0; i < req.targets.size(); ++i) {
     const TensorPtr& t = req.targets[i];
-    if (!t || !is_floating(t->dtype()) || !live.count(t.get())) continue;
     TensorPtr seed = i < req.output_gradients.size() ? req.output_gradients[i] : nullptr;
+    // A variable's handle is a target when the variable itself is (its seed comes from Python).
+    bool differentiable = t && (is_floating(t->dtype()) || (t->dtype() == DType::Resource && seed));
+    if (!differentiable || !live.count(t.get())) continue;
     if (!seed) seed = dispatch1("OnesLike", {t});
     acc.add(t, seed);
   }
@@ -88,8 +95,9 @@ std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, 
   for (size_t i = 0; i < req.sources.size(); ++i) {
     const TensorPtr& s = req.sources[i];
     if (!s) continue;
-    if (live.count(s.get()) && tape.is_watched(s.get())) result[i] = acc.total(s.get());
-    if (!result[i] && req.unconnected_zero) result[i] = dispatch1("ZerosLike", {s});
+    if (live.count(s.get()) && counts(s)) result[i] = acc.total(s.get());
+    // Variables' zeros are made in Python, which knows their dtype and shape.
+    if (!result[i] && req.unconnected_zero && s->dtype() != DType::Resource) result[i] = dispatch1("ZerosLike", {s});
   }
   return result;
 }

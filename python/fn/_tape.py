@@ -89,6 +89,16 @@ def _is_variable(x: Any) -> bool:
     return _core.is_tensor(getattr(x, "_fn_handle", None))
 
 
+def _ones_of(v: Any) -> Any:
+    from fn._array_ops import ones
+    return ones(v.shape, v.dtype)
+
+
+def _zeros_of(v: Any) -> Any:
+    from fn._array_ops import zeros
+    return zeros(v.shape, v.dtype)
+
+
 # ---- the tape -------------------------------------------------------------------------------
 
 class GradientTape:
@@ -206,8 +216,10 @@ class GradientTape:
         except ValueError:
             raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}") from None
 
-        flat_targets = [self._as_target(t) for t in _flatten(target)]
-        flat_sources = [self._as_source(s) for s in _flatten(sources)]
+        target_leaves = _flatten(target)
+        flat_targets = [self._as_target(t) for t in target_leaves]
+        source_leaves = _flatten(sources)
+        flat_sources = [self._as_source(s) for s in source_leaves]
         flat_grads: List[Any] = []
         if output_gradients is not None:
             flat_grads = [None if g is None else _core.convert_to_tensor(g, None)
@@ -215,7 +227,14 @@ class GradientTape:
             if len(flat_grads) != len(flat_targets):
                 raise ValueError(f"Expected {len(flat_targets)} output_gradients (one per target), got "
                                  f"{len(flat_grads)}.")
+        if any(_is_variable(t) for t in target_leaves):
+            # A Variable target is its handle, as in TF (d v / d v = ones of the variable's shape).
+            flat_grads = flat_grads or [None] * len(flat_targets)
+            flat_grads = [_ones_of(t) if g is None and _is_variable(t) else g
+                          for t, g in zip(target_leaves, flat_grads)]
         grads = self._tape.gradient(flat_targets, flat_sources, flat_grads, zero)
+        if zero:
+            grads = [_zeros_of(s) if g is None and _is_variable(s) else g for s, g in zip(source_leaves, grads)]
         if not self._persistent:
             self._watched_variables = self.watched_variables()
             self._tape = None
@@ -223,6 +242,8 @@ class GradientTape:
 
     @staticmethod
     def _as_target(t: Any) -> Any:
+        if _is_variable(t):
+            return t._fn_handle
         if _core.is_tensor(t):
             return t
         return _core.convert_to_tensor(t, None)
