@@ -325,6 +325,11 @@ void init_function(py::module_& m) {
         return b.add_placeholder(name, TensorSpec{dtype_from_py(dtype), shape_from_py(shape)});
       })
       .def("captured_values", &GraphBuilder::captured_values)
+      .def("capture_placeholders", [](GraphBuilder& b) {
+        std::vector<TensorPtr> out;
+        for (int n : b.graph()->capture_placeholders) out.push_back(b.symbolic(n, 0));
+        return out;
+      }, "Graph tensors of the captured values' placeholders, in capture order.")
       .def("capture", [](GraphBuilder& b, const TensorPtr& value, const std::string& name) {
         NodeOutput o = b.capture_by_reference(value, name);
         return b.symbolic(o.node, o.index);

@@ -62,6 +62,7 @@ from fn._tape import GradientTape, UnconnectedGradients  # noqa: E402
 from fn import bitwise, linalg, math, nn, random  # noqa: E402  (submodules)
 from fn._tensor_spec import TensorSpec  # noqa: E402
 from fn._function import Function, function  # noqa: E402
+from fn._function import executing_eagerly, get_logger  # noqa: E402
 from fn import config, debugging, types  # noqa: E402,F401
 from fn import nest  # noqa: E402,F401
 from fn._print_ops import print_ as print  # noqa: E402,A001  (TensorFlow's name)

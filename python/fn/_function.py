@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import os
 import sys
 import threading
@@ -19,6 +20,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 from fn import _core
 from fn._tensor_spec import TensorSpec
 
+_logger = logging.getLogger("fn")
 _FN_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -72,6 +74,10 @@ def _walk_composite(value: Any, fn: Callable[[Any], Any]) -> Any:
     return spec
 
 
+def _is_variable(value: Any) -> bool:
+    return _core.is_tensor(getattr(value, "_fn_handle", None))
+
+
 def _flatten_tensors(value: Any) -> List[Any]:
     out: List[Any] = []
     _walk(value, out.append)
@@ -99,10 +105,12 @@ class _Signature:
         simple = all(p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD) for p in params)
         self.fast_positional = len(self.positional) if simple else -1
 
-    def bind(self, args: tuple, kwargs: dict, name: str) -> Tuple[tuple, dict, List[str]]:
+    def bind(self, args: tuple, kwargs: dict, name: str, raw: bool = False) -> Tuple[tuple, dict, List[str]]:
         try:
             bound = self.sig.bind(*args, **kwargs)
         except TypeError as e:
+            if raw:
+                raise
             raise TypeError(f"{name}() {e}") from None
         bound.apply_defaults()
         pos: List[Any] = []
@@ -260,39 +268,109 @@ class ConcreteFunction:
         return self._call_impl(args, kwargs)
 
     def _call_impl(self, args: tuple, kwargs: dict) -> Any:
+        # TF binds to the Python signature first, then to the flat signature of tensors.
+        try:
+            flat = self._bind_structured(args, kwargs)
+        except _CastError as structured_error:
+            try:
+                flat = self._bind_flat(args, kwargs)
+            except _CastError as flat_error:
+                note = getattr(structured_error, "guide_note", "")
+                raise TypeError(
+                    f"Binding inputs to tf.function failed due to `{structured_error}`. Received args: {args!r} "
+                    f"and kwargs: {kwargs!r} for signature: {self._signature_text()}.\n"
+                    f"Fallback to flat signature also failed due to: {flat_error}" + note) from None
+        return self._pack_outputs(self._core.call(flat))
+
+    def _expected(self) -> Tuple[List[str], Dict[str, Any]]:
         names = list(self._arg_names) + list(self._kw_values)
         expected = dict(zip(self._arg_names, self._pos_values))
         expected.update(self._kw_values)
-        tensor_params = [n for n in names if _flatten_tensors(expected[n])]
-        if len(args) > len(tensor_params):
-            # Structured call: positional values for every parameter, in order.
-            if len(args) > len(names):
-                raise TypeError(f"{self._summary(with_defaults=False)} takes {len(names)} arguments but "
-                                f"{len(args)} were given.")
-            given = dict(zip(names, args))
-        else:
-            # Flat call (TF's ConcreteFunction signature): positional values fill the tensor
-            # parameters; Python parameters keep the values they were traced with.
-            given = dict(zip(tensor_params, args))
-        for k, v in kwargs.items():
-            if k not in expected:
-                flat = f"{self._function_name}({', '.join(tensor_params)})"
-                raise TypeError(f"{flat} got unexpected keyword arguments: {', '.join(sorted(kwargs))}.")
-            if k in given:
-                raise TypeError(f"{self._summary(with_defaults=False)} got two values for argument {k!r}.")
-            given[k] = v
-        flat_values: List[Any] = []
+        return names, expected
+
+    def _bind_structured(self, args: tuple, kwargs: dict) -> List[Any]:
+        """Every parameter, positionally or by keyword, Python values as traced."""
+        names, expected = self._expected()
+        P = inspect.Parameter
+        sig = inspect.Signature([P(n, P.POSITIONAL_OR_KEYWORD) for n in names])
+        try:
+            given = sig.bind(*args, **kwargs).arguments   # Python's messages, as TF's
+        except TypeError as e:
+            raise _CastError(str(e)) from None
+        flat: List[Any] = []
         for n in names:
-            if n in given:
-                self._match(n, expected[n], given[n], flat_values)
-            elif n in tensor_params:
-                raise TypeError(f"{self._summary(with_defaults=False)} missing required argument: {n!r}.")
-        return self._pack_outputs(self._core.call(flat_values))
+            self._match(n, expected[n], given[n], flat)
+        return flat
+
+    def _flat_names(self) -> List[str]:
+        """The tensor inputs' names: their TensorSpec's name, else the parameter's."""
+        names, expected = self._expected()
+        out: List[str] = []
+        for n in names:
+            if _is_variable(expected[n]):
+                out.append(n)      # TF passes a Variable argument's handle as an input
+                continue
+            leaves = [x for x in _flatten_tensors(expected[n]) if isinstance(x, TensorSpec)]
+            out.extend(x.name or (n if j == 0 else f"{n}_{j}") for j, x in enumerate(leaves))
+        return out
+
+    def _bind_flat(self, args: tuple, kwargs: dict) -> List[Any]:
+        """TF's flat signature: the tensor inputs only, positionally or by name."""
+        names, expected = self._expected()
+        if any(hasattr(type(x), "__fn_composite__") for n in names for x in _flatten_tensors(expected[n])):
+            raise _CastError(f"{self._function_name} has composite inputs and has no flat signature")
+        flat_names = self._flat_names()
+        fname = f"{self._function_name}({', '.join(flat_names)})"
+        if len(args) > len(flat_names):
+            raise _CastError(f"{fname} takes {len(flat_names)} positional arguments, got {len(args)}.")
+        given = dict(zip(flat_names, args))
+        unexpected = sorted(k for k in kwargs if k not in flat_names)
+        if unexpected:
+            raise _CastError(f"{fname} got unexpected keyword arguments: {', '.join(unexpected)}.")
+        for k, v in kwargs.items():
+            if k in given:
+                raise _CastError(f"{fname} got two values for '{k}'.")
+            given[k] = v
+        missing = [n for n in flat_names if n not in given]
+        if missing:
+            raise _CastError(f"{fname} missing required arguments: {', '.join(missing)}.")
+        out = []
+        variables = {n for n in names if _is_variable(expected[n])}
+        for i, n in enumerate(flat_names):
+            v = given[n]
+            if n in variables:
+                if v is not expected[n]:   # fn captures Variable arguments: only that one fits
+                    raise _CastError(f"{fname}: argument {n!r} must be the Variable this function was "
+                                     f"traced with, got {v!r}.")
+                continue
+            if not _core.is_tensor(v):
+                if not hasattr(v, "__fn_tensor__"):
+                    raise _CastError(f"{fname}: expected argument #{i}(zero-based) to be a Tensor; got "
+                                     f"{type(v).__name__} ({v!r}).")
+                v = v.__fn_tensor__(None)
+            out.append(v)
+        return out
+
+    def _signature_text(self) -> str:
+        def text(v: Any) -> str:
+            if isinstance(v, TensorSpec):
+                return repr(v)
+            if _flatten_tensors(v) or hasattr(type(v), "__fn_composite__"):
+                return repr(v)
+            return f"Literal[{v!r}]"
+        args, kwargs = self.structured_input_signature
+        names, _ = self._expected()
+        parts = [f"{n}: {text(v)}" for n, v in zip(names, list(args) + list(kwargs.values()))]
+        out = _walk(self.structured_outputs, _to_spec)
+        return "(" + ", ".join(parts) + f") -> {out!r}"
 
     def _match(self, name: str, expected: Any, got: Any, flat: List[Any]) -> None:
         if isinstance(expected, TensorSpec):
             if not _core.is_tensor(got):
-                got = _core.convert_to_tensor(got, None, expected.dtype)
+                try:
+                    got = _core.convert_to_tensor(got, None, expected.dtype)
+                except Exception:  # noqa: BLE001
+                    raise _CastError(f"Can not cast {got!r} to {expected!r}") from None
             flat.append(got)
             return
         if hasattr(type(expected), "__fn_composite__"):
@@ -301,8 +379,7 @@ class ConcreteFunction:
                 if got_spec.is_subtype_of(expected):
                     flat.extend(parts)
                     return
-            raise TypeError(f"ConcreteFunction {self._summary(with_defaults=False)} was constructed with "
-                            f"{expected!r} in {name}, but was called with {got!r}.")
+            raise _CastError(f"Can not cast {got!r} to {expected!r}")
         if isinstance(expected, (list, tuple)) and isinstance(got, (list, tuple)) and len(expected) == len(got):
             for e, g in zip(expected, got):
                 self._match(name, e, g, flat)
@@ -313,10 +390,12 @@ class ConcreteFunction:
             return
         if got is expected or (type(got) is type(expected) and got == expected):
             return
-        raise TypeError(
-            f"ConcreteFunction {self._summary(with_defaults=False)} was constructed with "
-            f"{type(expected).__name__} value {expected!r} in {name}, but was called with "
-            f"{type(got).__name__} value {got!r}.")
+        err = _CastError(f"Can not cast {got!r} to Literal[{expected!r}]")
+        # The guide's wording (2.14) follows TF's.
+        err.guide_note = (f"\nConcreteFunction {self._summary(with_defaults=False)} was constructed with "
+                          f"{type(expected).__name__} value {expected!r} in {name}, but was called with "
+                          f"{type(got).__name__} value {got!r}.")
+        raise err
 
     def _pack_outputs(self, flat: Sequence[Any]) -> Any:
         it = iter(flat)
@@ -332,12 +411,28 @@ class ConcreteFunction:
         return list(self._core.captures)
 
     @property
-    def variables(self) -> List[Any]:
-        return list(self._variables)
+    def inputs(self) -> List[Any]:
+        """The graph's placeholders: the tensor arguments, then the captured values."""
+        return list(self.graph.inputs)
 
     @property
-    def trainable_variables(self) -> List[Any]:
-        return [v for v in self._variables if getattr(v, "trainable", True)]
+    def outputs(self) -> List[Any]:
+        return list(self.graph.outputs)
+
+    @property
+    def variables(self) -> tuple:
+        """Variables created while tracing and those captured, in capture order (TF's)."""
+        from fn._tape import _VARIABLES_BY_HANDLE
+        out = list(self._variables)
+        for c in self._core.captures:
+            v = _VARIABLES_BY_HANDLE.get(c._id) if c.dtype.name == "resource" else None
+            if v is not None and not any(v is o for o in out):
+                out.append(v)
+        return tuple(out)
+
+    @property
+    def trainable_variables(self) -> tuple:
+        return tuple(v for v in self.variables if getattr(v, "trainable", True))
 
     @property
     def structured_input_signature(self) -> Tuple[tuple, dict]:
@@ -527,8 +622,7 @@ class Function(_core.FunctionBase):
 
     def _get_concrete(self, args: tuple, kwargs: dict, allow_specs: bool) -> Tuple[ConcreteFunction, List[Any]]:
         if self._input_signature is not None:
-            values, pos, names = self._apply_input_signature(args, kwargs)
-            kw: dict = {}
+            values, pos, names, kw = self._apply_input_signature(args, kwargs)
             key, _ = _core.make_key(pos)
             _, leaves = _core.make_key(values)
         else:
@@ -574,17 +668,29 @@ class Function(_core.FunctionBase):
             if not isinstance(s, TensorSpec):
                 raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got {s!r}")
 
-    def _apply_input_signature(self, args: tuple, kwargs: dict) -> Tuple[tuple, tuple, List[str]]:
-        """Values converted to match the signature, and the signature itself (the trace's key)."""
-        pos, kw, names = self._signature.bind(args, kwargs, self._name)
+    def _apply_input_signature(self, args: tuple, kwargs: dict) -> Tuple[tuple, tuple, List[str], dict]:
+        """Values converted to match the signature, and the canonical arguments to trace with
+        (the specs, then the defaults of parameters beyond the signature)."""
         sig = self._input_signature
-        values = [_conform(v, s) for v, s in zip(pos, sig)]
-        if kw or len(pos) != len(sig) or any(v is None for v in values):
-            inputs = ",\n    ".join(str(a) for a in args)
-            specs = ",\n    ".join(repr(s) for s in sig)
-            raise ValueError("Python inputs incompatible with input_signature:\n"
-                             f"  inputs: (\n    {inputs})\n  input_signature: (\n    {specs}).")
-        return tuple(values), tuple(sig), names
+        try:
+            pos, kw, names = self._signature.bind(args, kwargs, self._name, raw=True)
+            for p in self._signature.params:
+                if p.kind is inspect.Parameter.KEYWORD_ONLY:   # only their defaults are allowed
+                    v, d = kw.get(p.name), p.default
+                    if d is inspect.Parameter.empty or not (v is d or (type(v) is type(d) and v == d)):
+                        raise _CastError(f"Can not cast {v!r} to Literal[{d!r}]")
+                elif p.kind is inspect.Parameter.VAR_KEYWORD and any(k not in self._signature.sig.parameters
+                                                                     for k in kw):
+                    raise _CastError(f"got unexpected keyword arguments {sorted(kw)} (input_signature is set)")
+            values = [_conform(v, s) for v, s in zip(pos, sig)]
+            extras = list(pos[len(sig):])
+            for p, v in zip(self._signature.positional[len(sig):], extras):
+                d = p.default
+                if d is inspect.Parameter.empty or not (v is d or (type(v) is type(d) and v == d)):
+                    raise _CastError(f"Can not cast {v!r} to Literal[{d!r}]")
+        except (TypeError, _CastError) as e:
+            raise _binding_error(self, e, args, kwargs, sig) from None
+        return tuple(values) + tuple(extras), tuple(sig) + tuple(extras), names, kw
 
     # -- tracing
     def _trace(self, pos: tuple, kw: dict, names: List[str], key: Any) -> ConcreteFunction:
@@ -615,6 +721,7 @@ class Function(_core.FunctionBase):
             structured, flat_out = _outputs_to_graph(outputs)
             builder.set_outputs(flat_out)
             func_graph.outputs = flat_out
+            func_graph.inputs = placeholders + list(builder.capture_placeholders())
         core = _core.ConcreteFunctionCore(graph, builder.captured_values(), f"__inference_{self._name}_{trace_id}")
         spec_pos = tuple(_walk(v, _to_spec) for v in pos)
         spec_kw = {k: _walk(v, _to_spec) for k, v in kw.items()}
@@ -693,23 +800,69 @@ def _flatten_specs(sig: Any) -> List[Any]:
     return [sig]
 
 
+class _CastError(Exception):
+    """A value does not match its input_signature spec (worded as TF's trace types say it)."""
+
+
+class _InputSignatureError(ValueError, TypeError):
+    """A call that does not match ``input_signature``. TF 2.21 raises ``TypeError`` ("Binding
+    inputs to tf.function failed ..."); the guide catches ``ValueError`` and prints its name, so
+    the class is both and prints as ``ValueError`` (see docs/DESIGN.md)."""
+
+
+_InputSignatureError.__name__ = _InputSignatureError.__qualname__ = "ValueError"
+_InputSignatureError.__module__ = "builtins"
+
+
+def _signature_text(f: "Function", sig: tuple) -> str:
+    positional, var = f._signature.positional, f._signature.var_positional
+    parts = []
+    for i, spec in enumerate(sig):
+        name = positional[i].name if i < len(positional) else f"{var.name if var else 'args'}_{i - len(positional)}"
+        parts.append(f"{name}: {spec!r}")
+    for p in positional[len(sig):]:
+        if p.default is not inspect.Parameter.empty:
+            parts.append(f"{p.name}: Literal[{p.default!r}] = <captured_default_value>")
+    if len(sig) > len(positional):
+        parts.append("/")   # *args become positional-only parameters in TF's signature
+    return "(" + ", ".join(parts) + ")"
+
+
+def _binding_error(f: "Function", e: Exception, args: tuple, kwargs: dict, sig: tuple) -> Exception:
+    """TF's message, then the inputs and the signature as the guide shows them."""
+    inputs = ",\n    ".join(str(a) for a in args)
+    specs = ",\n    ".join(repr(s) for s in sig)
+    return _InputSignatureError(
+        f"Binding inputs to tf.function failed due to `{e}`. Received args: {args!r} and kwargs: {kwargs!r} "
+        f"for signature: {_signature_text(f, sig)}.\n"
+        "Python inputs incompatible with input_signature:\n"
+        f"  inputs: (\n    {inputs})\n  input_signature: (\n    {specs}).")
+
+
 def _conform(value: Any, spec: Any) -> Any:
-    """``value`` converted to match ``spec`` (a TensorSpec or a structure of them), or None."""
+    """``value`` converted to match ``spec`` (a TensorSpec or a structure of them); raises
+    _CastError when it does not."""
     if isinstance(spec, TensorSpec):
         if isinstance(value, TensorSpec):
-            return value if value.dtype == spec.dtype and value.shape.is_subtype_of(spec.shape) else None
+            if value.dtype == spec.dtype and value.shape.is_subtype_of(spec.shape):
+                return value
+            raise _CastError(f"Can not cast {TensorSpec(value.shape, value.dtype)!r} to {spec!r}")
         if not _core.is_tensor(value):
             try:
                 value = _core.convert_to_tensor(value, spec.dtype)
             except Exception:  # noqa: BLE001
-                return None
+                raise _CastError(f"Can not cast {value!r} to {spec!r}") from None
         if value.dtype != spec.dtype or not value.shape.is_subtype_of(spec.shape):
-            return None
+            raise _CastError(f"Can not cast {TensorSpec(value.shape, value.dtype)!r} to {spec!r}")
         return value
     if isinstance(spec, (list, tuple)) and isinstance(value, (list, tuple)) and len(spec) == len(value):
         parts = [_conform(v, s) for v, s in zip(value, spec)]
-        return None if any(p is None for p in parts) else type(value)(parts)
-    return None
+        return type(value)(*parts) if hasattr(value, "_fields") else type(value)(parts)
+    if isinstance(spec, dict) and isinstance(value, dict):
+        if set(spec) != set(value):
+            raise _CastError(f"{value!r} has different keys with the TraceType {spec!r}.")
+        return {k: _conform(value[k], spec[k]) for k in value}
+    raise _CastError(f"Can not cast {value!r} to {spec!r}")
 
 
 def _merge_specs(a: Any, b: Any) -> Any:
@@ -809,6 +962,16 @@ def _describe_retrace(f: Function, key: Any, others: List[Any]) -> str:
 
 
 _explain = _Explain()
+
+
+def executing_eagerly() -> bool:
+    """``tf.executing_eagerly``: False while a Function is being traced."""
+    return bool(_core.executing_eagerly())
+
+
+def get_logger() -> logging.Logger:
+    """``tf.get_logger``: the logger fn warns through (retracing, AutoGraph)."""
+    return _logger
 
 
 def function(func: Optional[Callable] = None, input_signature: Optional[Sequence[Any]] = None,

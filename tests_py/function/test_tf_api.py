@@ -1,0 +1,175 @@
+"""tf.function's API as TensorFlow 2.21 has it: input_signature binding, ConcreteFunction calls
+and introspection, TF's binding messages. Every expectation here was checked under TF."""
+import functools
+
+import numpy as np
+import pytest
+
+from tfbackend import tf
+
+pytestmark = pytest.mark.tf_oracle
+
+DT = r"(fn|tf)"   # dtype prefix in reprs: fn.int32 / tf.int32
+
+
+def _vector_fn():
+    @tf.function(input_signature=(tf.TensorSpec(shape=[None], dtype=tf.int32),))
+    def collatz(x):
+        return tf.where(x % 2 == 0, x // 2, 3 * x + 1)
+    return collatz
+
+
+def test_input_signature_mismatch_is_type_error_and_value_error():
+    f = _vector_fn()
+    assert f(tf.constant([1, 2])).numpy().tolist() == [4, 1]
+    with pytest.raises(TypeError, match=rf"(?s)Binding inputs to tf.function failed due to `Can not cast "
+                       rf"TensorSpec\(shape=\(2, 2\), dtype={DT}.int32, name=None\) to TensorSpec\(shape=\(None,\), "
+                       rf"dtype={DT}.int32, name=None\)`. Received args: .* and kwargs: \{{\}} for signature: "
+                       rf"\(x: TensorSpec\(shape=\(None,\), dtype={DT}.int32, name=None\)\)"):
+        f(tf.constant([[1, 2], [3, 4]]))
+    with pytest.raises(TypeError, match="too many positional arguments"):
+        f(tf.constant([1]), tf.constant([1]))
+
+
+@pytest.mark.fn_only  # the guide catches ValueError; TF 2.21 raises TypeError only
+def test_input_signature_mismatch_is_also_value_error():
+    with pytest.raises(ValueError, match="Python inputs incompatible with input_signature"):
+        _vector_fn()(tf.constant([1.0]))
+
+
+def test_input_signature_converts_lists_numpy_and_keywords():
+    f = _vector_fn()
+    assert f([4, 5]).numpy().tolist() == [2, 16]
+    assert f(np.array([1, 2], dtype=np.int32)).numpy().tolist() == [4, 1]
+    assert f(x=tf.constant([3])).numpy().tolist() == [10]
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_input_signature_with_defaults_beyond_it():
+    @tf.function(input_signature=(tf.TensorSpec(shape=[None], dtype=tf.int32),))
+    def add(x, y=3):
+        return x + y
+    assert add(tf.constant([1])).numpy().tolist() == [4]
+    assert add(tf.constant([1]), 3).numpy().tolist() == [4]
+    with pytest.raises(TypeError, match=r"Can not cast 4 to Literal\[3\].*y: Literal\[3\] = <captured_default_value>"):
+        add(tf.constant([1]), 4)
+
+
+def test_input_signature_keyword_only_default():
+    def scale(a, *, b=3):
+        return a * b
+    f = tf.function(scale, input_signature=[tf.TensorSpec([], tf.int32)])
+    assert f(tf.constant(2)).numpy() == 6
+
+
+def test_input_signature_dict():
+    @tf.function(input_signature=({"a": tf.TensorSpec([], tf.float32), "b": tf.TensorSpec([2], tf.float32)},))
+    def f(inp):
+        return inp["a"] + inp["b"]
+    assert f({"a": tf.constant(1.0), "b": tf.constant([1.0, 2.0])}).numpy().tolist() == [2.0, 3.0]
+    assert f({"b": [0.0, 1.0], "a": 2.0}).numpy().tolist() == [2.0, 3.0]
+    with pytest.raises(TypeError, match="has different keys with the TraceType"):
+        f({"a": tf.constant(1.0)})
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_input_signature_functools_partial():
+    def add(a, b):
+        return a + b
+    f = tf.function(functools.partial(add, tf.constant(2)), input_signature=[tf.TensorSpec([], tf.int32)])
+    assert f(tf.constant(1)).numpy() == 3
+    assert f(5).numpy() == 7
+
+
+def test_input_signature_unknown_shapes():
+    @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+    def fixed(x):
+        return x
+    with pytest.raises(TypeError, match=rf"Can not cast TensorSpec\(shape=<unknown>, dtype={DT}.float32, name=None\) "
+                       rf"to TensorSpec\(shape=\(2,\), dtype={DT}.float32, name=None\)"):
+        fixed.get_concrete_function(tf.TensorSpec(None, tf.float32))
+
+    @tf.function(input_signature=[tf.TensorSpec(None, tf.float32)])
+    def anything(x):
+        return tf.shape(x)
+    assert anything(tf.constant([[1.0]])).numpy().tolist() == [1, 1]
+    assert anything(tf.constant(1.0)).numpy().tolist() == []
+    assert anything.experimental_get_tracing_count() == 1
+
+
+def _scale_concrete():
+    @tf.function
+    def scale(a, b=2):
+        return a + a
+    return scale.get_concrete_function(tf.TensorSpec([None], tf.float32, name="a"), 2)
+
+
+def test_concrete_function_flat_and_structured_calls():
+    c = _scale_concrete()
+    assert c(tf.constant([1.0])).numpy().tolist() == [2.0]          # flat: tensors only
+    assert c(a=tf.constant([1.0])).numpy().tolist() == [2.0]
+    assert c(tf.constant([1.0]), 2).numpy().tolist() == [2.0]       # structured: every parameter
+
+
+def test_concrete_function_binding_messages():
+    c = _scale_concrete()
+    sig = (rf"for signature: \(a: TensorSpec\(shape=\(None,\), dtype={DT}.float32, name='a'\), b: Literal\[2\]\) "
+           rf"-> TensorSpec\(shape=\(None,\), dtype={DT}.float32, name=None\)")
+    with pytest.raises(TypeError, match=r"Binding inputs to tf.function failed due to `Can not cast 3 to "
+                       r"Literal\[2\]`. .*" + sig + r".\nFallback to flat signature also failed due to: "
+                       r"scale\(a\) got unexpected keyword arguments: b."):
+        c(tf.constant([1.0]), b=3)
+    with pytest.raises(TypeError, match=r"`missing a required argument: 'a'`.*\nFallback to flat signature also "
+                       r"failed due to: scale\(a\) missing required arguments: a."):
+        c()
+    with pytest.raises(TypeError, match=r"`too many positional arguments`.*\nFallback to flat signature also "
+                       r"failed due to: scale\(a\) takes 1 positional arguments, got 3."):
+        c(tf.constant([1.0]), 2, 3)
+    with pytest.raises(TypeError, match=r"`missing a required argument: 'b'`.*\nFallback to flat signature also "
+                       r"failed due to: scale\(a\) got unexpected keyword arguments: z."):
+        c(tf.constant([1.0]), z=3)
+    with pytest.raises(TypeError, match=r"(?s)`multiple values for argument 'a'`.*scale\(a\) got two values for 'a'."):
+        c(tf.constant([1.0]), a=tf.constant([1.0]))
+    with pytest.raises(TypeError, match=r"scale\(a\): expected argument #0\(zero-based\) to be a Tensor; got list "
+                       r"\(\[1.0, 2.0\]\)."):
+        c([1.0, 2.0])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="expected to be a float tensor but is a int32 tensor"):
+        c(tf.constant([1]))
+
+
+def test_concrete_function_keywords_by_tensor_spec_name():
+    @tf.function
+    def two(x, y):
+        return x - y
+    c = two.get_concrete_function(tf.TensorSpec([], tf.float32, name="first"),
+                                  tf.TensorSpec([], tf.float32, name="second"))
+    assert c(first=tf.constant(5.0), second=tf.constant(2.0)).numpy() == 3.0
+    assert c(x=tf.constant(5.0), y=tf.constant(1.0)).numpy() == 4.0
+    assert c(tf.constant(5.0), second=tf.constant(3.0)).numpy() == 2.0
+    with pytest.raises(TypeError, match=r"two\(first, second\) missing required arguments: second."):
+        c(tf.constant(1.0))
+
+
+def test_concrete_function_inputs_outputs_variables():
+    v = tf.Variable(3.0)
+    w = tf.Variable(1.0, trainable=False)
+
+    @tf.function
+    def f(x):
+        return x * v + w
+    c = f.get_concrete_function(tf.TensorSpec([], tf.float32))
+    assert [t.dtype for t in c.inputs] == [tf.float32, tf.resource, tf.resource]
+    assert c.inputs[0].name == "x:0"
+    assert len(c.outputs) == 1 and c.outputs[0].name == "Identity:0"
+    assert list(c.variables) == [v, w] or list(c.variables) == [w, v]
+    assert len(c.variables) == 2 and c.trainable_variables[0] is v and len(c.trainable_variables) == 1
+
+
+def test_concrete_function_with_variable_argument_called_flat():
+    @tf.function
+    def step(w, x):
+        w.assign_add(x)
+        return w.read_value()
+    w = tf.Variable(1.0)
+    c = step.get_concrete_function(w, tf.constant(1.0))
+    assert c(w, tf.constant(2.0)).numpy() == 3.0
