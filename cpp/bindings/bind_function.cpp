@@ -114,6 +114,12 @@ struct KeyBuilder {
       spec_leaves.append(v);
       return std::make_shared<TensorType>(t->dtype(), t->shape());
     }
+    if (is_ndarray(v)) {   // NumPy arrays are tensors to tf.function (trace type: their TensorSpec)
+      TensorPtr t = to_eager(v, nullptr);
+      leaves.push_back(t);
+      spec_leaves.append(py::cast(t));
+      return std::make_shared<TensorType>(t->dtype(), t->shape());
+    }
     if (p == Py_None) return std::make_shared<LiteralType>(LiteralType::PyKind::None, "None", 0);
     if (PyBool_Check(p)) return std::make_shared<LiteralType>(LiteralType::PyKind::Bool, p == Py_True ? "True" : "False", p == Py_True);
     if (PyLong_Check(p) && Py_TYPE(p) == &PyLong_Type)

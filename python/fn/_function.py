@@ -45,6 +45,8 @@ def _walk(value: Any, fn: Callable[[Any], Any]) -> Any:
     the same order as ``_core.make_key`` (dicts by ``repr`` of their keys)."""
     if _core.is_tensor(value) or isinstance(value, TensorSpec):
         return fn(value)
+    if type(value).__module__ == "numpy" and type(value).__name__ == "ndarray":
+        return fn(_core.to_eager(value, None))   # a tensor to tf.function, as in TF
     if hasattr(type(value), "__fn_composite__"):
         return _walk_composite(value, fn)
     if isinstance(value, list):
@@ -642,7 +644,7 @@ class Function(_core.FunctionBase):
                 if concrete is None:
                     if self._reduce_retracing:
                         key, pos, kw = self._relax(key, pos, kw)
-                    concrete = self._trace(pos, kw, names, key)
+                    concrete = self._trace(pos, kw, names, key, None if allow_specs else list(leaves))
                     if not getattr(self, "_first_trace_done", False):
                         self._first_trace_done = True
                         if concrete._variables:
@@ -693,13 +695,14 @@ class Function(_core.FunctionBase):
         return tuple(values) + tuple(extras), tuple(sig) + tuple(extras), names, kw
 
     # -- tracing
-    def _trace(self, pos: tuple, kw: dict, names: List[str], key: Any) -> ConcreteFunction:
+    def _trace(self, pos: tuple, kw: dict, names: List[str], key: Any,
+               actual: Optional[List[Any]] = None) -> ConcreteFunction:
         start = time.perf_counter()
         trace_id = _next_trace_id()
         graph = _core.Graph(self._name)
         builder = _core.GraphBuilder(graph)
         func_graph = FuncGraph(graph, self._name)
-        with _core.ContextScope(builder), _trace_scope(self) as created:
+        with _core.ContextScope(builder), _trace_scope(self, _evaluator(graph, builder, actual)) as created:
             placeholders: List[Any] = []
 
             def make_placeholder(leaf: Any, name: str) -> Any:
@@ -776,13 +779,30 @@ class _TracingMark:
         self.active.discard(self.item)
 
 
-def _trace_scope(f: "Function") -> Any:
+def _trace_scope(f: "Function", evaluate: Optional[Callable[[Any], Any]] = None) -> Any:
     """Variables' creation rules while tracing (fn.variables), a no-op before that module loads."""
     mod = sys.modules.get("fn._variables")
     if mod is None:
         import contextlib
         return contextlib.nullcontext([])
-    return mod._creation_scope(f)
+    return mod._creation_scope(f, evaluate)
+
+
+def _evaluator(graph: Any, builder: Any, actual: Optional[List[Any]]) -> Optional[Callable[[Any], Any]]:
+    """Computes a tensor of the graph being traced from the call's actual arguments (the graph so
+    far, pruned to that tensor), or None when the call's values are not known (specs)."""
+    if actual is None or any(a is None for a in actual):
+        return None
+
+    def evaluate(t: Any) -> Any:
+        try:
+            builder.set_outputs([t])
+        except Exception:  # noqa: BLE001  (a tensor of a nested graph: not computable here)
+            return t
+        core = _core.ConcreteFunctionCore(graph, builder.captured_values(), "__lazy_initial_value")
+        with _core.ContextScope(None):
+            return core.call(list(actual))[0]
+    return evaluate
 
 
 def _to_spec(leaf: Any) -> TensorSpec:

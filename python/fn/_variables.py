@@ -30,12 +30,16 @@ class _CreationPolicy:
     def __init__(self, allowed: bool) -> None:
         self.allowed = allowed
         self.created: List["Variable"] = []
+        # Set by Function._trace: computes a graph tensor's value from the call's arguments, so
+        # an initial value made from them (`fn.Variable(fn.ones_like(x))`) is known on the first call.
+        self.evaluate: Optional[Callable[[Any], Any]] = None
 
 
 @contextlib.contextmanager
-def _creation_scope(function: Any) -> Iterator[List["Variable"]]:
+def _creation_scope(function: Any, evaluate: Optional[Callable[[Any], Any]] = None) -> Iterator[List["Variable"]]:
     """Entered by Function._trace: creation is allowed only while tracing for the first time."""
     policy = _CreationPolicy(allowed=not getattr(function, "_first_trace_done", False))
+    policy.evaluate = evaluate
     _policies().append(policy)
     try:
         yield policy.created
@@ -67,6 +71,8 @@ class Variable:
         with init_scope():   # variables live outside graphs (TF lifts their creation out)
             if callable(initial_value):
                 initial_value = initial_value()
+            if _core.is_tensor(initial_value) and not initial_value._is_eager and policies and policies[-1].evaluate:
+                initial_value = policies[-1].evaluate(initial_value)
             if _core.is_tensor(initial_value) and not initial_value._is_eager:
                 raise ValueError("A fn.Variable's initial value cannot depend on a graph tensor of the "
                                  "Function being traced; pass a value computable outside the Function.")

@@ -173,3 +173,53 @@ def test_concrete_function_with_variable_argument_called_flat():
     w = tf.Variable(1.0)
     c = step.get_concrete_function(w, tf.constant(1.0))
     assert c(w, tf.constant(2.0)).numpy() == 3.0
+
+
+def test_numpy_arrays_are_tensors():
+    traces = []
+
+    @tf.function
+    def f(x):
+        traces.append(1)
+        return x * 2
+    r = f(np.array([1.0, 2.0]))
+    assert r.dtype == tf.float64 and r.numpy().tolist() == [2.0, 4.0]
+    assert f(np.array([3.0, 4.0])).numpy().tolist() == [6.0, 8.0]
+    assert len(traces) == 1
+    assert f(np.array([1, 2])).dtype == tf.int64
+    assert len(traces) == 2
+    c = f.get_concrete_function(np.array([1.0, 2.0]))
+    assert c.structured_input_signature == ((tf.TensorSpec([2], tf.float64, name="x"),), {})
+    assert f(np.zeros([3], np.float32)).shape == (3,)
+
+
+def test_variable_created_on_first_call_from_the_arguments():
+    traces = []
+
+    class Scale(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = None
+
+        @tf.function
+        def __call__(self, x):
+            traces.append(1)
+            if self.w is None:
+                self.w = tf.Variable(tf.ones_like(x) * 2.0)
+            return self.w * x
+    m = Scale()
+    assert m(tf.constant([1.0, 2.0])).numpy().tolist() == [2.0, 4.0]
+    assert m(tf.constant([3.0, 4.0])).numpy().tolist() == [6.0, 8.0]
+    assert len(traces) == 2          # TF traces twice on the first call when it creates variables
+    assert m.w.numpy().tolist() == [2.0, 2.0] and len(m.variables) == 1
+
+
+def test_lazy_build_variable_depends_on_the_first_call_values():
+    @tf.function
+    def f(x):
+        if not hasattr(f, "acc"):
+            f.acc = tf.Variable(x + 1.0)
+        f.acc.assign_add(x)
+        return f.acc.read_value()
+    assert f(tf.constant(1.0)).numpy() == 3.0
+    assert f(tf.constant(5.0)).numpy() == 8.0
