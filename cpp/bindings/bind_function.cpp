@@ -359,6 +359,20 @@ void init_function(py::module_& m) {
       .def("__enter__", [](PyScope& s) { s.scope = std::make_unique<ContextScope>(s.builder.get()); })
       .def("__exit__", [](PyScope& s, py::args) { s.scope.reset(); return false; });
   m.def("context_depth", &context_depth);
+  // tf.name_scope while tracing: enter returns the previous scope, which exit restores.
+  m.def("name_scope_enter", [](const std::string& name) -> py::object {
+    GraphBuilder* b = current_builder();
+    if (!b) return py::none();
+    Graph& g = *b->graph();
+    std::string prev = g.name_scope;
+    if (name.empty()) g.name_scope.clear();
+    else if (name.back() == '/') g.name_scope = name;   // an absolute scope, reused as given
+    else g.name_scope = g.unique_name(prev + name) + "/";
+    return py::make_tuple(prev, g.name_scope);
+  });
+  m.def("name_scope_exit", [](const std::string& prev) {
+    if (GraphBuilder* b = current_builder()) b->graph()->name_scope = prev;
+  });
   m.def("current_graph", []() -> py::object {
     GraphBuilder* b = current_builder();
     return b ? py::cast(b->graph()) : py::object(py::none());

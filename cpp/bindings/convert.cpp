@@ -167,7 +167,7 @@ EagerPtr to_eager(py::handle value, const DType* dtype) {
               ") with an unsupported type (", std::string(py::str(py::type::of(value))), ") to a Tensor.");
 }
 
-TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* hint) {
+TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* hint, const std::string& const_name) {
   if (is_tensor(value)) {
     auto t = value.cast<TensorPtr>();
     if (dtype && *dtype != t->dtype())
@@ -189,7 +189,7 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
   } else {
     e = to_eager(value, dtype);
   }
-  if (current_builder()) return dispatch1("Const", {}, Attrs{{"value", e}, {"dtype", e->dtype()}});
+  if (current_builder()) return dispatch1("Const", {}, Attrs{{"value", e}, {"dtype", e->dtype()}}, const_name);
   return e;
 }
 

@@ -212,7 +212,7 @@ NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput
   Node n;
   n.op = def.name;
   n.def = &def;
-  n.name = name.empty() ? def.default_name : name;
+  n.name = graph_->name_scope + (name.empty() ? def.default_name : name);
   n.inputs = inputs;
   n.attrs = std::move(attrs);
   n.outputs = outs;

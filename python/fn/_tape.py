@@ -255,3 +255,19 @@ class GradientTape:
         if _core.is_tensor(s):
             return s
         raise AttributeError(f"{type(s).__name__!r} object has no attribute '_id'")
+
+
+def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients", gate_gradients: bool = False,
+              aggregation_method: Any = None, stop_gradients: Any = None,
+              unconnected_gradients: Any = UnconnectedGradients.NONE) -> List[Any]:
+    """``tf.gradients``: symbolic d(sum of ys)/d(x) for each x, inside a Function being traced
+    (eagerly it raises RuntimeError, as TF: use GradientTape). Returns a list, one per x."""
+    flat_ys = [_core.convert_to_tensor(y, None) if not _core.is_tensor(y) else y for y in _flatten(ys)]
+    flat_xs = [x._fn_handle if _is_variable(x) else x for x in _flatten(xs)]
+    seeds: List[Any] = []
+    if grad_ys is not None:
+        seeds = [None if g is None else _core.convert_to_tensor(g, None) for g in _flatten(grad_ys)]
+        if len(seeds) != len(flat_ys):
+            raise ValueError(f"Passed {len(seeds)} grad_ys for {len(flat_ys)} ys")
+    zero = UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO
+    return list(_core.symbolic_gradients(flat_ys, flat_xs, seeds, zero))
