@@ -608,8 +608,13 @@ class Function(_core.FunctionBase):
     def _call_slow(self, args: tuple, kwargs: dict) -> Any:
         if _core.run_eagerly():
             return self._call_python(args, kwargs)
+        eager = _core.executing_eagerly()
+        hits, before = (self._cache_stats()[0], self._tracing_count) if eager else (0, 0)
         concrete, flat = self._get_concrete(args, kwargs, allow_specs=False)
-        return concrete._pack_outputs(concrete._core.call(flat))
+        result = concrete._pack_outputs(concrete._core.call(flat))
+        if eager:
+            _count_call(self, self._tracing_count != before, hits)
+        return result
 
     def _call_python(self, args: tuple, kwargs: dict) -> Any:
         if self._bound_self is not None:
@@ -632,6 +637,7 @@ class Function(_core.FunctionBase):
             key, leaves = _core.make_key(pos if not kw else (pos, kw))
         concrete = self._cache_lookup(key)
         if concrete is None:
+            _check_no_weakrefs(pos, kw)
             tracing = _tracing_now()
             if (id(self), key) in tracing:
                 raise RecursionError(
@@ -720,7 +726,15 @@ class Function(_core.FunctionBase):
             func_graph.inputs = placeholders
             args, kwargs = self._signature.call_args(call_pos, call_kw)
             target = self._traced_callable()
+            before = [_structure(v) for v in call_pos] + [_structure(v) for v in call_kw.values()]
             outputs = target(*args, **kwargs)
+            after = [_structure(v) for v in call_pos] + [_structure(v) for v in call_kw.values()]
+            changed = [n for n, b, a in zip(list(names) + list(call_kw), before, after) if b != a]
+            if changed:
+                params = ", ".join(p.name for p in self._signature.params)
+                raise ValueError(f"{self._name}({params}) should not modify its Python input arguments. Modifying "
+                                 "a copy is allowed. The following parameter(s) were modified: "
+                                 f"{', '.join(changed)}")
             structured, flat_out = _outputs_to_graph(outputs)
             builder.set_outputs(flat_out)
             func_graph.outputs = flat_out
@@ -803,6 +817,31 @@ def _evaluator(graph: Any, builder: Any, actual: Optional[List[Any]]) -> Optiona
         with _core.ContextScope(None):
             return core.call(list(actual))[0]
     return evaluate
+
+
+def _structure(v: Any) -> Any:
+    """The nesting of lists and dicts in an argument (what TF checks a trace left unmodified)."""
+    if isinstance(v, list):
+        return ("list", id(v), tuple(_structure(x) for x in v))
+    if isinstance(v, tuple):
+        return tuple(_structure(x) for x in v)
+    if isinstance(v, dict):
+        return ("dict", id(v), tuple((repr(k), _structure(v[k])) for k in sorted(v, key=repr)))
+    return None
+
+
+def _check_no_weakrefs(pos: tuple, kw: dict) -> None:
+    def visit(v: Any) -> None:
+        if isinstance(v, weakref.ref):
+            raise TypeError(f"weakref input {v!r} not supported for tf.function.")
+        if isinstance(v, (list, tuple)):
+            for x in v:
+                visit(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                visit(x)
+    visit(pos)
+    visit(kw)
 
 
 def _to_spec(leaf: Any) -> TensorSpec:
@@ -953,17 +992,65 @@ class _Explain:
         f.__dict__.setdefault("_retrace_log", []).append(msg)
         if self.enabled:
             print(msg, file=sys.stderr)
-        # Like TF, only retraces of top-level calls count (not calls made while tracing, such as
-        # recursion on Python values).
-        if not _core.executing_eagerly():
+
+
+class _FrequentTracingDetector:
+    """TF's rule for the retracing warning: when 5 of the last calls (a window of 10) of one
+    Python function traced, warn through the logger (at most twice per Python function)."""
+
+    def __init__(self) -> None:
+        self.calls_per_tracing: List[int] = []
+        self.call_count = 0
+        self.warnings = 0
+
+    def called_without_tracing(self, n: int = 1) -> None:
+        if not self.calls_per_tracing:
+            self.calls_per_tracing = [0]
+        self.calls_per_tracing[-1] += n
+        self.call_count += n
+
+    def called_with_tracing(self, function: Any, explanation: str) -> None:
+        self.call_count += 1
+        self.calls_per_tracing.append(1)
+        while self.calls_per_tracing and self.call_count - self.calls_per_tracing[0] > 10:
+            self.call_count -= self.calls_per_tracing.pop(0)
+        if self.warnings >= 2 or len(self.calls_per_tracing) < 5:
             return
-        f._toplevel_traces = getattr(f, "_toplevel_traces", 0) + 1
-        if f._toplevel_traces >= 5 and not getattr(f, "_warned_retracing", False):
-            f._warned_retracing = True
-            code = getattr(f._python_function, "__code__", None)
-            where = f"{code.co_filename}:{code.co_firstlineno}" if code else f._name
-            warnings.warn(f"{f._tracing_count} retracings of {f._name} ({where}) triggered. "
-                          f"Tracing is expensive; the last retrace happened because: {msg}", stacklevel=4)
+        self.warnings += 1
+        _logger.warning(
+            "%d out of the last %d calls to %s triggered tf.function retracing. Tracing is expensive and the "
+            "excessive number of tracings could be due to (1) creating @tf.function repeatedly in a loop, (2) "
+            "passing tensors with different shapes, (3) passing Python objects instead of tensors. For (1), please "
+            "define your @tf.function outside of the loop. For (2), @tf.function has reduce_retracing=True option "
+            "that can avoid unnecessary retracing. For (3), please refer to "
+            "https://www.tensorflow.org/guide/function#controlling_retracing and "
+            "https://www.tensorflow.org/api_docs/python/tf/function for  more details.%s",
+            len(self.calls_per_tracing), self.call_count, function, explanation)
+
+
+# Keyed by the Python function, as TF does, so Functions re-created in a loop count together.
+_detectors: "weakref.WeakKeyDictionary[Any, _FrequentTracingDetector]" = weakref.WeakKeyDictionary()
+_detectors_lock = threading.Lock()
+
+
+def _count_call(f: "Function", traced: bool, hits_before: int) -> None:
+    """Called after a top-level eager call that went through Python (calls served by the C++
+    fast path in between are counted from the cache's hit counter)."""
+    key = f._python_function
+    with _detectors_lock:
+        try:
+            det = _detectors.setdefault(key, _FrequentTracingDetector())
+        except TypeError:   # not weakly referenceable
+            return
+        unseen = hits_before - getattr(f, "_hits_seen", 0)
+        if unseen > 0:
+            det.called_without_tracing(unseen)
+        if traced:
+            log = f.__dict__.get("_retrace_log")
+            det.called_with_tracing(f._python_function, f"\n{log[-1]}" if log else "")
+        else:
+            det.called_without_tracing()
+        f._hits_seen = f._cache_stats()[0]
 
 
 def _describe_retrace(f: Function, key: Any, others: List[Any]) -> str:

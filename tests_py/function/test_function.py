@@ -1,8 +1,8 @@
 """fn.function: trace types and retracing, the cache API, concrete functions, methods, threads."""
 import collections
 import gc
+import logging
 import threading
-import warnings
 
 import numpy as np
 import pytest
@@ -33,9 +33,8 @@ def test_tensors_retrace_by_dtype_and_shape_only():
 @pytest.mark.fn_only  # TF 2.21 treats 1, True and 1.0 as one trace type (docs/DESIGN.md)
 def test_python_values_retrace_by_value_and_type():
     f, traces = counting(lambda x: fn.constant(1))
-    with pytest.warns(UserWarning, match="retracings"):   # the frequent-retracing warning
-        for v in [1, 1, 2, True, 1.0, "a", "a", None, None]:
-            f(v)
+    msgs = _logged(lambda: [f(v) for v in [1, 1, 2, True, 1.0, "a", "a", None, None]])
+    assert len(msgs) == 2   # the frequent-retracing warning (5th and 6th traces)
     assert len(traces) == 6   # 1, 2, True, 1.0, "a", None
 
 
@@ -206,15 +205,43 @@ def test_explain_retracing(capsys):
     assert "argument 'n'" in err and "Literal[1]" in err and "Literal[2]" in err
 
 
-@pytest.mark.fn_only  # fn's explanation of the retrace (beyond TF)
-def test_frequent_retracing_warns_with_location():
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
+def _logged(body):
+    handler = _Records()
+    fn.get_logger().addHandler(handler)
+    try:
+        body()
+    finally:
+        fn.get_logger().removeHandler(handler)
+    return [m for m in handler.messages if "retracing" in m]
+
+
+def test_frequent_retracing_is_logged_as_tf_does():
     f = fn.function(lambda n: fn.constant(n), autograph=False)
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        for i in range(6):
-            f(i)
-    msgs = [str(x.message) for x in w if "retracing" in str(x.message)]
-    assert msgs and "test_function.py" in msgs[0] and "argument 'n'" in msgs[0]
+    assert _logged(lambda: [f(i) for i in range(4)]) == []
+    msgs = _logged(lambda: f(4))
+    assert len(msgs) == 1 and msgs[0].startswith("5 out of the last 5 calls to <function test_frequent_retracing")
+    assert "triggered tf.function retracing" in msgs[0]
+    assert len(_logged(lambda: [f(100 + i) for i in range(20)])) == 1   # at most twice per function
+
+    def g(x):
+        return x + 1
+    assert len(_logged(lambda: [fn.function(g)(fn.constant(i)) for i in range(6)])) == 2   # Functions in a loop
+
+
+@pytest.mark.fn_only  # fn adds which argument changed (beyond TF)
+def test_frequent_retracing_message_explains_the_retrace():
+    f = fn.function(lambda n: fn.constant(n), autograph=False)
+    msgs = _logged(lambda: [f(i) for i in range(6)])
+    assert msgs and "argument 'n'" in msgs[0]
 
 
 @pytest.mark.fn_only  # inspects fn's per-instance cache

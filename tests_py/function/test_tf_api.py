@@ -223,3 +223,58 @@ def test_lazy_build_variable_depends_on_the_first_call_values():
         return f.acc.read_value()
     assert f(tf.constant(1.0)).numpy() == 3.0
     assert f(tf.constant(5.0)).numpy() == 8.0
+
+
+def test_modifying_an_input_list_or_dict_is_an_error():
+    @tf.function
+    def append(items):
+        items.append(tf.constant(1))
+        return items[0]
+    with pytest.raises(ValueError, match=r"append\(items\) should not modify its Python input arguments. "
+                       "Modifying a copy is allowed. The following parameter\\(s\\) were modified: items"):
+        append([tf.constant(0)])
+
+    @tf.function
+    def set_key(d):
+        d["x"] = 1
+        return d["a"]
+    with pytest.raises(ValueError, match="The following parameter\\(s\\) were modified: d"):
+        set_key({"a": tf.constant(0)})
+
+    @tf.function
+    def copy_ok(items):
+        items = list(items)
+        items.append(tf.constant(1))
+        return tf.add_n(items)
+    assert copy_ok([tf.constant(2)]).numpy() == 3
+
+
+def test_weakref_argument_is_refused():
+    import weakref
+
+    class Obj:
+        pass
+    o = Obj()
+
+    @tf.function
+    def f(w):
+        return tf.constant(1)
+    with pytest.raises(TypeError, match="weakref input .* not supported for tf.function."):
+        f(weakref.ref(o))
+
+
+def test_keyword_collision_and_method_binding():
+    @tf.function
+    def f(x, **kwargs):
+        return x
+    with pytest.raises(TypeError, match="multiple values for argument 'x'"):
+        f(1, x=2)
+
+    class Bar:
+        def __init__(self):
+            self.k = 7
+
+        def m(self, x):
+            return x + self.k
+    b = Bar()
+    assert tf.function(b.m)(1).numpy() == 8
