@@ -170,6 +170,17 @@ struct KeyBuilder {
       }
       return std::make_shared<PyTraceType>(r[0]);
     }
+    if (!PyType_Check(p) && py::hasattr(py::type::of(v), "__tf_flatten__")) {
+      // TF's extension-type protocol: (metadata, components); the type and the metadata name
+      // the trace type, the components are traced like a tuple (their tensors become inputs).
+      py::tuple r = v.attr("__tf_flatten__")();
+      py::handle cls = py::type::of(v);
+      std::string name = std::string(py::str(cls.attr("__module__"))) + "." +
+                         std::string(py::str(cls.attr("__qualname__"))) + "[" + std::string(py::repr(r[0])) + "]";
+      std::vector<TypePtr> elems;
+      for (py::handle c : py::reinterpret_borrow<py::sequence>(r[1])) elems.push_back(build(c));
+      return std::make_shared<SequenceType>(name, std::move(elems));
+    }
     for (const char* hook : {"__fn_tracing_type__", "__tf_tracing_type__"}) {
       if (py::hasattr(v, hook)) return std::make_shared<PyTraceType>(v.attr(hook)(py::none()));
     }
@@ -178,8 +189,8 @@ struct KeyBuilder {
       h = py::hash(v);
     } catch (py::error_already_set&) {
       throw_error(Code::TypeError, "Could not generate a generic TraceType for ", std::string(py::repr(v)),
-                  ": objects passed to a fn.function must be hashable (define __hash__ and __eq__), or "
-                  "implement __tf_tracing_type__.");
+                  ".Please verify that it is immutable/hashable. Otherwise, consider implementing the Tracing "
+                  "Protocol for it.");
     }
     try {
       return std::make_shared<WeakrefType>(v, h, std::string(py::str(py::type::of(v).attr("__qualname__"))));

@@ -49,6 +49,14 @@ def _walk(value: Any, fn: Callable[[Any], Any]) -> Any:
         return fn(_core.to_eager(value, None))   # a tensor to tf.function, as in TF
     if hasattr(type(value), "__fn_composite__"):
         return _walk_composite(value, fn)
+    if isinstance(value, _FlattenedSpec):
+        return _FlattenedSpec(value.cls, value.metadata, [_walk(c, fn) for c in value.components])
+    if hasattr(type(value), "__tf_flatten__") and not isinstance(value, type):
+        metadata, components = value.__tf_flatten__()
+        new = [_walk(c, fn) for c in components]
+        if any(isinstance(x, TensorSpec) for x in _flatten_tensors(new)):
+            return _FlattenedSpec(type(value), metadata, new)
+        return type(value).__tf_unflatten__(metadata, tuple(new))
     if isinstance(value, list):
         return [_walk(v, fn) for v in value]
     if isinstance(value, tuple):
@@ -60,6 +68,24 @@ def _walk(value: Any, fn: Callable[[Any], Any]) -> Any:
             out[k] = _walk(value[k], fn)
         return out
     return value
+
+
+class _FlattenedSpec:
+    """The trace type of a ``__tf_flatten__`` object whose tensors are TensorSpecs: its class,
+    metadata and components (``__tf_unflatten__`` may not accept specs)."""
+
+    def __init__(self, cls: type, metadata: Any, components: List[Any]) -> None:
+        self.cls, self.metadata, self.components = cls, metadata, list(components)
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, _FlattenedSpec) and self.cls is other.cls and self.metadata == other.metadata
+                and self.components == other.components)
+
+    def __hash__(self) -> int:
+        return hash((self.cls, repr(self.metadata)))
+
+    def __repr__(self) -> str:
+        return f"{self.cls.__qualname__}[{self.metadata!r}]({', '.join(repr(c) for c in self.components)})"
 
 
 def _walk_composite(value: Any, fn: Callable[[Any], Any]) -> Any:
@@ -382,6 +408,12 @@ class ConcreteFunction:
                     flat.extend(parts)
                     return
             raise _CastError(f"Can not cast {got!r} to {expected!r}")
+        if isinstance(expected, _FlattenedSpec) and type(got) is expected.cls:
+            metadata, components = got.__tf_flatten__()
+            if metadata == expected.metadata and len(components) == len(expected.components):
+                for e, g in zip(expected.components, components):
+                    self._match(name, e, g, flat)
+                return
         if isinstance(expected, (list, tuple)) and isinstance(got, (list, tuple)) and len(expected) == len(got):
             for e, g in zip(expected, got):
                 self._match(name, e, g, flat)
@@ -974,6 +1006,9 @@ def _map_objects(v: Any, fn: Callable[[Any], Any]) -> Any:
         return type(v)(*items) if hasattr(v, "_fields") else tuple(items)
     if type(v) is dict:
         return {k: _map_objects(x, fn) for k, x in v.items()}
+    if hasattr(type(v), "__tf_flatten__") and not isinstance(v, type):
+        metadata, components = v.__tf_flatten__()
+        return type(v).__tf_unflatten__(metadata, tuple(_map_objects(c, fn) for c in components))
     return fn(v)
 
 

@@ -278,3 +278,58 @@ def test_keyword_collision_and_method_binding():
             return x + self.k
     b = Bar()
     assert tf.function(b.m)(1).numpy() == 8
+
+
+class _Point:
+    """A type with TF's __tf_flatten__/__tf_unflatten__ protocol."""
+
+    def __init__(self, x, y, label):
+        self.x, self.y, self.label = x, y, label
+
+    def __tf_flatten__(self):
+        return self.label, (self.x, self.y)
+
+    @classmethod
+    def __tf_unflatten__(cls, metadata, leaves):
+        return cls(leaves[0], leaves[1], metadata)
+
+
+def test_tf_flatten_types_as_arguments_and_results():
+    traces = []
+
+    @tf.function
+    def f(p):
+        traces.append(1)
+        return _Point(p.x * 2, [p.y + 1, p.label], p.label)
+    r = f(_Point(tf.constant(1.0), tf.constant(2.0), "a"))
+    assert isinstance(r, _Point) and r.label == "a"
+    assert r.x.numpy() == 2.0 and r.y[0].numpy() == 3.0 and r.y[1].numpy() == b"a"
+    f(_Point(tf.constant(3.0), tf.constant(4.0), "a"))
+    assert len(traces) == 1
+    f(_Point(tf.constant(3.0), tf.constant(4.0), "b"))     # other metadata: another trace
+    assert len(traces) == 2
+
+
+def test_tf_flatten_types_in_concrete_functions():
+    @tf.function
+    def f(p):
+        return p.x + tf.reduce_sum(p.y)
+    c = f.get_concrete_function(_Point(tf.TensorSpec([], tf.float32), tf.TensorSpec([None], tf.float32), "a"))
+    assert c(_Point(tf.constant(1.0), tf.constant([2.0, 3.0]), "a")).numpy() == 6.0
+    assert f(_Point(tf.constant(1.0), tf.constant([2.0]), "a")).numpy() == 3.0
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_unhashable_argument_is_a_type_error():
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Config:
+        a: object
+
+    @tf.function
+    def f(c):
+        return c.a
+    with pytest.raises(TypeError, match="Could not generate a generic TraceType for .*Please verify that it is "
+                       "immutable/hashable"):
+        f(Config(tf.constant(1)))
