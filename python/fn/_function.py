@@ -654,10 +654,8 @@ class Function(_core.FunctionBase):
         return self._python_function(*args, **kwargs)
 
     def _instance(self) -> Any:
-        inst = self._bound_self()
-        if inst is None:
-            raise ReferenceError(f"The instance bound to {self._name} has been deleted.")
-        return inst
+        # Held weakly; once the instance is gone (`Foo().f(1)`), self is None, as in TF.
+        return self._bound_self()
 
     def _get_concrete(self, args: tuple, kwargs: dict, allow_specs: bool) -> Tuple[ConcreteFunction, List[Any]]:
         if self._input_signature is not None:

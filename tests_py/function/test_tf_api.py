@@ -333,3 +333,37 @@ def test_unhashable_argument_is_a_type_error():
     with pytest.raises(TypeError, match="Could not generate a generic TraceType for .*Please verify that it is "
                        "immutable/hashable"):
         f(Config(tf.constant(1)))
+
+
+def test_lists_of_graph_tensors_are_packed():
+    x = tf.constant([1.0, 2.0, 3.0, 4.0])
+
+    def run(body):
+        return tf.function(body)(x).numpy().tolist()
+    assert run(lambda x: tf.convert_to_tensor([x[0], x[1] * 2])) == [1.0, 4.0]
+    assert run(lambda x: tf.convert_to_tensor([[x[0], 1.0], [2.0, x[1]]])) == [[1.0, 1.0], [2.0, 2.0]]
+    assert run(lambda x: tf.add(x[:2], [x[0], x[1]])) == [2.0, 4.0]
+    assert run(lambda x: x[:2] * [x[0], 3.0]) == [1.0, 6.0]
+    assert run(lambda x: tf.concat([x, [x[0]]], 0)) == [1.0, 2.0, 3.0, 4.0, 1.0]
+    assert run(lambda x: tf.reshape(x, [tf.shape(x)[0] // 2, 2])) == [[1.0, 2.0], [3.0, 4.0]]
+    with pytest.raises(TypeError, match="Expected any non-tensor type, but got a tensor instead."):
+        tf.function(lambda x: tf.constant([x[0], 1.0]))(x)
+
+
+def test_method_of_a_temporary_instance():
+    class Foo:
+        def __init__(self, k):
+            self.k = k
+
+        @tf.function
+        def unused_self(self, x):
+            return x + 1
+
+        @tf.function
+        def uses_self(self, x):
+            return x + self.k
+    assert Foo(1).unused_self(1).numpy() == 2      # self is gone (held weakly): None, as in TF
+    with pytest.raises(AttributeError, match="'NoneType' object has no attribute 'k'"):
+        Foo(1).uses_self(1)
+    foo = Foo(3)
+    assert foo.uses_self(1).numpy() == 4
