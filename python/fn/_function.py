@@ -139,7 +139,8 @@ class _Signature:
         except TypeError as e:
             if raw:
                 raise
-            raise TypeError(f"{name}() {e}") from None
+            raise TypeError(f"Binding inputs to tf.function failed due to `{e}`. Received args: {args!r} and "
+                            f"kwargs: {kwargs!r} for signature: {self._text()}.") from None
         bound.apply_defaults()
         pos: List[Any] = []
         names: List[str] = []
@@ -159,6 +160,15 @@ class _Signature:
             else:
                 kw.update(v)
         return tuple(pos), kw, names
+
+    def _text(self) -> str:
+        """The signature as TF prints it in binding errors (defaults hidden)."""
+        class Captured:
+            def __repr__(self) -> str:
+                return "<captured_default_value>"
+        params = [p.replace(default=Captured()) if p.default is not inspect.Parameter.empty else p
+                  for p in self.params]
+        return str(self.sig.replace(parameters=params))
 
     def call_args(self, pos: tuple, kw: dict) -> Tuple[list, dict]:
         """Splits canonical values back into a call of the Python function."""

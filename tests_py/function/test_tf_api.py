@@ -367,3 +367,24 @@ def test_method_of_a_temporary_instance():
         Foo(1).uses_self(1)
     foo = Foo(3)
     assert foo.uses_self(1).numpy() == 4
+
+
+def test_binding_errors_of_a_function():
+    @tf.function
+    def f(x, y=1, *args, z, **kw):
+        return x
+    sig = r"for signature: \(x, y=<captured_default_value>, \*args, z, \*\*kw\)."
+    with pytest.raises(TypeError, match=r"Binding inputs to tf.function failed due to `missing a required argument: "
+                       r"'x'`. Received args: \(\) and kwargs: \{\} " + sig):
+        f()
+    with pytest.raises(TypeError, match=r"`multiple values for argument 'x'`. Received args: \(1,\) and kwargs: "
+                       r"\{'x': 2, 'z': 1\} " + sig):
+        f(1, x=2, z=1)
+
+    @tf.function
+    def g(x):
+        return x
+    with pytest.raises(TypeError, match=r"`got an unexpected keyword argument 'w'`.* for signature: \(x\)."):
+        g(1, w=2)
+    with pytest.raises(TypeError, match=r"`too many positional arguments`"):
+        g(1, 2)
