@@ -388,3 +388,17 @@ def test_binding_errors_of_a_function():
         g(1, w=2)
     with pytest.raises(TypeError, match=r"`too many positional arguments`"):
         g(1, 2)
+
+
+def test_returned_shapes():
+    @tf.function
+    def shapes(x):
+        return x.shape, tf.shape(x)
+    static, dynamic = shapes(tf.constant([1, 2]))
+    assert static.dtype == tf.int32 and static.numpy().tolist() == [2] and dynamic.numpy().tolist() == [2]
+
+    @tf.function
+    def partial(x):
+        return x.shape
+    with pytest.raises(TypeError, match="found return value of type TensorShape, which is not a Tensor"):
+        partial.get_concrete_function(tf.TensorSpec([None], tf.float32))
