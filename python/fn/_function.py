@@ -551,7 +551,7 @@ class Function(_core.FunctionBase):
                  _bound_self: Any = None) -> None:
         super().__init__()
         if not callable(python_function):
-            raise TypeError(f"fn.function expects a callable, got {python_function!r}")
+            raise TypeError(f"{python_function!r} is not a callable object")
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         self._autograph = autograph
