@@ -170,6 +170,13 @@ struct KeyBuilder {
       }
       return std::make_shared<PyTraceType>(r[0]);
     }
+    if (!PyType_Check(p) && py::hasattr(py::type::of(v), "_fn_variable")) {
+      // A Variable argument: its handle is a graph input; its type is dtype/shape (TF).
+      py::object handle = v.attr("_fn_handle");
+      leaves.push_back(handle.cast<TensorPtr>());
+      spec_leaves.append(handle);
+      return std::make_shared<PyTraceType>(v.attr("__tf_tracing_type__")(py::none()));
+    }
     if (!PyType_Check(p) && py::hasattr(py::type::of(v), "__tf_flatten__")) {
       // TF's extension-type protocol: (metadata, components); the type and the metadata name
       // the trace type, the components are traced like a tuple (their tensors become inputs).
@@ -342,6 +349,10 @@ void init_function(py::module_& m) {
         return b.add_placeholder(name, TensorSpec{dtype_from_py(dtype), shape_from_py(shape)});
       })
       .def("captured_values", &GraphBuilder::captured_values)
+      .def("bind_input", [](GraphBuilder& b, const TensorPtr& outer_value, const TensorPtr& placeholder) {
+        if (placeholder->graph_id != b.graph()->id()) throw_error(Code::Internal, "placeholder of another graph");
+        b.bind_input(outer_value, NodeOutput{placeholder->node, placeholder->index});
+      })
       .def("capture_placeholders", [](GraphBuilder& b) {
         std::vector<TensorPtr> out;
         for (int n : b.graph()->capture_placeholders) out.push_back(b.symbolic(n, 0));

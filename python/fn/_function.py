@@ -43,7 +43,7 @@ _core.set_location_provider(_user_location)
 def _walk(value: Any, fn: Callable[[Any], Any]) -> Any:
     """Rebuilds ``value`` replacing tensor/TensorSpec leaves by ``fn(leaf)``, visiting them in
     the same order as ``_core.make_key`` (dicts by ``repr`` of their keys)."""
-    if _core.is_tensor(value) or isinstance(value, TensorSpec):
+    if _core.is_tensor(value) or isinstance(value, TensorSpec) or _is_variable_leaf(value):
         return fn(value)
     if type(value).__module__ == "numpy" and type(value).__name__ == "ndarray":
         return fn(_core.to_eager(value, None))   # a tensor to tf.function, as in TF
@@ -104,6 +104,11 @@ def _walk_composite(value: Any, fn: Callable[[Any], Any]) -> Any:
 
 def _is_variable(value: Any) -> bool:
     return _core.is_tensor(getattr(value, "_fn_handle", None))
+
+
+def _is_variable_leaf(value: Any) -> bool:
+    """A Variable argument (its handle is a graph input) or its trace type."""
+    return getattr(type(value), "_fn_variable", False) or type(value).__name__ == "_VariableType"
 
 
 def _flatten_tensors(value: Any) -> List[Any]:
@@ -345,11 +350,8 @@ class ConcreteFunction:
         names, expected = self._expected()
         out: List[str] = []
         for n in names:
-            if _is_variable(expected[n]):
-                out.append(n)      # TF passes a Variable argument's handle as an input
-                continue
-            leaves = [x for x in _flatten_tensors(expected[n]) if isinstance(x, TensorSpec)]
-            out.extend(x.name or (n if j == 0 else f"{n}_{j}") for j, x in enumerate(leaves))
+            leaves = [x for x in _flatten_tensors(expected[n]) if isinstance(x, TensorSpec) or _is_variable_leaf(x)]
+            out.extend(getattr(x, "name", None) or (n if j == 0 else f"{n}_{j}") for j, x in enumerate(leaves))
         return out
 
     def _bind_flat(self, args: tuple, kwargs: dict) -> List[Any]:
@@ -373,13 +375,15 @@ class ConcreteFunction:
         if missing:
             raise _CastError(f"{fname} missing required arguments: {', '.join(missing)}.")
         out = []
-        variables = {n for n in names if _is_variable(expected[n])}
+        specs = [x for n in names for x in _flatten_tensors(expected[n])
+                 if isinstance(x, TensorSpec) or _is_variable_leaf(x)]
         for i, n in enumerate(flat_names):
             v = given[n]
-            if n in variables:
-                if v is not expected[n]:   # fn captures Variable arguments: only that one fits
-                    raise _CastError(f"{fname}: argument {n!r} must be the Variable this function was "
-                                     f"traced with, got {v!r}.")
+            if _is_variable_leaf(specs[i]):
+                if not (_is_variable(v) and v.__tf_tracing_type__(None) == specs[i]):
+                    raise _CastError(f"{fname}: expected argument #{i}(zero-based) to be a Variable matching "
+                                     f"{specs[i]!r}; got {type(v).__name__} ({v!r}).")
+                out.append(v._fn_handle)
                 continue
             if not _core.is_tensor(v):
                 if not hasattr(v, "__fn_tensor__"):
@@ -403,6 +407,11 @@ class ConcreteFunction:
         return "(" + ", ".join(parts) + f") -> {out!r}"
 
     def _match(self, name: str, expected: Any, got: Any, flat: List[Any]) -> None:
+        if _is_variable_leaf(expected):
+            if _is_variable(got) and got.__tf_tracing_type__(None) == expected:
+                flat.append(got._fn_handle)
+                return
+            raise _CastError(f"Can not cast {got!r} to {expected!r}")
         if isinstance(expected, TensorSpec):
             if not _core.is_tensor(got):
                 try:
@@ -752,6 +761,8 @@ class Function(_core.FunctionBase):
             placeholders: List[Any] = []
 
             def make_placeholder(leaf: Any, name: str) -> Any:
+                if _is_variable_leaf(leaf):
+                    return _variable_placeholder(builder, leaf, name, placeholders)
                 spec_shape = leaf.shape
                 if self._input_signature is not None and isinstance(leaf, TensorSpec):
                     spec_shape = leaf.shape
@@ -884,8 +895,21 @@ def _check_no_weakrefs(pos: tuple, kw: dict) -> None:
     visit(kw)
 
 
-def _to_spec(leaf: Any) -> TensorSpec:
+def _to_spec(leaf: Any) -> Any:
+    if _is_variable_leaf(leaf):
+        return leaf.__tf_tracing_type__(None) if hasattr(leaf, "__tf_tracing_type__") else leaf
     return leaf if isinstance(leaf, TensorSpec) else TensorSpec(leaf.shape, leaf.dtype)
+
+
+def _variable_placeholder(builder: Any, leaf: Any, name: str, placeholders: List[Any]) -> Any:
+    """A Variable argument inside the trace is the Variable itself (as in TF); its handle's uses
+    read a placeholder, fed with the handle of the Variable each call passes."""
+    if not hasattr(leaf, "_fn_handle"):
+        raise TypeError(f"Cannot trace with {leaf!r}: pass a Variable")
+    ph = builder.add_placeholder(name, "resource", [])
+    placeholders.append(ph)
+    builder.bind_input(leaf._fn_handle, ph)
+    return leaf
 
 
 def _flatten_specs(sig: Any) -> List[Any]:

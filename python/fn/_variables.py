@@ -131,8 +131,10 @@ class Variable:
     def __hash__(self) -> int:
         raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
 
+    _fn_variable = True   # a Function input: its handle is passed at call time (trace type below)
+
     def __tf_tracing_type__(self, context: Any) -> Any:
-        return _VariableType(self._dtype, self._shape, self._id)
+        return _VariableType(self._dtype, self._shape, self._trainable)
 
     # -- reading
     def read_value(self) -> Any:
@@ -239,12 +241,13 @@ Variable.__hash__ = None  # unhashable, like TF's (use .ref())
 
 
 class _VariableType:
-    """Trace type of a Variable: dtype and shape plus its unique id (SPEC 2.4)."""
+    """Trace type of a Variable argument: dtype, shape and trainability (TF's VariableSpec). Its
+    handle is an input of the traced graph, so another Variable of that type reuses the trace."""
 
-    __slots__ = ("dtype", "shape", "id")
+    __slots__ = ("dtype", "shape", "trainable")
 
-    def __init__(self, dtype: Any, shape: Any, vid: int) -> None:
-        self.dtype, self.shape, self.id = dtype, shape, vid
+    def __init__(self, dtype: Any, shape: Any, trainable: bool) -> None:
+        self.dtype, self.shape, self.trainable = dtype, shape, trainable
 
     def is_subtype_of(self, other: Any) -> bool:
         return self == other
@@ -253,11 +256,11 @@ class _VariableType:
         return self if all(self == o for o in others) else None
 
     def __eq__(self, other: Any) -> bool:
-        return (isinstance(other, _VariableType) and self.id == other.id and self.dtype == other.dtype
-                and self.shape == other.shape)
+        return (isinstance(other, _VariableType) and self.dtype == other.dtype and self.shape == other.shape
+                and self.trainable == other.trainable)
 
     def __hash__(self) -> int:
-        return hash((self.id, self.dtype, self.shape))
+        return hash((self.dtype, self.shape, self.trainable))
 
     def __repr__(self) -> str:
-        return f"Variable(shape={self.shape}, dtype={self.dtype!r}, id={self.id})"
+        return f"VariableSpec(shape={self.shape}, dtype={self.dtype!r}, trainable={self.trainable})"

@@ -76,17 +76,39 @@ def test_each_read_is_its_own_tensor_for_gradients():
     assert tape.gradient(y, v).numpy() == 12.0
 
 
-@pytest.mark.fn_only  # TF 2.21 shares one trace among Variables of one dtype and shape (not yet in fn)
-def test_variables_as_arguments_retrace_per_variable():
+def test_variables_as_arguments_share_a_trace_per_dtype_and_shape():
     traces = []
 
     @fn.function
     def read(var):
-        traces.append(1)
+        traces.append(var)
         return var.read_value()
     a, b = fn.Variable(1.0), fn.Variable(2.0)
     assert read(a).numpy() == 1.0 and read(b).numpy() == 2.0 and read(a).numpy() == 1.0
-    assert len(traces) == 2
+    assert len(traces) == 1 and traces[0] is a          # the Variable itself while tracing
+    assert read(fn.Variable([1.0])).numpy().tolist() == [1.0]
+    assert read(fn.Variable(1)).numpy() == 1
+    assert len(traces) == 3
+
+    @fn.function
+    def bump(var, x):
+        var.assign_add(x)
+        return var.read_value()
+    assert bump(a, fn.constant(1.0)).numpy() == 2.0 and bump(b, fn.constant(1.0)).numpy() == 3.0
+    assert a.numpy() == 2.0 and b.numpy() == 3.0
+
+    @fn.function
+    def twice(x, y, c):
+        return x + y + c
+
+    @fn.function
+    def once(x, c):
+        return twice(x, x, c)
+    m = fn.Variable(2, dtype=fn.int32)
+    assert twice(m, m, fn.constant(1)).numpy() == 5 and once(m, fn.constant(1)).numpy() == 5
+    with fn.GradientTape() as tape:
+        y = read(b) * 3.0
+    assert tape.gradient(y, b).numpy() == 3.0
 
 
 def test_tape_watches_trainable_variables_read_in_functions():
