@@ -661,7 +661,13 @@ class Function(_core.FunctionBase):
             return self._call_python(args, kwargs)
         eager = _core.executing_eagerly()
         hits, before = (self._cache_stats()[0], self._tracing_count) if eager else (0, 0)
-        concrete, flat = self._get_concrete(args, kwargs, allow_specs=False)
+        try:
+            concrete, flat = self._get_concrete(args, kwargs, allow_specs=False)
+        except RecursionError as e:
+            if not eager or isinstance(e, StagingError):
+                raise
+            # Python recursion through Functions (new trace types each call) ran out of stack.
+            raise StagingError(f"in user code:\n\n    RecursionError: {e}") from None
         result = concrete._pack_outputs(concrete._core.call(flat))
         if eager:
             _count_call(self, self._tracing_count != before, hits)
@@ -689,7 +695,8 @@ class Function(_core.FunctionBase):
             _check_no_weakrefs(pos, kw)
             tracing = _tracing_now()
             if (id(self), key) in tracing:
-                raise RecursionError(
+                raise StagingError(
+                    "in user code:\n\n    RecursionError: "
                     f"maximum recursion depth exceeded while tracing {self._name}: it calls itself with "
                     f"arguments of the same trace type ({key!r}), so tracing would never end. Recursion "
                     "on tensor values cannot be traced; write it as a loop (a `while` on tensors, or "
@@ -822,6 +829,13 @@ class Function(_core.FunctionBase):
             return functools.partial(fn, self._instance())
         return fn
 
+
+class StagingError(RecursionError):
+    """TF's AutoGraph ``StagingError`` for a Function that recurses while tracing (a
+    RecursionError as well, so ``except RecursionError`` still catches it)."""
+
+
+StagingError.__module__ = "fn"
 
 _tracing_local = threading.local()
 

@@ -402,3 +402,17 @@ def test_returned_shapes():
         return x.shape
     with pytest.raises(TypeError, match="found return value of type TensorShape, which is not a Tensor"):
         partial.get_concrete_function(tf.TensorSpec([None], tf.float32))
+
+
+def test_recursion_while_tracing_is_a_staging_error():
+    @tf.function
+    def forever(x):
+        return forever(x)
+    with pytest.raises(Exception, match="maximum recursion depth exceeded") as info:
+        forever(tf.constant(1))
+    assert type(info.value).__name__ == "StagingError"
+
+    @tf.function
+    def countdown(n):
+        return countdown(n - 1) if n > 0 else tf.constant(n)
+    assert countdown(3).numpy() == 0      # Python recursion that ends is fine
