@@ -173,6 +173,9 @@ def test_concrete_function_with_variable_argument_called_flat():
     w = tf.Variable(1.0)
     c = step.get_concrete_function(w, tf.constant(1.0))
     assert c(w, tf.constant(2.0)).numpy() == 3.0
+    other = tf.Variable(10.0)
+    assert c(other, tf.constant(1.0)).numpy() == 11.0 and w.numpy() == 3.0   # the handle is an input
+    assert [t.dtype for t in c.inputs] == [tf.resource, tf.float32] and len(c.variables) == 0
 
 
 def test_numpy_arrays_are_tensors():
