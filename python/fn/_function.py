@@ -19,6 +19,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from fn import _core
 from fn._tensor_spec import TensorSpec
+from fn._input_signature import _binding_error, _CastError, _conform
+from fn._retracing import _count_call, _explain
 
 _logger = logging.getLogger("fn")
 _FN_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -937,71 +939,6 @@ def _flatten_specs(sig: Any) -> List[Any]:
     return [sig]
 
 
-class _CastError(Exception):
-    """A value does not match its input_signature spec (worded as TF's trace types say it)."""
-
-
-class _InputSignatureError(ValueError, TypeError):
-    """A call that does not match ``input_signature``. TF 2.21 raises ``TypeError`` ("Binding
-    inputs to tf.function failed ..."); the guide catches ``ValueError`` and prints its name, so
-    the class is both and prints as ``ValueError`` (see docs/DESIGN.md)."""
-
-
-_InputSignatureError.__name__ = _InputSignatureError.__qualname__ = "ValueError"
-_InputSignatureError.__module__ = "builtins"
-
-
-def _signature_text(f: "Function", sig: tuple) -> str:
-    positional, var = f._signature.positional, f._signature.var_positional
-    parts = []
-    for i, spec in enumerate(sig):
-        name = positional[i].name if i < len(positional) else f"{var.name if var else 'args'}_{i - len(positional)}"
-        parts.append(f"{name}: {spec!r}")
-    for p in positional[len(sig):]:
-        if p.default is not inspect.Parameter.empty:
-            parts.append(f"{p.name}: Literal[{p.default!r}] = <captured_default_value>")
-    if len(sig) > len(positional):
-        parts.append("/")   # *args become positional-only parameters in TF's signature
-    return "(" + ", ".join(parts) + ")"
-
-
-def _binding_error(f: "Function", e: Exception, args: tuple, kwargs: dict, sig: tuple) -> Exception:
-    """TF's message, then the inputs and the signature as the guide shows them."""
-    inputs = ",\n    ".join(str(a) for a in args)
-    specs = ",\n    ".join(repr(s) for s in sig)
-    return _InputSignatureError(
-        f"Binding inputs to tf.function failed due to `{e}`. Received args: {args!r} and kwargs: {kwargs!r} "
-        f"for signature: {_signature_text(f, sig)}.\n"
-        "Python inputs incompatible with input_signature:\n"
-        f"  inputs: (\n    {inputs})\n  input_signature: (\n    {specs}).")
-
-
-def _conform(value: Any, spec: Any) -> Any:
-    """``value`` converted to match ``spec`` (a TensorSpec or a structure of them); raises
-    _CastError when it does not."""
-    if isinstance(spec, TensorSpec):
-        if isinstance(value, TensorSpec):
-            if value.dtype == spec.dtype and value.shape.is_subtype_of(spec.shape):
-                return value
-            raise _CastError(f"Can not cast {TensorSpec(value.shape, value.dtype)!r} to {spec!r}")
-        if not _core.is_tensor(value):
-            try:
-                value = _core.convert_to_tensor(value, spec.dtype)
-            except Exception:  # noqa: BLE001
-                raise _CastError(f"Can not cast {value!r} to {spec!r}") from None
-        if value.dtype != spec.dtype or not value.shape.is_subtype_of(spec.shape):
-            raise _CastError(f"Can not cast {TensorSpec(value.shape, value.dtype)!r} to {spec!r}")
-        return value
-    if isinstance(spec, (list, tuple)) and isinstance(value, (list, tuple)) and len(spec) == len(value):
-        parts = [_conform(v, s) for v, s in zip(value, spec)]
-        return type(value)(*parts) if hasattr(value, "_fields") else type(value)(parts)
-    if isinstance(spec, dict) and isinstance(value, dict):
-        if set(spec) != set(value):
-            raise _CastError(f"{value!r} has different keys with the TraceType {spec!r}.")
-        return {k: _conform(value[k], spec[k]) for k in value}
-    raise _CastError(f"Can not cast {value!r} to {spec!r}")
-
-
 def _merge_specs(a: Any, b: Any) -> Any:
     """The structure of ``a`` with tensors/specs generalised to also admit ``b``'s, or None when
     the two differ in anything but tensor dimensions."""
@@ -1064,98 +1001,6 @@ def _map_objects(v: Any, fn: Callable[[Any], Any]) -> Any:
     return fn(v)
 
 
-class _Explain:
-    """Retracing explanations (beyond TF): which argument's trace type differed and how."""
-
-    def __init__(self) -> None:
-        self.enabled = False
-        self.log: List[str] = []
-
-    def on_trace(self, f: Function, key: Any) -> None:
-        items = [k for k, _ in f._cache_items() if not (k == key)]
-        if not items:
-            return
-        msg = _describe_retrace(f, key, items)
-        f.__dict__.setdefault("_retrace_log", []).append(msg)
-        if self.enabled:
-            print(msg, file=sys.stderr)
-
-
-class _FrequentTracingDetector:
-    """TF's rule for the retracing warning: when 5 of the last calls (a window of 10) of one
-    Python function traced, warn through the logger (at most twice per Python function)."""
-
-    def __init__(self) -> None:
-        self.calls_per_tracing: List[int] = []
-        self.call_count = 0
-        self.warnings = 0
-
-    def called_without_tracing(self, n: int = 1) -> None:
-        if not self.calls_per_tracing:
-            self.calls_per_tracing = [0]
-        self.calls_per_tracing[-1] += n
-        self.call_count += n
-
-    def called_with_tracing(self, function: Any, explanation: str) -> None:
-        self.call_count += 1
-        self.calls_per_tracing.append(1)
-        while self.calls_per_tracing and self.call_count - self.calls_per_tracing[0] > 10:
-            self.call_count -= self.calls_per_tracing.pop(0)
-        if self.warnings >= 2 or len(self.calls_per_tracing) < 5:
-            return
-        self.warnings += 1
-        _logger.warning(
-            "%d out of the last %d calls to %s triggered tf.function retracing. Tracing is expensive and the "
-            "excessive number of tracings could be due to (1) creating @tf.function repeatedly in a loop, (2) "
-            "passing tensors with different shapes, (3) passing Python objects instead of tensors. For (1), please "
-            "define your @tf.function outside of the loop. For (2), @tf.function has reduce_retracing=True option "
-            "that can avoid unnecessary retracing. For (3), please refer to "
-            "https://www.tensorflow.org/guide/function#controlling_retracing and "
-            "https://www.tensorflow.org/api_docs/python/tf/function for  more details.%s",
-            len(self.calls_per_tracing), self.call_count, function, explanation)
-
-
-# Keyed by the Python function, as TF does, so Functions re-created in a loop count together.
-_detectors: "weakref.WeakKeyDictionary[Any, _FrequentTracingDetector]" = weakref.WeakKeyDictionary()
-_detectors_lock = threading.Lock()
-
-
-def _count_call(f: "Function", traced: bool, hits_before: int) -> None:
-    """Called after a top-level eager call that went through Python (calls served by the C++
-    fast path in between are counted from the cache's hit counter)."""
-    key = f._python_function
-    with _detectors_lock:
-        try:
-            det = _detectors.setdefault(key, _FrequentTracingDetector())
-        except TypeError:   # not weakly referenceable
-            return
-        unseen = hits_before - getattr(f, "_hits_seen", 0)
-        if unseen > 0:
-            det.called_without_tracing(unseen)
-        if traced:
-            log = f.__dict__.get("_retrace_log")
-            det.called_with_tracing(f._python_function, f"\n{log[-1]}" if log else "")
-        else:
-            det.called_without_tracing()
-        f._hits_seen = f._cache_stats()[0]
-
-
-def _describe_retrace(f: Function, key: Any, others: List[Any]) -> str:
-    names = [p.name for p in f._signature.params]
-    best, best_diff = None, None
-    for other in others:
-        a, b = key.elements(), other.elements()
-        if len(a) != len(b):
-            diff = [f"the number of arguments changed ({len(b)} -> {len(a)})"]
-        else:
-            diff = [f"argument {names[i] if i < len(names) else i!r}: {b[i]!r} -> {a[i]!r}"
-                    for i in range(len(a)) if not (a[i] == b[i])]
-        if best_diff is None or len(diff) < len(best_diff):
-            best, best_diff = other, diff
-    return f"{f._name} retraced: closest cached signature {best!r} differs in " + "; ".join(best_diff or ["(nothing)"])
-
-
-_explain = _Explain()
 
 
 def executing_eagerly() -> bool:
