@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "trace/context.h"
+#include "ops/op.h"
 
 namespace fn {
 
@@ -42,9 +43,14 @@ std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, 
                                          const GradientRequest& req) {
   // Tensors that depend on a watched floating source (forward sweep): only their producers'
   // rules run, and only they receive gradient pieces.
+  // A source that is itself a target gets the target's seed even if unwatched (TF).
+  std::unordered_set<const Tensor*> targets;
+  for (const auto& t : req.targets)
+    if (t) targets.insert(t.get());
+  auto counts = [&](const TensorPtr& s) { return tape.is_watched(s.get()) || targets.count(s.get()); };
   std::unordered_set<const Tensor*> live;
   for (const auto& s : req.sources)
-    if (s && tape.is_watched(s.get()) && (is_differentiable(s->dtype()) || s->dtype() == DType::Resource))
+    if (s && counts(s) && (is_differentiable(s->dtype()) || s->dtype() == DType::Resource))
       live.insert(s.get());
   std::vector<char> relevant(entries.size(), 0);
   for (size_t i = 0; i < entries.size(); ++i) {
@@ -58,8 +64,10 @@ std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, 
   Accumulator acc;
   for (size_t i = 0; i < req.targets.size(); ++i) {
     const TensorPtr& t = req.targets[i];
-    if (!t || !is_differentiable(t->dtype()) || !live.count(t.get())) continue;
     TensorPtr seed = i < req.output_gradients.size() ? req.output_gradients[i] : nullptr;
+    // A variable's handle is a target when the variable itself is (its seed comes from Python).
+    bool differentiable = t && (is_differentiable(t->dtype()) || (t->dtype() == DType::Resource && seed));
+    if (!differentiable || !live.count(t.get())) continue;
     if (!seed) seed = dispatch1("OnesLike", {t});
     acc.add(t, seed);
   }
@@ -93,8 +101,72 @@ std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, 
   for (size_t i = 0; i < req.sources.size(); ++i) {
     const TensorPtr& s = req.sources[i];
     if (!s) continue;
-    if (live.count(s.get()) && tape.is_watched(s.get())) result[i] = acc.total(s.get());
-    if (!result[i] && req.unconnected_zero) result[i] = dispatch1("ZerosLike", {s});
+    if (live.count(s.get()) && counts(s)) result[i] = acc.total(s.get());
+    // Variables' zeros are made in Python, which knows their dtype and shape.
+    if (!result[i] && req.unconnected_zero && s->dtype() != DType::Resource) result[i] = dispatch1("ZerosLike", {s});
+  }
+  return result;
+}
+
+std::vector<TensorPtr> symbolic_gradients(GraphBuilder* b, const GradientRequest& req) {
+  const Graph& g = *b->graph();
+  const int n = g.num_nodes();
+  auto check = [&](const TensorPtr& t) {
+    if (!t || t->is_eager() || t->graph_id != g.id() || t->node < 0 || t->node >= n)
+      throw_error(Code::InvalidArgument, "tf.gradients: every target and source must be a tensor of the "
+                  "graph being traced");
+  };
+  for (const auto& t : req.targets) check(t);
+  for (const auto& s : req.sources) check(s);
+  // Nodes a gradient flows through: reachable from a source and reaching a target.
+  std::vector<char> from_src(n, 0), to_tgt(n, 0);
+  for (const auto& s : req.sources) from_src[s->node] = 1;
+  for (int i = 0; i < n; ++i)
+    for (const NodeOutput& in : g.node(i).inputs)
+      if (from_src[in.node]) from_src[i] = 1;
+  for (const auto& t : req.targets) to_tgt[t->node] = 1;
+  for (int i = n - 1; i >= 0; --i)
+    if (to_tgt[i])
+      for (const NodeOutput& in : g.node(i).inputs) to_tgt[in.node] = 1;
+  auto value = [&](const NodeOutput& o) { return b->symbolic(o.node, o.index); };
+  std::vector<std::vector<TensorPtr>> grad(n);
+  for (int i = 0; i < n; ++i) grad[i].resize(g.node(i).outputs.size());
+  auto add = [&](int node, int index, TensorPtr gr) {
+    TensorPtr& slot = grad[node][index];
+    slot = slot ? dispatch1("AddV2", {slot, gr}) : std::move(gr);
+  };
+  for (size_t k = 0; k < req.targets.size(); ++k) {
+    const TensorPtr& t = req.targets[k];
+    if (!from_src[t->node] || !is_floating(t->dtype())) continue;
+    TensorPtr seed = k < req.output_gradients.size() ? req.output_gradients[k] : nullptr;
+    add(t->node, t->index, seed ? seed : dispatch1("OnesLike", {t}));
+  }
+  std::vector<char> is_source(n, 0);
+  for (const auto& s : req.sources) is_source[s->node] = 1;
+  for (int i = n - 1; i >= 0; --i) {
+    if (!from_src[i] || !to_tgt[i]) continue;
+    const Node node = g.node(i);   // a copy: gradient rules add nodes (the vector may move)
+    if (is_source[i] && node.inputs.empty()) continue;
+    bool any = false;
+    for (auto& t : grad[i]) any = any || t;
+    if (!any || !node.def || !node.def->grad) continue;
+    std::vector<TensorPtr> in, out;
+    for (const NodeOutput& o : node.inputs) in.push_back(value(o));
+    for (size_t k = 0; k < node.outputs.size(); ++k) out.push_back(b->symbolic(i, static_cast<int>(k)));
+    GradContext gc{in, out, grad[i], node.attrs};
+    std::vector<TensorPtr> in_grads = node.def->grad(gc);
+    for (size_t k = 0; k < node.inputs.size() && k < in_grads.size(); ++k) {
+      const NodeOutput& o = node.inputs[k];
+      if (!in_grads[k] || !from_src[o.node]) continue;
+      if (!is_floating(g.node(o.node).outputs[o.index].dtype)) continue;
+      add(o.node, o.index, in_grads[k]);
+    }
+  }
+  std::vector<TensorPtr> result(req.sources.size());
+  for (size_t k = 0; k < req.sources.size(); ++k) {
+    const TensorPtr& s = req.sources[k];
+    result[k] = grad[s->node][s->index];
+    if (!result[k] && req.unconnected_zero) result[k] = dispatch1("ZerosLike", {s});
   }
   return result;
 }

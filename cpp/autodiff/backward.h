@@ -23,4 +23,9 @@ struct GradientRequest {
 std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, const Tape& tape,
                                          const GradientRequest& request);
 
+class GraphBuilder;
+// tf.gradients while tracing: d(sum of targets)/d(source) through the nodes of the graph being
+// built (targets and sources are its tensors), adding the gradient ops to that graph.
+std::vector<TensorPtr> symbolic_gradients(GraphBuilder* builder, const GradientRequest& request);
+
 }  // namespace fn

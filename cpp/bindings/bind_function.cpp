@@ -114,6 +114,12 @@ struct KeyBuilder {
       spec_leaves.append(v);
       return std::make_shared<TensorType>(t->dtype(), t->shape());
     }
+    if (is_ndarray(v)) {   // NumPy arrays are tensors to tf.function (trace type: their TensorSpec)
+      TensorPtr t = to_eager(v, nullptr);
+      leaves.push_back(t);
+      spec_leaves.append(py::cast(t));
+      return std::make_shared<TensorType>(t->dtype(), t->shape());
+    }
     if (p == Py_None) return std::make_shared<LiteralType>(LiteralType::PyKind::None, "None", 0);
     if (PyBool_Check(p)) return std::make_shared<LiteralType>(LiteralType::PyKind::Bool, p == Py_True ? "True" : "False", p == Py_True);
     if (PyLong_Check(p) && Py_TYPE(p) == &PyLong_Type)
@@ -164,6 +170,24 @@ struct KeyBuilder {
       }
       return std::make_shared<PyTraceType>(r[0]);
     }
+    if (!PyType_Check(p) && py::hasattr(py::type::of(v), "_fn_variable")) {
+      // A Variable argument: its handle is a graph input; its type is dtype/shape (TF).
+      py::object handle = v.attr("_fn_handle");
+      leaves.push_back(handle.cast<TensorPtr>());
+      spec_leaves.append(handle);
+      return std::make_shared<PyTraceType>(v.attr("__tf_tracing_type__")(py::none()));
+    }
+    if (!PyType_Check(p) && py::hasattr(py::type::of(v), "__tf_flatten__")) {
+      // TF's extension-type protocol: (metadata, components); the type and the metadata name
+      // the trace type, the components are traced like a tuple (their tensors become inputs).
+      py::tuple r = v.attr("__tf_flatten__")();
+      py::handle cls = py::type::of(v);
+      std::string name = std::string(py::str(cls.attr("__module__"))) + "." +
+                         std::string(py::str(cls.attr("__qualname__"))) + "[" + std::string(py::repr(r[0])) + "]";
+      std::vector<TypePtr> elems;
+      for (py::handle c : py::reinterpret_borrow<py::sequence>(r[1])) elems.push_back(build(c));
+      return std::make_shared<SequenceType>(name, std::move(elems));
+    }
     for (const char* hook : {"__fn_tracing_type__", "__tf_tracing_type__"}) {
       if (py::hasattr(v, hook)) return std::make_shared<PyTraceType>(v.attr(hook)(py::none()));
     }
@@ -172,8 +196,8 @@ struct KeyBuilder {
       h = py::hash(v);
     } catch (py::error_already_set&) {
       throw_error(Code::TypeError, "Could not generate a generic TraceType for ", std::string(py::repr(v)),
-                  ": objects passed to a fn.function must be hashable (define __hash__ and __eq__), or "
-                  "implement __tf_tracing_type__.");
+                  ".Please verify that it is immutable/hashable. Otherwise, consider implementing the Tracing "
+                  "Protocol for it.");
     }
     try {
       return std::make_shared<WeakrefType>(v, h, std::string(py::str(py::type::of(v).attr("__qualname__"))));
@@ -326,6 +350,15 @@ void init_function(py::module_& m) {
         return b.add_placeholder(name, TensorSpec{dtype_from_py(dtype), shape_from_py(shape)});
       })
       .def("captured_values", &GraphBuilder::captured_values)
+      .def("bind_input", [](GraphBuilder& b, const TensorPtr& outer_value, const TensorPtr& placeholder) {
+        if (placeholder->graph_id != b.graph()->id()) throw_error(Code::Internal, "placeholder of another graph");
+        b.bind_input(outer_value, NodeOutput{placeholder->node, placeholder->index});
+      })
+      .def("capture_placeholders", [](GraphBuilder& b) {
+        std::vector<TensorPtr> out;
+        for (int n : b.graph()->capture_placeholders) out.push_back(b.symbolic(n, 0));
+        return out;
+      }, "Graph tensors of the captured values' placeholders, in capture order.")
       .def("capture", [](GraphBuilder& b, const TensorPtr& value, const std::string& name) {
         NodeOutput o = b.capture_by_reference(value, name);
         return b.symbolic(o.node, o.index);
@@ -349,6 +382,20 @@ void init_function(py::module_& m) {
       .def("__enter__", [](PyScope& s) { s.scope = std::make_unique<ContextScope>(s.builder.get()); })
       .def("__exit__", [](PyScope& s, py::args) { s.scope.reset(); return false; });
   m.def("context_depth", &context_depth);
+  // tf.name_scope while tracing: enter returns the previous scope, which exit restores.
+  m.def("name_scope_enter", [](const std::string& name) -> py::object {
+    GraphBuilder* b = current_builder();
+    if (!b) return py::none();
+    Graph& g = *b->graph();
+    std::string prev = g.name_scope;
+    if (name.empty()) g.name_scope.clear();
+    else if (name.back() == '/') g.name_scope = name;   // an absolute scope, reused as given
+    else g.name_scope = g.unique_name(prev + name) + "/";
+    return py::make_tuple(prev, g.name_scope);
+  });
+  m.def("name_scope_exit", [](const std::string& prev) {
+    if (GraphBuilder* b = current_builder()) b->graph()->name_scope = prev;
+  });
   m.def("current_graph", []() -> py::object {
     GraphBuilder* b = current_builder();
     return b ? py::cast(b->graph()) : py::object(py::none());

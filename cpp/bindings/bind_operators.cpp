@@ -24,11 +24,20 @@ struct BinaryOp {
   const OpDef* def = nullptr;   // resolved once in init_operators (nullptr: truediv)
 };
 
-TensorPtr other_operand(py::handle other, DType self_dtype, Conv conv) {
+// `op_name`: the node name of the operator; a Python operand converted while tracing is a
+// Const in its scope, as TF names it (`mul/y`, or `mul/x` for the reflected operand).
+TensorPtr other_operand(py::handle other, DType self_dtype, Conv conv, const char* op_name = nullptr,
+                        bool reflected = false) {
   if (is_tensor(other)) return other.cast<TensorPtr>();
   if (has_tensor_hook(other)) return convert_to_tensor(other, nullptr);
-  if (conv == Conv::Hint) return convert_to_tensor(other, nullptr, &self_dtype);
-  return convert_to_tensor(other, &self_dtype);
+  std::string const_name;
+  if (GraphBuilder* gb = current_builder(); gb && op_name) {
+    // The op will be named scope + peek; the Const goes in its scope (add_node adds the prefix).
+    const std::string& scope = gb->graph()->name_scope;
+    const_name = gb->graph()->peek_unique_name(scope + op_name).substr(scope.size()) + (reflected ? "/x" : "/y");
+  }
+  if (conv == Conv::Hint) return convert_to_tensor(other, nullptr, &self_dtype, const_name);
+  return convert_to_tensor(other, &self_dtype, nullptr, const_name);
 }
 
 // TF's truediv: integers are cast to float (int8/int16/uint8 -> float32, wider -> float64).
@@ -64,7 +73,7 @@ py::object binary_operator(const BinaryOp& b, py::handle self, py::handle other,
   TensorPtr t = self.cast<TensorPtr>();
   TensorPtr o;
   try {
-    o = other_operand(other, t->dtype(), b.conv);
+    o = other_operand(other, t->dtype(), b.conv, b.name, reflected);
   } catch (const Error& e) {
     if (reflected || (e.code() != Code::TypeError && e.code() != Code::ValueError) ||
         !py::hasattr(other, b.reflect))

@@ -45,6 +45,17 @@ void init_tape(py::module_& m) {
     auto& v = active_tapes();
     return std::find(v.begin(), v.end(), t) != v.end();
   });
+  m.def("symbolic_gradients",
+        [](const std::vector<TensorPtr>& targets, const std::vector<TensorPtr>& sources,
+           const std::vector<TensorPtr>& output_gradients, bool unconnected_zero) {
+          GraphBuilder* b = current_builder();
+          if (!b)
+            throw_error(Code::RuntimeError, "tf.gradients is not supported when eager execution is enabled. Use "
+                        "tf.GradientTape instead.");
+          GradientRequest req{targets, sources, output_gradients, unconnected_zero};
+          return symbolic_gradients(b, req);
+        },
+        "tf.gradients: gradients through the graph being traced.");
   m.def("notify_variable_accessed", [](const TensorPtr& handle) { notify_variable_accessed(handle); },
         "Called by variables when read: tapes with watch_accessed_variables watch the handle.");
 }

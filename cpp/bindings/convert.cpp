@@ -4,6 +4,7 @@
 
 #include <climits>
 #include <cmath>
+#include <optional>
 
 #include "bindings/py_types.h"
 #include "ops/helpers.h"
@@ -108,7 +109,7 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
       for (py::handle x : arr.attr("ravel")()) {
         if (is_tensor(x)) {
           auto t = x.cast<TensorPtr>();
-          if (!t->is_eager()) throw_error(Code::TypeError, "Graph tensors inside a Python list need fn.stack");
+          if (!t->is_eager()) throw_error(Code::TypeError, "Expected any non-tensor type, but got a tensor instead.");
           vals.append(tensor_to_numpy(as_eager(t), false));
         } else {
           vals.append(x);
@@ -186,7 +187,39 @@ EagerPtr to_eager(py::handle value, const DType* dtype) {
               ") with an unsupported type (", std::string(py::str(py::type::of(value))), ") to a Tensor.");
 }
 
-TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* hint) {
+namespace {
+
+// A (nested) list or tuple holding a graph tensor: TF packs it into one tensor.
+bool holds_graph_tensor(py::handle v, std::optional<DType>* first_dtype) {
+  if (is_tensor(v)) {
+    auto t = v.cast<TensorPtr>();
+    if (!*first_dtype) *first_dtype = t->dtype();
+    return !t->is_eager();
+  }
+  bool any = false;
+  if (PyList_Check(v.ptr()) || PyTuple_Check(v.ptr()))
+    for (py::handle x : py::reinterpret_borrow<py::sequence>(v)) any = holds_graph_tensor(x, first_dtype) || any;
+  return any;
+}
+
+// TF's autopacking: nested lists become Pack nodes ("packed"), other leaves constants of the
+// first tensor's dtype.
+TensorPtr autopack(py::handle v, DType dtype) {
+  if (PyList_Check(v.ptr()) || PyTuple_Check(v.ptr())) {
+    std::vector<TensorPtr> parts;
+    for (py::handle x : py::reinterpret_borrow<py::sequence>(v)) parts.push_back(autopack(x, dtype));
+    return dispatch1("Pack", parts, Attrs{{"axis", int64_t{0}}, {"N", static_cast<int64_t>(parts.size())}}, "packed");
+  }
+  return convert_to_tensor(v, &dtype);
+}
+
+}  // namespace
+
+TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* hint, const std::string& const_name) {
+  if ((PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) && current_builder()) {
+    std::optional<DType> first;
+    if (holds_graph_tensor(value, &first)) return autopack(value, dtype ? *dtype : *first);
+  }
   if (is_tensor(value)) {
     auto t = value.cast<TensorPtr>();
     if (dtype && *dtype != t->dtype())
@@ -208,7 +241,7 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
   } else {
     e = to_eager(value, dtype);
   }
-  if (current_builder()) return dispatch1("Const", {}, Attrs{{"value", e}, {"dtype", e->dtype()}});
+  if (current_builder()) return dispatch1("Const", {}, Attrs{{"value", e}, {"dtype", e->dtype()}}, const_name);
   return e;
 }
 

@@ -14,7 +14,9 @@ bool is_tensor(py::handle obj);
 bool has_tensor_hook(py::handle obj);
 // `dtype`: required dtype (TypeError/ValueError when impossible), or nullptr. In a graph
 // context Python values become Const nodes; tensors pass through unchanged.
-TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* hint = nullptr);
+// While tracing a Python value becomes a Const node named `const_name` (default "Const").
+TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* hint = nullptr,
+                            const std::string& const_name = "");
 // Always an eager tensor (never adds graph nodes): Python data -> EagerTensor.
 EagerPtr to_eager(py::handle value, const DType* dtype);
 Attrs attrs_from_py(py::handle dict);

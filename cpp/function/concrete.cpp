@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "ops/helpers.h"
+#include "ops/state.h"
 #include "passes/passes.h"
 #include "trace/tape.h"
 
@@ -84,6 +85,11 @@ std::vector<TensorPtr> ConcreteFunction::interpret(const std::vector<TensorPtr>&
     const Node& n = g.node(i);
     std::vector<TensorPtr> in;
     for (const NodeOutput& o : n.inputs) in.push_back(values[o.node][o.index]);
+    // While tracing the read kernel does not run, so tapes learn of the access here (the
+    // eager read kernel notifies them itself).
+    if (n.op == "ReadVariableOp" && current_builder() && !in.empty() && in[0] && in[0]->is_eager() &&
+        variable_state(*as_eager(in[0])).trainable())
+      notify_variable_accessed(in[0]);
     values[i] = dispatch(*n.def, in, n.attrs, n.name);
   }
   std::vector<TensorPtr> out;
@@ -107,8 +113,10 @@ std::vector<TensorPtr> ConcreteFunction::call(const std::vector<TensorPtr>& args
                   args[i]->shape().to_string(), " [Op:", name, "]");
   }
   std::vector<TensorPtr> caps = captures();
-  if (GraphBuilder* b = current_builder()) return inline_into(b, args, caps);
+  // A recording tape (eager, or inside a Function being traced) must see the callee's ops, so
+  // they go through dispatch one by one; otherwise a traced call is inlined as a copy.
   if (!active_tapes().empty() && any_tape_recording()) return interpret(args, caps);
+  if (GraphBuilder* b = current_builder()) return inline_into(b, args, caps);
   std::vector<EagerPtr> inputs;
   inputs.reserve(args.size() + captures_.size());
   for (const TensorPtr& a : args) {

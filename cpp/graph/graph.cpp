@@ -36,6 +36,18 @@ int Graph::add_node(Node node) {
   return idx;
 }
 
+std::string Graph::peek_unique_name(const std::string& hint) const {
+  std::string base = hint.empty() ? "node" : hint;
+  auto it = name_counts_.find(base);
+  if (it == name_counts_.end() && !name_index_.count(base)) return base;
+  int count = it == name_counts_.end() ? 0 : it->second;
+  std::string candidate;
+  do {
+    candidate = base + "_" + std::to_string(count++);
+  } while (name_index_.count(candidate));
+  return candidate;
+}
+
 int Graph::find_node(const std::string& name) const {
   auto it = name_index_.find(name);
   return it == name_index_.end() ? -1 : it->second;

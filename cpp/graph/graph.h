@@ -40,6 +40,7 @@ class Graph : public std::enable_shared_from_this<Graph> {
 
   int add_node(Node node);   // uniquifies node.name, returns the index
   std::string unique_name(const std::string& hint);
+  std::string peek_unique_name(const std::string& hint) const;   // what unique_name would return
   const Node& node(int i) const { return nodes_[i]; }
   Node& mutable_node(int i) { return nodes_[i]; }
   int num_nodes() const { return static_cast<int>(nodes_.size()); }
@@ -52,6 +53,8 @@ class Graph : public std::enable_shared_from_this<Graph> {
   std::vector<NodeOutput> outputs;
   // Ops with side effects in creation order (executed in this order, never pruned).
   std::vector<int> stateful_nodes;
+  // The active tf.name_scope while tracing ("" or "outer/inner/"): prefixes new op names.
+  std::string name_scope;
 
   std::string to_text() const;   // readable listing, one node a line
   void verify() const;           // throws Internal on malformed graphs

@@ -110,6 +110,11 @@ NodeOutput GraphBuilder::capture_by_reference(const TensorPtr& outer_value, cons
   return o;
 }
 
+void GraphBuilder::bind_input(const TensorPtr& outer_value, NodeOutput input) {
+  keepalive_.push_back(outer_value);   // the map is keyed by raw pointer
+  outer_captures_[outer_value.get()] = input;
+}
+
 NodeOutput GraphBuilder::use(const TensorPtr& t, GraphBuilder* outer) {
   if (t->is_eager()) return capture_by_reference(t, "capture");
   if (t->graph_id == graph_->id()) return NodeOutput{t->node, t->index};
@@ -212,7 +217,7 @@ NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput
   Node n;
   n.op = def.name;
   n.def = &def;
-  n.name = name.empty() ? def.default_name : name;
+  n.name = graph_->name_scope + (name.empty() ? def.default_name : name);
   n.inputs = inputs;
   n.attrs = std::move(attrs);
   n.outputs = outs;

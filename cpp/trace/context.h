@@ -30,6 +30,10 @@ class GraphBuilder {
   const std::vector<TensorPtr>& captured_values() const { return captured_values_; }
   // Capture a value as a placeholder input explicitly (variables' handles, resources).
   NodeOutput capture_by_reference(const TensorPtr& outer_value, const std::string& name);
+  // Uses of `outer_value` in this graph read the argument placeholder `input` instead (a
+  // Variable argument's handle: the Variable keeps its identity while tracing, its handle is
+  // an input, as in TF).
+  void bind_input(const TensorPtr& outer_value, NodeOutput input);
 
   NodeOutput add_node(const OpDef& def, const std::vector<NodeOutput>& inputs, Attrs attrs,
                       const std::string& name, std::vector<TensorSpec>* out_specs);

@@ -67,9 +67,12 @@ from fn._math_ops import (abs, add, add_n, argmax, argmin, cos, divide, equal, e
                          scalar_mul, sigmoid, sign, sin, sqrt, square, stop_gradient, subtract,
                          tanh, tensordot, truediv, zeros_like)
 from fn._tape import GradientTape, UnconnectedGradients  # noqa: E402
+from fn._tape import gradients  # noqa: E402
 from fn import bitwise, linalg, math, nn, random  # noqa: E402  (submodules)
 from fn._tensor_spec import TensorSpec  # noqa: E402
 from fn._function import Function, function  # noqa: E402
+from fn._function import executing_eagerly, get_logger  # noqa: E402
+from fn._name_scope import name_scope  # noqa: E402
 from fn import config, debugging, types  # noqa: E402,F401
 from fn import nest  # noqa: E402,F401
 from fn._print_ops import print_ as print  # noqa: E402,A001  (TensorFlow's name)

@@ -37,7 +37,8 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Cons
         if have == n:
             t = _core.reshape_eager(t, shape)
         elif have == 1:
-            t = _core.execute("Fill", [_core.to_eager(shape.as_list(), "int32"), _core.reshape_eager(t, [])])[0]
+            with _core.ContextScope(None):   # the value is computed now, even while tracing
+                t = _core.execute("Fill", [_core.to_eager(shape.as_list(), "int32"), _core.reshape_eager(t, [])])[0]
         else:
             raise TypeError(
                 f"Eager execution of fn.constant with unsupported shape. Tensor {np.asarray(t.numpy())} "
@@ -241,7 +242,7 @@ def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
     values = list(values)
     if not any(_core.is_tensor(v) or isinstance(v, (np.ndarray, np.generic)) for v in values):
         # Python values only: TensorFlow converts the whole list to one constant.
-        t = convert_to_tensor(values)
+        t = _core.to_eager(values, None)   # a value now, even while tracing
         r = _rank_of(t)
         if axis < -r or axis >= r:
             raise ValueError(f"Argument `axis` = {axis} not in range [{-r}, {r})")

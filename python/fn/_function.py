@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import os
 import sys
 import threading
@@ -18,7 +19,13 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from fn import _core
 from fn._tensor_spec import TensorSpec
+from fn._concrete_function import ConcreteFunction
+from fn._func_graph import FuncGraph
+from fn._function_args import _is_variable_leaf, _Signature, _to_spec, _walk
+from fn._input_signature import _binding_error, _CastError, _conform
+from fn._retracing import _count_call, _explain
 
+_logger = logging.getLogger("fn")
 _FN_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -34,339 +41,6 @@ def _user_location() -> str:
 
 
 _core.set_location_provider(_user_location)
-
-
-# ---------------------------------------------------------------- arguments
-
-def _walk(value: Any, fn: Callable[[Any], Any]) -> Any:
-    """Rebuilds ``value`` replacing tensor/TensorSpec leaves by ``fn(leaf)``, visiting them in
-    the same order as ``_core.make_key`` (dicts by ``repr`` of their keys)."""
-    if _core.is_tensor(value) or isinstance(value, TensorSpec):
-        return fn(value)
-    if hasattr(type(value), "__fn_composite__"):
-        return _walk_composite(value, fn)
-    if isinstance(value, list):
-        return [_walk(v, fn) for v in value]
-    if isinstance(value, tuple):
-        items = [_walk(v, fn) for v in value]
-        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
-    if type(value) is dict:
-        out = {k: None for k in value}
-        for k in sorted(value, key=repr):
-            out[k] = _walk(value[k], fn)
-        return out
-    return value
-
-
-def _walk_composite(value: Any, fn: Callable[[Any], Any]) -> Any:
-    """A value made of tensors (``__fn_composite__() -> (trace type, components)``, fn.data's
-    datasets and iterators, and their specs): ``fn`` maps the components; the result is the
-    trace type when they became TensorSpecs, else the value rebuilt from the new components
-    (a dataset argument rebuilt from its placeholder while tracing)."""
-    spec, parts = value.__fn_composite__()
-    new = [fn(p) for p in parts]
-    if all(isinstance(p, TensorSpec) for p in new):
-        return spec
-    if all(_core.is_tensor(p) for p in new):
-        return spec._fn_from_components(new)
-    return spec
-
-
-def _flatten_tensors(value: Any) -> List[Any]:
-    out: List[Any] = []
-    _walk(value, out.append)
-    return out
-
-
-class _Signature:
-    """The Python signature of the traced function and how calls bind to it (canonical form:
-    positional values in parameter order, defaults applied; keyword-only and **kwargs apart)."""
-
-    def __init__(self, python_function: Callable, skip_first: bool = False) -> None:
-        try:
-            sig = inspect.signature(python_function)
-        except (TypeError, ValueError):
-            sig = inspect.Signature([inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
-                                     inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
-        params = list(sig.parameters.values())
-        if skip_first and params:
-            params = params[1:]
-        self.sig = sig.replace(parameters=params)
-        self.params = params
-        P = inspect.Parameter
-        self.positional = [p for p in params if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
-        self.var_positional = next((p for p in params if p.kind == P.VAR_POSITIONAL), None)
-        simple = all(p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD) for p in params)
-        # f(a, *args): a positional-only call's values are already the canonical form.
-        self.fast_varargs = not simple and all(p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL)
-                                               for p in params)
-        self.fast_positional = len(self.positional) if simple or self.fast_varargs else -1
-
-    def bind(self, args: tuple, kwargs: dict, name: str) -> Tuple[tuple, dict, List[str]]:
-        try:
-            bound = self.sig.bind(*args, **kwargs)
-        except TypeError as e:
-            raise TypeError(f"{name}() {e}") from None
-        bound.apply_defaults()
-        pos: List[Any] = []
-        names: List[str] = []
-        kw: Dict[str, Any] = {}
-        P = inspect.Parameter
-        for p in self.params:
-            v = bound.arguments.get(p.name, p.default)
-            if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD):
-                pos.append(v)
-                names.append(p.name)
-            elif p.kind == P.VAR_POSITIONAL:
-                for i, x in enumerate(v):
-                    pos.append(x)
-                    names.append(f"{p.name}_{i}")
-            elif p.kind == P.KEYWORD_ONLY:
-                kw[p.name] = v
-            else:
-                kw.update(v)
-        return tuple(pos), kw, names
-
-    def call_args(self, pos: tuple, kw: dict) -> Tuple[list, dict]:
-        """Splits canonical values back into a call of the Python function."""
-        n = len(self.positional)
-        args = list(pos[:n])
-        if self.var_positional is not None:
-            args.extend(pos[n:])
-        return args, dict(kw)
-
-
-# ---------------------------------------------------------------- graphs
-
-from fn._graph_def import GraphDef, NodeDef  # noqa: E402,F401  (as_graph_def's classes)
-
-
-class Operation:
-    """A node of a graph, as ``tf.Operation`` shows it (name, type, inputs, outputs)."""
-
-    def __init__(self, graph: "FuncGraph", index: int) -> None:
-        self._graph, self._index = graph, index
-
-    @property
-    def name(self) -> str:
-        return self._graph._core.node_name(self._index)
-
-    @property
-    def type(self) -> str:
-        return self._graph._core.node_op(self._index)
-
-    @property
-    def inputs(self) -> List[str]:
-        return self._graph._core.node_inputs(self._index)
-
-    def __repr__(self) -> str:
-        return f"<fn.Operation '{self.name}' type={self.type}>"
-
-
-class FuncGraph:
-    """The graph of a ConcreteFunction (``tf.Graph``/FuncGraph view over the C++ graph)."""
-
-    def __init__(self, core_graph: Any, name: str) -> None:
-        self._core = core_graph
-        self.name = name
-        self.inputs: List[Any] = []
-        self.outputs: List[Any] = []
-        self.structured_outputs: Any = None
-
-    def as_graph_def(self) -> GraphDef:
-        from fn._graph_def import graph_def
-        return graph_def(self._core)
-
-    def get_operations(self) -> List[Operation]:
-        return [Operation(self, i) for i in range(self._core.num_nodes())]
-
-    def get_operation_by_name(self, name: str) -> Operation:
-        for op in self.get_operations():
-            if op.name == name:
-                return op
-        raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
-
-    def to_text(self) -> str:
-        """The graph as readable text, one node a line."""
-        return self._core.to_text()
-
-    def to_dot(self) -> str:
-        """The graph in Graphviz DOT (sub-graphs of If/While as clusters)."""
-        from fn import _visualize as visualize
-        return visualize.to_dot(self, self.name)
-
-    def _repr_svg_(self) -> str:
-        """Notebooks render the graph as a picture."""
-        from fn import _visualize as visualize
-        return visualize.to_svg(self, self.name)
-
-    def __repr__(self) -> str:
-        return f"<fn.FuncGraph {self.name!r} with {self._core.num_nodes()} nodes>"
-
-
-# ---------------------------------------------------------------- concrete functions
-
-def _spec_text(v: Any) -> str:
-    if isinstance(v, TensorSpec) or _core.is_tensor(v):
-        return f"{v.dtype.name} Tensor, shape={v.shape}"
-    if isinstance(v, (list, tuple)):
-        inner = ", ".join(_spec_text(x) for x in v)
-        return f"[{inner}]" if isinstance(v, list) else f"({inner}{',' if len(v) == 1 else ''})"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k!r}: {_spec_text(x)}" for k, x in v.items()) + "}"
-    return repr(v)
-
-
-class ConcreteFunction:
-    """One traced graph of a Function, callable with tensors (``tf.types.experimental.ConcreteFunction``)."""
-
-    def __init__(self, core: Any, graph: FuncGraph, function_name: str, signature: _Signature,
-                 pos_values: tuple, kw_values: dict, arg_names: List[str], structured_outputs: Any,
-                 output_leaves: List[Any], variables: Sequence[Any] = ()) -> None:
-        self._core = core
-        self.graph = graph
-        self._function_name = function_name
-        self._signature = signature
-        self._pos_values = pos_values      # canonical args with TensorSpecs for tensor leaves
-        self._kw_values = kw_values
-        self._arg_names = arg_names
-        self.structured_outputs = structured_outputs
-        self._output_leaves = output_leaves  # per output position: True if tensor, else constant
-        self._variables = list(variables)
-        graph.structured_outputs = structured_outputs
-
-    # -- calling
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._call_impl(args, kwargs)
-
-    def _call_impl(self, args: tuple, kwargs: dict) -> Any:
-        names = list(self._arg_names) + list(self._kw_values)
-        expected = dict(zip(self._arg_names, self._pos_values))
-        expected.update(self._kw_values)
-        tensor_params = [n for n in names if _flatten_tensors(expected[n])]
-        if len(args) > len(tensor_params):
-            # Structured call: positional values for every parameter, in order.
-            if len(args) > len(names):
-                raise TypeError(f"{self._summary(with_defaults=False)} takes {len(names)} arguments but "
-                                f"{len(args)} were given.")
-            given = dict(zip(names, args))
-        else:
-            # Flat call (TF's ConcreteFunction signature): positional values fill the tensor
-            # parameters; Python parameters keep the values they were traced with.
-            given = dict(zip(tensor_params, args))
-        for k, v in kwargs.items():
-            if k not in expected:
-                flat = f"{self._function_name}({', '.join(tensor_params)})"
-                raise TypeError(f"{flat} got unexpected keyword arguments: {', '.join(sorted(kwargs))}.")
-            if k in given:
-                raise TypeError(f"{self._summary(with_defaults=False)} got two values for argument {k!r}.")
-            given[k] = v
-        flat_values: List[Any] = []
-        for n in names:
-            if n in given:
-                self._match(n, expected[n], given[n], flat_values)
-            elif n in tensor_params:
-                raise TypeError(f"{self._summary(with_defaults=False)} missing required argument: {n!r}.")
-        return self._pack_outputs(self._core.call(flat_values))
-
-    def _match(self, name: str, expected: Any, got: Any, flat: List[Any]) -> None:
-        if isinstance(expected, TensorSpec):
-            if not _core.is_tensor(got):
-                got = _core.convert_to_tensor(got, None, expected.dtype)
-            flat.append(got)
-            return
-        if hasattr(type(expected), "__fn_composite__"):
-            if hasattr(type(got), "__fn_composite__"):
-                got_spec, parts = got.__fn_composite__()
-                if got_spec.is_subtype_of(expected):
-                    flat.extend(parts)
-                    return
-            raise TypeError(f"ConcreteFunction {self._summary(with_defaults=False)} was constructed with "
-                            f"{expected!r} in {name}, but was called with {got!r}.")
-        if isinstance(expected, (list, tuple)) and isinstance(got, (list, tuple)) and len(expected) == len(got):
-            for e, g in zip(expected, got):
-                self._match(name, e, g, flat)
-            return
-        if isinstance(expected, dict) and isinstance(got, dict) and set(expected) == set(got):
-            for k in sorted(expected, key=repr):
-                self._match(name, expected[k], got[k], flat)
-            return
-        if got is expected or (type(got) is type(expected) and got == expected):
-            return
-        raise TypeError(
-            f"ConcreteFunction {self._summary(with_defaults=False)} was constructed with "
-            f"{type(expected).__name__} value {expected!r} in {name}, but was called with "
-            f"{type(got).__name__} value {got!r}.")
-
-    def _pack_outputs(self, flat: Sequence[Any]) -> Any:
-        it = iter(flat)
-        return _walk(self.structured_outputs, lambda _: next(it))
-
-    # -- introspection
-    @property
-    def name(self) -> str:
-        return self._core.name
-
-    @property
-    def captured_inputs(self) -> List[Any]:
-        return list(self._core.captures)
-
-    @property
-    def variables(self) -> List[Any]:
-        return list(self._variables)
-
-    @property
-    def trainable_variables(self) -> List[Any]:
-        return [v for v in self._variables if getattr(v, "trainable", True)]
-
-    @property
-    def structured_input_signature(self) -> Tuple[tuple, dict]:
-        def spec(v: Any, name: str) -> Any:
-            if isinstance(v, TensorSpec):
-                return TensorSpec(v.shape, v.dtype, v.name or name)
-            return v
-        args = tuple(_walk(v, lambda s, n=n: spec(s, n)) for v, n in zip(self._pos_values, self._arg_names))
-        kwargs = {k: _walk(v, lambda s, k=k: spec(s, k)) for k, v in self._kw_values.items()}
-        return args, kwargs
-
-    @property
-    def output_dtypes(self) -> Any:
-        return _walk(self.structured_outputs, lambda t: t.dtype)
-
-    @property
-    def output_shapes(self) -> Any:
-        return _walk(self.structured_outputs, lambda t: t.shape)
-
-    def _summary(self, with_defaults: bool = True) -> str:
-        parts = []
-        for name, v in zip(self._arg_names, self._pos_values):
-            if with_defaults and not _flatten_tensors(v):
-                parts.append(f"{name}={v!r}")
-            else:
-                parts.append(name)
-        for k, v in self._kw_values.items():
-            parts.append(f"{k}={v!r}" if with_defaults and not _flatten_tensors(v) else k)
-        return f"{self._function_name}({', '.join(parts)})"
-
-    def pretty_printed_signature(self, verbose: bool = True) -> str:
-        lines = [self._summary()]
-        args = [(n, v) for n, v in zip(self._arg_names, self._pos_values) if _flatten_tensors(v)]
-        args += [(k, v) for k, v in self._kw_values.items() if _flatten_tensors(v)]
-        if args:
-            lines.append("  Args:")
-            lines.extend(f"    {n}: {_spec_text(v)}" for n, v in args)
-        lines.append("  Returns:")
-        lines.append(f"    {_spec_text(self.structured_outputs)}")
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return "ConcreteFunction " + self.pretty_printed_signature()
-
-    def _repr_svg_(self) -> str:
-        return self.graph._repr_svg_()
-
-    def __repr__(self) -> str:
-        return f"<ConcreteFunction {self._summary()} at 0x{id(self):X}>"
 
 
 # ---------------------------------------------------------------- Function
@@ -392,7 +66,7 @@ class Function(_core.FunctionBase):
                  _bound_self: Any = None) -> None:
         super().__init__()
         if not callable(python_function):
-            raise TypeError(f"fn.function expects a callable, got {python_function!r}")
+            raise TypeError(f"{python_function!r} is not a callable object")
         self._python_function = python_function
         self._name = name or getattr(python_function, "__name__", "function")
         self._autograph = autograph
@@ -492,8 +166,19 @@ class Function(_core.FunctionBase):
     def _call_slow(self, args: tuple, kwargs: dict) -> Any:
         if _core.run_eagerly():
             return self._call_python(args, kwargs)
-        concrete, flat = self._get_concrete(args, kwargs, allow_specs=False)
-        return concrete._pack_outputs(concrete._core.call(flat))
+        eager = _core.executing_eagerly()
+        hits, before = (self._cache_stats()[0], self._tracing_count) if eager else (0, 0)
+        try:
+            concrete, flat = self._get_concrete(args, kwargs, allow_specs=False)
+        except RecursionError as e:
+            if not eager or isinstance(e, StagingError):
+                raise
+            # Python recursion through Functions (new trace types each call) ran out of stack.
+            raise StagingError(f"in user code:\n\n    RecursionError: {e}") from None
+        result = concrete._pack_outputs(concrete._core.call(flat))
+        if eager:
+            _count_call(self, self._tracing_count != before, hits)
+        return result
 
     def _call_python(self, args: tuple, kwargs: dict) -> Any:
         if self._bound_self is not None:
@@ -501,15 +186,12 @@ class Function(_core.FunctionBase):
         return self._python_function(*args, **kwargs)
 
     def _instance(self) -> Any:
-        inst = self._bound_self()
-        if inst is None:
-            raise ReferenceError(f"The instance bound to {self._name} has been deleted.")
-        return inst
+        # Held weakly; once the instance is gone (`Foo().f(1)`), self is None, as in TF.
+        return self._bound_self()
 
     def _get_concrete(self, args: tuple, kwargs: dict, allow_specs: bool) -> Tuple[ConcreteFunction, List[Any]]:
         if self._input_signature is not None:
-            values, pos, names = self._apply_input_signature(args, kwargs)
-            kw: dict = {}
+            values, pos, names, kw = self._apply_input_signature(args, kwargs)
             key, _ = _core.make_key(pos)
             _, leaves = _core.make_key(values)
         else:
@@ -517,9 +199,11 @@ class Function(_core.FunctionBase):
             key, leaves = _core.make_key(pos if not kw else (pos, kw))
         concrete = self._cache_lookup(key)
         if concrete is None:
+            _check_no_weakrefs(pos, kw)
             tracing = _tracing_now()
             if (id(self), key) in tracing:
-                raise RecursionError(
+                raise StagingError(
+                    "in user code:\n\n    RecursionError: "
                     f"maximum recursion depth exceeded while tracing {self._name}: it calls itself with "
                     f"arguments of the same trace type ({key!r}), so tracing would never end. Recursion "
                     "on tensor values cannot be traced; write it as a loop (a `while` on tensors, or "
@@ -529,7 +213,7 @@ class Function(_core.FunctionBase):
                 if concrete is None:
                     if self._reduce_retracing:
                         key, pos, kw = self._relax(key, pos, kw)
-                    concrete = self._trace(pos, kw, names, key)
+                    concrete = self._trace(pos, kw, names, key, None if allow_specs else list(leaves))
                     if not getattr(self, "_first_trace_done", False):
                         self._first_trace_done = True
                         if concrete._variables:
@@ -555,29 +239,44 @@ class Function(_core.FunctionBase):
             if not isinstance(s, TensorSpec):
                 raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got {s!r}")
 
-    def _apply_input_signature(self, args: tuple, kwargs: dict) -> Tuple[tuple, tuple, List[str]]:
-        """Values converted to match the signature, and the signature itself (the trace's key)."""
-        pos, kw, names = self._signature.bind(args, kwargs, self._name)
+    def _apply_input_signature(self, args: tuple, kwargs: dict) -> Tuple[tuple, tuple, List[str], dict]:
+        """Values converted to match the signature, and the canonical arguments to trace with
+        (the specs, then the defaults of parameters beyond the signature)."""
         sig = self._input_signature
-        values = [_conform(v, s) for v, s in zip(pos, sig)]
-        if kw or len(pos) != len(sig) or any(v is None for v in values):
-            inputs = ",\n    ".join(str(a) for a in args)
-            specs = ",\n    ".join(repr(s) for s in sig)
-            raise ValueError("Python inputs incompatible with input_signature:\n"
-                             f"  inputs: (\n    {inputs})\n  input_signature: (\n    {specs}).")
-        return tuple(values), tuple(sig), names
+        try:
+            pos, kw, names = self._signature.bind(args, kwargs, self._name, raw=True)
+            for p in self._signature.params:
+                if p.kind is inspect.Parameter.KEYWORD_ONLY:   # only their defaults are allowed
+                    v, d = kw.get(p.name), p.default
+                    if d is inspect.Parameter.empty or not (v is d or (type(v) is type(d) and v == d)):
+                        raise _CastError(f"Can not cast {v!r} to Literal[{d!r}]")
+                elif p.kind is inspect.Parameter.VAR_KEYWORD and any(k not in self._signature.sig.parameters
+                                                                     for k in kw):
+                    raise _CastError(f"got unexpected keyword arguments {sorted(kw)} (input_signature is set)")
+            values = [_conform(v, s) for v, s in zip(pos, sig)]
+            extras = list(pos[len(sig):])
+            for p, v in zip(self._signature.positional[len(sig):], extras):
+                d = p.default
+                if d is inspect.Parameter.empty or not (v is d or (type(v) is type(d) and v == d)):
+                    raise _CastError(f"Can not cast {v!r} to Literal[{d!r}]")
+        except (TypeError, _CastError) as e:
+            raise _binding_error(self, e, args, kwargs, sig) from None
+        return tuple(values) + tuple(extras), tuple(sig) + tuple(extras), names, kw
 
     # -- tracing
-    def _trace(self, pos: tuple, kw: dict, names: List[str], key: Any) -> ConcreteFunction:
+    def _trace(self, pos: tuple, kw: dict, names: List[str], key: Any,
+               actual: Optional[List[Any]] = None) -> ConcreteFunction:
         start = time.perf_counter()
         trace_id = _next_trace_id()
         graph = _core.Graph(self._name)
         builder = _core.GraphBuilder(graph)
         func_graph = FuncGraph(graph, self._name)
-        with _core.ContextScope(builder), _trace_scope(self) as created:
+        with _core.ContextScope(builder), _trace_scope(self, _evaluator(graph, builder, actual)) as created:
             placeholders: List[Any] = []
 
             def make_placeholder(leaf: Any, name: str) -> Any:
+                if _is_variable_leaf(leaf):
+                    return _variable_placeholder(builder, leaf, name, placeholders)
                 spec_shape = leaf.shape
                 if self._input_signature is not None and isinstance(leaf, TensorSpec):
                     spec_shape = leaf.shape
@@ -592,10 +291,19 @@ class Function(_core.FunctionBase):
             func_graph.inputs = placeholders
             args, kwargs = self._signature.call_args(call_pos, call_kw)
             target = self._traced_callable()
+            before = [_structure(v) for v in call_pos] + [_structure(v) for v in call_kw.values()]
             outputs = target(*args, **kwargs)
+            after = [_structure(v) for v in call_pos] + [_structure(v) for v in call_kw.values()]
+            changed = [n for n, b, a in zip(list(names) + list(call_kw), before, after) if b != a]
+            if changed:
+                params = ", ".join(p.name for p in self._signature.params)
+                raise ValueError(f"{self._name}({params}) should not modify its Python input arguments. Modifying "
+                                 "a copy is allowed. The following parameter(s) were modified: "
+                                 f"{', '.join(changed)}")
             structured, flat_out = _outputs_to_graph(outputs)
             builder.set_outputs(flat_out)
             func_graph.outputs = flat_out
+            func_graph.inputs = placeholders + list(builder.capture_placeholders())
         core = _core.ConcreteFunctionCore(graph, builder.captured_values(), f"__inference_{self._name}_{trace_id}")
         spec_pos = tuple(_walk(v, _to_spec) for v in pos)
         spec_kw = {k: _walk(v, _to_spec) for k, v in kw.items()}
@@ -631,6 +339,13 @@ class Function(_core.FunctionBase):
         return fn
 
 
+class StagingError(RecursionError):
+    """TF's AutoGraph ``StagingError`` for a Function that recurses while tracing (a
+    RecursionError as well, so ``except RecursionError`` still catches it)."""
+
+
+StagingError.__module__ = "fn"
+
 _tracing_local = threading.local()
 
 
@@ -652,17 +367,66 @@ class _TracingMark:
         self.active.discard(self.item)
 
 
-def _trace_scope(f: "Function") -> Any:
+def _trace_scope(f: "Function", evaluate: Optional[Callable[[Any], Any]] = None) -> Any:
     """Variables' creation rules while tracing (fn.variables), a no-op before that module loads."""
     mod = sys.modules.get("fn._variables")
     if mod is None:
         import contextlib
         return contextlib.nullcontext([])
-    return mod._creation_scope(f)
+    return mod._creation_scope(f, evaluate)
 
 
-def _to_spec(leaf: Any) -> TensorSpec:
-    return leaf if isinstance(leaf, TensorSpec) else TensorSpec(leaf.shape, leaf.dtype)
+def _evaluator(graph: Any, builder: Any, actual: Optional[List[Any]]) -> Optional[Callable[[Any], Any]]:
+    """Computes a tensor of the graph being traced from the call's actual arguments (the graph so
+    far, pruned to that tensor), or None when the call's values are not known (specs)."""
+    if actual is None or any(a is None for a in actual):
+        return None
+
+    def evaluate(t: Any) -> Any:
+        try:
+            builder.set_outputs([t])
+        except Exception:  # noqa: BLE001  (a tensor of a nested graph: not computable here)
+            return t
+        core = _core.ConcreteFunctionCore(graph, builder.captured_values(), "__lazy_initial_value")
+        with _core.ContextScope(None):
+            return core.call(list(actual))[0]
+    return evaluate
+
+
+def _structure(v: Any) -> Any:
+    """The nesting of lists and dicts in an argument (what TF checks a trace left unmodified)."""
+    if isinstance(v, list):
+        return ("list", id(v), tuple(_structure(x) for x in v))
+    if isinstance(v, tuple):
+        return tuple(_structure(x) for x in v)
+    if isinstance(v, dict):
+        return ("dict", id(v), tuple((repr(k), _structure(v[k])) for k in sorted(v, key=repr)))
+    return None
+
+
+def _check_no_weakrefs(pos: tuple, kw: dict) -> None:
+    def visit(v: Any) -> None:
+        if isinstance(v, weakref.ref):
+            raise TypeError(f"weakref input {v!r} not supported for tf.function.")
+        if isinstance(v, (list, tuple)):
+            for x in v:
+                visit(x)
+        elif isinstance(v, dict):
+            for x in v.values():
+                visit(x)
+    visit(pos)
+    visit(kw)
+
+
+def _variable_placeholder(builder: Any, leaf: Any, name: str, placeholders: List[Any]) -> Any:
+    """A Variable argument inside the trace is the Variable itself (as in TF); its handle's uses
+    read a placeholder, fed with the handle of the Variable each call passes."""
+    if not hasattr(leaf, "_fn_handle"):
+        raise TypeError(f"Cannot trace with {leaf!r}: pass a Variable")
+    ph = builder.add_placeholder(name, "resource", [])
+    placeholders.append(ph)
+    builder.bind_input(leaf._fn_handle, ph)
+    return leaf
 
 
 def _flatten_specs(sig: Any) -> List[Any]:
@@ -674,25 +438,6 @@ def _flatten_specs(sig: Any) -> List[Any]:
     if isinstance(sig, dict):
         return [x for k in sorted(sig, key=repr) for x in _flatten_specs(sig[k])]
     return [sig]
-
-
-def _conform(value: Any, spec: Any) -> Any:
-    """``value`` converted to match ``spec`` (a TensorSpec or a structure of them), or None."""
-    if isinstance(spec, TensorSpec):
-        if isinstance(value, TensorSpec):
-            return value if value.dtype == spec.dtype and value.shape.is_subtype_of(spec.shape) else None
-        if not _core.is_tensor(value):
-            try:
-                value = _core.convert_to_tensor(value, spec.dtype)
-            except Exception:  # noqa: BLE001
-                return None
-        if value.dtype != spec.dtype or not value.shape.is_subtype_of(spec.shape):
-            return None
-        return value
-    if isinstance(spec, (list, tuple)) and isinstance(value, (list, tuple)) and len(spec) == len(value):
-        parts = [_conform(v, s) for v, s in zip(value, spec)]
-        return None if any(p is None for p in parts) else type(value)(parts)
-    return None
 
 
 def _merge_specs(a: Any, b: Any) -> Any:
@@ -731,6 +476,12 @@ def _outputs_to_graph(outputs: Any) -> Tuple[Any, List[Any]]:
         # Python numbers and strings returned from a Function come back as tensors (TF).
         if isinstance(v, (bool, int, float, str, bytes)) or type(v).__module__ == "numpy":
             return _core.convert_to_tensor(v)
+        if type(v).__name__ == "TensorShape" and hasattr(v, "as_list"):   # TF: a known shape converts
+            if not v.is_fully_defined():
+                raise TypeError("To be compatible with tf.function, Python functions must return zero or more "
+                                "Tensors or ExtensionTypes or None values; found return value of type "
+                                "TensorShape, which is not a Tensor or ExtensionType.")
+            return _core.convert_to_tensor(v.as_list(), "int32")
         return v
 
     structured = _walk(_map_objects(outputs, convert), ident)
@@ -745,53 +496,22 @@ def _map_objects(v: Any, fn: Callable[[Any], Any]) -> Any:
         return type(v)(*items) if hasattr(v, "_fields") else tuple(items)
     if type(v) is dict:
         return {k: _map_objects(x, fn) for k, x in v.items()}
+    if hasattr(type(v), "__tf_flatten__") and not isinstance(v, type):
+        metadata, components = v.__tf_flatten__()
+        return type(v).__tf_unflatten__(metadata, tuple(_map_objects(c, fn) for c in components))
     return fn(v)
 
 
-class _Explain:
-    """Retracing explanations (beyond TF): which argument's trace type differed and how."""
-
-    def __init__(self) -> None:
-        self.enabled = False
-        self.log: List[str] = []
-
-    def on_trace(self, f: Function, key: Any) -> None:
-        items = [k for k, _ in f._cache_items() if not (k == key)]
-        if not items:
-            return
-        msg = _describe_retrace(f, key, items)
-        f.__dict__.setdefault("_retrace_log", []).append(msg)
-        if self.enabled:
-            print(msg, file=sys.stderr)
-        # Like TF, only retraces of top-level calls count (not calls made while tracing, such as
-        # recursion on Python values).
-        if not _core.executing_eagerly():
-            return
-        f._toplevel_traces = getattr(f, "_toplevel_traces", 0) + 1
-        if f._toplevel_traces >= 5 and not getattr(f, "_warned_retracing", False):
-            f._warned_retracing = True
-            code = getattr(f._python_function, "__code__", None)
-            where = f"{code.co_filename}:{code.co_firstlineno}" if code else f._name
-            warnings.warn(f"{f._tracing_count} retracings of {f._name} ({where}) triggered. "
-                          f"Tracing is expensive; the last retrace happened because: {msg}", stacklevel=4)
 
 
-def _describe_retrace(f: Function, key: Any, others: List[Any]) -> str:
-    names = [p.name for p in f._signature.params]
-    best, best_diff = None, None
-    for other in others:
-        a, b = key.elements(), other.elements()
-        if len(a) != len(b):
-            diff = [f"the number of arguments changed ({len(b)} -> {len(a)})"]
-        else:
-            diff = [f"argument {names[i] if i < len(names) else i!r}: {b[i]!r} -> {a[i]!r}"
-                    for i in range(len(a)) if not (a[i] == b[i])]
-        if best_diff is None or len(diff) < len(best_diff):
-            best, best_diff = other, diff
-    return f"{f._name} retraced: closest cached signature {best!r} differs in " + "; ".join(best_diff or ["(nothing)"])
+def executing_eagerly() -> bool:
+    """``tf.executing_eagerly``: False while a Function is being traced."""
+    return bool(_core.executing_eagerly())
 
 
-_explain = _Explain()
+def get_logger() -> logging.Logger:
+    """``tf.get_logger``: the logger fn warns through (retracing, AutoGraph)."""
+    return _logger
 
 
 def function(func: Optional[Callable] = None, input_signature: Optional[Sequence[Any]] = None,

@@ -89,6 +89,16 @@ def _is_variable(x: Any) -> bool:
     return _core.is_tensor(getattr(x, "_fn_handle", None))
 
 
+def _ones_of(v: Any) -> Any:
+    from fn._array_ops import ones
+    return ones(v.shape, v.dtype)
+
+
+def _zeros_of(v: Any) -> Any:
+    from fn._array_ops import zeros
+    return zeros(v.shape, v.dtype)
+
+
 # ---- the tape -------------------------------------------------------------------------------
 
 class GradientTape:
@@ -206,30 +216,25 @@ class GradientTape:
         except ValueError:
             raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}") from None
 
-        raw_targets = _flatten(target)
-        flat_sources = [self._as_source(s) for s in _flatten(sources)]
+        target_leaves = _flatten(target)
+        flat_targets = [self._as_target(t) for t in target_leaves]
+        source_leaves = _flatten(sources)
+        flat_sources = [self._as_source(s) for s in source_leaves]
         flat_grads: List[Any] = []
         if output_gradients is not None:
             flat_grads = [None if g is None else _core.convert_to_tensor(g, None)
                           for g in _flatten(output_gradients)]
-            if len(flat_grads) != len(raw_targets):
-                raise ValueError(f"Expected {len(raw_targets)} output_gradients (one per target), got "
+            if len(flat_grads) != len(flat_targets):
+                raise ValueError(f"Expected {len(flat_targets)} output_gradients (one per target), got "
                                  f"{len(flat_grads)}.")
-        # As TF, a variable target is its handle: d v / d v is the seed, other sources get nothing.
-        var_seeds = [(t, flat_grads[k] if flat_grads else None)
-                     for k, t in enumerate(raw_targets) if _is_variable(t)]
-        keep = [k for k, t in enumerate(raw_targets) if not _is_variable(t)]
-        flat_targets = [self._as_target(raw_targets[k]) for k in keep]
-        flat_grads = [flat_grads[k] for k in keep] if flat_grads else []
-        grads = self._tape.gradient(flat_targets, flat_sources, flat_grads, False) if flat_targets \
-            else [None] * len(flat_sources)
-        if var_seeds:
-            from fn._variable_targets import add_variable_target_grads
-            grads = add_variable_target_grads(grads, _flatten(sources), var_seeds)
-        if zero:   # zeros shaped like each source (a variable's value, not its resource handle)
-            from fn._math_ops import zeros_like
-            grads = [zeros_like(s.read_value() if _is_variable(s) else s) if g is None else g
-                     for g, s in zip(grads, _flatten(sources))]
+        if any(_is_variable(t) for t in target_leaves):
+            # A Variable target is its handle, as in TF (d v / d v = ones of the variable's shape).
+            flat_grads = flat_grads or [None] * len(flat_targets)
+            flat_grads = [_ones_of(t) if g is None and _is_variable(t) else g
+                          for t, g in zip(target_leaves, flat_grads)]
+        grads = self._tape.gradient(flat_targets, flat_sources, flat_grads, zero)
+        if zero:
+            grads = [_zeros_of(s) if g is None and _is_variable(s) else g for s, g in zip(source_leaves, grads)]
         if not self._persistent:
             self._watched_variables = self.watched_variables()
             self._tape = None
@@ -249,6 +254,8 @@ class GradientTape:
 
     @staticmethod
     def _as_target(t: Any) -> Any:
+        if _is_variable(t):
+            return t._fn_handle
         if _core.is_tensor(t):
             return t
         return _core.convert_to_tensor(t, None)
@@ -260,3 +267,19 @@ class GradientTape:
         if _core.is_tensor(s):
             return s
         raise AttributeError(f"{type(s).__name__!r} object has no attribute '_id'")
+
+
+def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients", gate_gradients: bool = False,
+              aggregation_method: Any = None, stop_gradients: Any = None,
+              unconnected_gradients: Any = UnconnectedGradients.NONE) -> List[Any]:
+    """``tf.gradients``: symbolic d(sum of ys)/d(x) for each x, inside a Function being traced
+    (eagerly it raises RuntimeError, as TF: use GradientTape). Returns a list, one per x."""
+    flat_ys = [_core.convert_to_tensor(y, None) if not _core.is_tensor(y) else y for y in _flatten(ys)]
+    flat_xs = [x._fn_handle if _is_variable(x) else x for x in _flatten(xs)]
+    seeds: List[Any] = []
+    if grad_ys is not None:
+        seeds = [None if g is None else _core.convert_to_tensor(g, None) for g in _flatten(grad_ys)]
+        if len(seeds) != len(flat_ys):
+            raise ValueError(f"Passed {len(seeds)} grad_ys for {len(flat_ys)} ys")
+    zero = UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO
+    return list(_core.symbolic_gradients(flat_ys, flat_xs, seeds, zero))

@@ -34,13 +34,17 @@ class TensorArray:
         self._infer_shape = infer_shape
         self._element_shape = TensorShape(element_shape)
         self._static_size: Optional[int] = None
+        # Eagerly (only), a read empties its element unless clear_after_read=False, as in TF:
+        # stack() then sees zeros there and a second read raises.
+        self._clear_after_read = clear_after_read is not False and _core.executing_eagerly()
+        self._cleared: set = set()
         if flow is not None:
             self._flow = flow
             return
-        if size is None:
-            if not self._dynamic_size:
-                raise ValueError("Size must be provided if handle is not provided (or use dynamic_size=True)")
-            size = 0
+        if size is None:   # TF requires it even with dynamic_size
+            if _core.executing_eagerly():
+                raise ValueError("Size must be declared for TensorArrays when eager execution is enabled.")
+            raise ValueError("Argument `size` must be provided if argument `flow` is not provided.")
         if isinstance(size, int) or (_core.is_tensor(size) and size._is_eager):
             self._static_size = int(size)
             if self._static_size < 0:
@@ -97,7 +101,13 @@ class TensorArray:
             ta._static_size = None
         return ta
 
+    def _eager(self) -> bool:
+        return _core.is_tensor(self._flow) and self._flow._is_eager and _core.executing_eagerly()
+
     def _merged_shape(self, shape: TensorShape) -> TensorShape:
+        if self._eager() and not shape.is_compatible_with(self._element_shape):
+            # TF's eager TensorArray checks every write, whatever infer_shape says.
+            raise ValueError(f"Incompatible shape for value ({shape}), expected ({self._element_shape})")
         if not self._infer_shape:
             return self._element_shape
         if not shape.is_compatible_with(self._element_shape):
@@ -127,17 +137,41 @@ class TensorArray:
         """The array with ``value`` at ``index`` (grows it when ``dynamic_size``)."""
         value = self._value(value)
         shape = self._merged_shape(value.shape)
+        if self._eager() and _index(index)._is_eager:
+            i, size = int(_index(index).numpy()), int(self.size().numpy())
+            if i < 0:
+                raise errors.OutOfRangeError(None, None, f"Writing to negative indices (index {i}) is not allowed.")
+            if i >= size and not self._dynamic_size:
+                raise errors.OutOfRangeError(
+                    None, None, f"Tried to write to index {i} but array is not resizeable and size is: {size} ")
         flow = _core.execute("TensorListSetItem", [self._flow, _index(index), value],
                              {"resize_if_index_out_of_bounds": self._dynamic_size}, name)[0]
+        if self._cleared and _core.is_tensor(flow) and flow._is_eager:
+            self._cleared.discard(int(_index(index).numpy()))
         return self._with_flow(flow, shape)
 
     def read(self, index: Any, name: Optional[str] = None) -> Any:
         """The element at ``index`` (zeros of the element shape if it was never written)."""
-        return _core.execute("TensorListGetItem", [self._flow, _index(index)], self._attrs(), name)[0]
+        value = _core.execute("TensorListGetItem", [self._flow, _index(index)], self._attrs(), name)[0]
+        if self._clear_after_read and value._is_eager and self._flow._is_eager:
+            i = int(_index(index).numpy())
+            if i in self._cleared:
+                raise errors.InvalidArgumentError(
+                    None, None, f"Could not read index {i} twice because it was cleared after a previous read "
+                    "(perhaps try setting clear_after_read = false?)")
+            zeros = _core.execute("ZerosLike", [value], None, None)[0]
+            self._flow = _core.execute("TensorListSetItem", [self._flow, _index(i), zeros],
+                                       {"resize_if_index_out_of_bounds": False}, None)[0]
+            self._cleared.add(i)
+        return value
 
     def stack(self, name: Optional[str] = None) -> Any:
         """All elements stacked along a new first axis."""
         n = -1 if self._dynamic_size or self._static_size is None else self._static_size
+        if self._eager() and not self._element_shape.is_fully_defined() and int(self.size().numpy()) == 0:
+            # TF's eager TensorArray stacks nothing into a (0,) tensor.
+            from fn._array_ops import zeros
+            return zeros([0], self._dtype)
         return _core.execute("TensorListStack", [self._flow], self._attrs(num_elements=n), name)[0]
 
     def gather(self, indices: Any, name: Optional[str] = None) -> Any:
@@ -154,6 +188,7 @@ class TensorArray:
         value = self._value(value)
         shape = self._merged_shape(value.shape[1:])
         flow = _core.execute("TensorListFromTensor", [value], None, name)[0]
+        self._cleared = set() if self._cleared else self._cleared
         ta = self._with_flow(flow, shape)
         rows = value.shape[0] if value.shape.rank else None
         ta._static_size = rows if not self._dynamic_size else None
@@ -166,6 +201,8 @@ class TensorArray:
         idx = indices if _core.is_tensor(indices) else _core.convert_to_tensor(indices, int32)
         flow = _core.execute("TensorListScatterIntoExistingList", [self._flow, value, idx],
                              {"resize_if_index_out_of_bounds": self._dynamic_size}, name)[0]
+        if self._cleared and idx._is_eager:
+            self._cleared -= {int(i) for i in idx.numpy().reshape(-1)}
         return self._with_flow(flow, shape)
 
     def split(self, value: Any, lengths: Any, name: Optional[str] = None) -> "TensorArray":

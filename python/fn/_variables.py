@@ -30,12 +30,16 @@ class _CreationPolicy:
     def __init__(self, allowed: bool) -> None:
         self.allowed = allowed
         self.created: List["Variable"] = []
+        # Set by Function._trace: computes a graph tensor's value from the call's arguments, so
+        # an initial value made from them (`fn.Variable(fn.ones_like(x))`) is known on the first call.
+        self.evaluate: Optional[Callable[[Any], Any]] = None
 
 
 @contextlib.contextmanager
-def _creation_scope(function: Any) -> Iterator[List["Variable"]]:
+def _creation_scope(function: Any, evaluate: Optional[Callable[[Any], Any]] = None) -> Iterator[List["Variable"]]:
     """Entered by Function._trace: creation is allowed only while tracing for the first time."""
     policy = _CreationPolicy(allowed=not getattr(function, "_first_trace_done", False))
+    policy.evaluate = evaluate
     _policies().append(policy)
     try:
         yield policy.created
@@ -72,6 +76,8 @@ class Variable:
         with init_scope():   # variables live outside graphs (TF lifts their creation out)
             if callable(initial_value):
                 initial_value = initial_value()
+            if _core.is_tensor(initial_value) and not initial_value._is_eager and policies and policies[-1].evaluate:
+                initial_value = policies[-1].evaluate(initial_value)
             if _core.is_tensor(initial_value) and not initial_value._is_eager:
                 raise ValueError("A fn.Variable's initial value cannot depend on a graph tensor of the "
                                  "Function being traced; pass a value computable outside the Function.")
@@ -137,8 +143,10 @@ class Variable:
         from fn._device import CPU_DEVICE
         return CPU_DEVICE
 
+    _fn_variable = True   # a Function input: its handle is passed at call time (trace type below)
+
     def __tf_tracing_type__(self, context: Any) -> Any:
-        return _VariableType(self._dtype, self._shape, self._id)
+        return _VariableType(self._dtype, self._shape, self._trainable)
 
     # -- reading
     def read_value(self) -> Any:
@@ -257,12 +265,13 @@ Variable.__ne__ = lambda self, other: self.read_value() != other
 
 
 class _VariableType:
-    """Trace type of a Variable: dtype and shape plus its unique id (SPEC 2.4)."""
+    """Trace type of a Variable argument: dtype, shape and trainability (TF's VariableSpec). Its
+    handle is an input of the traced graph, so another Variable of that type reuses the trace."""
 
-    __slots__ = ("dtype", "shape", "id")
+    __slots__ = ("dtype", "shape", "trainable")
 
-    def __init__(self, dtype: Any, shape: Any, vid: int) -> None:
-        self.dtype, self.shape, self.id = dtype, shape, vid
+    def __init__(self, dtype: Any, shape: Any, trainable: bool) -> None:
+        self.dtype, self.shape, self.trainable = dtype, shape, trainable
 
     def is_subtype_of(self, other: Any) -> bool:
         return self == other
@@ -271,11 +280,11 @@ class _VariableType:
         return self if all(self == o for o in others) else None
 
     def __eq__(self, other: Any) -> bool:
-        return (isinstance(other, _VariableType) and self.id == other.id and self.dtype == other.dtype
-                and self.shape == other.shape)
+        return (isinstance(other, _VariableType) and self.dtype == other.dtype and self.shape == other.shape
+                and self.trainable == other.trainable)
 
     def __hash__(self) -> int:
-        return hash((self.id, self.dtype, self.shape))
+        return hash((self.dtype, self.shape, self.trainable))
 
     def __repr__(self) -> str:
-        return f"Variable(shape={self.shape}, dtype={self.dtype!r}, id={self.id})"
+        return f"VariableSpec(shape={self.shape}, dtype={self.dtype!r}, trainable={self.trainable})"

@@ -3,7 +3,11 @@ stateful, so passes never merge two reads of one variable across an assignment (
 made Adam read its momentum slot before updating it)."""
 from __future__ import annotations
 
-import fn
+import pytest
+
+from tfbackend import IS_TF, tf as fn  # noqa: F401
+
+pytestmark = pytest.mark.tf_oracle
 
 
 def test_reads_around_assignments_are_not_merged():

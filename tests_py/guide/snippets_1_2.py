@@ -124,7 +124,7 @@ _add("2.4", "trace_types", "Trace types", ["""
       print("Tracing with a variable of dtype", v.dtype.name)
       return v + 1
 
-    print("Variables: like tensors, plus the resource id")
+    print("Variables: by dtype and shape (the handle is an input)")
     v1 = tf.Variable(1.0)
     v2 = tf.Variable(2.0)
     print(by_variable(v1))

