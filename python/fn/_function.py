@@ -471,17 +471,17 @@ def _outputs_to_graph(outputs: Any) -> Tuple[Any, List[Any]]:
         return out
 
     def convert(v: Any) -> Any:
-        if hasattr(v, "__fn_tensor__") and not _core.is_tensor(v):
-            return v.__fn_tensor__(None)
-        # Python numbers and strings returned from a Function come back as tensors (TF).
-        if isinstance(v, (bool, int, float, str, bytes)) or type(v).__module__ == "numpy":
-            return _core.convert_to_tensor(v)
         if type(v).__name__ == "TensorShape" and hasattr(v, "as_list"):   # TF: a known shape converts
             if not v.is_fully_defined():
                 raise TypeError("To be compatible with tf.function, Python functions must return zero or more "
                                 "Tensors or ExtensionTypes or None values; found return value of type "
                                 "TensorShape, which is not a Tensor or ExtensionType.")
             return _core.convert_to_tensor(v.as_list(), "int32")
+        if hasattr(v, "__fn_tensor__") and not _core.is_tensor(v):
+            return v.__fn_tensor__(None)
+        # Python numbers and strings returned from a Function come back as tensors (TF).
+        if isinstance(v, (bool, int, float, str, bytes)) or type(v).__module__ == "numpy":
+            return _core.convert_to_tensor(v)
         return v
 
     structured = _walk(_map_objects(outputs, convert), ident)
