@@ -107,18 +107,26 @@ GradFn while_gradient() {
         for (size_t k = 0; k < n; ++k) res.push_back(local(b, outs.at(k)));
         // Written at the iteration's index (not pushed) so higher-order gradients flow through
         // the stacks with TensorListSetItem's own gradient rule.
+        // Stack k holds var k's value after each iteration at index iteration + 1 (its initial
+        // value at 0), so the backward body reads an iteration's inputs and outputs (a tanh's
+        // gradient needs the tanh) without recomputing the forward body.
+        TensorPtr next = dispatch1("AddV2", {counter, scalar_i32(1)});
         for (size_t k = 0; k < n; ++k) {
           Attrs a = list_attrs(var_spec[k]);
           a.set("resize_if_index_out_of_bounds", true);
-          res.push_back(local(b, dispatch1("TensorListSetItem", {lists[k], counter, args[k]}, std::move(a))));
+          res.push_back(local(b, dispatch1("TensorListSetItem", {lists[k], next, outs.at(k)}, std::move(a))));
         }
       }
       b.graph()->outputs = res;
     }
     std::vector<TensorPtr> init{scalar_i32(0)};
     for (size_t k = 0; k < n; ++k) init.push_back(gc.inputs[k]);
-    for (size_t k = 0; k < n; ++k)
-      init.push_back(dispatch1("TensorListReserve", {scalar_i32(0)}, list_attrs(var_spec[k])));
+    for (size_t k = 0; k < n; ++k) {
+      Attrs a = list_attrs(var_spec[k]);
+      a.set("resize_if_index_out_of_bounds", true);
+      TensorPtr empty = dispatch1("TensorListReserve", {scalar_i32(0)}, list_attrs(var_spec[k]));
+      init.push_back(dispatch1("TensorListSetItem", {empty, scalar_i32(0), gc.inputs[k]}, std::move(a)));
+    }
     std::vector<TensorPtr> acc = build_while(init, *fwd[0], *fwd[1], max_iter, "while_acc");
     TensorPtr iterations = acc[0];
     std::vector<TensorPtr> stacks(acc.begin() + 1 + n, acc.end());
@@ -181,11 +189,13 @@ GradFn while_gradient() {
         res.push_back(local(b, dispatch1("Greater", {i, scalar_i32(0)})));
       } else {
         TensorPtr prev = dispatch1("Sub", {i, scalar_i32(1)});
-        std::vector<TensorPtr> ins;
-        for (size_t k = 0; k < n; ++k)
+        std::vector<TensorPtr> ins, outs;
+        for (size_t k = 0; k < n; ++k) {
           ins.push_back(dispatch1("TensorListGetItem", {lists[k], prev}, list_attrs(var_spec[k])));
+          outs.push_back(dispatch1("TensorListGetItem", {lists[k], i}, list_attrs(var_spec[k])));
+        }
         for (size_t j = 0; j < m; ++j) ins.push_back(capture(b, gc.inputs[n + j], "capture"));
-        std::vector<TensorPtr> grads = graph_gradients(*body, ins, g);
+        std::vector<TensorPtr> grads = graph_gradients(*body, ins, g, outs);
         res.push_back(local(b, prev));
         for (size_t k : gv) res.push_back(local(b, grads[k] ? grads[k] : zeros_like(ins[k])));
         for (size_t j : gcap) {
