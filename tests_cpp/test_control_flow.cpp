@@ -482,3 +482,46 @@ TEST_CASE("prune_while_loop_vars drops loop vars nobody reads") {
   // All three returned: nothing changes.
   CHECK(while_outputs(*prune_while_loop_vars(*three_var_loop(3)->graph())) == 3);
 }
+
+size_t count_whiles(const Graph& g) {
+  size_t c = 0;
+  for (const Node& n : g.nodes()) c += n.op == "While" || n.op == "StatelessWhile";
+  return c;
+}
+
+TEST_CASE("merge_forward_while runs a gradient's forward loop once") {
+  register_test_ops();
+  // f(n, x) = (a, da/dx) for: i = 0, a = 1; while i < n: a = a * x; i = i + 1
+  auto f = trace("f", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {
+    TensorPtr n = v[0], x = v[1];
+    std::vector<TensorSpec> vars{scalar(DType::Int32), scalar(DType::Float32)};
+    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& l) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {l[0], n})};
+    });
+    auto body = trace("body", vars, [&](const std::vector<TensorPtr>& l) {
+      return std::vector<TensorPtr>{dispatch1("AddV2", {l[0], i32(1)}), dispatch1("Mul", {l[1], x})};
+    });
+    auto out = build_while({i32(0), f32(1)}, *cond, *body, -1);
+    const Node& w = current_builder()->graph()->node(out[0]->node);
+    std::vector<TensorPtr> ins;
+    for (const NodeOutput& o : w.inputs) ins.push_back(current_builder()->symbolic(o.node, o.index));
+    std::vector<TensorPtr> og{nullptr, dispatch1("OnesLike", {out[1]})};
+    Attrs attrs = w.attrs;
+    auto grads = w.def->grad(GradContext{ins, out, og, attrs});
+    TensorPtr dx;
+    for (size_t k = 0; k < ins.size(); ++k)
+      if (ins[k]->graph_id == x->graph_id && ins[k]->node == x->node) dx = grads[k];
+    REQUIRE(dx);
+    return std::vector<TensorPtr>{out[1], dx};
+  });
+  auto g = f->graph();
+  CHECK(count_whiles(*g) == 3);   // forward, accumulating forward, backward
+  auto merged = merge_forward_while(*g);
+  CHECK(count_whiles(*merged) == 2);
+  auto ref = run_with_captures(g, *f, {i32(3), f32(2)});
+  auto got = run_with_captures(optimize(*g), *f, {i32(3), f32(2)});
+  CHECK(got[0]->scalar_as_double() == 8.0);    // 2^3
+  CHECK(got[1]->scalar_as_double() == 12.0);   // 3 * 2^2
+  CHECK(ref[0]->scalar_as_double() == got[0]->scalar_as_double());
+  CHECK(ref[1]->scalar_as_double() == got[1]->scalar_as_double());
+}

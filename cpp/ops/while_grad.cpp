@@ -7,6 +7,7 @@
 #include "ops/grad_util.h"
 #include "ops/op.h"
 #include "ops/shape_util.h"
+#include "trace/context.h"
 
 namespace fn {
 
@@ -128,6 +129,14 @@ GradFn while_gradient() {
       init.push_back(dispatch1("TensorListSetItem", {empty, scalar_i32(0), gc.inputs[k]}, std::move(a)));
     }
     std::vector<TensorPtr> acc = build_while(init, *fwd[0], *fwd[1], max_iter, "while_acc");
+    // In a graph, name the forward loop this one repeats: passes/merge_forward_while.cpp lets
+    // it replace the forward loop (one forward pass per call, as TF's rewritten While).
+    if (GraphBuilder* cur = current_builder()) {
+      const TensorPtr& f = gc.outputs.empty() ? nullptr : gc.outputs[0];
+      const uint64_t id = cur->graph()->id();
+      if (f && !f->is_eager() && f->graph_id == id && !acc[0]->is_eager() && acc[0]->graph_id == id)
+        cur->graph()->mutable_node(acc[0]->node).attrs.set("_forward_while", static_cast<int64_t>(f->node));
+    }
     TensorPtr iterations = acc[0];
     std::vector<TensorPtr> stacks(acc.begin() + 1 + n, acc.end());
 
