@@ -26,24 +26,38 @@ __attribute__((always_inline)) inline v16 load16(const float* p) {
   return v;
 }
 
+// x in every lane.
+__attribute__((always_inline)) inline v16 splat(float x) { return v16{} + x; }
+
 // Rows [i, i + R) x columns [j0, j0 + 64) of c; b row-major [k, n] (already untransposed).
-template <int64_t R>
+// R and TA are compile-time so the R x 4 accumulators stay in registers (a runtime row loop
+// or transpose test made GCC keep them on the stack: a load and a store per FMA).
+template <int64_t R, bool TA>
 __attribute__((always_inline)) inline void block64(const float* a, const float* b, float* c, int64_t i, int64_t j0,
-                                                   int64_t m, int64_t n, int64_t k, bool ta) {
+                                                   int64_t m, int64_t n, int64_t k) {
   v16 acc[R][4] = {};
   for (int64_t p = 0; p < k; ++p) {
     const float* brow = b + p * n + j0;
     v16 b0 = load16(brow), b1 = load16(brow + 16), b2 = load16(brow + 32), b3 = load16(brow + 48);
+#pragma GCC unroll 4
     for (int64_t r = 0; r < R; ++r) {
-      float av = ta ? a[p * m + i + r] : a[(i + r) * k + p];
-      v16 s = v16{} + av;
+      v16 s = splat(TA ? a[p * m + i + r] : a[(i + r) * k + p]);
       acc[r][0] += s * b0;
       acc[r][1] += s * b1;
       acc[r][2] += s * b2;
       acc[r][3] += s * b3;
     }
   }
+#pragma GCC unroll 4
   for (int64_t r = 0; r < R; ++r) std::memcpy(c + (i + r) * n + j0, acc[r], sizeof acc[r]);
+}
+
+template <bool TA>
+__attribute__((always_inline)) inline void columns64(const float* a, const float* b, float* c, int64_t j0, int64_t m,
+                                                     int64_t n, int64_t k) {
+  int64_t i = 0;
+  for (; i + kRows <= m; i += kRows) block64<kRows, TA>(a, b, c, i, j0, m, n, k);
+  for (; i < m; ++i) block64<1, TA>(a, b, c, i, j0, m, n, k);
 }
 
 // Any block shape (the ragged right edge): plain loops over an accumulator row.
@@ -72,8 +86,8 @@ void matmul_f32(const float* a, const float* b, float* c, int64_t m, int64_t n, 
     int64_t cols = std::min(kCols, n - j0);
     int64_t i = 0;
     if (cols == kCols) {
-      for (; i + kRows <= m; i += kRows) block64<kRows>(a, b, c, i, j0, m, n, k, ta);
-      for (; i < m; ++i) block64<1>(a, b, c, i, j0, m, n, k, ta);
+      if (ta) columns64<true>(a, b, c, j0, m, n, k);
+      else columns64<false>(a, b, c, j0, m, n, k);
     } else {
       for (; i < m; ++i) block_any(a, b, c, i, j0, cols, m, n, k, ta);
     }
