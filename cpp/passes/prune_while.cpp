@@ -97,9 +97,8 @@ std::vector<T> keep(const std::vector<T>& v, const std::vector<char>& dead) {
   return r;
 }
 
-}  // namespace
-
-std::shared_ptr<Graph> prune_while_loop_vars(const Graph& g) {
+// One sweep; sets *changed when a While lost loop vars.
+std::shared_ptr<Graph> prune_once(const Graph& g, bool* changed) {
   auto out = copy_graph(g);
   const int num = g.num_nodes();
   std::vector<std::vector<char>> used(num);
@@ -123,6 +122,7 @@ std::shared_ptr<Graph> prune_while_loop_vars(const Graph& g) {
     if (!any) continue;
     narrow(*cond, *body, dead);
     if (std::find(dead.begin(), dead.end(), 1) == dead.end()) continue;
+    *changed = true;
     Node& nw = out->mutable_node(i);
     nw.inputs = keep(w.inputs, dead);
     nw.outputs = keep(w.outputs, dead);
@@ -143,6 +143,20 @@ std::shared_ptr<Graph> prune_while_loop_vars(const Graph& g) {
         if (in.node == i) in.index = index[in.index];
     for (NodeOutput& o : out->outputs)
       if (o.node == i) o.index = index[o.index];
+  }
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<Graph> prune_while_loop_vars(const Graph& g) {
+  // Again until nothing changes: dropping a backward loop's input can leave the forward
+  // loop's output that fed it unread (an accumulator nobody pops).
+  bool changed = false;
+  auto out = prune_once(g, &changed);
+  for (int round = 0; changed && round < 8; ++round) {
+    changed = false;
+    out = prune_once(*out, &changed);
   }
   return out;
 }
