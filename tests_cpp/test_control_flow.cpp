@@ -525,3 +525,34 @@ TEST_CASE("merge_forward_while runs a gradient's forward loop once") {
   CHECK(ref[0]->scalar_as_double() == got[0]->scalar_as_double());
   CHECK(ref[1]->scalar_as_double() == got[1]->scalar_as_double());
 }
+
+TEST_CASE("prune_while_loop_vars renumbers a later While's inputs") {
+  register_test_ops();
+  // Loop 1 (b, i, a): b = b + a (read by nobody), i = i + 1, a = a + x while i < n; loop 2
+  // continues from loop 1's (i, a) until i < n + 2. Dropping b renumbers loop 1's outputs.
+  auto f = trace("f", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {
+    TensorPtr n = v[0], x = v[1];
+    std::vector<TensorSpec> three{scalar(DType::Float32), scalar(DType::Int32), scalar(DType::Float32)};
+    auto c1 = trace("cond1", three, [&](const std::vector<TensorPtr>& l) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {l[1], n})};
+    });
+    auto b1 = trace("body1", three, [&](const std::vector<TensorPtr>& l) {
+      return std::vector<TensorPtr>{dispatch1("AddV2", {l[0], l[2]}), dispatch1("AddV2", {l[1], i32(1)}),
+                                    dispatch1("AddV2", {l[2], x})};
+    });
+    auto out1 = build_while({f32(0), i32(0), f32(0)}, *c1, *b1, -1);
+    TensorPtr n2 = dispatch1("AddV2", {n, i32(2)});
+    std::vector<TensorSpec> two{scalar(DType::Int32), scalar(DType::Float32)};
+    auto c2 = trace("cond2", two, [&](const std::vector<TensorPtr>& l) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {l[0], n2})};
+    });
+    auto b2 = trace("body2", two, [&](const std::vector<TensorPtr>& l) {
+      return std::vector<TensorPtr>{dispatch1("AddV2", {l[0], i32(1)}), dispatch1("AddV2", {l[1], x})};
+    });
+    return std::vector<TensorPtr>{build_while({out1[1], out1[2]}, *c2, *b2, -1)[1]};
+  });
+  auto pruned = prune_while_loop_vars(*f->graph());
+  auto got = run_with_captures(pruned, *f, {i32(3), f32(1.5f)});
+  CHECK(got[0]->scalar_as_double() == 7.5);   // 5 iterations in all
+  CHECK(run_with_captures(f->graph(), *f, {i32(3), f32(1.5f)})[0]->scalar_as_double() == 7.5);
+}

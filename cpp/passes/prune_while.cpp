@@ -124,8 +124,8 @@ std::shared_ptr<Graph> prune_once(const Graph& g, bool* changed) {
     if (std::find(dead.begin(), dead.end(), 1) == dead.end()) continue;
     *changed = true;
     Node& nw = out->mutable_node(i);
-    nw.inputs = keep(w.inputs, dead);
-    nw.outputs = keep(w.outputs, dead);
+    nw.inputs = keep(nw.inputs, dead);   // nw: already remapped by earlier Whiles
+    nw.outputs = keep(nw.outputs, dead);
     nw.attrs.set("cond", drop_vars(*cond, dead, false));
     nw.attrs.set("body", drop_vars(*body, dead, true));
     if (const AttrValue* t = w.attrs.find("T"))
