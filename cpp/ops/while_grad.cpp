@@ -134,8 +134,11 @@ GradFn while_gradient() {
     if (GraphBuilder* cur = current_builder()) {
       const TensorPtr& f = gc.outputs.empty() ? nullptr : gc.outputs[0];
       const uint64_t id = cur->graph()->id();
-      if (f && !f->is_eager() && f->graph_id == id && !acc[0]->is_eager() && acc[0]->graph_id == id)
-        cur->graph()->mutable_node(acc[0]->node).attrs.set("_forward_while", static_cast<int64_t>(f->node));
+      if (f && !f->is_eager() && f->graph_id == id && !acc[0]->is_eager() && acc[0]->graph_id == id) {
+        Attrs& a = cur->graph()->mutable_node(acc[0]->node).attrs;
+        a.set("_forward_while", static_cast<int64_t>(f->node));
+        a.set("_forward_body", static_cast<int64_t>(body->id()));   // which loop, beyond its index
+      }
     }
     TensorPtr iterations = acc[0];
     std::vector<TensorPtr> stacks(acc.begin() + 1 + n, acc.end());

@@ -43,6 +43,8 @@ int forward_of(const Graph& g, int a) {
   auto cond = fw.attrs.get<std::shared_ptr<Graph>>("cond");
   auto body = fw.attrs.get<std::shared_ptr<Graph>>("body");
   if (!cond || !body || !only_reads(*cond) || !only_reads(*body)) return -1;
+  // The index is the traced graph's; the body's id makes sure it still names that loop.
+  if (acc.attrs.get_or<int64_t>("_forward_body", -1) != static_cast<int64_t>(body->id())) return -1;
   return w;
 }
 
