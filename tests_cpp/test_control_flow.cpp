@@ -10,6 +10,7 @@
 #include "exec/plan.h"
 #include "ops/control_flow.h"
 #include "ops/tensor_list.h"
+#include "passes/passes.h"
 #include "trace/context.h"
 
 using namespace fn;
@@ -430,4 +431,128 @@ TEST_CASE("a TensorList written in a loop is updated in place only when nothing 
   // The snapshot misses the last write: the in-place update did not leak into it.
   CHECK(out[1]->data<int32_t>()[19998] == 19998);
   CHECK(out[1]->data<int32_t>()[19999] == 0);
+}
+
+// while i < n: a = a + x; b = b + a; i = i + 1, returning the first `keep` loop vars.
+std::unique_ptr<GraphBuilder> three_var_loop(size_t keep) {
+  return trace("f", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& a) {
+    TensorPtr n = a[0], x = a[1];
+    std::vector<TensorSpec> vars{scalar(DType::Int32), scalar(DType::Float32), scalar(DType::Float32)};
+    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& v) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})};
+    });
+    auto body = trace("body", vars, [&](const std::vector<TensorPtr>& v) {
+      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}), dispatch1("AddV2", {v[1], x}),
+                                    dispatch1("AddV2", {v[2], v[1]})};
+    });
+    auto out = build_while({i32(0), f32(0), f32(0)}, *cond, *body, -1);
+    out.resize(keep);
+    return out;
+  });
+}
+
+std::vector<EagerPtr> run_with_captures(std::shared_ptr<const Graph> g, const GraphBuilder& b, std::vector<EagerPtr> args) {
+  for (auto& c : b.captured_values()) args.push_back(as_eager(c));
+  return Plan::compile(std::move(g))->run(args);
+}
+
+size_t while_outputs(const Graph& g) {
+  for (const Node& n : g.nodes())
+    if (n.op == "While" || n.op == "StatelessWhile") return n.outputs.size();
+  return 0;
+}
+
+TEST_CASE("prune_while_loop_vars drops loop vars nobody reads") {
+  register_test_ops();
+  // b is read by nobody: dropped. a feeds b but is returned: kept.
+  auto b2 = three_var_loop(2);
+  auto p2 = prune_while_loop_vars(*b2->graph());
+  CHECK(while_outputs(*b2->graph()) == 3);
+  CHECK(while_outputs(*p2) == 2);
+  auto ref = run_with_captures(b2->graph(), *b2, {i32(4), f32(1.5f)});
+  auto got = run_with_captures(p2, *b2, {i32(4), f32(1.5f)});
+  CHECK(got[0]->scalar_as_int() == ref[0]->scalar_as_int());
+  CHECK(got[1]->scalar_as_double() == ref[1]->scalar_as_double());
+  CHECK(got[1]->scalar_as_double() == 6.0);
+  // Only i is returned: a feeds only the dead b, so both go; i feeds the condition: kept.
+  auto b1 = three_var_loop(1);
+  auto p1 = prune_while_loop_vars(*b1->graph());
+  CHECK(while_outputs(*p1) == 1);
+  CHECK(run_with_captures(optimize(*b1->graph()), *b1, {i32(7), f32(1)})[0]->scalar_as_int() == 7);
+  // All three returned: nothing changes.
+  CHECK(while_outputs(*prune_while_loop_vars(*three_var_loop(3)->graph())) == 3);
+}
+
+size_t count_whiles(const Graph& g) {
+  size_t c = 0;
+  for (const Node& n : g.nodes()) c += n.op == "While" || n.op == "StatelessWhile";
+  return c;
+}
+
+TEST_CASE("merge_forward_while runs a gradient's forward loop once") {
+  register_test_ops();
+  // f(n, x) = (a, da/dx) for: i = 0, a = 1; while i < n: a = a * x; i = i + 1
+  auto f = trace("f", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {
+    TensorPtr n = v[0], x = v[1];
+    std::vector<TensorSpec> vars{scalar(DType::Int32), scalar(DType::Float32)};
+    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& l) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {l[0], n})};
+    });
+    auto body = trace("body", vars, [&](const std::vector<TensorPtr>& l) {
+      return std::vector<TensorPtr>{dispatch1("AddV2", {l[0], i32(1)}), dispatch1("Mul", {l[1], x})};
+    });
+    auto out = build_while({i32(0), f32(1)}, *cond, *body, -1);
+    const Node& w = current_builder()->graph()->node(out[0]->node);
+    std::vector<TensorPtr> ins;
+    for (const NodeOutput& o : w.inputs) ins.push_back(current_builder()->symbolic(o.node, o.index));
+    std::vector<TensorPtr> og{nullptr, dispatch1("OnesLike", {out[1]})};
+    Attrs attrs = w.attrs;
+    auto grads = w.def->grad(GradContext{ins, out, og, attrs});
+    TensorPtr dx;
+    for (size_t k = 0; k < ins.size(); ++k)
+      if (ins[k]->graph_id == x->graph_id && ins[k]->node == x->node) dx = grads[k];
+    REQUIRE(dx);
+    return std::vector<TensorPtr>{out[1], dx};
+  });
+  auto g = f->graph();
+  CHECK(count_whiles(*g) == 3);   // forward, accumulating forward, backward
+  auto merged = merge_forward_while(*g);
+  CHECK(count_whiles(*merged) == 2);
+  auto ref = run_with_captures(g, *f, {i32(3), f32(2)});
+  auto got = run_with_captures(optimize(*g), *f, {i32(3), f32(2)});
+  CHECK(got[0]->scalar_as_double() == 8.0);    // 2^3
+  CHECK(got[1]->scalar_as_double() == 12.0);   // 3 * 2^2
+  CHECK(ref[0]->scalar_as_double() == got[0]->scalar_as_double());
+  CHECK(ref[1]->scalar_as_double() == got[1]->scalar_as_double());
+}
+
+TEST_CASE("prune_while_loop_vars renumbers a later While's inputs") {
+  register_test_ops();
+  // Loop 1 (b, i, a): b = b + a (read by nobody), i = i + 1, a = a + x while i < n; loop 2
+  // continues from loop 1's (i, a) until i < n + 2. Dropping b renumbers loop 1's outputs.
+  auto f = trace("f", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {
+    TensorPtr n = v[0], x = v[1];
+    std::vector<TensorSpec> three{scalar(DType::Float32), scalar(DType::Int32), scalar(DType::Float32)};
+    auto c1 = trace("cond1", three, [&](const std::vector<TensorPtr>& l) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {l[1], n})};
+    });
+    auto b1 = trace("body1", three, [&](const std::vector<TensorPtr>& l) {
+      return std::vector<TensorPtr>{dispatch1("AddV2", {l[0], l[2]}), dispatch1("AddV2", {l[1], i32(1)}),
+                                    dispatch1("AddV2", {l[2], x})};
+    });
+    auto out1 = build_while({f32(0), i32(0), f32(0)}, *c1, *b1, -1);
+    TensorPtr n2 = dispatch1("AddV2", {n, i32(2)});
+    std::vector<TensorSpec> two{scalar(DType::Int32), scalar(DType::Float32)};
+    auto c2 = trace("cond2", two, [&](const std::vector<TensorPtr>& l) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {l[0], n2})};
+    });
+    auto b2 = trace("body2", two, [&](const std::vector<TensorPtr>& l) {
+      return std::vector<TensorPtr>{dispatch1("AddV2", {l[0], i32(1)}), dispatch1("AddV2", {l[1], x})};
+    });
+    return std::vector<TensorPtr>{build_while({out1[1], out1[2]}, *c2, *b2, -1)[1]};
+  });
+  auto pruned = prune_while_loop_vars(*f->graph());
+  auto got = run_with_captures(pruned, *f, {i32(3), f32(1.5f)});
+  CHECK(got[0]->scalar_as_double() == 7.5);   // 5 iterations in all
+  CHECK(run_with_captures(f->graph(), *f, {i32(3), f32(1.5f)})[0]->scalar_as_double() == 7.5);
 }

@@ -11,7 +11,7 @@
 using namespace fn;
 
 TEST_CASE("direct float32 matmul matches the reference loop (all transposes, ragged blocks)") {
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {32, 64, 64}, {5, 70, 3}, {7, 130, 17}, {4, 64, 1}}) {
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {32, 64, 64}, {5, 70, 3}, {7, 130, 17}, {4, 64, 1}, {16, 32, 48}, {3, 48, 16}}) {
     std::vector<float> a(m * k), b(k * n), want(m * n), got(m * n, -1.f);
     uint32_t x = 12345;
     auto rnd = [&] { x = x * 1664525u + 1013904223u; return static_cast<float>(x >> 8) / (1 << 24) - 0.5f; };

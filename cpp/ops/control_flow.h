@@ -56,8 +56,11 @@ bool graph_is_stateful(const Graph& g);
 // built in the current context by dispatching each op's gradient rule. `out_grads` has one
 // entry per output (nullptr: zero); `inputs` are the values to bind to the placeholders.
 // Returns one gradient per input (nullptr: none flows). Forward values are recomputed
-// lazily: only the nodes a gradient rule needs are replayed.
+// lazily: only the nodes a gradient rule needs are replayed. `known_outputs` (optional, one
+// per output, nullptr: unknown) are values the outputs already had (a While gradient's stacked
+// next loop vars): the rules read them instead of a replay (tanh's gradient reads its output).
 std::vector<TensorPtr> graph_gradients(const Graph& g, const std::vector<TensorPtr>& inputs,
-                                       const std::vector<TensorPtr>& out_grads);
+                                       const std::vector<TensorPtr>& out_grads,
+                                       const std::vector<TensorPtr>& known_outputs = {});
 
 }  // namespace fn

@@ -33,7 +33,8 @@ TensorPtr accumulate(const TensorPtr& acc, const TensorPtr& g) {
 }  // namespace
 
 std::vector<TensorPtr> graph_gradients(const Graph& g, const std::vector<TensorPtr>& inputs,
-                                       const std::vector<TensorPtr>& out_grads) {
+                                       const std::vector<TensorPtr>& out_grads,
+                                       const std::vector<TensorPtr>& known_outputs) {
   const int n = g.num_nodes();
   std::vector<int> input_nodes = g.arg_placeholders;
   input_nodes.insert(input_nodes.end(), g.capture_placeholders.begin(), g.capture_placeholders.end());
@@ -60,6 +61,14 @@ std::vector<TensorPtr> graph_gradients(const Graph& g, const std::vector<TensorP
   }
   std::vector<std::vector<TensorPtr>> value(n);
   for (size_t k = 0; k < input_nodes.size(); ++k) value[input_nodes[k]] = {inputs[k]};
+  for (size_t k = 0; k < known_outputs.size() && k < g.outputs.size(); ++k) {
+    const NodeOutput& o = g.outputs[k];
+    const TensorPtr& v = known_outputs[k];
+    // Only a single-output node that is no input, and a value of its exact dtype.
+    if (v && value[o.node].empty() && g.node(o.node).outputs.size() == 1 &&
+        v->dtype() == g.node(o.node).outputs[0].dtype)
+      value[o.node] = {v};
+  }
   for (int i = 0; i < n; ++i) {
     if (!needed[i] || !value[i].empty()) continue;
     const Node& node = g.node(i);

@@ -7,6 +7,7 @@
 #include "ops/grad_util.h"
 #include "ops/op.h"
 #include "ops/shape_util.h"
+#include "trace/context.h"
 
 namespace fn {
 
@@ -107,19 +108,38 @@ GradFn while_gradient() {
         for (size_t k = 0; k < n; ++k) res.push_back(local(b, outs.at(k)));
         // Written at the iteration's index (not pushed) so higher-order gradients flow through
         // the stacks with TensorListSetItem's own gradient rule.
+        // Stack k holds var k's value after each iteration at index iteration + 1 (its initial
+        // value at 0), so the backward body reads an iteration's inputs and outputs (a tanh's
+        // gradient needs the tanh) without recomputing the forward body.
+        TensorPtr next = dispatch1("AddV2", {counter, scalar_i32(1)});
         for (size_t k = 0; k < n; ++k) {
           Attrs a = list_attrs(var_spec[k]);
           a.set("resize_if_index_out_of_bounds", true);
-          res.push_back(local(b, dispatch1("TensorListSetItem", {lists[k], counter, args[k]}, std::move(a))));
+          res.push_back(local(b, dispatch1("TensorListSetItem", {lists[k], next, outs.at(k)}, std::move(a))));
         }
       }
       b.graph()->outputs = res;
     }
     std::vector<TensorPtr> init{scalar_i32(0)};
     for (size_t k = 0; k < n; ++k) init.push_back(gc.inputs[k]);
-    for (size_t k = 0; k < n; ++k)
-      init.push_back(dispatch1("TensorListReserve", {scalar_i32(0)}, list_attrs(var_spec[k])));
+    for (size_t k = 0; k < n; ++k) {
+      Attrs a = list_attrs(var_spec[k]);
+      a.set("resize_if_index_out_of_bounds", true);
+      TensorPtr empty = dispatch1("TensorListReserve", {scalar_i32(0)}, list_attrs(var_spec[k]));
+      init.push_back(dispatch1("TensorListSetItem", {empty, scalar_i32(0), gc.inputs[k]}, std::move(a)));
+    }
     std::vector<TensorPtr> acc = build_while(init, *fwd[0], *fwd[1], max_iter, "while_acc");
+    // In a graph, name the forward loop this one repeats: passes/merge_forward_while.cpp lets
+    // it replace the forward loop (one forward pass per call, as TF's rewritten While).
+    if (GraphBuilder* cur = current_builder()) {
+      const TensorPtr& f = gc.outputs.empty() ? nullptr : gc.outputs[0];
+      const uint64_t id = cur->graph()->id();
+      if (f && !f->is_eager() && f->graph_id == id && !acc[0]->is_eager() && acc[0]->graph_id == id) {
+        Attrs& a = cur->graph()->mutable_node(acc[0]->node).attrs;
+        a.set("_forward_while", static_cast<int64_t>(f->node));
+        a.set("_forward_body", static_cast<int64_t>(body->id()));   // which loop, beyond its index
+      }
+    }
     TensorPtr iterations = acc[0];
     std::vector<TensorPtr> stacks(acc.begin() + 1 + n, acc.end());
 
@@ -181,11 +201,13 @@ GradFn while_gradient() {
         res.push_back(local(b, dispatch1("Greater", {i, scalar_i32(0)})));
       } else {
         TensorPtr prev = dispatch1("Sub", {i, scalar_i32(1)});
-        std::vector<TensorPtr> ins;
-        for (size_t k = 0; k < n; ++k)
+        std::vector<TensorPtr> ins, outs;
+        for (size_t k = 0; k < n; ++k) {
           ins.push_back(dispatch1("TensorListGetItem", {lists[k], prev}, list_attrs(var_spec[k])));
+          outs.push_back(dispatch1("TensorListGetItem", {lists[k], i}, list_attrs(var_spec[k])));
+        }
         for (size_t j = 0; j < m; ++j) ins.push_back(capture(b, gc.inputs[n + j], "capture"));
-        std::vector<TensorPtr> grads = graph_gradients(*body, ins, g);
+        std::vector<TensorPtr> grads = graph_gradients(*body, ins, g, outs);
         res.push_back(local(b, prev));
         for (size_t k : gv) res.push_back(local(b, grads[k] ? grads[k] : zeros_like(ins[k])));
         for (size_t j : gcap) {

@@ -3,7 +3,9 @@
 namespace fn {
 
 std::shared_ptr<Graph> optimize(const Graph& g) {
-  auto folded = fold_constants(g);
+  auto merged = merge_forward_while(g);
+  auto pruned = prune_while_loop_vars(*merged);
+  auto folded = fold_constants(*pruned);
   auto cse = eliminate_common_subexpressions(*folded);
   return fuse_elementwise(*cse);
 }

@@ -359,3 +359,39 @@ def test_tensor_array_concat_gradient_in_a_loop():
 
     x = tf.constant([1.0, 2.0, 3.0])
     _close(_np([f(x)]), _np([unrolled(x)]))
+
+
+def test_gradient_reads_each_iterations_outputs_and_only_requested_sums():
+    # The backward loop reads each iteration's outputs from the stacks (exp's, sigmoid's and
+    # tanh's gradients use their outputs) instead of recomputing the body; a loop var passed
+    # through unchanged and an unrequested capture gradient (xs) must not disturb that.
+    x0 = tf.constant(np.array([[0.3, -0.2]], np.float32))
+    xs = tf.constant(np.linspace(-1, 1, 8, dtype=np.float32).reshape(4, 1, 2))
+    w = tf.Variable(np.array([[0.4, -0.3], [0.2, 0.1]], np.float32))
+
+    def body(a, b, c, t):
+        a = tf.tanh(tf.matmul(a, w) + xs[t])
+        b = tf.exp(b * 0.5) * tf.sigmoid(a)
+        return a, b, c
+
+    @tf.function
+    def looped(x0, which):
+        with tf.GradientTape() as g:
+            g.watch(x0)
+            a, b, c = x0, x0 * 0.1, x0 + 1.0
+            for t in tf.range(4):
+                a, b, c = body(a, b, c, t)
+            loss = tf.reduce_sum(a * b) + tf.reduce_sum(c)
+        return g.gradient(loss, [w, x0] if which else [w])
+
+    def unrolled(x0, which):
+        with tf.GradientTape() as g:
+            g.watch(x0)
+            a, b, c = x0, x0 * 0.1, x0 + 1.0
+            for t in range(4):
+                a, b, c = body(a, b, c, t)
+            loss = tf.reduce_sum(a * b) + tf.reduce_sum(c)
+        return g.gradient(loss, [w, x0] if which else [w])
+
+    for which in (0, 1):
+        _close(_np(looped(x0, which)), _np(unrolled(x0, which)))
