@@ -1,5 +1,8 @@
 #include "bindings/py_types.h"
 
+#include <new>
+#include <stdexcept>
+
 #include <pybind11/stl.h>
 
 namespace fn {
@@ -88,6 +91,22 @@ py::object error_class(Code code) {
   return py::reinterpret_borrow<py::object>(PyExc_RuntimeError);
 }
 
+namespace {
+thread_local PyObject* g_stash[3] = {nullptr, nullptr, nullptr};
+}
+
+void stash_python_error() {
+  for (PyObject*& o : g_stash) Py_CLEAR(o);
+  PyErr_Fetch(&g_stash[0], &g_stash[1], &g_stash[2]);
+}
+
+bool restore_stashed_error() {
+  if (!g_stash[0]) return false;
+  PyErr_Restore(g_stash[0], g_stash[1], g_stash[2]);
+  g_stash[0] = g_stash[1] = g_stash[2] = nullptr;
+  return true;
+}
+
 void init_py_types(py::module_& m) {
   m.def("_register_dtypes", [](py::list dtypes) {
     for (py::handle d : dtypes) types().dtypes[d.attr("_type_enum").cast<int>()] = keep(d);
@@ -105,6 +124,7 @@ void init_py_types(py::module_& m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
+      if (e.code() == Code::Cancelled && restore_stashed_error()) return;
       py::object cls = error_class(e.code());
       if (e.code() < Code::ValueError) {
         // fn.errors.OpError(node_def, op, message)
@@ -112,6 +132,12 @@ void init_py_types(py::module_& m) {
       } else {
         PyErr_SetString(cls.ptr(), e.what());
       }
+    } catch (const std::bad_alloc&) {   // an allocation nobody sized: TF's OOM class
+      py::object cls = error_class(Code::ResourceExhausted);
+      PyErr_SetObject(cls.ptr(), cls(py::none(), py::none(), "OOM when allocating memory").ptr());
+    } catch (const std::length_error& e) {
+      py::object cls = error_class(Code::ResourceExhausted);
+      PyErr_SetObject(cls.ptr(), cls(py::none(), py::none(), std::string("OOM: ") + e.what()).ptr());
     }
   });
   py::dict codes;

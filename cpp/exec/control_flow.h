@@ -8,4 +8,10 @@ namespace fn {
 // Python module call it; tests that dispatch control flow eagerly call it first.
 void install_control_flow_kernels();
 
+// Called between While iterations (at most every few milliseconds, so its cost never shows):
+// the bindings install a check of Python's pending signals that throws when a handler raised
+// (Ctrl-C's KeyboardInterrupt, pytest-timeout's SIGALRM), so a loop that never ends can be
+// interrupted.
+void set_interrupt_check(void (*check)());
+
 }  // namespace fn

@@ -6,8 +6,10 @@ tracing, and building the ``ConcreteFunction``.
 """
 from __future__ import annotations
 
+import collections
 import functools
 import inspect
+import numbers
 import os
 import sys
 import threading
@@ -444,8 +446,12 @@ class Function(_core.FunctionBase):
         self._converted: Optional[Callable] = None
         self._bound_functions: "weakref.WeakKeyDictionary[Any, Function]" = weakref.WeakKeyDictionary()
         self._created_variables: Optional[list] = None
+        if isinstance(max_cache_size, bool) or not isinstance(max_cache_size, (int, numbers.Integral)):
+            raise TypeError(f"max_cache_size must be an int, got {max_cache_size!r}")
+        if max_cache_size < 0:
+            raise ValueError(f"max_cache_size must be >= 0 (0: unbounded), got {max_cache_size}")
         if max_cache_size:
-            self._cache_set_max_size(max_cache_size)
+            self._cache_set_max_size(int(max_cache_size))
         functools.update_wrapper(self, python_function, updated=())
 
     # -- public API
@@ -765,6 +771,10 @@ def _map_objects(v: Any, fn: Callable[[Any], Any]) -> Any:
     return fn(v)
 
 
+_RETRACE_COMPARE = 32      # cached signatures a retrace explanation compares with
+_RETRACE_LOG_SIZE = 100    # explanations kept per Function
+
+
 class _Explain:
     """Retracing explanations (beyond TF): which argument's trace type differed and how."""
 
@@ -773,11 +783,16 @@ class _Explain:
         self.log: List[str] = []
 
     def on_trace(self, f: Function, key: Any) -> None:
-        items = [k for k, _ in f._cache_items() if not (k == key)]
+        # Compare with the most recent signatures only, and keep the last messages only: a
+        # Function retraced 20,000 times must stay O(1) per trace in time and memory.
+        items = [k for k, _ in f._cache_items(_RETRACE_COMPARE) if not (k == key)]
         if not items:
             return
         msg = _describe_retrace(f, key, items)
-        f.__dict__.setdefault("_retrace_log", []).append(msg)
+        log = f.__dict__.get("_retrace_log")
+        if log is None:
+            log = f.__dict__["_retrace_log"] = collections.deque(maxlen=_RETRACE_LOG_SIZE)
+        log.append(msg)
         if self.enabled:
             print(msg, file=sys.stderr)
         # Like TF, only retraces of top-level calls count (not calls made while tracing, such as

@@ -233,4 +233,6 @@ class GradientTape:
             return s._fn_handle
         if _core.is_tensor(s):
             return s
+        if s is None:   # TF's message (it reads a dtype off each source)
+            raise TypeError("Cannot convert the argument `type_value`: None to a TensorFlow DType.")
         raise AttributeError(f"{type(s).__name__!r} object has no attribute '_id'")
