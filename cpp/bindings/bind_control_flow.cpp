@@ -14,14 +14,14 @@ namespace {
 std::thread::id g_main_thread;
 
 // Runs Python's signal handlers (only the main thread receives them); when one raised, its
-// exception is stashed and a Cancelled error unwinds the executor to the binding, which
+// exception is stashed and an Interrupted exception unwinds the executor to the binding, which
 // re-raises the stashed exception (KeyboardInterrupt, the SIGALRM handler's error).
 void check_python_signals() {
   if (std::this_thread::get_id() != g_main_thread) return;
   py::gil_scoped_acquire gil;
   if (PyErr_CheckSignals() == 0) return;
   stash_python_error();
-  throw Error(Code::Cancelled, "interrupted by a signal");
+  throw Interrupted();
 }
 }  // namespace
 

@@ -1,4 +1,5 @@
 #include "bindings/py_types.h"
+#include "exec/control_flow.h"
 
 #include <new>
 #include <stdexcept>
@@ -124,7 +125,6 @@ void init_py_types(py::module_& m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const Error& e) {
-      if (e.code() == Code::Cancelled && restore_stashed_error()) return;
       py::object cls = error_class(e.code());
       if (e.code() < Code::ValueError) {
         // fn.errors.OpError(node_def, op, message)
@@ -132,6 +132,8 @@ void init_py_types(py::module_& m) {
       } else {
         PyErr_SetString(cls.ptr(), e.what());
       }
+    } catch (const Interrupted&) {   // a signal handler's exception, raised under C++ frames
+      if (!restore_stashed_error()) PyErr_SetNone(PyExc_KeyboardInterrupt);
     } catch (const std::bad_alloc&) {   // an allocation nobody sized: TF's OOM class
       py::object cls = error_class(Code::ResourceExhausted);
       PyErr_SetObject(cls.ptr(), cls(py::none(), py::none(), "OOM when allocating memory").ptr());

@@ -16,8 +16,8 @@ bool is_py_dtype(py::handle obj);
 py::object shape_to_py(const Shape& s);       // fn.TensorShape
 Shape shape_from_py(py::handle obj);          // TensorShape, list/tuple with None, None
 py::object error_class(Code code);
-// A Python exception raised under C++ frames (a signal handler's): stashed per thread while a
-// Cancelled error unwinds the executor, re-raised by the exception translator.
+// A Python exception raised under C++ frames (a signal handler's): stashed per thread while
+// Interrupted unwinds the executor, re-raised by the exception translator.
 void stash_python_error();
 bool restore_stashed_error();
 void init_py_types(py::module_& m);

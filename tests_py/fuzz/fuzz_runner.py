@@ -35,8 +35,8 @@ INTERNAL_CLASSES = {"InternalError", "SystemError"}
 INTERNAL_TEXT = ("Unable to cast", "incompatible function arguments", "object has no attribute '_id'",
                  "make_tensor needs")
 
-CASE_TIMEOUT = 20.0     # seconds a case may take before it counts as a hang (the child's own
-                        # SIGALRM fires first, at CASE_TIMEOUT / 2: graph loops poll for it)
+CASE_TIMEOUT = 60.0     # seconds a case may take before it counts as a hang (the child's own
+                        # SIGALRM fires first, at CASE_TIMEOUT / 4: graph loops poll for it)
 BATCH = 250             # cases per child process
 
 
@@ -94,7 +94,7 @@ def _child(backend: str) -> None:
         out.write(f"S {i}\n")
         out.flush()
         ns: Dict[str, object] = {"tf": tf}
-        signal.alarm(int(CASE_TIMEOUT / 2))
+        signal.alarm(int(CASE_TIMEOUT / 4))
         try:
             exec(PRELUDE, ns)
             exec(code, ns)

@@ -7,8 +7,11 @@ import threading
 from typing import Callable, List
 
 import numpy as np
+import pytest
 
 import fn
+
+pytestmark = pytest.mark.filterwarnings("ignore:.*retracing")
 
 THREADS = 16
 
