@@ -9,6 +9,8 @@ only one of them raises, and lists the most common disagreements.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
 from collections import Counter
@@ -28,13 +30,19 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--show", type=int, default=30, help="disagreements to list")
     ap.add_argument("--fn-python", default=str(ROOT / ".venv-test" / "bin" / "python"))
+    ap.add_argument("--out", help="write every case's two outcomes here (JSON)")
     a = ap.parse_args()
+    if "PYTHONPATH" not in os.environ:   # the source tree's fn (the TF child drops PYTHONPATH)
+        os.environ["PYTHONPATH"] = str(ROOT / "python")
     cases = fuzz_cases.cases(a.seed, a.cases)
     t0 = time.monotonic()
     fn_out = fuzz_runner.run(cases, "fn", python=a.fn_python, jobs=a.jobs)
     t1 = time.monotonic()
     tf_out = fuzz_runner.run(cases, "tf", jobs=a.jobs)
     t2 = time.monotonic()
+    if a.out:
+        with open(a.out, "w") as f:
+            json.dump([[cid, code, fo, to] for (cid, code), fo, to in zip(cases, fn_out, tf_out)], f, indent=0)
     cls = lambda o: o.split(" ", 1)[0]  # noqa: E731
     tf_raises = [(c, f, t) for c, f, t in zip(cases, fn_out, tf_out) if cls(t) != "ok"]
     agree = sum(cls(f) == cls(t) for _, f, t in tf_raises)

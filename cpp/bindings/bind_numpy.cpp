@@ -108,8 +108,8 @@ EagerPtr tensor_from_ndarray(py::handle obj, bool copy) {
     for (py::handle item : flat) {
       if (PyBytes_Check(item.ptr())) t->strings()[i++] = py::cast<std::string>(py::bytes(py::reinterpret_borrow<py::object>(item)));
       else if (PyUnicode_Check(item.ptr())) t->strings()[i++] = py_utf8(item);
-      else throw_error(Code::TypeError, "Failed to convert elements of ", std::string(py::repr(obj)),
-                       " to Tensor: object arrays must hold str or bytes.");
+      else throw_error(Code::ValueError, "Failed to convert a NumPy array to a Tensor (Unsupported object type ",
+                       std::string(py::str(py::type::of(item).attr("__name__"))), ").");
     }
     return t;
   }

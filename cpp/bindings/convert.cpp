@@ -99,6 +99,12 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
       if (py::isinstance<py::list>(x) || py::isinstance<py::tuple>(x)) ragged = true;
     }
     if (ragged) throw_error(Code::ValueError, "Can't convert non-rectangular Python sequence to Tensor.");
+    for (py::handle x : arr.attr("ravel")())   // ints NumPy kept as objects: past 64 bits
+      if (PyLong_Check(x.ptr()) && !PyBool_Check(x.ptr())) {
+        int overflow = 0;
+        PyLong_AsLongLongAndOverflow(x.ptr(), &overflow);
+        if (overflow) throw_error(Code::ValueError, "Can't convert Python sequence with out-of-range integer to Tensor.");
+      }
     // tensors or bytes/str objects
     bool any_tensor = false;
     for (py::handle x : arr.attr("ravel")()) any_tensor |= is_tensor(x);
@@ -163,6 +169,10 @@ EagerPtr to_eager(py::handle value, const DType* dtype) {
   if (PyList_Check(p) || PyTuple_Check(p)) return from_sequence(value, dtype);
   if (value.is_none())
     throw_error(Code::ValueError, "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.");
+  if (current_builder())   // TF builds graph constants through make_tensor_proto: its TypeError
+    throw_error(Code::TypeError, "Failed to convert elements of ", std::string(py::repr(value)),
+                " to Tensor. Consider casting elements to a supported type. See "
+                "https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes.");
   throw_error(Code::ValueError, "Attempt to convert a value (", std::string(py::repr(value)),
               ") with an unsupported type (", std::string(py::str(py::type::of(value))), ") to a Tensor.");
 }

@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "ops/families.h"
+#include "ops/helpers.h"
 #include "ops/op.h"
 
 namespace fn {
@@ -61,6 +62,8 @@ void add_input_types(OpRegistry& r) {
     set(op, {{1, "reduction_indices", "Tidx", kIdx}});
   for (const char* op : {"ArgMax", "ArgMin"}) set(op, {{1, "dimension", "Tidx", {DType::Int16, DType::Int32, DType::Int64}}});
   set("Transpose", {{1, "perm", "Tperm", kIdx}});
+  for (const char* op : {"Softmax", "LogSoftmax"})
+    set(op, {{0, "logits", "T", {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64}}});
   set("InvertPermutation", {{0, "x", "T", kIdx}});
   set("ConcatV2", {{-1, "axis", "Tidx", kIdx}});
   set("Split", {{0, "split_dim", "split_dim", kI32}});
@@ -95,9 +98,11 @@ void add_input_types(OpRegistry& r) {
   const_cast<OpDef*>(r.find("Unpack"))->attr_mins = {{"num", 0}};
 }
 
-std::string type_list(const std::vector<DType>& ds) {
+// Python dtype names while tracing (op_def_library), TF's DataTypeString eagerly ("float").
+std::string type_list(const std::vector<DType>& ds, bool tracing) {
   std::string s;
-  for (size_t i = 0; i < ds.size(); ++i) s += (i ? ", " : "") + std::string(dtype_name(ds[i]));
+  for (size_t i = 0; i < ds.size(); ++i)
+    s += (i ? ", " : "") + std::string(tracing ? dtype_name(ds[i]) : tf_type_string(ds[i]));
   return s;
 }
 
@@ -132,9 +137,9 @@ void check_op_inputs(const OpDef& op, const std::vector<DType>& dtypes, const At
     if (std::find(t.allowed.begin(), t.allowed.end(), d) != t.allowed.end()) continue;
     if (tracing)
       throw_error(Code::TypeError, "Value passed to parameter '", t.param, "' has DataType ", dtype_name(d),
-                  " not in list of allowed values: ", type_list(t.allowed));
-    throw_error(Code::InvalidArgument, "Value for attr '", t.attr, "' of ", dtype_name(d),
-                " is not in the list of allowed values: ", type_list(t.allowed), "\n\t; NodeDef: {{node ", op.name, "}}");
+                  " not in list of allowed values: ", type_list(t.allowed, true));
+    throw_error(Code::InvalidArgument, "Value for attr '", t.attr, "' of ", tf_type_string(d),
+                " is not in the list of allowed values: ", type_list(t.allowed, false), "\n\t; NodeDef: {{node ", op.name, "}}");
   }
 }
 
