@@ -31,8 +31,11 @@ rm -f "$PKG"/fn/_core*.so
 ln -sf "$PWD/$(ls "$BUILD"/_core*.so)" "$PKG/fn/"
 
 export LD_PRELOAD="$(gcc -print-file-name=libasan.so):$(g++ -print-file-name=libstdc++.so)"
-export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:handle_segv=1:print_summary=1"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+# Reports go to files (pytest captures stderr, and a halted process loses its capture).
+REPORTS="$PWD/$BUILD/reports"
+rm -rf "$REPORTS" && mkdir -p "$REPORTS"
+export ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:handle_segv=1:print_summary=1:log_path=$REPORTS/asan"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$REPORTS/ubsan"
 export PYTHONPATH="$PWD/$PKG"
 export FN_FUZZ_NO_RLIMIT=1   # ASan reserves terabytes of address space: no RLIMIT_AS
 export FN_FUZZ_CASES="${FN_FUZZ_CASES:-1000}"
@@ -44,4 +47,12 @@ else
   paths=(. --ignore=guide --ignore=test_notebooks.py --ignore=stress)
 fi
 echo "== pytest under ASan/UBSan"
-"$PY" -m pytest -q -p no:cacheprovider -x "${paths[@]}"
+status=0
+"$PY" -m pytest -q -p no:cacheprovider -x "${paths[@]}" || status=$?
+# Real reports only (ASan also logs warnings, e.g. when it refuses a 2**62-byte allocation).
+if grep -lE "ERROR: AddressSanitizer|runtime error:" "$REPORTS"/* >/dev/null 2>&1; then
+  echo "== sanitizer reports"
+  grep -lE "ERROR: AddressSanitizer|runtime error:" "$REPORTS"/* | xargs cat
+  status=1
+fi
+exit $status

@@ -1,5 +1,6 @@
 // Generated sequences: Range (tf.range), LinSpace, OneHot.
 #include <cmath>
+#include <type_traits>
 
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
@@ -63,7 +64,9 @@ std::vector<EagerPtr> range_kernel(KernelContext&, const std::vector<EagerPtr>& 
     if (step < 0) step = -step;
     int64_t n = static_cast<int64_t>((span + step - 1) / step);   // < 2**64 / 1: fits after the checks
     auto out = make_tensor(d, Shape{n});
-    for (int64_t i = 0; i < n; ++i) out->data<int64_t>()[i] = s + i * dl;
+    // s + i * dl stays in range, but i * dl alone may not: compute modulo 2**64.
+    for (int64_t i = 0; i < n; ++i)
+      out->data<int64_t>()[i] = static_cast<int64_t>(static_cast<uint64_t>(s) + static_cast<uint64_t>(i) * static_cast<uint64_t>(dl));
     return {out};
   }
   double s = in[0]->scalar_as_double(), l = in[1]->scalar_as_double(), dl = in[2]->scalar_as_double();
@@ -73,7 +76,12 @@ std::vector<EagerPtr> range_kernel(KernelContext&, const std::vector<EagerPtr>& 
     using T = decltype(tag);
     using A = typename Arith<T>::type;
     A a0 = widen(in[0]->data<T>()[0]), ad = widen(in[2]->data<T>()[0]);
-    for (int64_t i = 0; i < n; ++i) out->data<T>()[i] = narrow<T>(static_cast<A>(a0 + static_cast<A>(i) * ad));
+    if constexpr (std::is_integral<A>::value) {   // narrow ints: i * delta in 64 bits (no overflow)
+      for (int64_t i = 0; i < n; ++i)
+        out->data<T>()[i] = static_cast<T>(static_cast<int64_t>(a0) + i * static_cast<int64_t>(ad));
+    } else {
+      for (int64_t i = 0; i < n; ++i) out->data<T>()[i] = narrow<T>(static_cast<A>(a0 + static_cast<A>(i) * ad));
+    }
     return 0;
   });
   return {out};
