@@ -235,4 +235,4 @@ class GradientTape:
             return s
         if s is None:   # TF's message (it reads a dtype off each source)
             raise TypeError("Cannot convert the argument `type_value`: None to a TensorFlow DType.")
-        raise AttributeError(f"{type(s).__name__!r} object has no attribute '_id'")
+        raise AttributeError(f"{type(s).__name__!r} object has no attribute 'dtype'")   # TF's wording
