@@ -235,4 +235,5 @@ class GradientTape:
             return s
         if s is None:   # TF's message (it reads a dtype off each source)
             raise TypeError("Cannot convert the argument `type_value`: None to a TensorFlow DType.")
-        raise AttributeError(f"{type(s).__name__!r} object has no attribute 'dtype'")   # TF's wording
+        # TF 2.21's wording (measured): an int source fails on its dtype, others on their id.
+        raise AttributeError(f"{type(s).__name__!r} object has no attribute {'dtype' if isinstance(s, int) else '_id'!r}")

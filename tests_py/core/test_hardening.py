@@ -243,3 +243,15 @@ def test_retrace_log_is_bounded():
     for k in range(150):
         f(tf.constant(1.0), k)
     assert len(f._retrace_log) == 100
+
+
+@pytest.mark.parametrize("persistent, source, attr", [(False, 3, "'int' object has no attribute 'dtype'"),
+                                                     (True, 3, "'int' object has no attribute 'dtype'"),
+                                                     (False, 1.0, "'float' object has no attribute '_id'")])
+def test_gradient_with_respect_to_a_number(persistent, source, attr):
+    x = tf.constant(1.0)
+    with tf.GradientTape(persistent=persistent) as g:
+        g.watch(x)
+        y = x * 2.0
+    with pytest.raises(AttributeError, match=attr):
+        g.gradient(y, source)

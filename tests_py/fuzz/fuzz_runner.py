@@ -32,7 +32,7 @@ TF_PYTHON = os.path.expanduser("~/.cache/fn/tfref/bin/python")
 
 # Errors a user must never see: fn's or pybind11's internals leaking out.
 INTERNAL_CLASSES = {"InternalError", "SystemError"}
-INTERNAL_TEXT = ("Unable to cast", "incompatible function arguments", "object has no attribute '_id'",
+INTERNAL_TEXT = ("Unable to cast", "incompatible function arguments", "'NoneType' object has no attribute '_id'",
                  "make_tensor needs")
 
 CASE_TIMEOUT = 60.0     # seconds a case may take before it counts as a hang (the child's own
