@@ -13,7 +13,9 @@ void Buffer::FreeDeleter::operator()(void* p) const { std::free(p); }
 std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
   auto b = std::make_shared<Buffer>();
   if (dtype == DType::String) {
-    if (n < 0 || static_cast<uint64_t>(n) > b->strings_.max_size()) throw std::bad_alloc();
+    // The slots alone are sizeof(std::string) bytes each and are all constructed: refuse past
+    // 8 GB up front (operator new would abort under a sanitizer, or the OOM killer strike).
+    if (n < 0 || static_cast<uint64_t>(n) > (uint64_t{1} << 33) / sizeof(std::string)) throw std::bad_alloc();
     b->strings_.resize(static_cast<size_t>(n));
     return b;
   }

@@ -255,3 +255,10 @@ def test_gradient_with_respect_to_a_number(persistent, source, attr):
         y = x * 2.0
     with pytest.raises(AttributeError, match=attr):
         g.gradient(y, source)
+
+
+@pytest.mark.fn_only
+def test_huge_string_tensor_is_resource_exhausted_before_allocating():
+    # TF would try to construct 2**32 strings; fn refuses up front (no OOM kill, no sanitizer abort).
+    with pytest.raises(tf.errors.ResourceExhaustedError, match="OOM when allocating tensor with shape"):
+        tf.zeros([2**31, 2], tf.string)
