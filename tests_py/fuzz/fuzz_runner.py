@@ -136,6 +136,7 @@ def _run_batch(python: str, backend: str, cases: Sequence[Tuple[str, str]]) -> L
     """Outcomes of `cases`, restarting the child after a crash or hang."""
     outcomes: List[Optional[str]] = [None] * len(cases)
     pos = 0
+    failed_starts = 0
     while pos < len(cases):
         err = tempfile.TemporaryFile(mode="w+")   # a sanitizer's report, kept for a crash
         proc = subprocess.Popen([python, str(HERE / "fuzz_runner.py"), "--child", backend],
@@ -158,8 +159,13 @@ def _run_batch(python: str, backend: str, cases: Sequence[Tuple[str, str]]) -> L
             line = proc.stdout.readline()
             if not line:   # the child exited: done, or it died in the case it started last
                 rc = proc.wait()
-                if started is None:
-                    raise RuntimeError(f"fuzz child ({backend}) exited with {rc} before any case")
+                if started is None:   # e.g. the extension being rebuilt under us: retry
+                    failed_starts += 1
+                    if failed_starts > 3:
+                        raise RuntimeError(f"fuzz child ({backend}) exited with {rc} before any case")
+                    time.sleep(5)
+                    started = -1
+                    break
                 if outcomes[pos + started] is None:
                     sig = -rc
                     name = signal.Signals(sig).name if rc < 0 and sig in signal.Signals._value2member_map_ else f"exit {rc}"
@@ -179,15 +185,26 @@ def _run_batch(python: str, backend: str, cases: Sequence[Tuple[str, str]]) -> L
 
 
 def run(cases: Sequence[Tuple[str, str]], backend: str = "fn", python: Optional[str] = None,
-        jobs: int = 1) -> List[str]:
+        jobs: int = 1, progress: bool = False) -> List[str]:
     """Outcome per case (in order), batches of BATCH cases per child, `jobs` children at once."""
     python = python or (TF_PYTHON if backend == "tf" else sys.executable)
     batches = [cases[i:i + BATCH] for i in range(0, len(cases), BATCH)]
+    done = [0]
+    t0 = time.monotonic()
+
+    def one(b: Sequence[Tuple[str, str]]) -> List[str]:
+        out = _run_batch(python, backend, b)
+        done[0] += len(b)
+        if progress and len(batches) > 1:
+            bad = sum(is_failure(o) for o in out)
+            print(f"[fuzz {backend}] {done[0]}/{len(cases)} cases, {time.monotonic() - t0:.0f} s"
+                  + (f", {bad} failures in the last batch" if bad else ""), file=sys.stderr, flush=True)
+        return out
     if jobs <= 1:
-        return [o for b in batches for o in _run_batch(python, backend, b)]
+        return [o for b in batches for o in one(b)]
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(jobs) as pool:
-        results = list(pool.map(lambda b: _run_batch(python, backend, b), batches))
+        results = list(pool.map(one, batches))
     return [o for r in results for o in r]
 
 
@@ -220,7 +237,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from fuzz_cases import cases as make_cases
     cs = make_cases(a.seed, a.cases, a.start)
     t0 = time.monotonic()
-    outs = run(cs, a.backend, jobs=a.jobs)
+    outs = run(cs, a.backend, jobs=a.jobs, progress=True)
     print(summarize(cs, outs, a.backend))
     print(f"{time.monotonic() - t0:.0f} s")
     return 1 if any(is_failure(o) for o in outs) else 0
