@@ -40,3 +40,9 @@ echo "== pytest"
 # Run from a folder outside the source tree so `import fn` is the installed package.
 cd tests_py
 "../$PY" -m pytest -q -p no:cacheprovider "$@"
+
+# The sanitizer job (issue 12): the extension built with ASan/UBSan (build/asan), pytest and the
+# fuzz test under it. Full CI runs only (no pytest arguments); FN_SKIP_SANITIZE=1 skips it.
+if [ $# -eq 0 ] && [ -z "${FN_SKIP_SANITIZE:-}" ]; then
+  cd .. && bash tools/sanitize.sh
+fi

@@ -2,14 +2,33 @@
 // Python (each with its own GraphBuilder), and the executor's control-flow kernels.
 #include <pybind11/stl.h>
 
+#include <thread>
+
 #include "bindings/py_types.h"
 #include "exec/control_flow.h"
 #include "ops/control_flow.h"
 
 namespace fn {
 
+namespace {
+std::thread::id g_main_thread;
+
+// Runs Python's signal handlers (only the main thread receives them); when one raised, its
+// exception is stashed and an Interrupted exception unwinds the executor to the binding, which
+// re-raises the stashed exception (KeyboardInterrupt, the SIGALRM handler's error).
+void check_python_signals() {
+  if (std::this_thread::get_id() != g_main_thread) return;
+  py::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() == 0) return;
+  stash_python_error();
+  throw Interrupted();
+}
+}  // namespace
+
 void init_control_flow(py::module_& m) {
   install_control_flow_kernels();
+  g_main_thread = std::this_thread::get_id();
+  set_interrupt_check(&check_python_signals);
   m.def("build_if", [](const TensorPtr& pred, GraphBuilder& then_b, GraphBuilder& else_b,
                        const std::string& name, const std::vector<std::string>& names) {
         return build_if(pred, then_b, else_b, name, names);

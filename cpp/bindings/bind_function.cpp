@@ -458,17 +458,17 @@ void init_function(py::module_& m) {
         e->output_mode = mode;
         f.cache.insert(k.type, e);
       })
-      .def("_cache_items", [](FunctionBase& f) {
+      .def("_cache_items", [](FunctionBase& f, size_t limit) {
         py::list out;
-        for (auto& kv : f.cache.items()) out.append(py::make_tuple(std::make_shared<TraceKey>(kv.first), kv.second->python_concrete));
+        for (auto& kv : f.cache.items(limit)) out.append(py::make_tuple(std::make_shared<TraceKey>(kv.first), kv.second->python_concrete));
         return out;
-      })
+      }, py::arg("limit") = 0)
       .def("_cache_stats", [](FunctionBase& f) {
         auto s = f.cache.stats();
         return py::make_tuple(s.hits, s.misses, s.evictions);
       })
       .def("_cache_clear", [](FunctionBase& f) { f.cache.clear(); })
-      .def("_cache_set_max_size", [](FunctionBase& f, size_t n) { f.cache.set_max_size(n); })
+      .def("_cache_set_max_size", [](FunctionBase& f, int64_t n) { f.cache.set_max_size(n > 0 ? static_cast<size_t>(n) : 0); })
       .def("_cache_size", [](FunctionBase& f) { return f.cache.size(); });
 
   m.def("set_run_eagerly", [](bool v) { g_run_eagerly = v; });

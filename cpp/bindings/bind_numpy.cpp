@@ -3,6 +3,7 @@
 #define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
 #include <numpy/arrayobject.h>
 
+#include "bindings/convert.h"
 #include "bindings/py_types.h"
 
 namespace fn {
@@ -110,9 +111,9 @@ EagerPtr tensor_from_ndarray(py::handle obj, bool copy) {
     int64_t i = 0;
     for (py::handle item : flat) {
       if (PyBytes_Check(item.ptr())) t->strings()[i++] = py::cast<std::string>(py::bytes(py::reinterpret_borrow<py::object>(item)));
-      else if (PyUnicode_Check(item.ptr())) t->strings()[i++] = item.cast<std::string>();
-      else throw_error(Code::TypeError, "Failed to convert elements of ", std::string(py::repr(obj)),
-                       " to Tensor: object arrays must hold str or bytes.");
+      else if (PyUnicode_Check(item.ptr())) t->strings()[i++] = py_utf8(item);
+      else throw_error(Code::ValueError, "Failed to convert a NumPy array to a Tensor (Unsupported object type ",
+                       std::string(py::str(py::type::of(item).attr("__name__"))), ").");
     }
     return t;
   }
@@ -131,8 +132,11 @@ EagerPtr tensor_from_ndarray(py::handle obj, bool copy) {
     return std::make_shared<EagerTensor>(d, shape, std::move(buf));
   }
   auto t = make_tensor(d, shape);
+  // Byte-swapped, misaligned or strided arrays: NumPy converts to a native, contiguous copy
+  // (the descriptor must be given: with none, NOTSWAPPED keeps the array's own byte order).
   PyObject* src = direct ? (Py_INCREF(obj.ptr()), obj.ptr())
-                         : PyArray_FromAny(obj.ptr(), nullptr, 0, 0, NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_NOTSWAPPED, nullptr);
+                         : PyArray_FromAny(obj.ptr(), PyArray_DescrFromType(type), 0, 0,
+                                           NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_NOTSWAPPED, nullptr);
   if (!src) throw py::error_already_set();
   std::memcpy(t->raw(), PyArray_DATA(reinterpret_cast<PyArrayObject*>(src)), static_cast<size_t>(PyArray_NBYTES(reinterpret_cast<PyArrayObject*>(src))));
   Py_DECREF(src);

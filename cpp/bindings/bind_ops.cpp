@@ -13,11 +13,20 @@ namespace fn {
 std::vector<TensorPtr> execute(const OpDef& op, const std::vector<TensorPtr>& in, Attrs attrs,
                                const std::string& name);
 
+namespace {
+std::string op_name_arg(py::handle name) {
+  if (name.is_none()) return std::string();
+  if (!PyUnicode_Check(name.ptr()))
+    throw_error(Code::TypeError, "name must be a string, got ", std::string(py::repr(name)));
+  return py_utf8(name);
+}
+}  // namespace
+
 void init_ops(py::module_& m) {
   m.def("execute", [](const std::string& op, const std::vector<TensorPtr>& inputs, py::handle attrs,
                       py::handle name) {
         const OpDef& def = OpRegistry::global().get(op);
-        return execute(def, inputs, attrs_from_py(attrs), name.is_none() ? std::string() : name.cast<std::string>());
+        return execute(def, inputs, attrs_from_py(attrs), op_name_arg(name));
       }, py::arg("op"), py::arg("inputs"), py::arg("attrs") = py::none(), py::arg("name") = py::none(),
       "Runs (eagerly) or records (while tracing) one op; the single dispatch path.");
   m.def("op_names", [] { return OpRegistry::global().names(); });

@@ -34,7 +34,7 @@ namespace {
 EagerPtr scalar_of(py::handle v, DType d) {
   if (d == DType::String) {
     if (PyBytes_Check(v.ptr())) return make_string_scalar(v.cast<std::string>());
-    if (PyUnicode_Check(v.ptr())) return make_string_scalar(v.cast<std::string>());
+    if (PyUnicode_Check(v.ptr())) return make_string_scalar(py_utf8(v));
     cannot_convert(v, d);
   }
   if (!is_pod(d)) cannot_convert(v, d);
@@ -101,6 +101,12 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
       if (py::isinstance<py::list>(x) || py::isinstance<py::tuple>(x)) ragged = true;
     }
     if (ragged) throw_error(Code::ValueError, "Can't convert non-rectangular Python sequence to Tensor.");
+    for (py::handle x : arr.attr("ravel")())   // ints NumPy kept as objects: past 64 bits
+      if (PyLong_Check(x.ptr()) && !PyBool_Check(x.ptr())) {
+        int overflow = 0;
+        PyLong_AsLongLongAndOverflow(x.ptr(), &overflow);
+        if (overflow) throw_error(Code::ValueError, "Can't convert Python sequence with out-of-range integer to Tensor.");
+      }
     // tensors or bytes/str objects
     bool any_tensor = false;
     for (py::handle x : arr.attr("ravel")()) any_tensor |= is_tensor(x);
@@ -183,6 +189,10 @@ EagerPtr to_eager(py::handle value, const DType* dtype) {
   if (PyList_Check(p) || PyTuple_Check(p)) return from_sequence(value, dtype);
   if (value.is_none())
     throw_error(Code::ValueError, "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.");
+  if (current_builder())   // TF builds graph constants through make_tensor_proto: its TypeError
+    throw_error(Code::TypeError, "Failed to convert elements of ", std::string(py::repr(value)),
+                " to Tensor. Consider casting elements to a supported type. See "
+                "https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes.");
   throw_error(Code::ValueError, "Attempt to convert a value (", std::string(py::repr(value)),
               ") with an unsupported type (", std::string(py::str(py::type::of(value))), ") to a Tensor.");
 }
@@ -245,6 +255,27 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
   return e;
 }
 
+std::string py_utf8(py::handle s) {
+  Py_ssize_t n = 0;
+  const char* p = PyUnicode_AsUTF8AndSize(s.ptr(), &n);
+  if (!p) {   // lone surrogates: TF's ValueError, not the codec's UnicodeEncodeError
+    PyErr_Clear();
+    throw_error(Code::ValueError, "Error converting unicode string while converting Python sequence to Tensor.");
+  }
+  return std::string(p, static_cast<size_t>(n));
+}
+
+namespace {
+int64_t attr_int(const std::string& k, py::handle v) {
+  py::int_ i = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr()));
+  if (!i) throw py::error_already_set();
+  int overflow = 0;
+  long long x = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) throw_error(Code::ValueError, "Attr '", k, "' value ", std::string(py::repr(v)), " is out of range for an int64");
+  return x;
+}
+}  // namespace
+
 Attrs attrs_from_py(py::handle dict) {
   Attrs a;
   if (dict.is_none()) return a;
@@ -253,9 +284,9 @@ Attrs attrs_from_py(py::handle dict) {
     py::handle v = kv.second;
     if (v.is_none()) continue;
     if (PyBool_Check(v.ptr())) a.set(k, v.cast<bool>());
-    else if (PyLong_Check(v.ptr())) a.set(k, v.cast<int64_t>());
+    else if (PyLong_Check(v.ptr())) a.set(k, attr_int(k, v));
     else if (PyFloat_Check(v.ptr())) a.set(k, v.cast<double>());
-    else if (PyUnicode_Check(v.ptr())) a.set(k, v.cast<std::string>());
+    else if (PyUnicode_Check(v.ptr())) a.set(k, py_utf8(v));
     else if (is_py_dtype(v)) a.set(k, dtype_from_py(v));
     else if (py::hasattr(v, "_dims") && py::hasattr(v, "as_list")) a.set(k, shape_from_py(v));
     else if (is_tensor(v)) a.set(k, as_eager(v.cast<TensorPtr>()));
@@ -271,7 +302,13 @@ Attrs attrs_from_py(py::handle dict) {
         for (py::handle x : seq) ss.push_back(shape_from_py(x));
         a.set(k, ss);
       } else {
-        a.set(k, seq.cast<std::vector<int64_t>>());
+        std::vector<int64_t> ints;
+        for (py::handle x : seq) {
+          if (!PyLong_Check(x.ptr()) && !py::isinstance(x, py::module_::import("numpy").attr("integer")))
+            throw_error(Code::TypeError, "Expected int for argument '", k, "' not ", std::string(py::repr(x)), ".");
+          ints.push_back(attr_int(k, x));
+        }
+        a.set(k, ints);
       }
     } else if (py::isinstance<HostObject>(v)) {   // a C++ host object (random op state)
       a.set(k, v.cast<std::shared_ptr<HostObject>>());

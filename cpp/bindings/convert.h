@@ -20,6 +20,8 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
 // Always an eager tensor (never adds graph nodes): Python data -> EagerTensor.
 EagerPtr to_eager(py::handle value, const DType* dtype);
 Attrs attrs_from_py(py::handle dict);
+// A Python str as UTF-8 (TF's ValueError for lone surrogates).
+std::string py_utf8(py::handle s);
 // Holds a Python object inside attrs (py_function's callable, print's stream).
 struct PyHostObject : HostObject {
   explicit PyHostObject(py::object o) : obj(std::move(o)) {}

@@ -1,4 +1,8 @@
 #include "bindings/py_types.h"
+#include "exec/control_flow.h"
+
+#include <new>
+#include <stdexcept>
 
 #include <pybind11/stl.h>
 
@@ -88,6 +92,22 @@ py::object error_class(Code code) {
   return py::reinterpret_borrow<py::object>(PyExc_RuntimeError);
 }
 
+namespace {
+thread_local PyObject* g_stash[3] = {nullptr, nullptr, nullptr};
+}
+
+void stash_python_error() {
+  for (PyObject*& o : g_stash) Py_CLEAR(o);
+  PyErr_Fetch(&g_stash[0], &g_stash[1], &g_stash[2]);
+}
+
+bool restore_stashed_error() {
+  if (!g_stash[0]) return false;
+  PyErr_Restore(g_stash[0], g_stash[1], g_stash[2]);
+  g_stash[0] = g_stash[1] = g_stash[2] = nullptr;
+  return true;
+}
+
 void init_py_types(py::module_& m) {
   m.def("_register_dtypes", [](py::list dtypes) {
     for (py::handle d : dtypes) types().dtypes[d.attr("_type_enum").cast<int>()] = keep(d);
@@ -112,6 +132,14 @@ void init_py_types(py::module_& m) {
       } else {
         PyErr_SetString(cls.ptr(), e.what());
       }
+    } catch (const Interrupted&) {   // a signal handler's exception, raised under C++ frames
+      if (!restore_stashed_error()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+    } catch (const std::bad_alloc&) {   // an allocation nobody sized: TF's OOM class
+      py::object cls = error_class(Code::ResourceExhausted);
+      PyErr_SetObject(cls.ptr(), cls(py::none(), py::none(), "OOM when allocating memory").ptr());
+    } catch (const std::length_error& e) {
+      py::object cls = error_class(Code::ResourceExhausted);
+      PyErr_SetObject(cls.ptr(), cls(py::none(), py::none(), std::string("OOM: ") + e.what()).ptr());
     }
   });
   py::dict codes;

@@ -16,6 +16,10 @@ bool is_py_dtype(py::handle obj);
 py::object shape_to_py(const Shape& s);       // fn.TensorShape
 Shape shape_from_py(py::handle obj);          // TensorShape, list/tuple with None, None
 py::object error_class(Code code);
+// A Python exception raised under C++ frames (a signal handler's): stashed per thread while
+// Interrupted unwinds the executor, re-raised by the exception translator.
+void stash_python_error();
+bool restore_stashed_error();
 void init_py_types(py::module_& m);
 
 // numpy bridge (bind_numpy.cpp, the one file that uses NumPy's C API)

@@ -14,7 +14,9 @@ bool Shape::is_fully_defined() const {
 int64_t Shape::num_elements() const {
   if (!is_fully_defined()) return -1;
   int64_t n = 1;
-  for (int64_t d : dims_) n *= d;
+  for (int64_t d : dims_)
+    if (__builtin_mul_overflow(n, d, &n))   // TF's TensorShape refuses such shapes
+      throw_error(Code::InvalidArgument, "Shape ", debug_string(), " would have more than 2**63 - 1 elements");
   return n;
 }
 
@@ -92,7 +94,8 @@ std::vector<int64_t> row_major_strides(const std::vector<int64_t>& dims) {
   int64_t acc = 1;
   for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
     s[i] = acc;
-    acc *= dims[i];
+    if (__builtin_mul_overflow(acc, dims[i], &acc))
+      throw_error(Code::InvalidArgument, "Shape ", Shape(dims).debug_string(), " would have more than 2**63 - 1 elements");
   }
   return s;
 }

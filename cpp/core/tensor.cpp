@@ -1,6 +1,7 @@
 #include "core/tensor.h"
 
 #include <cstdlib>
+#include <new>
 
 #include "core/error.h"
 #include "graph/graph.h"
@@ -12,14 +13,20 @@ void Buffer::FreeDeleter::operator()(void* p) const { std::free(p); }
 std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
   auto b = std::make_shared<Buffer>();
   if (dtype == DType::String) {
+    // The slots alone are sizeof(std::string) bytes each and are all constructed: refuse past
+    // 8 GB up front (operator new would abort under a sanitizer, or the OOM killer strike).
+    if (n < 0 || static_cast<uint64_t>(n) > (uint64_t{1} << 33) / sizeof(std::string)) throw std::bad_alloc();
     b->strings_.resize(static_cast<size_t>(n));
     return b;
   }
-  size_t bytes = static_cast<size_t>(n) * dtype_size(dtype);
+  size_t bytes = 0;
+  if (n < 0 || __builtin_mul_overflow(static_cast<size_t>(n), dtype_size(dtype), &bytes) ||
+      bytes > (size_t{1} << 62))
+    throw std::bad_alloc();
   size_t rounded = ((bytes + 63) / 64) * 64;
   if (rounded == 0) rounded = 64;
   void* p = std::aligned_alloc(64, rounded);
-  if (!p) throw_error(Code::ResourceExhausted, "OOM when allocating tensor of ", bytes, " bytes");
+  if (!p) throw std::bad_alloc();
   b->storage_.reset(p);
   b->data_ = p;
   b->nbytes_ = bytes;
@@ -54,8 +61,18 @@ int64_t EagerTensor::scalar_as_int(int64_t i) const {
 
 EagerPtr make_tensor(DType dtype, const Shape& shape) {
   if (!shape.is_fully_defined())
-    throw_error(Code::Internal, "make_tensor needs a fully defined shape, got ", shape.to_string());
-  return std::make_shared<EagerTensor>(dtype, shape, Buffer::allocate(dtype, shape.num_elements()));
+    throw_error(Code::InvalidArgument, "Tensor shape must be fully defined, got ", shape.debug_string());
+  int64_t n = shape.num_elements();   // InvalidArgument past 2**63 - 1 elements
+  std::shared_ptr<Buffer> buf;
+  try {
+    buf = Buffer::allocate(dtype, n);
+  } catch (const std::bad_alloc&) {
+    std::string dims = shape.debug_string();
+    throw_error(Code::ResourceExhausted, "OOM when allocating tensor with shape", dims, " and type ",
+                dtype == DType::Float32 ? "float" : dtype == DType::Float64 ? "double" : dtype_name(dtype),
+                " on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu");
+  }
+  return std::make_shared<EagerTensor>(dtype, shape, std::move(buf));
 }
 
 EagerPtr make_scalar(DType dtype, double value) {

@@ -1,6 +1,8 @@
 // If / While kernels: run the sub-graphs' compiled plans, no host language per iteration.
 #include "exec/control_flow.h"
 
+#include <atomic>
+#include <chrono>
 #include <mutex>
 
 #include "core/error.h"
@@ -11,6 +13,19 @@
 namespace fn {
 
 namespace {
+
+std::atomic<void (*)()> g_interrupt_check{nullptr};
+
+// Polls for interrupts at most every 20 ms of loop time (a clock read per iteration).
+struct InterruptPoll {
+  std::chrono::steady_clock::time_point next = std::chrono::steady_clock::now() + std::chrono::milliseconds(20);
+  void operator()() {
+    auto now = std::chrono::steady_clock::now();
+    if (now < next) return;
+    next = now + std::chrono::milliseconds(20);
+    if (auto check = g_interrupt_check.load(std::memory_order_relaxed)) check();
+  }
+};
 
 // The compiled plan of sub-graph `attr`, cached in the node's SubgraphCache slot `slot`.
 std::shared_ptr<const Plan> subplan(const Attrs& attrs, const char* attr, size_t slot) {
@@ -49,7 +64,9 @@ std::vector<EagerPtr> while_kernel(KernelContext& k, const std::vector<EagerPtr>
   const size_t n = body->graph().arg_placeholders.size();
   const int64_t max_iter = k.attrs.get_or<int64_t>("maximum_iterations", -1);
   std::vector<EagerPtr> state(in.begin(), in.end());   // loop vars, then captures
+  InterruptPoll poll;
   for (int64_t it = 0; max_iter < 0 || it < max_iter; ++it) {
+    poll();
     std::vector<EagerPtr> c = cond->run(state);
     if (!truthy(*c.at(0), "condition of a while loop")) break;
     // The body takes the loop vars over, so a value only the loop holds (a TensorList) can be
@@ -62,6 +79,8 @@ std::vector<EagerPtr> while_kernel(KernelContext& k, const std::vector<EagerPtr>
 }
 
 }  // namespace
+
+void set_interrupt_check(void (*check)()) { g_interrupt_check.store(check); }
 
 void install_control_flow_kernels() {
   static std::once_flag once;

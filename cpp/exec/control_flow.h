@@ -1,11 +1,24 @@
 // Kernels of the control-flow ops (If, StatelessIf, While, StatelessWhile): they run compiled
 // plans of the nodes' sub-graphs, compiled once per node and shared by every execution.
 #pragma once
+#include <stdexcept>
 
 namespace fn {
+
+// Thrown by the interrupt check when a signal handler raised. Not an fn::Error, so nothing on
+// the way up (kernel error annotation, constant folding's "leave it for run time") swallows it.
+struct Interrupted : std::runtime_error {
+  Interrupted() : std::runtime_error("interrupted by a signal") {}
+};
 
 // Installs the kernels in the op registry (idempotent, thread-safe). Plan::compile and the
 // Python module call it; tests that dispatch control flow eagerly call it first.
 void install_control_flow_kernels();
+
+// Called between While iterations (at most every few milliseconds, so its cost never shows):
+// the bindings install a check of Python's pending signals that throws when a handler raised
+// (Ctrl-C's KeyboardInterrupt, pytest-timeout's SIGALRM), so a loop that never ends can be
+// interrupted.
+void set_interrupt_check(void (*check)());
 
 }  // namespace fn

@@ -1,6 +1,8 @@
 // The cache of concrete functions of one Function, keyed by trace types. Exact hits are a hash
-// lookup; otherwise the most specific cached key the call is a subtype of wins. Bounded (LRU)
-// when max_size > 0. Thread-safe.
+// lookup; otherwise the most specific cached key the call is a subtype of wins, among the
+// kMaxSubtypeScan most recently used entries (so a miss costs O(1) however many signatures are
+// cached; a call fitting only an older relaxed trace retraces). Bounded (LRU) when max_size > 0.
+// Thread-safe.
 #pragma once
 #include <cstdint>
 #include <list>
@@ -21,6 +23,7 @@ class FunctionCache {
  public:
   struct Stats { int64_t hits = 0, misses = 0, evictions = 0; };
 
+  static constexpr size_t kMaxSubtypeScan = 256;
   explicit FunctionCache(size_t max_size = 0) : max_size_(max_size) {}
 
   // Exact match, else the most specific entry `key` is a subtype of; nullptr on a miss.
@@ -33,7 +36,8 @@ class FunctionCache {
       return it->second->value;
     }
     typename List::iterator best = entries_.end();
-    for (auto e = entries_.begin(); e != entries_.end(); ++e) {
+    size_t scanned = 0;
+    for (auto e = entries_.begin(); e != entries_.end() && scanned < kMaxSubtypeScan; ++e, ++scanned) {
       if (!key->is_subtype_of(*e->key)) continue;
       if (best == entries_.end() || e->key->is_subtype_of(*best->key)) best = e;
     }
@@ -63,18 +67,21 @@ class FunctionCache {
     }
     entries_.push_front(Entry{key, std::move(value)});
     exact_[key] = entries_.begin();
-    if (max_size_ > 0 && entries_.size() > max_size_) {
+    while (max_size_ > 0 && entries_.size() > max_size_) {
       exact_.erase(entries_.back().key);
       entries_.pop_back();
       ++stats_.evictions;
     }
   }
 
-  // Entries, most recently used first.
-  std::vector<std::pair<TypePtr, std::shared_ptr<V>>> items() const {
+  // Entries, most recently used first (the first `limit` when limit > 0).
+  std::vector<std::pair<TypePtr, std::shared_ptr<V>>> items(size_t limit = 0) const {
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<std::pair<TypePtr, std::shared_ptr<V>>> out;
-    for (auto& e : entries_) out.emplace_back(e.key, e.value);
+    for (auto& e : entries_) {
+      if (limit && out.size() >= limit) break;
+      out.emplace_back(e.key, e.value);
+    }
     return out;
   }
   void clear() {
@@ -91,7 +98,15 @@ class FunctionCache {
     return stats_;
   }
   void count_hit() { std::lock_guard<std::mutex> lock(mu_); ++stats_.hits; }
-  void set_max_size(size_t n) { std::lock_guard<std::mutex> lock(mu_); max_size_ = n; }
+  void set_max_size(size_t n) {
+    std::lock_guard<std::mutex> lock(mu_);
+    max_size_ = n;
+    while (max_size_ > 0 && entries_.size() > max_size_) {
+      exact_.erase(entries_.back().key);
+      entries_.pop_back();
+      ++stats_.evictions;
+    }
+  }
 
  private:
   struct Entry { TypePtr key; std::shared_ptr<V> value; };

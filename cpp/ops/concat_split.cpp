@@ -65,6 +65,8 @@ std::vector<EagerPtr> split(const EagerPtr& x, int axis, const std::vector<int64
 // ---- ConcatV2 ----
 
 std::vector<TensorSpec> concat_infer(const InferContext& c) {
+  if (c.inputs.size() < 2)
+    throw_error(Code::ValueError, "List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.");
   size_t n = c.inputs.size() - 1;
   std::vector<TensorSpec> values(c.inputs.begin(), c.inputs.begin() + n);
   check_same_dtype_graph("ConcatV2", values);
@@ -102,6 +104,7 @@ std::vector<TensorSpec> concat_infer(const InferContext& c) {
 }
 
 std::vector<EagerPtr> concat_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+  if (in.size() < 2) throw_error(Code::InvalidArgument, "ConcatV2 needs at least one value");
   size_t n = in.size() - 1;
   std::vector<EagerPtr> xs(in.begin(), in.begin() + n);
   check_same_dtype_eager("ConcatV2", xs);
@@ -258,6 +261,8 @@ std::vector<EagerPtr> unpack_kernel(KernelContext& k, const std::vector<EagerPtr
 std::vector<TensorSpec> split_infer(const InferContext& c, bool v) {
   const TensorSpec& x = c.inputs[v ? 0 : 1];
   int64_t num = c.attrs.get_or("num_split", int64_t{1});
+  if (num < 1)
+    throw_error(Code::ValueError, "Attr 'num_split' of '", v ? "SplitV" : "Split", "' Op passed ", num, " less than minimum 1.");
   const EagerPtr& axis_v = c.value(v ? 2 : 0);
   auto unknown_all = [&] {
     Shape s = x.shape.has_rank() ? Shape(std::vector<int64_t>(x.shape.rank(), Shape::kUnknown)) : Shape::unknown_rank();

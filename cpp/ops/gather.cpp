@@ -252,7 +252,12 @@ std::vector<EagerPtr> scatter_nd_kernel(KernelContext&, const std::vector<EagerP
   const EagerPtr &ind = in[0], &upd = in[1];
   check_index_type("ScatterNd", "Tindices", ind->dtype());
   if (!is_numeric(upd->dtype())) throw_unsupported_dtype("ScatterNd", upd->dtype());
+  if (in[2]->shape().rank() != 1)
+    throw_error(Code::InvalidArgument, "Shape must be a vector, got ", tf_shape(in[2]->shape()));
   Shape shape(read_int_list(*in[2]));
+  for (int64_t d : shape.dims())
+    if (d < 0) throw_error(Code::InvalidArgument, "Dimension ", d, " must be >= 0");
+  shape.num_elements();   // InvalidArgument past 2**63 - 1 elements, before any offset is formed
   auto off = nd_offsets(*ind, shape, "output");
   int64_t k = ind->shape().rank() ? ind->shape().dims().back() : 0;
   int64_t inner = prod(shape.dims(), k, shape.rank());

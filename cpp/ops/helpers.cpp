@@ -29,6 +29,9 @@ void check_same_dtype_graph(const std::string& op, const std::vector<TensorSpec>
 }
 
 std::vector<int64_t> read_int_list(const EagerTensor& t) {
+  // Never read a string/resource buffer as numbers (dispatch checks index dtypes; this is the net).
+  if (!is_integer(t.dtype()) && t.dtype() != DType::Bool)
+    throw_error(Code::InvalidArgument, "Expected an int32 or int64 tensor of indices, got ", dtype_name(t.dtype()));
   std::vector<int64_t> out(static_cast<size_t>(t.num_elements()));
   for (size_t i = 0; i < out.size(); ++i) out[i] = t.scalar_as_int(static_cast<int64_t>(i));
   return out;

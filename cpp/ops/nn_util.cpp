@@ -1,5 +1,8 @@
 #include "ops/nn_util.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace fn {
 
 namespace {
@@ -59,29 +62,35 @@ WindowAttrs read_window_attrs(const std::string& op, const Attrs& a, bool conv) 
 
 void window_dim(int64_t in, int64_t k, int64_t stride, int64_t dilation, Padding p, int64_t ex_before,
                 int64_t ex_after, int64_t* out, int64_t* before, int64_t* after) {
-  int64_t eff = (k - 1) * dilation + 1;
+  // 128-bit arithmetic: window sizes, strides and paddings come from the user unbounded.
+  using W = __int128;
+  W eff = (W(k) - 1) * dilation + 1, o = 0, b = 0, e = 0;
   *before = *after = 0;
   if (in < 0) { *out = -1; return; }
   switch (p) {
     case Padding::Valid:
-      *out = (in - eff + stride) / stride;
+      o = (W(in) - eff + stride) / stride;
       break;
     case Padding::Same: {
-      *out = (in + stride - 1) / stride;
-      int64_t needed = std::max<int64_t>(0, (*out - 1) * stride + eff - in);
-      *before = needed / 2;
-      *after = needed - *before;
+      o = (W(in) + stride - 1) / stride;
+      W needed = std::max<W>(0, (o - 1) * stride + eff - in);
+      b = needed / 2;
+      e = needed - b;
       break;
     }
     case Padding::Explicit:
-      *out = (in + ex_before + ex_after - eff + stride) / stride;
-      *before = ex_before;
-      *after = ex_after;
+      o = (W(in) + ex_before + ex_after - eff + stride) / stride;
+      b = ex_before;
+      e = ex_after;
       break;
   }
-  if (*out < 0)
-    throw_error(Code::InvalidArgument, "Computed output size would be negative: ", *out, " [input_size: ", in,
-                ", effective_filter_size: ", eff, ", stride: ", stride, "]");
+  if (o < 0 || eff > INT64_MAX || b > INT64_MAX || e > INT64_MAX)
+    throw_error(Code::InvalidArgument, "Computed output size would be negative: ", static_cast<int64_t>(o < 0 ? o : -1),
+                " [input_size: ", in, ", effective_filter_size: ", eff > INT64_MAX ? -1 : static_cast<int64_t>(eff),
+                ", stride: ", stride, "]");
+  *out = static_cast<int64_t>(o);
+  *before = static_cast<int64_t>(b);
+  *after = static_cast<int64_t>(e);
 }
 
 Conv2DGeom conv_geom(const Shape& input, const Shape& filter, const WindowAttrs& w) {

@@ -56,6 +56,14 @@ using KernelFn = std::function<std::vector<EagerPtr>(KernelContext&, const std::
 // same rule works eagerly and while tracing.
 using GradFn = std::function<std::vector<TensorPtr>(const GradContext&)>;
 
+// An index-like input (perm, axis, indices, shape, ...) and the dtypes its op accepts: checked
+// before the shape rule or kernel reads it (a string perm must never be read as ints).
+struct InputType {
+  int input;                  // -1: the last input (ConcatV2's axis)
+  std::string param, attr;    // TF's parameter name ("perm") and type attr ("Tperm")
+  std::vector<DType> allowed;
+};
+
 struct OpDef {
   std::string name;           // TensorFlow op type, e.g. "AddV2"
   std::string default_name;   // node name TensorFlow's Python API gives it, e.g. "add"
@@ -72,7 +80,14 @@ struct OpDef {
   // from what is known of the inputs' (InferContext::partial_value); unknown rank: nothing.
   // Shape gives its input's partial shape; Pack, ConcatV2 and StridedSlice pass elements on.
   std::function<Shape(const InferContext&)> partial = nullptr;
+  std::vector<InputType> input_types;   // filled by ops/registry.cpp's table
+  int min_inputs = 0;                   // variadic ops: fewer inputs is TF's error
+  std::vector<std::pair<std::string, int64_t>> attr_mins;   // int attrs' minimums (num_split >= 1)
 };
+
+// Input count and index-input dtypes of one op call: TypeError/ValueError while tracing (TF's
+// op_def_library), InvalidArgument eagerly (TF's kernel attr check).
+void check_op_inputs(const OpDef& op, const std::vector<DType>& dtypes, const Attrs& attrs, bool tracing);
 
 class OpRegistry {
  public:

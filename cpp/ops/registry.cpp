@@ -3,6 +3,7 @@
 
 #include "core/error.h"
 #include "ops/families.h"
+#include "ops/helpers.h"
 #include "ops/op.h"
 
 namespace fn {
@@ -46,6 +47,102 @@ void OpRegistry::set_kernel(const std::string& name, KernelFn kernel) {
   throw_error(Code::NotFound, "Op type not registered '", name, "'");
 }
 
+namespace {
+
+const std::vector<DType> kI32{DType::Int32};
+const std::vector<DType> kIdx{DType::Int32, DType::Int64};
+const std::vector<DType> kIdx16{DType::Int16, DType::Int32, DType::Int64};
+
+// TF's op definitions: which inputs are index-like and the dtypes they allow.
+void add_input_types(OpRegistry& r) {
+  auto set = [&](const char* op, std::vector<InputType> t) {
+    if (OpDef* d = const_cast<OpDef*>(r.find(op))) d->input_types = std::move(t);
+  };
+  for (const char* op : {"Sum", "Mean", "Max", "Min", "Prod", "Any", "All"})
+    set(op, {{1, "reduction_indices", "Tidx", kIdx}});
+  for (const char* op : {"ArgMax", "ArgMin"}) set(op, {{1, "dimension", "Tidx", {DType::Int16, DType::Int32, DType::Int64}}});
+  set("Transpose", {{1, "perm", "Tperm", kIdx}});
+  for (const char* op : {"Softmax", "LogSoftmax"})
+    set(op, {{0, "logits", "T", {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64}}});
+  set("InvertPermutation", {{0, "x", "T", kIdx}});
+  set("ConcatV2", {{-1, "axis", "Tidx", kIdx}});
+  set("Split", {{0, "split_dim", "split_dim", kI32}});
+  set("SplitV", {{1, "size_splits", "Tlen", {DType::Int8, DType::Int32, DType::Int64}}, {2, "split_dim", "split_dim", kI32}});
+  set("GatherV2", {{1, "indices", "Tindices", kIdx16}, {2, "axis", "Taxis", kIdx}});
+  set("GatherNd", {{1, "indices", "Tindices", kIdx16}});
+  set("ScatterNd", {{0, "indices", "Tindices", kIdx16}, {2, "shape", "Tindices", kIdx16}});
+  set("UnsortedSegmentSum", {{1, "segment_ids", "Tindices", kIdx16}, {2, "num_segments", "Tnumsegments", kIdx}});
+  set("Reshape", {{1, "shape", "Tshape", kIdx}});
+  set("ExpandDims", {{1, "axis", "Tdim", kIdx}});
+  set("Tile", {{1, "multiples", "Tmultiples", kIdx}});
+  set("Pad", {{1, "paddings", "Tpaddings", kIdx}});
+  set("PadV2", {{1, "paddings", "Tpaddings", kIdx}});
+  set("Fill", {{0, "dims", "index_type", kIdx}});
+  set("Slice", {{1, "begin", "Index", kIdx}, {2, "size", "Index", kIdx}});
+  set("StridedSlice", {{1, "begin", "Index", kIdx}, {2, "end", "Index", kIdx}, {3, "strides", "Index", kIdx}});
+  set("OneHot", {{0, "indices", "TI", {DType::UInt8, DType::Int8, DType::Int32, DType::Int64}}, {1, "depth", "depth", kI32}});
+  set("LinSpace", {{2, "num", "Tidx", kIdx}});
+  set("Range", {{0, "start", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}},
+                {1, "limit", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}},
+                {2, "delta", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}}});
+  for (const char* op : {"RandomUniform", "RandomStandardNormal", "RandomUniformInt"}) set(op, {{0, "shape", "T", kIdx}});
+  set("Conv2DBackpropInput", {{0, "input_sizes", "input_sizes", kI32}});
+  set("Conv2DBackpropFilter", {{1, "filter_sizes", "filter_sizes", kI32}});
+  set("TensorListGetItem", {{1, "index", "index", kI32}});
+  set("TensorListSetItem", {{1, "index", "index", kI32}});
+  set("TensorListGather", {{1, "indices", "indices", kI32}});
+  set("TensorListScatterIntoExistingList", {{2, "indices", "indices", kI32}});
+  for (const char* op : {"ConcatV2", "AddN"}) const_cast<OpDef*>(r.find(op))->min_inputs = op[0] == 'C' ? 3 : 1;
+  const_cast<OpDef*>(r.find("Pack"))->min_inputs = 1;
+  for (const char* op : {"Split", "SplitV"}) const_cast<OpDef*>(r.find(op))->attr_mins = {{"num_split", 1}};
+  const_cast<OpDef*>(r.find("Unpack"))->attr_mins = {{"num", 0}};
+}
+
+// Python dtype names while tracing (op_def_library), TF's DataTypeString eagerly ("float").
+std::string type_list(const std::vector<DType>& ds, bool tracing) {
+  std::string s;
+  for (size_t i = 0; i < ds.size(); ++i)
+    s += (i ? ", " : "") + std::string(tracing ? dtype_name(ds[i]) : tf_type_string(ds[i]));
+  return s;
+}
+
+}  // namespace
+
+void check_op_inputs(const OpDef& op, const std::vector<DType>& dtypes, const Attrs& attrs, bool tracing) {
+  for (const auto& m : op.attr_mins) {
+    const AttrValue* v = attrs.find(m.first);
+    const int64_t* x = v ? std::get_if<int64_t>(v) : nullptr;
+    if (!x || *x >= m.second) continue;
+    if (tracing)
+      throw_error(Code::ValueError, "Attr '", m.first, "' of '", op.name, "' Op passed ", *x, " less than minimum ",
+                  m.second, ".");
+    throw_error(Code::InvalidArgument, "Value for attr '", m.first, "' of ", *x, " must be at least minimum ",
+                m.second, "\n\t; NodeDef: {{node ", op.name, "}}");
+  }
+  int n = static_cast<int>(dtypes.size());
+  if ((op.num_inputs >= 0 && n != op.num_inputs) || n < op.min_inputs) {
+    if (op.num_inputs < 0) {   // variadic: TF counts the list argument alone (ConcatV2 has an axis too)
+      int extra = op.name == "ConcatV2" ? 1 : 0;
+      throw_error(tracing ? Code::ValueError : Code::InvalidArgument, "List argument '",
+                  op.name == "AddN" ? "inputs" : "values", "' to '", op.name, "' Op with length ", n - extra,
+                  " shorter than minimum length ", op.min_inputs - extra, ".");
+    }
+    throw_error(tracing ? Code::ValueError : Code::InvalidArgument, "Op ", op.name, " takes ", op.num_inputs,
+                " inputs, got ", n);
+  }
+  for (const InputType& t : op.input_types) {
+    int i = t.input < 0 ? n - 1 : t.input;
+    if (i < 0 || i >= n) continue;
+    DType d = dtypes[static_cast<size_t>(i)];
+    if (std::find(t.allowed.begin(), t.allowed.end(), d) != t.allowed.end()) continue;
+    if (tracing)
+      throw_error(Code::TypeError, "Value passed to parameter '", t.param, "' has DataType ", dtype_name(d),
+                  " not in list of allowed values: ", type_list(t.allowed, true));
+    throw_error(Code::InvalidArgument, "Value for attr '", t.attr, "' of ", tf_type_string(d),
+                " is not in the list of allowed values: ", type_list(t.allowed, false), "\n\t; NodeDef: {{node ", op.name, "}}");
+  }
+}
+
 void register_all_ops(OpRegistry& r) {
   register_array_ops(r);
   register_elementwise_ops(r);
@@ -76,6 +173,7 @@ void register_all_ops(OpRegistry& r) {
   register_loss_ops(r);
   register_string_ops(r);
   register_complex_ops(r);   // last: extends AddV2, Sub, Mul, RealDiv, Abs
+  add_input_types(r);
 }
 
 }  // namespace fn

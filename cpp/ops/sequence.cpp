@@ -1,5 +1,6 @@
 // Generated sequences: Range (tf.range), LinSpace, OneHot.
 #include <cmath>
+#include <type_traits>
 
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
@@ -20,11 +21,17 @@ int64_t range_size(double start, double limit, double delta, bool integral, bool
     throw_error(Code::InvalidArgument, "Requires start <= limit when delta > 0: ", start, "/", limit);
   if (delta < 0 && start < limit)
     throw_error(Code::InvalidArgument, "Requires start >= limit when delta < 0: ", start, "/", limit);
-  if (integral) {
-    auto s = static_cast<int64_t>(start), l = static_cast<int64_t>(limit), d = static_cast<int64_t>(delta);
-    return (std::llabs(l - s) + std::llabs(d) - 1) / std::llabs(d);
+  if (integral) {   // 128-bit: limit - start may not fit in 64 bits
+    auto s = static_cast<__int128>(start), l = static_cast<__int128>(limit), d = static_cast<__int128>(delta);
+    __int128 span = l > s ? l - s : s - l, step = d > 0 ? d : -d;
+    __int128 n = (span + step - 1) / step;
+    if (n > INT64_MAX) throw_error(Code::InvalidArgument, "Requires ((limit - start) / delta) <= 9223372036854775807");
+    return static_cast<int64_t>(n);
   }
-  return static_cast<int64_t>(std::ceil(std::fabs((limit - start) / delta)));
+  double n = std::ceil(std::fabs((limit - start) / delta));
+  if (!(n <= 9.2233720368547758e18))
+    throw_error(Code::InvalidArgument, "Requires ((limit - start) / delta) <= 9223372036854775807");
+  return static_cast<int64_t>(n);
 }
 
 std::vector<TensorSpec> range_infer(const InferContext& c) {
@@ -51,10 +58,15 @@ std::vector<EagerPtr> range_kernel(KernelContext&, const std::vector<EagerPtr>& 
   if (!is_numeric(d)) throw_unsupported_dtype("Range", d);
   if (d == DType::Int64) {
     int64_t s = in[0]->data<int64_t>()[0], l = in[1]->data<int64_t>()[0], dl = in[2]->data<int64_t>()[0];
-    int64_t n = range_size(static_cast<double>(s), static_cast<double>(l), static_cast<double>(dl), true);
-    if (dl != 0) n = (std::llabs(l - s) + std::llabs(dl) - 1) / std::llabs(dl);
+    range_size(static_cast<double>(s), static_cast<double>(l), static_cast<double>(dl), true);   // checks
+    __int128 span = static_cast<__int128>(l) - s, step = dl;
+    if (span < 0) span = -span;
+    if (step < 0) step = -step;
+    int64_t n = static_cast<int64_t>((span + step - 1) / step);   // < 2**64 / 1: fits after the checks
     auto out = make_tensor(d, Shape{n});
-    for (int64_t i = 0; i < n; ++i) out->data<int64_t>()[i] = s + i * dl;
+    // s + i * dl stays in range, but i * dl alone may not: compute modulo 2**64.
+    for (int64_t i = 0; i < n; ++i)
+      out->data<int64_t>()[i] = static_cast<int64_t>(static_cast<uint64_t>(s) + static_cast<uint64_t>(i) * static_cast<uint64_t>(dl));
     return {out};
   }
   double s = in[0]->scalar_as_double(), l = in[1]->scalar_as_double(), dl = in[2]->scalar_as_double();
@@ -64,7 +76,12 @@ std::vector<EagerPtr> range_kernel(KernelContext&, const std::vector<EagerPtr>& 
     using T = decltype(tag);
     using A = typename Arith<T>::type;
     A a0 = widen(in[0]->data<T>()[0]), ad = widen(in[2]->data<T>()[0]);
-    for (int64_t i = 0; i < n; ++i) out->data<T>()[i] = narrow<T>(static_cast<A>(a0 + static_cast<A>(i) * ad));
+    if constexpr (std::is_integral<A>::value) {   // narrow ints: i * delta in 64 bits (no overflow)
+      for (int64_t i = 0; i < n; ++i)
+        out->data<T>()[i] = static_cast<T>(static_cast<int64_t>(a0) + i * static_cast<int64_t>(ad));
+    } else {
+      for (int64_t i = 0; i < n; ++i) out->data<T>()[i] = narrow<T>(static_cast<A>(a0 + static_cast<A>(i) * ad));
+    }
     return 0;
   });
   return {out};

@@ -28,8 +28,10 @@ Shape reshape_eager(const Shape& in, const std::vector<int64_t>& req) {
       unknown = static_cast<int>(i);
     } else if (req[i] < 0) {
       throw_error(Code::InvalidArgument, "Size ", i, " must be non-negative, not ", req[i]);
-    } else {
-      known *= req[i];
+    } else if (__builtin_mul_overflow(known, req[i], &known)) {
+      std::string txt;
+      for (size_t k = 0; k < req.size(); ++k) txt += (k ? ", " : "") + std::to_string(req[k]);
+      throw_error(Code::InvalidArgument, "Shape [", txt, "] has too many elements");
     }
   }
   std::vector<int64_t> out = req;
@@ -63,8 +65,9 @@ std::vector<TensorSpec> reshape_infer(const InferContext& c) {
   std::vector<int64_t> req = values_of(c.value(1));
   int minus = static_cast<int>(std::count(req.begin(), req.end(), -1));
   int64_t known = 1;
+  bool overflow = false;
   for (int64_t v : req)
-    if (v >= 0) known *= v;
+    if (v >= 0) overflow |= __builtin_mul_overflow(known, v, &known);
   auto fail = [&](const std::string& msg) {
     std::string partial;
     for (size_t i = 0; i < req.size(); ++i) partial += (i ? "," : "") + (req[i] < 0 ? std::string("?") : std::to_string(req[i]));
@@ -72,6 +75,8 @@ std::vector<TensorSpec> reshape_infer(const InferContext& c) {
                 tf_shapes(c.inputs), " and with input tensors computed as partial shapes: input[1] = [",
                 partial, "].");
   };
+  if (overflow) fail("Shape " + tf_shape(Shape(req)) + " has too many elements");
+  if (minus > 1) fail("Cannot infer multiple unknown dimensions in shape " + tf_shape(Shape(req)));
   if (in.is_fully_defined()) {
     int64_t n = in.num_elements();
     if (minus == 0 && known != n)
@@ -295,7 +300,8 @@ std::vector<TensorSpec> tile_infer(const InferContext& c) {
   std::vector<int64_t> out(rank, Shape::kUnknown);
   auto mv = values_of(c.value(1));
   for (int i = 0; i < rank; ++i) {
-    if (!mv.empty() && in.has_rank() && in[i] >= 0) out[i] = in[i] * mv[i];
+    int64_t o;
+    if (!mv.empty() && in.has_rank() && in[i] >= 0 && mv[i] >= 0 && !__builtin_mul_overflow(in[i], mv[i], &o)) out[i] = o;
     if (!mv.empty() && mv[i] == 0) out[i] = 0;
   }
   return one(d, Shape(out));
@@ -320,7 +326,10 @@ std::vector<EagerPtr> tile_kernel(KernelContext&, const std::vector<EagerPtr>& i
   const auto& dims = in[0]->shape().dims();
   auto mult = check_multiples(*in[1], static_cast<int>(dims.size()));
   std::vector<int64_t> out_dims(dims.size());
-  for (size_t i = 0; i < dims.size(); ++i) out_dims[i] = dims[i] * mult[i];
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (__builtin_mul_overflow(dims[i], mult[i], &out_dims[i]))
+      throw_error(Code::InvalidArgument, "Tile output dimension ", i, " (", dims[i], " * ", mult[i],
+                  ") would have more than 2**63 - 1 elements");
   auto out = make_tensor(in[0]->dtype(), Shape(out_dims));
   if (out->num_elements() == 0) return {out};
   if (dims.empty()) return {in[0]};

@@ -224,12 +224,15 @@ std::vector<EagerPtr> strided_slice_grad_kernel(KernelContext& k, const std::vec
 SliceRegion slice_spec(const Shape& in, const std::vector<int64_t>& begin, const std::vector<int64_t>& size) {
   SliceRegion r;
   int rank = in.rank();
+  if (static_cast<int64_t>(begin.size()) != rank || static_cast<int64_t>(size.size()) != rank)
+    throw_error(Code::InvalidArgument, "Expected begin and size arguments to be 1-D tensors of size ", rank,
+                ", but got shapes [", begin.size(), "] and [", size.size(), "] instead.");
   for (int i = 0; i < rank; ++i) {
     int64_t dim = in[i], b = begin[i], s = size[i];
     if (dim >= 0) {
       if (s == -1) s = dim - b;
       if (b < 0 || b > dim) throw_error(Code::InvalidArgument, "Expected begin[", i, "] in [0, ", dim, "], but got ", b);
-      if (s < 0 || b + s > dim)
+      if (s < 0 || s > dim - b)
         throw_error(Code::InvalidArgument, "Expected size[", i, "] in [0, ", dim - b, "], but got ", s);
     } else if (s == -1) {
       s = Shape::kUnknown;
@@ -250,7 +253,12 @@ std::vector<TensorSpec> slice_infer(const InferContext& c) {
   };
   if (bs.has_rank() && bs.rank() != 1) fail("Shape must be rank 1 but is rank " + std::to_string(bs.rank()));
   if (ss.has_rank() && ss.rank() != 1) fail("Shape must be rank 1 but is rank " + std::to_string(ss.rank()));
+  if (bs.rank() == 1 && ss.rank() == 1 && bs[0] >= 0 && ss[0] >= 0 && bs[0] != ss[0])
+    fail("Dimension 0 in both shapes must be equal, but are " + std::to_string(bs[0]) + " and " +
+         std::to_string(ss[0]) + ". Shapes are [" + std::to_string(bs[0]) + "] and [" + std::to_string(ss[0]) + "].");
   int rank = in.rank();
+  if (rank >= 0 && ss.rank() == 1 && ss[0] >= 0 && ss[0] != rank)
+    fail("Shape must be rank " + std::to_string(ss[0]) + " but is rank " + std::to_string(rank));
   if (rank >= 0 && bs.rank() == 1 && bs[0] >= 0 && bs[0] != rank)
     fail("Shape must be rank " + std::to_string(bs[0]) + " but is rank " + std::to_string(rank));
   if (rank < 0 && bs.rank() == 1) rank = static_cast<int>(bs[0]);
@@ -259,7 +267,7 @@ std::vector<TensorSpec> slice_infer(const InferContext& c) {
     std::vector<int64_t> out(rank, Shape::kUnknown);
     if (c.value(2)) {
       auto sz = read_int_list(*c.value(2));
-      for (int i = 0; i < rank; ++i)
+      for (int i = 0; i < rank && i < static_cast<int>(sz.size()); ++i)
         if (sz[i] >= 0) out[i] = sz[i];
     }
     return one(d, Shape(out));

@@ -66,6 +66,7 @@ std::vector<EagerPtr> read_kernel(KernelContext&, const std::vector<EagerPtr>& i
 KernelFn assign_kernel(const std::string& op, int sign) {
   return [op, sign](KernelContext&, const std::vector<EagerPtr>& in) {
     VariableState& v = variable_state(*in[0]);
+    std::lock_guard<std::mutex> update(v.update_mutex());
     if (sign == 0) {
       v.assign(in[1]);
     } else {

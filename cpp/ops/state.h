@@ -16,6 +16,9 @@ class VariableState {
   VariableState(EagerPtr value, bool trainable, std::string name);
   EagerPtr read() const;
   void assign(EagerPtr value);   // checks dtype and shape compatibility
+  // Held across a read-modify-write (assign_add/sub) and by assign, as TF's resource variables
+  // lock, so concurrent updates are never lost.
+  std::mutex& update_mutex() const { return update_mu_; }
   DType dtype() const { return dtype_; }
   const Shape& shape() const { return shape_; }
   bool trainable() const { return trainable_; }
@@ -24,6 +27,7 @@ class VariableState {
 
  private:
   mutable std::mutex mu_;
+  mutable std::mutex update_mu_;
   EagerPtr value_;
   DType dtype_;
   Shape shape_;

@@ -30,6 +30,10 @@ const TensorList& list_of(const EagerTensor& t) {
 
 namespace {
 
+// Past this many elements a list's slot vector alone would take gigabytes: refuse (as an OOM)
+// before the allocation is attempted.
+constexpr int64_t kMaxListSize = int64_t{1} << 27;
+
 int64_t scalar_index(const EagerTensor& t, const char* what) {
   if (!is_integer(t.dtype()) || t.shape().rank() != 0)
     throw_error(Code::InvalidArgument, what, " must be an integer scalar, got a ", dtype_name(t.dtype()),
@@ -145,6 +149,8 @@ std::vector<EagerPtr> set_item(const EagerPtr& handle, int64_t i, const EagerPtr
   if (i < 0 || (!resize && static_cast<size_t>(i) >= src.items.size()))
     throw_error(Code::InvalidArgument, "Trying to modify element ", i, " in a list with ", src.items.size(),
                 " elements.");
+  if (i >= kMaxListSize)
+    throw_error(Code::ResourceExhausted, "OOM when growing a TensorArray to ", i + 1, " elements");
   if (sole_owner(handle)) {
     auto& l = const_cast<TensorList&>(src);
     if (static_cast<size_t>(i) >= l.items.size()) l.items.resize(i + 1);
@@ -258,6 +264,8 @@ void register_tensor_list_ops(OpRegistry& r) {
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
                 int64_t n = scalar_index(*in[0], "num_elements");
                 if (n < 0) throw_error(Code::InvalidArgument, "The size of a TensorArray must be >= 0, got ", n);
+                if (n > kMaxListSize)
+                  throw_error(Code::ResourceExhausted, "OOM when allocating a TensorArray of ", n, " elements");
                 auto l = std::make_shared<TensorList>();
                 l->dtype = k.attrs.get<DType>("element_dtype");
                 l->element_shape = element_shape_attr(k.attrs);

@@ -270,6 +270,20 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
                                 Attrs attrs, const std::string& name) {
   GraphBuilder* b = current_builder();
   std::vector<TensorPtr> result;
+  {
+    std::vector<DType> dtypes;
+    if (!op.input_types.empty() || op.num_inputs != static_cast<int>(inputs.size()) || op.min_inputs ||
+        !op.attr_mins.empty()) {
+      dtypes.reserve(inputs.size());
+      for (const TensorPtr& t : inputs) dtypes.push_back(t->dtype());
+      try {
+        check_op_inputs(op, dtypes, attrs, b != nullptr);
+      } catch (const Error& e) {
+        if (b || e.code() >= Code::ValueError) throw;
+        throw Error(e.code(), std::string(e.what()) + " [Op:" + op.name + "]");
+      }
+    }
+  }
   if (!b) {
     std::vector<EagerPtr> ein;
     ein.reserve(inputs.size());

@@ -63,7 +63,11 @@ def _shape_tensor(shape: Any) -> Any:
         shape = [shape]
     if any(_core.is_tensor(d) for d in shape):
         return stack([d if _core.is_tensor(d) else convert_to_tensor(d, "int32") for d in shape])
-    return convert_to_tensor(list(shape), "int32") if len(shape) else convert_to_tensor(np.zeros([0], np.int32))
+    if not len(shape):
+        return convert_to_tensor(np.zeros([0], np.int32))
+    # TF's TensorShape conversion: int64 once a dimension needs it (never wrap to int32).
+    wide = any(isinstance(d, (int, np.integer)) and not -2**31 <= d < 2**31 for d in shape)
+    return convert_to_tensor(list(shape), "int64" if wide else "int32")
 
 
 def fill(dims: Any, value: Any, name: Optional[str] = None) -> Any:
@@ -108,7 +112,25 @@ def _int_tensor(value: Any, dtype_hint: Any = "int32") -> Any:
         return value
     if isinstance(value, (list, tuple)) and len(value) == 0:
         return convert_to_tensor(np.zeros([0], as_dtype(dtype_hint).as_numpy_dtype))
+    if _needs_int64(value):   # the hint never wraps values that need 64 bits
+        return _core.convert_to_tensor(value, None, None)
     return _core.convert_to_tensor(value, None, as_dtype(dtype_hint))
+
+
+def _needs_int64(value: Any) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(_needs_int64(v) for v in value)
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and not -2**31 <= value < 2**31
+
+
+def _attr_int(v: Any, arg: str) -> int:
+    """An int attr as TF's ``_execute.make_int``: TypeError for what ``int()`` refuses."""
+    if isinstance(v, str):
+        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.")
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        raise TypeError(f"Expected int for argument '{arg}' not {v!r}.") from None
 
 
 def _rank_of(t: Any) -> Optional[int]:
@@ -162,9 +184,12 @@ def expand_dims(input: Any, axis: Any, name: Optional[str] = None) -> Any:  # no
 
 def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
     """``tf.squeeze``: removes dimensions of size 1 (all of them, or those in ``axis``)."""
-    if isinstance(axis, int):
+    if axis is None:
+        axis = []
+    elif not isinstance(axis, (list, tuple)):
         axis = [axis]
-    return _execute("Squeeze", [convert_to_tensor(input)], {"squeeze_dims": list(axis or [])}, name)
+    axis = [_attr_int(a, "axis") for a in axis]
+    return _execute("Squeeze", [convert_to_tensor(input)], {"squeeze_dims": axis}, name)
 
 
 def shape(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
@@ -231,6 +256,8 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
 def concat(values: Any, axis: Any, name: str = "concat") -> Any:
     """``tf.concat``: joins tensors along an existing axis."""
     values = list(values)
+    if not values and _core.executing_eagerly():
+        raise IndexError("list index out of range")   # TF eagerly indexes values[0]
     if len(values) == 1:
         return identity(convert_to_tensor(values[0]), name=name)
     values = _common_dtype_convert(values)
@@ -240,6 +267,7 @@ def concat(values: Any, axis: Any, name: str = "concat") -> Any:
 def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
     """``tf.stack``: joins tensors of the same shape along a new axis (the Pack op)."""
     values = list(values)
+    axis = _attr_int(axis, "axis")
     if not any(_core.is_tensor(v) or isinstance(v, (np.ndarray, np.generic)) for v in values):
         # Python values only: TensorFlow converts the whole list to one constant.
         t = _core.to_eager(values, None)   # a value now, even while tracing
@@ -261,6 +289,11 @@ def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
 def unstack(value: Any, num: Optional[int] = None, axis: int = 0, name: str = "unstack") -> list:
     """``tf.unstack``: splits a tensor into a list of tensors along ``axis`` (the Unpack op)."""
     value = convert_to_tensor(value)
+    axis = _attr_int(axis, "axis")
+    if num is not None:
+        num = _attr_int(num, "num")
+        if num >= 2**31:
+            raise ValueError(f"Number of outputs is too big: {num}")
     shp = value._shape_tuple
     if shp is not None:
         r = len(shp)
@@ -279,6 +312,8 @@ def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int]
     value = convert_to_tensor(value)
     axis_t = _int_tensor(axis)
     if isinstance(num_or_size_splits, (int, np.integer)) and not isinstance(num_or_size_splits, bool):
+        if num_or_size_splits >= 2**31:
+            raise ValueError(f"Number of outputs is too big: {num_or_size_splits}")
         return _core.execute("Split", [axis_t, value], {"num_split": int(num_or_size_splits)}, name)
     sizes = _int_tensor(num_or_size_splits)
     if num is None:

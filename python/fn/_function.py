@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import numbers
 import logging
 import os
 import sys
@@ -99,8 +100,12 @@ class Function(_core.FunctionBase):
         self._converted: Optional[Callable] = None
         self._bound_functions: "weakref.WeakKeyDictionary[Any, Function]" = weakref.WeakKeyDictionary()
         self._created_variables: Optional[list] = None
+        if isinstance(max_cache_size, bool) or not isinstance(max_cache_size, (int, numbers.Integral)):
+            raise TypeError(f"max_cache_size must be an int, got {max_cache_size!r}")
+        if max_cache_size < 0:
+            raise ValueError(f"max_cache_size must be >= 0 (0: unbounded), got {max_cache_size}")
         if max_cache_size:
-            self._cache_set_max_size(max_cache_size)
+            self._cache_set_max_size(int(max_cache_size))
         functools.update_wrapper(self, python_function, updated=())
 
     # -- public API

@@ -226,6 +226,8 @@ def _reduction_axes(x: Any, axis: Any) -> Any:
         return convert_to_tensor(np.zeros([0], np.int32))
     if isinstance(axis, np.ndarray) and axis.dtype == np.int64:
         return convert_to_tensor(axis)
+    if isinstance(axis, (str, bytes)):   # the op's dtype check raises TF's error for it
+        return convert_to_tensor(axis)
     return _like(axis, int32)
 
 
@@ -305,7 +307,7 @@ def count_nonzero(input: Any, axis: Any = None, keepdims: bool = False, dtype: A
                   name: Optional[str] = None) -> Any:
     """``tf.math.count_nonzero``: the number of non-zero elements along ``axis``."""
     x = convert_to_tensor(input)
-    zero = "" if x.dtype.name == "string" else 0
+    zero = "" if x.dtype.name == "string" else False if x.dtype.name == "bool" else 0
     nonzero = not_equal(x, _like(zero, x.dtype))
     counts = _run("Cast", [nonzero], {"SrcT": as_dtype("bool"), "DstT": as_dtype(int64), "Truncate": False}, None)
     out = reduce_sum(counts, axis, keepdims, name=name or "count_nonzero")

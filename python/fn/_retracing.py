@@ -2,6 +2,7 @@
 message, through ``fn.get_logger()``) and fn's explanation of each retrace."""
 from __future__ import annotations
 
+import collections
 import logging
 import sys
 import threading
@@ -10,6 +11,8 @@ from typing import Any, List
 
 
 _logger = logging.getLogger("fn")
+_RETRACE_COMPARE = 32      # cached signatures a retrace explanation compares with
+_RETRACE_LOG_SIZE = 100    # explanations kept per Function
 
 
 class _Explain:
@@ -20,11 +23,16 @@ class _Explain:
         self.log: List[str] = []
 
     def on_trace(self, f: Any, key: Any) -> None:
-        items = [k for k, _ in f._cache_items() if not (k == key)]
+        # Compare with the most recent signatures only, and keep the last messages only: a
+        # Function retraced 20,000 times must stay O(1) per trace in time and memory.
+        items = [k for k, _ in f._cache_items(_RETRACE_COMPARE) if not (k == key)]
         if not items:
             return
         msg = _describe_retrace(f, key, items)
-        f.__dict__.setdefault("_retrace_log", []).append(msg)
+        log = f.__dict__.get("_retrace_log")
+        if log is None:
+            log = f.__dict__["_retrace_log"] = collections.deque(maxlen=_RETRACE_LOG_SIZE)
+        log.append(msg)
         if self.enabled:
             print(msg, file=sys.stderr)
 

@@ -266,7 +266,10 @@ class GradientTape:
             return s._fn_handle
         if _core.is_tensor(s):
             return s
-        raise AttributeError(f"{type(s).__name__!r} object has no attribute '_id'")
+        if s is None:   # TF's message (it reads a dtype off each source)
+            raise TypeError("Cannot convert the argument `type_value`: None to a TensorFlow DType.")
+        # TF 2.21's wording (measured): an int source fails on its dtype, others on their id.
+        raise AttributeError(f"{type(s).__name__!r} object has no attribute {'dtype' if isinstance(s, int) else '_id'!r}")
 
 
 def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients", gate_gradients: bool = False,

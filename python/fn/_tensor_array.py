@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+import numpy as np
+
 from fn import _core, errors
 from fn.dtypes import as_dtype, int32
 from fn._tensor_shape import TensorShape
@@ -19,6 +21,9 @@ from fn._tensor_shape import TensorShape
 def _index(i: Any) -> Any:
     if _core.is_tensor(i):
         return i
+    if isinstance(i, (int, np.integer)) and not isinstance(i, bool) and not -2**31 <= i < 2**31:
+        # TensorArray indices are int32 in TF: never wrap (2**40 must not write element 0).
+        raise errors.InvalidArgumentError(None, None, f"TensorArray index {i} does not fit in int32")
     return _core.convert_to_tensor(i, int32)
 
 

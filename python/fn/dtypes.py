@@ -130,6 +130,8 @@ def as_dtype(type_value: Any) -> DType:
         return float32
     if type_value in (str, bytes):
         return string
+    if type_value is None:   # NumPy reads None as float64; TF refuses it
+        raise TypeError("Cannot convert value None to a TensorFlow DType.")
     try:
         npd = np.dtype(type_value)
     except TypeError:

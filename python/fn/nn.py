@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from fn import _core
+from fn import _core, errors
 from fn._array_ops import convert_to_tensor, transpose
 from fn._math_ops import elu, relu, relu6, sigmoid, softplus, tanh  # noqa: F401
 
@@ -62,9 +62,10 @@ def _over_axis(op: str, logits: Any, axis: Optional[int], name: Optional[str]) -
         return _core.execute(op, [logits], None, name)[0]
     if rank < 0:
         raise ValueError(f"{op} over axis {axis} needs a tensor of known rank")
-    if axis < -rank or axis >= rank:
-        raise ValueError(f"`axis` must be in the range [{-rank}, {rank}) where {rank} is the number of "
-                         f"dimensions in the input. Received: axis={axis}")
+    if axis < -rank or axis >= rank:   # TF's class and wording (it says `dim`)
+        raise errors.InvalidArgumentError(
+            None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number of "
+            f"dimensions in the input. Received: dim={axis}")
     axis %= rank
     perm = list(range(rank))
     perm[axis], perm[-1] = perm[-1], perm[axis]

@@ -4,7 +4,13 @@
 
 namespace fn {
 namespace onednn {
-inline bool pool_worthwhile(const Pool2DGeom& g) { return g.output_size() * g.kh * g.kw >= (int64_t{1} << 14); }
+// In double: a window of 2**31 times a large output must not overflow (it is not worthwhile).
+// oneDNN refuses windows or paddings past its limits (a descriptor error): huge ones take the loop.
+inline bool pool_worthwhile(const Pool2DGeom& g) {
+  constexpr int64_t kMax = int64_t{1} << 20;
+  if (g.kh > kMax || g.kw > kMax || g.pt > kMax || g.pb > kMax || g.pl > kMax || g.pr > kMax) return false;
+  return double(g.output_size()) * double(g.kh) * double(g.kw) >= double(int64_t{1} << 14);
+}
 void max_pool_forward(const float* x, float* y, const Pool2DGeom& g);
 // Recomputes the forward pass for oneDNN's workspace (which window element was the maximum).
 void max_pool_backward(const float* x, const float* dy, float* dx, const Pool2DGeom& g);

@@ -224,7 +224,11 @@ class Dataset:
 
     def prefetch(self, buffer_size: Any, name: Optional[str] = None) -> "Dataset":
         """The same elements (fn runs pipelines synchronously, so prefetching is a no-op)."""
+        from fn.data._sources import _as_int
         from fn.data._transforms import PrefetchDataset
+        if _as_int(buffer_size, "buffer_size") < -1:
+            raise errors.InvalidArgumentError(
+                None, None, "buffer_size must be >= 0 or set buffer_size to be -1 for auto-tuning")
         return PrefetchDataset(self)
 
     def cache(self, filename: str = "", name: Optional[str] = None) -> "Dataset":

@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterator as PyIterator, List, Optional
 import numpy as np
 
 from fn import _core, errors
-from fn.dtypes import as_dtype, int64
+from fn.dtypes import as_dtype, int32, int64
 from fn._tensor_shape import TensorShape
 from fn._tensor_spec import TensorSpec
 from fn.data import _structure as structure
@@ -26,8 +26,13 @@ def _as_int(value: Any, what: str) -> int:
     if _core.is_tensor(value):
         if not value._is_eager:
             raise TypeError(f"fn.data needs a Python or eager value for `{what}`, got a graph tensor.")
+        if value.dtype not in (int32, int64) or value.shape.rank != 0:
+            raise TypeError(f"`{what}` must be a scalar int32 or int64 tensor, got {value!r}")
         return int(value.numpy())
-    return int(value)
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    # TF converts to an int64 tensor: its TypeError/ValueError for anything else.
+    return int(_core.convert_to_tensor(value, int64).numpy())
 
 
 class TensorSliceDataset(Dataset):

@@ -230,8 +230,9 @@ class ShuffleDataset(_UnaryDataset):
     def __init__(self, input_dataset: Dataset, buffer_size: Any, seed: Optional[int],
                  reshuffle_each_iteration: bool) -> None:
         n = _as_int(buffer_size, "buffer_size")
-        if n <= 0 and n != -1:
-            raise errors.InvalidArgumentError(None, None, "buffer_size must be greater than zero.")
+        if n <= 0 and n != UNKNOWN:   # -2 (UNKNOWN_CARDINALITY): buffer the whole input
+            raise errors.InvalidArgumentError(
+                None, None, "buffer_size must be greater than zero or UNKNOWN_CARDINALITY")
         super().__init__(input_dataset, input_dataset.element_spec)
         self._size = n if n > 0 else sys.maxsize
         if seed is None:
