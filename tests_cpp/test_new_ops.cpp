@@ -4,6 +4,7 @@
 
 #include "ops/shape_util.h"
 #include "trace/context.h"
+#include "tracing_fixture.h"
 
 using namespace fn;
 
@@ -21,14 +22,6 @@ std::vector<float> fvals(const TensorPtr& t) {
 }
 std::vector<int64_t> ivals(const TensorPtr& t) { return read_int_list(*as_eager(t)); }
 
-struct Tracing {
-  std::shared_ptr<Graph> g = std::make_shared<Graph>("f");
-  GraphBuilder b{g};
-  ContextScope scope{&b};
-  TensorPtr arg(const std::string& name, Shape s, DType d = DType::Float32) {
-    return b.add_placeholder(name, TensorSpec{d, std::move(s)});
-  }
-};
 }  // namespace
 
 TEST_CASE("Cumsum and Cumprod: exclusive and reverse") {

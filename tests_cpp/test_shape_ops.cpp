@@ -6,6 +6,7 @@
 #include "ops/random.h"
 #include "ops/shape_util.h"
 #include "trace/context.h"
+#include "tracing_fixture.h"
 
 using namespace fn;
 
@@ -26,14 +27,6 @@ std::vector<float> values(const TensorPtr& t) {
   return std::vector<float>(e->data<float>(), e->data<float>() + e->num_elements());
 }
 
-struct Tracing {
-  std::shared_ptr<Graph> g = std::make_shared<Graph>("f");
-  GraphBuilder b{g};
-  ContextScope scope{&b};
-  TensorPtr arg(const std::string& name, Shape s, DType d = DType::Float32) {
-    return b.add_placeholder(name, TensorSpec{d, std::move(s)});
-  }
-};
 }  // namespace
 
 TEST_CASE("shape rules on partial shapes use constant inputs") {

@@ -67,6 +67,20 @@ void fill_blocks(philox::Philox4x32& gen, T* out, int64_t n, int per, F fill) {
   }
 }
 
+// Uniform [0, 1) float32/float64 from `gen`, as TF's PhiloxRandom distributions draw them.
+void fill_uniform_float(philox::Philox4x32& gen, EagerTensor& out) {
+  int64_t n = out.num_elements();
+  if (out.dtype() == DType::Float32) {
+    fill_blocks(gen, out.data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
+      for (int j = 0; j < c; ++j) o[j] = philox::uniform_float(b[j]);
+    });
+  } else {
+    fill_blocks(gen, out.data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
+      for (int j = 0; j < c; ++j) o[j] = philox::uniform_double(b[2 * j], b[2 * j + 1]);
+    });
+  }
+}
+
 std::vector<EagerPtr> uniform_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   DType d = k.attrs.get_or("dtype", DType::Float32);
   auto out = make_tensor(d, shape_arg(*in[0]));
@@ -74,14 +88,8 @@ std::vector<EagerPtr> uniform_kernel(KernelContext& k, const std::vector<EagerPt
   auto gen = reserve(k.attrs, n);
   switch (d) {
     case DType::Float32:
-      fill_blocks(gen, out->data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
-        for (int j = 0; j < c; ++j) o[j] = philox::uniform_float(b[j]);
-      });
-      break;
     case DType::Float64:
-      fill_blocks(gen, out->data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
-        for (int j = 0; j < c; ++j) o[j] = philox::uniform_double(b[2 * j], b[2 * j + 1]);
-      });
+      fill_uniform_float(gen, *out);
       break;
     case DType::Float16:
       fill_blocks(gen, out->data<half_t>(), n, 4, [](const philox::Block& b, half_t* o, int c) {
@@ -184,14 +192,8 @@ std::vector<EagerPtr> stateless_uniform_kernel(KernelContext& k, const std::vect
   auto gen = stateless_generator(*in[1]);
   switch (d) {
     case DType::Float32:
-      fill_blocks(gen, out->data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
-        for (int j = 0; j < c; ++j) o[j] = philox::uniform_float(b[j]);
-      });
-      break;
     case DType::Float64:
-      fill_blocks(gen, out->data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
-        for (int j = 0; j < c; ++j) o[j] = philox::uniform_double(b[2 * j], b[2 * j + 1]);
-      });
+      fill_uniform_float(gen, *out);
       break;
     default:
       throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
