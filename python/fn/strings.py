@@ -18,7 +18,8 @@ from fn import _core
 from fn._array_ops import convert_to_tensor
 from fn.dtypes import as_dtype, float32, int32, string
 
-__all__ = ["as_string", "format", "join", "length", "lower", "regex_replace", "split", "to_number", "upper"]
+__all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "regex_replace", "split", "to_number",
+           "unicode_decode", "unicode_split", "upper"]
 
 
 def _strings(x: Any) -> Any:
@@ -32,12 +33,12 @@ def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str
     return _core.execute(op, inputs, attrs, name)[0]
 
 
-def _host(func: Any, inputs: list, shape: Any, name: str) -> Any:
-    """A PyCall op returning one string tensor (``shape``: its static shape when known)."""
+def _host(func: Any, inputs: list, shape: Any, name: str, dtype: Any = string) -> Any:
+    """A PyCall op returning one ``dtype`` tensor (``shape``: its static shape when known)."""
     def call(*args: Any) -> list:
         # A scalar string tensor's numpy() is bytes: make every value an array.
         return [func(*[np.asarray(a.numpy(), dtype=object) if a.dtype == string else a.numpy() for a in args])]
-    attrs = {"callable": call, "Tout": [string]}
+    attrs = {"callable": call, "Tout": [dtype]}
     if shape is not None:
         attrs["Tout_shapes"] = [shape]
     return _core.execute("PyCall", inputs, attrs, name)[0]
@@ -109,6 +110,53 @@ def split(input: Any, sep: Optional[str] = None, maxsplit: int = -1, name: Optio
         return np.array(parts, dtype=object).reshape([len(parts)])
     from fn._tensor_shape import TensorShape
     return _host(f, [x], TensorShape([None]), name or "StringSplit")
+
+
+def _scalar(input: Any, what: str) -> Any:  # noqa: A002
+    x = _strings(input)
+    if x._rank != 0:
+        raise NotImplementedError(f"fn.strings.{what} supports scalar inputs only (TF returns a RaggedTensor "
+                                  "for tensors of rank >= 1)")
+    return x
+
+
+def _pieces(x: Any, pieces: Any, name: str, dtype: Any = string) -> Any:
+    """A 1-D tensor of ``pieces(bytes)`` (a list) from a scalar string, computed when it runs."""
+    def f(a: np.ndarray) -> np.ndarray:
+        out = pieces(bytes(a[()]))
+        return np.array(out, dtype=object if dtype == string else dtype.as_numpy_dtype).reshape([len(out)])
+    from fn._tensor_shape import TensorShape
+    return _host(f, [x], TensorShape([None]), name, dtype)
+
+
+def _decode(data: bytes, encoding: str, errors: str, replacement_char: int) -> str:
+    if errors not in ("replace", "ignore", "strict"):
+        raise ValueError(f"errors must be one of 'strict', 'replace', 'ignore'; got {errors!r}")
+    text = data.decode(encoding.replace("-", "").lower(), "strict" if errors == "strict" else errors)
+    return text.replace("\ufffd", chr(replacement_char)) if errors == "replace" else text
+
+
+def bytes_split(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+    """``tf.strings.bytes_split`` of a scalar: a 1-D string tensor of its single bytes."""
+    return _pieces(_scalar(input, "bytes_split"), lambda v: [v[i:i + 1] for i in range(len(v))],
+                   name or "StringSplit")
+
+
+def unicode_split(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
+                  replacement_char: int = 65533, name: Optional[str] = None) -> Any:
+    """``tf.strings.unicode_split`` of a scalar: a 1-D tensor of its characters, each encoded."""
+    return _pieces(_scalar(input, "unicode_split"),
+                   lambda v: [c.encode(input_encoding) for c in _decode(v, input_encoding, errors, replacement_char)],
+                   name or "UnicodeSplit")
+
+
+def unicode_decode(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
+                   replacement_char: int = 65533, replace_control_characters: bool = False,
+                   name: Optional[str] = None) -> Any:
+    """``tf.strings.unicode_decode`` of a scalar: its code points as a 1-D int32 tensor."""
+    return _pieces(_scalar(input, "unicode_decode"),
+                   lambda v: [ord(c) for c in _decode(v, input_encoding, errors, replacement_char)],
+                   name or "UnicodeDecode", int32)
 
 
 def _re2_rewrite(rewrite: str):

@@ -93,3 +93,21 @@ def test_strings_in_function():
     spec = tf.TensorSpec([None], tf.string)
     assert traced_shapes(lambda s: tf.strings.length(s), spec) == [[None]]
     assert traced_shapes(lambda s: tf.strings.to_number(s), spec) == [[None]]
+
+
+def test_bytes_and_unicode_split_decode_scalars():
+    assert b(tf.strings.bytes_split(tf.constant("Duck"))) == [b"D", b"u", b"c", b"k"]
+    duck = tf.constant("アヒル 🦆")
+    chars = tf.strings.unicode_split(duck, "UTF-8")
+    assert b(chars) == [c.encode() for c in "アヒル 🦆"] and chars.dtype == tf.string
+    codes = tf.strings.unicode_decode(duck, "UTF-8")
+    assert codes.dtype == tf.int32 and b(codes) == [12450, 12498, 12523, 32, 129414]
+    # Invalid UTF-8 becomes U+FFFD by default (errors="replace").
+    assert b(tf.strings.unicode_decode(tf.constant(b"a\xffb"), "UTF-8")) == [97, 65533, 98]
+
+    @tf.function
+    def f(s):
+        return tf.strings.bytes_split(s), tf.strings.unicode_decode(s, "UTF-8")
+
+    parts, ints = f(tf.constant("hé"))
+    assert b(parts) == [b"h", b"\xc3", b"\xa9"] and b(ints) == [104, 233]
