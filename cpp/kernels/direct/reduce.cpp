@@ -3,11 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define FN_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define FN_MULTIVERSION
-#endif
+#include "kernels/multiversion.h"
 
 namespace fn {
 namespace direct {

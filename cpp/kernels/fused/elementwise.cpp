@@ -11,11 +11,7 @@
 #include "core/error.h"
 #include "kernels/reference/elementwise.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define FN_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-#define FN_MULTIVERSION
-#endif
+#include "kernels/multiversion.h"
 
 namespace fn {
 namespace fused {
