@@ -15,7 +15,10 @@ def in_function(f, *args):
 # ---- variadic ops with no values
 
 def test_concat_of_nothing_eagerly_is_an_index_error():
-    with pytest.raises(IndexError, match="list index out of range"):
+    # TF 2.21 raises IndexError when this is the process's first op, InvalidArgumentError (from
+    # its kernel lookup) once the eager context is running; fn always raises the IndexError.
+    expected = (IndexError, tf.errors.InvalidArgumentError) if IS_TF else IndexError
+    with pytest.raises(expected, match="list index out of range|OpKernel 'ConcatV2'"):
         tf.concat([], 0)
 
 
