@@ -16,7 +16,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 PY = os.path.join(HERE, '..', '..', 'python')
 AG = os.path.join(PY, 'fn', 'autograph')
 stub = types.ModuleType('fn'); stub.__path__ = [os.path.join(PY, 'fn')]
-for k in ('is_tensor','cond','while_loop','range','cast','int32','float32','shape','data','print'):
+for k in ('is_tensor','cond','while_loop','range','cast','int32','float32','shape','data','print',
+          'nest','convert_to_tensor','TensorShape','zeros'):
     setattr(stub, k, getattr(tf, k))
 stub.logical_and = tf.math.logical_and; stub.logical_or = tf.math.logical_or; stub.logical_not = tf.math.logical_not
 sys.modules['fn'] = stub

@@ -1,6 +1,6 @@
 """fn.autograph's converter on real TensorFlow graph ops (reference interpreter).
 
-Skipped when /opt/tfref/bin/python (TensorFlow 2.21) is not installed. See
+Skipped when ~/.cache/fn/tfref/bin/python (TensorFlow 2.21) is not installed. See
 _tf_backend_check.py: each guide example is converted by fn.autograph and
 traced by tf.function(autograph=False) with tf.cond/tf.while_loop as the
 backend, so the printed lines check our conversion against the guide's
@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-REF_PYTHON = os.environ.get('FN_TF_REFERENCE_PYTHON', '/opt/tfref/bin/python')
+REF_PYTHON = os.environ.get('FN_TF_REFERENCE_PYTHON', os.path.expanduser('~/.cache/fn/tfref/bin/python'))
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '_tf_backend_check.py')
 
 EXPECTED = [
