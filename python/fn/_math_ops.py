@@ -51,6 +51,8 @@ def _unary(op: str, default_name: Optional[str] = None):
     node = default_name or op
 
     def f(x: Any, name: Optional[str] = None) -> Any:
+        if not _core.is_tensor(x) and hasattr(type(x), "_fn_unary_dispatch"):   # SparseTensor values
+            return x._fn_unary_dispatch(op, f, name)
         return _core.execute(op, [x if _core.is_tensor(x) else convert_to_tensor(x)], None, name or node)[0]
     return f
 
