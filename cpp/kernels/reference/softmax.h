@@ -24,6 +24,48 @@ void softmax(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
   }
 }
 
+// TF 2.21's float softmax as its CPU kernel computes it (oneDNN's jit softmax, which TF's oneDNN
+// build runs): exp(x - max) by oneDNN's exp polynomial (FMA steps), the sum accumulated in 16
+// lanes and then halved pairwise, and each exp multiplied by the reciprocal of the sum. Bit for
+// bit TF's for rows of up to 17 columns (longer rows sum in an order not reproduced here).
+inline float onednn_exp(float x) {
+  const float log2e = 1.44269502f, ln2 = 0.693147182f;      // 0x3fb8aa3b, 0x3f317218
+  const float hi = 88.7228394f, lo = -87.3365479f;          // 0x42b17218, 0xc2aeac50
+  const float p1 = 0.999999701f, p2 = 0.499991506f, p3 = 0.166676521f, p4 = 0.0418978221f,
+              p5 = 0.00828929059f;
+  if (std::isnan(x)) return x;
+  bool zero = x < lo;
+  x = std::max(std::min(x, hi), lo);
+  float n = std::floor(x * log2e + 0.5f);
+  float r = std::fma(-n, ln2, x);
+  float p = std::fma(p5, r, p4);
+  p = std::fma(p, r, p3);
+  p = std::fma(p, r, p2);
+  p = std::fma(p, r, p1);
+  p = std::fma(p, r, 1.0f);
+  float two = zero ? 0.0f : std::ldexp(1.0f, static_cast<int>(n) - 1);
+  return p * two * 2.0f;
+}
+
+inline void softmax_tf(const float* x, float* y, int64_t rows, int64_t cols) {
+  constexpr int kLanes = 16;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * cols;
+    float* yr = y + r * cols;
+    if (cols == 0) continue;
+    float mx = *std::max_element(xr, xr + cols);
+    float acc[kLanes] = {};
+    for (int64_t c = 0; c < cols; ++c) {
+      yr[c] = onednn_exp(xr[c] - mx);
+      acc[c % kLanes] += yr[c];
+    }
+    for (int w = kLanes / 2; w >= 1; w /= 2)
+      for (int i = 0; i < w; ++i) acc[i] += acc[i + w];
+    float inv = 1.0f / acc[0];
+    for (int64_t c = 0; c < cols; ++c) yr[c] *= inv;
+  }
+}
+
 // y is the forward output. softmax: dx = (dy - sum(dy * y)) * y; log-softmax:
 // dx = dy - exp(y) * sum(dy).
 template <typename T>
