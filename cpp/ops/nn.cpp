@@ -126,7 +126,7 @@ EagerPtr softmax_compute(const std::string& op, const EagerPtr& x, bool log) {
   return float_kernel(op, {x}, x->shape(), [&](auto tag, const std::vector<EagerPtr>& in, EagerTensor& o) {
     using T = decltype(tag);
     if constexpr (std::is_same<T, float>::value) {
-      if (!log && (cols <= 64 || !onednn::softmax_worthwhile(rows, cols))) {
+      if (!log) {
         ref::softmax_tf(in[0]->template data<T>(), o.template data<T>(), rows, cols);   // TF's numbers
         return;
       }
