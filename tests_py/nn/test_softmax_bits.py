@@ -35,3 +35,24 @@ def test_softmax_random_rows_match_checksum():
 
 
 CHECKSUM = 542159210469
+
+
+def test_softmax_nan_and_inf_as_tf():
+    nan, inf = float("nan"), float("inf")
+    cases = {
+        (nan, 0.0): [nan, 0.0], (0.0, nan): [0.0, nan], (inf, 0.0): [nan, 0.0], (-inf, 0.0): [0.0, 1.0],
+        (-inf, -inf): [nan, nan], (inf, inf): [nan, nan], (-200.0, 0.0, 100.0): [0.0, 0.0, 1.0],
+    }
+    for row, want in cases.items():
+        got = tf.nn.softmax(tf.constant([list(row)])).numpy()[0]
+        np.testing.assert_array_equal(got, np.array(want, np.float32))
+
+
+def test_long_rows_match_checksum():
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((8, 1000)) * 3).astype(np.float32)
+    y = tf.function(tf.nn.softmax)(x).numpy()
+    assert int(np.asarray(y).view(np.uint32).astype(np.int64).sum()) == LONG_CHECKSUM
+
+
+LONG_CHECKSUM = 7416469171277

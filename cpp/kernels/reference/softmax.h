@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 
 namespace fn {
 namespace ref {
@@ -33,9 +35,9 @@ inline float onednn_exp(float x) {
   const float hi = 88.7228394f, lo = -87.3365479f;          // 0x42b17218, 0xc2aeac50
   const float p1 = 0.999999701f, p2 = 0.499991506f, p3 = 0.166676521f, p4 = 0.0418978221f,
               p5 = 0.00828929059f;
-  if (std::isnan(x)) return x;
   bool zero = x < lo;
-  x = std::max(std::min(x, hi), lo);
+  x = x < hi ? x : hi;   // x86 minps/maxps: a NaN operand gives the other one, so NaN -> hi
+  x = x > lo ? x : lo;
   float n = std::floor(x * log2e + 0.5f);
   float r = std::fma(-n, ln2, x);
   float p = std::fma(p5, r, p4);
@@ -43,7 +45,10 @@ inline float onednn_exp(float x) {
   p = std::fma(p, r, p2);
   p = std::fma(p, r, p1);
   p = std::fma(p, r, 1.0f);
-  float two = zero ? 0.0f : std::ldexp(1.0f, static_cast<int>(n) - 1);
+  // 2^(n-1) built in the exponent bits, as oneDNN does (n - 1 + 127 is in [0, 254] here).
+  uint32_t bits = zero ? 0u : static_cast<uint32_t>(static_cast<int32_t>(n) - 1 + 127) << 23;
+  float two;
+  std::memcpy(&two, &bits, sizeof two);
   return p * two * 2.0f;
 }
 
@@ -56,7 +61,14 @@ inline void softmax_tf(const float* x, float* y, int64_t rows, int64_t cols) {
     const float* xr = x + r * cols;
     float* yr = y + r * cols;
     if (cols == 0) continue;
-    float mx = *std::max_element(xr, xr + cols);
+    // The row max as maxps finds it: a lane keeps its max unless the new value is not smaller
+    // (a NaN replaces it, the next number replaces the NaN), then the lanes are halved.
+    float lane[kLanes];
+    std::fill(lane, lane + kLanes, -std::numeric_limits<float>::max());
+    for (int64_t c = 0; c < cols; ++c) lane[c % kLanes] = lane[c % kLanes] > xr[c] ? lane[c % kLanes] : xr[c];
+    for (int w = kLanes / 2; w >= 1; w /= 2)
+      for (int i = 0; i < w; ++i) lane[i] = lane[i] > lane[i + w] ? lane[i] : lane[i + w];
+    const float mx = lane[0];
     float acc[kAcc][kLanes] = {};
     for (int64_t c = 0; c < cols; ++c) {
       yr[c] = onednn_exp(xr[c] - mx);
