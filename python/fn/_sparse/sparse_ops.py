@@ -14,7 +14,8 @@ from fn._manip_ops import (boolean_mask, tensor_scatter_nd_add, tensor_scatter_n
 from fn._complex_ops import conj
 from fn._linalg_ops import segment_sum
 from fn._sort_ops import argsort, cumprod, cumsum
-from fn._sparse.sparse_tensor import SparseTensor, op_error
+from fn._op_errors import op_error, type_text
+from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import as_dtype, bool_, int32, int64
 from fn.errors import InvalidArgumentError
 
@@ -33,15 +34,6 @@ def _np(t: Any) -> np.ndarray:
 
 def _idx_text(row: np.ndarray) -> str:
     return "[" + ",".join(str(int(x)) for x in row) + "]"
-
-
-_TF_TYPE = {"float32": "float", "float64": "double", "float16": "half", "complex64": "complex64",
-            "complex128": "complex128"}
-
-
-def _type_text(dtype: Any) -> str:
-    """A dtype as TF's DataTypeString spells it in kernel errors (``float``, ``double``)."""
-    return _TF_TYPE.get(dtype.name, dtype.name)
 
 
 def _check_sp(sp: Any, what: str = "sp_input") -> SparseTensor:
@@ -136,7 +128,7 @@ def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: b
     b = A.convert_to_tensor(b, sp.dtype) if not _core.is_tensor(b) else b
     if b.dtype != sp.dtype:
         raise InvalidArgumentError(None, None, "cannot compute SparseTensorDenseMatMul as input #3(zero-based) was "
-                                   f"expected to be a {_type_text(sp.dtype)} tensor but is a {_type_text(b.dtype)} tensor "
+                                   f"expected to be a {type_text(sp.dtype)} tensor but is a {type_text(b.dtype)} tensor "
                                    "[Op:SparseTensorDenseMatMul] name: ")
     if adjoint_b:
         b = A.transpose(b)
@@ -209,7 +201,7 @@ def add(a: Any, b: Any, threshold: Any = 0, name: Optional[str] = None) -> Any:
     if isinstance(a, SparseTensor) and isinstance(b, SparseTensor):
         if a.dtype != b.dtype:
             raise InvalidArgumentError(None, None, f"cannot compute SparseAdd as input #4(zero-based) was expected "
-                                       f"to be a {_type_text(a.dtype)} tensor but is a {_type_text(b.dtype)} tensor "
+                                       f"to be a {type_text(a.dtype)} tensor but is a {type_text(b.dtype)} tensor "
                                        "[Op:SparseAdd] name: ")
         if _eager(a.dense_shape, b.dense_shape):
             _check_same_shape(a, _np(b.dense_shape), "SparseAdd", dense=False)

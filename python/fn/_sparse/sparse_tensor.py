@@ -14,15 +14,6 @@ from fn._tensor_spec import TensorSpec
 from fn.dtypes import as_dtype, int64
 from fn.types.experimental import TraceType
 
-_DEVICE = "_device_/job:localhost/replica:0/task:0/device:CPU:0"
-
-
-def op_error(cls: type, op: str, message: str, kernel: str = "") -> Exception:
-    """An eager error of a sparse op worded as TF 2.21's (its kernel prefix, ``[Op:..] name: ``).
-    ``kernel`` names the wrapped function when it differs from the op (``SparseConcat_N_2``)."""
-    return cls(None, None, f"{{{{function_node __wrapped__{kernel or op}{_DEVICE}}}}} {message} [Op:{op}] name: ")
-
-
 def _static_shape(dense_shape: Any, given: Any) -> TensorShape:
     """The static shape: the dense_shape's value when it is known (eager, or a Python value)."""
     if not _core.is_tensor(given) and not isinstance(given, TensorShape):
