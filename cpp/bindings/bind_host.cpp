@@ -96,6 +96,7 @@ void init_host(py::module_& m) {
     try {
       result = host->obj(dys, ys);
     } catch (py::error_already_set& e) {
+      if (e.matches(PyExc_LookupError)) throw;   // "gradient registry has no entry for: ..." as TF's
       rethrow_from_python(e);
     }
     std::vector<TensorPtr> grads(n, nullptr);

@@ -107,6 +107,7 @@ from fn._complex_ops import complex  # noqa: E402,A004
 from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
 from fn import sparse  # noqa: E402,F401
 from fn import io  # noqa: E402,F401
+from fn import image  # noqa: E402,F401
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod
