@@ -239,7 +239,10 @@ def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional
     axes = _reduction_axes(x, axis)
     if axes is None:
         # Unknown rank, all axes: reduce the flattened tensor (the result is a scalar).
-        if keepdims or not _core.has_op("Reshape"):
+        if keepdims:   # TF's range(rank(x)) as the axes
+            from fn._array_ops import range as _range, rank as _rank
+            return _run(op, [x, _range(0, _rank(x))], {"keep_dims": True}, name or op)
+        if not _core.has_op("Reshape"):
             raise NotImplementedError(f"{op} over all axes of a tensor of unknown rank")
         flat = _run("Reshape", [x, convert_to_tensor(np.array([-1], np.int32))], None, None)
         return _run(op, [flat, convert_to_tensor(np.zeros([1], np.int32))], {"keep_dims": False}, name or op)
