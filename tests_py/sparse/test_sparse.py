@@ -158,6 +158,8 @@ def test_map_values_and_unary_dispatch():
     assert tf.math.abs(neg).values.numpy().tolist() == [1.0, 4.0]
     assert tf.math.sqrt(tf.math.abs(neg)).values.numpy().tolist() == [1.0, 2.0]
     assert tf.math.negative(neg).values.numpy().tolist() == [1.0, -4.0]
+    np.testing.assert_allclose(tf.math.erf(neg).values.numpy(), [-0.8427008, 1.0], rtol=1e-6)
+    assert isinstance(tf.math.tanh(neg), tf.SparseTensor)
     with pytest.raises(ValueError, match="Attempt to convert a value"):
         tf.math.exp(neg)
     with pytest.raises(tf.errors.InvalidArgumentError, match="Mismatched indices!"):
