@@ -148,6 +148,15 @@ def test_reductions():
     assert tf.sparse.reduce_max(neg, axis=1).numpy().tolist() == [-2, -1, 0]
     assert int(tf.sparse.reduce_max(tf.sparse.from_dense([-5, 0, -3]))) == -3
     assert int(tf.sparse.reduce_sum(st)) == 3
+    st3 = S([[1, 0], [0, 0], [1, 2]], [1, 2, 5], [3, 4])
+    assert _st(tf.sparse.reduce_sum(st3, output_is_sparse=True)) == ([[]], [8], [])
+    assert _st(tf.sparse.reduce_sum(st3, axis=1, keepdims=True, output_is_sparse=True)) == \
+        ([[0, 0], [1, 0]], [2, 6], [3, 1])
+    assert _st(tf.sparse.reduce_max(st3, axis=0, keepdims=True, output_is_sparse=True)) == \
+        ([[0, 0], [0, 2]], [2, 5], [1, 4])
+    assert tf.sparse.reduce_max(st3, axis=0, keepdims=True).numpy().tolist() == [[2, 0, 5, 0]]
+    assert tf.sparse.reduce_sum(st3, axis=[0, 1], keepdims=True).numpy().tolist() == [[8]]
+    assert _st(tf.sparse.reduce_max(st3, axis=1, output_is_sparse=True)) == ([[0], [1]], [2, 5], [3])
 
 
 def test_map_values_and_unary_dispatch():

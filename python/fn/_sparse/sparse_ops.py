@@ -36,9 +36,9 @@ def _idx_text(row: np.ndarray) -> str:
     return "[" + ",".join(str(int(x)) for x in row) + "]"
 
 
-def _check_sp(sp: Any, what: str = "sp_input") -> SparseTensor:
+def _check_sp(sp: Any) -> SparseTensor:
     if not isinstance(sp, SparseTensor):
-        raise TypeError(f"Input must be a SparseTensor.")
+        raise TypeError("Input must be a SparseTensor.")
     return sp
 
 
@@ -347,16 +347,19 @@ def _reduce(sp: SparseTensor, axis: Any, keepdims: Optional[bool], output_is_spa
     else:
         axes = sorted({(int(a) + rank) % rank for a in np.atleast_1d(np.asarray(axis)).tolist()})
     kept = [d for d in range(rank) if d not in axes]
-    if not kept and not output_is_sparse:
+    if not kept:
         # Every axis: one group; an empty one gives 0 (TF's SparseReduce zero-fills its output).
         if kind == "sum":
             out = M.reduce_sum(sp.values)
         else:
             out = A.where(M.greater(A.size(sp.values), 0), M.reduce_max(sp.values), A.zeros([], sp.dtype))
+        if output_is_sparse:
+            shape = [1] * rank if keepdims else []
+            return SparseTensor(A.zeros([1, len(shape)], int64), A.reshape(out, [1]), A.convert_to_tensor(shape, int64))
         return A.reshape(out, [1] * rank) if keepdims else out
-    idx_kept = A.gather(sp.indices, A.convert_to_tensor(kept, int32), axis=1) if kept else \
-        A.zeros([A.shape(sp.indices)[0], 0], int64)
-    kshape = A.gather(sp.dense_shape, A.convert_to_tensor(kept, int32)) if kept else A.zeros([0], int64)
+    kept_t = A.convert_to_tensor(kept, int32)
+    idx_kept = A.gather(sp.indices, kept_t, axis=1)
+    kshape = A.gather(sp.dense_shape, kept_t)
     counts = A.scatter_nd(idx_kept, M.ones_like(sp.values, int32), kshape)
     if kind == "sum":
         dense = A.scatter_nd(idx_kept, sp.values, kshape)
@@ -364,23 +367,17 @@ def _reduce(sp: SparseTensor, axis: Any, keepdims: Optional[bool], output_is_spa
         low = A.convert_to_tensor(_lowest(sp.dtype), sp.dtype)
         dense = tensor_scatter_nd_max(A.fill(kshape, low), idx_kept, sp.values)
         dense = A.where(M.greater(counts, 0), dense, M.zeros_like(dense))
+    # keepdims: reduced axes stay as size 1 (index 0).
+    reduced = A.convert_to_tensor([d in axes for d in range(rank)], bool_)
+    kept_shape = A.where(reduced, M.ones_like(sp.dense_shape), sp.dense_shape)
     if output_is_sparse:
         where = A.where(M.greater(counts, 0))
         vals = A.gather_nd(dense, where)
-        if keepdims:
-            full = A.zeros([A.shape(where)[0], rank], int64)
-            cols = A.convert_to_tensor(kept, int32)
-            full = A.transpose(tensor_scatter_nd_update(A.transpose(full), cols[:, None], A.transpose(where)))
-            shape = A.where(M.equal(A.range(rank), -1), sp.dense_shape, sp.dense_shape)
-            ones = A.convert_to_tensor([1 if d in axes else 0 for d in range(rank)], bool_)
-            return SparseTensor(full, vals, A.where(ones, M.ones_like(shape), shape))
-        return SparseTensor(where, vals, kshape)
-    if keepdims:
-        dims = [1 if d in axes else None for d in range(rank)]
-        shape = A.stack([A.convert_to_tensor(1, int64) if d in axes else sp.dense_shape[d] for d in range(rank)])
-        dense = A.reshape(dense, A.cast(shape, int32))
-        del dims
-    return dense
+        if not keepdims:
+            return SparseTensor(where, vals, kshape)
+        cols = [M.zeros_like(where[:, 0]) if d in axes else where[:, kept.index(d)] for d in range(rank)]
+        return SparseTensor(A.stack(cols, axis=1), vals, kept_shape)
+    return A.reshape(dense, A.cast(kept_shape, int32)) if keepdims else dense
 
 
 def _lowest(dtype: Any) -> Any:
