@@ -211,3 +211,36 @@ def test_gradients_wrt_values():
     gv, gb = t.gradient(loss, [v, b])
     assert gv.numpy().tolist() == [7.0, 11.0]
     assert tf.convert_to_tensor(gb).numpy().tolist() == [[2.0, 2.0], [8.0, 8.0]]
+
+
+def test_edge_cases():
+    empty = S(np.zeros((0, 2), np.int64), tf.constant([], tf.float32), [2, 2])
+    assert tf.sparse.to_dense(empty).numpy().tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    nan = tf.sparse.from_dense([[float("nan"), 0.0], [-0.0, 1.0]])
+    assert nan.indices.numpy().tolist() == [[0, 0], [1, 1]]
+    assert tf.sparse.to_dense(S([[3]], [7], [5])).numpy().tolist() == [0, 0, 0, 7, 0]
+    strings = tf.sparse.from_dense(tf.constant([["a", ""], ["", "b"]]))
+    assert _st(strings) == ([[0, 0], [1, 1]], [b"a", b"b"], [2, 2])
+    assert tf.sparse.to_dense(strings).numpy().tolist() == [[b"a", b""], [b"", b"b"]]
+    assert _st(tf.sparse.reorder(S([[1, 0, 1], [0, 1, 0], [1, 0, 0]], [1, 2, 3], [2, 2, 2]))) == \
+        ([[0, 1, 0], [1, 0, 0], [1, 0, 1]], [2, 3, 1], [2, 2, 2])
+    assert _st(tf.sparse.transpose(S([[1, 0, 1], [0, 1, 0]], [1, 2], [2, 3, 4]), [2, 0, 1])) == \
+        ([[0, 0, 1], [1, 1, 0]], [2, 1], [4, 2, 3])
+    assert _st(tf.sparse.concat(-1, [S([[0, 0]], [1], [2, 2]), S([[1, 1]], [2], [2, 3])])) == \
+        ([[0, 0], [1, 3]], [1, 2], [2, 5])
+    assert (S([[0, 1], [1, 0]], [2.0, 3.0], [2, 2]) / tf.constant([2.0, 4.0])).values.numpy().tolist() == [0.5, 1.5]
+
+
+@pytest.mark.parametrize("a,b,msg", [
+    (([[0, 0, 0]], [1.0], [2, 2, 2]), [2, 2], "Tensor 'a_shape' must have 2 elements"),
+    (([[0, 0]], [1.0], [2, 2]), [2], "Tensor 'b' is not a matrix"),
+])
+def test_sparse_dense_matmul_rank_errors(a, b, msg):
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        tf.sparse.sparse_dense_matmul(S(*a), tf.ones(b))
+    assert msg + " [Op:SparseTensorDenseMatMul]" in str(e.value)
+
+
+def test_retain_length_mismatch():
+    with pytest.raises(ValueError, match="Dimensions 1 and 2 are not compatible"):
+        tf.sparse.retain(S([[0, 0]], [1], [2, 2]), [True, False])

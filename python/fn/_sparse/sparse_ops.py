@@ -130,6 +130,10 @@ def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: b
         raise InvalidArgumentError(None, None, "cannot compute SparseTensorDenseMatMul as input #3(zero-based) was "
                                    f"expected to be a {type_text(sp.dtype)} tensor but is a {type_text(b.dtype)} tensor "
                                    "[Op:SparseTensorDenseMatMul] name: ")
+    for bad, msg in ((sp.shape.rank not in (None, 2), "Tensor 'a_shape' must have 2 elements"),
+                     (b.shape.rank not in (None, 2), "Tensor 'b' is not a matrix")):
+        if bad:
+            raise op_error(InvalidArgumentError, "SparseTensorDenseMatMul", msg)
     if adjoint_b:
         b = A.transpose(b)
     rows, cols = (sp.indices[:, 1], sp.indices[:, 0]) if adjoint_a else (sp.indices[:, 0], sp.indices[:, 1])
@@ -229,7 +233,9 @@ def retain(sp_input: Any, to_retain: Any) -> SparseTensor:
     sp = _check_sp(sp_input)
     keep = A.convert_to_tensor(to_retain, bool_)
     keep.shape.with_rank(1)
-    sp.values.shape[:1].merge_with(keep.shape)
+    n, k = sp.values.shape.as_list()[0], keep.shape.as_list()[0]
+    if n is not None and k is not None and n != k:
+        raise ValueError(f"Dimensions {n} and {k} are not compatible")
     return _new(boolean_mask(sp.indices, keep), boolean_mask(sp.values, keep), sp.dense_shape, sp.shape)
 
 
