@@ -244,3 +244,24 @@ def test_sparse_dense_matmul_rank_errors(a, b, msg):
 def test_retain_length_mismatch():
     with pytest.raises(ValueError, match="Dimensions 1 and 2 are not compatible"):
         tf.sparse.retain(S([[0, 0]], [1], [2, 2]), [True, False])
+
+
+def test_maximum_minimum_reset_split_fill_indicator():
+    a = S([[0, 0], [1, 1]], [-1.0, 2.0], [2, 3])
+    b = S([[0, 0], [1, 2]], [-3.0, 4.0], [2, 3])
+    assert _st(tf.sparse.maximum(a, b)) == ([[0, 0], [1, 1], [1, 2]], [-1.0, 2.0, 4.0], [2, 3])
+    assert _st(tf.sparse.minimum(a, b)) == ([[0, 0], [1, 1], [1, 2]], [-3.0, 0.0, 0.0], [2, 3])
+    assert _st(tf.sparse.reset_shape(a)) == ([[0, 0], [1, 1]], [-1.0, 2.0], [2, 2])
+    assert _st(tf.sparse.reset_shape(a, [4, 5]))[2] == [4, 5]
+    with pytest.raises(ValueError, match=r"Found new_shape \(\[2 3\]\), sp_input.shape \(\[1 5\]\)"):
+        tf.sparse.reset_shape(a, [1, 5])
+    parts = tf.sparse.split(sp_input=S([[0, 0], [0, 3], [1, 1], [1, 4]], [1, 2, 3, 4], [2, 6]), num_split=3, axis=1)
+    assert [_st(p) for p in parts] == [([[0, 0], [1, 1]], [1, 3], [2, 2]), ([[0, 1]], [2], [2, 2]),
+                                       ([[1, 0]], [4], [2, 2])]
+    rows = tf.sparse.split(sp_input=S([[0, 0], [2, 3]], [1, 2], [3, 6]), num_split=2, axis=0)
+    assert [_st(p) for p in rows] == [([[0, 0]], [1], [2, 6]), ([[0, 3]], [2], [1, 6])]
+    filled, empty = tf.sparse.fill_empty_rows(S([[0, 0], [2, 3]], [1, 2], [4, 6]), -1)
+    assert _st(filled) == ([[0, 0], [1, 0], [2, 3], [3, 0]], [1, -1, 2, -1], [4, 6])
+    assert empty.numpy().tolist() == [False, True, False, True]
+    ind = tf.sparse.to_indicator(S([[0, 0], [0, 1], [1, 0]], [1, 3, 2], [2, 2]), 4)
+    assert ind.numpy().tolist() == [[False, True, False, True], [False, False, True, False]]
