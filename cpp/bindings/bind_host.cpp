@@ -9,6 +9,8 @@
 #include "bindings/py_types.h"
 #include "ops/host.h"
 #include "ops/op.h"
+#include "graph/graph.h"
+#include "trace/context.h"
 
 namespace fn {
 
@@ -49,6 +51,45 @@ const PyVariant* as_py_variant(const TensorPtr& t) {
   throw Error(Code::InvalidArgument, what);
 }
 
+// A custom gradient loaded from a SavedModel: its traced gradient graph (inputs: the output
+// gradients, then the outputs) run op by op through dispatch, so outer tapes see it.
+std::vector<TensorPtr> saved_custom_gradient(const GradContext& c, size_t n) {
+  const AttrValue* gv = c.attrs.find("_grad_graph");
+  auto* gp = gv ? std::get_if<std::shared_ptr<Graph>>(gv) : nullptr;
+  if (!gp || !*gp) throw_error(Code::Internal, "CustomGradient without a Python grad_fn");
+  const Graph& g = **gp;
+  if (g.arg_placeholders.size() != 2 * n) throw_error(Code::DataLoss, "saved custom gradient has a bad signature");
+  std::vector<std::vector<TensorPtr>> values(g.num_nodes());
+  for (size_t i = 0; i < n; ++i) {
+    TensorPtr dy = c.out_grads[i];
+    if (!dy) dy = dispatch(*OpRegistry::global().find("ZerosLike"), {c.outputs[i]}, Attrs{}, "zeros_like")[0];
+    values[g.arg_placeholders[i]] = {dy};
+    values[g.arg_placeholders[n + i]] = {c.outputs[i]};
+  }
+  for (int i = 0; i < g.num_nodes(); ++i) {
+    if (!values[i].empty()) continue;
+    const Node& node = g.node(i);
+    std::vector<TensorPtr> in;
+    for (const NodeOutput& o : node.inputs) in.push_back(values[o.node][o.index]);
+    values[i] = dispatch(*node.def, in, node.attrs, node.name);
+  }
+  std::vector<TensorPtr> grads(n, nullptr);
+  const auto none = c.attrs.get_or<std::vector<int64_t>>("_grad_none", {});
+  size_t k = 0;
+  for (int64_t is_none : none) {
+    if (is_none || k >= g.outputs.size()) {
+      grads.push_back(nullptr);
+    } else {
+      const NodeOutput& o = g.outputs[k++];
+      grads.push_back(values[o.node][o.index]);
+    }
+  }
+  if (grads.size() != c.inputs.size())
+    throw_error(Code::DataLoss, "saved custom gradient returns ", grads.size() - n, " gradients for ",
+                c.inputs.size() - n, " inputs");
+  return grads;
+}
+
 }  // namespace
 
 void init_host(py::module_& m) {
@@ -85,8 +126,8 @@ void init_host(py::module_& m) {
   custom_gradient_rule() = [](const GradContext& c) -> std::vector<TensorPtr> {
     py::gil_scoped_acquire gil;
     auto host = std::dynamic_pointer_cast<PyHostObject>(c.attrs.get<std::shared_ptr<HostObject>>("grad_fn"));
-    if (!host) throw_error(Code::Internal, "CustomGradient without a Python grad_fn");
     auto n = static_cast<size_t>(c.attrs.get_or<int64_t>("num_outputs", 0));
+    if (!host) return saved_custom_gradient(c, n);
     py::list dys, ys;
     for (size_t i = 0; i < c.out_grads.size(); ++i) {
       dys.append(c.out_grads[i] ? py::cast(c.out_grads[i]) : py::none());
@@ -96,6 +137,7 @@ void init_host(py::module_& m) {
     try {
       result = host->obj(dys, ys);
     } catch (py::error_already_set& e) {
+      if (e.matches(PyExc_LookupError)) throw;   // "gradient registry has no entry for: ..." as TF's
       rethrow_from_python(e);
     }
     std::vector<TensorPtr> grads(n, nullptr);

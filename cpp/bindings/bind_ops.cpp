@@ -77,6 +77,20 @@ void init_graph(py::module_& m) {
       .def("verify", &Graph::verify)
       .def("node_name", [](const Graph& g, int i) { return g.node(i).name; })
       .def("node_op", [](const Graph& g, int i) { return g.node(i).op; })
+      // A CustomGradient node's Python grad_fn (None when the attr holds no Python object), and
+      // the traced gradient graph a SavedModel stores in its place (saved_model/_save.py).
+      .def("_node_host", [](const Graph& g, int i, const std::string& k) -> py::object {
+        const AttrValue* v = g.node(i).attrs.find(k);
+        auto* h = v ? std::get_if<std::shared_ptr<HostObject>>(v) : nullptr;
+        auto py_host = h ? std::dynamic_pointer_cast<PyHostObject>(*h) : nullptr;
+        return py_host ? py_host->obj : py::none();
+      })
+      .def("_set_custom_gradient_graph", [](Graph& g, int i, std::shared_ptr<Graph> grad,
+                                            std::vector<int64_t> none_mask) {
+        if (g.node(i).op != "CustomGradient") throw_error(Code::InvalidArgument, "not a CustomGradient node");
+        g.mutable_node(i).attrs.set("_grad_graph", std::move(grad));
+        g.mutable_node(i).attrs.set("_grad_none", std::move(none_mask));
+      })
       .def("node_defined_at", [](const Graph& g, int i) { return g.node(i).defined_at; })
       .def("node_inputs", [](const Graph& g, int i) {
         std::vector<std::string> out;

@@ -19,7 +19,7 @@ void check_saveable(const Graph& g) {
       if (auto* sub = std::get_if<std::shared_ptr<Graph>>(&kv.second)) {
         if (*sub) check_saveable(**sub);
       } else if (std::holds_alternative<std::shared_ptr<HostObject>>(kv.second) && kv.first != "_compiled" &&
-                 kv.first != "_state") {
+                 kv.first != "_state" && !(kv.first == "grad_fn" && n.attrs.has("_grad_graph"))) {
         throw_error(Code::ValueError, "Unable to save function because node '", n.name, "' (op ", n.op,
                     ") calls back into Python (fn.py_function, fn.numpy_function or fn.print to a Python "
                     "stream). The operation must run in the same address space as the Python program that "
@@ -40,13 +40,15 @@ void init_serialize(py::module_& m) {
     std::string bytes = data;
     GraphReaderHooks hooks;
     hooks.resolve_op = [](const std::string& op) { return OpRegistry::global().find(op); };
-    hooks.make_host = [](const std::string&, const std::string& attr) -> std::shared_ptr<HostObject> {
+    hooks.make_host = [](const std::string& op, const std::string& attr) -> std::shared_ptr<HostObject> {
       if (attr == "_compiled") {
         auto cache = std::make_shared<SubgraphCache>();
         cache->compiled.resize(2);
         return cache;
       }
       if (attr == "_state") return make_random_state();
+      // A saved custom gradient runs its traced graph (_grad_graph) in place of the callable.
+      if (op == "CustomGradient" && attr == "grad_fn") return std::make_shared<HostObject>();
       return nullptr;
     };
     return deserialize_graph(bytes, hooks);

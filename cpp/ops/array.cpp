@@ -19,7 +19,7 @@ Shape fill_shape(const InferContext& c) {
   if (c.value(0)) {
     auto v = read_int_list(*c.value(0));
     for (int64_t d : v)
-      if (d < 0) throw_error(Code::InvalidArgument, "Fill dimensions must be >= 0");
+      if (d < 0) throw_error(Code::InvalidArgument, "Dimension ", d, " must be >= 0");
     return Shape(v);
   }
   if (dims.shape.rank() == 0) return Shape::unknown_rank();
@@ -67,7 +67,7 @@ void register_array_ops(OpRegistry& r) {
                 auto dims = read_int_list(*in[0]);
                 for (int64_t d : dims)
                   if (d < 0)
-                    throw_error(Code::InvalidArgument, "Fill dimensions must be >= 0");
+                    throw_error(Code::InvalidArgument, "Dimension ", d, " must be >= 0");
                 auto out = make_tensor(in[1]->dtype(), Shape(dims));
                 int64_t n = out->num_elements();
                 if (in[1]->dtype() == DType::String) {

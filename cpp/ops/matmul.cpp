@@ -5,6 +5,7 @@
 #include "kernels/reference/matmul.h"
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
+#include "ops/shape_util.h"
 #include "trace/context.h"
 
 namespace fn {
@@ -33,8 +34,8 @@ Shape matmul_shape(const std::string& op, const Shape& a, const Shape& b, MatMul
   int64_t m = t.ta ? a[ra - 1] : a[ra - 2], ka = t.ta ? a[ra - 2] : a[ra - 1];
   int64_t kb = t.tb ? b[rb - 1] : b[rb - 2], n = t.tb ? b[rb - 2] : b[rb - 1];
   if (ka >= 0 && kb >= 0 && ka != kb)
-    throw_error(bad, "Matrix size-incompatible: In[0]: ", a.to_string(), ", In[1]: ",
-                b.to_string(), suffix);
+    throw_error(bad, "Matrix size-incompatible: In[0]: ", eager ? tf_shape(a) : a.to_string(), ", In[1]: ",
+                eager ? tf_shape(b) : b.to_string(), suffix);
   std::vector<int64_t> batch_a(a.dims().begin(), a.dims().end() - 2),
       batch_b(b.dims().begin(), b.dims().end() - 2);
   Shape batch = broadcast_shapes(Shape(batch_a), Shape(batch_b));

@@ -1,5 +1,7 @@
 #include "trace/context.h"
 
+#include <unordered_map>
+
 #include <atomic>
 #include <cmath>
 
@@ -266,6 +268,25 @@ std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& i
   return out;
 }
 
+// TF 2.21 runs each eager op as a wrapped function named after the kernel it picks (oneDNN's
+// for MatMul, Conv2D, ...) and the op's number attrs (ConcatV2_N_2, Split_num_split_3); a
+// kernel's error message starts with that function's name and device.
+static std::string eager_error_prefix(const OpDef& op, size_t num_inputs, const Attrs& attrs) {
+  static const std::unordered_map<std::string, std::string> onednn = {
+      {"MatMul", "__MklMatMul"}, {"BatchMatMulV2", "__MklBatchMatMulV2"}, {"Einsum", "__MklEinsum"},
+      {"Conv2D", "__MklNativeConv2D"}, {"DepthwiseConv2dNative", "__MklNativeDepthwiseConv2dNative"},
+      {"FusedBatchNormV3", "__MklNativeFusedBatchNormV3"}};
+  auto it = onednn.find(op.name);
+  std::string name = it == onednn.end() ? op.name : it->second;
+  const int64_t n = static_cast<int64_t>(num_inputs);
+  if (op.name == "ConcatV2") name += "_N_" + std::to_string(n - 1);
+  else if (op.name == "Pack" || op.name == "AddN" || op.name == "Einsum") name += "_N_" + std::to_string(n);
+  else if (op.name == "Split" || op.name == "SplitV")
+    name += "_num_split_" + std::to_string(attrs.get_or("num_split", int64_t{1}));
+  else if (op.name == "Unpack") name += "_num_" + std::to_string(attrs.get_or("num", int64_t{-1}));
+  return "{{function_node __wrapped__" + name + "_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
+}
+
 std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& inputs,
                                 Attrs attrs, const std::string& name) {
   GraphBuilder* b = current_builder();
@@ -295,10 +316,15 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
     try {
       outs = run_kernel(op, ein, attrs, name.empty() ? op.default_name : name);
     } catch (const Error& e) {
-      // Eager kernel errors name the op as TensorFlow's do.
+      // Eager kernel errors read as TensorFlow's: the wrapping function's prefix and the op tag.
+      // Errors a kernel already tagged (dtype checks TF makes before running a kernel) keep
+      // their text, as TF's do.
       std::string msg = e.what();
-      if (e.code() < Code::ValueError && msg.find("[Op:") == std::string::npos)
-        msg += " [Op:" + op.name + "]";
+      if (e.code() < Code::ValueError && msg.find("[Op:") == std::string::npos) {
+        // Dtype and attr checks run before TF picks a kernel: no wrapping function named.
+        bool before_kernel = msg.rfind("cannot compute ", 0) == 0 || msg.rfind("Value for attr ", 0) == 0;
+        msg = (before_kernel ? "" : eager_error_prefix(op, inputs.size(), attrs)) + msg + " [Op:" + op.name + "]";
+      }
       throw Error(e.code(), msg);
     }
     // A kernel may return an input unchanged (Identity, a no-op Cast): give the output its

@@ -104,6 +104,10 @@ from fn._linalg_ops import atan2  # noqa: E402
 from fn import strings  # noqa: E402,F401
 from fn.dtypes import complex64, complex128  # noqa: E402
 from fn._complex_ops import complex  # noqa: E402,A004
+from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
+from fn import sparse  # noqa: E402,F401
+from fn import io  # noqa: E402,F401
+from fn import image  # noqa: E402,F401
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import threading
 from typing import Any, Callable, Dict, List, Tuple
 
 from fn import _core
@@ -57,12 +58,19 @@ class _FlattenedSpec:
         return f"{self.cls.__qualname__}[{self.metadata!r}]({', '.join(repr(c) for c in self.components)})"
 
 
+_placeholders = threading.local()   # .on while _trace makes the placeholders of a call
+
+
 def _walk_composite(value: Any, fn: Callable[[Any], Any]) -> Any:
     """A value made of tensors (``__fn_composite__() -> (trace type, components)``, fn.data's
     datasets and iterators, and their specs): ``fn`` maps the components; the result is the
     trace type when they became TensorSpecs, else the value rebuilt from the new components
     (a dataset argument rebuilt from its placeholder while tracing)."""
     spec, parts = value.__fn_composite__()
+    if getattr(_placeholders, "on", False) and hasattr(spec, "_component_specs") and spec is not value:
+        # Tracing: placeholders take the trace type's component specs (a SparseTensor's
+        # indices are [None, rank]), so one trace serves every value of that type.
+        parts = spec._component_specs()
     new = [fn(p) for p in parts]
     if all(isinstance(p, TensorSpec) for p in new):
         return spec

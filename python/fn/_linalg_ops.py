@@ -33,6 +33,8 @@ def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: Optional[str] = No
 
 def erf(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.erf``: the Gauss error function."""
+    if hasattr(type(x), "_fn_unary_dispatch"):   # SparseTensor values
+        return x._fn_unary_dispatch("Erf", erf, name)
     return _run("Erf", [convert_to_tensor(x)], None, name)
 
 

@@ -51,6 +51,8 @@ def _unary(op: str, default_name: Optional[str] = None):
     node = default_name or op
 
     def f(x: Any, name: Optional[str] = None) -> Any:
+        if not _core.is_tensor(x) and hasattr(type(x), "_fn_unary_dispatch"):   # SparseTensor values
+            return x._fn_unary_dispatch(op, f, name)
         return _core.execute(op, [x if _core.is_tensor(x) else convert_to_tensor(x)], None, name or node)[0]
     return f
 
@@ -237,7 +239,10 @@ def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional
     axes = _reduction_axes(x, axis)
     if axes is None:
         # Unknown rank, all axes: reduce the flattened tensor (the result is a scalar).
-        if keepdims or not _core.has_op("Reshape"):
+        if keepdims:   # TF's range(rank(x)) as the axes
+            from fn._array_ops import range as _range, rank as _rank
+            return _run(op, [x, _range(0, _rank(x))], {"keep_dims": True}, name or op)
+        if not _core.has_op("Reshape"):
             raise NotImplementedError(f"{op} over all axes of a tensor of unknown rank")
         flat = _run("Reshape", [x, convert_to_tensor(np.array([-1], np.int32))], None, None)
         return _run(op, [flat, convert_to_tensor(np.zeros([1], np.int32))], {"keep_dims": False}, name or op)

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <limits>
 
 namespace fn {
 namespace ref {
@@ -23,6 +25,13 @@ void softmax(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
     }
   }
 }
+
+// TF 2.21's float softmax as its CPU kernel computes it (oneDNN's jit softmax, which TF's oneDNN
+// build runs): exp(x - max) by oneDNN's exp polynomial (FMA steps), the sum accumulated in 16
+// lanes and then halved pairwise, and each exp multiplied by the reciprocal of the sum. Bit for
+// bit TF's (checked up to 1000 columns).
+// Implemented in softmax_tf.cpp.
+void softmax_tf(const float* x, float* y, int64_t rows, int64_t cols);
 
 // y is the forward output. softmax: dx = (dy - sum(dy * y)) * y; log-softmax:
 // dx = dy - exp(y) * sum(dy).

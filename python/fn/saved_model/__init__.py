@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from fn.saved_model._load import load
 from fn.saved_model._save import save
+from fn.saved_model._options import LoadOptions, SaveOptions
 
 SERVING = "serve"
 DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
 
-__all__ = ["DEFAULT_SERVING_SIGNATURE_DEF_KEY", "SERVING", "load", "save"]
+__all__ = ["DEFAULT_SERVING_SIGNATURE_DEF_KEY", "LoadOptions", "SERVING", "SaveOptions", "load", "save"]

@@ -55,6 +55,32 @@ def _keras_default_signature(obj: Any) -> Any:
     return function(lambda *xs: obj(list(xs), training=False), input_signature=specs, autograph=False)
 
 
+def _attach_custom_gradients(g: Any) -> None:
+    """Traces the Python gradient of each ``CustomGradient`` node (``tf.custom_gradient``) into a
+    graph the node carries, so the loaded function keeps its custom gradient (TF's
+    ``SaveOptions(experimental_custom_gradients=True)``, its default)."""
+    for i in range(g.num_nodes()):
+        if g.node_op(i) != "CustomGradient":
+            continue
+        grad = g._node_host(i, "grad_fn")
+        if grad is None:
+            continue
+        n = int(g.node_attr(i, "num_outputs"))
+        specs = g.node_outputs(i)[:n]
+        grad_graph = _core.Graph(f"{g.node_name(i)}_grad")
+        builder = _core.GraphBuilder(grad_graph)
+        with _core.ContextScope(builder):
+            dys = [builder.add_placeholder(f"dy_{k}", dt, shape) for k, (dt, shape) in enumerate(specs)]
+            ys = [builder.add_placeholder(f"y_{k}", dt, shape) for k, (dt, shape) in enumerate(specs)]
+            grads = grad(dys, ys)
+            flat = [_core.execute("Identity", [t], None, None)[0] for t in grads if t is not None]
+            builder.set_outputs(flat)
+        if list(builder.capture_placeholders()):
+            raise ValueError(f"Unable to save the custom gradient of node '{g.node_name(i)}': its gradient "
+                             "function uses tensors or variables from outside it.")
+        g._set_custom_gradient_graph(i, grad_graph, [1 if t is None else 0 for t in grads])
+
+
 class _Saver:
     def __init__(self, root: Any) -> None:
         self.root = root
@@ -71,6 +97,7 @@ class _Saver:
     def concrete(self, c: ConcreteFunction) -> int:
         if id(c) in self.index:
             return self.index[id(c)]
+        _attach_custom_gradients(c.graph._core)
         graph = self.blob(_core.serialize_graph(c.graph._core))
         captures = []
         for t in c._core.captures:

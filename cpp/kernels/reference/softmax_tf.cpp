@@ -1,0 +1,77 @@
+// TF 2.21's float32 softmax, as oneDNN's avx512 jit kernel inside TF computes it (see
+// reference/softmax.h).
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "kernels/multiversion.h"
+#include "kernels/reference/softmax.h"
+
+namespace fn {
+namespace ref {
+
+// Separate roundings where oneDNN has separate instructions: this file is compiled with
+// -ffp-contract=off (CMakeLists.txt), so x * log2e + 0.5f is never fused.
+// oneDNN's exp (jit eltwise injector): inlined into each clone so its FMAs are instructions.
+namespace {
+__attribute__((always_inline)) inline float onednn_exp(float x) {
+  const float log2e = 1.44269502f, ln2 = 0.693147182f;      // 0x3fb8aa3b, 0x3f317218
+  const float hi = 88.7228394f, lo = -87.3365479f;          // 0x42b17218, 0xc2aeac50
+  const float p1 = 0.999999701f, p2 = 0.499991506f, p3 = 0.166676521f, p4 = 0.0418978221f,
+              p5 = 0.00828929059f;
+  const uint32_t keep = x < lo ? 0u : ~0u;   // below ln(FLT_MIN): 0
+  x = std::fmin(x, hi);   // as minps here: a NaN becomes hi
+  x = std::fmax(x, lo);
+  float t = x * log2e;
+  float n = std::floor(t + 0.5f);
+  float r = std::fma(-n, ln2, x);
+  float p = std::fma(p5, r, p4);
+  p = std::fma(p, r, p3);
+  p = std::fma(p, r, p2);
+  p = std::fma(p, r, p1);
+  p = std::fma(p, r, 1.0f);
+  // 2^(n-1) built in the exponent bits, as oneDNN does (n - 1 + 127 is in [0, 254] here).
+  uint32_t bits = (static_cast<uint32_t>(static_cast<int32_t>(n) - 1 + 127) << 23) & keep;
+  float two;
+  std::memcpy(&two, &bits, sizeof two);
+  return p * two * 2.0f;
+}
+}  // namespace
+
+FN_MULTIVERSION void softmax_tf(const float* x, float* y, int64_t rows, int64_t cols) {
+  // oneDNN's avx512 kernel: the row max over 16 lanes then halved; exps; 16-float blocks summed
+  // round-robin into 4 accumulators, the partial last block into the first; (a0 + a1) +
+  // (a2 + a3), the 16 lanes halved pairwise; each exp times the sum's reciprocal.
+  constexpr int kLanes = 16, kAcc = 4;
+  const int64_t full = cols / kLanes, tail = cols % kLanes;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* xr = x + r * cols;
+    float* yr = y + r * cols;
+    if (cols == 0) continue;
+    // maxps keeps a lane's max unless the new value is not smaller (a NaN replaces it, the next
+    // number replaces the NaN).
+    float lane[kLanes];
+    for (int i = 0; i < kLanes; ++i) lane[i] = -std::numeric_limits<float>::max();
+    for (int64_t b = 0; b < full; ++b)
+      for (int i = 0; i < kLanes; ++i) lane[i] = lane[i] > xr[b * kLanes + i] ? lane[i] : xr[b * kLanes + i];
+    for (int64_t i = 0; i < tail; ++i) lane[i] = lane[i] > xr[full * kLanes + i] ? lane[i] : xr[full * kLanes + i];
+    for (int w = kLanes / 2; w >= 1; w /= 2)
+      for (int i = 0; i < w; ++i) lane[i] = lane[i] > lane[i + w] ? lane[i] : lane[i + w];
+    const float mx = lane[0];
+    for (int64_t c = 0; c < cols; ++c) yr[c] = onednn_exp(xr[c] - mx);
+    float acc[kAcc][kLanes] = {};
+    for (int64_t b = 0; b < full; ++b)
+      for (int i = 0; i < kLanes; ++i) acc[b % kAcc][i] += yr[b * kLanes + i];
+    for (int64_t i = 0; i < tail; ++i) acc[0][i] += yr[full * kLanes + i];
+    float sum[kLanes];
+    for (int i = 0; i < kLanes; ++i) sum[i] = (acc[0][i] + acc[1][i]) + (acc[2][i] + acc[3][i]);
+    for (int w = kLanes / 2; w >= 1; w /= 2)
+      for (int i = 0; i < w; ++i) sum[i] += sum[i + w];
+    const float inv = 1.0f / sum[0];
+    for (int64_t c = 0; c < cols; ++c) yr[c] *= inv;
+  }
+}
+
+}  // namespace ref
+}  // namespace fn

@@ -1,0 +1,1 @@
+"""SparseTensor and the ``tf.sparse`` ops (implementation of ``fn.sparse``)."""
