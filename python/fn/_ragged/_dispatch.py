@@ -1,0 +1,111 @@
+"""Ragged dispatch: the public ops that accept RaggedTensors (TF's ``dispatch_for_api`` list,
+the part fn supports) are wrapped once, in the public namespaces, by a function that sends calls
+with a RaggedTensor argument to the ragged implementation. Internal callers keep the plain ops.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from typing import Any, Callable, Dict
+
+from fn._ragged._ragged_tensor import RaggedTensor
+
+_BINARY = ["add", "subtract", "multiply", "divide", "truediv", "realdiv", "floordiv", "floormod", "pow",
+           "maximum", "minimum", "squared_difference", "equal", "not_equal", "less", "less_equal", "greater",
+           "greater_equal", "logical_and", "logical_or", "logical_xor", "divide_no_nan", "atan2"]
+_UNARY = ["abs", "negative", "sign", "square", "sqrt", "rsqrt", "exp", "log", "log1p", "tanh", "sigmoid",
+          "sin", "cos", "floor", "ceil", "round", "reciprocal", "is_nan", "is_inf", "is_finite",
+          "logical_not", "relu", "elu", "softplus", "cast", "identity", "zeros_like", "ones_like", "erf",
+          "invert"]
+_STRING_UNARY = ["length", "lower", "upper", "to_number", "as_string", "regex_replace"]
+_REDUCE = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
+           "reduce_prod": "prod", "reduce_any": "any", "reduce_all": "all"}
+_MODULES = ["fn", "fn.math", "fn.nn", "fn.strings", "fn.bitwise"]
+
+
+def _has_ragged(args: tuple, kwargs: dict) -> bool:
+    for a in args:
+        if type(a) is RaggedTensor:
+            return True
+        if type(a) in (list, tuple) and any(type(x) is RaggedTensor for x in a):
+            return True
+    for a in kwargs.values():
+        if type(a) is RaggedTensor:
+            return True
+        if type(a) in (list, tuple) and any(type(x) is RaggedTensor for x in a):
+            return True
+    return False
+
+
+def _wrap(orig: Callable, ragged_impl: Callable) -> Callable:
+    @functools.wraps(orig)
+    def dispatch(*args: Any, **kwargs: Any) -> Any:
+        if _has_ragged(args, kwargs):
+            return ragged_impl(*args, **kwargs)
+        return orig(*args, **kwargs)
+    dispatch._fn_ragged_original = orig  # type: ignore[attr-defined]
+    return dispatch
+
+
+def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
+    """name -> ragged implementation, given the plain op of that name."""
+    from fn._ragged import _array_ops as ra
+    from fn._ragged._elementwise import binary, unary
+    out: Dict[str, Callable] = {}
+
+    def bin_impl(op: Callable) -> Callable:
+        def f(x: Any, y: Any, *a: Any, **k: Any) -> Any:
+            k.pop("name", None)
+            return binary(op, x, y, *a, **k)
+        return f
+
+    def un_impl(op: Callable) -> Callable:
+        def f(x: Any, *a: Any, **k: Any) -> Any:
+            k.pop("name", None)
+            if not isinstance(x, RaggedTensor):
+                x = k.pop("input", k.pop("x", x))
+            return unary(op, x, *a, **k)
+        return f
+
+    def red_impl(kind: str, op: Callable) -> Callable:
+        def f(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Any:
+            return ra.reduce(kind, lambda t, ax: op(t, ax), input_tensor, axis, keepdims)
+        return f
+
+    for n in _BINARY:
+        if n in ns:
+            out[n] = bin_impl(ns[n])
+    for n in _UNARY + _STRING_UNARY:
+        if n in ns:
+            out[n] = un_impl(ns[n])
+    for n, kind in _REDUCE.items():
+        if n in ns:
+            out[n] = red_impl(kind, ns[n])
+    out["concat"] = lambda values, axis, name="concat": ra.concat(values, axis)
+    out["stack"] = lambda values, axis=0, name="stack": ra.stack(values, axis)
+    out["gather"] = ra.gather
+    out["boolean_mask"] = ra.boolean_mask
+    out["reverse"] = lambda tensor, axis, name=None: ra.reverse(tensor, axis)
+    return out
+
+
+def install() -> None:
+    """Wraps the supported ops in the public namespaces (each original wrapped once, so
+    ``fn.add is fn.math.add`` still holds)."""
+    wrapped: Dict[int, Callable] = {}
+    for mod_name in _MODULES:
+        mod = sys.modules.get(mod_name)
+        if mod is None:
+            continue
+        ns = vars(mod)
+        handlers = _handlers({n: getattr(mod, n) for n in list(ns) if not n.startswith("_")})
+        for name, impl in handlers.items():
+            orig = ns.get(name)
+            if orig is None or not callable(orig) or hasattr(orig, "_fn_ragged_original"):
+                continue
+            if mod_name == "fn.strings" and name not in _STRING_UNARY:
+                continue
+            w = wrapped.get(id(orig))
+            if w is None:
+                w = wrapped[id(orig)] = _wrap(orig, impl)
+            setattr(mod, name, w)
