@@ -22,7 +22,7 @@ from fn import _core
 from fn._tensor_spec import TensorSpec
 from fn._concrete_function import ConcreteFunction
 from fn._func_graph import FuncGraph
-from fn._function_args import _is_variable_leaf, _Signature, _to_spec, _walk
+from fn._function_args import _composites_as_specs, _is_variable_leaf, _Signature, _to_spec, _walk
 from fn._input_signature import _binding_error, _CastError, _conform
 from fn._retracing import _count_call, _explain
 
@@ -241,7 +241,7 @@ class Function(_core.FunctionBase):
     # -- input_signature
     def _validate_input_signature(self) -> None:
         for s in _flatten_specs(self._input_signature):
-            if not isinstance(s, TensorSpec):
+            if not isinstance(s, TensorSpec) and not getattr(s, "_fn_trace_from_spec", False):
                 raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got {s!r}")
 
     def _apply_input_signature(self, args: tuple, kwargs: dict) -> Tuple[tuple, tuple, List[str], dict]:
@@ -290,8 +290,10 @@ class Function(_core.FunctionBase):
                 placeholders.append(ph)
                 return ph
 
-            call_pos = tuple(_walk(v, lambda leaf, n=n: make_placeholder(leaf, n)) for v, n in zip(pos, names))
-            call_kw = {k: _walk(kw[k], lambda leaf, k=k: make_placeholder(leaf, k)) for k in sorted(kw, key=repr)}
+            call_pos = tuple(_walk(_composites_as_specs(v), lambda leaf, n=n: make_placeholder(leaf, n))
+                             for v, n in zip(pos, names))
+            call_kw = {k: _walk(_composites_as_specs(kw[k]), lambda leaf, k=k: make_placeholder(leaf, k))
+                       for k in sorted(kw, key=repr)}
             call_kw = {k: call_kw[k] for k in kw}
             func_graph.inputs = placeholders
             args, kwargs = self._signature.call_args(call_pos, call_kw)

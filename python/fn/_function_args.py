@@ -71,6 +71,23 @@ def _walk_composite(value: Any, fn: Callable[[Any], Any]) -> Any:
     return spec
 
 
+def _composites_as_specs(value: Any) -> Any:
+    """``value`` with composite values whose trace type rebuilds them (``_fn_trace_from_spec``,
+    RaggedTensors) replaced by that trace type, so a trace's placeholders take the trace type's
+    component shapes (a ragged tensor's flat values of any length), not the first call's."""
+    if hasattr(type(value), "__fn_composite__") and not isinstance(value, type):
+        spec = value.__fn_composite__()[0]
+        return spec if getattr(spec, "_fn_trace_from_spec", False) else value
+    if isinstance(value, list):
+        return [_composites_as_specs(v) for v in value]
+    if isinstance(value, tuple):
+        items = [_composites_as_specs(v) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if type(value) is dict:
+        return {k: _composites_as_specs(v) for k, v in value.items()}
+    return value
+
+
 def _is_variable(value: Any) -> bool:
     return _core.is_tensor(getattr(value, "_fn_handle", None))
 
