@@ -11,7 +11,7 @@ from fn import _core
 from fn._array_ops import cast, concat, convert_to_tensor, gather, range as _range, reshape, shape as _shape, \
     stack, expand_dims, where, zeros
 from fn._manip_ops import boolean_mask, broadcast_to, sequence_mask
-from fn._math_ops import equal, less, logical_not, maximum, minimum, multiply, reduce_all, reduce_max
+from fn._math_ops import equal, less, logical_not, maximum, minimum, multiply, reduce_all, reduce_max, reduce_prod
 from fn._ragged._ragged_tensor import RaggedTensor, _static_len
 from fn.dtypes import int64
 
@@ -169,8 +169,20 @@ def merge_dims(rt: Any, outer_axis: int, inner_axis: int) -> Any:
         flat = rt.flat_values
         s = _shape(flat, out_type=int64)
         k = inner_axis - rt.ragged_rank + 1
-        merged = reshape(flat, concat([convert_to_tensor(np.array([-1], np.int64)), s[k:]], 0))
-        return merged
+        return reshape(flat, concat([convert_to_tensor(np.array([-1], np.int64)), s[k:]], 0))
+    if outer_axis == 1:
+        inner = rt.values
+        if isinstance(inner, RaggedTensor):
+            # Rows of rt become runs of inner's values: compose the two partitions.
+            merged = RaggedTensor.from_row_splits(inner.values, gather(inner.row_splits, rt.row_splits),
+                                                  validate=False)
+            return merge_dims(merged, 1, inner_axis - 1)
+        s = _shape(inner, out_type=rt.row_splits.dtype)
+        k = inner_axis - rt.ragged_rank + 1   # inner dims 1..k-1 merge into the rows
+        width = reduce_prod(s[1:k])
+        values = reshape(inner, concat([convert_to_tensor(np.array([-1], rt.row_splits.dtype.as_numpy_dtype)),
+                                        s[k:]], 0))
+        return RaggedTensor.from_row_splits(values, rt.row_splits * width, validate=False)
     return rt.with_values(merge_dims(rt.values, outer_axis - 1, inner_axis - 1))
 
 

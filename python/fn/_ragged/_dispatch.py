@@ -84,7 +84,7 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
     out["concat"] = lambda values, axis, name="concat": ra.concat(values, axis)
     out["stack"] = lambda values, axis=0, name="stack": ra.stack(values, axis)
     out["gather"] = ra.gather
-    out["boolean_mask"] = ra.boolean_mask
+    # TF 2.21's tf.boolean_mask does not accept RaggedTensors (tf.ragged.boolean_mask does).
     out["reverse"] = lambda tensor, axis, name=None: ra.reverse(tensor, axis)
     return out
 

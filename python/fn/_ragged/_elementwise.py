@@ -37,10 +37,10 @@ def _broadcast_levels(y: Any, rt: RaggedTensor) -> Any:
     nrows = rt.nrows()
     if y.shape[0] == 1:
         y = broadcast_to(y, concat([expand_dims(cast(nrows, dt), 0), _shape(y, out_type=dt)[1:]], 0))
-    elif rt.shape[0] is not None and y.shape[0] is not None and y.shape[0] != rt.shape[0]:
-        from fn.errors import InvalidArgumentError
-        raise InvalidArgumentError(None, None, f"Incompatible shapes: ragged nrows {rt.shape[0]} vs. "
-                                   f"{y.shape[0]}")
+    elif y.shape[0] is not None:
+        # TF checks that the dense operand's rows line up with the ragged one's.
+        from fn._math_ops import equal
+        assert_equal(equal(cast(nrows, dt), cast(y.shape[0], dt)), True)
     if y.shape[1] == 1:
         y2 = gather(y[:, 0], rt.value_rowids())
     else:

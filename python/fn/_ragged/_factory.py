@@ -27,6 +27,8 @@ def constant(pylist: Any, dtype: Any = None, ragged_rank: Optional[int] = None, 
         return RaggedTensor.from_row_splits(values, splits, validate=False)
 
     def inner_factory(pylist: Any, dtype: Any, shape: Any, name: Optional[str] = None) -> Any:
+        if dtype is None:
+            _check_not_mixed(pylist)
         return _constant(pylist, dtype=dtype, shape=shape)
 
     return _constant_value(ragged_factory, inner_factory, pylist, dtype, ragged_rank, inner_shape)
@@ -81,6 +83,21 @@ def _constant_value(ragged_factory: Callable, inner_factory: Callable, pylist: A
     for row_splits in reversed(nested_splits):
         values = ragged_factory(values, row_splits)
     return values
+
+
+def _check_not_mixed(pylist: Any) -> None:
+    """TF refuses to guess one dtype for strings mixed with numbers."""
+    kinds = set()
+
+    def visit(x: Any) -> None:
+        if isinstance(x, (list, tuple)):
+            for v in x:
+                visit(v)
+        else:
+            kinds.add(isinstance(x, (str, bytes)))
+    visit(pylist)
+    if len(kinds) > 1:
+        raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
 
 
 def _find_scalar_and_max_depth(pylist: Any) -> tuple:
@@ -150,7 +167,7 @@ def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, n
     starts, limits, deltas = [broadcast_to(a, expand_dims(n, 0)) for a in (starts, limits, deltas)]
     if deltas._is_eager and bool(np.any(deltas.numpy() == 0)):
         from fn.errors import InvalidArgumentError
-        raise InvalidArgumentError(None, None, "Requires delta != 0")
+        raise InvalidArgumentError(None, None, "Requires delta != 0 [Op:RaggedRange]")
     # size_i = max(0, ceil((limit - start) / delta))
     if dt.is_integer:
         span = limits - starts
@@ -191,10 +208,22 @@ def map_flat_values(op: Callable, *args: Any, **kwargs: Any) -> Any:
     new_kwargs = replace(kwargs)
     if not partitions:
         return op(*new_args, **new_kwargs)
-    from fn._ragged._elementwise import assert_same_partitions
     for other in partitions[1:]:
-        assert_same_partitions(partitions[0], other)
+        _check_same_splits(partitions[0], other)
     result = op(*new_args, **new_kwargs)
     if isinstance(result, RaggedTensor):
         raise ValueError("map_flat_values requires that the output of `op` be a Tensor")
     return partitions[0].with_flat_values(result)
+
+
+def _check_same_splits(x: RaggedTensor, y: RaggedTensor) -> None:
+    """map_flat_values' check (TF's RowPartition merge): identical nested row splits."""
+    from fn.errors import InvalidArgumentError
+    if x.ragged_rank != y.ragged_rank:
+        raise ValueError("All ragged inputs must have the same ragged_rank.")
+    for a, b in zip(x.nested_row_splits, y.nested_row_splits):
+        if a is b or not (a._is_eager and b._is_eager):
+            continue
+        if a.shape != b.shape or not np.array_equal(a.numpy(), b.numpy()):
+            raise InvalidArgumentError(None, None, "RowPartition._merge_precomputed_encodings: partitions have "
+                                       "incompatible row_splits")

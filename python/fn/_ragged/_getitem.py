@@ -36,8 +36,6 @@ def ragged_getitem(rt: RaggedTensor, key: Any) -> Any:
         if not (k is Ellipsis or isinstance(k, (int, np.integer, slice)) or _core.is_tensor(k)):
             raise TypeError(f"Argument `key` must be an int, slice or Ellipsis; got {k!r}")
     key = _expand_ellipsis(key, rt.shape.rank)
-    if rt.shape.rank is not None and len(key) > rt.shape.rank:
-        raise ValueError("Too many indices for RaggedTensor")
     return _getitem(rt, key)
 
 
@@ -61,8 +59,7 @@ def _row(rt: RaggedTensor, i: Any) -> Any:
     if idx._is_eager and n._is_eager:
         iv, nv = int(idx.numpy()), int(n.numpy())
         if not -nv <= iv < nv:
-            from fn.errors import InvalidArgumentError
-            raise InvalidArgumentError(None, None, f"slice index {iv} of dimension 0 out of bounds.")
+            raise IndexError(f"Row key {iv} out of bounds")
     idx = where(less(idx, _scalar(0, dt)), idx + n, idx)
     start = gather(rt.row_splits, idx)
     limit = gather(rt.row_splits, idx + 1)

@@ -38,7 +38,7 @@ def _splits_tensor(x: Any, name: str, dtype: Any = None) -> Any:
     else:
         arr = np.asarray(x)
         if arr.dtype.kind not in "iu" and arr.size:
-            raise TypeError(f"{name} must be an integer tensor; got {arr.dtype}")
+            raise ValueError(f"{name} must have dtype int32 or int64")
         t = convert_to_tensor(arr.astype(np.int64) if arr.size or arr.dtype.kind in "iu" else
                               np.zeros(arr.shape, np.int64))
     if t.dtype not in (int32, int64):
@@ -99,13 +99,13 @@ class RaggedTensor:
     def _make(cls, values: Any, splits: Any, validate: bool, uniform_row_length: Any = None) -> "RaggedTensor":
         values = _values_tensor(values, splits.dtype)
         if validate and splits._is_eager and _eager(values):
-            s = splits.numpy()
-            _check(s.size >= 1, "Arguments to from_row_splits do not form a valid RaggedTensor:rank")
-            _check(s[0] == 0, "Arguments to from_row_splits do not form a valid RaggedTensor:zero")
-            _check(bool(np.all(s[1:] >= s[:-1])),
-                   "Arguments to from_row_splits do not form a valid RaggedTensor:monotonic")
-            n = int(_nvals(values, splits.dtype).numpy())
-            _check(s[-1] == n, "Arguments to _from_row_partition do not form a valid RaggedTensor")
+            from fn._check_ops import assert_equal, assert_non_negative
+            assert_equal(splits[0], cast(0, splits.dtype),
+                         message="Arguments to from_row_splits do not form a valid RaggedTensor:zero")
+            assert_non_negative(splits[1:] - splits[:-1],
+                                message="Arguments to from_row_splits do not form a valid RaggedTensor:monotonic")
+            assert_equal(splits[-1], _nvals(values, splits.dtype),
+                         message="Arguments to _from_row_partition do not form a valid RaggedTensor")
         return cls(values, splits, internal=True, uniform_row_length=uniform_row_length)
 
     @classmethod
@@ -122,8 +122,8 @@ class RaggedTensor:
         """``tf.RaggedTensor.from_row_lengths``: row ``i`` holds the next ``row_lengths[i]`` values."""
         lengths = _splits_tensor(row_lengths, "row_lengths", _partition_dtype(values, row_lengths))
         if validate and lengths._is_eager:
-            _check(bool(np.all(lengths.numpy() >= 0)),
-                   "Arguments to from_row_lengths do not form a valid RaggedTensor:negative")
+            from fn._check_ops import assert_non_negative
+            assert_non_negative(lengths, message="Arguments to from_row_lengths do not form a valid RowPartition")
         zero = convert_to_tensor(np.zeros([1], lengths.dtype.as_numpy_dtype))
         return cls._make(values, concat([zero, cumsum(lengths)], 0), validate)
 
@@ -140,13 +140,13 @@ class RaggedTensor:
         else:
             nrows = cast(nrows if _core.is_tensor(nrows) else convert_to_tensor(nrows, dt), dt)
         if validate and ids._is_eager and nrows._is_eager:
+            from fn._check_ops import assert_non_negative
             v = ids.numpy()
-            _check(bool(np.all(v[1:] >= v[:-1])),
-                   "Arguments to from_value_rowids do not form a valid RaggedTensor:monotonic")
-            _check(v.size == 0 or v[0] >= 0, "Arguments to from_value_rowids do not form a valid "
-                   "RaggedTensor:nrows")
-            _check(v.size == 0 or v[-1] < int(nrows.numpy()),
-                   "Arguments to from_value_rowids do not form a valid RaggedTensor:nrows")
+            assert_non_negative(ids[1:] - ids[:-1],
+                                message="Arguments to from_value_rowids do not form a valid RowPartition")
+            if v.size and v[-1] >= int(nrows.numpy()):
+                raise ValueError(f"Expected nrows >= value_rowids[-1] + 1; got nrows={int(nrows.numpy())}, "
+                                 f"value_rowids[-1]={v[-1]}")
         # row_splits[i] = the number of ids below i.
         bounds = _range(cast(0, dt), nrows + 1, dtype=dt)
         below = cast(less(expand_dims(ids, 0), expand_dims(bounds, 1)), dt)
@@ -434,12 +434,6 @@ class RaggedTensor:
         if not self._is_eager():
             raise ValueError("RaggedTensor.__iter__() is only supported in eager mode.")
         return (self[i] for i in range(int(self.nrows().numpy())))
-
-    def __len__(self) -> int:
-        n = self.shape[0]
-        if n is None:
-            raise TypeError("len is not well defined for RaggedTensors with unknown nrows")
-        return n
 
     def __getitem__(self, key: Any) -> Any:
         from fn._ragged._getitem import ragged_getitem
