@@ -106,7 +106,7 @@ from fn.dtypes import complex64, complex128  # noqa: E402
 from fn._complex_ops import complex  # noqa: E402,A004
 # RaggedTensor (issue 14): the value, its spec, fn.ragged, and the ragged dispatch of public ops.
 from fn._ragged import RaggedTensor, RaggedTensorSpec, _install as _ragged_install  # noqa: E402
-from fn import ragged  # noqa: E402,F401
+from fn import ragged, experimental  # noqa: E402,F401
 _ragged_install()
 
 is_tensor = _core.is_tensor

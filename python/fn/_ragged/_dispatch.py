@@ -8,7 +8,10 @@ import functools
 import sys
 from typing import Any, Callable, Dict
 
+from fn._ragged._dynamic_shape import DynamicRaggedShape
 from fn._ragged._ragged_tensor import RaggedTensor
+
+_TYPES = (RaggedTensor, DynamicRaggedShape)
 
 _BINARY = ["add", "subtract", "multiply", "divide", "truediv", "realdiv", "floordiv", "floormod", "pow",
            "maximum", "minimum", "squared_difference", "equal", "not_equal", "less", "less_equal", "greater",
@@ -24,16 +27,12 @@ _MODULES = ["fn", "fn.math", "fn.nn", "fn.strings", "fn.bitwise"]
 
 
 def _has_ragged(args: tuple, kwargs: dict) -> bool:
-    for a in args:
-        if type(a) is RaggedTensor:
-            return True
-        if type(a) in (list, tuple) and any(type(x) is RaggedTensor for x in a):
-            return True
-    for a in kwargs.values():
-        if type(a) is RaggedTensor:
-            return True
-        if type(a) in (list, tuple) and any(type(x) is RaggedTensor for x in a):
-            return True
+    for group in (args, kwargs.values()):
+        for a in group:
+            if type(a) in _TYPES:
+                return True
+            if type(a) in (list, tuple) and any(type(x) in _TYPES for x in a):
+                return True
     return False
 
 
@@ -86,6 +85,12 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
     out["gather"] = ra.gather
     # TF 2.21's tf.boolean_mask does not accept RaggedTensors (tf.ragged.boolean_mask does).
     out["reverse"] = lambda tensor, axis, name=None: ra.reverse(tensor, axis)
+    from fn._ragged import _dynamic_shape as ds
+    out["shape"] = ds.shape
+    out["reshape"] = ds.reshape_to
+    out["zeros"] = ds.zeros
+    out["ones"] = ds.ones
+    out["fill"] = ds.fill
     return out
 
 
