@@ -112,6 +112,9 @@ def from_tensor(tensor: Any, lengths: Any, padding: Any, ragged_rank: int, split
     if ragged_rank <= 0:
         raise ValueError(f"Argument `ragged_rank` must be greater than 0. Received {ragged_rank}.")
     rank = t.shape.rank
+    if rank is not None and rank <= 1:
+        raise ValueError("The rank of a RaggedTensor must be greater than 1, i.e., a list of scalars won't have "
+                         f"ragged dimensions. Received argument `tensor` with rank {rank}.")
     if rank is not None and rank <= ragged_rank:
         raise ValueError(f"Argument `ragged_rank` must be less than rank of input tensor (rank={rank}). "
                          f"Received ragged_rank={ragged_rank}.")

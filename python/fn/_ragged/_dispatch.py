@@ -19,7 +19,7 @@ _BINARY = ["add", "subtract", "multiply", "divide", "truediv", "realdiv", "floor
 _UNARY = ["abs", "negative", "sign", "square", "sqrt", "rsqrt", "exp", "log", "log1p", "tanh", "sigmoid",
           "sin", "cos", "floor", "ceil", "round", "reciprocal", "is_nan", "is_inf", "is_finite",
           "logical_not", "relu", "elu", "softplus", "cast", "identity", "zeros_like", "ones_like", "erf",
-          "invert"]
+          "invert", "one_hot", "clip_by_value"]
 _STRING_UNARY = ["length", "lower", "upper", "to_number", "as_string", "regex_replace"]
 _REDUCE = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
            "reduce_prod": "prod", "reduce_any": "any", "reduce_all": "all"}
@@ -85,7 +85,9 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
     out["gather"] = ra.gather
     # TF 2.21's tf.boolean_mask does not accept RaggedTensors (tf.ragged.boolean_mask does).
     out["reverse"] = lambda tensor, axis, name=None: ra.reverse(tensor, axis)
-    from fn._ragged import _dynamic_shape as ds
+    from fn._ragged import _dynamic_shape as ds, _shape_ops as so
+    for n in ("size", "rank", "expand_dims", "squeeze", "tile", "where", "add_n"):
+        out[n] = getattr(so, n)
     out["shape"] = ds.shape
     out["reshape"] = ds.reshape_to
     out["zeros"] = ds.zeros
