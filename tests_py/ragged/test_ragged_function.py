@@ -120,3 +120,23 @@ def test_graph_repr():
         return repr(x).replace("fn.", "tf.")
     text = f(tf.ragged.constant([[1], [2, 3]])).numpy().decode()
     assert text.startswith("tf.RaggedTensor(values=") and "row_splits=" in text
+
+
+def test_saved_model_roundtrip(tmp_path):
+    class CustomModule(tf.Module):
+        def __init__(self, value):
+            super().__init__()
+            self.v = tf.Variable(value)
+
+        @tf.function
+        def grow(self, x):
+            return x * self.v
+    module = CustomModule(100.0)
+    module.grow.get_concrete_function(tf.RaggedTensorSpec(shape=[None, None], dtype=tf.float32))
+    tf.saved_model.save(module, str(tmp_path))
+    imported = tf.saved_model.load(str(tmp_path))
+    assert _r(imported.grow(tf.ragged.constant([[1.0, 4.0, 3.0], [2.0]]))) == \
+        "<tf.RaggedTensor [[100.0, 400.0, 300.0], [200.0]]>"
+    assert _r(imported.grow(tf.ragged.constant([[1.0], [2.0], []]))) == "<tf.RaggedTensor [[100.0], [200.0], []]>"
+    with pytest.raises(ValueError):
+        imported.grow(tf.constant([1.0]))
