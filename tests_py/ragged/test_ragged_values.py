@@ -420,6 +420,20 @@ CASES = [
      'ValueError: Specify argument `lengths` or `padding`, but not both.'),
     ('strings_ops_func', 'tf.strings.to_number(tf.ragged.constant([["1.5"], []]))',
      '<tf.RaggedTensor [[1.5], []]>'),
+    ('stack1', 'tf.stack([rt, rt], axis=1)',
+     '<tf.RaggedTensor [[[1, 2], [1, 2]],\n [[3, 4, 5], [3, 4, 5]],\n [[6], [6]],\n [[], []],\n [[7], [7]]]>'),
+    ('stack2', 'tf.stack([rt, rt], axis=2)',
+     '<tf.RaggedTensor [[[1, 1],\n  [2, 2]], [[3, 3],\n            [4, 4],\n            [5, 5]], [[6, 6]], [], [[7, 7]]]>'),
+    ('stack2_shape', 'tf.stack([rt, rt], axis=2).shape',
+     'TensorShape([5, None, 2])'),
+    ('stack_neg', 'tf.stack([rt, rt], axis=-1).shape',
+     'TensorShape([5, None, 2])'),
+    ('stack_dense', 'tf.stack([tf.ragged.constant([[1, 2], [3]]), tf.constant([[7, 8], [9, 9]])], axis=0)',
+     '<tf.RaggedTensor [[[1, 2], [3]],\n [[7, 8], [9, 9]]]>'),
+    ('stack3_1', 'tf.stack([r3, r3], axis=1)',
+     '<tf.RaggedTensor [[[[1, 2], [3]], [[1, 2], [3]]],\n [[[4]], [[4]]],\n [[], []]]>'),
+    ('stack_bad', 'tf.stack([rt, rt], axis=5)',
+     'ValueError: axis=5 out of bounds: expected -3<=axis<3'),
 ]
 
 

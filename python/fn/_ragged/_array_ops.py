@@ -130,17 +130,20 @@ def _concat_within_rows(rts: List[RaggedTensor]) -> RaggedTensor:
 
 
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Any:
-    """``tf.stack`` of RaggedTensors along axis 0."""
+    """``tf.stack`` of RaggedTensors (and tensors, made ragged) along ``axis``."""
     values = list(values)
     ragged = [v for v in values if isinstance(v, RaggedTensor)]
     rank = ragged[0].shape.rank
     if axis < 0:
         axis += rank + 1
-    if axis != 0:
-        raise NotImplementedError("tf.stack of RaggedTensors supports axis=0 in fn")
+    if not 0 <= axis <= rank:
+        raise ValueError(f"axis={axis} out of bounds: expected {-rank - 1}<=axis<{rank + 1}")
     dt = ragged[0].row_splits.dtype
     rr = max(r.ragged_rank for r in ragged)
     rts = [_as_ragged(v, rr, dt, ragged[0].dtype) for v in values]
+    if axis != 0:
+        from fn._ragged._shape_ops import expand_dims
+        return concat([expand_dims(r, axis) for r in rts], axis)
     stacked = _concat_rows(rts)
     n = [r.nrows() for r in rts]
     from fn._sort_ops import cumsum
