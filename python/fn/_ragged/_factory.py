@@ -178,7 +178,8 @@ def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, n
     size = cast(maximum(size, cast(0, dt)), splits_dtype)
     from fn._array_ops import concat
     splits = concat([convert_to_tensor(np.zeros([1], splits_dtype.as_numpy_dtype)), cumsum(size)], 0)
-    rowids = repeat(_range(cast(0, int64), n, dtype=int64), cast(size, int64))
+    from fn._ragged._ragged_tensor import rowids_from_splits
+    rowids = rowids_from_splits(splits)
     from fn._array_ops import gather
     pos = _range(cast(0, splits_dtype), splits[-1], dtype=splits_dtype) - gather(splits, rowids)
     values = gather(starts, rowids) + cast(pos, dt) * gather(deltas, rowids)

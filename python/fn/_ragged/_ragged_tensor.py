@@ -147,10 +147,12 @@ class RaggedTensor:
             if v.size and v[-1] >= int(nrows.numpy()):
                 raise ValueError(f"Expected nrows >= value_rowids[-1] + 1; got nrows={int(nrows.numpy())}, "
                                  f"value_rowids[-1]={v[-1]}")
-        # row_splits[i] = the number of ids below i.
-        bounds = _range(cast(0, dt), nrows + 1, dtype=dt)
-        below = cast(less(expand_dims(ids, 0), expand_dims(bounds, 1)), dt)
-        return cls._make(values, reduce_sum(below, 1), validate)
+        # Row lengths are counts of each id (scatter_nd sums duplicates), in O(nvals + nrows).
+        from fn._array_ops import scatter_nd
+        from fn._math_ops import ones_like
+        lengths = scatter_nd(expand_dims(ids, 1), ones_like(ids), expand_dims(nrows, 0))
+        zero = convert_to_tensor(np.zeros([1], dt.as_numpy_dtype))
+        return cls._make(values, concat([zero, cumsum(lengths)], 0), validate)
 
     @classmethod
     def from_row_starts(cls, values: Any, row_starts: Any, name: Optional[str] = None,
@@ -310,8 +312,7 @@ class RaggedTensor:
 
     def value_rowids(self, name: Optional[str] = None) -> Any:
         """``RaggedTensor.value_rowids``: the row index of each value."""
-        dt = self._row_splits.dtype
-        return repeat(_range(cast(0, dt), self.nrows(), dtype=dt), self.row_lengths())
+        return rowids_from_splits(self._row_splits)
 
     def nested_row_lengths(self, name: Optional[str] = None) -> tuple:
         out, rt = [], self
@@ -453,6 +454,18 @@ class RaggedTensor:
 
     def consumers(self) -> list:
         return []
+
+
+def rowids_from_splits(splits: Any) -> Any:
+    """The row of each value: a cumulative count of the row starts at or before it, O(nvals +
+    nrows) (``tf.repeat`` of the row numbers would build an nrows x max-length mask)."""
+    from fn._array_ops import scatter_nd
+    from fn._math_ops import ones_like
+    dt = splits.dtype
+    nvals = splits[-1]
+    starts = splits[1:-1]
+    marks = scatter_nd(expand_dims(starts, 1), ones_like(starts), expand_dims(nvals + 1, 0))
+    return cumsum(marks[:-1])
 
 
 def _eager(x: Any) -> bool:
