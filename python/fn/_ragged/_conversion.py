@@ -190,23 +190,39 @@ def merge_dims(rt: Any, outer_axis: int, inner_axis: int) -> Any:
 
 
 def to_sparse(rt: RaggedTensor) -> Any:
-    """``RaggedTensor.to_sparse``: needs ``fn.SparseTensor`` (fn.sparse)."""
-    try:
-        from fn import SparseTensor  # type: ignore[attr-defined]
-    except ImportError:
-        raise NotImplementedError("RaggedTensor.to_sparse needs fn.SparseTensor") from None
-    rt2 = rt if rt.ragged_rank == 1 else None
-    if rt2 is None:
-        raise NotImplementedError("RaggedTensor.to_sparse supports ragged_rank 1")
-    rowids = rt.value_rowids()
-    cols = _range(cast(0, int64), cast(_shape(rt.values, out_type=int64)[0], int64), dtype=int64) - \
-        gather(cast(rt.row_splits, int64), rowids)
-    vals = rt.values
-    idx = stack([cast(rowids, int64), cols], 1)
-    dense_shape = cast(rt.bounding_shape(), int64)
-    if vals.shape.rank is not None and vals.shape.rank > 1:
-        raise NotImplementedError("RaggedTensor.to_sparse supports rank-2 ragged tensors")
-    return SparseTensor(idx, vals, dense_shape)
+    """``RaggedTensor.to_sparse``: a SparseTensor with one entry per value (``fn.SparseTensor``,
+    from fn.sparse)."""
+    import fn
+    sparse_tensor = getattr(fn, "SparseTensor", None)
+    if sparse_tensor is None:
+        raise NotImplementedError("RaggedTensor.to_sparse needs fn.SparseTensor")
+    from fn._ragged._ragged_tensor import rowids_from_splits
+    flat = rt.flat_values
+    n = _shape(flat, out_type=int64)[0]
+    idx = _range(cast(0, int64), n, dtype=int64)
+    coords = []
+    for splits in reversed(rt.nested_row_splits):
+        s64 = cast(splits, int64)
+        row = gather(rowids_from_splits(s64), idx)
+        coords.insert(0, idx - gather(s64, row))
+        idx = row
+    coords.insert(0, idx)
+    outer = stack(coords, 1)
+    inner_dims = flat.shape.as_list()[1:]
+    values = reshape(flat, [-1])
+    if inner_dims:
+        if any(d is None for d in inner_dims):
+            raise NotImplementedError("RaggedTensor.to_sparse with unknown inner dimensions in fn")
+        count = int(np.prod(inner_dims))
+        inner = convert_to_tensor(np.stack(np.unravel_index(np.arange(count), inner_dims), 1).astype(np.int64))
+        k = len(coords)
+        outer = reshape(broadcast_to(expand_dims(outer, 1), concat([expand_dims(n, 0), np.array([count, k])], 0)),
+                        [-1, k])
+        inner = reshape(broadcast_to(expand_dims(inner, 0), concat([expand_dims(n, 0),
+                                                                    np.array([count, len(inner_dims)])], 0)),
+                        [-1, len(inner_dims)])
+        outer = concat([outer, inner], 1)
+    return sparse_tensor(outer, values, cast(rt.bounding_shape(), int64))
 
 
 def from_sparse(st: Any, splits_dtype: Any) -> RaggedTensor:
@@ -215,4 +231,15 @@ def from_sparse(st: Any, splits_dtype: Any) -> RaggedTensor:
     if idx.shape.rank is not None and idx.shape[1] is not None and idx.shape[1] != 2:
         raise ValueError("rank(st_input) must be 2.")
     nrows = cast(st.dense_shape[0], splits_dtype)
-    return RaggedTensor.from_value_rowids(st.values, cast(idx[:, 0], splits_dtype), nrows, validate=False)
+    rows = cast(idx[:, 0], splits_dtype)
+    rt = RaggedTensor.from_value_rowids(st.values, rows, nrows, validate=False)
+    if idx._is_eager:
+        # Ragged-right: each row's columns are 0, 1, 2, ... in order.
+        from fn._ragged._ragged_tensor import rowids_from_splits
+        expect = _range(cast(0, splits_dtype), rt.row_splits[-1], dtype=splits_dtype) - \
+            gather(rt.row_splits, rowids_from_splits(rt.row_splits))
+        if not np.array_equal(cast(idx[:, 1], splits_dtype).numpy(), expect.numpy()):
+            from fn.errors import InvalidArgumentError
+            raise InvalidArgumentError(None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                                       "Summarized data: b'SparseTensor is not right-ragged'")
+    return rt
