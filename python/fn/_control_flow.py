@@ -122,8 +122,9 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None, false_fn: Optio
     if isinstance(pred, bool):
         raise TypeError("pred must not be a Python bool", pred)
     pred = _to_tensor(pred, "pred")
-    then_b, then_flat = _trace_branch(true_fn, "cond_true")
-    else_b, else_flat = _trace_branch(false_fn, "cond_false")
+    from fn._ragged._parts import from_parts, to_parts   # RaggedTensor outputs cross as their components
+    then_b, then_flat = _trace_branch(lambda: to_parts(true_fn()), "cond_true")
+    else_b, else_flat = _trace_branch(lambda: to_parts(false_fn()), "cond_false")
     try:
         nest.assert_same_structure(then_flat.structure, else_flat.structure)
         if then_flat.nones != else_flat.nones:
@@ -142,7 +143,7 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None, false_fn: Optio
             f"Error details:\n{e}") from None
     names = _flat_names(_names, then_flat.structure) if _names else []
     outs = _core.build_if(pred, then_b, else_b, name or "cond", names)
-    return then_flat.rebuild(outs, _merged_metas(then_flat, else_flat))
+    return from_parts(then_flat.rebuild(outs, _merged_metas(then_flat, else_flat)))
 
 
 def _flat_names(names: Sequence[str], structure: Any) -> List[str]:

@@ -140,3 +140,28 @@ def test_saved_model_roundtrip(tmp_path):
     assert _r(imported.grow(tf.ragged.constant([[1.0], [2.0], []]))) == "<tf.RaggedTensor [[100.0], [200.0], []]>"
     with pytest.raises(ValueError):
         imported.grow(tf.constant([1.0]))
+
+
+def test_cond_with_ragged_outputs():
+    @tf.function
+    def h(x, p):
+        if p > 0:
+            y = tf.concat([x, x], axis=1)
+        else:
+            y = x
+        return y
+    x = tf.ragged.constant([[1, 2], [3]])
+    assert _r(h(x, tf.constant(1))) == "<tf.RaggedTensor [[1, 2, 1, 2], [3, 3]]>"
+    assert _r(h(x, tf.constant(0))) == "<tf.RaggedTensor [[1, 2], [3]]>"
+
+    @tf.function
+    def k(x, p):
+        if p > 0:
+            y = x
+        else:
+            y = x.to_tensor()
+        return y
+    with pytest.raises(TypeError):
+        k(x, tf.constant(1))
+    assert _r(tf.cond(tf.constant(False), lambda: tf.ragged.constant([[1]]), lambda: tf.ragged.constant([[2, 3]]))) \
+        == "<tf.RaggedTensor [[2, 3]]>"
