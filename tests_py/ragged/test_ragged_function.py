@@ -165,3 +165,26 @@ def test_cond_with_ragged_outputs():
         k(x, tf.constant(1))
     assert _r(tf.cond(tf.constant(False), lambda: tf.ragged.constant([[1]]), lambda: tf.ragged.constant([[2, 3]]))) \
         == "<tf.RaggedTensor [[2, 3]]>"
+
+
+def test_loops_with_ragged_loop_vars():
+    @tf.function
+    def f(rt, n):
+        for i in tf.range(n):
+            rt = tf.concat([rt, rt[:, :1]], axis=1)   # flat_values grow each iteration
+        return rt
+    assert _r(f(tf.ragged.constant([[1, 2], [3]]), tf.constant(2))) == "<tf.RaggedTensor [[1, 2, 1, 1], [3, 3, 3]]>"
+
+    @tf.function
+    def g(rt):
+        s = tf.constant(0)
+        i = tf.constant(0)
+        while i < 3:
+            rt = rt * 2
+            s += tf.reduce_sum(rt)
+            i += 1
+        return rt, s
+    assert _r(g(tf.ragged.constant([[1, 2], [3]]))) == \
+        "(<tf.RaggedTensor [[8, 16], [24]]>, <tf.Tensor: shape=(), dtype=int32, numpy=84>)"
+    out = tf.while_loop(lambda r: tf.reduce_sum(r) < 20, lambda r: [r * 2], [tf.ragged.constant([[1], [2]])])
+    assert _r(out) == "[<tf.RaggedTensor [[8],\n [16]]>]"

@@ -52,3 +52,33 @@ def from_parts(structure: Any) -> Any:
     if type(structure) is dict:
         return {k: from_parts(v) for k, v in structure.items()}
     return structure
+
+
+def has_ragged(structure: Any) -> bool:
+    if isinstance(structure, RaggedTensor):
+        return True
+    if isinstance(structure, (list, tuple)):
+        return any(has_ragged(v) for v in structure)
+    if type(structure) is dict:
+        return any(has_ragged(v) for v in structure.values())
+    return False
+
+
+def loop_invariants(parts: Any) -> Any:
+    """Shape invariants for loop vars holding RaggedParts: a RaggedTensor's flat values and inner
+    splits may change length between iterations (as TF relaxes them to its RaggedTensorSpec's
+    components); other loop vars keep their shapes (None: no invariant)."""
+    from fn._tensor_shape import TensorShape
+    if isinstance(parts, RaggedParts):
+        flat, outer, *inner = parts.components
+        dims = flat.shape.as_list() if flat.shape.rank is not None else None
+        shapes = [TensorShape(None if dims is None else [None] + dims[1:]), outer.shape]
+        shapes += [TensorShape([None]) for _ in inner]
+        return RaggedParts(parts.ragged_rank, tuple(shapes))
+    if isinstance(parts, (list, tuple)) and not hasattr(parts, "_fields"):
+        return type(parts)(loop_invariants(v) for v in parts)
+    if isinstance(parts, tuple):
+        return type(parts)(*[loop_invariants(v) for v in parts])
+    if type(parts) is dict:
+        return {k: loop_invariants(v) for k, v in parts.items()}
+    return None
