@@ -434,6 +434,22 @@ CASES = [
      '<tf.RaggedTensor [[[[1, 2], [3]], [[1, 2], [3]]],\n [[[4]], [[4]]],\n [[], []]]>'),
     ('stack_bad', 'tf.stack([rt, rt], axis=5)',
      'ValueError: axis=5 out of bounds: expected -3<=axis<3'),
+    ('join', 'tf.strings.join([tf.ragged.constant([["a b", "c"], ["d"]]), tf.ragged.constant([["a b", "c"], ["d"]])], separator="+")',
+     "<tf.RaggedTensor [[b'a b+a b', b'c+c'], [b'd+d']]>"),
+    ('join_dense', 'tf.strings.join([tf.ragged.constant([["a b", "c"], ["d"]]), "x"])',
+     "<tf.RaggedTensor [[b'a bx', b'cx'], [b'dx']]>"),
+    ('join_bad', 'tf.strings.join([tf.ragged.constant([["a b", "c"], ["d"]]), tf.ragged.constant([["a"], ["b"]])])',
+     "ValueError: Input RaggedTensors' flat_values must all have the same outer-dimension size.  Got sizes: {2, 3}"),
+    ('embedding', 'tf.nn.embedding_lookup(tf.constant([[1., 2.], [3., 4.], [5., 6.]]), tf.ragged.constant([[0, 2], [1]]))',
+     '<tf.RaggedTensor [[[1.0, 2.0],\n  [5.0, 6.0]], [[3.0, 4.0]]]>'),
+    ('variance', 'tf.math.reduce_variance(tf.ragged.constant([[1., 2.], [3.], [4., 8., 9.]]), axis=1)',
+     '<tf.Tensor: shape=(3,), dtype=float32, numpy=array([0.25    , 0.      , 4.666668], dtype=float32)>'),
+    ('std', 'tf.math.reduce_std(tf.ragged.constant([[1., 2.], [3.], [4., 8., 9.]]), axis=1)',
+     '<tf.Tensor: shape=(3,), dtype=float32, numpy=array([0.5     , 0.      , 2.160247], dtype=float32)>'),
+    ('variance_all', 'tf.math.reduce_variance(tf.ragged.constant([[1., 2.], [3.], [4., 8., 9.]]))',
+     '<tf.Tensor: shape=(), dtype=float32, numpy=8.916666030883789>'),
+    ('variance0', 'tf.math.reduce_variance(tf.ragged.constant([[1., 2.], [3.], [4., 8., 9.]]), axis=0)',
+     '<tf.Tensor: shape=(3,), dtype=float32, numpy=array([1.5555553, 9.       , 0.       ], dtype=float32)>'),
 ]
 
 

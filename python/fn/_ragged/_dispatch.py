@@ -80,6 +80,27 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
     for n, kind in _REDUCE.items():
         if n in ns:
             out[n] = red_impl(kind, ns[n])
+    if "reduce_mean" in ns:
+        mean = out["reduce_mean"]
+
+        def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Any:
+            # TF's composition (ragged_math_ops.reduce_variance): E[x^2] - E[x]^2, clipped at 0.
+            from fn._math_ops import maximum, square
+            v = mean(unary(square, input_tensor), axis, keepdims) - square(mean(input_tensor, axis, keepdims))
+            return maximum(v, 0) if not isinstance(v, RaggedTensor) else unary(lambda t: maximum(t, 0), v)
+        out["reduce_variance"] = reduce_variance
+
+        def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Any:
+            from fn._math_ops import sqrt
+            v = reduce_variance(input_tensor, axis, keepdims)
+            return unary(sqrt, v) if isinstance(v, RaggedTensor) else sqrt(v)
+        out["reduce_std"] = reduce_std
+    if "join" in ns:
+        out["join"] = _join_impl(ns["join"])
+    if "embedding_lookup" in ns:
+        lookup = ns["embedding_lookup"]
+        out["embedding_lookup"] = lambda params, ids, max_norm=None, name=None: \
+            ids.with_flat_values(lookup(params, ids.flat_values, max_norm=max_norm))
     out["concat"] = lambda values, axis, name="concat": ra.concat(values, axis)
     out["stack"] = lambda values, axis=0, name="stack": ra.stack(values, axis)
     out["gather"] = ra.gather
@@ -96,6 +117,27 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
     return out
 
 
+def _join_impl(join: Callable) -> Callable:
+    """``tf.strings.join`` of RaggedTensors (and strings broadcast onto them)."""
+    def f(inputs: Any, separator: str = "", name: Any = None) -> Any:
+        from fn._ragged._elementwise import _dense_operand, assert_same_partitions, dense_like_flat_values
+        from fn.dtypes import string
+        ref = next(v for v in inputs if isinstance(v, RaggedTensor))
+        sizes = {v.flat_values.shape[0] for v in inputs if isinstance(v, RaggedTensor)}
+        if len(sizes) > 1 and None not in sizes:
+            raise ValueError("Input RaggedTensors' flat_values must all have the same outer-dimension size.  "
+                             f"Got sizes: {sizes}")
+        flats = []
+        for v in inputs:
+            if isinstance(v, RaggedTensor):
+                assert_same_partitions(ref, v)
+                flats.append(v.flat_values)
+            else:
+                flats.append(dense_like_flat_values(_dense_operand(v, string), ref))
+        return ref.with_flat_values(join(flats, separator=separator))
+    return f
+
+
 def install() -> None:
     """Wraps the supported ops in the public namespaces (each original wrapped once, so
     ``fn.add is fn.math.add`` still holds)."""
@@ -110,7 +152,7 @@ def install() -> None:
             orig = ns.get(name)
             if orig is None or not callable(orig) or hasattr(orig, "_fn_ragged_original"):
                 continue
-            if mod_name == "fn.strings" and name not in _STRING_UNARY:
+            if mod_name == "fn.strings" and name not in _STRING_UNARY + ["join"]:
                 continue
             w = wrapped.get(id(orig))
             if w is None:
