@@ -450,6 +450,10 @@ CASES = [
      '<tf.Tensor: shape=(), dtype=float32, numpy=8.916666030883789>'),
     ('variance0', 'tf.math.reduce_variance(tf.ragged.constant([[1., 2.], [3.], [4., 8., 9.]]), axis=0)',
      '<tf.Tensor: shape=(3,), dtype=float32, numpy=array([1.5555553, 9.       , 0.       ], dtype=float32)>'),
+    ('gather2d', 'tf.gather(rt, [[0, 1], [4, 4]])',
+     '<tf.RaggedTensor [[[1, 2], [3, 4, 5]],\n [[7], [7]]]>'),
+    ('gather2d_shape', 'tf.gather(rt, [[0, 1], [4, 4]]).shape',
+     'TensorShape([2, None, None])'),
 ]
 
 

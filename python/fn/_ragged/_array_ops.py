@@ -8,11 +8,10 @@ import numpy as np
 
 from fn import _core
 from fn._array_ops import cast, concat as _concat, convert_to_tensor, expand_dims, gather as _gather, \
-    range as _range, reshape, shape as _shape, stack as _stack, zeros
+    range as _range, reshape, stack as _stack, zeros
 from fn._manip_ops import boolean_mask as _boolean_mask
-from fn._math_ops import equal
 from fn._ragged._ragged_tensor import RaggedTensor
-from fn.dtypes import as_dtype, float64, int64
+from fn.dtypes import float64
 
 
 def gather_rows(values: Any, idx: Any) -> Any:
@@ -29,13 +28,17 @@ def ragged_gather(rt: RaggedTensor, indices: Any) -> Any:
     if isinstance(indices, RaggedTensor):
         return indices.with_flat_values(ragged_gather(rt, indices.flat_values))
     idx = indices if _core.is_tensor(indices) else convert_to_tensor(indices)
+    if idx.shape.rank == 0:
+        return rt[idx]
     if idx.shape.rank != 1:
-        flat = reshape(idx, [-1])
-        out = ragged_gather(rt, flat)
-        if idx.shape.rank == 0:
-            return out[0] if True else out
-        from fn._ragged._conversion import from_tensor  # noqa: F401
-        raise NotImplementedError("tf.gather on a RaggedTensor with indices of rank > 1 in fn")
+        # Gather the flattened indices, then restore the index dimensions as uniform partitions.
+        from fn._array_ops import shape as _shape
+        out = ragged_gather(rt, reshape(idx, [-1]))
+        dims = _shape(idx, out_type=dt)
+        for axis in range(idx.shape.rank - 1, 0, -1):
+            uniform = RaggedTensor.from_uniform_row_length(out, dims[axis], validate=False)
+            out = RaggedTensor.from_row_splits(out, uniform.row_splits, validate=False)   # TF: (None) dims
+        return out
     idx = cast(idx, dt)
     starts = _gather(rt.row_splits[:-1], idx)
     limits = _gather(rt.row_splits[1:], idx)

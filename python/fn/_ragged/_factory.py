@@ -7,11 +7,11 @@ import numpy as np
 
 from fn import _core
 from fn._array_ops import cast, constant as _constant, convert_to_tensor, range as _range, expand_dims
-from fn._manip_ops import broadcast_to, repeat
-from fn._math_ops import maximum, reduce_sum
+from fn._manip_ops import broadcast_to
+from fn._math_ops import maximum
 from fn._ragged._ragged_tensor import RaggedTensor, is_ragged
 from fn._sort_ops import cumsum
-from fn.dtypes import as_dtype, int32, int64
+from fn.dtypes import as_dtype, int64
 
 _brange = range  # this module defines tf.ragged.range
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from fn import _core
-from fn._array_ops import cast, concat, convert_to_tensor, gather, range as _range, expand_dims, where
+from fn._array_ops import cast, convert_to_tensor, gather, where
 from fn._math_ops import maximum, minimum, less
 from fn._ragged._ragged_tensor import RaggedTensor
 

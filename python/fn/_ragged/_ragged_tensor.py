@@ -7,15 +7,14 @@ runs eagerly, while tracing and under a GradientTape (gradients reach ``flat_val
 """
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import Any, Optional
 
 import numpy as np
 
 from fn import _core
-from fn._array_ops import cast, concat, convert_to_tensor, gather, range as _range, reshape, shape as _shape, \
-    stack, where, expand_dims, fill
-from fn._manip_ops import repeat
-from fn._math_ops import maximum, reduce_max, reduce_sum, less, minimum
+from fn._array_ops import cast, concat, convert_to_tensor, expand_dims, gather, range as _range, \
+    shape as _shape, stack
+from fn._math_ops import maximum, reduce_max
 from fn._sort_ops import cumsum
 from fn._tensor_shape import TensorShape
 from fn.dtypes import as_dtype, int32, int64

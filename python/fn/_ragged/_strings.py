@@ -3,7 +3,7 @@
 splits; outer dimensions of a rank > 1 input become uniform row partitions, as in TF."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
 import numpy as np
 
