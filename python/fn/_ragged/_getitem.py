@@ -19,24 +19,49 @@ def _scalar(x: Any, dt: Any) -> Any:
     return convert_to_tensor(np.array(x, dt.as_numpy_dtype))
 
 
-def _expand_ellipsis(key: tuple, rank: int) -> tuple:
-    if any(k is Ellipsis for k in key):
-        i = next(j for j, k in enumerate(key) if k is Ellipsis)
-        n = rank - (len(key) - 1)
-        return key[:i] + (slice(None),) * max(n, 0) + key[i + 1:]
-    return key
+def _check_key(k: Any) -> None:
+    ok = k is Ellipsis or k is None or isinstance(k, slice) or (isinstance(k, (int, np.integer))
+                                                             and not isinstance(k, bool))
+    if not ok and _core.is_tensor(k):
+        ok = k.shape.rank == 0 and k.dtype.name in ("int32", "int64")
+    if isinstance(k, slice):
+        for part in (k.start, k.stop, k.step):
+            if part is not None:
+                _check_key(part)
+    elif not ok:
+        raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+                        f"tf.int32/tf.int64 tensors are valid indices, got {k!r}")
 
 
 def ragged_getitem(rt: RaggedTensor, key: Any) -> Any:
+    if isinstance(key, list):   # TF reads a list key as a tuple of indices
+        key = tuple(key)
     if not isinstance(key, tuple):
         key = (key,)
-    if any(k is None for k in key):
-        raise ValueError("Cannot use tf.newaxis with RaggedTensor.__getitem__ in fn yet")
     for k in key:
-        if not (k is Ellipsis or isinstance(k, (int, np.integer, slice)) or _core.is_tensor(k)):
-            raise TypeError(f"Argument `key` must be an int, slice or Ellipsis; got {k!r}")
-    key = _expand_ellipsis(key, rt.shape.rank)
-    return _getitem(rt, key)
+        _check_key(k)
+    # Ellipsis stands for the dimensions the other (non-newaxis) keys leave.
+    if any(k is Ellipsis for k in key):
+        i = next(j for j, k in enumerate(key) if k is Ellipsis)
+        n = rt.shape.rank - (len([k for k in key if k is not None]) - 1)
+        key = key[:i] + (slice(None),) * max(n, 0) + key[i + 1:]
+    # tf.newaxis: index without them, then insert each size-1 dimension where it goes.
+    new_axes, out_axis = [], 0
+    for k in key:
+        if k is None:
+            new_axes.append(out_axis)
+            out_axis += 1
+        elif isinstance(k, slice):
+            out_axis += 1
+    result = _getitem(rt, tuple(k for k in key if k is not None))
+    for axis in new_axes:
+        if isinstance(result, RaggedTensor):
+            from fn._ragged._shape_ops import expand_dims
+            result = expand_dims(result, axis)
+        else:
+            from fn._array_ops import expand_dims as dense_expand_dims
+            result = dense_expand_dims(result, axis)
+    return result
 
 
 def _getitem(rt: Any, key: tuple) -> Any:
@@ -114,23 +139,31 @@ def _inner(rt: RaggedTensor, rest: tuple) -> Any:
         return rt.with_values(rt.values[(slice(None),) + tuple(rest[1:])]) if rest[1:] else rt
     if not isinstance(k1, slice):
         raise ValueError("Cannot index into an inner ragged dimension.")
-    if k1.step is not None and k1.step != 1:
-        raise ValueError("Slice steps other than 1 are not supported for ragged dimensions in fn yet")
     dt = rt.row_splits.dtype
     starts, limits = rt.row_splits[:-1], rt.row_splits[1:]
     lengths = limits - starts
+    zero = 0 * lengths
+    step = 1 if k1.step is None else k1.step
+    if _core.is_tensor(step):
+        raise NotImplementedError("tensor slice steps in a ragged dimension in fn")
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
 
-    def bound(v: Any, default: Any) -> Any:
+    def bound(v: Any, default: Any, low: Any, high: Any) -> Any:
+        # Python's slice.indices per row: negative counts from the row's end, then clamp.
         if v is None:
             return default
-        t = _scalar(v, dt)
-        t = where(less(t, _scalar(0, dt)), lengths + t, t + 0 * lengths)
-        return minimum(maximum(t, 0 * lengths), lengths)
-    lo = bound(k1.start, 0 * lengths)
-    hi = bound(k1.stop, lengths)
-    hi = maximum(hi, lo)
+        t = _scalar(v, dt) + zero
+        t = where(less(t, zero), lengths + t, t)
+        return minimum(maximum(t, low), high)
+    if step > 0:
+        lo = bound(k1.start, zero, zero, lengths)
+        hi = bound(k1.stop, lengths, zero, lengths)
+    else:
+        lo = bound(k1.start, lengths - 1, zero - 1, lengths - 1)
+        hi = bound(k1.stop, zero - 1, zero - 1, lengths - 1)
     from fn._ragged._factory import range as ragged_range
-    idx = ragged_range(starts + lo, starts + hi, row_splits_dtype=dt)
+    idx = ragged_range(starts + lo, starts + hi, _scalar(step, dt), row_splits_dtype=dt)
     from fn._ragged._array_ops import gather_rows
     new_values = gather_rows(rt.values, idx.values)
     out = RaggedTensor.from_row_splits(new_values, idx.row_splits, validate=False)
