@@ -18,7 +18,7 @@ def _show(f):
     try:
         text = repr(f())
     except Exception as e:  # noqa: BLE001
-        text = "%s: %s" % (type(e).__name__, str(e).split("\n")[0][:200])
+        text = "%s: %s" % (type(e).__name__, _NOISE.sub("", str(e).split("\n")[0])[:200])
     return _NOISE.sub("", text.replace("fn.", "tf.")).rstrip().rstrip(".")
 
 
@@ -121,7 +121,7 @@ CASES = [
     ('rsub', '10 - rt',
      '<tf.RaggedTensor [[9, 8], [7, 6, 5], [4], [], [3]]>'),
     ('mul_float', 'rt * 2.5',
-     'InvalidArgumentError: cannot compute Mul as input #1(zero-based) was expected to be a int32 tensor but is a float tensor [Op:Mul] name: '),
+     'InvalidArgumentError: cannot compute Mul as input #1(zero-based) was expected to be a int32 tensor but is a float tensor [Op:Mul]'),
     ('truediv', 'rt / 2',
      '<tf.RaggedTensor [[0.5, 1.0], [1.5, 2.0, 2.5], [3.0], [], [3.5]]>'),
     ('floordiv', 'rt // 2',
@@ -213,7 +213,7 @@ CASES = [
     ('rangef', 'tf.ragged.range([0.5, 1.0], 3.0)',
      '<tf.RaggedTensor [[0.5, 1.5, 2.5], [1.0, 2.0]]>'),
     ('range0', 'tf.ragged.range(0, 5, 0)',
-     'InvalidArgumentError: {{function_node __wrapped__RaggedRange_device_/job:localhost/replica:0/task:0/device:CPU:0}} Requires delta != 0 [Op:RaggedRange] name: '),
+     'InvalidArgumentError: Requires delta != 0 [Op:RaggedRange]'),
     ('map_flat', 'tf.ragged.map_flat_values(tf.ones_like, rt)',
      '<tf.RaggedTensor [[1, 1], [1, 1, 1], [1], [], [1]]>'),
     ('map_flat2', 'tf.ragged.map_flat_values(tf.add, rt, rt)',
@@ -247,7 +247,7 @@ CASES = [
     ('getitem_3c', 'r3[1:, :1]',
      '<tf.RaggedTensor [[[4]], []]>'),
     ('getitem_too_many', 'rt[1, 1, 1]',
-     'InvalidArgumentError: {{function_node __wrapped__StridedSlice_device_/job:localhost/replica:0/task:0/device:CPU:0}} Index out of range using input dim 1; input has only 1 dims [Op:StridedSlice] name: strided_slice/'),
+     'InvalidArgumentError: Index out of range using input dim 1; input has only 1 dims [Op:StridedSlice]'),
     ('u_shape', 'u.shape',
      'TensorShape([2, None, 2])'),
     ('u_getitem', 'u[:, :, 0]',
@@ -504,6 +504,46 @@ CASES = [
      '<tf.RaggedTensor [[[3], [1, 2]], [[4]], []]>'),
     ('gi_r3_inner_step', 'r3[:, :, ::-1]',
      '<tf.RaggedTensor [[[2, 1], [3]], [[4]], []]>'),
+    ('bad_values_scalar', 'tf.RaggedTensor.from_row_splits(3, [0, 1])',
+     'InvalidArgumentError: slice index 0 of dimension 0 out of bounds. [Op:StridedSlice]'),
+    ('bad_splits_rank2', 'tf.RaggedTensor.from_row_splits([1, 2], [[0, 2]])',
+     'ValueError: Shape (1, 2) must have rank 1'),
+    ('bad_to_tensor_rank', 'rt.to_tensor(shape=[2])',
+     'InvalidArgumentError: rt_input.shape and shape=[2] are incompatible: rt_input.rank = 2 but shape.rank = 1 [Op:RaggedTensorToTensor]'),
+    ('bad_to_tensor_default', 'rt.to_tensor(default_value=[1, 2])',
+     'InvalidArgumentError: default_value.shape=[2] and rt_input.flat_values.shape=[7] are incompatible: default_value.rank = 1  must be less than rt_input.flat_values.rank = 1 [Op:RaggedTensorToTensor]'),
+    ('bad_to_tensor_dtype', 'rt.to_tensor(default_value="x")',
+     "TypeError: Cannot convert 'x' to EagerTensor of dtype int32"),
+    ('bad_constant_rr', 'tf.ragged.constant([[1, 2]], ragged_rank=3)',
+     'ValueError: Invalid pylist=[[1, 2]], max depth smaller than ragged_rank=3'),
+    ('bad_constant_inner', 'tf.ragged.constant([[1, 2]], inner_shape=(3,), ragged_rank=1)',
+     'ValueError: Invalid pylist=[[1, 2]]: incompatible with ragged_rank=1 and dim(inner_shape)=1'),
+    ('bad_row_lengths_float', 'tf.RaggedTensor.from_row_lengths([1, 2], [1.0, 1.0])',
+     'ValueError: row_lengths must have dtype int32 or int64'),
+    ('bad_uniform', 'tf.RaggedTensor.from_uniform_row_length([1, 2, 3], 2)',
+     'ValueError: uniform_row_length=2 times nrows=1 must equal nvals=3'),
+    ('bad_nested', 'tf.RaggedTensor.from_nested_row_splits([1, 2], tf.constant([0, 2]))',
+     'TypeError: Argument `nested_row_splits` must be a list of Tensors. Received [0 2].'),
+    ('bad_concat_dtype', 'tf.concat([rt, tf.cast(rt, tf.float32)], 0)',
+     'InvalidArgumentError: cannot compute ConcatV2 as input #1(zero-based) was expected to be a int32 tensor but is a float tensor [Op:ConcatV2]'),
+    ('bad_add_dtype', 'rt + tf.cast(rt, tf.float32)',
+     'InvalidArgumentError: cannot compute AddV2 as input #1(zero-based) was expected to be a int32 tensor but is a float tensor [Op:AddV2]'),
+    ('bad_range_rank', 'tf.ragged.range([[1]])',
+     'InvalidArgumentError: limits must be a scalar or vector [Op:RaggedRange]'),
+    ('bad_reduce_axis', 'tf.reduce_sum(rt, axis=-3)',
+     'ValueError: axis=-3 out of bounds: expected -2<=axis<2'),
+    ('bad_bounding_axis', 'rt.bounding_shape(5)',
+     'InvalidArgumentError: indices = 5 is not in [0, 2) [Op:GatherV2]'),
+    ('bad_rowlengths_axis', 'rt.row_lengths(axis=3)',
+     'ValueError: axis=3 out of bounds: expected -2<=axis<2'),
+    ('bad_merge', 'r3.merge_dims(2, 1)',
+     'ValueError: Expected outer_axis (2) to be less than or equal to inner_axis (1).'),
+    ('bad_with_values', 'rt.with_values([1, 2])',
+     'ValueError: Shapes (7,) and (2,) are incompatible'),
+    ('bad_spec_rr', 'tf.RaggedTensorSpec([None, None], tf.int32, ragged_rank=2)',
+     'ValueError: Argument `ragged_rank` (2) must be less than rank (2).'),
+    ('bad_spec_dtype', 'tf.RaggedTensorSpec([None, None], tf.int32, row_splits_dtype=tf.float32)',
+     'RaggedTensorSpec(TensorShape([None, None]), tf.int32, 1, tf.float32)'),
 ]
 
 

@@ -244,11 +244,11 @@ def reduce(kind: str, dense_op: Any, rt: Any, axis: Any, keepdims: bool) -> Any:
     if axis is None:
         return dense_op(rt.flat_values if kind != "mean" else rt.flat_values, None)
     axes = axis.numpy().tolist() if _core.is_tensor(axis) else axis
-    axes = sorted({(a + rank if a < 0 else a) for a in (axes if isinstance(axes, (list, tuple)) else [axes])},
-                  reverse=True)
+    axes = list(axes) if isinstance(axes, (list, tuple)) else [axes]
     for a in axes:
-        if not 0 <= a < rank:
+        if not -rank <= a < rank:
             raise ValueError(f"axis={a} out of bounds: expected {-rank}<=axis<{rank}")
+    axes = sorted({(a + rank if a < 0 else a) for a in axes}, reverse=True)
     out = rt
     for a in axes:
         out = _reduce_axis(kind, dense_op, out, a)

@@ -26,6 +26,10 @@ def _shape_list(shape: Any) -> Optional[List[Any]]:
     return [None if d is None or (isinstance(d, int) and d < 0) else int(d) for d in shape]
 
 
+def _dims_text(dims: List[Any], sep: str = ", ") -> str:
+    return "[" + sep.join("?" if d is None else str(d) for d in dims) + "]"
+
+
 def _dense_rows(values: Any, splits: Any, width: Any, default: Any, nrows: Any) -> Any:
     """``[nrows, width, ...]``: row i holds ``values[splits[i]:splits[i+1]]`` (truncated to
     ``width``), then ``default``."""
@@ -58,13 +62,27 @@ def _dense_rows(values: Any, splits: Any, width: Any, default: Any, nrows: Any) 
 def to_tensor(rt: RaggedTensor, default_value: Any = None, shape: Any = None) -> Any:
     """``RaggedTensor.to_tensor(default_value, shape)``."""
     dims = _shape_list(shape)
+    from fn.errors import InvalidArgumentError
     if dims is not None and len(dims) != rt.shape.rank:
-        raise ValueError(f"rt_input.shape and shape={dims} are incompatible: rt_input.rank = {rt.shape.rank} but "
-                         f"shape.rank = {len(dims)}")
+        raise InvalidArgumentError(None, None, f"rt_input.shape and shape={_dims_text(dims)} are incompatible: "
+                                   f"rt_input.rank = {rt.shape.rank} but shape.rank = {len(dims)} "
+                                   "[Op:RaggedTensorToTensor]")
     if default_value is None:
         default = zeros([], rt.dtype)
     else:
         default = default_value if _core.is_tensor(default_value) else convert_to_tensor(default_value, rt.dtype)
+    flat = rt.flat_values.shape
+    d, f = default.shape.as_list(), flat.as_list() if flat.rank is not None else None
+    if f is not None and d:
+        prefix = (f"default_value.shape={_dims_text(d)} and rt_input.flat_values.shape={_dims_text(f, ',')} are "
+                  "incompatible: ")
+        if len(d) >= len(f):
+            raise InvalidArgumentError(None, None, prefix + f"default_value.rank = {len(d)}  must be less than "
+                                       f"rt_input.flat_values.rank = {len(f)} [Op:RaggedTensorToTensor]")
+        for i in range(1, len(d) + 1):
+            if d[-i] != 1 and f[-i] is not None and d[-i] != f[-i]:
+                raise InvalidArgumentError(None, None, prefix + f"default_value.shape[{-i}] = {d[-i]} but "
+                                           f"rt_input.flat_values.shape[{-i}] = {f[-i]} [Op:RaggedTensorToTensor]")
     return _to_tensor(rt, default, dims)
 
 
@@ -160,7 +178,7 @@ def merge_dims(rt: Any, outer_axis: int, inner_axis: int) -> Any:
         inner_axis += rank
     if not 0 <= outer_axis <= inner_axis < rank:
         raise ValueError(f"Expected outer_axis ({outer_axis}) to be less than or equal to inner_axis "
-                         f"({inner_axis})")
+                         f"({inner_axis}).")
     if outer_axis == inner_axis:
         return rt
     if outer_axis == 0:

@@ -156,9 +156,10 @@ def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, n
     dt = as_dtype(dtype) if dtype is not None else as_dtype(max(dts, key=lambda d: order.index(d.name)
                                                                 if d.name in order else 0))
     starts, limits, deltas = [cast(a, dt) for a in args]
-    rank = max(a.shape.rank for a in (starts, limits, deltas))
-    if rank > 1:
-        raise ValueError("starts, limits and deltas must be scalars or vectors")
+    for label, a in (("starts", starts), ("limits", limits), ("deltas", deltas)):
+        if a.shape.rank is not None and a.shape.rank > 1:
+            from fn.errors import InvalidArgumentError
+            raise InvalidArgumentError(None, None, f"{label} must be a scalar or vector [Op:RaggedRange]")
     starts, limits, deltas = [expand_dims(a, 0) if a.shape.rank == 0 else a for a in (starts, limits, deltas)]
     from fn._array_ops import shape as _shape
     from fn._math_ops import maximum as _max

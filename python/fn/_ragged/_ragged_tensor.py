@@ -56,8 +56,9 @@ def _values_tensor(values: Any, splits_dtype: Any) -> Any:
                              f"{values.row_splits.dtype.name}, but row_splits.dtype={splits_dtype.name}")
         return values
     t = values if _core.is_tensor(values) else convert_to_tensor(values)
-    if t.shape.rank == 0:
-        raise ValueError("Shape () must have rank at least 1")
+    if t.shape.rank == 0:   # TF fails slicing the scalar's (missing) first dimension
+        from fn.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, "slice index 0 of dimension 0 out of bounds. [Op:StridedSlice]")
     return t
 
 
@@ -178,6 +179,9 @@ class RaggedTensor:
         n = _nvals(_values_tensor(values, dt), dt)
         if nrows is None:
             nrows = n // maximum(length, cast(1, dt)) if not _static_int(length) == 0 else cast(0, dt)
+        nv, lv, rv = _static_int(n), _static_int(length), _static_int(nrows)
+        if validate and None not in (nv, lv, rv) and lv * rv != nv:
+            raise ValueError(f"uniform_row_length={lv} times nrows={rv} must equal nvals={nv}")
         splits = _range(cast(0, dt), cast(nrows, dt) + 1, dtype=dt) * length
         return cls._make(values, splits, validate, uniform_row_length=length)
 
@@ -186,7 +190,8 @@ class RaggedTensor:
                                validate: bool = True) -> "RaggedTensor":
         """``tf.RaggedTensor.from_nested_row_splits``: one ``from_row_splits`` per splits vector."""
         if _core.is_tensor(nested_row_splits):
-            raise TypeError("nested_row_splits must be a list of Tensors")
+            shown = nested_row_splits.numpy() if nested_row_splits._is_eager else nested_row_splits
+            raise TypeError(f"Argument `nested_row_splits` must be a list of Tensors. Received {shown}.")
         result = flat_values
         for splits in reversed(list(nested_row_splits)):
             result = cls.from_row_splits(result, splits, validate=validate)
@@ -307,7 +312,8 @@ class RaggedTensor:
             raise ValueError("axis may not be negative for RaggedTensor.row_lengths")
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.row_lengths(axis - 1))
-        raise ValueError(f"axis={axis} out of bounds")
+        rank = self.shape.rank
+        raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
 
     def value_rowids(self, name: Optional[str] = None) -> Any:
         """``RaggedTensor.value_rowids``: the row index of each value."""
@@ -355,12 +361,19 @@ class RaggedTensor:
         result = concat([stack(dims), inner], 0)
         if axis is None:
             return result
+        rank = self.shape.rank
+        if isinstance(axis, int) and rank is not None and not 0 <= axis < rank:
+            from fn.errors import InvalidArgumentError
+            raise InvalidArgumentError(None, None, f"indices = {axis} is not in [0, {rank}) [Op:GatherV2]")
         return gather(result, axis)
 
     # ------------------------------------------------------------------ transforms
     def with_values(self, new_values: Any) -> "RaggedTensor":
         """``RaggedTensor.with_values``: the same outer partition over ``new_values``."""
         new_values = _values_tensor(new_values, self._row_splits.dtype)
+        old_n, new_n = _static_len(self._values), _static_len(new_values)
+        if old_n is not None and new_n is not None and old_n != new_n:
+            raise ValueError(f"Shapes ({old_n},) and ({new_n},) are incompatible")
         return RaggedTensor(new_values, self._row_splits, internal=True,
                             uniform_row_length=self._uniform_row_length)
 

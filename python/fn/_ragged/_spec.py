@@ -22,8 +22,6 @@ class RaggedTensorSpec(TraceType):
         self._shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
         self._dtype = as_dtype(dtype)
         self._row_splits_dtype = as_dtype(row_splits_dtype)
-        if self._row_splits_dtype not in (int32, int64):
-            raise ValueError(f"row_splits_dtype must be int32 or int64; got {self._row_splits_dtype!r}")
         self._flat_values_spec = flat_values_spec
         if flat_values_spec is not None:
             self._dtype = flat_values_spec.dtype
@@ -36,7 +34,7 @@ class RaggedTensorSpec(TraceType):
             raise TypeError(f"ragged_rank must be an int, got {ragged_rank!r}")
         if rank is not None:
             if ragged_rank >= rank:
-                raise ValueError(f"ragged_rank must be less than rank ({rank}), got {ragged_rank}")
+                raise ValueError(f"Argument `ragged_rank` ({ragged_rank}) must be less than rank ({rank}).")
         self._ragged_rank = ragged_rank
 
     @property
