@@ -544,6 +544,14 @@ CASES = [
      'ValueError: Argument `ragged_rank` (2) must be less than rank (2).'),
     ('bad_spec_dtype', 'tf.RaggedTensorSpec([None, None], tf.int32, row_splits_dtype=tf.float32)',
      'RaggedTensorSpec(TensorShape([None, None]), tf.int32, 1, tf.float32)'),
+    ('bad_concat_splits', 'tf.concat([rt, rt.with_row_splits_dtype(tf.int32)], 0)',
+     'ValueError: Input RaggedTensors have mismatched row_splits dtypes; use RaggedTensor.with_row_splits_dtype() to convert them to compatible dtypes.'),
+    ('bad_stack_splits', 'tf.stack([rt, rt.with_row_splits_dtype(tf.int32)], 0)',
+     'ValueError: Input RaggedTensors have mismatched row_splits dtypes; use RaggedTensor.with_row_splits_dtype() to convert them to compatible dtypes.'),
+    ('concat_rank_mismatch', 'tf.concat([rt, r3], 0)',
+     'ValueError: Shape (3, None, None) must have rank 2'),
+    ('concat_single', 'tf.concat([rt], 1)',
+     '<tf.RaggedTensor [[1, 2], [3, 4, 5], [6], [], [7]]>'),
 ]
 
 

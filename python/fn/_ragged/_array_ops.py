@@ -61,6 +61,12 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     return indices.with_flat_values(_gather(p, indices.flat_values))
 
 
+def _check_splits_dtypes(values: List[Any]) -> None:
+    if len({v.row_splits.dtype for v in values if isinstance(v, RaggedTensor)}) > 1:
+        raise ValueError("Input RaggedTensors have mismatched row_splits dtypes; use "
+                         "RaggedTensor.with_row_splits_dtype() to convert them to compatible dtypes.")
+
+
 def _as_ragged(x: Any, ragged_rank: int, splits_dtype: Any, dtype: Any = None) -> RaggedTensor:
     if isinstance(x, RaggedTensor):
         return x
@@ -71,8 +77,14 @@ def _as_ragged(x: Any, ragged_rank: int, splits_dtype: Any, dtype: Any = None) -
 def concat(values: Sequence[Any], axis: int, name: Optional[str] = None) -> Any:
     """``tf.concat`` of RaggedTensors (and dense tensors, made ragged) along ``axis``."""
     values = list(values)
+    _check_splits_dtypes(values)
     ragged = [v for v in values if isinstance(v, RaggedTensor)]
-    rank = ragged[0].shape.rank
+    values = [v if isinstance(v, RaggedTensor) or _core.is_tensor(v) else
+              _core.convert_to_tensor(v, None, ragged[0].dtype) for v in values]
+    rank = values[0].shape.rank
+    for v in values[1:]:
+        if v.shape.rank is not None and rank is not None and v.shape.rank != rank:
+            raise ValueError(f"Shape {v.shape} must have rank {rank}")
     rr = max(r.ragged_rank for r in ragged)
     dt = ragged[0].row_splits.dtype
     rts = [_as_ragged(v, rr, dt, ragged[0].dtype) for v in values]
@@ -135,6 +147,7 @@ def _concat_within_rows(rts: List[RaggedTensor]) -> RaggedTensor:
 def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Any:
     """``tf.stack`` of RaggedTensors (and tensors, made ragged) along ``axis``."""
     values = list(values)
+    _check_splits_dtypes(values)
     ragged = [v for v in values if isinstance(v, RaggedTensor)]
     rank = ragged[0].shape.rank
     if axis < 0:
