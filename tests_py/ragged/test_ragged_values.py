@@ -552,6 +552,16 @@ CASES = [
      'ValueError: Shape (3, None, None) must have rank 2'),
     ('concat_single', 'tf.concat([rt], 1)',
      '<tf.RaggedTensor [[1, 2], [3, 4, 5], [6], [], [7]]>'),
+    ('nest_flat', 'tf.nest.flatten(rt)',
+     '[<tf.RaggedTensor [[1, 2], [3, 4, 5], [6], [], [7]]>]'),
+    ('nest_exp', 'tf.nest.flatten({"a": r3, "b": 1}, expand_composites=True)',
+     '[<tf.Tensor: shape=(4,), dtype=int32, numpy=array([1, 2, 3, 4], dtype=int32)>, <tf.Tensor: shape=(4,), dtype=int64, numpy=array([0, 2, 3, 3])>, <tf.Tensor: shape=(4,), dtype=int64, numpy=array([0, 2, 3, 4])>, 1]'),
+    ('nest_pack', 'tf.nest.pack_sequence_as([rt], [tf.range(7), tf.constant([0, 1, 3, 3, 3, 7], tf.int64)], expand_composites=True)',
+     '[<tf.RaggedTensor [[0], [1, 2], [], [], [3, 4, 5, 6]]>]'),
+    ('nest_map', 'tf.nest.map_structure(lambda t: t * 2, [rt, 3], expand_composites=True)',
+     '[<tf.RaggedTensor [[2, 4, 6, 8], [10, 12, 14], [], [], []]>, 6]'),
+    ('nest_map_plain', 'tf.nest.map_structure(lambda t: t * 2, [rt, 3])',
+     '[<tf.RaggedTensor [[2, 4], [6, 8, 10], [12], [], [14]]>, 6]'),
 ]
 
 
