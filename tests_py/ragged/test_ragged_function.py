@@ -188,3 +188,18 @@ def test_loops_with_ragged_loop_vars():
         "(<tf.RaggedTensor [[8, 16], [24]]>, <tf.Tensor: shape=(), dtype=int32, numpy=84>)"
     out = tf.while_loop(lambda r: tf.reduce_sum(r) < 20, lambda r: [r * 2], [tf.ragged.constant([[1], [2]])])
     assert _r(out) == "[<tf.RaggedTensor [[8],\n [16]]>]"
+
+
+def test_validation_inside_function():
+    @tf.function
+    def h(v, s):
+        return tf.RaggedTensor.from_row_splits(v, s)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        h(tf.constant([1, 2, 3]), tf.constant([0, 2], tf.int64))
+    assert _r(h(tf.constant([1, 2, 3]), tf.constant([0, 3], tf.int64))) == "<tf.RaggedTensor [[1, 2, 3]]>"
+
+    @tf.function
+    def f(x, y):
+        return x + y
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        f(tf.ragged.constant([[1, 2], [3]]), tf.ragged.constant([[1], [2, 3]]))

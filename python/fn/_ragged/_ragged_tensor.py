@@ -98,7 +98,7 @@ class RaggedTensor:
     @classmethod
     def _make(cls, values: Any, splits: Any, validate: bool, uniform_row_length: Any = None) -> "RaggedTensor":
         values = _values_tensor(values, splits.dtype)
-        if validate and splits._is_eager and _eager(values):
+        if validate:   # asserts: checked now eagerly, when the graph runs while tracing (as TF)
             from fn._check_ops import assert_equal, assert_non_negative
             assert_equal(splits[0], cast(0, splits.dtype),
                          message="Arguments to from_row_splits do not form a valid RaggedTensor:zero")
@@ -121,7 +121,7 @@ class RaggedTensor:
                          validate: bool = True) -> "RaggedTensor":
         """``tf.RaggedTensor.from_row_lengths``: row ``i`` holds the next ``row_lengths[i]`` values."""
         lengths = _splits_tensor(row_lengths, "row_lengths", _partition_dtype(values, row_lengths))
-        if validate and lengths._is_eager:
+        if validate:
             from fn._check_ops import assert_non_negative
             assert_non_negative(lengths, message="Arguments to from_row_lengths do not form a valid RowPartition")
         zero = convert_to_tensor(np.zeros([1], lengths.dtype.as_numpy_dtype))
@@ -139,11 +139,12 @@ class RaggedTensor:
             nrows = last + 1
         else:
             nrows = cast(nrows if _core.is_tensor(nrows) else convert_to_tensor(nrows, dt), dt)
-        if validate and ids._is_eager and nrows._is_eager:
+        if validate:
             from fn._check_ops import assert_non_negative
-            v = ids.numpy()
             assert_non_negative(ids[1:] - ids[:-1],
                                 message="Arguments to from_value_rowids do not form a valid RowPartition")
+        if validate and ids._is_eager and nrows._is_eager:
+            v = ids.numpy()
             if v.size and v[-1] >= int(nrows.numpy()):
                 raise ValueError(f"Expected nrows >= value_rowids[-1] + 1; got nrows={int(nrows.numpy())}, "
                                  f"value_rowids[-1]={v[-1]}")
