@@ -9,7 +9,9 @@ stdout, stderr (fd-level, so TensorFlow's C++ ``tf.print`` is seen), the repr of
 expression (Jupyter's display, suppressed by a trailing ``;``) and the exception, if any.
 Before comparing, memory addresses are masked everywhere, floating-point numbers in cells whose
 values depend on random ops (data flow through assigned names), and all numbers in cells that
-time things. Cells that download or install are skipped; matplotlib is a stub that draws nothing.
+time things. Shell and magic lines (``!pip install ...``, ``%matplotlib``) are dropped and the
+rest of their cell runs; cells that still download or install (or are ``%%`` cell magics) are
+skipped; matplotlib is a stub that draws nothing.
 
 Interpreters: ``--tf-python`` (default ``~/.cache/fn/tfref/bin/python``) and ``--fn-python``
 (default ``.venv-test/bin/python`` of this checkout, with ``python/`` on ``PYTHONPATH``).
@@ -47,6 +49,16 @@ _STDERR_NOISE = re.compile(r"^(?:.*Warning: .*|\s+warnings\.warn\(.*|WARNING: Al
                            re.M)
 
 
+_SHELL_LINE = re.compile(r"^\s*[!%].*(?:\n|$)", re.M)
+
+
+def strip_shell_lines(src: str) -> str:
+    """A cell without its ``!``/``%`` lines (a ``%%`` cell magic keeps them: the cell is skipped)."""
+    if src.lstrip().startswith("%%"):
+        return src
+    return _SHELL_LINE.sub("", src)
+
+
 def code_cells(path: str) -> list[str]:
     with open(path) as f:
         nb = json.load(f)
@@ -55,7 +67,7 @@ def code_cells(path: str) -> list[str]:
         if cell["cell_type"] != "code":
             continue
         src = cell["source"]
-        cells.append("".join(src) if isinstance(src, list) else src)
+        cells.append(strip_shell_lines("".join(src) if isinstance(src, list) else src))
     return cells
 
 

@@ -108,6 +108,10 @@ from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E40
 from fn import sparse  # noqa: E402,F401
 from fn import io  # noqa: E402,F401
 from fn import image  # noqa: E402,F401
+# RaggedTensor (issue 14): the value, its spec, fn.ragged, and the ragged dispatch of public ops.
+from fn._ragged import RaggedTensor, RaggedTensorSpec, _install as _ragged_install  # noqa: E402
+from fn import ragged, experimental  # noqa: E402,F401
+_ragged_install()
 
 is_tensor = _core.is_tensor
 dtypes = _dtypes_mod

@@ -122,8 +122,9 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None, false_fn: Optio
     if isinstance(pred, bool):
         raise TypeError("pred must not be a Python bool", pred)
     pred = _to_tensor(pred, "pred")
-    then_b, then_flat = _trace_branch(true_fn, "cond_true")
-    else_b, else_flat = _trace_branch(false_fn, "cond_false")
+    from fn._ragged._parts import from_parts, to_parts   # RaggedTensor outputs cross as their components
+    then_b, then_flat = _trace_branch(lambda: to_parts(true_fn()), "cond_true")
+    else_b, else_flat = _trace_branch(lambda: to_parts(false_fn()), "cond_false")
     try:
         nest.assert_same_structure(then_flat.structure, else_flat.structure)
         if then_flat.nones != else_flat.nones:
@@ -142,7 +143,7 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None, false_fn: Optio
             f"Error details:\n{e}") from None
     names = _flat_names(_names, then_flat.structure) if _names else []
     outs = _core.build_if(pred, then_b, else_b, name or "cond", names)
-    return then_flat.rebuild(outs, _merged_metas(then_flat, else_flat))
+    return from_parts(then_flat.rebuild(outs, _merged_metas(then_flat, else_flat)))
 
 
 def _flat_names(names: Sequence[str], structure: Any) -> List[str]:
@@ -256,6 +257,14 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
     if loop_vars is None or (not single and len(loop_vars) == 0):
         raise ValueError("'loop_vars' must be provided.")
     vars_seq = [loop_vars] if single else loop_vars
+    from fn._ragged import _parts
+    if _parts.has_ragged(vars_seq):   # RaggedTensor loop vars run as their component tensors
+        parts = _parts.to_parts(loop_vars)
+        result = while_loop(lambda *a: cond(*_parts.from_parts(list(a))),
+                            lambda *a: _parts.to_parts(body(*_parts.from_parts(list(a)))), parts,
+                            _parts.loop_invariants(parts) if shape_invariants is None else shape_invariants,
+                            parallel_iterations, back_prop, swap_memory, maximum_iterations, name, _names=_names)
+        return _parts.from_parts(result)
     if _core.executing_eagerly():
         init = _Flat(vars_seq, "A loop variable")
         values = _eager_while(cond, body, init.rebuild(init.tensors), _static_int(maximum_iterations))
@@ -283,6 +292,8 @@ def _invariants(init: "_Flat", vars_seq: Any, shape_invariants: Any) -> List[Any
 
 def _inv_leaves(v: Any, inv: Any) -> List[Any]:
     """The shape invariants matched to the loop vars' leaves (``inv`` mirrors ``v``)."""
+    if hasattr(type(v), "__tf_flatten__") and hasattr(type(inv), "__tf_flatten__"):   # ragged loop vars
+        return [x for a, b in zip(v.__tf_flatten__()[1], inv.__tf_flatten__()[1]) for x in _inv_leaves(a, b)]
     if isinstance(v, (list, tuple)):
         if not isinstance(inv, (list, tuple)) or len(inv) != len(v):
             raise ValueError(f"shape_invariants must have the same structure as loop_vars; got {inv!r} for {v!r}")

@@ -456,6 +456,10 @@ def _merge_specs(a: Any, b: Any) -> Any:
         if not (_core.is_tensor(b) or isinstance(b, TensorSpec)) or a.dtype != b.dtype:
             return None
         return TensorSpec(a.shape.most_specific_compatible_shape(b.shape), a.dtype)
+    if hasattr(type(a), "__fn_composite__") and hasattr(type(b), "__fn_composite__"):
+        sa, sb = a.__fn_composite__()[0], b.__fn_composite__()[0]
+        if getattr(sa, "_fn_trace_from_spec", False):   # RaggedTensorSpec: TF's supertype
+            return sa.most_specific_common_supertype([sb])
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and type(a) is type(b) and len(a) == len(b):
         parts = [_merge_specs(x, y) for x, y in zip(a, b)]
         if any(p is None for p in parts):

@@ -64,12 +64,12 @@ def _conform(value: Any, spec: Any) -> Any:
         if value.dtype != spec.dtype or not value.shape.is_subtype_of(spec.shape):
             raise _CastError(f"Can not cast {TensorSpec(value.shape, value.dtype)!r} to {spec!r}")
         return value
-    if hasattr(type(spec), "_fn_from_components"):   # a composite's spec (SparseTensorSpec)
-        if type(value) is type(spec) and value.is_subtype_of(spec):
-            return value
-        if isinstance(value, getattr(spec, "value_type", ())) and spec.is_compatible_with(value):
-            return value
-        raise _CastError(f"Can not cast {value!r} to {spec!r}")
+    if hasattr(type(spec), "_fn_from_components"):   # a composite's spec (Sparse/RaggedTensorSpec)
+        got = value if type(value) is type(spec) else (
+            value.__fn_composite__()[0] if hasattr(type(value), "__fn_composite__") else None)
+        if type(got) is not type(spec) or not got.is_subtype_of(spec):
+            raise _CastError(f"Can not cast {value!r} to {spec!r}")
+        return value
     if isinstance(spec, (list, tuple)) and isinstance(value, (list, tuple)) and len(spec) == len(value):
         parts = [_conform(v, s) for v, s in zip(value, spec)]
         return type(value)(*parts) if hasattr(value, "_fields") else type(value)(parts)

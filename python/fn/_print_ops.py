@@ -18,15 +18,25 @@ class _PyValue:
         return repr(self.value)
 
 
-def _leaves_and_rebuild(inputs: tuple):
+def _leaves_and_rebuild(inputs: tuple, summarize: Optional[int] = None):
+    from fn._ragged._ragged_tensor import RaggedTensor
     flat = [(_PyValue(x) if type(x).__module__ == "numpy" or isinstance(x, bytes) else x)
             for x in nest.flatten(list(inputs))]
-    tensors = [x for x in flat if _core.is_tensor(x) or hasattr(x, "__fn_tensor__")]
-    tensors = [x if _core.is_tensor(x) else x.__fn_tensor__(None) for x in tensors]
+    # A RaggedTensor is printed from its components (flat values and row splits).
+    parts = [[x.flat_values, *x.nested_row_splits] if isinstance(x, RaggedTensor) else
+             [x if _core.is_tensor(x) else x.__fn_tensor__(None)] if (_core.is_tensor(x) or hasattr(x, "__fn_tensor__"))
+             else [] for x in flat]
+    tensors = [t for p in parts for t in p]
 
     def rebuild(values: list) -> list:
+        from fn._ragged._printing import RaggedText
         it = iter(values)
-        filled = [next(it) if (_core.is_tensor(x) or hasattr(x, "__fn_tensor__")) else x for x in flat]
+        filled = []
+        for x, p in zip(flat, parts):
+            if isinstance(x, RaggedTensor):
+                filled.append(RaggedText([next(it) for _ in p], summarize))
+            else:
+                filled.append(next(it) if p else x)
         return nest.pack_sequence_as(list(inputs), filled)
     return tensors, rebuild
 
@@ -51,7 +61,7 @@ def print_(*inputs: Any, output_stream: Any = None, summarize: Optional[int] = 3
            end: str = "\n", name: Optional[str] = None) -> Any:
     """``tf.print``: formats like TensorFlow (floats to 9 significant digits, ``...`` summaries)
     and writes to ``output_stream`` (default: the current ``sys.stderr``) on every execution."""
-    tensors, rebuild = _leaves_and_rebuild(inputs)
+    tensors, rebuild = _leaves_and_rebuild(inputs, summarize)
 
     def emit(*values: Any) -> None:
         arrays = [v.numpy() for v in values]

@@ -18,8 +18,9 @@ A *structure* is an arbitrarily nested combination of
 Everything else (``None``, numbers, strings, NumPy arrays, sets, tensors) is a
 leaf.  Error types and messages follow TensorFlow's word for word.
 
-``expand_composites`` is accepted everywhere for signature compatibility; fn has
-no composite tensors, so it has no effect.
+``expand_composites=True`` expands RaggedTensors into their component tensors
+(flat_values, then the row splits) in ``flatten``, ``pack_sequence_as`` and
+``map_structure``; elsewhere it is accepted for signature compatibility.
 """
 
 from __future__ import annotations
@@ -184,6 +185,9 @@ def flatten(structure: Any, expand_composites: bool = False) -> list:
     """Mirrors ``tf.nest.flatten``: the leaves of `structure`, depth first,
     mappings in sorted key order.  A leaf (including ``None``) gives
     ``[structure]``."""
+    if expand_composites:
+        from fn._ragged._parts import to_parts
+        structure = to_parts(structure)
     kind = _kind(structure)
     if not kind:
         return [structure]
@@ -215,6 +219,9 @@ def pack_sequence_as(structure: Any, flat_sequence: Any,
                      expand_composites: bool = False) -> Any:
     """Mirrors ``tf.nest.pack_sequence_as``: rebuild `structure` with its leaves
     replaced, in order, by the items of `flat_sequence`."""
+    if expand_composites:
+        from fn._ragged._parts import from_parts, to_parts
+        return from_parts(pack_sequence_as(to_parts(structure), flat_sequence))
     if not is_nested(flat_sequence):
         raise TypeError(
             f"Attempted to pack value:\n  {_truncate(flat_sequence)}\ninto a "
@@ -355,18 +362,18 @@ def map_structure(func: Callable[..., Any], *structure: Any, **kwargs: bool) -> 
     if not structure:
         raise ValueError("Must provide at least one structure")
     check_types = kwargs.pop("check_types", True)
-    kwargs.pop("expand_composites", False)
+    expand = kwargs.pop("expand_composites", False)
     if kwargs:
         raise ValueError(
             "Only valid keyword arguments are `check_types` and "
             "`expand_composites`, not: `" + "`, `".join(kwargs) + "`")
     first = structure[0]
     if len(structure) == 1:
-        return pack_sequence_as(first, [func(x) for x in flatten(first)])
+        return pack_sequence_as(first, [func(x) for x in flatten(first, expand)], expand)
     for other in structure[1:]:
         assert_same_structure(first, other, check_types=check_types)
-    flats = [flatten(s) for s in structure]
-    return pack_sequence_as(first, [func(*xs) for xs in zip(*flats)])
+    flats = [flatten(s, expand) for s in structure]
+    return pack_sequence_as(first, [func(*xs) for xs in zip(*flats)], expand)
 
 
 # ---------------------------------------------------------------------------

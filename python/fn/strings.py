@@ -97,31 +97,26 @@ def as_string(input: Any, precision: int = -1, scientific: bool = False, shortes
 
 
 def split(input: Any, sep: Optional[str] = None, maxsplit: int = -1, name: Optional[str] = None) -> Any:  # noqa: A002
-    """``tf.strings.split`` of a scalar: a 1-D string tensor of the pieces (``sep=None``: runs
-    of whitespace, empty pieces dropped)."""
-    x = _strings(input)
-    if x._rank != 0:
-        raise NotImplementedError("fn.strings.split supports scalar inputs only (TF returns a RaggedTensor for "
-                                  "tensors of rank >= 1)")
+    """``tf.strings.split``: a scalar's pieces as a 1-D string tensor; a tensor of rank >= 1 (or a
+    RaggedTensor) gives a RaggedTensor of each string's pieces (``sep=None``: runs of whitespace,
+    empty pieces dropped)."""
+    from fn._ragged._ragged_tensor import RaggedTensor
+    x = input if isinstance(input, RaggedTensor) else _strings(input)
     sep_b = None if sep is None or sep == "" else (sep.encode() if isinstance(sep, str) else bytes(sep))
-
-    def f(a: np.ndarray) -> np.ndarray:
-        parts = bytes(a[()]).split(sep_b, maxsplit)
-        return np.array(parts, dtype=object).reshape([len(parts)])
-    from fn._tensor_shape import TensorShape
-    return _host(f, [x], TensorShape([None]), name or "StringSplit")
+    return _pieces(x, lambda v: v.split(sep_b, maxsplit), name or "StringSplit")
 
 
 def _scalar(input: Any, what: str) -> Any:  # noqa: A002
-    x = _strings(input)
-    if x._rank != 0:
-        raise NotImplementedError(f"fn.strings.{what} supports scalar inputs only (TF returns a RaggedTensor "
-                                  "for tensors of rank >= 1)")
-    return x
+    from fn._ragged._ragged_tensor import RaggedTensor
+    return input if isinstance(input, RaggedTensor) else _strings(input)
 
 
 def _pieces(x: Any, pieces: Any, name: str, dtype: Any = string) -> Any:
-    """A 1-D tensor of ``pieces(bytes)`` (a list) from a scalar string, computed when it runs."""
+    """A 1-D tensor of ``pieces(bytes)`` (a list) from a scalar string, computed when it runs; a
+    RaggedTensor of them for a tensor of rank >= 1."""
+    if getattr(x, "_rank", None) != 0:
+        from fn._ragged._strings import ragged_pieces
+        return ragged_pieces(x, pieces, name, dtype)
     def f(a: np.ndarray) -> np.ndarray:
         out = pieces(bytes(a[()]))
         return np.array(out, dtype=object if dtype == string else dtype.as_numpy_dtype).reshape([len(out)])

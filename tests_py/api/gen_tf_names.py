@@ -15,7 +15,8 @@ MODULES = ["", "autodiff", "autograph", "autograph.experimental", "bitwise", "co
            "config.experimental", "config.threading", "data", "data.experimental", "debugging",
            "dtypes", "errors", "keras", "keras.activations", "keras.initializers",
            "keras.layers", "keras.losses", "keras.optimizers", "keras.utils", "linalg", "math",
-           "nest", "nn", "random", "strings", "types", "types.experimental", "version"]
+           "experimental", "nest", "nn", "ragged", "random", "strings", "types", "types.experimental",
+           "version"]
 
 
 def _resolve(path: str):

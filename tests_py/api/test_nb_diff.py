@@ -33,3 +33,20 @@ def test_normalize_masks_addresses_prefix_and_random_values():
         nb_diff.normalize(_rec("t", stderr="WARNING:tensorflow:careful"), plain, "tf")
     assert nb_diff.normalize(None, plain, "tf") == "<not run>"
 
+
+
+def test_shell_lines_dropped_rest_of_cell_runs(tmp_path):
+    # ragged_tensor.ipynb's first code cell mixes `!pip install` with the imports.
+    assert nb_diff.strip_shell_lines("!pip install -U tensorflow\nimport math\nimport tensorflow as tf") == \
+        "import math\nimport tensorflow as tf"
+    assert nb_diff.strip_shell_lines("%matplotlib inline\nx = 1\n  !ls") == "x = 1\n"
+    magic = "%%timeit\nf(x)"
+    assert nb_diff.strip_shell_lines(magic) == magic
+    import json
+    nb = {"cells": [{"cell_type": "code", "source": ["!pip install x\n", "import tensorflow as tf"]},
+                    {"cell_type": "code", "source": ["%%bash\n", "ls"]}]}
+    path = tmp_path / "n.ipynb"
+    path.write_text(json.dumps(nb))
+    cells = nb_diff.code_cells(str(path))
+    assert cells[0] == "import tensorflow as tf"
+    assert [c["skip"] is not None for c in nb_diff.classify(cells)] == [False, True]

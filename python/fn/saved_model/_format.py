@@ -97,11 +97,18 @@ def decode(data: Any, leaf: Any) -> Any:
 
 def spec_json(spec: Any) -> Dict[str, Any]:
     dims = spec.shape.as_list() if spec.shape.rank is not None else None
+    if getattr(type(spec), "_fn_trace_from_spec", False):   # RaggedTensorSpec
+        return {"ragged_spec": {"dtype": spec.dtype.name, "shape": dims, "ragged_rank": spec.ragged_rank,
+                                "row_splits_dtype": spec.row_splits_dtype.name}}
     return {"spec": {"dtype": spec.dtype.name, "shape": dims, "name": getattr(spec, "name", None)}}
 
 
 def spec_from_json(d: Dict[str, Any]) -> Any:
     from fn._tensor_spec import TensorSpec
+    if "ragged_spec" in d:
+        from fn._ragged._spec import RaggedTensorSpec
+        r = d["ragged_spec"]
+        return RaggedTensorSpec(r["shape"], r["dtype"], r["ragged_rank"], r["row_splits_dtype"])
     s = d["spec"]
     return TensorSpec(s["shape"], s["dtype"], s.get("name"))
 

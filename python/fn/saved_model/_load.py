@@ -122,6 +122,10 @@ def _load_concrete(record: Dict[str, Any], blobs: List[bytes], objects: List[Any
 
     def out_leaf(d: Dict[str, Any]) -> Any:
         from fn._tensor_spec import TensorSpec
+        if "ragged_spec" in d:   # a RaggedTensor output: its components' specs come next
+            for _ in range(1 + d["ragged_spec"]["ragged_rank"]):
+                next(specs)
+            return _format.spec_from_json(d)
         s = next(specs)
         return TensorSpec(s["shape"], s["dtype"])
     pos = tuple(_format.decode(v, _format.spec_from_json) for v in record["pos"])

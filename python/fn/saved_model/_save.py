@@ -120,6 +120,8 @@ class _Saver:
         marked = _walk(c.structured_outputs, lambda t: _Out(next(counter)))
 
         def out_leaf(x: Any) -> Any:
+            if getattr(type(x), "_fn_trace_from_spec", False):   # a RaggedTensor output: its spec
+                return _format.spec_json(x)
             return {"out": x.i} if isinstance(x, _Out) else None
         spec_leaf = self.spec_leaf
         outputs_spec = _walk(c.structured_outputs, lambda t: t)
@@ -137,7 +139,8 @@ class _Saver:
     @staticmethod
     def spec_leaf(x: Any) -> Any:
         from fn._tensor_spec import TensorSpec
-        return _format.spec_json(x) if isinstance(x, TensorSpec) else None
+        composite = getattr(type(x), "_fn_trace_from_spec", False)   # RaggedTensorSpec
+        return _format.spec_json(x) if isinstance(x, TensorSpec) or composite else None
 
 
 def _flat(structure: Any) -> List[Any]:

@@ -1,0 +1,160 @@
+"""Ragged dispatch: the public ops that accept RaggedTensors (TF's ``dispatch_for_api`` list,
+the part fn supports) are wrapped once, in the public namespaces, by a function that sends calls
+with a RaggedTensor argument to the ragged implementation. Internal callers keep the plain ops.
+"""
+from __future__ import annotations
+
+import functools
+import sys
+from typing import Any, Callable, Dict
+
+from fn._ragged._dynamic_shape import DynamicRaggedShape
+from fn._ragged._ragged_tensor import RaggedTensor
+
+_TYPES = (RaggedTensor, DynamicRaggedShape)
+
+_BINARY = ["add", "subtract", "multiply", "divide", "truediv", "realdiv", "floordiv", "floormod", "pow",
+           "maximum", "minimum", "squared_difference", "equal", "not_equal", "less", "less_equal", "greater",
+           "greater_equal", "logical_and", "logical_or", "logical_xor", "divide_no_nan", "atan2"]
+_UNARY = ["abs", "negative", "sign", "square", "sqrt", "rsqrt", "exp", "log", "log1p", "tanh", "sigmoid",
+          "sin", "cos", "floor", "ceil", "round", "reciprocal", "is_nan", "is_inf", "is_finite",
+          "logical_not", "relu", "elu", "softplus", "cast", "identity", "zeros_like", "ones_like", "erf",
+          "invert", "one_hot", "clip_by_value"]
+_STRING_UNARY = ["length", "lower", "upper", "to_number", "as_string", "regex_replace"]
+_REDUCE = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
+           "reduce_prod": "prod", "reduce_any": "any", "reduce_all": "all"}
+_MODULES = ["fn", "fn.math", "fn.nn", "fn.strings", "fn.bitwise"]
+
+
+def _has_ragged(args: tuple, kwargs: dict) -> bool:
+    for group in (args, kwargs.values()):
+        for a in group:
+            if type(a) in _TYPES:
+                return True
+            if type(a) in (list, tuple) and any(type(x) in _TYPES for x in a):
+                return True
+    return False
+
+
+def _wrap(orig: Callable, ragged_impl: Callable) -> Callable:
+    @functools.wraps(orig)
+    def dispatch(*args: Any, **kwargs: Any) -> Any:
+        if _has_ragged(args, kwargs):
+            return ragged_impl(*args, **kwargs)
+        return orig(*args, **kwargs)
+    dispatch._fn_ragged_original = orig  # type: ignore[attr-defined]
+    return dispatch
+
+
+def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
+    """name -> ragged implementation, given the plain op of that name."""
+    from fn._ragged import _array_ops as ra
+    from fn._ragged._elementwise import binary, unary
+    out: Dict[str, Callable] = {}
+
+    def bin_impl(op: Callable) -> Callable:
+        def f(x: Any, y: Any, *a: Any, **k: Any) -> Any:
+            k.pop("name", None)
+            return binary(op, x, y, *a, **k)
+        return f
+
+    def un_impl(op: Callable) -> Callable:
+        def f(x: Any, *a: Any, **k: Any) -> Any:
+            k.pop("name", None)
+            if not isinstance(x, RaggedTensor):
+                x = k.pop("input", k.pop("x", x))
+            return unary(op, x, *a, **k)
+        return f
+
+    def red_impl(kind: str, op: Callable) -> Callable:
+        def f(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Any:
+            return ra.reduce(kind, lambda t, ax: op(t, ax), input_tensor, axis, keepdims)
+        return f
+
+    for n in _BINARY:
+        if n in ns:
+            out[n] = bin_impl(ns[n])
+    for n in _UNARY + _STRING_UNARY:
+        if n in ns:
+            out[n] = un_impl(ns[n])
+    for n, kind in _REDUCE.items():
+        if n in ns:
+            out[n] = red_impl(kind, ns[n])
+    if "reduce_mean" in ns:
+        mean = out["reduce_mean"]
+
+        def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Any:
+            # TF's composition (ragged_math_ops.reduce_variance): E[x^2] - E[x]^2, clipped at 0.
+            from fn._math_ops import maximum, square
+            v = mean(unary(square, input_tensor), axis, keepdims) - square(mean(input_tensor, axis, keepdims))
+            return maximum(v, 0) if not isinstance(v, RaggedTensor) else unary(lambda t: maximum(t, 0), v)
+        out["reduce_variance"] = reduce_variance
+
+        def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Any:
+            from fn._math_ops import sqrt
+            v = reduce_variance(input_tensor, axis, keepdims)
+            return unary(sqrt, v) if isinstance(v, RaggedTensor) else sqrt(v)
+        out["reduce_std"] = reduce_std
+    if "join" in ns:
+        out["join"] = _join_impl(ns["join"])
+    if "embedding_lookup" in ns:
+        lookup = ns["embedding_lookup"]
+        out["embedding_lookup"] = lambda params, ids, max_norm=None, name=None: \
+            ids.with_flat_values(lookup(params, ids.flat_values, max_norm=max_norm))
+    out["concat"] = lambda values, axis, name="concat": ra.concat(values, axis)
+    out["stack"] = lambda values, axis=0, name="stack": ra.stack(values, axis)
+    out["gather"] = ra.gather
+    # TF 2.21's tf.boolean_mask does not accept RaggedTensors (tf.ragged.boolean_mask does).
+    out["reverse"] = lambda tensor, axis, name=None: ra.reverse(tensor, axis)
+    from fn._ragged import _dynamic_shape as ds, _shape_ops as so
+    for n in ("size", "rank", "expand_dims", "squeeze", "tile", "where", "add_n"):
+        out[n] = getattr(so, n)
+    out["shape"] = ds.shape
+    out["reshape"] = ds.reshape_to
+    out["zeros"] = ds.zeros
+    out["ones"] = ds.ones
+    out["fill"] = ds.fill
+    return out
+
+
+def _join_impl(join: Callable) -> Callable:
+    """``tf.strings.join`` of RaggedTensors (and strings broadcast onto them)."""
+    def f(inputs: Any, separator: str = "", name: Any = None) -> Any:
+        from fn._ragged._elementwise import _dense_operand, assert_same_partitions, dense_like_flat_values
+        from fn.dtypes import string
+        ref = next(v for v in inputs if isinstance(v, RaggedTensor))
+        sizes = {v.flat_values.shape[0] for v in inputs if isinstance(v, RaggedTensor)}
+        if len(sizes) > 1 and None not in sizes:
+            raise ValueError("Input RaggedTensors' flat_values must all have the same outer-dimension size.  "
+                             f"Got sizes: {sizes}")
+        flats = []
+        for v in inputs:
+            if isinstance(v, RaggedTensor):
+                assert_same_partitions(ref, v)
+                flats.append(v.flat_values)
+            else:
+                flats.append(dense_like_flat_values(_dense_operand(v, string), ref))
+        return ref.with_flat_values(join(flats, separator=separator))
+    return f
+
+
+def install() -> None:
+    """Wraps the supported ops in the public namespaces (each original wrapped once, so
+    ``fn.add is fn.math.add`` still holds)."""
+    wrapped: Dict[int, Callable] = {}
+    for mod_name in _MODULES:
+        mod = sys.modules.get(mod_name)
+        if mod is None:
+            continue
+        ns = vars(mod)
+        handlers = _handlers({n: getattr(mod, n) for n in list(ns) if not n.startswith("_")})
+        for name, impl in handlers.items():
+            orig = ns.get(name)
+            if orig is None or not callable(orig) or hasattr(orig, "_fn_ragged_original"):
+                continue
+            if mod_name == "fn.strings" and name not in _STRING_UNARY + ["join"]:
+                continue
+            w = wrapped.get(id(orig))
+            if w is None:
+                w = wrapped[id(orig)] = _wrap(orig, impl)
+            setattr(mod, name, w)
