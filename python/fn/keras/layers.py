@@ -13,7 +13,7 @@ from fn._module import Module
 from fn._tensor_shape import TensorShape
 from fn._variables import Variable
 from fn.keras import activations, initializers
-from fn.keras._variable import KerasVariable
+from fn.keras._variable import KerasVariable as _KerasVariable
 
 _name_counts: Dict[str, int] = {}
 
@@ -131,7 +131,7 @@ class Layer(Module):
         init = initializers.get(initializer if initializer is not None else "glorot_uniform")
         value = init(shape, dtype=dtype)   # Keras passes dtype by keyword (`tf.random.normal` as initializer)
         name = name or "variable"
-        v = KerasVariable(value, name=name, path=f"{self.name}/{name}", trainable=trainable, dtype=dtype)
+        v = _KerasVariable(value, name=name, path=f"{self.name}/{name}", trainable=trainable, dtype=dtype)
         self._own_weights.append(v)
         return v
 
