@@ -202,6 +202,17 @@ def run_backend(python: str, backend: str, cells: list, timeout: int, env: dict)
         return results
 
 
+# AutoGraph code (tf.autograph.to_code): TensorFlow writes `nonlocal` names and the
+# `x = ag__.Undefined('x')` lines in set-iteration order (it depends on the hash seed): sort both.
+_NONLOCAL = re.compile(r"(?m)^(\s*nonlocal )([\w, ]+)$")
+_UNDEFINED_RUN = re.compile(r"(?m)(?:^\s*\w+ = ag__\.Undefined\('\w+'\)\n)+")
+
+
+def _autograph_order(text: str) -> str:
+    text = _NONLOCAL.sub(lambda m: m.group(1) + ", ".join(sorted(m.group(2).split(", "))), text)
+    return _UNDEFINED_RUN.sub(lambda m: "".join(sorted(m.group(0).splitlines(True))), text)
+
+
 def normalize(rec: dict | None, cls: dict, backend: str) -> str:
     if rec is None:
         return "<not run>"
@@ -215,7 +226,7 @@ def normalize(rec: dict | None, cls: dict, backend: str) -> str:
         parts.append("[out] " + rec["display"])
     if rec["error"] is not None:
         parts.append("[error] " + rec["error"])
-    text = "\n".join(parts)
+    text = _autograph_order("\n".join(parts))
     text = _TMP.sub("<tmp>/", _ADDR.sub("0x?", text))
     if backend == "fn":
         text = _FN_PREFIX.sub("tf.", text)
