@@ -298,6 +298,11 @@ class Function(_core.FunctionBase):
             target = self._traced_callable()
             before = [_structure(v) for v in call_pos] + [_structure(v) for v in call_kw.values()]
             outputs = target(*args, **kwargs)
+            if type(outputs).__name__ == "generator":   # TF's message (a generator cannot be traced)
+                raise TypeError("To be compatible with tf.function, Python functions must return zero or more "
+                                "Tensors or ExtensionTypes or None values; in compilation of "
+                                f"{self._python_function}, found return value of type generator, which is not a "
+                                "Tensor or ExtensionType.")
             after = [_structure(v) for v in call_pos] + [_structure(v) for v in call_kw.values()]
             changed = [n for n, b, a in zip(list(names) + list(call_kw), before, after) if b != a]
             if changed:
