@@ -297,7 +297,14 @@ class Function(_core.FunctionBase):
             args, kwargs = self._signature.call_args(call_pos, call_kw)
             target = self._traced_callable()
             before = [_structure(v) for v in call_pos] + [_structure(v) for v in call_kw.values()]
-            outputs = target(*args, **kwargs)
+            try:
+                outputs = target(*args, **kwargs)
+            except Exception as e:   # TF's "in user code:" message for errors raised by converted code
+                from fn.autograph._errors import in_user_code
+                rewritten = in_user_code(e)
+                if rewritten is None:
+                    raise
+                raise rewritten from None
             if type(outputs).__name__ == "generator":   # TF's message (a generator cannot be traced)
                 raise TypeError("To be compatible with tf.function, Python functions must return zero or more "
                                 "Tensors or ExtensionTypes or None values; in compilation of "
