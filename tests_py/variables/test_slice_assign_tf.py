@@ -53,3 +53,21 @@ def test_generator_returned_from_a_function_raises():
                                             r"<function .*gen at 0x\w+>, found return value of type generator, "
                                             r"which is not a Tensor or ExtensionType."):
             gen(tf.constant(1))
+
+
+def test_variable_from_an_argument_when_traced_from_a_spec():
+    class Scale(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.v = None
+
+        @tf.function
+        def __call__(self, x):
+            if self.v is None:
+                self.v = tf.Variable(tf.ones_like(x) * 2.0)
+            return self.v * x
+    m = Scale()
+    concrete = m.__call__.get_concrete_function(tf.TensorSpec([2], tf.float32))
+    np.testing.assert_array_equal(concrete(tf.constant([1.0, 3.0])).numpy(), [2.0, 6.0])
+    np.testing.assert_array_equal(m.v.numpy(), [2.0, 2.0])
+    np.testing.assert_array_equal(m(tf.constant([1.0, 2.0])).numpy(), [2.0, 4.0])

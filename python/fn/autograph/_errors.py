@@ -14,6 +14,20 @@ _STRING_CONSTRUCTED = (AssertionError, AttributeError, NameError, NotImplemented
 _FN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
+class _MultilineKeyError(KeyError):
+    """TF's ``MultilineMessageKeyError``: a KeyError (by name too) that prints the message."""
+
+    def __init__(self, message, key):
+        super().__init__(key)
+        self._message = message
+
+    def __str__(self):
+        return self._message
+
+
+_MultilineKeyError.__name__ = _MultilineKeyError.__qualname__ = "KeyError"
+
+
 def _frames(tb):
     """(file, line, function, converted) from the first converted frame on, fn's own left out."""
     out, started = [], False
@@ -29,11 +43,9 @@ def _frames(tb):
 
 def in_user_code(error):
     """The exception to raise instead of ``error`` (None: raise ``error`` itself)."""
-    if getattr(error, "ag_error_metadata", None) is not None:
+    if getattr(error, "ag_error_metadata", None) is not None or hasattr(error, "ag_pass_through"):
         return None
     cls = type(error)
-    if not (cls in _STRING_CONSTRUCTED or cls.__init__ is Exception.__init__):
-        return None
     text = str(error)
     if text.startswith("in user code:"):
         return None
@@ -51,9 +63,17 @@ def in_user_code(error):
     lines.append("")
     lines.extend("    " + ln for ln in f"{cls.__name__}: {text}".split("\n"))
     lines.append("")
-    try:
-        new = cls("\n".join(lines))
-    except Exception:  # noqa: BLE001  (a class whose constructor wants more than a message)
-        return None
+    message = "\n".join(lines)
+    from fn.errors import OperatorNotAllowedInGraphError, OpError
+    if isinstance(error, OpError):
+        new = cls(None, None, message, error.error_code)
+    elif (cls in _STRING_CONSTRUCTED or cls.__init__ is Exception.__init__
+          or cls is OperatorNotAllowedInGraphError or cls.__name__ == "InaccessibleTensorError"):
+        new = cls(message)
+    elif cls is KeyError:
+        new = _MultilineKeyError(message, error.args[0] if error.args else None)
+    else:   # TF: classes it cannot rebuild from a message become a StagingError
+        from fn._function import StagingError
+        new = StagingError(message)
     new.ag_error_metadata = True
     return new
