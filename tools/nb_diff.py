@@ -214,6 +214,23 @@ def run_backend(python: str, backend: str, cells: list, timeout: int, env: dict)
         return results
 
 
+# AutoGraph code (tf.autograph.to_code): TensorFlow writes `nonlocal` names and the
+# `x = ag__.Undefined('x')` lines in set-iteration order (it depends on the hash seed): sort both.
+_NONLOCAL = re.compile(r"(?m)^(\s*nonlocal )([\w, ]+)$")
+_UNDEFINED_RUN = re.compile(r"(?m)(?:^\s*\w+ = ag__\.Undefined\('\w+'\)\n)+")
+
+
+# TensorFlow numbers graph functions with a process-wide uid (`__inference_double_202`,
+# `cond_true_30`): the count depends on everything that ran before, so it is masked.
+_FUNCTION_UID = re.compile(r"\b((?:__inference|__forward|__backward)_\w+?|cond_true|cond_false|"
+                           r"while_body|while_cond)_\d+\b")
+
+
+def _autograph_order(text: str) -> str:
+    text = _NONLOCAL.sub(lambda m: m.group(1) + ", ".join(sorted(m.group(2).split(", "))), text)
+    return _UNDEFINED_RUN.sub(lambda m: "".join(sorted(m.group(0).splitlines(True))), text)
+
+
 def normalize(rec: dict | None, cls: dict, backend: str) -> str:
     if rec is None:
         return "<not run>"
@@ -227,8 +244,8 @@ def normalize(rec: dict | None, cls: dict, backend: str) -> str:
         parts.append("[out] " + rec["display"])
     if rec["error"] is not None:
         parts.append("[error] " + rec["error"])
-    text = "\n".join(parts)
-    text = _TMP.sub("<tmp>/", _ADDR.sub("0x?", text))
+    text = _autograph_order("\n".join(parts))
+    text = _FUNCTION_UID.sub(r"\1_N", _TMP.sub("<tmp>/", _ADDR.sub("0x?", text)))
     if backend == "fn":
         text = _FN_PREFIX.sub("tf.", text)
         text = re.sub(r"(?m)^(\[stderr\] )?(WARNING|INFO|ERROR):fn:", r"\1\2:tensorflow:", text)

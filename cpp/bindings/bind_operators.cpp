@@ -123,6 +123,13 @@ py::object unary(const char* op, py::handle self) {
 }  // namespace
 
 void init_operators(py::module_& m) {
+  // The name TF gives an op's Python operand while tracing (`Greater/y`), "" when eager.
+  m.def("operand_const_name", [](const std::string& op_name, bool reflected) {
+    GraphBuilder* gb = current_builder();
+    if (!gb) return std::string();
+    const std::string& scope = gb->graph()->name_scope;
+    return gb->graph()->peek_unique_name(scope + op_name).substr(scope.size()) + (reflected ? "/x" : "/y");
+  }, py::arg("op_name"), py::arg("reflected") = false);
   auto cls = py::reinterpret_borrow<py::class_<Tensor, std::shared_ptr<Tensor>>>(m.attr("Tensor"));
   for (BinaryOp* b : {&kAdd, &kSub, &kMul, &kFloorDiv, &kMod, &kPow, &kLess, &kLessEqual, &kGreater, &kGreaterEqual})
     b->def = &OpRegistry::global().get(b->op);

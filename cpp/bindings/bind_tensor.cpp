@@ -95,11 +95,13 @@ void init_tensor(py::module_& m) {
       .def("_scalar_double", [](const EagerTensor& t) { return t.scalar_as_double(); });
 
   m.def("is_tensor", [](py::handle o) { return is_tensor(o); });
-  m.def("convert_to_tensor", [](py::handle value, py::handle dtype, py::handle hint) {
-        if (!dtype.is_none()) { DType d = dtype_from_py(dtype); return convert_to_tensor(value, &d); }
-        if (!hint.is_none()) { DType h = dtype_from_py(hint); return convert_to_tensor(value, nullptr, &h); }
-        return convert_to_tensor(value, nullptr);
-      }, py::arg("value"), py::arg("dtype") = py::none(), py::arg("dtype_hint") = py::none());
+  m.def("convert_to_tensor", [](py::handle value, py::handle dtype, py::handle hint, const std::string& name) {
+        // `name`: the Const's name when tracing (TF's `Greater/y` for an op's Python operand).
+        if (!dtype.is_none()) { DType d = dtype_from_py(dtype); return convert_to_tensor(value, &d, nullptr, name); }
+        if (!hint.is_none()) { DType h = dtype_from_py(hint); return convert_to_tensor(value, nullptr, &h, name); }
+        return convert_to_tensor(value, nullptr, nullptr, name);
+      }, py::arg("value"), py::arg("dtype") = py::none(), py::arg("dtype_hint") = py::none(),
+      py::arg("name") = std::string());
   m.def("to_eager", [](py::handle value, py::handle dtype) {
         if (!dtype.is_none()) { DType d = dtype_from_py(dtype); return to_eager(value, &d); }
         return to_eager(value, nullptr);

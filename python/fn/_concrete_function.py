@@ -9,6 +9,7 @@ from fn import _core
 from fn._func_graph import FuncGraph
 from fn._function_args import (_FlattenedSpec, _flatten_tensors, _is_variable, _is_variable_leaf, _Signature,
                                _to_spec, _walk)
+from fn._function_type import AtomicFunction, FunctionType, function_type_of
 from fn._input_signature import _CastError
 from fn._tensor_spec import TensorSpec
 
@@ -130,17 +131,17 @@ class ConcreteFunction:
         return out
 
     def _signature_text(self) -> str:
-        def text(v: Any) -> str:
-            if isinstance(v, TensorSpec):
-                return repr(v)
-            if _flatten_tensors(v) or hasattr(type(v), "__fn_composite__"):
-                return repr(v)
-            return f"Literal[{v!r}]"
-        args, kwargs = self.structured_input_signature
-        names, _ = self._expected()
-        parts = [f"{n}: {text(v)}" for n, v in zip(names, list(args) + list(kwargs.values()))]
-        out = _walk(self.structured_outputs, _to_spec)
-        return "(" + ", ".join(parts) + f") -> {out!r}"
+        return str(self.function_type)
+
+    @property
+    def function_type(self) -> FunctionType:
+        """TF's ``FunctionType``: ``(a: TensorSpec(...)) -> TensorSpec(...)``."""
+        return function_type_of(self)
+
+    @property
+    def inference_fn(self) -> AtomicFunction:
+        """TF's ``AtomicFunction``: the graph called with the flat tensor inputs."""
+        return AtomicFunction(self)
 
     def _match(self, name: str, expected: Any, got: Any, flat: List[Any]) -> None:
         if _is_variable_leaf(expected):

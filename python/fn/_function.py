@@ -18,6 +18,8 @@ import warnings
 import weakref
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+import numpy as np
+
 from fn import _core
 from fn._tensor_spec import TensorSpec
 from fn._concrete_function import ConcreteFunction
@@ -301,7 +303,19 @@ class Function(_core.FunctionBase):
             args, kwargs = self._signature.call_args(call_pos, call_kw)
             target = self._traced_callable()
             before = [_structure(v) for v in call_pos] + [_structure(v) for v in call_kw.values()]
-            outputs = target(*args, **kwargs)
+            try:
+                outputs = target(*args, **kwargs)
+            except Exception as e:   # TF's "in user code:" message for errors raised by converted code
+                from fn.autograph._errors import in_user_code
+                rewritten = in_user_code(e)
+                if rewritten is None:
+                    raise
+                raise rewritten from None
+            if type(outputs).__name__ == "generator":   # TF's message (a generator cannot be traced)
+                raise TypeError("To be compatible with tf.function, Python functions must return zero or more "
+                                "Tensors or ExtensionTypes or None values; in compilation of "
+                                f"{self._python_function}, found return value of type generator, which is not a "
+                                "Tensor or ExtensionType.")
             after = [_structure(v) for v in call_pos] + [_structure(v) for v in call_kw.values()]
             changed = [n for n, b, a in zip(list(names) + list(call_kw), before, after) if b != a]
             if changed:
@@ -389,7 +403,7 @@ def _evaluator(graph: Any, builder: Any, actual: Optional[List[Any]]) -> Optiona
     """Computes a tensor of the graph being traced from the call's actual arguments (the graph so
     far, pruned to that tensor), or None when the call's values are not known (specs)."""
     if actual is None or any(a is None for a in actual):
-        return None
+        return _spec_evaluator(graph, builder)
 
     def evaluate(t: Any) -> Any:
         try:
@@ -399,6 +413,42 @@ def _evaluator(graph: Any, builder: Any, actual: Optional[List[Any]]) -> Optiona
         core = _core.ConcreteFunctionCore(graph, builder.captured_values(), "__lazy_initial_value")
         with _core.ContextScope(None):
             return core.call(list(actual))[0]
+    return evaluate
+
+
+def _spec_evaluator(graph: Any, builder: Any) -> Callable[[Any], Any]:
+    """Tracing from specs: a tensor that does not depend on the arguments (a Const, ``ones_like``
+    of a static shape) is computed all the same; one that does stays symbolic."""
+    def evaluate(t: Any) -> Any:
+        index = {graph.node_name(i): i for i in range(graph.num_nodes())}
+        captures = set(graph.capture_placeholders)
+        args = [i for i in range(graph.num_nodes()) if graph.node_op(i) == "Placeholder" and i not in captures]
+        stack, seen = [t.name.split(":")[0]], set()
+        while stack:
+            name = stack.pop()
+            if name in seen:
+                continue
+            if name not in index:
+                return t   # a tensor of a nested graph
+            seen.add(name)
+            i = index[name]
+            if i in args:
+                return t
+            stack.extend(x.lstrip("^").split(":")[0] for x in graph.node_inputs(i))
+        dummies = []
+        for i in args:
+            dtype, shape = graph.node_outputs(i)[0]
+            if dtype.name in ("resource", "variant") or shape.rank is None:
+                return t
+            dummies.append(_core.convert_to_tensor(np.zeros([d or 0 for d in shape.as_list()],
+                                                            dtype.as_numpy_dtype), dtype))
+        try:
+            builder.set_outputs([t])
+            core = _core.ConcreteFunctionCore(graph, builder.captured_values(), "__lazy_initial_value")
+            with _core.ContextScope(None):
+                return core.call(dummies)[0]
+        except Exception:  # noqa: BLE001  (not computable here: the Variable says why)
+            return t
     return evaluate
 
 

@@ -60,7 +60,11 @@ def jacobian(tape: Any, target: Any, sources: Any, unconnected_gradients: Any = 
     core_sources = [tape._as_source(s) for s in flat_sources]
     tshape = target.shape
     if not tshape.is_fully_defined():
-        raise ValueError(f"GradientTape.jacobian needs a target of known shape, got {tshape}")
+        if _core.executing_eagerly() or tshape.rank is None:
+            raise ValueError(f"GradientTape.jacobian needs a target of known shape, got {tshape}")
+        out = _staged_jacobian(tape, target, flat_sources, core_sources, zero)
+        _finish(tape)
+        return _pack(sources, out)
     n = tshape.num_elements()
     seeds = _seeds(n, 0, target.dtype).reshape([n] + tshape.as_list())
     per_seed = [tape._tape.gradient([target], core_sources, [_core.convert_to_tensor(s, None, None)], False)
@@ -72,6 +76,43 @@ def jacobian(tape: Any, target: Any, sources: Any, unconnected_gradients: Any = 
                           _source_spec(flat_sources[k], src), target.dtype))
     _finish(tape)
     return _pack(sources, out)
+
+
+def _staged_jacobian(tape: Any, target: Any, flat_sources: List[Any], core_sources: List[Any],
+                     zero: bool) -> List[Any]:
+    """A target whose shape is known only when the Function runs: a graph loop over its elements
+    (TF's pfor gives the same values), each backward pass seeded with a one-hot gradient."""
+    from fn import _array_ops as A
+    from fn._control_flow import while_loop
+    from fn._math_ops import equal, ones_like
+    from fn._tensor_array import TensorArray
+    n = A.size(target)
+    tshape = A.shape(target)
+    specs = [_source_spec(f, s) for f, s in zip(flat_sources, core_sources)]
+    connected = tape._tape.gradient([target], core_sources, [ones_like(target)], False)
+
+    def source_shape(k: int) -> Any:
+        if _is_handle(core_sources[k]):
+            return A.constant(flat_sources[k].shape.as_list(), dtype=tshape.dtype)
+        return A.shape(core_sources[k], out_type=tshape.dtype)
+
+    def body(i: Any, *arrays: Any) -> Any:
+        seed = A.reshape(A.cast(equal(A.range(n), i), target.dtype), tshape)
+        grads = tape._tape.gradient([target], core_sources, [seed], False)
+        out = []
+        for k, (ta, g) in enumerate(zip(arrays, grads)):
+            out.append(ta.write(i, A.zeros(source_shape(k), dtype=specs[k].dtype) if g is None else g))
+        return (i + 1,) + tuple(out)
+
+    arrays = tuple(TensorArray(spec.dtype, size=n, element_shape=spec.shape) for spec in specs)
+    results = while_loop(lambda i, *_: i < n, body, (A.constant(0),) + arrays)[1:]
+    out = []
+    for k, (ta, g) in enumerate(zip(results, connected)):
+        if g is None and not zero:
+            out.append(None)
+            continue
+        out.append(A.reshape(ta.stack(), A.concat([tshape, source_shape(k)], 0)))
+    return out
 
 
 def batch_jacobian(tape: Any, target: Any, source: Any, unconnected_gradients: Any = "none") -> Any:

@@ -18,22 +18,35 @@ from fn.dtypes import as_dtype, int32, int64
 
 # ---- conversions -------------------------------------------------------------------------
 
-def _like(value: Any, dtype: Any) -> Any:
+def _like(value: Any, dtype: Any, name: str = "") -> Any:
     """``value`` as a tensor of ``dtype`` (TF's ``convert_to_tensor(value, dtype=...)``); tensors
     and tensor-like objects (variables) pass through unchanged."""
     if _core.is_tensor(value):
         return value
     if hasattr(value, "__fn_tensor__"):
         return _core.convert_to_tensor(value, None)
-    return _core.convert_to_tensor(value, dtype)
+    return _core.convert_to_tensor(value, dtype, None, name)
 
 
-def _binary_args(x: Any, y: Any, strict: bool = True) -> tuple:
-    """TF converts the non-tensor operand to the tensor operand's dtype."""
+def _operand_name(value: Any, op_name: Optional[str], reflected: bool) -> str:
+    """TF's name for an op's Python operand while tracing: ``Greater/y`` (``/x`` for the first)."""
+    if not op_name or _core.is_tensor(value) or hasattr(value, "__fn_tensor__"):
+        return ""
+    return _core.operand_const_name(op_name, reflected)
+
+
+def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = None) -> tuple:
+    """TF converts the non-tensor operand to the tensor operand's dtype (named in the op's scope
+    when ``op_name`` says the op's node name)."""
     if not _core.is_tensor(x) and _core.is_tensor(y):
-        return (_like(x, y.dtype) if strict else _core.convert_to_tensor(x, None, y.dtype)), y
-    x = convert_to_tensor(x)
-    return x, (_like(y, x.dtype) if strict else _core.convert_to_tensor(y, None, x.dtype))
+        xn = _operand_name(x, op_name, True)
+        return (_like(x, y.dtype, xn) if strict else _core.convert_to_tensor(x, None, y.dtype, xn)), y
+    if not _core.is_tensor(x) and op_name and isinstance(x, (bool, int, float, complex)):
+        x = _core.convert_to_tensor(x, None, None, _operand_name(x, op_name, True))
+    else:
+        x = convert_to_tensor(x)
+    yn = _operand_name(y, op_name, False)
+    return x, (_like(y, x.dtype, yn) if strict else _core.convert_to_tensor(y, None, x.dtype, yn))
 
 
 def _run(op: str, inputs: list, attrs: Optional[dict], name: Optional[str]) -> Any:
@@ -42,7 +55,7 @@ def _run(op: str, inputs: list, attrs: Optional[dict], name: Optional[str]) -> A
 
 def _binary(op: str, default_name: str):
     def f(x: Any, y: Any, name: Optional[str] = None) -> Any:
-        x, y = _binary_args(x, y)
+        x, y = _binary_args(x, y, op_name=name or default_name)
         return _run(op, [x, y], None, name or default_name)
     return f
 
@@ -67,7 +80,7 @@ def _doc(f: Any, name: str, text: str) -> Any:
 
 def add(x: Any, y: Any, name: Optional[str] = None) -> Any:
     """``tf.add`` / ``tf.math.add``: elementwise sum with broadcasting (strings concatenate)."""
-    x, y = _binary_args(x, y, strict=False)
+    x, y = _binary_args(x, y, strict=False, op_name=name or "Add")
     return _run("AddV2", [x, y], None, name or "Add")
 
 

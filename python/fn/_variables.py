@@ -2,6 +2,8 @@
 variables are captured by reference, and a Function may create them only on its first trace."""
 from __future__ import annotations
 
+import functools
+
 import contextlib
 import threading
 from typing import Any, Callable, Iterator, List, Optional
@@ -239,8 +241,31 @@ def _forward(name: str) -> Callable:
 for _name in ["__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
               "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__",
               "__matmul__", "__rmatmul__", "__neg__", "__abs__", "__lt__", "__le__", "__gt__", "__ge__",
-              "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__invert__", "__getitem__"]:
+              "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__invert__"]:
     setattr(Variable, _name, _forward(_name))
+
+
+def _assign_slice(var: Variable, slice_spec: Any, value: Any, name: Any = None) -> Any:
+    """``v[spec].assign(value)`` (TF's ``strided_slice_assign``): the sliced elements take ``value``
+    (broadcast to the slice's shape); returns the variable, as ``assign`` does."""
+    from fn import _array_ops as A
+    from fn._manip_ops import broadcast_to, tensor_scatter_nd_update
+    shape = A.shape(var.read_value())
+    positions = A.reshape(A.range(A.size(var.read_value())), shape)[slice_spec]
+    value = broadcast_to(convert_to_tensor(value, var.dtype), A.shape(positions))
+    flat = tensor_scatter_nd_update(A.reshape(var.read_value(), [-1]), A.reshape(positions, [-1, 1]),
+                                    A.reshape(value, [-1]))
+    return var.assign(A.reshape(flat, shape))
+
+
+def _variable_getitem(self: Variable, slice_spec: Any) -> Any:
+    """``v[spec]``: the sliced value, with TF's ``.assign`` writing the slice back into ``v``."""
+    out = self.read_value()[slice_spec]
+    out.assign = functools.partial(_assign_slice, self, slice_spec)
+    return out
+
+
+Variable.__getitem__ = _variable_getitem
 
 
 class ResourceVariable(Variable):

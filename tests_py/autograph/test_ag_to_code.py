@@ -1,4 +1,5 @@
-"""``to_code``: readable converted source with our operator names."""
+"""``to_code``: the converted source, in TensorFlow's shape (``tf__f``, ``ag__`` operators; see
+``test_to_code_tf.py`` for exact comparisons with TF)."""
 
 import ast
 
@@ -53,56 +54,57 @@ class Holder:
 def test_while_loop_code():
     code = ag.to_code(f)
     lines = code.splitlines()
-    assert lines[0] == 'def fn__f(x):'
-    assert '    def get_state():' in lines
-    assert '        return (x,)' in lines
-    assert '    def set_state(vars_):' in lines
-    assert '        nonlocal x' in lines
-    assert '    def loop_body():' in lines
-    assert '    def loop_test():' in lines
-    assert '        return x > 1' in lines
-    assert "    fn__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), 1, None)" in lines
-    assert '        fn__.converted_call(print, (x,), None)' in lines
-    assert lines[-1] == '    return x'
+    assert lines[0] == 'def tf__f(x):'
+    assert '        def get_state():' in lines
+    assert '            return (x,)' in lines
+    assert '        def set_state(vars_):' in lines
+    assert '            nonlocal x' in lines
+    assert '        def loop_body():' in lines
+    assert '        def loop_test():' in lines
+    assert '            return ag__.ld(x) > 1' in lines
+    assert "        ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('x',), {})" in lines
+    assert '            ag__.ld(print)(ag__.ld(x))' in lines
+    assert lines[-1] == '        return fscope.ret(retval_, do_return)'
     ast.parse(code)
 
 
 def test_if_elif_else_and_for():
     code = ag.to_code(fizz)
-    assert code.count('fn__.if_stmt(') == 2
-    assert 'fn__.for_stmt(fn__.converted_call(range, (1, n + 1), None), None, loop_body' in code
-    assert 'def loop_body(itr):' in code and '        i = itr' in code
-    assert "fn__.if_stmt(i % 3 == 0, if_body_1, else_body_1, None, None, (), 0)"
-    assert "fn__.if_stmt(i % 5 == 0, if_body, else_body, None, None, (), 0)" in code in code
+    assert code.count('ag__.if_stmt(') == 2
+    assert ('ag__.for_stmt(ag__.converted_call(ag__.ld(range), (1, ag__.ld(n) + 1), None, fscope), None, '
+            'loop_body') in code
+    assert 'def loop_body(itr):' in code and '            i = itr' in code
+    assert "ag__.if_stmt(ag__.ld(i) % 3 == 0, if_body_1, else_body_1, get_state_1, set_state_1, (), 0)" in code
+    assert "ag__.if_stmt(ag__.ld(i) % 5 == 0, if_body, else_body, get_state, set_state, (), 0)" in code
+    assert "        i = ag__.Undefined('i')" in code
 
 
 def test_early_return_code():
     code = ag.to_code(early)
     assert 'do_return = False' in code
-    assert 'retval_ = fn__.UndefinedReturnValue()' in code
-    # do_return is dead after the if (the function ends with `return retval_`).
-    assert "fn__.if_stmt(x > 0, if_body, else_body, get_state, set_state, " \
-           "('retval_', 'do_return'), 1)" in code
-    assert code.rstrip().endswith('return retval_')
+    assert 'retval_ = ag__.UndefinedReturnValue()' in code
+    assert "ag__.if_stmt(ag__.ld(x) > 0, if_body, else_body, get_state, set_state, " \
+           "('do_return', 'retval_'), 2)" in code
+    assert code.rstrip().endswith('return fscope.ret(retval_, do_return)')
 
 
 def test_logical_expressions_code():
     code = ag.to_code(logic)
-    assert ('return fn__.or_(lambda: fn__.and_(lambda: a, lambda: fn__.not_(b)), '
-            "lambda: fn__.if_exp(a, lambda: 1, lambda: 2, 'a'))") in code
+    assert ('retval_ = ag__.or_(lambda: ag__.and_(lambda: ag__.ld(a), lambda: ag__.not_(ag__.ld(b))), '
+            "lambda: ag__.if_exp(ag__.ld(a), lambda: 1, lambda: 2, 'a'))") in code
 
 
 def test_break_code():
     code = ag.to_code(breaks)
     assert 'break_ = False' in code
-    assert 'def extra_test():' in code and 'return fn__.not_(break_)' in code
-    assert 'fn__.for_stmt(xs, extra_test, loop_body' in code
+    assert 'def extra_test():' in code and 'return ag__.not_(break_)' in code
+    assert 'ag__.for_stmt(ag__.ld(xs), extra_test, loop_body' in code
 
 
 def test_method_and_python_function_attribute():
     code = ag.to_code(Holder().method)
-    assert code.startswith('def fn__method(self, x):')
-    assert 'self.seen = x' in code
+    assert code.startswith('def tf__method(self, x):')
+    assert 'ag__.ld(self).seen = ag__.ld(x)' in code
 
     class FakeFunction:
         python_function = staticmethod(f)

@@ -123,4 +123,4 @@ def test_to_code_of_a_function():
         return x
 
     code = fn.autograph.to_code(f.python_function)
-    assert code.startswith('def fn__f(x):') and 'fn__.while_stmt(' in code
+    assert code.startswith('def tf__f(x):') and 'ag__.while_stmt(' in code

@@ -151,7 +151,7 @@ def test_structure_mismatch_names_both_structures():
     def f(x):
         return fn.cond(x > 0, lambda: (x, x), lambda: x)
 
-    with pytest.raises(TypeError, match="true_fn output: .*\nfalse_fn output: "):
+    with pytest.raises(TypeError, match=r"true_fn output: .*\n\s*false_fn output: "):
         f(fn.constant(1))
 
     @fn.function

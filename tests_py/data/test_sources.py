@@ -19,7 +19,7 @@ def values(ds):
 def test_from_tensor_slices_nested_structure():
     ds = D.from_tensor_slices({"a": [1, 2, 3], "b": ([1., 2., 3.], ["x", "y", "z"])})
     assert repr(ds) == (
-        "<TensorSliceDataset element_spec={'a': TensorSpec(shape=(), dtype=fn.int32, name=None), "
+        "<_TensorSliceDataset element_spec={'a': TensorSpec(shape=(), dtype=fn.int32, name=None), "
         "'b': (TensorSpec(shape=(), dtype=fn.float32, name=None), TensorSpec(shape=(), dtype=fn.string, name=None))}>")
     got = values(ds)
     assert got == [{"a": 1, "b": (1.0, b"x")}, {"a": 2, "b": (2.0, b"y")}, {"a": 3, "b": (3.0, b"z")}]
@@ -56,13 +56,13 @@ def test_from_tensor_slices_bad_input(value, cls, message):
 
 def test_from_tensors():
     ds = D.from_tensors({"a": [1, 2]})
-    assert repr(ds) == "<TensorDataset element_spec={'a': TensorSpec(shape=(2,), dtype=fn.int32, name=None)}>"
+    assert repr(ds) == "<_TensorDataset element_spec={'a': TensorSpec(shape=(2,), dtype=fn.int32, name=None)}>"
     assert [v["a"].tolist() for v in values(ds)] == [[1, 2]]
     assert int(ds.cardinality()) == 1
 
 
 def test_range():
-    assert repr(D.range(5)) == "<RangeDataset element_spec=TensorSpec(shape=(), dtype=fn.int64, name=None)>"
+    assert repr(D.range(5)) == "<_RangeDataset element_spec=TensorSpec(shape=(), dtype=fn.int64, name=None)>"
     assert values(D.range(5)) == [0, 1, 2, 3, 4]
     assert values(D.range(2, 8, 2)) == [2, 4, 6]
     assert values(D.range(5, 0, -2)) == [5, 3, 1]
@@ -76,7 +76,7 @@ def test_range():
 def test_from_generator_guide_repr_and_values():
     small = [(1, 1)] * 3
     ds = D.from_generator(lambda: small, (fn.int32, fn.int32))
-    assert str(ds) == ("<FlatMapDataset element_spec=(TensorSpec(shape=<unknown>, dtype=fn.int32, name=None), "
+    assert str(ds) == ("<_FlatMapDataset element_spec=(TensorSpec(shape=<unknown>, dtype=fn.int32, name=None), "
                        "TensorSpec(shape=<unknown>, dtype=fn.int32, name=None))>")
     assert values(ds) == [(1, 1)] * 3
     # The generator is called afresh for each iteration.
@@ -85,7 +85,7 @@ def test_from_generator_guide_repr_and_values():
 
 def test_from_generator_signature_and_shapes():
     ds = D.from_generator(lambda: iter([1, 2]), output_signature=fn.TensorSpec((), fn.int32))
-    assert repr(ds) == "<FlatMapDataset element_spec=TensorSpec(shape=(), dtype=fn.int32, name=None)>"
+    assert repr(ds) == "<_FlatMapDataset element_spec=TensorSpec(shape=(), dtype=fn.int32, name=None)>"
     ds = D.from_generator(lambda: iter([[1, 2], [3, 4]]), output_types=fn.int32, output_shapes=[2])
     assert [v.tolist() for v in values(ds)] == [[1, 2], [3, 4]]
     calls = []
@@ -123,3 +123,4 @@ def test_from_generator_bad_arguments():
         D.from_generator(iter([1]), fn.int32)
     with pytest.raises(TypeError, match="can not be used together"):
         D.from_generator(lambda: iter([1]), fn.int32, output_signature=fn.TensorSpec([], fn.int32))
+

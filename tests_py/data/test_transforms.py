@@ -29,7 +29,7 @@ def test_map_traces_once_and_runs_per_element(capsys):
         fn.print("elem", x)         # graph op: every element
         return x, x * 2
     ds = D.range(3).map(f)
-    assert repr(ds) == ("<MapDataset element_spec=(TensorSpec(shape=(), dtype=fn.int64, name=None), "
+    assert repr(ds) == ("<_MapDataset element_spec=(TensorSpec(shape=(), dtype=fn.int64, name=None), "
                         "TensorSpec(shape=(), dtype=fn.int64, name=None))>")
     assert values(ds) == [(0, 0), (1, 2), (2, 4)]
     assert values(ds) == [(0, 0), (1, 2), (2, 4)]
@@ -55,7 +55,7 @@ def test_map_with_autograph_control_flow():
 
 
 def test_filter():
-    assert repr(D.range(6).filter(lambda x: x % 2 == 0)).startswith("<FilterDataset element_spec=")
+    assert repr(D.range(6).filter(lambda x: x % 2 == 0)).startswith("<_FilterDataset element_spec=")
     assert values(D.range(6).filter(lambda x: x % 2 == 0)) == [0, 2, 4]
     with pytest.raises(ValueError) as e:
         D.range(6).filter(lambda x: x)
@@ -66,7 +66,7 @@ def test_filter():
 def test_batch_and_unbatch():
     assert values(D.range(7).batch(3)) == [[0, 1, 2], [3, 4, 5], [6]]
     ds = D.range(7).batch(3, drop_remainder=True)
-    assert repr(ds) == "<BatchDataset element_spec=TensorSpec(shape=(3,), dtype=fn.int64, name=None)>"
+    assert repr(ds) == "<_BatchDataset element_spec=TensorSpec(shape=(3,), dtype=fn.int64, name=None)>"
     assert values(ds) == [[0, 1, 2], [3, 4, 5]]
     nested = D.from_tensor_slices(([1, 2, 3], [[1, 1], [2, 2], [3, 3]])).batch(2)
     assert nested.element_spec == (fn.TensorSpec([None], fn.int32), fn.TensorSpec([None, 2], fn.int32))
@@ -100,7 +100,7 @@ def test_shuffle_is_a_reproducible_permutation():
     assert [values(again), values(again)] == epochs     # ...in a reproducible sequence
     fixed = D.range(10).shuffle(10, seed=1, reshuffle_each_iteration=False)
     assert values(fixed) == values(fixed)
-    assert repr(fixed) == "<ShuffleDataset element_spec=TensorSpec(shape=(), dtype=fn.int64, name=None)>"
+    assert repr(fixed) == "<_ShuffleDataset element_spec=TensorSpec(shape=(), dtype=fn.int64, name=None)>"
 
 
 def test_global_seed_makes_unseeded_shuffle_reproducible():
@@ -126,16 +126,16 @@ def test_zip_enumerate_concatenate_prefetch_cache():
     assert values(D.zip((D.range(3), D.from_tensor_slices(["a", "b"])))) == [(0, b"a"), (1, b"b")]
     assert values(D.zip(D.range(3), D.range(2))) == [(0, 0), (1, 1)]
     ds = D.zip({"x": D.range(3), "y": D.range(2)})
-    assert repr(ds) == ("<ZipDataset element_spec={'x': TensorSpec(shape=(), dtype=fn.int64, name=None), "
+    assert repr(ds) == ("<_ZipDataset element_spec={'x': TensorSpec(shape=(), dtype=fn.int64, name=None), "
                         "'y': TensorSpec(shape=(), dtype=fn.int64, name=None)}>")
     assert values(ds) == [{"x": 0, "y": 0}, {"x": 1, "y": 1}]
     assert values(D.from_tensor_slices([7, 8]).enumerate(start=5)) == [(5, 7), (6, 8)]
-    assert repr(D.range(2).enumerate()).startswith("<ZipDataset element_spec=(")
+    assert repr(D.range(2).enumerate()).startswith("<_ZipDataset element_spec=(")
     assert values(D.range(2).concatenate(D.range(3))) == [0, 1, 0, 1, 2]
     with pytest.raises(TypeError, match="Incompatible dataset elements"):
         D.range(2).concatenate(D.from_tensor_slices([1.0]))
     assert values(D.range(3).prefetch(fn.data.AUTOTUNE)) == [0, 1, 2]
-    assert repr(D.range(3).prefetch(1)) == "<PrefetchDataset element_spec=TensorSpec(shape=(), dtype=fn.int64, name=None)>"
+    assert repr(D.range(3).prefetch(1)) == "<_PrefetchDataset element_spec=TensorSpec(shape=(), dtype=fn.int64, name=None)>"
     calls = []
 
     def gen():

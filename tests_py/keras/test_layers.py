@@ -16,7 +16,7 @@ def test_dense_creates_weights_on_first_call():
     y = d(np.ones((2, 4), np.float32))
     assert y.shape == (2, 3) and y.dtype == fn.float32
     assert d.built and [v.shape for v in d.trainable_variables] == [(4, 3), (3,)]
-    assert [v.name for v in d.trainable_variables] == [f"{d.name}/kernel:0", f"{d.name}/bias:0"]
+    assert [v.path for v in d.trainable_variables] == [f"{d.name}/kernel", f"{d.name}/bias"]
     np.testing.assert_array_equal(d.bias.numpy(), np.zeros(3))
     limit = np.sqrt(6 / (4 + 3))
     assert np.all(np.abs(d.kernel.numpy()) <= limit + 1e-6)      # float32 rounding of the bound
@@ -121,8 +121,8 @@ def test_custom_layer_tracks_sublayers_in_order():
 
     block = Block()
     assert block(fn.ones([1, 4])).shape == (1, 2)
-    assert [v.name for v in block.trainable_variables] == [
-        f"{block.name}/scale:0", "b/kernel:0", "b/bias:0", "a/kernel:0", "a/bias:0"]
+    assert [v.path for v in block.trainable_variables] == [
+        f"{block.name}/scale", "b/kernel", "b/bias", "a/kernel", "a/bias"]
     block.first.trainable = False
     assert len(block.trainable_variables) == 3 and len(block.non_trainable_variables) == 2
     assert isinstance(block, fn.Module)

@@ -237,6 +237,7 @@ class Liveness:
         live_in = (frozenset(read_names(s.test)) | self.block(s.body, out, always)
                    | self.block(s.orelse, out, always))
         s._fn_composites = _carried(s.body + s.orelse, live_in)
+        s._fn_live_in = live_in
         return live_in
 
     def visit_While(self, s, out, always):

@@ -14,7 +14,7 @@ with it (inline), so calling them later needs no second conversion.
 The compiled code is cached per original code object; each function object
 (one per closure) gets its own converted function, cached weakly.
 
-``callable_for_call(f)`` is what ``fn__.converted_call`` uses: it converts
+``callable_for_call(f)`` is what ``ag__.converted_call`` uses: it converts
 user functions (and methods, callable objects, ``functools.partial``) at call
 time, and leaves alone library code (fn, numpy, the standard library, ...),
 functions marked ``do_not_convert`` and code that is already converted. A
@@ -344,7 +344,7 @@ def to_code(func):
         raise ConversionError('fn.autograph could not convert %s: %s'
                               % (func.__qualname__, entry.error))
     node = entry.node
-    shown = ast.FunctionDef(name='fn__' + func.__name__.strip('<>'), args=node.args,
+    shown = ast.FunctionDef(name='tf__' + func.__name__.strip('<>'), args=node.args,
                             body=node.body, decorator_list=[], returns=None,
                             type_comment=None)
     return ast.unparse(ast.fix_missing_locations(ast.copy_location(shown, node))) + '\n'

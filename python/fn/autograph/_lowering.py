@@ -4,9 +4,9 @@ Staged control flow (``cond``, ``while_loop``) has no jumps, so before the
 control-flow converter runs, every jump becomes an assignment to a flag and
 the statements after a possible jump are guarded by ``if not flag:``:
 
-* ``return v`` inside an ``if``/loop becomes ``retval_ = v; do_return = True``;
+* ``return v`` becomes ``try: do_return = True; retval_ = v`` (TensorFlow's form);
   loops get ``not do_return`` as an extra loop condition, and the function
-  ends with ``return fn__.retval(retval_)``.
+  ends with ``return fscope.ret(retval_, do_return)``.
 * ``break`` becomes ``break_ = True`` (the loop also tests ``not break_``
   before each iteration and its ``else`` clause runs under ``if not break_``).
 * ``continue`` becomes ``continue_ = True`` (reset at the top of the body).
@@ -114,10 +114,11 @@ def _status(stmts, kinds):
 class ReturnLowering:
     """Replaces ``return`` statements with ``do_return``/``retval_`` flags."""
 
-    def __init__(self, do_return, retval, operators_name):
+    def __init__(self, do_return, retval, operators_name, fscope):
         self.do_return = do_return
         self.retval = retval
         self.ops = operators_name
+        self.fscope = fscope
 
     def lower_function(self, body, loc):
         new_body, status = self.block(body)
@@ -127,20 +128,27 @@ class ReturnLowering:
                 func=ast.Attribute(value=_name(self.ops), attr='UndefinedReturnValue',
                                    ctx=ast.Load()), args=[], keywords=[])),
         ]
-        if status == ALWAYS:
-            final = ast.Return(value=_name(self.retval))
-        else:
-            final = ast.Return(value=ast.Call(
-                func=ast.Attribute(value=_name(self.ops), attr='retval', ctx=ast.Load()),
-                args=[_name(self.retval)], keywords=[]))
+        final = ast.Return(value=ast.Call(
+            func=ast.Attribute(value=_name(self.fscope), attr='ret', ctx=ast.Load()),
+            args=[_name(self.retval), _name(self.do_return)], keywords=[]))
         end = body[-1] if body else loc
         init = [ast.copy_location(n, loc) for n in init]
         return init + new_body + [ast.copy_location(final, end)]
 
     def _ret(self, s):
-        value = s.value if s.value is not None else ast.Constant(None)
-        return [ast.copy_location(_assign(self.retval, value), s),
-                ast.copy_location(_assign(self.do_return, ast.Constant(True)), s)]
+        """TF's form: ``try: do_return = True; retval_ = v`` / ``except: do_return = False;
+        raise``, so a failing return expression leaves the function not returned."""
+        ret = _assign(self.retval, ast.Constant(None))
+        handler = ast.ExceptHandler(type=None, name=None,
+                                    body=[_assign(self.do_return, ast.Constant(False)), ast.Raise()])
+        node = ast.Try(body=[_assign(self.do_return, ast.Constant(True)), ret], handlers=[handler],
+                       orelse=[], finalbody=[])
+        for n in ast.walk(node):
+            if not isinstance(n, ast.expr_context):
+                ast.copy_location(n, s)
+        if s.value is not None:
+            ret.value = s.value
+        return [node]
 
     def block(self, stmts):
         out = []

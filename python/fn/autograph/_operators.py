@@ -1,4 +1,4 @@
-"""Runtime operators that converted code calls as ``fn__.<name>``.
+"""Runtime operators that converted code calls as ``ag__.<name>`` (TensorFlow's names).
 
 Each operator decides at run time: when the condition (or iterable) is a
 tensor it stages graph control flow through ``_backend``; otherwise it runs
@@ -8,11 +8,9 @@ original (Python loops unroll while tracing).
 State protocol (shared by ``if_stmt``, ``while_stmt``, ``for_stmt``):
 ``get_state()`` returns a tuple with the current values of ``names``;
 ``set_state(values)`` assigns them (through ``nonlocal``). The first
-``n_out`` (for loops ``n_vars``) names are the statement's outputs: the
-variables live after an ``if``, or carried around a loop. The remaining names
-are modified but dead; staged control flow restores them afterwards so no
-value from inside a branch or loop body leaks out. ``get_state``/``set_state``
-are None when the statement modifies nothing.
+``n_out`` names of an ``if`` are its outputs (the variables live after it); the remaining
+names are modified but dead, and staged control flow restores them afterwards so no value
+from inside a branch leaks out. A loop's names are all carried around it.
 """
 
 import sys
@@ -21,7 +19,8 @@ from . import _backend
 
 __all__ = [
     'Undefined', 'UndefinedReturnValue', 'ld', 'ldu', 'set_item', 'set_attr', 'retval', 'if_stmt', 'while_stmt',
-    'for_stmt', 'and_', 'or_', 'not_', 'if_exp', 'converted_call',
+    'for_stmt', 'and_', 'or_', 'not_', 'if_exp', 'converted_call', 'ConversionOptions', 'STD',
+    'FunctionScope', 'autograph_artifact',
 ]
 
 
@@ -108,6 +107,55 @@ def set_attr(obj, name, value):
 def retval(value):
     """The function's return value: None when no return statement ran."""
     return None if isinstance(value, UndefinedReturnValue) else value
+
+
+class ConversionOptions:
+    """``ag__.ConversionOptions``: how a function was converted (recorded, as TF's)."""
+
+    __slots__ = ('recursive', 'user_requested', 'optional_features', 'internal_convert_user_code')
+
+    def __init__(self, recursive=False, user_requested=False, internal_convert_user_code=True,
+                 optional_features=()):
+        self.recursive = recursive
+        self.user_requested = user_requested
+        self.optional_features = optional_features
+        self.internal_convert_user_code = internal_convert_user_code
+
+    def __repr__(self):
+        return ('ConversionOptions[recursive=%s, user_requested=%s, optional_features=%s, '
+                'internal_convert_user_code=%s]' % (self.recursive, self.user_requested,
+                                                    self.optional_features,
+                                                    self.internal_convert_user_code))
+
+
+STD = ConversionOptions(recursive=True)
+
+
+class FunctionScope:
+    """``with ag__.FunctionScope(name, scope_name, options) as fscope:`` around a converted
+    function's body (TensorFlow's); ``fscope.ret`` gives the function's return value."""
+
+    __slots__ = ('name', 'context_name', 'callopts')
+
+    def __init__(self, function_name, scope_name, options):
+        self.name = function_name
+        self.context_name = scope_name
+        self.callopts = options
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc_val, exc_tb):
+        return False
+
+    def ret(self, value, did_return):
+        """The value a converted function returns: None when no return statement ran."""
+        return None if isinstance(value, UndefinedReturnValue) else value
+
+
+def autograph_artifact(entity):
+    """Marks a function defined inside converted code (TF's decorator); fn knows them by code."""
+    return entity
 
 
 # Error helpers --------------------------------------------------------------------
@@ -286,8 +334,10 @@ _LIMITATIONS = ('\nSee https://github.com/tensorflow/tensorflow/blob/master/tens
                 ' for more info.')
 
 
-def while_stmt(test, body, get_state, set_state, names=(), n_vars=0, opts=None):
-    """``while test(): body()``: staged when the first test yields a tensor, else Python."""
+def while_stmt(test, body, get_state, set_state, symbol_names=(), opts=None):
+    """``while test(): body()``: staged when the first test yields a tensor, else Python.
+    ``symbol_names`` are the loop variables (TensorFlow's signature)."""
+    names, n_vars = symbol_names, len(symbol_names)
     c = test()
     if _backend.is_tensor(c):
         _staged_while(test, body, get_state, set_state, names, n_vars, opts or {})
@@ -522,10 +572,11 @@ def _structure_of(v):
 
 
 # for ------------------------------------------------------------------------------
-def for_stmt(iterable, extra_test, body, get_state, set_state, names=(), n_vars=0,
-             opts=None):
+def for_stmt(iterable, extra_test, body, get_state, set_state, symbol_names=(), opts=None):
     """``for x in iterable: body(x)``, checking ``extra_test()`` (if any)
-    before each iteration, as break/return flags require."""
+    before each iteration, as break/return flags require. ``symbol_names`` are the loop
+    variables (TensorFlow's signature)."""
+    names, n_vars = symbol_names, len(symbol_names)
     opts = opts or {}
     if _backend.is_tensor(iterable):
         bounds = _backend.range_loop_bounds(iterable)
@@ -688,8 +739,9 @@ _BUILTIN_OVERRIDES = {id(f): (f, g) for f, g in
                       ((len, _len), (range, _range), (int, _int), (float, _float))}
 
 
-def converted_call(f, args, kwargs=None):
-    """Calls ``f(*args, **kwargs)``, converting ``f`` first if it is user code."""
+def converted_call(f, args, kwargs=None, caller_fn_scope=None, options=None):
+    """Calls ``f(*args, **kwargs)``, converting ``f`` first if it is user code (TensorFlow's
+    signature; the caller's scope and options do not change what fn does)."""
     if kwargs is None:
         kwargs = {}
     override = _BUILTIN_OVERRIDES.get(id(f))

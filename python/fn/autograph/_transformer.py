@@ -23,7 +23,7 @@ import ast
 from . import _analysis as analysis
 from . import _lowering as lowering
 
-OPS = 'fn__'
+OPS = 'ag__'   # TensorFlow's name for the operators module in converted code
 
 # Calls whose meaning depends on the caller's frame: never wrapped.
 _FRAME_CALLS = frozenset(['super', 'locals', 'globals', 'vars', 'eval', 'exec', 'dir'])
@@ -32,15 +32,21 @@ _FRAME_CALLS = frozenset(['super', 'locals', 'globals', 'vars', 'eval', 'exec', 
 class Namer:
     """Fresh names that do not clash with any name used in the function."""
 
-    def __init__(self, node):
-        self.used = {OPS}
+    def __init__(self, node, shared=None):
+        self.generated = set()   # names of generated variables: loaded without ``ag__.ld``
+        # One set of names per converted top-level function, nested functions included, so
+        # generated names are numbered across them (fscope_1, get_state_2, ...) as in TF.
+        self.used = shared if shared is not None else set()
+        self.used.add(OPS)
+        self.user = set()
         for n in ast.walk(node):
             if isinstance(n, ast.Name):
-                self.used.add(n.id)
+                self.user.add(n.id)
             elif isinstance(n, ast.arg):
-                self.used.add(n.arg)
+                self.user.add(n.arg)
             elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self.used.add(n.name)
+                self.user.add(n.name)
+        self.used |= self.user
 
     def new(self, base):
         name, i = base, 0
@@ -48,6 +54,25 @@ class Namer:
             i += 1
             name = '%s_%d' % (base, i)
         self.used.add(name)
+        self.generated.add(name)
+        return name
+
+    def param(self, base):
+        """A parameter name of generated functions (local to each): ``base`` unless the user's
+        code uses it."""
+        if base not in self.user:
+            self.generated.add(base)
+            return base
+        return self.new(base)
+
+    def like(self, base, model, model_base):
+        """``base`` with the numeric suffix of ``model`` (``do_return_3`` for ``fscope_3``,
+        as TF numbers a nested function's return variables)."""
+        name = base + model[len(model_base):]
+        if name in self.used:
+            return self.new(base)
+        self.used.add(name)
+        self.generated.add(name)
         return name
 
 
@@ -169,32 +194,59 @@ class ControlFlow:
         self.namer = namer
         self.globals = globals_
         self.captured = set()  # names declared nonlocal in generated code
+        self.defined = set()   # names possibly bound before the statement being converted
+        self.top_undefined = set()   # names given an Undefined value by a top-level statement
+        # Parameters of generated functions: one name each, as TF writes them.
+        self.vars_name = namer.param('vars_')
+        self.itr_name = namer.param('itr')
 
-    def block(self, stmts):
+    def block(self, stmts, top=False):
+        saved = set(self.defined)
         out = []
         for s in stmts:
-            out.extend(self.stmt(s))
+            bound = analysis.bound_names(s)
+            out.extend(self.stmt(s, top))
+            self.defined |= bound
+        self.defined = saved
         return out
 
-    def stmt(self, s):
+    def stmt(self, s, top=False):
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return [s]
         if isinstance(s, ast.Match):
             for case in s.cases:
                 case.body = self.block(case.body)
             return [s]
+        before = set(self.defined)
+        if isinstance(s, (ast.For, ast.While)):
+            # A loop's body may read what its previous iteration bound.
+            self.defined |= analysis.bound_names(s.body) | analysis.bound_names(getattr(s, 'target', []))
         for field in ('body', 'orelse', 'finalbody'):
             if isinstance(getattr(s, field, None), list):
                 setattr(s, field, self.block(getattr(s, field)))
         for h in getattr(s, 'handlers', []):
             h.body = self.block(h.body)
+        self.defined = before
         if isinstance(s, ast.If):
-            return self.convert_if(s)
+            return self._with_undefined(self.convert_if(s), s, before, top)
         if isinstance(s, ast.While):
-            return self.convert_while(s)
+            return self._with_undefined(self.convert_while(s), s, before, top)
         if isinstance(s, ast.For):
-            return self.convert_for(s)
+            return self._with_undefined(self.convert_for(s), s, before, top)
         return [s]
+
+    def _with_undefined(self, converted, s, before, top):
+        """TF's ``n = ag__.Undefined('n')`` before the statement's call, for the names it binds
+        that no earlier statement may have bound."""
+        names = sorted(n for n in s._fn_modified
+                       if isinstance(n, str) and n not in before and n not in self.globals)
+        if not names:
+            return converted
+        if top:
+            self.top_undefined.update(names)
+        inits = [ast.Assign(targets=[_name(n, True)], value=_ops_call('Undefined', [ast.Constant(n)]))
+                 for n in names]
+        return converted[:-1] + _located(inits, s) + converted[-1:]
 
     # Helpers ---------------------------------------------------------------
     def _decls(self, names):
@@ -216,14 +268,18 @@ class ControlFlow:
         are read with ``fn__.ldu`` (Undefined when the item does not exist) and written with
         ``fn__.set_item``/``fn__.set_attr`` (which remove the item for an Undefined value).
         """
-        if not names:
-            return [], ast.Constant(None), ast.Constant(None)
         get_name = self.namer.new('get_state')
         set_name = self.namer.new('set_state')
+        if not names:   # TensorFlow's empty state functions
+            get_fn = _fdef(get_name, [], [ast.Return(value=ast.Tuple(elts=[], ctx=ast.Load()))])
+            get_fn._fn_state = True
+            set_fn = _fdef(set_name, ['block_vars'], [ast.Pass()])
+            set_fn._fn_state = True
+            return [get_fn, set_fn], _name(get_name), _name(set_name)
         tup = ast.Tuple(elts=[self._load(n) for n in names], ctx=ast.Load())
         get_fn = _fdef(get_name, [], [ast.Return(value=tup)])
         get_fn._fn_state = True
-        vars_ = self.namer.new('vars_')
+        vars_ = self.vars_name
         simple = [n for n in names if isinstance(n, str)]
         body = self._decls(simple)
         if simple:
@@ -252,10 +308,12 @@ class ControlFlow:
     @staticmethod
     def _ordered(s, live):
         """The statement's state: its outputs (live plain names, then carried composite
-        names), then the plain names it modifies that are dead after it."""
+        names), then the plain names it modifies that are dead after it but live into it (TF's
+        input-only names; the others are local to the branch functions, as in TF)."""
         modified = s._fn_modified
+        live_in = getattr(s, '_fn_live_in', frozenset())
         outs = sorted(n for n in modified if n in live)
-        rest = sorted(n for n in modified if n not in live)
+        rest = sorted(n for n in modified if n not in live and n in live_in)
         comps = [c for c in getattr(s, '_fn_composites', ()) if c.support.isdisjoint(modified)]
         return outs + comps + rest, len(outs) + len(comps)
 
@@ -265,12 +323,9 @@ class ControlFlow:
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('if_body')
         defs.append(_fdef(body_name, [], self._decls(_plain(names)) + s.body))
-        if s.orelse:
-            else_name = self.namer.new('else_body')
-            defs.append(_fdef(else_name, [], self._decls(_plain(names)) + s.orelse))
-            orelse = _name(else_name)
-        else:
-            orelse = ast.Constant(None)
+        else_name = self.namer.new('else_body')   # TF writes an else_body of `pass` when none
+        defs.append(_fdef(else_name, [], self._decls(_plain(names)) + (s.orelse or [ast.Pass()])))
+        orelse = _name(else_name)
         call = _ops_call('if_stmt', [s.test, _name(body_name), orelse, get_s, set_s,
                                      _str_tuple(names), ast.Constant(n_out)])
         return _located(defs + [ast.Expr(value=call)], s)
@@ -292,13 +347,14 @@ class ControlFlow:
                 continue
             body.append(st)
         if not keys:
-            return ast.Constant(None)
+            return ast.Dict(keys=[], values=[])
         s.body = body or [ast.Pass()]
         return ast.Dict(keys=keys, values=values)
 
     def convert_while(self, s):
         opts = self._loop_options(s)
         names, n_vars = self._ordered(s, s._fn_live_header)
+        names = names[:n_vars]   # as TF: names dead after the loop are local to its body
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('loop_body')
         defs.append(_fdef(body_name, [], self._decls(_plain(names)) + s.body))
@@ -306,21 +362,20 @@ class ControlFlow:
         defs.append(_fdef(test_name, [], self._decls(analysis.bound_names(s.test))
                           + [ast.Return(value=s.test)]))
         call = _ops_call('while_stmt', [_name(test_name), _name(body_name), get_s, set_s,
-                                        _str_tuple(names), ast.Constant(n_vars), opts])
+                                        _str_tuple(names), opts])
         return _located(defs + [ast.Expr(value=call)], s)
 
     def convert_for(self, s):
         opts = self._loop_options(s)
         if isinstance(s.target, ast.Name):
             # The loop target (TensorFlow's iterate_names): over fn.range it starts at `start`.
-            if isinstance(opts, ast.Constant):
-                opts = ast.Dict(keys=[], values=[])
             opts.keys.append(ast.Constant('iterate_names'))
             opts.values.append(ast.Constant(s.target.id))
         names, n_vars = self._ordered(s, s._fn_live_header)
+        names = names[:n_vars]
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('loop_body')
-        itr = self.namer.new('itr')
+        itr = self.itr_name
         assign = ast.copy_location(ast.Assign(targets=[s.target], value=_name(itr)), s.target)
         body_fn = _fdef(body_name, [itr], self._decls(_plain(names)) + [assign] + s.body)
         body_fn._fn_defined = analysis.bound_names(s.target)
@@ -329,12 +384,12 @@ class ControlFlow:
         if extra:
             test_name = self.namer.new('extra_test')
             expr = extra[0] if len(extra) == 1 else ast.BoolOp(op=ast.And(), values=list(extra))
-            defs.append(_fdef(test_name, [], [ast.Return(value=expr)]))
+            defs.append(_fdef(test_name, [], self._decls(_plain(names)) + [ast.Return(value=expr)]))
             extra_fn = _name(test_name)
         else:
             extra_fn = ast.Constant(None)
         call = _ops_call('for_stmt', [s.iter, extra_fn, _name(body_name), get_s, set_s,
-                                      _str_tuple(names), ast.Constant(n_vars), opts])
+                                      _str_tuple(names), opts])
         return _located(defs + [ast.Expr(value=call)], s)
 
 
@@ -382,36 +437,80 @@ def _has_scope_breaker(node):
 class Expressions(ast.NodeTransformer):
     """Step 7: calls, boolean operators and conditional expressions.
 
-    Loads of ``maybe_undefined`` names (initialised to ``fn__.Undefined``)
-    become ``fn__.ld(name)``, which raises UnboundLocalError as Python would.
+    As in TensorFlow, every load of a user's name becomes ``ag__.ld(name)`` (which raises
+    UnboundLocalError for a name still ``ag__.Undefined``, as Python would), and calls go
+    through ``ag__.converted_call(f, args, kwargs, fscope)``. Names the conversion generated
+    (flags, state parameters) are read plainly.
     """
 
-    def __init__(self, maybe_undefined=()):
-        self.maybe_undefined = frozenset(maybe_undefined)
+    def __init__(self, fscope, generated=()):
+        self.fscope = fscope
+        self.plain = frozenset(generated) | {OPS, fscope, '__class__'}
+        self.in_augassign = False
 
     def visit_FunctionDef(self, node):
-        if getattr(node, '_fn_state', False):
-            return node
-        saved = self.maybe_undefined
-        # A loop body assigns the loop target first: no check needed inside.
-        self.maybe_undefined = saved - getattr(node, '_fn_defined', frozenset())
+        if getattr(node, '_fn_state', False) or getattr(node, '_fn_converted', False):
+            return node   # state functions, and nested functions converted on their own
         self.generic_visit(node)
-        self.maybe_undefined = saved
         return node
 
+    def visit_Lambda(self, node):
+        # TF marks the user's lambdas as converted code: ``ag__.autograph_artifact(lambda ...)``.
+        self.generic_visit(node)
+        return ast.copy_location(_ops_call('autograph_artifact', [node]), node)
+
+    def visit_match_case(self, node):
+        # Patterns hold names that are not expressions (``case Point(x=0)``): left alone.
+        if node.guard is not None:
+            node.guard = self.visit(node.guard)
+        node.body = [n for s in node.body for n in _as_list(self.visit(s))]
+        return node
+
+    def visit_AugAssign(self, node):
+        # TF: ``x += v`` becomes ``x = ag__.ld(x)`` then ``x += v`` (v's names read plainly).
+        self.in_augassign = True
+        try:
+            node.value = self.visit(node.value)
+        finally:
+            self.in_augassign = False
+        if isinstance(node.target, ast.Name) and node.target.id not in self.plain:
+            pre = ast.Assign(targets=[_name(node.target.id, True)],
+                             value=self._ld(_name(node.target.id)))
+            return [ast.copy_location(pre, node), node]
+        node.target = self.visit(node.target)
+        return node
+
+    @staticmethod
+    def _ld(node):
+        call = _ops_call('ld', [node])
+        call._fn_ld = True
+        return ast.copy_location(call, node)
+
     def visit_Name(self, node):
-        if isinstance(node.ctx, ast.Load) and node.id in self.maybe_undefined:
-            return ast.copy_location(_ops_call('ld', [node]), node)
+        if isinstance(node.ctx, ast.Load) and not self.in_augassign and node.id not in self.plain:
+            return self._ld(node)
         return node
 
     def visit_Call(self, node):
+        if getattr(node, '_fn_ld', False):
+            return node
+        func = node.func
+        if isinstance(func, ast.Name) and func.id == 'print' and not self.in_augassign:
+            # TF leaves print calls unconverted (its BUILTIN_FUNCTIONS feature is off).
+            self.generic_visit(node)
+            return node
         self.generic_visit(node)
         if getattr(node, '_fn_generated', False):
             return node
         func = node.func
         if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                and func.value.id == OPS):
+                and func.value.id in (OPS, self.fscope)):
             return node
+        if isinstance(func, ast.Call) and getattr(func, '_fn_ld', False):
+            inner = func.args[0]
+            if isinstance(inner, ast.Name) and inner.id in _FRAME_CALLS:
+                node.func = inner   # super(), locals(), ...: called directly, as Python would
+                return node
         if isinstance(node.func, ast.Name) and node.func.id in _FRAME_CALLS:
             return node
         args = ast.Tuple(elts=node.args, ctx=ast.Load())
@@ -421,7 +520,7 @@ class Expressions(ast.NodeTransformer):
                               values=[k.value for k in node.keywords])
         else:
             kwargs = ast.Constant(None)
-        new = _ops_call('converted_call', [node.func, args, kwargs])
+        new = _ops_call('converted_call', [node.func, args, kwargs, _name(self.fscope)])
         return ast.copy_location(new, node)
 
     def visit_BoolOp(self, node):
@@ -499,7 +598,7 @@ def _is_generator(fdef):
     return False
 
 
-def _convert_nested_defs(stmts, in_class=False):
+def _convert_nested_defs(stmts, in_class=False, outer_names=None):
     """Converts the functions (and methods of classes) defined in ``stmts``.
 
     They are part of the converted code object, so converting them here is
@@ -510,21 +609,45 @@ def _convert_nested_defs(stmts, in_class=False):
     for s in stmts:
         if isinstance(s, ast.FunctionDef):
             if not _is_generator(s):
-                transform_function(s, nested=True, method=in_class)
+                transform_function(s, nested=True, method=in_class, outer_names=outer_names)
         elif isinstance(s, ast.ClassDef):
-            _convert_nested_defs(s.body, in_class=True)
+            _convert_nested_defs(s.body, True, outer_names)
         elif not isinstance(s, (ast.AsyncFunctionDef, ast.Lambda)):
             for field in ('body', 'orelse', 'finalbody'):
                 if isinstance(getattr(s, field, None), list):
-                    _convert_nested_defs(getattr(s, field), in_class)
+                    _convert_nested_defs(getattr(s, field), in_class, outer_names)
             for h in getattr(s, 'handlers', []):
-                _convert_nested_defs(h.body, in_class)
+                _convert_nested_defs(h.body, in_class, outer_names)
             for c in getattr(s, 'cases', []):
-                _convert_nested_defs(c.body, in_class)
+                _convert_nested_defs(c.body, in_class, outer_names)
 
 
-def transform_function(fdef, freevars=(), nested=False, method=False):
-    """Converts ``fdef`` (an ast.FunctionDef) in place and returns it.
+def _options(nested):
+    """The ``ag__.ConversionOptions`` TensorFlow writes for a converted function."""
+    if nested:
+        return ast.Attribute(value=_name(OPS), attr='STD', ctx=ast.Load())
+    kw = [ast.keyword(arg='recursive', value=ast.Constant(True)),
+          ast.keyword(arg='user_requested', value=ast.Constant(True)),
+          ast.keyword(arg='optional_features', value=ast.Tuple(elts=[], ctx=ast.Load())),
+          ast.keyword(arg='internal_convert_user_code', value=ast.Constant(True))]
+    call = _ops_call('ConversionOptions', [])
+    call.keywords = kw
+    return call
+
+
+def _function_scope(fdef, fscope, nested, body):
+    """``with ag__.FunctionScope(name, 'fscope', options) as fscope:`` around ``body``."""
+    name = 'lambda' if fdef.name == '__fn_lambda__' else fdef.name
+    scope = _ops_call('FunctionScope', [ast.Constant(name), ast.Constant(fscope), _options(nested)])
+    return ast.With(items=[ast.withitem(context_expr=scope, optional_vars=_name(fscope, True))],
+                    body=body or [ast.Pass()])
+
+
+def transform_function(fdef, freevars=(), nested=False, method=False, outer_names=None):
+    """Converts ``fdef`` (an ast.FunctionDef) in place and returns it, in the shape of
+    TensorFlow's AutoGraph: the body runs in ``with ag__.FunctionScope(...) as fscope:``, a
+    function that returns sets ``do_return``/``retval_`` and ends with
+    ``return fscope.ret(retval_, do_return)``.
 
     A top-level function loses its decorators, defaults and annotations
     (they stay on the function object); a ``nested`` one (defined inside the
@@ -533,13 +656,18 @@ def transform_function(fdef, freevars=(), nested=False, method=False):
     if not nested:
         strip_signature_extras(fdef)
     params = function_params(fdef)
-    namer = Namer(fdef)
+    namer = Namer(fdef, outer_names if nested else None)
+    fscope = namer.new('fscope')
+    has_return = analysis.contains(fdef.body, ast.Return)
+    if has_return:
+        do_return = namer.like('do_return', fscope, 'fscope')
+        retval = namer.like('retval_', fscope, 'fscope')
 
     if ((method or '__class__' in freevars) and params
             and (fdef.args.posonlyargs or fdef.args.args)):
         first = (fdef.args.posonlyargs + fdef.args.args)[0].arg
         fdef.body = [_SuperRewriter(first).visit(s) for s in fdef.body]
-    _convert_nested_defs(fdef.body)
+    _convert_nested_defs(fdef.body, outer_names=namer.used)
 
     decls = []
     body = _remove_declarations(fdef.body, decls)
@@ -548,8 +676,8 @@ def transform_function(fdef, freevars=(), nested=False, method=False):
     deletes = _DeleteToUndefined(set(params) | user_globals | user_nonlocals)
     body = [n for s in body for n in _as_list(deletes.visit(s))]
 
-    if lowering.return_in_control_flow(body):
-        rl = lowering.ReturnLowering(namer.new('do_return'), namer.new('retval_'), OPS)
+    if has_return:
+        rl = lowering.ReturnLowering(do_return, retval, OPS, fscope)
         body = rl.lower_function(body, fdef)
     body = lowering.JumpLowering(namer).visit_block(body)
 
@@ -559,10 +687,15 @@ def transform_function(fdef, freevars=(), nested=False, method=False):
 
     bindings = _top_level_bindings(body)
     cf = ControlFlow(namer, user_globals)
-    body = cf.block(body)
+    cf.defined = set(params) | user_globals | user_nonlocals | set(freevars)
+    if has_return:
+        cf.defined |= {do_return, retval}
+    body = cf.block(body, top=True)
     skip = set(params) | user_globals | user_nonlocals
-    maybe_undefined = (_needs_init(bindings, cf.captured) | deletes.deleted) - skip
-    body = [Expressions(maybe_undefined).visit(s) for s in body]
+    # A top-level statement's own Undefined values precede every binding of those names.
+    maybe_undefined = ((_needs_init(bindings, cf.captured) - cf.top_undefined) | deletes.deleted) - skip
+    expressions = Expressions(fscope, namer.generated)
+    body = [n for s in body for n in _as_list(expressions.visit(s))]
 
     inits = []
     for n in sorted(maybe_undefined):
@@ -578,7 +711,13 @@ def transform_function(fdef, freevars=(), nested=False, method=False):
     if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
             and isinstance(body[0].value.value, str)):
         doc, body = body[:1], body[1:]
-    fdef.body = doc + head + body or [ast.Pass()]
-    if not nested:
+    scope = _located([_function_scope(fdef, fscope, nested, head + body)],
+                     fdef.body[0] if fdef.body else fdef)
+    fdef.body = doc + scope
+    if nested:
+        fdef.decorator_list.insert(0, ast.Attribute(value=_name(OPS), attr='autograph_artifact',
+                                                    ctx=ast.Load()))
+        fdef._fn_converted = True
+    else:
         ast.fix_missing_locations(fdef)
     return fdef

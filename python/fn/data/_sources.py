@@ -38,7 +38,7 @@ def _as_int(value: Any, what: str) -> int:
 class TensorSliceDataset(Dataset):
     """``Dataset.from_tensor_slices``: one element per row of the (nested) tensors."""
 
-    _type_name = "TensorSliceDataset"
+    _type_name = "_TensorSliceDataset"
 
     def __init__(self, tensors: Any) -> None:
         element = structure.normalize_element(tensors)
@@ -73,7 +73,7 @@ class TensorSliceDataset(Dataset):
 class TensorDataset(Dataset):
     """``Dataset.from_tensors``: a single element."""
 
-    _type_name = "TensorDataset"
+    _type_name = "_TensorDataset"
 
     def __init__(self, tensors: Any) -> None:
         element = structure.normalize_element(tensors)
@@ -90,7 +90,7 @@ class TensorDataset(Dataset):
 class RangeDataset(Dataset):
     """``Dataset.range``: int64 scalars (or ``output_type``) like Python's ``range``."""
 
-    _type_name = "RangeDataset"
+    _type_name = "_RangeDataset"
 
     def __init__(self, *args: Any, output_type: Any = None) -> None:
         if not 1 <= len(args) <= 3:
@@ -157,7 +157,7 @@ class GeneratorDataset(Dataset):
     """``Dataset.from_generator``. TF builds it as a ``FlatMapDataset`` over a ``py_function``
     and prints it so; each iteration calls ``generator(*args)`` afresh."""
 
-    _type_name = "FlatMapDataset"
+    _type_name = "_FlatMapDataset"
 
     def __init__(self, generator: Callable, output_types: Any, output_shapes: Any, args: Any,
                  output_signature: Any) -> None:

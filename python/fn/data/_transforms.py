@@ -87,7 +87,7 @@ class _UnaryDataset(Dataset):
 class MapDataset(_UnaryDataset):
     """``Dataset.map``."""
 
-    _type_name = "MapDataset"
+    _type_name = "_MapDataset"
 
     def __init__(self, input_dataset: Dataset, map_func: Callable) -> None:
         self._func = TracedFunction(map_func, input_dataset.element_spec, "Dataset_map")
@@ -102,7 +102,7 @@ class MapDataset(_UnaryDataset):
 class FilterDataset(_UnaryDataset):
     """``Dataset.filter``."""
 
-    _type_name = "FilterDataset"
+    _type_name = "_FilterDataset"
 
     def __init__(self, input_dataset: Dataset, predicate: Callable) -> None:
         self._func = TracedFunction(predicate, input_dataset.element_spec, "Dataset_filter")
@@ -146,7 +146,7 @@ class BatchDataset(_UnaryDataset):
     """``Dataset.batch``: each component gets a leading batch dimension (``None`` unless
     ``drop_remainder``)."""
 
-    _type_name = "BatchDataset"
+    _type_name = "_BatchDataset"
 
     def __init__(self, input_dataset: Dataset, batch_size: Any, drop_remainder: bool) -> None:
         n = _as_int(batch_size, "batch_size")
@@ -178,7 +178,7 @@ class BatchDataset(_UnaryDataset):
 class UnbatchDataset(_UnaryDataset):
     """``Dataset.unbatch``."""
 
-    _type_name = "UnbatchDataset"
+    _type_name = "_UnbatchDataset"
 
     def __init__(self, input_dataset: Dataset) -> None:
         specs = structure.flatten(input_dataset.element_spec)
@@ -225,7 +225,7 @@ class ShuffleDataset(_UnaryDataset):
     one, refill). With a ``seed`` (or a global seed) the orders are reproducible; with
     ``reshuffle_each_iteration`` each new iteration uses the next order of that sequence."""
 
-    _type_name = "ShuffleDataset"
+    _type_name = "_ShuffleDataset"
 
     def __init__(self, input_dataset: Dataset, buffer_size: Any, seed: Optional[int],
                  reshuffle_each_iteration: bool) -> None:
@@ -265,7 +265,7 @@ class ShuffleDataset(_UnaryDataset):
 class RepeatDataset(_UnaryDataset):
     """``Dataset.repeat``."""
 
-    _type_name = "RepeatDataset"
+    _type_name = "_RepeatDataset"
 
     def __init__(self, input_dataset: Dataset, count: Any) -> None:
         self._count = -1 if count is None else _as_int(count, "count")
@@ -294,7 +294,7 @@ class RepeatDataset(_UnaryDataset):
 class TakeDataset(_UnaryDataset):
     """``Dataset.take``."""
 
-    _type_name = "TakeDataset"
+    _type_name = "_TakeDataset"
 
     def __init__(self, input_dataset: Dataset, count: Any) -> None:
         self._count = _as_int(count, "count")
@@ -316,7 +316,7 @@ class TakeDataset(_UnaryDataset):
 class SkipDataset(_UnaryDataset):
     """``Dataset.skip``."""
 
-    _type_name = "SkipDataset"
+    _type_name = "_SkipDataset"
 
     def __init__(self, input_dataset: Dataset, count: Any) -> None:
         self._count = _as_int(count, "count")
@@ -337,7 +337,7 @@ class SkipDataset(_UnaryDataset):
 class PrefetchDataset(_UnaryDataset):
     """``Dataset.prefetch`` (synchronous in fn: the same elements)."""
 
-    _type_name = "PrefetchDataset"
+    _type_name = "_PrefetchDataset"
 
     def __init__(self, input_dataset: Dataset) -> None:
         super().__init__(input_dataset, input_dataset.element_spec)
@@ -370,7 +370,7 @@ class FlatMapDataset(_UnaryDataset):
     """``Dataset.flat_map``: ``map_func`` (which returns a dataset) is traced once for the
     element spec of its result, and called eagerly on each element."""
 
-    _type_name = "FlatMapDataset"
+    _type_name = "_FlatMapDataset"
 
     def __init__(self, input_dataset: Dataset, map_func: Callable) -> None:
         from fn._function import Function
@@ -399,7 +399,7 @@ class FlatMapDataset(_UnaryDataset):
 class ZipDataset(Dataset):
     """``Dataset.zip`` (and ``enumerate``)."""
 
-    _type_name = "ZipDataset"
+    _type_name = "_ZipDataset"
 
     def __init__(self, datasets: Any) -> None:
         if isinstance(datasets, list):
@@ -430,7 +430,7 @@ class ZipDataset(Dataset):
 class ConcatenateDataset(Dataset):
     """``Dataset.concatenate``."""
 
-    _type_name = "ConcatenateDataset"
+    _type_name = "_ConcatenateDataset"
 
     def __init__(self, first: Dataset, second: Dataset) -> None:
         a, b = first.element_spec, second.element_spec

@@ -4,10 +4,15 @@ and ``model.weights`` (fn's single-file weights format). Layer configs are read 
 attributes named like each constructor's parameters, as Keras's ``get_config`` does."""
 from __future__ import annotations
 
+import builtins
+import codecs
+import importlib
 import inspect
 import io
+import marshal
 import json
 import os
+import types
 import zipfile
 from typing import Any, Dict, List, Optional
 
@@ -26,18 +31,49 @@ def _value(layer: Any, key: str, v: Any) -> Any:
         return v
     if isinstance(v, (list, tuple)):
         return [_value(layer, key, x) for x in v]
+    if isinstance(v, dict) and all(isinstance(k, str) for k in v):
+        return {"dict": {k: _value(layer, key, x) for k, x in v.items()}}
     if isinstance(v, initializers.Initializer):
         return {"initializer": type(v).__name__, "config": v.get_config()}
     if callable(v) and getattr(v, "__name__", None) in activations._BY_NAME:
         return v.__name__
+    if inspect.isfunction(v):
+        return _function_config(layer, key, v)
     raise ValueError(f"Cannot save layer '{layer.name}' ({type(layer).__name__}): its argument {key}={v!r} cannot be "
                      "serialized (a Python function or object; fn saves only built-in activations, initializers and "
                      "plain values).")
 
 
-def _from_value(v: Any) -> Any:
+def _function_config(layer: Any, key: str, v: Any) -> Dict[str, Any]:
+    """A Python function as Keras 3 saves one: by module and name when importable, else (a
+    lambda or local function) its marshalled code, which only ``safe_mode=False`` loads."""
+    if "<" not in v.__qualname__:
+        return {"module": v.__module__, "class_name": "function", "config": v.__qualname__}
+    if v.__closure__:
+        raise ValueError(f"Cannot save layer '{layer.name}' ({type(layer).__name__}): its argument {key}={v!r} is a "
+                         "closure; fn saves functions without free variables.")
+    code = codecs.encode(marshal.dumps(v.__code__), "base64").decode("ascii")
+    return {"class_name": "__lambda__", "config": {"code": code, "defaults": v.__defaults__, "closure": None}}
+
+
+def _from_value(v: Any, safe_mode: bool = True) -> Any:
+    if isinstance(v, dict) and set(v) == {"dict"}:
+        return {k: _from_value(x, safe_mode) for k, x in v["dict"].items()}
     if isinstance(v, dict) and "initializer" in v:
         return getattr(initializers, v["initializer"])(**v["config"])
+    if isinstance(v, dict) and v.get("class_name") == "function":
+        return getattr(importlib.import_module(v["module"]), v["config"])
+    if isinstance(v, dict) and v.get("class_name") == "__lambda__":
+        if safe_mode:
+            raise ValueError(
+                "Requested the deserialization of a `Lambda` layer whose `function` is a Python lambda. This "
+                "carries a potential risk of arbitrary code execution and thus it is disallowed by default. If you "
+                "trust the source of the artifact, you can override this error by passing `safe_mode=False` to the "
+                "loading function, or calling `keras.config.enable_unsafe_deserialization().")
+        code = marshal.loads(codecs.decode(v["config"]["code"].encode("ascii"), "base64"))
+        defaults = v["config"]["defaults"]
+        return types.FunctionType(code, {"__builtins__": builtins}, code.co_name,
+                                  tuple(defaults) if defaults is not None else None)
     return v
 
 
@@ -65,9 +101,9 @@ def _layer_class(name: str, custom_objects: Optional[dict]) -> Any:
     return cls
 
 
-def make_layer(spec: Dict[str, Any], custom_objects: Optional[dict]) -> Any:
+def make_layer(spec: Dict[str, Any], custom_objects: Optional[dict], safe_mode: bool = True) -> Any:
     cls = _layer_class(spec["class_name"], custom_objects)
-    config = {k: _from_value(v) for k, v in spec["config"].items()}
+    config = {k: _from_value(v, safe_mode) for k, v in spec["config"].items()}
     trainable = config.pop("trainable", True)
     layer = cls(**config)
     layer.trainable = trainable
@@ -82,8 +118,10 @@ def model_config(model: Any) -> Dict[str, Any]:
     from fn.keras._functional import KerasTensor
     from fn.keras._model import Sequential
     if isinstance(model, Sequential):
+        built = getattr(model.layer_list[0], "_fn_build_shape", None) if model.layer_list else None
         return {"class_name": "Sequential", "name": model.name,
                 "input": _kt_spec(model._fn_input) if model._fn_input is not None else None,
+                "build_input_shape": [None] + built.as_list()[1:] if built is not None and built.rank else None,
                 "layers": [layer_config(x) for x in model.layer_list]}
     if model._fn_functional is None:
         raise NotImplementedError(f"Cannot save subclassed model '{model.name}' as `.keras`: its architecture is "
@@ -177,10 +215,12 @@ def load_model(filepath: Any, custom_objects: Optional[dict] = None, compile: bo
         if spec["input"] is not None:
             model.add(Input(batch_shape=spec["input"]["shape"], dtype=spec["input"]["dtype"]))
         for layer_spec in spec["layers"]:
-            model.add(make_layer(layer_spec, custom_objects))
+            model.add(make_layer(layer_spec, custom_objects, safe_mode))
+        if spec["input"] is None and spec.get("build_input_shape"):
+            model.build(spec["build_input_shape"])
     else:
         inputs = [Input(batch_shape=s["shape"], dtype=s["dtype"], name=s["name"]) for s in spec["inputs"]]
-        layers = [make_layer(x, custom_objects) for x in spec["layers"]]
+        layers = [make_layer(x, custom_objects, safe_mode) for x in spec["layers"]]
         outs: List[Any] = []
 
         def dec(v: Any) -> Any:
@@ -192,7 +232,7 @@ def load_model(filepath: Any, custom_objects: Optional[dict] = None, compile: bo
                 return [dec(x) for x in v["list"]]
             if "dict" in v:
                 return {k: dec(x) for k, x in v["dict"].items()}
-            return _from_value(v["v"])
+            return _from_value(v["v"], safe_mode)
         for rec in spec["nodes"]:
             outs.append(layers[rec["layer"]](*dec(rec["args"]), **dec(rec["kwargs"])))
         outputs = [dec(o) for o in spec["outputs"]]

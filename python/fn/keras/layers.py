@@ -13,6 +13,7 @@ from fn._module import Module
 from fn._tensor_shape import TensorShape
 from fn._variables import Variable
 from fn.keras import activations, initializers
+from fn.keras._variable import KerasVariable as _KerasVariable
 
 _name_counts: Dict[str, int] = {}
 
@@ -128,8 +129,9 @@ class Layer(Module):
             raise ValueError(f"Can't create weight '{name}' of unknown shape {shape}.")
         dtype = as_dtype(dtype) if dtype is not None else self._dtype
         init = initializers.get(initializer if initializer is not None else "glorot_uniform")
-        value = init(shape, dtype)
-        v = Variable(value, trainable=trainable, name=f"{self.name}/{name or 'variable'}", dtype=dtype)
+        value = init(shape, dtype=dtype)   # Keras passes dtype by keyword (`tf.random.normal` as initializer)
+        name = name or "variable"
+        v = _KerasVariable(value, name=name, path=f"{self.name}/{name}", trainable=trainable, dtype=dtype)
         self._own_weights.append(v)
         return v
 
@@ -145,6 +147,7 @@ class Layer(Module):
             return
         first = inputs[0] if isinstance(inputs, (list, tuple)) and inputs else inputs
         shape = first.shape if hasattr(first, "shape") else TensorShape(None)
+        self._fn_build_shape = TensorShape(shape)   # saved models rebuild from it (Keras's build_config)
         self.build(TensorShape(shape))
         self.built = True
 

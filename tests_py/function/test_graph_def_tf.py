@@ -1,0 +1,403 @@
+"""``Graph.as_graph_def()`` printed as TensorFlow 2.21 prints it for control flow: the ``library``
+of branch and loop functions, TF's If/While attrs, loop counter inputs and output Identities,
+and an op's Python operand named in the op's scope (``Greater/y``). Function names carry
+TF's process-wide uid (``cond_true_6``), compared masked."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tfbackend import tf
+
+pytestmark = pytest.mark.tf_oracle
+
+
+def _text(f, *args):
+    return re.sub(r"\b(cond_true|cond_false|while_body|while_cond)_\d+\b", r"\1_N",
+                  str(f.get_concrete_function(*args).graph.as_graph_def()))
+
+
+def _functions_sorted(text):
+    """TF writes its library's functions in hash order: compare them as a sorted list."""
+    head, sep, rest = text.partition("library {\n")
+    if not sep:
+        return text
+    body, _, tail = rest.partition("\n}\nversions {")
+    blocks = re.split(r"(?m)^(?=  function \{)", body)
+    return head + sep + "".join(sorted(b.rstrip("\n") + "\n" for b in blocks if b)) + "}\nversions {" + tail
+
+
+def _names(f, *args):
+    return [(n.name, n.op, list(n.input)) for n in f.get_concrete_function(*args).graph.as_graph_def().node]
+
+
+def test_python_operands_of_op_functions_are_named_in_the_op_scope():
+    @tf.function
+    def f(x):
+        return tf.greater(x, 0), tf.add(x, 1), tf.less(2, x), tf.maximum(x, 3)
+    assert _names(f, tf.constant(1)) == [
+        ("x", "Placeholder", []), ("Greater/y", "Const", []), ("Greater", "Greater", ["x", "Greater/y"]),
+        ("Add/y", "Const", []), ("Add", "AddV2", ["x", "Add/y"]), ("Less/x", "Const", []),
+        ("Less", "Less", ["Less/x", "x"]), ("Maximum/y", "Const", []), ("Maximum", "Maximum", ["x", "Maximum/y"]),
+        ("Identity", "Identity", ["Greater"]), ("Identity_1", "Identity", ["Add"]),
+        ("Identity_2", "Identity", ["Less"]), ("Identity_3", "Identity", ["Maximum"])]
+
+
+
+
+
+def test_cond_graph_def_is_tensorflows():
+    @tf.function
+    def f(x):
+        return tf.cond(x > 0, lambda: x * 2, lambda: x - 1)
+    text = _text(f, tf.constant(1))
+    assert text.count("library {") == 1 and "min_consumer: 12" in text
+    assert _functions_sorted(text) == _functions_sorted(_COND)
+
+
+def test_while_graph_def_nodes_and_functions():
+    @tf.function
+    def f(x):
+        return tf.while_loop(lambda i: i < 10, lambda i: i * 2, [x])
+    text = _text(f, tf.constant(1))
+    assert [n[:2] for n in _names(f, tf.constant(1))] == [
+        ("x", "Placeholder"), ("while/maximum_iterations", "Const"), ("while/loop_counter", "Const"),
+        ("while", "StatelessWhile"), ("Identity", "Identity")]
+    assert _names(f, tf.constant(1))[3][2] == ["while/loop_counter", "while/maximum_iterations", "x"]
+    assert _names(f, tf.constant(1))[4][2] == ["while:2"]
+    # The body counts iterations and passes the limit on; the ret map's order is TF's hash order.
+    body = text[text.index('name: "while_body_N"\n      input_arg'):]
+    for piece in ['name: "while_while_loop_counter"', 'name: "while_while_maximum_iterations"',
+                  'name: "while_placeholder"', 'input: "while_while_loop_counter"\n      input: "while/add/y:output:0"',
+                  'name: "while/Identity_2"\n      op: "Identity"\n      input: "while/mul:z:0"',
+                  's: "while/loop_counter"', 's: "while/maximum_iterations"']:
+        assert piece in body, piece
+    cond = text[text.index('name: "while_cond_N"\n      input_arg'):]
+    assert 'name: "while/Identity"\n      op: "Identity"\n      input: "while/Less:z:0"' in cond
+_COND = (
+    'node {\n'
+    '  name: "x"\n'
+    '  op: "Placeholder"\n'
+    '  attr {\n'
+    '    key: "shape"\n'
+    '    value {\n'
+    '      shape {\n'
+    '      }\n'
+    '    }\n'
+    '  }\n'
+    '  attr {\n'
+    '    key: "dtype"\n'
+    '    value {\n'
+    '      type: DT_INT32\n'
+    '    }\n'
+    '  }\n'
+    '  attr {\n'
+    '    key: "_user_specified_name"\n'
+    '    value {\n'
+    '      s: "x"\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'node {\n'
+    '  name: "Greater/y"\n'
+    '  op: "Const"\n'
+    '  attr {\n'
+    '    key: "value"\n'
+    '    value {\n'
+    '      tensor {\n'
+    '        dtype: DT_INT32\n'
+    '        tensor_shape {\n'
+    '        }\n'
+    '        int_val: 0\n'
+    '      }\n'
+    '    }\n'
+    '  }\n'
+    '  attr {\n'
+    '    key: "dtype"\n'
+    '    value {\n'
+    '      type: DT_INT32\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'node {\n'
+    '  name: "Greater"\n'
+    '  op: "Greater"\n'
+    '  input: "x"\n'
+    '  input: "Greater/y"\n'
+    '  attr {\n'
+    '    key: "T"\n'
+    '    value {\n'
+    '      type: DT_INT32\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'node {\n'
+    '  name: "cond"\n'
+    '  op: "StatelessIf"\n'
+    '  input: "Greater"\n'
+    '  input: "x"\n'
+    '  attr {\n'
+    '    key: "then_branch"\n'
+    '    value {\n'
+    '      func {\n'
+    '        name: "cond_true_N"\n'
+    '      }\n'
+    '    }\n'
+    '  }\n'
+    '  attr {\n'
+    '    key: "output_shapes"\n'
+    '    value {\n'
+    '      list {\n'
+    '        shape {\n'
+    '        }\n'
+    '      }\n'
+    '    }\n'
+    '  }\n'
+    '  attr {\n'
+    '    key: "else_branch"\n'
+    '    value {\n'
+    '      func {\n'
+    '        name: "cond_false_N"\n'
+    '      }\n'
+    '    }\n'
+    '  }\n'
+    '  attr {\n'
+    '    key: "_read_only_resource_inputs"\n'
+    '    value {\n'
+    '      list {\n'
+    '      }\n'
+    '    }\n'
+    '  }\n'
+    '  attr {\n'
+    '    key: "_lower_using_switch_merge"\n'
+    '    value {\n'
+    '      b: true\n'
+    '    }\n'
+    '  }\n'
+    '  attr {\n'
+    '    key: "Tout"\n'
+    '    value {\n'
+    '      list {\n'
+    '        type: DT_INT32\n'
+    '      }\n'
+    '    }\n'
+    '  }\n'
+    '  attr {\n'
+    '    key: "Tin"\n'
+    '    value {\n'
+    '      list {\n'
+    '        type: DT_INT32\n'
+    '      }\n'
+    '    }\n'
+    '  }\n'
+    '  attr {\n'
+    '    key: "Tcond"\n'
+    '    value {\n'
+    '      type: DT_BOOL\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'node {\n'
+    '  name: "cond/Identity"\n'
+    '  op: "Identity"\n'
+    '  input: "cond"\n'
+    '  attr {\n'
+    '    key: "T"\n'
+    '    value {\n'
+    '      type: DT_INT32\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'node {\n'
+    '  name: "Identity"\n'
+    '  op: "Identity"\n'
+    '  input: "cond/Identity"\n'
+    '  attr {\n'
+    '    key: "T"\n'
+    '    value {\n'
+    '      type: DT_INT32\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'library {\n'
+    '  function {\n'
+    '    signature {\n'
+    '      name: "cond_true_N"\n'
+    '      input_arg {\n'
+    '        name: "cond_mul_x"\n'
+    '        type: DT_INT32\n'
+    '      }\n'
+    '      output_arg {\n'
+    '        name: "cond_identity"\n'
+    '        type: DT_INT32\n'
+    '      }\n'
+    '    }\n'
+    '    node_def {\n'
+    '      name: "cond/mul/y"\n'
+    '      op: "Const"\n'
+    '      attr {\n'
+    '        key: "value"\n'
+    '        value {\n'
+    '          tensor {\n'
+    '            dtype: DT_INT32\n'
+    '            tensor_shape {\n'
+    '            }\n'
+    '            int_val: 2\n'
+    '          }\n'
+    '        }\n'
+    '      }\n'
+    '      attr {\n'
+    '        key: "dtype"\n'
+    '        value {\n'
+    '          type: DT_INT32\n'
+    '        }\n'
+    '      }\n'
+    '    }\n'
+    '    node_def {\n'
+    '      name: "cond/mul"\n'
+    '      op: "Mul"\n'
+    '      input: "cond_mul_x"\n'
+    '      input: "cond/mul/y:output:0"\n'
+    '      attr {\n'
+    '        key: "T"\n'
+    '        value {\n'
+    '          type: DT_INT32\n'
+    '        }\n'
+    '      }\n'
+    '    }\n'
+    '    node_def {\n'
+    '      name: "cond/Identity"\n'
+    '      op: "Identity"\n'
+    '      input: "cond/mul:z:0"\n'
+    '      attr {\n'
+    '        key: "T"\n'
+    '        value {\n'
+    '          type: DT_INT32\n'
+    '        }\n'
+    '      }\n'
+    '    }\n'
+    '    ret {\n'
+    '      key: "cond_identity"\n'
+    '      value: "cond/Identity:output:0"\n'
+    '    }\n'
+    '    attr {\n'
+    '      key: "_construction_context"\n'
+    '      value {\n'
+    '        s: "kEagerRuntime"\n'
+    '      }\n'
+    '    }\n'
+    '    arg_attr {\n'
+    '      key: 0\n'
+    '      value {\n'
+    '        attr {\n'
+    '          key: "_user_specified_name"\n'
+    '          value {\n'
+    '            s: "x"\n'
+    '          }\n'
+    '        }\n'
+    '        attr {\n'
+    '          key: "_output_shapes"\n'
+    '          value {\n'
+    '            list {\n'
+    '              shape {\n'
+    '              }\n'
+    '            }\n'
+    '          }\n'
+    '        }\n'
+    '      }\n'
+    '    }\n'
+    '  }\n'
+    '  function {\n'
+    '    signature {\n'
+    '      name: "cond_false_N"\n'
+    '      input_arg {\n'
+    '        name: "cond_sub_x"\n'
+    '        type: DT_INT32\n'
+    '      }\n'
+    '      output_arg {\n'
+    '        name: "cond_identity"\n'
+    '        type: DT_INT32\n'
+    '      }\n'
+    '    }\n'
+    '    node_def {\n'
+    '      name: "cond/sub/y"\n'
+    '      op: "Const"\n'
+    '      attr {\n'
+    '        key: "value"\n'
+    '        value {\n'
+    '          tensor {\n'
+    '            dtype: DT_INT32\n'
+    '            tensor_shape {\n'
+    '            }\n'
+    '            int_val: 1\n'
+    '          }\n'
+    '        }\n'
+    '      }\n'
+    '      attr {\n'
+    '        key: "dtype"\n'
+    '        value {\n'
+    '          type: DT_INT32\n'
+    '        }\n'
+    '      }\n'
+    '    }\n'
+    '    node_def {\n'
+    '      name: "cond/sub"\n'
+    '      op: "Sub"\n'
+    '      input: "cond_sub_x"\n'
+    '      input: "cond/sub/y:output:0"\n'
+    '      attr {\n'
+    '        key: "T"\n'
+    '        value {\n'
+    '          type: DT_INT32\n'
+    '        }\n'
+    '      }\n'
+    '    }\n'
+    '    node_def {\n'
+    '      name: "cond/Identity"\n'
+    '      op: "Identity"\n'
+    '      input: "cond/sub:z:0"\n'
+    '      attr {\n'
+    '        key: "T"\n'
+    '        value {\n'
+    '          type: DT_INT32\n'
+    '        }\n'
+    '      }\n'
+    '    }\n'
+    '    ret {\n'
+    '      key: "cond_identity"\n'
+    '      value: "cond/Identity:output:0"\n'
+    '    }\n'
+    '    attr {\n'
+    '      key: "_construction_context"\n'
+    '      value {\n'
+    '        s: "kEagerRuntime"\n'
+    '      }\n'
+    '    }\n'
+    '    arg_attr {\n'
+    '      key: 0\n'
+    '      value {\n'
+    '        attr {\n'
+    '          key: "_user_specified_name"\n'
+    '          value {\n'
+    '            s: "x"\n'
+    '          }\n'
+    '        }\n'
+    '        attr {\n'
+    '          key: "_output_shapes"\n'
+    '          value {\n'
+    '            list {\n'
+    '              shape {\n'
+    '              }\n'
+    '            }\n'
+    '          }\n'
+    '        }\n'
+    '      }\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'versions {\n'
+    '  producer: 2474\n'
+    '  min_consumer: 12\n'
+    '}\n'
+)
