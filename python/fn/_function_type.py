@@ -77,7 +77,8 @@ class FunctionType:
 def function_type_of(concrete: Any) -> FunctionType:
     """The ``FunctionType`` of a ``ConcreteFunction``: its parameters with their kinds, the
     traced values (TensorSpecs keep only a name the caller gave), outputs and captures."""
-    kinds = {p.name: p.kind for p in concrete._signature.params}
+    sig = concrete._signature   # None for a ConcreteFunction loaded from a SavedModel
+    kinds = {p.name: p.kind for p in sig.params} if sig is not None else {}
     varargs = _P.VAR_POSITIONAL in kinds.values()   # TF: then every positional is positional-only
     params = []
     for name, value in zip(concrete._arg_names, concrete._pos_values):
