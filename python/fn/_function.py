@@ -41,7 +41,7 @@ def _user_location() -> str:
     return "  <unknown>"
 
 
-_core.set_location_provider(_user_location)
+_core.set_location_skip(_FN_DIR)   # _user_location's rule, walked in C++ (once per traced node)
 
 
 # ---------------------------------------------------------------- Function
