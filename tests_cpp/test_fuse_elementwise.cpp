@@ -201,3 +201,23 @@ TEST_CASE("fusion: a chain of 60,000 ops is one node, built without deep recursi
   CHECK(Plan::compile(f)->num_steps() == 1);
   check_close(*got[0], *ref[0], 0.f);   // the same functors in the same order: bit for bit
 }
+
+TEST_CASE("fusion: a fused node with thousands of distinct constant inputs compiles and matches") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{4}});
+    TensorPtr y = x;
+    for (int i = 0; i < 3000; ++i) {
+      auto c = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 1.0 + 1e-6 * i)},
+                                           {"dtype", DType::Float32}});
+      y = op2("Mul", y, c);
+    }
+    g->outputs.push_back(NodeOutput{y->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{4}, 5)}, &f);
+  CHECK(count_op(*f, "_FusedElementwise") == 1);
+  check_close(*got[0], *ref[0], 0.f);
+}

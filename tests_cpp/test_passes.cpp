@@ -1,6 +1,8 @@
 // cpp/passes: constant folding and CSE each on their own, then the pass manager.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "exec/plan.h"
 #include "passes/passes.h"
 #include "passes/rewriter.h"
@@ -123,4 +125,40 @@ TEST_CASE("names: add_node_named keeps names; later uses of a taken name get _1,
   CHECK(c->num_nodes() == 1);
   CHECK(c->node(0).name == "mul");
   CHECK(c->unique_name("mul") == "mul_1");
+}
+
+TEST_CASE("CSE merges small Consts by value: same dtype, shape and bits only") {
+  auto g = std::make_shared<Graph>("f");
+  auto cst = [](EagerPtr v) {
+    DType d = v->dtype();
+    return dispatch1("Const", {}, Attrs{{"value", std::move(v)}, {"dtype", d}});
+  };
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{}});
+    auto two_a = cst(make_scalar(DType::Float32, 2.0));
+    auto two_b = cst(make_scalar(DType::Float32, 2.0));    // merges with two_a
+    auto two_d = cst(make_scalar(DType::Float64, 2.0));    // another dtype
+    auto zero = cst(make_scalar(DType::Float32, 0.0));
+    auto neg_zero = cst(make_scalar(DType::Float32, -0.0));   // other bits: kept apart
+    auto big_a = cst(make_tensor(DType::Float32, Shape{100}));   // 400 bytes: by identity only
+    auto big_b = cst(make_tensor(DType::Float32, Shape{100}));
+    for (int i = 0; i < 100; ++i) {
+      as_eager(g->node(big_a->node).attrs.get<EagerPtr>("value"))->data<float>()[i] = 1.f;
+      as_eager(g->node(big_b->node).attrs.get<EagerPtr>("value"))->data<float>()[i] = 1.f;
+    }
+    auto y = dispatch1("AddV2", {dispatch1("Mul", {x, two_a}), two_b});
+    auto z = dispatch1("AddV2", {dispatch1("Mul", {y, zero}), neg_zero});
+    auto s = dispatch1("AddV2", {big_a, big_b});
+    g->outputs = {NodeOutput{z->node, 0}, NodeOutput{two_d->node, 0}, NodeOutput{s->node, 0}};
+  }
+  auto opt = eliminate_common_subexpressions(*g);
+  CHECK(count_op(*g, "Const") == 7);
+  CHECK(count_op(*opt, "Const") == 6);
+  auto out = Plan::compile(opt)->run({make_scalar(DType::Float32, 3.0)});
+  CHECK(out[0]->data<float>()[0] == 0.f);
+  CHECK(std::signbit(out[0]->data<float>()[0]) == false);   // (8 * 0) + -0 = +0
+  CHECK(out[1]->dtype() == DType::Float64);
+  CHECK(out[2]->data<float>()[99] == 2.f);
 }

@@ -2,8 +2,7 @@
 // intermediate used once, by the next op of the tree) becomes one _FusedElementwise node that
 // makes a single tiled pass over the data (kernels/fused/elementwise.h). Inputs may broadcast
 // when their non-1 dims are one contiguous run of the output's dims (scalars, biases, rows,
-// per-row statistics such as a layer norm's mean). The replaced nodes stay in the graph,
-// unused, and Plan::compile prunes them.
+// per-row statistics such as a layer norm's mean). The fused tree's members are dropped.
 #include <map>
 
 #include "core/error.h"
@@ -149,11 +148,14 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   };
   for (int i = 0; i < n && !any; ++i) any = is_root(i);
   if (!any) return nullptr;
+  // Members of a tree that becomes a fused node are not copied at all (nothing else reads them).
+  std::vector<char> in_fused(n, 0);
+  for (int i = n - 1; i >= 0; --i) in_fused[i] = is_root(i) || (absorbed[i] && in_fused[consumer[i]]);
   std::vector<std::vector<NodeOutput>> remapped(n);
   Rewriter rw(g);
   return rw.run([&](int i, const Node& copy, Rewriter& r) {
-    remapped[i] = copy.inputs;
-    if (!is_root(i)) return false;
+    if (in_fused[i]) remapped[i] = copy.inputs;
+    if (!is_root(i)) return absorbed[i] && in_fused[i];
     // Emit the tree rooted at i, operands first.
     std::vector<int64_t> prog, bcast;
     std::vector<NodeOutput> ext;

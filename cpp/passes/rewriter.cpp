@@ -21,13 +21,25 @@ std::shared_ptr<Graph> Rewriter::run(const Visit& visit) {
     copy.def = n.def;
     copy.name = n.name;
     copy.inputs.reserve(n.inputs.size());
-    for (const NodeOutput& in : n.inputs) copy.inputs.push_back(map_[in.node].at(in.index));
+    // A dropped node (visit returned true without replacing it) reads as node -1: only a node
+    // that is dropped too may use it (a fused tree's members).
+    bool reads_dropped = false;
+    for (const NodeOutput& in : n.inputs) {
+      const std::vector<NodeOutput>& m = map_[in.node];
+      if (m.empty() && !src_.node(in.node).outputs.empty()) {
+        copy.inputs.push_back(NodeOutput{-1, in.index});
+        reads_dropped = true;
+      } else {
+        copy.inputs.push_back(m.at(in.index));
+      }
+    }
     for (int c : n.control_inputs)
       if (node_map[c] >= 0) copy.control_inputs.push_back(node_map[c]);
     copy.attrs = n.attrs;
     copy.outputs = n.outputs;
     copy.defined_at = n.defined_at;
     if (visit(i, copy, *this)) continue;
+    if (reads_dropped) throw_error(Code::Internal, "a pass dropped a node that ", n.name, " uses");
     // The source's names are unique; a node a pass added under one of them (a folded Const
     // takes its node's name) replaced that node, so the name is free here.
     int idx = dst_->add_node_named(std::move(copy));

@@ -13,7 +13,8 @@ class Rewriter {
  public:
   explicit Rewriter(const Graph& src);
   // Decides what node i of the source becomes. Return true after calling replace_outputs()
-  // to drop the node; return false to copy it unchanged (with remapped inputs).
+  // to drop the node (or without, when only dropped nodes use it: their inputs from it read
+  // as node -1); return false to copy it unchanged (with remapped inputs).
   using Visit = std::function<bool(int index, const Node& remapped, Rewriter& rw)>;
   std::shared_ptr<Graph> run(const Visit& visit);
   // The new graph's node outputs that replace node `index`'s outputs.
