@@ -35,13 +35,29 @@ std::string user_frame_location(const std::string& skip) {
       PyErr_Clear();
     } else if (!(static_cast<size_t>(len) >= skip.size() && std::memcmp(file, skip.data(), skip.size()) == 0) &&
                std::strstr(file, "importlib") == nullptr) {
+      // Consecutive nodes mostly come from one line (`x * 2.0 + 1.0` makes four): the last
+      // answer is kept per (code object, instruction); the code object is held so its
+      // address cannot be reused by another while cached (one reference per thread, never
+      // released: a thread_local py::object would be released after Python finalized).
+      thread_local PyObject* last_code = nullptr;
+      thread_local int last_lasti = -1;
+      thread_local std::string last;
+      int lasti = PyFrame_GetLasti(f);
+      if (last_code == reinterpret_cast<PyObject*>(code) && last_lasti == lasti) {
+        Py_DECREF(code);
+        Py_DECREF(f);
+        return last;
+      }
       const char* name = PyUnicode_AsUTF8(code->co_name);
       if (!name) PyErr_Clear();
       std::string out;
       out.reserve(static_cast<size_t>(len) + 40);
       out.append("  File \"").append(file, static_cast<size_t>(len)).append("\", line ");
       out.append(std::to_string(PyFrame_GetLineNumber(f))).append(", in ").append(name ? name : "?");
-      Py_DECREF(code);
+      Py_XDECREF(last_code);
+      last_code = reinterpret_cast<PyObject*>(code);   // takes our reference
+      last_lasti = lasti;
+      last = out;
       Py_DECREF(f);
       return out;
     }

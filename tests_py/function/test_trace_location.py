@@ -53,3 +53,22 @@ def test_leaked_tensor_error_names_where_it_was_defined():
         assert "was defined here:\n" in str(e) and __file__ in str(e) and "in leak" in str(e)
     else:
         raise AssertionError("expected TypeError")
+
+
+def _helper_a():
+    return _core._current_location()
+
+
+def _helper_b():
+    return _core._current_location()
+
+
+def test_repeated_and_alternating_locations():
+    # Same instruction again (a loop): the same answer; another code object at the same
+    # instruction offset: its own answer.
+    seen = [_helper_a() for _ in range(3)] + [_helper_b(), _helper_a()]
+    assert seen[0] == seen[1] == seen[2]
+    assert seen[0] == seen[4] and "in _helper_a" in seen[0]
+    assert "in _helper_b" in seen[3] and seen[3] != seen[0]
+    lines = [_core._current_location() for _ in range(2)]
+    assert lines[0] == lines[1]
