@@ -22,10 +22,17 @@ def measure(use_tf: bool, repeats: int, number: int) -> dict:
     def five_args(a, b, c, d, n):
         return a + b + c + d
 
+    @tf.function
+    def keywords(x, *, scale=2.0, **kw):
+        return x * scale + kw["shift"]
+
     x = tf.constant(1.0)
     cases = {
         "f(x) = x + 1, scalar": lambda: plus_one(x),
         "5 args (4 tensors + Python int)": lambda: five_args(x, x, x, x, 3),
+        "f(x=x), keyword for a positional": lambda: plus_one(x=x),
+        "f(x, shift=x), keyword-only + **kwargs": lambda: keywords(x, shift=x),
+        "f(x, scale=3.0, shift=x)": lambda: keywords(x, scale=3.0, shift=x),
         "eager x + 1 (no Function)": lambda: x + 1,
     }
     return {name: median_us(call, repeats, number) for name, call in cases.items()}

@@ -1,6 +1,9 @@
 // cpp/core: dtypes, shapes, tensors.
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <thread>
+
 #include "core/dtype.h"
 #include "core/error.h"
 #include "core/shape.h"
@@ -64,4 +67,34 @@ TEST_CASE("tensors: scalars, casts, reshape shares storage") {
   CHECK(r->raw() == v->raw());
   CHECK(r->shape() == Shape{3, 2});
   CHECK_THROWS_AS(make_tensor(DType::Float32, Shape{Shape::kUnknown}), Error);
+}
+
+TEST_CASE("small buffers recycle per thread: aligned, never shared while alive, freed across threads") {
+  std::vector<EagerPtr> live;
+  std::set<const void*> seen;
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 600; ++i) {   // more than the cache holds
+      auto t = make_tensor(DType::Float64, Shape{i % 8});
+      CHECK(reinterpret_cast<uintptr_t>(t->raw()) % 64 == 0);
+      for (int k = 0; k < t->num_elements(); ++k) t->data<double>()[k] = i + 0.5 * k;
+      live.push_back(t);
+    }
+    seen.clear();
+    for (auto& t : live) {
+      if (t->num_elements() == 0) continue;
+      CHECK(seen.insert(t->raw()).second);   // no two live tensors share a block
+    }
+    for (size_t i = 0; i < live.size(); ++i)
+      for (int k = 0; k < live[i]->num_elements(); ++k)
+        CHECK(live[i]->data<double>()[k] == static_cast<double>(i) + 0.5 * k);
+    // Free half on another thread (its own cache takes them), half here.
+    std::vector<EagerPtr> other(live.begin(), live.begin() + 300);
+    live.erase(live.begin(), live.begin() + 300);
+    std::thread([v = std::move(other)]() mutable { v.clear(); }).join();
+    live.clear();
+  }
+  auto big = make_tensor(DType::Float32, Shape{1000});   // not a small block
+  CHECK(reinterpret_cast<uintptr_t>(big->raw()) % 64 == 0);
+  big->data<float>()[999] = 1.f;
+  CHECK(big->data<float>()[999] == 1.f);
 }

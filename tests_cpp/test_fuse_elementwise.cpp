@@ -176,3 +176,48 @@ TEST_CASE("fusion: runs in place only over a dying intermediate, never over a ca
   check_close(*got[1], *ref[1], 0.f);
   for (int64_t j = 0; j < 600; ++j) CHECK(x->data<float>()[j] == x_before[j]);
 }
+
+TEST_CASE("fusion: a chain of 60,000 ops is one node, built without deep recursion") {
+  // x = x * c + d, 30,000 times: one tree 60,000 ops deep (a recursive walk overflowed the stack).
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{3}});
+    auto c = b.add_placeholder("c", TensorSpec{DType::Float32, Shape{}});
+    auto d = b.add_placeholder("d", TensorSpec{DType::Float32, Shape{3}});
+    TensorPtr y = x;
+    for (int i = 0; i < 30000; ++i) y = op2("AddV2", op2("Mul", y, c), d);
+    g->outputs.push_back(NodeOutput{y->node, 0});
+  }
+  REQUIRE(fuse_elementwise_or_null(*g) != nullptr);
+  std::shared_ptr<Graph> f;
+  auto x = make_tensor(DType::Float32, Shape{3});
+  for (int i = 0; i < 3; ++i) x->data<float>()[i] = 0.5f * static_cast<float>(i) - 1.f;
+  auto c = make_scalar(DType::Float32, 0.999);
+  auto d = random_tensor(Shape{3}, 11, -0.01f, 0.01f);
+  auto [ref, got] = both(g, {x, c, d}, &f);
+  CHECK(count_op(*f, "_FusedElementwise") == 1);
+  CHECK(Plan::compile(f)->num_steps() == 1);
+  check_close(*got[0], *ref[0], 0.f);   // the same functors in the same order: bit for bit
+}
+
+TEST_CASE("fusion: a fused node with thousands of distinct constant inputs compiles and matches") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{4}});
+    TensorPtr y = x;
+    for (int i = 0; i < 3000; ++i) {
+      auto c = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 1.0 + 1e-6 * i)},
+                                           {"dtype", DType::Float32}});
+      y = op2("Mul", y, c);
+    }
+    g->outputs.push_back(NodeOutput{y->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{4}, 5)}, &f);
+  CHECK(count_op(*f, "_FusedElementwise") == 1);
+  check_close(*got[0], *ref[0], 0.f);
+}

@@ -1,8 +1,11 @@
 // cpp/passes: constant folding and CSE each on their own, then the pass manager.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "exec/plan.h"
 #include "passes/passes.h"
+#include "passes/rewriter.h"
 #include "trace/context.h"
 
 using namespace fn;
@@ -51,4 +54,111 @@ TEST_CASE("constant folding computes all-constant subgraphs at compile time") {
   CHECK(count_op(*opt, "AddV2") == 1);
   auto out = Plan::compile(opt)->run({make_scalar(DType::Int32, 5)});
   CHECK(out[0]->scalar_as_int() == 7);
+}
+
+TEST_CASE("passes with nothing to do return nullptr; optimize still returns a separate copy") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Int32, Shape{}});
+    auto y = dispatch1("AddV2", {x, x});
+    auto z = dispatch1("Mul", {y, x});
+    g->outputs.push_back(NodeOutput{z->node, 0});
+  }
+  CHECK(fold_constants_or_null(*g) == nullptr);
+  CHECK(eliminate_common_subexpressions_or_null(*g) == nullptr);
+  CHECK(fuse_elementwise_or_null(*g) == nullptr);   // int32: not fusable
+  auto opt = optimize(*g);
+  REQUIRE(opt);
+  CHECK(opt.get() != g.get());
+  CHECK(opt->id() != g->id());
+  REQUIRE(opt->num_nodes() == g->num_nodes());
+  for (int i = 0; i < g->num_nodes(); ++i) CHECK(opt->node(i).name == g->node(i).name);
+  CHECK(opt->arg_placeholders == g->arg_placeholders);
+  CHECK(Plan::compile(opt)->run({make_scalar(DType::Int32, 3)})[0]->scalar_as_int() == 18);
+  // The public passes keep returning a copy.
+  CHECK(fold_constants(*g)->num_nodes() == g->num_nodes());
+  CHECK(eliminate_common_subexpressions(*g)->num_nodes() == g->num_nodes());
+}
+
+TEST_CASE("CSE collapses chains of duplicates in one sweep") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Int32, Shape{}});
+    auto a1 = dispatch1("AddV2", {x, x});
+    auto a2 = dispatch1("AddV2", {x, x});
+    auto b1 = dispatch1("Mul", {a1, x});
+    auto b2 = dispatch1("Mul", {a2, x});   // same as b1 once a2 is a1
+    auto c1 = dispatch1("Sub", {b1, x});
+    auto c2 = dispatch1("Sub", {x, b2});   // operands swapped: not the same
+    auto d = dispatch1("AddV2", {c1, c2});
+    g->outputs.push_back(NodeOutput{d->node, 0});
+  }
+  REQUIRE(eliminate_common_subexpressions_or_null(*g) != nullptr);
+  auto opt = eliminate_common_subexpressions(*g);
+  CHECK(count_op(*opt, "AddV2") == 2);
+  CHECK(count_op(*opt, "Mul") == 1);
+  CHECK(count_op(*opt, "Sub") == 2);
+  // x=3: a=6, b=18, c1=15, c2=-15, d=0; x=2: a=4, b=8, c1=6, c2=-6
+  for (int v : {3, 2}) {
+    auto ref = Plan::compile(g)->run({make_scalar(DType::Int32, v)})[0]->scalar_as_int();
+    CHECK(Plan::compile(opt)->run({make_scalar(DType::Int32, v)})[0]->scalar_as_int() == ref);
+  }
+}
+
+TEST_CASE("names: add_node_named keeps names; later uses of a taken name get _1, as TF") {
+  Graph g("f");
+  Node a;
+  a.op = "NoOp";
+  a.name = "mul";
+  g.add_node_named(a);
+  CHECK(g.peek_unique_name("mul") == "mul_1");
+  CHECK(g.unique_name("mul") == "mul_1");
+  CHECK(g.unique_name("mul") == "mul_2");
+  CHECK(g.unique_name("add") == "add");
+  CHECK(g.unique_name("add") == "add_1");
+  CHECK(g.find_node("mul") == 0);
+  auto c = copy_graph(g);
+  CHECK(c->num_nodes() == 1);
+  CHECK(c->node(0).name == "mul");
+  CHECK(c->unique_name("mul") == "mul_1");
+}
+
+TEST_CASE("CSE merges small Consts by value: same dtype, shape and bits only") {
+  auto g = std::make_shared<Graph>("f");
+  auto cst = [](EagerPtr v) {
+    DType d = v->dtype();
+    return dispatch1("Const", {}, Attrs{{"value", std::move(v)}, {"dtype", d}});
+  };
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{}});
+    auto two_a = cst(make_scalar(DType::Float32, 2.0));
+    auto two_b = cst(make_scalar(DType::Float32, 2.0));    // merges with two_a
+    auto two_d = cst(make_scalar(DType::Float64, 2.0));    // another dtype
+    auto zero = cst(make_scalar(DType::Float32, 0.0));
+    auto neg_zero = cst(make_scalar(DType::Float32, -0.0));   // other bits: kept apart
+    auto big_a = cst(make_tensor(DType::Float32, Shape{100}));   // 400 bytes: by identity only
+    auto big_b = cst(make_tensor(DType::Float32, Shape{100}));
+    for (int i = 0; i < 100; ++i) {
+      as_eager(g->node(big_a->node).attrs.get<EagerPtr>("value"))->data<float>()[i] = 1.f;
+      as_eager(g->node(big_b->node).attrs.get<EagerPtr>("value"))->data<float>()[i] = 1.f;
+    }
+    auto y = dispatch1("AddV2", {dispatch1("Mul", {x, two_a}), two_b});
+    auto z = dispatch1("AddV2", {dispatch1("Mul", {y, zero}), neg_zero});
+    auto s = dispatch1("AddV2", {big_a, big_b});
+    g->outputs = {NodeOutput{z->node, 0}, NodeOutput{two_d->node, 0}, NodeOutput{s->node, 0}};
+  }
+  auto opt = eliminate_common_subexpressions(*g);
+  CHECK(count_op(*g, "Const") == 7);
+  CHECK(count_op(*opt, "Const") == 6);
+  auto out = Plan::compile(opt)->run({make_scalar(DType::Float32, 3.0)});
+  CHECK(out[0]->data<float>()[0] == 0.f);
+  CHECK(std::signbit(out[0]->data<float>()[0]) == false);   // (8 * 0) + -0 = +0
+  CHECK(out[1]->dtype() == DType::Float64);
+  CHECK(out[2]->data<float>()[99] == 2.f);
 }

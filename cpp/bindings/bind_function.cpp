@@ -5,6 +5,9 @@
 
 #include <atomic>
 
+#include <algorithm>
+#include <string_view>
+
 #include "bindings/convert.h"
 #include "bindings/py_types.h"
 #include "function/cache.h"
@@ -142,6 +145,30 @@ struct KeyBuilder {
     if (PyDict_Check(p)) {
       std::vector<std::pair<TypePtr, TypePtr>> entries;
       py::dict d = py::reinterpret_borrow<py::dict>(v);
+      // Keys in repr order. Identifier keys (keyword arguments) sort as their UTF-8 bytes do:
+      // their repr only adds quotes, and no identifier character sorts below the quote.
+      std::vector<std::pair<std::string_view, py::handle>> named;
+      bool identifiers = true;
+      for (auto kv : d) {
+        PyObject* k = kv.first.ptr();
+        Py_ssize_t n = 0;
+        const char* utf8 = Py_TYPE(k) == &PyUnicode_Type && PyUnicode_IsIdentifier(k) == 1
+                               ? PyUnicode_AsUTF8AndSize(k, &n) : nullptr;
+        if (!utf8) {
+          PyErr_Clear();
+          identifiers = false;
+          break;
+        }
+        named.emplace_back(std::string_view(utf8, static_cast<size_t>(n)), kv.first);
+      }
+      if (identifiers) {
+        std::sort(named.begin(), named.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (auto& nk : named) {
+          TypePtr kt = build(nk.second);
+          entries.emplace_back(kt, build(d[nk.second]));
+        }
+        return std::make_shared<DictType>(std::move(entries));
+      }
       py::list keys = py::module_::import("builtins").attr("sorted")(d.attr("keys")(), py::arg("key") = py::module_::import("builtins").attr("repr"));
       for (py::handle k : keys) {
         TypePtr kt = build(k);
@@ -231,6 +258,12 @@ class FunctionBase {
   py::tuple fast_defaults;    // defaults of the trailing positional parameters
   bool fast_varargs = false;  // the parameters end in *args: extra positional values are its items
   std::vector<std::string> param_names;   // positional parameter names (keyword calls)
+  // Keyword-only parameters and **kwargs (fast_keywords): the canonical form is then
+  // (positional values, {keyword-only values with defaults, then extra keywords}).
+  bool fast_keywords = false;
+  std::vector<std::string> kwonly_names;
+  std::vector<py::object> kwonly_defaults;   // null: required
+  bool var_keyword = false;
   // input_signature: the one key, and each positional argument's dtype/shape
   std::shared_ptr<TraceKey> signature_key;
   std::vector<TensorSpec> signature_specs;
@@ -258,23 +291,53 @@ py::object run_entry(const CacheEntry& e, const std::vector<TensorPtr>& leaves) 
 // The call's values for every positional parameter, in order (keywords placed, trailing
 // defaults filled), as Python's binding would give them; false when only the slow path can
 // bind this call (unknown keywords, missing or duplicate values: it raises the TypeError).
-bool canonical_args(const FunctionBase& f, const py::args& args, const py::kwargs& kwargs, py::tuple* out) {
+// With keyword-only parameters or **kwargs, `*kw` gets the keyword part of the canonical form
+// (an empty dict when there is none).
+bool canonical_args(const FunctionBase& f, const py::args& args, const py::kwargs& kwargs, py::tuple* out,
+                    py::dict* kw = nullptr) {
   const int np_ = f.fast_positional, nargs = static_cast<int>(args.size());
   if (np_ < 0 || (nargs > np_ && !(f.fast_varargs && kwargs.empty()))) return false;
-  if (kwargs.empty() && nargs >= np_) {
+  if (f.fast_keywords != (kw != nullptr)) return false;
+  if (kwargs.empty() && nargs >= np_ && !f.fast_keywords) {
     *out = args;
     return true;
   }
-  if (!kwargs.empty() && f.param_names.empty()) return false;
+  // (param_names is empty when a parameter is positional-only: keywords bind the slow way)
+  if (!kwargs.empty() && f.param_names.size() != static_cast<size_t>(np_)) return false;
   std::vector<py::object> slots(np_);
+  std::vector<py::object> kwonly(f.kwonly_names.size());
+  py::dict extra;
   for (int i = 0; i < nargs; ++i) slots[i] = py::reinterpret_borrow<py::object>(args[i]);
   for (auto kv : kwargs) {
+    if (!PyUnicode_Check(kv.first.ptr())) return false;
     std::string key = py::str(kv.first);
     int idx = -1;
     for (int i = 0; i < np_; ++i)
       if (f.param_names[i] == key) { idx = i; break; }
-    if (idx < nargs || slots[idx]) return false;
-    slots[idx] = py::reinterpret_borrow<py::object>(kv.second);
+    if (idx >= 0) {
+      if (idx < nargs || slots[idx]) return false;
+      slots[idx] = py::reinterpret_borrow<py::object>(kv.second);
+      continue;
+    }
+    for (size_t j = 0; j < f.kwonly_names.size() && idx < 0; ++j)
+      if (f.kwonly_names[j] == key) idx = static_cast<int>(j);
+    if (idx >= 0) {
+      kwonly[idx] = py::reinterpret_borrow<py::object>(kv.second);
+    } else if (f.var_keyword) {
+      extra[kv.first] = kv.second;
+    } else {
+      return false;   // unknown keyword: the slow path raises TypeError
+    }
+  }
+  if (kw) {
+    // Python's binding order: keyword-only parameters in order, then **kwargs as passed.
+    py::dict d;
+    for (size_t j = 0; j < kwonly.size(); ++j) {
+      if (!kwonly[j] && !f.kwonly_defaults[j]) return false;   // missing: TypeError on the slow path
+      d[py::str(f.kwonly_names[j])] = kwonly[j] ? kwonly[j] : f.kwonly_defaults[j];
+    }
+    for (auto kv : extra) d[kv.first] = kv.second;
+    *kw = std::move(d);
   }
   const int nd = static_cast<int>(f.fast_defaults.size());
   py::tuple full(np_);
@@ -288,9 +351,10 @@ bool canonical_args(const FunctionBase& f, const py::args& args, const py::kwarg
 }
 
 // Runs the cached concrete function for these canonical arguments; a null object on a miss.
-py::object call_cached(FunctionBase& f, const py::tuple& full) {
+// `key_value`: the canonical arguments (a tuple), or (tuple, keyword dict) for keywords.
+py::object call_cached(FunctionBase& f, py::handle key_value) {
   KeyBuilder kb;
-  TypePtr key = kb.build(full);
+  TypePtr key = kb.build(key_value);
   if (kb.has_specs) return py::object();
   auto e = f.cache.lookup(key);
   if (!e) return py::object();
@@ -429,7 +493,13 @@ void init_function(py::module_& m) {
             if (kwargs.empty()) hit = call_with_signature(f, args);
           } else {
             py::tuple full;
-            if (canonical_args(f, args, kwargs, &full)) hit = call_cached(f, full);
+            if (f.fast_keywords) {
+              py::dict kw;
+              if (canonical_args(f, args, kwargs, &full, &kw))
+                hit = kw.empty() ? call_cached(f, full) : call_cached(f, py::make_tuple(full, kw));
+            } else if (canonical_args(f, args, kwargs, &full)) {
+              hit = call_cached(f, full);
+            }
           }
           if (hit) return hit;
         }
@@ -439,6 +509,17 @@ void init_function(py::module_& m) {
       .def_readwrite("_fast_defaults", &FunctionBase::fast_defaults)
       .def_readwrite("_fast_varargs", &FunctionBase::fast_varargs)
       .def_readwrite("_param_names", &FunctionBase::param_names)
+      .def("_set_fast_keywords", [](FunctionBase& f, std::vector<std::string> names, py::list defaults,
+                                    std::vector<bool> has_default, bool var_keyword) {
+        if (defaults.size() != names.size() || has_default.size() != names.size())
+          throw_error(Code::ValueError, "_set_fast_keywords: one default per keyword-only parameter");
+        f.kwonly_names = std::move(names);
+        f.kwonly_defaults.clear();
+        for (size_t j = 0; j < f.kwonly_names.size(); ++j)
+          f.kwonly_defaults.push_back(has_default[j] ? py::reinterpret_borrow<py::object>(defaults[j]) : py::object());
+        f.var_keyword = var_keyword;
+        f.fast_keywords = true;
+      })
       .def("_set_signature_fast", [](FunctionBase& f, std::shared_ptr<TraceKey> key, py::list specs) {
         f.signature_key = std::move(key);
         f.signature_specs.clear();

@@ -1,6 +1,9 @@
 // Op execution from Python, graphs, graph building contexts.
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
+#include <frameobject.h>
+
+#include <cstring>
 
 #include "bindings/convert.h"
 #include "bindings/py_types.h"
@@ -20,6 +23,52 @@ std::string op_name_arg(py::handle name) {
     throw_error(Code::TypeError, "name must be a string, got ", std::string(py::repr(name)));
   return py_utf8(name);
 }
+// `  File "<file>", line <n>, in <function>` of the innermost Python frame whose file does not
+// start with `skip` (fn's own modules) and is not importlib's; "  <unknown>" if none.
+std::string user_frame_location(const std::string& skip) {
+  PyFrameObject* f = PyThreadState_GetFrame(PyThreadState_Get());   // new reference
+  while (f) {
+    PyCodeObject* code = PyFrame_GetCode(f);   // new reference
+    Py_ssize_t len = 0;
+    const char* file = PyUnicode_AsUTF8AndSize(code->co_filename, &len);
+    if (!file) {
+      PyErr_Clear();
+    } else if (!(static_cast<size_t>(len) >= skip.size() && std::memcmp(file, skip.data(), skip.size()) == 0) &&
+               std::strstr(file, "importlib") == nullptr) {
+      // Consecutive nodes mostly come from one line (`x * 2.0 + 1.0` makes four): the last
+      // answer is kept per (code object, instruction); the code object is held so its
+      // address cannot be reused by another while cached (one reference per thread, never
+      // released: a thread_local py::object would be released after Python finalized).
+      thread_local PyObject* last_code = nullptr;
+      thread_local int last_lasti = -1;
+      thread_local std::string last;
+      int lasti = PyFrame_GetLasti(f);
+      if (last_code == reinterpret_cast<PyObject*>(code) && last_lasti == lasti) {
+        Py_DECREF(code);
+        Py_DECREF(f);
+        return last;
+      }
+      const char* name = PyUnicode_AsUTF8(code->co_name);
+      if (!name) PyErr_Clear();
+      std::string out;
+      out.reserve(static_cast<size_t>(len) + 40);
+      out.append("  File \"").append(file, static_cast<size_t>(len)).append("\", line ");
+      out.append(std::to_string(PyFrame_GetLineNumber(f))).append(", in ").append(name ? name : "?");
+      Py_XDECREF(last_code);
+      last_code = reinterpret_cast<PyObject*>(code);   // takes our reference
+      last_lasti = lasti;
+      last = out;
+      Py_DECREF(f);
+      return out;
+    }
+    Py_DECREF(code);
+    PyFrameObject* back = PyFrame_GetBack(f);   // new reference
+    Py_DECREF(f);
+    f = back;
+  }
+  return "  <unknown>";
+}
+
 }  // namespace
 
 void init_ops(py::module_& m) {
@@ -55,6 +104,18 @@ void init_ops(py::module_& m) {
       }, py::arg("op"), py::arg("inputs"), py::arg("attrs"), py::arg("outputs"), py::arg("out_grads"));
   m.def("set_check_numerics", &set_check_numerics);
   m.def("check_numerics_enabled", &check_numerics_enabled);
+  m.def("set_location_skip", [](const std::string& prefix) {
+    // The same rule as a Python provider walking sys._getframe, in C++ (tracing calls it once
+    // per node): the innermost frame whose file is outside `prefix` and not importlib's.
+    static std::string skip;   // set once at import; read while tracing
+    skip = prefix;
+    set_location_provider([]() -> std::string {
+      py::gil_scoped_acquire gil;
+      return user_frame_location(skip);
+    });
+  }, py::arg("prefix"));
+  m.def("_current_location", [] { return current_location(); },
+        "The user's source location as nodes record it (tests compare it with Python's frames).");
   m.def("set_location_provider", [](py::function f) {
     // The provider outlives the interpreter (a static std::function): hold a strong reference
     // that is deliberately never released, so nothing touches Python after it finalizes.

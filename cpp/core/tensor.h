@@ -27,7 +27,12 @@ class Buffer {
   const std::vector<std::string>& strings() const { return strings_; }
 
  private:
-  struct FreeDeleter { void operator()(void* p) const; };
+  struct FreeDeleter {
+    FreeDeleter() noexcept : small(false) {}
+    explicit FreeDeleter(bool s) noexcept : small(s) {}
+    bool small;   // one 64-byte block: back to this thread's free list
+    void operator()(void* p) const;
+  };
   std::unique_ptr<void, FreeDeleter> storage_;
   std::shared_ptr<void> owner_;
   void* data_ = nullptr;

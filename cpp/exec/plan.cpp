@@ -1,6 +1,7 @@
 #include "exec/plan.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "core/error.h"
 #include "exec/control_flow.h"
@@ -76,10 +77,14 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
   for (size_t k = 0; k < plan->steps_.size(); ++k) {
     Step& st = plan->steps_[k];
     st.move_in.assign(st.in_slots.size(), 0);
+    std::unordered_map<int, int> times;   // a wide step (a fused node's 10,000 inputs): counted once
+    if (st.in_slots.size() > 16)
+      for (int s : st.in_slots) ++times[s];
     for (size_t j = 0; j < st.in_slots.size(); ++j) {
       int s = st.in_slots[j];
       if (last_use[s] != static_cast<int>(k)) continue;
-      if (std::count(st.in_slots.begin(), st.in_slots.end(), s) == 1) st.move_in[j] = 1;
+      auto n = times.empty() ? std::count(st.in_slots.begin(), st.in_slots.end(), s) : times[s];
+      if (n == 1) st.move_in[j] = 1;
     }
   }
   plan->graph_ = std::move(graph);

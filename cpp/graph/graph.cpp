@@ -15,11 +15,13 @@ std::string Graph::unique_name(const std::string& hint) {
   // TensorFlow's scheme: first use keeps the name, later ones get _1, _2, ... (skipping taken ones).
   std::string base = hint.empty() ? "node" : hint;
   auto it = name_counts_.find(base);
-  if (it == name_counts_.end() && !name_index_.count(base)) {
-    name_counts_[base] = 1;
-    return base;
+  if (it == name_counts_.end()) {
+    // A name taken by add_node_named has no count yet: its first suffix is _1, as TF's.
+    bool taken = name_index_.count(base) != 0;
+    it = name_counts_.emplace(base, 1).first;
+    if (!taken) return base;
   }
-  int& count = name_counts_[base];
+  int& count = it->second;
   std::string candidate;
   do {
     candidate = base + "_" + std::to_string(count++);
@@ -29,8 +31,12 @@ std::string Graph::unique_name(const std::string& hint) {
 
 int Graph::add_node(Node node) {
   node.name = unique_name(node.name);
+  return add_node_named(std::move(node));
+}
+
+int Graph::add_node_named(Node node) {
   int idx = static_cast<int>(nodes_.size());
-  name_index_[node.name] = idx;
+  name_index_.emplace(node.name, idx);
   if (node.def && node.def->stateful) stateful_nodes.push_back(idx);
   nodes_.push_back(std::move(node));
   return idx;
@@ -40,7 +46,7 @@ std::string Graph::peek_unique_name(const std::string& hint) const {
   std::string base = hint.empty() ? "node" : hint;
   auto it = name_counts_.find(base);
   if (it == name_counts_.end() && !name_index_.count(base)) return base;
-  int count = it == name_counts_.end() ? 0 : it->second;
+  int count = it == name_counts_.end() ? 1 : it->second;
   std::string candidate;
   do {
     candidate = base + "_" + std::to_string(count++);

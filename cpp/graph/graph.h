@@ -39,6 +39,9 @@ class Graph : public std::enable_shared_from_this<Graph> {
   const std::string& name() const { return name_; }
 
   int add_node(Node node);   // uniquifies node.name, returns the index
+  // Keeps node.name, which the caller knows is not taken (a pass copying a graph's nodes).
+  int add_node_named(Node node);
+  void reserve(int n) { nodes_.reserve(static_cast<size_t>(n)); name_index_.reserve(static_cast<size_t>(n)); }
   std::string unique_name(const std::string& hint);
   std::string peek_unique_name(const std::string& hint) const;   // what unique_name would return
   const Node& node(int i) const { return nodes_[i]; }

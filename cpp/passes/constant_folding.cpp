@@ -11,11 +11,31 @@ namespace {
 constexpr int64_t kMaxFoldedElements = 1 << 12;
 }
 
+namespace {
+bool foldable(const Node& n) {
+  return n.def && !n.def->stateful && !n.def->needs_host && !n.inputs.empty() && n.op != "Const";
+}
+}  // namespace
+
 std::shared_ptr<Graph> fold_constants(const Graph& g) {
+  auto r = fold_constants_or_null(g);
+  return r ? r : copy_graph(g);
+}
+
+std::shared_ptr<Graph> fold_constants_or_null(const Graph& g) {
+  // Folding starts at a node whose inputs are all Consts already; without one, nothing folds.
+  bool any = false;
+  for (int i = 0; i < g.num_nodes() && !any; ++i) {
+    const Node& n = g.node(i);
+    if (!foldable(n)) continue;
+    any = true;
+    for (const NodeOutput& in : n.inputs) any = any && g.node(in.node).op == "Const";
+  }
+  if (!any) return nullptr;
   Rewriter rw(g);
   const OpDef& const_def = OpRegistry::global().get("Const");
   return rw.run([&](int i, const Node& n, Rewriter& r) {
-    if (!n.def || n.def->stateful || n.def->needs_host || n.inputs.empty() || n.op == "Const") return false;
+    if (!foldable(n)) return false;
     std::vector<EagerPtr> values;
     for (const NodeOutput& in : n.inputs) {
       const Node& src = r.target().node(in.node);

@@ -2,9 +2,7 @@
 // intermediate used once, by the next op of the tree) becomes one _FusedElementwise node that
 // makes a single tiled pass over the data (kernels/fused/elementwise.h). Inputs may broadcast
 // when their non-1 dims are one contiguous run of the output's dims (scalars, biases, rows,
-// per-row statistics such as a layer norm's mean). The replaced nodes stay in the graph,
-// unused, and Plan::compile prunes them.
-#include <functional>
+// per-row statistics such as a layer norm's mean). The fused tree's members are dropped.
 #include <map>
 
 #include "core/error.h"
@@ -90,6 +88,11 @@ const OpDef& fused_elementwise_op() {
 }
 
 std::shared_ptr<Graph> fuse_elementwise(const Graph& g) {
+  auto r = fuse_elementwise_or_null(g);
+  return r ? r : copy_graph(g);
+}
+
+std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   const int n = g.num_nodes();
   std::vector<int> uses(n, 0), consumer(n, -1);
   std::vector<char> pinned(n, 0), cand(n, 0), absorbed(n, 0), has_member(n, 0);
@@ -139,23 +142,41 @@ std::shared_ptr<Graph> fuse_elementwise(const Graph& g) {
     absorbed[i] = 1;
     has_member[c] = 1;
   }
+  bool any = false;
+  auto is_root = [&](int i) {
+    return cand[i] && !absorbed[i] && has_member[i] && g.node(i).outputs[0].dtype == DType::Float32;
+  };
+  for (int i = 0; i < n && !any; ++i) any = is_root(i);
+  if (!any) return nullptr;
+  // Members of a tree that becomes a fused node are not copied at all (nothing else reads them).
+  std::vector<char> in_fused(n, 0);
+  for (int i = n - 1; i >= 0; --i) in_fused[i] = is_root(i) || (absorbed[i] && in_fused[consumer[i]]);
   std::vector<std::vector<NodeOutput>> remapped(n);
   Rewriter rw(g);
   return rw.run([&](int i, const Node& copy, Rewriter& r) {
-    remapped[i] = copy.inputs;
-    if (!cand[i] || absorbed[i] || !has_member[i] || copy.outputs[0].dtype != DType::Float32) return false;
+    if (in_fused[i]) remapped[i] = copy.inputs;
+    if (!is_root(i)) return absorbed[i] && in_fused[i];
     // Emit the tree rooted at i, operands first.
     std::vector<int64_t> prog, bcast;
     std::vector<NodeOutput> ext;
     std::map<std::pair<int, int>, int> ext_index;
     const Shape& shape = copy.outputs[0].shape;
-    std::function<int(int)> emit = [&](int j) -> int {
-      const Node& node = g.node(j);
-      int refs[2] = {0, 0};
-      for (size_t k = 0; k < node.inputs.size(); ++k) {
+    // Post-order walk with an explicit stack (a tree may be a chain of thousands of ops):
+    // operands first, in input order; an instruction's operand refs are ext inputs (>= 0) or
+    // earlier instructions (-(index + 1)).
+    struct Visit { int node; size_t next; int refs[2]; };
+    std::vector<Visit> stack{{i, 0, {0, 0}}};
+    while (!stack.empty()) {
+      Visit& v = stack.back();
+      const Node& node = g.node(v.node);
+      if (v.next < node.inputs.size()) {
+        size_t k = v.next++;
         const NodeOutput& in = node.inputs[k];
-        if (absorbed[in.node]) { refs[k] = emit(in.node); continue; }
-        NodeOutput m = remapped[j][k];
+        if (absorbed[in.node]) {
+          stack.push_back(Visit{in.node, 0, {0, 0}});   // invalidates v
+          continue;
+        }
+        NodeOutput m = remapped[v.node][k];
         auto it = ext_index.find({m.node, m.index});
         if (it == ext_index.end()) {
           int64_t div = 1, mod = 1;
@@ -165,14 +186,15 @@ std::shared_ptr<Graph> fuse_elementwise(const Graph& g) {
           bcast.push_back(div);
           bcast.push_back(mod);
         }
-        refs[k] = it->second;
+        v.refs[k] = it->second;
+        continue;
       }
       prog.push_back(fused::opcode_of(node.op));
-      prog.push_back(refs[0]);
-      prog.push_back(refs[1]);
-      return -static_cast<int>(prog.size() / 3);   // -(index + 1)
-    };
-    emit(i);
+      prog.push_back(v.refs[0]);
+      prog.push_back(v.refs[1]);
+      stack.pop_back();
+      if (!stack.empty()) stack.back().refs[stack.back().next - 1] = -static_cast<int>(prog.size() / 3);
+    }
     Node f;
     f.op = "_FusedElementwise";
     f.def = &fused_elementwise_op();

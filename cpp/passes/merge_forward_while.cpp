@@ -7,6 +7,7 @@
 
 #include "ops/op.h"
 #include "passes/passes.h"
+#include "passes/rewriter.h"
 
 namespace fn {
 
@@ -122,14 +123,7 @@ std::shared_ptr<Graph> merge_forward_while(const Graph& g) {
       }
     }
   }
-  if (cur) return cur;
-  auto copy = std::make_shared<Graph>(g.name());   // unchanged: a plain copy
-  for (const Node& n : g.nodes()) copy->mutable_node(copy->add_node(n)).name = n.name;
-  copy->arg_placeholders = g.arg_placeholders;
-  copy->capture_placeholders = g.capture_placeholders;
-  copy->outputs = g.outputs;
-  copy->stateful_nodes = g.stateful_nodes;
-  return copy;
+  return cur ? cur : copy_graph(g);   // unchanged: a plain copy
 }
 
 }  // namespace fn

@@ -1,13 +1,29 @@
 #include "passes/passes.h"
+#include "passes/rewriter.h"
 
 namespace fn {
 
+namespace {
+bool has_while(const Graph& g) {
+  for (const Node& n : g.nodes())
+    if (n.op == "While" || n.op == "StatelessWhile") return true;
+  return false;
+}
+}  // namespace
+
 std::shared_ptr<Graph> optimize(const Graph& g) {
-  auto merged = merge_forward_while(g);
-  auto pruned = prune_while_loop_vars(*merged);
-  auto folded = fold_constants(*pruned);
-  auto cse = eliminate_common_subexpressions(*folded);
-  return fuse_elementwise(*cse);
+  std::shared_ptr<Graph> cur;   // nullptr while every pass so far left g unchanged
+  auto apply = [&](std::shared_ptr<Graph> (*pass)(const Graph&)) {
+    if (auto r = pass(cur ? *cur : g)) cur = std::move(r);
+  };
+  if (has_while(g)) {   // the loop passes only rewrite While nodes
+    cur = merge_forward_while(g);
+    cur = prune_while_loop_vars(*cur);
+  }
+  apply(fold_constants_or_null);
+  apply(eliminate_common_subexpressions_or_null);
+  apply(fuse_elementwise_or_null);
+  return cur ? cur : copy_graph(g);   // the plan never shares the traced graph
 }
 
 }  // namespace fn

@@ -16,6 +16,12 @@ std::shared_ptr<Graph> prune_while_loop_vars(const Graph& g);
 // A While gradient's accumulating forward loop replaces the forward loop it repeats.
 std::shared_ptr<Graph> merge_forward_while(const Graph& g);
 // The pass manager: constant folding, CSE, elementwise fusion (dead nodes are pruned by Plan::compile).
+// Passes with nothing to do are skipped without copying, so a graph is copied about once.
 std::shared_ptr<Graph> optimize(const Graph& g);
+
+// The same passes, returning nullptr when they would leave the graph unchanged.
+std::shared_ptr<Graph> fold_constants_or_null(const Graph& g);
+std::shared_ptr<Graph> eliminate_common_subexpressions_or_null(const Graph& g);
+std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g);
 
 }  // namespace fn

@@ -8,6 +8,7 @@
 #include "ops/control_flow.h"
 #include "ops/op.h"
 #include "passes/passes.h"
+#include "passes/rewriter.h"
 
 namespace fn {
 
@@ -15,19 +16,6 @@ namespace {
 
 bool is_while(const Node& n) { return n.op == "While" || n.op == "StatelessWhile"; }
 
-// A node-for-node copy (indices unchanged), so a pass can edit it.
-std::shared_ptr<Graph> copy_graph(const Graph& src) {
-  auto dst = std::make_shared<Graph>(src.name());
-  for (const Node& n : src.nodes()) {
-    int idx = dst->add_node(n);
-    dst->mutable_node(idx).name = n.name;
-  }
-  dst->arg_placeholders = src.arg_placeholders;
-  dst->capture_placeholders = src.capture_placeholders;
-  dst->outputs = src.outputs;
-  dst->stateful_nodes = src.stateful_nodes;
-  return dst;
-}
 
 // Narrows `dead` (loop var k is a candidate) to the vars that can go together: var k's
 // placeholder reaches, in the body, only outputs of candidates and no stateful node, and the

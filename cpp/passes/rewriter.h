@@ -13,11 +13,14 @@ class Rewriter {
  public:
   explicit Rewriter(const Graph& src);
   // Decides what node i of the source becomes. Return true after calling replace_outputs()
-  // to drop the node; return false to copy it unchanged (with remapped inputs).
+  // to drop the node (or without, when only dropped nodes use it: their inputs from it read
+  // as node -1); return false to copy it unchanged (with remapped inputs).
   using Visit = std::function<bool(int index, const Node& remapped, Rewriter& rw)>;
   std::shared_ptr<Graph> run(const Visit& visit);
   // The new graph's node outputs that replace node `index`'s outputs.
   void replace_outputs(int index, std::vector<NodeOutput> outs);
+  // The new graph's outputs standing for source node `index`'s (an earlier node).
+  const std::vector<NodeOutput>& outputs_of(int index) const { return map_[index]; }
   Graph& target() { return *dst_; }
 
  private:
@@ -25,5 +28,8 @@ class Rewriter {
   std::shared_ptr<Graph> dst_;
   std::vector<std::vector<NodeOutput>> map_;
 };
+
+// A node-for-node copy (same indices and names) that a pass may edit.
+std::shared_ptr<Graph> copy_graph(const Graph& src);
 
 }  // namespace fn

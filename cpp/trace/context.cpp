@@ -211,23 +211,23 @@ NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput
   for (const NodeOutput& o : inputs) {
     in_specs.push_back(graph_->node(o.node).outputs[o.index]);
     values.push_back(constant_value(o));
-    auto it = o.index == 0 ? partial_.find(o.node) : partial_.end();
+    auto it = o.index == 0 && !partial_.empty() ? partial_.find(o.node) : partial_.end();
     partials.push_back(it != partial_.end() ? it->second : Shape::unknown_rank());
   }
   InferContext ctx{in_specs, attrs, values, &partials};
   std::vector<TensorSpec> outs = def.infer(ctx);
+  if (out_specs) *out_specs = outs;
   Node n;
   n.op = def.name;
   n.def = &def;
   n.name = graph_->name_scope + (name.empty() ? def.default_name : name);
   n.inputs = inputs;
   n.attrs = std::move(attrs);
-  n.outputs = outs;
+  n.outputs = std::move(outs);
   n.defined_at = current_location();
   int idx = graph_->add_node(std::move(n));
   try_fold(def, idx, in_specs, values);
   if (def.partial && !folded_.count(idx)) record_partial(def, idx, in_specs, values, partials);
-  if (out_specs) *out_specs = std::move(outs);
   return NodeOutput{idx, 0};
 }
 
@@ -339,10 +339,15 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
     std::vector<NodeOutput> ins;
     ins.reserve(inputs.size());
     for (const TensorPtr& t : inputs) ins.push_back(b->use(t, outer));
-    std::vector<TensorSpec> specs;
-    NodeOutput first = b->add_node(op, ins, attrs, name, &specs);
-    result.reserve(specs.size());
-    for (size_t i = 0; i < specs.size(); ++i) result.push_back(b->symbolic(first.node, static_cast<int>(i)));
+    // The attrs move into the node unless a tape needs them below.
+    bool taped = !active_tapes().empty() && any_tape_recording();
+    NodeOutput first = taped ? b->add_node(op, ins, attrs, name, nullptr)
+                             : b->add_node(op, ins, std::move(attrs), name, nullptr);
+    size_t n_out = b->graph()->node(first.node).outputs.size();
+    result.reserve(n_out);
+    for (size_t i = 0; i < n_out; ++i) result.push_back(b->symbolic(first.node, static_cast<int>(i)));
+    if (taped) record_on_tapes(op, inputs, result, attrs);
+    return result;
   }
   if (!active_tapes().empty() && any_tape_recording()) record_on_tapes(op, inputs, result, attrs);
   return result;

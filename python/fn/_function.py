@@ -43,7 +43,7 @@ def _user_location() -> str:
     return "  <unknown>"
 
 
-_core.set_location_provider(_user_location)
+_core.set_location_skip(_FN_DIR)   # _user_location's rule, walked in C++ (once per traced node)
 
 
 # ---------------------------------------------------------------- Function
@@ -93,6 +93,12 @@ class Function(_core.FunctionBase):
             if len(self._param_names) != self._fast_positional or self._signature.fast_varargs:
                 self._param_names = []   # positional-only parameters: keywords go the slow way
             self._fast_varargs = self._signature.fast_varargs
+            if self._signature.fast_keywords:
+                kwonly = [p for p in self._signature.params if p.kind is inspect.Parameter.KEYWORD_ONLY]
+                self._set_fast_keywords([p.name for p in kwonly],
+                                        [p.default if p.default is not inspect.Parameter.empty else None for p in kwonly],
+                                        [p.default is not inspect.Parameter.empty for p in kwonly],
+                                        any(p.kind is inspect.Parameter.VAR_KEYWORD for p in self._signature.params))
         if self._input_signature is not None and all(isinstance(s, TensorSpec) for s in self._input_signature) \
                 and len(self._input_signature) == len(self._signature.positional):
             self._set_signature_fast(_core.make_key(tuple(self._input_signature))[0], list(self._input_signature))

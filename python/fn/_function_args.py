@@ -116,7 +116,11 @@ class _Signature:
         # f(a, *args): a positional-only call's values are already the canonical form.
         self.fast_varargs = not simple and all(p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL)
                                                for p in params)
-        self.fast_positional = len(self.positional) if simple or self.fast_varargs else -1
+        # f(a, *, k=1, **kw): positional parameters then keyword-only ones and/or **kwargs; the
+        # C++ fast path places keywords itself (keyword-only values and defaults, then extras).
+        self.fast_keywords = not simple and all(
+            p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY, P.VAR_KEYWORD) for p in params)
+        self.fast_positional = len(self.positional) if simple or self.fast_varargs or self.fast_keywords else -1
 
     def bind(self, args: tuple, kwargs: dict, name: str, raw: bool = False) -> Tuple[tuple, dict, List[str]]:
         try:

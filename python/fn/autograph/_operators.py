@@ -14,6 +14,7 @@ from inside a branch leaks out. A loop's names are all carried around it.
 """
 
 import sys
+import types
 
 from . import _backend
 
@@ -739,13 +740,44 @@ _BUILTIN_OVERRIDES = {id(f): (f, g) for f, g in
                       ((len, _len), (range, _range), (int, _int), (float, _float))}
 
 
+# Library functions (fn's ops, the standard library) and module-level builtins that
+# converted_call runs unconverted: id -> the callable itself (held, so the id stays its own).
+# A traced model calls the same few thousands of times; this skips the conversion checks.
+# Bounded: a library making closures per call fills it once, then it stops growing.
+_PASSTHROUGH = {}
+_PASSTHROUGH_MAX = 4096
+_converter_module = None
+
+
+def _remember_passthrough(f, target):
+    if target is not f or len(_PASSTHROUGH) >= _PASSTHROUGH_MAX:
+        return
+    t = type(f)
+    if t is types.FunctionType:
+        if not _converter_module.is_library_function(f):
+            return
+    elif t is types.BuiltinFunctionType:
+        if not isinstance(getattr(f, '__self__', None), types.ModuleType):
+            return   # bound builtin methods are new objects on every attribute access
+    else:
+        return
+    _PASSTHROUGH[id(f)] = f
+
+
 def converted_call(f, args, kwargs=None, caller_fn_scope=None, options=None):
     """Calls ``f(*args, **kwargs)``, converting ``f`` first if it is user code (TensorFlow's
     signature; the caller's scope and options do not change what fn does)."""
+    if _PASSTHROUGH.get(id(f)) is f:
+        return f(*args, **kwargs) if kwargs else f(*args)
     if kwargs is None:
         kwargs = {}
     override = _BUILTIN_OVERRIDES.get(id(f))
     if override is not None and override[0] is f:
         return override[1](*args, **kwargs)
-    from . import _converter as converter
-    return converter.callable_for_call(f)(*args, **kwargs)
+    global _converter_module
+    if _converter_module is None:
+        from . import _converter
+        _converter_module = _converter
+    target = _converter_module.callable_for_call(f)
+    _remember_passthrough(f, target)
+    return target(*args, **kwargs)
