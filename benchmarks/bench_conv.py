@@ -2,7 +2,7 @@
 a 3x3x100x100 filter, SAME padding, stride 1. Prints the median milliseconds over repeats.
 
     python benchmarks/bench_conv.py            # fn (eager, and inside fn.function when available)
-    /opt/tfref/bin/python benchmarks/bench_conv.py --tf   # TensorFlow's figure, same script
+    ~/.cache/fn/tfref/bin/python benchmarks/bench_conv.py --tf   # TensorFlow's figure, same script
 """
 from __future__ import annotations
 

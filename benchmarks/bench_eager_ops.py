@@ -1,8 +1,8 @@
 """Eager op overhead: fn vs NumPy (and TensorFlow), median microseconds per call.
 
     python benchmarks/bench_eager_ops.py                       # fn and NumPy
-    /opt/tfref/bin/python benchmarks/bench_eager_ops.py --tf   # TensorFlow and NumPy
-    python benchmarks/bench_eager_ops.py --compare /opt/tfref/bin/python   # all three, one table
+    ~/.cache/fn/tfref/bin/python benchmarks/bench_eager_ops.py --tf   # TensorFlow and NumPy
+    python benchmarks/bench_eager_ops.py --compare ~/.cache/fn/tfref/bin/python   # all three, one table
 
 The script runs under either interpreter: it imports ``fn`` or, with --tf, ``tensorflow``.
 Target: scalar ``a + b`` under 1.5 us in fn.

@@ -1,8 +1,8 @@
 """Cached-call overhead of a Function: fn vs TensorFlow (same script, pick with --tf).
 
     python benchmarks/bench_function.py            # fn
-    /opt/tfref/bin/python benchmarks/bench_function.py --tf   # TensorFlow, for the ratio
-    python benchmarks/bench_function.py --compare /opt/tfref/bin/python   # both, as a table
+    ~/.cache/fn/tfref/bin/python benchmarks/bench_function.py --tf   # TensorFlow, for the ratio
+    python benchmarks/bench_function.py --compare ~/.cache/fn/tfref/bin/python   # both, as a table
 
 Prints the median over repeated runs of the per-call time in microseconds.
 """

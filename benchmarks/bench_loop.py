@@ -2,8 +2,8 @@
 holding an If), fn vs TensorFlow (same script, pick with --tf).
 
     python benchmarks/bench_loop.py                   # fn
-    /opt/tfref/bin/python benchmarks/bench_loop.py --tf   # TensorFlow
-    python benchmarks/bench_loop.py --compare /opt/tfref/bin/python   # both, as a table
+    ~/.cache/fn/tfref/bin/python benchmarks/bench_loop.py --tf   # TensorFlow
+    python benchmarks/bench_loop.py --compare ~/.cache/fn/tfref/bin/python   # both, as a table
 
 Prints the median over repeated calls of one whole call (ms) and the time per iteration (us).
 `--number` is the iteration count n (default 10,000).
