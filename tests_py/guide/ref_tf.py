@@ -1,6 +1,6 @@
 """Run the guide snippets with real TensorFlow, to check expected lines.
 
-Usage: ``python tests_py/guide/ref_tf.py [--python /opt/tfref/bin/python] [IDS...]``
+Usage: ``python tests_py/guide/ref_tf.py [--python ~/.cache/fn/tfref/bin/python] [IDS...]``
 
 Each example runs in its own TensorFlow process with ``import fn as tf``
 replaced by ``import tensorflow as tf``; stdout and stderr are merged at the
@@ -43,7 +43,7 @@ def child(ex_id: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--python", default="/opt/tfref/bin/python")
+    ap.add_argument("--python", default=os.path.expanduser("~/.cache/fn/tfref/bin/python"))
     ap.add_argument("--child")
     ap.add_argument("--raw", action="store_true", help="do not normalise")
     ap.add_argument("ids", nargs="*")

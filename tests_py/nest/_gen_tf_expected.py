@@ -2,7 +2,7 @@
 
 Run once with the reference interpreter (attrs must be importable there, e.g.
 PYTHONPATH pointing at a directory holding copies of the attr/attrs packages):
-    TF_CPP_MIN_LOG_LEVEL=3 /opt/tfref/bin/python tests_py/nest/_gen_tf_expected.py
+    TF_CPP_MIN_LOG_LEVEL=3 ~/.cache/fn/tfref/bin/python tests_py/nest/_gen_tf_expected.py
 and paste the printed literal into test_nest.py.  Only TensorFlow computes the
 expected values.
 """
