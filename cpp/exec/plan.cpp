@@ -97,6 +97,7 @@ std::vector<EagerPtr> Plan::run(const EagerPtr* inputs, size_t count) const {
 std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t n_move) const {
   if (count != input_slots_.size())
     throw_error(Code::InvalidArgument, "expected ", input_slots_.size(), " inputs, got ", count);
+  PooledRun pooled(pools_);
   std::vector<EagerPtr> slots(num_slots_);
   for (size_t i = 0; i < count; ++i) {
     if (i < n_move) slots[input_slots_[i]] = std::move(inputs[i]);
@@ -120,8 +121,12 @@ std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t
         msg += "\n\t [[{{node " + st.node->name + "}}]]";
       throw Error(e.code(), msg);
     }
+    // Inputs handed over and not reused in place by the kernel, and slots past their last use:
+    // their storage goes to the run's pool for the next outputs.
+    for (size_t j = 0; j < in.size(); ++j)
+      if (st.move_in[j]) pooled.recycle(in[j]);
     for (size_t k = 0; k < out.size(); ++k) slots[st.out_base + k] = std::move(out[k]);
-    for (int s : st.release) slots[s].reset();
+    for (int s : st.release) pooled.recycle(slots[s]);
   }
   std::vector<EagerPtr> result;
   result.reserve(output_slots_.size());

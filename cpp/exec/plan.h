@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/buffer_plan.h"
 #include "graph/graph.h"
 #include "ops/op.h"
 
@@ -41,6 +42,7 @@ class Plan {
   std::vector<int> output_slots_;
   int num_slots_ = 0;
   bool needs_host_ = false;
+  mutable PlanPools pools_;   // storage of dead values, reused by the next runs (buffer_plan.h)
 };
 
 }  // namespace fn
