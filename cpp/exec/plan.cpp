@@ -66,6 +66,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
       last_use[s] = static_cast<int>(plan->steps_.size());
     }
     if (node_needs_host(node)) plan->needs_host_ = true;
+    plan->max_inputs_ = std::max(plan->max_inputs_, st.in_slots.size());
     plan->steps_.push_back(std::move(st));
   }
   for (int s : plan->output_slots_) last_use[s] = -2;   // outputs are never released
@@ -105,6 +106,7 @@ std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t
   }
   for (const auto& c : consts_) slots[c.first] = c.second;
   std::vector<EagerPtr> in;
+  in.reserve(max_inputs_);
   for (const Step& st : steps_) {
     in.clear();
     for (size_t j = 0; j < st.in_slots.size(); ++j) {
