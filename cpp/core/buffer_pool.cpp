@@ -51,6 +51,9 @@ void BufferPool::recycle(EagerPtr& t) {
   std::shared_ptr<Buffer> b = t->buffer();   // the tensor's reference and ours
   t.reset();
   if (b.use_count() != 1) return;            // a deleter elsewhere kept it after all
+  // Another thread's last use of the storage happens before its release of the reference;
+  // use_count() reads relaxed, so order our later writes after it.
+  std::atomic_thread_fence(std::memory_order_acquire);
   size_t cap = b->capacity();
   size_t held = g_held.load(std::memory_order_relaxed);
   do {
