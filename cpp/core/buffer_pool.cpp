@@ -20,6 +20,8 @@ std::atomic<size_t> g_budget{budget_from_env()};
 constexpr size_t kMaxEntries = 256;   // per pool: the linear best-fit scan stays cheap
 }  // namespace
 
+BufferPool::BufferPool() { free_.reserve(kMaxEntries); }   // recycle never reallocates (noexcept use)
+
 size_t BufferPool::budget() { return g_budget.load(std::memory_order_relaxed); }
 void BufferPool::set_budget(size_t bytes) { g_budget.store(bytes, std::memory_order_relaxed); }
 size_t BufferPool::total_held() { return g_held.load(std::memory_order_relaxed); }

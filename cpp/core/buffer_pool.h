@@ -15,7 +15,7 @@ namespace fn {
 
 class BufferPool {
  public:
-  BufferPool() = default;
+  BufferPool();
   BufferPool(const BufferPool&) = delete;
   BufferPool& operator=(const BufferPool&) = delete;
   ~BufferPool() { clear(); }

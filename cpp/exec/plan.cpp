@@ -98,14 +98,14 @@ std::vector<EagerPtr> Plan::run(const EagerPtr* inputs, size_t count) const {
 std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t n_move) const {
   if (count != input_slots_.size())
     throw_error(Code::InvalidArgument, "expected ", input_slots_.size(), " inputs, got ", count);
-  PooledRun pooled(pools_);
-  std::vector<EagerPtr> slots(num_slots_);
+  PooledRun pooled(pools_, num_slots_);   // slots and pool reused from the previous run
+  std::vector<EagerPtr>& slots = pooled.slots();
   for (size_t i = 0; i < count; ++i) {
     if (i < n_move) slots[input_slots_[i]] = std::move(inputs[i]);
     else slots[input_slots_[i]] = inputs[i];
   }
   for (const auto& c : consts_) slots[c.first] = c.second;
-  std::vector<EagerPtr> in;
+  std::vector<EagerPtr>& in = pooled.in();
   in.reserve(max_inputs_);
   for (const Step& st : steps_) {
     in.clear();
