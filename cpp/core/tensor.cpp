@@ -1,9 +1,11 @@
 #include "core/tensor.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <new>
 #include <vector>
 
+#include "core/buffer_pool.h"
 #include "core/error.h"
 #include "graph/graph.h"
 
@@ -50,9 +52,14 @@ void Buffer::FreeDeleter::operator()(void* p) const {
   std::free(p);
 }
 
+namespace {
+std::atomic<uint64_t> g_fresh{0};
+}
+uint64_t Buffer::fresh_allocations() { return g_fresh.load(std::memory_order_relaxed); }
+
 std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
-  auto b = std::make_shared<Buffer>();
   if (dtype == DType::String) {
+    auto b = std::make_shared<Buffer>();
     // The slots alone are sizeof(std::string) bytes each and are all constructed: refuse past
     // 8 GB up front (operator new would abort under a sanitizer, or the OOM killer strike).
     if (n < 0 || static_cast<uint64_t>(n) > (uint64_t{1} << 33) / sizeof(std::string)) throw std::bad_alloc();
@@ -65,6 +72,13 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
     throw std::bad_alloc();
   size_t rounded = ((bytes + 63) / 64) * 64;
   if (rounded == 0) rounded = kBlock;
+  if (BufferPool* pool = current_buffer_pool()) {   // a plan run recycles dead values' storage
+    if (auto r = pool->take(rounded)) {
+      r->nbytes_ = bytes;
+      return r;
+    }
+  }
+  auto b = std::make_shared<Buffer>();
   void* p = nullptr;
   if (kRecycle && rounded == kBlock) {
     BlockCache* c = block_cache();
@@ -73,11 +87,15 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
       c->free.pop_back();
     }
   }
-  if (!p) p = std::aligned_alloc(64, rounded);
+  if (!p) {
+    g_fresh.fetch_add(1, std::memory_order_relaxed);
+    p = std::aligned_alloc(64, rounded);
+  }
   if (!p) throw std::bad_alloc();
   b->storage_ = std::unique_ptr<void, FreeDeleter>(p, FreeDeleter{rounded == kBlock});
   b->data_ = p;
   b->nbytes_ = bytes;
+  b->capacity_ = rounded;
   return b;
 }
 

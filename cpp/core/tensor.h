@@ -20,9 +20,15 @@ class Buffer {
  public:
   static std::shared_ptr<Buffer> allocate(DType dtype, int64_t num_elements);
   static std::shared_ptr<Buffer> wrap(void* data, size_t nbytes, std::shared_ptr<void> owner);
+  // Storage allocations so far in the process (not counting recycled buffers): for tests and
+  // benchmarks of the memory plan.
+  static uint64_t fresh_allocations();
   void* data() { return data_; }
   const void* data() const { return data_; }
   size_t nbytes() const { return nbytes_; }
+  // Bytes of storage this buffer owns (0 for strings and wrapped memory); a buffer recycled
+  // through a BufferPool may own more than it uses.
+  size_t capacity() const { return capacity_; }
   std::vector<std::string>& strings() { return strings_; }
   const std::vector<std::string>& strings() const { return strings_; }
 
@@ -37,6 +43,7 @@ class Buffer {
   std::shared_ptr<void> owner_;
   void* data_ = nullptr;
   size_t nbytes_ = 0;
+  size_t capacity_ = 0;
   std::vector<std::string> strings_;
 };
 

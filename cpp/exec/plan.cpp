@@ -67,6 +67,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
       last_use[s] = static_cast<int>(plan->steps_.size());
     }
     if (node_needs_host(node)) plan->needs_host_ = true;
+    plan->max_inputs_ = std::max(plan->max_inputs_, st.in_slots.size());
     plan->steps_.push_back(std::move(st));
   }
   for (int s : plan->output_slots_) last_use[s] = -2;   // outputs are never released
@@ -102,13 +103,15 @@ std::vector<EagerPtr> Plan::run(const EagerPtr* inputs, size_t count) const {
 std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t n_move) const {
   if (count != input_slots_.size())
     throw_error(Code::InvalidArgument, "expected ", input_slots_.size(), " inputs, got ", count);
-  std::vector<EagerPtr> slots(num_slots_);
+  PooledRun pooled(pools_, num_slots_);   // slots and pool reused from the previous run
+  std::vector<EagerPtr>& slots = pooled.slots();
   for (size_t i = 0; i < count; ++i) {
     if (i < n_move) slots[input_slots_[i]] = std::move(inputs[i]);
     else slots[input_slots_[i]] = inputs[i];
   }
   for (const auto& c : consts_) slots[c.first] = c.second;
-  std::vector<EagerPtr> in;
+  std::vector<EagerPtr>& in = pooled.in();
+  in.reserve(max_inputs_);
   for (const Step& st : steps_) {
     in.clear();
     for (size_t j = 0; j < st.in_slots.size(); ++j) {
@@ -125,8 +128,12 @@ std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t
         msg += "\n\t [[{{node " + st.node->name + "}}]]";
       throw Error(e.code(), msg);
     }
+    // Inputs handed over and not reused in place by the kernel, and slots past their last use:
+    // their storage goes to the run's pool for the next outputs.
+    for (size_t j = 0; j < in.size(); ++j)
+      if (st.move_in[j]) pooled.recycle(in[j]);
     for (size_t k = 0; k < out.size(); ++k) slots[st.out_base + k] = std::move(out[k]);
-    for (int s : st.release) slots[s].reset();
+    for (int s : st.release) pooled.recycle(slots[s]);
   }
   std::vector<EagerPtr> result;
   result.reserve(output_slots_.size());

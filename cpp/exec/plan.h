@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/buffer_plan.h"
 #include "graph/graph.h"
 #include "ops/op.h"
 
@@ -40,7 +41,9 @@ class Plan {
   std::vector<int> input_slots_;
   std::vector<int> output_slots_;
   int num_slots_ = 0;
+  size_t max_inputs_ = 0;     // most inputs of one step (a run reserves that once)
   bool needs_host_ = false;
+  mutable PlanPools pools_;   // storage of dead values, reused by the next runs (buffer_plan.h)
 };
 
 }  // namespace fn

@@ -2,6 +2,7 @@
 // AssignAddVariableOp, AssignSubVariableOp.
 #include "ops/state.h"
 
+#include "core/buffer_pool.h"
 #include "core/error.h"
 #include "ops/families.h"
 #include "ops/op.h"
@@ -88,6 +89,9 @@ KernelFn assign_kernel(const std::string& op, int sign) {
       const OpDef& math = OpRegistry::global().get(sign > 0 ? "AddV2" : "Sub");
       auto out = run_kernel(math, {cur, delta}, Attrs{}, op);
       v.assign(out[0]);
+      // Inside a plan run the old value's storage (if no reader still holds it) serves the
+      // next output instead of being freed: a training step's updates allocate nothing.
+      if (BufferPool* pool = current_buffer_pool()) pool->recycle(cur);
     }
     return std::vector<EagerPtr>{};
   };

@@ -67,11 +67,13 @@ std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>
     instrs[i] = fused::Instr{static_cast<int>(prog[3 * i]), static_cast<int>(prog[3 * i + 1]),
                              static_cast<int>(prog[3 * i + 2])};
   // In place when an input of the output's size dies here: the plan handed over its only
-  // reference and no view shares its buffer (elements are read before they are written).
+  // reference and no view shares its buffer (elements are read before they are written). The
+  // buffer must own its storage: a slice or wrapped array is a view of memory others still see.
   EagerPtr out;
   for (size_t i = 0; i < in.size() && !out; ++i)
     if (bcast[2 * i] == 1 && bcast[2 * i + 1] == shape.num_elements() && in[i].use_count() == 1 &&
-        in[i]->buffer() && in[i]->buffer().use_count() == 1 && in[i]->shape() == shape)
+        in[i]->buffer() && in[i]->buffer().use_count() == 1 && in[i]->buffer()->capacity() > 0 &&
+        in[i]->shape() == shape)
       out = in[i];
   if (!out) out = make_tensor(DType::Float32, shape);
   fused::run(instrs, ops, out->data<float>(), shape.num_elements());

@@ -145,3 +145,18 @@ def test_tensor_array_in_function_does_not_clear():
     s, r = f()
     np.testing.assert_array_equal(s.numpy(), [1.0, 2.0, 3.0])
     assert r.numpy() == 1.0
+
+
+def test_elementwise_on_a_slice_of_an_argument_leaves_the_argument_unchanged():
+    # fn's fused elementwise kernel once wrote its result over a dying input that was a view
+    # (x[0] shares x's storage), changing the caller's tensor.
+    x = tf.constant(np.ones((2, 3), np.float32))
+
+    @tf.function
+    def f(x):
+        return tf.tanh(x[0] * 2.0 + 1.0)
+
+    out = f(x)
+    np.testing.assert_allclose(out.numpy(), np.tanh(3.0) * np.ones(3, np.float32), rtol=1e-6)
+    np.testing.assert_array_equal(x.numpy(), np.ones((2, 3), np.float32))
+    np.testing.assert_array_equal(f(x).numpy(), out.numpy())

@@ -1,0 +1,56 @@
+// Recycled tensor storage. While a Plan runs, the buffers of values that die (their last use
+// passed, nothing else holds them) go into the run's BufferPool, and Buffer::allocate takes the
+// next output of a matching size from it instead of calling the allocator: outputs reuse the
+// storage of dead values by lifetime, and a plan run again (a loop body, a training step)
+// allocates no tensor storage once its pool is warm. A pool belongs to one run at a time.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "core/tensor.h"
+
+namespace fn {
+
+class BufferPool {
+ public:
+  BufferPool();
+  BufferPool(const BufferPool&) = delete;
+  BufferPool& operator=(const BufferPool&) = delete;
+  ~BufferPool() { clear(); }
+  // A buffer of at least `bytes` (64-byte multiple) and at most twice that, or nullptr.
+  std::shared_ptr<Buffer> take(size_t bytes);
+  // Keeps `t`'s storage if `t` is the only reference to its tensor and to its buffer, the
+  // buffer owns plain (non-string) storage, and the pools' byte budget allows; resets `t`.
+  void recycle(EagerPtr& t);
+  void clear();
+  size_t size() const { return free_.size(); }
+  size_t bytes_held() const { return held_; }
+
+  // Bytes all pools may hold together (FN_BUFFER_POOL_MB, default 512; 0 turns pooling off).
+  static size_t budget();
+  static void set_budget(size_t bytes);
+  static size_t total_held();
+
+ private:
+  std::vector<std::shared_ptr<Buffer>> free_;
+  size_t held_ = 0;
+};
+
+// Makes `pool` the calling thread's current pool (Buffer::allocate draws from it) for the
+// scope's lifetime; nullptr suspends pooling (nested scopes restore the previous pool).
+class PoolScope {
+ public:
+  explicit PoolScope(BufferPool* pool);
+  ~PoolScope();
+  PoolScope(const PoolScope&) = delete;
+  PoolScope& operator=(const PoolScope&) = delete;
+
+ private:
+  BufferPool* prev_;
+};
+
+BufferPool* current_buffer_pool();
+
+}  // namespace fn
