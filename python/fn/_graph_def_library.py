@@ -131,7 +131,10 @@ class Library:
             carried = [(arg, spec.dtype) for arg, spec, _ in inputs[2 + len(results):]]
             results = [(f"{node_name}/add:z:0", int32), (limit, int32)] + results + carried
         rets = []
-        for k, (value, dt) in enumerate(results):
+        if not loop:   # a cond branch returns through its own Identity nodes (built by fn.cond)
+            for ref, (value, dt) in zip(_returns(sub), results):
+                rets.append((sanitize(f"{node_name}/{_split_ref(ref)[0]}"), value, dt))
+        for k, (value, dt) in enumerate(results if loop else []):
             ident = f"{node_name}/Identity" + (f"_{k}" if k else "")
             nodes.append(("identity", ident, value, dt))
             rets.append((sanitize(ident), f"{ident}:output:0", dt))
