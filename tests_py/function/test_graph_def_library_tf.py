@@ -140,3 +140,14 @@ def test_flat_map_model_matches_observed_tensorflow_orders():
     assert model(["cond_true_30", "cond_false_31"]) == ["cond_false_31", "cond_true_30"]
     assert model(["while_cond_35", "while_body_36", "while_cond_true_52", "while_cond_false_53"]) == [
         "while_body_36", "while_cond_false_53", "while_cond_true_52", "while_cond_35"]
+
+
+def test_while_first_test_leaves_no_node_in_the_graph():
+    # TF evaluates a while statement's first test in a throwaway graph to decide how to run it.
+    @tf.function
+    def f(x):
+        while x < 10:
+            x = x * 2
+        return x
+    nodes = f.get_concrete_function(tf.constant(1)).graph.as_graph_def().node
+    assert [n.op for n in nodes] == ["Placeholder", "Const", "Const", "StatelessWhile", "Identity"]

@@ -361,7 +361,8 @@ def while_stmt(test, body, get_state, set_state, symbol_names=(), opts=None):
     """``while test(): body()``: staged when the first test yields a tensor, else Python.
     ``symbol_names`` are the loop variables (TensorFlow's signature)."""
     names, n_vars = symbol_names, len(symbol_names)
-    c = test()
+    with _backend.isolated_graph():   # TF dispatches on a first test evaluated in a throwaway graph
+        c = test()
     if _backend.is_tensor(c):
         _staged_while(test, body, get_state, set_state, names, n_vars, opts or {})
         return
