@@ -127,7 +127,12 @@ class Library:
         for ref in _returns(sub):
             src, idx = _split_ref(ref)
             j = _index(sub, src)
-            value = arg_names.get(src) or f"{node_name}/{src}:{_output_arg(sub.node_op(j))}:{idx}"
+            op = sub.node_op(j)
+            if op in ("If", "StatelessIf"):   # read through the Identity TF adds per If output
+                src, op, idx = f"{src}/Identity" + (f"_{idx}" if idx else ""), "Identity", 0
+            elif op in ("While", "StatelessWhile"):   # past TF's loop counter and limit
+                idx += 2
+            value = arg_names.get(src) or f"{node_name}/{src}:{_output_arg(op)}:{idx}"
             results.append((value, sub.node_outputs(j)[idx][0]))
         if loop == "body":
             counter, limit = inputs[0][0], inputs[1][0]

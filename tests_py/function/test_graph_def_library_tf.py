@@ -151,3 +151,19 @@ def test_while_first_test_leaves_no_node_in_the_graph():
         return x
     nodes = f.get_concrete_function(tf.constant(1)).graph.as_graph_def().node
     assert [n.op for n in nodes] == ["Placeholder", "Const", "Const", "StatelessWhile", "Identity"]
+
+
+def test_function_body_returns_a_nested_if_through_its_identity():
+    @tf.function
+    def f(x):
+        while x < 10:
+            if x > 3:
+                x = x * 2
+            else:
+                x = x + 1
+        return x
+    text = _text(f, tf.constant(1))
+    body = text[text.index('    signature {\n      name: "while_body_'):]
+    body = body[:body.index("\n  function {") if "\n  function {" in body else len(body)]
+    assert ('name: "while/Identity_2"\n      op: "Identity"\n      input: "while/cond/Identity:output:0"'
+            in body)
