@@ -41,7 +41,8 @@ class _Flat:
     """A structure's leaves as tensors (TensorArrays as their value, Python numbers converted)
     and how to rebuild the structure from tensors of the same kind."""
 
-    def __init__(self, structure: Any, what: str, keep_none: bool = False) -> None:
+    def __init__(self, structure: Any, what: str, keep_none: bool = False,
+                 post: Optional[Callable[[Any], Any]] = None) -> None:
         self.structure = structure
         self.metas: List[Optional[TensorArray]] = []   # the TensorArray a leaf stands for
         self.nones: List[bool] = []                     # leaf is None (no tensor)
@@ -50,14 +51,15 @@ class _Flat:
             if isinstance(leaf, TensorArray):
                 self.metas.append(leaf)
                 self.nones.append(False)
-                self.tensors.append(leaf.flow)
+                self.tensors.append(post(leaf.flow) if post else leaf.flow)
             elif leaf is None and keep_none:
                 self.metas.append(None)
                 self.nones.append(True)
             else:
                 self.metas.append(None)
                 self.nones.append(False)
-                self.tensors.append(_to_tensor(leaf, what))
+                t = _to_tensor(leaf, what)
+                self.tensors.append(post(t) if post else t)
 
     def rebuild(self, tensors: Sequence[Any], metas: Optional[List[Optional[TensorArray]]] = None) -> Any:
         metas = self.metas if metas is None else metas
@@ -89,6 +91,10 @@ def _local(t: Any) -> Any:
     return t
 
 
+def _identity(t: Any) -> Any:
+    return _core.execute("Identity", [t], None, None)[0]
+
+
 def _structure_text(s: Any) -> str:
     return repr(s)
 
@@ -99,8 +105,10 @@ def _trace_branch(fn: Callable[[], Any], graph_name: str) -> Tuple[Any, "_Flat"]
     builder = _core.GraphBuilder(_core.Graph(graph_name))
     with _core.ContextScope(builder):
         out = fn()
-        flat = _Flat(out, "A cond branch output", keep_none=True)
-        builder.set_outputs([_local(t) for t in flat.tensors])
+        # TF's func_graph: each output in turn is converted (a Const for a Python value) and
+        # returned through an Identity of its own (cond/Identity, cond/Identity_1, ...).
+        flat = _Flat(out, "A cond branch output", keep_none=True, post=_identity)
+        builder.set_outputs(flat.tensors)
     return builder, flat
 
 

@@ -197,7 +197,7 @@ def graph_def(core: Any) -> GraphDef:
     from fn._graph_def_library import Library
     library = Library(_node_defs)
     nodes = _node_defs(core, None, "", library)
-    return GraphDef(nodes, library.functions)
+    return GraphDef(nodes, library.in_tf_order())
 
 
 def _node_defs(core: Any, arg_names: Optional[Dict[str, str]], prefix: str, library: Any) -> List[Any]:
@@ -335,7 +335,7 @@ def _control_flow_attrs(core: Any, i: int, name: str, prefix: str, op: str, data
         out["parallel_iterations"] = attr["parallel_iterations"]
     out["output_shapes"] = AttrValue([TensorShape([]), TensorShape([])] + [s.shape for s in specs])
     fnames = {key: function_name(subs[key], scope, key) for key in ("cond", "body")}
-    for key in ("body", "cond"):   # the order TF's library shows them in
+    for key in ("cond", "body"):   # the order while_v2 adds them to the graph
         library.add(subs[key], fnames[key], scope, outer, specs, users, loop=key)
     out["cond"] = AttrValue(fnames["cond"], "func")
     out["body"] = AttrValue(fnames["body"], "func")

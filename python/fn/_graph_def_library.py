@@ -70,6 +70,13 @@ class Library:
         self._make_nodes = make_nodes      # (core, arg names, prefix, ref) -> List[NodeDef]
         self.functions: List[Any] = []
         self._seen: set = set()
+        self._inserted: List[str] = []
+
+    def in_tf_order(self) -> List[Any]:
+        """The functions in the order TF prints them: its graph's function library is a
+        ``gtl::FlatMap`` keyed by name, so the order is that map's slot order."""
+        by_name = {f.name: f for f in self.functions}
+        return [by_name[n] for n in _flat_map_order(self._inserted) if n in by_name]
 
     def add(self, sub: Any, fname: str, node_name: str, outer_inputs: List[str], arg_specs: List[Any],
             user_names: List[Optional[str]], loop: Optional[str] = None) -> None:
@@ -80,6 +87,7 @@ class Library:
         if fname in self._seen:
             return
         self._seen.add(fname)
+        self._inserted.append(fname)   # before its nested functions, as TF adds them
         from fn._graph_def import AttrValue, NodeDef
         from fn._tensor_spec import TensorSpec
         from fn.dtypes import int32
@@ -119,7 +127,12 @@ class Library:
         for ref in _returns(sub):
             src, idx = _split_ref(ref)
             j = _index(sub, src)
-            value = arg_names.get(src) or f"{node_name}/{src}:{_output_arg(sub.node_op(j))}:{idx}"
+            op = sub.node_op(j)
+            if op in ("If", "StatelessIf"):   # read through the Identity TF adds per If output
+                src, op, idx = f"{src}/Identity" + (f"_{idx}" if idx else ""), "Identity", 0
+            elif op in ("While", "StatelessWhile"):   # past TF's loop counter and limit
+                idx += 2
+            value = arg_names.get(src) or f"{node_name}/{src}:{_output_arg(op)}:{idx}"
             results.append((value, sub.node_outputs(j)[idx][0]))
         if loop == "body":
             counter, limit = inputs[0][0], inputs[1][0]
@@ -131,11 +144,62 @@ class Library:
             carried = [(arg, spec.dtype) for arg, spec, _ in inputs[2 + len(results):]]
             results = [(f"{node_name}/add:z:0", int32), (limit, int32)] + results + carried
         rets = []
-        for k, (value, dt) in enumerate(results):
+        if not loop:   # a cond branch returns through its own Identity nodes (built by fn.cond)
+            for ref, (value, dt) in zip(_returns(sub), results):
+                rets.append((sanitize(f"{node_name}/{_split_ref(ref)[0]}"), value, dt))
+        for k, (value, dt) in enumerate(results if loop else []):
             ident = f"{node_name}/Identity" + (f"_{k}" if k else "")
             nodes.append(("identity", ident, value, dt))
             rets.append((sanitize(ident), f"{ident}:output:0", dt))
         self.functions.append(FunctionDef(fname, inputs, rets, nodes))
+
+
+_M64 = (1 << 64) - 1
+
+
+def _hash64(s: str, seed: int = 0xDECAFCAFFE) -> int:
+    """TF's ``Hash64`` (``tsl/platform/hash.cc``, a MurmurHash64A), the hash of ``gtl::FlatMap``."""
+    data = s.encode()
+    m, r = 0xc6a4a7935bd1e995, 47
+    h = (seed ^ (len(data) * m)) & _M64
+    full = len(data) - len(data) % 8
+    for i in range(0, full, 8):
+        k = (int.from_bytes(data[i:i + 8], "little") * m) & _M64
+        k = ((k ^ (k >> r)) * m) & _M64
+        h = ((h ^ k) * m) & _M64
+    if full < len(data):
+        h = ((h ^ int.from_bytes(data[full:], "little")) * m) & _M64
+    h = ((h ^ (h >> r)) * m) & _M64
+    return h ^ (h >> r)
+
+
+def _flat_map_order(keys: List[str]) -> List[str]:
+    """The iteration order of a ``gtl::FlatMap<string, _>`` (``tsl/lib/gtl/flatrep.h``) after
+    inserting ``keys`` in turn: slots in buckets of 8, home slot ``(hash >> 8) & mask``, probing
+    ``index + 1, + 2, ...``, regrown to fit ``size + 1`` when 80% of the slots are used."""
+    def table(n: int) -> Tuple[List[Optional[str]], int]:
+        cap = 8
+        while n >= 0.8 * cap:
+            cap *= 2
+        return [None] * cap, int(cap * 0.8)
+
+    def insert(slots: List[Optional[str]], key: str) -> None:
+        mask = len(slots) - 1
+        index, probes = (_hash64(key) >> 8) & mask, 1
+        while slots[index] is not None:
+            index = (index + probes) & mask
+            probes += 1
+        slots[index] = key
+
+    slots, grow = table(1)
+    for count, key in enumerate(keys):
+        if count >= grow:
+            old = [k for k in slots if k is not None]
+            slots, grow = table(count + 1)
+            for k in old:
+                insert(slots, k)
+        insert(slots, key)
+    return [k for k in slots if k is not None]
 
 
 def _int32_scalar(v: int) -> Any:

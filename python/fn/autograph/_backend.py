@@ -249,6 +249,15 @@ class trial_graph:
         return self._builder.add_placeholder('Placeholder', t.dtype, t.shape)
 
 
+def isolated_graph():
+    """A throwaway graph for a ``while`` loop's first test (TF evaluates it in a temporary
+    FuncGraph); no isolation for a backend without fn's graphs."""
+    if getattr(_fn(), '_core', None) is None:
+        import contextlib
+        return contextlib.nullcontext()
+    return trial_graph()
+
+
 def is_python_literal(x):
     import numpy as np
     return isinstance(x, (int, float, bool, str, list, tuple, np.ndarray, np.generic))

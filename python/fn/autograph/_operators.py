@@ -204,6 +204,28 @@ def _check_branch_pair(main, orelse, names):
                 raise _error(ValueError, "'%s' is None at the end of the main branch." % name)
             if y is None:
                 raise _error(ValueError, "'%s' is None at the end of the else branch." % name)
+            _check_dtypes(name, x, y)
+
+
+def _is_literal(x):
+    np = sys.modules.get('numpy')
+    return isinstance(x, (bool, int, float, str)) or (np is not None and isinstance(x, np.ndarray))
+
+
+def _check_dtypes(name, x, y):
+    """TF's ``verify_single_cond_var``: Python values are converted (in the else branch's graph,
+    where TF leaves those constants too) and a tensor's dtype must agree between the branches."""
+    if _is_literal(x):
+        x = _backend.to_tensor(x)
+    if _is_literal(y):
+        y = _backend.to_tensor(y)
+    if not (_backend.is_tensor(x) and _backend.is_tensor(y)):
+        return
+    if getattr(x, 'dtype', None) is None or getattr(y, 'dtype', None) is None:
+        return
+    if x.dtype != y.dtype:
+        raise _error(TypeError, "'%s' has dtype %s in the main branch, but dtype %s in the else"
+                     ' branch' % (name, x.dtype.name, y.dtype.name))
 
 
 def _check_loop_init(values, names, first=None, note=None):
@@ -339,7 +361,8 @@ def while_stmt(test, body, get_state, set_state, symbol_names=(), opts=None):
     """``while test(): body()``: staged when the first test yields a tensor, else Python.
     ``symbol_names`` are the loop variables (TensorFlow's signature)."""
     names, n_vars = symbol_names, len(symbol_names)
-    c = test()
+    with _backend.isolated_graph():   # TF dispatches on a first test evaluated in a throwaway graph
+        c = test()
     if _backend.is_tensor(c):
         _staged_while(test, body, get_state, set_state, names, n_vars, opts or {})
         return
