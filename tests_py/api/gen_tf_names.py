@@ -16,7 +16,8 @@ MODULES = ["", "autodiff", "autograph", "autograph.experimental", "bitwise", "co
            "dtypes", "errors", "keras", "keras.activations", "keras.initializers",
            "keras.layers", "keras.losses", "keras.optimizers", "keras.utils", "linalg", "math",
            "experimental", "nest", "nn", "ragged", "random", "strings", "types", "types.experimental",
-           "version"]
+           "version", "sparse", "io", "image", "saved_model", "train", "keras.callbacks",
+           "keras.metrics", "keras.models"]
 
 
 def _resolve(path: str):

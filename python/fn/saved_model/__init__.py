@@ -10,4 +10,5 @@ from fn.saved_model._options import LoadOptions, SaveOptions
 SERVING = "serve"
 DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
 
-__all__ = ["DEFAULT_SERVING_SIGNATURE_DEF_KEY", "LoadOptions", "SERVING", "SaveOptions", "load", "save"]
+from fn._public import export as _export  # noqa: E402
+_export(globals())
