@@ -31,7 +31,8 @@ SCRIPT = textwrap.dedent("""
 
 def run_models(path: str, pool_mb: str) -> dict:
     env = dict(os.environ, FN_BUFFER_POOL_MB=pool_mb)
-    env["PYTHONPATH"] = os.path.join(ROOT, "python") + os.pathsep + env.get("PYTHONPATH", "")
+    # The fn this test imported (the source tree in development, the installed package in CI).
+    env["PYTHONPATH"] = os.path.dirname(os.path.dirname(fn.__file__)) + os.pathsep + env.get("PYTHONPATH", "")
     subprocess.run([sys.executable, "-c", SCRIPT, path], env=env, check=True, timeout=300)
     with np.load(path) as z:
         return {k: z[k] for k in z.files}
