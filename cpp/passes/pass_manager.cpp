@@ -7,7 +7,8 @@ std::shared_ptr<Graph> optimize(const Graph& g) {
   auto pruned = prune_while_loop_vars(*merged);
   auto folded = fold_constants(*pruned);
   auto cse = eliminate_common_subexpressions(*folded);
-  return fuse_elementwise(*cse);
+  auto contractions = fuse_contractions(*cse);
+  return fuse_elementwise(*contractions);
 }
 
 }  // namespace fn
