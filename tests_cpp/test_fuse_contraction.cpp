@@ -134,14 +134,14 @@ TEST_CASE("fuse_contraction: intermediates read elsewhere, graph outputs, other 
     ContextScope scope(&b);
     auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{4, 4}});
     auto bias = b.add_placeholder("b", TensorSpec{DType::Float32, Shape{4}});
-    auto bias2 = b.add_placeholder("b2", TensorSpec{DType::Float32, Shape{1, 4}});
+    auto bias2 = b.add_placeholder("b2", TensorSpec{DType::Float32, Shape{4, 4}});
     auto xd = b.add_placeholder("xd", TensorSpec{DType::Float64, Shape{4, 4}});
     auto bd = b.add_placeholder("bd", TensorSpec{DType::Float64, Shape{4}});
     auto m1 = dispatch1("MatMul", {x, x});                        // read twice
     auto y1 = op1("Relu", op2("AddV2", m1, bias));
     auto y2 = op2("Mul", m1, m1);
     auto m3 = op1("Relu", op2("AddV2", dispatch1("MatMul", {x, x}, Attrs{{"transpose_a", true}}), bias));
-    auto y3 = op1("Relu", op2("AddV2", dispatch1("MatMul", {x, x}), bias2));   // 2-D bias
+    auto y3 = op1("Relu", op2("AddV2", dispatch1("MatMul", {x, x}), bias2));   // the output's shape: not a bias
     auto y4 = op1("Relu", op2("AddV2", dispatch1("MatMul", {xd, xd}), bd));    // float64
     auto y5 = op1("Relu", dispatch1("MatMul", {x, x}, Attrs{{"transpose_a", true}}));   // no bias
     for (auto& t : {y1, y2, m3, y3, y4, y5}) g->outputs.push_back(NodeOutput{t->node, 0});

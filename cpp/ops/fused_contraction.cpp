@@ -25,7 +25,7 @@ Epilogue epilogue_of(const std::string& op, const Attrs& attrs, const std::vecto
   for (const auto& t : in)
     if (t->dtype() != DType::Float32) throw_error(Code::Internal, op, " runs on float32 only");
   int64_t channels = out.rank() > 0 ? out[out.rank() - 1] : 0;
-  if (in[2]->shape().rank() != 1 || in[2]->shape()[0] != channels)
+  if (in[2]->num_elements() != channels)
     throw_error(Code::Internal, op, ": bias of shape ", in[2]->shape().to_string(), " for output ", out.to_string());
   if (in.size() == 4 && !(in[3]->shape() == out))
     throw_error(Code::Internal, op, ": residual of shape ", in[3]->shape().to_string(), " for output ", out.to_string());

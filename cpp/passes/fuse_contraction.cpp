@@ -1,6 +1,6 @@
 // Contraction fusion, as TensorFlow 2.21's grappler remapper does on CPU (oneDNN): MatMul
-// (not transpose_a) or Conv2D, then a bias (BiasAdd, or AddV2 with a 1-D operand of the
-// output's channel count, in either order), then for Conv2D an AddV2 of a same-shape residual,
+// (not transpose_a) or Conv2D, then a bias (BiasAdd, or AddV2 with a [1, ..., 1, channels]
+// operand, in either order), then for Conv2D an AddV2 of a same-shape residual,
 // then Relu or Relu6, becomes one _FusedMatMul / _FusedConv2D node (ops/fused_contraction.h).
 // Each intermediate must have one reader and not be a graph output, as TF requires; TF fuses
 // the same chains, so fn gives TF's tf.function results: the fused Relu/Relu6 map NaN to 0
@@ -70,10 +70,14 @@ std::shared_ptr<Graph> fuse_contractions(const Graph& g) {
     } else {
       continue;
     }
+    // A bias: [channels], or for AddV2 [1, ..., 1, channels] of at most the output's rank, and
+    // not the output's own shape (TF's IsBiasSemanticAdd).
     const TensorSpec& bias = spec(bn.inputs[ch.bias_input]);
-    if (!is_f32(bias) || !bias.shape.has_rank() || bias.shape.rank() != 1 || bias.shape[0] != channels ||
-        !(bn.outputs[0].shape == out.shape) || !is_f32(bn.outputs[0]))
-      continue;
+    bool bias_ok = is_f32(bias) && bias.shape.has_rank() && bias.shape.rank() >= 1 &&
+                   bias.shape.rank() <= out.shape.rank() && bias.shape[bias.shape.rank() - 1] == channels &&
+                   !(bias.shape == out.shape) && (bn.op != "BiasAdd" || bias.shape.rank() == 1);
+    for (int d = 0; bias_ok && d + 1 < bias.shape.rank(); ++d) bias_ok = bias.shape[d] == 1;
+    if (!bias_ok || !(bn.outputs[0].shape == out.shape) || !is_f32(bn.outputs[0])) continue;
     ch.bias_node = ch.root = b;
     int r = next(b);
     if (conv && r >= 0 && (g.node(r).op == "AddV2" || g.node(r).op == "Add") && g.node(r).inputs.size() == 2) {
