@@ -141,13 +141,15 @@ TEST_CASE("fuse_contraction: intermediates read elsewhere, graph outputs, other 
     auto y1 = op1("Relu", op2("AddV2", m1, bias));
     auto y2 = op2("Mul", m1, m1);
     auto m3 = op1("Relu", op2("AddV2", dispatch1("MatMul", {x, x}, Attrs{{"transpose_a", true}}), bias));
-    auto y3 = op1("Relu", op2("AddV2", dispatch1("MatMul", {x, x}), bias2));   // the output's shape: not a bias
+    auto y3 = op1("Relu", op2("AddV2", dispatch1("MatMul", {x, x}), bias2));   // a residual, not a bias: no Relu
     auto y4 = op1("Relu", op2("AddV2", dispatch1("MatMul", {xd, xd}), bd));    // float64
     auto y5 = op1("Relu", dispatch1("MatMul", {x, x}, Attrs{{"transpose_a", true}}));   // no bias
     for (auto& t : {y1, y2, m3, y3, y4, y5}) g->outputs.push_back(NodeOutput{t->node, 0});
   }
   auto f = fuse_contractions(*g);
-  CHECK(count_op(*f, "_FusedMatMul") == 0);
+  CHECK(count_op(*f, "_FusedMatMul") == 1);   // y3's MatMul + residual only
+  for (const Node& node : f->nodes())
+    if (node.op == "_FusedMatMul") CHECK(node.attrs.get<std::string>("activation").empty());
 }
 
 TEST_CASE("fuse_contraction: a graph output in the middle of a chain ends the fusion there") {
@@ -166,4 +168,39 @@ TEST_CASE("fuse_contraction: a graph output in the middle of a chain ends the fu
   auto x = random_tensor(Shape{4, 4}, 8, true), bias = random_tensor(Shape{4}, 9);
   auto ref = Plan::compile(g)->run({x, bias}), got = Plan::compile(optimize(*g))->run({x, bias});
   for (int k = 0; k < 2; ++k) check_fused(*got[k], *ref[k], 1e-6f, false);
+}
+
+TEST_CASE("fuse_contraction: MatMul (+ bias) + residual fuse, and a Relu after them stays apart (NaN kept)") {
+  for (int64_t m : {5, 96}) {   // the direct kernel and oneDNN's binary post-op
+    for (bool bias : {false, true}) {
+      auto g = std::make_shared<Graph>("f");
+      Shape xs{m, 64}, ys{m, 48};
+      {
+        GraphBuilder b(g);
+        ContextScope scope(&b);
+        auto x = b.add_placeholder("x", TensorSpec{DType::Float32, xs});
+        auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{64, 48}});
+        auto bv = b.add_placeholder("b", TensorSpec{DType::Float32, Shape{48}});
+        auto r = b.add_placeholder("r", TensorSpec{DType::Float32, ys});
+        auto y = dispatch1("MatMul", {x, w});
+        if (bias) y = op2("AddV2", y, bv);
+        y = op1("Relu", op2("AddV2", r, y));
+        g->outputs.push_back(NodeOutput{y->node, 0});
+      }
+      auto f = optimize(*g);
+      CHECK(count_op(*f, "_FusedMatMul") == 1);
+      CHECK(Plan::compile(f)->num_steps() == 2);   // the fused MatMul, then the Relu
+      std::vector<EagerPtr> in{random_tensor(xs, 10, true), random_tensor(Shape{64, 48}, 11), random_tensor(Shape{48}, 12),
+                               random_tensor(ys, 13, true)};
+      auto ref = Plan::compile(g)->run(in), got = Plan::compile(f)->run(in);
+      check_fused(*got[0], *ref[0], 1e-5f, false);   // NaN stays NaN
+      // on finite rows the bits are the unfused ones
+      int64_t same = 0, finite = 0;
+      for (int64_t i = 0; i < ref[0]->num_elements(); ++i) {
+        float a = got[0]->data<float>()[i], b = ref[0]->data<float>()[i];
+        if (std::isfinite(b)) { ++finite; same += a == b; }
+      }
+      CHECK(same == finite);
+    }
+  }
 }

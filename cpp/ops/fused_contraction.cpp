@@ -21,17 +21,19 @@ Activation activation_of(const Attrs& a) {
 
 // The plan was made for these shapes: anything else is a bug, never a wrong read.
 Epilogue epilogue_of(const std::string& op, const Attrs& attrs, const std::vector<EagerPtr>& in, const Shape& out) {
-  if (in.size() < 3 || in.size() > 4) throw_error(Code::Internal, op, " takes 3 or 4 inputs");
+  bool bias = attrs.get_or("bias", true);
+  size_t res = bias ? 3 : 2;
+  if (in.size() < res || in.size() > res + 1) throw_error(Code::Internal, op, ": wrong number of inputs");
   for (const auto& t : in)
     if (t->dtype() != DType::Float32) throw_error(Code::Internal, op, " runs on float32 only");
   int64_t channels = out.rank() > 0 ? out[out.rank() - 1] : 0;
-  if (in[2]->num_elements() != channels)
+  if (bias && in[2]->num_elements() != channels)
     throw_error(Code::Internal, op, ": bias of shape ", in[2]->shape().to_string(), " for output ", out.to_string());
-  if (in.size() == 4 && !(in[3]->shape() == out))
-    throw_error(Code::Internal, op, ": residual of shape ", in[3]->shape().to_string(), " for output ", out.to_string());
+  if (in.size() > res && !(in[res]->shape() == out))
+    throw_error(Code::Internal, op, ": residual of shape ", in[res]->shape().to_string(), " for output ", out.to_string());
   Epilogue e;
-  e.bias = in[2]->data<float>();
-  e.residual = in.size() == 4 ? in[3]->data<float>() : nullptr;
+  e.bias = bias ? in[2]->data<float>() : nullptr;
+  e.residual = in.size() > res ? in[res]->data<float>() : nullptr;
   e.act = activation_of(attrs);
   return e;
 }
@@ -66,7 +68,7 @@ std::vector<EagerPtr> fused_matmul_kernel(KernelContext& k, const std::vector<Ea
 
 std::vector<EagerPtr> fused_conv2d_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   const OpDef& conv = OpRegistry::global().get("Conv2D");
-  if (in.size() < 3) throw_error(Code::Internal, "_FusedConv2D takes 3 or 4 inputs");
+  if (in.size() < 2) throw_error(Code::Internal, "_FusedConv2D takes 3 or 4 inputs");
   const Shape &sx = in[0]->shape(), &sw = in[1]->shape();
   if (sx.rank() != 4 || sw.rank() != 4) throw_error(Code::Internal, "_FusedConv2D takes rank-4 tensors");
   Conv2DGeom g = conv_geom(sx, sw, read_window_attrs("Conv2D", k.attrs, true));

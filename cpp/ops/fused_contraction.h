@@ -1,8 +1,8 @@
 // _FusedMatMul / _FusedConv2D: a MatMul or Conv2D with its bias, a residual add (Conv2D) and a
 // Relu/Relu6 applied by the same primitive (oneDNN post-ops), made by passes/fuse_contraction.
 // Not registered: only that pass creates them, in optimised graphs users never see.
-// Inputs: the contraction's two, the bias, then the residual if any. Attrs: the contraction's,
-// plus "activation" ("", "Relu" or "Relu6").
+// Inputs: the contraction's two, the bias (unless attr "bias" is false), then the residual if
+// any. Attrs: the contraction's, plus "bias" and "activation" ("", "Relu" or "Relu6").
 #pragma once
 #include "ops/op.h"
 

@@ -1,11 +1,13 @@
 // Contraction fusion, as TensorFlow 2.21's grappler remapper does on CPU (oneDNN): MatMul
 // (not transpose_a) or Conv2D, then a bias (BiasAdd, or AddV2 with a [1, ..., 1, channels]
-// operand, in either order), then for Conv2D an AddV2 of a same-shape residual,
-// then Relu or Relu6, becomes one _FusedMatMul / _FusedConv2D node (ops/fused_contraction.h).
-// Each intermediate must have one reader and not be a graph output, as TF requires; TF fuses
-// the same chains, so fn gives TF's tf.function results: the fused Relu/Relu6 map NaN to 0
-// there (oneDNN's post-op), while the standalone ops keep NaN. float32 only (TF does not fuse
-// float64). The replaced nodes stay in the graph, unused, and Plan::compile prunes them.
+// operand, in either order), then for Conv2D an AddV2 of a same-shape residual, then Relu or
+// Relu6, becomes one _FusedMatMul / _FusedConv2D node (ops/fused_contraction.h). Each
+// intermediate must have one reader and not be a graph output, as TF requires; TF fuses the
+// same chains, so fn gives TF's tf.function results: the fused Relu/Relu6 map NaN to 0 there
+// (oneDNN's post-op), while the standalone ops keep NaN. float32 only (TF does not fuse
+// float64). Beyond TF, a residual add after a MatMul (+ bias) or a bias-less Conv2D is fused
+// too (no activation after it): one float add, the same bits either way. The replaced nodes
+// stay in the graph, unused, and Plan::compile prunes them.
 #include "ops/fused_contraction.h"
 #include "passes/passes.h"
 #include "passes/rewriter.h"
@@ -22,6 +24,44 @@ struct Chain {
 };
 
 bool is_f32(const TensorSpec& s) { return s.dtype == DType::Float32; }
+
+bool channels_last(const Node& n) { return n.attrs.get_or("data_format", std::string("NHWC")) == "NHWC"; }
+
+const TensorSpec& spec_of(const Graph& g, const NodeOutput& o) { return g.node(o.node).outputs.at(o.index); }
+
+// Node b adds a bias to contraction c's output (shape `out`): BiasAdd, or AddV2 with a
+// [1, ..., 1, channels] operand of at most the output's rank that is not the output's own shape
+// (TF's IsBiasSemanticAdd). *input: which of b's inputs is the bias.
+bool bias_add(const Graph& g, int b, int c, const Shape& out, int* input) {
+  const Node& bn = g.node(b);
+  if (bn.inputs.size() != 2 || !is_f32(bn.outputs[0]) || !(bn.outputs[0].shape == out)) return false;
+  if (bn.op == "BiasAdd") {
+    if (bn.inputs[0].node != c || !channels_last(bn)) return false;
+    *input = 1;
+  } else if (bn.op == "AddV2" || bn.op == "Add") {
+    *input = bn.inputs[0].node == c ? 1 : 0;
+    if (bn.inputs[1 - *input].node != c) return false;
+  } else {
+    return false;
+  }
+  const Shape& s = spec_of(g, bn.inputs[*input]).shape;
+  if (!is_f32(spec_of(g, bn.inputs[*input])) || !s.has_rank() || s.rank() < 1 || s.rank() > out.rank() ||
+      s[s.rank() - 1] != out[out.rank() - 1] || s == out || (bn.op == "BiasAdd" && s.rank() != 1))
+    return false;
+  for (int d = 0; d + 1 < s.rank(); ++d)
+    if (s[d] != 1) return false;
+  return true;
+}
+
+// Node r adds a tensor of the (static) shape `out` to node p's output.
+bool residual_add(const Graph& g, int r, int p, const Shape& out, int* input) {
+  const Node& rn = g.node(r);
+  if ((rn.op != "AddV2" && rn.op != "Add") || rn.inputs.size() != 2 || out.num_elements() < 0) return false;
+  *input = rn.inputs[0].node == p ? 1 : 0;
+  const TensorSpec& res = spec_of(g, rn.inputs[*input]);
+  return rn.inputs[1 - *input].node == p && rn.inputs[*input].node != p && is_f32(res) && res.shape == out &&
+         is_f32(rn.outputs[0]) && rn.outputs[0].shape == out;
+}
 
 }  // namespace
 
@@ -43,7 +83,6 @@ std::shared_ptr<Graph> fuse_contractions(const Graph& g) {
     if (uses[i] != 1 || pinned[i] || node.outputs.size() != 1 || !node.control_inputs.empty()) return -1;
     return consumer[i];
   };
-  const auto& spec = [&](const NodeOutput& o) -> const TensorSpec& { return g.node(o.node).outputs.at(o.index); };
   std::vector<Chain> chains(n);
   std::vector<int> root_of(n, -1);   // chain root -> contraction node
   for (int i = 0; i < n; ++i) {
@@ -52,47 +91,27 @@ std::shared_ptr<Graph> fuse_contractions(const Graph& g) {
     if (!(mm || conv) || !c.def || c.inputs.size() != 2 || c.outputs.size() != 1) continue;
     const TensorSpec& out = c.outputs[0];
     if (!is_f32(out) || !out.shape.has_rank() || out.shape.rank() != (mm ? 2 : 4)) continue;
-    if (conv && c.attrs.get_or("data_format", std::string("NHWC")) != "NHWC") continue;
+    if (conv && !channels_last(c)) continue;
     if (mm && c.attrs.get_or("transpose_a", false)) continue;   // TF fuses transpose_b only
     int64_t channels = out.shape[out.shape.rank() - 1];
     if (channels < 0) continue;
     Chain ch;
+    int cur = i;
     int b = next(i);
-    if (b < 0) continue;
-    const Node& bn = g.node(b);
-    if (bn.op == "BiasAdd" && bn.inputs.size() == 2 && bn.inputs[0].node == i &&
-        bn.attrs.get_or("data_format", std::string("NHWC")) == "NHWC") {
-      ch.bias_input = 1;
-    } else if ((bn.op == "AddV2" || bn.op == "Add") && bn.inputs.size() == 2) {
-      int k = bn.inputs[0].node == i ? 1 : 0;
-      if (bn.inputs[1 - k].node != i) continue;
-      ch.bias_input = k;
-    } else {
-      continue;
-    }
-    // A bias: [channels], or for AddV2 [1, ..., 1, channels] of at most the output's rank, and
-    // not the output's own shape (TF's IsBiasSemanticAdd).
-    const TensorSpec& bias = spec(bn.inputs[ch.bias_input]);
-    bool bias_ok = is_f32(bias) && bias.shape.has_rank() && bias.shape.rank() >= 1 &&
-                   bias.shape.rank() <= out.shape.rank() && bias.shape[bias.shape.rank() - 1] == channels &&
-                   !(bias.shape == out.shape) && (bn.op != "BiasAdd" || bias.shape.rank() == 1);
-    for (int d = 0; bias_ok && d + 1 < bias.shape.rank(); ++d) bias_ok = bias.shape[d] == 1;
-    if (!bias_ok || !(bn.outputs[0].shape == out.shape) || !is_f32(bn.outputs[0])) continue;
-    ch.bias_node = ch.root = b;
-    int r = next(b);
-    if (conv && r >= 0 && (g.node(r).op == "AddV2" || g.node(r).op == "Add") && g.node(r).inputs.size() == 2) {
-      const Node& rn = g.node(r);
-      int k = rn.inputs[0].node == b ? 1 : 0;
-      const TensorSpec& res = spec(rn.inputs[k]);
-      if (rn.inputs[1 - k].node == b && rn.inputs[k].node != b && is_f32(res) && res.shape == out.shape &&
-          out.shape.num_elements() >= 0 && rn.outputs[0].shape == out.shape) {
-        ch.residual_node = ch.root = r;
-        ch.residual_input = k;
-      }
-    }
-    int a = next(ch.root);
-    if (a >= 0 && (g.node(a).op == "Relu" || g.node(a).op == "Relu6") && is_f32(g.node(a).outputs[0]))
-      ch.act_node = ch.root = a;
+    if (b >= 0 && bias_add(g, b, i, out.shape, &ch.bias_input)) ch.bias_node = cur = b;
+    // A residual (AddV2 of a same-shape tensor): TF fuses it after a Conv2D's bias; elsewhere
+    // fusing it changes no bit (the same single float add), so MatMul (+ bias) + residual too.
+    int r = next(cur);
+    if (r >= 0 && (conv ? ch.bias_node >= 0 : true) && residual_add(g, r, cur, out.shape, &ch.residual_input))
+      ch.residual_node = cur = r;
+    // The activation only where TF fuses it (its post-op maps NaN to 0): after a bias, and for
+    // MatMul only straight after it.
+    int a = next(cur);
+    if (a >= 0 && ch.bias_node >= 0 && !(mm && ch.residual_node >= 0) &&
+        (g.node(a).op == "Relu" || g.node(a).op == "Relu6") && is_f32(g.node(a).outputs[0]))
+      ch.act_node = cur = a;
+    if (cur == i) continue;
+    ch.root = cur;
     chains[i] = ch;
     root_of[ch.root] = i;
   }
@@ -109,9 +128,11 @@ std::shared_ptr<Graph> fuse_contractions(const Graph& g) {
     f.op = mm ? "_FusedMatMul" : "_FusedConv2D";
     f.def = mm ? &fused_matmul_op() : &fused_conv2d_op();
     f.name = copy.name + "/fused";
-    f.inputs = {remapped[c][0], remapped[c][1], remapped[ch.bias_node][ch.bias_input]};
+    f.inputs = {remapped[c][0], remapped[c][1]};
+    if (ch.bias_node >= 0) f.inputs.push_back(remapped[ch.bias_node][ch.bias_input]);
     if (ch.residual_node >= 0) f.inputs.push_back(remapped[ch.residual_node][ch.residual_input]);
     f.attrs = cn.attrs;
+    f.attrs.set("bias", ch.bias_node >= 0);
     f.attrs.set("activation", ch.act_node >= 0 ? g.node(ch.act_node).op : std::string());
     f.outputs = copy.outputs;
     f.defined_at = cn.defined_at;
