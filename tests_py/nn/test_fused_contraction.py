@@ -44,19 +44,21 @@ def test_matmul_bias_relu6_and_transpose_b():
     same(run(lambda x, b: tf.nn.relu6(tf.matmul(x, W, transpose_b=True) + b), X, B), [0, 6, 0, 1.5, 0, 0.5])
 
 
-def test_matmul_bias_relu_under_a_tape():
+@pytest.mark.parametrize("act", ["relu", "relu6"])
+def test_matmul_bias_relu_under_a_tape(act):
     w, b = tf.Variable(W), tf.Variable(B)
+    a = getattr(tf.nn, act)
 
     @tf.function
     def f(x):
         with tf.GradientTape() as tape:
-            h = tf.nn.relu(tf.matmul(x, w) + b)
+            h = a(tf.matmul(x, w) + b)
             loss = tf.reduce_sum(h)
         return h, tape.gradient(loss, b)
 
     h, db = f(tf.constant(X))
-    same(np.asarray(h).ravel(), [0, INF, 0, 1.5, 0, 0.5])
-    same(np.asarray(db), [3.0])
+    same(np.asarray(h).ravel(), [0, INF if act == "relu" else 6, 0, 1.5, 0, 0.5])
+    same(np.asarray(db), [3.0 if act == "relu" else 2.0])
 
 
 def test_unfused_chains_keep_nan():
