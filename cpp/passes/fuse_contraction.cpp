@@ -5,7 +5,7 @@
 // intermediate must have one reader and not be a graph output, as TF requires; TF fuses the
 // same chains, so fn gives TF's tf.function results: the fused Relu/Relu6 map NaN to 0 there
 // (oneDNN's post-op), while the standalone ops keep NaN. float32 only (TF does not fuse
-// float64). Beyond TF, a residual add after a MatMul (+ bias) or a bias-less Conv2D is fused
+// float64). Beyond TF, a residual add after a MatMul (with or without its bias) is fused
 // too (no activation after it): one float add, the same bits either way. The replaced nodes
 // stay in the graph, unused, and Plan::compile prunes them.
 #include "ops/fused_contraction.h"
