@@ -204,3 +204,36 @@ TEST_CASE("fuse_contraction: MatMul (+ bias) + residual fuse, and a Relu after t
     }
   }
 }
+
+TEST_CASE("fuse_contraction: BatchMatMulV2 * scalar is one node with the unfused bits") {
+  for (int64_t s : {4, 64}) {   // the direct kernel and oneDNN's binary post-op
+    for (bool scalar_first : {false, true}) {
+      auto g = std::make_shared<Graph>("f");
+      Shape qs{2, 3, s, 16};
+      {
+        GraphBuilder b(g);
+        ContextScope scope(&b);
+        auto q = b.add_placeholder("q", TensorSpec{DType::Float32, qs});
+        auto k = b.add_placeholder("k", TensorSpec{DType::Float32, qs});
+        auto c = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 0.125)}, {"dtype", DType::Float32}});
+        auto y = dispatch1("BatchMatMulV2", {q, k}, Attrs{{"adj_y", true}});
+        y = scalar_first ? op2("Mul", c, y) : op2("Mul", y, c);
+        g->outputs.push_back(NodeOutput{y->node, 0});
+      }
+      auto f = optimize(*g);
+      CHECK(count_op(*f, "_FusedBatchMatMulV2") == 1);
+      CHECK(Plan::compile(f)->num_steps() == 1);
+      std::vector<EagerPtr> in{random_tensor(qs, 20, true), random_tensor(qs, 21)};
+      auto ref = Plan::compile(g)->run(in), got = Plan::compile(f)->run(in);
+      REQUIRE(got[0]->shape() == ref[0]->shape());
+      int64_t same = 0, nans = 0;
+      for (int64_t i = 0; i < ref[0]->num_elements(); ++i) {
+        float a = got[0]->data<float>()[i], r = ref[0]->data<float>()[i];
+        if (std::isnan(r)) { ++nans; same += std::isnan(a); }
+        else same += a == r;
+      }
+      CHECK(nans > 0);
+      CHECK(same == ref[0]->num_elements());
+    }
+  }
+}

@@ -1,5 +1,5 @@
 // What TensorFlow's fused contractions (_FusedMatMul, _FusedConv2D: grappler's remapper on
-// oneDNN) do after the multiply-adds: y = act((acc + bias[c]) + residual). The activations
+// oneDNN) do after the multiply-adds: y = act((acc * scale + bias[c]) + residual). The activations
 // are oneDNN's post-ops, which TF 2.21 uses inside tf.function: NaN -> 0 in Relu and Relu6,
 // unlike the standalone ops (NaN stays NaN). The loop below is the oneDNN post-op's twin, for
 // problems too small for oneDNN and as the test oracle.
@@ -11,6 +11,7 @@ namespace fn {
 enum class Activation { None, Relu, Relu6 };
 
 struct Epilogue {
+  const float* scale = nullptr;      // one value multiplying the product first (never with a bias)
   const float* bias = nullptr;       // [channels], added to every row
   const float* residual = nullptr;   // same shape as the output, or nullptr
   Activation act = Activation::None;
@@ -31,6 +32,7 @@ inline void apply_epilogue(float* y, int64_t rows, int64_t channels, const Epilo
     const float* res = e.residual ? e.residual + r * channels : nullptr;
     for (int64_t c = 0; c < channels; ++c) {
       float v = row[c];
+      if (e.scale) v *= *e.scale;
       if (e.bias) v += e.bias[c];
       if (res) v += res[c];
       row[c] = activate(v, e.act);

@@ -66,6 +66,40 @@ std::vector<EagerPtr> fused_matmul_kernel(KernelContext& k, const std::vector<Ea
   return out;
 }
 
+// BatchMatMulV2 (equal ranks, equal batch dims) * a one-element scale (attention's 1/sqrt(d)).
+std::vector<EagerPtr> fused_batch_matmul_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  const OpDef& bmm = OpRegistry::global().get("BatchMatMulV2");
+  if (in.size() != 3) throw_error(Code::Internal, "_FusedBatchMatMulV2 takes 3 inputs");
+  for (const auto& t : in)
+    if (t->dtype() != DType::Float32) throw_error(Code::Internal, "_FusedBatchMatMulV2 runs on float32 only");
+  bool ta = k.attrs.get_or("adj_x", false), tb = k.attrs.get_or("adj_y", false);
+  const Shape &sa = in[0]->shape(), &sb = in[1]->shape();
+  int r = sa.rank();
+  if (r < 3 || sb.rank() != r || in[2]->num_elements() != 1)
+    throw_error(Code::Internal, "_FusedBatchMatMulV2: shapes ", sa.to_string(), ", ", sb.to_string());
+  int64_t batches = 1;
+  for (int d = 0; d < r - 2; ++d) {
+    if (sa[d] != sb[d]) throw_error(Code::Internal, "_FusedBatchMatMulV2: broadcast batch dims");
+    batches *= sa[d];
+  }
+  int64_t m = ta ? sa[r - 1] : sa[r - 2], kk = ta ? sa[r - 2] : sa[r - 1], n = tb ? sb[r - 2] : sb[r - 1];
+  Epilogue e;
+  e.scale = in[2]->data<float>();
+  // The same choice of kernel as BatchMatMulV2's (ops/matmul.cpp), so the products are the same.
+  bool direct = kk <= direct::kMaxMatMulMacs && batches * m * n <= direct::kMaxMatMulMacs / std::max<int64_t>(kk, 1);
+  if (!direct && batches * m * n > 0 && onednn::matmul_applicable(*in[0], *in[1])) {
+    std::vector<int64_t> dims(sa.dims().begin(), sa.dims().end() - 2);
+    dims.push_back(m);
+    dims.push_back(n);
+    auto out = make_tensor(DType::Float32, Shape(dims));
+    onednn::matmul(*in[0], *in[1], ta, tb, *out, &e);
+    return {out};
+  }
+  auto out = bmm.kernel(k, {in[0], in[1]});
+  apply_epilogue(out[0]->data<float>(), out[0]->num_elements(), 1, e);
+  return out;
+}
+
 std::vector<EagerPtr> fused_conv2d_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   const OpDef& conv = OpRegistry::global().get("Conv2D");
   if (in.size() < 2) throw_error(Code::Internal, "_FusedConv2D takes 3 or 4 inputs");
@@ -89,6 +123,12 @@ std::vector<EagerPtr> fused_conv2d_kernel(KernelContext& k, const std::vector<Ea
 
 const OpDef& fused_matmul_op() {
   static const OpDef def{"_FusedMatMul", "fused_matmul", -1, contraction_infer("MatMul"), fused_matmul_kernel, {}};
+  return def;
+}
+
+const OpDef& fused_batch_matmul_op() {
+  static const OpDef def{"_FusedBatchMatMulV2", "fused_batch_matmul", 3, contraction_infer("BatchMatMulV2"),
+                         fused_batch_matmul_kernel, {}};
   return def;
 }
 

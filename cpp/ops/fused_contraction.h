@@ -10,5 +10,7 @@ namespace fn {
 
 const OpDef& fused_matmul_op();
 const OpDef& fused_conv2d_op();
+// BatchMatMulV2(x, y) * scale (one element): inputs x, y, scale; BatchMatMulV2's attrs.
+const OpDef& fused_batch_matmul_op();
 
 }  // namespace fn

@@ -6,7 +6,8 @@
 // same chains, so fn gives TF's tf.function results: the fused Relu/Relu6 map NaN to 0 there
 // (oneDNN's post-op), while the standalone ops keep NaN. float32 only (TF does not fuse
 // float64). Beyond TF, a residual add after a MatMul (with or without its bias) is fused
-// too (no activation after it): one float add, the same bits either way. The replaced nodes
+// too (no activation after it), and a BatchMatMulV2 times a scalar (attention's scaling):
+// one float add or multiply, the same bits either way. The replaced nodes
 // stay in the graph, unused, and Plan::compile prunes them.
 #include "ops/fused_contraction.h"
 #include "passes/passes.h"
@@ -63,6 +64,27 @@ bool residual_add(const Graph& g, int r, int p, const Shape& out, int* input) {
          is_f32(rn.outputs[0]) && rn.outputs[0].shape == out;
 }
 
+// Node s multiplies BatchMatMulV2 c's output (float32, equal ranks >= 3 and equal static batch
+// dims, as the fused kernel takes) by a one-element float32 tensor. *input: the scale's index.
+bool scaled(const Graph& g, int s, int c, int* input) {
+  const Node& cn = g.node(c);
+  const Node& sn = g.node(s);
+  if (sn.op != "Mul" || sn.inputs.size() != 2 || cn.outputs.size() != 1) return false;
+  const TensorSpec& out = cn.outputs[0];
+  const Shape &a = spec_of(g, cn.inputs[0]).shape, &b = spec_of(g, cn.inputs[1]).shape;
+  if (!is_f32(out) || !out.shape.has_rank() || out.shape.rank() < 3 || out.shape.num_elements() < 0 ||
+      !a.has_rank() || !b.has_rank() || a.rank() != out.shape.rank() || b.rank() != a.rank())
+    return false;
+  for (int d = 0; d + 2 < a.rank(); ++d)
+    if (a[d] < 0 || a[d] != b[d]) return false;
+  *input = sn.inputs[0].node == c ? 1 : 0;
+  const TensorSpec& sc = spec_of(g, sn.inputs[*input]);
+  if (sn.inputs[1 - *input].node != c || sn.inputs[*input].node == c || !is_f32(sc) || !sc.shape.has_rank() ||
+      sc.shape.rank() > out.shape.rank() || sc.shape.num_elements() != 1 || !(sn.outputs[0].shape == out.shape))
+    return false;
+  return true;
+}
+
 }  // namespace
 
 std::shared_ptr<Graph> fuse_contractions(const Graph& g) {
@@ -85,8 +107,18 @@ std::shared_ptr<Graph> fuse_contractions(const Graph& g) {
   };
   std::vector<Chain> chains(n);
   std::vector<int> root_of(n, -1);   // chain root -> contraction node
+  std::vector<int> scale_input(n, -1);   // BatchMatMulV2 * scale: root -> which Mul input
   for (int i = 0; i < n; ++i) {
     const Node& c = g.node(i);
+    if (c.op == "BatchMatMulV2" && c.def && c.inputs.size() == 2) {
+      int s = next(i), k = -1;
+      if (s >= 0 && scaled(g, s, i, &k)) {
+        chains[i].root = s;
+        root_of[s] = i;
+        scale_input[s] = k;
+      }
+      continue;
+    }
     bool mm = c.op == "MatMul", conv = c.op == "Conv2D";
     if (!(mm || conv) || !c.def || c.inputs.size() != 2 || c.outputs.size() != 1) continue;
     const TensorSpec& out = c.outputs[0];
@@ -124,6 +156,17 @@ std::shared_ptr<Graph> fuse_contractions(const Graph& g) {
     const Chain& ch = chains[c];
     const Node& cn = g.node(c);
     Node f;
+    if (scale_input[i] >= 0) {   // BatchMatMulV2 * scale
+      f.op = "_FusedBatchMatMulV2";
+      f.def = &fused_batch_matmul_op();
+      f.name = copy.name + "/fused";
+      f.inputs = {remapped[c][0], remapped[c][1], copy.inputs[scale_input[i]]};
+      f.attrs = cn.attrs;
+      f.outputs = copy.outputs;
+      f.defined_at = cn.defined_at;
+      r.replace_outputs(i, {NodeOutput{r.target().add_node(std::move(f)), 0}});
+      return true;
+    }
     bool mm = cn.op == "MatMul";
     f.op = mm ? "_FusedMatMul" : "_FusedConv2D";
     f.def = mm ? &fused_matmul_op() : &fused_conv2d_op();

@@ -1,6 +1,6 @@
-// An Epilogue (kernels/epilogue.h) as oneDNN primitive attributes: a binary add post-op for
-// the residual, then an eltwise post-op for the activation. The bias is the primitive's own
-// bias argument.
+// An Epilogue (kernels/epilogue.h) as oneDNN primitive attributes: a binary mul post-op for
+// the scale, a binary add for the residual, then an eltwise post-op for the activation. The
+// bias is the primitive's own bias argument.
 #pragma once
 #include <string>
 #include <unordered_map>
