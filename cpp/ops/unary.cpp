@@ -75,9 +75,10 @@ void register_unary_ops(OpRegistry& r) {
                                          eltwise_of(algorithm::eltwise_logistic)));
   r.add(unary<ref::Relu, kNumberTypes>("Relu", rule([](T d, T, T y) { return mul(d, mask_like(op2("Greater", y, scalar_like(y, 0)), d)); }),
                                        eltwise_of(algorithm::eltwise_relu, 0.f, 0.f, true)));
-  r.add(unary<ref::Relu6, kNumberTypes>("Relu6", rule([](T d, T x, T) {
-                                          auto in = op2("LogicalAnd", op2("Greater", x, scalar_like(x, 0)),
-                                                        op2("Less", x, scalar_like(x, 6)));
+  // Reads the output, as TF's _Relu6Grad: the input then has one reader and fuses with its bias.
+  r.add(unary<ref::Relu6, kNumberTypes>("Relu6", rule([](T d, T, T y) {
+                                          auto in = op2("LogicalAnd", op2("Greater", y, scalar_like(y, 0)),
+                                                        op2("Less", y, scalar_like(y, 6)));
                                           return mul(d, mask_like(in, d));
                                         }),
                                         eltwise_of(algorithm::eltwise_clip_v2, 0.f, 6.f, true)));

@@ -1,6 +1,7 @@
 #include "kernels/onednn/conv.h"
 
 #include "kernels/onednn/engine.h"
+#include "kernels/onednn/post_ops.h"
 #include "kernels/onednn/primitive_cache.h"
 
 namespace fn {
@@ -61,10 +62,16 @@ auto with_filter_layout(const Descs& d, Make make) {
   return make(memory::desc(d.wei, f32, tag::any));
 }
 
-dnnl::convolution_forward::primitive_desc forward_pd(const Descs& d, dnnl::prop_kind kind) {
+dnnl::convolution_forward::primitive_desc forward_pd(const Descs& d, dnnl::prop_kind kind,
+                                                     const Epilogue* e = nullptr) {
   return with_filter_layout(d, [&](const memory::desc& wei) {
+    if (!e)
+      return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct,
+                                                       d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl, d.pr);
+    memory::desc bias = e->bias ? memory::desc({d.dst[1]}, f32, tag::a) : memory::desc();
     return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct,
-                                                     d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl, d.pr);
+                                                     d.src_user, wei, bias, d.dst_user, d.strides, d.dil, d.pl,
+                                                     d.pr, post_op_attr(*e, d.dst_user));
   });
 }
 
@@ -95,16 +102,20 @@ memory filter_for(const dnnl::primitive& prim, const Descs& d, const std::string
 
 }  // namespace
 
-void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& g) {
+void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& g, const Epilogue* e) {
   Descs d = descs(g);
-  std::string key = "conv2d_fwd:" + key_of(g);
+  std::string key = "conv2d_fwd:" + key_of(g) + post_op_key(e);
   auto prim = cached_primitive(key, [&] {
-    return dnnl::convolution_forward(forward_pd(d, dnnl::prop_kind::forward_inference));
+    return dnnl::convolution_forward(forward_pd(d, dnnl::prop_kind::forward_inference, e));
   });
   auto& s = stream();
   memory src(d.src_user, engine(), const_cast<float*>(x)), dst(d.dst_user, engine(), y);
   memory wei = filter_for(*prim, d, key, w, s);
-  prim->execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}});
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
+  if (e && e->bias) args.insert({DNNL_ARG_BIAS, memory(memory::desc({d.dst[1]}, f32, tag::a), engine(),
+                                                       const_cast<float*>(e->bias))});
+  if (e) add_post_op_args(*e, d.dst_user, args);
+  prim->execute(s, args);
   s.wait();
 }
 

@@ -1,6 +1,7 @@
 #include "kernels/onednn/matmul.h"
 
 #include "kernels/onednn/engine.h"
+#include "kernels/onednn/post_ops.h"
 #include "kernels/onednn/primitive_cache.h"
 
 namespace fn {
@@ -33,19 +34,29 @@ dnnl::memory::desc desc_for(const Shape& s, bool transposed, dnnl::memory::data_
 }
 }  // namespace
 
-void matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerTensor& out) {
+void matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerTensor& out, const Epilogue* e) {
   using namespace dnnl;
   auto dt = to_dnnl(a.dtype());
   auto ma = desc_for(a.shape(), ta, dt), mb = desc_for(b.shape(), tb, dt),
        mo = desc_for(out.shape(), false, dt);
+  int r = out.shape().rank();
+  memory::desc mbias;
+  if (e && e->bias) mbias = memory::desc({1, out.shape()[r - 1]}, dt, memory::format_tag::ab);
   std::string key = "matmul";
   append_key(key, ma);
   append_key(key, mb);
   append_key(key, mo);
-  auto prim = cached_primitive(key, [&] { return dnnl::matmul(dnnl::matmul::primitive_desc(engine(), ma, mb, mo)); });
+  key += post_op_key(e);
+  auto prim = cached_primitive(key, [&] {
+    if (!e) return dnnl::matmul(dnnl::matmul::primitive_desc(engine(), ma, mb, mo));
+    return dnnl::matmul(dnnl::matmul::primitive_desc(engine(), ma, mb, mbias, mo, post_op_attr(*e, mo)));
+  });
   memory am(ma, engine(), const_cast<void*>(a.raw())), bm(mb, engine(), const_cast<void*>(b.raw())),
       om(mo, engine(), out.raw());
-  prim->execute(stream(), {{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, om}});
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, om}};
+  if (e && e->bias) args.insert({DNNL_ARG_BIAS, memory(mbias, engine(), const_cast<float*>(e->bias))});
+  if (e) add_post_op_args(*e, mo, args);
+  prim->execute(stream(), args);
   stream().wait();
 }
 

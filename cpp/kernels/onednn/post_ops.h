@@ -1,0 +1,22 @@
+// An Epilogue (kernels/epilogue.h) as oneDNN primitive attributes: a binary mul post-op for
+// the scale, a binary add for the residual, then an eltwise post-op for the activation. The
+// bias is the primitive's own bias argument.
+#pragma once
+#include <string>
+#include <unordered_map>
+
+#include <dnnl.hpp>
+
+#include "kernels/epilogue.h"
+
+namespace fn {
+namespace onednn {
+
+dnnl::primitive_attr post_op_attr(const Epilogue& e, const dnnl::memory::desc& dst);
+// A cache-key suffix naming the post-ops (the bias is part of the primitive's key already).
+std::string post_op_key(const Epilogue* e);
+// The residual's execute argument, if any.
+void add_post_op_args(const Epilogue& e, const dnnl::memory::desc& dst, std::unordered_map<int, dnnl::memory>& args);
+
+}  // namespace onednn
+}  // namespace fn

@@ -1,0 +1,140 @@
+#include "ops/fused_contraction.h"
+
+#include "core/error.h"
+#include "kernels/direct/matmul.h"
+#include "kernels/epilogue.h"
+#include "kernels/onednn/conv.h"
+#include "kernels/onednn/matmul.h"
+#include "ops/nn_util.h"
+
+namespace fn {
+
+namespace {
+
+Activation activation_of(const Attrs& a) {
+  const std::string& s = a.get_or("activation", std::string());
+  if (s.empty()) return Activation::None;
+  if (s == "Relu") return Activation::Relu;
+  if (s == "Relu6") return Activation::Relu6;
+  throw_error(Code::Internal, "unknown fused activation ", s);
+}
+
+// The plan was made for these shapes: anything else is a bug, never a wrong read.
+Epilogue epilogue_of(const std::string& op, const Attrs& attrs, const std::vector<EagerPtr>& in, const Shape& out) {
+  bool bias = attrs.get_or("bias", true);
+  size_t res = bias ? 3 : 2;
+  if (in.size() < res || in.size() > res + 1) throw_error(Code::Internal, op, ": wrong number of inputs");
+  for (const auto& t : in)
+    if (t->dtype() != DType::Float32) throw_error(Code::Internal, op, " runs on float32 only");
+  int64_t channels = out.rank() > 0 ? out[out.rank() - 1] : 0;
+  if (bias && in[2]->num_elements() != channels)
+    throw_error(Code::Internal, op, ": bias of shape ", in[2]->shape().to_string(), " for output ", out.to_string());
+  if (in.size() > res && !(in[res]->shape() == out))
+    throw_error(Code::Internal, op, ": residual of shape ", in[res]->shape().to_string(), " for output ", out.to_string());
+  Epilogue e;
+  e.bias = bias ? in[2]->data<float>() : nullptr;
+  e.residual = in.size() > res ? in[res]->data<float>() : nullptr;
+  e.act = activation_of(attrs);
+  return e;
+}
+
+// The unfused op's shape rule on the first two inputs.
+InferFn contraction_infer(const char* base) {
+  return [base](const InferContext& c) {
+    std::vector<TensorSpec> ins(c.inputs.begin(), c.inputs.begin() + 2);
+    std::vector<EagerPtr> vals(c.values.begin(), c.values.begin() + 2);
+    return OpRegistry::global().get(base).infer(InferContext{ins, c.attrs, vals});
+  };
+}
+
+std::vector<EagerPtr> fused_matmul_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  const OpDef& mm = OpRegistry::global().get("MatMul");
+  bool ta = k.attrs.get_or("transpose_a", false), tb = k.attrs.get_or("transpose_b", false);
+  const Shape &sa = in.at(0)->shape(), &sb = in.at(1)->shape();
+  if (sa.rank() != 2 || sb.rank() != 2) throw_error(Code::Internal, "_FusedMatMul takes matrices");
+  int64_t m = ta ? sa[1] : sa[0], kk = ta ? sa[0] : sa[1], n = tb ? sb[0] : sb[1];
+  Epilogue e = epilogue_of("_FusedMatMul", k.attrs, in, Shape{m, n});
+  // The same choice of kernel as MatMul's (ops/matmul.cpp), so the products are the same.
+  bool direct = kk <= direct::kMaxMatMulMacs && m * n <= direct::kMaxMatMulMacs / std::max<int64_t>(kk, 1);
+  if (!direct && m * n > 0 && onednn::matmul_applicable(*in[0], *in[1])) {
+    auto out = make_tensor(DType::Float32, Shape{m, n});
+    onednn::matmul(*in[0], *in[1], ta, tb, *out, &e);
+    return {out};
+  }
+  auto out = mm.kernel(k, {in[0], in[1]});
+  apply_epilogue(out[0]->data<float>(), m, n, e);
+  return out;
+}
+
+// BatchMatMulV2 (equal ranks, equal batch dims) * a one-element scale (attention's 1/sqrt(d)).
+std::vector<EagerPtr> fused_batch_matmul_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  const OpDef& bmm = OpRegistry::global().get("BatchMatMulV2");
+  if (in.size() != 3) throw_error(Code::Internal, "_FusedBatchMatMulV2 takes 3 inputs");
+  for (const auto& t : in)
+    if (t->dtype() != DType::Float32) throw_error(Code::Internal, "_FusedBatchMatMulV2 runs on float32 only");
+  bool ta = k.attrs.get_or("adj_x", false), tb = k.attrs.get_or("adj_y", false);
+  const Shape &sa = in[0]->shape(), &sb = in[1]->shape();
+  int r = sa.rank();
+  if (r < 3 || sb.rank() != r || in[2]->num_elements() != 1)
+    throw_error(Code::Internal, "_FusedBatchMatMulV2: shapes ", sa.to_string(), ", ", sb.to_string());
+  int64_t batches = 1;
+  for (int d = 0; d < r - 2; ++d) {
+    if (sa[d] != sb[d]) throw_error(Code::Internal, "_FusedBatchMatMulV2: broadcast batch dims");
+    batches *= sa[d];
+  }
+  int64_t m = ta ? sa[r - 1] : sa[r - 2], kk = ta ? sa[r - 2] : sa[r - 1], n = tb ? sb[r - 2] : sb[r - 1];
+  Epilogue e;
+  e.scale = in[2]->data<float>();
+  // The same choice of kernel as BatchMatMulV2's (ops/matmul.cpp), so the products are the same.
+  bool direct = kk <= direct::kMaxMatMulMacs && batches * m * n <= direct::kMaxMatMulMacs / std::max<int64_t>(kk, 1);
+  if (!direct && batches * m * n > 0 && onednn::matmul_applicable(*in[0], *in[1])) {
+    std::vector<int64_t> dims(sa.dims().begin(), sa.dims().end() - 2);
+    dims.push_back(m);
+    dims.push_back(n);
+    auto out = make_tensor(DType::Float32, Shape(dims));
+    onednn::matmul(*in[0], *in[1], ta, tb, *out, &e);
+    return {out};
+  }
+  auto out = bmm.kernel(k, {in[0], in[1]});
+  apply_epilogue(out[0]->data<float>(), out[0]->num_elements(), 1, e);
+  return out;
+}
+
+std::vector<EagerPtr> fused_conv2d_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  const OpDef& conv = OpRegistry::global().get("Conv2D");
+  if (in.size() < 2) throw_error(Code::Internal, "_FusedConv2D takes 3 or 4 inputs");
+  const Shape &sx = in[0]->shape(), &sw = in[1]->shape();
+  if (sx.rank() != 4 || sw.rank() != 4) throw_error(Code::Internal, "_FusedConv2D takes rank-4 tensors");
+  Conv2DGeom g = conv_geom(sx, sw, read_window_attrs("Conv2D", k.attrs, true));
+  Shape out_shape{g.n, g.oh, g.ow, g.oc};
+  Epilogue e = epilogue_of("_FusedConv2D", k.attrs, in, out_shape);
+  // The same choice of kernel as Conv2D's (ops/nn_conv.cpp).
+  if (onednn::conv_worthwhile(g) && g.input_size() > 0 && g.output_size() > 0) {
+    auto out = make_tensor(DType::Float32, out_shape);
+    onednn::conv2d_forward(in[0]->data<float>(), in[1]->data<float>(), out->data<float>(), g, &e);
+    return {out};
+  }
+  auto out = conv.kernel(k, {in[0], in[1]});
+  apply_epilogue(out[0]->data<float>(), g.n * g.oh * g.ow, g.oc, e);
+  return out;
+}
+
+}  // namespace
+
+const OpDef& fused_matmul_op() {
+  static const OpDef def{"_FusedMatMul", "fused_matmul", -1, contraction_infer("MatMul"), fused_matmul_kernel, {}};
+  return def;
+}
+
+const OpDef& fused_batch_matmul_op() {
+  static const OpDef def{"_FusedBatchMatMulV2", "fused_batch_matmul", 3, contraction_infer("BatchMatMulV2"),
+                         fused_batch_matmul_kernel, {}};
+  return def;
+}
+
+const OpDef& fused_conv2d_op() {
+  static const OpDef def{"_FusedConv2D", "fused_conv2d", -1, contraction_infer("Conv2D"), fused_conv2d_kernel, {}};
+  return def;
+}
+
+}  // namespace fn
