@@ -104,18 +104,27 @@ class StrongRefType : public TraceType {
   py::ssize_t h;
 };
 
+// isinstance(v, Tensor) without pybind's per-call type-registry lookup.
+bool is_tensor_fast(py::handle v) {
+  static PyTypeObject* const tensor_type = reinterpret_cast<PyTypeObject*>(py::type::of<Tensor>().ptr());
+  PyTypeObject* t = Py_TYPE(v.ptr());
+  return t == tensor_type || PyType_IsSubtype(t, tensor_type);
+}
+
 struct KeyBuilder {
   std::vector<TensorPtr> leaves;    // tensors, in flattening order
   py::list spec_leaves;             // the Python leaf objects (tensors or TensorSpecs) in order
   bool has_specs = false;
+  bool want_spec_leaves = true;     // the fast path needs only `leaves`
 
   TypePtr build(py::handle v) {
     PyObject* p = v.ptr();
-    if (is_tensor(v)) {
+    if (is_tensor_fast(v)) {
       auto t = v.cast<TensorPtr>();
-      leaves.push_back(t);
-      spec_leaves.append(v);
-      return std::make_shared<TensorType>(t->dtype(), t->shape());
+      if (want_spec_leaves) spec_leaves.append(v);
+      auto type = std::make_shared<TensorType>(t->dtype(), t->shape());
+      leaves.push_back(std::move(t));
+      return type;
     }
     if (is_ndarray(v)) {   // NumPy arrays are tensors to tf.function (trace type: their TensorSpec)
       TensorPtr t = to_eager(v, nullptr);
@@ -268,6 +277,10 @@ class FunctionBase {
   std::shared_ptr<TraceKey> signature_key;
   std::vector<TensorSpec> signature_specs;
   std::atomic<int64_t> fast_hits{0};
+  // The key of the last fast call whose arguments were all plain tensors (a tuple of TensorTypes,
+  // resource_id -1): a call with tensors of the same dtypes and shapes has exactly this key, so it
+  // is reused rather than rebuilt (no per-tensor allocation). Read and written under the GIL.
+  TypePtr last_tensor_key;
 };
 
 py::object run_entry(const CacheEntry& e, const std::vector<TensorPtr>& leaves) {
@@ -352,12 +365,52 @@ bool canonical_args(const FunctionBase& f, const py::args& args, const py::kwarg
 
 // Runs the cached concrete function for these canonical arguments; a null object on a miss.
 // `key_value`: the canonical arguments (a tuple), or (tuple, keyword dict) for keywords.
+// True when `args` (a tuple) are tensors with the dtypes and shapes of `key`'s elements (a tuple
+// of plain TensorTypes), i.e. building their key would give one equal to `key`; fills `leaves`.
+bool matches_tensor_key(const TypePtr& key, py::handle args, std::vector<TensorPtr>* leaves) {
+  auto& seq = static_cast<const SequenceType&>(*key);
+  const Py_ssize_t n = PyTuple_GET_SIZE(args.ptr());
+  if (static_cast<size_t>(n) != seq.elements.size()) return false;
+  leaves->reserve(static_cast<size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    py::handle a = PyTuple_GET_ITEM(args.ptr(), i);
+    if (!is_tensor_fast(a)) return false;
+    auto t = a.cast<TensorPtr>();
+    auto& tt = static_cast<const TensorType&>(*seq.elements[i]);
+    if (t->dtype() != tt.dtype || t->shape() != tt.shape) return false;
+    leaves->push_back(std::move(t));
+  }
+  return true;
+}
+
+bool is_plain_tensor_tuple(const TraceType& key) {
+  if (key.kind != TraceType::Kind::Sequence) return false;
+  auto& seq = static_cast<const SequenceType&>(key);
+  if (seq.name != "tuple") return false;
+  for (auto& e : seq.elements)
+    if (e->kind != TraceType::Kind::Tensor || static_cast<const TensorType&>(*e).resource_id != -1) return false;
+  return true;
+}
+
 py::object call_cached(FunctionBase& f, py::handle key_value) {
+  const bool plain_tuple = Py_TYPE(key_value.ptr()) == &PyTuple_Type;
+  if (plain_tuple && f.last_tensor_key) {
+    std::vector<TensorPtr> leaves;
+    if (matches_tensor_key(f.last_tensor_key, key_value, &leaves)) {
+      TypePtr key = f.last_tensor_key;   // (held: running the entry may replace the memo)
+      auto e = f.cache.lookup(key);
+      if (!e) return py::object();
+      f.fast_hits++;
+      return run_entry(*e, leaves);
+    }
+  }
   KeyBuilder kb;
+  kb.want_spec_leaves = false;
   TypePtr key = kb.build(key_value);
   if (kb.has_specs) return py::object();
   auto e = f.cache.lookup(key);
   if (!e) return py::object();
+  if (plain_tuple && is_plain_tensor_tuple(*key)) f.last_tensor_key = key;
   f.fast_hits++;
   return run_entry(*e, kb.leaves);
 }

@@ -9,6 +9,7 @@ size_t TensorType::hash() const {
 }
 
 bool TensorType::equals(const TraceType& o) const {
+  if (this == &o) return true;   // (a reused key: see the Function fast path)
   if (o.kind != Kind::Tensor) return false;
   auto& t = static_cast<const TensorType&>(o);
   return dtype == t.dtype && shape == t.shape && resource_id == t.resource_id;
@@ -40,7 +41,7 @@ bool LiteralType::equals(const TraceType& o) const {
   return py_kind == l.py_kind && repr == l.repr;
 }
 
-size_t SequenceType::hash() const {
+size_t SequenceType::compute_hash() const {
   size_t h = std::hash<std::string>()(name) + elements.size();
   for (auto& e : elements) h = h * 1000003 ^ e->hash();
   return h;

@@ -63,14 +63,18 @@ class SequenceType : public TraceType {
  public:
   // `name`: "tuple", "list" or a namedtuple's qualified class name.
   SequenceType(std::string name, std::vector<TypePtr> elems)
-      : TraceType(Kind::Sequence), name(std::move(name)), elements(std::move(elems)) {}
-  size_t hash() const override;
+      : TraceType(Kind::Sequence), name(std::move(name)), elements(std::move(elems)), hash_(compute_hash()) {}
+  size_t hash() const override { return hash_; }
   bool equals(const TraceType& o) const override;
   bool is_subtype_of(const TraceType& o) const override;
   TypePtr common_supertype(const TraceType& o, const TypePtr& self) const override;
   std::string to_string() const override;
   const std::string name;
   const std::vector<TypePtr> elements;
+
+ private:
+  size_t compute_hash() const;
+  const size_t hash_;   // elements are immutable: hashed once (cache lookups rehash every call)
 };
 
 class DictType : public TraceType {
