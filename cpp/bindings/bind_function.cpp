@@ -408,9 +408,10 @@ py::object call_cached(FunctionBase& f, py::handle key_value) {
   kb.want_spec_leaves = false;
   TypePtr key = kb.build(key_value);
   if (kb.has_specs) return py::object();
-  auto e = f.cache.lookup(key);
+  TypePtr stored;   // on an exact hit the cache's own key: equal, and compared by address next time
+  auto e = f.cache.lookup(key, &stored);
   if (!e) return py::object();
-  if (plain_tuple && is_plain_tensor_tuple(*key)) f.last_tensor_key = key;
+  if (plain_tuple && is_plain_tensor_tuple(*key)) f.last_tensor_key = stored ? stored : key;
   f.fast_hits++;
   return run_entry(*e, kb.leaves);
 }

@@ -27,12 +27,14 @@ class FunctionCache {
   explicit FunctionCache(size_t max_size = 0) : max_size_(max_size) {}
 
   // Exact match, else the most specific entry `key` is a subtype of; nullptr on a miss.
-  std::shared_ptr<V> lookup(const TypePtr& key) {
+  // `stored`, if given, gets the cached key of an exact match (equal to `key`).
+  std::shared_ptr<V> lookup(const TypePtr& key, TypePtr* stored = nullptr) {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = exact_.find(key);
     if (it != exact_.end()) {
       touch(it->second);
       ++stats_.hits;
+      if (stored) *stored = it->second->key;
       return it->second->value;
     }
     typename List::iterator best = entries_.end();
