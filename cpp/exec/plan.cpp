@@ -71,6 +71,8 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
     plan->steps_.push_back(std::move(st));
   }
   for (int s : plan->output_slots_) last_use[s] = -2;   // outputs are never released
+  // Inputs no step or output reads are not loaded (a function of 100 arguments using 2).
+  for (int s : plan->input_slots_) plan->input_used_.push_back(last_use[s] != -1);
   for (int s = 0; s < slots; ++s)
     if (last_use[s] >= 0) plan->steps_[last_use[s]].release.push_back(s);
   // A value whose last use is a step moves into that step's inputs (one reference fewer to
@@ -106,6 +108,7 @@ std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t
   PooledRun pooled(pools_, num_slots_);   // slots and pool reused from the previous run
   std::vector<EagerPtr>& slots = pooled.slots();
   for (size_t i = 0; i < count; ++i) {
+    if (!input_used_[i]) continue;
     if (i < n_move) slots[input_slots_[i]] = std::move(inputs[i]);
     else slots[input_slots_[i]] = inputs[i];
   }

@@ -39,6 +39,7 @@ class Plan {
   std::shared_ptr<const Graph> graph_;
   std::vector<Step> steps_;
   std::vector<int> input_slots_;
+  std::vector<char> input_used_;   // per input: some step or output reads its slot
   std::vector<int> output_slots_;
   int num_slots_ = 0;
   size_t max_inputs_ = 0;     // most inputs of one step (a run reserves that once)
