@@ -104,11 +104,27 @@ class StrongRefType : public TraceType {
   py::ssize_t h;
 };
 
+PyTypeObject* eager_tensor_type() {
+  static PyTypeObject* const t = reinterpret_cast<PyTypeObject*>(py::type::of<EagerTensor>().ptr());
+  return t;
+}
+
 // isinstance(v, Tensor) without pybind's per-call type-registry lookup.
 bool is_tensor_fast(py::handle v) {
   static PyTypeObject* const tensor_type = reinterpret_cast<PyTypeObject*>(py::type::of<Tensor>().ptr());
   PyTypeObject* t = Py_TYPE(v.ptr());
-  return t == tensor_type || PyType_IsSubtype(t, tensor_type);
+  return t == eager_tensor_type() || t == tensor_type || PyType_IsSubtype(t, tensor_type);
+}
+
+// v.cast<TensorPtr>() for a tensor; an exact EagerTensor's holder is read directly (pybind's
+// generic caster looks the type up on every call).
+TensorPtr tensor_of(py::handle v) {
+  static const py::detail::type_info* const eager_info = py::detail::get_type_info(typeid(EagerTensor));
+  if (Py_TYPE(v.ptr()) == eager_tensor_type() && eager_info) {
+    auto vh = reinterpret_cast<py::detail::instance*>(v.ptr())->get_value_and_holder(eager_info, false);
+    if (vh && vh.holder_constructed()) return vh.holder<std::shared_ptr<EagerTensor>>();
+  }
+  return v.cast<TensorPtr>();
 }
 
 struct KeyBuilder {
@@ -120,7 +136,7 @@ struct KeyBuilder {
   TypePtr build(py::handle v) {
     PyObject* p = v.ptr();
     if (is_tensor_fast(v)) {
-      auto t = v.cast<TensorPtr>();
+      TensorPtr t = tensor_of(v);
       if (want_spec_leaves) spec_leaves.append(v);
       auto type = std::make_shared<TensorType>(t->dtype(), t->shape());
       leaves.push_back(std::move(t));
@@ -375,7 +391,7 @@ bool matches_tensor_key(const TypePtr& key, py::handle args, std::vector<TensorP
   for (Py_ssize_t i = 0; i < n; ++i) {
     py::handle a = PyTuple_GET_ITEM(args.ptr(), i);
     if (!is_tensor_fast(a)) return false;
-    auto t = a.cast<TensorPtr>();
+    TensorPtr t = tensor_of(a);
     auto& tt = static_cast<const TensorType&>(*seq.elements[i]);
     if (t->dtype() != tt.dtype || t->shape() != tt.shape) return false;
     leaves->push_back(std::move(t));
