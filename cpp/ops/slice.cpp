@@ -92,7 +92,7 @@ SliceRegion strided_region(const Shape& in, const std::vector<int64_t>* b, const
       if (bk[i] && dim >= 0) {
         int64_t x = db[i] < 0 ? db[i] + dim : db[i];
         if (x < 0 || x >= dim)
-          throw_error(Code::InvalidArgument, "slice index ", db[i], " of dimension ", i, " out of bounds.");
+          throw_error(Code::InvalidArgument, "slice index ", x, " of dimension ", i, " out of bounds.");   // TF: after + dim
         r.begin[i] = x;
       }
       continue;
