@@ -38,3 +38,18 @@ def test_index_out_of_range_raises(i, shown):
     f = tf.function(lambda x, t: x[t])
     with pytest.raises(tf.errors.InvalidArgumentError, match=f"slice index {shown} of dimension 0 out of bounds"):
         f(tf.constant(X), tf.constant(i))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "int64", "float64", "complex64", "string", "uint8"])
+def test_stack_of_scalars(dtype):
+    """x[t]'s begin/end are stacks of scalars: Pack's scalar path, every dtype, axis 0 and -1."""
+    vals = {"bool": [True, False, True], "string": [b"a", b"", b"ccc"]}.get(dtype, [1, 0, 7])
+    xs = [tf.constant(v, dtype) for v in vals]
+    for axis in (0, -1):
+        eager = tf.stack(xs, axis=axis)
+        traced = tf.function(lambda a, b, c: tf.stack([a, b, c], axis=axis))(*xs)
+        for y in (eager, traced):
+            assert y.dtype == tf.as_dtype(dtype) and y.shape == (3,)
+            assert y.numpy().tolist() == np.array(vals, dtype=object if dtype == "string" else dtype).tolist()
+    with pytest.raises((ValueError, tf.errors.InvalidArgumentError)):
+        tf.stack(xs, axis=1)
