@@ -26,6 +26,27 @@ TEST_CASE("direct float32 matmul matches the reference loop (all transposes, rag
   }
 }
 
+TEST_CASE("direct float32 matmul with a fused add equals the matmul followed by the add, bit for bit") {
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{32, 64, 64}, {5, 70, 3}, {7, 130, 17}, {1, 64, 9}}) {
+    std::vector<float> a(m * k), b(k * n), add(m * n), want(m * n), got(m * n, -1.f);
+    uint32_t x = 777;
+    auto rnd = [&] { x = x * 1664525u + 1013904223u; return static_cast<float>(x >> 8) / (1 << 24) - 0.5f; };
+    for (auto& v : a) v = rnd();
+    for (auto& v : b) v = rnd();
+    for (auto& v : add) v = rnd() * 3.f;
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        direct::matmul_f32(a.data(), b.data(), want.data(), m, n, k, ta, tb);
+        for (int64_t i = 0; i < m * n; ++i) want[i] += add[i];
+        direct::matmul_f32(a.data(), b.data(), got.data(), m, n, k, ta, tb, add.data());
+        for (int64_t i = 0; i < m * n; ++i) CHECK(got[i] == want[i]);
+        std::vector<float> inplace = add;   // add may alias the output
+        direct::matmul_f32(a.data(), b.data(), inplace.data(), m, n, k, ta, tb, inplace.data());
+        CHECK(inplace == want);
+      }
+  }
+}
+
 TEST_CASE("direct float32 sum/mean matches a double-accumulated loop over one run of axes") {
   std::vector<int64_t> dims = {3, 5, 7, 33};
   std::vector<float> x(3 * 5 * 7 * 33);

@@ -1,5 +1,7 @@
 // Joining and splitting along an axis: ConcatV2, Pack (stack), Unpack (unstack), Split, SplitV.
 // All copy [outer, piece, inner] blocks; splits along the leading axis return views (no copy).
+#include <cstring>
+
 #include "ops/families.h"
 #include "ops/shape_util.h"
 #include "trace/context.h"
@@ -213,6 +215,12 @@ std::vector<EagerPtr> pack_kernel(KernelContext& k, const std::vector<EagerPtr>&
   if (axis < -(r + 1) || axis > r)
     throw_error(Code::InvalidArgument, "axis = ", axis, " not in [", -(r + 1), ", ", r + 1, ")");
   if (axis < 0) axis += r + 1;
+  if (size_t es = r == 0 ? dtype_size(in[0]->dtype()) : 0) {   // scalars (x[t]'s begin/end): a copy each
+    auto out = make_tensor(in[0]->dtype(), Shape{static_cast<int64_t>(in.size())});
+    char* dst = static_cast<char*>(out->raw());
+    for (size_t i = 0; i < in.size(); ++i) std::memcpy(dst + i * es, in[i]->raw(), es);
+    return {out};
+  }
   auto one_dims = s0.dims();
   one_dims.insert(one_dims.begin() + axis, 1);
   std::vector<EagerPtr> xs;

@@ -92,7 +92,7 @@ SliceRegion strided_region(const Shape& in, const std::vector<int64_t>* b, const
       if (bk[i] && dim >= 0) {
         int64_t x = db[i] < 0 ? db[i] + dim : db[i];
         if (x < 0 || x >= dim)
-          throw_error(Code::InvalidArgument, "slice index ", db[i], " of dimension ", i, " out of bounds.");
+          throw_error(Code::InvalidArgument, "slice index ", x, " of dimension ", i, " out of bounds.");   // TF: after + dim
         r.begin[i] = x;
       }
       continue;
@@ -170,8 +170,30 @@ std::vector<TensorSpec> strided_slice_infer(const InferContext& c) {
   }, "strided_slice");
 }
 
+// x[i] on a non-empty tensor (one spec entry: shrink, stride 1, no masks, i in bounds): the view
+// slice_region makes, without strided_region's vectors (a loop body's xs[t], every iteration).
+EagerPtr index_view(const std::vector<EagerPtr>& in, const SliceMasks& m) {
+  const EagerTensor& x = *in[0];
+  if (m.shrink != 1 || m.begin || m.end || m.ellipsis || m.new_axis) return nullptr;
+  if (x.dtype() == DType::String || x.shape().rank() < 1 || x.num_elements() == 0) return nullptr;
+  for (int i = 1; i < 4; ++i)
+    if (in[i]->shape().rank() != 1 || in[i]->num_elements() != 1 ||
+        (in[i]->dtype() != DType::Int32 && in[i]->dtype() != DType::Int64))
+      return nullptr;
+  auto scalar = [](const EagerTensor& t) {
+    return t.dtype() == DType::Int64 ? t.data<int64_t>()[0] : static_cast<int64_t>(t.data<int32_t>()[0]);
+  };
+  int64_t dim = x.shape()[0], i = scalar(*in[1]);
+  if (scalar(*in[3]) != 1) return nullptr;
+  if (i < 0) i += dim;
+  if (i < 0 || i >= dim) return nullptr;   // the general path raises TF's error
+  const auto& dims = x.shape().dims();
+  return view_of(in[0], i * (x.num_elements() / dim), Shape(std::vector<int64_t>(dims.begin() + 1, dims.end())));
+}
+
 std::vector<EagerPtr> strided_slice_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   for (int i = 1; i < 4; ++i) check_index_type("StridedSlice", "Index", in[i]->dtype());
+  if (EagerPtr v = index_view(in, read_masks(k.attrs))) return {v};
   check_spec_tensors({in[0]->spec(), in[1]->spec(), in[2]->spec(), in[3]->spec()}, 1);
   auto b = read_int_list(*in[1]), e = read_int_list(*in[2]), s = read_int_list(*in[3]);
   SliceRegion r = strided_region(in[0]->shape(), &b, &e, &s, static_cast<int64_t>(b.size()), read_masks(k.attrs));

@@ -57,7 +57,7 @@ __attribute__((always_inline)) inline v16 splat(float x) { return v16{} + x; }
 // or transpose test made GCC keep them on the stack: a load and a store per FMA).
 template <int64_t R, bool TA>
 __attribute__((always_inline)) inline void block64(const float* a, const float* b, float* c, int64_t i, int64_t j0,
-                                                   int64_t m, int64_t n, int64_t k) {
+                                                   int64_t m, int64_t n, int64_t k, const float* add) {
   v16 acc[R][4] = {};
   for (int64_t p = 0; p < k; ++p) {
     const float* brow = b + p * n + j0;
@@ -71,33 +71,47 @@ __attribute__((always_inline)) inline void block64(const float* a, const float* 
       acc[r][3] += s * b3;
     }
   }
+  if (add) {   // the residual post-op while the block is in registers: the same single add
+#pragma GCC unroll 4
+    for (int64_t r = 0; r < R; ++r) {
+      const float* ar = add + (i + r) * n + j0;
+      acc[r][0] += load16(ar);
+      acc[r][1] += load16(ar + 16);
+      acc[r][2] += load16(ar + 32);
+      acc[r][3] += load16(ar + 48);
+    }
+  }
 #pragma GCC unroll 4
   for (int64_t r = 0; r < R; ++r) std::memcpy(c + (i + r) * n + j0, acc[r], sizeof acc[r]);
 }
 
 template <bool TA>
 __attribute__((always_inline)) inline void columns64(const float* a, const float* b, float* c, int64_t j0, int64_t m,
-                                                     int64_t n, int64_t k) {
+                                                     int64_t n, int64_t k, const float* add) {
   int64_t i = 0;
-  for (; i + kRows <= m; i += kRows) block64<kRows, TA>(a, b, c, i, j0, m, n, k);
-  for (; i < m; ++i) block64<1, TA>(a, b, c, i, j0, m, n, k);
+  for (; i + kRows <= m; i += kRows) block64<kRows, TA>(a, b, c, i, j0, m, n, k, add);
+  for (; i < m; ++i) block64<1, TA>(a, b, c, i, j0, m, n, k, add);
 }
 
 // Any block shape (the ragged right edge): plain loops over an accumulator row.
 __attribute__((always_inline)) inline void block_any(const float* a, const float* b, float* c, int64_t i, int64_t j0,
-                                                     int64_t cols, int64_t m, int64_t n, int64_t k, bool ta) {
+                                                     int64_t cols, int64_t m, int64_t n, int64_t k, bool ta,
+                                                     const float* add) {
   float acc[kCols] = {};
   for (int64_t p = 0; p < k; ++p) {
     const float* brow = b + p * n + j0;
     float av = ta ? a[p * m + i] : a[i * k + p];
     for (int64_t j = 0; j < cols; ++j) acc[j] += av * brow[j];
   }
+  if (add)
+    for (int64_t j = 0; j < cols; ++j) acc[j] += add[i * n + j0 + j];
   std::copy(acc, acc + cols, c + i * n + j0);
 }
 }  // namespace
 
 FN_MULTIVERSION
-void matmul_f32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb) {
+void matmul_f32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb,
+                const float* add) {
   thread_local std::vector<float> bt;   // reused: no allocation or zero-fill per call
   if (tb) {   // small: one transposed copy makes every inner loop contiguous
     if (bt.size() < static_cast<size_t>(k * n)) bt.resize(static_cast<size_t>(k * n));
@@ -114,10 +128,10 @@ void matmul_f32(const float* a, const float* b, float* c, int64_t m, int64_t n, 
     int64_t cols = std::min(kCols, n - j0);
     int64_t i = 0;
     if (cols == kCols) {
-      if (ta) columns64<true>(a, b, c, j0, m, n, k);
-      else columns64<false>(a, b, c, j0, m, n, k);
+      if (ta) columns64<true>(a, b, c, j0, m, n, k, add);
+      else columns64<false>(a, b, c, j0, m, n, k, add);
     } else {
-      for (; i < m; ++i) block_any(a, b, c, i, j0, cols, m, n, k, ta);
+      for (; i < m; ++i) block_any(a, b, c, i, j0, cols, m, n, k, ta, add);
     }
   }
 }

@@ -11,8 +11,11 @@ namespace direct {
 constexpr int64_t kMaxMatMulMacs = int64_t(1) << 18;
 
 // c[m, n] = op(a) @ op(b), row-major; a is [m, k] ([k, m] if ta), b is [k, n] ([n, k] if tb).
-// Sums over k in ascending order, as the reference loop does.
-void matmul_f32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb);
+// Sums over k in ascending order, as the reference loop does. With `add` ([m, n], row-major, may
+// alias c), c = (op(a) @ op(b)) + add, rounded exactly as a separate add would be (a residual
+// post-op without a pass over c).
+void matmul_f32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb,
+                const float* add = nullptr);
 
 }  // namespace direct
 }  // namespace fn
