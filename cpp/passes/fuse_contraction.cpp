@@ -95,16 +95,10 @@ std::shared_ptr<Graph> fuse_contractions(const Graph& g) {
 
 std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g) {
   const int n = g.num_nodes();
-  std::vector<int> uses(n, 0), consumer(n, -1);
-  std::vector<char> pinned(n, 0);
-  for (int i = 0; i < n; ++i) {
-    for (const NodeOutput& in : g.node(i).inputs) {
-      ++uses[in.node];
-      consumer[in.node] = i;
-    }
-    for (int c : g.node(i).control_inputs) pinned[c] = 1;
-  }
-  for (const NodeOutput& o : g.outputs) pinned[o.node] = 1;
+  const Readers readers(g);
+  const std::vector<int>& uses = readers.uses;
+  const std::vector<int>& consumer = readers.consumer;
+  const std::vector<char>& pinned = readers.pinned;
   // The single reader of node i's only output, or -1.
   auto next = [&](int i) {
     const Node& node = g.node(i);

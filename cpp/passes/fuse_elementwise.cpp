@@ -96,17 +96,11 @@ std::shared_ptr<Graph> fuse_elementwise(const Graph& g) {
 
 std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   const int n = g.num_nodes();
-  std::vector<int> uses(n, 0), consumer(n, -1);
-  std::vector<char> pinned(n, 0), cand(n, 0), absorbed(n, 0), has_member(n, 0);
-  for (int i = 0; i < n; ++i) {
-    const Node& node = g.node(i);
-    for (const NodeOutput& in : node.inputs) {
-      ++uses[in.node];
-      consumer[in.node] = i;
-    }
-    for (int c : node.control_inputs) pinned[c] = 1;
-  }
-  for (const NodeOutput& o : g.outputs) pinned[o.node] = 1;
+  const Readers readers(g);
+  const std::vector<int>& uses = readers.uses;
+  const std::vector<int>& consumer = readers.consumer;
+  const std::vector<char>& pinned = readers.pinned;
+  std::vector<char> cand(n, 0), absorbed(n, 0), has_member(n, 0);
   for (int i = 0; i < n; ++i) {
     const Node& node = g.node(i);
     int code = fused::opcode_of(node.op);

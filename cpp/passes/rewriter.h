@@ -29,6 +29,15 @@ class Rewriter {
   std::vector<std::vector<NodeOutput>> map_;
 };
 
+// Who reads each node's outputs, for fusion passes: how many input edges read node i, the
+// last node reading it (the only one when uses == 1), and whether it is pinned (a graph output
+// or a control dependency), so it must stay materialised.
+struct Readers {
+  explicit Readers(const Graph& g);
+  std::vector<int> uses, consumer;
+  std::vector<char> pinned;
+};
+
 // A node-for-node copy (same indices and names) that a pass may edit.
 std::shared_ptr<Graph> copy_graph(const Graph& src);
 
