@@ -221,3 +221,113 @@ TEST_CASE("fusion: a fused node with thousands of distinct constant inputs compi
   CHECK(count_op(*f, "_FusedElementwise") == 1);
   check_close(*got[0], *ref[0], 0.f);
 }
+
+namespace {
+TensorPtr int_const(const std::vector<int32_t>& v) {
+  auto t = make_tensor(DType::Int32, Shape{static_cast<int64_t>(v.size())});
+  for (size_t i = 0; i < v.size(); ++i) t->data<int32_t>()[i] = v[i];
+  return dispatch1("Const", {}, Attrs{{"value", t}, {"dtype", DType::Int32}});
+}
+TensorPtr reduce(const char* op, TensorPtr x, const std::vector<int32_t>& axes, bool keep) {
+  return dispatch1(op, {std::move(x), int_const(axes)}, Attrs{{"keep_dims", keep}});
+}
+int fused_reductions(const Graph& g) {
+  int n = 0;
+  for (const Node& node : g.nodes()) n += node.op == "_FusedElementwise" && node.attrs.has("reduce");
+  return n;
+}
+}  // namespace
+
+TEST_CASE("fusion: a layer norm is three passes, bit for bit the unfused graph") {
+  // mean; var = mean(square(x - mean)); (x - mean) * rsqrt(var + eps) * g + b. `x - mean` has
+  // two readers: each recomputes it; the variance's square and mean are one pass.
+  struct Case { Shape s; std::vector<int32_t> axes; int64_t rows, cols; };
+  for (const Case& t : {Case{Shape{7, 45}, {-1}, 7, 45}, Case{Shape{33, 600}, {1}, 33, 600},
+                        Case{Shape{64, 256}, {-1}, 64, 256}, Case{Shape{5, 3, 17}, {1, 2}, 5, 51},
+                        Case{Shape{4, 1, 9}, {2, 1}, 4, 9}, Case{Shape{2, 6, 1}, {1}, 2, 6}}) {
+    auto g = std::make_shared<Graph>("f");
+    Shape stat = t.s;   // keep_dims shape of the statistics
+    std::vector<int64_t> sd = t.s.dims();
+    for (int32_t a : t.axes) sd[a < 0 ? a + t.s.rank() : a] = 1;
+    stat = Shape(sd);
+    {
+      GraphBuilder b(g);
+      ContextScope scope(&b);
+      auto x = b.add_placeholder("x", TensorSpec{DType::Float32, t.s});
+      auto gamma = b.add_placeholder("gamma", TensorSpec{DType::Float32, stat});
+      auto eps = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 1e-5)}, {"dtype", DType::Float32}});
+      auto mean = reduce("Mean", x, t.axes, true);
+      auto var = reduce("Mean", op1("Square", op2("Sub", x, mean)), t.axes, true);
+      auto y = op2("Mul", op2("Mul", op2("Sub", x, mean), op1("Rsqrt", op2("AddV2", var, eps))), x);
+      y = op2("AddV2", y, gamma);
+      g->outputs.push_back(NodeOutput{y->node, 0});
+      g->outputs.push_back(NodeOutput{var->node, 0});
+    }
+    // CSE first, as the pass manager does: the two `x - mean` are one node with two readers.
+    auto cse = eliminate_common_subexpressions(*g);
+    std::shared_ptr<Graph> f;
+    auto [ref, got] = both(cse, {random_tensor(t.s, 21), random_tensor(stat, 22)}, &f);
+    CHECK(count_op(*f, "Sub") == 0);
+    CHECK(count_op(*f, "Square") == 0);
+    CHECK(count_op(*f, "Mean") == 1);   // the first mean reads x itself: nothing to fuse
+    CHECK(fused_reductions(*f) == 1);
+    check_close(*got[0], *ref[0], 0.f);
+    check_close(*got[1], *ref[1], 0.f);
+  }
+}
+
+TEST_CASE("fusion: Sum without keep_dims ends a tree; other reductions stay apart") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{3, 4, 300}});
+    auto e = op1("Exp", op2("Mul", x, x));
+    auto s = reduce("Sum", e, {1, 2}, false);        // trailing: fused, shape [3]
+    auto lead = reduce("Sum", op1("Tanh", x), {0}, true);   // leading axis: stays a Sum
+    auto mid = reduce("Mean", op1("Neg", x), {1}, false);   // a middle axis: stays a Mean
+    g->outputs.push_back(NodeOutput{s->node, 0});
+    g->outputs.push_back(NodeOutput{lead->node, 0});
+    g->outputs.push_back(NodeOutput{mid->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{3, 4, 300}, 23, -1.f, 1.f)}, &f);
+  CHECK(fused_reductions(*f) == 1);
+  CHECK(count_op(*f, "Sum") == 1);
+  CHECK(count_op(*f, "Mean") == 1);
+  CHECK(got[0]->shape() == Shape{3});
+  for (int k = 0; k < 3; ++k) check_close(*got[k], *ref[k], 0.f);
+}
+
+TEST_CASE("fusion: a shared value is recomputed only when small and read only by fused trees") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{16, 16}});
+    auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{16, 16}});
+    // big: six ops, read by two fused trees -> computed once, kept.
+    auto big = op1("Tanh", op2("Mul", op1("Exp", op2("Sub", op1("Neg", x), w)), op1("Relu", x)));
+    auto r1 = op1("Sigmoid", op2("AddV2", big, w));
+    auto r2 = op1("Relu", op2("Mul", big, x));
+    // small: read by a fused tree and by a MatMul -> kept for the MatMul (the tree may recompute).
+    auto small = op2("Sub", x, w);
+    auto r3 = op1("Tanh", op2("Mul", small, small));
+    auto m = dispatch1("MatMul", {small, w});
+    for (auto& t : {r1, r2, r3, m}) g->outputs.push_back(NodeOutput{t->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{16, 16}, 24), random_tensor(Shape{16, 16}, 25)}, &f);
+  // big's fused node is a root (read twice); small's Sub stays for the MatMul.
+  CHECK(count_op(*f, "Sub") == 1);
+  CHECK(count_op(*f, "Tanh") == 0);
+  for (int k = 0; k < 4; ++k) check_close(*got[k], *ref[k], 0.f);
+  // Exp appears once in the fused program set (big is not duplicated).
+  int exp_instr = 0;
+  for (const Node& node : f->nodes()) {
+    if (node.op != "_FusedElementwise") continue;
+    const auto& prog = node.attrs.get<std::vector<int64_t>>("program");
+    for (size_t i = 0; i < prog.size(); i += 3) exp_instr += prog[i] == fused::kExp;
+  }
+  CHECK(exp_instr == 1);
+}

@@ -1,11 +1,15 @@
-// Elementwise fusion: a tree of float32 elementwise ops over one static output shape (each
-// intermediate used once, by the next op of the tree) becomes one _FusedElementwise node that
-// makes a single tiled pass over the data (kernels/fused/elementwise.h). Inputs may broadcast
+// Elementwise fusion: a tree of float32 elementwise ops over one static output shape becomes one
+// _FusedElementwise node that makes a single tiled pass over the data (kernels/fused/
+// elementwise.h), optionally ending in a Sum/Mean over trailing axes (a layer norm's variance).
+// An intermediate joins the tree of its reader when it is used once, or when it is a small
+// subtree (at most kDupMax ops) read only by fused trees: each of them recomputes it (a layer
+// norm's `x - mean`), which costs less than writing and re-reading it. Inputs may broadcast
 // when their non-1 dims are one contiguous run of the output's dims (scalars, biases, rows,
-// per-row statistics such as a layer norm's mean). The fused tree's members are dropped.
+// per-row statistics such as that mean). The fused trees' members are dropped.
 #include <map>
 
 #include "core/error.h"
+#include "kernels/direct/reduce.h"
 #include "kernels/fused/elementwise.h"
 #include "ops/op.h"
 #include "passes/passes.h"
@@ -14,6 +18,8 @@
 namespace fn {
 
 namespace {
+
+constexpr int kDupMax = 4;   // ops a shared intermediate may have to be recomputed by each reader
 
 bool static_float(const TensorSpec& s) {
   return s.dtype == DType::Float32 && s.shape.has_rank() && s.shape.num_elements() >= 0;
@@ -48,6 +54,30 @@ bool broadcast_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mo
   return true;
 }
 
+// Rows summed by a Sum/Mean over the trailing axes (ignoring size-1 dims) of a static float32
+// input with constant axes, or 0 when the node is not such a reduction.
+int64_t trailing_reduction(const Graph& g, const Node& node) {
+  if ((node.op != "Mean" && node.op != "Sum") || node.inputs.size() != 2 || node.outputs.size() != 1) return 0;
+  const TensorSpec& x = g.node(node.inputs[0].node).outputs.at(node.inputs[0].index);
+  const Node& axes = g.node(node.inputs[1].node);
+  if (!static_float(x) || node.outputs[0].dtype != DType::Float32 || axes.op != "Const" ||
+      node.inputs[1].index != 0 || !axes.attrs.has("value"))
+    return 0;
+  const EagerPtr& v = axes.attrs.get<EagerPtr>("value");
+  const int rank = x.shape.rank();
+  std::vector<bool> reduced(static_cast<size_t>(rank), false);
+  for (int64_t k = 0; k < v->num_elements(); ++k) {
+    int64_t a = v->dtype() == DType::Int32 ? v->data<int32_t>()[k]
+                : v->dtype() == DType::Int64 ? v->data<int64_t>()[k] : INT64_MIN;
+    if (a < -rank || a >= rank) return 0;
+    reduced[static_cast<size_t>(a < 0 ? a + rank : a)] = true;
+  }
+  int64_t outer, mid, inner;
+  if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, &inner) || inner != 1 || mid <= 0)
+    return 0;
+  return mid;
+}
+
 std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   const auto& prog = k.attrs.get<std::vector<int64_t>>("program");
   const auto& bcast = k.attrs.get<std::vector<int64_t>>("bcast");
@@ -71,12 +101,22 @@ std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>
   // buffer must own its storage: a slice or wrapped array is a view of memory others still see.
   EagerPtr out;
   for (size_t i = 0; i < in.size() && !out; ++i)
-    if (bcast[2 * i] == 1 && bcast[2 * i + 1] == shape.num_elements() && in[i].use_count() == 1 &&
+    if (!k.attrs.has("reduce") && bcast[2 * i] == 1 && bcast[2 * i + 1] == shape.num_elements() && in[i].use_count() == 1 &&
         in[i]->buffer() && in[i]->buffer().use_count() == 1 && in[i]->buffer()->capacity() > 0 &&
         in[i]->shape() == shape)
       out = in[i];
+  fused::Reduce red;
+  if (k.attrs.has("reduce")) {
+    const auto& r = k.attrs.get<std::vector<int64_t>>("reduce");
+    if (r.size() != 2) throw_error(Code::Internal, "malformed fused elementwise reduction");
+    red.kind = static_cast<int>(r[0]);
+    red.mid = r[1];
+    out = make_tensor(DType::Float32, k.attrs.get<Shape>("out_shape"));
+    if (red.mid <= 0 || out->num_elements() * red.mid != shape.num_elements())
+      throw_error(Code::Internal, "fused elementwise reduction does not match its shapes");
+  }
   if (!out) out = make_tensor(DType::Float32, shape);
-  fused::run(instrs, ops, out->data<float>(), shape.num_elements());
+  fused::run(instrs, ops, out->data<float>(), shape.num_elements(), red);
   return {out};
 }
 
@@ -84,7 +124,9 @@ std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>
 
 const OpDef& fused_elementwise_op() {
   static const OpDef def{"_FusedElementwise", "fused", -1,
-                         [](const InferContext& c) { return one(DType::Float32, c.attrs.get<Shape>("shape")); },
+                         [](const InferContext& c) {
+                           return one(DType::Float32, c.attrs.get<Shape>(c.attrs.has("reduce") ? "out_shape" : "shape"));
+                         },
                          fused_kernel, {}};
   return def;
 }
@@ -98,7 +140,6 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   const int n = g.num_nodes();
   const Readers readers(g);
   const std::vector<int>& uses = readers.uses;
-  const std::vector<int>& consumer = readers.consumer;
   const std::vector<char>& pinned = readers.pinned;
   std::vector<char> cand(n, 0), absorbed(n, 0), has_member(n, 0);
   for (int i = 0; i < n; ++i) {
@@ -127,41 +168,69 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     }
     cand[i] = ok;
   }
-  for (int i = 0; i < n; ++i) {
-    int c = consumer[i];
-    if (!cand[i] || c < 0 || !cand[c] || uses[i] != 1 || pinned[i] ||
-        !(g.node(i).outputs[0].shape == g.node(c).outputs[0].shape))
-      continue;
-    // A comparison goes only into its Cast; nothing else reads a comparison's 0/1 floats.
-    bool cmp = fused::is_comparison(fused::opcode_of(g.node(i).op));
-    if (cmp != (fused::opcode_of(g.node(c).op) == fused::kCastBool)) continue;
-    absorbed[i] = 1;
-    has_member[c] = 1;
+  // A Sum/Mean over trailing axes may end a tree (its input joins it like any reader's).
+  std::vector<int64_t> red_mid(n, 0);
+  for (int i = 0; i < n; ++i) red_mid[i] = trailing_reduction(g, g.node(i));
+  // Edges i -> c that may be fused: c is an elementwise candidate of i's shape, or a reduction
+  // reading i as its data; a comparison goes only into its Cast (nothing else reads its 0/1s).
+  std::vector<char> bad_reader(n, 0);
+  for (int c = 0; c < n; ++c) {
+    const Node& cn = g.node(c);
+    for (size_t k = 0; k < cn.inputs.size(); ++k) {
+      int i = cn.inputs[k].node;
+      if (i < 0 || !cand[i]) continue;
+      bool cmp = fused::is_comparison(fused::opcode_of(g.node(i).op));
+      bool ok = cand[c] && g.node(i).outputs[0].shape == cn.outputs[0].shape &&
+                cmp == (fused::opcode_of(cn.op) == fused::kCastBool);
+      ok = ok || (red_mid[c] > 0 && k == 0 && !cmp);
+      if (!ok) bad_reader[i] = 1;
+    }
   }
+  // In index (topological) order, so a node's inputs are decided before it.
+  std::vector<int> size(n, 0);
+  for (int i = 0; i < n; ++i) {
+    if (!cand[i]) continue;
+    size[i] = 1;
+    for (const NodeOutput& in : g.node(i).inputs)
+      if (absorbed[in.node]) size[i] += size[in.node];
+    bool cmp = fused::is_comparison(fused::opcode_of(g.node(i).op));
+    if (pinned[i] || bad_reader[i] || uses[i] < 1 || (uses[i] > 1 && (cmp || size[i] > kDupMax))) continue;
+    absorbed[i] = 1;
+  }
+  for (int c = 0; c < n; ++c)
+    for (const NodeOutput& in : g.node(c).inputs)
+      if (absorbed[in.node]) has_member[c] = 1;
   bool any = false;
   auto is_root = [&](int i) {
-    return cand[i] && !absorbed[i] && has_member[i] && g.node(i).outputs[0].dtype == DType::Float32;
+    return !absorbed[i] && has_member[i] &&
+           ((cand[i] && g.node(i).outputs[0].dtype == DType::Float32) || red_mid[i] > 0);
   };
   for (int i = 0; i < n && !any; ++i) any = is_root(i);
   if (!any) return nullptr;
-  // Members of a tree that becomes a fused node are not copied at all (nothing else reads them).
-  std::vector<char> in_fused(n, 0);
-  for (int i = n - 1; i >= 0; --i) in_fused[i] = is_root(i) || (absorbed[i] && in_fused[consumer[i]]);
+  // Members every reader of which is fused are not copied at all; a member some other reader
+  // needs (a comparison whose reader is not a Cast, say) stays as well.
+  std::vector<char> in_fused(n, 0), all_fused(n, 1);
+  for (int i = n - 1; i >= 0; --i) {
+    in_fused[i] = is_root(i) || (absorbed[i] && all_fused[i]);
+    for (const NodeOutput& in : g.node(i).inputs)
+      if (!in_fused[i]) all_fused[in.node] = 0;
+  }
   std::vector<std::vector<NodeOutput>> remapped(n);
   Rewriter rw(g);
   return rw.run([&](int i, const Node& copy, Rewriter& r) {
-    if (in_fused[i]) remapped[i] = copy.inputs;
+    if (absorbed[i] || is_root(i)) remapped[i] = copy.inputs;
     if (!is_root(i)) return absorbed[i] && in_fused[i];
-    // Emit the tree rooted at i, operands first.
+    // Emit the tree rooted at i (at a reduction's data input), operands first.
+    const int top = red_mid[i] > 0 ? g.node(i).inputs[0].node : i;
     std::vector<int64_t> prog, bcast;
     std::vector<NodeOutput> ext;
     std::map<std::pair<int, int>, int> ext_index;
-    const Shape& shape = copy.outputs[0].shape;
+    const Shape& shape = g.node(top).outputs[0].shape;
     // Post-order walk with an explicit stack (a tree may be a chain of thousands of ops):
     // operands first, in input order; an instruction's operand refs are ext inputs (>= 0) or
     // earlier instructions (-(index + 1)).
     struct Visit { int node; size_t next; int refs[2]; };
-    std::vector<Visit> stack{{i, 0, {0, 0}}};
+    std::vector<Visit> stack{{top, 0, {0, 0}}};
     while (!stack.empty()) {
       Visit& v = stack.back();
       const Node& node = g.node(v.node);
@@ -199,6 +268,11 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     f.attrs.set("program", std::move(prog));
     f.attrs.set("bcast", std::move(bcast));
     f.attrs.set("shape", shape);
+    if (red_mid[i] > 0) {
+      int64_t kind = g.node(i).op == "Mean" ? fused::Reduce::kMean : fused::Reduce::kSum;
+      f.attrs.set("reduce", std::vector<int64_t>{kind, red_mid[i]});
+      f.attrs.set("out_shape", copy.outputs[0].shape);
+    }
     f.outputs = copy.outputs;
     f.defined_at = copy.defined_at;
     r.replace_outputs(i, {NodeOutput{r.target().add_node(std::move(f)), 0}});

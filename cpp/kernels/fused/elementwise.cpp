@@ -53,17 +53,42 @@ __attribute__((always_inline)) inline float tanh1(float x) {
   return std::fabs(x) < 0.0004f ? x : r;
 }
 
+// An operand's elements for one tile: n values, or one value standing for all of them (a
+// scalar, or a per-row statistic constant across the tile), which the loops read once.
+struct Span {
+  const float* p;
+  bool one;
+};
+
 template <typename F>
-__attribute__((always_inline)) inline void map1(const float* a, float* y, int64_t n, F f) {
-  for (int64_t i = 0; i < n; ++i) y[i] = f(a[i]);
+__attribute__((always_inline)) inline void map1(Span a, float* y, int64_t n, F f) {
+  if (a.one) {
+    const float r = f(*a.p);
+    for (int64_t i = 0; i < n; ++i) y[i] = r;
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) y[i] = f(a.p[i]);
 }
 template <typename F>
-__attribute__((always_inline)) inline void map2(const float* a, const float* b, float* y, int64_t n, F f) {
-  for (int64_t i = 0; i < n; ++i) y[i] = f(a[i], b[i]);
+__attribute__((always_inline)) inline void map2(Span a, Span b, float* y, int64_t n, F f) {
+  if (b.one) {
+    const float v = *b.p;
+    if (a.one) {
+      const float r = f(*a.p, v);
+      for (int64_t i = 0; i < n; ++i) y[i] = r;
+    } else {
+      for (int64_t i = 0; i < n; ++i) y[i] = f(a.p[i], v);
+    }
+  } else if (a.one) {
+    const float u = *a.p;
+    for (int64_t i = 0; i < n; ++i) y[i] = f(u, b.p[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) y[i] = f(a.p[i], b.p[i]);
+  }
 }
 
 FN_MULTIVERSION
-void apply(int op, const float* a, const float* b, float* y, int64_t n) {
+void apply(int op, Span a, Span b, float* y, int64_t n) {
   switch (op) {
     case kNeg: map1(a, y, n, [](float v) { return -v; }); break;
     case kAbs: map1(a, y, n, [](float v) { return std::fabs(v); }); break;
@@ -87,61 +112,132 @@ void apply(int op, const float* a, const float* b, float* y, int64_t n) {
     case kMax: map2(a, b, y, n, [](float u, float v) { return ref::Maximum::apply(u, v); }); break;
     case kMin: map2(a, b, y, n, [](float u, float v) { return ref::Minimum::apply(u, v); }); break;
     case kSquaredDiff: map2(a, b, y, n, [](float u, float v) { float d = u - v; return d * d; }); break;
-    default: throw_error(Code::Internal, "fused elementwise: bad opcode ", op);
+    default: break;   // validate() rejected it before any tile ran
   }
 }
 
-// Input `o`'s elements for outputs [i0, i0 + n): a pointer into the input when it is not
-// broadcast, else gathered into `buf`.
-const float* load(const Operand& o, int64_t i0, int64_t n, float* buf) {
-  if (o.div == 1 && o.mod >= i0 + n) return o.data + i0;
-  if (o.mod == 1) {
-    std::fill(buf, buf + n, o.data[0]);
-    return buf;
+// Input `o`'s elements for outputs [i0, i0 + n): a pointer into the input when they are
+// contiguous there, one value when they are all the same, else gathered into `buf` run by run.
+Span load(const Operand& o, int64_t i0, int64_t n, float* buf) {
+  if (o.mod == 1) return Span{o.data, true};
+  if (o.div == 1) {
+    int64_t r = i0 % o.mod;
+    if (r + n <= o.mod) return Span{o.data + r, false};
+    for (int64_t j = 0; j < n; r = 0) {
+      int64_t len = std::min(n - j, o.mod - r);
+      std::copy(o.data + r, o.data + r + len, buf + j);
+      j += len;
+    }
+    return Span{buf, false};
   }
-  int64_t q = i0 / o.div, r = i0 % o.div, idx = q % o.mod;
-  for (int64_t j = 0; j < n; ++j) {
-    buf[j] = o.data[idx];
-    if (++r == o.div) { r = 0; if (++idx == o.mod) idx = 0; }
+  int64_t r = i0 % o.div, idx = (i0 / o.div) % o.mod;
+  if (r + n <= o.div) return Span{o.data + idx, true};
+  for (int64_t j = 0; j < n; r = 0) {
+    int64_t len = std::min(n - j, o.div - r);
+    std::fill(buf + j, buf + j + len, o.data[idx]);
+    j += len;
+    if (++idx == o.mod) idx = 0;
   }
-  return buf;
+  return Span{buf, false};
+}
+
+// Tile slots of a program: a program is a tree (every result is used once), so an
+// instruction's slot is free again once its user has run.
+struct Slots {
+  std::vector<int> of;
+  int count = 0;
+  explicit Slots(const std::vector<Instr>& prog) : of(prog.size(), -1) {
+    std::vector<int> free_slots;
+    for (size_t k = 0; k < prog.size(); ++k) {
+      for (int ref : {prog[k].a, is_binary(prog[k].op) ? prog[k].b : 0})
+        if (ref < 0) free_slots.push_back(of[-(ref + 1)]);
+      if (free_slots.empty()) of[k] = count++;
+      else { of[k] = free_slots.back(); free_slots.pop_back(); }
+    }
+  }
+  // Floats of scratch one thread needs: the slots, two gather buffers and the reduction's tile.
+  size_t scratch() const { return static_cast<size_t>(count + 3) * kTile; }
+};
+
+// The program over elements [i0, i0 + len), len <= kTile; the result goes to y.
+void run_tile(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
+              float* scratch, int64_t i0, int64_t len, float* y) {
+  float* gather_a = scratch + static_cast<size_t>(slots.count) * kTile;
+  float* gather_b = gather_a + kTile;
+  const size_t ni = prog.size();
+  for (size_t k = 0; k < ni; ++k) {
+    const Instr& in = prog[k];
+    auto operand = [&](int ref, float* buf) -> Span {
+      if (ref >= 0) return load(inputs[ref], i0, len, buf);
+      return Span{scratch + static_cast<size_t>(slots.of[-(ref + 1)]) * kTile, false};
+    };
+    const Span a = operand(in.a, gather_a);
+    const Span b = is_binary(in.op) ? operand(in.b, gather_b) : Span{nullptr, false};
+    apply(in.op, a, b, k + 1 == ni ? y : scratch + static_cast<size_t>(slots.of[k]) * kTile, len);
+  }
+}
+
+// One row of a reduction: eight partial sums in double over blocks of eight, then the tail, as
+// direct::sum_f32 adds them (tiles are multiples of eight, so blocks never straddle tiles).
+FN_MULTIVERSION
+float reduce_row(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
+                 float* scratch, int64_t row, int64_t mid, bool mean) {
+  float* y = scratch + static_cast<size_t>(slots.count + 2) * kTile;
+  double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  const int64_t blocks_end = mid / 8 * 8;
+  double tail[8];
+  int ntail = 0;
+  for (int64_t m0 = 0; m0 < mid; m0 += kTile) {
+    int64_t len = std::min(kTile, mid - m0);
+    run_tile(prog, slots, inputs, scratch, row * mid + m0, len, y);
+    int64_t full = std::max<int64_t>(0, std::min(len, blocks_end - m0));
+    for (int64_t j = 0; j < full; j += 8)
+      for (int q = 0; q < 8; ++q) acc[q] += y[j + q];
+    for (int64_t j = full; j < len; ++j) tail[ntail++] = y[j];
+  }
+  double s = 0;
+  for (int q = 0; q < 8; ++q) s += acc[q];
+  for (int t = 0; t < ntail; ++t) s += tail[t];
+  return static_cast<float>(mean ? s / static_cast<double>(mid) : s);
 }
 
 }  // namespace
 
-void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n) {
-  const size_t ni = prog.size();
-  // Each instruction's result lives in a tile slot; a program is a tree (every result is used
-  // once), so a slot is free again once its user has run.
-  std::vector<int> slot(ni, -1);
-  std::vector<int> free_slots;
-  int nslots = 0;
-  for (size_t k = 0; k < ni; ++k) {
-    for (int ref : {prog[k].a, is_binary(prog[k].op) ? prog[k].b : 0})
-      if (ref < 0) free_slots.push_back(slot[-(ref + 1)]);
-    if (free_slots.empty()) slot[k] = nslots++;
-    else { slot[k] = free_slots.back(); free_slots.pop_back(); }
-  }
-  std::vector<float> scratch(static_cast<size_t>(nslots + 2) * kTile);
-  float* gather_a = scratch.data() + static_cast<size_t>(nslots) * kTile;
-  float* gather_b = gather_a + kTile;
-  for (int64_t i0 = 0; i0 < n; i0 += kTile) {
-    int64_t len = std::min(kTile, n - i0);
-    for (size_t k = 0; k < ni; ++k) {
-      const Instr& in = prog[k];
-      auto operand = [&](int ref, float* buf) -> const float* {
-        if (ref >= 0) return load(inputs[ref], i0, len, buf);
-        return scratch.data() + static_cast<size_t>(slot[-(ref + 1)]) * kTile;
-      };
-      const float* a = operand(in.a, gather_a);
-      const float* b = is_binary(in.op) ? operand(in.b, gather_b) : nullptr;
-      float* y = k + 1 == ni ? out + i0 : scratch.data() + static_cast<size_t>(slot[k]) * kTile;
-      apply(in.op, a, b, y, len);
+void validate(const std::vector<Instr>& prog, size_t num_inputs) {
+  if (prog.empty()) throw_error(Code::Internal, "fused elementwise: empty program");
+  std::vector<char> used(prog.size(), 0);
+  for (size_t k = 0; k < prog.size(); ++k) {
+    const Instr& in = prog[k];
+    if (in.op < kNeg || in.op > kLessEqual) throw_error(Code::Internal, "fused elementwise: bad opcode ", in.op);
+    for (int ref : {in.a, is_binary(in.op) ? in.b : 0}) {
+      bool ok = ref >= 0 ? static_cast<size_t>(ref) < num_inputs
+                         : static_cast<size_t>(-(static_cast<int64_t>(ref) + 1)) < k && !used[-(ref + 1)];
+      if (!ok) throw_error(Code::Internal, "fused elementwise: bad operand ", ref, " in instruction ", k);
+      if (ref < 0) used[-(ref + 1)] = 1;
     }
   }
 }
 
-void tanh(const float* x, float* y, int64_t n) { apply(kTanh, x, nullptr, y, n); }
+void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
+         const Reduce& reduce) {
+  validate(prog, inputs.size());
+  const Slots slots(prog);
+  const bool reducing = reduce.kind != Reduce::kNone;
+  if (reducing && (reduce.mid <= 0 || n % reduce.mid != 0))
+    throw_error(Code::Internal, "fused elementwise: bad reduction of ", n, " elements by ", reduce.mid);
+  std::vector<float> scratch(slots.scratch());
+  // One thread: GNU OpenMP's workers wait passively (fn sets that for busy machines), and waking
+  // one costs ~60 us on a VM, more than these memory-bound passes gain from a second core.
+  if (reducing) {
+    for (int64_t row = 0, rows = n / reduce.mid; row < rows; ++row)
+      out[row] = reduce_row(prog, slots, inputs, scratch.data(), row, reduce.mid, reduce.kind == Reduce::kMean);
+    return;
+  }
+  for (int64_t i0 = 0; i0 < n; i0 += kTile)
+    run_tile(prog, slots, inputs, scratch.data(), i0, std::min(kTile, n - i0), out + i0);
+}
+
+void tanh(const float* x, float* y, int64_t n) { apply(kTanh, Span{x, false}, Span{nullptr, false}, y, n); }
 
 }  // namespace fused
 }  // namespace fn

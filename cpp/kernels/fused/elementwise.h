@@ -33,9 +33,22 @@ struct Operand {
   int64_t div, mod;
 };
 
-// Runs `prog` over n output elements; the last instruction's result goes to `out`, which may
-// be a non-broadcast input (each tile reads its elements before writing them).
-void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n);
+// A trailing reduction of the program's result: rows of `mid` consecutive elements are summed
+// (kSum) or averaged (kMean) into one output each, in direct::sum_f32's order (bit for bit).
+struct Reduce {
+  enum Kind : int { kNone = 0, kSum = 1, kMean = 2 };
+  int kind = kNone;
+  int64_t mid = 1;
+};
+
+// Throws Internal unless every instruction of `prog` is well formed for `num_inputs` inputs
+// (checked once, before any thread runs it).
+void validate(const std::vector<Instr>& prog, size_t num_inputs);
+// Runs `prog` over n elements; the last instruction's result goes to `out` (n elements, or n /
+// mid with a reduction), which may be a non-broadcast input (each tile reads its elements
+// before writing them).
+void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
+         const Reduce& reduce = Reduce{});
 
 // tanh with TensorFlow's CPU formula (Eigen's rational approximation, a few ulp), vectorised.
 void tanh(const float* x, float* y, int64_t n);
