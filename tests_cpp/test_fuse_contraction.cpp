@@ -237,3 +237,57 @@ TEST_CASE("fuse_contraction: BatchMatMulV2 * scalar is one node with the unfused
     }
   }
 }
+
+TEST_CASE("fuse_contraction: a Tanh ending a MatMul chain is fused with the unfused bits") {
+  for (int64_t m : {5, 96}) {   // the direct kernel and oneDNN
+    for (int kind : {0, 1, 2}) {   // tanh(x @ w), tanh(x @ w + b), tanh(r + x @ w)
+      auto g = std::make_shared<Graph>("f");
+      Shape xs{m, 64}, ys{m, 48};
+      {
+        GraphBuilder b(g);
+        ContextScope scope(&b);
+        auto x = b.add_placeholder("x", TensorSpec{DType::Float32, xs});
+        auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{64, 48}});
+        auto bv = b.add_placeholder("b", TensorSpec{DType::Float32, Shape{48}});
+        auto r = b.add_placeholder("r", TensorSpec{DType::Float32, ys});
+        auto y = dispatch1("MatMul", {x, w});
+        if (kind == 1) y = dispatch1("BiasAdd", {y, bv});
+        if (kind == 2) y = op2("AddV2", r, y);
+        y = op1("Tanh", y);
+        g->outputs.push_back(NodeOutput{y->node, 0});
+      }
+      auto f = optimize(*g);
+      CHECK(count_op(*f, "_FusedMatMul") == 1);
+      CHECK(Plan::compile(f)->num_steps() == 1);
+      std::vector<EagerPtr> in{random_tensor(xs, 30, true), random_tensor(Shape{64, 48}, 31), random_tensor(Shape{48}, 32),
+                               random_tensor(ys, 33, true)};
+      auto ref = Plan::compile(g)->run(in), got = Plan::compile(f)->run(in);
+      REQUIRE(got[0]->shape() == ref[0]->shape());
+      int64_t same = 0;
+      for (int64_t i = 0; i < ref[0]->num_elements(); ++i) {
+        float a = got[0]->data<float>()[i], r = ref[0]->data<float>()[i];
+        same += std::isnan(r) ? std::isnan(a) : a == r;
+      }
+      CHECK(same == ref[0]->num_elements());
+    }
+  }
+  // A Tanh after a fused Relu, or reading a graph output, stays apart.
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{4, 8}});
+    auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{8, 8}});
+    auto bv = b.add_placeholder("b", TensorSpec{DType::Float32, Shape{8}});
+    auto y1 = op1("Tanh", op1("Relu", dispatch1("BiasAdd", {dispatch1("MatMul", {x, w}), bv})));
+    auto p = dispatch1("MatMul", {x, w});
+    auto y2 = op1("Tanh", p);
+    g->outputs.push_back(NodeOutput{y1->node, 0});
+    g->outputs.push_back(NodeOutput{y2->node, 0});
+    g->outputs.push_back(NodeOutput{p->node, 0});
+  }
+  auto f = optimize(*g);
+  int tanh_attr = 0;
+  for (const Node& node : f->nodes()) tanh_attr += node.op == "_FusedMatMul" && node.attrs.get_or("tanh", false);
+  CHECK(tanh_attr == 0);
+}

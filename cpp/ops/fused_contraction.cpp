@@ -3,6 +3,7 @@
 #include "core/error.h"
 #include "kernels/direct/matmul.h"
 #include "kernels/epilogue.h"
+#include "kernels/fused/elementwise.h"
 #include "kernels/onednn/conv.h"
 #include "kernels/onednn/matmul.h"
 #include "ops/nn_util.h"
@@ -47,7 +48,7 @@ InferFn contraction_infer(const char* base) {
   };
 }
 
-std::vector<EagerPtr> fused_matmul_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+std::vector<EagerPtr> fused_matmul_product(KernelContext& k, const std::vector<EagerPtr>& in) {
   const OpDef& mm = OpRegistry::global().get("MatMul");
   bool ta = k.attrs.get_or("transpose_a", false), tb = k.attrs.get_or("transpose_b", false);
   const Shape &sa = in.at(0)->shape(), &sb = in.at(1)->shape();
@@ -72,6 +73,14 @@ std::vector<EagerPtr> fused_matmul_kernel(KernelContext& k, const std::vector<Ea
   }
   auto out = mm.kernel(k, {in[0], in[1]});
   apply_epilogue(out[0]->data<float>(), m, n, e);
+  return out;
+}
+
+// Attr "tanh": the product's Tanh too (TF's Eigen formula, as the standalone op computes it),
+// over the output while it is in cache, without another step, allocation or pass of the plan.
+std::vector<EagerPtr> fused_matmul_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  auto out = fused_matmul_product(k, in);
+  if (k.attrs.get_or("tanh", false)) fused::tanh(out[0]->data<float>(), out[0]->data<float>(), out[0]->num_elements());
   return out;
 }
 

@@ -2,7 +2,8 @@
 // Relu/Relu6 applied by the same primitive (oneDNN post-ops), made by passes/fuse_contraction.
 // Not registered: only that pass creates them, in optimised graphs users never see.
 // Inputs: the contraction's two, the bias (unless attr "bias" is false), then the residual if
-// any. Attrs: the contraction's, plus "bias" and "activation" ("", "Relu" or "Relu6").
+// any. Attrs: the contraction's, plus "bias" and "activation" ("", "Relu" or "Relu6"), and for
+// _FusedMatMul "tanh" (a Tanh of the result, never with an activation).
 #pragma once
 #include "ops/op.h"
 

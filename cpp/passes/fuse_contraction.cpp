@@ -7,7 +7,9 @@
 // (oneDNN's post-op), while the standalone ops keep NaN. float32 only (TF does not fuse
 // float64). Beyond TF, a residual add after a MatMul (with or without its bias) is fused
 // too (no activation after it), and a BatchMatMulV2 times a scalar (attention's scaling):
-// one float add or multiply, the same bits either way. The replaced nodes
+// one float add or multiply, the same bits either way; and a Tanh ending a MatMul chain without
+// an activation (an RNN step's tanh(x_t + s @ W)), computed by the Tanh kernel's own formula
+// over the product, so again the same bits. The replaced nodes
 // stay in the graph, unused, and Plan::compile prunes them.
 #include <algorithm>
 #include "ops/fused_contraction.h"
@@ -22,6 +24,7 @@ struct Chain {
   int bias_node = -1, bias_input = -1;   // the bias-adding node and which input is the bias
   int residual_node = -1, residual_input = -1;
   int act_node = -1;
+  int tanh_node = -1;
   int root = -1;                          // the last node of the chain
 };
 
@@ -142,6 +145,10 @@ std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g) {
     if (a >= 0 && ch.bias_node >= 0 && !(mm && ch.residual_node >= 0) &&
         (g.node(a).op == "Relu" || g.node(a).op == "Relu6") && is_f32(g.node(a).outputs[0]))
       ch.act_node = cur = a;
+    int t = next(cur);
+    if (mm && ch.act_node < 0 && t >= 0 && g.node(t).op == "Tanh" && g.node(t).inputs.size() == 1 &&
+        is_f32(g.node(t).outputs[0]) && g.node(t).outputs[0].shape == out.shape)
+      ch.tanh_node = cur = t;
     if (cur == i) continue;
     ch.root = cur;
     chains[i] = ch;
@@ -178,6 +185,7 @@ std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g) {
     f.attrs = cn.attrs;
     f.attrs.set("bias", ch.bias_node >= 0);
     f.attrs.set("activation", ch.act_node >= 0 ? g.node(ch.act_node).op : std::string());
+    if (ch.tanh_node >= 0) f.attrs.set("tanh", true);
     f.outputs = copy.outputs;
     f.defined_at = cn.defined_at;
     r.replace_outputs(i, {NodeOutput{r.target().add_node(std::move(f)), 0}});
