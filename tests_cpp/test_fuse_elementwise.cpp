@@ -244,7 +244,8 @@ TEST_CASE("fusion: a layer norm is three passes, bit for bit the unfused graph")
   struct Case { Shape s; std::vector<int32_t> axes; int64_t rows, cols; };
   for (const Case& t : {Case{Shape{7, 45}, {-1}, 7, 45}, Case{Shape{33, 600}, {1}, 33, 600},
                         Case{Shape{64, 256}, {-1}, 64, 256}, Case{Shape{5, 3, 17}, {1, 2}, 5, 51},
-                        Case{Shape{4, 1, 9}, {2, 1}, 4, 9}, Case{Shape{2, 6, 1}, {1}, 2, 6}}) {
+                        Case{Shape{4, 1, 9}, {2, 1}, 4, 9}, Case{Shape{2, 6, 1}, {1}, 2, 6},
+                        Case{Shape{3, 2501}, {-1}, 3, 2501}}) {   // rows longer than a tile, with a tail
     auto g = std::make_shared<Graph>("f");
     Shape stat = t.s;   // keep_dims shape of the statistics
     std::vector<int64_t> sd = t.s.dims();

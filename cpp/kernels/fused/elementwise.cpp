@@ -30,7 +30,7 @@ int opcode_of(const std::string& tf_op) {
 
 namespace {
 
-constexpr int64_t kTile = 256;   // 1 KiB per intermediate: a program's tiles stay in L1/L2
+constexpr int64_t kTile = 1024;   // 4 KiB per intermediate: a program's tiles stay in L1/L2
 
 __attribute__((always_inline)) inline float tanh1(float x) {
   // Eigen's generic_fast_tanh_float (TensorFlow's CPU Tanh): odd rational 13/6 on [-c, c].
