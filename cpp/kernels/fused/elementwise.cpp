@@ -226,8 +226,8 @@ void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, flo
   if (reducing && (reduce.mid <= 0 || n % reduce.mid != 0))
     throw_error(Code::Internal, "fused elementwise: bad reduction of ", n, " elements by ", reduce.mid);
   std::vector<float> scratch(slots.scratch());
-  // One thread: GNU OpenMP's workers wait passively (fn sets that for busy machines), and waking
-  // one costs ~60 us on a VM, more than these memory-bound passes gain from a second core.
+  // One thread: beside a busy process an OpenMP region waits for a descheduled worker (3x slower
+  // at 65,536 elements), while a second core saves a memory-bound pass little (docs/DESIGN.md).
   if (reducing) {
     for (int64_t row = 0, rows = n / reduce.mid; row < rows; ++row)
       out[row] = reduce_row(prog, slots, inputs, scratch.data(), row, reduce.mid, reduce.kind == Reduce::kMean);
