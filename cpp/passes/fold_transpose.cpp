@@ -6,10 +6,10 @@
 //    dtype (adj on complex would conjugate: declined);
 //  - another perm on a batched matmul becomes attr perm_a/perm_b (ops/matmul.h): the oneDNN
 //    kernel reads the untransposed buffer through permuted strides. float32/bfloat16 only (the
-//    dtypes oneDNN runs), and only when the input's innermost dim stays one of the operand's
-//    last two (unit stride inside the matrix; oneDNN keeps its brgemm kernel there).
+//    dtypes oneDNN runs), and only where oneDNN keeps its brgemm kernel (operand_fast).
 // A batched matmul whose only reader is such a Transpose writes its result through permuted
-// strides (attr perm_out), under the same conditions on the output's innermost dim.
+// strides (attr perm_out) where that stays fast (result_fast). Where the kernel still meets a
+// layout oneDNN runs only in its reference kernel, it copies (ops/matmul.cpp).
 // Runs after fuse_contractions, so _FusedMatMul/_FusedBatchMatMulV2 are folded into as well.
 #include <algorithm>
 
@@ -54,6 +54,29 @@ bool swaps_last_two(const std::vector<int64_t>& p) {
 }
 
 bool strided_ok(DType d) { return d == DType::Float32 || d == DType::BFloat16; }
+
+// Operand transpose(x, p) keeps oneDNN's brgemm kernel (measured on oneDNN 3.2): x's innermost
+// dim is one of the matrix dims (unit stride), and the batch dims keep their order (reordered
+// ones run gemm:jit, ~10% slower).
+bool operand_fast(const std::vector<int64_t>& p) {
+  int r = static_cast<int>(p.size());
+  for (int i = 0; i + 3 < r; ++i)
+    if (p[i] > p[i + 1]) return false;
+  return p[r - 1] == r - 1 || p[r - 2] == r - 1;
+}
+
+// Result Z written as transpose(Z, p): Z's rows stay rows (a transposed dst runs oneDNN's
+// reference kernel, hundreds of times slower) and its batch dims keep their order.
+bool result_fast(const std::vector<int64_t>& p) {
+  int r = static_cast<int>(p.size());
+  int64_t last = -1;
+  for (int64_t x : p)
+    if (x < r - 2) {
+      if (x < last) return false;
+      last = x;
+    }
+  return p[r - 1] == r - 1;
+}
 
 // What happens to one matmul node.
 struct Fold {
@@ -127,7 +150,7 @@ std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g) {
       int r = static_cast<int>(p.size());
       if (swaps_last_two(p)) {
         f.perm[k].clear();
-      } else if (batched && strided_ok(d) && (p[r - 1] == r - 1 || p[r - 2] == r - 1)) {
+      } else if (batched && strided_ok(d) && operand_fast(p)) {
         f.perm[k] = p;
       } else {
         continue;
@@ -142,8 +165,7 @@ std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g) {
     if (batched && strided_ok(d) && readers.uses[i] == 1 && !readers.pinned[i] && t >= 0 && claimed[t] < 0 &&
         !control_target[t] && g.node(t).inputs[0].node == i && g.node(t).control_inputs.empty() &&
         const_perm(g, g.node(t), &p)) {
-      int r = static_cast<int>(p.size());
-      if (p[r - 1] == r - 1 || p[r - 1] == r - 2) {
+      if (result_fast(p)) {
         f.out_t = t;
         f.out_perm = p;
         claimed[t] = i;
