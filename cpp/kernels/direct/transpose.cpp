@@ -1,6 +1,10 @@
 #include "kernels/direct/transpose.h"
 
 #include <cstring>
+#include <type_traits>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace fn {
 namespace direct {
@@ -73,17 +77,37 @@ void copy_runs(const T* src, T* dst, const Canon& c, const std::vector<int64_t>&
   }
 }
 
-// dst[c * ldd + r] = src[r * lds + c] for r < rows, c < cols, in tiles.
+// dst[c * ldd + r] = src[r * lds + c] for r < rows, c < cols, in tiles of BR x BC: BR elements
+// make one 64-byte line of a dst row, and only BC dst rows are written at a time, so that
+// power-of-two strides (1024 floats: every dst row in the same L1 set) do not evict each other.
 template <typename T>
 inline void tile_transpose(const T* src, int64_t lds, T* dst, int64_t ldd, int64_t rows, int64_t cols) {
-  constexpr int64_t B = sizeof(T) >= 8 ? 8 : 16;
-  for (int64_t r0 = 0; r0 < rows; r0 += B) {
-    int64_t r1 = r0 + B < rows ? r0 + B : rows;
-    for (int64_t c0 = 0; c0 < cols; c0 += B) {
-      int64_t c1 = c0 + B < cols ? c0 + B : cols;
-      if (r1 - r0 == B && c1 - c0 == B) {
-        for (int64_t cc = 0; cc < B; ++cc)
-          for (int64_t rr = 0; rr < B; ++rr) dst[(c0 + cc) * ldd + r0 + rr] = src[(r0 + rr) * lds + c0 + cc];
+  constexpr int64_t BR = sizeof(T) >= 8 ? 8 : 16;
+  constexpr int64_t BC = 8;
+  for (int64_t r0 = 0; r0 < rows; r0 += BR) {
+    int64_t r1 = r0 + BR < rows ? r0 + BR : rows;
+    for (int64_t c0 = 0; c0 < cols; c0 += BC) {
+      int64_t c1 = c0 + BC < cols ? c0 + BC : cols;
+      if (r1 - r0 == BR && c1 - c0 == BC) {
+#if defined(__SSE2__)
+        if constexpr (sizeof(T) == 4) {   // 4x4 blocks through registers (SSE2 is x86-64's baseline)
+          for (int64_t cc = 0; cc < BC; cc += 4)
+            for (int64_t rr = 0; rr < BR; rr += 4) {
+              const float* s0 = reinterpret_cast<const float*>(src + (r0 + rr) * lds + c0 + cc);
+              __m128 x0 = _mm_loadu_ps(s0), x1 = _mm_loadu_ps(s0 + lds), x2 = _mm_loadu_ps(s0 + 2 * lds),
+                     x3 = _mm_loadu_ps(s0 + 3 * lds);
+              _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
+              float* d0 = reinterpret_cast<float*>(dst + (c0 + cc) * ldd + r0 + rr);
+              _mm_storeu_ps(d0, x0);
+              _mm_storeu_ps(d0 + ldd, x1);
+              _mm_storeu_ps(d0 + 2 * ldd, x2);
+              _mm_storeu_ps(d0 + 3 * ldd, x3);
+            }
+          continue;
+        }
+#endif
+        for (int64_t cc = 0; cc < BC; ++cc)
+          for (int64_t rr = 0; rr < BR; ++rr) dst[(c0 + cc) * ldd + r0 + rr] = src[(r0 + rr) * lds + c0 + cc];
       } else {
         for (int64_t cc = c0; cc < c1; ++cc)
           for (int64_t rr = r0; rr < r1; ++rr) dst[cc * ldd + rr] = src[rr * lds + cc];
