@@ -3,14 +3,17 @@
 // were copies of the whole activation. A Transpose with a constant perm, one reader and not
 // pinned (a graph output or control dependency) that feeds a matmul operand:
 //  - a perm that swaps the last two dims only flips transpose_a/b (adj_x/adj_y), for every real
-//    dtype (adj on complex would conjugate: declined);
+//    dtype (adj on complex would conjugate: declined), as TF's grappler does whatever else reads
+//    the Transpose (it stays for those). This runs before fuse_contractions, as grappler's
+//    arithmetic optimizer runs before its remapper: relu(matmul(transpose(x), w) + b) becomes a
+//    MatMul with transpose_a, which neither fuses, so a NaN stays NaN as in TF;
 //  - another perm on a batched matmul becomes attr perm_a/perm_b (ops/matmul.h): the oneDNN
 //    kernel reads the untransposed buffer through permuted strides. float32/bfloat16 only (the
 //    dtypes oneDNN runs), and only where oneDNN keeps its brgemm kernel (operand_fast).
 // A batched matmul whose only reader is such a Transpose writes its result through permuted
 // strides (attr perm_out) where that stays fast (result_fast). Where the kernel still meets a
 // layout oneDNN runs only in its reference kernel, it copies (ops/matmul.cpp).
-// Runs after fuse_contractions, so _FusedMatMul/_FusedBatchMatMulV2 are folded into as well.
+// fuse_contractions then fuses a folded BatchMatMulV2 * scale (its kernel takes the attrs).
 #include <algorithm>
 
 #include "ops/helpers.h"
@@ -103,8 +106,8 @@ std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g) {
   bool any = false;
   for (int i = 0; i < n && !any; ++i) any = g.node(i).op == "Transpose";
   if (!any) return nullptr;
-  // Readers among live nodes only: the fusion passes leave the nodes they replaced in the
-  // graph (Plan::compile prunes them), still reading the Transposes.
+  // Readers among live nodes only: passes leave the nodes they replaced in the graph
+  // (Plan::compile prunes them), still reading the Transposes.
   std::vector<char> live(n, 0);
   std::vector<int> work(g.stateful_nodes.begin(), g.stateful_nodes.end());
   for (const NodeOutput& o : g.outputs) work.push_back(o.node);
@@ -146,17 +149,16 @@ std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g) {
     for (int k = 0; k < 2; ++k) {
       int t = m.inputs[k].node;
       std::vector<int64_t> p;
-      if (claimed[t] >= 0 || !single_use(t) || !const_perm(g, g.node(t), &p)) continue;
-      int r = static_cast<int>(p.size());
-      if (swaps_last_two(p)) {
+      if (claimed[t] >= 0 || !const_perm(g, g.node(t), &p)) continue;
+      if (swaps_last_two(p)) {   // as TF's grappler: whatever else reads the Transpose
         f.perm[k].clear();
-      } else if (batched && strided_ok(d) && operand_fast(p)) {
+      } else if (batched && strided_ok(d) && operand_fast(p) && single_use(t)) {
         f.perm[k] = p;
       } else {
         continue;
       }
       f.in_t[k] = t;
-      claimed[t] = i;
+      if (single_use(t)) claimed[t] = i;   // else it stays for its other readers
       folded = true;
     }
     // The Transpose after a batched matmul (it may be a graph output: its outputs are remapped).

@@ -20,7 +20,7 @@ std::shared_ptr<Graph> fold_transposes(const Graph& g);
 std::shared_ptr<Graph> prune_while_loop_vars(const Graph& g);
 // A While gradient's accumulating forward loop replaces the forward loop it repeats.
 std::shared_ptr<Graph> merge_forward_while(const Graph& g);
-// The pass manager: constant folding, CSE, contraction fusion, elementwise fusion (dead nodes are pruned by Plan::compile).
+// The pass manager: constant folding, CSE, transpose folding, contraction fusion, elementwise fusion (dead nodes are pruned by Plan::compile).
 // Passes with nothing to do are skipped without copying, so a graph is copied about once.
 std::shared_ptr<Graph> optimize(const Graph& g);
 

@@ -89,3 +89,21 @@ def test_perm_known_only_at_run_time():
     x, y = rand(2, 30, 3, 20), rand(2, 3, 20, 25)
     f = tf.function(lambda x, p, y: tf.matmul(tf.transpose(x, p), y))
     close(f(tf.constant(x), tf.constant([0, 2, 1, 3]), tf.constant(y)), x.transpose(0, 2, 1, 3) @ y)
+
+
+NAN = np.float32("nan")
+
+
+@pytest.mark.parametrize("which", ["a", "b"])
+def test_transposed_matmul_operand_and_relu_fusion(which):
+    # TF folds the transpose into transpose_a/transpose_b before fusing: transpose_a is never
+    # fused (the NaN row stays NaN), transpose_b is (its fused Relu maps NaN to 0).
+    x = np.array([[NAN, 1.0], [2.0, -3.0]], np.float32)
+    w, b = np.eye(2, dtype=np.float32), np.array([0.5, 0.5], np.float32)
+    if which == "a":
+        f = tf.function(lambda x: tf.nn.relu(tf.matmul(tf.transpose(x), w) + b))
+        want = [[NAN, NAN], [1.5, 0.0]]
+    else:
+        f = tf.function(lambda x: tf.nn.relu(tf.matmul(x, tf.transpose(w)) + b))
+        want = [[0.0, 0.0], [2.5, 0.0]]
+    np.testing.assert_array_equal(np.asarray(f(tf.constant(x))), np.array(want, np.float32))
