@@ -156,6 +156,22 @@ TEST_CASE("fold_transpose: strided operands with broadcast batch dims, adj flags
   check_same(c.g, f, c.in, 1e-5);
 }
 
+TEST_CASE("fold_transpose: a permuted operand of lower rank than the other (broadcast batch dims)") {
+  Case c;
+  {
+    GraphBuilder gb(c.g);
+    ContextScope scope(&gb);
+    auto x = gb.add_placeholder("x", TensorSpec{DType::Float32, Shape{2, 3, 48, 32}});
+    auto w = gb.add_placeholder("w", TensorSpec{DType::Float32, Shape{40, 3, 32}});   // -> [3, 40, 32]
+    auto y = dispatch1("BatchMatMulV2", {x, transpose_node(w, {1, 0, 2})}, Attrs{{"adj_y", true}});   // [2,3,48,40]
+    c.g->outputs.push_back(NodeOutput{y->node, 0});
+    c.in = {random_tensor(DType::Float32, Shape{2, 3, 48, 32}, 12), random_tensor(DType::Float32, Shape{40, 3, 32}, 13)};
+  }
+  auto f = optimize(*c.g);
+  CHECK(count_op(*f, "Transpose") == 0);
+  check_same(c.g, f, c.in, 1e-5);
+}
+
 TEST_CASE("fold_transpose: layouts oneDNN runs only in its reference kernel are copied, not run there") {
   // Eager calls with the attrs the pass would set; the kernel declines these strides itself.
   auto a = random_tensor(DType::Float32, Shape{2, 3, 40, 48}, 9), b = random_tensor(DType::Float32, Shape{2, 3, 48, 36}, 10);
