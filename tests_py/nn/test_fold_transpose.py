@@ -47,6 +47,27 @@ def test_attention_head_transposes(s):
     close(f(*[tf.constant(t) for t in x]), want)
 
 
+def test_attention_head_transposes_bfloat16():
+    b, s, h, d = 2, 64, 4, 16
+    x = [rand(b * s, h * d) for _ in range(3)]
+
+    def heads(t):
+        return tf.transpose(tf.reshape(tf.cast(t, tf.bfloat16), [b, s, h, d]), [0, 2, 1, 3])
+
+    @tf.function
+    def f(q, k, v):
+        a = tf.matmul(heads(q), heads(k), transpose_b=True)
+        return tf.cast(tf.reshape(tf.transpose(tf.matmul(a, heads(v)), [0, 2, 1, 3]), [b * s, h * d]), tf.float32)
+
+    def np_heads(t):
+        return t.reshape(b, s, h, d).transpose(0, 2, 1, 3)
+    want = ((np_heads(x[0]) @ np_heads(x[1]).transpose(0, 1, 3, 2)) @ np_heads(x[2])).transpose(0, 2, 1, 3)
+    want = want.reshape(b * s, h * d)
+    got = np.asarray(f(*[tf.constant(t) for t in x]))
+    assert got.shape == want.shape
+    assert np.abs(got - want).max() <= 0.02 * np.abs(want).max()   # bfloat16 inputs and products
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
 @pytest.mark.parametrize("adj", [False, True])
 def test_swapped_operands_compose_with_transpose_flags(dtype, adj):
