@@ -6,6 +6,7 @@
 #include "kernels/fused/elementwise.h"
 #include "kernels/onednn/conv.h"
 #include "kernels/onednn/matmul.h"
+#include "ops/matmul.h"
 #include "ops/nn_util.h"
 
 namespace fn {
@@ -90,6 +91,12 @@ std::vector<EagerPtr> fused_batch_matmul_kernel(KernelContext& k, const std::vec
   if (in.size() != 3) throw_error(Code::Internal, "_FusedBatchMatMulV2 takes 3 inputs");
   for (const auto& t : in)
     if (t->dtype() != DType::Float32) throw_error(Code::Internal, "_FusedBatchMatMulV2 runs on float32 only");
+  if (has_folded_perms(k.attrs)) {   // passes/fold_transpose.cpp
+    if (in[2]->num_elements() != 1) throw_error(Code::Internal, "_FusedBatchMatMulV2: scale of ", in[2]->num_elements());
+    Epilogue e;
+    e.scale = in[2]->data<float>();
+    return folded_matmul("BatchMatMulV2", k.attrs, {in[0], in[1]}, &e);
+  }
   bool ta = k.attrs.get_or("adj_x", false), tb = k.attrs.get_or("adj_y", false);
   const Shape &sa = in[0]->shape(), &sb = in[1]->shape();
   int r = sa.rank();

@@ -1,4 +1,6 @@
 // MatMul (rank 2) and BatchMatMulV2 (rank >= 2, broadcast batch dims).
+#include "ops/matmul.h"
+
 #include "core/error.h"
 #include "kernels/direct/matmul.h"
 #include "kernels/onednn/matmul.h"
@@ -56,6 +58,7 @@ EagerPtr with_rank(const EagerPtr& t, int r) {
 
 std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs,
                                     const std::vector<EagerPtr>& in) {
+  if (has_folded_perms(attrs)) return folded_matmul(op, attrs, in, nullptr);
   check_same_dtype_eager(op, in);
   if (!(kMatMulTypes & bit(in[0]->dtype()))) throw_unsupported_dtype(op, in[0]->dtype());
   MatMulAttrs t = read_attrs(op, attrs);
@@ -112,6 +115,62 @@ std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs,
   });
   return {out};
 }
+
+const std::vector<int64_t>* perm_attr(const Attrs& a, const char* name) {
+  const AttrValue* v = a.find(name);
+  return v ? std::get_if<std::vector<int64_t>>(v) : nullptr;
+}
+
+// transpose(s, perm); the perm was checked by the pass, a mismatch here is a bug.
+Shape permuted(const Shape& s, const std::vector<int64_t>* perm) {
+  if (!perm) return s;
+  if (static_cast<int>(perm->size()) != s.rank()) throw_error(Code::Internal, "folded perm of the wrong rank");
+  std::vector<int64_t> d(perm->size());
+  for (size_t i = 0; i < d.size(); ++i) d[i] = s[static_cast<int>((*perm)[i])];
+  return Shape(d);
+}
+
+}  // namespace
+
+bool has_folded_perms(const Attrs& a) { return a.has("perm_a") || a.has("perm_b") || a.has("perm_out"); }
+
+std::vector<EagerPtr> folded_matmul(const std::string& op, const Attrs& attrs, const std::vector<EagerPtr>& in,
+                                    const Epilogue* e) {
+  if (in.size() < 2) throw_error(Code::Internal, op, ": missing inputs");
+  const auto *pa = perm_attr(attrs, "perm_a"), *pb = perm_attr(attrs, "perm_b"), *po = perm_attr(attrs, "perm_out");
+  if (e && (e->bias || e->residual || e->act != Activation::None))
+    throw_error(Code::Internal, op, ": folded transposes with a bias, residual or activation");
+  const std::string base = op == "MatMul" ? op : "BatchMatMulV2";   // _FusedBatchMatMulV2 too
+  MatMulAttrs t = read_attrs(base, attrs);
+  Shape la = permuted(in[0]->shape(), pa), lb = permuted(in[1]->shape(), pb);
+  Shape z = matmul_shape(base, la, lb, t, true);
+  int r = z.rank();
+  if (po && static_cast<int>(po->size()) != r) throw_error(Code::Internal, "folded perm of the wrong rank");
+  if (z.num_elements() > 0 && in[0]->dtype() == in[1]->dtype()) {
+    int64_t m = z[r - 2], n = z[r - 1], k = t.ta ? la[la.rank() - 2] : la[la.rank() - 1];
+    int64_t batches = z.num_elements() / (m * n);
+    // The choice of kernel the unfolded graph makes (matmul_kernel, the fused kernels).
+    bool direct = in[0]->dtype() == DType::Float32 && k <= direct::kMaxMatMulMacs &&
+                  batches * m * n <= direct::kMaxMatMulMacs / std::max<int64_t>(k, 1);
+    if (!direct && onednn::matmul_applicable(in[0]->dtype(), la, lb)) {
+      onednn::MatMulLayout layout{pa ? *pa : std::vector<int64_t>{}, pb ? *pb : std::vector<int64_t>{},
+                                  po ? *po : std::vector<int64_t>{}};
+      auto out = make_tensor(in[0]->dtype(), permuted(z, po));
+      if (onednn::matmul(*in[0], *in[1], t.ta, t.tb, *out, e, &layout)) return {out};
+    }
+  }
+  // Elsewhere the copies the fold saved, then the plain kernel.
+  Attrs plain;
+  for (const auto& kv : attrs.items())
+    if (kv.first != "perm_a" && kv.first != "perm_b" && kv.first != "perm_out") plain.set(kv.first, kv.second);
+  EagerPtr a = pa ? transpose(in[0], *pa) : in[0], b = pb ? transpose(in[1], *pb) : in[1];
+  auto out = matmul_kernel(base, plain, {a, b});
+  if (e && out[0]->num_elements() > 0) apply_epilogue(out[0]->data<float>(), out[0]->num_elements(), 1, *e);
+  if (po) out[0] = transpose(out[0], *po);
+  return out;
+}
+
+namespace {
 
 OpDef make_matmul(const std::string& op) {
   return OpDef{

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "kernels/direct/transpose.h"
 #include "ops/families.h"
 #include "ops/shape_util.h"
 #include "trace/context.h"
@@ -150,6 +151,8 @@ std::vector<TensorSpec> transpose_infer(const InferContext& c) {
   return one(d, Shape(out));
 }
 
+}  // namespace
+
 EagerPtr transpose(const EagerPtr& x, const std::vector<int64_t>& perm) {
   const auto& dims = x->shape().dims();
   int r = static_cast<int>(dims.size());
@@ -163,6 +166,10 @@ EagerPtr transpose(const EagerPtr& x, const std::vector<int64_t>& perm) {
   }
   if (identity) return x;
   auto out = make_tensor(x->dtype(), Shape(out_dims));
+  if (x->dtype() != DType::String) {
+    direct::transpose_copy(x->raw(), out->raw(), dtype_size(x->dtype()), dims, perm);
+    return out;
+  }
   auto dst_strides = row_major_strides(out_dims);
   visit_move(x->dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -171,6 +178,8 @@ EagerPtr transpose(const EagerPtr& x, const std::vector<int64_t>& perm) {
   });
   return out;
 }
+
+namespace {
 
 std::vector<EagerPtr> transpose_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
   check_index_type("Transpose", "Tperm", in[1]->dtype());

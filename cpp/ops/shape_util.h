@@ -95,6 +95,8 @@ EagerPtr known_value(const TensorPtr& t);
 TensorPtr shape_tensor(const TensorPtr& t, DType d = DType::Int32);
 // t.shape[axis] as a scalar int tensor (constant when static).
 TensorPtr dim_tensor(const TensorPtr& t, int axis, DType d = DType::Int32);
+// transpose(x, perm) (perm already checked): x itself for the identity, else a copy.
+EagerPtr transpose(const EagerPtr& x, const std::vector<int64_t>& perm);
 // zeros with t's shape and dtype.
 TensorPtr zeros_like(const TensorPtr& t);
 // Gradient inputs may be nullptr (zero): replace them with zeros like the matching output.

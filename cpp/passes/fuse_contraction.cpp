@@ -75,7 +75,17 @@ bool scaled(const Graph& g, int s, int c, int* input) {
   const Node& sn = g.node(s);
   if (sn.op != "Mul" || sn.inputs.size() != 2 || cn.outputs.size() != 1) return false;
   const TensorSpec& out = cn.outputs[0];
-  const Shape &a = spec_of(g, cn.inputs[0]).shape, &b = spec_of(g, cn.inputs[1]).shape;
+  // The operands' shapes with folded transposes applied (passes/fold_transpose.cpp).
+  auto operand = [&](int k, const char* perm_attr) {
+    Shape s = spec_of(g, cn.inputs[k]).shape;
+    const AttrValue* v = cn.attrs.find(perm_attr);
+    const auto* p = v ? std::get_if<std::vector<int64_t>>(v) : nullptr;
+    if (!p || !s.has_rank() || static_cast<int>(p->size()) != s.rank()) return s;
+    std::vector<int64_t> d(p->size());
+    for (size_t i = 0; i < d.size(); ++i) d[i] = s[static_cast<int>((*p)[i])];
+    return Shape(d);
+  };
+  const Shape a = operand(0, "perm_a"), b = operand(1, "perm_b");
   if (!is_f32(out) || !out.shape.has_rank() || out.shape.rank() < 3 || out.shape.num_elements() < 0 ||
       !a.has_rank() || !b.has_rank() || a.rank() != out.shape.rank() || b.rank() != a.rank())
     return false;

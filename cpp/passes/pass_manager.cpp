@@ -22,6 +22,7 @@ std::shared_ptr<Graph> optimize(const Graph& g) {
   }
   apply(fold_constants_or_null);
   apply(eliminate_common_subexpressions_or_null);
+  apply(fold_transposes_or_null);   // before fusion, as grappler's arithmetic optimizer
   apply(fuse_contractions_or_null);
   apply(fuse_elementwise_or_null);
   return cur ? cur : copy_graph(g);   // the plan never shares the traced graph

@@ -1,5 +1,8 @@
 #include "kernels/onednn/matmul.h"
 
+#include <mutex>
+#include <unordered_set>
+
 #include "kernels/onednn/engine.h"
 #include "kernels/onednn/post_ops.h"
 #include "kernels/onednn/primitive_cache.h"
@@ -7,23 +10,36 @@
 namespace fn {
 namespace onednn {
 
-bool matmul_applicable(const EagerTensor& a, const EagerTensor& b) {
-  DType d = a.dtype();
-  if (d != b.dtype() || !(d == DType::Float32 || d == DType::BFloat16)) return false;
-  if (a.shape().rank() > 12) return false;
-  int r = a.shape().rank();
-  int64_t m = a.shape()[r - 2], k = a.shape()[r - 1], n = b.shape()[r - 1];
+bool matmul_applicable(DType d, const Shape& a, const Shape& b) {
+  if (!(d == DType::Float32 || d == DType::BFloat16)) return false;
+  if (std::max(a.rank(), b.rank()) > 12) return false;
+  int ra = a.rank(), rb = b.rank();
+  int64_t m = a[ra - 2], k = a[ra - 1], n = b[rb - 1];
   return m * n * k >= 4096;
 }
 
+bool matmul_applicable(const EagerTensor& a, const EagerTensor& b) {
+  if (a.dtype() != b.dtype()) return false;
+  return matmul_applicable(a.dtype(), a.shape(), b.shape());
+}
+
 namespace {
-// Strides of a row-major tensor, with the last two dims swapped when transposed.
-dnnl::memory::desc desc_for(const Shape& s, bool transposed, dnnl::memory::data_type dt) {
-  int r = s.rank();
-  dnnl::memory::dims dims(s.dims().begin(), s.dims().end());
-  dnnl::memory::dims strides(r);
+// The matmul operand of rank r made of `s`'s row-major buffer: its dims permuted by `perm`
+// (empty: as stored), leading 1s prepended (broadcast batch dims), the last two swapped when
+// transposed.
+dnnl::memory::desc desc_for(const Shape& s, bool transposed, dnnl::memory::data_type dt,
+                            const std::vector<int64_t>& perm = {}, int r = -1) {
+  int sr = s.rank();
+  if (r < 0) r = sr;
+  std::vector<int64_t> st(sr);
   int64_t acc = 1;
-  for (int i = r - 1; i >= 0; --i) { strides[i] = acc; acc *= dims[i]; }
+  for (int i = sr - 1; i >= 0; --i) { st[i] = acc; acc *= s[i]; }
+  dnnl::memory::dims dims(r, 1), strides(r, acc);
+  for (int i = 0; i < sr; ++i) {
+    int p = perm.empty() ? i : static_cast<int>(perm[i]);
+    dims[r - sr + i] = s[p];
+    strides[r - sr + i] = st[p];
+  }
   if (transposed) {
     std::swap(dims[r - 1], dims[r - 2]);
     std::swap(strides[r - 1], strides[r - 2]);
@@ -32,25 +48,72 @@ dnnl::memory::desc desc_for(const Shape& s, bool transposed, dnnl::memory::data_
     if (dims[i] == 1) strides[i] = (i + 1 < r) ? strides[i] : 1;  // any stride is valid for size 1
   return dnnl::memory::desc(dims, dt, strides);
 }
+
+// The result Z written into `o`'s row-major buffer as transpose(Z, perm): Z's dim perm[j] has
+// o's stride j.
+dnnl::memory::desc dst_desc_for(const Shape& o, const std::vector<int64_t>& perm, dnnl::memory::data_type dt) {
+  if (perm.empty()) return desc_for(o, false, dt);
+  int r = o.rank();
+  dnnl::memory::dims dims(r), strides(r);
+  int64_t acc = 1;
+  for (int j = r - 1; j >= 0; --j) {
+    dims[perm[j]] = o[j];
+    strides[perm[j]] = acc;
+    acc *= o[j];
+  }
+  return dnnl::memory::desc(dims, dt, strides);
+}
+
+// Layouts for which oneDNN offered only its reference kernel: those calls copy instead.
+std::mutex refused_mu;
+std::unordered_set<std::string> refused;
+struct Refused {};
 }  // namespace
 
-void matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerTensor& out, const Epilogue* e) {
+bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerTensor& out, const Epilogue* e,
+            const MatMulLayout* layout) {
   using namespace dnnl;
   auto dt = to_dnnl(a.dtype());
-  auto ma = desc_for(a.shape(), ta, dt), mb = desc_for(b.shape(), tb, dt),
-       mo = desc_for(out.shape(), false, dt);
   int r = out.shape().rank();
+  memory::desc ma, mb, mo;
+  if (layout) {
+    ma = desc_for(a.shape(), ta, dt, layout->a, r);
+    mb = desc_for(b.shape(), tb, dt, layout->b, r);
+    mo = dst_desc_for(out.shape(), layout->out, dt);
+  } else {
+    ma = desc_for(a.shape(), ta, dt);
+    mb = desc_for(b.shape(), tb, dt);
+    mo = desc_for(out.shape(), false, dt);
+  }
   memory::desc mbias;
-  if (e && e->bias) mbias = memory::desc({1, out.shape()[r - 1]}, dt, memory::format_tag::ab);
+  if (e && e->bias) mbias = memory::desc({1, mo.get_dims()[r - 1]}, dt, memory::format_tag::ab);
   std::string key = "matmul";
   append_key(key, ma);
   append_key(key, mb);
   append_key(key, mo);
   key += post_op_key(e);
-  auto prim = cached_primitive(key, [&] {
-    if (!e) return dnnl::matmul(dnnl::matmul::primitive_desc(engine(), ma, mb, mo));
-    return dnnl::matmul(dnnl::matmul::primitive_desc(engine(), ma, mb, mbias, mo, post_op_attr(*e, mo)));
-  });
+  if (layout) {
+    std::lock_guard<std::mutex> lock(refused_mu);
+    if (refused.count(key)) return false;
+  }
+  std::shared_ptr<primitive> prim;
+  try {
+    prim = cached_primitive(key, [&] {
+      auto pd = e ? dnnl::matmul::primitive_desc(engine(), ma, mb, mbias, mo, post_op_attr(*e, mo))
+                  : dnnl::matmul::primitive_desc(engine(), ma, mb, mo);
+      if (layout && std::string(pd.impl_info_str()).rfind("ref", 0) == 0) throw Refused{};
+      return dnnl::matmul(pd);
+    });
+  } catch (const Refused&) {
+    std::lock_guard<std::mutex> lock(refused_mu);
+    refused.insert(key);
+    return false;
+  } catch (const dnnl::error&) {
+    if (!layout) throw;
+    std::lock_guard<std::mutex> lock(refused_mu);
+    refused.insert(key);
+    return false;
+  }
   memory am(ma, engine(), const_cast<void*>(a.raw())), bm(mb, engine(), const_cast<void*>(b.raw())),
       om(mo, engine(), out.raw());
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, om}};
@@ -58,6 +121,7 @@ void matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
   if (e) add_post_op_args(*e, mo, args);
   prim->execute(stream(), args);
   stream().wait();
+  return true;
 }
 
 }  // namespace onednn
