@@ -1,7 +1,7 @@
 """fn's threading choices on the model workloads (issue 13): GNU OpenMP waiting passively (the
 default), GNU OpenMP spinning (OMP_WAIT_POLICY=active), and the TBB build of the same oneDNN
 (onednn-cpu-tbb 2023.2.0, which needs libtbb and Intel's libimf), idle and with one competing
-busy process.
+busy process. `--spincounts 1000,10000` adds GNU OpenMP spinning that many times before sleeping.
 
     python3 -m venv /tmp/tbbvenv && /tmp/tbbvenv/bin/pip install onednn-cpu-tbb==2023.2.0 intel-cmplr-lib-rt
     .venv-test/bin/python benchmarks/bench_threads.py --tbb-lib /tmp/tbbvenv/lib [--rounds 2]
@@ -32,8 +32,14 @@ def main() -> None:
     p.add_argument("--tbb-lib", help="lib folder holding the TBB build's libdnnl.so.3, libtbb, libimf")
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--spincounts", default="", help="comma-separated GOMP_SPINCOUNT values to add")
+    p.add_argument("--no-active", action="store_true", help="leave out OMP_WAIT_POLICY=active")
     args = p.parse_args()
-    configs = {"GOMP passive (default)": {}, "GOMP active": {"OMP_WAIT_POLICY": "active"}}
+    configs = {"GOMP passive (default)": {}}
+    if not args.no_active:
+        configs["GOMP active"] = {"OMP_WAIT_POLICY": "active"}
+    for n in filter(None, args.spincounts.split(",")):   # spin n times, then sleep
+        configs[f"GOMP_SPINCOUNT={n}"] = {"GOMP_SPINCOUNT": n}
     if args.tbb_lib:
         configs["TBB"] = {"LD_LIBRARY_PATH": args.tbb_lib}
     cells = {}
