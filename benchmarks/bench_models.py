@@ -158,6 +158,15 @@ def table(results: Dict[str, Dict[str, Any]], names: List[str]) -> str:
     return "\n".join(lines)
 
 
+def median_over_rounds(rounds: List[Dict[str, dict]]) -> Dict[str, dict]:
+    """Each workload's result from the round with its median time (errors kept when every round failed)."""
+    out = {}
+    for n in rounds[0]:
+        ok = sorted((r[n] for r in rounds if "ms" in r.get(n, {})), key=lambda c: c["ms"])
+        out[n] = ok[(len(ok) - 1) // 2] if ok else rounds[0][n]
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--system", help=argparse.SUPPRESS)   # child mode: measure one system, print JSON
@@ -166,6 +175,8 @@ def main() -> None:
     p.add_argument("--repeats", type=int, default=7)
     p.add_argument("--budget", type=float, default=0.1, help="seconds per timed run")
     p.add_argument("--competing-load", action="store_true", help="run one busy-looping process alongside")
+    p.add_argument("--rounds", type=int, default=1,
+                   help="run every system this many times, interleaved, and report each cell's median over rounds")
     p.add_argument("--json", action="store_true", help="print the raw results as JSON too")
     args = p.parse_args()
     names = args.only.split(",")
@@ -176,16 +187,19 @@ def main() -> None:
     if args.competing_load:
         load = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
-        results = {}
-        for s in args.systems.split(","):
-            if SYSTEMS[s] and not os.path.exists(SYSTEMS[s]):
-                continue
-            results[s] = run_system(s, args, names)
-            print(f"# {s} done", file=sys.stderr, flush=True)
+        runs = {}   # system -> one result dict per round
+        for r in range(max(1, args.rounds)):   # interleaved: a passing disturbance hits one round of one system
+            for s in args.systems.split(","):
+                if SYSTEMS[s] and not os.path.exists(SYSTEMS[s]):
+                    continue
+                runs.setdefault(s, []).append(run_system(s, args, names))
+                print(f"# {s} done (round {r + 1})", file=sys.stderr, flush=True)
+        results = {s: median_over_rounds(rs) for s, rs in runs.items()}
     finally:
         if load:
             load.kill()
-    print(f"median ms per call ({args.repeats} runs){' with one competing busy process' if load else ''}")
+    rounds = f", median of {args.rounds} interleaved rounds" if args.rounds > 1 else ""
+    print(f"median ms per call ({args.repeats} runs{rounds}){' with one competing busy process' if load else ''}")
     print(table(results, names))
     for s, res in results.items():
         for n, r in res.items():
