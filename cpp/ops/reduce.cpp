@@ -28,7 +28,8 @@ enum class Kind { Sum, Mean, Max, Min, Prod, Any, All };
 unsigned mask_of(Kind k) { return (k == Kind::Any || k == Kind::All) ? kBoolOnly : kNumberTypes; }
 
 // Validated reduction axes: reduced[i] for each input dim (eager: throws InvalidArgument,
-// graph: ValueError, with TensorFlow's messages).
+// graph: ValueError, with TensorFlow's messages). TF's shape function accepts a repeated axis
+// (it collects them in a set); only its kernel rejects it, so a graph fails when it runs.
 std::vector<bool> reduced_axes(const std::string& op, int rank, const std::vector<int64_t>& axes, bool eager) {
   std::vector<bool> reduced(static_cast<size_t>(std::max(rank, 0)), false);
   for (int64_t a : axes) {
@@ -40,11 +41,8 @@ std::vector<bool> reduced_axes(const std::string& op, int rank, const std::vecto
                   " dimensions. for '{{node ", op, "}}'");
     }
     int64_t k = a < 0 ? a + rank : a;
-    if (reduced[k]) {
-      if (eager)
-        throw_error(Code::InvalidArgument, "Invalid reduction arguments: Axes contains duplicate dimension: ", k);
-      throw_error(Code::ValueError, "Axes contains duplicate dimension: ", k, " for '{{node ", op, "}}'");
-    }
+    if (reduced[k] && eager)
+      throw_error(Code::InvalidArgument, "Invalid reduction arguments: Axes contains duplicate dimension: ", k);
     reduced[k] = true;
   }
   return reduced;

@@ -69,7 +69,7 @@ int64_t trailing_reduction(const Graph& g, const Node& node) {
   for (int64_t k = 0; k < v->num_elements(); ++k) {
     int64_t a = v->dtype() == DType::Int32 ? v->data<int32_t>()[k]
                 : v->dtype() == DType::Int64 ? v->data<int64_t>()[k] : INT64_MIN;
-    if (a < -rank || a >= rank) return 0;
+    if (a < -rank || a >= rank || reduced[static_cast<size_t>(a < 0 ? a + rank : a)]) return 0;   // the kernel reports it
     reduced[static_cast<size_t>(a < 0 ? a + rank : a)] = true;
   }
   int64_t outer, mid, inner;
