@@ -10,16 +10,11 @@
 #include "ops/shape_util.h"
 #include "passes/passes.h"
 #include "trace/context.h"
+#include "tracing_fixture.h"
 
 using namespace fn;
 
 namespace {
-int count_op(const Graph& g, const std::string& op) {
-  int n = 0;
-  for (const Node& node : g.nodes()) n += node.op == op;
-  return n;
-}
-
 EagerPtr random_tensor(DType d, const Shape& s, uint32_t seed) {
   auto t = make_tensor(d, s);
   uint32_t x = seed * 2654435761u + 1;

@@ -9,16 +9,11 @@
 #include "exec/plan.h"
 #include "passes/passes.h"
 #include "trace/context.h"
+#include "tracing_fixture.h"
 
 using namespace fn;
 
 namespace {
-int count_op(const Graph& g, const std::string& op) {
-  int n = 0;
-  for (const Node& node : g.nodes()) n += node.op == op;
-  return n;
-}
-
 // Values in [-3, 3), with NaN, +-inf and -0 sprinkled in when `specials`.
 EagerPtr random_tensor(const Shape& s, uint32_t seed, bool specials = false) {
   auto t = make_tensor(DType::Float32, s);

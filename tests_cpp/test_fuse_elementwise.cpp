@@ -9,16 +9,11 @@
 #include "kernels/fused/elementwise.h"
 #include "passes/passes.h"
 #include "trace/context.h"
+#include "tracing_fixture.h"
 
 using namespace fn;
 
 namespace {
-int count_op(const Graph& g, const std::string& op) {
-  int n = 0;
-  for (const Node& node : g.nodes()) n += node.op == op;
-  return n;
-}
-
 EagerPtr random_tensor(const Shape& s, uint32_t seed, float lo = -3.f, float hi = 3.f) {
   auto t = make_tensor(DType::Float32, s);
   uint32_t x = seed * 2654435761u + 1;

@@ -7,16 +7,10 @@
 #include "passes/passes.h"
 #include "passes/rewriter.h"
 #include "trace/context.h"
+#include "tracing_fixture.h"
 
 using namespace fn;
 
-namespace {
-int count_op(const Graph& g, const std::string& op) {
-  int n = 0;
-  for (const Node& node : g.nodes()) n += node.op == op;
-  return n;
-}
-}  // namespace
 
 TEST_CASE("CSE merges identical stateless nodes") {
   auto g = std::make_shared<Graph>("f");

@@ -1,4 +1,5 @@
-// A graph being traced, for Catch2 tests of shape rules: `Tracing t; t.arg("x", Shape{...})`.
+// A graph being traced, for Catch2 tests of shape rules: `Tracing t; t.arg("x", Shape{...})`;
+// count_op for tests of graph passes.
 #pragma once
 
 #include <memory>
@@ -7,6 +8,13 @@
 #include "trace/context.h"
 
 namespace fn {
+
+// How many nodes of `g` run `op`.
+inline int count_op(const Graph& g, const std::string& op) {
+  int n = 0;
+  for (const Node& node : g.nodes()) n += node.op == op;
+  return n;
+}
 
 struct Tracing {
   std::shared_ptr<Graph> g = std::make_shared<Graph>("f");

@@ -29,18 +29,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
   const Graph& g = *graph;
   int n = g.num_nodes();
   // Liveness: everything reachable backwards from the outputs and the stateful nodes.
-  std::vector<char> live(n, 0);
-  std::vector<int> work;
-  for (const NodeOutput& o : g.outputs) work.push_back(o.node);
-  for (int s : g.stateful_nodes) work.push_back(s);
-  while (!work.empty()) {
-    int i = work.back();
-    work.pop_back();
-    if (live[i]) continue;
-    live[i] = 1;
-    for (const NodeOutput& in : g.node(i).inputs) work.push_back(in.node);
-    for (int c : g.node(i).control_inputs) work.push_back(c);
-  }
+  const std::vector<char> live = g.live_nodes();
   std::vector<int> base(n, -1);
   int slots = 0;
   for (int i = 0; i < n; ++i) {

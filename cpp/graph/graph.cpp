@@ -106,4 +106,19 @@ void Graph::verify() const {
     if (o.node < 0 || o.node >= num_nodes()) throw_error(Code::Internal, "bad graph output");
 }
 
+std::vector<char> Graph::live_nodes() const {
+  std::vector<char> live(nodes_.size(), 0);
+  std::vector<int> work(stateful_nodes.begin(), stateful_nodes.end());
+  for (const NodeOutput& o : outputs) work.push_back(o.node);
+  while (!work.empty()) {
+    int i = work.back();
+    work.pop_back();
+    if (live[i]) continue;
+    live[i] = 1;
+    for (const NodeOutput& in : nodes_[i].inputs) work.push_back(in.node);
+    for (int c : nodes_[i].control_inputs) work.push_back(c);
+  }
+  return live;
+}
+
 }  // namespace fn

@@ -61,6 +61,9 @@ class Graph : public std::enable_shared_from_this<Graph> {
 
   std::string to_text() const;   // readable listing, one node a line
   void verify() const;           // throws Internal on malformed graphs
+  // live[i]: node i is reachable backwards (inputs, control inputs) from the outputs or the
+  // stateful nodes; passes leave replaced nodes behind and Plan::compile prunes the rest.
+  std::vector<char> live_nodes() const;
 
  private:
   static std::atomic<uint64_t> next_id_;

@@ -108,17 +108,7 @@ std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g) {
   if (!any) return nullptr;
   // Readers among live nodes only: passes leave the nodes they replaced in the graph
   // (Plan::compile prunes them), still reading the Transposes.
-  std::vector<char> live(n, 0);
-  std::vector<int> work(g.stateful_nodes.begin(), g.stateful_nodes.end());
-  for (const NodeOutput& o : g.outputs) work.push_back(o.node);
-  while (!work.empty()) {
-    int i = work.back();
-    work.pop_back();
-    if (live[i]) continue;
-    live[i] = 1;
-    for (const NodeOutput& in : g.node(i).inputs) work.push_back(in.node);
-    for (int c : g.node(i).control_inputs) work.push_back(c);
-  }
+  const std::vector<char> live = g.live_nodes();
   Readers readers(g);
   std::vector<char> control_target(n, 0);   // a control input of some node: must stay
   std::fill(readers.uses.begin(), readers.uses.end(), 0);
