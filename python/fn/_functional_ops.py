@@ -50,12 +50,59 @@ def _unstacked(flat: List[Any], n: Any) -> List[TensorArray]:
     return [TensorArray(dtype=t.dtype, size=n, dynamic_size=False, infer_shape=True).unstack(t) for t in flat]
 
 
-def _spec_of(d: Any) -> TensorSpec:
-    if isinstance(d, TensorSpec):
+def _spec_of(d: Any) -> Any:
+    from fn._ragged._spec import RaggedTensorSpec
+    if isinstance(d, (TensorSpec, RaggedTensorSpec)):
         return d
     if hasattr(d, "_component_specs") or type(d).__name__.endswith("Spec"):
         raise TypeError(f"map_fn can not generate {d} outputs")
     return TensorSpec(None, as_dtype(d))
+
+
+def _map_composite(fn: Callable[[Any], Any], elems: Any, elems_flat: List[Any], out_specs: List[Any],
+                   out_structure: Any) -> Any:
+    """map_fn over RaggedTensors, or into RaggedTensorSpec results: element by element (eagerly,
+    or unrolled in a function when the number of elements is static), the results stacked by
+    ``tf.stack`` / ``tf.ragged.stack`` as the signature says."""
+    from fn import executing_eagerly
+    from fn._array_ops import stack
+    from fn._ragged._spec import RaggedTensorSpec
+    from fn.ragged import stack as ragged_stack
+    n = elems_flat[0].shape[0]
+    for t in elems_flat[1:]:
+        if n is not None and t.shape[0] is not None and t.shape[0] != n:
+            raise ValueError(f"Dimensions {n} and {t.shape[0]} are not compatible")
+    if n is None and executing_eagerly():
+        n = int(elems_flat[0].nrows()) if hasattr(elems_flat[0], "nrows") else int(elems_flat[0].shape[0])
+    if n is None:
+        raise TypeError("fn's map_fn over RaggedTensors in a function needs a static number of elements "
+                        "(give the function an input_signature with a known first dimension)")
+    rows: List[List[Any]] = [[] for _ in out_specs]
+    for i in range(n):
+        result = fn(nest.pack_sequence_as(elems, [t[i] for t in elems_flat]))
+        nest.assert_same_structure(out_structure, result)
+        for acc, r in zip(rows, nest.flatten(result)):
+            acc.append(r)
+    out = []
+    for spec, acc in zip(out_specs, rows):
+        if isinstance(spec, RaggedTensorSpec):
+            out.append(ragged_stack(acc) if acc else _empty_ragged(spec))
+        else:
+            out.append(stack(acc) if acc else _empty(spec))
+    return nest.pack_sequence_as(out_structure, out)
+
+
+def _empty_ragged(spec: Any) -> Any:
+    from fn import zeros
+    from fn._ragged._ragged_tensor import RaggedTensor
+    from fn.dtypes import int64
+    return RaggedTensor.from_row_lengths(zeros([0], spec.dtype), zeros([0], int64))
+
+
+def _empty(spec: TensorSpec) -> Any:
+    from fn import zeros
+    dims = [0] + [d if d is not None else 0 for d in (spec.shape.as_list() if spec.shape.rank is not None else [])]
+    return zeros(dims, spec.dtype)
 
 
 def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_iterations: Optional[int] = None,
@@ -72,13 +119,20 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_ite
     if len(elems_flat) == 0:
         raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "
                          f"Got {elems}, which does not contain any Tensors.")
-    elems_flat = [_tensor(t) for t in elems_flat]
-    if fn_output_signature is None:
-        out_specs = [TensorSpec(None, t.dtype) for t in elems_flat]
+    from fn._ragged._ragged_tensor import RaggedTensor
+    from fn._ragged._spec import RaggedTensorSpec
+    elems_flat = [t if isinstance(t, RaggedTensor) else _tensor(t) for t in elems_flat]
+    if fn_output_signature is None:   # an element of each input, ragged ones ragged
+        out_specs = [RaggedTensorSpec([None, None], t.dtype) if isinstance(t, RaggedTensor) else
+                     TensorSpec(None, t.dtype) for t in elems_flat]
         out_structure = elems
     else:
         out_specs = [_spec_of(d) for d in nest.flatten(fn_output_signature)]
         out_structure = fn_output_signature
+    if any(isinstance(t, RaggedTensor) for t in elems_flat) or any(isinstance(s, RaggedTensorSpec) for s in out_specs):
+        if elems_flat[0].shape.rank is not None and elems_flat[0].shape.rank < 1:
+            raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
+        return _map_composite(fn, elems, elems_flat, out_specs, out_structure)
     n = _length(elems_flat)
     elems_ta = _unstacked(elems_flat, n)
     result_ta = [TensorArray(dtype=s.dtype, size=n, dynamic_size=False, infer_shape=infer_shape,

@@ -17,11 +17,26 @@ def boolean_mask(data: Any, mask: Any, name: Optional[str] = None) -> Any:
 
 
 def stack(values: Any, axis: int = 0, name: Optional[str] = None) -> Any:
-    """``tf.ragged.stack``: stacks tensors and RaggedTensors into a RaggedTensor (axis 0)."""
-    values = list(values)
-    if not any(isinstance(v, _RaggedTensor) for v in values):
-        from fn._array_ops import stack as dense_stack
-        return _RaggedTensor.from_tensor(dense_stack(values, axis))
+    """``tf.ragged.stack``: stacks tensors and RaggedTensors into a RaggedTensor. As TF: vectors
+    stacked on axis 0 may differ in length; dense inputs stacked on one of the last two axes give
+    a dense ``tf.stack``; other dense inputs are made ragged (ragged_rank 1) first."""
+    from fn import convert_to_tensor
+    values = [v if isinstance(v, _RaggedTensor) else convert_to_tensor(v) for v in values]
+    if values and not any(isinstance(v, _RaggedTensor) for v in values):
+        from fn._array_ops import concat, shape, stack as dense_stack
+        ndims = values[0].shape.rank
+        for v in values[1:]:
+            if ndims is not None and v.shape.rank is not None and v.shape.rank != ndims:
+                raise ValueError(f"Shape {v.shape} must have rank {ndims}")
+        out_ndims = None if ndims is None else ndims + 1
+        ax = axis + out_ndims if (axis < 0 and out_ndims is not None) else axis
+        if ndims == 1 and ax == 0:
+            from fn.dtypes import int64
+            lengths = concat([shape(v, out_type=int64) for v in values], 0)
+            return _RaggedTensor.from_row_lengths(concat(values, 0), lengths)
+        if ndims is not None and ax in (out_ndims - 1, ndims - 1):
+            return dense_stack(values, ax)
+        values = [_RaggedTensor.from_tensor(v, ragged_rank=1) for v in values]
     return _stack(values, axis)
 
 

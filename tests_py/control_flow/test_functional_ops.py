@@ -103,3 +103,36 @@ def test_errors():
         tf.foldl(lambda a, x: a + x, tf.constant(1))
     with pytest.raises(AttributeError):   # TF's message reads fn.__name__ of a non-callable
         tf.map_fn(3, tf.constant([1]))
+
+
+def test_map_fn_over_and_into_ragged_tensors():
+    rt = tf.ragged.constant([[1, 2], [3], [4, 5, 6]])
+    assert tf.map_fn(tf.reduce_sum, rt, fn_output_signature=tf.int32).numpy().tolist() == [3, 3, 15]
+    r = tf.map_fn(lambda x: x * 2, rt)
+    assert isinstance(r, tf.RaggedTensor) and r.to_list() == [[2, 4], [6], [8, 10, 12]]
+    r = tf.map_fn(lambda x: tf.range(x), tf.constant([1, 2]), fn_output_signature=tf.RaggedTensorSpec([None], tf.int32))
+    assert r.to_list() == [[0], [0, 1]]
+    rt2 = tf.ragged.constant([[[1], [2, 3]], [[4]]])
+    assert tf.map_fn(lambda x: x + 1, rt2).to_list() == [[[2], [3, 4]], [[5]]]
+    assert tf.map_fn(lambda x: tf.reduce_sum(x), rt2, fn_output_signature=tf.int32).numpy().tolist() == [6, 4]
+    f = tf.function(lambda: tf.map_fn(lambda x: tf.reduce_max(x), rt, fn_output_signature=tf.int32))
+    assert f().numpy().tolist() == [2, 3, 6]
+    r = tf.map_fn(lambda x: x[0] * x[1], (rt, tf.constant([1, 2, 3])),
+                  fn_output_signature=tf.RaggedTensorSpec([None], tf.int32))
+    assert r.to_list() == [[1, 2], [6], [12, 15, 18]]
+    with pytest.raises(ValueError, match="don't have the same nested structure"):   # no signature: a pair
+        tf.map_fn(lambda x: x[0] * x[1], (rt, tf.constant([1, 2, 3])))
+    assert tf.map_fn(lambda x: x * 2, tf.ragged.constant([[1]])[:0]).to_list() == []
+
+
+@pytest.mark.parametrize("values,axis,want", [
+    ([[0], [0, 1]], 0, [[0], [0, 1]]),            # vectors of different lengths: ragged rows
+    ([[1, 2], [3, 4]], 0, [[1, 2], [3, 4]]),
+    ([[[1], [2]], [[3]]], 0, [[[1], [2]], [[3]]]),
+    ([[1, 2], [3, 4]], 1, [[1, 3], [2, 4]]),      # dense inputs on the last axis: a dense tf.stack
+    ([[1, 2], [3, 4]], -1, [[1, 3], [2, 4]]),
+])
+def test_ragged_stack_of_dense_tensors(values, axis, want):
+    r = tf.ragged.stack([tf.constant(v) for v in values], axis=axis)
+    assert isinstance(r, tf.RaggedTensor) == (axis == 0)
+    assert (r.to_list() if axis == 0 else r.numpy().tolist()) == want
