@@ -327,3 +327,20 @@ TEST_CASE("fusion: a shared value is recomputed only when small and read only by
   }
   CHECK(exp_instr == 1);
 }
+
+TEST_CASE("fusion: readers no output needs (left behind by earlier passes) do not block a tree") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{40}});
+    auto a = op1("Neg", x);
+    auto y = op1("Tanh", op2("Mul", a, x));
+    dispatch1("Cast", {a}, Attrs{{"DstT", DType::Int32}});   // dead: no output reads it
+    g->outputs.push_back(NodeOutput{y->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{40}, 31)}, &f);
+  CHECK(Plan::compile(f)->num_steps() == 1);   // Neg joined the tree; the dead Cast is pruned
+  check_close(*got[0], *ref[0], 0.f);
+}
