@@ -344,3 +344,25 @@ TEST_CASE("fusion: readers no output needs (left behind by earlier passes) do no
   CHECK(Plan::compile(f)->num_steps() == 1);   // Neg joined the tree; the dead Cast is pruned
   check_close(*got[0], *ref[0], 0.f);
 }
+
+TEST_CASE("fusion: a small shared value with a costly op (exp, tanh, division) is computed once") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{8, 33}});
+    auto e = op1("Exp", x);                          // one op, but costly: not recomputed
+    auto d = op2("Sub", x, op1("Neg", x));           // two cheap ops: recomputed by both readers
+    auto r1 = op1("Relu", op2("Mul", e, d));
+    auto r2 = op2("AddV2", op2("Mul", e, x), d);
+    g->outputs.push_back(NodeOutput{r1->node, 0});
+    g->outputs.push_back(NodeOutput{r2->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{8, 33}, 41)}, &f);
+  CHECK(count_op(*f, "Exp") == 1);
+  CHECK(count_op(*f, "Sub") == 0);
+  CHECK(count_op(*f, "Neg") == 0);
+  CHECK(Plan::compile(f)->num_steps() == 3);   // Exp, then the two fused trees
+  for (int k = 0; k < 2; ++k) check_close(*got[k], *ref[k], 0.f);
+}

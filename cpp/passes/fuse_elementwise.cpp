@@ -2,8 +2,8 @@
 // _FusedElementwise node that makes a single tiled pass over the data (kernels/fused/
 // elementwise.h), optionally ending in a Sum/Mean over trailing axes (a layer norm's variance).
 // An intermediate joins the tree of its reader when it is used once, or when it is a small
-// subtree (at most kDupMax ops) read only by fused trees: each of them recomputes it (a layer
-// norm's `x - mean`), which costs less than writing and re-reading it. Inputs may broadcast
+// subtree (at most kDupMax cheap ops) read only by fused trees: each of them recomputes it (a
+// layer norm's `x - mean`), which costs less than writing and re-reading it. Inputs may broadcast
 // when their non-1 dims are one contiguous run of the output's dims (scalars, biases, rows,
 // per-row statistics such as that mean). The fused trees' members are dropped.
 #include <map>
@@ -192,15 +192,24 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
       if (!ok) bad_reader[i] = 1;
     }
   }
-  // In index (topological) order, so a node's inputs are decided before it.
+  // In index (topological) order, so a node's inputs are decided before it. Only cheap ops are
+  // recomputed (XLA's rule): a shared exp, tanh, division or root is computed once.
   std::vector<int> size(n, 0);
+  std::vector<char> costly(n, 0);
   for (int i = 0; i < n; ++i) {
     if (!cand[i]) continue;
+    const int code = fused::opcode_of(g.node(i).op);
     size[i] = 1;
+    costly[i] = fused::is_costly(code);
     for (const NodeOutput& in : g.node(i).inputs)
-      if (absorbed[in.node]) size[i] += size[in.node];
-    bool cmp = fused::is_comparison(fused::opcode_of(g.node(i).op));
-    if (pinned[i] || bad_reader[i] || live_uses[i] < 1 || (live_uses[i] > 1 && (cmp || size[i] > kDupMax))) continue;
+      if (absorbed[in.node]) {
+        size[i] += size[in.node];
+        costly[i] |= costly[in.node];
+      }
+    bool cmp = fused::is_comparison(code);
+    if (pinned[i] || bad_reader[i] || live_uses[i] < 1 ||
+        (live_uses[i] > 1 && (cmp || costly[i] || size[i] > kDupMax)))
+      continue;
     absorbed[i] = 1;
   }
   for (int c = 0; c < n; ++c)
