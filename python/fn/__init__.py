@@ -114,7 +114,16 @@ from fn._ragged import RaggedTensor, RaggedTensorSpec, _install as _ragged_insta
 from fn import ragged, experimental  # noqa: E402,F401
 _ragged_install()
 
-is_tensor = _core.is_tensor
+_is_dense_tensor = _core.is_tensor   # AutoGraph's test: a tf.Tensor, eager or graph
+
+
+def is_tensor(x: "object") -> bool:
+    """``tf.is_tensor``: True for a tensor, eager or symbolic, and for the tensor-like values TF
+    counts (``tf.Variable``, ``tf.RaggedTensor``, ``tf.sparse.SparseTensor``); False for NumPy
+    arrays, Python values, specs and TensorArrays."""
+    return True if _core.is_tensor(x) else isinstance(x, (Variable, RaggedTensor, SparseTensor))   # `bool` is tf.bool here
+
+
 dtypes = _dtypes_mod
 
 __version__ = "0.1.0"

@@ -419,3 +419,16 @@ def test_recursion_while_tracing_is_a_staging_error():
     def countdown(n):
         return countdown(n - 1) if n > 0 else tf.constant(n)
     assert countdown(3).numpy() == 0      # Python recursion that ends is fine
+
+
+def test_is_tensor_counts_tensor_like_values():
+    # TF 2.21: tensors, variables, ragged and sparse tensors are "tensors"; arrays, specs are not.
+    @tf.function
+    def inside(x):
+        return tf.is_tensor(x), tf.is_tensor(x * 2)
+
+    assert inside(tf.constant(1)) == (True, True)
+    yes = [tf.constant(1), tf.Variable(1.0), tf.ragged.constant([[1], [2, 3]]), tf.sparse.from_dense([[1, 0]])]
+    no = [np.array(1), 1, [1.0], tf.TensorSpec([]), tf.TensorArray(tf.float32, 1)]
+    assert [tf.is_tensor(v) for v in yes] == [True] * 4
+    assert [tf.is_tensor(v) for v in no] == [False] * 5

@@ -68,7 +68,9 @@ def _require(name):
 
 def is_tensor(x):
     mod = sys.modules.get('fn')
-    check = getattr(mod, 'is_tensor', None) if mod is not None else None
+    # fn's own backend tests dense tensors only (a RaggedTensor or Variable condition stays
+    # Python's); another backend's is_tensor is used as it is.
+    check = getattr(mod, '_is_dense_tensor', None) or getattr(mod, 'is_tensor', None) if mod is not None else None
     if check is None:
         return False
     return bool(check(x))
