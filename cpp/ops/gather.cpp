@@ -86,8 +86,9 @@ std::vector<EagerPtr> gather_kernel(KernelContext& k, const std::vector<EagerPtr
   auto idx = read_int_list(*ind);
   for (size_t i = 0; i < idx.size(); ++i)
     if (idx[i] < 0 || idx[i] >= limit)
-      throw_error(Code::InvalidArgument, "indices[", index_text(static_cast<int64_t>(i), ind->shape()), "] = ",
-                  idx[i], " is not in [0, ", limit, ")");
+      throw_error(Code::InvalidArgument, "indices",   // TF names a scalar index without a subscript
+                  ind->shape().rank() == 0 ? "" : "[" + index_text(static_cast<int64_t>(i), ind->shape()) + "]",
+                  " = ", idx[i], " is not in [0, ", limit, ")");
   if (result->num_elements() == 0) return {result};
   visit_move(params->dtype(), [&](auto tag) {
     using T = decltype(tag);

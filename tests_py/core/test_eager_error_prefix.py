@@ -20,6 +20,7 @@ def _msg(f):
     (lambda: tf.reshape(tf.range(30), [7, -1]), "Reshape",
      "Input to reshape is a tensor with 30 values, but the requested shape requires a multiple of 7 [Op:Reshape]"),
     (lambda: tf.gather(tf.constant([0.0]), [1]), "GatherV2", "indices[0] = 1 is not in [0, 1) [Op:GatherV2]"),
+    (lambda: tf.gather(tf.constant([0.0]), 1), "GatherV2", "indices = 1 is not in [0, 1) [Op:GatherV2]"),   # scalar
     (lambda: tf.matmul(tf.ones([2, 2]), tf.ones([3, 3])), "__MklMatMul",
      "Matrix size-incompatible: In[0]: [2,2], In[1]: [3,3] [Op:MatMul]"),
     (lambda: tf.ones([2, 3]) + tf.ones([4]), "AddV2", "Incompatible shapes: [2,3] vs. [4] [Op:AddV2]"),
