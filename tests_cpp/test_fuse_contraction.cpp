@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "exec/plan.h"
@@ -53,6 +54,24 @@ int check_fused(const EagerTensor& fused, const EagerTensor& ref, float rtol, bo
     CHECK(std::fabs(f - r) <= rtol * std::fabs(r) + 1e-5f);
   }
   return nan_to_zero;
+}
+
+// x [m, 64] @ w [64, 48], then `tail(product, bias [48], residual [m, 48])` as the graph's
+// output; and inputs for it (NaN/inf sprinkled into x and the residual).
+std::shared_ptr<Graph> matmul_chain(int64_t m, const std::function<TensorPtr(TensorPtr, TensorPtr, TensorPtr)>& tail) {
+  auto g = std::make_shared<Graph>("f");
+  GraphBuilder b(g);
+  ContextScope scope(&b);
+  auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{m, 64}});
+  auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{64, 48}});
+  auto bv = b.add_placeholder("b", TensorSpec{DType::Float32, Shape{48}});
+  auto r = b.add_placeholder("r", TensorSpec{DType::Float32, Shape{m, 48}});
+  g->outputs.push_back(NodeOutput{tail(dispatch1("MatMul", {x, w}), bv, r)->node, 0});
+  return g;
+}
+std::vector<EagerPtr> matmul_chain_inputs(int64_t m, uint32_t seed) {
+  return {random_tensor(Shape{m, 64}, seed, true), random_tensor(Shape{64, 48}, seed + 1),
+          random_tensor(Shape{48}, seed + 2), random_tensor(Shape{m, 48}, seed + 3, true)};
 }
 
 struct Built {
@@ -168,25 +187,14 @@ TEST_CASE("fuse_contraction: a graph output in the middle of a chain ends the fu
 TEST_CASE("fuse_contraction: MatMul (+ bias) + residual fuse, and a Relu after them stays apart (NaN kept)") {
   for (int64_t m : {5, 96}) {   // the direct kernel and oneDNN's binary post-op
     for (bool bias : {false, true}) {
-      auto g = std::make_shared<Graph>("f");
-      Shape xs{m, 64}, ys{m, 48};
-      {
-        GraphBuilder b(g);
-        ContextScope scope(&b);
-        auto x = b.add_placeholder("x", TensorSpec{DType::Float32, xs});
-        auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{64, 48}});
-        auto bv = b.add_placeholder("b", TensorSpec{DType::Float32, Shape{48}});
-        auto r = b.add_placeholder("r", TensorSpec{DType::Float32, ys});
-        auto y = dispatch1("MatMul", {x, w});
+      auto g = matmul_chain(m, [&](TensorPtr y, TensorPtr bv, TensorPtr r) {
         if (bias) y = op2("AddV2", y, bv);
-        y = op1("Relu", op2("AddV2", r, y));
-        g->outputs.push_back(NodeOutput{y->node, 0});
-      }
+        return op1("Relu", op2("AddV2", r, y));
+      });
       auto f = optimize(*g);
       CHECK(count_op(*f, "_FusedMatMul") == 1);
       CHECK(Plan::compile(f)->num_steps() == 2);   // the fused MatMul, then the Relu
-      std::vector<EagerPtr> in{random_tensor(xs, 10, true), random_tensor(Shape{64, 48}, 11), random_tensor(Shape{48}, 12),
-                               random_tensor(ys, 13, true)};
+      auto in = matmul_chain_inputs(m, 10);
       auto ref = Plan::compile(g)->run(in), got = Plan::compile(f)->run(in);
       check_fused(*got[0], *ref[0], 1e-5f, false);   // NaN stays NaN
       // on finite rows the bits are the unfused ones
@@ -236,26 +244,15 @@ TEST_CASE("fuse_contraction: BatchMatMulV2 * scalar is one node with the unfused
 TEST_CASE("fuse_contraction: a Tanh ending a MatMul chain is fused with the unfused bits") {
   for (int64_t m : {5, 96}) {   // the direct kernel and oneDNN
     for (int kind : {0, 1, 2}) {   // tanh(x @ w), tanh(x @ w + b), tanh(r + x @ w)
-      auto g = std::make_shared<Graph>("f");
-      Shape xs{m, 64}, ys{m, 48};
-      {
-        GraphBuilder b(g);
-        ContextScope scope(&b);
-        auto x = b.add_placeholder("x", TensorSpec{DType::Float32, xs});
-        auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{64, 48}});
-        auto bv = b.add_placeholder("b", TensorSpec{DType::Float32, Shape{48}});
-        auto r = b.add_placeholder("r", TensorSpec{DType::Float32, ys});
-        auto y = dispatch1("MatMul", {x, w});
+      auto g = matmul_chain(m, [&](TensorPtr y, TensorPtr bv, TensorPtr r) {
         if (kind == 1) y = dispatch1("BiasAdd", {y, bv});
         if (kind == 2) y = op2("AddV2", r, y);
-        y = op1("Tanh", y);
-        g->outputs.push_back(NodeOutput{y->node, 0});
-      }
+        return op1("Tanh", y);
+      });
       auto f = optimize(*g);
       CHECK(count_op(*f, "_FusedMatMul") == 1);
       CHECK(Plan::compile(f)->num_steps() == 1);
-      std::vector<EagerPtr> in{random_tensor(xs, 30, true), random_tensor(Shape{64, 48}, 31), random_tensor(Shape{48}, 32),
-                               random_tensor(ys, 33, true)};
+      auto in = matmul_chain_inputs(m, 30);
       auto ref = Plan::compile(g)->run(in), got = Plan::compile(f)->run(in);
       REQUIRE(got[0]->shape() == ref[0]->shape());
       int64_t same = 0;
