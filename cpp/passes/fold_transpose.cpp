@@ -106,20 +106,10 @@ std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g) {
   bool any = false;
   for (int i = 0; i < n && !any; ++i) any = g.node(i).op == "Transpose";
   if (!any) return nullptr;
-  // Readers among live nodes only: passes leave the nodes they replaced in the graph
-  // (Plan::compile prunes them), still reading the Transposes.
-  const std::vector<char> live = g.live_nodes();
-  Readers readers(g);
-  std::vector<char> control_target(n, 0);   // a control input of some node: must stay
-  std::fill(readers.uses.begin(), readers.uses.end(), 0);
-  for (int i = 0; i < n; ++i) {
-    if (!live[i]) continue;
-    for (const NodeOutput& in : g.node(i).inputs) {
-      ++readers.uses[in.node];
-      readers.consumer[in.node] = i;
-    }
-    for (int c : g.node(i).control_inputs) control_target[c] = 1;
-  }
+  // Live readers only: passes leave the nodes they replaced in the graph, still reading.
+  const Readers readers(g);
+  const std::vector<char>& live = readers.live;
+  const std::vector<char>& control_target = readers.control_target;   // must stay
   // A Transpose that only feeds its reader and may disappear.
   auto single_use = [&](int t) {
     return readers.uses[t] == 1 && !readers.pinned[t] && g.node(t).control_inputs.empty();

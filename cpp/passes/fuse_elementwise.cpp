@@ -173,18 +173,14 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   for (int i = 0; i < n; ++i) red_mid[i] = trailing_reduction(g, g.node(i));
   // Edges i -> c that may be fused: c is an elementwise candidate of i's shape, or a reduction
   // reading i as its data; a comparison goes only into its Cast (nothing else reads its 0/1s).
-  // Only live readers count: earlier passes leave the nodes they replaced behind, still reading
-  // (Plan::compile prunes them).
-  const std::vector<char> live = g.live_nodes();
+  // Only live readers count (Readers): earlier passes leave the nodes they replaced behind.
   std::vector<char> bad_reader(n, 0);
-  std::vector<int> live_uses(n, 0);
   for (int c = 0; c < n; ++c) {
     const Node& cn = g.node(c);
-    if (!live[c]) continue;
+    if (!readers.live[c]) continue;
     for (size_t k = 0; k < cn.inputs.size(); ++k) {
       int i = cn.inputs[k].node;
       if (i < 0 || !cand[i]) continue;
-      ++live_uses[i];
       bool cmp = fused::is_comparison(fused::opcode_of(g.node(i).op));
       bool ok = cand[c] && g.node(i).outputs[0].shape == cn.outputs[0].shape &&
                 cmp == (fused::opcode_of(cn.op) == fused::kCastBool);
@@ -207,8 +203,7 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
         costly[i] |= costly[in.node];
       }
     bool cmp = fused::is_comparison(code);
-    if (pinned[i] || bad_reader[i] || live_uses[i] < 1 ||
-        (live_uses[i] > 1 && (cmp || costly[i] || size[i] > kDupMax)))
+    if (pinned[i] || bad_reader[i] || uses[i] < 1 || (uses[i] > 1 && (cmp || costly[i] || size[i] > kDupMax)))
       continue;
     absorbed[i] = 1;
   }

@@ -71,15 +71,17 @@ std::shared_ptr<Graph> copy_graph(const Graph& src) {
 }
 
 Readers::Readers(const Graph& g)
-    : uses(g.num_nodes(), 0), consumer(g.num_nodes(), -1), pinned(g.num_nodes(), 0) {
+    : live(g.live_nodes()), uses(g.num_nodes(), 0), consumer(g.num_nodes(), -1), control_target(g.num_nodes(), 0) {
   for (int i = 0; i < g.num_nodes(); ++i) {
+    if (!live[i]) continue;
     const Node& node = g.node(i);
     for (const NodeOutput& in : node.inputs) {
       ++uses[in.node];
       consumer[in.node] = i;
     }
-    for (int c : node.control_inputs) pinned[c] = 1;
+    for (int c : node.control_inputs) control_target[c] = 1;
   }
+  pinned = control_target;
   for (const NodeOutput& o : g.outputs) pinned[o.node] = 1;
 }
 

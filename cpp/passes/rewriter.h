@@ -29,13 +29,16 @@ class Rewriter {
   std::vector<std::vector<NodeOutput>> map_;
 };
 
-// Who reads each node's outputs, for fusion passes: how many input edges read node i, the
-// last node reading it (the only one when uses == 1), and whether it is pinned (a graph output
-// or a control dependency), so it must stay materialised.
+// Who reads each node's outputs, for fusion passes, counting live readers only (passes leave
+// the nodes they replaced behind, still reading; Plan::compile prunes them): how many input
+// edges read node i, the last node reading it (the only one when uses == 1), whether it is a
+// control dependency, and whether it is pinned (a graph output or a control dependency), so it
+// must stay materialised.
 struct Readers {
   explicit Readers(const Graph& g);
+  std::vector<char> live;   // Graph::live_nodes()
   std::vector<int> uses, consumer;
-  std::vector<char> pinned;
+  std::vector<char> control_target, pinned;
 };
 
 // A node-for-node copy (same indices and names) that a pass may edit.
