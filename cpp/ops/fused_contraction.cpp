@@ -57,7 +57,7 @@ std::vector<EagerPtr> fused_matmul_product(KernelContext& k, const std::vector<E
   int64_t m = ta ? sa[1] : sa[0], kk = ta ? sa[0] : sa[1], n = tb ? sb[0] : sb[1];
   Epilogue e = epilogue_of("_FusedMatMul", k.attrs, in, Shape{m, n});
   // The same choice of kernel as MatMul's (ops/matmul.cpp), so the products are the same.
-  bool direct = kk <= direct::kMaxMatMulMacs && m * n <= direct::kMaxMatMulMacs / std::max<int64_t>(kk, 1);
+  bool direct = direct::matmul_is_small(1, m, n, kk);
   if (!direct && m * n > 0 && onednn::matmul_applicable(*in[0], *in[1])) {
     auto out = make_tensor(DType::Float32, Shape{m, n});
     onednn::matmul(*in[0], *in[1], ta, tb, *out, &e);
@@ -111,7 +111,7 @@ std::vector<EagerPtr> fused_batch_matmul_kernel(KernelContext& k, const std::vec
   Epilogue e;
   e.scale = in[2]->data<float>();
   // The same choice of kernel as BatchMatMulV2's (ops/matmul.cpp), so the products are the same.
-  bool direct = kk <= direct::kMaxMatMulMacs && batches * m * n <= direct::kMaxMatMulMacs / std::max<int64_t>(kk, 1);
+  bool direct = direct::matmul_is_small(batches, m, n, kk);
   if (!direct && batches * m * n > 0 && onednn::matmul_applicable(*in[0], *in[1])) {
     std::vector<int64_t> dims(sa.dims().begin(), sa.dims().end() - 2);
     dims.push_back(m);

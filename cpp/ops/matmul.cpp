@@ -71,8 +71,7 @@ std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs,
   int64_t k = t.ta ? a->shape()[r - 2] : a->shape()[r - 1];
   int64_t batches = out->num_elements() / (m * n);
   // Small float32 problems run on the direct single-threaded kernel (below), not oneDNN.
-  bool direct = a->dtype() == DType::Float32 && k <= direct::kMaxMatMulMacs &&
-                batches * m * n <= direct::kMaxMatMulMacs / std::max<int64_t>(k, 1);
+  bool direct = a->dtype() == DType::Float32 && direct::matmul_is_small(batches, m, n, k);
   if (!direct && onednn::matmul_applicable(*a, *b)) {
     onednn::matmul(*a, *b, t.ta, t.tb, *out);
     return {out};
@@ -150,8 +149,7 @@ std::vector<EagerPtr> folded_matmul(const std::string& op, const Attrs& attrs, c
     int64_t m = z[r - 2], n = z[r - 1], k = t.ta ? la[la.rank() - 2] : la[la.rank() - 1];
     int64_t batches = z.num_elements() / (m * n);
     // The choice of kernel the unfolded graph makes (matmul_kernel, the fused kernels).
-    bool direct = in[0]->dtype() == DType::Float32 && k <= direct::kMaxMatMulMacs &&
-                  batches * m * n <= direct::kMaxMatMulMacs / std::max<int64_t>(k, 1);
+    bool direct = in[0]->dtype() == DType::Float32 && direct::matmul_is_small(batches, m, n, k);
     if (!direct && onednn::matmul_applicable(in[0]->dtype(), la, lb)) {
       onednn::MatMulLayout layout{pa ? *pa : std::vector<int64_t>{}, pb ? *pb : std::vector<int64_t>{},
                                   po ? *po : std::vector<int64_t>{}};

@@ -9,6 +9,11 @@ namespace direct {
 
 // Up to this many multiply-adds (m * n * k over all batches) a matmul runs here.
 constexpr int64_t kMaxMatMulMacs = int64_t(1) << 18;
+// The one choice every float32 matmul kernel makes (plain, fused, folded), so their products
+// agree bit for bit: small enough for the direct kernel (no overflow in the product).
+inline bool matmul_is_small(int64_t batches, int64_t m, int64_t n, int64_t k) {
+  return k <= kMaxMatMulMacs && batches * m * n <= kMaxMatMulMacs / (k > 1 ? k : 1);
+}
 
 // c[m, n] = op(a) @ op(b), row-major; a is [m, k] ([k, m] if ta), b is [k, n] ([n, k] if tb).
 // Sums over k in ascending order, as the reference loop does. With `add` ([m, n], row-major, may
