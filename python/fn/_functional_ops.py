@@ -18,15 +18,13 @@ def _int(i: Any) -> Any:
 
 
 def _tensor(x: Any) -> Any:
-    from fn import convert_to_tensor
-    from fn._variables import Variable
-    return x.read_value() if isinstance(x, Variable) else convert_to_tensor(x)
+    from fn import convert_to_tensor   # reads a Variable's value
+    return convert_to_tensor(x)
 
 
-def _length(flat: List[Any], mapping: bool = True) -> Any:
-    """The number of elements along axis 0 (a Python int when the shape says it), after TF's
-    checks: no scalars (map_fn says so; scan and the folds index the empty shape), and equal
-    static lengths."""
+def _static_length(flat: List[Any], mapping: bool = True) -> Optional[int]:
+    """The number of elements along axis 0 when the shapes say it, after TF's checks: no scalars
+    (map_fn says so; scan and the folds index the empty shape), and equal static lengths."""
     first = flat[0].shape
     if first.rank is not None and first.rank < 1:
         if not mapping:
@@ -40,6 +38,12 @@ def _length(flat: List[Any], mapping: bool = True) -> Any:
         if n_static is not None and m is not None and m != n_static:
             raise ValueError(f"Dimensions {n_static} and {m} are not compatible")
         n_static = n_static if n_static is not None else m
+    return n_static
+
+
+def _length(flat: List[Any], mapping: bool = True) -> Any:
+    """The number of elements along axis 0: a Python int when the shapes say it, else a tensor."""
+    n_static = _static_length(flat, mapping)
     if n_static is not None:
         return n_static
     from fn import shape
@@ -54,7 +58,8 @@ def _spec_of(d: Any) -> Any:
     from fn._ragged._spec import RaggedTensorSpec
     if isinstance(d, (TensorSpec, RaggedTensorSpec)):
         return d
-    if hasattr(d, "_component_specs") or type(d).__name__.endswith("Spec"):
+    from fn.types.experimental import TraceType
+    if isinstance(d, TraceType):   # SparseTensorSpec and other composite specs
         raise TypeError(f"map_fn can not generate {d} outputs")
     return TensorSpec(None, as_dtype(d))
 
@@ -68,10 +73,7 @@ def _map_composite(fn: Callable[[Any], Any], elems: Any, elems_flat: List[Any], 
     from fn._array_ops import stack
     from fn._ragged._spec import RaggedTensorSpec
     from fn.ragged import stack as ragged_stack
-    n = elems_flat[0].shape[0]
-    for t in elems_flat[1:]:
-        if n is not None and t.shape[0] is not None and t.shape[0] != n:
-            raise ValueError(f"Dimensions {n} and {t.shape[0]} are not compatible")
+    n = _static_length(elems_flat)
     if n is None and executing_eagerly():
         n = int(elems_flat[0].nrows()) if hasattr(elems_flat[0], "nrows") else int(elems_flat[0].shape[0])
     if n is None:
@@ -130,8 +132,6 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_ite
         out_specs = [_spec_of(d) for d in nest.flatten(fn_output_signature)]
         out_structure = fn_output_signature
     if any(isinstance(t, RaggedTensor) for t in elems_flat) or any(isinstance(s, RaggedTensorSpec) for s in out_specs):
-        if elems_flat[0].shape.rank is not None and elems_flat[0].shape.rank < 1:
-            raise ValueError("Elements in elems must be 1+ dimensional Tensors, not scalars")
         return _map_composite(fn, elems, elems_flat, out_specs, out_structure)
     n = _length(elems_flat)
     elems_ta = _unstacked(elems_flat, n)

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from _graph_text import functions_sorted as _functions_sorted
 from tfbackend import tf
 
 pytestmark = pytest.mark.tf_oracle
@@ -23,16 +24,6 @@ def _text(f, *args):
 
 def _masked(text):
     return re.sub(rf"\b({_FUNC})_\d+\b", r"\1_N", text)
-
-
-def _functions_sorted(text):
-    """The library's functions as a sorted list (their order depends on the masked numbers)."""
-    head, sep, rest = text.partition("library {\n")
-    if not sep:
-        return text
-    body, _, tail = rest.partition("\n}\nversions {")
-    blocks = re.split(r"(?m)^(?=  function \{)", body)
-    return head + sep + "".join(sorted(b.rstrip("\n") + "\n" for b in blocks if b)) + "}\nversions {" + tail
 
 
 def _golden(name):
@@ -103,6 +94,15 @@ def _insertion_order(text):
     return out
 
 
+
+def _while_with_if(x):
+    while x < 10:
+        if x > 3:
+            x = x * 2
+        else:
+            x = x + 1
+    return x
+
 def test_library_order_is_tensorflows_hash_map_order():
     model = _flat_map_order()
 
@@ -118,14 +118,7 @@ def test_library_order_is_tensorflows_hash_map_order():
     def nested(x):
         return tf.cond(x > 0, lambda: tf.cond(x > 5, lambda: x, lambda: x * 2), lambda: x - 1)
 
-    @tf.function
-    def loop(x):
-        while x < 10:
-            if x > 3:
-                x = x * 2
-            else:
-                x = x + 1
-        return x
+    loop = tf.function(_while_with_if)
     for f in [chain(n) for n in (1, 2, 4, 7)] + [nested, loop]:
         text = _text(f, tf.constant(1))
         order = _library_order(text)
@@ -154,15 +147,7 @@ def test_while_first_test_leaves_no_node_in_the_graph():
 
 
 def test_function_body_returns_a_nested_if_through_its_identity():
-    @tf.function
-    def f(x):
-        while x < 10:
-            if x > 3:
-                x = x * 2
-            else:
-                x = x + 1
-        return x
-    text = _text(f, tf.constant(1))
+    text = _text(tf.function(_while_with_if), tf.constant(1))
     body = text[text.index('    signature {\n      name: "while_body_'):]
     body = body[:body.index("\n  function {") if "\n  function {" in body else len(body)]
     assert ('name: "while/Identity_2"\n      op: "Identity"\n      input: "while/cond/Identity:output:0"'

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from _graph_text import functions_sorted as _functions_sorted
 from tfbackend import tf
 
 pytestmark = pytest.mark.tf_oracle
@@ -16,16 +17,6 @@ pytestmark = pytest.mark.tf_oracle
 def _text(f, *args):
     return re.sub(r"\b(cond_true|cond_false|while_body|while_cond)_\d+\b", r"\1_N",
                   str(f.get_concrete_function(*args).graph.as_graph_def()))
-
-
-def _functions_sorted(text):
-    """TF writes its library's functions in hash order: compare them as a sorted list."""
-    head, sep, rest = text.partition("library {\n")
-    if not sep:
-        return text
-    body, _, tail = rest.partition("\n}\nversions {")
-    blocks = re.split(r"(?m)^(?=  function \{)", body)
-    return head + sep + "".join(sorted(b.rstrip("\n") + "\n" for b in blocks if b)) + "}\nversions {" + tail
 
 
 def _names(f, *args):
@@ -42,9 +33,6 @@ def test_python_operands_of_op_functions_are_named_in_the_op_scope():
         ("Less", "Less", ["Less/x", "x"]), ("Maximum/y", "Const", []), ("Maximum", "Maximum", ["x", "Maximum/y"]),
         ("Identity", "Identity", ["Greater"]), ("Identity_1", "Identity", ["Add"]),
         ("Identity_2", "Identity", ["Less"]), ("Identity_3", "Identity", ["Maximum"])]
-
-
-
 
 
 def test_cond_graph_def_is_tensorflows():
