@@ -17,6 +17,8 @@ from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
 from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
 from fn._data.sources import _as_int
+from fn._ops.array_ops import stack
+from fn._ops.random_ops import get_global_seed
 
 
 # ---------------------------------------------------------------- user functions
@@ -32,8 +34,7 @@ def _to_output(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _to_output(v) for k, v in value.items()}
     if isinstance(value, list):
-        stack = getattr(sys.modules["fn"], "stack", None)
-        if any(_core.is_tensor(v) for v in value) and stack is not None:
+        if any(_core.is_tensor(v) for v in value):
             return stack(value)
         return _core.convert_to_tensor(value)
     return _core.convert_to_tensor(value)
@@ -210,14 +211,7 @@ def TensorSliceDatasetRows(element: Any, spec: Any) -> PyIterator[Any]:
 
 
 def _global_seed() -> Optional[int]:
-    rnd = sys.modules.get("fn.random")
-    for name in ("get_global_seed", "_global_seed"):
-        value = getattr(rnd, name, None) if rnd is not None else None
-        if callable(value):
-            value = value()
-        if value is not None:
-            return int(value)
-    return None
+    return get_global_seed()
 
 
 class ShuffleDataset(_UnaryDataset):
