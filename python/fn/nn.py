@@ -1,12 +1,35 @@
 """``fn.nn`` (``tf.nn``): neural-network ops with TensorFlow's names and arguments: activations,
 convolution, pooling, bias, softmax, losses and normalisation (NHWC layout; float32 runs on oneDNN)."""
+
 from fn._ops.math_ops import elu, relu, relu6, sigmoid, softplus, tanh
-from fn._ops.nn_ops import (avg_pool, avg_pool2d, batch_normalization, bias_add, conv1d, conv2d, conv2d_transpose,
-                            depthwise_conv2d, dropout, embedding_lookup, gelu, l2_loss, l2_normalize, leaky_relu,
-                            log_softmax, max_pool, max_pool2d, moments, sigmoid_cross_entropy_with_logits, silu,
-                            softmax, softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy_with_logits)
+from fn._ops.nn_ops import (
+    avg_pool,
+    avg_pool2d,
+    batch_normalization,
+    bias_add,
+    conv1d,
+    conv2d,
+    conv2d_transpose,
+    depthwise_conv2d,
+    dropout,
+    embedding_lookup,
+    gelu,
+    l2_loss,
+    l2_normalize,
+    leaky_relu,
+    log_softmax,
+    max_pool,
+    max_pool2d,
+    moments,
+    sigmoid_cross_entropy_with_logits,
+    silu,
+    softmax,
+    softmax_cross_entropy_with_logits,
+    sparse_softmax_cross_entropy_with_logits,
+)
 from fn._ops.nn_ops import silu as swish
 from fn._ops.sort_ops import top_k
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
+
 _export(globals())

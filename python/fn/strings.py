@@ -7,6 +7,7 @@ string (``\\1`` group references, ``\\\\`` for a backslash) is translated, so Py
 escapes in replacements never apply. ``split`` returns a dense 1-D tensor for a scalar input;
 split of a 1-D tensor gives a RaggedTensor in TF, which fn does not have (NotImplementedError).
 """
+
 from __future__ import annotations
 
 import re
@@ -18,8 +19,20 @@ from fn import _core
 from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype, float32, int32, string
 
-__all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "regex_replace", "split", "to_number",
-           "unicode_decode", "unicode_split", "upper"]
+__all__ = [
+    "as_string",
+    "bytes_split",
+    "format",
+    "join",
+    "length",
+    "lower",
+    "regex_replace",
+    "split",
+    "to_number",
+    "unicode_decode",
+    "unicode_split",
+    "upper",
+]
 
 
 def _strings(x: Any) -> Any:
@@ -35,9 +48,11 @@ def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str
 
 def _host(func: Any, inputs: list, shape: Any, name: str, dtype: Any = string) -> Any:
     """A PyCall op returning one ``dtype`` tensor (``shape``: its static shape when known)."""
+
     def call(*args: Any) -> list:
         # A scalar string tensor's numpy() is bytes: make every value an array.
         return [func(*[np.asarray(a.numpy(), dtype=object) if a.dtype == string else a.numpy() for a in args])]
+
     attrs = {"callable": call, "Tout": [dtype]}
     if shape is not None:
         attrs["Tout_shapes"] = [shape]
@@ -50,7 +65,7 @@ def join(inputs: Any, separator: str = "", name: Optional[str] = None) -> Any:
     return _run("StringJoin", tensors, {"separator": separator, "N": len(tensors)}, name)
 
 
-def length(input: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:  # noqa: A002
+def length(input: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:
     """``tf.strings.length``: int32 lengths in bytes or (``unit='UTF8_CHAR'``) characters."""
     return _run("StringLength", [_strings(input)], {"unit": unit}, name)
 
@@ -62,10 +77,11 @@ def _utf8_case(x: Any, upper_case: bool, name: Optional[str]) -> Any:
             s = bytes(v).decode("utf-8", "replace")
             out[i] = (s.upper() if upper_case else s.lower()).encode("utf-8")
         return out
+
     return _host(f, [x], x.shape, name or ("StringUpper" if upper_case else "StringLower"))
 
 
-def lower(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:  # noqa: A002
+def lower(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:
     """``tf.strings.lower``: ASCII letters lowercased (all letters with ``encoding='utf-8'``)."""
     x = _strings(input)
     if encoding.lower().replace("-", "") == "utf8":
@@ -73,7 +89,7 @@ def lower(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:  #
     return _run("StringLower", [x], {"encoding": encoding}, name)
 
 
-def upper(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:  # noqa: A002
+def upper(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:
     """``tf.strings.upper``: ASCII letters uppercased (all letters with ``encoding='utf-8'``)."""
     x = _strings(input)
     if encoding.lower().replace("-", "") == "utf8":
@@ -81,33 +97,47 @@ def upper(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:  #
     return _run("StringUpper", [x], {"encoding": encoding}, name)
 
 
-def to_number(input: Any, out_type: Any = float32, name: Optional[str] = None) -> Any:  # noqa: A002
+def to_number(input: Any, out_type: Any = float32, name: Optional[str] = None) -> Any:
     """``tf.strings.to_number``: parses each string (``InvalidArgumentError`` when it is not a
     number of ``out_type``)."""
     return _run("StringToNumber", [_strings(input)], {"out_type": as_dtype(out_type)}, name)
 
 
-def as_string(input: Any, precision: int = -1, scientific: bool = False, shortest: bool = False,  # noqa: A002
-              width: int = -1, fill: str = "", name: Optional[str] = None) -> Any:
+def as_string(
+    input: Any,
+    precision: int = -1,
+    scientific: bool = False,
+    shortest: bool = False,
+    width: int = -1,
+    fill: str = "",
+    name: Optional[str] = None,
+) -> Any:
     """``tf.strings.as_string``: numbers and bools as strings (floats as ``%f`` unless
     ``scientific``/``shortest``; ``width`` padded with ``fill``)."""
-    attrs = {"precision": int(precision), "scientific": bool(scientific), "shortest": bool(shortest),
-             "width": int(width), "fill": fill}
+    attrs = {
+        "precision": int(precision),
+        "scientific": bool(scientific),
+        "shortest": bool(shortest),
+        "width": int(width),
+        "fill": fill,
+    }
     return _run("AsString", [convert_to_tensor(input)], attrs, name)
 
 
-def split(input: Any, sep: Optional[str] = None, maxsplit: int = -1, name: Optional[str] = None) -> Any:  # noqa: A002
+def split(input: Any, sep: Optional[str] = None, maxsplit: int = -1, name: Optional[str] = None) -> Any:
     """``tf.strings.split``: a scalar's pieces as a 1-D string tensor; a tensor of rank >= 1 (or a
     RaggedTensor) gives a RaggedTensor of each string's pieces (``sep=None``: runs of whitespace,
     empty pieces dropped)."""
     from fn._ragged._ragged_tensor import RaggedTensor
+
     x = input if isinstance(input, RaggedTensor) else _strings(input)
     sep_b = None if sep is None or sep == "" else (sep.encode() if isinstance(sep, str) else bytes(sep))
     return _pieces(x, lambda v: v.split(sep_b, maxsplit), name or "StringSplit")
 
 
-def _scalar(input: Any, what: str) -> Any:  # noqa: A002
+def _scalar(input: Any, what: str) -> Any:
     from fn._ragged._ragged_tensor import RaggedTensor
+
     return input if isinstance(input, RaggedTensor) else _strings(input)
 
 
@@ -116,11 +146,15 @@ def _pieces(x: Any, pieces: Any, name: str, dtype: Any = string) -> Any:
     RaggedTensor of them for a tensor of rank >= 1."""
     if getattr(x, "_rank", None) != 0:
         from fn._ragged._strings import ragged_pieces
+
         return ragged_pieces(x, pieces, name, dtype)
+
     def f(a: np.ndarray) -> np.ndarray:
         out = pieces(bytes(a[()]))
         return np.array(out, dtype=object if dtype == string else dtype.as_numpy_dtype).reshape([len(out)])
+
     from fn._tensor.tensor_shape import TensorShape
+
     return _host(f, [x], TensorShape([None]), name, dtype)
 
 
@@ -131,27 +165,39 @@ def _decode(data: bytes, encoding: str, errors: str, replacement_char: int) -> s
     return text.replace("\ufffd", chr(replacement_char)) if errors == "replace" else text
 
 
-def bytes_split(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def bytes_split(input: Any, name: Optional[str] = None) -> Any:
     """``tf.strings.bytes_split`` of a scalar: a 1-D string tensor of its single bytes."""
-    return _pieces(_scalar(input, "bytes_split"), lambda v: [v[i:i + 1] for i in range(len(v))],
-                   name or "StringSplit")
+    return _pieces(
+        _scalar(input, "bytes_split"), lambda v: [v[i : i + 1] for i in range(len(v))], name or "StringSplit"
+    )
 
 
-def unicode_split(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
-                  replacement_char: int = 65533, name: Optional[str] = None) -> Any:
+def unicode_split(
+    input: Any, input_encoding: str, errors: str = "replace", replacement_char: int = 65533, name: Optional[str] = None
+) -> Any:
     """``tf.strings.unicode_split`` of a scalar: a 1-D tensor of its characters, each encoded."""
-    return _pieces(_scalar(input, "unicode_split"),
-                   lambda v: [c.encode(input_encoding) for c in _decode(v, input_encoding, errors, replacement_char)],
-                   name or "UnicodeSplit")
+    return _pieces(
+        _scalar(input, "unicode_split"),
+        lambda v: [c.encode(input_encoding) for c in _decode(v, input_encoding, errors, replacement_char)],
+        name or "UnicodeSplit",
+    )
 
 
-def unicode_decode(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
-                   replacement_char: int = 65533, replace_control_characters: bool = False,
-                   name: Optional[str] = None) -> Any:
+def unicode_decode(
+    input: Any,
+    input_encoding: str,
+    errors: str = "replace",
+    replacement_char: int = 65533,
+    replace_control_characters: bool = False,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.strings.unicode_decode`` of a scalar: its code points as a 1-D int32 tensor."""
-    return _pieces(_scalar(input, "unicode_decode"),
-                   lambda v: [ord(c) for c in _decode(v, input_encoding, errors, replacement_char)],
-                   name or "UnicodeDecode", int32)
+    return _pieces(
+        _scalar(input, "unicode_decode"),
+        lambda v: [ord(c) for c in _decode(v, input_encoding, errors, replacement_char)],
+        name or "UnicodeDecode",
+        int32,
+    )
 
 
 def _re2_rewrite(rewrite: str):
@@ -184,11 +230,13 @@ def _re2_rewrite(rewrite: str):
         for p in parts:
             out += p.encode() if isinstance(p, str) else (m.group(p) or b"")
         return out
+
     return apply
 
 
-def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool = True,  # noqa: A002
-                  name: Optional[str] = None) -> Any:
+def regex_replace(
+    input: Any, pattern: Any, rewrite: Any, replace_global: bool = True, name: Optional[str] = None
+) -> Any:
     """``tf.strings.regex_replace``: ``pattern`` matches replaced by ``rewrite`` (``\\1``: group 1),
     every match or (``replace_global=False``) the first."""
     x = _strings(input)
@@ -201,8 +249,10 @@ def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool =
         regex = re.compile(pattern.encode())
     except re.error as e:
         from fn.errors import InvalidArgumentError
-        raise InvalidArgumentError(None, None, f"Invalid pattern: {pattern}, error: {e} [Op:StaticRegexReplace]") \
-            from None
+
+        raise InvalidArgumentError(
+            None, None, f"Invalid pattern: {pattern}, error: {e} [Op:StaticRegexReplace]"
+        ) from None
     repl = _re2_rewrite(rewrite)
     count = 0 if replace_global else 1
 
@@ -211,20 +261,23 @@ def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool =
         for i, v in np.ndenumerate(a):
             out[i] = regex.sub(repl, bytes(v), count=count)
         return out
+
     return _host(f, [x], x.shape, name or "StaticRegexReplace")
 
 
-def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int = 3,  # noqa: A001
-           name: Optional[str] = None) -> Any:
+def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int = 3, name: Optional[str] = None) -> Any:
     """``tf.strings.format``: ``template`` with each ``placeholder`` replaced by a tensor
     formatted as ``tf.print`` formats it (``summarize`` entries per dimension end)."""
     from fn._tensor import printing as _printing
+
     if not isinstance(inputs, (list, tuple)):
         inputs = [inputs]
     n = template.count(placeholder)
     if n != len(inputs):
-        raise ValueError(f"The template expects {n} tensors, but the inputs only has {len(inputs)}. Please ensure "
-                         "the number of placeholders in template matches inputs length.")
+        raise ValueError(
+            f"The template expects {n} tensors, but the inputs only has {len(inputs)}. Please ensure "
+            "the number of placeholders in template matches inputs length."
+        )
     tensors = [x if _core.is_tensor(x) else convert_to_tensor(x) for x in inputs]
     pieces = template.split(placeholder)
 
@@ -233,8 +286,12 @@ def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int =
         for a, rest in zip(arrays, pieces[1:]):
             out += _printing.format_tensor(a, summarize) + rest
         return np.array(out.encode(), dtype=object)
+
     from fn._tensor.tensor_shape import TensorShape
+
     return _host(f, tensors, TensorShape([]), name or "StringFormat")
 
-from fn._public import export as _export  # noqa: E402
+
+from fn._public import export as _export
+
 _export(globals())

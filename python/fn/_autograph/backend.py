@@ -51,7 +51,7 @@ def _fn():
     mod = sys.modules.get('fn')
     if mod is None:
         try:
-            import fn as mod  # noqa: F811  (the package may not exist yet)
+            import fn as mod  # the package may not exist yet
         except ImportError:
             return None
     return mod

@@ -559,7 +559,7 @@ def _spec(v):
     if _backend.is_python_literal(v) and not isinstance(v, (list, tuple)):
         try:
             v = _backend.to_tensor(v)
-        except Exception:  # noqa: BLE001  (not convertible: the loop reports it)
+        except Exception:  # not convertible: the loop reports it
             return None
     if _backend.is_tensor(v) and hasattr(v, 'dtype') and hasattr(v, 'shape'):
         return v.dtype, v.shape

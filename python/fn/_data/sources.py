@@ -9,7 +9,6 @@ import numpy as np
 
 from fn import _core, errors
 from fn.dtypes import as_dtype, int32, int64
-from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
 from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset

@@ -1,10 +1,10 @@
 """The graph of a ConcreteFunction as TF shows it: ``FuncGraph``, ``Operation``, ``GraphDef``."""
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, List
 
 
-from fn._function.graph_def import GraphDef, NodeDef  # noqa: E402,F401  (as_graph_def's classes)
+from fn._function.graph_def import GraphDef, NodeDef  # noqa: F401  (as_graph_def's classes)
 
 
 class Operation:

@@ -233,7 +233,7 @@ class Function(_core.FunctionBase):
                             # TF traces again with creation disallowed: a Function that makes new
                             # variables on every call fails here, on its first call.
                             concrete = self._trace(pos, kw, names, key)
-        flat = [] if allow_specs else [l for l in leaves]
+        flat = [] if allow_specs else list(leaves)
         return concrete, flat
 
     def _relax(self, key: Any, pos: tuple, kw: dict) -> Tuple[Any, tuple, dict]:
@@ -357,10 +357,10 @@ class Function(_core.FunctionBase):
                 try:
                     from fn._autograph import converter as autograph
                     self._converted = autograph.convert(fn)
-                except Exception as e:  # noqa: BLE001  AutoGraph warns and falls back itself
+                except Exception as e:  # AutoGraph warns and falls back itself
                     if autograph._strict():   # AUTOGRAPH_STRICT_CONVERSION: raise, as TF does
                         raise
-                    warnings.warn(f"AutoGraph could not convert {self._name}: {e}")
+                    warnings.warn(f"AutoGraph could not convert {self._name}: {e}", stacklevel=2)
                     self._converted = fn
             fn = self._converted
         if self._bound_self is not None:
@@ -414,7 +414,7 @@ def _evaluator(graph: Any, builder: Any, actual: Optional[List[Any]]) -> Optiona
     def evaluate(t: Any) -> Any:
         try:
             builder.set_outputs([t])
-        except Exception:  # noqa: BLE001  (a tensor of a nested graph: not computable here)
+        except Exception:  # a tensor of a nested graph: not computable here
             return t
         core = _core.ConcreteFunctionCore(graph, builder.captured_values(), "__lazy_initial_value")
         with _core.ContextScope(None):
@@ -453,7 +453,7 @@ def _spec_evaluator(graph: Any, builder: Any) -> Callable[[Any], Any]:
             core = _core.ConcreteFunctionCore(graph, builder.captured_values(), "__lazy_initial_value")
             with _core.ContextScope(None):
                 return core.call(dummies)[0]
-        except Exception:  # noqa: BLE001  (not computable here: the Variable says why)
+        except Exception:  # not computable here: the Variable says why
             return t
     return evaluate
 

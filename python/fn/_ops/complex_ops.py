@@ -13,7 +13,7 @@ def _run(op: str, inputs: list, name: Optional[str]) -> Any:
     return _core.execute(op, inputs, None, name)[0]
 
 
-def complex(real: Any, imag: Any, name: Optional[str] = None) -> Any:  # noqa: A001
+def complex(real: Any, imag: Any, name: Optional[str] = None) -> Any:
     """``tf.complex``: ``real + imag * 1j`` from float32 (complex64) or float64 (complex128) parts."""
     real = convert_to_tensor(real)
     imag = convert_to_tensor(imag)
@@ -23,13 +23,13 @@ def complex(real: Any, imag: Any, name: Optional[str] = None) -> Any:  # noqa: A
     return _run("Complex", [real, imag], name)
 
 
-def real(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def real(input: Any, name: Optional[str] = None) -> Any:
     """``tf.math.real``: the real part (a real tensor is returned unchanged)."""
     x = convert_to_tensor(input)
     return _run("Real", [x], name) if x.dtype.is_complex else x
 
 
-def imag(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def imag(input: Any, name: Optional[str] = None) -> Any:
     """``tf.math.imag``: the imaginary part (zeros for a real tensor)."""
     x = convert_to_tensor(input)
     if x.dtype.is_complex:

@@ -32,7 +32,7 @@ def _to_tensor(value: Any, what: str) -> Any:
         return value
     try:
         return _core.convert_to_tensor(value)
-    except Exception as e:  # noqa: BLE001  (re-raised with context)
+    except Exception as e:  # re-raised with context
         raise TypeError(f"{what} must be a tensor or convertible to one (a Python number, bool, string, "
                         f"NumPy array or TensorArray), got {value!r}: {e}") from None
 

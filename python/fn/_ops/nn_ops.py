@@ -12,12 +12,12 @@ from typing import Any, Optional
 import numpy as np
 
 from fn import _core, errors
-from fn._ops.array_ops import (cast, concat, convert_to_tensor, expand_dims, gather, identity, reshape, shape, squeeze,
+from fn._ops.array_ops import (cast, concat, convert_to_tensor, expand_dims, gather, reshape, shape, squeeze,
                            transpose, where)
 from fn._ops.math_ops import (maximum, multiply, reduce_mean, reduce_sum, rsqrt, sigmoid, square,
                           squared_difference, stop_gradient, tanh, zeros_like)
 from fn._ops.random_ops import uniform
-from fn.dtypes import float16, float32, int32
+from fn.dtypes import float16, float32
 
 
 def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> list:
@@ -52,7 +52,7 @@ def _padding_attrs(padding: Any) -> dict:
     return {"padding": "EXPLICIT", "explicit_paddings": [int(v) for p in pads for v in p]}
 
 
-def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
+def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NHWC",
            dilations: Any = None, name: Optional[str] = None) -> Any:
     """``tf.nn.conv2d``: 2-D convolution of NHWC ``input`` with HWIO ``filters``."""
     input = convert_to_tensor(input)
@@ -98,7 +98,7 @@ def log_softmax(logits: Any, axis: Optional[int] = None, name: Optional[str] = N
     return _over_axis("LogSoftmax", logits, axis, name)
 
 
-def _pool(op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str],  # noqa: A002
+def _pool(op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str],
           name: Optional[str]) -> Any:
     input = convert_to_tensor(input)
     attrs = {"ksize": _sequence(ksize, 2, "ksize"), "strides": _sequence(strides, 2, "strides"),
@@ -106,19 +106,19 @@ def _pool(op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_form
     return _core.execute(op, [input], attrs, name)[0]
 
 
-def max_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
+def max_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",
                name: Optional[str] = None) -> Any:
     """``tf.nn.max_pool2d``: the maximum of each ``ksize`` window of an NHWC tensor."""
     return _pool("MaxPool", input, ksize, strides, padding, data_format, name)
 
 
-def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",  # noqa: A002
+def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",
                name: Optional[str] = None) -> Any:
     """``tf.nn.avg_pool2d``: the mean of each window (padding excluded from the count)."""
     return _pool("AvgPool", input, ksize, strides, padding, data_format, name)
 
 
-def _nd_pool(op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str],  # noqa: A002
+def _nd_pool(op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str],
              name: Optional[str]) -> Any:
     input = convert_to_tensor(input)
     if input._rank not in (4, -1):
@@ -126,13 +126,13 @@ def _nd_pool(op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_f
     return _pool(op, input, ksize, strides, padding, data_format, name)
 
 
-def max_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None,  # noqa: A002
+def max_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None,
              name: Optional[str] = None) -> Any:
     """``tf.nn.max_pool`` (2-D inputs)."""
     return _nd_pool("MaxPool", input, ksize, strides, padding, data_format, name)
 
 
-def avg_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None,  # noqa: A002
+def avg_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None,
              name: Optional[str] = None) -> Any:
     """``tf.nn.avg_pool`` (2-D inputs)."""
     return _nd_pool("AvgPool", input, ksize, strides, padding, data_format, name)
@@ -320,7 +320,7 @@ def _one_stride(value: Any, name: str) -> int:
     raise ValueError(f"{name} should be of length 1 or 3 but was {len(value)}")
 
 
-def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
+def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str = "NWC",
            dilations: Any = None, name: Optional[str] = None) -> Any:
     """``tf.nn.conv1d``: 1-D convolution of NWC ``input`` with WIO ``filters`` (a Conv2D over a
     height-1 image, as TF computes it)."""
@@ -335,7 +335,7 @@ def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str
     return squeeze(y, [1], name=name)
 
 
-def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",
                      data_format: str = "NHWC", dilations: Any = None, name: Optional[str] = None) -> Any:
     """``tf.nn.conv2d_transpose``: the gradient of conv2d with respect to its input
     (Conv2DBackpropInput), ``filters`` in HW[out][in] layout."""
@@ -346,7 +346,7 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     return _run("Conv2DBackpropInput", [_shape_tensor(output_shape), w, x], attrs, name or "conv2d_transpose")[0]
 
 
-def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
+def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,
                      dilations: Any = None, name: Optional[str] = None) -> Any:
     """``tf.nn.depthwise_conv2d``: each input channel convolved with its own ``channel_multiplier``
     filters ([kh, kw, C, M] -> C*M channels, channel c*M + m). Computed as one Conv2D with a

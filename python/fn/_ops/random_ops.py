@@ -161,7 +161,7 @@ def _seed_tensor(seed: Any) -> Any:
     return s
 
 
-def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float32,  # noqa: A002
+def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float32,
                       name: Optional[str] = None, alg: str = "auto_select") -> Any:
     """``tf.random.stateless_uniform``: deterministic uniform floats in ``[minval, maxval)`` from
     a shape-[2] ``seed`` (TensorFlow's numbers for the same seed, float32/float64)."""
@@ -177,7 +177,7 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
     return _core.execute("AddV2", [rnd * (hi - lo), lo], None, name or "stateless_random_uniform")[0]
 
 
-def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,  # noqa: A002
+def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
                      name: Optional[str] = None, alg: str = "auto_select") -> Any:
     """``tf.random.stateless_normal``: deterministic ``mean + stddev * N(0, 1)`` samples from a
     shape-[2] ``seed`` (TensorFlow's numbers for the same seed)."""

@@ -21,7 +21,7 @@ def _run(op: str, inputs: list, attrs: Optional[dict], name: Optional[str]) -> l
     return _core.execute(op, inputs, attrs, name)
 
 
-def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = int32,  # noqa: A002
+def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = int32,
           name: Optional[str] = None) -> TopKV2:
     """``tf.math.top_k``: the ``k`` largest entries of the last axis and their indices (ties:
     the lower index first)."""

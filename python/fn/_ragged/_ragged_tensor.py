@@ -474,7 +474,6 @@ def rowids_from_splits(splits: Any) -> Any:
     nrows) (``tf.repeat`` of the row numbers would build an nrows x max-length mask)."""
     from fn._ops.array_ops import scatter_nd
     from fn._ops.math_ops import ones_like
-    dt = splits.dtype
     nvals = splits[-1]
     starts = splits[1:-1]
     marks = scatter_nd(expand_dims(starts, 1), ones_like(starts), expand_dims(nvals + 1, 0))

@@ -1,6 +1,7 @@
 """Devices: fn runs every op on the host CPU, so this is TensorFlow's device API for a CPU-only
 machine: ``tf.device`` (any well-formed spec is accepted and ops land on the CPU, as TF's soft
 placement does), ``tf.config.list_physical_devices`` and ``Tensor.device``."""
+
 from __future__ import annotations
 
 import contextlib
@@ -12,12 +13,14 @@ CPU_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
 
 class PhysicalDevice(NamedTuple):
     """``tf.config.PhysicalDevice``."""
+
     name: str
     device_type: str
 
 
 class LogicalDevice(NamedTuple):
     """``tf.config.LogicalDevice``."""
+
     name: str
     device_type: str
 
@@ -52,11 +55,9 @@ def _check_spec(spec: str) -> None:
                 continue
             if key == "job" and value:
                 continue
-        elif _DEVICE.match(part) and part.split(":")[0].upper() in ("CPU", "GPU", "TPU") \
-                and ":" in part:
+        elif _DEVICE.match(part) and part.split(":")[0].upper() in ("CPU", "GPU", "TPU") and ":" in part:
             continue
-        raise ValueError(f"Unknown attribute '{part}' is encountered while parsing the device "
-                         f"spec: '{spec}'.")
+        raise ValueError(f"Unknown attribute '{part}' is encountered while parsing the device spec: '{spec}'.")
 
 
 @contextlib.contextmanager
@@ -64,8 +65,7 @@ def device(device_name: Optional[str]) -> Iterator[None]:
     """``tf.device``: checks the spec; ops inside still run on the CPU (fn's only device)."""
     if device_name is not None and not isinstance(device_name, str):
         if callable(device_name):
-            raise RuntimeError("tf.device does not support functions when eager execution is "
-                               "enabled.")
+            raise RuntimeError("tf.device does not support functions when eager execution is enabled.")
         device_name = str(device_name)
     if device_name:
         _check_spec(device_name)
@@ -75,6 +75,7 @@ def device(device_name: Optional[str]) -> Iterator[None]:
 def _tensor_device(self: object) -> str:
     """``Tensor.device``: eager values live on the CPU; graph tensors carry no placement."""
     from fn import _core
+
     if isinstance(self, _core.EagerTensor):
         return CPU_DEVICE
     return ""
@@ -82,4 +83,5 @@ def _tensor_device(self: object) -> str:
 
 def _install() -> None:
     from fn import _core
+
     _core.Tensor.device = property(_tensor_device)

@@ -239,7 +239,7 @@ def retain(sp_input: Any, to_retain: Any) -> SparseTensor:
     return _new(boolean_mask(sp.indices, keep), boolean_mask(sp.values, keep), sp.dense_shape, sp.shape)
 
 
-def slice(sp_input: Any, start: Any, size: Any, name: Optional[str] = None) -> SparseTensor:  # noqa: A001
+def slice(sp_input: Any, start: Any, size: Any, name: Optional[str] = None) -> SparseTensor:
     """``tf.sparse.slice``: the values inside ``[start, start + size)``, shifted to the origin;
     the result's shape is clipped to the input's bounds."""
     sp = _check_sp(sp_input)

@@ -1,8 +1,9 @@
 """``fn.Module`` (``tf.Module``): named containers of variables and submodules."""
+
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from fn._state.variables import Variable
 
@@ -20,8 +21,9 @@ class Module:
 
     def __setattr__(self, key: str, value: Any) -> None:
         object.__setattr__(self, key, value)
-        if "_fn_deferred_restores" in self.__dict__:   # a checkpoint restored before this existed
+        if "_fn_deferred_restores" in self.__dict__:  # a checkpoint restored before this existed
             from fn._state.trackable import on_setattr
+
             on_setattr(self, key, value)
 
     @property
@@ -31,6 +33,7 @@ class Module:
     @property
     def name_scope(self) -> Any:
         import contextlib
+
         return contextlib.nullcontext(self.name)
 
     def _walk(self, predicate: Callable[[Any], bool], recurse: bool = True) -> List[Any]:

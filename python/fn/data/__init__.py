@@ -18,5 +18,5 @@ DatasetV2 = Dataset
 __all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "Iterator", "IteratorSpec", "NumpyIterator",
            "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "experimental"]
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

@@ -12,5 +12,5 @@ def cardinality(dataset: Any) -> Any:
     """``tf.data.experimental.cardinality``."""
     return dataset.cardinality()
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

@@ -32,6 +32,6 @@ def list_variables(ckpt_dir_or_file: Any) -> List[Tuple[str, List[int]]]:
     return sorted(reader.get_variable_to_shape_map().items())
 
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 # CheckpointLoadStatus and CheckpointReader are returned, not public names in TF 2.21's tf.train.
 _export(globals(), hide=["CheckpointLoadStatus", "CheckpointReader"])
