@@ -29,6 +29,8 @@ import collections
 import collections.abc as _abc
 from typing import Any, Callable, Iterator, List, Sequence, Tuple
 
+from fn._tensor import composite
+
 __all__ = [
     "flatten",
     "pack_sequence_as",
@@ -194,9 +196,7 @@ def flatten(structure: Any, expand_composites: bool = False) -> list:
     mappings in sorted key order.  A leaf (including ``None``) gives
     ``[structure]``."""
     if expand_composites:
-        from fn._ragged._parts import to_parts
-
-        structure = to_parts(structure)
+        structure = composite.to_parts(structure)
     kind = _kind(structure)
     if not kind:
         return [structure]
@@ -228,9 +228,7 @@ def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool
     """Mirrors ``tf.nest.pack_sequence_as``: rebuild `structure` with its leaves
     replaced, in order, by the items of `flat_sequence`."""
     if expand_composites:
-        from fn._ragged._parts import from_parts, to_parts
-
-        return from_parts(pack_sequence_as(to_parts(structure), flat_sequence))
+        return composite.from_parts(pack_sequence_as(composite.to_parts(structure), flat_sequence))
     if not is_nested(flat_sequence):
         raise TypeError(
             f"Attempted to pack value:\n  {_truncate(flat_sequence)}\ninto a "
