@@ -10,12 +10,11 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, List, Optional
 
-from fn import _core
+from fn import _core, nest
+from fn._ops.math_ops import zeros_like
 
 
 def _flatten(x: Any) -> List[Any]:
-    from fn import nest
-
     return list(nest.flatten(x))
 
 
@@ -27,8 +26,6 @@ def custom_gradient(f: Optional[Callable] = None) -> Any:
 
     @functools.wraps(f)
     def decorated(*args: Any, **kwargs: Any) -> Any:
-        from fn import nest
-
         if kwargs:
             raise ValueError(
                 "The custom_gradient decorator currently supports keywords arguments "
@@ -40,8 +37,6 @@ def custom_gradient(f: Optional[Callable] = None) -> Any:
         n = len(flat_result)
 
         def grad(dys: List[Any], ys: List[Any]) -> List[Any]:
-            from fn._ops.math_ops import zeros_like
-
             dys = [zeros_like(y) if d is None else d for d, y in zip(dys, ys)]
             grads = grad_fn(*dys)
             flat = list(grads) if isinstance(grads, (list, tuple)) else [grads]

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import Any, List
 
-from fn import _core
+from fn import _core, nest
+from fn._autodiff.tape import GradientTape
+from fn._autodiff.unconnected_gradients import UnconnectedGradients, zero_if_unconnected
+from fn._ops.math_ops import zeros_like
 
 
 class ForwardAccumulator:
@@ -20,9 +23,6 @@ class ForwardAccumulator:
     (``tf.autodiff.ForwardAccumulator(primals, tangents)``)."""
 
     def __init__(self, primals: Any, tangents: Any) -> None:
-        from fn import nest
-        from fn._autodiff.tape import GradientTape
-
         nest.assert_same_structure(primals, tangents)
         self._primals: List[Any] = list(nest.flatten(primals))
         self._tangents: List[Any] = []
@@ -44,19 +44,11 @@ class ForwardAccumulator:
     def jvp(self, primals: Any, unconnected_gradients: Any = "none") -> Any:
         """The JVP of each tensor in ``primals`` (computed inside the context) with the tangents;
         None for tensors that do not depend on the watched primals (or zeros)."""
-        from fn import nest
-        from fn._autodiff.tape import UnconnectedGradients
-
-        try:
-            zero = UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO
-        except ValueError:
-            raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}") from None
+        zero = zero_if_unconnected(unconnected_gradients)
         out = [self._jvp_one(t, zero) for t in nest.flatten(primals)]
         return nest.pack_sequence_as(primals, out)
 
     def _jvp_one(self, target: Any, zero: bool) -> Any:
-        from fn._ops.math_ops import zeros_like
-        from fn._autodiff.tape import GradientTape, UnconnectedGradients
 
         for p, t in zip(self._primals, self._tangents):
             if p is target:

@@ -8,16 +8,13 @@ from typing import Any, List
 
 import numpy as np
 
-from fn import _core
-
-
-def _unconnected_zero(unconnected_gradients: Any) -> bool:
-    from fn._autodiff.tape import UnconnectedGradients
-
-    try:
-        return UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO
-    except ValueError:
-        raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}") from None
+from fn import _core, nest
+from fn._autodiff.unconnected_gradients import zero_if_unconnected
+from fn._ops import array_ops as A
+from fn._ops.array_ops import reshape, stack, zeros
+from fn._ops.control_flow_ops import while_loop
+from fn._ops.math_ops import equal, ones_like
+from fn._ops.tensor_array_ops import TensorArray
 
 
 def _start(tape: Any) -> None:
@@ -43,8 +40,6 @@ def _seeds(n: int, rows: int, dtype: Any) -> np.ndarray:
 
 def _stack(parts: List[Any], shape: List[int], zero: bool, source: Any, dtype: Any) -> Any:
     """Stacks per-seed gradients (None where unconnected) into a tensor of ``shape``."""
-    from fn._ops.array_ops import reshape, stack, zeros
-
     if all(p is None for p in parts):
         return zeros(shape, dtype=source.dtype) if zero else None
     filled = [zeros(source.shape, dtype=source.dtype) if p is None else p for p in parts]
@@ -56,12 +51,10 @@ def _stack(parts: List[Any], shape: List[int], zero: bool, source: Any, dtype: A
 def jacobian(tape: Any, target: Any, sources: Any, unconnected_gradients: Any = "none") -> Any:
     """``tf.GradientTape.jacobian``: d target[i...] / d source[j...] for each source, shaped
     ``target.shape + source.shape``; None for an unconnected source (or zeros)."""
-    from fn._autodiff.tape import _flatten, _pack
-
-    zero = _unconnected_zero(unconnected_gradients)
+    zero = zero_if_unconnected(unconnected_gradients)
     _start(tape)
     target = tape._as_target(target)
-    flat_sources = _flatten(sources)
+    flat_sources = list(nest.flatten(sources))
     core_sources = [tape._as_source(s) for s in flat_sources]
     tshape = target.shape
     if not tshape.is_fully_defined():
@@ -69,7 +62,7 @@ def jacobian(tape: Any, target: Any, sources: Any, unconnected_gradients: Any = 
             raise ValueError(f"GradientTape.jacobian needs a target of known shape, got {tshape}")
         out = _staged_jacobian(tape, target, flat_sources, core_sources, zero)
         _finish(tape)
-        return _pack(sources, out)
+        return nest.pack_sequence_as(sources, out)
     n = tshape.num_elements()
     seeds = _seeds(n, 0, target.dtype).reshape([n] + tshape.as_list())
     per_seed = [
@@ -88,17 +81,12 @@ def jacobian(tape: Any, target: Any, sources: Any, unconnected_gradients: Any = 
             )
         )
     _finish(tape)
-    return _pack(sources, out)
+    return nest.pack_sequence_as(sources, out)
 
 
 def _staged_jacobian(tape: Any, target: Any, flat_sources: List[Any], core_sources: List[Any], zero: bool) -> List[Any]:
     """A target whose shape is known only when the Function runs: a graph loop over its elements
     (TF's pfor gives the same values), each backward pass seeded with a one-hot gradient."""
-    from fn._ops import array_ops as A
-    from fn._ops.control_flow_ops import while_loop
-    from fn._ops.math_ops import equal, ones_like
-    from fn._ops.tensor_array_ops import TensorArray
-
     n = A.size(target)
     tshape = A.shape(target)
     specs = [_source_spec(f, s) for f, s in zip(flat_sources, core_sources)]
@@ -131,7 +119,7 @@ def _staged_jacobian(tape: Any, target: Any, flat_sources: List[Any], core_sourc
 def batch_jacobian(tape: Any, target: Any, source: Any, unconnected_gradients: Any = "none") -> Any:
     """``tf.GradientTape.batch_jacobian``: per batch row b, d target[b, i...] / d source[b, j...],
     shaped ``[batch] + target.shape[1:] + source.shape[1:]`` (rows assumed independent, as TF)."""
-    zero = _unconnected_zero(unconnected_gradients)
+    zero = zero_if_unconnected(unconnected_gradients)
     _start(tape)
     target = tape._as_target(target)
     core_source = tape._as_source(source)
@@ -149,8 +137,6 @@ def batch_jacobian(tape: Any, target: Any, source: Any, unconnected_gradients: A
         )[0]
         for s in seeds
     ]
-    from fn._ops.array_ops import reshape, stack, zeros
-
     shape = [b] + tshape.as_list()[1:] + sshape.as_list()[1:]
     _finish(tape)
     if all(p is None for p in parts):

@@ -16,21 +16,16 @@ TODO(variables issue): fn.Variable must (1) expose ``_fn_handle``, (2) call
 from __future__ import annotations
 
 import contextlib
-import enum
 import logging
 import weakref
 from typing import Any, Iterator, List, Optional
 
-from fn import _core
+from fn import _core, nest
+from fn._autodiff.jacobian import batch_jacobian, jacobian
+from fn._autodiff.unconnected_gradients import UnconnectedGradients, zero_if_unconnected
+from fn._ops.array_ops import ones, zeros
 
 _log = logging.getLogger("fn")
-
-
-class UnconnectedGradients(enum.Enum):
-    """What ``GradientTape.gradient`` returns for sources the target does not depend on."""
-
-    NONE = "none"
-    ZERO = "zero"
 
 
 # handle tensor id -> variable, filled by fn.Variable (see the module docstring).
@@ -45,47 +40,8 @@ def _register_variable(variable: Any) -> None:
 # ---- nested structures ----------------------------------------------------------------------
 
 
-def _nest():
-    try:
-        from fn import nest
-
-        return nest
-    except ImportError:  # pragma: no cover - fn.nest is another issue's module
-        return None
-
-
-def _is_leaf(x: Any) -> bool:
-    return not isinstance(x, (list, tuple, dict))
-
-
 def _flatten(structure: Any) -> List[Any]:
-    nest = _nest()
-    if nest is not None:
-        return list(nest.flatten(structure))
-    if isinstance(structure, dict):
-        return [leaf for k in sorted(structure) for leaf in _flatten(structure[k])]
-    if isinstance(structure, (list, tuple)):
-        return [leaf for item in structure for leaf in _flatten(item)]
-    return [structure]
-
-
-def _pack(structure: Any, flat: List[Any]) -> Any:
-    nest = _nest()
-    if nest is not None:
-        return nest.pack_sequence_as(structure, flat)
-    it = iter(flat)
-
-    def build(s: Any) -> Any:
-        if isinstance(s, dict):
-            built = {k: build(s[k]) for k in sorted(s)}
-            return type(s)((k, built[k]) for k in s)
-        if isinstance(s, tuple) and hasattr(s, "_fields"):
-            return type(s)(*[build(v) for v in s])
-        if isinstance(s, (list, tuple)):
-            return type(s)(build(v) for v in s)
-        return next(it)
-
-    return build(structure)
+    return list(nest.flatten(structure))
 
 
 def _is_variable(x: Any) -> bool:
@@ -93,14 +49,10 @@ def _is_variable(x: Any) -> bool:
 
 
 def _ones_of(v: Any) -> Any:
-    from fn._ops.array_ops import ones
-
     return ones(v.shape, v.dtype)
 
 
 def _zeros_of(v: Any) -> Any:
-    from fn._ops.array_ops import zeros
-
     return zeros(v.shape, v.dtype)
 
 
@@ -227,10 +179,7 @@ class GradientTape:
                 "Argument `target` should be a list or nested structure of Tensors, Variables "
                 "or CompositeTensors to be differentiated, but received None."
             )
-        try:
-            zero = UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO
-        except ValueError:
-            raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}") from None
+        zero = zero_if_unconnected(unconnected_gradients)
 
         target_leaves = _flatten(target)
         flat_targets = [self._as_target(t) for t in target_leaves]
@@ -255,7 +204,7 @@ class GradientTape:
         if not self._persistent:
             self._watched_variables = self.watched_variables()
             self._tape = None
-        return _pack(sources, grads)
+        return nest.pack_sequence_as(sources, grads)
 
     def jacobian(
         self,
@@ -266,8 +215,6 @@ class GradientTape:
         experimental_use_pfor: bool = True,
     ) -> Any:
         """``tf.GradientTape.jacobian`` (see ``fn._autodiff.jacobian``)."""
-        from fn._autodiff.jacobian import jacobian
-
         return jacobian(self, target, sources, unconnected_gradients)
 
     def batch_jacobian(
@@ -279,8 +226,6 @@ class GradientTape:
         experimental_use_pfor: bool = True,
     ) -> Any:
         """``tf.GradientTape.batch_jacobian`` (see ``fn._autodiff.jacobian``)."""
-        from fn._autodiff.jacobian import batch_jacobian
-
         return batch_jacobian(self, target, source, unconnected_gradients)
 
     @staticmethod

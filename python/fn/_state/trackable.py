@@ -8,28 +8,20 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Tuple
 
+from fn._state.variables import Variable
+
 DEFERRED = "_fn_deferred_restores"
 
 
 def is_variable(obj: Any) -> bool:
-    from fn._state.variables import Variable
-
     return isinstance(obj, Variable)
 
 
 def is_trackable_object(obj: Any) -> bool:
-    """An object whose attributes are followed (not a container, not a variable)."""
-    from fn._state.module import Module
-
-    if isinstance(obj, Module) or hasattr(obj, "_fn_trackable_children"):
-        return True
-    if getattr(type(obj), "_fn_trackable", False):
-        return True
-    try:
-        from fn.keras.optimizers import Optimizer
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(obj, Optimizer)
+    """An object whose attributes are followed (not a container, not a variable): its class says
+    so (``_fn_trackable``: ``fn.Module``, Keras optimizers, ``fn.train.Checkpoint``) or it names
+    its children (``_fn_trackable_children``)."""
+    return getattr(type(obj), "_fn_trackable", False) or hasattr(obj, "_fn_trackable_children")
 
 
 def is_trackable(obj: Any) -> bool:
