@@ -42,27 +42,10 @@ except ImportError:
 if _omp_default:
     del _os.environ["OMP_WAIT_POLICY"]  # not inherited by child processes
 
+# The C++ core learns fn's Python classes before any other module of fn runs: everything below
+# imports fn (this file) first, so the imports after this block may come in any order.
 from fn import dtypes as _dtypes_mod
 from fn import errors
-from fn.dtypes import (
-    DType,
-    as_dtype,
-    bfloat16,
-    double,
-    float16,
-    float32,
-    float64,
-    half,
-    int8,
-    int16,
-    int32,
-    int64,
-    resource,
-    string,
-    uint8,
-    variant,
-)
-from fn.dtypes import bool_ as bool  # TensorFlow's name
 from fn._tensor.tensor_shape import TensorShape
 
 _core._register_dtypes(list(_dtypes_mod._ALL))
@@ -70,25 +53,59 @@ _core._register_shape_class(TensorShape)
 for _i, _cls in enumerate(errors._BY_CPP_CODE):
     _core._register_error(_i, _cls)
 
-from fn._tensor import tensor as _tensor  # installs printing on the C++ classes
-from fn._tensor.tensor import EagerTensor, Tensor
-from fn._ops.array_ops import cast, constant, convert_to_tensor, fill, ones, zeros
+# The public surface (TensorFlow's names). Sorted by module; none depends on another's import.
+from fn import (
+    autodiff,
+    autograph,
+    bitwise,
+    config,
+    data,
+    debugging,
+    experimental,
+    image,
+    io,
+    keras,
+    linalg,
+    math,
+    nest,
+    nn,
+    onnx,  # needs the onnx package only when exporting
+    ragged,
+    random,
+    saved_model,
+    sparse,
+    strings,
+    train,
+    types,
+    version,
+)
+from fn._autodiff.custom_gradient import custom_gradient
+from fn._autodiff.tape import GradientTape, UnconnectedGradients, gradients
+from fn._function.function import Function, executing_eagerly, function
+from fn._function.name_scope import name_scope
 from fn._ops.array_ops import (
+    cast,
     concat,
+    constant,
+    convert_to_tensor,
     expand_dims,
+    fill,
     gather,
     gather_nd,
     identity,
     linspace,
     newaxis,
     one_hot,
+    ones,
     pad,
+    range,  # TensorFlow's name
     rank,
     reshape,
     scatter_nd,
     shape,
     shape_n,
     size,
+    slice,  # TensorFlow's name
     split,
     squeeze,
     stack,
@@ -97,9 +114,31 @@ from fn._ops.array_ops import (
     transpose,
     unstack,
     where,
+    zeros,
 )
-from fn._ops.array_ops import range, slice  # TensorFlow's names
-from fn._ops import slicing as _slicing  # installs Tensor.__getitem__
+from fn._ops.check_ops import Assert, assert_equal, assert_greater, assert_less, assert_rank
+from fn._ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, norm
+from fn._ops.complex_ops import complex
+from fn._ops.control_flow_ops import case, cond, switch_case, while_loop
+from fn._ops.einsum_ops import einsum
+from fn._ops.functional_ops import foldl, foldr, map_fn, scan
+from fn._ops.linalg_ops import atan2
+from fn._ops.manip_ops import (
+    boolean_mask,
+    broadcast_to,
+    eye,
+    meshgrid,
+    repeat,
+    reverse,
+    roll,
+    sequence_mask,
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
+    tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+    unique,
+)
 from fn._ops.math_ops import (
     abs,
     add,
@@ -149,69 +188,49 @@ from fn._ops.math_ops import (
     truediv,
     zeros_like,
 )
-from fn._autodiff.tape import GradientTape, UnconnectedGradients
-from fn._autodiff.tape import gradients
-from fn import bitwise, linalg, math, nn, random  # submodules
-from fn._tensor.tensor_spec import TensorSpec
-from fn._function.function import Function, function
-from fn._function.function import executing_eagerly
-from fn._function.name_scope import name_scope
-from fn import config, debugging, types
-from fn import nest
 from fn._ops.print_ops import print_ as print  # TensorFlow's name
 from fn._ops.script_ops import numpy_function, py_function
-from fn._state.variables import Variable, init_scope
-from fn._state.module import Module
-from fn._ops.tensor_array_ops import TensorArray
-from fn._ops.control_flow_ops import case, cond, switch_case, while_loop
-from fn._ops.functional_ops import foldl, foldr, map_fn, scan
-from fn import data, keras
-from fn import train
-from fn import saved_model
-from fn import onnx  # needs the onnx package only when exporting
-from fn import autograph, version
-from fn._runtime.device import device
-from fn._autodiff.custom_gradient import custom_gradient
-from fn._runtime.log import get_logger
-from fn._ops.check_ops import Assert, assert_equal, assert_greater, assert_less, assert_rank
-from fn import autodiff
-from fn._runtime import device as _device
-
-_device._install()
-# Ops of issue 14 (sorting, scans, clipping, manipulation, einsum).
 from fn._ops.sort_ops import argsort, cumsum, sort
-from fn._ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, norm
-from fn._ops.manip_ops import (
-    boolean_mask,
-    broadcast_to,
-    eye,
-    meshgrid,
-    repeat,
-    reverse,
-    roll,
-    sequence_mask,
-    tensor_scatter_nd_add,
-    tensor_scatter_nd_max,
-    tensor_scatter_nd_min,
-    tensor_scatter_nd_sub,
-    tensor_scatter_nd_update,
-    unique,
-)
-from fn._ops.einsum_ops import einsum
-from fn._ops.linalg_ops import atan2
-from fn import strings
-from fn.dtypes import complex64, complex128
-from fn._ops.complex_ops import complex
+from fn._ops.tensor_array_ops import TensorArray
+from fn._ragged import RaggedTensor, RaggedTensorSpec
+from fn._runtime.device import device
+from fn._runtime.log import get_logger
 from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
-from fn import sparse
-from fn import io
-from fn import image
+from fn._state.module import Module
+from fn._state.variables import Variable, init_scope
+from fn._tensor.tensor import EagerTensor, Tensor
+from fn._tensor.tensor_spec import TensorSpec
+from fn.dtypes import (
+    DType,
+    as_dtype,
+    bfloat16,
+    bool_ as bool,  # TensorFlow's name
+    complex64,
+    complex128,
+    double,
+    float16,
+    float32,
+    float64,
+    half,
+    int8,
+    int16,
+    int32,
+    int64,
+    resource,
+    string,
+    uint8,
+    variant,
+)
 
-# RaggedTensor (issue 14): the value, its spec, fn.ragged, and the ragged dispatch of public ops.
-from fn._ragged import RaggedTensor, RaggedTensorSpec, _install as _ragged_install
-from fn import ragged, experimental
+# Wiring, once every module is loaded: Tensor's Python methods, the ragged operators and the
+# ragged dispatch of public ops, and the API that AutoGraph's converted code stages with.
+from fn import _ragged
+from fn._autograph import backend as _autograph_backend
+from fn._tensor import methods as _tensor_methods
 
-_ragged_install()
+_tensor_methods.install()
+_ragged._install()
+_autograph_backend.use(_sys.modules[__name__])
 
 _is_dense_tensor = _core.is_tensor  # AutoGraph's test: a tf.Tensor, eager or graph
 
@@ -220,9 +239,7 @@ def is_tensor(x: "object") -> bool:
     """``tf.is_tensor``: True for a tensor, eager or symbolic, and for the tensor-like values TF
     counts (``tf.Variable``, ``tf.RaggedTensor``, ``tf.sparse.SparseTensor``); False for NumPy
     arrays, Python values, specs and TensorArrays."""
-    return (
-        True if _core.is_tensor(x) else isinstance(x, (Variable, RaggedTensor, SparseTensor))
-    )  # `bool` is tf.bool here
+    return True if _core.is_tensor(x) else isinstance(x, (Variable, RaggedTensor, SparseTensor))
 
 
 dtypes = _dtypes_mod

@@ -348,3 +348,6 @@ def to_code(func):
                             body=node.body, decorator_list=[], returns=None,
                             type_comment=None)
     return ast.unparse(ast.fix_missing_locations(ast.copy_location(shown, node))) + '\n'
+
+
+operators.use_converter(sys.modules[__name__])  # converted code's calls convert through this module

@@ -21,6 +21,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from fn import _core
+from fn._autograph import converter as autograph_converter
+from fn._autograph.errors import StagingError, in_user_code
+from fn._state.variables import _creation_scope
 from fn._tensor.tensor_spec import TensorSpec
 from fn._function.concrete_function import ConcreteFunction
 from fn._function.func_graph import FuncGraph
@@ -312,7 +315,6 @@ class Function(_core.FunctionBase):
             try:
                 outputs = target(*args, **kwargs)
             except Exception as e:   # TF's "in user code:" message for errors raised by converted code
-                from fn._autograph.errors import in_user_code
                 rewritten = in_user_code(e)
                 if rewritten is None:
                     raise
@@ -355,10 +357,9 @@ class Function(_core.FunctionBase):
         if self._autograph:
             if self._converted is None:
                 try:
-                    from fn._autograph import converter as autograph
-                    self._converted = autograph.convert(fn)
+                    self._converted = autograph_converter.convert(fn)
                 except Exception as e:  # AutoGraph warns and falls back itself
-                    if autograph._strict():   # AUTOGRAPH_STRICT_CONVERSION: raise, as TF does
+                    if autograph_converter._strict():   # AUTOGRAPH_STRICT_CONVERSION: raise, as TF does
                         raise
                     warnings.warn(f"AutoGraph could not convert {self._name}: {e}", stacklevel=2)
                     self._converted = fn
@@ -367,13 +368,6 @@ class Function(_core.FunctionBase):
             return functools.partial(fn, self._instance())
         return fn
 
-
-class StagingError(RecursionError):
-    """TF's AutoGraph ``StagingError`` for a Function that recurses while tracing (a
-    RecursionError as well, so ``except RecursionError`` still catches it)."""
-
-
-StagingError.__module__ = "fn"
 
 _tracing_local = threading.local()
 
@@ -397,12 +391,8 @@ class _TracingMark:
 
 
 def _trace_scope(f: "Function", evaluate: Optional[Callable[[Any], Any]] = None) -> Any:
-    """Variables' creation rules while tracing (fn.variables), a no-op before that module loads."""
-    mod = sys.modules.get("fn._state.variables")
-    if mod is None:
-        import contextlib
-        return contextlib.nullcontext([])
-    return mod._creation_scope(f, evaluate)
+    """Variables' creation rules while tracing (fn._state.variables)."""
+    return _creation_scope(f, evaluate)
 
 
 def _evaluator(graph: Any, builder: Any, actual: Optional[List[Any]]) -> Optional[Callable[[Any], Any]]:

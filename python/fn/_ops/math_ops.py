@@ -381,20 +381,6 @@ def _invert(self: Any) -> Any:
     return _run("Invert", [self], None, "Invert")
 
 
-def _install_operators() -> None:
-    T = _core.Tensor
-    T.__matmul__ = lambda a, b: matmul(a, b)
-    T.__rmatmul__ = lambda a, b: matmul(b, a)
-    for name, bool_op, int_op in (("and", "LogicalAnd", "BitwiseAnd"), ("or", "LogicalOr", "BitwiseOr"),
-                                  ("xor", "xor", "BitwiseXor")):
-        setattr(T, f"__{name}__", _logic_operator(bool_op, int_op, name, False))
-        setattr(T, f"__r{name}__", _logic_operator(bool_op, int_op, name, True))
-    T.__invert__ = _invert
-
-
-_install_operators()
-
-
 def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
     """``tf.tensordot``: contracts ``axes`` of ``a`` with those of ``b`` (an int N means the last
     N of ``a`` with the first N of ``b``), as one matmul between reshaped, transposed operands."""

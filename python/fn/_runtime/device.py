@@ -8,6 +8,8 @@ import contextlib
 import re
 from typing import Iterator, List, NamedTuple, Optional
 
+from fn import _core
+
 CPU_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"
 
 
@@ -74,14 +76,6 @@ def device(device_name: Optional[str]) -> Iterator[None]:
 
 def _tensor_device(self: object) -> str:
     """``Tensor.device``: eager values live on the CPU; graph tensors carry no placement."""
-    from fn import _core
-
     if isinstance(self, _core.EagerTensor):
         return CPU_DEVICE
     return ""
-
-
-def _install() -> None:
-    from fn import _core
-
-    _core.Tensor.device = property(_tensor_device)

@@ -143,30 +143,3 @@ class Reference:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Reference) and other._t is self._t
-
-
-def _install() -> None:
-    Tensor.__str__ = _graph_str
-    Tensor.__repr__ = _graph_repr
-    Tensor.__bool__ = _graph_bool
-    Tensor.__iter__ = _graph_iter
-    Tensor.__len__ = _graph_len
-    Tensor.ref = _ref
-    Tensor.get_shape = lambda self: self.shape
-    Tensor.__array_priority__ = 100
-    Tensor.__module__ = "fn"
-    EagerTensor.__str__ = _eager_str
-    EagerTensor.__repr__ = _eager_repr
-    EagerTensor.__bool__ = lambda self: _scalar(self, bool)
-    EagerTensor.__int__ = lambda self: _scalar(self, int)
-    EagerTensor.__float__ = lambda self: _scalar(self, float)
-    EagerTensor.__index__ = _eager_index
-    EagerTensor.__len__ = _eager_len
-    EagerTensor.__iter__ = _eager_iter
-    EagerTensor.__array__ = _eager_array
-    EagerTensor.__copy__ = lambda self: self
-    EagerTensor.__format__ = lambda self, spec: self.numpy().__format__(spec)  # as TF: the value's
-    EagerTensor.__deepcopy__ = lambda self, memo: self
-
-
-_install()
