@@ -32,7 +32,6 @@ KNOWN_BACK_EDGES = {
     ("fn._data.structure", "fn._data.dataset_ops"),
     ("fn._data.structure", "fn._data.iterator_ops"),
     ("fn._data.transforms", "fn._data.dataset_ops"),
-    ("fn._function.graph_def_library", "fn._function.graph_def"),
     ("fn._ragged._conversion", "fn"),
     ("fn._ragged._elementwise", "fn._ragged._ragged_tensor"),
     ("fn._ragged._factory", "fn._ragged._ragged_tensor"),
