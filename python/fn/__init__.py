@@ -223,13 +223,15 @@ from fn.dtypes import (
 )
 
 # Wiring, once every module is loaded: Tensor's Python methods, the ragged operators and the
-# ragged dispatch of public ops, and the API that AutoGraph's converted code stages with.
+# ragged dispatch of public ops, SparseTensor's operators, and the API that AutoGraph's converted code stages with.
 from fn import _ragged
 from fn._autograph import backend as _autograph_backend
+from fn._sparse import sparse_ops as _sparse_ops
 from fn._tensor import methods as _tensor_methods
 
 _tensor_methods.install()
 _ragged._install()
+_sparse_ops.install_operators()
 _autograph_backend.use(_sys.modules[__name__])
 
 _is_dense_tensor = _core.is_tensor  # AutoGraph's test: a tf.Tensor, eager or graph

@@ -32,7 +32,6 @@ KNOWN_BACK_EDGES = {
     ("fn._data.structure", "fn._data.dataset_ops"),
     ("fn._data.structure", "fn._data.iterator_ops"),
     ("fn._data.transforms", "fn._data.dataset_ops"),
-    ("fn._ragged._conversion", "fn"),
     ("fn._ragged._elementwise", "fn._ragged._ragged_tensor"),
     ("fn._ragged._factory", "fn._ragged._ragged_tensor"),
     ("fn._ragged._getitem", "fn._ragged._array_ops"),
@@ -41,7 +40,6 @@ KNOWN_BACK_EDGES = {
     ("fn._ragged._shape_ops", "fn._ragged._array_ops"),
     ("fn._ragged._shape_ops", "fn._ragged._ragged_tensor"),
     ("fn._ragged._spec", "fn._ragged._ragged_tensor"),
-    ("fn._sparse.sparse_ops", "fn._sparse.sparse_tensor"),
 }
 
 

@@ -487,3 +487,12 @@ def eye(num_rows: int, num_columns: Optional[int] = None, dtype: Any = "float32"
     m = n if num_columns is None else int(num_columns)
     diag = A.range(min(n, m), dtype=int64)
     return SparseTensor(A.stack([diag, diag], axis=1), M.ones_like(diag, as_dtype(dtype)), [n, m])
+
+
+def install_operators() -> None:
+    """SparseTensor's methods that run sparse ops (set here, where the ops are, so that
+    sparse_tensor stays below sparse_ops); called once by fn/__init__.py."""
+    SparseTensor._fn_unary_dispatch = lambda self, op, func, name: unary_on_values(self, op, func, name)
+    SparseTensor.__mul__ = lambda self, other: dense_cwise(self, other, "Mul")
+    SparseTensor.__truediv__ = lambda self, other: dense_cwise(self, other, "RealDiv")
+    SparseTensor.__div__ = SparseTensor.__truediv__
