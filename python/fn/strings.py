@@ -18,6 +18,7 @@ import numpy as np
 from fn import _core
 from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype, float32, int32, string
+from fn._ops.op_call import run_op as _run
 
 __all__ = [
     "as_string",
@@ -40,10 +41,6 @@ def _strings(x: Any) -> Any:
     if t.dtype != string:
         raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype string")
     return t
-
-
-def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> Any:
-    return _core.execute(op, inputs, attrs, name)[0]
 
 
 def _host(func: Any, inputs: list, shape: Any, name: str, dtype: Any = string) -> Any:

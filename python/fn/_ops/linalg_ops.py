@@ -7,10 +7,9 @@ from typing import Any, Optional
 
 from fn import _core
 from fn._ops.array_ops import _int_tensor, convert_to_tensor
+from fn._ops.op_call import run_op as _run
 
 
-def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> Any:
-    return _core.execute(op, inputs, attrs, name)[0]
 
 
 def inv(input: Any, adjoint: bool = False, name: Optional[str] = None) -> Any:

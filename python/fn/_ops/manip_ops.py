@@ -14,12 +14,11 @@ from fn._ops.array_ops import (_int_tensor, _shape_tensor, cast, concat, convert
                            ones, range as _range, reshape, shape, squeeze, tile, where)
 from fn._ops.math_ops import reduce_max, reduce_prod
 from fn.dtypes import as_dtype, bool_, float32, int32
+from fn._ops.op_call import run_op as _run
 
 Unique = collections.namedtuple("Unique", ["y", "idx"])
 
 
-def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> Any:
-    return _core.execute(op, inputs, attrs, name)[0]
 
 
 def broadcast_to(input: Any, shape: Any, name: Optional[str] = None) -> Any:

@@ -14,6 +14,7 @@ import numpy as np
 from fn import _core
 from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype, int32, int64
+from fn._ops.op_call import run_op as _run
 
 
 # ---- conversions -------------------------------------------------------------------------
@@ -49,8 +50,6 @@ def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = N
     return x, (_like(y, x.dtype, yn) if strict else _core.convert_to_tensor(y, None, x.dtype, yn))
 
 
-def _run(op: str, inputs: list, attrs: Optional[dict], name: Optional[str]) -> Any:
-    return _core.execute(op, inputs, attrs, name)[0]
 
 
 def _binary(op: str, default_name: str):

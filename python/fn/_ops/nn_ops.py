@@ -18,10 +18,9 @@ from fn._ops.math_ops import (maximum, multiply, reduce_mean, reduce_sum, rsqrt,
                           squared_difference, stop_gradient, tanh, zeros_like)
 from fn._ops.random_ops import uniform
 from fn.dtypes import float16, float32
+from fn._ops.op_call import run_op_outputs as _run
 
 
-def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> list:
-    return _core.execute(op, inputs, attrs, name)
 
 
 def _sequence(value: Any, n: int, name: str) -> list:
