@@ -100,7 +100,7 @@ def to_float(x: Any) -> Any:
     """``x`` as a tensor, cast to the default float type unless already inexact."""
     x = asarray(x)
     if not _dtypes.is_inexact(x.dtype):
-        x = fn.cast(x, _dtypes.as_fn_dtype(_dtypes.default_float_type()))
+        x = fn.cast(x, _dtypes.result_type(float))   # float64 even with prefer_float32, as TF
     return x
 
 
