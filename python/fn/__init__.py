@@ -81,7 +81,7 @@ from fn._variables import Variable, init_scope  # noqa: E402
 from fn._module import Module  # noqa: E402
 from fn._tensor_array import TensorArray  # noqa: E402
 from fn._control_flow import case, cond, switch_case, while_loop  # noqa: E402
-from fn._functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
+from fn._functional_ops import foldl, foldr, map_fn, scan, vectorized_map  # noqa: E402
 from fn import data, keras  # noqa: E402,F401
 from fn import train  # noqa: E402,F401
 from fn import saved_model  # noqa: E402,F401
@@ -126,7 +126,7 @@ def is_tensor(x: "object") -> bool:
 
 dtypes = _dtypes_mod
 
-__version__ = "0.1.0"
+__version__ = version.VERSION   # the TF API level (see fn/version.py)
 
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["EagerTensor", "Function"])

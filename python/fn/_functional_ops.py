@@ -248,3 +248,17 @@ def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, par
     i0 = _int(i0)
     _, _, tas = while_loop(cond, compute, (i0, a_flat, accs), maximum_iterations=n)
     return pack_out([ta.stack() for ta in tas])
+
+
+def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop: bool = True,
+                   warn: bool = True) -> Any:
+    """``tf.vectorized_map``: ``fn`` applied to each slice of ``elems`` along axis 0, the results
+    stacked. fn has no pfor converter, so this always takes TF's fallback (a ``map_fn`` while
+    loop), with ``fn``'s output structure read from one trace on an element's spec."""
+    from fn._function import function
+    from fn._tensor_spec import TensorSpec
+    elems = nest.map_structure(_tensor, elems)
+    element_specs = nest.map_structure(lambda t: TensorSpec(t.shape[1:], t.dtype), elems)
+    concrete = function(fn, autograph=False).get_concrete_function(element_specs)
+    out_signature = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
+    return map_fn(fn, elems, fn_output_signature=out_signature)

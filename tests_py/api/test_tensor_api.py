@@ -128,3 +128,5 @@ def test_version_attributes():
     assert isinstance(v.GRAPH_DEF_VERSION, int)
     assert v.GRAPH_DEF_VERSION_MIN_CONSUMER == 0 and v.GRAPH_DEF_VERSION_MIN_PRODUCER == 0
     assert tf.__version__ == v.VERSION
+    # TF's shape of version string, read the way Keras reads it to choose its code paths.
+    assert tuple(int(x) for x in tf.__version__.split(".")[:2]) == (2, 21)

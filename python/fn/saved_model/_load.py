@@ -38,6 +38,10 @@ class _LoadedFunction:
                 return c(*args, **kwargs)
             except (TypeError, ValueError, errors.InvalidArgumentError) as e:
                 problems.append(str(e).splitlines()[0])
+        if len(self._concretes) == 1:   # TF binds to the one function type: its TypeError
+            raise TypeError(f"Binding inputs to tf.function failed due to `{problems[0]}`. Received args: "
+                            f"{args!r} and kwargs: {kwargs!r} for signature: "
+                            f"{self._concretes[0].pretty_printed_signature()}.")
         options = "\n".join(f"  Option {i + 1}: {c.pretty_printed_signature()}" for i, c in enumerate(self._concretes))
         raise ValueError("Could not find matching concrete function to call loaded from the SavedModel. Got:\n"
                          f"  Positional arguments ({len(args)} total): {args!r}\n  Keyword arguments: {kwargs!r}\n\n"
@@ -137,6 +141,24 @@ def _load_concrete(record: Dict[str, Any], blobs: List[bytes], objects: List[Any
                             [], variables=variables)
 
 
+def _attach(obj: Any, name: str, function: "_LoadedFunction") -> None:
+    """Sets a loaded function as an attribute. Python looks ``__call__`` up on the type, so the
+    object gets a class of its own that forwards to it, as TF's loader does (each loaded object
+    has its own ``_UserObject`` class; other special methods stay plain attributes, as in TF)."""
+    object.__setattr__(obj, name, function)
+    if name != "__call__" or not isinstance(obj, _UserObject):
+        return
+    cls = type(obj)
+    if cls is _UserObject:
+        cls = type("_UserObject", (_UserObject,), {"__module__": _UserObject.__module__})
+        obj.__class__ = cls
+
+    def forward(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return getattr(self, "__dict__")[name](*args, **kwargs)
+    forward.__name__ = name
+    setattr(cls, name, forward)
+
+
 def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
     """``tf.saved_model.load``: the saved object, its variables restored, its functions and
     ``signatures`` callable."""
@@ -171,7 +193,7 @@ def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
                 object.__setattr__(obj, name, child)
     concretes = [_load_concrete(r, blobs, objects) for r in header["functions"]]
     for node_id, name, indices in header["attached"]:
-        object.__setattr__(objects[node_id], name, _LoadedFunction(name, [concretes[i] for i in indices]))
+        _attach(objects[node_id], name, _LoadedFunction(name, [concretes[i] for i in indices]))
     root = objects[0]
     if isinstance(root, _UserObject):
         object.__setattr__(root, "signatures", {k: _SignatureFunction(concretes[i])
