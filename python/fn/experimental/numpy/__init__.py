@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as _np
 
-from fn._tensor import Tensor as ndarray
+from fn._tensor.tensor import Tensor as ndarray
 from fn._numpy._dtypes import (bool_, complex64, complex128, complex_, finfo, float16, float32,
                                float64, float_, iinfo, inexact, int8, int16, int32, int64, int_,
                                issubdtype, object_, promote_types, result_type, string_, uint8,
