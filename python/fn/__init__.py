@@ -113,6 +113,9 @@ from fn import image  # noqa: E402,F401
 from fn._ragged import RaggedTensor, RaggedTensorSpec, _install as _ragged_install  # noqa: E402
 from fn import ragged, experimental  # noqa: E402,F401
 _ragged_install()
+from fn._extension_type import type_spec_from_value  # noqa: E402
+from fn._ops import dispatch as _dispatch  # noqa: E402
+_dispatch.install()   # after the ragged wrappers: type-based dispatch sees calls first
 
 _is_dense_tensor = _core.is_tensor   # AutoGraph's test: a tf.Tensor, eager or graph
 
