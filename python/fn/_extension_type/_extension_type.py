@@ -21,6 +21,24 @@ _NO_DEFAULT = ExtensionTypeField.NO_DEFAULT
 _MUTABLE_KERAS_PROPERTIES = ["_keras_mask", "_keras_history", "_keras_history_checked"]
 
 
+_REGISTRY: dict = {}
+
+
+def registered_name(cls: type) -> str:
+    """The name a SavedModel records for an ExtensionType: its ``__name__`` class attribute when
+    set (TF's convention, ``__name__ = 'pkg.MaskedTensor'``), else module and qualified name."""
+    name = cls.__dict__.get("__name__")
+    return name if isinstance(name, str) else f"{cls.__module__}.{cls.__qualname__}"
+
+
+def lookup_registered(name: str) -> type:
+    cls = _REGISTRY.get(name)
+    if cls is None:
+        raise ValueError(f"The SavedModel uses the ExtensionType {name!r}, which is not defined in this "
+                         "program: define (or import) the class before loading.")
+    return cls
+
+
 class ExtensionTypeMetaclass(abc.ABCMeta):
     """Turns each user subclass's annotations into fields, a constructor and a ``Spec``."""
 
@@ -29,6 +47,7 @@ class ExtensionTypeMetaclass(abc.ABCMeta):
             _check_field_annotations(cls)
             _add_extension_type_constructor(cls)
             _add_type_spec(cls)
+            _REGISTRY[registered_name(cls)] = cls
         super().__init__(name, bases, namespace)
 
 

@@ -310,6 +310,21 @@ class ExtensionTypeSpec:
         fields["_tf_extension_type_cached_type_spec"] = self
         return new_object(self.value_type, fields)
 
+    def _with_component_specs(self, specs: List[TensorSpec]) -> "ExtensionTypeSpec":
+        """This spec with its component TensorSpecs replaced (in ``_component_specs`` order)."""
+        it: Iterator[Any] = iter(specs)
+
+        def visit(s: Any) -> Any:
+            if isinstance(s, TensorSpec):
+                return next(it)
+            if isinstance(s, ExtensionTypeSpec):
+                return s._with_component_specs([next(it) for _ in s._component_specs()])
+            n = len(component_specs_of(s))
+            for _ in range(n):
+                next(it)
+            return s
+        return new_object(type(self), {f: _walk_specs(self.__dict__[f], visit) for f in self._fields()})
+
     def __fn_composite__(self) -> tuple:
         # As an input_signature entry (or a traced argument's type): its component specs.
         return self, self._component_specs()

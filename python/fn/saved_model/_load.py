@@ -126,6 +126,11 @@ def _load_concrete(record: Dict[str, Any], blobs: List[bytes], objects: List[Any
 
     def out_leaf(d: Dict[str, Any]) -> Any:
         from fn._tensor.tensor_spec import TensorSpec
+        if "extension_spec" in d:   # an ExtensionType output: its components' specs come next
+            spec = _format.spec_from_json(d)
+            for _ in spec._component_specs():
+                next(specs)
+            return spec
         if "ragged_spec" in d:   # a RaggedTensor output: its components' specs come next
             for _ in range(1 + d["ragged_spec"]["ragged_rank"]):
                 next(specs)
