@@ -27,9 +27,10 @@ class _LoadedFunction:
     """A saved ``fn.function`` attribute: calls the first saved concrete function that accepts
     the arguments."""
 
-    def __init__(self, name: str, concretes: List[ConcreteFunction]) -> None:
+    def __init__(self, name: str, concretes: List[ConcreteFunction], input_signature: bool = False) -> None:
         self._name = name
         self._concretes = concretes
+        self._input_signature = input_signature
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         problems = []
@@ -38,10 +39,11 @@ class _LoadedFunction:
                 return c(*args, **kwargs)
             except (TypeError, ValueError, errors.InvalidArgumentError) as e:
                 problems.append(str(e).splitlines()[0])
-        if len(self._concretes) == 1:   # TF binds to the one function type: its TypeError
-            raise TypeError(f"Binding inputs to tf.function failed due to `{problems[0]}`. Received args: "
-                            f"{args!r} and kwargs: {kwargs!r} for signature: "
-                            f"{self._concretes[0].pretty_printed_signature()}.")
+        if self._input_signature:   # TF rebuilds a tf.function with that signature: its binding TypeError
+            first = problems[0]
+            raise TypeError(first if first.startswith("Binding inputs to tf.function failed") else
+                            f"Binding inputs to tf.function failed due to `{first}`. Received args: {args!r} and "
+                            f"kwargs: {kwargs!r} for signature: {self._concretes[0].pretty_printed_signature()}.")
         options = "\n".join(f"  Option {i + 1}: {c.pretty_printed_signature()}" for i, c in enumerate(self._concretes))
         raise ValueError("Could not find matching concrete function to call loaded from the SavedModel. Got:\n"
                          f"  Positional arguments ({len(args)} total): {args!r}\n  Keyword arguments: {kwargs!r}\n\n"
@@ -197,8 +199,9 @@ def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
             elif not isinstance(obj, Variable):
                 object.__setattr__(obj, name, child)
     concretes = [_load_concrete(r, blobs, objects) for r in header["functions"]]
-    for node_id, name, indices in header["attached"]:
-        _attach(objects[node_id], name, _LoadedFunction(name, [concretes[i] for i in indices]))
+    for node_id, name, indices, *signed in header["attached"]:
+        _attach(objects[node_id], name, _LoadedFunction(name, [concretes[i] for i in indices],
+                                                        bool(signed and signed[0])))
     root = objects[0]
     if isinstance(root, _UserObject):
         object.__setattr__(root, "signatures", {k: _SignatureFunction(concretes[i])

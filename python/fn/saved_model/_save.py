@@ -181,7 +181,8 @@ def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None)
         if _trackable.is_variable(o) or isinstance(o, (list, tuple, dict)):
             continue
         for name, f in _functions_of(o):
-            attached.append([node_id, name, [saver.concrete(c) for c in _concretes(f)]])
+            attached.append([node_id, name, [saver.concrete(c) for c in _concretes(f)],
+                             f._input_signature is not None])
     if signatures is None:
         candidates = [f for _, f in _functions_of(obj) if f._input_signature is not None]
         if len(candidates) == 1:
