@@ -53,8 +53,7 @@ class TensorSliceDataset(Dataset):
             if d is not None and n is not None and d != n:
                 raise ValueError(f"Dimensions {n} and {d} are not compatible")
             n = n if n is not None else d
-        spec = structure.pack(element, [TensorSpec(t.shape[1:] if t.shape.rank is not None else None, t.dtype)
-                                        for t in flat])
+        spec = structure.unbatched_spec(structure.spec_from_value(element))
         super().__init__((), spec, flat)
         self._on_rebuilt()
 
@@ -124,7 +123,7 @@ def _generator_spec(output_types: Any, output_shapes: Any, output_signature: Any
             raise TypeError("The `output_shapes` argument can not be used together with the "
                             "`output_signature` argument.")
         for s in structure.flatten(output_signature):
-            if not isinstance(s, TensorSpec):
+            if not isinstance(s, TensorSpec):   # (ExtensionType specs flatten to TensorSpecs)
                 raise TypeError(f"`output_signature` must contain objects that are subclass of "
                                 f"`fn.TypeSpec` but found {type(s)} which is not.")
         return output_signature
@@ -182,7 +181,11 @@ class GeneratorDataset(Dataset):
     def _convert(self, value: Any) -> Any:
         spec = self._element_spec
         flat_specs = structure.flatten(spec)
-        if structure.is_structure(spec):
+        if structure._is_extension(spec):
+            if not (getattr(type(value), "_fn_value_composite", False) and type(value) is spec.value_type):
+                raise self._mismatch(value, structure.spec_text(spec))
+            flat_values = structure.flatten(value)
+        elif structure.is_structure(spec):
             try:
                 flat_values = _flatten_up_to(spec, value)
             except (TypeError, ValueError):
