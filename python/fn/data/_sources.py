@@ -95,6 +95,17 @@ class RangeDataset(Dataset):
     def __init__(self, *args: Any, output_type: Any = None) -> None:
         if not 1 <= len(args) <= 3:
             raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 but was {len(args)}.")
+        dtype = as_dtype(output_type) if output_type is not None else int64
+        # Inside a trace (e.g. a flat_map/interleave function) the bounds may be graph tensors:
+        # the range is then computed when the graph runs and rebuilds the dataset.
+        symbolic = [a for a in args if _core.is_tensor(a) and not a._is_eager]
+        super().__init__((), TensorSpec([], dtype), [a if _core.is_tensor(a) else _core.convert_to_tensor(a, int64)
+                                                    for a in args] if symbolic else [])
+        self._args = args
+        self._range = None if symbolic else self._make_range(args)
+
+    @staticmethod
+    def _make_range(args: Any) -> range:
         values = [_as_int(a, "args") for a in args]
         if len(values) == 1:
             values = [0] + values
@@ -102,17 +113,21 @@ class RangeDataset(Dataset):
             values.append(1)
         if values[2] == 0:
             raise errors.InvalidArgumentError(None, None, "step must be a non-zero integer.")
-        self._range = range(*values)
-        dtype = as_dtype(output_type) if output_type is not None else int64
-        super().__init__((), TensorSpec([], dtype))
+        return range(*values)
+
+    def _on_rebuilt(self) -> None:
+        if self._tensors:
+            self._range = self._make_range(self._tensors)
 
     def _elements(self) -> PyIterator[Any]:
+        if self._range is None:
+            self._range = self._make_range(self._args)
         dtype = self._element_spec.dtype
         for i in self._range:
             yield _core.to_eager(i, dtype) if i <= 2**31 - 1 or dtype == int64 else _core.to_eager(np.int64(i), dtype)
 
     def _cardinality(self) -> int:
-        return len(self._range)
+        return len(self._range) if self._range is not None else UNKNOWN
 
 
 def _generator_spec(output_types: Any, output_shapes: Any, output_signature: Any) -> Any:
