@@ -183,12 +183,12 @@ def read_records(path: str, compression: str = "") -> Iterator[bytes]:
             header = f.read(12)
             if not header:
                 return
-            if len(header) < 12:
-                raise errors.DataLossError(None, None, f"truncated record at {offset}' failed with Read less "
-                                                       f"bytes than requested")
+            if len(header) < 12:   # TF ends quietly on a partial header
+                return
             length_bytes = header[:8]
             if struct.unpack("<I", header[8:])[0] != masked_crc32c(length_bytes):
-                raise errors.DataLossError(None, None, f"corrupted record at {offset}")
+                raise errors.DataLossError(None, None, f"corrupted record at {offset} (Is this even a TFRecord "
+                                                       "file?)")
             (length,) = struct.unpack("<Q", length_bytes)
             body = f.read(length + 4)
             if len(body) < length + 4:
@@ -196,7 +196,7 @@ def read_records(path: str, compression: str = "") -> Iterator[bytes]:
                                                        f"bytes than requested")
             data = body[:length]
             if struct.unpack("<I", body[length:])[0] != masked_crc32c(data):
-                raise errors.DataLossError(None, None, f"corrupted record at {offset}")
+                raise errors.DataLossError(None, None, f"corrupted record at {offset + 12}")
             offset += 16 + length
             yield data
     except (OSError, EOFError, zlib.error) as e:
