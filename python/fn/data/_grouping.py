@@ -97,7 +97,7 @@ class PaddedBatchDataset(_UnaryDataset):
         for k, w in enumerate(want):
             biggest = max(v.shape[k] for v in values)
             if w is not None and biggest > w:
-                raise errors.InvalidArgumentError(None, None, "Attempted to pad to a smaller size than the "
+                raise errors.DataLossError(None, None, "Attempted to pad to a smaller size than the "
                                                   "input element.")
             dims.append(w if w is not None else biggest)
         dt = tensors[0].dtype

@@ -229,8 +229,7 @@ class CsvDataset(_FileDataset):
         dt = self._dtypes[col]
         if field == "" or field == self._opts[3]:
             if len(self._defaults[col]) == 0:
-                raise errors.InvalidArgumentError(None, None, f"Field {col} is required but missing in record "
-                                                  f"{record}!")
+                raise errors.InvalidArgumentError(None, None, f"Field {col} is required but missing in record!")
             return _core.to_eager(self._defaults[col][0], dt)
         try:
             if dt == string:

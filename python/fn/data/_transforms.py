@@ -30,13 +30,23 @@ def _to_output(value: Any) -> Any:
         items = [_to_output(v) for v in value]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     if isinstance(value, dict):
-        return {k: _to_output(v) for k, v in value.items()}
+        out = {k: _to_output(v) for k, v in value.items()}
+        return out if type(value) is dict else type(value)(out)   # OrderedDict stays one
     if isinstance(value, list):
         stack = getattr(sys.modules["fn"], "stack", None)
         if any(_core.is_tensor(v) for v in value) and stack is not None:
             return stack(value)
         return _core.convert_to_tensor(value)
     return _core.convert_to_tensor(value)
+
+
+def _plain_dicts(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain_dicts(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        items = [_plain_dicts(v) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    return value
 
 
 class TracedFunction:
@@ -50,22 +60,34 @@ class TracedFunction:
             raise TypeError(f"`{name}` must be callable, got {func!r}.")
         self._unpack = type(input_spec) is tuple if unpack is None else unpack
 
+        identity = getattr(sys.modules["fn"], "identity")
+        traced_structure: List[Any] = []
+
         def traced(*args: Any) -> Any:
-            return _to_output(autograph.converted_call(func, args))
+            # Identity on each output: an element passed through unchanged is still an output
+            # of the graph (not its argument placeholder).
+            out = _to_output(autograph.converted_call(func, args))
+            out = structure.map_structure(lambda t: identity(t) if _core.is_tensor(t) else t, out)
+            traced_structure[:] = [out]
+            return _plain_dicts(out)   # fn.function's outputs keep plain dicts only
 
         fname = getattr(func, "__name__", "fn")
         self._function = Function(traced, name=f"{name}_{fname}".replace("<", "_").replace(">", "_"),
                                   autograph=False)
         specs = tuple(input_spec) if self._unpack else (input_spec,)
         self._concrete = self._function.get_concrete_function(*specs)
-        self.output_spec = structure.map_structure(structure.spec_of, self._concrete.structured_outputs)
+        self.output_spec = structure.map_structure(structure.spec_of, traced_structure[0])
+        self._flat_specs = structure.flatten(self.output_spec)
 
     def __call__(self, element: Any) -> Any:
         args = tuple(element) if self._unpack else (element,)
         flat: List[Any] = []
         for a in args:
             flat.extend(structure.flatten(a))
-        return self._concrete._pack_outputs(self._concrete._core.call(flat))
+        out = self._concrete._core.call(flat)
+        if len(out) == len(self._flat_specs):   # packed with tf.data's nesting (OrderedDicts kept)
+            return structure.pack(self.output_spec, list(out))
+        return self._concrete._pack_outputs(out)
 
 
 # ---------------------------------------------------------------- one input
@@ -239,14 +261,30 @@ def TensorSliceDatasetRows(element: Any, spec: Any) -> PyIterator[Any]:
         yield structure.pack(spec, [r(i) for r in rows])
 
 
-class RepeatDataset(_UnaryDataset):
+def _init_count(ds: "_UnaryDataset", input_dataset: Dataset, count: Any) -> None:
+    """``count`` of repeat/take/skip; a graph tensor (in a flat_map/interleave function) is
+    read when the graph runs and rebuilds the dataset."""
+    if _core.is_tensor(count) and not count._is_eager:
+        _UnaryDataset.__init__(ds, input_dataset, input_dataset.element_spec, [count])
+        ds._count = 0
+        return
+    ds._count = _as_int(count, "count")
+    _UnaryDataset.__init__(ds, input_dataset, input_dataset.element_spec)
+
+
+class _CountDataset(_UnaryDataset):
+    def _on_rebuilt(self) -> None:
+        if self._tensors:
+            self._count = _as_int(self._tensors[0], "count")
+
+
+class RepeatDataset(_CountDataset):
     """``Dataset.repeat``."""
 
     _type_name = "_RepeatDataset"
 
     def __init__(self, input_dataset: Dataset, count: Any) -> None:
-        self._count = -1 if count is None else _as_int(count, "count")
-        super().__init__(input_dataset, input_dataset.element_spec)
+        _init_count(self, input_dataset, -1 if count is None else count)
 
     def _elements(self) -> PyIterator[Any]:
         epoch = 0
@@ -268,14 +306,13 @@ class RepeatDataset(_UnaryDataset):
         return c * self._count if c >= 0 else c
 
 
-class TakeDataset(_UnaryDataset):
+class TakeDataset(_CountDataset):
     """``Dataset.take``."""
 
     _type_name = "_TakeDataset"
 
     def __init__(self, input_dataset: Dataset, count: Any) -> None:
-        self._count = _as_int(count, "count")
-        super().__init__(input_dataset, input_dataset.element_spec)
+        _init_count(self, input_dataset, count)
 
     def _elements(self) -> PyIterator[Any]:
         it = self._input._elements()
@@ -290,14 +327,13 @@ class TakeDataset(_UnaryDataset):
         return c if c == UNKNOWN else min(c, self._count)
 
 
-class SkipDataset(_UnaryDataset):
+class SkipDataset(_CountDataset):
     """``Dataset.skip``."""
 
     _type_name = "_SkipDataset"
 
     def __init__(self, input_dataset: Dataset, count: Any) -> None:
-        self._count = _as_int(count, "count")
-        super().__init__(input_dataset, input_dataset.element_spec)
+        _init_count(self, input_dataset, count)
 
     def _elements(self) -> PyIterator[Any]:
         if self._count < 0:
