@@ -205,3 +205,22 @@ def test_dataset_in_function():
         return s
     assert int(total(ds)) == 15
     assert int(total(tf.data.Dataset.range(5).shard(2, 0).map(lambda x: tf.reduce_sum(tf.reshape(x, [1]))))) == 6
+
+
+def test_iterator_in_checkpoint(tmp_path):
+    it = iter(tf.data.Dataset.range(20))
+    ckpt = tf.train.Checkpoint(step=tf.Variable(0), iterator=it)
+    manager = tf.train.CheckpointManager(ckpt, str(tmp_path / "ck"), max_to_keep=3)
+    assert [int(next(it)) for _ in range(5)] == [0, 1, 2, 3, 4]
+    manager.save()
+    assert [int(next(it)) for _ in range(5)] == [5, 6, 7, 8, 9]
+    ckpt.restore(manager.latest_checkpoint)
+    assert [int(next(it)) for _ in range(5)] == [5, 6, 7, 8, 9]
+    shuffled = iter(tf.data.Dataset.range(10).shuffle(10, seed=1).repeat(3))
+    first = [int(next(shuffled)) for _ in range(13)]
+    assert first[:10] == values(tf.data.Dataset.range(10).shuffle(10, seed=1))
+    c = tf.train.Checkpoint(it=shuffled)
+    path = c.write(str(tmp_path / "it"))
+    after = [int(next(shuffled)) for _ in range(8)]
+    c.restore(path)
+    assert [int(next(shuffled)) for _ in range(8)] == after
