@@ -224,3 +224,45 @@ def test_iterator_in_checkpoint(tmp_path):
     after = [int(next(shuffled)) for _ in range(8)]
     c.restore(path)
     assert [int(next(shuffled)) for _ in range(8)] == after
+
+
+def test_composite_elements_and_generators():
+    st = tf.SparseTensor(indices=[[0, 0], [1, 2]], values=[1, 2], dense_shape=[3, 4])
+    assert tf.data.Dataset.from_tensors(st).element_spec == tf.SparseTensorSpec([3, 4], tf.int32)
+    rows = list(tf.data.Dataset.from_tensor_slices(st))
+    assert rows[1].indices.numpy().tolist() == [[2]] and rows[1].values.numpy().tolist() == [2]
+    assert rows[1].dense_shape.numpy().tolist() == [4]
+    rt = tf.ragged.constant([[1, 2], [3], [4, 5, 6]])
+    ds = tf.data.Dataset.from_tensor_slices(rt)
+    assert ds.element_spec == tf.RaggedTensorSpec([None], tf.int32, 0, tf.int64)
+    assert [x.numpy().tolist() for x in ds] == [[1, 2], [3], [4, 5, 6]]
+
+    def gen():
+        yield 1, {"a": tf.ragged.constant([[1], [2, 3]])}
+        yield 2, {"a": tf.ragged.constant([[4]])}
+    sig = (tf.TensorSpec([], tf.int32), {"a": tf.RaggedTensorSpec([None, None], tf.int32)})
+    got = [(int(i), d["a"].to_list()) for i, d in tf.data.Dataset.from_generator(gen, output_signature=sig)]
+    assert got == [(1, [[1], [2, 3]]), (2, [[4]])]
+
+    def lists():
+        yield 1, {"a": [[1], [2, 3]]}
+    with pytest.raises(tf.errors.InvalidArgumentError, match="did not match the expected structure"):
+        list(tf.data.Dataset.from_generator(lists, output_signature=sig))
+
+    def series():
+        for i in range(3):
+            yield i, np.arange(i, dtype=np.float32)
+    s = tf.data.Dataset.from_generator(series, output_types=(tf.int32, tf.float32), output_shapes=((), (None,)))
+    assert s.element_spec == (tf.TensorSpec([], tf.int32), tf.TensorSpec([None], tf.float32))
+    assert values(s.padded_batch(3))[0][1] == [[0, 0], [0, 0], [0, 1]]
+
+
+def test_strings_substr_filter(tmp_path):
+    p = tmp_path / "t.csv"
+    p.write_text("survived,sex\n0,male\n1,female\n1,male\n")
+    lines = tf.data.TextLineDataset(str(p)).skip(1)
+    survivors = lines.filter(lambda line: tf.not_equal(tf.strings.substr(line, 0, 1), "0"))
+    assert values(survivors) == [b"1,female", b"1,male"]
+    assert tf.strings.substr("hello", -3, 2).numpy() == b"ll"
+    with pytest.raises(tf.errors.InvalidArgumentError, match="pos 9 out of range"):
+        tf.strings.substr("hello", 9, 1)

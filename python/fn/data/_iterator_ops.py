@@ -137,14 +137,14 @@ def _shuffles(dataset: Any) -> List[Any]:
         if id(d) in seen:
             continue
         seen.add(id(d))
-        if getattr(d, "_generator", None) is not None:
+        if getattr(d, "_seed_generator", None) is not None:
             out.append(d)
         stack.extend(getattr(d, "_inputs", ()))
     return out
 
 
 def _seed_state(dataset: Any) -> List[int]:
-    return [d._generator[0].count for d in _shuffles(dataset)]
+    return [d._seed_generator[0].count for d in _shuffles(dataset)]
 
 
 def _set_seed_state(dataset: Any, counts: List[int]) -> None:
@@ -153,7 +153,7 @@ def _set_seed_state(dataset: Any, counts: List[int]) -> None:
         g = PhiloxSamples(*d._seeds)
         for _ in range(n):
             g()
-        d._generator[0] = g
+        d._seed_generator[0] = g
 
 
 class SymbolicIterator:

@@ -182,19 +182,27 @@ _CSV_TYPES = ("float32", "float64", "int32", "int64", "string")
 
 def _record_default(value: Any, i: int) -> Any:
     """A ``record_defaults`` entry: a dtype (required column) or a default value (a scalar or
-    a one-element tensor), as a rank-1 tensor with 0 or 1 elements."""
-    try:
-        dt = as_dtype(value) if not _core.is_tensor(value) and not isinstance(value, (int, float, str, bytes, list, np.ndarray)) else None
-    except TypeError:
-        dt = None
-    t = _core.convert_to_tensor([], dt) if dt is not None else (
-        value if _core.is_tensor(value) else _core.convert_to_tensor(value))
-    if t.dtype.name not in _CSV_TYPES:
-        raise TypeError(f"Value for attr 'OUTPUT_TYPES' of {t.dtype.name} is not in the list of allowed values: "
+    a one-element tensor), as an eager rank-1 tensor with 0 or 1 elements (eager even while a
+    function is traced: the defaults are constants of the dataset)."""
+    if _core.is_tensor(value):
+        if not value._is_eager:
+            raise TypeError("fn's CsvDataset needs constant `record_defaults`, got a graph tensor.")
+        dt, arr = value.dtype, np.asarray(value.numpy(), dtype=object if value.dtype == string else None)
+    else:
+        try:
+            dt = as_dtype(value) if not isinstance(value, (int, float, str, bytes, list, np.ndarray)) else None
+        except TypeError:
+            dt = None
+        if dt is not None:
+            arr = np.zeros([0], dtype=object if dt == string else dt.as_numpy_dtype)
+        else:
+            probe = _core.to_eager(value, None)
+            dt = probe.dtype
+            arr = np.asarray(probe.numpy(), dtype=object if dt == string else None)
+    if dt.name not in _CSV_TYPES:
+        raise TypeError(f"Value for attr 'OUTPUT_TYPES' of {dt.name} is not in the list of allowed values: "
                         "float, double, int32, int64, string")
-    if t.shape.rank == 0:
-        t = _core.convert_to_tensor(np.asarray([t.numpy()], dtype=object if t.dtype == string else None), t.dtype)
-    return t
+    return _core.to_eager(arr.reshape(-1), dt)
 
 
 class CsvDataset(_FileDataset):
@@ -345,8 +353,7 @@ def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Optional[
         raise ValueError("Either `column_names` argument or CSV header row contains duplicate column names.")
     select = _sorted_col_indices(select_columns, column_names) if select_columns is not None else None
     if column_defaults is not None:
-        defaults = [v if _core.is_tensor(v) or not isinstance(v, type(float32)) else _core.convert_to_tensor([], v)
-                    for v in column_defaults]
+        defaults = list(column_defaults)
     else:
         cols = select if select is not None else list(range(len(column_names)))
         types: List[Any] = [None] * len(cols)
@@ -358,9 +365,9 @@ def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Optional[
                 break
             for j, c in enumerate(cols):
                 types[j] = _infer_type(row[c], na_value, types[j])
-        defaults = [_core.convert_to_tensor(np.asarray([0 if (t or string) != string else ""],
-                                                       dtype=object if (t or string) == string else None),
-                                            t or string) for t in types]
+        defaults = [_core.to_eager(np.asarray([0 if (t or string) != string else b""],
+                                              dtype=object if (t or string) == string else None),
+                                   t or string) for t in types]
     if select is not None and len(defaults) != len(select):
         raise ValueError("If specified, `column_defaults` and `select_columns` must have the same length: "
                          f"`column_defaults` has length {len(defaults)}, `select_columns` has length "

@@ -92,17 +92,17 @@ class ShuffleDataset(Dataset):
         self._seeds = _fresh(*op_seeds(seed))
         self._reshuffle = True if reshuffle_each_iteration is None else bool(reshuffle_each_iteration)
         # The seed generator is shared by every iterator (and every copy a graph rebuilds).
-        self._generator = [PhiloxSamples(*self._seeds)] if self._reshuffle else None
+        self._seed_generator = [PhiloxSamples(*self._seeds)] if self._reshuffle else None
         self._lock = threading.Lock()
 
     def _cardinality(self) -> int:
         return self._inputs[0]._cardinality()
 
     def _iterator_seeds(self) -> Tuple[int, int]:
-        if self._generator is None:
+        if self._seed_generator is None:
             return self._seeds
         with self._lock:
-            g = self._generator[0]
+            g = self._seed_generator[0]
             return g(), g()
 
     def _elements(self) -> PyIterator[Any]:

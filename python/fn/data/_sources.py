@@ -15,8 +15,32 @@ from fn.data import _structure as structure
 from fn.data._dataset_ops import INFINITE, UNKNOWN, Dataset
 
 
+def _row_spec(t: Any) -> Any:
+    """The spec of one row (a slice along the first dimension) of ``t``."""
+    if structure.is_composite(t):
+        from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+        if isinstance(t, SparseTensor):
+            return SparseTensorSpec(t.shape[1:], t.dtype)
+        from fn._ragged import RaggedTensorSpec
+        spec = t._type_spec
+        return RaggedTensorSpec(t.shape[1:], t.dtype, t.ragged_rank - 1, spec.row_splits_dtype)
+    return TensorSpec(t.shape[1:] if t.shape.rank is not None else None, t.dtype)
+
+
 def _row_maker(t: Any) -> Callable[[int], Any]:
     """A function returning row i of eager tensor ``t`` as an eager tensor."""
+    if structure.is_composite(t):
+        from fn._sparse.sparse_tensor import SparseTensor
+        if isinstance(t, SparseTensor):
+            idx, vals = np.asarray(t.indices.numpy()), t.values.numpy()
+            rest = [int(d) for d in np.asarray(t.dense_shape.numpy())[1:]]
+
+            def sparse_row(i: int) -> Any:
+                keep = idx[:, 0] == i
+                return SparseTensor(_core.to_eager(idx[keep][:, 1:], None), _core.to_eager(vals[keep], t.values.dtype),
+                                    _core.to_eager(np.asarray(rest, np.int64), None))
+            return sparse_row
+        return lambda i: t[i]
     arr = np.asarray(t.numpy()) if t.dtype.name != "string" else np.asarray(t.numpy(), dtype=object)
     dtype = t.dtype
     return lambda i: _core.to_eager(arr[i], dtype)
@@ -53,13 +77,16 @@ class TensorSliceDataset(Dataset):
             if d is not None and n is not None and d != n:
                 raise ValueError(f"Dimensions {n} and {d} are not compatible")
             n = n if n is not None else d
-        spec = structure.pack(element, [TensorSpec(t.shape[1:] if t.shape.rank is not None else None, t.dtype)
-                                        for t in flat])
+        spec = structure.pack(element, [_row_spec(t) for t in flat])
         super().__init__((), spec, flat)
         self._on_rebuilt()
 
     def _on_rebuilt(self) -> None:
-        self._n = self._tensors[0].shape[0] if self._tensors[0]._is_eager else None
+        t = self._tensors[0]
+        if structure.is_composite(t):
+            self._n = t.shape[0] if t.shape[0] is not None else int(t.nrows())
+        else:
+            self._n = t.shape[0] if t._is_eager else None
 
     def _elements(self) -> PyIterator[Any]:
         rows = [_row_maker(t) for t in self._tensors]
@@ -138,8 +165,10 @@ def _generator_spec(output_types: Any, output_shapes: Any, output_signature: Any
         if output_shapes is not None:
             raise TypeError("The `output_shapes` argument can not be used together with the "
                             "`output_signature` argument.")
+        from fn._ragged import RaggedTensorSpec
+        from fn._sparse.sparse_tensor import SparseTensorSpec
         for s in structure.flatten(output_signature):
-            if not isinstance(s, TensorSpec):
+            if not isinstance(s, (TensorSpec, RaggedTensorSpec, SparseTensorSpec)):
                 raise TypeError(f"`output_signature` must contain objects that are subclass of "
                                 f"`fn.TypeSpec` but found {type(s)} which is not.")
         return output_signature
@@ -150,10 +179,11 @@ def _generator_spec(output_types: Any, output_shapes: Any, output_signature: Any
     if output_shapes is None:
         shapes: List[Any] = [None] * len(types)
     elif structure.is_structure(output_types):
-        if not structure.same_structure(output_types, output_shapes):
+        try:   # shapes nest up to the types: a shape `()` or `(None,)` is a leaf
+            shapes = _flatten_up_to(output_types, output_shapes)
+        except TypeError:
             raise ValueError("The two structures don't have the same nested structure.\n\n"
-                             f"First structure: {output_types}\n\nSecond structure: {output_shapes}")
-        shapes = structure.flatten(output_shapes)
+                             f"First structure: {output_types}\n\nSecond structure: {output_shapes}") from None
     else:
         shapes = [output_shapes]
     return structure.pack(output_types, [TensorSpec(s, as_dtype(t)) for t, s in zip(types, shapes)])
@@ -207,6 +237,9 @@ class GeneratorDataset(Dataset):
             flat_values = [value]
         out = []
         for v, s in zip(flat_values, flat_specs):
+            if not isinstance(s, TensorSpec):
+                out.append(self._composite(value, v, s))
+                continue
             try:
                 if _core.is_tensor(v):
                     if v.dtype != s.dtype or not v._is_eager:
@@ -222,6 +255,13 @@ class GeneratorDataset(Dataset):
                     f"element of shape {s.shape} was expected.")
             out.append(t)
         return structure.pack(spec, out)
+
+    def _composite(self, value: Any, v: Any, s: Any) -> Any:
+        """A ragged or sparse component: it must be yielded as one (TF converts no lists to them)."""
+        if not structure.is_composite(v) or structure.spec_of(v).dtype != s.dtype or \
+                not v.shape.is_compatible_with(s.shape):
+            raise self._mismatch(value, structure.spec_text(self._element_spec))
+        return v
 
     def _cardinality(self) -> int:
         return UNKNOWN

@@ -71,8 +71,17 @@ def same_structure(a: Any, b: Any) -> bool:
 
 # ---------------------------------------------------------------- values and specs
 
+def is_composite(value: Any) -> bool:
+    """A SparseTensor or RaggedTensor leaf (kept as is; its spec is its own TypeSpec)."""
+    from fn._ragged import RaggedTensor
+    from fn._sparse.sparse_tensor import SparseTensor
+    return isinstance(value, (SparseTensor, RaggedTensor))
+
+
 def to_tensor(value: Any, dtype: Any = None) -> Any:
-    """One leaf as an eager tensor (``tf.convert_to_tensor``)."""
+    """One leaf as an eager tensor (``tf.convert_to_tensor``); composite tensors stay."""
+    if is_composite(value):
+        return value
     if _core.is_tensor(value):
         if dtype is not None and value.dtype != as_dtype(dtype):
             raise TypeError(f"Expected a {as_dtype(dtype).name} tensor, got {value.dtype.name}.")
@@ -85,7 +94,10 @@ def normalize_element(element: Any) -> Any:
     return map_structure(to_tensor, element)
 
 
-def spec_of(tensor: Any) -> TensorSpec:
+def spec_of(tensor: Any) -> Any:
+    if is_composite(tensor):
+        from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+        return SparseTensorSpec.from_value(tensor) if isinstance(tensor, SparseTensor) else tensor._type_spec
     return TensorSpec(tensor.shape, tensor.dtype)
 
 
