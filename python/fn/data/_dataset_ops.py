@@ -364,8 +364,14 @@ class Dataset:
         return PrefetchDataset(self)
 
     def cache(self, filename: str = "", name: Optional[str] = None) -> "Dataset":
-        """The same elements, kept in memory after the first full pass."""
+        """The same elements, kept after the first full pass: in memory, or in the file
+        ``filename`` (fn's format, read by later iterations and programs)."""
         from fn.data._transforms import CacheDataset
+        if filename:
+            from fn.data._save import SnapshotDataset
+            out = SnapshotDataset(self, filename + ".fn_cache")
+            out._type_name = "CacheDataset"
+            return out
         return CacheDataset(self)
 
     def concatenate(self, dataset: "Dataset", name: Optional[str] = None) -> "Dataset":

@@ -138,7 +138,19 @@ class InterleaveDataset(Dataset):
         datasets = (self._func(e) for e in self._inputs[0]._elements())
         if self._parallel is None:
             return cycle((d._elements() for d in datasets), self._cycle, self._block)
-        return cycle((_Background(d._elements(), 2 * self._block) for d in datasets), self._cycle, self._block)
+        started = (_Background(d._elements(), 2 * self._block) for d in datasets)
+        return cycle(_ahead(started, self._cycle), self._cycle, self._block)
+
+
+def _ahead(items: PyIterator[Any], n: int) -> PyIterator[Any]:
+    """``items`` pulled up to ``n`` ahead of the consumer (so that as many readers run)."""
+    buf: List[Any] = []
+    for x in items:
+        buf.append(x)
+        if len(buf) >= n:
+            yield buf.pop(0)
+    while buf:
+        yield buf.pop(0)
 
 
 def parallel_map(elements: PyIterator[Any], func: Callable[[Any], Any], width: int) -> PyIterator[Any]:
