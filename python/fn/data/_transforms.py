@@ -74,12 +74,14 @@ class TracedFunction:
         fname = getattr(func, "__name__", "fn")
         self._function = Function(traced, name=f"{name}_{fname}".replace("<", "_").replace(">", "_"),
                                   autograph=False)
+        input_spec = _plain_dicts(input_spec)   # fn.function nests plain dicts (OrderedDicts too)
         specs = tuple(input_spec) if self._unpack else (input_spec,)
         self._concrete = self._function.get_concrete_function(*specs)
         self.output_spec = structure.map_structure(structure.spec_of, traced_structure[0])
         self._flat_specs = structure.flatten(self.output_spec)
 
     def __call__(self, element: Any) -> Any:
+        element = _plain_dicts(element)
         args = tuple(element) if self._unpack else (element,)
         flat: List[Any] = []
         for a in args:
@@ -515,7 +517,7 @@ def reduce_dataset(dataset: Dataset, initial_state: Any, reduce_func: Callable) 
         f = Function(step, name="Dataset_reduce", autograph=False)
         state = initial
         for e in dataset._elements():
-            new = f(state, e)
+            new = f(state, _plain_dicts(e))
             _check_state(initial, new)
             state = new
         return state
