@@ -303,3 +303,14 @@ def test_cache_to_file(tmp_path):
     mem = ds.cache()
     calls.clear()
     assert values(mem) == [0, 1, 2] and values(mem) == [0, 1, 2] and calls == [0, 1, 2]
+
+
+def test_generator_errors_are_unknown_errors():
+    def gen():
+        yield 1
+        raise KeyError("boom")
+    ds = tf.data.Dataset.from_generator(gen, output_signature=tf.TensorSpec([], tf.int32))
+    it = iter(ds)
+    assert int(next(it)) == 1
+    with pytest.raises(tf.errors.UnknownError, match="KeyError: 'boom'"):
+        next(it)

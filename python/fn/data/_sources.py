@@ -216,7 +216,18 @@ class GeneratorDataset(Dataset):
 
     def _elements(self) -> PyIterator[Any]:
         args = [a.numpy() if _core.is_tensor(a) and a._is_eager else a for a in self._args]
-        for value in self._generator(*args):
+        it = iter(_call_generator(self._generator, args))
+        while True:
+            try:
+                value = next(it)
+            except StopIteration:
+                return
+            except errors.OpError:
+                raise
+            except Exception as e:   # TF runs the generator in a py_func: UnknownError
+                import traceback
+                text = "".join(traceback.format_exception(type(e), e, e.__traceback__))
+                raise errors.UnknownError(None, None, f"{type(e).__name__}: {e}\n{text}") from e
             yield self._convert(value)
 
     def _mismatch(self, value: Any, expected: Any) -> errors.InvalidArgumentError:
@@ -265,6 +276,18 @@ class GeneratorDataset(Dataset):
 
     def _cardinality(self) -> int:
         return UNKNOWN
+
+
+def _call_generator(generator: Callable, args: List[Any]) -> Any:
+    """``generator(*args)``; an error calling it surfaces when the first element is asked for
+    (as in TF, where the call happens inside the iterator)."""
+    try:
+        return generator(*args)
+    except Exception as e:   # noqa: BLE001 - re-raised from next()
+        def fail() -> Any:
+            raise e
+            yield  # pragma: no cover
+        return fail()
 
 
 def _flatten_up_to(spec: Any, value: Any) -> List[Any]:
