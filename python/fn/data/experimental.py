@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from fn.data._options import (AutoShardPolicy, AutotuneOptions, DistributeOptions,  # noqa: F401
+from fn._data.options import (AutoShardPolicy, AutotuneOptions, DistributeOptions,  # noqa: F401
                               ExternalStatePolicy, OptimizationOptions, ThreadingOptions)
-from fn.data._readers import CsvDataset, make_csv_dataset  # noqa: F401
+from fn._data.readers import CsvDataset, make_csv_dataset  # noqa: F401
 
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
@@ -20,20 +20,20 @@ def cardinality(dataset: Any) -> Any:
 
 def Counter(start: Any = 0, step: Any = 1, dtype: Any = None) -> Any:  # noqa: N802 (TF's name)
     """``tf.data.experimental.Counter``: ``start``, ``start + step``, ... forever."""
-    from fn.data._dataset_ops import Dataset
+    from fn._data.dataset_ops import Dataset
     return Dataset.counter(start, step, dtype)
 
 
 def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int] = None,
                          stop_on_empty_dataset: bool = False) -> Any:
     """``tf.data.experimental.sample_from_datasets``."""
-    from fn.data._interleave import sample_from_datasets as impl
+    from fn._data.interleave import sample_from_datasets as impl
     return impl(datasets, weights, seed, stop_on_empty_dataset)
 
 
 def choose_from_datasets(datasets: Any, choice_dataset: Any, stop_on_empty_dataset: bool = True) -> Any:
     """``tf.data.experimental.choose_from_datasets``."""
-    from fn.data._interleave import choose_from_datasets as impl
+    from fn._data.interleave import choose_from_datasets as impl
     return impl(datasets, choice_dataset, stop_on_empty_dataset)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any, List, Tuple
 
-from fn._io._example_pb import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: F401
+from fn._io.example_pb import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: F401
                                 FloatList, Int64List, SequenceExample)
 from fn.train._checkpoint import Checkpoint, CheckpointLoadStatus
 from fn.train._checkpoint_io import CheckpointReader
