@@ -314,3 +314,12 @@ def test_generator_errors_are_unknown_errors():
     assert int(next(it)) == 1
     with pytest.raises(tf.errors.UnknownError, match="KeyError: 'boom'"):
         next(it)
+
+
+def test_csv_ignore_errors(tmp_path):
+    c = tmp_path / "bad.csv"
+    c.write_text("1,2\nx,3\n4\n5,6\n")
+    ds = tf.data.experimental.CsvDataset(str(c), [tf.int32, tf.int32])
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        list(ds)
+    assert values(ds.ignore_errors()) == [(1, 2), (5, 6)]

@@ -269,10 +269,16 @@ class CsvDataset(_FileDataset):
                     row = [row[c] for c in self._select]
                 elif self._exclude:
                     row = [v for c, v in enumerate(row) if c not in self._exclude]
-                if len(row) != len(self._dtypes):
-                    raise errors.InvalidArgumentError(None, None, f"Expect {len(self._dtypes)} fields but have "
-                                                      f"{len(row)} in record {record}")
-                yield tuple(self._convert(v, c, record) for c, v in enumerate(row))
+                try:
+                    if len(row) != len(self._dtypes):
+                        raise errors.InvalidArgumentError(None, None, f"Expect {len(self._dtypes)} fields but "
+                                                          f"have {len(row)} in record {record}")
+                    values = tuple(self._convert(v, c, record) for c, v in enumerate(row))
+                except errors.InvalidArgumentError:
+                    if getattr(self, "_skip_errors", False):   # under ignore_errors: drop the record
+                        continue
+                    raise
+                yield values
 
 
 def _infer_type(value: str, na_value: str, prev: Any) -> Any:
