@@ -7,6 +7,7 @@ split of a 1-D tensor gives a RaggedTensor in TF, which fn does not have (NotImp
 """
 from __future__ import annotations
 
+import builtins   # `len` is a parameter name of substr (TF's signature)
 from typing import Any, List, Optional
 
 import numpy as np
@@ -50,6 +51,31 @@ def join(inputs: Any, separator: str = "", name: Optional[str] = None) -> Any:
 def length(input: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:  # noqa: A002
     """``tf.strings.length``: int32 lengths in bytes or (``unit='UTF8_CHAR'``) characters."""
     return _run("StringLength", [_strings(input)], {"unit": unit}, name)
+
+
+def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:  # noqa: A002
+    """``tf.strings.substr``: ``len`` bytes (or UTF-8 characters) from ``pos`` of each string
+    (``pos`` < 0 counts from the end; ``pos`` and ``len`` broadcast against ``input``)."""
+    from fn.errors import InvalidArgumentError
+    x = _strings(input)
+    p, n = (v if _core.is_tensor(v) else convert_to_tensor(v, int32) for v in (pos, len))
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise InvalidArgumentError(None, None, f"Invalid unit: {unit}")
+
+    def f(a: np.ndarray, pa: Any, na: Any) -> np.ndarray:
+        a, pa, na = np.broadcast_arrays(a, np.asarray(pa), np.asarray(na))
+        out = np.empty(a.shape, dtype=object)
+        for i, (b, q, k) in enumerate(zip(a.reshape(-1), pa.reshape(-1), na.reshape(-1))):
+            seq = bytes(b) if unit == "BYTE" else bytes(b).decode("utf-8")
+            q = int(q)
+            if q > builtins.len(seq) or q < -builtins.len(seq):
+                raise InvalidArgumentError(None, None, f"pos {q} out of range for string b'{bytes(b).decode('latin-1')}' "
+                                           f"at index {i}")
+            q = q if q >= 0 else builtins.len(seq) + q
+            piece = seq[q:q + max(int(k), 0)]
+            out.reshape(-1)[i] = piece if unit == "BYTE" else piece.encode("utf-8")
+        return out
+    return _host(f, [x, p, n], x.shape if p.shape.rank == 0 and n.shape.rank == 0 else None, name or "Substr")
 
 
 def _utf8_case(x: Any, upper_case: bool, name: Optional[str]) -> Any:
