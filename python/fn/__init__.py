@@ -121,7 +121,8 @@ from fn._ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, n
 from fn._ops.complex_ops import complex
 from fn._ops.control_flow_ops import case, cond, switch_case, while_loop
 from fn._ops.einsum_ops import einsum
-from fn._ops.functional_ops import foldl, foldr, map_fn, scan
+from fn._extension_type import type_spec_from_value
+from fn._ops.functional_ops import foldl, foldr, map_fn, scan, vectorized_map
 from fn._ops.linalg_ops import atan2
 from fn._ops.manip_ops import (
     boolean_mask,
@@ -223,14 +224,16 @@ from fn.dtypes import (
 )
 
 # Wiring, once every module is loaded: Tensor's Python methods, the ragged operators and the
-# ragged dispatch of public ops, SparseTensor's operators, and the API that AutoGraph's converted code stages with.
+# ragged dispatch of public ops, the type-based dispatch of ExtensionTypes, SparseTensor's operators, and the API that AutoGraph's converted code stages with.
 from fn import _ragged
 from fn._autograph import backend as _autograph_backend
+from fn._ops import dispatch as _dispatch
 from fn._sparse import sparse_ops as _sparse_ops
 from fn._tensor import methods as _tensor_methods
 
 _tensor_methods.install()
 _ragged._install()
+_dispatch.install()  # after the ragged wrappers: type-based dispatch sees calls first
 _sparse_ops.install_operators()
 _autograph_backend.use(_sys.modules[__name__])
 
@@ -246,7 +249,7 @@ def is_tensor(x: "object") -> bool:
 
 dtypes = _dtypes_mod
 
-__version__ = "0.1.0"
+__version__ = version.VERSION  # the TF API level (see fn/version.py)
 
 from fn._public import export as _export
 

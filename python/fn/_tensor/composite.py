@@ -3,8 +3,10 @@ tensors: ``nest``'s ``expand_composites``, ``cond`` branch outputs and ``while_l
 
 A composite value defines ``_fn_parts()``, which returns a *parts* object: a custom nest node of
 the component tensors (TF's ``__tf_flatten__`` protocol) with ``_fn_value()`` (the value rebuilt)
-and ``_fn_loop_invariants()`` (its components' shape invariants in a ``while_loop``). This module
-knows no composite type, so the tensor-only code that uses it stays below them.
+and ``_fn_loop_invariants()`` (its components' shape invariants in a ``while_loop``). A value of a
+class marked ``_fn_value_composite`` (an ExtensionType) gets ``CompositeParts`` from its
+``__fn_composite__()`` (its spec and component tensors). This module knows no composite type, so
+the tensor-only code that uses it stays below them.
 """
 
 from __future__ import annotations
@@ -12,8 +14,34 @@ from __future__ import annotations
 from typing import Any
 
 
+class CompositeParts:
+    """An ExtensionType value as (its spec, its component tensors): a custom nest node, so
+    cond/while_loop/nest.flatten(expand_composites=True) see its tensors."""
+
+    def __init__(self, spec: Any, components: tuple) -> None:
+        self.spec = spec
+        self.components = tuple(components)
+
+    def __tf_flatten__(self) -> tuple:
+        return self.spec, self.components
+
+    @classmethod
+    def __tf_unflatten__(cls, metadata: Any, components: tuple) -> "CompositeParts":
+        return cls(metadata, components)
+
+    def _fn_value(self) -> Any:
+        return self.spec._fn_from_components(list(self.components))
+
+    def _fn_loop_invariants(self) -> "CompositeParts":
+        return CompositeParts(self.spec, tuple(None for _ in self.components))  # its tensors keep their shapes
+
+
+def _is_extension_value(x: Any) -> bool:
+    return getattr(type(x), "_fn_value_composite", False)
+
+
 def _is_composite(x: Any) -> bool:
-    return hasattr(type(x), "_fn_parts")
+    return hasattr(type(x), "_fn_parts") or _is_extension_value(x)
 
 
 def _is_parts(x: Any) -> bool:
@@ -33,8 +61,11 @@ def _map(f: Any, structure: Any) -> Any:
 
 def to_parts(structure: Any) -> Any:
     """``structure`` with each composite value replaced by its parts."""
-    if _is_composite(structure):
+    if hasattr(type(structure), "_fn_parts"):
         return structure._fn_parts()
+    if _is_extension_value(structure):
+        spec, components = structure.__fn_composite__()
+        return CompositeParts(spec, tuple(components))
     return _map(to_parts, structure)
 
 
