@@ -333,3 +333,13 @@ def test_cardinalities():
              r.with_options(tf.data.Options()), r.repeat().take(7)]
     got = [int(d.cardinality()) for d in cases]
     assert got == [4, 3, 4, 2, 10, 10, -2, -2, -2, -1, -2, 10, 7]
+
+
+def test_random_and_sample_from_datasets_are_tfs():
+    assert values(tf.data.Dataset.random(seed=42).take(4)) == [2985944072, 4132877644, 929418493, 249609589]
+    two = [tf.data.Dataset.range(0, 100), tf.data.Dataset.range(100, 200)]
+    assert values(tf.data.Dataset.sample_from_datasets(two, [0.3, 0.7], seed=7).take(12)) == \
+        [100, 0, 101, 1, 102, 103, 104, 105, 2, 106, 107, 108]
+    three = two + [tf.data.Dataset.range(200, 300)]
+    assert values(tf.data.Dataset.sample_from_datasets(three, seed=3).take(12)) == \
+        [100, 101, 200, 0, 201, 102, 103, 202, 104, 1, 203, 2]

@@ -192,6 +192,13 @@ class Dataset:
         return CounterDataset(start, step, int64 if dtype is None else dtype)
 
     @staticmethod
+    def random(seed: Optional[int] = None, rerandomize_each_iteration: Optional[bool] = None,
+               name: Optional[str] = None) -> "Dataset":
+        """Endless pseudo-random int64 values (TF's stream for the same seeds)."""
+        from fn._data.shuffle import RandomDataset
+        return RandomDataset(seed, rerandomize_each_iteration)
+
+    @staticmethod
     def list_files(file_pattern: Any, shuffle: Optional[bool] = None, seed: Optional[int] = None,
                    name: Optional[str] = None) -> "Dataset":
         """The file names matching the glob pattern(s), shuffled unless ``shuffle=False``."""
