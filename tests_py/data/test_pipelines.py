@@ -130,14 +130,19 @@ def test_choose_and_sample_from_datasets():
     assert [x for x in mixed if x < 10] == [0, 1, 2]
 
 
-def test_rejection_resample_shapes():
+def test_rejection_resample_is_tfs():
+    tf.random.set_seed(1)
     r = tf.data.Dataset.range(200).map(lambda x: tf.cast(x % 4 == 0, tf.int64))
     out = r.rejection_resample(lambda x: x, target_dist=[0.5, 0.5], initial_dist=[0.75, 0.25], seed=1)
     assert out.element_spec == (tf.TensorSpec([], tf.int64), tf.TensorSpec([], tf.int64))
-    got = values(out)
+    got = values(out.take(30))
     assert all(c == x for c, x in got)
-    ones = sum(c for c, _ in got)
-    assert ones / len(got) > 0.35   # resampled towards 50% from 25%
+    assert [c for c, _ in got] == [1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 0, 1, 0, 1,
+                                   0, 1, 1, 0]
+    estimated = r.rejection_resample(lambda x: x, target_dist=[0.5, 0.5], seed=2)
+    assert [c for c, _ in values(estimated.take(30))] == [
+        1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 0, 1, 0, 0, 0]
+    tf.random.set_seed(None)
 
 
 def test_options():

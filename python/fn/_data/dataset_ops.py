@@ -281,8 +281,8 @@ class Dataset:
     def rejection_resample(self, class_func: Callable, target_dist: Any, initial_dist: Any = None,
                            seed: Optional[int] = None, name: Optional[str] = None) -> "Dataset":
         """``(class, element)`` pairs resampled towards ``target_dist``."""
-        from fn._data.grouping import RejectionResampleDataset
-        return RejectionResampleDataset(self, class_func, target_dist, initial_dist, seed)
+        from fn._data.grouping import rejection_resample
+        return rejection_resample(self, class_func, target_dist, initial_dist, seed)
 
     def scan(self, initial_state: Any, scan_func: Callable, name: Optional[str] = None) -> "Dataset":
         """The outputs of ``(state, output) = scan_func(state, element)``."""

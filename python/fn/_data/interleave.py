@@ -232,26 +232,35 @@ def choose_from_datasets(datasets: Any, choice_dataset: Dataset, stop_on_empty_d
 
 class _Categorical(Dataset):
     """The selector of ``sample_from_datasets``, built as TF builds it: pairs of
-    ``Dataset.random`` values seed one ``StatelessMultinomial`` draw over ``logits`` each."""
+    ``Dataset.random`` values seed one ``StatelessMultinomial`` draw over the logits (fixed, or
+    the next element of a dataset of logits) each."""
 
     _type_name = "_MapDataset"
 
-    def __init__(self, logits: np.ndarray, seed: Optional[int], rerandomize: Any) -> None:
+    def __init__(self, logits: Any, seed: Optional[int], rerandomize: Any) -> None:
         from fn._tensor.tensor_spec import TensorSpec
         from fn._data.shuffle import RandomDataset
-        super().__init__((), TensorSpec([], int64))
+        super().__init__(() if not isinstance(logits, Dataset) else (logits,), TensorSpec([], int64))
         self._random = RandomDataset(seed, rerandomize)
         self._logits = logits
 
     def _elements(self) -> PyIterator[Any]:
         from fn._data.shuffle import stateless_categorical
         it = self._random._elements()
+        logits = iter(()) if not isinstance(self._logits, Dataset) else self._inputs[0]._elements()
         while True:
+            if isinstance(self._logits, Dataset):
+                row = next(logits, None)
+                if row is None:
+                    return
+                row = np.log(np.asarray(row.numpy(), np.float32)).reshape(-1)
+            else:
+                row = self._logits
             a, b = int(next(it).numpy()), int(next(it).numpy())
-            yield _core.to_eager(np.int64(stateless_categorical(self._logits, a, b)), int64)
+            yield _core.to_eager(np.int64(stateless_categorical(row, a, b)), int64)
 
     def _cardinality(self) -> int:
-        return INFINITE
+        return INFINITE if not isinstance(self._logits, Dataset) else UNKNOWN
 
 
 def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int] = None,
@@ -263,8 +272,9 @@ def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int]
     if weights is None:
         logits = np.ones(len(ds), np.float32)   # TF: constant logits of 1.0
     else:
-        if isinstance(weights, Dataset):
-            raise NotImplementedError("fn's sample_from_datasets takes fixed weights, not a dataset of weights.")
+        if isinstance(weights, Dataset):   # a dataset of weight vectors: one per draw
+            return _DirectedInterleave(_Categorical(weights, seed, rerandomize_each_iteration), ds,
+                                       stop_on_empty_dataset)
         w = np.asarray(weights.numpy() if _core.is_tensor(weights) else weights, dtype=np.float32).reshape(-1)
         if w.shape[0] != len(ds):
             raise ValueError(f"Invalid `weights`. The shape of `weights` should be compatible with `[len(datasets)]` "
