@@ -81,7 +81,7 @@ from fn._state.variables import Variable, init_scope  # noqa: E402
 from fn._state.module import Module  # noqa: E402
 from fn._ops.tensor_array_ops import TensorArray  # noqa: E402
 from fn._ops.control_flow_ops import case, cond, switch_case, while_loop  # noqa: E402
-from fn._ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
+from fn._ops.functional_ops import foldl, foldr, map_fn, scan, vectorized_map  # noqa: E402
 from fn import data, keras  # noqa: E402,F401
 from fn import train  # noqa: E402,F401
 from fn import saved_model  # noqa: E402,F401
@@ -113,6 +113,9 @@ from fn import image  # noqa: E402,F401
 from fn._ragged import RaggedTensor, RaggedTensorSpec, _install as _ragged_install  # noqa: E402
 from fn import ragged, experimental  # noqa: E402,F401
 _ragged_install()
+from fn._extension_type import type_spec_from_value  # noqa: E402
+from fn._ops import dispatch as _dispatch  # noqa: E402
+_dispatch.install()   # after the ragged wrappers: type-based dispatch sees calls first
 
 _is_dense_tensor = _core.is_tensor   # AutoGraph's test: a tf.Tensor, eager or graph
 
@@ -126,7 +129,7 @@ def is_tensor(x: "object") -> bool:
 
 dtypes = _dtypes_mod
 
-__version__ = "0.1.0"
+__version__ = version.VERSION   # the TF API level (see fn/version.py)
 
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["EagerTensor", "Function"])

@@ -1,15 +1,12 @@
 """``fn.strings`` (``tf.strings``): join, length, lower/upper, to_number, as_string (C++ ops),
 and split, regex_replace, format (host calls into Python, so they work inside Functions too).
 
-``regex_replace`` uses Python's ``re`` for TF's RE2 patterns: the common syntax (classes,
-groups, alternation, anchors, repetition, ``(?i)``) means the same in both; RE2's rewrite
-string (``\\1`` group references, ``\\\\`` for a backslash) is translated, so Python's own
-escapes in replacements never apply. ``split`` returns a dense 1-D tensor for a scalar input;
+``regex_replace`` and ``regex_full_match`` run RE2 (``google-re2``), the library TF's kernels
+use, so patterns mean what they mean in TF (POSIX classes, ``\\pL``, no look-around). ``split`` returns a dense 1-D tensor for a scalar input;
 split of a 1-D tensor gives a RaggedTensor in TF, which fn does not have (NotImplementedError).
 """
 from __future__ import annotations
 
-import re
 import builtins   # `len` is a parameter name of substr (TF's signature)
 from typing import Any, List, Optional
 
@@ -17,9 +14,9 @@ import numpy as np
 
 from fn import _core
 from fn._ops.array_ops import convert_to_tensor
-from fn.dtypes import as_dtype, float32, int32, string
+from fn.dtypes import as_dtype, bool_, float32, int32, string
 
-__all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "regex_replace", "split", "to_number",
+__all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "regex_full_match", "regex_replace", "split", "to_number",
            "unicode_decode", "unicode_split", "upper"]
 
 
@@ -205,7 +202,7 @@ def _re2_rewrite(rewrite: str):
         i += 1
     parts.append(text)
 
-    def apply(m: "re.Match[bytes]") -> bytes:
+    def apply(m: Any) -> bytes:
         out = b""
         for p in parts:
             out += p.encode() if isinstance(p, str) else (m.group(p) or b"")
@@ -213,22 +210,32 @@ def _re2_rewrite(rewrite: str):
     return apply
 
 
+def _re2_compile(pattern: Any, op: str) -> Any:
+    """``pattern`` compiled by RE2 (the library TF's regex kernels use, so its syntax: POSIX classes,
+    ``\\pL``, no look-around), UTF-8; a bad pattern is TF's InvalidArgumentError."""
+    import re2   # google-re2: imported on first use, keeps `import fn` fast
+    if _core.is_tensor(pattern):
+        pattern = bytes(pattern.numpy())
+    text = pattern.decode() if isinstance(pattern, bytes) else str(pattern)
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        return re2.compile(text.encode(), options)
+    except re2.error as e:
+        why = e.args[0].decode() if e.args and isinstance(e.args[0], bytes) else str(e)
+        from fn.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, f"Invalid pattern: {text}, error: {why} [Op:{op}]") from None
+
+
 def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool = True,  # noqa: A002
                   name: Optional[str] = None) -> Any:
-    """``tf.strings.regex_replace``: ``pattern`` matches replaced by ``rewrite`` (``\\1``: group 1),
-    every match or (``replace_global=False``) the first."""
+    """``tf.strings.regex_replace``: ``pattern`` (RE2 syntax) matches replaced by ``rewrite``
+    (``\\1``: group 1), every match or (``replace_global=False``) the first."""
     x = _strings(input)
-    if _core.is_tensor(pattern) or _core.is_tensor(rewrite):
-        pattern = bytes(pattern.numpy()).decode() if _core.is_tensor(pattern) else pattern
-        rewrite = bytes(rewrite.numpy()).decode() if _core.is_tensor(rewrite) else rewrite
-    pattern = pattern.decode() if isinstance(pattern, bytes) else pattern
+    if _core.is_tensor(rewrite):
+        rewrite = bytes(rewrite.numpy()).decode()
     rewrite = rewrite.decode() if isinstance(rewrite, bytes) else rewrite
-    try:
-        regex = re.compile(pattern.encode())
-    except re.error as e:
-        from fn.errors import InvalidArgumentError
-        raise InvalidArgumentError(None, None, f"Invalid pattern: {pattern}, error: {e} [Op:StaticRegexReplace]") \
-            from None
+    regex = _re2_compile(pattern, "StaticRegexReplace")
     repl = _re2_rewrite(rewrite)
     count = 0 if replace_global else 1
 
@@ -238,6 +245,19 @@ def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool =
             out[i] = regex.sub(repl, bytes(v), count=count)
         return out
     return _host(f, [x], x.shape, name or "StaticRegexReplace")
+
+
+def regex_full_match(input: Any, pattern: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+    """``tf.strings.regex_full_match``: whether each string matches ``pattern`` (RE2) as a whole."""
+    x = _strings(input)
+    regex = _re2_compile(pattern, "StaticRegexFullMatch")
+
+    def f(a: np.ndarray) -> np.ndarray:
+        out = np.empty(a.shape, dtype=bool)
+        for i, v in np.ndenumerate(a):
+            out[i] = regex.fullmatch(bytes(v)) is not None
+        return out
+    return _host(f, [x], x.shape, name or "StaticRegexFullMatch", dtype=bool_)
 
 
 def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int = 3,  # noqa: A001

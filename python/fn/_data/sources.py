@@ -15,18 +15,6 @@ from fn._data import structure
 from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
 
 
-def _row_spec(t: Any) -> Any:
-    """The spec of one row (a slice along the first dimension) of ``t``."""
-    if structure.is_composite(t):
-        from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
-        if isinstance(t, SparseTensor):
-            return SparseTensorSpec(t.shape[1:], t.dtype)
-        from fn._ragged import RaggedTensorSpec
-        spec = t._type_spec
-        return RaggedTensorSpec(t.shape[1:], t.dtype, t.ragged_rank - 1, spec.row_splits_dtype)
-    return TensorSpec(t.shape[1:] if t.shape.rank is not None else None, t.dtype)
-
-
 def _row_maker(t: Any) -> Callable[[int], Any]:
     """A function returning row i of eager tensor ``t`` as an eager tensor."""
     if structure.is_composite(t):
@@ -77,7 +65,7 @@ class TensorSliceDataset(Dataset):
             if d is not None and n is not None and d != n:
                 raise ValueError(f"Dimensions {n} and {d} are not compatible")
             n = n if n is not None else d
-        spec = structure.pack(element, [_row_spec(t) for t in flat])
+        spec = structure.unbatched_spec(structure.spec_from_value(element))
         super().__init__((), spec, flat)
         self._on_rebuilt()
 
@@ -168,6 +156,7 @@ def _generator_spec(output_types: Any, output_shapes: Any, output_signature: Any
         from fn._ragged import RaggedTensorSpec
         from fn._sparse.sparse_tensor import SparseTensorSpec
         for s in structure.flatten(output_signature):
+            # (ExtensionType specs flatten to TensorSpecs)
             if not isinstance(s, (TensorSpec, RaggedTensorSpec, SparseTensorSpec)):
                 raise TypeError(f"`output_signature` must contain objects that are subclass of "
                                 f"`fn.TypeSpec` but found {type(s)} which is not.")
@@ -238,7 +227,11 @@ class GeneratorDataset(Dataset):
     def _convert(self, value: Any) -> Any:
         spec = self._element_spec
         flat_specs = structure.flatten(spec)
-        if structure.is_structure(spec):
+        if structure._is_extension(spec):
+            if not (getattr(type(value), "_fn_value_composite", False) and type(value) is spec.value_type):
+                raise self._mismatch(value, structure.spec_text(spec))
+            flat_values = structure.flatten(value)
+        elif structure.is_structure(spec):
             try:
                 flat_values = _flatten_up_to(spec, value)
             except (TypeError, ValueError):

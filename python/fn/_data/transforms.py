@@ -26,6 +26,8 @@ def _to_output(value: Any) -> Any:
     if value is None:
         raise ValueError("The function passed to a fn.data transformation must return a value "
                          "(it returned None).")
+    if structure._is_extension(value):
+        return value
     if isinstance(value, tuple):
         items = [_to_output(v) for v in value]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
@@ -207,9 +209,7 @@ class BatchDataset(_UnaryDataset):
         if n <= 0:
             raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         self._n, self._drop = n, bool(drop_remainder)
-        lead = TensorShape([n if self._drop else None])
-        spec = structure.map_structure(lambda s: TensorSpec(lead.concatenate(s.shape), s.dtype),
-                                       input_dataset.element_spec)
+        spec = structure.batched_spec(input_dataset.element_spec, n if self._drop else None)
         super().__init__(input_dataset, spec)
 
     def _elements(self) -> PyIterator[Any]:
@@ -238,8 +238,7 @@ class UnbatchDataset(_UnaryDataset):
         specs = structure.flatten(input_dataset.element_spec)
         if any(s.shape.rank == 0 for s in specs):
             raise ValueError("Unbatching a dataset is only supported for rank >= 1")
-        spec = structure.map_structure(lambda s: TensorSpec(s.shape[1:] if s.shape.rank is not None else None,
-                                                            s.dtype), input_dataset.element_spec)
+        spec = structure.unbatched_spec(input_dataset.element_spec)
         super().__init__(input_dataset, spec)
 
     def _elements(self) -> PyIterator[Any]:

@@ -54,6 +54,86 @@ def _unstacked(flat: List[Any], n: Any) -> List[TensorArray]:
     return [TensorArray(dtype=t.dtype, size=n, dynamic_size=False, infer_shape=True).unstack(t) for t in flat]
 
 
+class _Batched:
+    """A BatchableExtensionType in map_fn: its unbatched spec and its (batched) component tensors,
+    a custom nest node so the loop slices the tensors; ``value`` rebuilds one element."""
+
+    def __init__(self, spec: Any, components: tuple) -> None:
+        self.spec, self.components = spec, tuple(components)
+
+    def __tf_flatten__(self) -> tuple:
+        return self.spec, self.components
+
+    @classmethod
+    def __tf_unflatten__(cls, spec: Any, components: tuple) -> "_Batched":
+        return cls(spec, components)
+
+
+def _is_ext(x: Any) -> bool:
+    return getattr(type(x), "_fn_value_composite", False)
+
+
+def _has_extension(x: Any) -> bool:
+    return any(_is_ext(v) for v in nest.flatten(x))
+
+
+def _has_extension_spec(x: Any) -> bool:
+    from fn._extension_type._spec import ExtensionTypeSpec
+    return x is not None and any(isinstance(v, ExtensionTypeSpec) for v in nest.flatten(x))
+
+
+def _map_extension_types(fn: Callable[[Any], Any], elems: Any, signature: Any, infer_shape: bool) -> Any:
+    """map_fn with BatchableExtensionType elements or results: each crosses the loop as its
+    component tensors (unbatched spec to rebuild an element, batched spec for the result)."""
+    from fn._extension_type._spec import ExtensionTypeSpec
+
+    def batch_parts(x: Any) -> Any:
+        if not _is_ext(x):
+            return x
+        spec, comps = x.__fn_composite__()
+        if not hasattr(spec, "_unbatch"):
+            raise ValueError(f"{type(x).__name__} is not batchable: map_fn needs a BatchableExtensionType")
+        return _Batched(spec._unbatch(), comps)
+
+    def rebuild(x: Any) -> Any:
+        return x.spec._fn_from_components(list(x.components)) if isinstance(x, _Batched) else x
+
+    def unwrap(structure: Any) -> Any:
+        return nest.map_structure(rebuild, structure, expand_composites=False) if nest.is_nested(structure) \
+            else rebuild(structure)
+
+    def out_parts(v: Any) -> Any:
+        if _is_ext(v):
+            spec, comps = v.__fn_composite__()
+            return _Batched(spec, comps)
+        return v
+
+    def spec_parts(sig: Any) -> Any:
+        if isinstance(sig, ExtensionTypeSpec):
+            return _Batched(sig, tuple(sig._component_specs()))
+        return sig
+    parts = _map_nodes(batch_parts, elems)
+    out_sig = _map_nodes(spec_parts, signature) if signature is not None else \
+        _map_nodes(lambda b: _Batched(b.spec, tuple(TensorSpec(None, c.dtype) for c in b.components))
+                   if isinstance(b, _Batched) else b, parts)
+    result = map_fn(lambda p: _map_nodes(out_parts, fn(_map_nodes(rebuild, p, into=True))), parts,
+                    fn_output_signature=out_sig, infer_shape=infer_shape)
+    n = nest.flatten(parts)[0].shape[0]
+    return _map_nodes(lambda b: b.spec._batch(n)._fn_from_components(list(b.components))
+                      if isinstance(b, _Batched) else b, result, into=True)
+
+
+def _map_nodes(f: Callable[[Any], Any], x: Any, into: bool = False) -> Any:
+    """``f`` applied to ExtensionType values/specs (or, with ``into``, to _Batched nodes) in a
+    nested list/tuple/dict structure."""
+    if isinstance(x, _Batched) or _is_ext(x) or not isinstance(x, (list, tuple, dict)):
+        return f(x)
+    if isinstance(x, dict):
+        return {k: _map_nodes(f, v, into) for k, v in x.items()}
+    items = [_map_nodes(f, v, into) for v in x]
+    return type(x)(*items) if hasattr(x, "_fields") else type(x)(items)
+
+
 def _spec_of(d: Any) -> Any:
     from fn._ragged._spec import RaggedTensorSpec
     if isinstance(d, (TensorSpec, RaggedTensorSpec)):
@@ -117,6 +197,8 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_ite
         fn_output_signature = dtype
     if not callable(fn):
         raise TypeError(f"The provided function {fn.__name__} is not callable.fn must be callable.")
+    if _has_extension(elems) or _has_extension_spec(fn_output_signature):
+        return _map_extension_types(fn, elems, fn_output_signature, infer_shape)
     elems_flat = nest.flatten(elems)
     if len(elems_flat) == 0:
         raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "
@@ -248,3 +330,16 @@ def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, par
     i0 = _int(i0)
     _, _, tas = while_loop(cond, compute, (i0, a_flat, accs), maximum_iterations=n)
     return pack_out([ta.stack() for ta in tas])
+
+
+def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop: bool = True,
+                   warn: bool = True) -> Any:
+    """``tf.vectorized_map``: ``fn`` applied to each slice of ``elems`` along axis 0, the results
+    stacked. fn has no pfor converter, so this always takes TF's fallback (a ``map_fn`` while
+    loop), with ``fn``'s output structure read from one trace on an element's spec."""
+    from fn._function.function import function
+    elems = nest.map_structure(_tensor, elems)
+    element_specs = nest.map_structure(lambda t: TensorSpec(t.shape[1:], t.dtype), elems)
+    concrete = function(fn, autograph=False).get_concrete_function(element_specs)
+    out_signature = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
+    return map_fn(fn, elems, fn_output_signature=out_signature)

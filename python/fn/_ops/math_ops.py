@@ -342,9 +342,23 @@ def stop_gradient(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
 # ---- matmul, stack ---------------------------------------------------------------------------
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
-           adjoint_a: bool = False, adjoint_b: bool = False, name: Optional[str] = None) -> Any:
-    """``tf.linalg.matmul``: rank-2 MatMul, or BatchMatMulV2 for higher ranks (oneDNN for float32)."""
+           adjoint_a: bool = False, adjoint_b: bool = False, a_is_sparse: bool = False,
+           b_is_sparse: bool = False, output_type: Any = None, grad_a: bool = False,
+           grad_b: bool = False, name: Optional[str] = None) -> Any:
+    """``tf.linalg.matmul``: rank-2 MatMul, or BatchMatMulV2 for higher ranks (oneDNN for float32).
+    TF's full signature (dispatch targets must match it); ``a_is_sparse``/``b_is_sparse`` and
+    ``grad_a``/``grad_b`` are hints fn does not need; ``output_type`` computes (u)int8 products
+    in the wider output type, as TF's int8 x int8 -> int32."""
     a, b = _binary_args(a, b)
+    if output_type is not None:
+        from fn.dtypes import as_dtype
+        output_type = as_dtype(output_type)
+        if output_type != a.dtype:
+            if a.dtype.name not in ("int8", "uint8") or output_type.name != "int32":
+                raise TypeError(f"Only (u)int8 inputs support output_type int32; got {a.dtype.name} inputs and "
+                                f"output_type {output_type.name}.")
+            from fn._ops.array_ops import cast
+            a, b = cast(a, output_type), cast(b, output_type)
     ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
     ra, rb = a._rank, b._rank
     if ra == 2 and rb == 2:

@@ -26,10 +26,37 @@ class RaggedParts:
         return RaggedTensor.from_nested_row_splits(self.components[0], list(self.components[1:]), validate=False)
 
 
+class CompositeParts:
+    """Any other composite value (an ExtensionType) as (its spec, its component tensors): a custom
+    nest node, so cond/while_loop/nest.flatten(expand_composites=True) see its tensors."""
+
+    def __init__(self, spec: Any, components: tuple) -> None:
+        self.spec = spec
+        self.components = tuple(components)
+
+    def __tf_flatten__(self) -> tuple:
+        return self.spec, self.components
+
+    @classmethod
+    def __tf_unflatten__(cls, metadata: Any, components: tuple) -> "CompositeParts":
+        return cls(metadata, components)
+
+    def value(self) -> Any:
+        return self.spec._fn_from_components(list(self.components))
+
+
+def _is_extension_value(x: Any) -> bool:
+    return getattr(type(x), "_fn_value_composite", False)
+
+
 def to_parts(structure: Any) -> Any:
-    """``structure`` with each RaggedTensor replaced by its RaggedParts."""
+    """``structure`` with each RaggedTensor replaced by its RaggedParts (and each ExtensionType
+    by its CompositeParts)."""
     if isinstance(structure, RaggedTensor):
         return RaggedParts(structure.ragged_rank, (structure.flat_values,) + tuple(structure.nested_row_splits))
+    if _is_extension_value(structure):
+        spec, components = structure.__fn_composite__()
+        return CompositeParts(spec, tuple(components))
     if isinstance(structure, list):
         return [to_parts(v) for v in structure]
     if isinstance(structure, tuple):
@@ -42,7 +69,7 @@ def to_parts(structure: Any) -> Any:
 
 def from_parts(structure: Any) -> Any:
     """The inverse of ``to_parts``."""
-    if isinstance(structure, RaggedParts):
+    if isinstance(structure, (RaggedParts, CompositeParts)):
         return structure.value()
     if isinstance(structure, list):
         return [from_parts(v) for v in structure]
@@ -55,7 +82,8 @@ def from_parts(structure: Any) -> Any:
 
 
 def has_ragged(structure: Any) -> bool:
-    if isinstance(structure, RaggedTensor):
+    """Whether ``structure`` holds a RaggedTensor or another composite (an ExtensionType)."""
+    if isinstance(structure, RaggedTensor) or _is_extension_value(structure):
         return True
     if isinstance(structure, (list, tuple)):
         return any(has_ragged(v) for v in structure)
@@ -75,6 +103,8 @@ def loop_invariants(parts: Any) -> Any:
         shapes = [TensorShape(None if dims is None else [None] + dims[1:]), outer.shape]
         shapes += [TensorShape([None]) for _ in inner]
         return RaggedParts(parts.ragged_rank, tuple(shapes))
+    if isinstance(parts, CompositeParts):   # its tensors keep their shapes
+        return CompositeParts(parts.spec, tuple(None for _ in parts.components))
     if isinstance(parts, (list, tuple)) and not hasattr(parts, "_fields"):
         return type(parts)(loop_invariants(v) for v in parts)
     if isinstance(parts, tuple):
