@@ -348,3 +348,36 @@ def test_random_and_sample_from_datasets_are_tfs():
     three = two + [tf.data.Dataset.range(200, 300)]
     assert values(tf.data.Dataset.sample_from_datasets(three, seed=3).take(12)) == \
         [100, 101, 200, 0, 201, 102, 103, 202, 104, 1, 203, 2]
+
+
+def test_reprs_are_tfs():
+    r = tf.data.Dataset.range(6)
+    ds = [r.padded_batch(2), r.window(2), r.interleave(lambda x: tf.data.Dataset.from_tensors(x), cycle_length=2),
+          r.interleave(lambda x: tf.data.Dataset.from_tensors(x), cycle_length=2, num_parallel_calls=2),
+          r.shard(2, 0), r.unique(), r.ignore_errors(), r.take_while(lambda x: x < 3),
+          r.group_by_window(lambda x: x % 2, lambda k, w: w.batch(2), window_size=2),
+          r.with_options(tf.data.Options()), tf.data.Dataset.counter(), tf.data.Dataset.random(seed=1),
+          r.map(lambda x: x, num_parallel_calls=2), r.scan(tf.constant(0, tf.int64), lambda s, x: (s, x)),
+          tf.data.Dataset.sample_from_datasets([r, r], seed=1),
+          tf.data.Dataset.choose_from_datasets([r, r], r.map(lambda x: x % 2)),
+          r.map(lambda x: tf.fill([2], x)).bucket_by_sequence_length(lambda x: tf.shape(x)[0], [2], [2, 2])]
+    expected = [
+        '<_PaddedBatchDataset element_spec=TensorSpec(shape=(None,), dtype=tf.int64, name=None)>',
+        '<_WindowDataset element_spec=DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, name=None), TensorShape([]))>',
+        '<_InterleaveDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_ParallelInterleaveDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_ShardDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_UniqueDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_IgnoreErrorsDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_TakeWhileDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_GroupByWindowDataset element_spec=TensorSpec(shape=(None,), dtype=tf.int64, name=None)>',
+        '<_OptionsDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_ScanDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_RandomDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_ParallelMapDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_ScanDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_DirectedInterleaveDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_DirectedInterleaveDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_GroupByWindowDataset element_spec=TensorSpec(shape=(None, 2), dtype=tf.int64, name=None)>',
+    ]
+    assert [repr(d).replace("fn.", "tf.") for d in ds] == expected
