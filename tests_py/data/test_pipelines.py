@@ -333,7 +333,8 @@ def test_csv_ignore_errors(tmp_path):
 def test_cardinalities():
     r = tf.data.Dataset.range(10)
     cases = [r.padded_batch(3), r.padded_batch(3, drop_remainder=True), r.window(3), r.shard(4, 3),
-             r.shuffle(4), r.scan(tf.constant(0, tf.int64), lambda s, x: (s, x)), r.unique(), r.take_while(lambda x: True),
+             r.shuffle(4), r.scan(tf.constant(0, tf.int64), lambda s, x: (s, x)), r.unique(),
+             r.take_while(lambda x: True),
              r.interleave(lambda x: tf.data.Dataset.from_tensors(x)), tf.data.Dataset.counter(), r.ignore_errors(),
              r.with_options(tf.data.Options()), r.repeat().take(7)]
     got = [int(d.cardinality()) for d in cases]

@@ -73,7 +73,8 @@ class PaddedBatchDataset(_UnaryDataset):
             if t.dtype != s.dtype:
                 raise TypeError(f"Padding value {v!r} has dtype {t.dtype.name}, expected {s.dtype.name}.")
             if t.shape.rank != 0:
-                raise ValueError(f"Invalid `padding_values`. `padding_values` values should be scalars, but got {t.shape}.")
+                raise ValueError("Invalid `padding_values`. `padding_values` values should be scalars, but got "
+                                 f"{t.shape}.")
             pads.append(t.numpy())
         self._n, self._drop, self._shapes, self._pads = n, bool(drop_remainder), shapes, pads
         lead = TensorShape([n if self._drop else None])
