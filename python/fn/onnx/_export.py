@@ -10,7 +10,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fn.onnx import _ir
+from fn.onnx import _ir, _runtime
 
 OPSET = 18
 _INT64_MAX = np.iinfo(np.int64).max
@@ -72,7 +72,7 @@ _UNARY = {"Identity": "Identity", "Neg": "Neg", "Abs": "Abs", "Exp": "Exp", "Log
 _BINARY = {"AddV2": "Add", "Add": "Add", "BiasAdd": "Add", "Sub": "Sub", "Mul": "Mul", "RealDiv": "Div",
            "Div": "Div", "Maximum": "Max", "Minimum": "Min", "Pow": "Pow", "Less": "Less", "Greater": "Greater",
            "LessEqual": "LessOrEqual", "GreaterEqual": "GreaterOrEqual", "Equal": "Equal",
-           "LogicalAnd": "And", "LogicalOr": "Or", "FloorMod": "Mod"}
+           "LogicalAnd": "And", "LogicalOr": "Or"}
 _REDUCE = {"Sum": "ReduceSum", "Mean": "ReduceMean", "Max": "ReduceMax", "Min": "ReduceMin", "Prod": "ReduceProd",
            "All": "ReduceMin", "Any": "ReduceMax"}
 
@@ -280,10 +280,27 @@ class _Exporter:
         axis = int(s.static(n.inputs[2], n, "axis")) if len(ins) > 2 else 0
         return [s.one("Gather", ins[:2], name=n.name, axis=axis)]
 
+    def op_FloorMod(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
+        x, y = ins[0], ins[1]
+        if n.outputs[0].dtype not in ("float16", "bfloat16", "float32", "float64"):
+            return [s.one("Mod", [x, y], name=n.name)]    # ONNX's integer Mod is floored, as TF's
+        # TF's float floormod takes the sign of y (fmod(x, y), plus y when the signs differ);
+        # ONNX runs floating Mod only as C fmod (fmod=1)
+        r = s.one("Mod", [x, y], fmod=1)
+        zero = s.one("Cast", [s.const(0, np.float32)], to=self.elem(n.outputs[0].dtype))
+        differ = s.one("Xor", [s.one("Less", [r, zero]), s.one("Less", [y, zero])])
+        fix = s.one("And", [differ, s.one("Not", [s.one("Equal", [r, zero])])])
+        return [s.one("Where", [fix, s.one("Add", [r, y]), r], name=n.name)]
+
     def op_OneHot(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
+        # TF gives an all-off row for a negative index; ONNX counts it from the end, so move
+        # negative indices past the end (where ONNX also gives the off value)
+        idx = self._i64(s, ins[0])
+        depth = self._i64(s, ins[1])
+        idx = s.one("Where", [s.one("Less", [idx, s.const(0, np.int64)]), depth, idx])
         values = s.one("Concat", [s.one("Reshape", [ins[3], s.const([1], np.int64)]),
                                   s.one("Reshape", [ins[2], s.const([1], np.int64)])], axis=0)
-        return [s.one("OneHot", [ins[0], ins[1], values], name=n.name, axis=int(n.attrs.get("axis", -1)))]
+        return [s.one("OneHot", [idx, depth, values], name=n.name, axis=int(n.attrs.get("axis", -1)))]
 
     def op_Pad(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         pads = s.one("Reshape", [s.one("Transpose", [self._i64(s, ins[1])], perm=[1, 0]), s.const([-1], np.int64)])
@@ -430,12 +447,17 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
     g = _ir.read(_core.serialize_graph(concrete_function.graph._core))
     feeds: Dict[int, str] = {}
     inputs = []
-    names = list(input_names or [])
+    names = _check_names(input_names, "input_names")
     sig_names = [v.name or n for n, v in _tensor_params(concrete_function)]
     for j, idx in enumerate(g.args):
-        name = x.fresh(names[j] if j < len(names) else (sig_names[j] if j < len(sig_names) else f"input_{j}"))
+        name = x.fresh(names[j] if j < len(names) else (sig_names[j] if j < len(sig_names) else "") or f"input_{j}")
         feeds[idx] = name
-        inputs.append(x.value_info(name, g.nodes[idx].outputs[0]))
+        spec = g.nodes[idx].outputs[0]
+        if spec.shape is None:
+            # an ONNX graph input must have a rank (onnx.checker refuses a tensor type without a shape)
+            raise ValueError(f"fn.onnx.export: input '{name}' has unknown rank; ONNX inputs need a known rank. "
+                             "Trace the function with a TensorSpec of known rank (dimensions may be None).")
+        inputs.append(x.value_info(name, spec))
     for idx, value in zip(g.captures, concrete_function._core.captures):
         if value is None:
             raise ValueError("fn.onnx.export: a variable the function captured was deleted")
@@ -452,7 +474,7 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
     x.convert(scope)
     outs = [scope.names[r] for r in g.outputs]
     specs = [g.nodes[r[0]].outputs[r[1]] for r in g.outputs]
-    out_names = list(output_names or [])
+    out_names = _check_names(output_names, "output_names")
     out_infos, nodes = [], list(scope.nodes)
     for j, (n, spec) in enumerate(zip(outs, specs)):
         final = x.fresh(out_names[j] if j < len(out_names) else f"output_{j}")
@@ -462,11 +484,41 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
     graph = x.helper.make_graph(nodes, concrete_function._function_name, inputs, out_infos, x.initializers)
     model = x.helper.make_model(graph, opset_imports=[x.helper.make_opsetid("", opset)], producer_name="fn")
     model.ir_version = min(model.ir_version, 10)
-    x.onnx.checker.check_model(model)
+    _known_rank_outputs(x, model, specs)
+    _runtime.make_runnable(model, opset)
+    x.onnx.checker.check_model(model, full_check=True)
     if path is not None:
         from fn._state.serialize import atomic_write
         atomic_write(os.fspath(path), model.SerializeToString())
     return model
+
+
+def _check_names(names: Optional[Sequence[str]], what: str) -> List[str]:
+    out = list(names or [])
+    for j, name in enumerate(out):
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"fn.onnx.export: {what}[{j}] is {name!r}; ONNX names must be non-empty strings")
+    return out
+
+
+def _known_rank_outputs(x: _Exporter, model: Any, specs: Sequence[_ir.Spec]) -> None:
+    """An output fn knows no rank for gets the shape ONNX's shape inference finds (onnx.checker
+    refuses an output type without a shape); if inference finds none either, export refuses."""
+    if all(spec.shape is not None for spec in specs):
+        return
+    inferred = x.onnx.shape_inference.infer_shapes(model)
+    known = {v.name: v for v in itertools.chain(inferred.graph.value_info, inferred.graph.output)
+             if v.type.tensor_type.HasField("shape")}
+    for out, spec in zip(model.graph.output, specs):
+        if spec.shape is not None:
+            continue
+        node = next(n for n in model.graph.node if out.name in n.output)
+        source = known.get(out.name) or known.get(node.input[0])
+        if source is None:
+            raise ValueError(f"fn.onnx.export: output '{out.name}' has unknown rank; ONNX outputs need a known rank. "
+                             "Give the result a static rank (e.g. tf.reshape with a shape of known length or "
+                             "tf.ensure_shape) before returning it.")
+        out.type.tensor_type.shape.CopyFrom(source.type.tensor_type.shape)
 
 
 def _names_used(nodes: Sequence[Any], out: set) -> set:
