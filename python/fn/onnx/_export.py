@@ -65,7 +65,7 @@ class _Scope:
 
 
 _UNARY = {"Identity": "Identity", "Neg": "Neg", "Abs": "Abs", "Exp": "Exp", "Log": "Log", "Sqrt": "Sqrt",
-          "Tanh": "Tanh", "Sigmoid": "Sigmoid", "Relu": "Relu", "Floor": "Floor", "Ceil": "Ceil", "Sin": "Sin",
+          "Tanh": "Tanh", "Sigmoid": "Sigmoid", "Floor": "Floor", "Ceil": "Ceil", "Sin": "Sin",
           "Cos": "Cos", "Erf": "Erf", "Softplus": "Softplus", "Elu": "Elu", "Selu": "Selu", "LogicalNot": "Not",
           "Sign": "Sign", "Round": "Round", "Reciprocal": "Reciprocal", "StopGradient": "Identity",
           "Snapshot": "Identity"}
@@ -173,6 +173,12 @@ class _Exporter:
     def op_Rsqrt(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         return [s.one("Reciprocal", [s.one("Sqrt", ins[:1])], name=n.name)]
 
+    def op_Relu(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
+        if n.outputs[0].dtype.startswith(("int", "uint")):    # no integer Relu kernels in onnxruntime
+            zero = s.one("Cast", [s.const(0, np.int32)], to=self.elem(n.outputs[0].dtype))
+            return [s.one("Max", [ins[0], zero], name=n.name)]
+        return [s.one("Relu", ins[:1], name=n.name)]
+
     def op_Relu6(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         dt = np.dtype(_ir._NP[n.outputs[0].dtype])
         return [s.one("Clip", [ins[0], s.const(0, dt), s.const(6, dt)], name=n.name)]
@@ -213,12 +219,21 @@ class _Exporter:
         axes = s.one("Cast", [ins[1]], to=self.onnx.TensorProto.INT64)
         axes = s.one("Reshape", [axes, s.const([-1], np.int64)])
         x = ins[0]
+        keep = int(bool(n.attrs.get("keep_dims")))
         boolean = n.op in ("All", "Any")
         if boolean:
             x = s.one("Cast", [x], to=self.onnx.TensorProto.INT32)
-        out = s.one(_REDUCE[n.op], [x, axes], name=n.name, keepdims=int(bool(n.attrs.get("keep_dims"))),
-                    noop_with_empty_axes=0)
-        return s.one("Cast", [out], to=self.onnx.TensorProto.BOOL) if boolean else out
+        if n.op == "Mean":
+            # ReduceMean of nothing is 0 in onnxruntime, NaN in TF: the sum over the count
+            total = s.one("ReduceSum", [x, axes], keepdims=keep, noop_with_empty_axes=0)
+            dims = s.one("Shape", [x])
+            rank = s.one("Size", [dims])
+            pos = s.one("Where", [s.one("Less", [axes, s.const(0, np.int64)]), s.one("Add", [axes, rank]), axes])
+            count = s.one("ReduceProd", [s.one("Gather", [dims, pos]), s.const([0], np.int64)], keepdims=0)
+            return s.one("Div", [total, s.one("Cast", [count], to=self.elem(n.outputs[0].dtype))], name=n.name)
+        out = s.one(_REDUCE[n.op], [x, axes], name=n.name, keepdims=keep, noop_with_empty_axes=0)
+        # an empty All/Any reduces to INT_MAX/INT_MIN: true/false as TF's
+        return s.one("Greater", [out, s.const(0, np.int32)], name=n.name) if boolean else out
 
     def op_ArgMax(self, s: _Scope, n: _ir.Node, ins: List[str], op: str = "ArgMax") -> List[str]:
         axis = int(s.static(n.inputs[1], n, "axis"))
@@ -293,14 +308,26 @@ class _Exporter:
         return [s.one("Where", [fix, s.one("Add", [r, y]), r], name=n.name)]
 
     def op_OneHot(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
-        # TF gives an all-off row for a negative index; ONNX counts it from the end, so move
-        # negative indices past the end (where ONNX also gives the off value)
-        idx = self._i64(s, ins[0])
+        # indices == range(depth), broadcast along `axis`: exact for every dtype, and a negative
+        # or too large index gives an all-off row as in TF (ONNX OneHot counts negatives from the end)
+        rank = self._rank(s, n.inputs[0])
+        if rank is None:
+            raise NotImplementedError(f"fn.onnx.export: OneHot '{n.name}' on indices of unknown rank")
+        axis = int(n.attrs.get("axis", -1))
+        axis = rank if axis == -1 else axis
         depth = self._i64(s, ins[1])
-        idx = s.one("Where", [s.one("Less", [idx, s.const(0, np.int64)]), depth, idx])
-        values = s.one("Concat", [s.one("Reshape", [ins[3], s.const([1], np.int64)]),
-                                  s.one("Reshape", [ins[2], s.const([1], np.int64)])], axis=0)
-        return [s.one("OneHot", [idx, depth, values], name=n.name, axis=int(n.attrs.get("axis", -1)))]
+        positions = s.one("Range", [s.const(0, np.int64), depth, s.const(1, np.int64)])
+        positions = s.one("Reshape", [positions, s.const([-1] + [1] * (rank - axis), np.int64)])
+        idx = s.one("Unsqueeze", [self._i64(s, ins[0]), s.const([axis], np.int64)])
+        hit = s.one("Equal", [idx, positions])
+        return [s.one("Where", [hit, ins[2], ins[3]], name=n.name)]
+
+    def _rank(self, s: _Scope, ref: Tuple[int, int]) -> Optional[int]:
+        shape = self._spec(s, ref).shape
+        return None if shape is None else len(shape)
+
+    def _spec(self, s: _Scope, ref: Tuple[int, int]) -> _ir.Spec:
+        return s.g.nodes[ref[0]].outputs[ref[1]]
 
     def op_Pad(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         pads = s.one("Reshape", [s.one("Transpose", [self._i64(s, ins[1])], perm=[1, 0]), s.const([-1], np.int64)])
@@ -328,6 +355,15 @@ class _Exporter:
             after = s.one("Where", [last, s.const(np.full(r, _INT64_MAX, np.int64)),
                                     s.one("Add", [starts, s.const(np.ones(r, np.int64))])])
             ends = s.one("Where", [s.const(sm), after, ends])
+        back = (strides < 0) & ~bm
+        if back.any():
+            # TF clamps a negative-stride begin below -dim to "before the first element" (an empty
+            # slice); ONNX clamps it to the first element: make those slices empty explicitly
+            dims = s.one("Slice", [s.one("Shape", [ins[0]]), s.const([0], np.int64), s.const([r], np.int64)])
+            below = s.one("Less", [s.one("Add", [starts, dims]), s.const(np.zeros(r, np.int64))])
+            empty = s.one("And", [s.const(back), below])
+            zeros = s.const(np.zeros(r, np.int64))
+            starts, ends = s.one("Where", [empty, zeros, starts]), s.one("Where", [empty, zeros, ends])
         out = s.one("Slice", [ins[0], starts, ends, s.const(np.arange(r, dtype=np.int64)), s.const(strides)])
         if sm.any():
             out = s.one("Squeeze", [out, s.const(np.nonzero(sm)[0].astype(np.int64))])
@@ -339,10 +375,21 @@ class _Exporter:
                                       f"{n.attrs['data_format']}")
         return s.one("Transpose", [x], perm=[0, 3, 1, 2])
 
-    def _pads(self, n: _ir.Node) -> Dict[str, Any]:
+    def _pads(self, s: _Scope, n: _ir.Node, kernel: Sequence[int] = (1, 1), dilations: Sequence[int] = (1, 1)) -> Dict[str, Any]:
         padding = n.attrs.get("padding", "VALID")
         if padding == "SAME":
-            return {"auto_pad": "SAME_UPPER"}
+            st = n.attrs["strides"][1:3]
+            eff = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+            if all(e >= t for e, t in zip(eff, st)):
+                return {"auto_pad": "SAME_UPPER"}
+            # a window smaller than its stride: onnxruntime's SAME_UPPER then asks for negative
+            # padding, TF pads max(0, ...): explicit pads, which need the spatial size
+            shape = n.inputs and self._spec(s, n.inputs[0]).shape
+            if not shape or any(d < 0 for d in shape[1:3]):
+                raise NotImplementedError(f"fn.onnx.export: {n.op} '{n.name}' with SAME padding, a window smaller "
+                                          "than its stride and an unknown spatial size")
+            total = [max((-(-size // t) - 1) * t + e - size, 0) for size, t, e in zip(shape[1:3], st, eff)]
+            return {"pads": [total[0] // 2, total[1] // 2, total[0] - total[0] // 2, total[1] - total[1] // 2]}
         if padding == "VALID":
             return {"auto_pad": "VALID"}
         ex = list(n.attrs.get("explicit_paddings") or [])
@@ -352,13 +399,15 @@ class _Exporter:
         x = self._nchw(s, n, ins[0])
         w = s.one("Transpose", [ins[1]], perm=[3, 2, 0, 1])   # HWIO -> OIHW
         st, dil = n.attrs["strides"], n.attrs.get("dilations", [1, 1, 1, 1])
-        y = s.one("Conv", [x, w], strides=[st[1], st[2]], dilations=[dil[1], dil[2]], **self._pads(n))
+        fshape = self._spec(s, n.inputs[1]).shape or [1, 1]
+        y = s.one("Conv", [x, w], strides=[st[1], st[2]], dilations=[dil[1], dil[2]],
+                  **self._pads(s, n, fshape[:2], dil[1:3]))
         return [s.one("Transpose", [y], name=n.name, perm=[0, 2, 3, 1])]
 
     def _pool(self, s: _Scope, n: _ir.Node, ins: List[str], op: str, **extra: Any) -> List[str]:
         x = self._nchw(s, n, ins[0])
         k, st = n.attrs["ksize"], n.attrs["strides"]
-        y = s.one(op, [x], kernel_shape=[k[1], k[2]], strides=[st[1], st[2]], **self._pads(n), **extra)
+        y = s.one(op, [x], kernel_shape=[k[1], k[2]], strides=[st[1], st[2]], **self._pads(s, n, k[1:3]), **extra)
         return [s.one("Transpose", [y], name=n.name, perm=[0, 2, 3, 1])]
 
     def op_MaxPool(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
