@@ -32,7 +32,7 @@ echo "== lint (ruff, mypy)"
 "$VENV/bin/ruff" format --check python/fn
 "$VENV/bin/mypy"
 
-# One CMake tree builds the extension and the Catch2 tests (fn_core compiled once); pip's build
+# One CMake tree builds the extension and the Catch2 tests (the cpp/ layer libraries compiled once); pip's build
 # isolation is off so the tests' rpath names the venv's libdnnl, which outlives the build.
 BUILD=build/test
 echo "== build ($BUILD)"
