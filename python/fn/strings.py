@@ -163,7 +163,6 @@ def split(input: Any, sep: Optional[str] = None, maxsplit: int = -1, name: Optio
 
 
 def _scalar(input: Any, what: str) -> Any:
-
     return input if isinstance(input, RaggedTensor) else _strings(input)
 
 

@@ -8,8 +8,7 @@ from typing import Any, Dict, List, Optional
 
 from fn import _core
 from fn._tensor.tensor_spec import TensorSpec
-from fn._function.function_args import _to_spec
-from fn._function.function_args import _walk
+from fn._function.function_args import _to_spec, _walk
 
 _P = inspect.Parameter
 

@@ -48,7 +48,6 @@ def array_to_bytes(value: np.ndarray, dtype_name: str) -> bytes:
 
 
 def array_from_bytes(data: bytes, dtype_name: str, shape: Tuple[int, ...]) -> np.ndarray:
-
     if dtype_name == "string":
         out, pos = [], 0
         n = int(np.prod(shape, dtype=np.int64)) if shape else 1

@@ -15,8 +15,7 @@ from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype
 from fn._tensor.tensor_shape import TensorShape
 from fn._ops import array_ops as A
-from fn._ops.manip_ops import broadcast_to
-from fn._ops.manip_ops import tensor_scatter_nd_update
+from fn._ops.manip_ops import broadcast_to, tensor_scatter_nd_update
 from fn._tensor.tensor import Reference
 from fn._runtime.device import CPU_DEVICE
 from fn._tensor.tensor import _numpy_text
@@ -154,7 +153,6 @@ class Variable:
         return self._shape
 
     def ref(self) -> Any:
-
         return Reference(self)
 
     def __hash__(self) -> int:

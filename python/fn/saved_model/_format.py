@@ -17,8 +17,7 @@ from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import as_dtype
 from fn._extension_type._field import ImmutableDict
-from fn._extension_type._extension_type import registered_name
-from fn._extension_type._extension_type import lookup_registered
+from fn._extension_type._extension_type import lookup_registered, registered_name
 from fn._extension_type._spec import new_object
 from fn._ragged._spec import RaggedTensorSpec
 

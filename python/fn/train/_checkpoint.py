@@ -13,8 +13,7 @@ from fn._state import trackable as _trackable
 from fn._state.serialize import to_numpy
 from fn.train import _checkpoint_io as io
 from fn.train import _state
-from fn._state.variables import Variable
-from fn._state.variables import init_scope
+from fn._state.variables import Variable, init_scope
 
 _VALUE = "/.ATTRIBUTES/VARIABLE_VALUE"
 # Objects with a state of their own (fn.data iterators): ``_fn_checkpoint_state() -> ndarray``

@@ -14,8 +14,7 @@ import numpy as np
 
 from fn import errors
 from fn._state.serialize import array_from_bytes, array_to_bytes, atomic_write
-from fn.dtypes import as_dtype
-from fn.dtypes import string
+from fn.dtypes import as_dtype, string
 
 MAGIC = b"FNCKPT\r\n"
 VERSION = 1
