@@ -1,24 +1,22 @@
 """``fn.strings`` (``tf.strings``): join, length, lower/upper, to_number, as_string (C++ ops),
 and split, regex_replace, format (host calls into Python, so they work inside Functions too).
 
-``regex_replace`` uses Python's ``re`` for TF's RE2 patterns: the common syntax (classes,
-groups, alternation, anchors, repetition, ``(?i)``) means the same in both; RE2's rewrite
-string (``\\1`` group references, ``\\\\`` for a backslash) is translated, so Python's own
-escapes in replacements never apply. ``split`` returns a dense 1-D tensor for a scalar input;
+``regex_replace`` and ``regex_full_match`` run RE2 (``google-re2``), the library TF's kernels
+use, so patterns mean what they mean in TF (POSIX classes, ``\\pL``, no look-around). ``split`` returns a dense 1-D tensor for a scalar input;
 split of a 1-D tensor gives a RaggedTensor in TF, which fn does not have (NotImplementedError).
 """
 from __future__ import annotations
 
-import re
+import builtins   # `len` is a parameter name of substr (TF's signature)
 from typing import Any, List, Optional
 
 import numpy as np
 
 from fn import _core
 from fn._ops.array_ops import convert_to_tensor
-from fn.dtypes import as_dtype, float32, int32, string
+from fn.dtypes import as_dtype, bool_, float32, int32, string
 
-__all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "regex_replace", "split", "to_number",
+__all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "regex_full_match", "regex_replace", "split", "to_number",
            "unicode_decode", "unicode_split", "upper"]
 
 
@@ -53,6 +51,31 @@ def join(inputs: Any, separator: str = "", name: Optional[str] = None) -> Any:
 def length(input: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:  # noqa: A002
     """``tf.strings.length``: int32 lengths in bytes or (``unit='UTF8_CHAR'``) characters."""
     return _run("StringLength", [_strings(input)], {"unit": unit}, name)
+
+
+def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:  # noqa: A002
+    """``tf.strings.substr``: ``len`` bytes (or UTF-8 characters) from ``pos`` of each string
+    (``pos`` < 0 counts from the end; ``pos`` and ``len`` broadcast against ``input``)."""
+    from fn.errors import InvalidArgumentError
+    x = _strings(input)
+    p, n = (v if _core.is_tensor(v) else convert_to_tensor(v, int32) for v in (pos, len))
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise InvalidArgumentError(None, None, f"Invalid unit: {unit}")
+
+    def f(a: np.ndarray, pa: Any, na: Any) -> np.ndarray:
+        a, pa, na = np.broadcast_arrays(a, np.asarray(pa), np.asarray(na))
+        out = np.empty(a.shape, dtype=object)
+        for i, (b, q, k) in enumerate(zip(a.reshape(-1), pa.reshape(-1), na.reshape(-1))):
+            seq = bytes(b) if unit == "BYTE" else bytes(b).decode("utf-8")
+            q = int(q)
+            if q > builtins.len(seq) or q < -builtins.len(seq):
+                raise InvalidArgumentError(None, None, f"pos {q} out of range for string b'{bytes(b).decode('latin-1')}' "
+                                           f"at index {i}")
+            q = q if q >= 0 else builtins.len(seq) + q
+            piece = seq[q:q + max(int(k), 0)]
+            out.reshape(-1)[i] = piece if unit == "BYTE" else piece.encode("utf-8")
+        return out
+    return _host(f, [x, p, n], x.shape if p.shape.rank == 0 and n.shape.rank == 0 else None, name or "Substr")
 
 
 def _utf8_case(x: Any, upper_case: bool, name: Optional[str]) -> Any:
@@ -179,7 +202,7 @@ def _re2_rewrite(rewrite: str):
         i += 1
     parts.append(text)
 
-    def apply(m: "re.Match[bytes]") -> bytes:
+    def apply(m: Any) -> bytes:
         out = b""
         for p in parts:
             out += p.encode() if isinstance(p, str) else (m.group(p) or b"")
@@ -187,22 +210,32 @@ def _re2_rewrite(rewrite: str):
     return apply
 
 
+def _re2_compile(pattern: Any, op: str) -> Any:
+    """``pattern`` compiled by RE2 (the library TF's regex kernels use, so its syntax: POSIX classes,
+    ``\\pL``, no look-around), UTF-8; a bad pattern is TF's InvalidArgumentError."""
+    import re2   # google-re2: imported on first use, keeps `import fn` fast
+    if _core.is_tensor(pattern):
+        pattern = bytes(pattern.numpy())
+    text = pattern.decode() if isinstance(pattern, bytes) else str(pattern)
+    options = re2.Options()
+    options.log_errors = False
+    try:
+        return re2.compile(text.encode(), options)
+    except re2.error as e:
+        why = e.args[0].decode() if e.args and isinstance(e.args[0], bytes) else str(e)
+        from fn.errors import InvalidArgumentError
+        raise InvalidArgumentError(None, None, f"Invalid pattern: {text}, error: {why} [Op:{op}]") from None
+
+
 def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool = True,  # noqa: A002
                   name: Optional[str] = None) -> Any:
-    """``tf.strings.regex_replace``: ``pattern`` matches replaced by ``rewrite`` (``\\1``: group 1),
-    every match or (``replace_global=False``) the first."""
+    """``tf.strings.regex_replace``: ``pattern`` (RE2 syntax) matches replaced by ``rewrite``
+    (``\\1``: group 1), every match or (``replace_global=False``) the first."""
     x = _strings(input)
-    if _core.is_tensor(pattern) or _core.is_tensor(rewrite):
-        pattern = bytes(pattern.numpy()).decode() if _core.is_tensor(pattern) else pattern
-        rewrite = bytes(rewrite.numpy()).decode() if _core.is_tensor(rewrite) else rewrite
-    pattern = pattern.decode() if isinstance(pattern, bytes) else pattern
+    if _core.is_tensor(rewrite):
+        rewrite = bytes(rewrite.numpy()).decode()
     rewrite = rewrite.decode() if isinstance(rewrite, bytes) else rewrite
-    try:
-        regex = re.compile(pattern.encode())
-    except re.error as e:
-        from fn.errors import InvalidArgumentError
-        raise InvalidArgumentError(None, None, f"Invalid pattern: {pattern}, error: {e} [Op:StaticRegexReplace]") \
-            from None
+    regex = _re2_compile(pattern, "StaticRegexReplace")
     repl = _re2_rewrite(rewrite)
     count = 0 if replace_global else 1
 
@@ -212,6 +245,19 @@ def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool =
             out[i] = regex.sub(repl, bytes(v), count=count)
         return out
     return _host(f, [x], x.shape, name or "StaticRegexReplace")
+
+
+def regex_full_match(input: Any, pattern: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+    """``tf.strings.regex_full_match``: whether each string matches ``pattern`` (RE2) as a whole."""
+    x = _strings(input)
+    regex = _re2_compile(pattern, "StaticRegexFullMatch")
+
+    def f(a: np.ndarray) -> np.ndarray:
+        out = np.empty(a.shape, dtype=bool)
+        for i, v in np.ndenumerate(a):
+            out[i] = regex.fullmatch(bytes(v)) is not None
+        return out
+    return _host(f, [x], x.shape, name or "StaticRegexFullMatch", dtype=bool_)
 
 
 def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int = 3,  # noqa: A001

@@ -107,10 +107,21 @@ def batched_spec(spec: Any, lead: Any) -> Any:
     return map_specs(lambda s: TensorSpec(TensorShape([lead]).concatenate(s.shape), s.dtype), ext, spec)
 
 
+def _unbatched_leaf(s: Any) -> Any:
+    """One row's spec of a tensor, SparseTensor or RaggedTensor spec (a ragged row loses a ragged
+    dimension)."""
+    from fn._ragged import RaggedTensorSpec
+    from fn._sparse.sparse_tensor import SparseTensorSpec
+    if isinstance(s, SparseTensorSpec):
+        return SparseTensorSpec(s.shape[1:], s.dtype)
+    if isinstance(s, RaggedTensorSpec):
+        return RaggedTensorSpec(s.shape[1:], s.dtype, s.ragged_rank - 1, s.row_splits_dtype)
+    return TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype)
+
+
 def unbatched_spec(spec: Any) -> Any:
     """``spec`` without its outer dimension."""
-    return map_specs(lambda s: TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype),
-                     _unbatchable, spec)
+    return map_specs(_unbatched_leaf, _unbatchable, spec)
 
 
 def same_structure(a: Any, b: Any) -> bool:
@@ -125,8 +136,17 @@ def same_structure(a: Any, b: Any) -> bool:
 
 # ---------------------------------------------------------------- values and specs
 
+def is_composite(value: Any) -> bool:
+    """A SparseTensor or RaggedTensor leaf (kept as is; its spec is its own TypeSpec)."""
+    from fn._ragged import RaggedTensor
+    from fn._sparse.sparse_tensor import SparseTensor
+    return isinstance(value, (SparseTensor, RaggedTensor))
+
+
 def to_tensor(value: Any, dtype: Any = None) -> Any:
-    """One leaf as an eager tensor (``tf.convert_to_tensor``)."""
+    """One leaf as an eager tensor (``tf.convert_to_tensor``); composite tensors stay."""
+    if is_composite(value):
+        return value
     if _core.is_tensor(value):
         if dtype is not None and value.dtype != as_dtype(dtype):
             raise TypeError(f"Expected a {as_dtype(dtype).name} tensor, got {value.dtype.name}.")
@@ -139,7 +159,10 @@ def normalize_element(element: Any) -> Any:
     return map_structure(to_tensor, element)
 
 
-def spec_of(tensor: Any) -> TensorSpec:
+def spec_of(tensor: Any) -> Any:
+    if is_composite(tensor):
+        from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+        return SparseTensorSpec.from_value(tensor) if isinstance(tensor, SparseTensor) else tensor._type_spec
     return TensorSpec(tensor.shape, tensor.dtype)
 
 

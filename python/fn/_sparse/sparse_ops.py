@@ -299,7 +299,7 @@ def reshape(sp_input: Any, shape: Any, name: Optional[str] = None) -> SparseTens
         new = A.convert_to_tensor(req, int64)
     else:
         total = M.reduce_prod(sp.dense_shape)
-        known = M.reduce_prod(M.maximum(new, A.ones_like(new)) * A.cast(M.not_equal(new, -1), int64)
+        known = M.reduce_prod(M.maximum(new, M.ones_like(new)) * A.cast(M.not_equal(new, -1), int64)
                               + A.cast(M.equal(new, -1), int64))
         new = A.where(M.equal(new, -1), A.fill(A.shape(new), total // known), new)
     lin = _linear(sp.indices, sp.dense_shape)
