@@ -1,4 +1,5 @@
 """``fn.version`` (``tf.version``): fn's version strings, with TensorFlow's attribute names."""
+
 from __future__ import annotations
 
 import platform as _platform
@@ -15,5 +16,6 @@ GRAPH_DEF_VERSION = 2474
 GRAPH_DEF_VERSION_MIN_CONSUMER = 0
 GRAPH_DEF_VERSION_MIN_PRODUCER = 0
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
+
 _export(globals())

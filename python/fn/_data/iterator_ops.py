@@ -12,13 +12,13 @@ iterator) is a scalar ``variant`` tensor holding the Python object, and iteratin
 """
 from __future__ import annotations
 
-import sys
 from typing import Any, Callable, Iterator as PyIterator, List, Optional, Sequence
 
 from fn import _core, errors
 from fn.dtypes import bool_, variant
 from fn._tensor.tensor_shape import TensorShape
 from fn._data import structure
+from fn._ops.control_flow_ops import while_loop
 from fn._data.structure import IteratorSpec
 
 _END_OF_SEQUENCE = "End of sequence"
@@ -262,11 +262,6 @@ def eager_loop(elements: PyIterator[Any], body: Callable, init_state: tuple,
     return state
 
 
-def _while_loop() -> Callable:
-    loop = getattr(sys.modules["fn"], "while_loop", None)
-    if loop is None:
-        raise NotImplementedError("Iterating over a dataset inside a Function needs fn.while_loop")
-    return loop
 
 
 def graph_loop(handle: Any, element_spec: Any, body: Callable, init_state: tuple,
@@ -301,7 +296,7 @@ def graph_loop(handle: Any, element_spec: Any, body: Callable, init_state: tuple
     invariants = [getattr(t, "shape", None) for t in state]
     while True:
         try:
-            out = _while_loop()(cond, loop_body, state, shape_invariants=_as_invariants(invariants))
+            out = while_loop(cond, loop_body, state, shape_invariants=_as_invariants(invariants))
             break
         except ValueError:
             relaxed = _relax(invariants, body_shapes)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import json
 import os
-from typing import Any, Dict, Iterator as PyIterator, List, Optional
+from typing import Any, Iterator as PyIterator
 
 import numpy as np
 

@@ -16,6 +16,7 @@ from typing import Any, Iterator as PyIterator, List, Optional, Tuple
 
 from fn import errors
 from fn._data.dataset_ops import Dataset, UNKNOWN
+from fn._ops.random_ops import get_seed
 
 _M0, _M1 = 0xD2511F53, 0xCD9E8D57
 _W0, _W1 = 0x9E3779B9, 0xBB67AE85
@@ -26,7 +27,7 @@ def philox_block(counter: List[int], key: Tuple[int, int]) -> List[int]:
     """Philox-4x32-10 of a 128-bit counter (4 words) under a 64-bit key (2 words)."""
     c0, c1, c2, c3 = counter
     k0, k1 = key
-    for r in range(10):
+    for _ in range(10):
         p0, p1 = _M0 * c0, _M1 * c2
         c0, c1, c2, c3 = ((p1 >> 32) ^ c1 ^ k0) & _U32, p1 & _U32, ((p0 >> 32) ^ c3 ^ k1) & _U32, p0 & _U32
         k0, k1 = (k0 + _W0) & _U32, (k1 + _W1) & _U32
@@ -64,8 +65,7 @@ class PhiloxSamples:
 def op_seeds(seed: Optional[int]) -> Tuple[int, int]:
     """``tf.data``'s ``random_seed.get_seed``: (seed, seed2) from the global and op seeds; both
     0 when neither is set (the kernel then draws fresh random seeds)."""
-    from fn import random as fn_random
-    return fn_random.get_seed(None if seed is None else int(seed))
+    return get_seed(None if seed is None else int(seed))
 
 
 def _fresh(seed: int, seed2: int) -> Tuple[int, int]:

@@ -9,7 +9,6 @@ import numpy as np
 
 from fn import _core, errors
 from fn.dtypes import as_dtype, int32, int64
-from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
 from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
@@ -276,9 +275,11 @@ def _call_generator(generator: Callable, args: List[Any]) -> Any:
     (as in TF, where the call happens inside the iterator)."""
     try:
         return generator(*args)
-    except Exception as e:   # noqa: BLE001 - re-raised from next()
+    except Exception as e:  # re-raised from next()
+        error = e  # `e` is unbound once the except block ends
+
         def fail() -> Any:
-            raise e
+            raise error
             yield  # pragma: no cover
         return fail()
 

@@ -5,7 +5,6 @@ element; the traced graph then runs on each element's eager tensors."""
 from __future__ import annotations
 
 import itertools
-import sys
 from typing import Any, Callable, Iterator as PyIterator, List, Optional, Tuple
 
 import numpy as np
@@ -17,6 +16,7 @@ from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
 from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
 from fn._data.sources import _as_int
+from fn._ops.array_ops import identity, stack
 
 
 # ---------------------------------------------------------------- user functions
@@ -35,8 +35,7 @@ def _to_output(value: Any) -> Any:
         out = {k: _to_output(v) for k, v in value.items()}
         return out if type(value) is dict else type(value)(out)   # OrderedDict stays one
     if isinstance(value, list):
-        stack = getattr(sys.modules["fn"], "stack", None)
-        if any(_core.is_tensor(v) for v in value) and stack is not None:
+        if any(_core.is_tensor(v) for v in value):
             return stack(value)
         return _core.convert_to_tensor(value)
     return _core.convert_to_tensor(value)
@@ -62,7 +61,6 @@ class TracedFunction:
             raise TypeError(f"`{name}` must be callable, got {func!r}.")
         self._unpack = type(input_spec) is tuple if unpack is None else unpack
 
-        identity = getattr(sys.modules["fn"], "identity")
         traced_structure: List[Any] = []
 
         def traced(*args: Any) -> Any:

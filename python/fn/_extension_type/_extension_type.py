@@ -289,7 +289,7 @@ def _build_constructor(cls: type) -> None:
                                 annotation=f.value_type) for i, f in enumerate(fields)]
     signature = inspect.Signature(params)
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
         self.__dict__.update(bound.arguments)
@@ -305,7 +305,7 @@ def _build_spec_constructor(cls: type) -> None:
               for f in cls._tf_extension_type_fields()]
     signature = inspect.Signature(params)
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
         self.__dict__.update(bound.arguments)

@@ -287,7 +287,6 @@ def tile(a: Any, reps: Any) -> Any:
 def repeat(a: Any, repeats: Any, axis: Optional[int] = None) -> Any:
     """``tnp.repeat``."""
     a = asarray(a)
-    original_shape = a.shape
     repeats = asarray(repeats)
     if axis is None:
         a = ravel(a)

@@ -88,7 +88,7 @@ def mod(x1: Any, x2: Any) -> Any:
 remainder = mod
 
 
-def divmod(x1: Any, x2: Any) -> Any:  # noqa: A001
+def divmod(x1: Any, x2: Any) -> Any:
     """``tnp.divmod``."""
     return floor_divide(x1, x2), mod(x1, x2)
 
@@ -403,31 +403,32 @@ def _sinc(x: Any) -> Any:
     return fn.where(x == 0, fn.ones_like(x), fn.sin(pi_x) / pi_x)
 
 
-log = _float_unary(fn.math.log, "log")
-exp = _float_unary(fn.exp, "exp")
-sqrt = _float_unary(fn.sqrt, "sqrt")
-sin = _float_unary(fn.sin, "sin")
-cos = _float_unary(fn.cos, "cos")
+# fn.math and friends are looked up when called: fn is still importing when this module loads.
+log = _float_unary(lambda x: fn.math.log(x), "log")
+exp = _float_unary(lambda x: fn.exp(x), "exp")
+sqrt = _float_unary(lambda x: fn.sqrt(x), "sqrt")
+sin = _float_unary(lambda x: fn.sin(x), "sin")
+cos = _float_unary(lambda x: fn.cos(x), "cos")
 tan = _float_unary(lambda x: fn.sin(x) / fn.cos(x), "tan")
 sinh = _float_unary(_sinh, "sinh")
 cosh = _float_unary(_cosh, "cosh")
-tanh = _float_unary(fn.tanh, "tanh")
+tanh = _float_unary(lambda x: fn.tanh(x), "tanh")
 arcsin = _float_unary(_asin, "arcsin")
 arccos = _float_unary(_acos, "arccos")
 arctan = _float_unary(_atan, "arctan")
 arcsinh = _float_unary(_asinh, "arcsinh")
 arccosh = _float_unary(_acosh, "arccosh")
 arctanh = _float_unary(_atanh, "arctanh")
-ceil = _float_unary(fn.math.ceil, "ceil")
-floor = _float_unary(fn.floor, "floor")
+ceil = _float_unary(lambda x: fn.math.ceil(x), "ceil")
+floor = _float_unary(lambda x: fn.floor(x), "floor")
 expm1 = _float_unary(_expm1, "expm1")
-log1p = _float_unary(fn.math.log1p, "log1p")
+log1p = _float_unary(lambda x: fn.math.log1p(x), "log1p")
 cbrt = _float_unary(_cbrt, "cbrt")
 exp2 = _float_unary(lambda x: 2 ** x, "exp2")
 deg2rad = _float_unary(lambda x: x * (np.pi / 180.0), "deg2rad")
 fix = _float_unary(lambda x: fn.where(x < 0, fn.math.ceil(x), fn.floor(x)), "fix")
-isnan = _float_unary(fn.math.is_nan, "isnan")
-isfinite = _float_unary(fn.math.is_finite, "isfinite")
+isnan = _float_unary(lambda x: fn.math.is_nan(x), "isnan")
+isfinite = _float_unary(lambda x: fn.math.is_finite(x), "isfinite")
 sinc = _float_unary(_sinc, "sinc")
 
 
@@ -471,7 +472,7 @@ def isposinf(x: Any) -> Any:
     return fn.equal(x, fn.fill(fn.shape(x), fn.constant(np.inf, x.dtype))) if x.dtype.is_floating else False
 
 
-def abs(x: Any) -> Any:  # noqa: A001
+def abs(x: Any) -> Any:
     """``tnp.abs``."""
     return _scalar(fn.abs, x)
 
@@ -576,7 +577,7 @@ def around(a: Any, decimals: int = 0) -> Any:
     return fn.cast(fn.truediv(fn.round(a * factor_t), factor_t), dtype)
 
 
-round = around  # noqa: A001
+round = around
 
 
 def _comparison(tf_fun: Callable, x1: Any, x2: Any, cast_bool_to_int: bool = False) -> Any:

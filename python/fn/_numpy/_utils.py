@@ -42,7 +42,7 @@ def array_internal(val: Any, dtype: Any = None, copy: bool = True, ndmin: int = 
     if copy:
         result = fn.identity(result)
     if ndmin > 32:
-        raise ValueError(f"ndmin bigger than allowable number of dimensions: 32.")
+        raise ValueError("ndmin bigger than allowable number of dimensions: 32.")
     rank = result.shape.rank
     if ndmin and rank is not None and ndmin > rank:
         result = fn.reshape(result, [1] * (ndmin - rank) + [-1 if d is None else d for d in result.shape.as_list()]

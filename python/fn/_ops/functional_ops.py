@@ -3,23 +3,26 @@ TensorArrays holding the elements unstacked along axis 0, as TensorFlow builds t
 loop runs in Python; in a function it is one While node whatever the number of elements)."""
 from typing import Any, Callable, List, Optional
 
-from fn import nest
+from fn import _core, nest
+from fn._ops.array_ops import constant, convert_to_tensor, shape, stack, zeros
 from fn._ops.control_flow_ops import while_loop
+from fn._ragged._public_ops import stack as ragged_stack
+from fn._ragged._ragged_tensor import RaggedTensor
+from fn._ragged._spec import RaggedTensorSpec
 from fn._ops.tensor_array_ops import TensorArray
 from fn._tensor.tensor_spec import TensorSpec
-from fn.dtypes import as_dtype
+from fn.dtypes import as_dtype, int64
+from fn.types.experimental import TraceType
 
 __all__ = ["map_fn", "scan", "foldl", "foldr"]
 
 
 def _int(i: Any) -> Any:
-    from fn import constant
     return constant(i) if isinstance(i, int) else i
 
 
 def _tensor(x: Any) -> Any:
-    from fn import convert_to_tensor   # reads a Variable's value
-    return convert_to_tensor(x)
+    return convert_to_tensor(x)   # reads a Variable's value
 
 
 def _static_length(flat: List[Any], mapping: bool = True) -> Optional[int]:
@@ -46,7 +49,6 @@ def _length(flat: List[Any], mapping: bool = True) -> Any:
     n_static = _static_length(flat, mapping)
     if n_static is not None:
         return n_static
-    from fn import shape
     return shape(flat[0])[0]
 
 
@@ -135,10 +137,8 @@ def _map_nodes(f: Callable[[Any], Any], x: Any, into: bool = False) -> Any:
 
 
 def _spec_of(d: Any) -> Any:
-    from fn._ragged._spec import RaggedTensorSpec
     if isinstance(d, (TensorSpec, RaggedTensorSpec)):
         return d
-    from fn.types.experimental import TraceType
     if isinstance(d, TraceType):   # SparseTensorSpec and other composite specs
         raise TypeError(f"map_fn can not generate {d} outputs")
     return TensorSpec(None, as_dtype(d))
@@ -149,12 +149,8 @@ def _map_composite(fn: Callable[[Any], Any], elems: Any, elems_flat: List[Any], 
     """map_fn over RaggedTensors, or into RaggedTensorSpec results: element by element (eagerly,
     or unrolled in a function when the number of elements is static), the results stacked by
     ``tf.stack`` / ``tf.ragged.stack`` as the signature says."""
-    from fn import executing_eagerly
-    from fn._ops.array_ops import stack
-    from fn._ragged._spec import RaggedTensorSpec
-    from fn.ragged import stack as ragged_stack
     n = _static_length(elems_flat)
-    if n is None and executing_eagerly():
+    if n is None and _core.executing_eagerly():
         n = int(elems_flat[0].nrows()) if hasattr(elems_flat[0], "nrows") else int(elems_flat[0].shape[0])
     if n is None:
         raise TypeError("fn's map_fn over RaggedTensors in a function needs a static number of elements "
@@ -175,14 +171,10 @@ def _map_composite(fn: Callable[[Any], Any], elems: Any, elems_flat: List[Any], 
 
 
 def _empty_ragged(spec: Any) -> Any:
-    from fn import zeros
-    from fn._ragged._ragged_tensor import RaggedTensor
-    from fn.dtypes import int64
     return RaggedTensor.from_row_lengths(zeros([0], spec.dtype), zeros([0], int64))
 
 
 def _empty(spec: TensorSpec) -> Any:
-    from fn import zeros
     dims = [0] + [d if d is not None else 0 for d in (spec.shape.as_list() if spec.shape.rank is not None else [])]
     return zeros(dims, spec.dtype)
 
@@ -203,8 +195,6 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_ite
     if len(elems_flat) == 0:
         raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "
                          f"Got {elems}, which does not contain any Tensors.")
-    from fn._ragged._ragged_tensor import RaggedTensor
-    from fn._ragged._spec import RaggedTensorSpec
     elems_flat = [t if isinstance(t, RaggedTensor) else _tensor(t) for t in elems_flat]
     if fn_output_signature is None:   # an element of each input, ragged ones ragged
         out_specs = [RaggedTensorSpec([None, None], t.dtype) if isinstance(t, RaggedTensor) else

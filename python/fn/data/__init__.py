@@ -21,5 +21,5 @@ __all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "Iterator", "IteratorSpec", "Nu
            "ThreadingOptions", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset",
            "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "experimental"]
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

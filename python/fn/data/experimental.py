@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from fn._data.options import (AutoShardPolicy, AutotuneOptions, DistributeOptions,  # noqa: F401
+from fn._data.options import (AutoShardPolicy, AutotuneOptions, DistributeOptions,
                               ExternalStatePolicy, OptimizationOptions, ThreadingOptions)
-from fn._data.readers import CsvDataset, make_csv_dataset  # noqa: F401
+from fn._data.readers import CsvDataset, make_csv_dataset
 
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
@@ -18,7 +18,7 @@ def cardinality(dataset: Any) -> Any:
     return dataset.cardinality()
 
 
-def Counter(start: Any = 0, step: Any = 1, dtype: Any = None) -> Any:  # noqa: N802 (TF's name)
+def Counter(start: Any = 0, step: Any = 1, dtype: Any = None) -> Any:  # TF's name
     """``tf.data.experimental.Counter``: ``start``, ``start + step``, ... forever."""
     from fn._data.dataset_ops import Dataset
     return Dataset.counter(start, step, dtype)
@@ -82,5 +82,5 @@ def rejection_resample(class_func: Callable, target_dist: Any, initial_dist: Any
     return _transform("rejection_resample", class_func, target_dist, initial_dist, seed)
 
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

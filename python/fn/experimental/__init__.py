@@ -10,5 +10,5 @@ from fn._ops.dispatch import (dispatch_for_api, dispatch_for_binary_elementwise_
                               dispatch_for_unary_elementwise_apis, unregister_dispatch_for)
 from fn.experimental import extension_type
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

@@ -161,7 +161,7 @@ def _attach(obj: Any, name: str, function: "_LoadedFunction") -> None:
         obj.__class__ = cls
 
     def forward(self: Any, *args: Any, **kwargs: Any) -> Any:
-        return getattr(self, "__dict__")[name](*args, **kwargs)
+        return self.__dict__[name](*args, **kwargs)
     forward.__name__ = name
     setattr(cls, name, forward)
 

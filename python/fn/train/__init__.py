@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any, List, Tuple
 
-from fn._io.example_pb import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,  # noqa: F401
+from fn._io.example_pb import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,
                                 FloatList, Int64List, SequenceExample)
 from fn.train._checkpoint import Checkpoint, CheckpointLoadStatus
 from fn.train._checkpoint_io import CheckpointReader
@@ -34,6 +34,6 @@ def list_variables(ckpt_dir_or_file: Any) -> List[Tuple[str, List[int]]]:
     return sorted(reader.get_variable_to_shape_map().items())
 
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 # CheckpointLoadStatus and CheckpointReader are returned, not public names in TF 2.21's tf.train.
 _export(globals(), hide=["CheckpointLoadStatus", "CheckpointReader"])

@@ -3,5 +3,5 @@ from __future__ import annotations
 
 from fn._extension_type._extension_type import as_dict
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())
