@@ -223,3 +223,5 @@ def test_bad_inputs():
         tnp.argsort(tnp.asarray([1 + 2j]))
     with pytest.raises(tf.errors.InvalidArgumentError):
         tnp.add(tnp.ones([2]), tnp.ones([3]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="paddings must be less than the dimension size"):
+        tnp.pad(tnp.ones([4]), [[5, 6]], mode="reflect")
