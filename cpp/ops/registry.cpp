@@ -164,12 +164,15 @@ void register_all_ops(OpRegistry& r) {
   register_conv_ops(r);
   register_nn_ops(r);
   register_random_ops(r);
+  register_random_counter_ops(r);
   register_scan_ops(r);
   register_sort_ops(r);
   register_permute_ops(r);
   register_special_ops(r);
   register_scatter_ops(r);
   register_linalg_ops(r);
+  register_linalg_decomp_ops(r);
+  register_linalg_eig_ops(r);
   register_loss_ops(r);
   register_string_ops(r);
   register_complex_ops(r);   // last: extends AddV2, Sub, Mul, RealDiv, Abs

@@ -9,5 +9,12 @@ from fn._manip_ops import eye  # noqa: E402,F401
 from fn._einsum import einsum  # noqa: E402,F401
 from fn._nn_ops import l2_normalize  # noqa: E402,F401
 
+# Decompositions, structured matrices and TF's Python compositions (issue 21).
+from fn._linalg.decompositions import (band_part, cholesky, diag, diag_part, eigh, eigvalsh, lu, qr,  # noqa: E402,F401
+                                       set_diag, slogdet, svd, triangular_solve)
+from fn._linalg.compositions import (adjoint, cholesky_solve, cross, expm, logdet, lstsq,  # noqa: E402,F401
+                                     lu_matrix_inverse, lu_reconstruct, lu_solve, matrix_rank, matvec, pinv,
+                                     tensor_diag, tensor_diag_part, trace)
+
 from fn._public import export as _export  # noqa: E402
 _export(globals())

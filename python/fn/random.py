@@ -120,5 +120,24 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
 # shuffle, categorical and the stateless ops (issue 14); imported last (they use uniform).
 from fn._random_ops import categorical, shuffle, stateless_normal, stateless_uniform  # noqa: E402,F401
 
+# tf.random.Generator and its module functions (issue 21).
+from fn._random.generator import (Algorithm, Generator, create_rng_state, get_global_generator,  # noqa: E402,F401
+                                  set_global_generator)
+
+
+def _experimental_module() -> Any:
+    # tf.random.experimental: the same Generator API under its older names.
+    import sys
+    import types
+    mod = types.ModuleType(__name__ + ".experimental", "``tf.random.experimental``")
+    for n in ("Algorithm", "Generator", "create_rng_state", "get_global_generator", "set_global_generator"):
+        setattr(mod, n, globals()[n])
+    mod.__all__ = sorted(n for n in vars(mod) if not n.startswith("_"))
+    sys.modules[mod.__name__] = mod
+    return mod
+
+
+experimental = _experimental_module()
+
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["convert_to_tensor", "float32", "get_global_seed", "get_seed"])
