@@ -12,6 +12,7 @@
 #include "ops/families.h"
 #include "ops/grad_util.h"
 #include "ops/helpers.h"
+#include "ops/broadcast_index.h"
 #include "ops/shape_util.h"
 #include "ops/linalg_util.h"
 #include <cstring>
@@ -91,7 +92,7 @@ std::vector<EagerPtr> diag_kernel(KernelContext&, const std::vector<EagerPtr>& i
   int64_t k = single_k(*in[1]), len = v.shape()[r - 1];
   int64_t rows = in[2]->scalar_as_int(0), cols = in[3]->scalar_as_int(0);
   int64_t min_rows = len + std::max<int64_t>(-k, 0), min_cols = len + std::max<int64_t>(k, 0);
-  if (rows < 0 && cols < 0) rows = min_rows, cols = min_cols;
+  if (rows < 0 && cols < 0) rows = cols = len + std::abs(k);   // square, as TF assumes
   else if (rows < 0) rows = min_rows;
   else if (cols < 0) cols = min_cols;
   if (rows < min_rows) throw_error(Code::InvalidArgument, "The number of rows is too small.");
@@ -164,6 +165,7 @@ std::vector<TensorSpec> diag_infer(const InferContext& c) {
     int64_t k = c.value(1)->scalar_as_int(0);
     rows = c.value(2)->scalar_as_int(0);
     cols = c.value(3)->scalar_as_int(0);
+    if (rows < 0 && cols < 0) rows = cols = len + std::abs(k);
     if (rows < 0) rows = len + std::max<int64_t>(-k, 0);
     if (cols < 0) cols = len + std::max<int64_t>(k, 0);
   }

@@ -119,9 +119,9 @@ std::vector<TensorSpec> qr_infer(const InferContext& c) {
   return {{d, graph_tail(s, {m, qc})}, {d, graph_tail(s, {qc, n})}};
 }
 
-// X R^-1 with R upper triangular: (R^-H X^H)^H.
+// X R^-H with R upper triangular: (R^-1 X^H)^H (TF's _TriangularSolve in _QrGrad).
 TensorPtr right_solve_upper(const TensorPtr& x, const TensorPtr& r) {
-  return adjoint(dispatch1("MatrixTriangularSolve", {r, adjoint(x)}, Attrs{{"lower", false}, {"adjoint", true}}));
+  return adjoint(dispatch1("MatrixTriangularSolve", {r, adjoint(x)}, Attrs{{"lower", false}, {"adjoint", false}}));
 }
 
 std::vector<TensorPtr> qr_grad(const GradContext& g) {

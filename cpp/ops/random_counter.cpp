@@ -11,6 +11,7 @@
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
 #include "ops/helpers.h"
+#include "ops/broadcast_index.h"
 #include "ops/shape_util.h"
 #include "ops/state.h"
 

@@ -101,9 +101,6 @@ EagerPtr transpose(const EagerPtr& x, const std::vector<int64_t>& perm);
 TensorPtr zeros_like(const TensorPtr& t);
 // Gradient inputs may be nullptr (zero): replace them with zeros like the matching output.
 std::vector<TensorPtr> densify(const std::vector<TensorPtr>& grads, const std::vector<TensorPtr>& like);
-// For each flat index of `out`, the flat index of the element of `in` broadcast to it (`in`
-// right-aligned against `out`, size-1 dims repeated).
-std::vector<int64_t> broadcast_flat_index(const Shape& in, const Shape& out);
 
 }  // namespace fn
 
