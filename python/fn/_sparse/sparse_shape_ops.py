@@ -6,10 +6,10 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from fn import _array_ops as A
-from fn import _math_ops as M
-from fn._manip_ops import tensor_scatter_nd_update, unique
-from fn._sort_ops import argsort
+from fn._ops import array_ops as A
+from fn._ops import math_ops as M
+from fn._ops.manip_ops import tensor_scatter_nd_update, unique
+from fn._ops.sort_ops import argsort
 from fn._sparse.sparse_ops import _check_sp, _eager, _linear, _np, _unlinear, slice as sparse_slice
 from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import bool_, int32, int64

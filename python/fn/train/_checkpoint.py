@@ -8,8 +8,8 @@ from typing import Any, Dict, List, Set
 
 import numpy as np
 
-from fn import _trackable
-from fn._serialize import to_numpy
+from fn._state import trackable as _trackable
+from fn._state.serialize import to_numpy
 from fn.train import _checkpoint_io as io
 from fn.train import _state
 
@@ -177,7 +177,7 @@ class Checkpoint:
     def save_counter(self) -> Any:
         """How many times ``save`` ran (an int64 variable, created on first use)."""
         if self._save_counter is None:
-            from fn._variables import Variable, init_scope
+            from fn._state.variables import Variable, init_scope
             with init_scope():
                 v = Variable(np.int64(0), trainable=False, name="save_counter")
             object.__setattr__(self, "_save_counter", v)
