@@ -81,7 +81,7 @@ def test_devices():
     assert tf.Variable(1.0).device == CPU
 
 
-@pytest.mark.parametrize("spec", ["CPU:0", "/CPU:0", "/cpu:0", "/device:CPU:0", CPU, "GPU:0", None, ""])
+@pytest.mark.parametrize("spec", ["CPU:0", "/CPU:0", "/cpu:0", "/device:CPU:0", CPU, "GPU:0", "cpu", "CPU", "/cpu", "gpu", None, ""])
 def test_device_scope_places_on_the_cpu(spec):
     with tf.device(spec):
         a = tf.Variable([[1.0, 2.0, 3.0]])

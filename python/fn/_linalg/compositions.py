@@ -9,13 +9,13 @@ from typing import Any, Optional
 import numpy as np
 
 from fn import _core
-from fn._array_ops import (cast, concat, convert_to_tensor, expand_dims, fill, gather, reshape, shape, stack,
+from fn._ops.array_ops import (cast, concat, convert_to_tensor, expand_dims, fill, gather, reshape, shape, stack,
                            transpose, where)
 from fn._linalg.decompositions import band_part, cholesky, diag, diag_part, lu, svd, triangular_solve
-from fn._linalg_ops import solve
-from fn._manip_ops import eye
-from fn._math_ops import abs as _abs
-from fn._math_ops import (floor, greater, is_finite, less, log, matmul, maximum, pow as _pow, reduce_max,
+from fn._ops.linalg_ops import solve
+from fn._ops.manip_ops import eye
+from fn._ops.math_ops import abs as _abs
+from fn._ops.math_ops import (floor, greater, is_finite, less, log, matmul, maximum, pow as _pow, reduce_max,
                           reduce_sum)
 from fn.dtypes import float16, float32, float64, int32
 
@@ -176,7 +176,7 @@ def lu_reconstruct(lower_upper: Any, perm: Any, validate_args: bool = False, nam
 
 
 def _invert_permutation(perm: Any) -> Any:
-    from fn._sort_ops import argsort
+    from fn._ops.sort_ops import argsort
     return cast(argsort(perm, axis=-1, stable=True), perm.dtype)
 
 
@@ -245,7 +245,7 @@ def _pade(matrix: Any, order: int) -> tuple:
 def expm(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
     """``tf.linalg.expm``: the matrix exponential (Pade approximants of orders 3-7 for float32,
     3-13 for float64, chosen by the 1-norm, with scaling and squaring)."""
-    from fn._control_flow import cond, while_loop
+    from fn._ops.control_flow_ops import cond, while_loop
     matrix = _t(input)
     if matrix.shape[-2:].as_list() == [0, 0]:
         return matrix

@@ -7,7 +7,7 @@ import collections
 from typing import Any, Optional
 
 from fn import _core
-from fn._array_ops import convert_to_tensor
+from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype, int32, int64
 
 Qr = collections.namedtuple("Qr", ["q", "r"])

@@ -16,10 +16,10 @@ from typing import Any, List, Optional, Union
 import numpy as np
 
 from fn import _core
-from fn._array_ops import _shape_tensor, cast, concat, convert_to_tensor, reshape, stack, unstack, zeros
-from fn._array_ops import shape as array_shape
-from fn._math_ops import maximum, reduce_prod
-from fn._variables import Variable, init_scope
+from fn._ops.array_ops import _shape_tensor, cast, concat, convert_to_tensor, reshape, stack, unstack, zeros
+from fn._ops.array_ops import shape as array_shape
+from fn._ops.math_ops import maximum, reduce_prod
+from fn._state.variables import Variable, init_scope
 from fn.dtypes import as_dtype, float32, int32, int64
 
 _STATE_SIZE = 3        # Philox: two counter words and one key word (int64 each)

@@ -52,9 +52,8 @@ def _check_spec(spec: str) -> None:
                 continue
             if key == "job" and value:
                 continue
-        elif _DEVICE.match(part) and part.split(":")[0].upper() in ("CPU", "GPU", "TPU") \
-                and ":" in part:
-            continue
+        elif _DEVICE.match(part) and part.split(":")[0].upper() in ("CPU", "GPU", "TPU"):
+            continue   # "cpu", "CPU:0", "gpu:*" (TF reads a bare type as index *)
         raise ValueError(f"Unknown attribute '{part}' is encountered while parsing the device "
                          f"spec: '{spec}'.")
 
