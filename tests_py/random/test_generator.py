@@ -186,3 +186,28 @@ def test_bad_inputs():
 def test_uniform_full_int_default_dtype_is_refused():
     with pytest.raises(TypeError, match="no uint64 dtype"):
         tf.random.Generator.from_seed(1).uniform_full_int([2])
+
+
+def test_saved_model_keeps_the_state_and_calls(tmp_path):
+    class M(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.g = tf.random.Generator.from_seed(0)
+
+        @tf.function
+        def __call__(self):
+            return self.g.normal([])
+
+        @tf.function
+        def state(self):
+            return self.g.state
+
+    m = M()
+    m()
+    m.state()
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    expected = m()   # the saved state continues with this draw
+    imported = tf.saved_model.load(str(tmp_path / "m"))
+    assert imported.state().numpy().tolist() == [256, 0, 0]
+    assert imported().numpy() == expected.numpy()   # __call__ of a loaded object is callable
+    assert imported.state().numpy().tolist() == [512, 0, 0]

@@ -16,6 +16,13 @@ from fn.saved_model import _format
 from fn.train import _checkpoint_io
 
 
+def _forward_special(name: str) -> Any:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return self.__dict__[name](*args, **kwargs)
+    method.__name__ = name
+    return method
+
+
 class _UserObject(Module):
     """A loaded object (TensorFlow's ``_UserObject``): its attributes are the saved children."""
 
@@ -171,7 +178,12 @@ def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
                 object.__setattr__(obj, name, child)
     concretes = [_load_concrete(r, blobs, objects) for r in header["functions"]]
     for node_id, name, indices in header["attached"]:
-        object.__setattr__(objects[node_id], name, _LoadedFunction(name, [concretes[i] for i in indices]))
+        obj = objects[node_id]
+        object.__setattr__(obj, name, _LoadedFunction(name, [concretes[i] for i in indices]))
+        if name.startswith("__") and name.endswith("__") and isinstance(obj, _UserObject):
+            # Python finds special methods (__call__) on the type: give this object a class of
+            # its own that forwards to the restored function, as TF's loader does.
+            obj.__class__ = type("_UserObject", (type(obj),), {name: _forward_special(name)})
     root = objects[0]
     if isinstance(root, _UserObject):
         object.__setattr__(root, "signatures", {k: _SignatureFunction(concretes[i])
