@@ -131,7 +131,10 @@ std::vector<EagerPtr> set_diag_kernel(KernelContext&, const std::vector<EagerPtr
   std::vector<int64_t> want(x.shape().dims().begin(), x.shape().dims().end() - 2);
   want.push_back(len);
   if (v.shape() != Shape(want))
-    throw_error(Code::InvalidArgument, "diagonal must have shape ", tf_shape(Shape(want)), ", received shape: ", tf_shape(v.shape()));
+    throw_error(Code::InvalidArgument, "Either first dimensions of diagonal don't match input.shape[:-2], or "
+                "diagonal.shape[:-1] is not equal to the longests diagonal in range "
+                "[lower_diag_index:upper_diag_index].\nInput shape: ", tf_shape(x.shape()), "\nDiagonal shape: ",
+                tf_shape(v.shape()), "\nExpected diagonal shape: ", tf_shape(Shape(want)));
   auto out = make_tensor(x.dtype(), x.shape());
   size_t es = dtype_size(x.dtype());
   std::memcpy(out->raw(), x.raw(), static_cast<size_t>(x.num_elements()) * es);
@@ -256,13 +259,14 @@ std::vector<EagerPtr> trisolve_kernel(KernelContext& k, const std::vector<EagerP
                 dtype_name(a.dtype()), " tensor but is a ", dtype_name(rhs.dtype()), " tensor");
   Batch bb = batch_of("MatrixTriangularSolve", rhs, false);
   int64_t n = ba.rows, m = bb.cols;
+  bool lower = k.attrs.get_or("lower", true), adj = k.attrs.get_or("adjoint", false);
   if (bb.rows != n)
-    throw_error(Code::InvalidArgument, "Incompatible shapes: ", tf_shape(a.shape()), " vs. ", tf_shape(rhs.shape()));
+    throw_error(Code::InvalidArgument, "In[0] mismatch In[1] shape: ", n, " vs. ", bb.rows, ": ", tf_shape(a.shape()),
+                " ", tf_shape(rhs.shape()), " ", lower ? 1 : 0, " ", adj ? 1 : 0);
   // Batch dims broadcast (BatchMatrixTriangularSolve's rule).
   Shape outer = broadcast_shapes(Shape(ba.outer), Shape(bb.outer));
   std::vector<int64_t> od = outer.dims();
   auto ia = broadcast_flat_index(Shape(ba.outer), outer), ib = broadcast_flat_index(Shape(bb.outer), outer);
-  bool lower = k.attrs.get_or("lower", true), adj = k.attrs.get_or("adjoint", false);
   od.push_back(n);
   od.push_back(m);
   auto out = make_tensor(a.dtype(), Shape(od));
@@ -402,6 +406,10 @@ void register_linalg_decomp_ops(OpRegistry& r) {
                 if (!a.has_rank() || !b.has_rank()) return std::vector<TensorSpec>{c.inputs[1]};
                 Shape oa(std::vector<int64_t>(a.dims().begin(), a.dims().end() - 2));
                 Shape ob(std::vector<int64_t>(b.dims().begin(), b.dims().end() - 2));
+                int64_t n = dim(a, 1), rows = dim(b, 2);
+                if (n >= 0 && rows >= 0 && n != rows)
+                  throw_error(Code::ValueError, "Dimensions must be equal, but are ", n, " and ", rows,
+                              suffix("MatrixTriangularSolve", c));
                 std::vector<int64_t> d = broadcast_partial(oa, ob).dims();
                 d.push_back(dim(b, 2));
                 d.push_back(dim(b, 1));

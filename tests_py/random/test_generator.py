@@ -179,6 +179,13 @@ def test_bad_inputs():
         tf.random.Generator.from_state([1, 2], "philox")
     with pytest.raises(tf.errors.InvalidArgumentError, match="Shape passed in must end with broadcasted shape"):
         g.binomial([3], counts=[1., 2.], probs=0.5)
+    counts, probs = tf.constant([1., 2.]), tf.constant([0.5, 0.5], tf.float64)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"input #4\(zero-based\) was expected to be a float "
+                                                              r"tensor but is a double tensor"):
+        g.binomial([2], counts=counts, probs=probs)
+    with pytest.raises(TypeError, match="Input 'probs' of 'StatefulRandomBinomial' Op has type float64 that does not "
+                                        "match type float32 of argument 'counts'"):
+        tf.function(lambda: g.binomial([2], counts=counts, probs=probs))()
 
 
 @pytest.mark.skipif(IS_TF, reason="fn has no uint64 dtype (TF's uniform_full_int default)")

@@ -233,12 +233,9 @@ def _pade(matrix: Any, order: int) -> tuple:
     tmp = powers[-1]
     for i in range(len(powers) - 2, -1, -1):
         tmp = tmp + b[2 * i + 1] * powers[i]
-    v = b[order - 1] * powers[-1] if order > 3 else b[2] * m2
-    if order > 3:
-        for i in range(len(powers) - 2, -1, -1):
-            v = v + b[2 * i] * powers[i]
-    else:
-        v = v + b[0] * ident
+    v = b[order - 1] * powers[-1]
+    for i in range(len(powers) - 2, -1, -1):
+        v = v + b[2 * i] * powers[i]
     return matmul(matrix, tmp), v
 
 

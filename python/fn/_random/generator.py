@@ -308,6 +308,11 @@ class Generator:
         counts = convert_to_tensor(counts)
         probs = convert_to_tensor(probs)
         if counts.dtype != probs.dtype:
+            if _core.executing_eagerly():   # TF's kernel check eagerly, op_def_library's while tracing
+                from fn.errors import InvalidArgumentError
+                raise InvalidArgumentError(None, None, f"cannot compute StatefulRandomBinomial as input #4(zero-based) "
+                                           f"was expected to be a {_c_name(counts.dtype)} tensor but is a "
+                                           f"{_c_name(probs.dtype)} tensor [Op:StatefulRandomBinomial]")
             raise TypeError(f"Input 'probs' of 'StatefulRandomBinomial' Op has type {probs.dtype.name} that does "
                             f"not match type {counts.dtype.name} of argument 'counts'.")
         shape = _shape_tensor(shape)
@@ -334,6 +339,11 @@ class Generator:
         size = _state_size(self._alg)
         return [Generator(state=concat([zeros([size - 1], int64), reshape(k, [1])], 0), alg=self._alg)
                 for k in unstack(keys, num=count)]
+
+
+def _c_name(dtype: Any) -> str:
+    """The C type name TF's kernel errors use (float, double, ...)."""
+    return {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
 
 
 _global_generator: Optional[Generator] = None
