@@ -170,6 +170,20 @@ std::vector<EagerPtr> uniform_int_kernel(KernelContext& k, const std::vector<Eag
   return {out};
 }
 
+// Normal samples redrawn until within 2 (TF's TruncatedNormal: variable samples per output).
+std::vector<EagerPtr> truncated_normal_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  DType d = k.attrs.get_or("dtype", DType::Float32);
+  if (d != DType::Float32 && d != DType::Float64)
+    throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
+                " is not in the list of allowed values: half, bfloat16, float, double");
+  auto out = make_tensor(d, shape_arg(*in[0]));
+  int64_t n = out->num_elements();
+  auto gen = reserve(k.attrs, n);
+  if (d == DType::Float32) philox::fill_truncated(gen, out->data<float>(), n);
+  else philox::fill_truncated(gen, out->data<double>(), n);
+  return {out};
+}
+
 // ---- Stateless: StatelessRandomUniform / StatelessRandomNormal (shape, seed[2]) ----
 
 // TF's GenerateKey: the seed pair scrambled by one Philox round into a key and a counter.
@@ -183,6 +197,25 @@ philox::Philox4x32 stateless_generator(const EagerTensor& seed) {
   philox::Philox4x32 scramble(counter, {0x3ec8f720u, 0x02461e29u});
   philox::Block mix = scramble.next();
   return philox::Philox4x32(philox::Block{0, 0, mix[2], mix[3]}, {mix[0], mix[1]});
+}
+
+// StatelessRandomGetKeyCounter(seed) -> key [1], counter [2]: the scrambled seed as the V2
+// ops' key and counter (int64 words holding TF's uint64 values).
+std::vector<EagerPtr> get_key_counter_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+  const EagerTensor& seed = *in[0];
+  check_index_type("StatelessRandomGetKeyCounter", "Tseed", seed.dtype());
+  if (seed.shape().rank() != 1 || seed.shape()[0] != 2)
+    throw_error(Code::InvalidArgument, "seed must have shape [2], not ", tf_shape(seed.shape()));
+  uint64_t s0 = static_cast<uint64_t>(seed.scalar_as_int(0)), s1 = static_cast<uint64_t>(seed.scalar_as_int(1));
+  philox::Block counter{static_cast<uint32_t>(s0), static_cast<uint32_t>(s0 >> 32), static_cast<uint32_t>(s1),
+                        static_cast<uint32_t>(s1 >> 32)};
+  philox::Block mix = philox::Philox4x32(counter, {0x3ec8f720u, 0x02461e29u}).next();
+  auto key = make_tensor(DType::Int64, Shape{1});
+  auto ctr = make_tensor(DType::Int64, Shape{2});
+  key->data<int64_t>()[0] = static_cast<int64_t>(mix[0] | (uint64_t{mix[1]} << 32));
+  ctr->data<int64_t>()[0] = 0;
+  ctr->data<int64_t>()[1] = static_cast<int64_t>(mix[2] | (uint64_t{mix[3]} << 32));
+  return {key, ctr};
 }
 
 std::vector<EagerPtr> stateless_uniform_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
@@ -238,6 +271,7 @@ OpDef random_op(const std::string& name, const std::string& dtype_attr, KernelFn
 void register_random_ops(OpRegistry& r) {
   r.add(random_op("RandomUniform", "dtype", uniform_kernel, 1));
   r.add(random_op("RandomStandardNormal", "dtype", normal_kernel, 1));
+  r.add(random_op("TruncatedNormal", "dtype", truncated_normal_kernel, 1));
   OpDef ui = random_op("RandomUniformInt", "Tout", uniform_int_kernel, 3);
   ui.infer = [](const InferContext& c) {
     DType d = c.inputs[1].dtype;
@@ -249,6 +283,11 @@ void register_random_ops(OpRegistry& r) {
   // Stateless: same seed, same numbers; pure functions of their inputs (CSE and folding apply).
   r.add(OpDef{"StatelessRandomUniform", "StatelessRandomUniform", 2, shape_infer("dtype"), stateless_uniform_kernel, {}});
   r.add(OpDef{"StatelessRandomNormal", "StatelessRandomNormal", 2, shape_infer("dtype"), stateless_normal_kernel, {}});
+  r.add(OpDef{"StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounter", 1,
+              [](const InferContext&) {
+                return std::vector<TensorSpec>{{DType::Int64, Shape{1}}, {DType::Int64, Shape{2}}};
+              },
+              get_key_counter_kernel, {}});
 }
 
 }  // namespace fn

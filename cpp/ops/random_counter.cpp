@@ -150,63 +150,15 @@ std::vector<EagerPtr> normal_v2_kernel(KernelContext& k, const std::vector<Eager
   return {out};
 }
 
-// One 32-bit sample at a time from a generator (TF's SingleSampleAdapter).
-class SingleSamples {
- public:
-  explicit SingleSamples(philox::Philox4x32& gen) : gen_(gen) {}
-  uint32_t operator()() {
-    if (used_ == 4) {
-      block_ = gen_.next();
-      used_ = 0;
-    }
-    return block_[used_++];
-  }
-
- private:
-  philox::Philox4x32& gen_;
-  philox::Block block_{};
-  int used_ = 4;
-};
-
-// Truncated normal: groups of `group` outputs (4 float, 2 double), each group from its own
-// region of group * 256 / 4 blocks, redrawing pairs of normals until |x| < 2 (TF's
-// FillPhiloxRandomTask for variable samples per output).
-template <typename T>
-void fill_truncated(const philox::Philox4x32& base, T* out, int64_t n) {
-  constexpr int group = std::is_same<T, float>::value ? 4 : 2;
-  constexpr uint64_t skip_per_group = group * kReservedBlocks / 4;
-  for (int64_t g = 0; g * group < n; ++g) {
-    philox::Philox4x32 gen = base;
-    gen.skip(static_cast<uint64_t>(g) * skip_per_group);
-    SingleSamples s(gen);
-    T res[group];
-    int idx = 0;
-    while (idx < group) {
-      T f[2];
-      if constexpr (std::is_same<T, float>::value) {
-        uint32_t x0 = s(), x1 = s();
-        philox::box_muller(x0, x1, &f[0], &f[1]);
-      } else {
-        uint32_t x0 = s(), x1 = s(), x2 = s(), x3 = s();
-        philox::box_muller(x0, x1, x2, x3, &f[0], &f[1]);
-      }
-      for (int j = 0; j < 2 && idx < group; ++j)
-        if (std::abs(f[j]) < T(2)) res[idx++] = f[j];
-    }
-    int64_t count = std::min<int64_t>(group, n - g * group);
-    std::copy(res, res + count, out + g * group);
-  }
-}
-
 std::vector<EagerPtr> truncated_v2_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   DType d = k.attrs.get_or("dtype", DType::Float32);
   if (d != DType::Float32 && d != DType::Float64) bad_float_dtype(d);
   auto out = make_tensor(d, shape_arg(*in[0]));
   auto gen = key_counter_generator(*in[1], *in[2], *in[3]);
   if (d == DType::Float32)
-    fill_truncated(gen, out->data<float>(), out->num_elements());
+    philox::fill_truncated(gen, out->data<float>(), out->num_elements());
   else
-    fill_truncated(gen, out->data<double>(), out->num_elements());
+    philox::fill_truncated(gen, out->data<double>(), out->num_elements());
   return {out};
 }
 

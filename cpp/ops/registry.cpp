@@ -85,7 +85,7 @@ void add_input_types(OpRegistry& r) {
   set("Range", {{0, "start", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}},
                 {1, "limit", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}},
                 {2, "delta", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}}});
-  for (const char* op : {"RandomUniform", "RandomStandardNormal", "RandomUniformInt"}) set(op, {{0, "shape", "T", kIdx}});
+  for (const char* op : {"RandomUniform", "RandomStandardNormal", "RandomUniformInt", "TruncatedNormal"}) set(op, {{0, "shape", "T", kIdx}});
   set("Conv2DBackpropInput", {{0, "input_sizes", "input_sizes", kI32}});
   set("Conv2DBackpropFilter", {{1, "filter_sizes", "filter_sizes", kI32}});
   set("TensorListGetItem", {{1, "index", "index", kI32}});

@@ -117,8 +117,21 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
     return _math("AddV2", mul, convert_to_tensor(mean, dtype), name or "random_normal")
 
 
+def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
+                     seed: Optional[int] = None, name: Optional[str] = None) -> Any:
+    """``tf.random.truncated_normal``: normal samples redrawn until within two standard
+    deviations of ``mean`` (TF's numbers for the same seeds)."""
+    dtype = as_dtype(dtype)
+    if not dtype.is_floating:
+        raise ValueError(f"Invalid dtype {dtype}: fn.random.truncated_normal needs a floating dtype")
+    rnd = _random("TruncatedNormal", [_shape_tensor(shape)], dtype, "dtype", seed, None)
+    mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
+    return _math("AddV2", mul, convert_to_tensor(mean, dtype), name or "truncated_normal")
+
+
 # shuffle, categorical and the stateless ops (issue 14); imported last (they use uniform).
-from fn._ops.random_ops import categorical, shuffle, stateless_normal, stateless_uniform  # noqa: E402,F401
+from fn._ops.random_ops import (categorical, shuffle, stateless_normal, stateless_truncated_normal,  # noqa: E402,F401
+                                stateless_uniform)
 
 # tf.random.Generator and its module functions (issue 21).
 from fn._random.generator import (Algorithm, Generator, create_rng_state, get_global_generator,  # noqa: E402,F401

@@ -218,3 +218,25 @@ def test_saved_model_keeps_the_state_and_calls(tmp_path):
     assert imported.state().numpy().tolist() == [256, 0, 0]
     assert imported().numpy() == expected.numpy()   # __call__ of a loaded object is callable
     assert imported.state().numpy().tolist() == [512, 0, 0]
+
+
+def test_truncated_normal_ops_are_tf_numbers():
+    # tf.random.truncated_normal (stateful TruncatedNormal op) and the stateless form.
+    np.testing.assert_allclose(tf.random.truncated_normal([5], seed=3).numpy(),
+                               [1.0616620779037476, -0.8785783052444458, 0.11187215894460678, 0.18511717021465302,
+                                -0.16233478486537933], rtol=1e-5)
+    np.testing.assert_allclose(tf.random.truncated_normal([3], seed=3, dtype=tf.float64).numpy(),
+                               [-1.9891512607565875, 0.8613319661711827, 0.5001542461196736], rtol=1e-12)
+    tf.random.set_seed(11)
+    try:
+        np.testing.assert_allclose(tf.random.truncated_normal([6], mean=1., stddev=2.).numpy(),
+                                   [-2.0458943843841553, 2.3390893936157227, -0.28493940830230713,
+                                    3.8600857257843018, 0.1791437268257141, 0.2634086012840271], rtol=1e-5)
+    finally:
+        tf.random.set_seed(None)
+    np.testing.assert_allclose(tf.random.stateless_truncated_normal([5], seed=[1, 2]).numpy(),
+                               [0.544110119342804, 0.20738030970096588, 0.0735643208026886, 0.04643455147743225,
+                                0.16820591688156128], rtol=1e-5)
+    np.testing.assert_allclose(tf.random.stateless_truncated_normal([3], seed=[7, -4], dtype=tf.float64,
+                                                                    mean=1.).numpy(),
+                               [1.4100152493885993, 1.160883226543936, 1.4952758006973033], rtol=1e-12)

@@ -78,3 +78,17 @@ def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, 
                         None)[0]
     return _core.execute("AddV2", [rnd * convert_to_tensor(stddev, dtype), convert_to_tensor(mean, dtype)], None,
                          name or "stateless_random_normal")[0]
+
+
+def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,  # noqa: A002
+                               name: Optional[str] = None, alg: str = "auto_select") -> Any:
+    """``tf.random.stateless_truncated_normal``: deterministic normal samples within two standard
+    deviations of ``mean`` from a shape-[2] ``seed`` (the seed scrambled into a Philox key and
+    counter as TF's StatelessRandomGetKeyCounter; TensorFlow's numbers)."""
+    dtype = as_dtype(dtype)
+    key, counter = _core.execute("StatelessRandomGetKeyCounter", [_seed_tensor(seed)], None, None)
+    alg_t = convert_to_tensor(3, int32)   # Philox on the CPU, as TF's auto-select
+    rnd = _core.execute("StatelessTruncatedNormalV2", [_shape_tensor(shape), key, counter, alg_t], {"dtype": dtype},
+                        None)[0]
+    return _core.execute("AddV2", [rnd * convert_to_tensor(stddev, dtype), convert_to_tensor(mean, dtype)], None,
+                         name or "stateless_truncated_normal")[0]
