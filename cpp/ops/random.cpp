@@ -58,29 +58,6 @@ InferFn shape_infer(const std::string& dtype_attr) {
   };
 }
 
-// Fills n outputs, `per` from each Philox block, with fill(block, out, count).
-template <typename T, typename F>
-void fill_blocks(philox::Philox4x32& gen, T* out, int64_t n, int per, F fill) {
-  for (int64_t i = 0; i < n; i += per) {
-    philox::Block b = gen.next();
-    fill(b, out + i, static_cast<int>(std::min<int64_t>(per, n - i)));
-  }
-}
-
-// Uniform [0, 1) float32/float64 from `gen`, as TF's PhiloxRandom distributions draw them.
-void fill_uniform_float(philox::Philox4x32& gen, EagerTensor& out) {
-  int64_t n = out.num_elements();
-  if (out.dtype() == DType::Float32) {
-    fill_blocks(gen, out.data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
-      for (int j = 0; j < c; ++j) o[j] = philox::uniform_float(b[j]);
-    });
-  } else {
-    fill_blocks(gen, out.data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
-      for (int j = 0; j < c; ++j) o[j] = philox::uniform_double(b[2 * j], b[2 * j + 1]);
-    });
-  }
-}
-
 std::vector<EagerPtr> uniform_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   DType d = k.attrs.get_or("dtype", DType::Float32);
   auto out = make_tensor(d, shape_arg(*in[0]));
@@ -221,7 +198,6 @@ std::vector<EagerPtr> get_key_counter_kernel(KernelContext&, const std::vector<E
 std::vector<EagerPtr> stateless_uniform_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   DType d = k.attrs.get_or("dtype", DType::Float32);
   auto out = make_tensor(d, shape_arg(*in[0]));
-  int64_t n = out->num_elements();
   auto gen = stateless_generator(*in[1]);
   switch (d) {
     case DType::Float32:
@@ -237,26 +213,12 @@ std::vector<EagerPtr> stateless_uniform_kernel(KernelContext& k, const std::vect
 
 std::vector<EagerPtr> stateless_normal_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   DType d = k.attrs.get_or("dtype", DType::Float32);
-  auto out = make_tensor(d, shape_arg(*in[0]));
-  int64_t n = out->num_elements();
-  auto gen = stateless_generator(*in[1]);
-  if (d == DType::Float64) {
-    fill_blocks(gen, out->data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
-      double r[2];
-      philox::box_muller(b[0], b[1], b[2], b[3], &r[0], &r[1]);
-      for (int j = 0; j < c; ++j) o[j] = r[j];
-    });
-  } else if (d == DType::Float32) {
-    fill_blocks(gen, out->data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
-      float r[4];
-      philox::box_muller(b[0], b[1], &r[0], &r[1]);
-      philox::box_muller(b[2], b[3], &r[2], &r[3]);
-      for (int j = 0; j < c; ++j) o[j] = r[j];
-    });
-  } else {
+  if (d != DType::Float32 && d != DType::Float64)
     throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
                 " is not in the list of allowed values: half, bfloat16, float, double");
-  }
+  auto out = make_tensor(d, shape_arg(*in[0]));
+  auto gen = stateless_generator(*in[1]);
+  fill_normal_float(gen, *out);
   return {out};
 }
 
@@ -267,6 +229,42 @@ OpDef random_op(const std::string& name, const std::string& dtype_attr, KernelFn
 }
 
 }  // namespace
+
+// Uniform [0, 1) float32/float64 from `gen`, as TF's PhiloxRandom distributions draw them.
+void fill_uniform_float(philox::Philox4x32& gen, EagerTensor& out) {
+  int64_t n = out.num_elements();
+  if (out.dtype() == DType::Float32) {
+    fill_blocks(gen, out.data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
+      for (int j = 0; j < c; ++j) o[j] = philox::uniform_float(b[j]);
+    });
+  } else {
+    fill_blocks(gen, out.data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
+      for (int j = 0; j < c; ++j) o[j] = philox::uniform_double(b[2 * j], b[2 * j + 1]);
+    });
+  }
+}
+
+// Standard normal float32/float64 from `gen`: Box-Muller on each block's words (TF's
+// NormalDistribution: 4 floats or 2 doubles per block).
+void fill_normal_float(philox::Philox4x32& gen, EagerTensor& out) {
+  int64_t n = out.num_elements();
+  if (out.dtype() == DType::Float64) {
+    fill_blocks(gen, out.data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
+      double r[2];
+      philox::box_muller(b[0], b[1], b[2], b[3], &r[0], &r[1]);
+      for (int j = 0; j < c; ++j) o[j] = r[j];
+    });
+    return;
+  }
+  fill_blocks(gen, out.data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
+    float r[4];
+    philox::box_muller(b[0], b[1], &r[0], &r[1]);
+    philox::box_muller(b[2], b[3], &r[2], &r[3]);
+    for (int j = 0; j < c; ++j) o[j] = r[j];
+  });
+}
+
+Shape random_shape_arg(const EagerTensor& s) { return shape_arg(s); }
 
 void register_random_ops(OpRegistry& r) {
   r.add(random_op("RandomUniform", "dtype", uniform_kernel, 1));

@@ -12,6 +12,7 @@
 #include "ops/families.h"
 #include "ops/helpers.h"
 #include "ops/broadcast_index.h"
+#include "ops/random.h"
 #include "ops/shape_util.h"
 #include "ops/state.h"
 
@@ -55,23 +56,7 @@ philox::Philox4x32 key_counter_generator(const EagerTensor& key, const EagerTens
                     static_cast<uint64_t>(key.data<int64_t>()[0]));
 }
 
-Shape shape_arg(const EagerTensor& s) {
-  check_index_type("StatelessRandom", "Tshape", s.dtype());
-  if (s.shape().rank() > 1)
-    throw_error(Code::InvalidArgument, "shape must be a vector of {int32,int64}, got shape ", tf_shape(s.shape()));
-  auto dims = read_int_list(s);
-  for (int64_t d : dims)
-    if (d < 0) throw_error(Code::InvalidArgument, "Dimension ", d, " must be >= 0");
-  return Shape(dims);
-}
-
-template <typename T, typename F>
-void fill_blocks(philox::Philox4x32& gen, T* out, int64_t n, int per, F fill) {
-  for (int64_t i = 0; i < n; i += per) {
-    philox::Block b = gen.next();
-    fill(b, out + i, static_cast<int>(std::min<int64_t>(per, n - i)));
-  }
-}
+Shape shape_arg(const EagerTensor& s) { return random_shape_arg(s); }
 
 [[noreturn]] void bad_float_dtype(DType d) {
   throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
@@ -114,16 +99,7 @@ std::vector<EagerPtr> uniform_v2_kernel(KernelContext& k, const std::vector<Eage
   if (d != DType::Float32 && d != DType::Float64) bad_float_dtype(d);
   auto out = make_tensor(d, shape_arg(*in[0]));
   auto gen = key_counter_generator(*in[1], *in[2], *in[3]);
-  int64_t n = out->num_elements();
-  if (d == DType::Float32) {
-    fill_blocks(gen, out->data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
-      for (int j = 0; j < c; ++j) o[j] = philox::uniform_float(b[j]);
-    });
-  } else {
-    fill_blocks(gen, out->data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
-      for (int j = 0; j < c; ++j) o[j] = philox::uniform_double(b[2 * j], b[2 * j + 1]);
-    });
-  }
+  fill_uniform_float(gen, *out);
   return {out};
 }
 
@@ -132,21 +108,7 @@ std::vector<EagerPtr> normal_v2_kernel(KernelContext& k, const std::vector<Eager
   if (d != DType::Float32 && d != DType::Float64) bad_float_dtype(d);
   auto out = make_tensor(d, shape_arg(*in[0]));
   auto gen = key_counter_generator(*in[1], *in[2], *in[3]);
-  int64_t n = out->num_elements();
-  if (d == DType::Float32) {
-    fill_blocks(gen, out->data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
-      float r[4];
-      philox::box_muller(b[0], b[1], &r[0], &r[1]);
-      philox::box_muller(b[2], b[3], &r[2], &r[3]);
-      for (int j = 0; j < c; ++j) o[j] = r[j];
-    });
-  } else {
-    fill_blocks(gen, out->data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
-      double r[2];
-      philox::box_muller(b[0], b[1], b[2], b[3], &r[0], &r[1]);
-      for (int j = 0; j < c; ++j) o[j] = r[j];
-    });
-  }
+  fill_normal_float(gen, *out);
   return {out};
 }
 

@@ -106,27 +106,28 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float3
     return _math("AddV2", _math("Mul", result, _math("Sub", hi, lo)), lo, name or "random_uniform")
 
 
+def _normal_like(op: str, shape: Any, mean: Any, stddev: Any, dtype: Any, seed: Optional[int], name: str) -> Any:
+    dtype = as_dtype(dtype)
+    rnd = _random(op, [_shape_tensor(shape)], dtype, "dtype", seed, None)
+    mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
+    return _math("AddV2", mul, convert_to_tensor(mean, dtype), name)
+
+
 def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32, seed: Optional[int] = None,
            name: Optional[str] = None) -> Any:
     """``tf.random.normal``: ``mean + stddev * N(0, 1)`` samples."""
-    dtype = as_dtype(dtype)
-    if not dtype.is_floating:
-        raise ValueError(f"Invalid dtype {dtype}: fn.random.normal needs a floating dtype")
-    rnd = _random("RandomStandardNormal", [_shape_tensor(shape)], dtype, "dtype", seed, None)
-    mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
-    return _math("AddV2", mul, convert_to_tensor(mean, dtype), name or "random_normal")
+    if not as_dtype(dtype).is_floating:
+        raise ValueError(f"Invalid dtype {as_dtype(dtype)}: fn.random.normal needs a floating dtype")
+    return _normal_like("RandomStandardNormal", shape, mean, stddev, dtype, seed, name or "random_normal")
 
 
 def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
                      seed: Optional[int] = None, name: Optional[str] = None) -> Any:
     """``tf.random.truncated_normal``: normal samples redrawn until within two standard
     deviations of ``mean`` (TF's numbers for the same seeds)."""
-    dtype = as_dtype(dtype)
-    if not dtype.is_floating:
-        raise ValueError(f"Invalid dtype {dtype}: fn.random.truncated_normal needs a floating dtype")
-    rnd = _random("TruncatedNormal", [_shape_tensor(shape)], dtype, "dtype", seed, None)
-    mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
-    return _math("AddV2", mul, convert_to_tensor(mean, dtype), name or "truncated_normal")
+    if not as_dtype(dtype).is_floating:
+        raise ValueError(f"Invalid dtype {as_dtype(dtype)}: fn.random.truncated_normal needs a floating dtype")
+    return _normal_like("TruncatedNormal", shape, mean, stddev, dtype, seed, name or "truncated_normal")
 
 
 # shuffle, categorical and the stateless ops (issue 14); imported last (they use uniform).

@@ -246,25 +246,24 @@ class Generator:
         return _core.execute(op, [shape, key, counter, alg] + (extra or []), attrs, name)[0]
 
     # -- distributions
-    def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
-               name: Optional[str] = None) -> Any:
-        """Normal samples ``mean + stddev * N(0, 1)``."""
+    def _scaled(self, op: str, shape: Any, mean: Any, stddev: Any, dtype: Any, name: str) -> Any:
+        """``mean + stddev * op(shape)`` (the normal-like draws)."""
         dtype = as_dtype(dtype)
         shape = _shape_tensor(shape)
         mean = convert_to_tensor(mean, dtype)
         stddev = convert_to_tensor(stddev, dtype)
-        rnd = self._stateless("StatelessRandomNormalV2", shape, dtype)
-        return _core.execute("AddV2", [rnd * stddev, mean], None, name or "stateful_normal")[0]
+        rnd = self._stateless(op, shape, dtype)
+        return _core.execute("AddV2", [rnd * stddev, mean], None, name)[0]
+
+    def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
+               name: Optional[str] = None) -> Any:
+        """Normal samples ``mean + stddev * N(0, 1)``."""
+        return self._scaled("StatelessRandomNormalV2", shape, mean, stddev, dtype, name or "stateful_normal")
 
     def truncated_normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
                          name: Optional[str] = None) -> Any:
         """Normal samples redrawn until within two standard deviations of ``mean``."""
-        dtype = as_dtype(dtype)
-        shape = _shape_tensor(shape)
-        mean = convert_to_tensor(mean, dtype)
-        stddev = convert_to_tensor(stddev, dtype)
-        rnd = self._stateless("StatelessTruncatedNormalV2", shape, dtype)
-        return _core.execute("AddV2", [rnd * stddev, mean], None, name or "truncated_normal")[0]
+        return self._scaled("StatelessTruncatedNormalV2", shape, mean, stddev, dtype, name or "truncated_normal")
 
     def uniform(self, shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float32,
                 name: Optional[str] = None) -> Any:
