@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 from fn import _core
 from fn._function.func_graph import FuncGraph
 from fn._function.function_args import (_FlattenedSpec, _flatten_tensors, _is_variable, _is_variable_leaf, _Signature,
-                               _to_spec, _walk)
+                               _walk)
 from fn._function.function_type import AtomicFunction, FunctionType, function_type_of
 from fn._function.input_signature import _CastError
 from fn._tensor.tensor_spec import TensorSpec
@@ -153,7 +153,7 @@ class ConcreteFunction:
             if not _core.is_tensor(got):
                 try:
                     got = _core.convert_to_tensor(got, None, expected.dtype)
-                except Exception:  # noqa: BLE001
+                except Exception:
                     raise _CastError(f"Can not cast {got!r} to {expected!r}") from None
             flat.append(got)
             return

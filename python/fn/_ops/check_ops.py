@@ -76,7 +76,7 @@ def _graph_text(items: Sequence[Any], summarize: Optional[int]) -> str:
     return "assertion failed: " + " ".join(f"[{p}]" if not p.startswith("[") else p for p in parts)
 
 
-def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None,  # noqa: N802
+def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None,
            name: Optional[str] = None) -> Any:
     """``tf.debugging.Assert`` / ``tf.Assert``: fails when ``condition`` is false, printing ``data``."""
     if _core.executing_eagerly():

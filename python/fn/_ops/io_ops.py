@@ -79,7 +79,7 @@ def decode_raw(input_bytes: Any, out_type: Any, little_endian: bool = True, fixe
     return _host(run, x, dt, x.shape.concatenate([last]))
 
 
-def encode_base64(input: Any, pad: bool = False, name: Optional[str] = None) -> Any:  # noqa: A002
+def encode_base64(input: Any, pad: bool = False, name: Optional[str] = None) -> Any:
     """``tf.io.encode_base64``: web-safe base64 (``-`` and ``_``), ``=`` padding only if ``pad``."""
     x = _string_input(input, "EncodeBase64")
 
@@ -91,7 +91,7 @@ def encode_base64(input: Any, pad: bool = False, name: Optional[str] = None) -> 
     return _host(run, x, string, x.shape)
 
 
-def decode_base64(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def decode_base64(input: Any, name: Optional[str] = None) -> Any:
     """``tf.io.decode_base64``: the inverse of ``encode_base64`` (padding optional)."""
     x = _string_input(input, "DecodeBase64")
 

@@ -50,7 +50,7 @@ def _resolve_stream(stream: Any) -> Any:
     if stream == "stdout":
         return sys.stdout
     if isinstance(stream, str) and stream.startswith("file://"):
-        return open(stream[len("file://"):], "a")  # noqa: SIM115  closed below
+        return open(stream[len("file://"):], "a")  # closed below
     if stream is sys.__stderr__:
         return sys.stderr
     if stream is sys.__stdout__:

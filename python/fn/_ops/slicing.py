@@ -86,5 +86,3 @@ def getitem(tensor: Any, slice_spec: Any) -> Any:
         packed = [_pack(begin, dtype), _pack(end, dtype), _pack(strides, dtype)]
     return _core.execute("StridedSlice", [tensor] + packed, attrs, "strided_slice")[0]
 
-
-_core.Tensor.__getitem__ = getitem

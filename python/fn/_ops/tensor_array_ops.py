@@ -129,7 +129,7 @@ class TensorArray:
         if not _core.is_tensor(value):
             try:
                 return _core.convert_to_tensor(value, self._dtype)
-            except Exception:  # noqa: BLE001  (reported below with TensorArray's wording)
+            except Exception:  # reported below with TensorArray's wording
                 value = _core.convert_to_tensor(value)
         if value.dtype != self._dtype:
             raise errors.InvalidArgumentError(

@@ -361,3 +361,17 @@ def set_global_generator(generator: Union[Generator, Any]) -> None:
     """``tf.random.set_global_generator``: replaces the global generator."""
     global _global_generator
     _global_generator = generator
+
+
+def experimental_module(parent: str) -> Any:
+    """``tf.random.experimental``: a module holding the Generator API under its older names."""
+    import sys
+    import types
+    mod = types.ModuleType(parent + ".experimental", "``tf.random.experimental``")
+    for name, value in (("Algorithm", Algorithm), ("Generator", Generator), ("create_rng_state", create_rng_state),
+                        ("get_global_generator", get_global_generator),
+                        ("set_global_generator", set_global_generator)):
+        setattr(mod, name, value)
+    mod.__all__ = sorted(n for n in vars(mod) if not n.startswith("_"))
+    sys.modules[mod.__name__] = mod
+    return mod
