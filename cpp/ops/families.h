@@ -30,9 +30,9 @@ void register_sort_ops(OpRegistry& r);         // TopKV2, Unique
 void register_permute_ops(OpRegistry& r);      // ReverseV2, Roll, BroadcastTo
 void register_special_ops(OpRegistry& r);      // Erf, Atan2
 void register_scatter_ops(OpRegistry& r);      // TensorScatter{Update,Add,Sub,Min,Max}, SegmentSum
-void register_linalg_ops(OpRegistry& r);
-void register_linalg_decomp_ops(OpRegistry& r);   // Cholesky, MatrixTriangularSolve, Lu, LogMatrixDeterminant, band/diag ops
-void register_linalg_eig_ops(OpRegistry& r);      // Qr, SelfAdjointEigV2, Svd       // MatrixInverse, MatrixDeterminant, MatrixSolve
+void register_linalg_ops(OpRegistry& r);          // MatrixInverse, MatrixDeterminant, MatrixSolve
+void register_linalg_decomp_ops(OpRegistry& r);   // Cholesky, MatrixTriangularSolve, Lu, LogMatrixDeterminant, band/diag
+void register_linalg_eig_ops(OpRegistry& r);      // Qr, SelfAdjointEigV2, Svd
 void register_loss_ops(OpRegistry& r);         // (Sparse)SoftmaxCrossEntropyWithLogits
 void register_complex_ops(OpRegistry& r);      // Complex, Real, Imag, Conj, ComplexAbs (+ complex AddV2/Sub/Mul/RealDiv/Abs)
 void register_string_ops(OpRegistry& r);       // StringJoin, StringLength, StringLower/Upper, StringToNumber, AsString
