@@ -6,7 +6,7 @@ file passes under TensorFlow (--against-tf)."""
 import numpy as np
 import pytest
 
-from ops_new._grad import check_grad, traced_shapes
+from _grad import check_grad, traced_shapes
 from tfbackend import tf
 
 pytestmark = pytest.mark.tf_oracle
