@@ -32,6 +32,9 @@ TF_PYTHON = os.path.expanduser("~/.cache/fn/tfref/bin/python")
 
 # Errors a user must never see: fn's or pybind11's internals leaking out.
 INTERNAL_CLASSES = {"InternalError", "SystemError"}
+# Python's own errors escaping from inside fn (TF raises its own classes for these inputs).
+PYTHON_INTERNAL = {"ZeroDivisionError", "IndexError", "OverflowError", "RecursionError", "AttributeError",
+                   "KeyError", "UnboundLocalError", "NameError", "AssertionError"}
 INTERNAL_TEXT = ("Unable to cast", "incompatible function arguments", "'NoneType' object has no attribute '_id'",
                  "make_tensor needs")
 
@@ -42,7 +45,7 @@ BATCH = 250             # cases per child process
 
 def is_internal(outcome: str) -> bool:
     cls, _, msg = outcome.partition(" ")
-    return cls in INTERNAL_CLASSES or any(t in msg for t in INTERNAL_TEXT)
+    return cls in INTERNAL_CLASSES or cls in PYTHON_INTERNAL or any(t in msg for t in INTERNAL_TEXT)
 
 
 def is_failure(outcome: str) -> bool:
@@ -225,6 +228,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--cases", type=int, default=3000)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--backend", default="fn", choices=["fn", "tf"])
+    ap.add_argument("--surface", default="core", choices=["core", "new", "both"])
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args(argv)
     if a.child:
@@ -235,7 +239,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if a.backend == "fn" and importlib.util.find_spec("fn") is None:   # the source tree's fn
         os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), os.environ.get("PYTHONPATH")]))
     from fuzz_cases import cases as make_cases
-    cs = make_cases(a.seed, a.cases, a.start)
+    surfaces = ["core", "new"] if a.surface == "both" else [a.surface]
+    cs = [c for s in surfaces for c in make_cases(a.seed, a.cases, a.start, s)]
     t0 = time.monotonic()
     outs = run(cs, a.backend, jobs=a.jobs, progress=True)
     print(summarize(cs, outs, a.backend))
