@@ -70,20 +70,23 @@ def main() -> int:
 
 
 def report(surface: str, rows: list, show: int) -> None:
-    cls = lambda o: o.split(" ", 1)[0]  # noqa: E731
+    def cls(o: str, tf_class: str = "") -> str:
+        """The outcome's class; fn's dual TypeError/ValueError matches either of TF's."""
+        name = o.split(" ", 1)[0]
+        return tf_class if tf_class and tf_class in name.split("+") else name
     fails = sum(fuzz_runner.is_failure(f) for _, f, _ in rows)
-    internal = Counter(cls(f) for _, f, _ in rows if cls(f) in fuzz_runner.PYTHON_INTERNAL)
+    internal = Counter(cls(f) for _, f, t in rows if fuzz_runner.is_python_internal(f) and cls(f) != cls(t))
     rows = [r for r in rows if not excluded(r[0][0])]
     both = [(c, f, t) for c, f, t in rows if cls(t) != "ok" and cls(f) != "ok"]
-    agree = sum(cls(f) == cls(t) for _, f, t in both)
+    agree = sum(cls(f, cls(t)) == cls(t) for _, f, t in both)
     only_tf = sum(cls(f) == "ok" and cls(t) != "ok" for _, f, t in rows)
     only_fn = sum(cls(f) != "ok" and cls(t) == "ok" for _, f, t in rows)
     both_ok = sum(cls(f) == "ok" and cls(t) == "ok" for _, f, t in rows)
     print(f"\n== {surface}: {len(rows)} cases compared (excluded by name: {sum(excluded(c[0]) for c, _, _ in rows)})")
     print(f"both raise in {len(both)}: same class in {agree} ({100.0 * agree / max(1, len(both)):.1f}%)")
     print(f"only TF raises: {only_tf}; only fn raises: {only_fn}; both return a value: {both_ok}")
-    print(f"fn failures (crash/hang/internal): {fails}; Python-internal classes from fn: {dict(internal)}")
-    pairs = Counter((c[0].rsplit(":", 1)[-1], cls(t), cls(f)) for c, f, t in both if cls(f) != cls(t))
+    print(f"fn failures (crash/hang/internal): {fails}; Python-internal classes from fn where TF raises another class: {dict(internal)}")
+    pairs = Counter((c[0].rsplit(":", 1)[-1], cls(t), cls(f)) for c, f, t in both if cls(f, cls(t)) != cls(t))
     print("most common (case name: TF class -> fn class):")
     for (name, t, f), n in pairs.most_common(20):
         print(f"  {n:5d}  {name}: {t} -> {f}")
@@ -91,7 +94,7 @@ def report(surface: str, rows: list, show: int) -> None:
     for (cid, code), f, t in both:
         if shown >= show:
             break
-        if cls(f) != cls(t):
+        if cls(f, cls(t)) != cls(t):
             print(f"{cid}\n  {code[:300]}\n  TF: {t[:160]}\n  fn: {f[:160]}")
             shown += 1
     return 0

@@ -33,10 +33,10 @@ def _saved_model_roundtrip(fn_, spec, arg):
 def _onnx_roundtrip(fn_, spec, arg):
     import fn.onnx, onnxruntime
     f = tf.function(fn_, input_signature=[spec])
+    want = f(arg).numpy()          # fn's own errors (a wrong argument) first
     model = tf.onnx.export(f.get_concrete_function())
     sess = onnxruntime.InferenceSession(model.SerializeToString())
-    got = sess.run(None, {sess.get_inputs()[0].name: np.asarray(arg)})[0]
-    want = f(arg).numpy()
+    got = sess.run(None, {sess.get_inputs()[0].name: arg.numpy()})[0]
     if not np.allclose(got, want, rtol=1e-3, atol=1e-3, equal_nan=True):
         raise AssertionError(f'onnxruntime {got!r} != fn {want!r}')
     return want

@@ -354,7 +354,13 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
     x = convert_to_tensor(input)
     w = _core.convert_to_tensor(filter, None, x.dtype)
     ws = w._shape_tuple
-    if ws is None or len(ws) != 4 or ws[2] is None or ws[3] is None:
+    if ws is not None and len(ws) != 4:
+        # TF: the kernel's InvalidArgument eagerly, the shape function's ValueError while tracing
+        if x._is_eager and w._is_eager:
+            raise errors.InvalidArgumentError(None, None, f"filter must be 4-dimensional: {list(ws)}")
+        raise ValueError(f"Shape must be rank 4 but is rank {len(ws)} for '{{{{node depthwise}}}} = "
+                         f"DepthwiseConv2dNative[]' with input shapes: {x.shape}, {w.shape}.")
+    if ws is None or ws[2] is None or ws[3] is None:
         raise ValueError(f"fn.nn.depthwise_conv2d needs a 4-D filter with static channels, got {w.shape}")
     c, m = ws[2], ws[3]
     strides = list(strides)
