@@ -130,14 +130,19 @@ def test_choose_and_sample_from_datasets():
     assert [x for x in mixed if x < 10] == [0, 1, 2]
 
 
-def test_rejection_resample_shapes():
+def test_rejection_resample_is_tfs():
+    tf.random.set_seed(1)
     r = tf.data.Dataset.range(200).map(lambda x: tf.cast(x % 4 == 0, tf.int64))
     out = r.rejection_resample(lambda x: x, target_dist=[0.5, 0.5], initial_dist=[0.75, 0.25], seed=1)
     assert out.element_spec == (tf.TensorSpec([], tf.int64), tf.TensorSpec([], tf.int64))
-    got = values(out)
+    got = values(out.take(30))
     assert all(c == x for c, x in got)
-    ones = sum(c for c, _ in got)
-    assert ones / len(got) > 0.35   # resampled towards 50% from 25%
+    assert [c for c, _ in got] == [1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1, 0, 0, 1, 0, 1, 1, 1, 0, 1, 0, 0, 1, 0, 1,
+                                   0, 1, 1, 0]
+    estimated = r.rejection_resample(lambda x: x, target_dist=[0.5, 0.5], seed=2)
+    assert [c for c, _ in values(estimated.take(30))] == [
+        1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 0, 1, 0, 0, 0]
+    tf.random.set_seed(None)
 
 
 def test_options():
@@ -323,3 +328,57 @@ def test_csv_ignore_errors(tmp_path):
     with pytest.raises(tf.errors.InvalidArgumentError):
         list(ds)
     assert values(ds.ignore_errors()) == [(1, 2), (5, 6)]
+
+
+def test_cardinalities():
+    r = tf.data.Dataset.range(10)
+    cases = [r.padded_batch(3), r.padded_batch(3, drop_remainder=True), r.window(3), r.shard(4, 3),
+             r.shuffle(4), r.scan(tf.constant(0, tf.int64), lambda s, x: (s, x)), r.unique(),
+             r.take_while(lambda x: True),
+             r.interleave(lambda x: tf.data.Dataset.from_tensors(x)), tf.data.Dataset.counter(), r.ignore_errors(),
+             r.with_options(tf.data.Options()), r.repeat().take(7)]
+    got = [int(d.cardinality()) for d in cases]
+    assert got == [4, 3, 4, 2, 10, 10, -2, -2, -2, -1, -2, 10, 7]
+
+
+def test_random_and_sample_from_datasets_are_tfs():
+    assert values(tf.data.Dataset.random(seed=42).take(4)) == [2985944072, 4132877644, 929418493, 249609589]
+    two = [tf.data.Dataset.range(0, 100), tf.data.Dataset.range(100, 200)]
+    assert values(tf.data.Dataset.sample_from_datasets(two, [0.3, 0.7], seed=7).take(12)) == \
+        [100, 0, 101, 1, 102, 103, 104, 105, 2, 106, 107, 108]
+    three = two + [tf.data.Dataset.range(200, 300)]
+    assert values(tf.data.Dataset.sample_from_datasets(three, seed=3).take(12)) == \
+        [100, 101, 200, 0, 201, 102, 103, 202, 104, 1, 203, 2]
+
+
+def test_reprs_are_tfs():
+    r = tf.data.Dataset.range(6)
+    ds = [r.padded_batch(2), r.window(2), r.interleave(lambda x: tf.data.Dataset.from_tensors(x), cycle_length=2),
+          r.interleave(lambda x: tf.data.Dataset.from_tensors(x), cycle_length=2, num_parallel_calls=2),
+          r.shard(2, 0), r.unique(), r.ignore_errors(), r.take_while(lambda x: x < 3),
+          r.group_by_window(lambda x: x % 2, lambda k, w: w.batch(2), window_size=2),
+          r.with_options(tf.data.Options()), tf.data.Dataset.counter(), tf.data.Dataset.random(seed=1),
+          r.map(lambda x: x, num_parallel_calls=2), r.scan(tf.constant(0, tf.int64), lambda s, x: (s, x)),
+          tf.data.Dataset.sample_from_datasets([r, r], seed=1),
+          tf.data.Dataset.choose_from_datasets([r, r], r.map(lambda x: x % 2)),
+          r.map(lambda x: tf.fill([2], x)).bucket_by_sequence_length(lambda x: tf.shape(x)[0], [2], [2, 2])]
+    expected = [
+        '<_PaddedBatchDataset element_spec=TensorSpec(shape=(None,), dtype=tf.int64, name=None)>',
+        '<_WindowDataset element_spec=DatasetSpec(TensorSpec(shape=(), dtype=tf.int64, name=None), TensorShape([]))>',
+        '<_InterleaveDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_ParallelInterleaveDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_ShardDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_UniqueDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_IgnoreErrorsDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_TakeWhileDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_GroupByWindowDataset element_spec=TensorSpec(shape=(None,), dtype=tf.int64, name=None)>',
+        '<_OptionsDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_ScanDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_RandomDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_ParallelMapDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_ScanDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_DirectedInterleaveDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_DirectedInterleaveDataset element_spec=TensorSpec(shape=(), dtype=tf.int64, name=None)>',
+        '<_GroupByWindowDataset element_spec=TensorSpec(shape=(None, 2), dtype=tf.int64, name=None)>',
+    ]
+    assert [repr(d).replace("fn.", "tf.") for d in ds] == expected

@@ -192,6 +192,13 @@ class Dataset:
         return CounterDataset(start, step, int64 if dtype is None else dtype)
 
     @staticmethod
+    def random(seed: Optional[int] = None, rerandomize_each_iteration: Optional[bool] = None,
+               name: Optional[str] = None) -> "Dataset":
+        """Endless pseudo-random int64 values (TF's stream for the same seeds)."""
+        from fn._data.shuffle import RandomDataset
+        return RandomDataset(seed, rerandomize_each_iteration)
+
+    @staticmethod
     def list_files(file_pattern: Any, shuffle: Optional[bool] = None, seed: Optional[int] = None,
                    name: Optional[str] = None) -> "Dataset":
         """The file names matching the glob pattern(s), shuffled unless ``shuffle=False``."""
@@ -274,8 +281,8 @@ class Dataset:
     def rejection_resample(self, class_func: Callable, target_dist: Any, initial_dist: Any = None,
                            seed: Optional[int] = None, name: Optional[str] = None) -> "Dataset":
         """``(class, element)`` pairs resampled towards ``target_dist``."""
-        from fn._data.grouping import RejectionResampleDataset
-        return RejectionResampleDataset(self, class_func, target_dist, initial_dist, seed)
+        from fn._data.grouping import rejection_resample
+        return rejection_resample(self, class_func, target_dist, initial_dist, seed)
 
     def scan(self, initial_state: Any, scan_func: Callable, name: Optional[str] = None) -> "Dataset":
         """The outputs of ``(state, output) = scan_func(state, element)``."""

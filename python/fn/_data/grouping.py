@@ -6,7 +6,7 @@ from __future__ import annotations
 import collections
 import copy
 import itertools
-from typing import Any, Callable, Dict, Iterator as PyIterator, List, Optional
+from typing import Any, Callable, Dict, Iterator as PyIterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -73,7 +73,8 @@ class PaddedBatchDataset(_UnaryDataset):
             if t.dtype != s.dtype:
                 raise TypeError(f"Padding value {v!r} has dtype {t.dtype.name}, expected {s.dtype.name}.")
             if t.shape.rank != 0:
-                raise ValueError(f"Invalid `padding_values`. `padding_values` values should be scalars, but got {t.shape}.")
+                raise ValueError("Invalid `padding_values`. `padding_values` values should be scalars, but got "
+                                 f"{t.shape}.")
             pads.append(t.numpy())
         self._n, self._drop, self._shapes, self._pads = n, bool(drop_remainder), shapes, pads
         lead = TensorShape([n if self._drop else None])
@@ -300,52 +301,91 @@ class BucketBySequenceLengthDataset(_UnaryDataset):
         return UNKNOWN
 
 
-class RejectionResampleDataset(_UnaryDataset):
-    """``Dataset.rejection_resample``: ``(class, element)`` pairs, elements kept with
-    probability ``(target/initial)[class]`` scaled so the likeliest class is always kept;
-    without ``initial_dist`` the class distribution is estimated as elements arrive."""
+def _acceptance_probs_with_mixing(initial: Any, target: Any) -> Tuple[Any, Any]:
+    """TF's ``_calculate_acceptance_probs_with_mixing``: per-class acceptance ``a_i`` of the
+    rejection sampler and the probability ``m`` of taking an element unfiltered."""
+    import fn
+    ratio = target / (initial + np.finfo(np.float32).tiny)
+    top, m = fn.reduce_max(ratio), fn.reduce_min(ratio)
+    return (ratio - m) / (top - m), m
+
+
+class _RejectionWarning(_UnaryDataset):
+    """The acceptance vectors of ``(accept, initial)`` pairs; like TF's ``tf.Print`` in
+    ``rejection_resample`` it reports (to stderr, the first 10 times) when more than half of
+    the elements would be rejected."""
 
     _type_name = "_MapDataset"
 
-    def __init__(self, input_dataset: Dataset, class_func: Callable, target_dist: Any,
-                 initial_dist: Any = None, seed: Optional[int] = None) -> None:
-        from fn._data.shuffle import op_seeds
-        self._class = TracedFunction(class_func, input_dataset.element_spec, "Dataset_class_func")
-        cs = self._class.output_spec
-        if not (isinstance(cs, TensorSpec) and cs.dtype in (int32, int64) and cs.shape.rank == 0):
-            raise ValueError("Invalid `class_func`. `class_func` must return a scalar int32 or int64 tensor.")
-        self._target = np.asarray(target_dist.numpy() if _core.is_tensor(target_dist) else target_dist,
-                                  np.float64).reshape(-1)
-        self._initial = None if initial_dist is None else np.asarray(
-            initial_dist.numpy() if _core.is_tensor(initial_dist) else initial_dist, np.float64).reshape(-1)
-        if self._initial is not None and self._initial.shape != self._target.shape:
-            raise ValueError("`initial_dist` and `target_dist` must have the same shape.")
-        self._seeds = op_seeds(seed)
-        super().__init__(input_dataset, (cs, input_dataset.element_spec))
+    def __init__(self, pairs: Dataset) -> None:
+        super().__init__(pairs, pairs.element_spec[0])
 
     def _elements(self) -> PyIterator[Any]:
-        s1, s2 = self._seeds
-        rng = np.random.default_rng(None if (s1, s2) == (0, 0) else [s1, s2])
-        counts = np.zeros_like(self._target)
-        for e in self._input._elements():
-            c = self._class(e)
-            k = int(c.numpy())
-            if not 0 <= k < len(self._target):
-                raise errors.InvalidArgumentError(None, None, f"Class {k} is out of range of the target "
-                                                  f"distribution of {len(self._target)} classes.")
-            if self._initial is not None:
-                initial = self._initial
-            else:
-                counts[k] += 1
-                initial = counts / counts.sum()
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ratio = np.where(initial > 0, self._target / initial, 0.0)
-            top = ratio.max()
-            if top > 0 and rng.random() < ratio[k] / top:
-                yield (c, e)
+        import sys
+        shown = 0
+        for accept, initial in self._input._elements():
+            a, p = np.asarray(accept.numpy()), np.asarray(initial.numpy())
+            rejected = np.float32(np.sum((1 - a) * p))
+            if rejected >= 0.5 and shown < 10:
+                shown += 1
+                text = "".join("[" + " ".join(f"{float(v):.9g}" for v in np.ravel(x)) + "]" for x in (rejected, p, a))
+                print(f"Proportion of examples rejected by sampler is high: {text}", file=sys.stderr)
+            yield accept
 
-    def _cardinality(self) -> int:
-        return UNKNOWN
+
+def rejection_resample(dataset: Dataset, class_func: Callable, target_dist: Any, initial_dist: Any = None,
+                       seed: Optional[int] = None) -> Dataset:
+    """``Dataset.rejection_resample``, composed of datasets as TF composes it: a rejection
+    filter (``random.uniform < a_class``) mixed with the original elements with probability
+    ``m`` by ``sample_from_datasets``; without ``initial_dist`` the class distribution is
+    estimated from batches of 32 class values (smoothing 10 per class)."""
+    import fn
+    target = fn.cast(fn.convert_to_tensor(target_dist), fn.float32)
+    unpack = type(dataset.element_spec) is tuple
+
+    def klass(data: Any) -> Any:
+        return class_func(*data) if unpack else class_func(data)
+
+    if initial_dist is not None:
+        initial = fn.cast(fn.convert_to_tensor(initial_dist), fn.float32)
+        accept, p_original = _acceptance_probs_with_mixing(initial, target)
+        initial_ds = Dataset.from_tensors(initial).repeat()
+        accept_ds = Dataset.from_tensors(accept).repeat()
+        original_ds = Dataset.from_tensors(p_original).repeat()
+        static = float(p_original.numpy())
+    else:
+        n = int(target.shape[0])
+
+        def estimate(seen: Any, c: Any) -> Any:
+            seen = seen + fn.reduce_sum(fn.one_hot(c, n, dtype=fn.int64), 0)
+            dist = fn.cast(seen / fn.reduce_sum(seen), fn.float32)
+            return seen, fn.tile(fn.expand_dims(dist, 0), [32, 1])
+        initial_ds = (dataset.map(class_func).batch(32)
+                      .scan(fn.fill([n], np.int64(10)), estimate).unbatch())
+        both = initial_ds.map(lambda d: _acceptance_probs_with_mixing(d, target))
+        accept_ds = both.map(lambda a, _: a)
+        original_ds = both.map(lambda _, m: m)
+        static = None
+
+    accept_ds = _RejectionWarning(Dataset.zip((accept_ds, initial_ds)))
+
+    def gather(accept: Any, data: Any) -> Any:
+        c = klass(data)
+        return c, fn.gather(accept, c), data
+    filtered = (Dataset.zip((accept_ds, dataset)).map(gather)
+                .filter(lambda c, p, data: fn.random.uniform([], seed=seed, dtype=p.dtype) < p)
+                .map(lambda c, p, data: (c, data)))
+
+    def with_class(*x: Any) -> Any:
+        return (class_func(*x), x[0]) if len(x) == 1 else (class_func(*x), x)
+    if static == 1:
+        return dataset.map(with_class)
+    if static == 0:
+        return filtered
+    from fn._data.interleave import sample_from_datasets
+    return sample_from_datasets([dataset.map(with_class), filtered],
+                                weights=original_ds.map(lambda p: [(p, 1.0 - p)]), seed=seed,
+                                stop_on_empty_dataset=True)
 
 
 class ScanDataset(_UnaryDataset):

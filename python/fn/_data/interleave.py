@@ -231,30 +231,36 @@ def choose_from_datasets(datasets: Any, choice_dataset: Dataset, stop_on_empty_d
 
 
 class _Categorical(Dataset):
-    """An endless stream of int64 indices drawn with probabilities ``weights`` (the selector of
-    ``sample_from_datasets``); reproducible with a seed."""
+    """The selector of ``sample_from_datasets``, built as TF builds it: pairs of
+    ``Dataset.random`` values seed one ``StatelessMultinomial`` draw over the logits (fixed, or
+    the next element of a dataset of logits) each."""
 
     _type_name = "_MapDataset"
 
-    def __init__(self, weights: np.ndarray, seed: Optional[int], reshuffle: bool) -> None:
+    def __init__(self, logits: Any, seed: Optional[int], rerandomize: Any) -> None:
         from fn._tensor.tensor_spec import TensorSpec
-        super().__init__((), TensorSpec([], int64))
-        from fn._data.shuffle import op_seeds
-        self._seeds = op_seeds(seed)
-        self._p = weights / weights.sum()
-        self._epoch = [0]
-        self._reshuffle = reshuffle
+        from fn._data.shuffle import RandomDataset
+        super().__init__(() if not isinstance(logits, Dataset) else (logits,), TensorSpec([], int64))
+        self._random = RandomDataset(seed, rerandomize)
+        self._logits = logits
 
     def _elements(self) -> PyIterator[Any]:
-        epoch = self._epoch[0]
-        if self._reshuffle:
-            self._epoch[0] += 1
-        rng = np.random.default_rng([self._seeds[0] & (2**63 - 1), self._seeds[1] & (2**63 - 1), epoch])
+        from fn._data.shuffle import stateless_categorical
+        it = self._random._elements()
+        logits = iter(()) if not isinstance(self._logits, Dataset) else self._inputs[0]._elements()
         while True:
-            yield _core.to_eager(np.int64(rng.choice(len(self._p), p=self._p)), int64)
+            if isinstance(self._logits, Dataset):
+                row = next(logits, None)
+                if row is None:
+                    return
+                row = np.log(np.asarray(row.numpy(), np.float32)).reshape(-1)
+            else:
+                row = self._logits
+            a, b = int(next(it).numpy()), int(next(it).numpy())
+            yield _core.to_eager(np.int64(stateless_categorical(row, a, b)), int64)
 
     def _cardinality(self) -> int:
-        return INFINITE
+        return INFINITE if not isinstance(self._logits, Dataset) else UNKNOWN
 
 
 def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int] = None,
@@ -264,17 +270,18 @@ def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int]
     ``stop_on_empty_dataset``."""
     ds = _datasets_list(datasets)
     if weights is None:
-        w = np.ones(len(ds))
+        logits = np.ones(len(ds), np.float32)   # TF: constant logits of 1.0
     else:
-        if isinstance(weights, Dataset):
-            raise NotImplementedError("fn's sample_from_datasets takes fixed weights, not a dataset of weights.")
-        w = np.asarray(weights.numpy() if _core.is_tensor(weights) else weights, dtype=np.float64).reshape(-1)
+        if isinstance(weights, Dataset):   # a dataset of weight vectors: one per draw
+            return _DirectedInterleave(_Categorical(weights, seed, rerandomize_each_iteration), ds,
+                                       stop_on_empty_dataset)
+        w = np.asarray(weights.numpy() if _core.is_tensor(weights) else weights, dtype=np.float32).reshape(-1)
         if w.shape[0] != len(ds):
             raise ValueError(f"Invalid `weights`. The shape of `weights` should be compatible with `[len(datasets)]` "
                              f"but is {list(w.shape)}.")
-    if (w < 0).any() or w.sum() <= 0:
-        raise errors.InvalidArgumentError(None, None, "Invalid `weights`: they must be non-negative and not all zero.")
-    selector = _Categorical(w, seed, bool(rerandomize_each_iteration))
+        with np.errstate(divide="ignore"):
+            logits = np.log(w)
+    selector = _Categorical(logits, seed, rerandomize_each_iteration)
     return _DirectedInterleave(selector, ds, stop_on_empty_dataset)
 
 

@@ -1,6 +1,7 @@
 """``tf.data.Options`` and its groups (``tf.data.experimental.OptimizationOptions``, ...):
-settings a dataset carries (``Dataset.options()``, ``with_options``). fn's pipelines read
-``deterministic``; the others are kept and merged as TF does."""
+settings a dataset carries (``Dataset.options()``, ``with_options``), kept and merged as TF
+does. fn's parallel map/interleave always produce the sequential order, which
+``deterministic=False`` allows; the other settings (threading, optimizations) have no effect."""
 from __future__ import annotations
 
 import enum

@@ -62,6 +62,73 @@ class PhiloxSamples:
         return self._block.pop()
 
 
+def stateless_generator(seed: int, seed2: int) -> PhiloxSamples:
+    """TF's ``GenerateKey`` for stateless ops: the seed pair scrambled by one Philox block into
+    a key and the counter's high half."""
+    seed &= 2**64 - 1
+    seed2 &= 2**64 - 1
+    mix = philox_block([seed & _U32, seed >> 32, seed2 & _U32, seed2 >> 32], (0x3EC8F720, 0x02461E29))
+    g = PhiloxSamples(0, 0)
+    g._key = (mix[0], mix[1])
+    g._counter = [0, 0, mix[2], mix[3]]
+    return g
+
+
+def rand_double(g: PhiloxSamples) -> float:
+    """TF's ``SimplePhilox::RandDouble``: 52 mantissa bits from two samples, in [0, 1)."""
+    import struct
+    x0, x1 = g(), g()
+    bits = (1023 << 52) | ((x0 & 0xFFFFF) << 32) | x1
+    return struct.unpack("<d", struct.pack("<Q", bits))[0] - 1.0
+
+
+def stateless_categorical(logits: Any, seed: int, seed2: int) -> int:
+    """One draw of TF's ``StatelessMultinomial`` for one row of float32 ``logits``."""
+    import bisect
+    import math
+    import numpy as np
+    row = np.asarray(logits, np.float32).reshape(-1)
+    finite = [float(v) for v in row if math.isfinite(v)]
+    top = max(finite) if finite else float(np.finfo(np.float32).min)
+    cdf, total = [], 0.0
+    for v in row:
+        if math.isfinite(v):
+            total += math.exp(float(v) - top)
+        cdf.append(total)
+    return bisect.bisect_right(cdf, rand_double(stateless_generator(seed, seed2)) * total)
+
+
+class RandomDataset(Dataset):
+    """``Dataset.random``: int64 values of TF's Philox stream for the seeds (a new stream per
+    iteration with ``rerandomize_each_iteration``)."""
+
+    _type_name = "_RandomDataset"
+
+    def __init__(self, seed: Optional[int] = None, rerandomize_each_iteration: Optional[bool] = None) -> None:
+        from fn._tensor.tensor_spec import TensorSpec
+        from fn.dtypes import int64
+        super().__init__((), TensorSpec([], int64))
+        self._seeds = _fresh(*op_seeds(seed))
+        self._seed_generator = [PhiloxSamples(*self._seeds)] if rerandomize_each_iteration else None
+        self._lock = threading.Lock()
+
+    def _cardinality(self) -> int:
+        return -1
+
+    def _elements(self) -> PyIterator[Any]:
+        from fn import _core
+        from fn.dtypes import int64
+        if self._seed_generator is None:
+            seeds = self._seeds
+        else:
+            with self._lock:
+                g = self._seed_generator[0]
+                seeds = (g(), g())
+        rand = PhiloxSamples(*seeds)
+        while True:
+            yield _core.to_eager(rand(), int64)
+
+
 def op_seeds(seed: Optional[int]) -> Tuple[int, int]:
     """``tf.data``'s ``random_seed.get_seed``: (seed, seed2) from the global and op seeds; both
     0 when neither is set (the kernel then draws fresh random seeds)."""

@@ -138,7 +138,8 @@ def _parse(serialized: np.ndarray, features: List[Tuple[str, Any]], single: bool
         try:
             examples.append(Example.FromString(bytes(s)))
         except DecodeError:
-            raise op_error(InvalidArgumentError, _OP, f"Could not parse example input, value: '{bytes(s).decode('latin-1')}'") from None
+            shown = bytes(s).decode("latin-1")
+            raise op_error(InvalidArgumentError, _OP, f"Could not parse example input, value: '{shown}'") from None
     out: List[np.ndarray] = []
     for key, f in features:
         dt = as_dtype(f.dtype)
@@ -163,8 +164,9 @@ def _fixed(key: str, f: Any, dt: Any, vals: List[Optional[np.ndarray]], single: 
         if v is None:
             d = _default(f, dt, shape)
             if d is None:
-                raise op_error(InvalidArgumentError, _OP, f"Name: <unknown>, Feature: {key} (data type: {dt.name if dt != float32 else 'float'}) "
-                                                          "is required but could not be found.")
+                kind = dt.name if dt != float32 else "float"
+                raise op_error(InvalidArgumentError, _OP, f"Name: <unknown>, Feature: {key} (data type: {kind}) is "
+                                                          "required but could not be found.")
             rows.append(d)
             continue
         if v.size != size:
@@ -240,7 +242,8 @@ def _out_specs(features: List[Tuple[str, Any]], batch: Any, single: bool) -> Lis
             r = len(lead) + 1
             specs += [(int64, [None, r]), (dt, [None]), (int64, [r])]
         else:
-            specs += [(dt, [None])] if single else [(dt, [None]), (f.row_splits_dtype, [None if batch is None else batch + 1])]
+            splits = (f.row_splits_dtype, [None if batch is None else batch + 1])
+            specs += [(dt, [None])] if single else [(dt, [None]), splits]
     return specs
 
 
