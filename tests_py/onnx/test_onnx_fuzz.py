@@ -89,3 +89,11 @@ def test_same_pooling_with_stride_above_window():
 
 def test_negative_stride_slice_from_before_the_start_is_empty():
     assert run(lambda t: t[-3::-1], np.array([1, 2], np.int64))[0] == "ok"
+
+
+def test_nan_in_max_min_and_divide_no_nan():
+    x = np.array([[1.0, np.nan, 2.0], [3.0, -1.0, 0.5]], np.float32)
+    assert run(lambda t: tf.reduce_max(t, axis=-1), x)[0] == "ok"
+    assert run(lambda t: tf.reduce_min(t, axis=0), x)[0] == "ok"
+    y = np.array([[0.0, 0.0, 2.0], [-0.0, np.nan, 0.0]], np.float16)
+    assert run(tf.math.divide_no_nan, np.array([[np.nan, np.inf, 1.0], [np.inf, 1.0, -1.0]], np.float16), y)[0] == "ok"

@@ -231,7 +231,15 @@ class _Exporter:
             pos = s.one("Where", [s.one("Less", [axes, s.const(0, np.int64)]), s.one("Add", [axes, rank]), axes])
             count = s.one("ReduceProd", [s.one("Gather", [dims, pos]), s.const([0], np.int64)], keepdims=0)
             return s.one("Div", [total, s.one("Cast", [count], to=self.elem(n.outputs[0].dtype))], name=n.name)
-        out = s.one(_REDUCE[n.op], [x, axes], name=n.name, keepdims=keep, noop_with_empty_axes=0)
+        out = s.one(_REDUCE[n.op], [x, axes], keepdims=keep, noop_with_empty_axes=0)
+        if n.op in ("Max", "Min") and n.outputs[0].dtype.startswith(("float", "bfloat")):
+            # TF's max/min of a slice holding NaN is NaN; onnxruntime skips NaNs
+            nan = s.one("Cast", [s.const(np.nan, np.float32)], to=self.elem(n.outputs[0].dtype))
+            isnan = s.one("Cast", [s.one("Not", [s.one("Equal", [x, x])])], to=self.onnx.TensorProto.INT32)
+            any_nan = s.one("Greater", [s.one("ReduceMax", [isnan, axes], keepdims=keep, noop_with_empty_axes=0),
+                                        s.const(0, np.int32)])
+            return s.one("Where", [any_nan, nan, out], name=n.name)
+        out = s.one("Identity", [out], name=n.name)
         # an empty All/Any reduces to INT_MAX/INT_MIN: true/false as TF's
         return s.one("Greater", [out, s.const(0, np.int32)], name=n.name) if boolean else out
 
@@ -423,11 +431,13 @@ class _Exporter:
         return [s.one("Sum", ins, name=n.name)]
 
     def op_DivNoNan(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
-        zero = s.one("Equal", [ins[1], s.one("Sub", [ins[1], ins[1]])])
+        # 0 where y == 0, whatever x is (a NaN or inf numerator included)
+        z = s.one("Cast", [s.const(0, np.float32)], to=self.elem(n.outputs[0].dtype))
+        zero = s.one("Equal", [ins[1], z])
         safe = s.one("Where", [zero, s.one("Add", [ins[1], s.one("Cast", [zero], to=self.elem(n.outputs[0].dtype))]),
                                ins[1]])
         q = s.one("Div", [ins[0], safe])
-        return [s.one("Where", [zero, s.one("Sub", [q, q]), q], name=n.name)]
+        return [s.one("Where", [zero, z, q], name=n.name)]
 
     # -- control flow
     def op_StatelessIf(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
