@@ -52,14 +52,6 @@ KNOWN_BACK_EDGES = {
     ("fn._numpy._reduce", "fn._numpy._manip"),
     ("fn._numpy._utils", "fn"),
     ("fn._ops.dispatch", "fn"),
-    ("fn._ragged._elementwise", "fn._ragged._ragged_tensor"),
-    ("fn._ragged._factory", "fn._ragged._ragged_tensor"),
-    ("fn._ragged._getitem", "fn._ragged._array_ops"),
-    ("fn._ragged._getitem", "fn._ragged._ragged_tensor"),
-    ("fn._ragged._ragged_tensor", "fn._ragged._conversion"),
-    ("fn._ragged._shape_ops", "fn._ragged._array_ops"),
-    ("fn._ragged._shape_ops", "fn._ragged._ragged_tensor"),
-    ("fn._ragged._spec", "fn._ragged._ragged_tensor"),
 }
 
 
