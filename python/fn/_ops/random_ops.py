@@ -112,15 +112,29 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float3
     return _math("AddV2", _math("Mul", result, _math("Sub", hi, lo)), lo, name or "random_uniform")
 
 
+def _normal_like(op: str, shape: Any, mean: Any, stddev: Any, dtype: Any, seed: Optional[int], name: str) -> Any:
+    """``mean + stddev * op(shape)`` for the normal-like stateful draws."""
+    dtype = as_dtype(dtype)
+    rnd = _random(op, [_shape_tensor(shape)], dtype, "dtype", seed, None)
+    mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
+    return _math("AddV2", mul, convert_to_tensor(mean, dtype), name)
+
+
 def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32, seed: Optional[int] = None,
            name: Optional[str] = None) -> Any:
     """``tf.random.normal``: ``mean + stddev * N(0, 1)`` samples."""
-    dtype = as_dtype(dtype)
-    if not dtype.is_floating:
-        raise ValueError(f"Invalid dtype {dtype}: fn.random.normal needs a floating dtype")
-    rnd = _random("RandomStandardNormal", [_shape_tensor(shape)], dtype, "dtype", seed, None)
-    mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
-    return _math("AddV2", mul, convert_to_tensor(mean, dtype), name or "random_normal")
+    if not as_dtype(dtype).is_floating:
+        raise ValueError(f"Invalid dtype {as_dtype(dtype)}: fn.random.normal needs a floating dtype")
+    return _normal_like("RandomStandardNormal", shape, mean, stddev, dtype, seed, name or "random_normal")
+
+
+def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
+                     seed: Optional[int] = None, name: Optional[str] = None) -> Any:
+    """``tf.random.truncated_normal``: normal samples redrawn until within two standard
+    deviations of ``mean`` (TF's numbers for the same seeds)."""
+    if not as_dtype(dtype).is_floating:
+        raise ValueError(f"Invalid dtype {as_dtype(dtype)}: fn.random.truncated_normal needs a floating dtype")
+    return _normal_like("TruncatedNormal", shape, mean, stddev, dtype, seed, name or "truncated_normal")
 
 
 def shuffle(value: Any, seed: Optional[int] = None, name: Optional[str] = None) -> Any:
@@ -186,3 +200,17 @@ def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, 
                         None)[0]
     return _core.execute("AddV2", [rnd * convert_to_tensor(stddev, dtype), convert_to_tensor(mean, dtype)], None,
                          name or "stateless_random_normal")[0]
+
+
+def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
+                               name: Optional[str] = None, alg: str = "auto_select") -> Any:
+    """``tf.random.stateless_truncated_normal``: deterministic normal samples within two standard
+    deviations of ``mean`` from a shape-[2] ``seed`` (the seed scrambled into a Philox key and
+    counter as TF's StatelessRandomGetKeyCounter; TensorFlow's numbers)."""
+    dtype = as_dtype(dtype)
+    key, counter = _core.execute("StatelessRandomGetKeyCounter", [_seed_tensor(seed)], None, None)
+    alg_t = convert_to_tensor(3, int32)   # Philox on the CPU, as TF's auto-select
+    rnd = _core.execute("StatelessTruncatedNormalV2", [_shape_tensor(shape), key, counter, alg_t], {"dtype": dtype},
+                        None)[0]
+    return _core.execute("AddV2", [rnd * convert_to_tensor(stddev, dtype), convert_to_tensor(mean, dtype)], None,
+                         name or "stateless_truncated_normal")[0]
