@@ -451,9 +451,8 @@ py::object call_with_signature(FunctionBase& f, const py::args& args) {
   return run_entry(*e, leaves);
 }
 
-}  // namespace
-
-void init_function(py::module_& m) {
+// Tracing: trace keys, graph builders, the context stack and name scopes.
+void init_tracing(py::module_& m) {
   py::class_<TraceKey, std::shared_ptr<TraceKey>>(m, "TraceKey")
       .def("__hash__", [](const TraceKey& k) { return static_cast<py::ssize_t>(k.type->hash()); })
       .def("__eq__", [](const TraceKey& a, const TraceKey& b) { return a.type->equals(*b.type); })
@@ -535,6 +534,10 @@ void init_function(py::module_& m) {
     return b ? py::cast(b->graph()) : py::object(py::none());
   });
 
+}
+
+// Concrete functions and tf.function objects (the call fast path).
+void init_function_objects(py::module_& m) {
   py::class_<ConcreteFunction, std::shared_ptr<ConcreteFunction>>(m, "ConcreteFunctionCore")
       .def(py::init([](std::shared_ptr<Graph> g, std::vector<TensorPtr> captures, std::string name) {
         auto c = std::make_shared<ConcreteFunction>(std::move(g), std::move(captures));
@@ -622,6 +625,13 @@ void init_function(py::module_& m) {
       .def("_cache_set_max_size", [](FunctionBase& f, int64_t n) { f.cache.set_max_size(n > 0 ? static_cast<size_t>(n) : 0); })
       .def("_cache_size", [](FunctionBase& f) { return f.cache.size(); });
 
+}
+
+}  // namespace
+
+void init_function(py::module_& m) {
+  init_tracing(m);
+  init_function_objects(m);
   m.def("set_run_eagerly", [](bool v) { g_run_eagerly = v; });
   m.def("run_eagerly", [] { return g_run_eagerly.load(); });
   m.def("tape_active", [] { return !active_tapes().empty() && any_tape_recording(); });

@@ -69,6 +69,31 @@ std::string user_frame_location(const std::string& skip) {
   return "  <unknown>";
 }
 
+// An op's facts as Python sees them (fn._core.op_def): read from its OpDef, never restated.
+py::dict op_def_dict(const OpDef& d) {
+  py::dict out;
+  out["name"] = d.name;
+  out["default_name"] = d.default_name;
+  out["num_inputs"] = d.num_inputs;   // -1: variadic
+  out["min_inputs"] = d.min_inputs;
+  out["stateful"] = d.stateful;
+  out["needs_host"] = d.needs_host;
+  out["shape_only"] = d.shape_only;
+  out["differentiable"] = static_cast<bool>(d.grad);
+  py::list types;
+  for (const InputType& t : d.input_types) {
+    py::list allowed;
+    for (DType a : t.allowed) allowed.append(dtype_name(a));
+    types.append(py::dict(py::arg("input") = t.input, py::arg("param") = t.param, py::arg("attr") = t.attr,
+                          py::arg("allowed") = allowed));
+  }
+  out["input_types"] = types;
+  py::dict mins;
+  for (const auto& m : d.attr_mins) mins[py::str(m.first)] = m.second;
+  out["attr_mins"] = mins;
+  return out;
+}
+
 }  // namespace
 
 void init_ops(py::module_& m) {
@@ -79,6 +104,15 @@ void init_ops(py::module_& m) {
       }, py::arg("op"), py::arg("inputs"), py::arg("attrs") = py::none(), py::arg("name") = py::none(),
       "Runs (eagerly) or records (while tracing) one op; the single dispatch path.");
   m.def("op_names", [] { return OpRegistry::global().names(); });
+  m.def("op_def", [](const std::string& n) { return op_def_dict(OpRegistry::global().get(n)); }, py::arg("name"),
+        "One op's facts from its definition (TF's op type, default node name, inputs, index-input "
+        "dtypes, attr minimums, traits); NotFoundError for an unknown op.");
+  m.def("op_defs", [] {
+        py::dict out;
+        const OpRegistry& r = OpRegistry::global();
+        for (const std::string& n : r.names()) out[py::str(n)] = op_def_dict(r.get(n));
+        return out;
+      }, "Every registered op's facts (op_def), by op type.");
   m.def("has_op", [](const std::string& n) { return OpRegistry::global().find(n) != nullptr; });
   m.def("executing_eagerly", &executing_eagerly);
   m.def("current_graph_id", [] {

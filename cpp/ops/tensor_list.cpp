@@ -257,9 +257,8 @@ std::vector<TensorPtr> split_grad(const GradContext& g) {
   return r;
 }
 
-}  // namespace
-
-void register_tensor_list_ops(OpRegistry& r) {
+// TensorListReserve, TensorListFromTensor.
+void add_list_makers(OpRegistry& r) {
   r.add(OpDef{"TensorListReserve", "TensorListReserve", 1, handle_spec,
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
                 int64_t n = scalar_index(*in[0], "num_elements");
@@ -287,6 +286,10 @@ void register_tensor_list_ops(OpRegistry& r) {
                 return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
               },
               from_tensor_grad});
+}
+
+// TensorListSetItem, TensorListPushBack, TensorListGetItem.
+void add_item_ops(OpRegistry& r) {
   r.add(OpDef{"TensorListSetItem", "TensorListSetItem", 3, handle_spec,
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
                 return set_item(in[0], scalar_index(*in[1], "index"), in[2],
@@ -320,6 +323,10 @@ void register_tensor_list_ops(OpRegistry& r) {
                 return std::vector<EagerPtr>{zeros(l.dtype, s)};
               },
               get_item_grad});
+}
+
+// TensorListStack, TensorListGather, TensorListScatterIntoExistingList.
+void add_whole_list_ops(OpRegistry& r) {
   r.add(OpDef{"TensorListStack", "TensorListStack", 1,
               [](const InferContext& c) {
                 return one(c.attrs.get<DType>("element_dtype"),
@@ -370,6 +377,10 @@ void register_tensor_list_ops(OpRegistry& r) {
                 return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
               },
               scatter_grad});
+}
+
+// TensorListConcatV2, TensorListSplit, TensorListLength.
+void add_concat_split_ops(OpRegistry& r) {
   r.add(OpDef{"TensorListConcatV2", "TensorListConcatV2", 1,
               [](const InferContext& c) {
                 Shape es = element_shape_attr(c.attrs);
@@ -473,6 +484,15 @@ void register_tensor_list_ops(OpRegistry& r) {
                     make_scalar(DType::Int32, static_cast<double>(list_of(*in[0]).items.size()))};
               },
               {}});
+}
+
+}  // namespace
+
+void register_tensor_list_ops(OpRegistry& r) {
+  add_list_makers(r);
+  add_item_ops(r);
+  add_whole_list_ops(r);
+  add_concat_split_ops(r);
 }
 
 }  // namespace fn

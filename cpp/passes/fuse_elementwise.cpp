@@ -136,6 +136,71 @@ std::shared_ptr<Graph> fuse_elementwise(const Graph& g) {
   return r ? r : copy_graph(g);
 }
 
+namespace {
+
+// The _FusedElementwise node of the tree rooted at node i (at a reduction's data input), its
+// operands emitted first; `copy` is node i as copied into the new graph.
+Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>& absorbed,
+               const std::vector<std::vector<NodeOutput>>& remapped, const std::vector<int64_t>& red_mid) {
+  const int top = red_mid[i] > 0 ? g.node(i).inputs[0].node : i;
+  std::vector<int64_t> prog, bcast;
+  std::vector<NodeOutput> ext;
+  std::map<std::pair<int, int>, int> ext_index;
+  const Shape& shape = g.node(top).outputs[0].shape;
+  // Post-order walk with an explicit stack (a tree may be a chain of thousands of ops):
+  // operands first, in input order; an instruction's operand refs are ext inputs (>= 0) or
+  // earlier instructions (-(index + 1)).
+  struct Visit { int node; size_t next; int refs[2]; };
+  std::vector<Visit> stack{{top, 0, {0, 0}}};
+  while (!stack.empty()) {
+    Visit& v = stack.back();
+    const Node& node = g.node(v.node);
+    if (v.next < node.inputs.size()) {
+      size_t k = v.next++;
+      const NodeOutput& in = node.inputs[k];
+      if (absorbed[in.node]) {
+        stack.push_back(Visit{in.node, 0, {0, 0}});   // invalidates v
+        continue;
+      }
+      NodeOutput m = remapped[v.node][k];
+      auto it = ext_index.find({m.node, m.index});
+      if (it == ext_index.end()) {
+        int64_t div = 1, mod = 1;
+        broadcast_rule(g.node(in.node).outputs[in.index].shape, shape, &div, &mod);
+        it = ext_index.emplace(std::make_pair(m.node, m.index), static_cast<int>(ext.size())).first;
+        ext.push_back(m);
+        bcast.push_back(div);
+        bcast.push_back(mod);
+      }
+      v.refs[k] = it->second;
+      continue;
+    }
+    prog.push_back(fused::opcode_of(node.op));
+    prog.push_back(v.refs[0]);
+    prog.push_back(v.refs[1]);
+    stack.pop_back();
+    if (!stack.empty()) stack.back().refs[stack.back().next - 1] = -static_cast<int>(prog.size() / 3);
+  }
+  Node f;
+  f.op = "_FusedElementwise";
+  f.def = &fused_elementwise_op();
+  f.name = copy.name + "/fused";
+  f.inputs = std::move(ext);
+  f.attrs.set("program", std::move(prog));
+  f.attrs.set("bcast", std::move(bcast));
+  f.attrs.set("shape", shape);
+  if (red_mid[i] > 0) {
+    int64_t kind = g.node(i).op == "Mean" ? fused::Reduce::kMean : fused::Reduce::kSum;
+    f.attrs.set("reduce", std::vector<int64_t>{kind, red_mid[i]});
+    f.attrs.set("out_shape", copy.outputs[0].shape);
+  }
+  f.outputs = copy.outputs;
+  f.defined_at = copy.defined_at;
+  return f;
+}
+
+}  // namespace
+
 std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   const int n = g.num_nodes();
   const Readers readers(g);
@@ -230,61 +295,7 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   return rw.run([&](int i, const Node& copy, Rewriter& r) {
     if (absorbed[i] || is_root(i)) remapped[i] = copy.inputs;
     if (!is_root(i)) return absorbed[i] && in_fused[i];
-    // Emit the tree rooted at i (at a reduction's data input), operands first.
-    const int top = red_mid[i] > 0 ? g.node(i).inputs[0].node : i;
-    std::vector<int64_t> prog, bcast;
-    std::vector<NodeOutput> ext;
-    std::map<std::pair<int, int>, int> ext_index;
-    const Shape& shape = g.node(top).outputs[0].shape;
-    // Post-order walk with an explicit stack (a tree may be a chain of thousands of ops):
-    // operands first, in input order; an instruction's operand refs are ext inputs (>= 0) or
-    // earlier instructions (-(index + 1)).
-    struct Visit { int node; size_t next; int refs[2]; };
-    std::vector<Visit> stack{{top, 0, {0, 0}}};
-    while (!stack.empty()) {
-      Visit& v = stack.back();
-      const Node& node = g.node(v.node);
-      if (v.next < node.inputs.size()) {
-        size_t k = v.next++;
-        const NodeOutput& in = node.inputs[k];
-        if (absorbed[in.node]) {
-          stack.push_back(Visit{in.node, 0, {0, 0}});   // invalidates v
-          continue;
-        }
-        NodeOutput m = remapped[v.node][k];
-        auto it = ext_index.find({m.node, m.index});
-        if (it == ext_index.end()) {
-          int64_t div = 1, mod = 1;
-          broadcast_rule(g.node(in.node).outputs[in.index].shape, shape, &div, &mod);
-          it = ext_index.emplace(std::make_pair(m.node, m.index), static_cast<int>(ext.size())).first;
-          ext.push_back(m);
-          bcast.push_back(div);
-          bcast.push_back(mod);
-        }
-        v.refs[k] = it->second;
-        continue;
-      }
-      prog.push_back(fused::opcode_of(node.op));
-      prog.push_back(v.refs[0]);
-      prog.push_back(v.refs[1]);
-      stack.pop_back();
-      if (!stack.empty()) stack.back().refs[stack.back().next - 1] = -static_cast<int>(prog.size() / 3);
-    }
-    Node f;
-    f.op = "_FusedElementwise";
-    f.def = &fused_elementwise_op();
-    f.name = copy.name + "/fused";
-    f.inputs = std::move(ext);
-    f.attrs.set("program", std::move(prog));
-    f.attrs.set("bcast", std::move(bcast));
-    f.attrs.set("shape", shape);
-    if (red_mid[i] > 0) {
-      int64_t kind = g.node(i).op == "Mean" ? fused::Reduce::kMean : fused::Reduce::kSum;
-      f.attrs.set("reduce", std::vector<int64_t>{kind, red_mid[i]});
-      f.attrs.set("out_shape", copy.outputs[0].shape);
-    }
-    f.outputs = copy.outputs;
-    f.defined_at = copy.defined_at;
+    Node f = emit_tree(g, i, copy, absorbed, remapped, red_mid);
     r.replace_outputs(i, {NodeOutput{r.target().add_node(std::move(f)), 0}});
     return true;
   });
