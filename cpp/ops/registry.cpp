@@ -46,7 +46,7 @@ void add_input_types(OpRegistry& r) {
   set("Range", {{0, "start", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}},
                 {1, "limit", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}},
                 {2, "delta", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}}});
-  for (const char* op : {"RandomUniform", "RandomStandardNormal", "RandomUniformInt"}) set(op, {{0, "shape", "T", kIdx}});
+  for (const char* op : {"RandomUniform", "RandomStandardNormal", "RandomUniformInt", "TruncatedNormal"}) set(op, {{0, "shape", "T", kIdx}});
   set("Conv2DBackpropInput", {{0, "input_sizes", "input_sizes", kI32}});
   set("Conv2DBackpropFilter", {{1, "filter_sizes", "filter_sizes", kI32}});
   set("TensorListGetItem", {{1, "index", "index", kI32}});
@@ -82,12 +82,15 @@ void register_all_ops(OpRegistry& r) {
   register_conv_ops(r);
   register_nn_ops(r);
   register_random_ops(r);
+  register_random_counter_ops(r);
   register_scan_ops(r);
   register_sort_ops(r);
   register_permute_ops(r);
   register_special_ops(r);
   register_scatter_ops(r);
   register_linalg_ops(r);
+  register_linalg_decomp_ops(r);
+  register_linalg_eig_ops(r);
   register_loss_ops(r);
   register_string_ops(r);
   register_complex_ops(r);   // last: extends AddV2, Sub, Mul, RealDiv, Abs

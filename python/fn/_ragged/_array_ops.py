@@ -106,7 +106,6 @@ def _concat_ragged(rts: List[Any], axis: int) -> Any:
 
 
 def _concat_rows(rts: List[RaggedTensor]) -> RaggedTensor:
-    dt = rts[0].row_splits.dtype
     splits = [rts[0].row_splits]
     offset = rts[0].row_splits[-1]
     for r in rts[1:]:

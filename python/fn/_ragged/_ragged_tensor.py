@@ -369,6 +369,10 @@ class RaggedTensor:
         return gather(result, axis)
 
     # ------------------------------------------------------------------ transforms
+    def _fn_parts(self) -> "RaggedParts":
+        """Its component tensors as one parts object (``fn._tensor.composite``)."""
+        return RaggedParts(self.ragged_rank, (self.flat_values,) + tuple(self.nested_row_splits))
+
     def with_values(self, new_values: Any) -> "RaggedTensor":
         """``RaggedTensor.with_values``: the same outer partition over ``new_values``."""
         new_values = _values_tensor(new_values, self._row_splits.dtype)
@@ -469,12 +473,39 @@ class RaggedTensor:
         return []
 
 
+class RaggedParts:
+    """A RaggedTensor as (ragged_rank, [flat_values, *nested_row_splits]): the parts object of
+    ``fn._tensor.composite`` (RaggedTensors cross ``cond`` and ``while_loop`` as their components)."""
+
+    def __init__(self, ragged_rank: int, components: tuple) -> None:
+        self.ragged_rank = ragged_rank
+        self.components = tuple(components)
+
+    def __tf_flatten__(self) -> tuple:
+        return self.ragged_rank, self.components
+
+    @classmethod
+    def __tf_unflatten__(cls, metadata: int, components: tuple) -> "RaggedParts":
+        return cls(metadata, components)
+
+    def _fn_value(self) -> RaggedTensor:
+        return RaggedTensor.from_nested_row_splits(self.components[0], list(self.components[1:]), validate=False)
+
+    def _fn_loop_invariants(self) -> "RaggedParts":
+        # The flat values and inner splits may change length between iterations (as TF relaxes
+        # them to its RaggedTensorSpec's components); the outer splits keep their shape.
+        flat, outer, *inner = self.components
+        dims = flat.shape.as_list() if flat.shape.rank is not None else None
+        shapes = [TensorShape(None if dims is None else [None] + dims[1:]), outer.shape]
+        shapes += [TensorShape([None]) for _ in inner]
+        return RaggedParts(self.ragged_rank, tuple(shapes))
+
+
 def rowids_from_splits(splits: Any) -> Any:
     """The row of each value: a cumulative count of the row starts at or before it, O(nvals +
     nrows) (``tf.repeat`` of the row numbers would build an nrows x max-length mask)."""
     from fn._ops.array_ops import scatter_nd
     from fn._ops.math_ops import ones_like
-    dt = splits.dtype
     nvals = splits[-1]
     starts = splits[1:-1]
     marks = scatter_nd(expand_dims(starts, 1), ones_like(starts), expand_dims(nvals + 1, 0))

@@ -13,17 +13,17 @@ from fn._ragged._ragged_tensor import RaggedTensor
 from fn.dtypes import as_dtype, int32
 
 
-def size(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
+def size(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
     """``tf.size`` of a RaggedTensor: the number of values."""
     return _size(input.flat_values, out_type=as_dtype(out_type) if out_type is not None else int32)
 
 
-def rank(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def rank(input: Any, name: Optional[str] = None) -> Any:
     """``tf.rank`` of a RaggedTensor (static)."""
     return convert_to_tensor(np.array(input.shape.rank, np.int32))
 
 
-def expand_dims(input: Any, axis: int, name: Optional[str] = None) -> Any:  # noqa: A002
+def expand_dims(input: Any, axis: int, name: Optional[str] = None) -> Any:
     """``tf.expand_dims`` of a RaggedTensor: a new uniform dimension of size 1 at ``axis``."""
     rt = input
     r = rt.shape.rank
@@ -41,7 +41,7 @@ def expand_dims(input: Any, axis: int, name: Optional[str] = None) -> Any:  # no
     return rt.with_values(dense_expand_dims(rt.values, axis - 1))
 
 
-def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
+def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:
     """``tf.squeeze`` of a RaggedTensor: uniform inner dimensions of size 1 only."""
     if axis is None:
         raise ValueError("Ragged.squeeze must have an axis argument.")
@@ -55,7 +55,7 @@ def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:  #
     return rt.with_flat_values(dense_squeeze(rt.flat_values, [a - rt.ragged_rank for a in axes]))
 
 
-def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:
     """``tf.tile`` of a RaggedTensor (ragged rank 1): rows repeated (axis 0) and each row's
     values repeated (axis 1)."""
     rt = input

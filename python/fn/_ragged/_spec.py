@@ -6,7 +6,7 @@ from typing import Any, List, Optional, Sequence
 
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
-from fn.dtypes import as_dtype, int32, int64
+from fn.dtypes import as_dtype, int64
 from fn.types.experimental import TraceType
 
 

@@ -33,6 +33,8 @@ class Optimizer:
     """The base optimizer (``tf.keras.optimizers.Optimizer``). Subclasses define ``build``
     (slot variables) and ``update_step(gradient, variable, learning_rate)``."""
 
+    _fn_trackable = True  # checkpoints follow its attributes (fn._state.trackable)
+
     def __init__(self, learning_rate: Any = 0.001, name: Optional[str] = None, clipnorm: Optional[float] = None,
                  clipvalue: Optional[float] = None, global_clipnorm: Optional[float] = None, **kwargs: Any) -> None:
         self.name = name or _unique_name(re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__).lower())
