@@ -12,8 +12,12 @@ using namespace fn;
 namespace {
 
 void add_registry_test_op(OpRegistry& r) {
-  r.add(OpDef{"TestRegistryOp", "", 1, [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; },
-              [](KernelContext&, const std::vector<EagerPtr>& in) { return std::vector<EagerPtr>{in[0]}; }, {}});
+  r.add(OpDef{"TestRegistryOp",
+              "",
+              1,
+              [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; },
+              [](KernelContext&, const std::vector<EagerPtr>& in) { return std::vector<EagerPtr>{in[0]}; },
+              {}});
 }
 const testing::TestOps test_ops(add_registry_test_op);
 
@@ -29,7 +33,7 @@ TEST_CASE("start-up registers every family, the executor's kernels and the extra
     CHECK(r.find(op) != nullptr);
   const OpDef* t = r.find("TestRegistryOp");
   REQUIRE(t != nullptr);
-  CHECK(t->default_name == "TestRegistryOp");   // an empty default name is the op's type
+  CHECK(t->default_name == "TestRegistryOp");  // an empty default name is the op's type
   // The control-flow ops' kernels come from exec/ at start-up.
   for (const char* op : {"If", "StatelessIf", "While", "StatelessWhile"}) CHECK(static_cast<bool>(r.get(op).kernel));
 }

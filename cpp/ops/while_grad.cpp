@@ -145,7 +145,7 @@ class WhileGradient {
       if (f && !f->is_eager() && f->graph_id == id && !acc[0]->is_eager() && acc[0]->graph_id == id) {
         Attrs& a = cur->graph()->mutable_node(acc[0]->node).attrs;
         a.set("_forward_while", static_cast<int64_t>(f->node));
-        a.set("_forward_body", static_cast<int64_t>(body_->id()));   // which loop, beyond its index
+        a.set("_forward_body", static_cast<int64_t>(body_->id()));  // which loop, beyond its index
       }
     }
     iterations_ = acc[0];
@@ -183,8 +183,9 @@ class WhileGradient {
     for (size_t j = 0; j < m_; ++j) {
       if (!cap_grad_[j]) continue;
       if (cap_spec_[j].dtype == DType::Resource) {
-        cap_zero_[j] = zeros_like(dispatch1("ReadVariableOp", {gc_.inputs[n_ + j]},
-                                            Attrs{{"dtype", cap_grad_spec_[j].dtype}, {"shape", cap_grad_spec_[j].shape}}));
+        cap_zero_[j] =
+            zeros_like(dispatch1("ReadVariableOp", {gc_.inputs[n_ + j]},
+                                 Attrs{{"dtype", cap_grad_spec_[j].dtype}, {"shape", cap_grad_spec_[j].shape}}));
       } else {
         cap_zero_[j] = zeros_like(gc_.inputs[n_ + j]);
       }
@@ -227,7 +228,8 @@ class WhileGradient {
       if (cap_grad_[j]) gcap_.push_back(j);
     std::vector<std::unique_ptr<GraphBuilder>> bwd;
     for (int which = 0; which < 2; ++which) {
-      bwd.push_back(std::make_unique<GraphBuilder>(std::make_shared<Graph>(which ? "while_body_grad" : "while_cond_grad")));
+      bwd.push_back(
+          std::make_unique<GraphBuilder>(std::make_shared<Graph>(which ? "while_body_grad" : "while_cond_grad")));
       GraphBuilder& b = *bwd.back();
       ContextScope scope(&b);
       TensorPtr i = b.add_placeholder("iteration", counter_spec_);
@@ -251,15 +253,15 @@ class WhileGradient {
 
   const GradContext& gc_;
   std::shared_ptr<Graph> cond_, body_;
-  size_t n_ = 0, m_ = 0;   // loop vars, captures
+  size_t n_ = 0, m_ = 0;  // loop vars, captures
   int64_t max_iter_ = -1;
   std::vector<TensorSpec> var_spec_, cap_spec_;
-  TensorPtr iterations_;                 // the accumulating loop's iteration count
-  std::vector<TensorPtr> stacks_;        // per loop var: its value at each iteration
+  TensorPtr iterations_;           // the accumulating loop's iteration count
+  std::vector<TensorPtr> stacks_;  // per loop var: its value at each iteration
   std::vector<char> var_grad_, cap_grad_;
   std::vector<TensorSpec> var_grad_spec_, cap_grad_spec_;
   std::vector<TensorPtr> cap_zero_;
-  std::vector<size_t> gv_, gcap_;        // the loop vars and captures that receive gradients
+  std::vector<size_t> gv_, gcap_;  // the loop vars and captures that receive gradients
 };
 
 }  // namespace

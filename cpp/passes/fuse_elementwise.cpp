@@ -19,7 +19,7 @@ namespace fn {
 
 namespace {
 
-constexpr int kDupMax = 4;   // ops a shared intermediate may have to be recomputed by each reader
+constexpr int kDupMax = 4;  // ops a shared intermediate may have to be recomputed by each reader
 
 bool static_float(const TensorSpec& s) {
   return s.dtype == DType::Float32 && s.shape.has_rank() && s.shape.num_elements() >= 0;
@@ -33,7 +33,10 @@ bool broadcast_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mo
   int first = -1, last = -1;
   for (int d = 0; d < ro; ++d) {
     int64_t o = out[d], i = d - (ro - ri) >= 0 ? in[d - (ro - ri)] : 1;
-    if (o == 1) { if (i != 1) return false; continue; }
+    if (o == 1) {
+      if (i != 1) return false;
+      continue;
+    }
     if (i == o) {
       if (last >= 0 && last != d - 1) {
         // a broadcast dim (of size != 1 in out) lies between two matched dims?
@@ -60,21 +63,22 @@ int64_t trailing_reduction(const Graph& g, const Node& node) {
   if ((node.op != "Mean" && node.op != "Sum") || node.inputs.size() != 2 || node.outputs.size() != 1) return 0;
   const TensorSpec& x = g.node(node.inputs[0].node).outputs.at(node.inputs[0].index);
   const Node& axes = g.node(node.inputs[1].node);
-  if (!static_float(x) || node.outputs[0].dtype != DType::Float32 || axes.op != "Const" ||
-      node.inputs[1].index != 0 || !axes.attrs.has("value"))
+  if (!static_float(x) || node.outputs[0].dtype != DType::Float32 || axes.op != "Const" || node.inputs[1].index != 0 ||
+      !axes.attrs.has("value"))
     return 0;
   const EagerPtr& v = axes.attrs.get<EagerPtr>("value");
   const int rank = x.shape.rank();
   std::vector<bool> reduced(static_cast<size_t>(rank), false);
   for (int64_t k = 0; k < v->num_elements(); ++k) {
-    int64_t a = v->dtype() == DType::Int32 ? v->data<int32_t>()[k]
-                : v->dtype() == DType::Int64 ? v->data<int64_t>()[k] : INT64_MIN;
-    if (a < -rank || a >= rank || reduced[static_cast<size_t>(a < 0 ? a + rank : a)]) return 0;   // the kernel reports it
+    int64_t a = v->dtype() == DType::Int32   ? v->data<int32_t>()[k]
+                : v->dtype() == DType::Int64 ? v->data<int64_t>()[k]
+                                             : INT64_MIN;
+    if (a < -rank || a >= rank || reduced[static_cast<size_t>(a < 0 ? a + rank : a)])
+      return 0;  // the kernel reports it
     reduced[static_cast<size_t>(a < 0 ? a + rank : a)] = true;
   }
   int64_t outer, mid, inner;
-  if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, &inner) || inner != 1 || mid <= 0)
-    return 0;
+  if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, &inner) || inner != 1 || mid <= 0) return 0;
   return mid;
 }
 
@@ -101,9 +105,9 @@ std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>
   // buffer must own its storage: a slice or wrapped array is a view of memory others still see.
   EagerPtr out;
   for (size_t i = 0; i < in.size() && !out; ++i)
-    if (!k.attrs.has("reduce") && bcast[2 * i] == 1 && bcast[2 * i + 1] == shape.num_elements() && in[i].use_count() == 1 &&
-        in[i]->buffer() && in[i]->buffer().use_count() == 1 && in[i]->buffer()->capacity() > 0 &&
-        in[i]->shape() == shape)
+    if (!k.attrs.has("reduce") && bcast[2 * i] == 1 && bcast[2 * i + 1] == shape.num_elements() &&
+        in[i].use_count() == 1 && in[i]->buffer() && in[i]->buffer().use_count() == 1 &&
+        in[i]->buffer()->capacity() > 0 && in[i]->shape() == shape)
       out = in[i];
   fused::Reduce red;
   if (k.attrs.has("reduce")) {
@@ -123,11 +127,15 @@ std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>
 }  // namespace
 
 const OpDef& fused_elementwise_op() {
-  static const OpDef def{"_FusedElementwise", "fused", -1,
+  static const OpDef def{"_FusedElementwise",
+                         "fused",
+                         -1,
                          [](const InferContext& c) {
-                           return one(DType::Float32, c.attrs.get<Shape>(c.attrs.has("reduce") ? "out_shape" : "shape"));
+                           return one(DType::Float32,
+                                      c.attrs.get<Shape>(c.attrs.has("reduce") ? "out_shape" : "shape"));
                          },
-                         fused_kernel, {}};
+                         fused_kernel,
+                         {}};
   return def;
 }
 
@@ -150,7 +158,11 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
   // Post-order walk with an explicit stack (a tree may be a chain of thousands of ops):
   // operands first, in input order; an instruction's operand refs are ext inputs (>= 0) or
   // earlier instructions (-(index + 1)).
-  struct Visit { int node; size_t next; int refs[2]; };
+  struct Visit {
+    int node;
+    size_t next;
+    int refs[2];
+  };
   std::vector<Visit> stack{{top, 0, {0, 0}}};
   while (!stack.empty()) {
     Visit& v = stack.back();
@@ -159,7 +171,7 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
       size_t k = v.next++;
       const NodeOutput& in = node.inputs[k];
       if (absorbed[in.node]) {
-        stack.push_back(Visit{in.node, 0, {0, 0}});   // invalidates v
+        stack.push_back(Visit{in.node, 0, {0, 0}});  // invalidates v
         continue;
       }
       NodeOutput m = remapped[v.node][k];
@@ -219,11 +231,11 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     if (node.inputs.size() != (fused::is_binary(code) ? 2u : 1u)) continue;
     if (node.op == "BiasAdd" && node.attrs.get_or("data_format", std::string("NHWC")) != "NHWC") continue;
     bool ok = true;
-    if (code == fused::kCastBool) {   // its input must be a comparison it absorbs
+    if (code == fused::kCastBool) {  // its input must be a comparison it absorbs
       const NodeOutput& in = node.inputs[0];
       const Node& src = g.node(in.node);
-      ok = cand[in.node] && fused::is_comparison(fused::opcode_of(src.op)) && uses[in.node] == 1 &&
-           !pinned[in.node] && src.outputs[0].shape == node.outputs[0].shape;
+      ok = cand[in.node] && fused::is_comparison(fused::opcode_of(src.op)) && uses[in.node] == 1 && !pinned[in.node] &&
+           src.outputs[0].shape == node.outputs[0].shape;
     } else {
       for (const NodeOutput& in : node.inputs) {
         const TensorSpec& s = g.node(in.node).outputs.at(in.index);
@@ -268,8 +280,7 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
         costly[i] |= costly[in.node];
       }
     bool cmp = fused::is_comparison(code);
-    if (pinned[i] || bad_reader[i] || uses[i] < 1 || (uses[i] > 1 && (cmp || costly[i] || size[i] > kDupMax)))
-      continue;
+    if (pinned[i] || bad_reader[i] || uses[i] < 1 || (uses[i] > 1 && (cmp || costly[i] || size[i] > kDupMax))) continue;
     absorbed[i] = 1;
   }
   for (int c = 0; c < n; ++c)
