@@ -43,68 +43,68 @@ from fn import errors
 from fn.dtypes import (DType, as_dtype, bfloat16, double, float16, float32, float64, half, int8, int16,
                        int32, int64, resource, string, uint8, variant)
 from fn.dtypes import bool_ as bool  # noqa: A001  (TensorFlow's name)
-from fn._tensor_shape import TensorShape
+from fn._tensor.tensor_shape import TensorShape
 
 _core._register_dtypes(list(_dtypes_mod._ALL))
 _core._register_shape_class(TensorShape)
 for _i, _cls in enumerate(errors._BY_CPP_CODE):
     _core._register_error(_i, _cls)
 
-from fn import _tensor  # noqa: E402  (installs printing on the C++ classes)
-from fn._tensor import EagerTensor, Tensor  # noqa: E402
-from fn._array_ops import cast, constant, convert_to_tensor, fill, ones, zeros  # noqa: E402
-from fn._array_ops import (concat, expand_dims, gather, gather_nd, identity, linspace, newaxis,  # noqa: E402
+from fn._tensor import tensor as _tensor  # noqa: E402  (installs printing on the C++ classes)
+from fn._tensor.tensor import EagerTensor, Tensor  # noqa: E402
+from fn._ops.array_ops import cast, constant, convert_to_tensor, fill, ones, zeros  # noqa: E402
+from fn._ops.array_ops import (concat, expand_dims, gather, gather_nd, identity, linspace, newaxis,  # noqa: E402
                           one_hot, pad, rank, reshape, scatter_nd, shape, shape_n, size,
                           split, squeeze, stack, strided_slice, tile, transpose,
                           unstack, where)
-from fn._array_ops import range, slice  # noqa: E402,A004  (TensorFlow's names)
-from fn import _slicing  # noqa: E402,F401  (installs Tensor.__getitem__)
-from fn._math_ops import (abs, add, add_n, argmax, argmin, cos, divide, equal, exp, floor,  # noqa: E402,A004
+from fn._ops.array_ops import range, slice  # noqa: E402,A004  (TensorFlow's names)
+from fn._ops import slicing as _slicing  # noqa: E402,F401  (installs Tensor.__getitem__)
+from fn._ops.math_ops import (abs, add, add_n, argmax, argmin, cos, divide, equal, exp, floor,  # noqa: E402,A004
                          greater, greater_equal, less, less_equal, logical_and, logical_not,
                          logical_or, matmul, maximum, minimum, multiply, negative, not_equal,
                          ones_like, pow, realdiv, reduce_all, reduce_any, reduce_logsumexp,
                          reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round,
                          scalar_mul, sigmoid, sign, sin, sqrt, square, stop_gradient, subtract,
                          tanh, tensordot, truediv, zeros_like)
-from fn._tape import GradientTape, UnconnectedGradients  # noqa: E402
-from fn._tape import gradients  # noqa: E402
+from fn._autodiff.tape import GradientTape, UnconnectedGradients  # noqa: E402
+from fn._autodiff.tape import gradients  # noqa: E402
 from fn import bitwise, linalg, math, nn, random  # noqa: E402  (submodules)
-from fn._tensor_spec import TensorSpec  # noqa: E402
-from fn._function import Function, function  # noqa: E402
-from fn._function import executing_eagerly, get_logger  # noqa: E402
-from fn._name_scope import name_scope  # noqa: E402
+from fn._tensor.tensor_spec import TensorSpec  # noqa: E402
+from fn._function.function import Function, function  # noqa: E402
+from fn._function.function import executing_eagerly, get_logger  # noqa: E402
+from fn._function.name_scope import name_scope  # noqa: E402
 from fn import config, debugging, types  # noqa: E402,F401
 from fn import nest  # noqa: E402,F401
-from fn._print_ops import print_ as print  # noqa: E402,A001  (TensorFlow's name)
-from fn._script_ops import numpy_function, py_function  # noqa: E402
-from fn._variables import Variable, init_scope  # noqa: E402
-from fn._module import Module  # noqa: E402
-from fn._tensor_array import TensorArray  # noqa: E402
-from fn._control_flow import case, cond, switch_case, while_loop  # noqa: E402
-from fn._functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
+from fn._ops.print_ops import print_ as print  # noqa: E402,A001  (TensorFlow's name)
+from fn._ops.script_ops import numpy_function, py_function  # noqa: E402
+from fn._state.variables import Variable, init_scope  # noqa: E402
+from fn._state.module import Module  # noqa: E402
+from fn._ops.tensor_array_ops import TensorArray  # noqa: E402
+from fn._ops.control_flow_ops import case, cond, switch_case, while_loop  # noqa: E402
+from fn._ops.functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
 from fn import data, keras  # noqa: E402,F401
 from fn import train  # noqa: E402,F401
 from fn import saved_model  # noqa: E402,F401
 from fn import onnx  # noqa: E402,F401  (needs the onnx package only when exporting)
 from fn import autograph, version  # noqa: E402,F401
-from fn._device import device  # noqa: E402
-from fn._custom_gradient import custom_gradient  # noqa: E402
-from fn._logging import get_logger  # noqa: E402
-from fn._check_ops import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: E402
+from fn._runtime.device import device  # noqa: E402
+from fn._autodiff.custom_gradient import custom_gradient  # noqa: E402
+from fn._runtime.log import get_logger  # noqa: E402
+from fn._ops.check_ops import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: E402
 from fn import autodiff  # noqa: E402,F401
-from fn import _device  # noqa: E402
+from fn._runtime import device as _device  # noqa: E402
 _device._install()
 # Ops of issue 14 (sorting, scans, clipping, manipulation, einsum).
-from fn._sort_ops import argsort, cumsum, sort  # noqa: E402
-from fn._clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, norm  # noqa: E402
-from fn._manip_ops import (boolean_mask, broadcast_to, eye, meshgrid, repeat, reverse, roll,  # noqa: E402
+from fn._ops.sort_ops import argsort, cumsum, sort  # noqa: E402
+from fn._ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, norm  # noqa: E402
+from fn._ops.manip_ops import (boolean_mask, broadcast_to, eye, meshgrid, repeat, reverse, roll,  # noqa: E402
                            sequence_mask, tensor_scatter_nd_add, tensor_scatter_nd_max,
                            tensor_scatter_nd_min, tensor_scatter_nd_sub, tensor_scatter_nd_update, unique)
-from fn._einsum import einsum  # noqa: E402
-from fn._linalg_ops import atan2  # noqa: E402
+from fn._ops.einsum_ops import einsum  # noqa: E402
+from fn._ops.linalg_ops import atan2  # noqa: E402
 from fn import strings  # noqa: E402,F401
 from fn.dtypes import complex64, complex128  # noqa: E402
-from fn._complex_ops import complex  # noqa: E402,A004
+from fn._ops.complex_ops import complex  # noqa: E402,A004
 from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
 from fn import sparse  # noqa: E402,F401
 from fn import io  # noqa: E402,F401

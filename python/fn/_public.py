@@ -4,7 +4,7 @@ A public module ends with ``_export(globals())``. Its ``__all__`` (unless it spe
 every name that is not ``_``-prefixed and is not an implementation leftover: ``annotations``,
 typing helpers (``Any``, ``Callable``), standard-library or NumPy modules and objects, fn modules
 other than the module's own submodules, and names imported from another public fn module (a
-re-export must come from a private module, as ``fn.math`` imports from ``fn._math_ops``; the top
+re-export must come from a private module, as ``fn.math`` imports from ``fn._ops.math_ops``; the top
 level ``fn`` re-exports from anywhere). ``dir(module)`` then lists ``__all__`` only, as
 ``dir(tf.nn)`` reads; ``tests_py/api/test_namespace.py`` compares it with TensorFlow's names.
 """

@@ -2,8 +2,8 @@
 (``ForwardAccumulator``)."""
 from __future__ import annotations
 
-from fn._forward import ForwardAccumulator
-from fn._tape import GradientTape
+from fn._autodiff.forward import ForwardAccumulator
+from fn._autodiff.tape import GradientTape
 
 from fn._public import export as _export  # noqa: E402
 _export(globals())

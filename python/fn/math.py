@@ -1,7 +1,7 @@
 """``fn.math``: TensorFlow's ``tf.math`` namespace (``fn.math.floormod``, ``fn.math.reduce_sum``...)."""
 from __future__ import annotations
 
-from fn._math_ops import (tensordot, abs, add, add_n, argmax, argmin, ceil, cos, count_nonzero, divide,  # noqa: F401,A004
+from fn._ops.math_ops import (tensordot, abs, add, add_n, argmax, argmin, ceil, cos, count_nonzero, divide,  # noqa: F401,A004
                          divide_no_nan, elu, equal, exp, floor, floordiv, floormod, greater,
                          greater_equal, invert, is_finite, is_inf, is_nan, less, less_equal, log,
                          log1p, logical_and, logical_not, logical_or, logical_xor, matmul, maximum,
@@ -12,10 +12,10 @@ from fn._math_ops import (tensordot, abs, add, add_n, argmax, argmin, ceil, cos,
                          squared_difference, subtract, tanh, truediv)
 
 # Scans, top_k and special functions (issue 14).
-from fn._sort_ops import cumprod, cumsum, top_k  # noqa: E402,F401
-from fn._linalg_ops import atan2, erf, segment_sum  # noqa: E402,F401
-from fn._nn_ops import l2_normalize  # noqa: E402,F401
-from fn._complex_ops import conj, imag, real  # noqa: E402,F401
+from fn._ops.sort_ops import cumprod, cumsum, top_k  # noqa: E402,F401
+from fn._ops.linalg_ops import atan2, erf, segment_sum  # noqa: E402,F401
+from fn._ops.nn_ops import l2_normalize  # noqa: E402,F401
+from fn._ops.complex_ops import conj, imag, real  # noqa: E402,F401
 
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["elu", "invert", "matmul", "realdiv", "relu", "tensordot"])

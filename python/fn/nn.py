@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from fn import _core, errors
-from fn._array_ops import convert_to_tensor, transpose
-from fn._math_ops import elu, relu, relu6, sigmoid, softplus, tanh  # noqa: F401
+from fn._ops.array_ops import convert_to_tensor, transpose
+from fn._ops.math_ops import elu, relu, relu6, sigmoid, softplus, tanh  # noqa: F401
 
 
 def _sequence(value: Any, n: int, name: str) -> list:
@@ -122,13 +122,13 @@ def avg_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Op
     """``tf.nn.avg_pool`` (2-D inputs)."""
     return _nd_pool("AvgPool", input, ksize, strides, padding, data_format, name)
 
-# Losses, activations, normalisation and convolutions composed in fn._nn_ops (issue 14).
-from fn._nn_ops import (batch_normalization, conv1d, conv2d_transpose, depthwise_conv2d, dropout,  # noqa: E402,F401
+# Losses, activations, normalisation and convolutions composed in fn._ops.nn_ops (issue 14).
+from fn._ops.nn_ops import (batch_normalization, conv1d, conv2d_transpose, depthwise_conv2d, dropout,  # noqa: E402,F401
                         embedding_lookup, gelu, l2_loss, l2_normalize, leaky_relu, moments,
                         sigmoid_cross_entropy_with_logits, silu, softmax_cross_entropy_with_logits,
                         sparse_softmax_cross_entropy_with_logits)
-from fn._nn_ops import silu as swish  # noqa: E402,F401
-from fn._sort_ops import top_k  # noqa: E402,F401
+from fn._ops.nn_ops import silu as swish  # noqa: E402,F401
+from fn._ops.sort_ops import top_k  # noqa: E402,F401
 
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["convert_to_tensor", "transpose"])

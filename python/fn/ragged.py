@@ -11,7 +11,7 @@ from fn._ragged._ragged_tensor import RaggedTensor as _RaggedTensor
 def boolean_mask(data: Any, mask: Any, name: Optional[str] = None) -> Any:
     """``tf.ragged.boolean_mask``: the values of ``data`` where ``mask`` is True (ragged result)."""
     if not isinstance(data, _RaggedTensor) and not isinstance(mask, _RaggedTensor):
-        from fn._manip_ops import boolean_mask as dense_mask
+        from fn._ops.manip_ops import boolean_mask as dense_mask
         return dense_mask(data, mask)
     return _boolean_mask(data, mask)
 
@@ -23,7 +23,7 @@ def stack(values: Any, axis: int = 0, name: Optional[str] = None) -> Any:
     from fn import convert_to_tensor
     values = [v if isinstance(v, _RaggedTensor) else convert_to_tensor(v) for v in values]
     if values and not any(isinstance(v, _RaggedTensor) for v in values):
-        from fn._array_ops import concat, shape, stack as dense_stack
+        from fn._ops.array_ops import concat, shape, stack as dense_stack
         ndims = values[0].shape.rank
         for v in values[1:]:
             if ndims is not None and v.shape.rank is not None and v.shape.rank != ndims:
@@ -42,8 +42,8 @@ def stack(values: Any, axis: int = 0, name: Optional[str] = None) -> Any:
 
 def row_splits_to_segment_ids(splits: Any, name: Optional[str] = None, out_type: Any = None) -> Any:
     """``tf.ragged.row_splits_to_segment_ids``: the row of each value."""
-    from fn._array_ops import cast, range as _range
-    from fn._manip_ops import repeat
+    from fn._ops.array_ops import cast, range as _range
+    from fn._ops.manip_ops import repeat
     from fn._ragged._ragged_tensor import _splits_tensor
     s = _splits_tensor(splits, "splits")
     dt = s.dtype if out_type is None else out_type
@@ -55,7 +55,7 @@ def row_splits_to_segment_ids(splits: Any, name: Optional[str] = None, out_type:
 def segment_ids_to_row_splits(segment_ids: Any, num_segments: Any = None, out_type: Any = None,
                               name: Optional[str] = None) -> Any:
     """``tf.ragged.segment_ids_to_row_splits``: row splits from sorted segment ids."""
-    from fn._array_ops import shape, zeros
+    from fn._ops.array_ops import shape, zeros
     from fn._ragged._ragged_tensor import _splits_tensor
     ids = _splits_tensor(segment_ids, "segment_ids", out_type)
     return _RaggedTensor.from_value_rowids(zeros(shape(ids)), ids, num_segments, validate=False).row_splits

@@ -13,7 +13,7 @@ import threading
 from typing import Any, Optional, Tuple
 
 from fn import _core
-from fn._array_ops import _shape_tensor, convert_to_tensor
+from fn._ops.array_ops import _shape_tensor, convert_to_tensor
 from fn.dtypes import as_dtype, float32
 
 _DEFAULT_GRAPH_SEED = 87654321
@@ -118,7 +118,7 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
 
 
 # shuffle, categorical and the stateless ops (issue 14); imported last (they use uniform).
-from fn._random_ops import categorical, shuffle, stateless_normal, stateless_uniform  # noqa: E402,F401
+from fn._ops.random_ops import categorical, shuffle, stateless_normal, stateless_uniform  # noqa: E402,F401
 
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["convert_to_tensor", "float32", "get_global_seed", "get_seed"])

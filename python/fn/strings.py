@@ -15,7 +15,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from fn import _core
-from fn._array_ops import convert_to_tensor
+from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype, float32, int32, string
 
 __all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "regex_replace", "split", "to_number",
@@ -120,7 +120,7 @@ def _pieces(x: Any, pieces: Any, name: str, dtype: Any = string) -> Any:
     def f(a: np.ndarray) -> np.ndarray:
         out = pieces(bytes(a[()]))
         return np.array(out, dtype=object if dtype == string else dtype.as_numpy_dtype).reshape([len(out)])
-    from fn._tensor_shape import TensorShape
+    from fn._tensor.tensor_shape import TensorShape
     return _host(f, [x], TensorShape([None]), name, dtype)
 
 
@@ -218,7 +218,7 @@ def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int =
            name: Optional[str] = None) -> Any:
     """``tf.strings.format``: ``template`` with each ``placeholder`` replaced by a tensor
     formatted as ``tf.print`` formats it (``summarize`` entries per dimension end)."""
-    from fn import _printing
+    from fn._tensor import printing as _printing
     if not isinstance(inputs, (list, tuple)):
         inputs = [inputs]
     n = template.count(placeholder)
@@ -233,7 +233,7 @@ def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int =
         for a, rest in zip(arrays, pieces[1:]):
             out += _printing.format_tensor(a, summarize) + rest
         return np.array(out.encode(), dtype=object)
-    from fn._tensor_shape import TensorShape
+    from fn._tensor.tensor_shape import TensorShape
     return _host(f, tensors, TensorShape([]), name or "StringFormat")
 
 from fn._public import export as _export  # noqa: E402

@@ -189,7 +189,7 @@ class FakeVariable:
 
     def __init__(self, value):
         self._fn_handle = fn.constant(value)
-        fn._tape._register_variable(self)
+        fn._autodiff.tape._register_variable(self)
 
     def read(self):
         fn._core.notify_variable_accessed(self._fn_handle)

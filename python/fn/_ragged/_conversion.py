@@ -8,10 +8,10 @@ from typing import Any, List, Optional
 import numpy as np
 
 from fn import _core
-from fn._array_ops import cast, concat, convert_to_tensor, gather, range as _range, reshape, shape as _shape, \
+from fn._ops.array_ops import cast, concat, convert_to_tensor, gather, range as _range, reshape, shape as _shape, \
     stack, expand_dims, where, zeros
-from fn._manip_ops import boolean_mask, broadcast_to, sequence_mask
-from fn._math_ops import equal, less, logical_not, maximum, minimum, reduce_all, reduce_max, reduce_prod
+from fn._ops.manip_ops import boolean_mask, broadcast_to, sequence_mask
+from fn._ops.math_ops import equal, less, logical_not, maximum, minimum, reduce_all, reduce_max, reduce_prod
 from fn._ragged._ragged_tensor import RaggedTensor, _static_len
 from fn.dtypes import int64
 

@@ -68,7 +68,7 @@ def loop_invariants(parts: Any) -> Any:
     """Shape invariants for loop vars holding RaggedParts: a RaggedTensor's flat values and inner
     splits may change length between iterations (as TF relaxes them to its RaggedTensorSpec's
     components); other loop vars keep their shapes (None: no invariant)."""
-    from fn._tensor_shape import TensorShape
+    from fn._tensor.tensor_shape import TensorShape
     if isinstance(parts, RaggedParts):
         flat, outer, *inner = parts.components
         dims = flat.shape.as_list() if flat.shape.rank is not None else None

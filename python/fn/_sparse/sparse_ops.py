@@ -7,14 +7,14 @@ from typing import Any, Callable, List, Optional, Sequence
 import numpy as np
 
 from fn import _core
-from fn import _array_ops as A
-from fn import _math_ops as M
-from fn._manip_ops import (boolean_mask, tensor_scatter_nd_add, tensor_scatter_nd_max,
+from fn._ops import array_ops as A
+from fn._ops import math_ops as M
+from fn._ops.manip_ops import (boolean_mask, tensor_scatter_nd_add, tensor_scatter_nd_max,
                            tensor_scatter_nd_update, unique)
-from fn._complex_ops import conj
-from fn._linalg_ops import segment_sum
-from fn._sort_ops import argsort, cumprod, cumsum
-from fn._op_errors import op_error, type_text
+from fn._ops.complex_ops import conj
+from fn._ops.linalg_ops import segment_sum
+from fn._ops.sort_ops import argsort, cumprod, cumsum
+from fn._ops.op_errors import op_error, type_text
 from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import as_dtype, bool_, int32, int64
 from fn.errors import InvalidArgumentError
@@ -299,7 +299,7 @@ def reshape(sp_input: Any, shape: Any, name: Optional[str] = None) -> SparseTens
         new = A.convert_to_tensor(req, int64)
     else:
         total = M.reduce_prod(sp.dense_shape)
-        known = M.reduce_prod(M.maximum(new, A.ones_like(new)) * A.cast(M.not_equal(new, -1), int64)
+        known = M.reduce_prod(M.maximum(new, M.ones_like(new)) * A.cast(M.not_equal(new, -1), int64)
                               + A.cast(M.equal(new, -1), int64))
         new = A.where(M.equal(new, -1), A.fill(A.shape(new), total // known), new)
     lin = _linear(sp.indices, sp.dense_shape)
@@ -461,7 +461,7 @@ def dense_cwise(sp: SparseTensor, other: Any, op: str) -> SparseTensor:
     if d.shape.rank == 0:
         picked = d
     else:
-        from fn._manip_ops import broadcast_to
+        from fn._ops.manip_ops import broadcast_to
         picked = A.gather_nd(broadcast_to(d, sp.dense_shape), sp.indices)
     vals = M.multiply(sp.values, picked) if op == "Mul" else M.truediv(sp.values, picked)
     return sp.with_values(vals)

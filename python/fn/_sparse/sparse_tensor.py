@@ -8,9 +8,9 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 
 from fn import _core
-from fn._array_ops import convert_to_tensor
-from fn._tensor_shape import TensorShape
-from fn._tensor_spec import TensorSpec
+from fn._ops.array_ops import convert_to_tensor
+from fn._tensor.tensor_shape import TensorShape
+from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import as_dtype, int64
 from fn.types.experimental import TraceType
 
@@ -127,7 +127,7 @@ def _merge_dim(a: TensorShape, i: int, b: TensorShape, j: int) -> None:
 def _int64(v: Any) -> Any:
     if _core.is_tensor(v):
         if v.dtype != int64:
-            from fn._array_ops import cast
+            from fn._ops.array_ops import cast
             return cast(v, int64)
         return v
     if isinstance(v, TensorShape):

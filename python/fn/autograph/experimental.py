@@ -3,7 +3,7 @@
 import enum as _enum
 import functools as _functools
 
-from ._converter import DO_NOT_CONVERT_ATTR as _DO_NOT_CONVERT_ATTR
+from fn._autograph.converter import DO_NOT_CONVERT_ATTR as _DO_NOT_CONVERT_ATTR
 
 __all__ = ['Feature', 'do_not_convert', 'set_loop_options']
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fn._device import list_logical_devices, list_physical_devices  # noqa: F401
+from fn._runtime.device import list_logical_devices, list_physical_devices  # noqa: F401
 
 
 def get_memory_growth(device: Any) -> bool:

@@ -7,9 +7,9 @@ call back into Python (see ``iterator_ops``).
 from __future__ import annotations
 
 from fn.data import experimental
-from fn.data._dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, NumpyIterator
-from fn.data._iterator_ops import Iterator
-from fn.data._structure import DatasetSpec, IteratorSpec
+from fn._data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, NumpyIterator
+from fn._data.iterator_ops import Iterator
+from fn._data.structure import DatasetSpec, IteratorSpec
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN

@@ -1,6 +1,6 @@
 """``fn.debugging`` (``tf.debugging``): assertions and NaN/Inf checks."""
 from fn import _core
-from fn._check_ops import (Assert, assert_all_finite, assert_equal, assert_greater,  # noqa: F401
+from fn._ops.check_ops import (Assert, assert_all_finite, assert_equal, assert_greater,  # noqa: F401
                            assert_greater_equal, assert_less, assert_less_equal, assert_negative,
                            assert_non_negative, assert_non_positive, assert_none_equal,
                            assert_positive, assert_rank, assert_rank_at_least, assert_scalar,

@@ -9,9 +9,11 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fn import _core, _array_ops as array_ops, _math_ops as math_ops
+from fn import _core
+from fn._ops import array_ops
+from fn._ops import math_ops
 from fn.dtypes import float32, int64
-from fn._variables import Variable, init_scope
+from fn._state.variables import Variable, init_scope
 
 _name_counts: Dict[str, int] = {}
 
@@ -129,7 +131,7 @@ class Optimizer:
     def minimize(self, loss: Any, var_list: Sequence[Variable], tape: Any = None) -> Variable:
         """Computes the gradients of ``loss`` (a callable, or a tensor with its ``tape``) with
         respect to ``var_list`` and applies them."""
-        from fn._tape import GradientTape
+        from fn._autodiff.tape import GradientTape
         if callable(loss):
             with GradientTape() as t:
                 value = loss()

@@ -10,7 +10,7 @@ import zlib
 from typing import Any, Dict, List, Tuple
 
 from fn import errors
-from fn._serialize import atomic_write
+from fn._state.serialize import atomic_write
 
 MAGIC = b"FNSAVEDM"
 VERSION = 1
@@ -104,7 +104,7 @@ def spec_json(spec: Any) -> Dict[str, Any]:
 
 
 def spec_from_json(d: Dict[str, Any]) -> Any:
-    from fn._tensor_spec import TensorSpec
+    from fn._tensor.tensor_spec import TensorSpec
     if "ragged_spec" in d:
         from fn._ragged._spec import RaggedTensorSpec
         r = d["ragged_spec"]

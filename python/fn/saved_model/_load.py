@@ -9,9 +9,9 @@ from typing import Any, Dict, List
 import numpy as np
 
 from fn import _core, errors
-from fn._function import ConcreteFunction, FuncGraph
-from fn._module import Module
-from fn._variables import Variable
+from fn._function.function import ConcreteFunction, FuncGraph
+from fn._state.module import Module
+from fn._state.variables import Variable
 from fn.saved_model import _format
 from fn.train import _checkpoint_io
 
@@ -61,7 +61,7 @@ class _SignatureFunction:
         self.structured_outputs = self._named(outs, lambda t: t)
 
     def _specs(self) -> List[Any]:
-        from fn._tensor_spec import TensorSpec
+        from fn._tensor.tensor_spec import TensorSpec
         specs: List[Any] = []
         for v in self._concrete._pos_values:
             if isinstance(v, TensorSpec):
@@ -69,7 +69,7 @@ class _SignatureFunction:
         return specs
 
     def _names(self) -> List[str]:
-        from fn._tensor_spec import TensorSpec
+        from fn._tensor.tensor_spec import TensorSpec
         names = []
         for n, v in zip(self._concrete._arg_names, self._concrete._pos_values):
             if isinstance(v, TensorSpec):
@@ -78,7 +78,7 @@ class _SignatureFunction:
 
     @staticmethod
     def _named(outs: Any, fn: Any) -> Dict[str, Any]:
-        from fn._function import _walk
+        from fn._function.function import _walk
         if isinstance(outs, dict):
             return {k: _walk(v, fn) for k, v in outs.items()}
         flat: List[Any] = []
@@ -121,7 +121,7 @@ def _load_concrete(record: Dict[str, Any], blobs: List[bytes], objects: List[Any
     specs = iter(record["output_specs"])
 
     def out_leaf(d: Dict[str, Any]) -> Any:
-        from fn._tensor_spec import TensorSpec
+        from fn._tensor.tensor_spec import TensorSpec
         if "ragged_spec" in d:   # a RaggedTensor output: its components' specs come next
             for _ in range(1 + d["ragged_spec"]["ragged_rank"]):
                 next(specs)

@@ -1,0 +1,216 @@
+"""Element structures of ``fn.data`` (``tf.data``'s ``structure`` and ``nest`` helpers), and the
+trace types of datasets and iterators (``tf.data.DatasetSpec``, ``tf.data.IteratorSpec``).
+
+``tf.data`` nests like ``tf.nest`` except that *lists are leaves*: a list in an element is
+converted to one tensor (``from_tensor_slices([[1, 2], [3, 4]])`` slices a 2-D tensor), while
+tuples, namedtuples and dicts are structures.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, List, Optional, Sequence
+
+from fn import _core
+from fn.dtypes import as_dtype, variant
+from fn._tensor.tensor_shape import TensorShape
+from fn._tensor.tensor_spec import TensorSpec
+from fn.types.experimental import TraceType
+
+
+# ---------------------------------------------------------------- nesting
+
+def is_structure(x: Any) -> bool:
+    """Tuples (and namedtuples) and dicts nest; everything else, lists included, is a leaf."""
+    return isinstance(x, (tuple, dict))
+
+
+def flatten(x: Any) -> List[Any]:
+    """The leaves of ``x`` in order (dicts by sorted key, as ``tf.nest``)."""
+    if isinstance(x, tuple):
+        out: List[Any] = []
+        for v in x:
+            out.extend(flatten(v))
+        return out
+    if isinstance(x, dict):
+        out = []
+        for k in sorted(x):
+            out.extend(flatten(x[k]))
+        return out
+    return [x]
+
+
+def pack(structure: Any, flat: Sequence[Any]) -> Any:
+    """``flat`` rebuilt with the structure of ``structure`` (the inverse of ``flatten``)."""
+    it = iter(flat)
+    out = _pack(structure, it)
+    return out
+
+
+def _pack(s: Any, it: Any) -> Any:
+    if isinstance(s, tuple):
+        items = [_pack(v, it) for v in s]
+        return type(s)(*items) if hasattr(s, "_fields") else tuple(items)
+    if isinstance(s, dict):
+        vals = {k: _pack(s[k], it) for k in sorted(s)}
+        return type(s)((k, vals[k]) for k in s) if type(s) is not dict else {k: vals[k] for k in s}
+    return next(it)
+
+
+def map_structure(fn: Callable[[Any], Any], x: Any) -> Any:
+    return pack(x, [fn(v) for v in flatten(x)])
+
+
+def same_structure(a: Any, b: Any) -> bool:
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
+                and all(same_structure(x, y) for x, y in zip(a, b)))
+    if isinstance(a, dict) or isinstance(b, dict):
+        return (isinstance(a, dict) and isinstance(b, dict) and sorted(a) == sorted(b)
+                and all(same_structure(a[k], b[k]) for k in a))
+    return True
+
+
+# ---------------------------------------------------------------- values and specs
+
+def to_tensor(value: Any, dtype: Any = None) -> Any:
+    """One leaf as an eager tensor (``tf.convert_to_tensor``)."""
+    if _core.is_tensor(value):
+        if dtype is not None and value.dtype != as_dtype(dtype):
+            raise TypeError(f"Expected a {as_dtype(dtype).name} tensor, got {value.dtype.name}.")
+        return value
+    return _core.convert_to_tensor(value, None if dtype is None else as_dtype(dtype))
+
+
+def normalize_element(element: Any) -> Any:
+    """Every leaf of ``element`` converted to a tensor."""
+    return map_structure(to_tensor, element)
+
+
+def spec_of(tensor: Any) -> TensorSpec:
+    return TensorSpec(tensor.shape, tensor.dtype)
+
+
+def spec_from_value(element: Any) -> Any:
+    return map_structure(spec_of, element)
+
+
+def flat_dtypes(spec: Any) -> List[Any]:
+    return [s.dtype for s in flatten(spec)]
+
+
+def flat_shapes(spec: Any) -> List[TensorShape]:
+    return [s.shape for s in flatten(spec)]
+
+
+def spec_text(spec: Any) -> str:
+    """How TF prints an element_spec: TensorSpecs inside tuples and dicts."""
+    if isinstance(spec, tuple) and not hasattr(spec, "_fields"):
+        inner = ", ".join(spec_text(s) for s in spec)
+        return f"({inner},)" if len(spec) == 1 else f"({inner})"
+    if isinstance(spec, tuple):
+        fields = ", ".join(f"{n}={spec_text(v)}" for n, v in zip(spec._fields, spec))
+        return f"{type(spec).__name__}({fields})"
+    if isinstance(spec, dict):
+        return "{" + ", ".join(f"{k!r}: {spec_text(v)}" for k, v in spec.items()) + "}"
+    return repr(spec)
+
+
+def _spec_key(spec: Any) -> Any:
+    """A hashable description of a nested spec (names left out, as TF's DatasetSpec does)."""
+    if isinstance(spec, tuple):
+        return (type(spec).__name__,) + tuple(_spec_key(s) for s in spec)
+    if isinstance(spec, dict):
+        return ("dict",) + tuple((k, _spec_key(spec[k])) for k in sorted(spec))
+    return (spec.dtype.name, spec.shape)
+
+
+def _spec_subtype(a: Any, b: Any) -> bool:
+    if not same_structure(a, b):
+        return False
+    return all(x.dtype == y.dtype and x.shape.is_subtype_of(y.shape) for x, y in zip(flatten(a), flatten(b)))
+
+
+def _spec_supertype(a: Any, b: Any) -> Optional[Any]:
+    if not same_structure(a, b):
+        return None
+    out = []
+    for x, y in zip(flatten(a), flatten(b)):
+        if x.dtype != y.dtype:
+            return None
+        if x.shape.rank != y.shape.rank:
+            shape = TensorShape(None)
+        elif x.shape.rank is None:
+            shape = TensorShape(None)
+        else:
+            shape = TensorShape([d if d == e else None for d, e in zip(x.shape.as_list(), y.shape.as_list())])
+        out.append(TensorSpec(shape, x.dtype))
+    return pack(a, out)
+
+
+# ---------------------------------------------------------------- trace types
+
+VARIANT_SPEC = TensorSpec([], variant)
+
+
+class _HandleSpec(TraceType):
+    """Shared by DatasetSpec and IteratorSpec: a trace type made of an element spec, whose
+    value reaches a graph as one scalar variant tensor (the handle)."""
+
+    _label = ""
+
+    def __init__(self, element_spec: Any) -> None:
+        self._element_spec = element_spec
+        self._key = _spec_key(element_spec)
+
+    @property
+    def element_spec(self) -> Any:
+        return self._element_spec
+
+    def is_subtype_of(self, other: Any) -> bool:
+        return type(other) is type(self) and _spec_subtype(self._element_spec, other._element_spec)
+
+    def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional[Any]:
+        spec = self._element_spec
+        for o in others:
+            if type(o) is not type(self):
+                return None
+            spec = _spec_supertype(spec, o._element_spec)
+            if spec is None:
+                return None
+        return type(self)(spec)
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is type(self) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash((self._label, self._key))
+
+    # fn's composite protocol (fn.function): the trace type and the component tensors/specs.
+    def __fn_composite__(self) -> tuple:
+        return self, [VARIANT_SPEC]
+
+
+class DatasetSpec(_HandleSpec):
+    """The trace type of a Dataset argument (``tf.data.DatasetSpec``): its element spec, so two
+    datasets with the same element spec share a traced graph."""
+
+    _label = "DatasetSpec"
+
+    def _fn_from_components(self, components: List[Any]) -> Any:
+        from fn._data.dataset_ops import _VariantDataset
+        return _VariantDataset(components[0], self._element_spec)
+
+    def __repr__(self) -> str:
+        return f"DatasetSpec({spec_text(self._element_spec)}, TensorShape([]))"
+
+
+class IteratorSpec(_HandleSpec):
+    """The trace type of an Iterator argument (``tf.data.IteratorSpec``)."""
+
+    _label = "IteratorSpec"
+
+    def _fn_from_components(self, components: List[Any]) -> Any:
+        from fn._data.iterator_ops import SymbolicIterator
+        return SymbolicIterator(components[0], self._element_spec)
+
+    def __repr__(self) -> str:
+        return f"IteratorSpec({spec_text(self._element_spec)},)"
