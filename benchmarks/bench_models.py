@@ -29,6 +29,7 @@ SYSTEMS = {   # name -> interpreter (None: this one)
     "jax": os.path.join(CACHE, "jax", "bin", "python"),
     "torch": os.path.join(CACHE, "torch", "bin", "python"),
     "torch.compile": os.path.join(CACHE, "torch", "bin", "python"),
+    "fn-before": None,   # --baseline: fn from another python/ directory
 }
 sys.path.insert(0, HERE)
 import models_tf_train  # noqa: E402  (issue 24's workloads)
@@ -142,10 +143,10 @@ def measure(system: str, names: List[str], repeats: int, budget: float) -> Dict[
 def run_system(system: str, args: argparse.Namespace, names: List[str]) -> Dict[str, Any]:
     py = SYSTEMS[system] or sys.executable
     env = dict(os.environ)
-    if system == "fn":
-        fn_python = args.fn_python or os.path.join(HERE, "..", "python")
+    if system in ("fn", "fn-before"):
+        fn_python = args.baseline if system == "fn-before" else args.fn_python or os.path.join(HERE, "..", "python")
         env["PYTHONPATH"] = fn_python + os.pathsep + env.get("PYTHONPATH", "")
-    cmd = [py, os.path.abspath(__file__), "--system", system, "--only", ",".join(names),
+    cmd = [py, os.path.abspath(__file__), "--system", "fn" if system == "fn-before" else system, "--only", ",".join(names),
            "--repeats", str(args.repeats), "--budget", str(args.budget)]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if p.returncode != 0:
@@ -191,6 +192,8 @@ def main() -> None:
                    help="run every system this many times, interleaved, and report each cell's fastest round "
                         "(a disturbance of the shared host slows a round, never speeds one up)")
     p.add_argument("--json", action="store_true", help="print the raw results as JSON too")
+    p.add_argument("--baseline", metavar="PYTHON_DIR",
+                   help="also run fn imported from this python/ directory (column fn-before), interleaved")
     p.add_argument("--fn-python", help="the python/ directory fn is imported from (default: this checkout's), "
                                        "e.g. another build for an A/B")
     args = p.parse_args()
@@ -203,8 +206,11 @@ def main() -> None:
         load = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         runs = {}   # system -> one result dict per round
+        systems = args.systems.split(",")
+        if args.baseline:   # another fn build beside this one, e.g. the commit before a change
+            systems.insert(1 if "fn" in systems else 0, "fn-before")
         for r in range(max(1, args.rounds)):   # interleaved: a passing disturbance hits one round of one system
-            for s in args.systems.split(","):
+            for s in systems:
                 if SYSTEMS[s] and not os.path.exists(SYSTEMS[s]):
                     continue
                 runs.setdefault(s, []).append(run_system(s, args, names))
