@@ -41,6 +41,52 @@ Epilogue epilogue_of(const std::string& op, const Attrs& attrs, const std::vecto
   return e;
 }
 
+// Inputs after the contraction's own that feed its elementwise epilogue (attrs epilogue_*, made
+// by passes/fuse_epilogue.cpp), 0 without one.
+size_t epilogue_inputs(const std::string& op, const Attrs& a, size_t num_inputs) {
+  if (!a.has("epilogue_program")) return 0;
+  int64_t extra = a.get<int64_t>("epilogue_inputs");
+  if (extra < 0 || static_cast<size_t>(extra) + 2 > num_inputs) throw_error(Code::Internal, op, ": malformed epilogue");
+  return static_cast<size_t>(extra);
+}
+
+// The contraction's inputs (without the epilogue's).
+std::vector<EagerPtr> contraction_inputs(const std::vector<EagerPtr>& in, size_t extra) {
+  return std::vector<EagerPtr>(in.begin(), in.end() - static_cast<std::ptrdiff_t>(extra));
+}
+
+// Runs the epilogue program over `out` in place: operand `slot` is `out` itself, the others are
+// the last `extra` inputs in order (fused::run reads a tile's elements before writing them).
+void run_epilogue(const std::string& op, const Attrs& a, const std::vector<EagerPtr>& in, size_t extra,
+                  EagerTensor& out) {
+  const auto& prog = a.get<std::vector<int64_t>>("epilogue_program");
+  const auto& bcast = a.get<std::vector<int64_t>>("epilogue_bcast");
+  const int64_t slot = a.get<int64_t>("epilogue_slot");
+  const int64_t n = out.num_elements();
+  if (prog.size() % 3 != 0 || bcast.size() != 2 * (extra + 1) || slot < 0 || slot > static_cast<int64_t>(extra) ||
+      bcast[2 * slot] != 1 || bcast[2 * slot + 1] != n)
+    throw_error(Code::Internal, op, ": malformed epilogue");
+  std::vector<fused::Operand> ops(extra + 1);
+  size_t next = in.size() - extra;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (static_cast<int64_t>(i) == slot) {
+      ops[i] = fused::Operand{out.data<float>(), 1, n};
+      continue;
+    }
+    const EagerPtr& t = in[next++];
+    // The plan was made for these shapes: a mismatch is a bug, never a wrong read.
+    if (t->dtype() != DType::Float32 || t->num_elements() != bcast[2 * i + 1] || bcast[2 * i] < 1)
+      throw_error(Code::Internal, op, ": epilogue input of shape ", t->shape().to_string(), ", not the traced one");
+    ops[i] = fused::Operand{t->data<float>(), bcast[2 * i], bcast[2 * i + 1]};
+  }
+  std::vector<fused::Instr> instrs(prog.size() / 3);
+  for (size_t i = 0; i < instrs.size(); ++i)
+    instrs[i] = fused::Instr{static_cast<int>(prog[3 * i]), static_cast<int>(prog[3 * i + 1]),
+                             static_cast<int>(prog[3 * i + 2])};
+  fused::validate(instrs, ops.size());
+  fused::run(instrs, ops, out.data<float>(), n);
+}
+
 // The unfused op's shape rule on the first two inputs.
 InferFn contraction_infer(const char* base) {
   return [base](const InferContext& c) {
@@ -81,8 +127,10 @@ std::vector<EagerPtr> fused_matmul_product(KernelContext& k, const std::vector<E
 // Attr "tanh": the product's Tanh too (TF's Eigen formula, as the standalone op computes it),
 // over the output while it is in cache, without another step, allocation or pass of the plan.
 std::vector<EagerPtr> fused_matmul_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
-  auto out = fused_matmul_product(k, in);
+  size_t extra = epilogue_inputs("_FusedMatMul", k.attrs, in.size());
+  auto out = fused_matmul_product(k, extra ? contraction_inputs(in, extra) : in);
   if (k.attrs.get_or("tanh", false)) fused::tanh(out[0]->data<float>(), out[0]->data<float>(), out[0]->num_elements());
+  if (k.attrs.has("epilogue_program")) run_epilogue("_FusedMatMul", k.attrs, in, extra, *out[0]);
   return out;
 }
 
@@ -127,7 +175,7 @@ std::vector<EagerPtr> fused_batch_matmul_kernel(KernelContext& k, const std::vec
   return out;
 }
 
-std::vector<EagerPtr> fused_conv2d_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+std::vector<EagerPtr> fused_conv2d_product(KernelContext& k, const std::vector<EagerPtr>& in) {
   const OpDef& conv = OpRegistry::global().get("Conv2D");
   if (in.size() < 2) throw_error(Code::Internal, "_FusedConv2D takes 3 or 4 inputs");
   const Shape &sx = in[0]->shape(), &sw = in[1]->shape();
@@ -143,6 +191,13 @@ std::vector<EagerPtr> fused_conv2d_kernel(KernelContext& k, const std::vector<Ea
   }
   auto out = conv.kernel(k, {in[0], in[1]});
   apply_epilogue(out[0]->data<float>(), g.n * g.oh * g.ow, g.oc, e);
+  return out;
+}
+
+std::vector<EagerPtr> fused_conv2d_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  size_t extra = epilogue_inputs("_FusedConv2D", k.attrs, in.size());
+  auto out = fused_conv2d_product(k, extra ? contraction_inputs(in, extra) : in);
+  if (k.attrs.has("epilogue_program")) run_epilogue("_FusedConv2D", k.attrs, in, extra, *out[0]);
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "kernels/onednn/engine.h"
 #include "kernels/onednn/primitive_cache.h"
+#include "kernels/onednn/threads.h"
 
 namespace fn {
 namespace onednn {
@@ -31,7 +32,8 @@ void binary(dnnl::algorithm alg, const EagerTensor& a, const EagerTensor& b, Eag
   // Comparisons write 0/1 bytes: oneDNN's u8 is fn's bool layout.
   auto odt = out.dtype() == DType::Bool ? memory::data_type::u8 : to_dnnl(out.dtype());
   memory::desc ma(da, dt, tag_for(da.size())), mb(db, dt, tag_for(db.size())), mo(da, odt, tag_for(da.size()));
-  std::string key = "binary" + std::to_string(static_cast<int>(alg));
+  ThreadScope threads(small_pass(out.num_elements()));
+  std::string key = "binary" + std::to_string(static_cast<int>(alg)) + threads.key();
   append_key(key, ma);
   append_key(key, mb);
   append_key(key, mo);

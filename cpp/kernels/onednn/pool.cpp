@@ -2,6 +2,7 @@
 
 #include "kernels/onednn/engine.h"
 #include "kernels/onednn/primitive_cache.h"
+#include "kernels/onednn/threads.h"
 
 namespace fn {
 namespace onednn {
@@ -45,7 +46,8 @@ dnnl::pooling_forward::primitive_desc forward_pd(const Pool2DGeom& g, bool max, 
 }
 
 void forward(const float* x, float* y, const Pool2DGeom& g, bool max) {
-  auto prim = cached_primitive(key_of(g, max) + "fwd", [&] {
+  ThreadScope threads(small_pass(g.n * g.c * g.ih * g.iw));
+  auto prim = cached_primitive(key_of(g, max) + "fwd" + threads.key(), [&] {
     return dnnl::pooling_forward(forward_pd(g, max, dnnl::prop_kind::forward_inference));
   });
   Descs d = descs(g);
@@ -57,7 +59,8 @@ void forward(const float* x, float* y, const Pool2DGeom& g, bool max) {
 // Max pooling's backward pass needs the forward workspace (where each window's maximum was):
 // the forward pass runs again in training mode to produce it.
 void backward(const float* x, const float* dy, float* dx, const Pool2DGeom& g, bool max) {
-  std::string key = key_of(g, max);
+  ThreadScope threads(small_pass(g.n * g.c * g.ih * g.iw));
+  std::string key = key_of(g, max) + threads.key();
   auto fwd = cached_primitive(key + "fwd_training", [&] {
     return dnnl::pooling_forward(forward_pd(g, max, dnnl::prop_kind::forward_training));
   });

@@ -2,6 +2,7 @@
 
 #include "kernels/onednn/engine.h"
 #include "kernels/onednn/primitive_cache.h"
+#include "kernels/onednn/threads.h"
 
 namespace fn {
 namespace onednn {
@@ -29,7 +30,8 @@ void reduction(dnnl::algorithm alg, const EagerTensor& x, const std::vector<bool
     if (reduced[i]) dst[i] = 1;
   auto tag = plain_tag(src.size());
   memory::desc ms(src, memory::data_type::f32, tag), md(dst, memory::data_type::f32, tag);
-  std::string key = "reduction" + std::to_string(static_cast<int>(alg));
+  ThreadScope threads(small_pass(x.num_elements()));
+  std::string key = "reduction" + std::to_string(static_cast<int>(alg)) + threads.key();
   append_key(key, ms);
   append_key(key, md);
   auto prim = cached_primitive(
