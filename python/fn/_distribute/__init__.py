@@ -14,6 +14,9 @@ from fn._distribute._strategy import (Strategy, StrategyExtended, maybe_merge_ca
 from fn._distribute._values import (DistributedDataset, DistributedIterator, DistributedValues,  # noqa: F401
                                     Mirrored, PerReplica)
 from fn._distribute._one_device import MirroredStrategy, OneDeviceStrategy  # noqa: F401
+from fn._distribute._multi_worker import MultiWorkerMirroredStrategy  # noqa: F401
+from fn._distribute._cluster import (ClusterResolver, ClusterSpec, MPIClusterResolver,  # noqa: F401
+                                     SimpleClusterResolver, TFConfigClusterResolver)
 from fn._distribute._losses import compute_average_loss, scale_regularization_loss  # noqa: F401
 
 from fn._distribute._strategy import _install_variable_hook

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from fn._distribute import (DistributedDataset, DistributedIterator, DistributedValues,  # noqa: F401
                             InputContext, InputOptions, InputReplicationMode, MirroredStrategy,
+                            MultiWorkerMirroredStrategy,
                             OneDeviceStrategy, ReduceOp, ReplicaContext, RunOptions, Strategy,
                             StrategyExtended, experimental_set_strategy, get_replica_context,
                             get_strategy, has_strategy, in_cross_replica_context)
-from fn.distribute import experimental  # noqa: F401
+from fn.distribute import cluster_resolver, experimental  # noqa: F401
 
 from fn._public import export as _export  # noqa: E402
 _export(globals())

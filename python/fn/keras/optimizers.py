@@ -116,6 +116,11 @@ class Optimizer:
         for v in variables:
             self._slot_index(v)
         grads = self._clip(grads)
+        from fn._distribute import _context as distribute_context
+        if distribute_context.has_strategy() and distribute_context.get_replica_context() is not None:
+            # As Keras 3's TensorFlow optimizer: in a replica context the (clipped) gradients are
+            # summed across replicas before the update.
+            grads = distribute_context.get_replica_context().all_reduce("SUM", grads)
         if self._schedule is not None:
             self._learning_rate.assign(self._schedule(self._iterations))
         lr = self._learning_rate.read_value()

@@ -10,6 +10,7 @@ from fn.train._checkpoint import Checkpoint, CheckpointLoadStatus
 from fn.train._checkpoint_io import CheckpointReader
 from fn.train._manager import CheckpointManager
 from fn.train._state import latest_checkpoint
+from fn._distribute._cluster import ClusterSpec  # noqa: F401  (tf.train.ClusterSpec)
 
 
 def _resolve(ckpt_dir_or_file: Any) -> str:
