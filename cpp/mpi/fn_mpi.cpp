@@ -2,8 +2,9 @@
 //
 // The communicator comes from mpi4py (its Fortran handle, converted with MPI_Comm_f2c), so MPI
 // is initialised once, by mpi4py, with MPI_THREAD_MULTIPLE. Two duplicates of it are used:
-//   data: the collectives themselves, run by one communication thread with MPI's blocking calls
-//         (Open MPI's tuned algorithms), so the executor thread can wait with a deadline;
+//   data: the collectives themselves, run on the calling (executor) thread as MPI's nonblocking
+//         collectives, polled with MPI_Test until they complete or the deadline passes (no thread
+//         hand-off per collective: on a loaded machine that costs a scheduler time slice);
 //   ctrl: status queries, answered by a watchdog thread: when a collective times out, the
 //         waiting worker asks every other worker which collective it has reached and names in
 //         its error the ranks that are elsewhere or do not answer.
@@ -19,10 +20,8 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -49,12 +48,6 @@ struct Status {          // what a worker tells a worker that asks
   char what[kWhatLen];   // the collective it is in (or last ran)
 };
 
-struct Job {
-  std::function<int()> run;   // returns an MPI error code
-  int result = MPI_SUCCESS;
-  bool done = false;
-};
-
 class Transport {
  public:
   Transport(MPI_Comm base, double default_timeout) : default_timeout_(default_timeout) {
@@ -63,7 +56,6 @@ class Transport {
     MPI_Comm_rank(data_, &rank_);
     MPI_Comm_size(data_, &size_);
     std::memset(&status_, 0, sizeof status_);
-    comm_thread_ = std::thread([this] { comm_loop(); });
     watchdog_ = std::thread([this] { watchdog_loop(); });
     table_.abi_version = fn::kFnCollectiveAbi;
     table_.state = this;
@@ -76,19 +68,11 @@ class Transport {
 
   ~Transport() { shutdown(); }
 
-  // Joins the threads (unless a collective is stuck: then they are left to MPI_Abort).
+  // Stops the watchdog and frees the communicators (not after a timeout: a collective is still
+  // pending on them, and the job ends with MPI_Abort).
   void shutdown() {
     if (stopped_.exchange(true)) return;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    if (broken_) {
-      comm_thread_.detach();
-    } else if (comm_thread_.joinable()) {
-      comm_thread_.join();
-    }
+    stop_ = true;
     if (watchdog_.joinable()) watchdog_.join();
     if (!broken_) {
       MPI_Comm_free(&data_);
@@ -102,66 +86,67 @@ class Transport {
   int size() const { return size_; }
   int64_t completed() const { return completed_; }
 
-  // Runs `run` (MPI calls on data_) on the communication thread; waits at most `timeout`.
-  int submit(const std::function<int()>& run, double timeout, const char* what, char* err, size_t err_len) {
+  // Runs one collective: `post(i, &request)` posts its i-th nonblocking MPI call (0 <= i < parts;
+  // large tensors go in parts, MPI counts being ints); each is polled with MPI_Test until it
+  // completes or `timeout` (for the whole collective) passes. Serialised: one collective at a time.
+  int run(int64_t parts, const std::function<int(int64_t, MPI_Request*)>& post, double timeout, const char* what,
+          char* err, size_t err_len) {
+    std::lock_guard<std::mutex> one_at_a_time(op_mu_);
     if (broken_) {
       std::snprintf(err, err_len, "%s: the collective communicator is unusable after an earlier failure: %s", what,
                     broken_msg_.c_str());
       return static_cast<int>(fn::Code::FailedPrecondition);
     }
     if (timeout <= 0) timeout = default_timeout_;
-    auto job = std::make_shared<Job>();
-    job->run = run;
     int64_t seq;
     {
       std::lock_guard<std::mutex> lock(mu_);
       seq = started_++;
       std::snprintf(status_.what, kWhatLen, "#%lld %s", static_cast<long long>(seq), what);
-      queue_.push_back(job);
     }
-    cv_.notify_all();
-    std::unique_lock<std::mutex> lock(mu_);
-    bool finished = done_cv_.wait_for(lock, std::chrono::duration<double>(timeout), [&] { return job->done; });
-    if (finished) {
-      if (job->result == MPI_SUCCESS) return 0;
-      char text[MPI_MAX_ERROR_STRING];
-      int len = 0;
-      MPI_Error_string(job->result, text, &len);
-      std::snprintf(err, err_len, "%s failed in MPI: %.*s", what, len, text);
-      return static_cast<int>(fn::Code::Internal);
+    auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
+    for (int64_t part = 0; part < parts; ++part) {
+      MPI_Request req = MPI_REQUEST_NULL;
+      int rc = post(part, &req);
+      if (rc == MPI_SUCCESS) rc = wait(&req, deadline);
+      if (rc == kTimedOut) {
+        std::string who = diagnose(seq);
+        broken_msg_ = "collective #" + std::to_string(seq) + " timed out";
+        broken_ = true;
+        std::snprintf(err, err_len,
+                      "Collective #%lld %s timed out after %g s on rank %d waiting for the other workers "
+                      "(CommunicationOptions(timeout_seconds=...)). %s",
+                      static_cast<long long>(seq), what, timeout, rank_, who.c_str());
+        return static_cast<int>(fn::Code::DeadlineExceeded);
+      }
+      if (rc != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(rc, text, &len);
+        std::snprintf(err, err_len, "%s failed in MPI: %.*s", what, len, text);
+        return static_cast<int>(fn::Code::Internal);
+      }
     }
-    lock.unlock();
-    std::string who = diagnose(seq);
-    broken_msg_ = "collective #" + std::to_string(seq) + " timed out";
-    broken_ = true;
-    std::snprintf(err, err_len,
-                  "Collective #%lld %s timed out after %g s on rank %d waiting for the other workers "
-                  "(CommunicationOptions(timeout_seconds=...)). %s",
-                  static_cast<long long>(seq), what, timeout, rank_, who.c_str());
-    return static_cast<int>(fn::Code::DeadlineExceeded);
+    std::lock_guard<std::mutex> lock(mu_);
+    ++completed_;
+    return 0;
   }
 
   MPI_Comm data() const { return data_; }
 
  private:
-  void comm_loop() {
-    for (;;) {
-      std::shared_ptr<Job> job;
-      {
-        std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-        if (queue_.empty()) return;
-        job = queue_.front();
-        queue_.pop_front();
-      }
-      int rc = job->run();
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        job->result = rc;
-        job->done = true;
-        ++completed_;
-      }
-      done_cv_.notify_all();
+  static constexpr int kTimedOut = -1;
+
+  // Polls `req` (MPI_Test drives MPI's progress) until it completes or `deadline`; after a short
+  // spin it yields the CPU between tests, so that oversubscribed workers still make progress.
+  static int wait(MPI_Request* req, Clock::time_point deadline) {
+    for (int64_t spins = 0;; ++spins) {
+      int flag = 0;
+      int rc = MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+      if (rc != MPI_SUCCESS) return rc;
+      if (flag) return MPI_SUCCESS;
+      if (spins > 64) std::this_thread::yield();
+      if ((spins & 255) == 255 && Clock::now() > deadline) return kTimedOut;
     }
   }
 
@@ -257,39 +242,37 @@ class Transport {
     return "Waiting for rank(s) " + names + ". " + out;
   }
 
-  static int all_reduce_sum_c(void* s, void* buf, int64_t count, int dtype, double timeout, const char* what,
-                              char* err, size_t err_len) {
+  static int all_reduce_sum_c(void* s, const void* send, void* recv, int64_t count, int dtype, double timeout,
+                              const char* what, char* err, size_t err_len) {
     auto* t = static_cast<Transport*>(s);
     MPI_Datatype type;
-    size_t elem;
+    int64_t elem;
     switch (static_cast<fn::DType>(dtype)) {
       case fn::DType::Float32: type = MPI_FLOAT; elem = 4; break;
       case fn::DType::Float64: type = MPI_DOUBLE; elem = 8; break;
       case fn::DType::Int32: type = MPI_INT32_T; elem = 4; break;
       case fn::DType::Int64: type = MPI_INT64_T; elem = 8; break;
       default:
-        std::snprintf(err, err_len, "%s: dtype %s cannot be all-reduced", what, fn::dtype_name(static_cast<fn::DType>(dtype)));
+        std::snprintf(err, err_len, "%s: dtype %s cannot be all-reduced", what,
+                      fn::dtype_name(static_cast<fn::DType>(dtype)));
         return static_cast<int>(fn::Code::InvalidArgument);
     }
+    const int64_t chunk = INT_MAX / 2;
+    int64_t parts = count == 0 ? 0 : (count + chunk - 1) / chunk;
     MPI_Comm comm = t->data();
-    auto run = [=]() {
-      char* p = static_cast<char*>(buf);
-      for (int64_t done = 0; done < count;) {   // MPI counts are ints: large tensors in chunks
-        int n = static_cast<int>(std::min<int64_t>(count - done, INT_MAX / 2));
-        int rc = MPI_Allreduce(MPI_IN_PLACE, p + done * static_cast<int64_t>(elem), n, type, MPI_SUM, comm);
-        if (rc != MPI_SUCCESS) return rc;
-        done += n;
-      }
-      return static_cast<int>(MPI_SUCCESS);
+    auto post = [&](int64_t part, MPI_Request* req) {
+      int64_t begin = part * chunk;
+      int n = static_cast<int>(std::min(count - begin, chunk));
+      return MPI_Iallreduce(static_cast<const char*>(send) + begin * elem, static_cast<char*>(recv) + begin * elem,
+                            n, type, MPI_SUM, comm, req);
     };
-    return t->submit(run, timeout, what, err, err_len);
+    return t->run(parts, post, timeout, what, err, err_len);
   }
 
   static int all_gatherv_c(void* s, const void* send, int64_t send_bytes, void* recv, const int64_t* recv_bytes,
                            double timeout, const char* what, char* err, size_t err_len) {
     auto* t = static_cast<Transport*>(s);
-    auto counts = std::make_shared<std::vector<int>>(static_cast<size_t>(t->size_));
-    auto displs = std::make_shared<std::vector<int>>(static_cast<size_t>(t->size_));
+    std::vector<int> counts(static_cast<size_t>(t->size_)), displs(static_cast<size_t>(t->size_));
     int64_t at = 0;
     for (int r = 0; r < t->size_; ++r) {
       auto i = static_cast<size_t>(r);
@@ -297,27 +280,38 @@ class Transport {
         std::snprintf(err, err_len, "%s: gathers above 2 GiB are not supported", what);
         return static_cast<int>(fn::Code::InvalidArgument);
       }
-      (*counts)[i] = static_cast<int>(recv_bytes[i]);
-      (*displs)[i] = static_cast<int>(at);
+      counts[i] = static_cast<int>(recv_bytes[i]);
+      displs[i] = static_cast<int>(at);
       at += recv_bytes[i];
     }
     MPI_Comm comm = t->data();
     int n = static_cast<int>(send_bytes);
     if (at > (1 << 20)) {   // large: the caller keeps its buffers alive if this times out
-      auto run = [=]() {
-        return MPI_Allgatherv(send, n, MPI_BYTE, recv, counts->data(), displs->data(), MPI_BYTE, comm);
+      auto post = [&](int64_t, MPI_Request* req) {
+        return MPI_Iallgatherv(send, n, MPI_BYTE, recv, counts.data(), displs.data(), MPI_BYTE, comm, req);
       };
-      return t->submit(run, timeout, what, err, err_len);
+      return t->run(1, post, timeout, what, err, err_len);
     }
-    // Small (sizes, plan digests): staged in buffers the job owns, so a collective that times out
-    // and completes later never writes into freed memory.
-    auto in = std::make_shared<std::vector<char>>(static_cast<const char*>(send), static_cast<const char*>(send) + n);
-    auto out = std::make_shared<std::vector<char>>(static_cast<size_t>(at));
-    auto run = [=]() {
-      return MPI_Allgatherv(in->data(), n, MPI_BYTE, out->data(), counts->data(), displs->data(), MPI_BYTE, comm);
+    // Small (sizes, plan digests): staged in buffers that are not freed if the collective times
+    // out (it may complete later), so MPI never writes into freed memory.
+    struct Staging {
+      std::vector<char> in, out;
+      std::vector<int> counts, displs;
     };
-    int rc = t->submit(run, timeout, what, err, err_len);
-    if (rc == 0 && at > 0) std::memcpy(recv, out->data(), static_cast<size_t>(at));
+    auto st = std::make_unique<Staging>(Staging{
+        std::vector<char>(static_cast<const char*>(send), static_cast<const char*>(send) + n),
+        std::vector<char>(static_cast<size_t>(at)), counts, displs});
+    Staging* p = st.get();
+    auto post = [&](int64_t, MPI_Request* req) {
+      return MPI_Iallgatherv(p->in.data(), n, MPI_BYTE, p->out.data(), p->counts.data(), p->displs.data(), MPI_BYTE,
+                             comm, req);
+    };
+    int rc = t->run(1, post, timeout, what, err, err_len);
+    if (rc == static_cast<int>(fn::Code::DeadlineExceeded)) {
+      st.release();   // pending in MPI: leaked on purpose (the job is about to end)
+      return rc;
+    }
+    if (rc == 0 && at > 0) std::memcpy(recv, p->out.data(), static_cast<size_t>(at));
     return rc;
   }
 
@@ -325,32 +319,28 @@ class Transport {
                          size_t err_len) {
     auto* t = static_cast<Transport*>(s);
     MPI_Comm comm = t->data();
-    auto run = [=]() {
-      char* p = static_cast<char*>(buf);
-      for (int64_t done = 0; done < bytes;) {
-        int n = static_cast<int>(std::min<int64_t>(bytes - done, INT_MAX / 2));
-        int rc = MPI_Bcast(p + done, n, MPI_BYTE, root, comm);
-        if (rc != MPI_SUCCESS) return rc;
-        done += n;
-      }
-      return static_cast<int>(MPI_SUCCESS);
+    const int64_t chunk = INT_MAX / 2;
+    int64_t parts = bytes == 0 ? 0 : (bytes + chunk - 1) / chunk;
+    auto post = [&](int64_t part, MPI_Request* req) {
+      int64_t begin = part * chunk;
+      return MPI_Ibcast(static_cast<char*>(buf) + begin, static_cast<int>(std::min(bytes - begin, chunk)), MPI_BYTE,
+                        root, comm, req);
     };
-    return t->submit(run, timeout, what, err, err_len);
+    return t->run(parts, post, timeout, what, err, err_len);
   }
 
   double default_timeout_;
   MPI_Comm data_ = MPI_COMM_NULL, ctrl_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
-  std::mutex mu_;
-  std::condition_variable cv_, done_cv_;
-  std::deque<std::shared_ptr<Job>> queue_;
-  bool stop_ = false;
+  std::mutex mu_;      // guards the status the watchdog reports
+  std::mutex op_mu_;   // one collective at a time
+  std::atomic<bool> stop_{false};
   std::atomic<bool> stopped_{false};
   std::atomic<bool> broken_{false};
   std::string broken_msg_;
   int64_t started_ = 0, completed_ = 0;
   Status status_;
-  std::thread comm_thread_, watchdog_;
+  std::thread watchdog_;
   FnCollectiveBackend table_{};
 };
 

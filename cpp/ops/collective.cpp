@@ -176,12 +176,10 @@ std::vector<EagerPtr> all_reduce_kernel(KernelContext& k, const std::vector<Eage
   std::string what = what_of(k, "CollectiveAllReduce");
   maybe_validate(b, k, what.c_str());
   EagerPtr out = make_tensor(x.dtype(), x.shape());
-  size_t bytes = static_cast<size_t>(x.num_elements()) * dtype_size(x.dtype());
-  if (bytes) std::memcpy(out->raw(), x.raw(), bytes);
   char err[2048] = {0};
-  int rc = b.all_reduce_sum(b.state, out->raw(), x.num_elements(), static_cast<int>(x.dtype()), timeout_of(k.attrs),
-                            what.c_str(), err, sizeof err);
-  keep_alive_after_timeout(rc, {out});
+  int rc = b.all_reduce_sum(b.state, x.raw(), out->raw(), x.num_elements(), static_cast<int>(x.dtype()),
+                            timeout_of(k.attrs), what.c_str(), err, sizeof err);
+  keep_alive_after_timeout(rc, {out, in[0]});
   check(rc, err);
   if (k.attrs.get_or<std::string>("reduction", "Add") == "Mean") {
     int n = b.size(b.state);

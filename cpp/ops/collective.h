@@ -12,14 +12,16 @@ extern "C" {
 
 // Every function returns 0 on success, else an fn::Code value with a message in err (NUL-ended).
 // They block until the collective completes or `timeout_seconds` passes, and run without the GIL.
+// After a timeout the collective may still be pending in the transport: the caller must keep the
+// buffers it passed alive (the transport copies small ones itself).
 struct FnCollectiveBackend {
   int abi_version;   // kFnCollectiveAbi
   void* state;
   int (*rank)(void* state);
   int (*size)(void* state);
-  // In place: buf holds this worker's `count` elements of `dtype` (fn::DType) and receives the sum.
-  int (*all_reduce_sum)(void* state, void* buf, int64_t count, int dtype, double timeout_seconds,
-                        const char* what, char* err, size_t err_len);
+  // recv = the sum over workers of each worker's `count` elements of `dtype` (fn::DType) in send.
+  int (*all_reduce_sum)(void* state, const void* send, void* recv, int64_t count, int dtype,
+                        double timeout_seconds, const char* what, char* err, size_t err_len);
   // Concatenation of every worker's bytes in rank order; recv_bytes[r]: bytes of rank r.
   int (*all_gatherv)(void* state, const void* send, int64_t send_bytes, void* recv,
                      const int64_t* recv_bytes, double timeout_seconds, const char* what, char* err,
@@ -32,7 +34,7 @@ struct FnCollectiveBackend {
 
 namespace fn {
 
-constexpr int kFnCollectiveAbi = 1;
+constexpr int kFnCollectiveAbi = 2;
 
 // The installed transport (nullptr: none; the kernels then fail with FailedPrecondition).
 void set_collective_backend(const FnCollectiveBackend* backend);

@@ -106,14 +106,24 @@ def api(out):
     res.update(all_reduce_sum=a.numpy().tolist(), all_reduce_mean=float(b), all_gather=c.numpy().tolist(),
                replica_id=int(rid))
     ds = tf.data.Dataset.range(4 * n * 3).batch(4 * n)
-    res["dataset"] = [e.numpy().tolist() for e in strategy.experimental_distribute_dataset(ds)]
+    elements = list(strategy.experimental_distribute_dataset(ds))
+    res["dataset_type"] = type(elements[0]).__name__                  # PerReplica across workers
+    res["dataset"] = [strategy.experimental_local_results(e)[0].numpy().tolist() for e in elements]
+    res["dataset_run"] = [strategy.run(lambda b: b * 2, args=(e,)).numpy().tolist() for e in elements[:1]]
+
+    @tf.function
+    def total(e):
+        return strategy.reduce("SUM", strategy.run(tf.reduce_sum, args=(e,)), axis=None)
+
+    res["dataset_fn_sum"] = int(total(elements[0]))
 
     def dataset_fn(ctx):
         batch = ctx.get_per_replica_batch_size(2 * n)
         k, i = ctx.num_input_pipelines, ctx.input_pipeline_id      # (Dataset.shard, for a range)
         return tf.data.Dataset.range(6 * n).filter(lambda x: x % k == i).batch(batch)
 
-    res["from_function"] = [e.numpy().tolist() for e in strategy.distribute_datasets_from_function(dataset_fn)]
+    res["from_function"] = [strategy.experimental_local_results(e)[0].numpy().tolist()
+                            for e in strategy.distribute_datasets_from_function(dataset_fn)]
     r = strategy.cluster_resolver
     res["resolver"] = [r.task_type, r.task_id, sorted(r.cluster_spec().jobs),
                        sum(r.cluster_spec().num_tasks(j) for j in r.cluster_spec().jobs)]

@@ -136,6 +136,9 @@ def test_cross_worker_values(tmp_path, n):
         assert r["all_gather"] == [float(k) for k in range(n)]
         # Each global batch of 4n elements: worker i gets elements [4i, 4i + 4) of it.
         assert r["dataset"] == [[4 * n * b + 4 * i + k for k in range(4)] for b in range(3)]
+        assert r["dataset_type"] == "PerReplica"
+        assert r["dataset_run"] == [[2 * (4 * i + k) for k in range(4)]]
+        assert r["dataset_fn_sum"] == sum(range(4 * n))                # the first global batch
         shard = list(range(i, 6 * n, n))
         assert r["from_function"] == [shard[k:k + 2] for k in range(0, 6, 2)]
         assert r["resolver"][0] == "worker" and r["resolver"][1] == i

@@ -300,6 +300,10 @@ class StrategyExtended:
             return self._call_for_each_replica(fn, args, kwargs or {})
 
     def _call_for_each_replica(self, fn: Callable, args: Any, kwargs: dict) -> Any:
+        nest = _nest()
+        # Each replica gets its own value of a PerReplica argument (this worker's one replica).
+        args = nest.map_structure(self._local_value, list(args))
+        kwargs = nest.map_structure(self._local_value, dict(kwargs))
         with self._make_replica_context():
             return fn(*args, **kwargs)
 
