@@ -209,7 +209,7 @@ def test_collective_op_without_transport_says_what_to_install():
 
 @pytest.mark.fn_only
 def test_worker_pieces_of_a_batch():
-    from fn._distribute._shard import piece_bounds
+    from fn._distribute.shard import piece_bounds
     # TF's batch_sizes_for_worker gives the first `b % W` workers one more element.
     assert [piece_bounds(7, 2, i) for i in range(2)] == [(0, 4), (4, 7)]
     assert [piece_bounds(7, 3, i) for i in range(3)] == [(0, 3), (3, 5), (5, 7)]

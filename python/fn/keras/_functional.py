@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 import numpy as np
 
 from fn import nest
-from fn._tensor_shape import TensorShape
+from fn._tensor.tensor_shape import TensorShape
 from fn.dtypes import as_dtype, float32
 
 
@@ -94,14 +94,14 @@ def _dummy(kt: KerasTensor) -> Any:
 
 
 def _spec(kt: KerasTensor) -> Any:
-    from fn._tensor_spec import TensorSpec
+    from fn._tensor.tensor_spec import TensorSpec
     return TensorSpec(kt.shape, kt.dtype)
 
 
 def symbolic_call(layer: Any, call: Callable, args: tuple, kwargs: dict) -> Any:
     """Calls ``layer`` on KerasTensors: builds it with an eager call on zeros, reads the output
     shapes from a trace with the symbolic shapes, and records the node."""
-    from fn._function import function
+    from fn._function.function import function
     kts = [x for x in nest.flatten((args, kwargs)) if isinstance(x, KerasTensor)]
     dummies = nest.map_structure(lambda x: _dummy(x) if isinstance(x, KerasTensor) else x, (args, kwargs))
     eager_out = call(*dummies[0], **dummies[1])        # builds the weights

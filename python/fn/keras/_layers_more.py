@@ -10,9 +10,11 @@ from typing import Any, Callable, Iterator, List, Optional, Sequence
 
 import numpy as np
 
-from fn import _core, _array_ops as array_ops, _math_ops as math_ops, nn
+from fn import _core, nn
+from fn._ops import array_ops
+from fn._ops import math_ops
 from fn import random as fn_random
-from fn._tensor_shape import TensorShape
+from fn._tensor.tensor_shape import TensorShape
 from fn.dtypes import int32
 from fn.keras import initializers
 from fn.keras.layers import Layer

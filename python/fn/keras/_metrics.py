@@ -6,9 +6,11 @@ from typing import Any, Callable, List, Optional
 
 import numpy as np
 
-from fn import _core, _array_ops as array_ops, _math_ops as math_ops
-from fn._module import Module
-from fn._variables import Variable, init_scope
+from fn import _core
+from fn._ops import array_ops
+from fn._ops import math_ops
+from fn._state.module import Module
+from fn._state.variables import Variable, init_scope
 from fn.dtypes import float32
 from fn.keras import losses as losses_mod
 from fn.keras.layers import _snake

@@ -7,7 +7,7 @@ import inspect
 from typing import Any, List, Optional, Sequence
 
 from fn import nest
-from fn._tensor_shape import TensorShape
+from fn._tensor.tensor_shape import TensorShape
 from fn.keras import _functional
 from fn.keras import layers as layers_mod
 from fn.keras._layers_more import InputLayer, training_scope
@@ -114,7 +114,7 @@ class Model(Trainer, Layer):
         """``keras.Model.save_weights``: every weight, in order, in one file (fn's checkpoint
         format with the data appended; the name must end in ``.weights.h5`` as Keras requires)."""
         import os
-        from fn._serialize import to_numpy
+        from fn._state.serialize import to_numpy
         from fn.train import _checkpoint_io as io
         filepath = os.fspath(filepath)
         if not filepath.endswith(".weights.h5"):

@@ -19,7 +19,7 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 from fn import nest
-from fn._serialize import atomic_write, to_numpy
+from fn._state.serialize import atomic_write, to_numpy
 from fn.keras import activations, initializers
 
 FORMAT, VERSION = "fn-keras", 1

@@ -7,7 +7,8 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from fn import _core, _math_ops as math_ops, nest
+from fn import _core, nest
+from fn._ops import math_ops
 from fn.dtypes import as_dtype, float32
 from fn.keras import _callbacks as cbks
 from fn.keras import _metrics as metrics_mod
@@ -59,7 +60,7 @@ class _Data:
     def __init__(self, x: Any, y: Any = None, sample_weight: Any = None, batch_size: Optional[int] = None,
                  shuffle: bool = False, steps: Optional[int] = None) -> None:
         self.dataset = None
-        if hasattr(x, "__iter__") and type(x).__module__.startswith("fn.data"):
+        if hasattr(x, "__iter__") and type(x).__module__.startswith("fn._data"):
             self.dataset = x
             self.steps = steps
             return
@@ -87,7 +88,7 @@ class _Data:
 
 
 def _spec_of(value: Any) -> Any:
-    from fn._tensor_spec import TensorSpec
+    from fn._tensor.tensor_spec import TensorSpec
     if value is None:
         return None
     shape = list(np.shape(value)) if not hasattr(value, "shape") or not hasattr(value.shape, "as_list") \
@@ -169,7 +170,7 @@ class Trainer:
     def _fn_update_metrics(self, loss: Any, x: Any, y: Any, y_pred: Any, sample_weight: Any) -> Dict[str, Any]:
         batch = _core.convert_to_tensor(nest.flatten(x)[0]).shape[0]
         if batch is None:
-            from fn import _array_ops
+            from fn._ops import array_ops as _array_ops
             batch = _array_ops.cast(_array_ops.shape(nest.flatten(x)[0])[0], float32)
         self._fn_loss_tracker.update_state(loss, sample_weight=batch)
         for m in self._fn_metrics:
@@ -178,7 +179,7 @@ class Trainer:
 
     def train_step(self, data: Tuple[Any, Any, Any]) -> Dict[str, Any]:
         """One step: forward, loss, gradients, update, metrics (``keras.Model.train_step``)."""
-        from fn._tape import GradientTape
+        from fn._autodiff.tape import GradientTape
         x, y, sample_weight = data
         with GradientTape() as tape:
             y_pred = self(x, training=True)
@@ -200,7 +201,7 @@ class Trainer:
 
     def _fn_make(self, kind: str, first: Tuple[Any, Any, Any]) -> Any:
         """The traced step (``kind`` is train/test/predict), with specs whose batch is unknown."""
-        from fn._function import function
+        from fn._function.function import function
         step = {"train": self.train_step, "test": self.test_step, "predict": self.predict_step}[kind]
         if kind == "predict":
             def run(x: Any) -> Any:

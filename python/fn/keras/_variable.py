@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fn import _core
-from fn._variables import ResourceVariable
+from fn._state.variables import ResourceVariable
 
 
 class KerasVariable(ResourceVariable):

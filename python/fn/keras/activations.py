@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, Union
 
 
-from fn import _math_ops as math_ops, nn
+from fn import nn
+from fn._ops import math_ops
 
 
 def linear(x: Any) -> Any:

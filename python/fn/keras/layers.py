@@ -7,11 +7,13 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from fn import _core, _array_ops as array_ops, _math_ops as math_ops, nn
+from fn import _core, nn
+from fn._ops import array_ops
+from fn._ops import math_ops
 from fn.dtypes import as_dtype, float32
-from fn._module import Module
-from fn._tensor_shape import TensorShape
-from fn._variables import Variable
+from fn._state.module import Module
+from fn._tensor.tensor_shape import TensorShape
+from fn._state.variables import Variable
 from fn.keras import activations, initializers
 from fn.keras._variable import KerasVariable as _KerasVariable
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from fn import _core, _array_ops as array_ops, _math_ops as math_ops, nn
+from fn import _core, nn
+from fn._ops import array_ops
+from fn._ops import math_ops
 from fn.dtypes import float32
 
 

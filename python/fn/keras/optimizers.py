@@ -9,9 +9,11 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fn import _core, _array_ops as array_ops, _math_ops as math_ops
+from fn import _core
+from fn._ops import array_ops
+from fn._ops import math_ops
 from fn.dtypes import float32, int64
-from fn._variables import Variable, init_scope
+from fn._state.variables import Variable, init_scope
 
 _name_counts: Dict[str, int] = {}
 
@@ -30,6 +32,8 @@ def _var_label(v: Variable, index: int) -> str:
 class Optimizer:
     """The base optimizer (``tf.keras.optimizers.Optimizer``). Subclasses define ``build``
     (slot variables) and ``update_step(gradient, variable, learning_rate)``."""
+
+    _fn_trackable = True  # checkpoints follow its attributes (fn._state.trackable)
 
     def __init__(self, learning_rate: Any = 0.001, name: Optional[str] = None, clipnorm: Optional[float] = None,
                  clipvalue: Optional[float] = None, global_clipnorm: Optional[float] = None, **kwargs: Any) -> None:
@@ -116,7 +120,7 @@ class Optimizer:
         for v in variables:
             self._slot_index(v)
         grads = self._clip(grads)
-        from fn._distribute import _context as distribute_context
+        from fn._distribute import context as distribute_context
         if distribute_context.has_strategy() and distribute_context.get_replica_context() is not None:
             # As Keras 3's TensorFlow optimizer: in a replica context the (clipped) gradients are
             # summed across replicas before the update.
@@ -134,7 +138,7 @@ class Optimizer:
     def minimize(self, loss: Any, var_list: Sequence[Variable], tape: Any = None) -> Variable:
         """Computes the gradients of ``loss`` (a callable, or a tensor with its ``tape``) with
         respect to ``var_list`` and applies them."""
-        from fn._tape import GradientTape
+        from fn._autodiff.tape import GradientTape
         if callable(loss):
             with GradientTape() as t:
                 value = loss()
@@ -239,5 +243,5 @@ def get(identifier: Any) -> Optimizer:
         return _BY_NAME[identifier.lower()]()
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals(), hide=["Variable", "float32", "init_scope", "int64"])

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from fn import errors
-from fn._serialize import array_from_bytes, array_to_bytes, atomic_write
+from fn._state.serialize import array_from_bytes, array_to_bytes, atomic_write
 
 MAGIC = b"FNCKPT\r\n"
 VERSION = 1
