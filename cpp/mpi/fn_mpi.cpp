@@ -137,16 +137,23 @@ class Transport {
  private:
   static constexpr int kTimedOut = -1;
 
-  // Polls `req` (MPI_Test drives MPI's progress) until it completes or `deadline`; after a short
-  // spin it yields the CPU between tests, so that oversubscribed workers still make progress.
+  // Polls `req` (MPI_Test drives MPI's progress) until it completes or `deadline`: busy for the
+  // first 2 ms (a collective's usual latency), then yielding the CPU between tests, so that
+  // oversubscribed workers still make progress.
   static int wait(MPI_Request* req, Clock::time_point deadline) {
+    auto spin_until = Clock::now() + std::chrono::milliseconds(2);
+    bool yielding = false;
     for (int64_t spins = 0;; ++spins) {
       int flag = 0;
       int rc = MPI_Test(req, &flag, MPI_STATUS_IGNORE);
       if (rc != MPI_SUCCESS) return rc;
       if (flag) return MPI_SUCCESS;
-      if (spins > 64) std::this_thread::yield();
-      if ((spins & 255) == 255 && Clock::now() > deadline) return kTimedOut;
+      if (yielding) std::this_thread::yield();
+      if ((spins & 63) == 63) {
+        auto now = Clock::now();
+        if (now > deadline) return kTimedOut;
+        yielding = now > spin_until;
+      }
     }
   }
 
