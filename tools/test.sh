@@ -9,6 +9,9 @@ dpkg -s catch2 >/dev/null 2>&1 || need_apt+=(catch2)
 command -v dot >/dev/null 2>&1 || need_apt+=(graphviz)
 command -v clang-format >/dev/null 2>&1 || need_apt+=(clang-format)
 command -v run-clang-tidy >/dev/null 2>&1 || need_apt+=(clang-tidy)
+# Open MPI: fn._mpi is built where its headers are found; the multi-worker tests run mpirun.
+command -v mpirun >/dev/null 2>&1 || need_apt+=(openmpi-bin)
+dpkg -s libopenmpi-dev >/dev/null 2>&1 || need_apt+=(libopenmpi-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi

@@ -23,7 +23,8 @@ bool big(const std::vector<TensorPtr>& in) {
 
 std::vector<TensorPtr> execute(const OpDef& op, const std::vector<TensorPtr>& in, Attrs attrs,
                                const std::string& name) {
-  if (!current_builder() && !op.needs_host && big(in)) {
+  // Collectives wait for the other workers: never hold the GIL while they do.
+  if (!current_builder() && !op.needs_host && (big(in) || op.name.compare(0, 10, "Collective") == 0)) {
     py::gil_scoped_release nogil;
     return dispatch(op, in, std::move(attrs), name);
   }

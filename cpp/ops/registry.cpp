@@ -88,6 +88,7 @@ void register_all_ops(OpRegistry& r) {
   register_matmul_ops(r);
   register_state_ops(r);
   register_host_ops(r);
+  register_collective_ops(r);
   register_control_flow_ops(r);
   register_tensor_list_ops(r);
   register_shape_ops(r);

@@ -68,8 +68,8 @@ def modules() -> Dict[str, Path]:
     return {m: p for m, p in found.items() if not m.startswith(EXCLUDED)}
 
 
-# The C++ extension imports no Python module of fn: a leaf (present or not, built or linked).
-LEAVES = ("fn._core",)
+# The C++ extensions import no Python module of fn: leaves (present or not, built or linked).
+LEAVES = ("fn._core", "fn._mpi")  # fn._mpi: the optional MPI transport (cpp/mpi)
 
 
 def _resolve(name: str, known: Set[str]) -> str:
