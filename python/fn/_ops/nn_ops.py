@@ -168,7 +168,14 @@ def _move_axis_last(t: Any, axis: int) -> Any:
         return t, None
     if rank < 0:
         raise ValueError("fn.nn: a softmax over a non-last axis needs a tensor of known rank")
-    axis %= rank
+    # TF moves the axis with range(axis) and range(axis + 1, rank): other negative axes and axes
+    # past the end fail in those ranges
+    bad = (0, axis) if axis < 0 else (axis + 1, rank) if axis >= rank else None
+    if bad is not None:
+        msg = f"Requires start <= limit when delta > 0: {bad[0]}/{bad[1]}"
+        if t._is_eager:
+            raise errors.InvalidArgumentError(None, None, msg)
+        raise ValueError(msg)
     perm = list(range(rank))
     perm[axis], perm[-1] = perm[-1], perm[axis]
     return transpose(t, perm), perm
