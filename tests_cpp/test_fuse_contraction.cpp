@@ -194,7 +194,7 @@ TEST_CASE("fuse_contraction: MatMul (+ bias) + residual fuse, and a Relu after t
         if (bias) y = op2("AddV2", y, bv);
         return op1("Relu", op2("AddV2", r, y));
       });
-      CHECK(count_op(*fuse_contractions(*g), "_FusedMatMul") == 1);   // TF's chain: the Relu stays out
+      CHECK(count_op(*fuse_contractions(*g), "_FusedMatMul") == 1);  // TF's chain: the Relu stays out
       auto f = optimize(*g);
       // passes/fuse_epilogue.cpp then runs the Relu (the standalone op's, NaN kept) in the same step
       CHECK(Plan::compile(f)->num_steps() == 1);

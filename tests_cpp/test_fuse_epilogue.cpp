@@ -68,7 +68,8 @@ Case conv_case(int64_t n, int64_t hw, int64_t ic, int64_t oc, const Tail& tail) 
   auto w = b.add_placeholder("w", TensorSpec{DType::Float32, ws});
   auto v = b.add_placeholder("v", TensorSpec{DType::Float32, Shape{oc}});
   auto r = b.add_placeholder("r", TensorSpec{DType::Float32, ys});
-  auto y = dispatch1("Conv2D", {x, w}, Attrs{{"strides", std::vector<int64_t>{1, 1, 1, 1}}, {"padding", std::string("SAME")}});
+  auto y = dispatch1("Conv2D", {x, w},
+                     Attrs{{"strides", std::vector<int64_t>{1, 1, 1, 1}}, {"padding", std::string("SAME")}});
   c.g->outputs.push_back(NodeOutput{tail(y, v, r)->node, 0});
   c.in = {random_tensor(xs, 1, true), random_tensor(ws, 2), random_tensor(Shape{oc}, 3), random_tensor(ys, 4, true)};
   return c;
@@ -105,7 +106,9 @@ const std::vector<std::pair<const char*, Tail>>& tails() {
       {"sigmoid(y) * v (a tree)", [](TensorPtr y, TensorPtr v, TensorPtr) { return op2("Mul", op1("Sigmoid", y), v); }},
       {"y * v (per channel)", [](TensorPtr y, TensorPtr v, TensorPtr) { return op2("Mul", y, v); }},
       {"tanh(y * v + r) * y (a tree)",
-       [](TensorPtr y, TensorPtr v, TensorPtr r) { return op2("Mul", op1("Tanh", op2("AddV2", op2("Mul", y, v), r)), y); }},
+       [](TensorPtr y, TensorPtr v, TensorPtr r) {
+         return op2("Mul", op1("Tanh", op2("AddV2", op2("Mul", y, v), r)), y);
+       }},
       {"relu(y + v) + r (bias without TF's chain)",
        [](TensorPtr y, TensorPtr v, TensorPtr r) { return op2("AddV2", op1("Relu", op2("AddV2", y, v)), r); }},
   };
@@ -115,7 +118,7 @@ const std::vector<std::pair<const char*, Tail>>& tails() {
 }  // namespace
 
 TEST_CASE("fuse_epilogue: Conv2D + any elementwise tail, with or without bias, gives the unfused bits") {
-  for (auto p : {std::array<int64_t, 4>{1, 3, 2, 3}, std::array<int64_t, 4>{2, 12, 8, 16}}) {   // reference, oneDNN
+  for (auto p : {std::array<int64_t, 4>{1, 3, 2, 3}, std::array<int64_t, 4>{2, 12, 8, 16}}) {  // reference, oneDNN
     for (const auto& [name, tail] : tails()) {
       INFO(name << " at oc " << p[3]);
       check_case(conv_case(p[0], p[1], p[2], p[3], tail), 1);
@@ -134,9 +137,11 @@ TEST_CASE("fuse_epilogue: MatMul + any elementwise tail gives the unfused bits (
 
 TEST_CASE("fuse_epilogue: a tail after TF's fused chain (bias + Relu as oneDNN post-ops) runs after it") {
   // relu(x @ w + v) is TF's _FusedMatMul (NaN -> 0); the tree after it is an epilogue.
-  check_case(matmul_case(130, 90, 70, [](TensorPtr y, TensorPtr v, TensorPtr) {
-    return op2("Mul", op1("Sigmoid", op1("Relu", dispatch1("BiasAdd", {y, v}))), v);
-  }), 1);
+  check_case(matmul_case(130, 90, 70,
+                         [](TensorPtr y, TensorPtr v, TensorPtr) {
+                           return op2("Mul", op1("Sigmoid", op1("Relu", dispatch1("BiasAdd", {y, v}))), v);
+                         }),
+             1);
 }
 
 TEST_CASE("fuse_epilogue: a lone op whose standalone kernel is oneDNN's own formula stays apart") {
@@ -148,9 +153,10 @@ TEST_CASE("fuse_epilogue: a lone op whose standalone kernel is oneDNN's own form
 
 TEST_CASE("fuse_epilogue: contractions read elsewhere, reductions and self-products are left alone") {
   // one tree reading the product in two places is one reader: an epilogue
-  check_case(matmul_case(8, 8, 8, [](TensorPtr y, TensorPtr, TensorPtr r) {
-    return op2("AddV2", op1("Relu", y), op2("Mul", y, r));
-  }), 1);
+  check_case(
+      matmul_case(8, 8, 8,
+                  [](TensorPtr y, TensorPtr, TensorPtr r) { return op2("AddV2", op1("Relu", y), op2("Mul", y, r)); }),
+      1);
   // two trees reading it; a tail that is a reduction; Mul(y, y); the product also a graph output
   {
     TensorPtr second;
@@ -161,12 +167,17 @@ TEST_CASE("fuse_epilogue: contractions read elsewhere, reductions and self-produ
     c.g->outputs.push_back(NodeOutput{second->node, 0});
     CHECK(epilogues(*optimize(*c.g)) == 0);
   }
-  check_case(matmul_case(8, 8, 8, [](TensorPtr y, TensorPtr, TensorPtr) {
-    return dispatch1("Sum", {y, dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Int32, 1)}, {"dtype", DType::Int32}})});
-  }), 0);
+  check_case(matmul_case(8, 8, 8,
+                         [](TensorPtr y, TensorPtr, TensorPtr) {
+                           return dispatch1(
+                               "Sum",
+                               {y, dispatch1("Const", {},
+                                             Attrs{{"value", make_scalar(DType::Int32, 1)}, {"dtype", DType::Int32}})});
+                         }),
+             0);
   check_case(matmul_case(8, 8, 8, [](TensorPtr y, TensorPtr, TensorPtr) { return op2("Mul", y, y); }), 0);
   Case c = matmul_case(8, 8, 8, [](TensorPtr y, TensorPtr, TensorPtr) { return op1("Relu", y); });
-  c.g->outputs.push_back(NodeOutput{c.g->node(c.g->outputs[0].node).inputs[0].node, 0});   // the product too
+  c.g->outputs.push_back(NodeOutput{c.g->node(c.g->outputs[0].node).inputs[0].node, 0});  // the product too
   auto f = optimize(*c.g);
   CHECK(epilogues(*f) == 0);
 }

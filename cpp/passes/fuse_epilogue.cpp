@@ -20,7 +20,7 @@ namespace {
 
 bool is_contraction(const Node& n) {
   if (!n.def || n.outputs.size() != 1 || n.outputs[0].dtype != DType::Float32) return false;
-  if (n.attrs.has("epilogue_program")) return false;   // one epilogue per contraction
+  if (n.attrs.has("epilogue_program")) return false;  // one epilogue per contraction
   if (n.op == "_FusedConv2D" || n.op == "_FusedMatMul") return true;
   if (n.op == "Conv2D") return n.inputs.size() == 2 && n.attrs.get_or("data_format", std::string("NHWC")) == "NHWC";
   if (n.op == "MatMul") return n.inputs.size() == 2 && !n.attrs.get_or("transpose_a", false);
@@ -34,13 +34,16 @@ bool operand_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mod)
   int64_t n = in.num_elements();
   if (n < 0 || !in.has_rank() || in.rank() > out.rank()) return false;
   *div = 1;
-  if (n == 1) { *mod = 1; return true; }
+  if (n == 1) {
+    *mod = 1;
+    return true;
+  }
   int64_t tail = 1;
   for (int d = 0; d < in.rank(); ++d) {
     int od = out.rank() - in.rank() + d;
     if (in[d] != 1 && in[d] != out[od]) return false;
     if (in[d] != 1) {
-      for (int k = d + 1; k < in.rank(); ++k)   // a contiguous run up to the last dim
+      for (int k = d + 1; k < in.rank(); ++k)  // a contiguous run up to the last dim
         if (in[k] != out[out.rank() - in.rank() + k]) return false;
       for (int k = od; k < out.rank(); ++k) tail *= out[k];
       *mod = tail;
@@ -58,18 +61,22 @@ bool operand_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mod)
 // a _FusedElementwise tree they are already the fused kernel's, so trees need no such rule.
 bool exact_alone(int code) {
   switch (code) {
-    case fused::kNeg: case fused::kAbs: case fused::kSquare: case fused::kRelu:
-    case fused::kAdd: case fused::kSub: case fused::kMul: case fused::kDiv:
-    case fused::kSquaredDiff:
-      return true;
-    default:
-      return false;
+    case fused::kNeg:
+    case fused::kAbs:
+    case fused::kSquare:
+    case fused::kRelu:
+    case fused::kAdd:
+    case fused::kSub:
+    case fused::kMul:
+    case fused::kDiv:
+    case fused::kSquaredDiff: return true;
+    default: return false;
   }
 }
 
 struct Tail {
-  std::vector<int64_t> program, bcast;   // fused::Instr triples; (div, mod) per tail input
-  int slot = -1;                         // the tail input that is the contraction's output
+  std::vector<int64_t> program, bcast;  // fused::Instr triples; (div, mod) per tail input
+  int slot = -1;                        // the tail input that is the contraction's output
 };
 
 // The tail computed by node `e` over contraction `c`'s output, or slot -1 when `e` is not one.
@@ -81,7 +88,7 @@ Tail tail_of(const Graph& g, int e, int c) {
   int slot = -1;
   for (size_t k = 0; k < en.inputs.size(); ++k)
     if (en.inputs[k].node == c) {
-      if (slot >= 0) return t;   // read twice: a one-op tail such as Mul(c, c)
+      if (slot >= 0) return t;  // read twice: a one-op tail such as Mul(c, c)
       slot = static_cast<int>(k);
     }
   if (slot < 0) return t;
@@ -89,8 +96,7 @@ Tail tail_of(const Graph& g, int e, int c) {
     if (en.attrs.has("reduce") || !(en.attrs.get<Shape>("shape") == out)) return t;
     t.program = en.attrs.get<std::vector<int64_t>>("program");
     t.bcast = en.attrs.get<std::vector<int64_t>>("bcast");
-    if (t.bcast.size() != 2 * en.inputs.size() || t.bcast[2 * slot] != 1 ||
-        t.bcast[2 * slot + 1] != out.num_elements())
+    if (t.bcast.size() != 2 * en.inputs.size() || t.bcast[2 * slot] != 1 || t.bcast[2 * slot + 1] != out.num_elements())
       return t;
     t.slot = slot;
     return t;
@@ -149,7 +155,7 @@ std::shared_ptr<Graph> fuse_epilogues_or_null(const Graph& g) {
     f.name = copy.name + "/epilogue";
     f.inputs = remapped[c];
     f.attrs = cn.attrs;
-    if (cn.op == "MatMul" || cn.op == "Conv2D") {   // a fused node with nothing fused yet
+    if (cn.op == "MatMul" || cn.op == "Conv2D") {  // a fused node with nothing fused yet
       f.attrs.set("bias", false);
       f.attrs.set("activation", std::string());
     }

@@ -52,7 +52,7 @@ ThreadScope::ThreadScope(bool single) {
   const Omp& o = omp();
   if (!o.set_num_threads) return;
   int prev = o.get_max_threads();
-  if (prev <= 1) return;   // already one thread (or nested): nothing to change
+  if (prev <= 1) return;  // already one thread (or nested): nothing to change
   o.set_num_threads(1);
   prev_ = prev;
 }

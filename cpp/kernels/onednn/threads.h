@@ -17,8 +17,8 @@ namespace onednn {
 
 // Below these sizes a oneDNN call runs single-threaded (FN_ONEDNN_SMALL_MACS /
 // FN_ONEDNN_SMALL_ELEMENTS override them; 0 turns the policy off).
-constexpr int64_t kSmallMacs = int64_t{3} << 20;       // ~6 MFLOP: ~100 us on one AVX2 core
-constexpr int64_t kSmallElements = int64_t{1} << 18;   // 1 MiB of float32 per pass
+constexpr int64_t kSmallMacs = int64_t{3} << 20;      // ~6 MFLOP: ~100 us on one AVX2 core
+constexpr int64_t kSmallElements = int64_t{1} << 18;  // 1 MiB of float32 per pass
 
 // True when a contraction of `macs` multiply-adds should stay on the calling thread.
 bool small_contraction(double macs);
@@ -38,7 +38,7 @@ class ThreadScope {
   const char* key() const { return prev_ > 0 ? "|t1" : ""; }
 
  private:
-  int prev_ = 0;   // the thread count to restore, 0 when nothing was changed
+  int prev_ = 0;  // the thread count to restore, 0 when nothing was changed
 };
 
 }  // namespace onednn
