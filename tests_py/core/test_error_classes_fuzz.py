@@ -75,3 +75,11 @@ def test_ragged_reduction_axis_type():
     rt = tf.ragged.constant([[1, 2], [], [3]])
     with pytest.raises(TypeError, match="axis must be an int"):
         tf.reduce_sum(rt, axis=tf.constant("a"))
+
+
+def test_slices_beyond_int32_and_scalar_matrix_norm():
+    x = tf.reshape(tf.range(8.0), [2, 4, 1])
+    assert x[1 : 2**40].shape == (1, 4, 1)
+    assert tf.function(lambda: x[-(2**40) : 1], autograph=False)().shape == (1, 4, 1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid reduction dimension"):
+        tf.linalg.norm(tf.constant(0.0), ord=1, axis=[-2, -1])

@@ -86,7 +86,7 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
     x = convert_to_tensor(tensor)
     rank = x._rank
     if is_matrix:
-        axis = [a % rank if rank >= 0 and a < 0 else a for a in axis]
+        axis = [a % rank if rank > 0 and a < 0 else a for a in axis]   # rank 0: the reduction refuses
         if ord in ("euclidean", "fro"):
             result = sqrt(reduce_sum(x * x, axis, keepdims=True))
         elif ord == 2:

@@ -9,7 +9,7 @@ import numpy as np
 
 from fn import _core
 from fn._ops import array_ops
-from fn.dtypes import int32
+from fn.dtypes import int32, int64
 
 _BAD_INDEX = ("Only integers, slices (`:`), ellipsis (`...`), fn.newaxis (`None`) and scalar "
               "fn.int32/fn.int64 tensors are valid indices, got {!r}")
@@ -77,6 +77,10 @@ def getitem(tensor: Any, slice_spec: Any) -> Any:
             if _core.is_tensor(v) and v.dtype.name == "int64":
                 index_dtype = v.dtype
     dtype = index_dtype or int32
+    values = begin + end + strides
+    if index_dtype is None and not any(_core.is_tensor(v) for v in values) and \
+            any(not -2**31 <= int(v) < 2**31 for v in values):
+        dtype = int64     # TF packs Python indices beyond int32 as int64 (x[1:2**40] is a valid slice)
     attrs = {"begin_mask": begin_mask, "end_mask": end_mask, "ellipsis_mask": ellipsis_mask,
              "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask}
     if not begin:
