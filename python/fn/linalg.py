@@ -14,8 +14,8 @@ from fn._ops.nn_ops import l2_normalize
 from fn._linalg.decompositions import (band_part, cholesky, diag, diag_part, eigh, eigvalsh, lu, qr, set_diag,
                                        slogdet, svd, triangular_solve)
 from fn._linalg.compositions import (adjoint, cholesky_solve, cross, expm, logdet, lstsq, lu_matrix_inverse,
-                                     lu_reconstruct, lu_solve, matrix_rank, matvec, pinv, tensor_diag,
-                                     tensor_diag_part, trace)
+                                     lu_reconstruct, lu_solve, matrix_rank, matvec, normalize, pinv, tensor_diag,
+                                     tensor_diag_part, trace, tridiagonal_matmul, tridiagonal_solve)
 
 from fn._public import export as _export
 
