@@ -25,6 +25,7 @@ std::shared_ptr<Graph> optimize(const Graph& g) {
   apply(fold_transposes_or_null);   // before fusion, as grappler's arithmetic optimizer
   apply(fuse_contractions_or_null);
   apply(fuse_elementwise_or_null);
+  apply(fuse_epilogues_or_null);   // after both fusions: the tails it takes are their results
   return cur ? cur : copy_graph(g);   // the plan never shares the traced graph
 }
 

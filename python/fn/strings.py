@@ -17,6 +17,11 @@ from fn import _core
 from fn._ops.array_ops import convert_to_tensor
 from fn._ops.op_call import run_op as _run
 from fn.dtypes import as_dtype, bool_, float32, int32, string
+from fn.errors import InvalidArgumentError
+from fn._ragged._ragged_tensor import RaggedTensor
+from fn._tensor.tensor_shape import TensorShape
+from fn._ragged._strings import ragged_pieces
+from fn._tensor import printing as _printing
 
 __all__ = [
     "as_string",
@@ -69,7 +74,6 @@ def length(input: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:
 def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:
     """``tf.strings.substr``: ``len`` bytes (or UTF-8 characters) from ``pos`` of each string
     (``pos`` < 0 counts from the end; ``pos`` and ``len`` broadcast against ``input``)."""
-    from fn.errors import InvalidArgumentError
 
     x = _strings(input)
     p, n = (v if _core.is_tensor(v) else convert_to_tensor(v, int32) for v in (pos, len))
@@ -152,7 +156,6 @@ def split(input: Any, sep: Optional[str] = None, maxsplit: int = -1, name: Optio
     """``tf.strings.split``: a scalar's pieces as a 1-D string tensor; a tensor of rank >= 1 (or a
     RaggedTensor) gives a RaggedTensor of each string's pieces (``sep=None``: runs of whitespace,
     empty pieces dropped)."""
-    from fn._ragged._ragged_tensor import RaggedTensor
 
     x = input if isinstance(input, RaggedTensor) else _strings(input)
     sep_b = None if sep is None or sep == "" else (sep.encode() if isinstance(sep, str) else bytes(sep))
@@ -160,8 +163,6 @@ def split(input: Any, sep: Optional[str] = None, maxsplit: int = -1, name: Optio
 
 
 def _scalar(input: Any, what: str) -> Any:
-    from fn._ragged._ragged_tensor import RaggedTensor
-
     return input if isinstance(input, RaggedTensor) else _strings(input)
 
 
@@ -169,15 +170,11 @@ def _pieces(x: Any, pieces: Any, name: str, dtype: Any = string) -> Any:
     """A 1-D tensor of ``pieces(bytes)`` (a list) from a scalar string, computed when it runs; a
     RaggedTensor of them for a tensor of rank >= 1."""
     if getattr(x, "_rank", None) != 0:
-        from fn._ragged._strings import ragged_pieces
-
         return ragged_pieces(x, pieces, name, dtype)
 
     def f(a: np.ndarray) -> np.ndarray:
         out = pieces(bytes(a[()]))
         return np.array(out, dtype=object if dtype == string else dtype.as_numpy_dtype).reshape([len(out)])
-
-    from fn._tensor.tensor_shape import TensorShape
 
     return _host(f, [x], TensorShape([None]), name, dtype)
 
@@ -316,7 +313,6 @@ def regex_full_match(input: Any, pattern: Any, name: Optional[str] = None) -> An
 def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int = 3, name: Optional[str] = None) -> Any:
     """``tf.strings.format``: ``template`` with each ``placeholder`` replaced by a tensor
     formatted as ``tf.print`` formats it (``summarize`` entries per dimension end)."""
-    from fn._tensor import printing as _printing
 
     if not isinstance(inputs, (list, tuple)):
         inputs = [inputs]
@@ -334,8 +330,6 @@ def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int =
         for a, rest in zip(arrays, pieces[1:]):
             out += _printing.format_tensor(a, summarize) + rest
         return np.array(out.encode(), dtype=object)
-
-    from fn._tensor.tensor_shape import TensorShape
 
     return _host(f, tensors, TensorShape([]), name or "StringFormat")
 

@@ -12,6 +12,7 @@ from fn._function.function_args import (_FlattenedSpec, _flatten_tensors, _is_va
 from fn._function.function_type import AtomicFunction, FunctionType, function_type_of
 from fn._function.input_signature import _CastError
 from fn._tensor.tensor_spec import TensorSpec
+from fn._autodiff.tape import _VARIABLES_BY_HANDLE
 
 
 def _spec_text(v: Any) -> str:
@@ -212,7 +213,6 @@ class ConcreteFunction:
     @property
     def variables(self) -> tuple:
         """Variables created while tracing and those captured, in capture order (TF's)."""
-        from fn._autodiff.tape import _VARIABLES_BY_HANDLE
         out = list(self._variables)
         for c in self._core.captures:
             v = _VARIABLES_BY_HANDLE.get(c._id) if c.dtype.name == "resource" else None

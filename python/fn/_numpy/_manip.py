@@ -299,6 +299,13 @@ def _mirror_pad(array: Any, widths: Any, symmetric: bool) -> Any:
     for axis, (before, after) in enumerate(widths):
         if before == 0 and after == 0:
             continue
+        static_n = array.shape[axis]
+        limit = static_n if symmetric else (static_n - 1 if static_n is not None else None)
+        if limit is not None and (before > limit or after > limit):
+            # TF's MirrorPad: reflect widths below the dimension, symmetric ones at most it.
+            raise fn.errors.InvalidArgumentError(
+                None, None, f"paddings must be {'no greater than' if symmetric else 'less than'} the dimension "
+                f"size: {before}, {after} {'greater than' if symmetric else 'not less than'} {static_n}")
         n = fn.shape(array)[axis]
         idx = fn.range(-int(before), n + int(after))
         period = 2 * n if symmetric else 2 * (n - 1)

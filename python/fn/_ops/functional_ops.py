@@ -13,6 +13,8 @@ from fn._ops.tensor_array_ops import TensorArray
 from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import as_dtype, int64
 from fn.types.experimental import TraceType
+from fn._extension_type._spec import ExtensionTypeSpec
+from fn._function.function import function
 
 __all__ = ["map_fn", "scan", "foldl", "foldr"]
 
@@ -80,14 +82,12 @@ def _has_extension(x: Any) -> bool:
 
 
 def _has_extension_spec(x: Any) -> bool:
-    from fn._extension_type._spec import ExtensionTypeSpec
     return x is not None and any(isinstance(v, ExtensionTypeSpec) for v in nest.flatten(x))
 
 
 def _map_extension_types(fn: Callable[[Any], Any], elems: Any, signature: Any, infer_shape: bool) -> Any:
     """map_fn with BatchableExtensionType elements or results: each crosses the loop as its
     component tensors (unbatched spec to rebuild an element, batched spec for the result)."""
-    from fn._extension_type._spec import ExtensionTypeSpec
 
     def batch_parts(x: Any) -> Any:
         if not _is_ext(x):
@@ -327,7 +327,6 @@ def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop:
     """``tf.vectorized_map``: ``fn`` applied to each slice of ``elems`` along axis 0, the results
     stacked. fn has no pfor converter, so this always takes TF's fallback (a ``map_fn`` while
     loop), with ``fn``'s output structure read from one trace on an element's spec."""
-    from fn._function.function import function
     elems = nest.map_structure(_tensor, elems)
     element_specs = nest.map_structure(lambda t: TensorSpec(t.shape[1:], t.dtype), elems)
     concrete = function(fn, autograph=False).get_concrete_function(element_specs)

@@ -13,6 +13,7 @@ from fn._ops.array_ops import convert_to_tensor
 from fn._ops.op_errors import op_error, type_text
 from fn.dtypes import as_dtype, string
 from fn.errors import InvalidArgumentError
+from fn._ops.script_ops import numpy_function
 
 _RAW_TYPES = ["half", "float", "double", "int32", "uint16", "uint8", "int16", "int8", "int64", "complex64",
               "complex128", "bool", "bfloat16"]
@@ -32,7 +33,6 @@ def _host(func: Callable[[np.ndarray], np.ndarray], x: Any, out_dtype: Any, out_
     """Runs ``func`` on the bytes array now (eager) or as a host callback in the graph."""
     if _core.executing_eagerly() and hasattr(x, "numpy"):
         return convert_to_tensor(func(np.asarray(x.numpy(), dtype=object)), out_dtype)
-    from fn._ops.script_ops import numpy_function
     out = numpy_function(lambda v: func(np.asarray(v, dtype=object)), [x], out_dtype)
     out.set_shape(out_shape) if hasattr(out, "set_shape") else None
     return out

@@ -8,6 +8,7 @@ from typing import Any, Optional
 from fn import _core
 from fn._ops.array_ops import _int_tensor, convert_to_tensor
 from fn._ops.op_call import run_op as _run
+from fn._ops.math_ops import _binary_args
 
 
 
@@ -39,7 +40,6 @@ def erf(x: Any, name: Optional[str] = None) -> Any:
 
 def atan2(y: Any, x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.atan2``: the angle of (x, y), elementwise with broadcasting."""
-    from fn._ops.math_ops import _binary_args
     y, x = _binary_args(y, x)
     return _run("Atan2", [y, x], None, name)
 

@@ -15,6 +15,11 @@ from fn import _core
 from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype, int32, int64
 from fn._ops.op_call import run_op as _run
+from fn._ops.array_ops import constant
+from fn._ops.array_ops import range as _range
+from fn._ops.array_ops import rank as _rank
+from fn._ops.array_ops import cast
+from fn._ops import array_ops
 
 
 # ---- conversions -------------------------------------------------------------------------
@@ -191,7 +196,6 @@ def _filled_like(op: str, value: int, input: Any, dtype: Any, name: str) -> Any:
     static = shape.is_fully_defined() and x.dtype.name not in ("resource", "variant")
     if not _core.executing_eagerly() and static:
         # TF folds these to a constant while tracing when the shape is known.
-        from fn._ops.array_ops import constant
         d = dtype or x.dtype
         fill = b"" if d.name == "string" else value
         return constant(np.full(shape.as_list(), fill, dtype=object if d.name == "string" else None), d, name=name)
@@ -252,7 +256,6 @@ def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional
     if axes is None:
         # Unknown rank, all axes: reduce the flattened tensor (the result is a scalar).
         if keepdims:   # TF's range(rank(x)) as the axes
-            from fn._ops.array_ops import range as _range, rank as _rank
             return _run(op, [x, _range(0, _rank(x))], {"keep_dims": True}, name or op)
         if not _core.has_op("Reshape"):
             raise NotImplementedError(f"{op} over all axes of a tensor of unknown rank")
@@ -350,13 +353,11 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
     in the wider output type, as TF's int8 x int8 -> int32."""
     a, b = _binary_args(a, b)
     if output_type is not None:
-        from fn.dtypes import as_dtype
         output_type = as_dtype(output_type)
         if output_type != a.dtype:
             if a.dtype.name not in ("int8", "uint8") or output_type.name != "int32":
                 raise TypeError(f"Only (u)int8 inputs support output_type int32; got {a.dtype.name} inputs and "
                                 f"output_type {output_type.name}.")
-            from fn._ops.array_ops import cast
             a, b = cast(a, output_type), cast(b, output_type)
     ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
     ra, rb = a._rank, b._rank
@@ -397,7 +398,6 @@ def _invert(self: Any) -> Any:
 def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
     """``tf.tensordot``: contracts ``axes`` of ``a`` with those of ``b`` (an int N means the last
     N of ``a`` with the first N of ``b``), as one matmul between reshaped, transposed operands."""
-    from fn._ops import array_ops
     a, b = _core.convert_to_tensor(a), _core.convert_to_tensor(b)
     ra, rb = a._rank, b._rank
     if ra < 0 or rb < 0 or a._shape_tuple is None or None in a._shape_tuple or None in b._shape_tuple:

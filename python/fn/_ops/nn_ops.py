@@ -19,6 +19,8 @@ from fn._ops.math_ops import (maximum, multiply, reduce_mean, reduce_sum, rsqrt,
 from fn._ops.random_ops import uniform
 from fn.dtypes import float16, float32
 from fn._ops.op_call import run_op_outputs as _run
+from fn._ops.array_ops import _shape_tensor
+from fn._ops.clip_ops import clip_by_norm
 
 
 
@@ -338,7 +340,6 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
                      data_format: str = "NHWC", dilations: Any = None, name: Optional[str] = None) -> Any:
     """``tf.nn.conv2d_transpose``: the gradient of conv2d with respect to its input
     (Conv2DBackpropInput), ``filters`` in HW[out][in] layout."""
-    from fn._ops.array_ops import _shape_tensor
     x = convert_to_tensor(input)
     w = _core.convert_to_tensor(filters, None, x.dtype)
     attrs = _conv_attrs(_sequence(strides, 2, "strides"), padding, _sequence(dilations, 2, "dilations"))
@@ -374,7 +375,6 @@ def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Optional
     params = convert_to_tensor(params)
     result = gather(params, ids, name=name)
     if max_norm is not None:
-        from fn._ops.clip_ops import clip_by_norm
         rank = result._rank
         ids_rank = convert_to_tensor(ids)._rank
         result = clip_by_norm(result, max_norm, axes=list(range(ids_rank, rank)))

@@ -20,6 +20,7 @@ from fn._ops.array_ops import _shape_tensor, cast, concat, convert_to_tensor, ex
 from fn._ops.math_ops import argmax, log
 from fn._ops.sort_ops import argsort
 from fn.dtypes import as_dtype, float32, int32, int64
+from fn.errors import InvalidArgumentError
 
 _DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2 ** 31 - 1
@@ -152,7 +153,6 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Optional
     logits = convert_to_tensor(logits)
     if logits._rank not in (-1, 2):
         if _core.executing_eagerly():
-            from fn.errors import InvalidArgumentError
             raise InvalidArgumentError(None, None, f"logits should be a matrix, got shape "
                                        f"[{','.join(str(d) for d in logits.shape.as_list())}] [Op:Multinomial]")
         raise ValueError(f"Shape must be rank 2 but is rank {logits._rank}")

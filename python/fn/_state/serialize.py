@@ -9,6 +9,7 @@ import tempfile
 from typing import Any, List, Tuple
 
 import numpy as np
+from fn.dtypes import as_dtype
 
 
 def atomic_write(path: str, data: bytes) -> None:
@@ -47,8 +48,6 @@ def array_to_bytes(value: np.ndarray, dtype_name: str) -> bytes:
 
 
 def array_from_bytes(data: bytes, dtype_name: str, shape: Tuple[int, ...]) -> np.ndarray:
-    from fn.dtypes import as_dtype
-
     if dtype_name == "string":
         out, pos = [], 0
         n = int(np.prod(shape, dtype=np.int64)) if shape else 1

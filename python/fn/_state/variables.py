@@ -14,6 +14,11 @@ from fn._autodiff import tape as _tape
 from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype
 from fn._tensor.tensor_shape import TensorShape
+from fn._ops import array_ops as A
+from fn._ops.manip_ops import broadcast_to, tensor_scatter_nd_update
+from fn._tensor.tensor import Reference
+from fn._runtime.device import CPU_DEVICE
+from fn._tensor.tensor import _numpy_text
 
 _SINGLETON_MESSAGE = (
     "fn.function only supports singleton fn.Variables created on the first call. Make sure the "
@@ -22,6 +27,10 @@ _SINGLETON_MESSAGE = (
 )
 
 _local = threading.local()
+
+# Called with each new Variable (fn._distribute records the strategy whose scope created it and,
+# across workers, makes every worker start from the chief's initial value).
+_creation_hooks: List[Callable[["Variable"], None]] = []
 
 
 def _policies() -> List["_CreationPolicy"]:
@@ -63,6 +72,7 @@ class Variable:
     reads inside a graph see assignments made outside, and assignments run on every call."""
 
     __array_priority__ = 100
+    _distribute_strategy: Any = None  # the tf.distribute strategy whose scope created it
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Variable":
         # As in TF, fn.Variable(...) makes a ResourceVariable (type(v).__name__ says so).
@@ -114,6 +124,8 @@ class Variable:
         _tape._register_variable(self)  # lets GradientTape.watched_variables() find it
         if policies and not _core.executing_eagerly() or (policies and policies[-1].allowed):
             policies[-1].created.append(self)
+        for hook in _creation_hooks:
+            hook(self)
 
     # -- identity and metadata
     @property
@@ -148,8 +160,6 @@ class Variable:
         return self._shape
 
     def ref(self) -> Any:
-        from fn._tensor.tensor import Reference
-
         return Reference(self)
 
     def __hash__(self) -> int:
@@ -158,7 +168,6 @@ class Variable:
     @property
     def device(self) -> str:
         """``Variable.device``: fn keeps every variable on the CPU."""
-        from fn._runtime.device import CPU_DEVICE
 
         return CPU_DEVICE
 
@@ -225,8 +234,6 @@ class Variable:
     # -- printing
     def __repr__(self) -> str:
         if _core.executing_eagerly():
-            from fn._tensor.tensor import _numpy_text
-
             return "<fn.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
                 self.name,
                 self._shape,
@@ -303,8 +310,6 @@ for _name in [
 def _assign_slice(var: Variable, slice_spec: Any, value: Any, name: Any = None) -> Any:
     """``v[spec].assign(value)`` (TF's ``strided_slice_assign``): the sliced elements take ``value``
     (broadcast to the slice's shape); returns the variable, as ``assign`` does."""
-    from fn._ops import array_ops as A
-    from fn._ops.manip_ops import broadcast_to, tensor_scatter_nd_update
 
     shape = A.shape(var.read_value())
     positions = A.reshape(A.range(A.size(var.read_value())), shape)[slice_spec]

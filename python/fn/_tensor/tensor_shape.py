@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any, Iterator, List, Optional, Union
+from fn import _core
 
 
 class TensorShape:
@@ -78,7 +79,6 @@ class TensorShape:
 
     def __fn_tensor__(self, dtype: Any = None) -> Any:
         """``tf.convert_to_tensor(shape)``: a fully defined shape becomes its dims (int32)."""
-        from fn import _core
 
         return _core.convert_to_tensor(self._as_array(), dtype, None)
 

@@ -120,6 +120,11 @@ class Optimizer:
         for v in variables:
             self._slot_index(v)
         grads = self._clip(grads)
+        from fn._distribute import context as distribute_context
+        if distribute_context.has_strategy() and distribute_context.get_replica_context() is not None:
+            # As Keras 3's TensorFlow optimizer: in a replica context the (clipped) gradients are
+            # summed across replicas before the update.
+            grads = distribute_context.get_replica_context().all_reduce("SUM", grads)
         if self._schedule is not None:
             self._learning_rate.assign(self._schedule(self._iterations))
         lr = self._learning_rate.read_value()
@@ -238,5 +243,5 @@ def get(identifier: Any) -> Optimizer:
         return _BY_NAME[identifier.lower()]()
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals(), hide=["Variable", "float32", "init_scope", "int64"])

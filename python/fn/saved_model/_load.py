@@ -14,6 +14,8 @@ from fn._state.module import Module
 from fn._state.variables import Variable
 from fn.saved_model import _format
 from fn.train import _checkpoint_io
+from fn._tensor.tensor_spec import TensorSpec
+from fn._function.function import _walk
 
 
 class _UserObject(Module):
@@ -67,7 +69,6 @@ class _SignatureFunction:
         self.structured_outputs = self._named(outs, lambda t: t)
 
     def _specs(self) -> List[Any]:
-        from fn._tensor.tensor_spec import TensorSpec
         specs: List[Any] = []
         for v in self._concrete._pos_values:
             if isinstance(v, TensorSpec):
@@ -75,7 +76,6 @@ class _SignatureFunction:
         return specs
 
     def _names(self) -> List[str]:
-        from fn._tensor.tensor_spec import TensorSpec
         names = []
         for n, v in zip(self._concrete._arg_names, self._concrete._pos_values):
             if isinstance(v, TensorSpec):
@@ -84,7 +84,6 @@ class _SignatureFunction:
 
     @staticmethod
     def _named(outs: Any, fn: Any) -> Dict[str, Any]:
-        from fn._function.function import _walk
         if isinstance(outs, dict):
             return {k: _walk(v, fn) for k, v in outs.items()}
         flat: List[Any] = []
@@ -127,7 +126,6 @@ def _load_concrete(record: Dict[str, Any], blobs: List[bytes], objects: List[Any
     specs = iter(record["output_specs"])
 
     def out_leaf(d: Dict[str, Any]) -> Any:
-        from fn._tensor.tensor_spec import TensorSpec
         if "extension_spec" in d:   # an ExtensionType output: its components' specs come next
             spec = _format.spec_from_json(d)
             for _ in spec._component_specs():

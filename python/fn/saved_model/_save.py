@@ -16,6 +16,8 @@ from fn._function.function import ConcreteFunction, Function, _walk
 from fn.saved_model import _format
 from fn.train import _checkpoint_io
 from fn.train._checkpoint import _collect
+from fn._function.function import function
+from fn._tensor.tensor_spec import TensorSpec
 
 
 class _Out:
@@ -45,8 +47,6 @@ def _concretes(f: Function) -> List[ConcreteFunction]:
 
 def _keras_default_signature(obj: Any) -> Any:
     """A built Keras model's call as ``serving_default`` (its inputs' specs, batch unknown)."""
-    from fn._function.function import function
-    from fn._tensor.tensor_spec import TensorSpec
     inputs = getattr(obj, "inputs", None) or ([obj._fn_input] if getattr(obj, "_fn_input", None) is not None else None)
     if not inputs:
         return None
@@ -140,7 +140,6 @@ class _Saver:
 
     @staticmethod
     def spec_leaf(x: Any) -> Any:
-        from fn._tensor.tensor_spec import TensorSpec
         composite = getattr(type(x), "_fn_trace_from_spec", False) or _format._is_extension_spec(x)
         return _format.spec_json(x) if isinstance(x, TensorSpec) or composite else None
 

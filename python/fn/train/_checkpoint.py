@@ -13,6 +13,7 @@ from fn._state import trackable as _trackable
 from fn._state.serialize import to_numpy
 from fn.train import _checkpoint_io as io
 from fn.train import _state
+from fn._state.variables import Variable, init_scope
 
 _VALUE = "/.ATTRIBUTES/VARIABLE_VALUE"
 # Objects with a state of their own (fn.data iterators): ``_fn_checkpoint_state() -> ndarray``
@@ -200,7 +201,6 @@ class Checkpoint:
     def save_counter(self) -> Any:
         """How many times ``save`` ran (an int64 variable, created on first use)."""
         if self._save_counter is None:
-            from fn._state.variables import Variable, init_scope
             with init_scope():
                 v = Variable(np.int64(0), trainable=False, name="save_counter")
             object.__setattr__(self, "_save_counter", v)
