@@ -12,6 +12,7 @@
 #include "ops/tensor_list.h"
 #include "passes/passes.h"
 #include "trace/context.h"
+#include "test_ops.h"
 
 using namespace fn;
 
@@ -23,41 +24,42 @@ std::vector<int64_t>& side_effects() {
   return log;
 }
 
-void register_test_ops() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    OpRegistry& r = OpRegistry::global();
-    r.add(OpDef{"TestLess", "less", 2,
-                [](const InferContext& c) { return one(DType::Bool, c.inputs[0].shape); },
-                [](KernelContext&, const std::vector<EagerPtr>& in) {
-                  return std::vector<EagerPtr>{
-                      make_scalar(DType::Bool, in[0]->scalar_as_double() < in[1]->scalar_as_double())};
-                },
-                {}});
-    // x * y for float32 scalars, differentiable.
-    r.add(OpDef{"TestMul", "mul", 2, [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; },
-                [](KernelContext&, const std::vector<EagerPtr>& in) {
-                  auto out = make_tensor(in[0]->dtype(), in[0]->shape());
-                  for (int64_t i = 0; i < out->num_elements(); ++i)
-                    out->data<float>()[i] = in[0]->data<float>()[i] * in[1]->data<float>()[i];
-                  return std::vector<EagerPtr>{out};
-                },
-                [](const GradContext& g) {
-                  return std::vector<TensorPtr>{dispatch1("TestMul", {g.out_grads[0], g.inputs[1]}),
-                                                dispatch1("TestMul", {g.out_grads[0], g.inputs[0]})};
-                }});
-    // Records its input's value on every execution (a stand-in for fn.print).
-    OpDef rec{"TestRecord", "record", 1, [](const InferContext&) { return std::vector<TensorSpec>{}; },
+void add_test_ops(OpRegistry& r) {
+  r.add(OpDef{"TestLess",
+              "less",
+              2,
+              [](const InferContext& c) { return one(DType::Bool, c.inputs[0].shape); },
               [](KernelContext&, const std::vector<EagerPtr>& in) {
-                side_effects().push_back(in[0]->scalar_as_int());
-                return std::vector<EagerPtr>{};
+                return std::vector<EagerPtr>{
+                    make_scalar(DType::Bool, in[0]->scalar_as_double() < in[1]->scalar_as_double())};
               },
-              {}};
-    rec.stateful = true;
-    r.add(std::move(rec));
-  });
-  install_control_flow_kernels();
+              {}});
+  // x * y for float32 scalars, differentiable.
+  r.add(OpDef{"TestMul", "mul", 2, [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; },
+              [](KernelContext&, const std::vector<EagerPtr>& in) {
+                auto out = make_tensor(in[0]->dtype(), in[0]->shape());
+                for (int64_t i = 0; i < out->num_elements(); ++i)
+                  out->data<float>()[i] = in[0]->data<float>()[i] * in[1]->data<float>()[i];
+                return std::vector<EagerPtr>{out};
+              },
+              [](const GradContext& g) {
+                return std::vector<TensorPtr>{dispatch1("TestMul", {g.out_grads[0], g.inputs[1]}),
+                                              dispatch1("TestMul", {g.out_grads[0], g.inputs[0]})};
+              }});
+  // Records its input's value on every execution (a stand-in for fn.print).
+  OpDef rec{"TestRecord",
+            "record",
+            1,
+            [](const InferContext&) { return std::vector<TensorSpec>{}; },
+            [](KernelContext&, const std::vector<EagerPtr>& in) {
+              side_effects().push_back(in[0]->scalar_as_int());
+              return std::vector<EagerPtr>{};
+            },
+            {}};
+  rec.stateful = true;
+  r.add(std::move(rec));
 }
+const fn::testing::TestOps test_ops(add_test_ops);
 
 EagerPtr i32(int v) { return make_scalar(DType::Int32, v); }
 EagerPtr f32(float v) { return make_scalar(DType::Float32, v); }
@@ -105,8 +107,9 @@ Function function(const std::vector<TensorSpec>& args, F fn) {
 Function counting_loop(int64_t max_iter = -1) {
   return function({scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[0], x = a[1];
-    auto cond = trace("cond", {scalar(DType::Int32), scalar(DType::Float32)},
-                      [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+    auto cond = trace("cond", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})};
+    });
     auto body = trace("body", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {
       return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}), dispatch1("AddV2", {v[1], x})};
     });
@@ -117,27 +120,29 @@ Function counting_loop(int64_t max_iter = -1) {
 }  // namespace
 
 TEST_CASE("If runs the taken branch with captures of both branches") {
-  register_test_ops();
   auto plan = function({scalar(DType::Bool), scalar(DType::Float32), scalar(DType::Float32)},
                        [](const std::vector<TensorPtr>& a) {
-    auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("AddV2", {a[1], a[1]})}; });
-    auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("TestMul", {a[2], a[1]})}; });
-    auto out = build_if(a[0], *t, *e);
-    CHECK(out.size() == 1);
-    CHECK(out[0]->shape() == Shape{});
-    return out;
-  });
+                         auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) {
+                           return std::vector<TensorPtr>{dispatch1("AddV2", {a[1], a[1]})};
+                         });
+                         auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) {
+                           return std::vector<TensorPtr>{dispatch1("TestMul", {a[2], a[1]})};
+                         });
+                         auto out = build_if(a[0], *t, *e);
+                         CHECK(out.size() == 1);
+                         CHECK(out[0]->shape() == Shape{});
+                         return out;
+                       });
   const Node& node = plan->graph().node(plan->graph().num_nodes() - 1);
   CHECK(node.op == "StatelessIf");
   CHECK(node.name == "cond");
-  CHECK(node.inputs.size() == 3);   // pred + the two captured args (one shared)
+  CHECK(node.inputs.size() == 3);  // pred + the two captured args (one shared)
   auto bt = make_scalar(DType::Bool, 1), bf = make_scalar(DType::Bool, 0);
   CHECK(plan->run({bt, f32(3), f32(5)})[0]->scalar_as_double() == 6);
   CHECK(plan->run({bf, f32(3), f32(5)})[0]->scalar_as_double() == 15);
 }
 
 TEST_CASE("If merges branch shapes and rejects mismatched dtypes, naming both outputs") {
-  register_test_ops();
   auto g = std::make_shared<Graph>("f");
   GraphBuilder b(g);
   ContextScope scope(&b);
@@ -172,11 +177,10 @@ TEST_CASE("If merges branch shapes and rejects mismatched dtypes, naming both ou
   }
   auto t4 = trace("then", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{x}; });
   auto e4 = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{x}; });
-  CHECK_THROWS_AS(build_if(x, *t4, *e4), Error);   // pred must be a bool scalar
+  CHECK_THROWS_AS(build_if(x, *t4, *e4), Error);  // pred must be a bool scalar
 }
 
 TEST_CASE("While counts with captures, once compiled per node") {
-  register_test_ops();
   auto plan = counting_loop();
   auto out = plan->run({i32(5), f32(1.5f)});
   REQUIRE(out.size() == 2);
@@ -187,7 +191,6 @@ TEST_CASE("While counts with captures, once compiled per node") {
 }
 
 TEST_CASE("While honours maximum_iterations") {
-  register_test_ops();
   auto plan = counting_loop(3);
   auto out = plan->run({i32(100), f32(1)});
   CHECK(out[0]->scalar_as_int() == 3);
@@ -195,18 +198,19 @@ TEST_CASE("While honours maximum_iterations") {
 }
 
 TEST_CASE("While errors name the loop variable") {
-  register_test_ops();
   auto g = std::make_shared<Graph>("f");
   GraphBuilder b(g);
   ContextScope scope(&b);
   auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{1}});
   auto y = b.add_placeholder("y", TensorSpec{DType::Float32, Shape{2}});
   auto cond = [&] {
-    return trace("cond", {TensorSpec{DType::Float32, Shape{1}}},
-                 [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("TestLess", {i32(0), i32(1)})}; });
+    return trace("cond", {TensorSpec{DType::Float32, Shape{1}}}, [&](const std::vector<TensorPtr>&) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {i32(0), i32(1)})};
+    });
   };
   auto c1 = cond();
-  auto body = trace("body", {TensorSpec{DType::Float32, Shape{1}}}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
+  auto body = trace("body", {TensorSpec{DType::Float32, Shape{1}}},
+                    [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
   try {
     build_while({x}, *c1, *body, -1, "while", {"x"});
     FAIL("no error");
@@ -217,7 +221,8 @@ TEST_CASE("While errors name the loop variable") {
     CHECK(m.find("set_loop_options to set shape invariants") != std::string::npos);
   }
   auto c2 = cond();
-  auto body2 = trace("body", {TensorSpec{DType::Float32, Shape{1}}}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
+  auto body2 = trace("body", {TensorSpec{DType::Float32, Shape{1}}},
+                     [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
   try {
     build_while({x}, *c2, *body2);
     FAIL("no error");
@@ -225,7 +230,8 @@ TEST_CASE("While errors name the loop variable") {
     CHECK(std::string(e.what()).find("Input tensor `x:0` enters the loop with shape (1,), but has shape (2,)") == 0);
   }
   auto c3 = cond();
-  auto body3 = trace("body", {TensorSpec{DType::Float32, Shape{1}}}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{i32(1)}; });
+  auto body3 = trace("body", {TensorSpec{DType::Float32, Shape{1}}},
+                     [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{i32(1)}; });
   try {
     build_while({x}, *c3, *body3, -1, "while", {"x"});
     FAIL("no error");
@@ -234,30 +240,35 @@ TEST_CASE("While errors name the loop variable") {
     CHECK(std::string(e.what()) == "'x' has dtype float32 before the loop, but dtype int32 after one iteration");
   }
   // A relaxed invariant (None) admits the changing shape.
-  auto c4 = trace("cond", {TensorSpec{DType::Float32, Shape{Shape::kUnknown}}},
-                  [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("TestLess", {i32(0), i32(1)})}; });
-  auto body4 = trace("body", {TensorSpec{DType::Float32, Shape{Shape::kUnknown}}}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
+  auto c4 = trace("cond", {TensorSpec{DType::Float32, Shape{Shape::kUnknown}}}, [&](const std::vector<TensorPtr>&) {
+    return std::vector<TensorPtr>{dispatch1("TestLess", {i32(0), i32(1)})};
+  });
+  auto body4 = trace("body", {TensorSpec{DType::Float32, Shape{Shape::kUnknown}}},
+                     [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
   auto out = build_while({x}, *c4, *body4);
   CHECK(out[0]->shape() == Shape{Shape::kUnknown});
 }
 
 TEST_CASE("stateful ops in a loop body make the loop stateful; they run every iteration in order") {
-  register_test_ops();
   side_effects().clear();
   auto plan = function({scalar(DType::Int32)}, [](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[0];
-    auto cond = trace("cond", {scalar(DType::Int32)},
-                      [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+    auto cond = trace("cond", {scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& v) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})};
+    });
     auto body = trace("body", {scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& v) {
       dispatch("TestRecord", {v[0]});
       auto p = dispatch1("TestLess", {v[0], i32(2)});
-      auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) { dispatch("TestRecord", {i32(100)}); return std::vector<TensorPtr>{}; });
+      auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) {
+        dispatch("TestRecord", {i32(100)});
+        return std::vector<TensorPtr>{};
+      });
       auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{}; });
       auto r = build_if(p, *t, *e);
       CHECK(r.empty());
       return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)})};
     });
-    build_while({i32(0)}, *cond, *body);   // outputs unused: kept because it is stateful
+    build_while({i32(0)}, *cond, *body);  // outputs unused: kept because it is stateful
     return std::vector<TensorPtr>{};
   });
   const Graph& g = plan->graph();
@@ -267,17 +278,18 @@ TEST_CASE("stateful ops in a loop body make the loop stateful; they run every it
 }
 
 TEST_CASE("nested loops and a loop inside a cond") {
-  register_test_ops();
   // sum over i < n of (sum over j < i of 1)  = n(n-1)/2, only when flag.
   auto plan = function({scalar(DType::Bool), scalar(DType::Int32)}, [](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[1];
     auto then_b = trace("then", {}, [&](const std::vector<TensorPtr>&) {
-      auto cond = trace("cond", {scalar(DType::Int32), scalar(DType::Int32)},
-                        [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+      auto cond = trace("cond", {scalar(DType::Int32), scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& v) {
+        return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})};
+      });
       auto body = trace("body", {scalar(DType::Int32), scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& v) {
         TensorPtr i = v[0];
-        auto c2 = trace("cond2", {scalar(DType::Int32), scalar(DType::Int32)},
-                        [&](const std::vector<TensorPtr>& w) { return std::vector<TensorPtr>{dispatch1("TestLess", {w[0], i})}; });
+        auto c2 = trace("cond2", {scalar(DType::Int32), scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& w) {
+          return std::vector<TensorPtr>{dispatch1("TestLess", {w[0], i})};
+        });
         auto b2 = trace("body2", {scalar(DType::Int32), scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& w) {
           return std::vector<TensorPtr>{dispatch1("AddV2", {w[0], i32(1)}), dispatch1("AddV2", {w[1], i32(1)})};
         });
@@ -294,22 +306,22 @@ TEST_CASE("nested loops and a loop inside a cond") {
 }
 
 TEST_CASE("control flow nodes run eagerly through dispatch too") {
-  register_test_ops();
   auto t = trace("then", {}, [](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{f32(1)}; });
   auto e = trace("else", {}, [](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{f32(2)}; });
-  auto out = build_if(make_scalar(DType::Bool, 0), *t, *e);   // no graph being built: runs now
+  auto out = build_if(make_scalar(DType::Bool, 0), *t, *e);  // no graph being built: runs now
   REQUIRE(out[0]->is_eager());
   CHECK(as_eager(out[0])->scalar_as_double() == 2);
 }
 
 TEST_CASE("If gradient matches finite differences") {
-  register_test_ops();
   // f(p, x, y) = p ? x*x*y : x + y
   auto make_branches = [](const TensorPtr& x, const TensorPtr& y) {
     auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) {
       return std::vector<TensorPtr>{dispatch1("TestMul", {dispatch1("TestMul", {x, x}), y})};
     });
-    auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("AddV2", {x, y})}; });
+    auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) {
+      return std::vector<TensorPtr>{dispatch1("AddV2", {x, y})};
+    });
     return std::make_pair(std::move(t), std::move(e));
   };
   for (bool p : {true, false}) {
@@ -346,9 +358,8 @@ TEST_CASE("If gradient matches finite differences") {
 }
 
 TEST_CASE("TensorList values: reserve, set, get, stack, gather, scatter, concat, length") {
-  register_test_ops();
-  auto list = dispatch1("TensorListReserve", {i32(3)},
-                        Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{2}}});
+  auto list =
+      dispatch1("TensorListReserve", {i32(3)}, Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{2}}});
   auto row = [](float a, float b) {
     auto t = make_tensor(DType::Float32, Shape{2});
     t->data<float>()[0] = a;
@@ -385,25 +396,29 @@ TEST_CASE("TensorList values: reserve, set, get, stack, gather, scatter, concat,
   auto grown = dispatch1("TensorListSetItem", {l2, i32(4), row(7, 8)}, Attrs{{"resize_if_index_out_of_bounds", true}});
   CHECK(as_eager(dispatch1("TensorListLength", {grown}))->scalar_as_int() == 5);
   auto from = dispatch1("TensorListFromTensor", {s3});
-  CHECK(as_eager(dispatch1("TensorListGetItem", {from, i32(1)}, Attrs{{"element_dtype", DType::Float32}}))->data<float>()[0] == 0);
+  CHECK(as_eager(dispatch1("TensorListGetItem", {from, i32(1)}, Attrs{{"element_dtype", DType::Float32}}))
+            ->data<float>()[0] == 0);
   CHECK_THROWS_AS(list_of(*i32(1)), Error);
 }
 
 TEST_CASE("a TensorList is carried through a While loop") {
-  register_test_ops();
   // for i < n: list[i] = float(i)... (here: list = set(list, i, x)); return stack(list)
   auto plan = function({scalar(DType::Int32), scalar(DType::Float32)}, [](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[0], x = a[1];
-    auto list = dispatch1("TensorListReserve", {n}, Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{}}});
+    auto list =
+        dispatch1("TensorListReserve", {n}, Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{}}});
     std::vector<TensorSpec> vars{scalar(DType::Int32), scalar(DType::Variant), scalar(DType::Float32)};
-    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& v) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})};
+    });
     auto body = trace("body", vars, [&](const std::vector<TensorPtr>& v) {
       auto acc = dispatch1("AddV2", {v[2], x});
-      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}), dispatch1("TensorListSetItem", {v[1], v[0], acc}), acc};
+      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}),
+                                    dispatch1("TensorListSetItem", {v[1], v[0], acc}), acc};
     });
     auto out = build_while({i32(0), list, f32(0)}, *cond, *body);
-    return std::vector<TensorPtr>{dispatch1("TensorListStack", {out[1]},
-                                            Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{}}})};
+    return std::vector<TensorPtr>{
+        dispatch1("TensorListStack", {out[1]}, Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{}}})};
   });
   auto out = plan->run({i32(4), f32(2)});
   REQUIRE(out[0]->shape() == Shape{4});
@@ -411,19 +426,22 @@ TEST_CASE("a TensorList is carried through a While loop") {
 }
 
 TEST_CASE("a TensorList written in a loop is updated in place only when nothing else sees it") {
-  register_test_ops();
   // vars: i, list, snapshot (the list before the last write)
   auto plan = function({scalar(DType::Int32)}, [](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[0];
     auto list = dispatch1("TensorListReserve", {n}, Attrs{{"element_dtype", DType::Int32}, {"element_shape", Shape{}}});
     std::vector<TensorSpec> vars{scalar(DType::Int32), scalar(DType::Variant), scalar(DType::Variant)};
-    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& v) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})};
+    });
     auto body = trace("body", vars, [&](const std::vector<TensorPtr>& v) {
-      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}), dispatch1("TensorListSetItem", {v[1], v[0], v[0]}), v[1]};
+      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}),
+                                    dispatch1("TensorListSetItem", {v[1], v[0], v[0]}), v[1]};
     });
     auto out = build_while({i32(0), list, list}, *cond, *body);
     Attrs st{{"element_dtype", DType::Int32}, {"element_shape", Shape{}}};
-    return std::vector<TensorPtr>{dispatch1("TensorListStack", {out[1]}, st), dispatch1("TensorListStack", {out[2]}, st)};
+    return std::vector<TensorPtr>{dispatch1("TensorListStack", {out[1]}, st),
+                                  dispatch1("TensorListStack", {out[2]}, st)};
   });
   auto out = plan.run({i32(20000)});
   REQUIRE(out[0]->shape() == Shape{20000});
@@ -451,7 +469,8 @@ std::unique_ptr<GraphBuilder> three_var_loop(size_t keep) {
   });
 }
 
-std::vector<EagerPtr> run_with_captures(std::shared_ptr<const Graph> g, const GraphBuilder& b, std::vector<EagerPtr> args) {
+std::vector<EagerPtr> run_with_captures(std::shared_ptr<const Graph> g, const GraphBuilder& b,
+                                        std::vector<EagerPtr> args) {
   for (auto& c : b.captured_values()) args.push_back(as_eager(c));
   return Plan::compile(std::move(g))->run(args);
 }
@@ -463,7 +482,6 @@ size_t while_outputs(const Graph& g) {
 }
 
 TEST_CASE("prune_while_loop_vars drops loop vars nobody reads") {
-  register_test_ops();
   // b is read by nobody: dropped. a feeds b but is returned: kept.
   auto b2 = three_var_loop(2);
   auto p2 = prune_while_loop_vars(*b2->graph());
@@ -490,7 +508,6 @@ size_t count_whiles(const Graph& g) {
 }
 
 TEST_CASE("merge_forward_while runs a gradient's forward loop once") {
-  register_test_ops();
   // f(n, x) = (a, da/dx) for: i = 0, a = 1; while i < n: a = a * x; i = i + 1
   auto f = trace("f", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {
     TensorPtr n = v[0], x = v[1];
@@ -515,19 +532,18 @@ TEST_CASE("merge_forward_while runs a gradient's forward loop once") {
     return std::vector<TensorPtr>{out[1], dx};
   });
   auto g = f->graph();
-  CHECK(count_whiles(*g) == 3);   // forward, accumulating forward, backward
+  CHECK(count_whiles(*g) == 3);  // forward, accumulating forward, backward
   auto merged = merge_forward_while(*g);
   CHECK(count_whiles(*merged) == 2);
   auto ref = run_with_captures(g, *f, {i32(3), f32(2)});
   auto got = run_with_captures(optimize(*g), *f, {i32(3), f32(2)});
-  CHECK(got[0]->scalar_as_double() == 8.0);    // 2^3
-  CHECK(got[1]->scalar_as_double() == 12.0);   // 3 * 2^2
+  CHECK(got[0]->scalar_as_double() == 8.0);   // 2^3
+  CHECK(got[1]->scalar_as_double() == 12.0);  // 3 * 2^2
   CHECK(ref[0]->scalar_as_double() == got[0]->scalar_as_double());
   CHECK(ref[1]->scalar_as_double() == got[1]->scalar_as_double());
 }
 
 TEST_CASE("prune_while_loop_vars renumbers a later While's inputs") {
-  register_test_ops();
   // Loop 1 (b, i, a): b = b + a (read by nobody), i = i + 1, a = a + x while i < n; loop 2
   // continues from loop 1's (i, a) until i < n + 2. Dropping b renumbers loop 1's outputs.
   auto f = trace("f", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {
@@ -553,6 +569,6 @@ TEST_CASE("prune_while_loop_vars renumbers a later While's inputs") {
   });
   auto pruned = prune_while_loop_vars(*f->graph());
   auto got = run_with_captures(pruned, *f, {i32(3), f32(1.5f)});
-  CHECK(got[0]->scalar_as_double() == 7.5);   // 5 iterations in all
+  CHECK(got[0]->scalar_as_double() == 7.5);  // 5 iterations in all
   CHECK(run_with_captures(f->graph(), *f, {i32(3), f32(1.5f)})[0]->scalar_as_double() == 7.5);
 }

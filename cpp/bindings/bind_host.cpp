@@ -44,7 +44,7 @@ const PyVariant* as_py_variant(const TensorPtr& t) {
   if (e.matches(PyExc_StopIteration)) throw Error(Code::OutOfRange, "StopIteration: " + what);
   py::object value = e.value();
   if (py::hasattr(value, "error_code") && py::hasattr(value, "_message")) {
-    int code = value.attr("error_code").cast<int>() - 1;   // fn.errors codes are 1-based
+    int code = value.attr("error_code").cast<int>() - 1;  // fn.errors codes are 1-based
     if (code >= 0 && code < static_cast<int>(Code::ValueError))
       throw Error(static_cast<Code>(code), value.attr("_message").cast<std::string>());
   }
@@ -90,37 +90,42 @@ std::vector<TensorPtr> saved_custom_gradient(const GradContext& c, size_t n) {
   return grads;
 }
 
+// PyCall's kernel: calls the node's Python callable (taking the GIL) and converts what it
+// returns to the declared Tout dtypes.
+std::vector<EagerPtr> py_call_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  py::gil_scoped_acquire gil;
+  auto host = std::dynamic_pointer_cast<PyHostObject>(k.attrs.get<std::shared_ptr<HostObject>>("callable"));
+  if (!host) throw_error(Code::Internal, "PyCall without a Python callable");
+  const auto& tout = k.attrs.get_or<std::vector<DType>>("Tout", {});
+  py::list args;
+  for (auto& t : in) args.append(py::cast(std::static_pointer_cast<Tensor>(t)));
+  py::object result;
+  try {
+    result = host->obj(*args);
+  } catch (py::error_already_set& e) { rethrow_from_python(e); }
+  std::vector<EagerPtr> out;
+  if (tout.empty()) return out;
+  py::list items;
+  if (py::isinstance<py::list>(result) || py::isinstance<py::tuple>(result))
+    items = py::list(result);
+  else
+    items.append(result);
+  if (items.size() != tout.size())
+    throw_error(Code::InvalidArgument, "py_function returned ", items.size(), " values but ", tout.size(),
+                " were declared in Tout");
+  for (size_t i = 0; i < tout.size(); ++i) {
+    DType d = tout[i];
+    EagerPtr t = to_eager(items[i], &d);
+    out.push_back(t);
+  }
+  return out;
+}
+
 }  // namespace
 
+void add_host_kernels(OpRegistry& r) { r.set_kernel("PyCall", py_call_kernel); }
+
 void init_host(py::module_& m) {
-  OpRegistry::global().set_kernel("PyCall", [](KernelContext& k, const std::vector<EagerPtr>& in) {
-    py::gil_scoped_acquire gil;
-    auto host = std::dynamic_pointer_cast<PyHostObject>(k.attrs.get<std::shared_ptr<HostObject>>("callable"));
-    if (!host) throw_error(Code::Internal, "PyCall without a Python callable");
-    const auto& tout = k.attrs.get_or<std::vector<DType>>("Tout", {});
-    py::list args;
-    for (auto& t : in) args.append(py::cast(std::static_pointer_cast<Tensor>(t)));
-    py::object result;
-    try {
-      result = host->obj(*args);
-    } catch (py::error_already_set& e) {
-      rethrow_from_python(e);
-    }
-    std::vector<EagerPtr> out;
-    if (tout.empty()) return out;
-    py::list items;
-    if (py::isinstance<py::list>(result) || py::isinstance<py::tuple>(result)) items = py::list(result);
-    else items.append(result);
-    if (items.size() != tout.size())
-      throw_error(Code::InvalidArgument, "py_function returned ", items.size(), " values but ", tout.size(),
-                  " were declared in Tout");
-    for (size_t i = 0; i < tout.size(); ++i) {
-      DType d = tout[i];
-      EagerPtr t = to_eager(items[i], &d);
-      out.push_back(t);
-    }
-    return out;
-  });
   // CustomGradient's gradient: grad_fn(out_grads, outputs) -> one gradient (or None) per
   // argument input; the result inputs get none (the custom rule replaces their path).
   custom_gradient_rule() = [](const GradContext& c) -> std::vector<TensorPtr> {
@@ -137,7 +142,7 @@ void init_host(py::module_& m) {
     try {
       result = host->obj(dys, ys);
     } catch (py::error_already_set& e) {
-      if (e.matches(PyExc_LookupError)) throw;   // "gradient registry has no entry for: ..." as TF's
+      if (e.matches(PyExc_LookupError)) throw;  // "gradient registry has no entry for: ..." as TF's
       rethrow_from_python(e);
     }
     std::vector<TensorPtr> grads(n, nullptr);
@@ -147,18 +152,25 @@ void init_host(py::module_& m) {
                   " gradients for ", c.inputs.size() - n, " inputs");
     return grads;
   };
-  m.def("make_variant", [](py::object obj) -> TensorPtr {
+  m.def(
+      "make_variant",
+      [](py::object obj) -> TensorPtr {
         auto holder = std::make_shared<PyVariant>(std::move(obj));
         void* raw = holder.get();
         auto buf = Buffer::wrap(raw, sizeof(PyVariant), std::shared_ptr<void>(std::move(holder)));
         return std::make_shared<EagerTensor>(DType::Variant, Shape{}, std::move(buf));
-      }, "A scalar variant tensor holding a Python object (fn.data's dataset/iterator handles).");
-  m.def("variant_value", [](const TensorPtr& t) -> py::object {
+      },
+      "A scalar variant tensor holding a Python object (fn.data's dataset/iterator handles).");
+  m.def(
+      "variant_value",
+      [](const TensorPtr& t) -> py::object {
         const PyVariant* v = as_py_variant(t);
-        if (!v) throw_error(Code::InvalidArgument, "expected a variant tensor holding a Python object, got a ",
-                            t->is_eager() ? "" : "symbolic ", dtype_name(t->dtype()), " tensor");
+        if (!v)
+          throw_error(Code::InvalidArgument, "expected a variant tensor holding a Python object, got a ",
+                      t->is_eager() ? "" : "symbolic ", dtype_name(t->dtype()), " tensor");
         return v->obj;
-      }, "The Python object held by a tensor made with make_variant.");
+      },
+      "The Python object held by a tensor made with make_variant.");
 }
 
 }  // namespace fn

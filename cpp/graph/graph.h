@@ -15,6 +15,10 @@ namespace fn {
 
 struct OpDef;
 
+// The graph a symbolic tensor was made in (nullptr when eager or when the graph is gone).
+class Graph;
+std::shared_ptr<Graph> graph_of(const Tensor& t);
+
 struct NodeOutput {
   int node = -1;
   int index = 0;
@@ -29,26 +33,31 @@ struct Node {
   std::vector<int> control_inputs;
   Attrs attrs;
   std::vector<TensorSpec> outputs;
-  std::string defined_at;   // user's file:line while tracing (for leak and op errors)
+  std::string defined_at;  // user's file:line while tracing (for leak and op errors)
 };
 
-class Graph : public std::enable_shared_from_this<Graph> {
+class Graph : public NodeSource, public std::enable_shared_from_this<Graph> {
  public:
   explicit Graph(std::string name = "graph");
+  const std::string& node_name(int i) const override { return nodes_[i].name; }
+  int node_count() const override { return num_nodes(); }
   uint64_t id() const { return id_; }
   const std::string& name() const { return name_; }
 
-  int add_node(Node node);   // uniquifies node.name, returns the index
+  int add_node(Node node);  // uniquifies node.name, returns the index
   // Keeps node.name, which the caller knows is not taken (a pass copying a graph's nodes).
   int add_node_named(Node node);
-  void reserve(int n) { nodes_.reserve(static_cast<size_t>(n)); name_index_.reserve(static_cast<size_t>(n)); }
+  void reserve(int n) {
+    nodes_.reserve(static_cast<size_t>(n));
+    name_index_.reserve(static_cast<size_t>(n));
+  }
   std::string unique_name(const std::string& hint);
-  std::string peek_unique_name(const std::string& hint) const;   // what unique_name would return
+  std::string peek_unique_name(const std::string& hint) const;  // what unique_name would return
   const Node& node(int i) const { return nodes_[i]; }
   Node& mutable_node(int i) { return nodes_[i]; }
   int num_nodes() const { return static_cast<int>(nodes_.size()); }
   const std::vector<Node>& nodes() const { return nodes_; }
-  int find_node(const std::string& name) const;   // -1 if absent
+  int find_node(const std::string& name) const;  // -1 if absent
 
   // Inputs of the graph as a function: placeholders for the arguments, then captures.
   std::vector<int> arg_placeholders;
@@ -59,8 +68,8 @@ class Graph : public std::enable_shared_from_this<Graph> {
   // The active tf.name_scope while tracing ("" or "outer/inner/"): prefixes new op names.
   std::string name_scope;
 
-  std::string to_text() const;   // readable listing, one node a line
-  void verify() const;           // throws Internal on malformed graphs
+  std::string to_text() const;  // readable listing, one node a line
+  void verify() const;          // throws Internal on malformed graphs
   // live[i]: node i is reachable backwards (inputs, control inputs) from the outputs or the
   // stateful nodes; passes leave replaced nodes behind and Plan::compile prunes the rest.
   std::vector<char> live_nodes() const;

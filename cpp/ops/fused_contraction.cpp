@@ -32,7 +32,8 @@ Epilogue epilogue_of(const std::string& op, const Attrs& attrs, const std::vecto
   if (bias && in[2]->num_elements() != channels)
     throw_error(Code::Internal, op, ": bias of shape ", in[2]->shape().to_string(), " for output ", out.to_string());
   if (in.size() > res && !(in[res]->shape() == out))
-    throw_error(Code::Internal, op, ": residual of shape ", in[res]->shape().to_string(), " for output ", out.to_string());
+    throw_error(Code::Internal, op, ": residual of shape ", in[res]->shape().to_string(), " for output ",
+                out.to_string());
   Epilogue e;
   e.bias = bias ? in[2]->data<float>() : nullptr;
   e.residual = in.size() > res ? in[res]->data<float>() : nullptr;
@@ -110,7 +111,7 @@ std::vector<EagerPtr> fused_matmul_product(KernelContext& k, const std::vector<E
     return {out};
   }
   int64_t kb = tb ? sb[1] : sb[0];
-  if (direct && kk == kb && m * n > 0) {   // the residual add inside the kernel, no pass over c
+  if (direct && kk == kb && m * n > 0) {  // the residual add inside the kernel, no pass over c
     auto out = make_tensor(DType::Float32, Shape{m, n});
     bool residual_only = e.residual && !e.scale && !e.bias && e.act == Activation::None;
     direct::matmul_f32(in[0]->data<float>(), in[1]->data<float>(), out->data<float>(), m, n, kk, ta, tb,
@@ -139,8 +140,9 @@ std::vector<EagerPtr> fused_batch_matmul_kernel(KernelContext& k, const std::vec
   if (in.size() != 3) throw_error(Code::Internal, "_FusedBatchMatMulV2 takes 3 inputs");
   for (const auto& t : in)
     if (t->dtype() != DType::Float32) throw_error(Code::Internal, "_FusedBatchMatMulV2 runs on float32 only");
-  if (has_folded_perms(k.attrs)) {   // passes/fold_transpose.cpp
-    if (in[2]->num_elements() != 1) throw_error(Code::Internal, "_FusedBatchMatMulV2: scale of ", in[2]->num_elements());
+  if (has_folded_perms(k.attrs)) {  // passes/fold_transpose.cpp
+    if (in[2]->num_elements() != 1)
+      throw_error(Code::Internal, "_FusedBatchMatMulV2: scale of ", in[2]->num_elements());
     Epilogue e;
     e.scale = in[2]->data<float>();
     return folded_matmul("BatchMatMulV2", k.attrs, {in[0], in[1]}, &e);
@@ -207,8 +209,12 @@ const OpDef& fused_matmul_op() {
 }
 
 const OpDef& fused_batch_matmul_op() {
-  static const OpDef def{"_FusedBatchMatMulV2", "fused_batch_matmul", 3, contraction_infer("BatchMatMulV2"),
-                         fused_batch_matmul_kernel, {}};
+  static const OpDef def{"_FusedBatchMatMulV2",
+                         "fused_batch_matmul",
+                         3,
+                         contraction_infer("BatchMatMulV2"),
+                         fused_batch_matmul_kernel,
+                         {}};
   return def;
 }
 

@@ -1,7 +1,9 @@
 """``fn.bitwise``: bitwise ops on integer tensors (``tf.bitwise``)."""
+
 from __future__ import annotations
 
-from fn._ops.math_ops import bitwise_and, bitwise_or, bitwise_xor, invert  # noqa: F401
+from fn._ops.math_ops import bitwise_and, bitwise_or, bitwise_xor, invert
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
+
 _export(globals())

@@ -38,8 +38,8 @@ Descs descs(const Conv2DGeom& g) {
 
 std::string key_of(const Conv2DGeom& g) {
   std::string k;
-  for (int64_t v : {g.n, g.ih, g.iw, g.ic, g.kh, g.kw, g.oc, g.oh, g.ow, g.sh, g.sw, g.dh, g.dw, g.pt, g.pb,
-                    g.pl, g.pr})
+  for (int64_t v :
+       {g.n, g.ih, g.iw, g.ic, g.kh, g.kw, g.oc, g.oh, g.ow, g.sh, g.sw, g.dh, g.dw, g.pt, g.pb, g.pl, g.pr})
     k += std::to_string(v) + ',';
   return k;
 }
@@ -58,8 +58,7 @@ auto with_filter_layout(const Descs& d, Make make) {
   try {
     auto pd = make(d.wei_user);
     if (fast(pd)) return pd;
-  } catch (const dnnl::error&) {
-  }
+  } catch (const dnnl::error&) {}
   return make(memory::desc(d.wei, f32, tag::any));
 }
 
@@ -67,12 +66,12 @@ dnnl::convolution_forward::primitive_desc forward_pd(const Descs& d, dnnl::prop_
                                                      const Epilogue* e = nullptr) {
   return with_filter_layout(d, [&](const memory::desc& wei) {
     if (!e)
-      return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct,
-                                                       d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl, d.pr);
+      return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct, d.src_user,
+                                                       wei, d.dst_user, d.strides, d.dil, d.pl, d.pr);
     memory::desc bias = e->bias ? memory::desc({d.dst[1]}, f32, tag::a) : memory::desc();
-    return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct,
-                                                     d.src_user, wei, bias, d.dst_user, d.strides, d.dil, d.pl,
-                                                     d.pr, post_op_attr(*e, d.dst_user));
+    return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct, d.src_user,
+                                                     wei, bias, d.dst_user, d.strides, d.dil, d.pl, d.pr,
+                                                     post_op_attr(*e, d.dst_user));
   });
 }
 
@@ -83,17 +82,14 @@ memory::desc weights_layout(const dnnl::primitive& p, bool diff) {
 }
 
 // Multiply-adds of one convolution pass (forward, backward data and backward filter alike).
-double macs_of(const Conv2DGeom& g) {
-  return double(g.output_size()) * double(g.kh) * double(g.kw) * double(g.ic);
-}
+double macs_of(const Conv2DGeom& g) { return double(g.output_size()) * double(g.kh) * double(g.kw) * double(g.ic); }
 
 // Filter reorders between HWIO and the layout a convolution chose, cached with it. A filter is
 // small (a few KiB to a few MiB): below small_pass's size it is reordered on this thread alone.
 std::shared_ptr<dnnl::primitive> filter_reorder(const std::string& key, const memory::desc& from,
                                                 const memory::desc& to) {
-  return cached_primitive(key, [&] {
-    return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to));
-  });
+  return cached_primitive(key,
+                          [&] { return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to)); });
 }
 
 void reorder_filter(const std::string& key, const Descs& d, const memory& from, const memory& to, dnnl::stream& s) {
@@ -119,15 +115,14 @@ void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& 
   Descs d = descs(g);
   ThreadScope threads(small_contraction(macs_of(g)));
   std::string key = "conv2d_fwd:" + key_of(g) + post_op_key(e) + threads.key();
-  auto prim = cached_primitive(key, [&] {
-    return dnnl::convolution_forward(forward_pd(d, dnnl::prop_kind::forward_inference, e));
-  });
+  auto prim = cached_primitive(
+      key, [&] { return dnnl::convolution_forward(forward_pd(d, dnnl::prop_kind::forward_inference, e)); });
   auto& s = stream();
   memory src(d.src_user, engine(), const_cast<float*>(x)), dst(d.dst_user, engine(), y);
   memory wei = filter_for(*prim, d, key, w, s);
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
-  if (e && e->bias) args.insert({DNNL_ARG_BIAS, memory(memory::desc({d.dst[1]}, f32, tag::a), engine(),
-                                                       const_cast<float*>(e->bias))});
+  if (e && e->bias)
+    args.insert({DNNL_ARG_BIAS, memory(memory::desc({d.dst[1]}, f32, tag::a), engine(), const_cast<float*>(e->bias))});
   if (e) add_post_op_args(*e, d.dst_user, args);
   prim->execute(s, args);
   s.wait();
@@ -140,9 +135,8 @@ void conv2d_backward_data(const float* dy, const float* w, float* dx, const Conv
   auto prim = cached_primitive(key, [&] {
     auto hint = forward_pd(d, dnnl::prop_kind::forward_training);
     return dnnl::convolution_backward_data(with_filter_layout(d, [&](const memory::desc& wei) {
-      return dnnl::convolution_backward_data::primitive_desc(engine(), dnnl::algorithm::convolution_direct,
-                                                             d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl,
-                                                             d.pr, hint);
+      return dnnl::convolution_backward_data::primitive_desc(engine(), dnnl::algorithm::convolution_direct, d.src_user,
+                                                             wei, d.dst_user, d.strides, d.dil, d.pl, d.pr, hint);
     }));
   });
   auto& s = stream();
@@ -160,8 +154,8 @@ void conv2d_backward_weights(const float* x, const float* dy, float* dw, const C
     auto hint = forward_pd(d, dnnl::prop_kind::forward_training);
     return dnnl::convolution_backward_weights(with_filter_layout(d, [&](const memory::desc& wei) {
       return dnnl::convolution_backward_weights::primitive_desc(engine(), dnnl::algorithm::convolution_direct,
-                                                                d.src_user, wei, d.dst_user, d.strides, d.dil,
-                                                                d.pl, d.pr, hint);
+                                                                d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl,
+                                                                d.pr, hint);
     }));
   });
   auto& s = stream();

@@ -16,8 +16,8 @@ void eltwise(const Eltwise& e, const EagerTensor& x, EagerTensor& out) {
   // Elementwise: the shape does not matter, view both as one contiguous vector.
   memory::desc md({x.num_elements()}, memory::data_type::f32, memory::format_tag::a);
   ThreadScope threads(small_pass(x.num_elements()));
-  std::string key = std::string("eltwise") + threads.key() + std::to_string(e.alg) + "," + std::to_string(e.alpha) + "," +
-                    std::to_string(e.beta) + "," + std::to_string(x.num_elements());
+  std::string key = std::string("eltwise") + threads.key() + std::to_string(e.alg) + "," + std::to_string(e.alpha) +
+                    "," + std::to_string(e.beta) + "," + std::to_string(x.num_elements());
   auto prim = cached_primitive(key, [&] {
     return eltwise_forward(eltwise_forward::primitive_desc(engine(), prop_kind::forward_inference,
                                                            static_cast<algorithm>(e.alg), md, md, e.alpha, e.beta));

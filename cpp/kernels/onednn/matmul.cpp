@@ -34,7 +34,10 @@ dnnl::memory::desc desc_for(const Shape& s, bool transposed, dnnl::memory::data_
   if (r < 0) r = sr;
   std::vector<int64_t> st(sr);
   int64_t acc = 1;
-  for (int i = sr - 1; i >= 0; --i) { st[i] = acc; acc *= s[i]; }
+  for (int i = sr - 1; i >= 0; --i) {
+    st[i] = acc;
+    acc *= s[i];
+  }
   dnnl::memory::dims dims(r, 1), strides(r, acc);
   for (int i = 0; i < sr; ++i) {
     int p = perm.empty() ? i : static_cast<int>(perm[i]);

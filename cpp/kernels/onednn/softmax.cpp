@@ -28,9 +28,8 @@ void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols, bool 
   ThreadScope threads(small_pass(rows * cols));
   std::string key = std::string(log ? "log_softmax_fwd:" : "softmax_fwd:") + std::to_string(rows) + "," +
                     std::to_string(cols) + threads.key();
-  auto prim = cached_primitive(key, [&] {
-    return dnnl::softmax_forward(forward_pd(rows, cols, log, dnnl::prop_kind::forward_inference));
-  });
+  auto prim = cached_primitive(
+      key, [&] { return dnnl::softmax_forward(forward_pd(rows, cols, log, dnnl::prop_kind::forward_inference)); });
   auto md = desc2d(rows, cols);
   memory src(md, engine(), const_cast<float*>(x)), dst(md, engine(), y);
   prim->execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});

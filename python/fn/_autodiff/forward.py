@@ -7,11 +7,15 @@ is then the transpose of a transpose: with a dummy cotangent ``u``, the backward
 ``<g(u), tangent>`` with respect to ``u`` gives ``J @ tangent``. The values are TensorFlow's;
 the cost is two backward passes per ``jvp`` call instead of one forward pass.
 """
+
 from __future__ import annotations
 
 from typing import Any, List
 
-from fn import _core
+from fn import _core, nest
+from fn._autodiff.tape import GradientTape
+from fn._autodiff.unconnected_gradients import UnconnectedGradients, zero_if_unconnected
+from fn._ops.math_ops import zeros_like
 
 
 class ForwardAccumulator:
@@ -19,16 +23,13 @@ class ForwardAccumulator:
     (``tf.autodiff.ForwardAccumulator(primals, tangents)``)."""
 
     def __init__(self, primals: Any, tangents: Any) -> None:
-        from fn import nest
-        from fn._autodiff.tape import GradientTape
         nest.assert_same_structure(primals, tangents)
         self._primals: List[Any] = list(nest.flatten(primals))
         self._tangents: List[Any] = []
         for p, t in zip(self._primals, nest.flatten(tangents)):
             t = _core.convert_to_tensor(t, p.dtype, None)
             if not t.shape.is_compatible_with(p.shape):
-                raise ValueError(f"Tangent {t} has incompatible shape {t.shape} with primal "
-                                 f"{p} of shape {p.shape}")
+                raise ValueError(f"Tangent {t} has incompatible shape {t.shape} with primal {p} of shape {p.shape}")
             self._tangents.append(t)
         self._tape = GradientTape(persistent=True, watch_accessed_variables=False)
         self._tape.watch(self._primals)
@@ -43,18 +44,12 @@ class ForwardAccumulator:
     def jvp(self, primals: Any, unconnected_gradients: Any = "none") -> Any:
         """The JVP of each tensor in ``primals`` (computed inside the context) with the tangents;
         None for tensors that do not depend on the watched primals (or zeros)."""
-        from fn import nest
-        from fn._autodiff.tape import UnconnectedGradients
-        try:
-            zero = UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO
-        except ValueError:
-            raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}") from None
+        zero = zero_if_unconnected(unconnected_gradients)
         out = [self._jvp_one(t, zero) for t in nest.flatten(primals)]
         return nest.pack_sequence_as(primals, out)
 
     def _jvp_one(self, target: Any, zero: bool) -> Any:
-        from fn._ops.math_ops import zeros_like
-        from fn._autodiff.tape import GradientTape, UnconnectedGradients
+
         for p, t in zip(self._primals, self._tangents):
             if p is target:
                 return t
@@ -75,8 +70,12 @@ class ForwardAccumulator:
             pairs = [(g, t) for g, t in zip(grads, self._tangents) if g is not None]
             if not pairs:
                 return zeros_like(target) if zero else None
-            jvp = outer.gradient([g for g, _ in pairs], u, output_gradients=[t for _, t in pairs],
-                                 unconnected_gradients=UnconnectedGradients.ZERO)
+            jvp = outer.gradient(
+                [g for g, _ in pairs],
+                u,
+                output_gradients=[t for _, t in pairs],
+                unconnected_gradients=UnconnectedGradients.ZERO,
+            )
         finally:
             if paused:
                 _core.push_tape(self._tape._tape)

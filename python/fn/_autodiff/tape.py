@@ -12,24 +12,20 @@ TODO(variables issue): fn.Variable must (1) expose ``_fn_handle``, (2) call
 ``fn._autodiff.tape._register_variable(self)`` so ``watched_variables()`` can map handles back to it, and
 (4) give its read op (ReadVariableOp) a gradient passing the output gradient to the handle.
 """
+
 from __future__ import annotations
 
 import contextlib
-import enum
 import logging
 import weakref
 from typing import Any, Iterator, List, Optional
 
-from fn import _core
+from fn import _core, nest
+from fn._autodiff.jacobian import batch_jacobian, jacobian
+from fn._autodiff.unconnected_gradients import UnconnectedGradients, zero_if_unconnected
+from fn._ops.array_ops import ones, zeros
 
 _log = logging.getLogger("fn")
-
-
-class UnconnectedGradients(enum.Enum):
-    """What ``GradientTape.gradient`` returns for sources the target does not depend on."""
-
-    NONE = "none"
-    ZERO = "zero"
 
 
 # handle tensor id -> variable, filled by fn.Variable (see the module docstring).
@@ -43,46 +39,9 @@ def _register_variable(variable: Any) -> None:
 
 # ---- nested structures ----------------------------------------------------------------------
 
-def _nest():
-    try:
-        from fn import nest
-        return nest
-    except ImportError:  # pragma: no cover - fn.nest is another issue's module
-        return None
-
-
-def _is_leaf(x: Any) -> bool:
-    return not isinstance(x, (list, tuple, dict))
-
 
 def _flatten(structure: Any) -> List[Any]:
-    nest = _nest()
-    if nest is not None:
-        return list(nest.flatten(structure))
-    if isinstance(structure, dict):
-        return [leaf for k in sorted(structure) for leaf in _flatten(structure[k])]
-    if isinstance(structure, (list, tuple)):
-        return [leaf for item in structure for leaf in _flatten(item)]
-    return [structure]
-
-
-def _pack(structure: Any, flat: List[Any]) -> Any:
-    nest = _nest()
-    if nest is not None:
-        return nest.pack_sequence_as(structure, flat)
-    it = iter(flat)
-
-    def build(s: Any) -> Any:
-        if isinstance(s, dict):
-            built = {k: build(s[k]) for k in sorted(s)}
-            return type(s)((k, built[k]) for k in s)
-        if isinstance(s, tuple) and hasattr(s, "_fields"):
-            return type(s)(*[build(v) for v in s])
-        if isinstance(s, (list, tuple)):
-            return type(s)(build(v) for v in s)
-        return next(it)
-
-    return build(structure)
+    return list(nest.flatten(structure))
 
 
 def _is_variable(x: Any) -> bool:
@@ -90,16 +49,15 @@ def _is_variable(x: Any) -> bool:
 
 
 def _ones_of(v: Any) -> Any:
-    from fn._ops.array_ops import ones
     return ones(v.shape, v.dtype)
 
 
 def _zeros_of(v: Any) -> Any:
-    from fn._ops.array_ops import zeros
     return zeros(v.shape, v.dtype)
 
 
 # ---- the tape -------------------------------------------------------------------------------
+
 
 class GradientTape:
     """Records operations for automatic differentiation (``tf.GradientTape``).
@@ -114,8 +72,8 @@ class GradientTape:
         self._watch_accessed_variables = bool(watch_accessed_variables)
         self._tape: Optional[Any] = None
         self._recording = False
-        self._variables: List[Any] = []          # variables watched explicitly, in order
-        self._watched_variables: tuple = ()       # kept after a non-persistent tape is used
+        self._variables: List[Any] = []  # variables watched explicitly, in order
+        self._watched_variables: tuple = ()  # kept after a non-persistent tape is used
 
     # context
     def __enter__(self) -> "GradientTape":
@@ -128,8 +86,7 @@ class GradientTape:
 
     def _push_tape(self) -> None:
         if self._recording:
-            raise ValueError("Tape is still recording, This can happen if you try to re-enter an "
-                             "already-active tape.")
+            raise ValueError("Tape is still recording, This can happen if you try to re-enter an already-active tape.")
         if self._tape is None:
             self._tape = _core.Tape(self._persistent, self._watch_accessed_variables)
         _core.push_tape(self._tape)
@@ -153,11 +110,12 @@ class GradientTape:
                     self._variables.append(t)
                 continue
             if not _core.is_tensor(t):
-                raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not fn.Tensor "
-                                 "or fn.Variable or ExtensionType.")
+                raise ValueError(
+                    f"Passed in object {t!r} of type {type(t).__name__!r}, not fn.Tensor "
+                    "or fn.Variable or ExtensionType."
+                )
             if not (t.dtype.is_floating or t.dtype.is_complex):
-                _log.warning("The dtype of the watched tensor must be floating (e.g. fn.float32), got %r",
-                             t.dtype)
+                _log.warning("The dtype of the watched tensor must be floating (e.g. fn.float32), got %r", t.dtype)
             self._tape.watch(t)
 
     @contextlib.contextmanager
@@ -183,38 +141,45 @@ class GradientTape:
         if self._tape is None:
             return self._watched_variables
         out = list(self._variables)
-        for h in self._tape.watched_tensors():   # explicit watches and variable accesses
+        for h in self._tape.watched_tensors():  # explicit watches and variable accesses
             v = _VARIABLES_BY_HANDLE.get(h._id)
             if v is not None and not any(v is o for o in out):
                 out.append(v)
         return tuple(out)
 
     # differentiation
-    def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
-                 unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
+    def gradient(
+        self,
+        target: Any,
+        sources: Any,
+        output_gradients: Any = None,
+        unconnected_gradients: Any = UnconnectedGradients.NONE,
+    ) -> Any:
         """d(sum of target)/d(each source), with ``sources``' structure. Non-scalar targets are
         seeded with ones (or ``output_gradients``); unconnected sources give None (or zeros with
         ``unconnected_gradients=fn.UnconnectedGradients.ZERO``)."""
         if self._tape is None:
-            raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of "
-                               "gradients (or jacobians)")
+            raise RuntimeError(
+                "A non-persistent GradientTape can only be used to compute one set of gradients (or jacobians)"
+            )
         if self._recording:
             if not self._persistent:
                 self._pop_tape()
             else:
-                _log.warning("Calling GradientTape.gradient on a persistent tape inside its context is "
-                             "significantly less efficient than calling it outside the context (it causes "
-                             "the gradient ops to be recorded on the tape, leading to increased CPU and "
-                             "memory usage). Only call GradientTape.gradient inside the context if you "
-                             "actually want to trace the gradient in order to compute higher order "
-                             "derivatives.")
+                _log.warning(
+                    "Calling GradientTape.gradient on a persistent tape inside its context is "
+                    "significantly less efficient than calling it outside the context (it causes "
+                    "the gradient ops to be recorded on the tape, leading to increased CPU and "
+                    "memory usage). Only call GradientTape.gradient inside the context if you "
+                    "actually want to trace the gradient in order to compute higher order "
+                    "derivatives."
+                )
         if target is None:
-            raise TypeError("Argument `target` should be a list or nested structure of Tensors, Variables "
-                            "or CompositeTensors to be differentiated, but received None.")
-        try:
-            zero = UnconnectedGradients(unconnected_gradients) is UnconnectedGradients.ZERO
-        except ValueError:
-            raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}") from None
+            raise TypeError(
+                "Argument `target` should be a list or nested structure of Tensors, Variables "
+                "or CompositeTensors to be differentiated, but received None."
+            )
+        zero = zero_if_unconnected(unconnected_gradients)
 
         target_leaves = _flatten(target)
         flat_targets = [self._as_target(t) for t in target_leaves]
@@ -222,34 +187,45 @@ class GradientTape:
         flat_sources = [self._as_source(s) for s in source_leaves]
         flat_grads: List[Any] = []
         if output_gradients is not None:
-            flat_grads = [None if g is None else _core.convert_to_tensor(g, None)
-                          for g in _flatten(output_gradients)]
+            flat_grads = [None if g is None else _core.convert_to_tensor(g, None) for g in _flatten(output_gradients)]
             if len(flat_grads) != len(flat_targets):
-                raise ValueError(f"Expected {len(flat_targets)} output_gradients (one per target), got "
-                                 f"{len(flat_grads)}.")
+                raise ValueError(
+                    f"Expected {len(flat_targets)} output_gradients (one per target), got {len(flat_grads)}."
+                )
         if any(_is_variable(t) for t in target_leaves):
             # A Variable target is its handle, as in TF (d v / d v = ones of the variable's shape).
             flat_grads = flat_grads or [None] * len(flat_targets)
-            flat_grads = [_ones_of(t) if g is None and _is_variable(t) else g
-                          for t, g in zip(target_leaves, flat_grads)]
+            flat_grads = [
+                _ones_of(t) if g is None and _is_variable(t) else g for t, g in zip(target_leaves, flat_grads)
+            ]
         grads = self._tape.gradient(flat_targets, flat_sources, flat_grads, zero)
         if zero:
             grads = [_zeros_of(s) if g is None and _is_variable(s) else g for s, g in zip(source_leaves, grads)]
         if not self._persistent:
             self._watched_variables = self.watched_variables()
             self._tape = None
-        return _pack(sources, grads)
+        return nest.pack_sequence_as(sources, grads)
 
-    def jacobian(self, target: Any, sources: Any, unconnected_gradients: Any = UnconnectedGradients.NONE,
-                 parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
+    def jacobian(
+        self,
+        target: Any,
+        sources: Any,
+        unconnected_gradients: Any = UnconnectedGradients.NONE,
+        parallel_iterations: Any = None,
+        experimental_use_pfor: bool = True,
+    ) -> Any:
         """``tf.GradientTape.jacobian`` (see ``fn._autodiff.jacobian``)."""
-        from fn._autodiff.jacobian import jacobian
         return jacobian(self, target, sources, unconnected_gradients)
 
-    def batch_jacobian(self, target: Any, source: Any, unconnected_gradients: Any = UnconnectedGradients.NONE,
-                       parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
+    def batch_jacobian(
+        self,
+        target: Any,
+        source: Any,
+        unconnected_gradients: Any = UnconnectedGradients.NONE,
+        parallel_iterations: Any = None,
+        experimental_use_pfor: bool = True,
+    ) -> Any:
         """``tf.GradientTape.batch_jacobian`` (see ``fn._autodiff.jacobian``)."""
-        from fn._autodiff.jacobian import batch_jacobian
         return batch_jacobian(self, target, source, unconnected_gradients)
 
     @staticmethod
@@ -266,15 +242,24 @@ class GradientTape:
             return s._fn_handle
         if _core.is_tensor(s):
             return s
-        if s is None:   # TF's message (it reads a dtype off each source)
+        if s is None:  # TF's message (it reads a dtype off each source)
             raise TypeError("Cannot convert the argument `type_value`: None to a TensorFlow DType.")
         # TF 2.21's wording (measured): an int source fails on its dtype, others on their id.
-        raise AttributeError(f"{type(s).__name__!r} object has no attribute {'dtype' if isinstance(s, int) else '_id'!r}")
+        raise AttributeError(
+            f"{type(s).__name__!r} object has no attribute {'dtype' if isinstance(s, int) else '_id'!r}"
+        )
 
 
-def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients", gate_gradients: bool = False,
-              aggregation_method: Any = None, stop_gradients: Any = None,
-              unconnected_gradients: Any = UnconnectedGradients.NONE) -> List[Any]:
+def gradients(
+    ys: Any,
+    xs: Any,
+    grad_ys: Any = None,
+    name: str = "gradients",
+    gate_gradients: bool = False,
+    aggregation_method: Any = None,
+    stop_gradients: Any = None,
+    unconnected_gradients: Any = UnconnectedGradients.NONE,
+) -> List[Any]:
     """``tf.gradients``: symbolic d(sum of ys)/d(x) for each x, inside a Function being traced
     (eagerly it raises RuntimeError, as TF: use GradientTape). Returns a list, one per x."""
     flat_ys = [_core.convert_to_tensor(y, None) if not _core.is_tensor(y) else y for y in _flatten(ys)]

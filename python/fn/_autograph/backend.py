@@ -1,8 +1,9 @@
 """The only module of ``fn.autograph`` that touches the rest of ``fn``.
 
-Everything is resolved lazily, at call time, through ``sys.modules['fn']``,
-so AutoGraph imports (and runs plain-Python code) before the rest of fn
-exists. Tests replace these functions with a fake backend by monkeypatching
+Everything is resolved at call time in the namespace installed with ``use(api)``:
+``fn/__init__.py`` installs the ``fn`` package itself (the public, TensorFlow-named API), so
+AutoGraph imports no other part of fn; a cross-check installs TensorFlow's ops instead
+(tests_py/autograph/_tf_backend_check.py). Before ``use`` nothing is a tensor. Tests replace these functions with a fake backend by monkeypatching
 this module's attributes; ``operators`` always calls them as
 ``_backend.name(...)``.
 
@@ -44,17 +45,23 @@ Contract (TensorFlow semantics, the public fn API underneath):
     without the hook fall back to ``ds.reduce(init_state, fn)``.
 """
 
-import sys
+import contextlib
+
+import numpy as np
+
+
+# The TensorFlow-API namespace AutoGraph stages with (see the module docstring).
+_api = None
+
+
+def use(api):
+    """Installs the namespace whose ``cond``, ``while_loop``, ``is_tensor``... converted code calls."""
+    global _api
+    _api = api
 
 
 def _fn():
-    mod = sys.modules.get('fn')
-    if mod is None:
-        try:
-            import fn as mod  # noqa: F811  (the package may not exist yet)
-        except ImportError:
-            return None
-    return mod
+    return _api
 
 
 def _require(name):
@@ -67,7 +74,7 @@ def _require(name):
 
 
 def is_tensor(x):
-    mod = sys.modules.get('fn')
+    mod = _api
     # fn's own backend tests dense tensors only (a RaggedTensor or Variable condition stays
     # Python's); another backend's is_tensor is used as it is.
     check = getattr(mod, '_is_dense_tensor', None) or getattr(mod, 'is_tensor', None) if mod is not None else None
@@ -201,7 +208,7 @@ def cast(x, dtype_name):
 def is_dataset(x):
     if hasattr(type(x), '_fn_dataset_loop'):
         return True
-    mod = sys.modules.get('fn')
+    mod = _api
     data = getattr(mod, 'data', None) if mod is not None else None
     ds_type = getattr(data, 'Dataset', None)
     return isinstance(ds_type, type) and isinstance(x, ds_type)
@@ -209,7 +216,7 @@ def is_dataset(x):
 
 def is_dataset_object(x):
     """A Dataset (not an iterator over one)."""
-    data = getattr(sys.modules.get('fn'), 'data', None)
+    data = getattr(_api, 'data', None)
     ds_type = getattr(data, 'Dataset', None)
     return isinstance(ds_type, type) and isinstance(x, ds_type)
 
@@ -236,7 +243,7 @@ class trial_graph:
     variables it defines (TensorFlow stages it in a temporary FuncGraph)."""
 
     def __enter__(self):
-        core = sys.modules['fn']._core
+        core = _api._core
         self._builder = core.GraphBuilder(core.Graph('tmp'))
         self._scope = core.ContextScope(self._builder)
         self._scope.__enter__()
@@ -255,13 +262,11 @@ def isolated_graph():
     """A throwaway graph for a ``while`` loop's first test (TF evaluates it in a temporary
     FuncGraph); no isolation for a backend without fn's graphs."""
     if getattr(_fn(), '_core', None) is None:
-        import contextlib
         return contextlib.nullcontext()
     return trial_graph()
 
 
 def is_python_literal(x):
-    import numpy as np
     return isinstance(x, (int, float, bool, str, list, tuple, np.ndarray, np.generic))
 
 

@@ -303,7 +303,7 @@ def callable_for_call(f):
         return f
     if getattr(f, DO_NOT_CONVERT_ATTR, False):
         return f
-    call = getattr(type(f), '__call__', None)
+    call = getattr(type(f), '__call__', None)  # noqa: B004  (the class's own method, to convert it)
     if isinstance(call, types.FunctionType) and not is_library_function(call):
         conv = _convert_function(call)
         if conv is not call:
@@ -329,7 +329,7 @@ def _unwrap_for_code(func):
     if isinstance(func, functools.partial):
         return _unwrap_for_code(func.func)
     if not isinstance(func, types.FunctionType):
-        call = getattr(type(func), '__call__', None)
+        call = getattr(type(func), '__call__', None)  # noqa: B004  (the class's own method)
         if isinstance(call, types.FunctionType):
             return call
         raise TypeError('to_code expects a Python function, got %r' % (func,))
@@ -348,3 +348,6 @@ def to_code(func):
                             body=node.body, decorator_list=[], returns=None,
                             type_comment=None)
     return ast.unparse(ast.fix_missing_locations(ast.copy_location(shown, node))) + '\n'
+
+
+operators.use_converter(sys.modules[__name__])  # converted code's calls convert through this module

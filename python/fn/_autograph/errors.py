@@ -7,6 +7,16 @@ import linecache
 import os
 
 from fn._autograph import converter as _converter
+from fn.errors import OperatorNotAllowedInGraphError, OpError
+
+
+class StagingError(RecursionError):
+    """TF's AutoGraph ``StagingError``: an error TF cannot rebuild with the user's frames, or a
+    Function that recurses while tracing (a RecursionError as well, so ``except RecursionError``
+    still catches it)."""
+
+
+StagingError.__module__ = "fn"
 
 # The classes TF rebuilds from a message (its KNOWN_STRING_CONSTRUCTOR_ERRORS).
 _STRING_CONSTRUCTED = (AssertionError, AttributeError, NameError, NotImplementedError, RuntimeError,
@@ -64,7 +74,6 @@ def in_user_code(error):
     lines.extend("    " + ln for ln in f"{cls.__name__}: {text}".split("\n"))
     lines.append("")
     message = "\n".join(lines)
-    from fn.errors import OperatorNotAllowedInGraphError, OpError
     if isinstance(error, OpError):
         new = cls(None, None, message, error.error_code)
     elif (cls in _STRING_CONSTRUCTED or cls.__init__ is Exception.__init__
@@ -73,7 +82,6 @@ def in_user_code(error):
     elif cls is KeyError:
         new = _MultilineKeyError(message, error.args[0] if error.args else None)
     else:   # TF: classes it cannot rebuild from a message become a StagingError
-        from fn._function.function import StagingError
         new = StagingError(message)
     new.ag_error_metadata = True
     return new

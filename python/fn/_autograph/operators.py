@@ -161,10 +161,9 @@ def autograph_artifact(entity):
 
 # Error helpers --------------------------------------------------------------------
 def _user_frame():
-    from fn._autograph import converter
     frame = sys._getframe(1)
     while frame is not None:
-        if converter.is_converted_code(frame.f_code):
+        if _converter_module is not None and _converter_module.is_converted_code(frame.f_code):
             return frame
         frame = frame.f_back
     return None
@@ -559,7 +558,7 @@ def _spec(v):
     if _backend.is_python_literal(v) and not isinstance(v, (list, tuple)):
         try:
             v = _backend.to_tensor(v)
-        except Exception:  # noqa: BLE001  (not convertible: the loop reports it)
+        except Exception:  # not convertible: the loop reports it
             return None
     if _backend.is_tensor(v) and hasattr(v, 'dtype') and hasattr(v, 'shape'):
         return v.dtype, v.shape
@@ -769,7 +768,14 @@ _BUILTIN_OVERRIDES = {id(f): (f, g) for f, g in
 # Bounded: a library making closures per call fills it once, then it stops growing.
 _PASSTHROUGH = {}
 _PASSTHROUGH_MAX = 4096
+# The converter module: fn._autograph.converter imports this module and installs itself here, so
+# converted code's calls convert their callees without this module importing the converter back.
 _converter_module = None
+
+
+def use_converter(converter):
+    global _converter_module
+    _converter_module = converter
 
 
 def _remember_passthrough(f, target):
@@ -797,10 +803,6 @@ def converted_call(f, args, kwargs=None, caller_fn_scope=None, options=None):
     override = _BUILTIN_OVERRIDES.get(id(f))
     if override is not None and override[0] is f:
         return override[1](*args, **kwargs)
-    global _converter_module
-    if _converter_module is None:
-        from fn._autograph import converter as _converter
-        _converter_module = _converter
     target = _converter_module.callable_for_call(f)
     _remember_passthrough(f, target)
     return target(*args, **kwargs)

@@ -175,14 +175,66 @@ class Dataset:
     def map(self, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None,
             name: Optional[str] = None) -> "Dataset":
         """``map_func`` applied to each element (traced once into a graph, as TF does; a tuple
-        element is passed as positional arguments)."""
+        element is passed as positional arguments); ``num_parallel_calls`` runs it on threads."""
         from fn._data.transforms import MapDataset
-        return MapDataset(self, map_func)
+        return MapDataset(self, map_func, num_parallel_calls, deterministic)
 
     def filter(self, predicate: Callable, name: Optional[str] = None) -> "Dataset":
         """The elements for which ``predicate`` (a scalar bool) is True."""
         from fn._data.transforms import FilterDataset
         return FilterDataset(self, predicate)
+
+    @staticmethod
+    def counter(start: Any = 0, step: Any = 1, dtype: Any = None, name: Optional[str] = None) -> "Dataset":
+        """``start``, ``start + step``, ... forever (int64 unless ``dtype``)."""
+        from fn._data.grouping import CounterDataset
+        from fn.dtypes import int64
+        return CounterDataset(start, step, int64 if dtype is None else dtype)
+
+    @staticmethod
+    def random(seed: Optional[int] = None, rerandomize_each_iteration: Optional[bool] = None,
+               name: Optional[str] = None) -> "Dataset":
+        """Endless pseudo-random int64 values (TF's stream for the same seeds)."""
+        from fn._data.shuffle import RandomDataset
+        return RandomDataset(seed, rerandomize_each_iteration)
+
+    @staticmethod
+    def list_files(file_pattern: Any, shuffle: Optional[bool] = None, seed: Optional[int] = None,
+                   name: Optional[str] = None) -> "Dataset":
+        """The file names matching the glob pattern(s), shuffled unless ``shuffle=False``."""
+        from fn._data.readers import list_files
+        return list_files(file_pattern, shuffle, seed)
+
+    @staticmethod
+    def choose_from_datasets(datasets: Any, choice_dataset: "Dataset", stop_on_empty_dataset: bool = True) -> "Dataset":
+        """Elements of ``datasets[i]`` for each index ``i`` of ``choice_dataset``."""
+        from fn._data.interleave import choose_from_datasets
+        return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int] = None,
+                             stop_on_empty_dataset: bool = False, rerandomize_each_iteration: Any = None) -> "Dataset":
+        """Elements drawn at random from ``datasets`` with probabilities ``weights``."""
+        from fn._data.interleave import sample_from_datasets
+        return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset, rerandomize_each_iteration)
+
+    @staticmethod
+    def load(path: str, element_spec: Any = None, compression: Any = None, reader_func: Any = None,
+             wait: bool = False) -> "Dataset":
+        """A dataset saved by ``Dataset.save`` (fn's format)."""
+        from fn._data.save import LoadDataset
+        return LoadDataset(path, element_spec)
+
+    def save(self, path: str, compression: Any = None, shard_func: Any = None, checkpoint_args: Any = None) -> None:
+        """Writes the elements under ``path`` (fn's format; read back with ``Dataset.load``)."""
+        from fn._data.save import save
+        save(self, path)
+
+    def snapshot(self, path: str, compression: Any = "AUTO", reader_func: Any = None, shard_func: Any = None,
+                 name: Optional[str] = None) -> "Dataset":
+        """The same elements, written under ``path`` by the first full pass and read from there after."""
+        from fn._data.save import SnapshotDataset
+        return SnapshotDataset(self, path)
 
     def batch(self, batch_size: Any, drop_remainder: bool = False, num_parallel_calls: Any = None,
               deterministic: Any = None, name: Optional[str] = None) -> "Dataset":
@@ -190,15 +242,102 @@ class Dataset:
         from fn._data.transforms import BatchDataset
         return BatchDataset(self, batch_size, drop_remainder)
 
+    def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
+                     drop_remainder: bool = False, name: Optional[str] = None) -> "Dataset":
+        """Batches whose components are padded to ``padded_shapes`` (unknown dimensions to the
+        batch's largest) with ``padding_values`` (0 or empty strings)."""
+        from fn._data.grouping import PaddedBatchDataset
+        return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+    def window(self, size: Any, shift: Any = None, stride: Any = 1, drop_remainder: bool = False,
+               name: Optional[str] = None) -> "Dataset":
+        """Windows of ``size`` elements, ``shift`` apart: each a (nested structure of) dataset."""
+        from fn._data.grouping import WindowDataset
+        return WindowDataset(self, size, shift, stride, drop_remainder)
+
+    def interleave(self, map_func: Callable, cycle_length: Any = None, block_length: Any = None,
+                   num_parallel_calls: Any = None, deterministic: Any = None, name: Optional[str] = None) -> "Dataset":
+        """The datasets ``map_func`` returns, ``cycle_length`` at a time, ``block_length``
+        elements from each in turn (read on threads with ``num_parallel_calls``)."""
+        from fn._data.interleave import InterleaveDataset
+        return InterleaveDataset(self, map_func, cycle_length, block_length, num_parallel_calls, deterministic)
+
+    def group_by_window(self, key_func: Callable, reduce_func: Callable, window_size: Any = None,
+                        window_size_func: Optional[Callable] = None, name: Optional[str] = None) -> "Dataset":
+        """Elements grouped by ``key_func`` into windows reduced by ``reduce_func(key, window)``."""
+        from fn._data.grouping import GroupByWindowDataset
+        return GroupByWindowDataset(self, key_func, reduce_func, window_size, window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func: Callable, bucket_boundaries: Any,
+                                  bucket_batch_sizes: Any, padded_shapes: Any = None, padding_values: Any = None,
+                                  pad_to_bucket_boundary: bool = False, no_padding: bool = False,
+                                  drop_remainder: bool = False, name: Optional[str] = None) -> "Dataset":
+        """Elements bucketed by length and padded-batched per bucket."""
+        from fn._data.grouping import BucketBySequenceLengthDataset
+        return BucketBySequenceLengthDataset(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                             padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
+                                             drop_remainder)
+
+    def rejection_resample(self, class_func: Callable, target_dist: Any, initial_dist: Any = None,
+                           seed: Optional[int] = None, name: Optional[str] = None) -> "Dataset":
+        """``(class, element)`` pairs resampled towards ``target_dist``."""
+        from fn._data.grouping import rejection_resample
+        return rejection_resample(self, class_func, target_dist, initial_dist, seed)
+
+    def scan(self, initial_state: Any, scan_func: Callable, name: Optional[str] = None) -> "Dataset":
+        """The outputs of ``(state, output) = scan_func(state, element)``."""
+        from fn._data.grouping import ScanDataset
+        return ScanDataset(self, initial_state, scan_func)
+
+    def unique(self, name: Optional[str] = None) -> "Dataset":
+        """The first occurrence of each element."""
+        from fn._data.grouping import UniqueDataset
+        return UniqueDataset(self)
+
+    def ignore_errors(self, log_warning: bool = False, name: Optional[str] = None) -> "Dataset":
+        """The elements whose computation did not fail."""
+        from fn._data.grouping import IgnoreErrorsDataset
+        return IgnoreErrorsDataset(self, log_warning)
+
+    def take_while(self, predicate: Callable, name: Optional[str] = None) -> "Dataset":
+        """Elements up to the first for which ``predicate`` is False."""
+        from fn._data.grouping import TakeWhileDataset
+        return TakeWhileDataset(self, predicate)
+
+    def shard(self, num_shards: Any, index: Any, name: Optional[str] = None) -> "Dataset":
+        """Every ``num_shards``-th element starting at ``index``."""
+        from fn._data.grouping import ShardDataset
+        return ShardDataset(self, num_shards, index)
+
+    def options(self) -> Any:
+        """The ``tf.data.Options`` of this dataset (merged from its inputs; read-only)."""
+        from fn._data.options import Options
+        out = Options()
+        for d in self._inputs:
+            out = out.merge(d.options())
+        own = getattr(self, "_own_options", None)
+        if own is not None:
+            out = out.merge(own)
+        out._freeze()
+        return out
+
+    def with_options(self, options: Any, name: Optional[str] = None) -> "Dataset":
+        """The same elements with ``options`` merged in (later settings win)."""
+        from fn._data.options import Options
+        from fn._data.transforms import OptionsDataset
+        if not isinstance(options, Options):
+            raise TypeError(f"`options` must be a `tf.data.Options`, got {options!r}.")
+        return OptionsDataset(self, options)
+
     def unbatch(self, name: Optional[str] = None) -> "Dataset":
         """The inverse of ``batch``: each element split along its first dimension."""
         from fn._data.transforms import UnbatchDataset
         return UnbatchDataset(self)
 
-    def shuffle(self, buffer_size: Any, seed: Optional[int] = None, reshuffle_each_iteration: bool = True,
+    def shuffle(self, buffer_size: Any, seed: Optional[int] = None, reshuffle_each_iteration: Optional[bool] = None,
                 name: Optional[str] = None) -> "Dataset":
         """Elements in random order through a buffer of ``buffer_size`` (reproducible with ``seed``)."""
-        from fn._data.transforms import ShuffleDataset
+        from fn._data.shuffle import ShuffleDataset
         return ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
 
     def repeat(self, count: Any = None, name: Optional[str] = None) -> "Dataset":
@@ -232,8 +371,14 @@ class Dataset:
         return PrefetchDataset(self)
 
     def cache(self, filename: str = "", name: Optional[str] = None) -> "Dataset":
-        """The same elements, kept in memory after the first full pass."""
+        """The same elements, kept after the first full pass: in memory, or in the file
+        ``filename`` (fn's format, read by later iterations and programs)."""
         from fn._data.transforms import CacheDataset
+        if filename:
+            from fn._data.save import SnapshotDataset
+            out = SnapshotDataset(self, filename + ".fn_cache")
+            out._type_name = "CacheDataset"
+            return out
         return CacheDataset(self)
 
     def concatenate(self, dataset: "Dataset", name: Optional[str] = None) -> "Dataset":

@@ -12,13 +12,13 @@ iterator) is a scalar ``variant`` tensor holding the Python object, and iteratin
 """
 from __future__ import annotations
 
-import sys
 from typing import Any, Callable, Iterator as PyIterator, List, Optional, Sequence
 
 from fn import _core, errors
 from fn.dtypes import bool_, variant
 from fn._tensor.tensor_shape import TensorShape
 from fn._data import structure
+from fn._ops.control_flow_ops import while_loop
 from fn._data.structure import IteratorSpec
 
 _END_OF_SEQUENCE = "End of sequence"
@@ -36,10 +36,41 @@ class Iterator:
     ``next(it)`` becomes a graph op that advances this iterator on every call.
     """
 
+    _fn_trackable = True   # a checkpoint dependency: tf.train.Checkpoint(iterator=it)
+
     def __init__(self, dataset: Any) -> None:
         self._element_spec = dataset.element_spec
-        self._elements: PyIterator[Any] = dataset._elements()
+        self._dataset = dataset
+        self._seed_state = _seed_state(dataset)   # the shuffles' seed generators at creation
+        self._produced = 0
+        self._elements: PyIterator[Any] = self._counting(dataset._elements())
         self._current: Any = None   # the element fetched by a graph loop's IteratorAdvance
+
+    def _counting(self, elements: PyIterator[Any]) -> PyIterator[Any]:
+        for e in elements:
+            self._produced += 1
+            yield e
+
+    def _fn_trackable_children(self) -> list:
+        return []
+
+    def _fn_checkpoint_state(self) -> Any:
+        """The position: how many elements were produced, and the random-seed generators'
+        counts when this iterator was made (fn restores by replaying the pipeline)."""
+        import numpy as np
+        return np.asarray([self._produced] + self._seed_state, dtype=np.int64)
+
+    def _fn_restore_state(self, state: Any) -> None:
+        """Moves to the saved position: a fresh iteration of the dataset (with the seed
+        generators as they were) advanced by the saved number of elements."""
+        values = [int(v) for v in state.reshape(-1)]
+        _set_seed_state(self._dataset, values[1:])
+        self._seed_state = values[1:]
+        self._produced = 0
+        self._elements = self._counting(self._dataset._elements())
+        for _ in range(values[0]):
+            if next(self._elements, _END) is _END:
+                break
 
     @property
     def element_spec(self) -> Any:
@@ -93,6 +124,36 @@ class Iterator:
 
     def __repr__(self) -> str:
         return f"<fn.data.Iterator object at 0x{id(self):x}>"
+
+
+_END = object()
+
+
+def _shuffles(dataset: Any) -> List[Any]:
+    """The datasets of a pipeline whose iterators draw seeds from a shared generator."""
+    out, stack, seen = [], [dataset], set()
+    while stack:
+        d = stack.pop()
+        if id(d) in seen:
+            continue
+        seen.add(id(d))
+        if getattr(d, "_seed_generator", None) is not None:
+            out.append(d)
+        stack.extend(getattr(d, "_inputs", ()))
+    return out
+
+
+def _seed_state(dataset: Any) -> List[int]:
+    return [d._seed_generator[0].count for d in _shuffles(dataset)]
+
+
+def _set_seed_state(dataset: Any, counts: List[int]) -> None:
+    from fn._data.shuffle import PhiloxSamples
+    for d, n in zip(_shuffles(dataset), counts):
+        g = PhiloxSamples(*d._seeds)
+        for _ in range(n):
+            g()
+        d._seed_generator[0] = g
 
 
 class SymbolicIterator:
@@ -201,11 +262,6 @@ def eager_loop(elements: PyIterator[Any], body: Callable, init_state: tuple,
     return state
 
 
-def _while_loop() -> Callable:
-    loop = getattr(sys.modules["fn"], "while_loop", None)
-    if loop is None:
-        raise NotImplementedError("Iterating over a dataset inside a Function needs fn.while_loop")
-    return loop
 
 
 def graph_loop(handle: Any, element_spec: Any, body: Callable, init_state: tuple,
@@ -240,7 +296,7 @@ def graph_loop(handle: Any, element_spec: Any, body: Callable, init_state: tuple
     invariants = [getattr(t, "shape", None) for t in state]
     while True:
         try:
-            out = _while_loop()(cond, loop_body, state, shape_invariants=_as_invariants(invariants))
+            out = while_loop(cond, loop_body, state, shape_invariants=_as_invariants(invariants))
             break
         except ValueError:
             relaxed = _relax(invariants, body_shapes)

@@ -9,7 +9,6 @@ import numpy as np
 
 from fn import _core, errors
 from fn.dtypes import as_dtype, int32, int64
-from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
 from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
@@ -17,6 +16,18 @@ from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
 
 def _row_maker(t: Any) -> Callable[[int], Any]:
     """A function returning row i of eager tensor ``t`` as an eager tensor."""
+    if structure.is_composite(t):
+        from fn._sparse.sparse_tensor import SparseTensor
+        if isinstance(t, SparseTensor):
+            idx, vals = np.asarray(t.indices.numpy()), t.values.numpy()
+            rest = [int(d) for d in np.asarray(t.dense_shape.numpy())[1:]]
+
+            def sparse_row(i: int) -> Any:
+                keep = idx[:, 0] == i
+                return SparseTensor(_core.to_eager(idx[keep][:, 1:], None), _core.to_eager(vals[keep], t.values.dtype),
+                                    _core.to_eager(np.asarray(rest, np.int64), None))
+            return sparse_row
+        return lambda i: t[i]
     arr = np.asarray(t.numpy()) if t.dtype.name != "string" else np.asarray(t.numpy(), dtype=object)
     dtype = t.dtype
     return lambda i: _core.to_eager(arr[i], dtype)
@@ -53,13 +64,16 @@ class TensorSliceDataset(Dataset):
             if d is not None and n is not None and d != n:
                 raise ValueError(f"Dimensions {n} and {d} are not compatible")
             n = n if n is not None else d
-        spec = structure.pack(element, [TensorSpec(t.shape[1:] if t.shape.rank is not None else None, t.dtype)
-                                        for t in flat])
+        spec = structure.unbatched_spec(structure.spec_from_value(element))
         super().__init__((), spec, flat)
         self._on_rebuilt()
 
     def _on_rebuilt(self) -> None:
-        self._n = self._tensors[0].shape[0] if self._tensors[0]._is_eager else None
+        t = self._tensors[0]
+        if structure.is_composite(t):
+            self._n = t.shape[0] if t.shape[0] is not None else int(t.nrows())
+        else:
+            self._n = t.shape[0] if t._is_eager else None
 
     def _elements(self) -> PyIterator[Any]:
         rows = [_row_maker(t) for t in self._tensors]
@@ -95,6 +109,17 @@ class RangeDataset(Dataset):
     def __init__(self, *args: Any, output_type: Any = None) -> None:
         if not 1 <= len(args) <= 3:
             raise ValueError(f"Invalid `args`. The length of `args` should be between 1 and 3 but was {len(args)}.")
+        dtype = as_dtype(output_type) if output_type is not None else int64
+        # Inside a trace (e.g. a flat_map/interleave function) the bounds may be graph tensors:
+        # the range is then computed when the graph runs and rebuilds the dataset.
+        symbolic = [a for a in args if _core.is_tensor(a) and not a._is_eager]
+        super().__init__((), TensorSpec([], dtype), [a if _core.is_tensor(a) else _core.convert_to_tensor(a, int64)
+                                                    for a in args] if symbolic else [])
+        self._args = args
+        self._range = None if symbolic else self._make_range(args)
+
+    @staticmethod
+    def _make_range(args: Any) -> range:
         values = [_as_int(a, "args") for a in args]
         if len(values) == 1:
             values = [0] + values
@@ -102,17 +127,21 @@ class RangeDataset(Dataset):
             values.append(1)
         if values[2] == 0:
             raise errors.InvalidArgumentError(None, None, "step must be a non-zero integer.")
-        self._range = range(*values)
-        dtype = as_dtype(output_type) if output_type is not None else int64
-        super().__init__((), TensorSpec([], dtype))
+        return range(*values)
+
+    def _on_rebuilt(self) -> None:
+        if self._tensors:
+            self._range = self._make_range(self._tensors)
 
     def _elements(self) -> PyIterator[Any]:
+        if self._range is None:
+            self._range = self._make_range(self._args)
         dtype = self._element_spec.dtype
         for i in self._range:
             yield _core.to_eager(i, dtype) if i <= 2**31 - 1 or dtype == int64 else _core.to_eager(np.int64(i), dtype)
 
     def _cardinality(self) -> int:
-        return len(self._range)
+        return len(self._range) if self._range is not None else UNKNOWN
 
 
 def _generator_spec(output_types: Any, output_shapes: Any, output_signature: Any) -> Any:
@@ -123,8 +152,11 @@ def _generator_spec(output_types: Any, output_shapes: Any, output_signature: Any
         if output_shapes is not None:
             raise TypeError("The `output_shapes` argument can not be used together with the "
                             "`output_signature` argument.")
+        from fn._ragged import RaggedTensorSpec
+        from fn._sparse.sparse_tensor import SparseTensorSpec
         for s in structure.flatten(output_signature):
-            if not isinstance(s, TensorSpec):
+            # (ExtensionType specs flatten to TensorSpecs)
+            if not isinstance(s, (TensorSpec, RaggedTensorSpec, SparseTensorSpec)):
                 raise TypeError(f"`output_signature` must contain objects that are subclass of "
                                 f"`fn.TypeSpec` but found {type(s)} which is not.")
         return output_signature
@@ -135,10 +167,11 @@ def _generator_spec(output_types: Any, output_shapes: Any, output_signature: Any
     if output_shapes is None:
         shapes: List[Any] = [None] * len(types)
     elif structure.is_structure(output_types):
-        if not structure.same_structure(output_types, output_shapes):
+        try:   # shapes nest up to the types: a shape `()` or `(None,)` is a leaf
+            shapes = _flatten_up_to(output_types, output_shapes)
+        except TypeError:
             raise ValueError("The two structures don't have the same nested structure.\n\n"
-                             f"First structure: {output_types}\n\nSecond structure: {output_shapes}")
-        shapes = structure.flatten(output_shapes)
+                             f"First structure: {output_types}\n\nSecond structure: {output_shapes}") from None
     else:
         shapes = [output_shapes]
     return structure.pack(output_types, [TensorSpec(s, as_dtype(t)) for t, s in zip(types, shapes)])
@@ -171,7 +204,18 @@ class GeneratorDataset(Dataset):
 
     def _elements(self) -> PyIterator[Any]:
         args = [a.numpy() if _core.is_tensor(a) and a._is_eager else a for a in self._args]
-        for value in self._generator(*args):
+        it = iter(_call_generator(self._generator, args))
+        while True:
+            try:
+                value = next(it)
+            except StopIteration:
+                return
+            except errors.OpError:
+                raise
+            except Exception as e:   # TF runs the generator in a py_func: UnknownError
+                import traceback
+                text = "".join(traceback.format_exception(type(e), e, e.__traceback__))
+                raise errors.UnknownError(None, None, f"{type(e).__name__}: {e}\n{text}") from e
             yield self._convert(value)
 
     def _mismatch(self, value: Any, expected: Any) -> errors.InvalidArgumentError:
@@ -182,7 +226,11 @@ class GeneratorDataset(Dataset):
     def _convert(self, value: Any) -> Any:
         spec = self._element_spec
         flat_specs = structure.flatten(spec)
-        if structure.is_structure(spec):
+        if structure._is_extension(spec):
+            if not (getattr(type(value), "_fn_value_composite", False) and type(value) is spec.value_type):
+                raise self._mismatch(value, structure.spec_text(spec))
+            flat_values = structure.flatten(value)
+        elif structure.is_structure(spec):
             try:
                 flat_values = _flatten_up_to(spec, value)
             except (TypeError, ValueError):
@@ -192,6 +240,9 @@ class GeneratorDataset(Dataset):
             flat_values = [value]
         out = []
         for v, s in zip(flat_values, flat_specs):
+            if not isinstance(s, TensorSpec):
+                out.append(self._composite(value, v, s))
+                continue
             try:
                 if _core.is_tensor(v):
                     if v.dtype != s.dtype or not v._is_eager:
@@ -208,8 +259,29 @@ class GeneratorDataset(Dataset):
             out.append(t)
         return structure.pack(spec, out)
 
+    def _composite(self, value: Any, v: Any, s: Any) -> Any:
+        """A ragged or sparse component: it must be yielded as one (TF converts no lists to them)."""
+        if not structure.is_composite(v) or structure.spec_of(v).dtype != s.dtype or \
+                not v.shape.is_compatible_with(s.shape):
+            raise self._mismatch(value, structure.spec_text(self._element_spec))
+        return v
+
     def _cardinality(self) -> int:
         return UNKNOWN
+
+
+def _call_generator(generator: Callable, args: List[Any]) -> Any:
+    """``generator(*args)``; an error calling it surfaces when the first element is asked for
+    (as in TF, where the call happens inside the iterator)."""
+    try:
+        return generator(*args)
+    except Exception as e:  # re-raised from next()
+        error = e  # `e` is unbound once the except block ends
+
+        def fail() -> Any:
+            raise error
+            yield  # pragma: no cover
+        return fail()
 
 
 def _flatten_up_to(spec: Any, value: Any) -> List[Any]:

@@ -23,8 +23,22 @@ def is_structure(x: Any) -> bool:
     return isinstance(x, (tuple, dict))
 
 
+def _is_extension(x: Any) -> bool:
+    """An ExtensionType value or spec: crosses tf.data as its component tensors/specs."""
+    from fn._extension_type._spec import ExtensionTypeSpec
+    return getattr(type(x), "_fn_value_composite", False) or isinstance(x, ExtensionTypeSpec)
+
+
+def _extension_spec(x: Any) -> Any:
+    return x if not getattr(type(x), "_fn_value_composite", False) else x._type_spec
+
+
 def flatten(x: Any) -> List[Any]:
-    """The leaves of ``x`` in order (dicts by sorted key, as ``tf.nest``)."""
+    """The leaves of ``x`` in order (dicts by sorted key, as ``tf.nest``; ExtensionTypes as their
+    component tensors or specs)."""
+    if _is_extension(x):
+        from fn._extension_type._spec import components_of
+        return list(x._component_specs()) if x is _extension_spec(x) else components_of(x)
     if isinstance(x, tuple):
         out: List[Any] = []
         for v in x:
@@ -46,6 +60,12 @@ def pack(structure: Any, flat: Sequence[Any]) -> Any:
 
 
 def _pack(s: Any, it: Any) -> Any:
+    if _is_extension(s):
+        spec = _extension_spec(s)
+        items = [next(it) for _ in spec._component_specs()]
+        if all(isinstance(i, TensorSpec) for i in items):
+            return spec._with_component_specs(items)
+        return spec._fn_from_components(items)
     if isinstance(s, tuple):
         items = [_pack(v, it) for v in s]
         return type(s)(*items) if hasattr(s, "_fields") else tuple(items)
@@ -57,6 +77,51 @@ def _pack(s: Any, it: Any) -> Any:
 
 def map_structure(fn: Callable[[Any], Any], x: Any) -> Any:
     return pack(x, [fn(v) for v in flatten(x)])
+
+
+def map_specs(tensor_fn: Callable[[TensorSpec], Any], extension_fn: Callable[[Any], Any], spec: Any) -> Any:
+    """An element spec with each TensorSpec mapped by ``tensor_fn`` and each ExtensionType spec
+    by ``extension_fn`` (batching and unbatching use the spec's own rules)."""
+    if _is_extension(spec):
+        return extension_fn(spec)
+    if isinstance(spec, tuple):
+        items = [map_specs(tensor_fn, extension_fn, v) for v in spec]
+        return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
+    if isinstance(spec, dict):
+        return type(spec)((k, map_specs(tensor_fn, extension_fn, v)) for k, v in spec.items())
+    return tensor_fn(spec)
+
+
+def _unbatchable(spec: Any) -> Any:
+    if not hasattr(spec, "_unbatch"):
+        raise ValueError(f"{type(spec).__qualname__} is not batchable: use a BatchableExtensionType")
+    return spec._unbatch()
+
+
+def batched_spec(spec: Any, lead: Any) -> Any:
+    """``spec`` with an outer dimension ``lead`` (None when unknown)."""
+    def ext(s: Any) -> Any:
+        if not hasattr(s, "_batch"):
+            raise ValueError(f"{type(s).__qualname__} is not batchable: use a BatchableExtensionType")
+        return s._batch(lead)
+    return map_specs(lambda s: TensorSpec(TensorShape([lead]).concatenate(s.shape), s.dtype), ext, spec)
+
+
+def _unbatched_leaf(s: Any) -> Any:
+    """One row's spec of a tensor, SparseTensor or RaggedTensor spec (a ragged row loses a ragged
+    dimension)."""
+    from fn._ragged import RaggedTensorSpec
+    from fn._sparse.sparse_tensor import SparseTensorSpec
+    if isinstance(s, SparseTensorSpec):
+        return SparseTensorSpec(s.shape[1:], s.dtype)
+    if isinstance(s, RaggedTensorSpec):
+        return RaggedTensorSpec(s.shape[1:], s.dtype, s.ragged_rank - 1, s.row_splits_dtype)
+    return TensorSpec(s.shape[1:] if s.shape.rank is not None else None, s.dtype)
+
+
+def unbatched_spec(spec: Any) -> Any:
+    """``spec`` without its outer dimension."""
+    return map_specs(_unbatched_leaf, _unbatchable, spec)
 
 
 def same_structure(a: Any, b: Any) -> bool:
@@ -71,8 +136,17 @@ def same_structure(a: Any, b: Any) -> bool:
 
 # ---------------------------------------------------------------- values and specs
 
+def is_composite(value: Any) -> bool:
+    """A SparseTensor or RaggedTensor leaf (kept as is; its spec is its own TypeSpec)."""
+    from fn._ragged import RaggedTensor
+    from fn._sparse.sparse_tensor import SparseTensor
+    return isinstance(value, (SparseTensor, RaggedTensor))
+
+
 def to_tensor(value: Any, dtype: Any = None) -> Any:
-    """One leaf as an eager tensor (``tf.convert_to_tensor``)."""
+    """One leaf as an eager tensor (``tf.convert_to_tensor``); composite tensors stay."""
+    if is_composite(value):
+        return value
     if _core.is_tensor(value):
         if dtype is not None and value.dtype != as_dtype(dtype):
             raise TypeError(f"Expected a {as_dtype(dtype).name} tensor, got {value.dtype.name}.")
@@ -85,7 +159,10 @@ def normalize_element(element: Any) -> Any:
     return map_structure(to_tensor, element)
 
 
-def spec_of(tensor: Any) -> TensorSpec:
+def spec_of(tensor: Any) -> Any:
+    if is_composite(tensor):
+        from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+        return SparseTensorSpec.from_value(tensor) if isinstance(tensor, SparseTensor) else tensor._type_spec
     return TensorSpec(tensor.shape, tensor.dtype)
 
 

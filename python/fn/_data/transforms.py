@@ -5,7 +5,6 @@ element; the traced graph then runs on each element's eager tensors."""
 from __future__ import annotations
 
 import itertools
-import sys
 from typing import Any, Callable, Iterator as PyIterator, List, Optional, Tuple
 
 import numpy as np
@@ -17,6 +16,7 @@ from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
 from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
 from fn._data.sources import _as_int
+from fn._ops.array_ops import identity, stack
 
 
 # ---------------------------------------------------------------- user functions
@@ -26,17 +26,28 @@ def _to_output(value: Any) -> Any:
     if value is None:
         raise ValueError("The function passed to a fn.data transformation must return a value "
                          "(it returned None).")
+    if structure._is_extension(value):
+        return value
     if isinstance(value, tuple):
         items = [_to_output(v) for v in value]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     if isinstance(value, dict):
-        return {k: _to_output(v) for k, v in value.items()}
+        out = {k: _to_output(v) for k, v in value.items()}
+        return out if type(value) is dict else type(value)(out)   # OrderedDict stays one
     if isinstance(value, list):
-        stack = getattr(sys.modules["fn"], "stack", None)
-        if any(_core.is_tensor(v) for v in value) and stack is not None:
+        if any(_core.is_tensor(v) for v in value):
             return stack(value)
         return _core.convert_to_tensor(value)
     return _core.convert_to_tensor(value)
+
+
+def _plain_dicts(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain_dicts(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        items = [_plain_dicts(v) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    return value
 
 
 class TracedFunction:
@@ -50,22 +61,35 @@ class TracedFunction:
             raise TypeError(f"`{name}` must be callable, got {func!r}.")
         self._unpack = type(input_spec) is tuple if unpack is None else unpack
 
+        traced_structure: List[Any] = []
+
         def traced(*args: Any) -> Any:
-            return _to_output(autograph.converted_call(func, args))
+            # Identity on each output: an element passed through unchanged is still an output
+            # of the graph (not its argument placeholder).
+            out = _to_output(autograph.converted_call(func, args))
+            out = structure.map_structure(lambda t: identity(t) if _core.is_tensor(t) else t, out)
+            traced_structure[:] = [out]
+            return _plain_dicts(out)   # fn.function's outputs keep plain dicts only
 
         fname = getattr(func, "__name__", "fn")
         self._function = Function(traced, name=f"{name}_{fname}".replace("<", "_").replace(">", "_"),
                                   autograph=False)
+        input_spec = _plain_dicts(input_spec)   # fn.function nests plain dicts (OrderedDicts too)
         specs = tuple(input_spec) if self._unpack else (input_spec,)
         self._concrete = self._function.get_concrete_function(*specs)
-        self.output_spec = structure.map_structure(structure.spec_of, self._concrete.structured_outputs)
+        self.output_spec = structure.map_structure(structure.spec_of, traced_structure[0])
+        self._flat_specs = structure.flatten(self.output_spec)
 
     def __call__(self, element: Any) -> Any:
+        element = _plain_dicts(element)
         args = tuple(element) if self._unpack else (element,)
         flat: List[Any] = []
         for a in args:
             flat.extend(structure.flatten(a))
-        return self._concrete._pack_outputs(self._concrete._core.call(flat))
+        out = self._concrete._core.call(flat)
+        if len(out) == len(self._flat_specs):   # packed with tf.data's nesting (OrderedDicts kept)
+            return structure.pack(self.output_spec, list(out))
+        return self._concrete._pack_outputs(out)
 
 
 # ---------------------------------------------------------------- one input
@@ -85,18 +109,45 @@ class _UnaryDataset(Dataset):
 
 
 class MapDataset(_UnaryDataset):
-    """``Dataset.map``."""
+    """``Dataset.map``; with ``num_parallel_calls`` the function runs on a thread pool (results
+    in order)."""
 
     _type_name = "_MapDataset"
 
-    def __init__(self, input_dataset: Dataset, map_func: Callable) -> None:
+    def __init__(self, input_dataset: Dataset, map_func: Callable, num_parallel_calls: Any = None,
+                 deterministic: Any = None) -> None:
+        from fn._data.interleave import _width
         self._func = TracedFunction(map_func, input_dataset.element_spec, "Dataset_map")
+        self._parallel = _width(num_parallel_calls, "num_parallel_calls")
+        if self._parallel is not None:
+            self._type_name = "_ParallelMapDataset"
         super().__init__(input_dataset, self._func.output_spec)
 
     def _elements(self) -> PyIterator[Any]:
         f = self._func
-        for e in self._input._elements():
-            yield f(e)
+        if getattr(self, "_skip_errors", False):
+            f = _skipping(f)
+        if self._parallel is not None and self._parallel > 1:
+            from fn._data.interleave import parallel_map
+            out: PyIterator[Any] = parallel_map(self._input._elements(), f, self._parallel)
+        else:
+            out = map(f, self._input._elements())
+        for e in out:
+            if e is not _SKIPPED:
+                yield e
+
+
+_SKIPPED = object()
+
+
+def _skipping(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``f`` returning ``_SKIPPED`` where it fails (under ``ignore_errors``)."""
+    def call(e: Any) -> Any:
+        try:
+            return f(e)
+        except errors.OpError:
+            return _SKIPPED
+    return call
 
 
 class FilterDataset(_UnaryDataset):
@@ -114,8 +165,11 @@ class FilterDataset(_UnaryDataset):
 
     def _elements(self) -> PyIterator[Any]:
         f = self._func
+        if getattr(self, "_skip_errors", False):
+            f = _skipping(f)
         for e in self._input._elements():
-            if bool(f(e)):
+            keep = f(e)
+            if keep is not _SKIPPED and bool(keep):
                 yield e
 
     def _cardinality(self) -> int:
@@ -153,9 +207,7 @@ class BatchDataset(_UnaryDataset):
         if n <= 0:
             raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         self._n, self._drop = n, bool(drop_remainder)
-        lead = TensorShape([n if self._drop else None])
-        spec = structure.map_structure(lambda s: TensorSpec(lead.concatenate(s.shape), s.dtype),
-                                       input_dataset.element_spec)
+        spec = structure.batched_spec(input_dataset.element_spec, n if self._drop else None)
         super().__init__(input_dataset, spec)
 
     def _elements(self) -> PyIterator[Any]:
@@ -184,8 +236,7 @@ class UnbatchDataset(_UnaryDataset):
         specs = structure.flatten(input_dataset.element_spec)
         if any(s.shape.rank == 0 for s in specs):
             raise ValueError("Unbatching a dataset is only supported for rank >= 1")
-        spec = structure.map_structure(lambda s: TensorSpec(s.shape[1:] if s.shape.rank is not None else None,
-                                                            s.dtype), input_dataset.element_spec)
+        spec = structure.unbatched_spec(input_dataset.element_spec)
         super().__init__(input_dataset, spec)
 
     def _elements(self) -> PyIterator[Any]:
@@ -209,67 +260,30 @@ def TensorSliceDatasetRows(element: Any, spec: Any) -> PyIterator[Any]:
         yield structure.pack(spec, [r(i) for r in rows])
 
 
-def _global_seed() -> Optional[int]:
-    rnd = sys.modules.get("fn.random")
-    for name in ("get_global_seed", "_global_seed"):
-        value = getattr(rnd, name, None) if rnd is not None else None
-        if callable(value):
-            value = value()
-        if value is not None:
-            return int(value)
-    return None
+def _init_count(ds: "_UnaryDataset", input_dataset: Dataset, count: Any) -> None:
+    """``count`` of repeat/take/skip; a graph tensor (in a flat_map/interleave function) is
+    read when the graph runs and rebuilds the dataset."""
+    if _core.is_tensor(count) and not count._is_eager:
+        _UnaryDataset.__init__(ds, input_dataset, input_dataset.element_spec, [count])
+        ds._count = 0
+        return
+    ds._count = _as_int(count, "count")
+    _UnaryDataset.__init__(ds, input_dataset, input_dataset.element_spec)
 
 
-class ShuffleDataset(_UnaryDataset):
-    """``Dataset.shuffle``: TF's buffer algorithm (fill ``buffer_size`` elements, emit a random
-    one, refill). With a ``seed`` (or a global seed) the orders are reproducible; with
-    ``reshuffle_each_iteration`` each new iteration uses the next order of that sequence."""
-
-    _type_name = "_ShuffleDataset"
-
-    def __init__(self, input_dataset: Dataset, buffer_size: Any, seed: Optional[int],
-                 reshuffle_each_iteration: bool) -> None:
-        n = _as_int(buffer_size, "buffer_size")
-        if n <= 0 and n != UNKNOWN:   # -2 (UNKNOWN_CARDINALITY): buffer the whole input
-            raise errors.InvalidArgumentError(
-                None, None, "buffer_size must be greater than zero or UNKNOWN_CARDINALITY")
-        super().__init__(input_dataset, input_dataset.element_spec)
-        self._size = n if n > 0 else sys.maxsize
-        if seed is None:
-            g = _global_seed()
-            seed = int(np.random.SeedSequence().entropy % (2**63)) if g is None else g
-        self._seed = int(seed)
-        self._reshuffle = bool(reshuffle_each_iteration)
-        self._epoch = [0]   # shared by the copies a graph rebuilds, like TF's seed generator
-
-    def _elements(self) -> PyIterator[Any]:
-        epoch = self._epoch[0]
-        if self._reshuffle:
-            self._epoch[0] += 1
-        rng = np.random.default_rng([self._seed, epoch])
-        buf: List[Any] = []
-        for e in self._input._elements():
-            buf.append(e)
-            if len(buf) >= self._size:
-                yield self._pop(buf, rng)
-        while buf:
-            yield self._pop(buf, rng)
-
-    @staticmethod
-    def _pop(buf: List[Any], rng: Any) -> Any:
-        i = int(rng.integers(len(buf)))
-        buf[i], buf[-1] = buf[-1], buf[i]
-        return buf.pop()
+class _CountDataset(_UnaryDataset):
+    def _on_rebuilt(self) -> None:
+        if self._tensors:
+            self._count = _as_int(self._tensors[0], "count")
 
 
-class RepeatDataset(_UnaryDataset):
+class RepeatDataset(_CountDataset):
     """``Dataset.repeat``."""
 
     _type_name = "_RepeatDataset"
 
     def __init__(self, input_dataset: Dataset, count: Any) -> None:
-        self._count = -1 if count is None else _as_int(count, "count")
-        super().__init__(input_dataset, input_dataset.element_spec)
+        _init_count(self, input_dataset, -1 if count is None else count)
 
     def _elements(self) -> PyIterator[Any]:
         epoch = 0
@@ -291,14 +305,13 @@ class RepeatDataset(_UnaryDataset):
         return c * self._count if c >= 0 else c
 
 
-class TakeDataset(_UnaryDataset):
+class TakeDataset(_CountDataset):
     """``Dataset.take``."""
 
     _type_name = "_TakeDataset"
 
     def __init__(self, input_dataset: Dataset, count: Any) -> None:
-        self._count = _as_int(count, "count")
-        super().__init__(input_dataset, input_dataset.element_spec)
+        _init_count(self, input_dataset, count)
 
     def _elements(self) -> PyIterator[Any]:
         it = self._input._elements()
@@ -313,14 +326,13 @@ class TakeDataset(_UnaryDataset):
         return c if c == UNKNOWN else min(c, self._count)
 
 
-class SkipDataset(_UnaryDataset):
+class SkipDataset(_CountDataset):
     """``Dataset.skip``."""
 
     _type_name = "_SkipDataset"
 
     def __init__(self, input_dataset: Dataset, count: Any) -> None:
-        self._count = _as_int(count, "count")
-        super().__init__(input_dataset, input_dataset.element_spec)
+        _init_count(self, input_dataset, count)
 
     def _elements(self) -> PyIterator[Any]:
         if self._count < 0:
@@ -346,6 +358,19 @@ class PrefetchDataset(_UnaryDataset):
         return self._input._elements()
 
 
+class OptionsDataset(_UnaryDataset):
+    """``Dataset.with_options``: the same elements, with options."""
+
+    _type_name = "_OptionsDataset"
+
+    def __init__(self, input_dataset: Dataset, options: Any) -> None:
+        super().__init__(input_dataset, input_dataset.element_spec)
+        self._own_options = options
+
+    def _elements(self) -> PyIterator[Any]:
+        return self._input._elements()
+
+
 class CacheDataset(_UnaryDataset):
     """``Dataset.cache`` (in memory)."""
 
@@ -366,6 +391,27 @@ class CacheDataset(_UnaryDataset):
         self._cache[0] = seen
 
 
+def dataset_function(map_func: Callable, spec: Any, name: str) -> Tuple[Callable[[Any], Dataset], Any]:
+    """A user function returning a dataset (``flat_map``, ``interleave``, ``group_by_window``'s
+    reduce): traced once to learn the element spec of its result (and reject other results),
+    then called eagerly on each element (returns ``(call, element_spec)``)."""
+    from fn._function.function import Function
+    if not callable(map_func):
+        raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
+    unpack = type(spec) is tuple
+    probe = Function(map_func, name=name).get_concrete_function(*(spec if unpack else (spec,)))
+    out = probe.structured_outputs
+    if not isinstance(out, Dataset):
+        raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(out)}.")
+
+    def call(element: Any) -> Dataset:
+        ds = map_func(*element) if unpack else map_func(element)
+        if not isinstance(ds, Dataset):
+            raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(ds)}.")
+        return ds
+    return call, out.element_spec
+
+
 class FlatMapDataset(_UnaryDataset):
     """``Dataset.flat_map``: ``map_func`` (which returns a dataset) is traced once for the
     element spec of its result, and called eagerly on each element."""
@@ -373,22 +419,12 @@ class FlatMapDataset(_UnaryDataset):
     _type_name = "_FlatMapDataset"
 
     def __init__(self, input_dataset: Dataset, map_func: Callable) -> None:
-        from fn._function.function import Function
-        spec = input_dataset.element_spec
-        self._unpack = type(spec) is tuple
-        self._map_func = map_func
-        probe = Function(map_func, name="Dataset_flat_map").get_concrete_function(
-            *(spec if self._unpack else (spec,)))
-        out = probe.structured_outputs
-        if not isinstance(out, Dataset):
-            raise TypeError("The `map_func` argument must return a `Dataset` object. Got "
-                            f"{type(out)}.")
-        super().__init__(input_dataset, out.element_spec)
+        self._call, spec = dataset_function(map_func, input_dataset.element_spec, "Dataset_flat_map")
+        super().__init__(input_dataset, spec)
 
     def _elements(self) -> PyIterator[Any]:
         for e in self._input._elements():
-            ds = self._map_func(*e) if self._unpack else self._map_func(e)
-            yield from ds._elements()
+            yield from self._call(e)._elements()
 
     def _cardinality(self) -> int:
         return UNKNOWN
@@ -478,7 +514,7 @@ def reduce_dataset(dataset: Dataset, initial_state: Any, reduce_func: Callable) 
         f = Function(step, name="Dataset_reduce", autograph=False)
         state = initial
         for e in dataset._elements():
-            new = f(state, e)
+            new = f(state, _plain_dicts(e))
             _check_state(initial, new)
             state = new
         return state

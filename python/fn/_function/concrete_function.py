@@ -8,10 +8,11 @@ from typing import Any, Dict, List, Sequence, Tuple
 from fn import _core
 from fn._function.func_graph import FuncGraph
 from fn._function.function_args import (_FlattenedSpec, _flatten_tensors, _is_variable, _is_variable_leaf, _Signature,
-                               _to_spec, _walk)
+                               _walk)
 from fn._function.function_type import AtomicFunction, FunctionType, function_type_of
 from fn._function.input_signature import _CastError
 from fn._tensor.tensor_spec import TensorSpec
+from fn._autodiff.tape import _VARIABLES_BY_HANDLE
 
 
 def _spec_text(v: Any) -> str:
@@ -153,7 +154,7 @@ class ConcreteFunction:
             if not _core.is_tensor(got):
                 try:
                     got = _core.convert_to_tensor(got, None, expected.dtype)
-                except Exception:  # noqa: BLE001
+                except Exception:
                     raise _CastError(f"Can not cast {got!r} to {expected!r}") from None
             flat.append(got)
             return
@@ -212,7 +213,6 @@ class ConcreteFunction:
     @property
     def variables(self) -> tuple:
         """Variables created while tracing and those captured, in capture order (TF's)."""
-        from fn._autodiff.tape import _VARIABLES_BY_HANDLE
         out = list(self._variables)
         for c in self._core.captures:
             v = _VARIABLES_BY_HANDLE.get(c._id) if c.dtype.name == "resource" else None

@@ -1,10 +1,11 @@
 """The graph of a ConcreteFunction as TF shows it: ``FuncGraph``, ``Operation``, ``GraphDef``."""
 from __future__ import annotations
 
-from typing import Any, Dict, List
+from typing import Any, List
 
-
-from fn._function.graph_def import GraphDef, NodeDef  # noqa: E402,F401  (as_graph_def's classes)
+from fn._function import visualize
+from fn._function.graph_def import graph_def
+from fn._function.graph_def_proto import GraphDef
 
 
 class Operation:
@@ -40,7 +41,6 @@ class FuncGraph:
         self.structured_outputs: Any = None
 
     def as_graph_def(self) -> GraphDef:
-        from fn._function.graph_def import graph_def
         return graph_def(self._core)
 
     def get_operations(self) -> List[Operation]:
@@ -58,12 +58,10 @@ class FuncGraph:
 
     def to_dot(self) -> str:
         """The graph in Graphviz DOT (sub-graphs of If/While as clusters)."""
-        from fn._function import visualize
         return visualize.to_dot(self, self.name)
 
     def _repr_svg_(self) -> str:
         """Notebooks render the graph as a picture."""
-        from fn._function import visualize
         return visualize.to_svg(self, self.name)
 
     def __repr__(self) -> str:

@@ -21,6 +21,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from fn import _core
+from fn._autograph import converter as autograph_converter
+from fn._autograph.errors import StagingError, in_user_code
+from fn._state.variables import _creation_scope
 from fn._tensor.tensor_spec import TensorSpec
 from fn._function.concrete_function import ConcreteFunction
 from fn._function.func_graph import FuncGraph
@@ -233,7 +236,7 @@ class Function(_core.FunctionBase):
                             # TF traces again with creation disallowed: a Function that makes new
                             # variables on every call fails here, on its first call.
                             concrete = self._trace(pos, kw, names, key)
-        flat = [] if allow_specs else [l for l in leaves]
+        flat = [] if allow_specs else list(leaves)
         return concrete, flat
 
     def _relax(self, key: Any, pos: tuple, kw: dict) -> Tuple[Any, tuple, dict]:
@@ -312,7 +315,6 @@ class Function(_core.FunctionBase):
             try:
                 outputs = target(*args, **kwargs)
             except Exception as e:   # TF's "in user code:" message for errors raised by converted code
-                from fn._autograph.errors import in_user_code
                 rewritten = in_user_code(e)
                 if rewritten is None:
                     raise
@@ -355,25 +357,17 @@ class Function(_core.FunctionBase):
         if self._autograph:
             if self._converted is None:
                 try:
-                    from fn._autograph import converter as autograph
-                    self._converted = autograph.convert(fn)
-                except Exception as e:  # noqa: BLE001  AutoGraph warns and falls back itself
-                    if autograph._strict():   # AUTOGRAPH_STRICT_CONVERSION: raise, as TF does
+                    self._converted = autograph_converter.convert(fn)
+                except Exception as e:  # AutoGraph warns and falls back itself
+                    if autograph_converter._strict():   # AUTOGRAPH_STRICT_CONVERSION: raise, as TF does
                         raise
-                    warnings.warn(f"AutoGraph could not convert {self._name}: {e}")
+                    warnings.warn(f"AutoGraph could not convert {self._name}: {e}", stacklevel=2)
                     self._converted = fn
             fn = self._converted
         if self._bound_self is not None:
             return functools.partial(fn, self._instance())
         return fn
 
-
-class StagingError(RecursionError):
-    """TF's AutoGraph ``StagingError`` for a Function that recurses while tracing (a
-    RecursionError as well, so ``except RecursionError`` still catches it)."""
-
-
-StagingError.__module__ = "fn"
 
 _tracing_local = threading.local()
 
@@ -397,12 +391,8 @@ class _TracingMark:
 
 
 def _trace_scope(f: "Function", evaluate: Optional[Callable[[Any], Any]] = None) -> Any:
-    """Variables' creation rules while tracing (fn.variables), a no-op before that module loads."""
-    mod = sys.modules.get("fn._state.variables")
-    if mod is None:
-        import contextlib
-        return contextlib.nullcontext([])
-    return mod._creation_scope(f, evaluate)
+    """Variables' creation rules while tracing (fn._state.variables)."""
+    return _creation_scope(f, evaluate)
 
 
 def _evaluator(graph: Any, builder: Any, actual: Optional[List[Any]]) -> Optional[Callable[[Any], Any]]:
@@ -414,7 +404,7 @@ def _evaluator(graph: Any, builder: Any, actual: Optional[List[Any]]) -> Optiona
     def evaluate(t: Any) -> Any:
         try:
             builder.set_outputs([t])
-        except Exception:  # noqa: BLE001  (a tensor of a nested graph: not computable here)
+        except Exception:  # a tensor of a nested graph: not computable here
             return t
         core = _core.ConcreteFunctionCore(graph, builder.captured_values(), "__lazy_initial_value")
         with _core.ContextScope(None):
@@ -453,7 +443,7 @@ def _spec_evaluator(graph: Any, builder: Any) -> Callable[[Any], Any]:
             core = _core.ConcreteFunctionCore(graph, builder.captured_values(), "__lazy_initial_value")
             with _core.ContextScope(None):
                 return core.call(dummies)[0]
-        except Exception:  # noqa: BLE001  (not computable here: the Variable says why)
+        except Exception:  # not computable here: the Variable says why
             return t
     return evaluate
 

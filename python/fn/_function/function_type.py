@@ -8,6 +8,7 @@ from typing import Any, Dict, List, Optional
 
 from fn import _core
 from fn._tensor.tensor_spec import TensorSpec
+from fn._function.function_args import _to_spec, _walk
 
 _P = inspect.Parameter
 
@@ -88,7 +89,6 @@ def function_type_of(concrete: Any) -> FunctionType:
         kind = kinds.get(name, _P.KEYWORD_ONLY)
         params.append(Parameter(name, _P.KEYWORD_ONLY if kind == _P.VAR_KEYWORD else kind, False, value))
     captures = {id(c): TensorSpec(c.shape, c.dtype) for c in concrete._core.captures}
-    from fn._function.function_args import _to_spec, _walk
     return FunctionType(params, _walk(concrete.structured_outputs, _to_spec), captures)
 
 

@@ -88,7 +88,7 @@ class Library:
             return
         self._seen.add(fname)
         self._inserted.append(fname)   # before its nested functions, as TF adds them
-        from fn._function.graph_def import AttrValue, NodeDef
+        from fn._function.graph_def_proto import AttrValue, NodeDef
         from fn._tensor.tensor_spec import TensorSpec
         from fn.dtypes import int32
         placeholders = list(sub.arg_placeholders) + list(sub.capture_placeholders)
@@ -223,7 +223,7 @@ class FunctionDef:
         self.name, self.inputs, self.rets, self.nodes = name, inputs, rets, nodes
 
     def lines(self, ind: str) -> List[str]:
-        from fn._function.graph_def import AttrValue, NodeDef, _block, _DT, _quote, _shape_lines
+        from fn._function.graph_def_proto import AttrValue, NodeDef, _block, _DT, _quote, _shape_lines
         sig = [f"{ind}    name: {_quote(self.name)}"]
         for arg, spec, _ in self.inputs:
             sig.append(_block("input_arg", [f"{ind}      name: {_quote(arg)}",

@@ -59,7 +59,7 @@ def _conform(value: Any, spec: Any) -> Any:
         if not _core.is_tensor(value):
             try:
                 value = _core.convert_to_tensor(value, spec.dtype)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 raise _CastError(f"Can not cast {value!r} to {spec!r}") from None
         if value.dtype != spec.dtype or not value.shape.is_subtype_of(spec.shape):
             raise _CastError(f"Can not cast {TensorSpec(value.shape, value.dtype)!r} to {spec!r}")

@@ -6,7 +6,7 @@ from typing import Any, Optional
 from fn import _core
 
 
-class name_scope:  # noqa: N801  (TensorFlow's name)
+class name_scope:  # TensorFlow's name
     """``tf.name_scope(name)``: ops traced inside are named ``name/op``; a scope name used twice
     in one graph becomes ``name_1`` (TF's uniquing). A name ending in ``/`` is reused as given.
     Eagerly op names do not exist, so it only returns the scope string."""

@@ -177,12 +177,12 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str = "tr
     return _execute("Transpose", [a, _int_tensor(perm)], None, name)
 
 
-def expand_dims(input: Any, axis: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def expand_dims(input: Any, axis: Any, name: Optional[str] = None) -> Any:
     """``tf.expand_dims``: inserts a dimension of size 1 at ``axis``."""
     return _execute("ExpandDims", [convert_to_tensor(input), _int_tensor(axis)], None, name)
 
 
-def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
+def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:
     """``tf.squeeze``: removes dimensions of size 1 (all of them, or those in ``axis``)."""
     if axis is None:
         axis = []
@@ -192,7 +192,7 @@ def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:  #
     return _execute("Squeeze", [convert_to_tensor(input)], {"squeeze_dims": axis}, name)
 
 
-def shape(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
+def shape(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
     """``tf.shape``: the shape as a 1-D int32 tensor (a constant when the shape is static)."""
     out_type = as_dtype(out_type or "int32")
     input = convert_to_tensor(input)
@@ -202,12 +202,12 @@ def shape(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any: 
     return _execute("Shape", [input], {"out_type": out_type}, name)
 
 
-def shape_n(input: Any, out_type: Any = None, name: Optional[str] = None) -> list:  # noqa: A002
+def shape_n(input: Any, out_type: Any = None, name: Optional[str] = None) -> list:
     """``tf.shape_n``."""
     return [shape(t, out_type) for t in input]
 
 
-def size(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
+def size(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
     """``tf.size``: the number of elements as a scalar int32 tensor."""
     out_type = as_dtype(out_type or "int32")
     input = convert_to_tensor(input)
@@ -217,7 +217,7 @@ def size(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:  
     return _execute("Size", [input], {"out_type": out_type}, name)
 
 
-def rank(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def rank(input: Any, name: Optional[str] = None) -> Any:
     """``tf.rank``: the number of dimensions as a scalar int32 tensor."""
     input = convert_to_tensor(input)
     r = _rank_of(input)
@@ -226,12 +226,12 @@ def rank(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
     return _execute("Rank", [input], None, name)
 
 
-def identity(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def identity(input: Any, name: Optional[str] = None) -> Any:
     """``tf.identity``."""
     return _execute("Identity", [convert_to_tensor(input)], None, name)
 
 
-def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:
     """``tf.tile``: repeats the tensor ``multiples[i]`` times along dimension i."""
     return _execute("Tile", [convert_to_tensor(input), _shape_tensor(multiples)], None, name)
 
@@ -343,13 +343,13 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: Optional[str
     return _execute("GatherNd", [convert_to_tensor(params), _int_tensor(indices)], None, name)
 
 
-def scatter_nd(indices: Any, updates: Any, shape: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def scatter_nd(indices: Any, updates: Any, shape: Any, name: Optional[str] = None) -> Any:
     """``tf.scatter_nd``: ``updates`` summed into zeros of ``shape`` at ``indices``."""
     indices = _int_tensor(indices)
     return _execute("ScatterNd", [indices, convert_to_tensor(updates), _int_tensor(shape, indices.dtype)], None, name)
 
 
-def slice(input_: Any, begin: Any, size: Any, name: Optional[str] = None) -> Any:  # noqa: A001
+def slice(input_: Any, begin: Any, size: Any, name: Optional[str] = None) -> Any:
     """``tf.slice``: the block starting at ``begin`` of extent ``size`` (-1: to the end)."""
     begin = _int_tensor(begin)
     return _execute("Slice", [convert_to_tensor(input_), begin, _int_tensor(size, begin.dtype)], None, name)
@@ -397,7 +397,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
 _RANGE_ORDER = ["int32", "int64", "float32", "float64"]
 
 
-def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Any:  # noqa: A001
+def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name: str = "range") -> Any:
     """``tf.range``: ``start, start + delta, ...`` up to (not including) ``limit``. Python ints give
     int32, any float gives float32, tensors keep their dtype (the widest of the three wins)."""
     if limit is None:

@@ -14,6 +14,7 @@ import numpy as np
 
 from fn import _core
 from fn.errors import InvalidArgumentError
+from fn.dtypes import as_dtype
 
 # TF 2.21 runs eager ops as wrapped functions and names that in their errors.
 _WRAPPED = "{{function_node __wrapped__%s_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
@@ -76,7 +77,7 @@ def _graph_text(items: Sequence[Any], summarize: Optional[int]) -> str:
     return "assertion failed: " + " ".join(f"[{p}]" if not p.startswith("[") else p for p in parts)
 
 
-def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None,  # noqa: N802
+def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None,
            name: Optional[str] = None) -> Any:
     """``tf.debugging.Assert`` / ``tf.Assert``: fails when ``condition`` is false, printing ``data``."""
     if _core.executing_eagerly():
@@ -253,7 +254,6 @@ def assert_scalar(tensor: Any, message: Optional[str] = None, name: Optional[str
 
 def assert_type(tensor: Any, tf_type: Any, message: Optional[str] = None, name: Optional[str] = None) -> Any:
     """``tf.debugging.assert_type``: the dtype must be ``tf_type`` (TypeError otherwise)."""
-    from fn.dtypes import as_dtype
     t = _tensor(tensor)
     want = as_dtype(tf_type)
     if t.dtype != want:

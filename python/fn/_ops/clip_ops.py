@@ -10,7 +10,7 @@ import numpy as np
 
 from fn import _core
 from fn._ops.array_ops import cast, convert_to_tensor, identity, reshape, squeeze, stack, where
-from fn._ops.math_ops import abs, maximum, minimum, ones_like, reduce_max, reduce_sum, sqrt  # noqa: A004
+from fn._ops.math_ops import abs, maximum, minimum, ones_like, reduce_max, reduce_sum, sqrt
 
 
 def clip_by_value(t: Any, clip_value_min: Any, clip_value_max: Any, name: Optional[str] = None) -> Any:
@@ -64,7 +64,7 @@ def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None, name:
     return clipped, use_norm
 
 
-def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = None,  # noqa: A002
+def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = None,
          name: Optional[str] = None) -> Any:
     """``tf.norm``: vector norms (``ord`` 1, 2/'euclidean', inf, or p > 0) over ``axis`` (None:
     all elements), and matrix norms ('fro', 1, inf) over a pair of axes."""

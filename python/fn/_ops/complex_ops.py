@@ -7,33 +7,32 @@ from typing import Any, Optional
 
 from fn import _core
 from fn._ops.array_ops import convert_to_tensor
+from fn._ops.op_call import run_op as _run
 
 
-def _run(op: str, inputs: list, name: Optional[str]) -> Any:
-    return _core.execute(op, inputs, None, name)[0]
 
 
-def complex(real: Any, imag: Any, name: Optional[str] = None) -> Any:  # noqa: A001
+def complex(real: Any, imag: Any, name: Optional[str] = None) -> Any:
     """``tf.complex``: ``real + imag * 1j`` from float32 (complex64) or float64 (complex128) parts."""
     real = convert_to_tensor(real)
     imag = convert_to_tensor(imag)
     if real.dtype != imag.dtype or real.dtype.name not in ("float32", "float64"):
         raise TypeError(f"The `real` and `imag` components have incorrect types: {real.dtype.name} "
                         f"{imag.dtype.name}. They must be consistent, and one of [fn.float32, fn.float64]")
-    return _run("Complex", [real, imag], name)
+    return _run("Complex", [real, imag], None, name)
 
 
-def real(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def real(input: Any, name: Optional[str] = None) -> Any:
     """``tf.math.real``: the real part (a real tensor is returned unchanged)."""
     x = convert_to_tensor(input)
-    return _run("Real", [x], name) if x.dtype.is_complex else x
+    return _run("Real", [x], None, name) if x.dtype.is_complex else x
 
 
-def imag(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def imag(input: Any, name: Optional[str] = None) -> Any:
     """``tf.math.imag``: the imaginary part (zeros for a real tensor)."""
     x = convert_to_tensor(input)
     if x.dtype.is_complex:
-        return _run("Imag", [x], name)
+        return _run("Imag", [x], None, name)
     return _core.execute("ZerosLike", [x], None, name)[0]
 
 
@@ -41,7 +40,7 @@ def conj(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.conj``: the complex conjugate (a real tensor is returned unchanged)."""
     x = convert_to_tensor(x)
     if x.dtype.is_complex:
-        return _run("Conj", [x], name)
+        return _run("Conj", [x], None, name)
     if x.dtype.is_numeric:
         return x
     raise TypeError(f"Expected numeric or variant tensor, got dtype {x.dtype!r}")

@@ -16,6 +16,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from fn import _core, nest
 from fn._ops.tensor_array_ops import TensorArray
+from fn._tensor import composite
 from fn._tensor.tensor_shape import TensorShape
 
 __all__ = ["cond", "while_loop", "case", "switch_case"]
@@ -32,7 +33,7 @@ def _to_tensor(value: Any, what: str) -> Any:
         return value
     try:
         return _core.convert_to_tensor(value)
-    except Exception as e:  # noqa: BLE001  (re-raised with context)
+    except Exception as e:  # re-raised with context
         raise TypeError(f"{what} must be a tensor or convertible to one (a Python number, bool, string, "
                         f"NumPy array or TensorArray), got {value!r}: {e}") from None
 
@@ -130,9 +131,8 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None, false_fn: Optio
     if isinstance(pred, bool):
         raise TypeError("pred must not be a Python bool", pred)
     pred = _to_tensor(pred, "pred")
-    from fn._ragged._parts import from_parts, to_parts   # RaggedTensor outputs cross as their components
-    then_b, then_flat = _trace_branch(lambda: to_parts(true_fn()), "cond_true")
-    else_b, else_flat = _trace_branch(lambda: to_parts(false_fn()), "cond_false")
+    then_b, then_flat = _trace_branch(lambda: composite.to_parts(true_fn()), "cond_true")
+    else_b, else_flat = _trace_branch(lambda: composite.to_parts(false_fn()), "cond_false")
     try:
         nest.assert_same_structure(then_flat.structure, else_flat.structure)
         if then_flat.nones != else_flat.nones:
@@ -151,7 +151,7 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None, false_fn: Optio
             f"Error details:\n{e}") from None
     names = _flat_names(_names, then_flat.structure) if _names else []
     outs = _core.build_if(pred, then_b, else_b, name or "cond", names)
-    return from_parts(then_flat.rebuild(outs, _merged_metas(then_flat, else_flat)))
+    return composite.from_parts(then_flat.rebuild(outs, _merged_metas(then_flat, else_flat)))
 
 
 def _flat_names(names: Sequence[str], structure: Any) -> List[str]:
@@ -265,14 +265,13 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
     if loop_vars is None or (not single and len(loop_vars) == 0):
         raise ValueError("'loop_vars' must be provided.")
     vars_seq = [loop_vars] if single else loop_vars
-    from fn._ragged import _parts
-    if _parts.has_ragged(vars_seq):   # RaggedTensor loop vars run as their component tensors
-        parts = _parts.to_parts(loop_vars)
-        result = while_loop(lambda *a: cond(*_parts.from_parts(list(a))),
-                            lambda *a: _parts.to_parts(body(*_parts.from_parts(list(a)))), parts,
-                            _parts.loop_invariants(parts) if shape_invariants is None else shape_invariants,
+    if composite.has_composite(vars_seq):   # RaggedTensor loop vars run as their component tensors
+        parts = composite.to_parts(loop_vars)
+        result = while_loop(lambda *a: cond(*composite.from_parts(list(a))),
+                            lambda *a: composite.to_parts(body(*composite.from_parts(list(a)))), parts,
+                            composite.loop_invariants(parts) if shape_invariants is None else shape_invariants,
                             parallel_iterations, back_prop, swap_memory, maximum_iterations, name, _names=_names)
-        return _parts.from_parts(result)
+        return composite.from_parts(result)
     if _core.executing_eagerly():
         init = _Flat(vars_seq, "A loop variable")
         values = _eager_while(cond, body, init.rebuild(init.tensors), _static_int(maximum_iterations))

@@ -5,12 +5,12 @@ is transposed into the output's letter order. Gradients come from the ops used."
 from __future__ import annotations
 
 import re
-from typing import Any, List, Optional
+from typing import Any, List
 
 import numpy as np
 
 from fn import _core
-from fn._ops.array_ops import concat, convert_to_tensor, expand_dims, reshape, shape, transpose
+from fn._ops.array_ops import concat, convert_to_tensor, reshape, shape, transpose
 from fn._ops.math_ops import reduce_sum
 
 _LETTERS = re.compile(r"^[a-zA-Z.]*$")

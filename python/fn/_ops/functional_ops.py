@@ -3,23 +3,28 @@ TensorArrays holding the elements unstacked along axis 0, as TensorFlow builds t
 loop runs in Python; in a function it is one While node whatever the number of elements)."""
 from typing import Any, Callable, List, Optional
 
-from fn import nest
+from fn import _core, nest
+from fn._ops.array_ops import constant, convert_to_tensor, shape, stack, zeros
 from fn._ops.control_flow_ops import while_loop
+from fn._ragged._public_ops import stack as ragged_stack
+from fn._ragged._ragged_tensor import RaggedTensor
+from fn._ragged._spec import RaggedTensorSpec
 from fn._ops.tensor_array_ops import TensorArray
 from fn._tensor.tensor_spec import TensorSpec
-from fn.dtypes import as_dtype
+from fn.dtypes import as_dtype, int64
+from fn.types.experimental import TraceType
+from fn._extension_type._spec import ExtensionTypeSpec
+from fn._function.function import function
 
 __all__ = ["map_fn", "scan", "foldl", "foldr"]
 
 
 def _int(i: Any) -> Any:
-    from fn import constant
     return constant(i) if isinstance(i, int) else i
 
 
 def _tensor(x: Any) -> Any:
-    from fn import convert_to_tensor   # reads a Variable's value
-    return convert_to_tensor(x)
+    return convert_to_tensor(x)   # reads a Variable's value
 
 
 def _static_length(flat: List[Any], mapping: bool = True) -> Optional[int]:
@@ -46,7 +51,6 @@ def _length(flat: List[Any], mapping: bool = True) -> Any:
     n_static = _static_length(flat, mapping)
     if n_static is not None:
         return n_static
-    from fn import shape
     return shape(flat[0])[0]
 
 
@@ -54,11 +58,87 @@ def _unstacked(flat: List[Any], n: Any) -> List[TensorArray]:
     return [TensorArray(dtype=t.dtype, size=n, dynamic_size=False, infer_shape=True).unstack(t) for t in flat]
 
 
+class _Batched:
+    """A BatchableExtensionType in map_fn: its unbatched spec and its (batched) component tensors,
+    a custom nest node so the loop slices the tensors; ``value`` rebuilds one element."""
+
+    def __init__(self, spec: Any, components: tuple) -> None:
+        self.spec, self.components = spec, tuple(components)
+
+    def __tf_flatten__(self) -> tuple:
+        return self.spec, self.components
+
+    @classmethod
+    def __tf_unflatten__(cls, spec: Any, components: tuple) -> "_Batched":
+        return cls(spec, components)
+
+
+def _is_ext(x: Any) -> bool:
+    return getattr(type(x), "_fn_value_composite", False)
+
+
+def _has_extension(x: Any) -> bool:
+    return any(_is_ext(v) for v in nest.flatten(x))
+
+
+def _has_extension_spec(x: Any) -> bool:
+    return x is not None and any(isinstance(v, ExtensionTypeSpec) for v in nest.flatten(x))
+
+
+def _map_extension_types(fn: Callable[[Any], Any], elems: Any, signature: Any, infer_shape: bool) -> Any:
+    """map_fn with BatchableExtensionType elements or results: each crosses the loop as its
+    component tensors (unbatched spec to rebuild an element, batched spec for the result)."""
+
+    def batch_parts(x: Any) -> Any:
+        if not _is_ext(x):
+            return x
+        spec, comps = x.__fn_composite__()
+        if not hasattr(spec, "_unbatch"):
+            raise ValueError(f"{type(x).__name__} is not batchable: map_fn needs a BatchableExtensionType")
+        return _Batched(spec._unbatch(), comps)
+
+    def rebuild(x: Any) -> Any:
+        return x.spec._fn_from_components(list(x.components)) if isinstance(x, _Batched) else x
+
+    def unwrap(structure: Any) -> Any:
+        return nest.map_structure(rebuild, structure, expand_composites=False) if nest.is_nested(structure) \
+            else rebuild(structure)
+
+    def out_parts(v: Any) -> Any:
+        if _is_ext(v):
+            spec, comps = v.__fn_composite__()
+            return _Batched(spec, comps)
+        return v
+
+    def spec_parts(sig: Any) -> Any:
+        if isinstance(sig, ExtensionTypeSpec):
+            return _Batched(sig, tuple(sig._component_specs()))
+        return sig
+    parts = _map_nodes(batch_parts, elems)
+    out_sig = _map_nodes(spec_parts, signature) if signature is not None else \
+        _map_nodes(lambda b: _Batched(b.spec, tuple(TensorSpec(None, c.dtype) for c in b.components))
+                   if isinstance(b, _Batched) else b, parts)
+    result = map_fn(lambda p: _map_nodes(out_parts, fn(_map_nodes(rebuild, p, into=True))), parts,
+                    fn_output_signature=out_sig, infer_shape=infer_shape)
+    n = nest.flatten(parts)[0].shape[0]
+    return _map_nodes(lambda b: b.spec._batch(n)._fn_from_components(list(b.components))
+                      if isinstance(b, _Batched) else b, result, into=True)
+
+
+def _map_nodes(f: Callable[[Any], Any], x: Any, into: bool = False) -> Any:
+    """``f`` applied to ExtensionType values/specs (or, with ``into``, to _Batched nodes) in a
+    nested list/tuple/dict structure."""
+    if isinstance(x, _Batched) or _is_ext(x) or not isinstance(x, (list, tuple, dict)):
+        return f(x)
+    if isinstance(x, dict):
+        return {k: _map_nodes(f, v, into) for k, v in x.items()}
+    items = [_map_nodes(f, v, into) for v in x]
+    return type(x)(*items) if hasattr(x, "_fields") else type(x)(items)
+
+
 def _spec_of(d: Any) -> Any:
-    from fn._ragged._spec import RaggedTensorSpec
     if isinstance(d, (TensorSpec, RaggedTensorSpec)):
         return d
-    from fn.types.experimental import TraceType
     if isinstance(d, TraceType):   # SparseTensorSpec and other composite specs
         raise TypeError(f"map_fn can not generate {d} outputs")
     return TensorSpec(None, as_dtype(d))
@@ -69,12 +149,8 @@ def _map_composite(fn: Callable[[Any], Any], elems: Any, elems_flat: List[Any], 
     """map_fn over RaggedTensors, or into RaggedTensorSpec results: element by element (eagerly,
     or unrolled in a function when the number of elements is static), the results stacked by
     ``tf.stack`` / ``tf.ragged.stack`` as the signature says."""
-    from fn import executing_eagerly
-    from fn._ops.array_ops import stack
-    from fn._ragged._spec import RaggedTensorSpec
-    from fn.ragged import stack as ragged_stack
     n = _static_length(elems_flat)
-    if n is None and executing_eagerly():
+    if n is None and _core.executing_eagerly():
         n = int(elems_flat[0].nrows()) if hasattr(elems_flat[0], "nrows") else int(elems_flat[0].shape[0])
     if n is None:
         raise TypeError("fn's map_fn over RaggedTensors in a function needs a static number of elements "
@@ -95,14 +171,10 @@ def _map_composite(fn: Callable[[Any], Any], elems: Any, elems_flat: List[Any], 
 
 
 def _empty_ragged(spec: Any) -> Any:
-    from fn import zeros
-    from fn._ragged._ragged_tensor import RaggedTensor
-    from fn.dtypes import int64
     return RaggedTensor.from_row_lengths(zeros([0], spec.dtype), zeros([0], int64))
 
 
 def _empty(spec: TensorSpec) -> Any:
-    from fn import zeros
     dims = [0] + [d if d is not None else 0 for d in (spec.shape.as_list() if spec.shape.rank is not None else [])]
     return zeros(dims, spec.dtype)
 
@@ -117,12 +189,12 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_ite
         fn_output_signature = dtype
     if not callable(fn):
         raise TypeError(f"The provided function {fn.__name__} is not callable.fn must be callable.")
+    if _has_extension(elems) or _has_extension_spec(fn_output_signature):
+        return _map_extension_types(fn, elems, fn_output_signature, infer_shape)
     elems_flat = nest.flatten(elems)
     if len(elems_flat) == 0:
         raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "
                          f"Got {elems}, which does not contain any Tensors.")
-    from fn._ragged._ragged_tensor import RaggedTensor
-    from fn._ragged._spec import RaggedTensorSpec
     elems_flat = [t if isinstance(t, RaggedTensor) else _tensor(t) for t in elems_flat]
     if fn_output_signature is None:   # an element of each input, ragged ones ragged
         out_specs = [RaggedTensorSpec([None, None], t.dtype) if isinstance(t, RaggedTensor) else
@@ -248,3 +320,15 @@ def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, par
     i0 = _int(i0)
     _, _, tas = while_loop(cond, compute, (i0, a_flat, accs), maximum_iterations=n)
     return pack_out([ta.stack() for ta in tas])
+
+
+def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop: bool = True,
+                   warn: bool = True) -> Any:
+    """``tf.vectorized_map``: ``fn`` applied to each slice of ``elems`` along axis 0, the results
+    stacked. fn has no pfor converter, so this always takes TF's fallback (a ``map_fn`` while
+    loop), with ``fn``'s output structure read from one trace on an element's spec."""
+    elems = nest.map_structure(_tensor, elems)
+    element_specs = nest.map_structure(lambda t: TensorSpec(t.shape[1:], t.dtype), elems)
+    concrete = function(fn, autograph=False).get_concrete_function(element_specs)
+    out_signature = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
+    return map_fn(fn, elems, fn_output_signature=out_signature)

@@ -3,7 +3,7 @@ come from the composed ops where TF has them). ``adjust_contrast`` stands for TF
 ``AdjustContrastv2`` kernel, which has no gradient: differentiating it raises TF's LookupError."""
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence
+from typing import Any, Optional
 
 import numpy as np
 
@@ -14,7 +14,7 @@ from fn._autodiff.custom_gradient import custom_gradient
 from fn._ops.manip_ops import reverse
 from fn._ops.clip_ops import clip_by_value
 from fn._tensor.tensor_shape import TensorShape
-from fn.dtypes import as_dtype, float16, float32, float64, int32, int64
+from fn.dtypes import as_dtype, float16, float32, int64
 
 def _t(x: Any) -> Any:
     return x if _core.is_tensor(x) else A.convert_to_tensor(x)

@@ -13,6 +13,7 @@ from fn._ops.array_ops import convert_to_tensor
 from fn._ops.op_errors import op_error, type_text
 from fn.dtypes import as_dtype, string
 from fn.errors import InvalidArgumentError
+from fn._ops.script_ops import numpy_function
 
 _RAW_TYPES = ["half", "float", "double", "int32", "uint16", "uint8", "int16", "int8", "int64", "complex64",
               "complex128", "bool", "bfloat16"]
@@ -32,7 +33,6 @@ def _host(func: Callable[[np.ndarray], np.ndarray], x: Any, out_dtype: Any, out_
     """Runs ``func`` on the bytes array now (eager) or as a host callback in the graph."""
     if _core.executing_eagerly() and hasattr(x, "numpy"):
         return convert_to_tensor(func(np.asarray(x.numpy(), dtype=object)), out_dtype)
-    from fn._ops.script_ops import numpy_function
     out = numpy_function(lambda v: func(np.asarray(v, dtype=object)), [x], out_dtype)
     out.set_shape(out_shape) if hasattr(out, "set_shape") else None
     return out
@@ -79,7 +79,7 @@ def decode_raw(input_bytes: Any, out_type: Any, little_endian: bool = True, fixe
     return _host(run, x, dt, x.shape.concatenate([last]))
 
 
-def encode_base64(input: Any, pad: bool = False, name: Optional[str] = None) -> Any:  # noqa: A002
+def encode_base64(input: Any, pad: bool = False, name: Optional[str] = None) -> Any:
     """``tf.io.encode_base64``: web-safe base64 (``-`` and ``_``), ``=`` padding only if ``pad``."""
     x = _string_input(input, "EncodeBase64")
 
@@ -91,7 +91,7 @@ def encode_base64(input: Any, pad: bool = False, name: Optional[str] = None) -> 
     return _host(run, x, string, x.shape)
 
 
-def decode_base64(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def decode_base64(input: Any, name: Optional[str] = None) -> Any:
     """``tf.io.decode_base64``: the inverse of ``encode_base64`` (padding optional)."""
     x = _string_input(input, "DecodeBase64")
 

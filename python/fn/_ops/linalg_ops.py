@@ -7,19 +7,19 @@ from typing import Any, Optional
 
 from fn import _core
 from fn._ops.array_ops import _int_tensor, convert_to_tensor
+from fn._ops.op_call import run_op as _run
+from fn._ops.math_ops import _binary_args
 
 
-def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> Any:
-    return _core.execute(op, inputs, attrs, name)[0]
 
 
-def inv(input: Any, adjoint: bool = False, name: Optional[str] = None) -> Any:  # noqa: A002
+def inv(input: Any, adjoint: bool = False, name: Optional[str] = None) -> Any:
     """``tf.linalg.inv``: the inverse of each square matrix in the last two dims
     (``InvalidArgumentError`` when singular)."""
     return _run("MatrixInverse", [convert_to_tensor(input)], {"adjoint": bool(adjoint)}, name)
 
 
-def det(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def det(input: Any, name: Optional[str] = None) -> Any:
     """``tf.linalg.det``: the determinant of each square matrix in the last two dims."""
     return _run("MatrixDeterminant", [convert_to_tensor(input)], None, name)
 
@@ -40,7 +40,6 @@ def erf(x: Any, name: Optional[str] = None) -> Any:
 
 def atan2(y: Any, x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.atan2``: the angle of (x, y), elementwise with broadcasting."""
-    from fn._ops.math_ops import _binary_args
     y, x = _binary_args(y, x)
     return _run("Atan2", [y, x], None, name)
 

@@ -13,17 +13,15 @@ from fn import _core
 from fn._ops.array_ops import (_int_tensor, _shape_tensor, cast, concat, convert_to_tensor, expand_dims, gather,
                            ones, range as _range, reshape, shape, squeeze, tile, where)
 from fn._ops.math_ops import reduce_max, reduce_prod
-from fn._tensor.tensor_shape import TensorShape
 from fn.dtypes import as_dtype, bool_, float32, int32
+from fn._ops.op_call import run_op as _run
 
 Unique = collections.namedtuple("Unique", ["y", "idx"])
 
 
-def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> Any:
-    return _core.execute(op, inputs, attrs, name)[0]
 
 
-def broadcast_to(input: Any, shape: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def broadcast_to(input: Any, shape: Any, name: Optional[str] = None) -> Any:
     """``tf.broadcast_to``: ``input`` repeated along size-1 / missing leading dims to ``shape``."""
     return _run("BroadcastTo", [convert_to_tensor(input), _shape_tensor(shape)], None, name)
 
@@ -33,7 +31,7 @@ def reverse(tensor: Any, axis: Any, name: Optional[str] = None) -> Any:
     return _run("ReverseV2", [convert_to_tensor(tensor), _int_tensor(axis)], None, name)
 
 
-def roll(input: Any, shift: Any, axis: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def roll(input: Any, shift: Any, axis: Any, name: Optional[str] = None) -> Any:
     """``tf.roll``: elements shifted by ``shift`` along ``axis`` (wrapping around)."""
     shift = _int_tensor(shift)
     return _run("Roll", [convert_to_tensor(input), shift, _int_tensor(axis)], None, name)
@@ -162,7 +160,7 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = bool_, name: Op
     return result if dtype == bool_ else cast(result, dtype)
 
 
-def repeat(input: Any, repeats: Any, axis: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
+def repeat(input: Any, repeats: Any, axis: Any = None, name: Optional[str] = None) -> Any:
     """``tf.repeat``: each element (slice along ``axis``; None: of the flattened input)
     repeated ``repeats`` times (an int or one count per element)."""
     data = convert_to_tensor(input)

@@ -14,6 +14,12 @@ import numpy as np
 from fn import _core
 from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype, int32, int64
+from fn._ops.op_call import run_op as _run
+from fn._ops.array_ops import constant
+from fn._ops.array_ops import range as _range
+from fn._ops.array_ops import rank as _rank
+from fn._ops.array_ops import cast
+from fn._ops import array_ops
 
 
 # ---- conversions -------------------------------------------------------------------------
@@ -49,8 +55,6 @@ def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = N
     return x, (_like(y, x.dtype, yn) if strict else _core.convert_to_tensor(y, None, x.dtype, yn))
 
 
-def _run(op: str, inputs: list, attrs: Optional[dict], name: Optional[str]) -> Any:
-    return _core.execute(op, inputs, attrs, name)[0]
 
 
 def _binary(op: str, default_name: str):
@@ -94,7 +98,7 @@ floordiv = _doc(_binary("FloorDiv", "floordiv"), "floordiv",
 floormod = _doc(_binary("FloorMod", "FloorMod"), "floormod",
                 "``tf.math.floormod``: x - floor(x / y) * y; the result has the sign of y.")
 mod = floormod
-pow = _doc(_binary("Pow", "Pow"), "pow", "``tf.pow``: x ** y (integers to negative powers raise).")  # noqa: A001
+pow = _doc(_binary("Pow", "Pow"), "pow", "``tf.pow``: x ** y (integers to negative powers raise).")
 maximum = _doc(_binary("Maximum", "Maximum"), "maximum", "``tf.maximum``: elementwise max (NaN propagates).")
 minimum = _doc(_binary("Minimum", "Minimum"), "minimum", "``tf.minimum``: elementwise min (NaN propagates).")
 squared_difference = _doc(_binary("SquaredDifference", "SquaredDifference"), "squared_difference",
@@ -147,7 +151,7 @@ def logical_xor(x: Any, y: Any, name: Optional[str] = None) -> Any:
 # ---- unary ----------------------------------------------------------------------------------
 
 negative = _doc(_unary("Neg"), "negative", "``tf.negative``: -x.")
-abs = _doc(_unary("Abs"), "abs", "``tf.abs``: |x| (integers wrap at the minimum, as in TF).")  # noqa: A001
+abs = _doc(_unary("Abs"), "abs", "``tf.abs``: |x| (integers wrap at the minimum, as in TF).")
 sign = _doc(_unary("Sign"), "sign", "``tf.sign``: -1, 0 or 1 (NaN stays NaN).")
 square = _doc(_unary("Square"), "square", "``tf.square``: x * x.")
 sqrt = _doc(_unary("Sqrt"), "sqrt", "``tf.sqrt`` (floating dtypes).")
@@ -161,7 +165,7 @@ sin = _doc(_unary("Sin"), "sin", "``tf.sin``.")
 cos = _doc(_unary("Cos"), "cos", "``tf.cos``.")
 floor = _doc(_unary("Floor"), "floor", "``tf.floor`` (floating dtypes).")
 ceil = _doc(_unary("Ceil"), "ceil", "``tf.math.ceil`` (floating dtypes).")
-round = _doc(_unary("Round"), "round", "``tf.round``: half to even (banker's rounding).")  # noqa: A001
+round = _doc(_unary("Round"), "round", "``tf.round``: half to even (banker's rounding).")
 reciprocal = _doc(_unary("Reciprocal"), "reciprocal", "``tf.math.reciprocal``: 1 / x.")
 is_nan = _doc(_unary("IsNan"), "is_nan", "``tf.math.is_nan`` (bool).")
 is_inf = _doc(_unary("IsInf"), "is_inf", "``tf.math.is_inf`` (bool).")
@@ -185,14 +189,13 @@ def add_n(inputs: Any, name: Optional[str] = None) -> Any:
     return _run("AddN", values, {"N": len(values)}, name or "AddN")
 
 
-def _filled_like(op: str, value: int, input: Any, dtype: Any, name: str) -> Any:  # noqa: A002
+def _filled_like(op: str, value: int, input: Any, dtype: Any, name: str) -> Any:
     x = convert_to_tensor(input)
     dtype = None if dtype is None else as_dtype(dtype)
     shape = x.shape
     static = shape.is_fully_defined() and x.dtype.name not in ("resource", "variant")
     if not _core.executing_eagerly() and static:
         # TF folds these to a constant while tracing when the shape is known.
-        from fn._ops.array_ops import constant
         d = dtype or x.dtype
         fill = b"" if d.name == "string" else value
         return constant(np.full(shape.as_list(), fill, dtype=object if d.name == "string" else None), d, name=name)
@@ -202,12 +205,12 @@ def _filled_like(op: str, value: int, input: Any, dtype: Any, name: str) -> Any:
     return out
 
 
-def zeros_like(input: Any, dtype: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
+def zeros_like(input: Any, dtype: Any = None, name: Optional[str] = None) -> Any:
     """``tf.zeros_like``: zeros with input's shape (and its dtype unless ``dtype``)."""
     return _filled_like("ZerosLike", 0, input, dtype, name or "zeros_like")
 
 
-def ones_like(input: Any, dtype: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
+def ones_like(input: Any, dtype: Any = None, name: Optional[str] = None) -> Any:
     """``tf.ones_like``: ones with input's shape (and its dtype unless ``dtype``)."""
     return _filled_like("OnesLike", 1, input, dtype, name or "ones_like")
 
@@ -253,7 +256,6 @@ def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional
     if axes is None:
         # Unknown rank, all axes: reduce the flattened tensor (the result is a scalar).
         if keepdims:   # TF's range(rank(x)) as the axes
-            from fn._ops.array_ops import range as _range, rank as _rank
             return _run(op, [x, _range(0, _rank(x))], {"keep_dims": True}, name or op)
         if not _core.has_op("Reshape"):
             raise NotImplementedError(f"{op} over all axes of a tensor of unknown rank")
@@ -302,7 +304,7 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False
     return reduce_sum(result, axis, name=name or "reduce_logsumexp")   # drops the size-1 dims
 
 
-def _arg(op: str, input: Any, axis: Any, output_type: Any, name: Optional[str]) -> Any:  # noqa: A002
+def _arg(op: str, input: Any, axis: Any, output_type: Any, name: Optional[str]) -> Any:
     x = convert_to_tensor(input)
     if axis is None:
         axis = 0
@@ -310,18 +312,18 @@ def _arg(op: str, input: Any, axis: Any, output_type: Any, name: Optional[str]) 
     return _run(op, [x, dim], {"output_type": as_dtype(output_type)}, name or op)
 
 
-def argmax(input: Any, axis: Any = None, output_type: Any = int64, name: Optional[str] = None) -> Any:  # noqa: A002
+def argmax(input: Any, axis: Any = None, output_type: Any = int64, name: Optional[str] = None) -> Any:
     """``tf.math.argmax``: index of the largest value along ``axis`` (default 0); the first on
     ties; NaNs are skipped."""
     return _arg("ArgMax", input, axis, output_type, name)
 
 
-def argmin(input: Any, axis: Any = None, output_type: Any = int64, name: Optional[str] = None) -> Any:  # noqa: A002
+def argmin(input: Any, axis: Any = None, output_type: Any = int64, name: Optional[str] = None) -> Any:
     """``tf.math.argmin``: index of the smallest value along ``axis`` (default 0)."""
     return _arg("ArgMin", input, axis, output_type, name)
 
 
-def count_nonzero(input: Any, axis: Any = None, keepdims: bool = False, dtype: Any = int64,  # noqa: A002
+def count_nonzero(input: Any, axis: Any = None, keepdims: bool = False, dtype: Any = int64,
                   name: Optional[str] = None) -> Any:
     """``tf.math.count_nonzero``: the number of non-zero elements along ``axis``."""
     x = convert_to_tensor(input)
@@ -334,7 +336,7 @@ def count_nonzero(input: Any, axis: Any = None, keepdims: bool = False, dtype: A
     return out
 
 
-def stop_gradient(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def stop_gradient(input: Any, name: Optional[str] = None) -> Any:
     """``tf.stop_gradient``: the value unchanged, but tapes see no gradient through it."""
     return _run("StopGradient", [convert_to_tensor(input)], None, name or "StopGradient")
 
@@ -342,9 +344,21 @@ def stop_gradient(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
 # ---- matmul, stack ---------------------------------------------------------------------------
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
-           adjoint_a: bool = False, adjoint_b: bool = False, name: Optional[str] = None) -> Any:
-    """``tf.linalg.matmul``: rank-2 MatMul, or BatchMatMulV2 for higher ranks (oneDNN for float32)."""
+           adjoint_a: bool = False, adjoint_b: bool = False, a_is_sparse: bool = False,
+           b_is_sparse: bool = False, output_type: Any = None, grad_a: bool = False,
+           grad_b: bool = False, name: Optional[str] = None) -> Any:
+    """``tf.linalg.matmul``: rank-2 MatMul, or BatchMatMulV2 for higher ranks (oneDNN for float32).
+    TF's full signature (dispatch targets must match it); ``a_is_sparse``/``b_is_sparse`` and
+    ``grad_a``/``grad_b`` are hints fn does not need; ``output_type`` computes (u)int8 products
+    in the wider output type, as TF's int8 x int8 -> int32."""
     a, b = _binary_args(a, b)
+    if output_type is not None:
+        output_type = as_dtype(output_type)
+        if output_type != a.dtype:
+            if a.dtype.name not in ("int8", "uint8") or output_type.name != "int32":
+                raise TypeError(f"Only (u)int8 inputs support output_type int32; got {a.dtype.name} inputs and "
+                                f"output_type {output_type.name}.")
+            a, b = cast(a, output_type), cast(b, output_type)
     ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
     ra, rb = a._rank, b._rank
     if ra == 2 and rb == 2:
@@ -381,24 +395,9 @@ def _invert(self: Any) -> Any:
     return _run("Invert", [self], None, "Invert")
 
 
-def _install_operators() -> None:
-    T = _core.Tensor
-    T.__matmul__ = lambda a, b: matmul(a, b)
-    T.__rmatmul__ = lambda a, b: matmul(b, a)
-    for name, bool_op, int_op in (("and", "LogicalAnd", "BitwiseAnd"), ("or", "LogicalOr", "BitwiseOr"),
-                                  ("xor", "xor", "BitwiseXor")):
-        setattr(T, f"__{name}__", _logic_operator(bool_op, int_op, name, False))
-        setattr(T, f"__r{name}__", _logic_operator(bool_op, int_op, name, True))
-    T.__invert__ = _invert
-
-
-_install_operators()
-
-
 def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
     """``tf.tensordot``: contracts ``axes`` of ``a`` with those of ``b`` (an int N means the last
     N of ``a`` with the first N of ``b``), as one matmul between reshaped, transposed operands."""
-    from fn._ops import array_ops
     a, b = _core.convert_to_tensor(a), _core.convert_to_tensor(b)
     ra, rb = a._rank, b._rank
     if ra < 0 or rb < 0 or a._shape_tuple is None or None in a._shape_tuple or None in b._shape_tuple:

@@ -1,4 +1,5 @@
-"""``tf.nn`` ops beyond the activations and convolution in ``fn.nn``: cross-entropy losses
+"""``tf.nn``'s ops (``fn.nn`` re-exports them with the activations of ``math_ops``): conv2d,
+bias_add, softmax and pooling on their C++ ops; cross-entropy losses
 (the two fused softmax ops, sigmoid composed as TF does), dropout, leaky_relu, gelu, silu,
 l2_loss, l2_normalize, moments, batch_normalization, conv1d, conv2d_transpose,
 depthwise_conv2d and embedding_lookup. Compositions follow TensorFlow's ``nn_impl``/``nn_ops``
@@ -10,16 +11,132 @@ from typing import Any, Optional
 
 import numpy as np
 
-from fn import _core
-from fn._ops.array_ops import (cast, concat, convert_to_tensor, expand_dims, gather, identity, reshape, shape, squeeze,
+from fn import _core, errors
+from fn._ops.array_ops import (cast, concat, convert_to_tensor, expand_dims, gather, reshape, shape, squeeze,
                            transpose, where)
 from fn._ops.math_ops import (maximum, multiply, reduce_mean, reduce_sum, rsqrt, sigmoid, square,
                           squared_difference, stop_gradient, tanh, zeros_like)
-from fn.dtypes import float16, float32, int32
+from fn._ops.random_ops import uniform
+from fn.dtypes import float16, float32
+from fn._ops.op_call import run_op_outputs as _run
+from fn._ops.array_ops import _shape_tensor
+from fn._ops.clip_ops import clip_by_norm
 
 
-def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> list:
-    return _core.execute(op, inputs, attrs, name)
+
+
+def _sequence(value: Any, n: int, name: str) -> list:
+    """A window attr as 4 values [1, h, w, 1] from an int, [v], [h, w] or [1, h, w, 1] (NHWC)."""
+    if value is None:
+        return [1] * (n + 2)
+    if isinstance(value, int):
+        return [1] + [value] * n + [1]
+    value = list(value)
+    if len(value) == 1:
+        return [1] + value * n + [1]
+    if len(value) == n:
+        return [1] + value + [1]
+    if len(value) == n + 2:
+        return value
+    raise ValueError(f"{name} should be of length 1, {n} or {n + 2} but was {len(value)}")
+
+
+def _padding_attrs(padding: Any) -> dict:
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p not in ("SAME", "VALID"):
+            raise ValueError(f"`padding` must be 'SAME' or 'VALID' or a list of paddings, got {padding!r}")
+        return {"padding": p}
+    pads = [list(p) for p in padding]
+    if len(pads) != 4 or any(len(p) != 2 for p in pads):
+        raise ValueError(f"When `padding` is a list it must have 4 [before, after] pairs, got {padding!r}")
+    return {"padding": "EXPLICIT", "explicit_paddings": [int(v) for p in pads for v in p]}
+
+
+def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NHWC",
+           dilations: Any = None, name: Optional[str] = None) -> Any:
+    """``tf.nn.conv2d``: 2-D convolution of NHWC ``input`` with HWIO ``filters``."""
+    input = convert_to_tensor(input)
+    filters = _core.convert_to_tensor(filters, None, input.dtype)
+    attrs = {"strides": _sequence(strides, 2, "strides"), "dilations": _sequence(dilations, 2, "dilations"),
+             "data_format": data_format, **_padding_attrs(padding)}
+    return _core.execute("Conv2D", [input, filters], attrs, name)[0]
+
+
+def bias_add(value: Any, bias: Any, data_format: Optional[str] = None, name: Optional[str] = None) -> Any:
+    """``tf.nn.bias_add``: adds the 1-D ``bias`` along the channel (last) dimension."""
+    value = convert_to_tensor(value)
+    bias = _core.convert_to_tensor(bias, None, value.dtype)
+    fmt = "NCHW" if data_format is not None and data_format.startswith("NC") else "NHWC"
+    return _core.execute("BiasAdd", [value, bias], {"data_format": fmt}, name)[0]
+
+
+def _over_axis(op: str, logits: Any, axis: Optional[int], name: Optional[str]) -> Any:
+    logits = convert_to_tensor(logits)
+    rank = logits._rank
+    if axis is None or axis == -1 or (rank >= 0 and axis == rank - 1):
+        return _core.execute(op, [logits], None, name)[0]
+    if rank < 0:
+        raise ValueError(f"{op} over axis {axis} needs a tensor of known rank")
+    if axis < -rank or axis >= rank:   # TF's class and wording (it says `dim`)
+        raise errors.InvalidArgumentError(
+            None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number of "
+            f"dimensions in the input. Received: dim={axis}")
+    axis %= rank
+    perm = list(range(rank))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    out = _core.execute(op, [transpose(logits, perm)], None, name)[0]
+    return transpose(out, perm)
+
+
+def softmax(logits: Any, axis: Optional[int] = None, name: Optional[str] = None) -> Any:
+    """``tf.nn.softmax``: exp(x) / sum(exp(x)) along ``axis`` (default: the last)."""
+    return _over_axis("Softmax", logits, axis, name)
+
+
+def log_softmax(logits: Any, axis: Optional[int] = None, name: Optional[str] = None) -> Any:
+    """``tf.nn.log_softmax``: x - log(sum(exp(x))) along ``axis`` (default: the last)."""
+    return _over_axis("LogSoftmax", logits, axis, name)
+
+
+def _pool(op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str],
+          name: Optional[str]) -> Any:
+    input = convert_to_tensor(input)
+    attrs = {"ksize": _sequence(ksize, 2, "ksize"), "strides": _sequence(strides, 2, "strides"),
+             "data_format": data_format or "NHWC", **_padding_attrs(padding)}
+    return _core.execute(op, [input], attrs, name)[0]
+
+
+def max_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",
+               name: Optional[str] = None) -> Any:
+    """``tf.nn.max_pool2d``: the maximum of each ``ksize`` window of an NHWC tensor."""
+    return _pool("MaxPool", input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",
+               name: Optional[str] = None) -> Any:
+    """``tf.nn.avg_pool2d``: the mean of each window (padding excluded from the count)."""
+    return _pool("AvgPool", input, ksize, strides, padding, data_format, name)
+
+
+def _nd_pool(op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str],
+             name: Optional[str]) -> Any:
+    input = convert_to_tensor(input)
+    if input._rank not in (4, -1):
+        raise NotImplementedError(f"fn.nn pooling supports 4-D (NHWC) inputs only, got rank {input._rank}")
+    return _pool(op, input, ksize, strides, padding, data_format, name)
+
+
+def max_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None,
+             name: Optional[str] = None) -> Any:
+    """``tf.nn.max_pool`` (2-D inputs)."""
+    return _nd_pool("MaxPool", input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None,
+             name: Optional[str] = None) -> Any:
+    """``tf.nn.avg_pool`` (2-D inputs)."""
+    return _nd_pool("AvgPool", input, ksize, strides, padding, data_format, name)
 
 
 # ---- losses ----
@@ -188,7 +305,6 @@ def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: An
 # ---- convolutions ----
 
 def _conv_attrs(strides: list, padding: Any, dilations: list) -> dict:
-    from fn.nn import _padding_attrs
     return {"strides": strides, "dilations": dilations, "data_format": "NHWC", **_padding_attrs(padding)}
 
 
@@ -205,7 +321,7 @@ def _one_stride(value: Any, name: str) -> int:
     raise ValueError(f"{name} should be of length 1 or 3 but was {len(value)}")
 
 
-def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
+def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str = "NWC",
            dilations: Any = None, name: Optional[str] = None) -> Any:
     """``tf.nn.conv1d``: 1-D convolution of NWC ``input`` with WIO ``filters`` (a Conv2D over a
     height-1 image, as TF computes it)."""
@@ -220,24 +336,21 @@ def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str
     return squeeze(y, [1], name=name)
 
 
-def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",  # noqa: A002
+def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",
                      data_format: str = "NHWC", dilations: Any = None, name: Optional[str] = None) -> Any:
     """``tf.nn.conv2d_transpose``: the gradient of conv2d with respect to its input
     (Conv2DBackpropInput), ``filters`` in HW[out][in] layout."""
-    from fn.nn import _sequence
-    from fn._ops.array_ops import _shape_tensor
     x = convert_to_tensor(input)
     w = _core.convert_to_tensor(filters, None, x.dtype)
     attrs = _conv_attrs(_sequence(strides, 2, "strides"), padding, _sequence(dilations, 2, "dilations"))
     return _run("Conv2DBackpropInput", [_shape_tensor(output_shape), w, x], attrs, name or "conv2d_transpose")[0]
 
 
-def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,  # noqa: A002
+def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,
                      dilations: Any = None, name: Optional[str] = None) -> Any:
     """``tf.nn.depthwise_conv2d``: each input channel convolved with its own ``channel_multiplier``
     filters ([kh, kw, C, M] -> C*M channels, channel c*M + m). Computed as one Conv2D with a
     block-diagonal [kh, kw, C, C*M] filter, so Conv2D's kernels and gradients apply."""
-    from fn.nn import _sequence
     x = convert_to_tensor(input)
     w = _core.convert_to_tensor(filter, None, x.dtype)
     ws = w._shape_tuple
@@ -262,7 +375,6 @@ def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Optional
     params = convert_to_tensor(params)
     result = gather(params, ids, name=name)
     if max_norm is not None:
-        from fn._ops.clip_ops import clip_by_norm
         rank = result._rank
         ids_rank = convert_to_tensor(ids)._rank
         result = clip_by_norm(result, max_norm, axes=list(range(ids_rank, rank)))
@@ -272,7 +384,6 @@ def embedding_lookup(params: Any, ids: Any, max_norm: Any = None, name: Optional
 def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Optional[int] = None, name: Optional[str] = None) -> Any:
     """``tf.nn.dropout``: elements kept with probability ``1 - rate`` and scaled by
     ``1 / (1 - rate)``, the rest zeroed."""
-    from fn.random import uniform
     is_rate_number = isinstance(rate, numbers.Real)
     if is_rate_number and (rate < 0 or rate >= 1):
         raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")

@@ -6,6 +6,8 @@ from typing import Any, Optional
 
 from fn import _core, nest
 from fn._tensor import printing
+from fn._ragged._ragged_tensor import RaggedTensor
+from fn._ragged._printing import RaggedText
 
 
 class _PyValue:
@@ -20,7 +22,6 @@ class _PyValue:
 
 
 def _leaves_and_rebuild(inputs: tuple, summarize: Optional[int] = None):
-    from fn._ragged._ragged_tensor import RaggedTensor
     flat = [(_PyValue(x) if type(x).__module__ == "numpy" or isinstance(x, bytes) else x)
             for x in nest.flatten(list(inputs))]
     # A RaggedTensor is printed from its components (flat values and row splits).
@@ -30,7 +31,6 @@ def _leaves_and_rebuild(inputs: tuple, summarize: Optional[int] = None):
     tensors = [t for p in parts for t in p]
 
     def rebuild(values: list) -> list:
-        from fn._ragged._printing import RaggedText
         it = iter(values)
         filled = []
         for x, p in zip(flat, parts):
@@ -50,7 +50,7 @@ def _resolve_stream(stream: Any) -> Any:
     if stream == "stdout":
         return sys.stdout
     if isinstance(stream, str) and stream.startswith("file://"):
-        return open(stream[len("file://"):], "a")  # noqa: SIM115  closed below
+        return open(stream[len("file://"):], "a")  # closed below
     if stream is sys.__stderr__:
         return sys.stderr
     if stream is sys.__stdout__:

@@ -9,6 +9,7 @@ import numpy as np
 
 from fn import _core
 from fn._ops import array_ops
+from fn.dtypes import int32
 
 _BAD_INDEX = ("Only integers, slices (`:`), ellipsis (`...`), fn.newaxis (`None`) and scalar "
               "fn.int32/fn.int64 tensors are valid indices, got {!r}")
@@ -75,7 +76,6 @@ def getitem(tensor: Any, slice_spec: Any) -> Any:
         for v in (begin[-1], end[-1], strides[-1]):
             if _core.is_tensor(v) and v.dtype.name == "int64":
                 index_dtype = v.dtype
-    from fn.dtypes import int32
     dtype = index_dtype or int32
     attrs = {"begin_mask": begin_mask, "end_mask": end_mask, "ellipsis_mask": ellipsis_mask,
              "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask}
@@ -86,5 +86,3 @@ def getitem(tensor: Any, slice_spec: Any) -> Any:
         packed = [_pack(begin, dtype), _pack(end, dtype), _pack(strides, dtype)]
     return _core.execute("StridedSlice", [tensor] + packed, attrs, "strided_slice")[0]
 
-
-_core.Tensor.__getitem__ = getitem

@@ -13,15 +13,14 @@ import numpy as np
 from fn import _core
 from fn._ops.array_ops import convert_to_tensor, transpose
 from fn.dtypes import as_dtype, int32
+from fn._ops.op_call import run_op_outputs as _run
 
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
-def _run(op: str, inputs: list, attrs: Optional[dict], name: Optional[str]) -> list:
-    return _core.execute(op, inputs, attrs, name)
 
 
-def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = int32,  # noqa: A002
+def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = int32,
           name: Optional[str] = None) -> TopKV2:
     """``tf.math.top_k``: the ``k`` largest entries of the last axis and their indices (ties:
     the lower index first)."""

@@ -16,6 +16,7 @@ import numpy as np
 from fn import _core, errors
 from fn.dtypes import as_dtype, int32
 from fn._tensor.tensor_shape import TensorShape
+from fn._ops.array_ops import zeros
 
 
 def _index(i: Any) -> Any:
@@ -129,7 +130,7 @@ class TensorArray:
         if not _core.is_tensor(value):
             try:
                 return _core.convert_to_tensor(value, self._dtype)
-            except Exception:  # noqa: BLE001  (reported below with TensorArray's wording)
+            except Exception:  # reported below with TensorArray's wording
                 value = _core.convert_to_tensor(value)
         if value.dtype != self._dtype:
             raise errors.InvalidArgumentError(
@@ -175,7 +176,6 @@ class TensorArray:
         n = -1 if self._dynamic_size or self._static_size is None else self._static_size
         if self._eager() and not self._element_shape.is_fully_defined() and int(self.size().numpy()) == 0:
             # TF's eager TensorArray stacks nothing into a (0,) tensor.
-            from fn._ops.array_ops import zeros
             return zeros([0], self._dtype)
         return _core.execute("TensorListStack", [self._flow], self._attrs(num_elements=n), name)[0]
 

@@ -176,7 +176,7 @@ class DynamicRaggedShape:
         return result
 
 
-def shape(input: Any, out_type: Any = None, name: Optional[str] = None) -> DynamicRaggedShape:  # noqa: A002
+def shape(input: Any, out_type: Any = None, name: Optional[str] = None) -> DynamicRaggedShape:
     """``tf.shape`` of a RaggedTensor: its DynamicRaggedShape (int32 unless ``out_type``)."""
     from fn.dtypes import int32
     return DynamicRaggedShape.from_tensor(input, out_type if out_type is not None else int32)

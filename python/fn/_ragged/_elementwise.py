@@ -106,7 +106,7 @@ def _eq(self: RaggedTensor, other: Any) -> Any:
     import fn._ops.math_ops as m
     try:
         return binary(m.equal, self, other)
-    except Exception:  # noqa: BLE001  (TF: incompatible operands compare unequal)
+    except Exception:  # TF: incompatible operands compare unequal
         return False
 
 
@@ -114,7 +114,7 @@ def _ne(self: RaggedTensor, other: Any) -> Any:
     import fn._ops.math_ops as m
     try:
         return binary(m.not_equal, self, other)
-    except Exception:  # noqa: BLE001
+    except Exception:
         return True
 
 

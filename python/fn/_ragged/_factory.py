@@ -144,7 +144,7 @@ def _default_inner_shape_for_pylist(pylist: Any, ragged_rank: int) -> tuple:
     return inner_shape[1:]
 
 
-def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, name: Optional[str] = None,  # noqa: A001
+def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, name: Optional[str] = None,
           row_splits_dtype: Any = int64) -> RaggedTensor:
     """``tf.ragged.range``: row ``i`` is ``range(starts[i], limits[i], deltas[i])``."""
     splits_dtype = as_dtype(row_splits_dtype)

@@ -218,18 +218,8 @@ class RaggedTensor:
             result = cls.from_value_rowids(result, i, n, validate=validate)
         return result
 
-    @classmethod
-    def from_tensor(cls, tensor: Any, lengths: Any = None, padding: Any = None, ragged_rank: int = 1,
-                    name: Optional[str] = None, row_splits_dtype: Any = int64) -> "RaggedTensor":
-        """``tf.RaggedTensor.from_tensor``: rows trimmed at ``lengths`` or before trailing ``padding``."""
-        from fn._ragged._conversion import from_tensor
-        return from_tensor(tensor, lengths, padding, ragged_rank, as_dtype(row_splits_dtype))
-
-    @classmethod
-    def from_sparse(cls, st_input: Any, name: Optional[str] = None, row_splits_dtype: Any = int64) -> "RaggedTensor":
-        """``tf.RaggedTensor.from_sparse``: a 2-D ragged-right SparseTensor's rows."""
-        from fn._ragged._conversion import from_sparse
-        return from_sparse(st_input, as_dtype(row_splits_dtype))
+    # from_tensor, from_sparse, merge_dims, to_tensor, to_sparse, __getitem__, __fn_composite__ and
+    # _type_spec are implemented by the package's higher modules and set by fn._ragged._methods.
 
     # ------------------------------------------------------------------ accessors
     @property
@@ -369,6 +359,10 @@ class RaggedTensor:
         return gather(result, axis)
 
     # ------------------------------------------------------------------ transforms
+    def _fn_parts(self) -> "RaggedParts":
+        """Its component tensors as one parts object (``fn._tensor.composite``)."""
+        return RaggedParts(self.ragged_rank, (self.flat_values,) + tuple(self.nested_row_splits))
+
     def with_values(self, new_values: Any) -> "RaggedTensor":
         """``RaggedTensor.with_values``: the same outer partition over ``new_values``."""
         new_values = _values_tensor(new_values, self._row_splits.dtype)
@@ -392,20 +386,6 @@ class RaggedTensor:
             else self._values
         ul = None if self._uniform_row_length is None else cast(self._uniform_row_length, dtype)
         return RaggedTensor(values, cast(self._row_splits, dtype), internal=True, uniform_row_length=ul)
-
-    def merge_dims(self, outer_axis: int, inner_axis: int) -> Any:
-        """``RaggedTensor.merge_dims``: dims ``outer_axis..inner_axis`` become one."""
-        from fn._ragged._conversion import merge_dims
-        return merge_dims(self, outer_axis, inner_axis)
-
-    def to_tensor(self, default_value: Any = None, name: Optional[str] = None, shape: Any = None) -> Any:
-        """``RaggedTensor.to_tensor``: a dense tensor, short rows padded with ``default_value``."""
-        from fn._ragged._conversion import to_tensor
-        return to_tensor(self, default_value, shape)
-
-    def to_sparse(self, name: Optional[str] = None) -> Any:
-        from fn._ragged._conversion import to_sparse
-        return to_sparse(self)
 
     # ------------------------------------------------------------------ eager values
     def numpy(self) -> np.ndarray:
@@ -449,24 +429,37 @@ class RaggedTensor:
             raise ValueError("RaggedTensor.__iter__() is only supported in eager mode.")
         return (self[i] for i in range(int(self.nrows().numpy())))
 
-    def __getitem__(self, key: Any) -> Any:
-        from fn._ragged._getitem import ragged_getitem
-        return ragged_getitem(self, key)
-
     # ------------------------------------------------------------------ fn.function
-    def __fn_composite__(self) -> tuple:
-        """fn.function's composite protocol: keyed by its RaggedTensorSpec, entering the graph as
-        flat_values and the nested row_splits."""
-        from fn._ragged._spec import RaggedTensorSpec
-        return RaggedTensorSpec.from_value(self), [self.flat_values] + list(self.nested_row_splits)
-
-    @property
-    def _type_spec(self) -> Any:
-        from fn._ragged._spec import RaggedTensorSpec
-        return RaggedTensorSpec.from_value(self)
-
     def consumers(self) -> list:
         return []
+
+
+class RaggedParts:
+    """A RaggedTensor as (ragged_rank, [flat_values, *nested_row_splits]): the parts object of
+    ``fn._tensor.composite`` (RaggedTensors cross ``cond`` and ``while_loop`` as their components)."""
+
+    def __init__(self, ragged_rank: int, components: tuple) -> None:
+        self.ragged_rank = ragged_rank
+        self.components = tuple(components)
+
+    def __tf_flatten__(self) -> tuple:
+        return self.ragged_rank, self.components
+
+    @classmethod
+    def __tf_unflatten__(cls, metadata: int, components: tuple) -> "RaggedParts":
+        return cls(metadata, components)
+
+    def _fn_value(self) -> RaggedTensor:
+        return RaggedTensor.from_nested_row_splits(self.components[0], list(self.components[1:]), validate=False)
+
+    def _fn_loop_invariants(self) -> "RaggedParts":
+        # The flat values and inner splits may change length between iterations (as TF relaxes
+        # them to its RaggedTensorSpec's components); the outer splits keep their shape.
+        flat, outer, *inner = self.components
+        dims = flat.shape.as_list() if flat.shape.rank is not None else None
+        shapes = [TensorShape(None if dims is None else [None] + dims[1:]), outer.shape]
+        shapes += [TensorShape([None]) for _ in inner]
+        return RaggedParts(self.ragged_rank, tuple(shapes))
 
 
 def rowids_from_splits(splits: Any) -> Any:
@@ -474,7 +467,6 @@ def rowids_from_splits(splits: Any) -> Any:
     nrows) (``tf.repeat`` of the row numbers would build an nrows x max-length mask)."""
     from fn._ops.array_ops import scatter_nd
     from fn._ops.math_ops import ones_like
-    dt = splits.dtype
     nvals = splits[-1]
     starts = splits[1:-1]
     marks = scatter_nd(expand_dims(starts, 1), ones_like(starts), expand_dims(nvals + 1, 0))

@@ -1,5 +1,6 @@
 """``fn.get_logger`` (``tf.get_logger``): the ``fn`` logger, which writes
 ``WARNING:fn:message`` lines to stderr as TensorFlow's writes ``WARNING:tensorflow:...``."""
+
 from __future__ import annotations
 
 import logging
@@ -19,7 +20,7 @@ class _StderrHandler(logging.StreamHandler):
         return sys.stderr
 
     @stream.setter
-    def stream(self, value) -> None:  # noqa: ANN001  (StreamHandler assigns it in __init__)
+    def stream(self, value) -> None:  # StreamHandler assigns it in __init__
         pass
 
 

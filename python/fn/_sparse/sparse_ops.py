@@ -239,7 +239,7 @@ def retain(sp_input: Any, to_retain: Any) -> SparseTensor:
     return _new(boolean_mask(sp.indices, keep), boolean_mask(sp.values, keep), sp.dense_shape, sp.shape)
 
 
-def slice(sp_input: Any, start: Any, size: Any, name: Optional[str] = None) -> SparseTensor:  # noqa: A001
+def slice(sp_input: Any, start: Any, size: Any, name: Optional[str] = None) -> SparseTensor:
     """``tf.sparse.slice``: the values inside ``[start, start + size)``, shifted to the origin;
     the result's shape is clipped to the input's bounds."""
     sp = _check_sp(sp_input)
@@ -487,3 +487,12 @@ def eye(num_rows: int, num_columns: Optional[int] = None, dtype: Any = "float32"
     m = n if num_columns is None else int(num_columns)
     diag = A.range(min(n, m), dtype=int64)
     return SparseTensor(A.stack([diag, diag], axis=1), M.ones_like(diag, as_dtype(dtype)), [n, m])
+
+
+def install_operators() -> None:
+    """SparseTensor's methods that run sparse ops (set here, where the ops are, so that
+    sparse_tensor stays below sparse_ops); called once by fn/__init__.py."""
+    SparseTensor._fn_unary_dispatch = lambda self, op, func, name: unary_on_values(self, op, func, name)
+    SparseTensor.__mul__ = lambda self, other: dense_cwise(self, other, "Mul")
+    SparseTensor.__truediv__ = lambda self, other: dense_cwise(self, other, "RealDiv")
+    SparseTensor.__div__ = SparseTensor.__truediv__

@@ -1,9 +1,11 @@
 """``fn.Module`` (``tf.Module``): named containers of variables and submodules."""
+
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
+from fn._state import trackable
 from fn._state.variables import Variable
 
 
@@ -15,14 +17,15 @@ def _snake(name: str) -> str:
 class Module:
     """A container whose variables and submodules are found by walking its attributes."""
 
+    _fn_trackable = True  # checkpoints follow its attributes (fn._state.trackable)
+
     def __init__(self, name: Optional[str] = None) -> None:
         self._name = name if name is not None else _snake(type(self).__name__)
 
     def __setattr__(self, key: str, value: Any) -> None:
         object.__setattr__(self, key, value)
-        if "_fn_deferred_restores" in self.__dict__:   # a checkpoint restored before this existed
-            from fn._state.trackable import on_setattr
-            on_setattr(self, key, value)
+        if "_fn_deferred_restores" in self.__dict__:  # a checkpoint restored before this existed
+            trackable.on_setattr(self, key, value)
 
     @property
     def name(self) -> str:
@@ -31,6 +34,7 @@ class Module:
     @property
     def name_scope(self) -> Any:
         import contextlib
+
         return contextlib.nullcontext(self.name)
 
     def _walk(self, predicate: Callable[[Any], bool], recurse: bool = True) -> List[Any]:

@@ -1,5 +1,6 @@
 """Shared on-disk helpers of fn's own file formats (checkpoints, SavedModels; docs/FORMATS.md):
 atomic writes (a temporary name, then ``os.replace``) and tensor values as raw bytes."""
+
 from __future__ import annotations
 
 import os
@@ -8,6 +9,7 @@ import tempfile
 from typing import Any, List, Tuple
 
 import numpy as np
+from fn.dtypes import as_dtype
 
 
 def atomic_write(path: str, data: bytes) -> None:
@@ -46,14 +48,13 @@ def array_to_bytes(value: np.ndarray, dtype_name: str) -> bytes:
 
 
 def array_from_bytes(data: bytes, dtype_name: str, shape: Tuple[int, ...]) -> np.ndarray:
-    from fn.dtypes import as_dtype
     if dtype_name == "string":
         out, pos = [], 0
         n = int(np.prod(shape, dtype=np.int64)) if shape else 1
         for _ in range(n):
             (length,) = struct.unpack_from("<Q", data, pos)
             pos += 8
-            out.append(bytes(data[pos:pos + length]))
+            out.append(bytes(data[pos : pos + length]))
             pos += length
         return np.array(out, dtype=object).reshape(shape)
     np_dtype = np.dtype(as_dtype(dtype_name).as_numpy_dtype).newbyteorder("<")

@@ -3,30 +3,25 @@ layers and optimizers, ``fn.train.Checkpoint``s, lists, dicts) and the ``fn.Vari
 reach through attributes, named by attribute path as TensorFlow's ``Trackable`` objects are.
 Also the hook that restores a checkpointed value into an attribute assigned after the restore
 (TensorFlow's deferred restoration)."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, List, Tuple
+
+from fn._state.variables import Variable
 
 DEFERRED = "_fn_deferred_restores"
 
 
 def is_variable(obj: Any) -> bool:
-    from fn._state.variables import Variable
     return isinstance(obj, Variable)
 
 
 def is_trackable_object(obj: Any) -> bool:
-    """An object whose attributes are followed (not a container, not a variable)."""
-    from fn._state.module import Module
-    if isinstance(obj, Module) or hasattr(obj, "_fn_trackable_children"):
-        return True
-    if getattr(type(obj), "_fn_trackable", False):
-        return True
-    try:
-        from fn.keras.optimizers import Optimizer
-    except ImportError:   # pragma: no cover
-        return False
-    return isinstance(obj, Optimizer)
+    """An object whose attributes are followed (not a container, not a variable): its class says
+    so (``_fn_trackable``: ``fn.Module``, Keras optimizers, ``fn.train.Checkpoint``) or it names
+    its children (``_fn_trackable_children``)."""
+    return getattr(type(obj), "_fn_trackable", False) or hasattr(obj, "_fn_trackable_children")
 
 
 def is_trackable(obj: Any) -> bool:
@@ -86,7 +81,7 @@ def walk(root: Any) -> Tuple[List[Any], List[List[Tuple[str, int]]], List[str]]:
 
 
 def _escape(name: str) -> str:
-    return name.replace(".", "..").replace("/", "./")   # TensorFlow's escape_local_name
+    return name.replace(".", "..").replace("/", "./")  # TensorFlow's escape_local_name
 
 
 def add_deferred(obj: Any, name: str, restore: Callable[[Any], None]) -> bool:

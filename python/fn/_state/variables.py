@@ -1,5 +1,6 @@
 """``fn.Variable`` (``tf.Variable``) and ``fn.init_scope``, with tf.function's variable rules:
 variables are captured by reference, and a Function may create them only on its first trace."""
+
 from __future__ import annotations
 
 import functools
@@ -13,13 +14,23 @@ from fn._autodiff import tape as _tape
 from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype
 from fn._tensor.tensor_shape import TensorShape
+from fn._ops import array_ops as A
+from fn._ops.manip_ops import broadcast_to, tensor_scatter_nd_update
+from fn._tensor.tensor import Reference
+from fn._runtime.device import CPU_DEVICE
+from fn._tensor.tensor import _numpy_text
 
 _SINGLETON_MESSAGE = (
     "fn.function only supports singleton fn.Variables created on the first call. Make sure the "
     "fn.Variable is only created once or created outside fn.function. See "
-    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information."
+)
 
 _local = threading.local()
+
+# Called with each new Variable (fn._distribute records the strategy whose scope created it and,
+# across workers, makes every worker start from the chief's initial value).
+_creation_hooks: List[Callable[["Variable"], None]] = []
 
 
 def _policies() -> List["_CreationPolicy"]:
@@ -61,43 +72,60 @@ class Variable:
     reads inside a graph see assignments made outside, and assignments run on every call."""
 
     __array_priority__ = 100
+    _distribute_strategy: Any = None  # the tf.distribute strategy whose scope created it
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Variable":
         # As in TF, fn.Variable(...) makes a ResourceVariable (type(v).__name__ says so).
         return object.__new__(ResourceVariable if cls is Variable else cls)
 
-    def __init__(self, initial_value: Any = None, trainable: Optional[bool] = None, validate_shape: bool = True,
-                 name: Optional[str] = None, dtype: Any = None, shape: Any = None, **unused: Any) -> None:
+    def __init__(
+        self,
+        initial_value: Any = None,
+        trainable: Optional[bool] = None,
+        validate_shape: bool = True,
+        name: Optional[str] = None,
+        dtype: Any = None,
+        shape: Any = None,
+        **unused: Any,
+    ) -> None:
         if initial_value is None:
-            raise ValueError("The `initial_value` arg to `tf.Variable` must be specified except when you "
-                             "are not providing a `variable_def`. You provided neither.")
+            raise ValueError(
+                "The `initial_value` arg to `tf.Variable` must be specified except when you "
+                "are not providing a `variable_def`. You provided neither."
+            )
         policies = _policies()
         if not _core.executing_eagerly() and policies:
             if not policies[-1].allowed:
                 raise ValueError(_SINGLETON_MESSAGE)
-        with init_scope():   # variables live outside graphs (TF lifts their creation out)
+        with init_scope():  # variables live outside graphs (TF lifts their creation out)
             if callable(initial_value):
                 initial_value = initial_value()
             if _core.is_tensor(initial_value) and not initial_value._is_eager and policies and policies[-1].evaluate:
                 initial_value = policies[-1].evaluate(initial_value)
             if _core.is_tensor(initial_value) and not initial_value._is_eager:
-                raise ValueError("A fn.Variable's initial value cannot depend on a graph tensor of the "
-                                 "Function being traced; pass a value computable outside the Function.")
+                raise ValueError(
+                    "A fn.Variable's initial value cannot depend on a graph tensor of the "
+                    "Function being traced; pass a value computable outside the Function."
+                )
             value = convert_to_tensor(initial_value, dtype)
             if not value._is_eager:
                 raise ValueError("A fn.Variable's initial value must be computable eagerly.")
         self._shape = TensorShape(shape) if shape is not None else value.shape
         if not self._shape.is_compatible_with(value.shape):
-            raise ValueError(f"The initial value's shape ({value.shape}) is not compatible with the explicitly "
-                             f"supplied `shape` argument ({self._shape}).")
+            raise ValueError(
+                f"The initial value's shape ({value.shape}) is not compatible with the explicitly "
+                f"supplied `shape` argument ({self._shape})."
+            )
         self._trainable = True if trainable is None else bool(trainable)
         self._name = (name or "Variable") + ":0"
         self._handle = _core.create_variable(value, self._trainable, self._name)
         self._dtype = value.dtype
         self._id = _core.variable_info(self._handle)[0]
-        _tape._register_variable(self)   # lets GradientTape.watched_variables() find it
+        _tape._register_variable(self)  # lets GradientTape.watched_variables() find it
         if policies and not _core.executing_eagerly() or (policies and policies[-1].allowed):
             policies[-1].created.append(self)
+        for hook in _creation_hooks:
+            hook(self)
 
     # -- identity and metadata
     @property
@@ -132,20 +160,18 @@ class Variable:
         return self._shape
 
     def ref(self) -> Any:
-        from fn._tensor.tensor import Reference
         return Reference(self)
 
     def __hash__(self) -> int:
-        raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. "
-                        f"(Variable: {self!r})")
+        raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
 
     @property
     def device(self) -> str:
         """``Variable.device``: fn keeps every variable on the CPU."""
-        from fn._runtime.device import CPU_DEVICE
+
         return CPU_DEVICE
 
-    _fn_variable = True   # a Function input: its handle is passed at call time (trace type below)
+    _fn_variable = True  # a Function input: its handle is passed at call time (trace type below)
 
     def __tf_tracing_type__(self, context: Any) -> Any:
         return _VariableType(self._dtype, self._shape, self._trainable)
@@ -154,9 +180,8 @@ class Variable:
     def read_value(self) -> Any:
         """The current value (a ReadVariableOp node when traced)."""
         if self._trainable and not _core.executing_eagerly():
-            _core.notify_variable_accessed(self._handle)   # eagerly the read kernel does this
-        return _core.execute("ReadVariableOp", [self._handle],
-                             {"dtype": self._dtype, "shape": self._shape}, None)[0]
+            _core.notify_variable_accessed(self._handle)  # eagerly the read kernel does this
+        return _core.execute("ReadVariableOp", [self._handle], {"dtype": self._dtype, "shape": self._shape}, None)[0]
 
     def value(self) -> Any:
         return self.read_value()
@@ -164,8 +189,10 @@ class Variable:
     def __fn_tensor__(self, dtype: Any = None) -> Any:
         v = self.read_value()
         if dtype is not None and as_dtype(dtype) != self._dtype:
-            raise ValueError(f"Incompatible type conversion requested to type {as_dtype(dtype).name} for "
-                             f"`fn.Variable of type {self._dtype.name}. (Variable: {self!r})")
+            raise ValueError(
+                f"Incompatible type conversion requested to type {as_dtype(dtype).name} for "
+                f"`fn.Variable of type {self._dtype.name}. (Variable: {self!r})"
+            )
         return v
 
     def numpy(self) -> Any:
@@ -175,17 +202,21 @@ class Variable:
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
         import numpy as np
+
         return np.asarray(self.numpy(), dtype=dtype)
 
     # -- writing
     def _assign(self, op: str, value: Any, read_value: bool) -> Any:
-        value = _core.convert_to_tensor(value, self._dtype, None)   # TF's conversion errors
+        value = _core.convert_to_tensor(value, self._dtype, None)  # TF's conversion errors
         if value.dtype != self._dtype:
-            raise TypeError(f"Cannot assign a {value.dtype.name} value to a {self._dtype.name} variable "
-                            f"({self._name}).")
+            raise TypeError(
+                f"Cannot assign a {value.dtype.name} value to a {self._dtype.name} variable ({self._name})."
+            )
         if op == "AssignVariableOp" and not value.shape.is_compatible_with(self._shape):
-            raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable "
-                             f"shape {self._shape}, and the assigned value shape {value.shape} are incompatible.")
+            raise ValueError(
+                f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable "
+                f"shape {self._shape}, and the assigned value shape {value.shape} are incompatible."
+            )
         _core.execute(op, [self._handle, value], None, None)
         return _UnreadVariable(self) if read_value else None
 
@@ -203,9 +234,12 @@ class Variable:
     # -- printing
     def __repr__(self) -> str:
         if _core.executing_eagerly():
-            from fn._tensor.tensor import _numpy_text
             return "<fn.Variable '%s' shape=%s dtype=%s, numpy=%s>" % (
-                self.name, self._shape, self._dtype.name, _numpy_text(self.read_value(), True))
+                self.name,
+                self._shape,
+                self._dtype.name,
+                _numpy_text(self.read_value(), True),
+            )
         return "<fn.Variable '%s' shape=%s dtype=%s>" % (self.name, self._shape, self._dtype.name)
 
     def __str__(self) -> str:
@@ -234,27 +268,55 @@ class Variable:
 def _forward(name: str) -> Callable:
     def op(self: Variable, *args: Any) -> Any:
         return getattr(self.read_value(), name)(*args)
+
     op.__name__ = name
     return op
 
 
-for _name in ["__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
-              "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__pow__", "__rpow__",
-              "__matmul__", "__rmatmul__", "__neg__", "__abs__", "__lt__", "__le__", "__gt__", "__ge__",
-              "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__invert__"]:
+for _name in [
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__mul__",
+    "__rmul__",
+    "__truediv__",
+    "__rtruediv__",
+    "__floordiv__",
+    "__rfloordiv__",
+    "__mod__",
+    "__rmod__",
+    "__pow__",
+    "__rpow__",
+    "__matmul__",
+    "__rmatmul__",
+    "__neg__",
+    "__abs__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__and__",
+    "__rand__",
+    "__or__",
+    "__ror__",
+    "__xor__",
+    "__rxor__",
+    "__invert__",
+]:
     setattr(Variable, _name, _forward(_name))
 
 
 def _assign_slice(var: Variable, slice_spec: Any, value: Any, name: Any = None) -> Any:
     """``v[spec].assign(value)`` (TF's ``strided_slice_assign``): the sliced elements take ``value``
     (broadcast to the slice's shape); returns the variable, as ``assign`` does."""
-    from fn._ops import array_ops as A
-    from fn._ops.manip_ops import broadcast_to, tensor_scatter_nd_update
+
     shape = A.shape(var.read_value())
     positions = A.reshape(A.range(A.size(var.read_value())), shape)[slice_spec]
     value = broadcast_to(convert_to_tensor(value, var.dtype), A.shape(positions))
-    flat = tensor_scatter_nd_update(A.reshape(var.read_value(), [-1]), A.reshape(positions, [-1, 1]),
-                                    A.reshape(value, [-1]))
+    flat = tensor_scatter_nd_update(
+        A.reshape(var.read_value(), [-1]), A.reshape(positions, [-1, 1]), A.reshape(value, [-1])
+    )
     return var.assign(A.reshape(flat, shape))
 
 
@@ -276,7 +338,7 @@ class _UnreadVariable(ResourceVariable):
     """What ``assign*`` returns (TF's ``_UnreadVariable``): the same variable (same handle and
     state), named ``UnreadVariable``; using it reads the value after the assignment."""
 
-    def __init__(self, parent: Variable) -> None:  # noqa: super-init-not-called (shares state)
+    def __init__(self, parent: Variable) -> None:  # no super().__init__: shares the parent's state
         self.__dict__.update(parent.__dict__)
 
     @property
@@ -305,8 +367,12 @@ class _VariableType:
         return self if all(self == o for o in others) else None
 
     def __eq__(self, other: Any) -> bool:
-        return (isinstance(other, _VariableType) and self.dtype == other.dtype and self.shape == other.shape
-                and self.trainable == other.trainable)
+        return (
+            isinstance(other, _VariableType)
+            and self.dtype == other.dtype
+            and self.shape == other.shape
+            and self.trainable == other.trainable
+        )
 
     def __hash__(self) -> int:
         return hash((self.dtype, self.shape, self.trainable))

@@ -128,8 +128,14 @@ def _fmt_float64(v: float) -> str:
 
 
 # C-escaping of string elements, keeping bytes >= 0x80 (absl Utf8SafeCEscape).
-_ESCAPES = {ord("\n"): b"\\n", ord("\r"): b"\\r", ord("\t"): b"\\t",
-            ord('"'): b'\\"', ord("'"): b"\\'", ord("\\"): b"\\\\"}
+_ESCAPES = {
+    ord("\n"): b"\\n",
+    ord("\r"): b"\\r",
+    ord("\t"): b"\\t",
+    ord('"'): b'\\"',
+    ord("'"): b"\\'",
+    ord("\\"): b"\\\\",
+}
 _NEEDS_ESCAPE = re.compile(rb"[\x00-\x1f\x7f\"'\\]")
 
 
@@ -225,8 +231,7 @@ def _join_cut(items: Sequence[str], cut: Optional[int], sep: str) -> str:
     if cut is None:
         return sep.join(items)
     # head entries, then "...", then tail entries, each preceded by sep.
-    return (sep.join(items[:cut]) + sep + "..."
-            + "".join(sep + x for x in items[cut:]))
+    return sep.join(items[:cut]) + sep + "..." + "".join(sep + x for x in items[cut:])
 
 
 def _layout(strs: np.ndarray, cuts: List[Optional[int]], depth: int, ndim: int) -> str:
@@ -255,8 +260,9 @@ def _placeholder_for(text: str) -> str:
     return placeholder
 
 
-def format_print(inputs: Sequence[Any], sep: str = " ", end: str = "\n",
-                 summarize: Optional[int] = _DEFAULT_SUMMARIZE) -> str:
+def format_print(
+    inputs: Sequence[Any], sep: str = " ", end: str = "\n", summarize: Optional[int] = _DEFAULT_SUMMARIZE
+) -> str:
     """Return what ``tf.print(*inputs, sep=sep, end=end, summarize=summarize)``
     writes (mirrors TF 2.21's ``tf.print`` / ``StringFormat`` / ``PrintV2``).
 
@@ -281,8 +287,7 @@ def format_print(inputs: Sequence[Any], sep: str = " ", end: str = "\n",
         if isinstance(x, str):
             free_parts.append(x)
         elif nest.is_nested(x):
-            free_parts.append(pprint.pformat(
-                nest.map_structure(lambda v: "" if _is_tensor(v) else v, x)))
+            free_parts.append(pprint.pformat(nest.map_structure(lambda v: "" if _is_tensor(v) else v, x)))
         else:
             free_parts.append(pprint.pformat(x))
     placeholder = _placeholder_for(" ".join(free_parts))
@@ -307,8 +312,7 @@ def format_print(inputs: Sequence[Any], sep: str = " ", end: str = "\n",
                     leaves.append(leaf)
             # pformat quotes the placeholders; unquote them in this template
             # only (a quote coming from `sep` or a str input stays).
-            templates.append(pprint.pformat(
-                nest.pack_sequence_as(x, leaves)).replace(quoted, placeholder))
+            templates.append(pprint.pformat(nest.pack_sequence_as(x, leaves)).replace(quoted, placeholder))
     template = sep.join(templates)
 
     pieces = template.split(placeholder)
@@ -316,7 +320,8 @@ def format_print(inputs: Sequence[Any], sep: str = " ", end: str = "\n",
         raise ValueError(
             f"The template expects {len(pieces) - 1} tensors, but the inputs "
             f"only has {len(tensors)}. Please ensure the number of placeholders "
-            "in template matches inputs length.")
+            "in template matches inputs length."
+        )
     out = [pieces[0]]
     for t, piece in zip(tensors, pieces[1:]):
         out.append(format_tensor(t, summarize))

@@ -1,5 +1,6 @@
 """Python-side behaviour of ``fn.Tensor`` (the symbolic base class) and ``EagerTensor``:
 printing as TensorFlow prints, Python number protocols, iteration. The classes live in C++."""
+
 from __future__ import annotations
 
 from typing import Any, Iterator
@@ -40,7 +41,7 @@ def _eager_repr(self: Any) -> str:
 
 
 def _graph_str(self: Any) -> str:
-    if self._rank < 0:   # TensorFlow leaves the shape out when even the rank is unknown
+    if self._rank < 0:  # TensorFlow leaves the shape out when even the rank is unknown
         return 'Tensor("%s", dtype=%s)' % (self.name, self.dtype.name)
     return 'Tensor("%s", shape=%s, dtype=%s)' % (self.name, self.shape, self.dtype.name)
 
@@ -55,19 +56,24 @@ def _graph_bool(self: Any) -> bool:
         "following resolutions to the problem: If you are running in Graph mode, use Eager "
         "execution mode or decorate this function with @fn.function. If you are using AutoGraph, "
         "you can try decorating this function with @fn.function. If that does not work, then you "
-        "may be using an unsupported feature or your source code may not be visible to AutoGraph.")
+        "may be using an unsupported feature or your source code may not be visible to AutoGraph."
+    )
 
 
 def _graph_iter(self: Any) -> Iterator[Any]:
     shape = self.shape
     if shape.rank is None or shape.rank == 0:
-        raise TypeError("Cannot iterate over a scalar tensor." if shape.rank == 0 else
-                        "Cannot iterate over a tensor with unknown shape.")
+        raise TypeError(
+            "Cannot iterate over a scalar tensor."
+            if shape.rank == 0
+            else "Cannot iterate over a tensor with unknown shape."
+        )
     if shape[0] is None:
         raise errors.OperatorNotAllowedInGraphError(
             "Iterating over a symbolic `fn.Tensor` is not allowed. You can attempt the following "
             "resolutions to the problem: use a fn.function-decorated loop over fn.range, or "
-            "give the first dimension a static size.")
+            "give the first dimension a static size."
+        )
     return (self[i] for i in range(shape[0]))
 
 
@@ -76,7 +82,9 @@ def _graph_len(self: Any) -> int:
     if shape.rank == 0:
         raise TypeError("Scalar tensor has no `len()`")
     if shape.rank is None or shape[0] is None:
-        raise TypeError("len is not well defined for a symbolic Tensor. Please call `x.shape` rather than `len(x)` for shape information.")
+        raise TypeError(
+            "len is not well defined for a symbolic Tensor. Please call `x.shape` rather than `len(x)` for shape information."
+        )
     return shape[0]
 
 
@@ -135,30 +143,3 @@ class Reference:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Reference) and other._t is self._t
-
-
-def _install() -> None:
-    Tensor.__str__ = _graph_str
-    Tensor.__repr__ = _graph_repr
-    Tensor.__bool__ = _graph_bool
-    Tensor.__iter__ = _graph_iter
-    Tensor.__len__ = _graph_len
-    Tensor.ref = _ref
-    Tensor.get_shape = lambda self: self.shape
-    Tensor.__array_priority__ = 100
-    Tensor.__module__ = "fn"
-    EagerTensor.__str__ = _eager_str
-    EagerTensor.__repr__ = _eager_repr
-    EagerTensor.__bool__ = lambda self: _scalar(self, bool)
-    EagerTensor.__int__ = lambda self: _scalar(self, int)
-    EagerTensor.__float__ = lambda self: _scalar(self, float)
-    EagerTensor.__index__ = _eager_index
-    EagerTensor.__len__ = _eager_len
-    EagerTensor.__iter__ = _eager_iter
-    EagerTensor.__array__ = _eager_array
-    EagerTensor.__copy__ = lambda self: self
-    EagerTensor.__format__ = lambda self, spec: self.numpy().__format__(spec)  # as TF: the value's
-    EagerTensor.__deepcopy__ = lambda self, memo: self
-
-
-_install()

@@ -1,7 +1,9 @@
 """``fn.TensorShape``: TensorFlow's partial shapes (unknown rank, unknown dims)."""
+
 from __future__ import annotations
 
-from typing import Any, Iterator, List, Optional, Sequence, Union
+from typing import Any, Iterator, List, Optional, Union
+from fn import _core
 
 
 class TensorShape:
@@ -59,20 +61,25 @@ class TensorShape:
     def _as_array(self) -> Any:
         """The dims as a NumPy int32 (int64 if needed) vector, for conversion to a tensor."""
         import numpy as np
+
         if not self.is_fully_defined():
             raise ValueError(f"Cannot convert a partially known TensorShape {self._text()} to a Tensor.")
-        big = any(d > 2 ** 31 - 1 for d in self._dims)
+        big = any(d > 2**31 - 1 for d in self._dims)
         return np.asarray(self._dims, dtype=np.int64 if big else np.int32).reshape([len(self._dims)])
 
     def _text(self) -> str:
         if self._dims is None:
             return "<unknown>"
-        return "(" + ", ".join("None" if d is None else str(d) for d in self._dims) + \
-            ("," if len(self._dims) == 1 else "") + ")"
+        return (
+            "("
+            + ", ".join("None" if d is None else str(d) for d in self._dims)
+            + ("," if len(self._dims) == 1 else "")
+            + ")"
+        )
 
     def __fn_tensor__(self, dtype: Any = None) -> Any:
         """``tf.convert_to_tensor(shape)``: a fully defined shape becomes its dims (int32)."""
-        from fn import _core
+
         return _core.convert_to_tensor(self._as_array(), dtype, None)
 
     def is_fully_defined(self) -> bool:

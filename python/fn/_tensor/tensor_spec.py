@@ -1,4 +1,5 @@
 """``fn.TensorSpec``: the type of a tensor argument (``tf.TensorSpec``)."""
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -46,8 +47,12 @@ class TensorSpec:
         return self._dtype == other.dtype and self._shape.is_subtype_of(other.shape)
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, TensorSpec) and self._shape == other._shape and self._dtype == other._dtype
-                and self._name == other._name)
+        return (
+            isinstance(other, TensorSpec)
+            and self._shape == other._shape
+            and self._dtype == other._dtype
+            and self._name == other._name
+        )
 
     def __hash__(self) -> int:
         return hash((self._shape, self._dtype, self._name))

@@ -1,5 +1,6 @@
 """``fn.config``: ``run_functions_eagerly`` and devices (as ``tf.config``; fn runs on the CPU only)
 and ``explain_retracing`` (beyond TF)."""
+
 from __future__ import annotations
 
 from typing import List, Optional
@@ -44,7 +45,10 @@ def explain_retracing(enabled: bool = True) -> None:
     """Beyond TF: print, on every retrace, which argument's trace type differed from the closest
     cached signature and how (also kept in each Function's ``_retrace_log``)."""
     from fn._function.function import _explain
+
     _explain.enabled = bool(enabled)
 
-from fn._public import export as _export  # noqa: E402
+
+from fn._public import export as _export
+
 _export(globals())

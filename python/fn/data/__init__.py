@@ -9,14 +9,17 @@ from __future__ import annotations
 from fn.data import experimental
 from fn._data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, NumpyIterator
 from fn._data.iterator_ops import Iterator
+from fn._data.options import Options, ThreadingOptions
+from fn._data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 from fn._data.structure import DatasetSpec, IteratorSpec
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
 DatasetV2 = Dataset
 
-__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "Iterator", "IteratorSpec", "NumpyIterator",
+__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "Iterator", "IteratorSpec", "NumpyIterator", "Options",
+           "ThreadingOptions", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset",
            "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "experimental"]
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

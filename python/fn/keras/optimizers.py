@@ -33,6 +33,8 @@ class Optimizer:
     """The base optimizer (``tf.keras.optimizers.Optimizer``). Subclasses define ``build``
     (slot variables) and ``update_step(gradient, variable, learning_rate)``."""
 
+    _fn_trackable = True  # checkpoints follow its attributes (fn._state.trackable)
+
     def __init__(self, learning_rate: Any = 0.001, name: Optional[str] = None, clipnorm: Optional[float] = None,
                  clipvalue: Optional[float] = None, global_clipnorm: Optional[float] = None, **kwargs: Any) -> None:
         self.name = name or _unique_name(re.sub(r"(?<!^)(?=[A-Z])", "_", type(self).__name__).lower())
@@ -118,6 +120,11 @@ class Optimizer:
         for v in variables:
             self._slot_index(v)
         grads = self._clip(grads)
+        from fn._distribute import context as distribute_context
+        if distribute_context.has_strategy() and distribute_context.get_replica_context() is not None:
+            # As Keras 3's TensorFlow optimizer: in a replica context the (clipped) gradients are
+            # summed across replicas before the update.
+            grads = distribute_context.get_replica_context().all_reduce("SUM", grads)
         if self._schedule is not None:
             self._learning_rate.assign(self._schedule(self._iterations))
         lr = self._learning_rate.read_value()
@@ -236,5 +243,5 @@ def get(identifier: Any) -> Optimizer:
         return _BY_NAME[identifier.lower()]()
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals(), hide=["Variable", "float32", "init_scope", "int64"])

@@ -10,5 +10,5 @@ from fn.saved_model._options import LoadOptions, SaveOptions
 SERVING = "serve"
 DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

@@ -16,6 +16,8 @@ from fn._function.function import ConcreteFunction, Function, _walk
 from fn.saved_model import _format
 from fn.train import _checkpoint_io
 from fn.train._checkpoint import _collect
+from fn._function.function import function
+from fn._tensor.tensor_spec import TensorSpec
 
 
 class _Out:
@@ -45,8 +47,6 @@ def _concretes(f: Function) -> List[ConcreteFunction]:
 
 def _keras_default_signature(obj: Any) -> Any:
     """A built Keras model's call as ``serving_default`` (its inputs' specs, batch unknown)."""
-    from fn._function.function import function
-    from fn._tensor.tensor_spec import TensorSpec
     inputs = getattr(obj, "inputs", None) or ([obj._fn_input] if getattr(obj, "_fn_input", None) is not None else None)
     if not inputs:
         return None
@@ -121,7 +121,8 @@ class _Saver:
         marked = _walk(c.structured_outputs, lambda t: _Out(next(counter)))
 
         def out_leaf(x: Any) -> Any:
-            if getattr(type(x), "_fn_trace_from_spec", False):   # a RaggedTensor output: its spec
+            if getattr(type(x), "_fn_trace_from_spec", False) or _format._is_extension_spec(x):
+                # a RaggedTensor or ExtensionType output: its spec
                 return _format.spec_json(x)
             return {"out": x.i} if isinstance(x, _Out) else None
         spec_leaf = self.spec_leaf
@@ -139,8 +140,7 @@ class _Saver:
 
     @staticmethod
     def spec_leaf(x: Any) -> Any:
-        from fn._tensor.tensor_spec import TensorSpec
-        composite = getattr(type(x), "_fn_trace_from_spec", False)   # RaggedTensorSpec
+        composite = getattr(type(x), "_fn_trace_from_spec", False) or _format._is_extension_spec(x)
         return _format.spec_json(x) if isinstance(x, TensorSpec) or composite else None
 
 
@@ -180,7 +180,8 @@ def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None)
         if _trackable.is_variable(o) or isinstance(o, (list, tuple, dict)):
             continue
         for name, f in _functions_of(o):
-            attached.append([node_id, name, [saver.concrete(c) for c in _concretes(f)]])
+            attached.append([node_id, name, [saver.concrete(c) for c in _concretes(f)],
+                             f._input_signature is not None])
     if signatures is None:
         candidates = [f for _, f in _functions_of(obj) if f._input_signature is not None]
         if len(candidates) == 1:

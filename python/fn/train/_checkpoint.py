@@ -13,8 +13,12 @@ from fn._state import trackable as _trackable
 from fn._state.serialize import to_numpy
 from fn.train import _checkpoint_io as io
 from fn.train import _state
+from fn._state.variables import Variable, init_scope
 
 _VALUE = "/.ATTRIBUTES/VARIABLE_VALUE"
+# Objects with a state of their own (fn.data iterators): ``_fn_checkpoint_state() -> ndarray``
+# is saved under this key and given back to ``_fn_restore_state(ndarray)``.
+_STATE = "/.ATTRIBUTES/ITERATOR_STATE"
 
 
 def _tf_dtype_name(name: str) -> str:
@@ -33,6 +37,11 @@ def _collect(root: Any) -> tuple:
             key = path + _VALUE
             tensors[key] = (obj.dtype.name, to_numpy(obj.read_value()))
             entry["key"] = key
+        elif hasattr(obj, "_fn_checkpoint_state"):
+            key = path + _STATE
+            state = np.asarray(obj._fn_checkpoint_state())
+            tensors[key] = (str(state.dtype), state)
+            entry["state_key"] = key
         graph.append(entry)
     return tensors, graph
 
@@ -77,6 +86,8 @@ class _Restore:
                 key = node["key"]
                 _assign(obj, np.asarray(self.reader.get_tensor(key)), key, self.reader.dtype_name(key))
             return
+        if "state_key" in node and hasattr(obj, "_fn_restore_state"):
+            obj._fn_restore_state(np.asarray(self.reader.get_tensor(node["state_key"])))
         for name, cid in node["children"]:
             c = _trackable.child(obj, name)
             if c is not None:
@@ -190,7 +201,6 @@ class Checkpoint:
     def save_counter(self) -> Any:
         """How many times ``save`` ran (an int64 variable, created on first use)."""
         if self._save_counter is None:
-            from fn._state.variables import Variable, init_scope
             with init_scope():
                 v = Variable(np.int64(0), trainable=False, name="save_counter")
             object.__setattr__(self, "_save_counter", v)

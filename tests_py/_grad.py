@@ -1,4 +1,4 @@
-"""Gradient checks for the ops of issue 14, written against the test backend (``tfbackend.tf``)
+"""Gradient checks shared by the op-family tests, written against the test backend (``tfbackend.tf``)
 so they run under fn and under TensorFlow: the tape's gradient of sum(w * f(x)) against central
 finite differences in float64 (the method of tests_py/math/test_gradients.py)."""
 import numpy as np
