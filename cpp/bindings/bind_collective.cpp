@@ -13,8 +13,7 @@ void init_collective(py::module_& m) {
       set_collective_backend(nullptr);
       return;
     }
-    auto* table = static_cast<const FnCollectiveBackend*>(
-        PyCapsule_GetPointer(capsule.ptr(), "fn.collective_backend"));
+    auto* table = static_cast<const FnCollectiveBackend*>(PyCapsule_GetPointer(capsule.ptr(), "fn.collective_backend"));
     if (!table) throw py::error_already_set();
     set_collective_backend(table);
   });

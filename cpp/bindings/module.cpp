@@ -23,7 +23,7 @@ void init_collective(py::module_& m);
 PYBIND11_MODULE(_core, m) {
   m.doc() = "fn's C++ core: tensors, ops, graphs, executor.";
   fn::init_numpy();
-  fn::start_up(fn::add_host_kernels);   // every op registered now, read-only from here on
+  fn::start_up(fn::add_host_kernels);  // every op registered now, read-only from here on
   fn::init_py_types(m);
   fn::init_graph(m);
   fn::init_tensor(m);

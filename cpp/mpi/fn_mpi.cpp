@@ -41,11 +41,11 @@ using Clock = std::chrono::steady_clock;
 constexpr int kQueryTag = 7101, kReplyTag = 7102;
 constexpr size_t kWhatLen = 240;
 
-struct Status {          // what a worker tells a worker that asks
+struct Status {  // what a worker tells a worker that asks
   int64_t query_id;
-  int64_t started;       // collectives this worker has started
-  int64_t completed;     // ... and completed
-  char what[kWhatLen];   // the collective it is in (or last ran)
+  int64_t started;      // collectives this worker has started
+  int64_t completed;    // ... and completed
+  char what[kWhatLen];  // the collective it is in (or last ran)
 };
 
 class Transport {
@@ -208,7 +208,7 @@ class Transport {
           if (replies[i].query_id == query_id) {
             answered[i] = true;
             --pending;
-          } else {   // a stale reply: listen again
+          } else {  // a stale reply: listen again
             MPI_Irecv(&replies[i], sizeof(Status), MPI_BYTE, r, kReplyTag, ctrl_, &recvs[i]);
           }
         }
@@ -255,10 +255,22 @@ class Transport {
     MPI_Datatype type;
     int64_t elem;
     switch (static_cast<fn::DType>(dtype)) {
-      case fn::DType::Float32: type = MPI_FLOAT; elem = 4; break;
-      case fn::DType::Float64: type = MPI_DOUBLE; elem = 8; break;
-      case fn::DType::Int32: type = MPI_INT32_T; elem = 4; break;
-      case fn::DType::Int64: type = MPI_INT64_T; elem = 8; break;
+      case fn::DType::Float32:
+        type = MPI_FLOAT;
+        elem = 4;
+        break;
+      case fn::DType::Float64:
+        type = MPI_DOUBLE;
+        elem = 8;
+        break;
+      case fn::DType::Int32:
+        type = MPI_INT32_T;
+        elem = 4;
+        break;
+      case fn::DType::Int64:
+        type = MPI_INT64_T;
+        elem = 8;
+        break;
       default:
         std::snprintf(err, err_len, "%s: dtype %s cannot be all-reduced", what,
                       fn::dtype_name(static_cast<fn::DType>(dtype)));
@@ -270,8 +282,8 @@ class Transport {
     auto post = [&](int64_t part, MPI_Request* req) {
       int64_t begin = part * chunk;
       int n = static_cast<int>(std::min(count - begin, chunk));
-      return MPI_Iallreduce(static_cast<const char*>(send) + begin * elem, static_cast<char*>(recv) + begin * elem,
-                            n, type, MPI_SUM, comm, req);
+      return MPI_Iallreduce(static_cast<const char*>(send) + begin * elem, static_cast<char*>(recv) + begin * elem, n,
+                            type, MPI_SUM, comm, req);
     };
     return t->run(parts, post, timeout, what, err, err_len);
   }
@@ -293,7 +305,7 @@ class Transport {
     }
     MPI_Comm comm = t->data();
     int n = static_cast<int>(send_bytes);
-    if (at > (1 << 20)) {   // large: the caller keeps its buffers alive if this times out
+    if (at > (1 << 20)) {  // large: the caller keeps its buffers alive if this times out
       auto post = [&](int64_t, MPI_Request* req) {
         return MPI_Iallgatherv(send, n, MPI_BYTE, recv, counts.data(), displs.data(), MPI_BYTE, comm, req);
       };
@@ -305,9 +317,9 @@ class Transport {
       std::vector<char> in, out;
       std::vector<int> counts, displs;
     };
-    auto st = std::make_unique<Staging>(Staging{
-        std::vector<char>(static_cast<const char*>(send), static_cast<const char*>(send) + n),
-        std::vector<char>(static_cast<size_t>(at)), counts, displs});
+    auto st = std::make_unique<Staging>(
+        Staging{std::vector<char>(static_cast<const char*>(send), static_cast<const char*>(send) + n),
+                std::vector<char>(static_cast<size_t>(at)), counts, displs});
     Staging* p = st.get();
     auto post = [&](int64_t, MPI_Request* req) {
       return MPI_Iallgatherv(p->in.data(), n, MPI_BYTE, p->out.data(), p->counts.data(), p->displs.data(), MPI_BYTE,
@@ -315,7 +327,7 @@ class Transport {
     };
     int rc = t->run(1, post, timeout, what, err, err_len);
     if (rc == static_cast<int>(fn::Code::DeadlineExceeded)) {
-      st.release();   // pending in MPI: leaked on purpose (the job is about to end)
+      st.release();  // pending in MPI: leaked on purpose (the job is about to end)
       return rc;
     }
     if (rc == 0 && at > 0) std::memcpy(recv, p->out.data(), static_cast<size_t>(at));
@@ -339,8 +351,8 @@ class Transport {
   double default_timeout_;
   MPI_Comm data_ = MPI_COMM_NULL, ctrl_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
-  std::mutex mu_;      // guards the status the watchdog reports
-  std::mutex op_mu_;   // one collective at a time
+  std::mutex mu_;     // guards the status the watchdog reports
+  std::mutex op_mu_;  // one collective at a time
   std::atomic<bool> stop_{false};
   std::atomic<bool> stopped_{false};
   std::atomic<bool> broken_{false};
@@ -365,8 +377,8 @@ PYBIND11_MODULE(_mpi, m) {
     if (provided < MPI_THREAD_MULTIPLE)
       throw std::runtime_error("fn's collectives need MPI_THREAD_MULTIPLE (mpi4py's default thread level)");
     if (fnmpi::g_transport) fnmpi::g_transport->shutdown();
-    fnmpi::g_transport = std::make_unique<fnmpi::Transport>(MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_comm)),
-                                                              default_timeout);
+    fnmpi::g_transport =
+        std::make_unique<fnmpi::Transport>(MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_comm)), default_timeout);
     return py::capsule(fnmpi::g_transport->table(), "fn.collective_backend");
   });
   m.def("shutdown", [] {

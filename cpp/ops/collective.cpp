@@ -49,7 +49,7 @@ const FnCollectiveBackend& backend_or_throw() {
 void keep_alive_after_timeout(int code, std::initializer_list<EagerPtr> buffers) {
   if (code != static_cast<int>(Code::DeadlineExceeded)) return;
   static std::mutex mu;
-  static std::vector<EagerPtr>* kept = new std::vector<EagerPtr>();   // never freed on purpose
+  static std::vector<EagerPtr>* kept = new std::vector<EagerPtr>();  // never freed on purpose
   std::lock_guard<std::mutex> lock(mu);
   for (const auto& b : buffers) kept->push_back(b);
 }
@@ -132,9 +132,10 @@ void validate_plan(const FnCollectiveBackend& b, const std::string& plan_text, d
     for (auto& l : lines) same = same && first < l.size() && l[first] == lines[0][first];
     if (!same) break;
   }
-  std::string msg = "The workers' collective plans differ (every worker must run the same collectives in the "
-                    "same order with the same shapes and dtypes); first difference at collective #" +
-                    std::to_string(first) + ":";
+  std::string msg =
+      "The workers' collective plans differ (every worker must run the same collectives in the "
+      "same order with the same shapes and dtypes); first difference at collective #" +
+      std::to_string(first) + ":";
   for (int r = 0; r < n; ++r) {
     const auto& l = lines[static_cast<size_t>(r)];
     msg += "\n  rank " + std::to_string(r) + ": " + (first < l.size() ? l[first] : std::string("(no collective)")) +
@@ -163,9 +164,7 @@ void maybe_validate(const FnCollectiveBackend& b, const KernelContext& k, const 
   plans().validated.insert(plan_id);
 }
 
-bool reducible(DType d) {
-  return d == DType::Float32 || d == DType::Float64 || d == DType::Int32 || d == DType::Int64;
-}
+bool reducible(DType d) { return d == DType::Float32 || d == DType::Float64 || d == DType::Int32 || d == DType::Int64; }
 
 std::vector<EagerPtr> all_reduce_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   const FnCollectiveBackend& b = backend_or_throw();
@@ -185,10 +184,26 @@ std::vector<EagerPtr> all_reduce_kernel(KernelContext& k, const std::vector<Eage
     int n = b.size(b.state);
     int64_t count = x.num_elements();
     switch (x.dtype()) {
-      case DType::Float32: { float* p = out->data<float>(); for (int64_t i = 0; i < count; ++i) p[i] /= static_cast<float>(n); break; }
-      case DType::Float64: { double* p = out->data<double>(); for (int64_t i = 0; i < count; ++i) p[i] /= n; break; }
-      case DType::Int32: { int32_t* p = out->data<int32_t>(); for (int64_t i = 0; i < count; ++i) p[i] /= n; break; }
-      default: { int64_t* p = out->data<int64_t>(); for (int64_t i = 0; i < count; ++i) p[i] /= n; break; }
+      case DType::Float32: {
+        float* p = out->data<float>();
+        for (int64_t i = 0; i < count; ++i) p[i] /= static_cast<float>(n);
+        break;
+      }
+      case DType::Float64: {
+        double* p = out->data<double>();
+        for (int64_t i = 0; i < count; ++i) p[i] /= n;
+        break;
+      }
+      case DType::Int32: {
+        int32_t* p = out->data<int32_t>();
+        for (int64_t i = 0; i < count; ++i) p[i] /= n;
+        break;
+      }
+      default: {
+        int64_t* p = out->data<int64_t>();
+        for (int64_t i = 0; i < count; ++i) p[i] /= n;
+        break;
+      }
     }
   }
   return {out};
@@ -246,8 +261,9 @@ std::vector<EagerPtr> broadcast_kernel(KernelContext& k, const std::vector<Eager
   size_t bytes = static_cast<size_t>(x.num_elements()) * dtype_size(x.dtype());
   if (bytes) std::memcpy(out->raw(), x.raw(), bytes);
   char err[2048] = {0};
-  int rc = b.broadcast(b.state, out->raw(), static_cast<int64_t>(bytes), static_cast<int>(k.attrs.get_or<int64_t>("root", 0)),
-                       timeout_of(k.attrs), what.c_str(), err, sizeof err);
+  int rc = b.broadcast(b.state, out->raw(), static_cast<int64_t>(bytes),
+                       static_cast<int>(k.attrs.get_or<int64_t>("root", 0)), timeout_of(k.attrs), what.c_str(), err,
+                       sizeof err);
   keep_alive_after_timeout(rc, {out});
   check(rc, err);
   return {out};
@@ -288,7 +304,9 @@ void register_collective_ops(OpRegistry& r) {
   reduce.stateful = true;
   r.add(std::move(reduce));
 
-  OpDef gather{"CollectiveAllGather", "CollectiveAllGather", 1,
+  OpDef gather{"CollectiveAllGather",
+               "CollectiveAllGather",
+               1,
                [](const InferContext& c) {
                  Shape s = c.inputs[0].shape;
                  if (s.has_rank() && s.rank() >= 1) {
@@ -298,7 +316,8 @@ void register_collective_ops(OpRegistry& r) {
                  }
                  return one(c.inputs[0].dtype, s);
                },
-               all_gather_kernel, {}};
+               all_gather_kernel,
+               {}};
   gather.stateful = true;
   r.add(std::move(gather));
 

@@ -15,19 +15,18 @@ extern "C" {
 // After a timeout the collective may still be pending in the transport: the caller must keep the
 // buffers it passed alive (the transport copies small ones itself).
 struct FnCollectiveBackend {
-  int abi_version;   // kFnCollectiveAbi
+  int abi_version;  // kFnCollectiveAbi
   void* state;
   int (*rank)(void* state);
   int (*size)(void* state);
   // recv = the sum over workers of each worker's `count` elements of `dtype` (fn::DType) in send.
-  int (*all_reduce_sum)(void* state, const void* send, void* recv, int64_t count, int dtype,
-                        double timeout_seconds, const char* what, char* err, size_t err_len);
+  int (*all_reduce_sum)(void* state, const void* send, void* recv, int64_t count, int dtype, double timeout_seconds,
+                        const char* what, char* err, size_t err_len);
   // Concatenation of every worker's bytes in rank order; recv_bytes[r]: bytes of rank r.
-  int (*all_gatherv)(void* state, const void* send, int64_t send_bytes, void* recv,
-                     const int64_t* recv_bytes, double timeout_seconds, const char* what, char* err,
-                     size_t err_len);
-  int (*broadcast)(void* state, void* buf, int64_t bytes, int root, double timeout_seconds,
-                   const char* what, char* err, size_t err_len);
+  int (*all_gatherv)(void* state, const void* send, int64_t send_bytes, void* recv, const int64_t* recv_bytes,
+                     double timeout_seconds, const char* what, char* err, size_t err_len);
+  int (*broadcast)(void* state, void* buf, int64_t bytes, int root, double timeout_seconds, const char* what, char* err,
+                   size_t err_len);
 };
 
 }  // extern "C"
@@ -43,7 +42,7 @@ const FnCollectiveBackend* collective_backend();
 // A traced function's collectives, in trace order ("plans"): the first collective of a plan to
 // run compares the whole plan across workers once, so programs that differ fail on every worker
 // with the difference spelled out instead of exchanging mismatched buffers (or hanging).
-int64_t collective_plan_add(int64_t plan_id, const std::string& signature);   // returns its index
+int64_t collective_plan_add(int64_t plan_id, const std::string& signature);  // returns its index
 std::vector<std::string> collective_plan(int64_t plan_id);
 
 }  // namespace fn

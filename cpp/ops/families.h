@@ -13,7 +13,7 @@ void register_cast_ops(OpRegistry& r);            // Cast, ZerosLike, OnesLike, 
 void register_reduce_ops(OpRegistry& r);          // Sum, Mean, Max, Min, Prod, Any, All, ArgMax, ArgMin
 void register_matmul_ops(OpRegistry& r);          // MatMul, BatchMatMulV2
 void register_state_ops(OpRegistry& r);           // ReadVariableOp, Assign*VariableOp
-void register_collective_ops(OpRegistry& r);   // CollectiveAllReduce/AllGather/Broadcast (transport: fn._mpi)
+void register_collective_ops(OpRegistry& r);      // CollectiveAllReduce/AllGather/Broadcast (transport: fn._mpi)
 void register_host_ops(OpRegistry& r);            // PyCall (kernel set by the bindings)
 void register_control_flow_ops(OpRegistry& r);    // If, While (kernels set by exec/)
 void register_tensor_list_ops(OpRegistry& r);     // TensorList* (TensorArray's values)
