@@ -158,6 +158,12 @@ _NUMPY = {
 }
 
 
+# types.proto's DataType numbers for the dtypes fn has
+_ENUM = {1: "float32", 2: "float64", 3: "int32", 4: "uint8", 5: "int16", 6: "int8", 7: "string", 8: "complex64",
+         9: "int64", 10: "bool", 14: "bfloat16", 17: "uint16", 18: "complex128", 19: "float16", 20: "resource",
+         21: "variant", 22: "uint32", 23: "uint64"}
+
+
 def as_dtype(type_value: Any) -> DType:
     """Converts a DType, name, NumPy dtype or Python type to a ``fn.DType`` (``tf.as_dtype``)."""
     if isinstance(type_value, DType):
@@ -176,6 +182,12 @@ def as_dtype(type_value: Any) -> DType:
         return string
     if type_value is None:  # NumPy reads None as float64; TF refuses it
         raise TypeError("Cannot convert value None to a TensorFlow DType.")
+    if isinstance(type_value, (int, np.integer)) and not isinstance(type_value, bool):
+        # TF reads an int as a DataType enum value (types.proto: 3 is DT_INT32)
+        d = _BY_NAME.get(_ENUM.get(int(type_value), ""))
+        if d is None:
+            raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.")
+        return d
     try:
         npd = np.dtype(type_value)
     except TypeError:

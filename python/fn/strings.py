@@ -40,11 +40,18 @@ __all__ = [
 ]
 
 
-def _strings(x: Any) -> Any:
-    t = x if _core.is_tensor(x) else _core.convert_to_tensor(x, string)
-    if t.dtype != string:
-        raise TypeError(f"Cannot convert {x!r} to EagerTensor of dtype string")
-    return t
+def _strings(x: Any, op: str = "the op") -> Any:
+    if not _core.is_tensor(x):
+        return _core.convert_to_tensor(x, string)
+    if x.dtype != string:
+        # TF's classes for a tensor of another dtype: the kernel's check eagerly, the op
+        # definition's check while tracing
+        if x._is_eager:
+            raise InvalidArgumentError(None, None, f"cannot compute {op} as input #0(zero-based) was expected to be "
+                                       f"a string tensor but is a {x.dtype.name} tensor")
+        raise TypeError(f"Input 'input' of '{op}' Op has type {x.dtype.name} that does not match expected type "
+                        "of string.")
+    return x
 
 
 def _host(func: Any, inputs: list, shape: Any, name: str, dtype: Any = string) -> Any:
@@ -68,7 +75,7 @@ def join(inputs: Any, separator: str = "", name: Optional[str] = None) -> Any:
 
 def length(input: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:
     """``tf.strings.length``: int32 lengths in bytes or (``unit='UTF8_CHAR'``) characters."""
-    return _run("StringLength", [_strings(input)], {"unit": unit}, name)
+    return _run("StringLength", [_strings(input, "StringLength")], {"unit": unit}, name)
 
 
 def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:
@@ -128,7 +135,7 @@ def upper(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:
 def to_number(input: Any, out_type: Any = float32, name: Optional[str] = None) -> Any:
     """``tf.strings.to_number``: parses each string (``InvalidArgumentError`` when it is not a
     number of ``out_type``)."""
-    return _run("StringToNumber", [_strings(input)], {"out_type": as_dtype(out_type)}, name)
+    return _run("StringToNumber", [_strings(input, "StringToNumber")], {"out_type": as_dtype(out_type)}, name)
 
 
 def as_string(
@@ -157,6 +164,9 @@ def split(input: Any, sep: Optional[str] = None, maxsplit: int = -1, name: Optio
     RaggedTensor) gives a RaggedTensor of each string's pieces (``sep=None``: runs of whitespace,
     empty pieces dropped)."""
 
+    if _core.is_tensor(input) and input.dtype != string:   # TF converts it: conversion's ValueError
+        raise ValueError(f"Tensor conversion requested dtype string for Tensor with dtype {input.dtype.name}: "
+                         f"{input!r}")
     x = input if isinstance(input, RaggedTensor) else _strings(input)
     sep_b = None if sep is None or sep == "" else (sep.encode() if isinstance(sep, str) else bytes(sep))
     return _pieces(x, lambda v: v.split(sep_b, maxsplit), name or "StringSplit")

@@ -23,6 +23,10 @@ def _grad(x, sources):
 import random
 from typing import Callable, Dict, List, Tuple
 
+from fuzz_cases_new import PRELUDE_NEW, add_calls
+
+PRELUDE += PRELUDE_NEW
+
 INTS = [0, 1, 2, 3, -1, -2, 5, 7, 2**31 - 1, 2**31, 2**40, 2**62, 2**63 - 1, -2**63, 2**64]
 FLOATS = ["0.0", "1.5", "-2.0", "float('nan')", "float('inf')", "-float('inf')", "1e30", "1e-30"]
 DTYPES = ["tf.float32", "tf.float64", "tf.int32", "tf.int64", "tf.bool", "tf.string", "tf.uint8",
@@ -190,6 +194,12 @@ def _calls() -> Dict[str, Callable[[Gen], str]]:
 
 CALLS = _calls()
 NAMES = sorted(CALLS)
+NEW_CALLS: Dict[str, Callable[[Gen], str]] = {}
+add_calls(NEW_CALLS)
+NEW_NAMES = sorted(NEW_CALLS)
+SURFACES = {"core": (CALLS, NAMES), "new": (NEW_CALLS, NEW_NAMES)}
+# Round trips that trace their own Function (or write files): never wrapped in another one.
+_SELF_TRACED = ("checkpoint.", "saved_model.", "onnx.", "data.")
 
 
 def _in_function(g: Gen, call: str) -> str:
@@ -212,16 +222,20 @@ def _in_function(g: Gen, call: str) -> str:
     return f"tf.function(lambda a: {body})({arg})"
 
 
-def cases(seed: int, n: int, start: int = 0) -> List[Tuple[str, str]]:
-    """Cases start .. start+n-1 of the seeded sequence: (case_id, code). Each case has its own
-    generator (seeded by seed and index), so any case regenerates alone."""
+def cases(seed: int, n: int, start: int = 0, surface: str = "core") -> List[Tuple[str, str]]:
+    """Cases start .. start+n-1 of the seeded sequence over ``surface`` ("core": the older API,
+    "new": ragged, sparse, strings, image, linalg, einsum, map_fn, Checkpoint, SavedModel, ONNX):
+    (case_id, code). Each case has its own generator (seeded by seed, surface and index), so any
+    case regenerates alone."""
+    calls, names = SURFACES[surface]
     out = []
     for i in range(start, start + n):
-        g = Gen(random.Random(f"{seed}:{i}"))
-        name = NAMES[i % len(NAMES)] if g.r.random() < 0.5 else g.r.choice(NAMES)
-        call = CALLS[name](g)
+        g = Gen(random.Random(f"{seed}:{i}" if surface == "core" else f"{surface}:{seed}:{i}"))
+        name = names[i % len(names)] if g.r.random() < 0.5 else g.r.choice(names)
+        call = calls[name](g)
         mode = g.r.random()
         # Datasets are iterated eagerly only (list(ds) inside a Function never ends, in TF too).
-        code = _in_function(g, call) if mode < 0.4 and not name.startswith("data.") else call
-        out.append((f"{seed}:{i}:{name}", "r = " + code))
+        code = _in_function(g, call) if mode < 0.4 and not name.startswith(_SELF_TRACED) else call
+        prefix = "" if surface == "core" else surface + ":"
+        out.append((f"{prefix}{seed}:{i}:{name}", "r = " + code))
     return out

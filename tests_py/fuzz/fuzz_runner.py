@@ -32,6 +32,9 @@ TF_PYTHON = os.path.expanduser("~/.cache/fn/tfref/bin/python")
 
 # Errors a user must never see: fn's or pybind11's internals leaking out.
 INTERNAL_CLASSES = {"InternalError", "SystemError"}
+# Python's own errors escaping from inside fn (TF raises its own classes for these inputs).
+PYTHON_INTERNAL = {"ZeroDivisionError", "IndexError", "OverflowError", "RecursionError", "AttributeError",
+                   "KeyError", "UnboundLocalError", "NameError", "AssertionError"}
 INTERNAL_TEXT = ("Unable to cast", "incompatible function arguments", "'NoneType' object has no attribute '_id'",
                  "make_tensor needs")
 
@@ -43,6 +46,13 @@ BATCH = 250             # cases per child process
 def is_internal(outcome: str) -> bool:
     cls, _, msg = outcome.partition(" ")
     return cls in INTERNAL_CLASSES or any(t in msg for t in INTERNAL_TEXT)
+
+
+def is_python_internal(outcome: str) -> bool:
+    """A Python-internal class (ZeroDivisionError, IndexError...): a failure unless TF raises the
+    same class for the case (tools/fuzz_tf_agreement.py tells; e.g. einsum(3) is an
+    AttributeError in TF too)."""
+    return outcome.partition(" ")[0] in PYTHON_INTERNAL
 
 
 def is_failure(outcome: str) -> bool:
@@ -102,7 +112,10 @@ def _child(backend: str) -> None:
             outcome = "ok"
         except BaseException as e:  # noqa: BLE001  (every outcome is data)
             msg = " ".join(str(e).split())[:200]
-            outcome = f"{type(e).__name__} {msg}"
+            name = type(e).__name__
+            if isinstance(e, TypeError) and isinstance(e, ValueError) and name in ("TypeError", "ValueError"):
+                name = "ValueError+TypeError"    # fn's input_signature mismatch is both (docs/DESIGN.md)
+            outcome = f"{name} {msg}"
         finally:
             signal.alarm(0)
         out.write(f"R {i} {outcome}\n")
@@ -215,6 +228,8 @@ def summarize(cases: Sequence[Tuple[str, str]], outcomes: Sequence[str], backend
     for (cid, code), o in zip(cases, outcomes):
         if is_failure(o):
             lines.append(f"FAIL {cid}: {o}\n--- reproducer ---\n{reproducer(backend, code)}\n---")
+        elif is_python_internal(o):
+            lines.append(f"PYTHON-INTERNAL {cid}: {o[:200]}\n  {code[:300]}")
     return "\n".join(lines)
 
 
@@ -225,6 +240,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--cases", type=int, default=3000)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--backend", default="fn", choices=["fn", "tf"])
+    ap.add_argument("--surface", default="core", choices=["core", "new", "both"])
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args(argv)
     if a.child:
@@ -235,7 +251,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if a.backend == "fn" and importlib.util.find_spec("fn") is None:   # the source tree's fn
         os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "python"), os.environ.get("PYTHONPATH")]))
     from fuzz_cases import cases as make_cases
-    cs = make_cases(a.seed, a.cases, a.start)
+    surfaces = ["core", "new"] if a.surface == "both" else [a.surface]
+    cs = [c for s in surfaces for c in make_cases(a.seed, a.cases, a.start, s)]
     t0 = time.monotonic()
     outs = run(cs, a.backend, jobs=a.jobs, progress=True)
     print(summarize(cs, outs, a.backend))

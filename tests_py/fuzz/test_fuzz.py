@@ -7,10 +7,10 @@ is a failing case printed with its reproducer (``fuzz_runner.py``).
 CI runs ``FN_FUZZ_CASES`` cases (default 2000) of seed ``FN_FUZZ_SEED`` (default 1). A long run
 is one command:
 
-    cd tests_py/fuzz && python fuzz_runner.py --seed 1 --cases 100000 --jobs 2
+    cd tests_py/fuzz && python fuzz_runner.py --seed 1 --cases 50000 --surface both --jobs 2
 
-and ``python tools/fuzz_tf_agreement.py --cases 2000`` runs the same cases under TensorFlow and
-reports how often fn raises TF's exception class where TF raises.
+and ``python tools/fuzz_tf_agreement.py --cases 2000 --surface both`` runs the same cases under
+TensorFlow and reports, per surface, how often fn raises TF's exception class where both raise.
 """
 from __future__ import annotations
 
@@ -30,6 +30,17 @@ def test_fuzz_public_api() -> None:
     n = int(os.environ.get("FN_FUZZ_CASES", "2000"))
     seed = int(os.environ.get("FN_FUZZ_SEED", "1"))
     cases = fuzz_cases.cases(seed, n)
+    outcomes = fuzz_runner.run(cases, "fn", python=sys.executable, jobs=int(os.environ.get("FN_FUZZ_JOBS", "2")))
+    failures = [(c, o) for c, o in zip(cases, outcomes) if fuzz_runner.is_failure(o)]
+    assert not failures, fuzz_runner.summarize(cases, outcomes)
+
+
+def test_fuzz_newer_surface() -> None:
+    # ragged, sparse, strings, image, linalg, einsum, map_fn, stateless random, Checkpoint,
+    # SavedModel and ONNX export round trips (fuzz_cases_new.py), eagerly and in functions
+    n = int(os.environ.get("FN_FUZZ_NEW_CASES", "500"))
+    seed = int(os.environ.get("FN_FUZZ_SEED", "1"))
+    cases = fuzz_cases.cases(seed, n, surface="new")
     outcomes = fuzz_runner.run(cases, "fn", python=sys.executable, jobs=int(os.environ.get("FN_FUZZ_JOBS", "2")))
     failures = [(c, o) for c, o in zip(cases, outcomes) if fuzz_runner.is_failure(o)]
     assert not failures, fuzz_runner.summarize(cases, outcomes)

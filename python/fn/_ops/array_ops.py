@@ -61,6 +61,8 @@ def _shape_tensor(shape: Any) -> Any:
         shape = shape.as_list()
     if isinstance(shape, int):
         shape = [shape]
+    if not isinstance(shape, (list, tuple, np.ndarray)):   # None, a string...: conversion's error
+        return convert_to_tensor(shape, "int32")
     if any(_core.is_tensor(d) for d in shape):
         return stack([d if _core.is_tensor(d) else convert_to_tensor(d, "int32") for d in shape])
     if not len(shape):

@@ -91,8 +91,14 @@ def add(x: Any, y: Any, name: Optional[str] = None) -> Any:
 subtract = _doc(_binary("Sub", "Sub"), "subtract", "``tf.subtract``: x - y elementwise, broadcasting.")
 multiply = _doc(_binary("Mul", "Mul"), "multiply", "``tf.multiply``: x * y elementwise, broadcasting.")
 realdiv = _doc(_binary("RealDiv", "RealDiv"), "realdiv", "``tf.realdiv``: x / y for floating dtypes.")
-divide_no_nan = _doc(_binary("DivNoNan", "div_no_nan"), "divide_no_nan",
-                     "``tf.math.divide_no_nan``: x / y, and 0 where y is 0.")
+_div_no_nan = _binary("DivNoNan", "div_no_nan")
+
+
+def divide_no_nan(x: Any, y: Any, name: Optional[str] = None) -> Any:
+    """``tf.math.divide_no_nan``: x / y, and 0 where y is 0."""
+    if _core.is_tensor(x) and _core.is_tensor(y) and x.dtype != y.dtype:   # TF's wrapper checks first
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    return _div_no_nan(x, y, name)
 floordiv = _doc(_binary("FloorDiv", "floordiv"), "floordiv",
                 "``tf.math.floordiv``: floor(x / y), rounding toward -inf for negatives too.")
 floormod = _doc(_binary("FloorMod", "FloorMod"), "floormod",
@@ -407,12 +413,17 @@ def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
             raise ValueError(f"'axes' must be at most {min(ra, rb)}, got {axes}.")
         a_axes, b_axes = list(range(ra - axes, ra)), list(range(axes))
     else:
+        if len(axes) != 2:
+            raise ValueError(f"`axes` must be an integer or have length 2. Received {axes}.")
         a_axes, b_axes = ([axes[0]] if isinstance(axes[0], int) else list(axes[0]),
                           [axes[1]] if isinstance(axes[1], int) else list(axes[1]))
+        if len(a_axes) != len(b_axes):   # TF compares the counts before reading the axes
+            raise ValueError(f"Different number of contraction axes `a` and `b`, {len(a_axes)} != {len(b_axes)}.")
+        for x in a_axes + b_axes:
+            if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+                raise TypeError(f"Expected int32, but got {x!r} of type '{type(x).__name__}'.")
     a_axes = [x % ra for x in a_axes]
     b_axes = [x % rb for x in b_axes]
-    if len(a_axes) != len(b_axes):
-        raise ValueError(f"Different number of contraction axes 'a' and 'b', {len(a_axes)} != {len(b_axes)}.")
     sa, sb = a._shape_tuple, b._shape_tuple
     for x, y in zip(a_axes, b_axes):
         if sa[x] != sb[y]:

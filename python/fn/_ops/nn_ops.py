@@ -168,7 +168,14 @@ def _move_axis_last(t: Any, axis: int) -> Any:
         return t, None
     if rank < 0:
         raise ValueError("fn.nn: a softmax over a non-last axis needs a tensor of known rank")
-    axis %= rank
+    # TF moves the axis with range(axis) and range(axis + 1, rank): other negative axes and axes
+    # past the end fail in those ranges
+    bad = (0, axis) if axis < 0 else (axis + 1, rank) if axis >= rank else None
+    if bad is not None:
+        msg = f"Requires start <= limit when delta > 0: {bad[0]}/{bad[1]}"
+        if t._is_eager:
+            raise errors.InvalidArgumentError(None, None, msg)
+        raise ValueError(msg)
     perm = list(range(rank))
     perm[axis], perm[-1] = perm[-1], perm[axis]
     return transpose(t, perm), perm
@@ -354,7 +361,13 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
     x = convert_to_tensor(input)
     w = _core.convert_to_tensor(filter, None, x.dtype)
     ws = w._shape_tuple
-    if ws is None or len(ws) != 4 or ws[2] is None or ws[3] is None:
+    if ws is not None and len(ws) != 4:
+        # TF: the kernel's InvalidArgument eagerly, the shape function's ValueError while tracing
+        if x._is_eager and w._is_eager:
+            raise errors.InvalidArgumentError(None, None, f"filter must be 4-dimensional: {list(ws)}")
+        raise ValueError(f"Shape must be rank 4 but is rank {len(ws)} for '{{{{node depthwise}}}} = "
+                         f"DepthwiseConv2dNative[]' with input shapes: {x.shape}, {w.shape}.")
+    if ws is None or ws[2] is None or ws[3] is None:
         raise ValueError(f"fn.nn.depthwise_conv2d needs a 4-D filter with static channels, got {w.shape}")
     c, m = ws[2], ws[3]
     strides = list(strides)

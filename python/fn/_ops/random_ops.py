@@ -180,6 +180,13 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
     """``tf.random.stateless_uniform``: deterministic uniform floats in ``[minval, maxval)`` from
     a shape-[2] ``seed`` (TensorFlow's numbers for the same seed, float32/float64)."""
     dtype = as_dtype(dtype)
+    # TF's argument checks first (ValueError), then fn's gap: integer draws
+    if dtype.name not in ("float16", "bfloat16", "float32", "float64", "int32", "int64", "uint32", "uint64"):
+        raise ValueError(f"Argument `dtype` got invalid value {dtype!r}. Accepted dtypes are (tf.float16, "
+                         "tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64, tf.uint32, tf.uint64).")
+    if dtype.is_integer and (minval is None) != (maxval is None):
+        raise ValueError(f"For integer `dtype` argument {dtype!r}, argument `minval` and `maxval` must be both None "
+                         f"or not None. Got `minval`={minval} and `maxval`={maxval}.")
     if not dtype.is_floating:
         raise NotImplementedError("fn.random.stateless_uniform supports floating dtypes")
     if maxval is None:

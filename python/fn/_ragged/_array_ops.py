@@ -166,9 +166,23 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Any:
     return RaggedTensor.from_row_splits(stacked, splits, validate=False)
 
 
+def _static_axis(axis: Any) -> list:
+    """A ragged op's axis as a list of Python ints: it must be known while tracing (TF's
+    ragged reductions read a tensor axis's constant value; fn has it for eager tensors)."""
+    if _core.is_tensor(axis):
+        if not axis._is_eager:
+            raise ValueError("axis must be known at graph construction time.")
+        axis = np.asarray(axis.numpy()).tolist()
+    axes = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+    for a in axes:
+        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+            raise TypeError(f"axis must be an int; got {type(a).__name__}")
+    return axes
+
+
 def reverse(tensor: RaggedTensor, axis: Any, name: Optional[str] = None) -> Any:
     """``tf.reverse`` of a RaggedTensor along axis 0 or a ragged axis."""
-    axes = [int(a) for a in (axis.numpy().tolist() if _core.is_tensor(axis) else axis)]
+    axes = [int(a) for a in _static_axis(axis)]
     rt = tensor
     rank = rt.shape.rank
     for a in axes:
@@ -255,8 +269,7 @@ def reduce(kind: str, dense_op: Any, rt: Any, axis: Any, keepdims: bool) -> Any:
     rank = rt.shape.rank
     if axis is None:
         return dense_op(rt.flat_values if kind != "mean" else rt.flat_values, None)
-    axes = axis.numpy().tolist() if _core.is_tensor(axis) else axis
-    axes = list(axes) if isinstance(axes, (list, tuple)) else [axes]
+    axes = _static_axis(axis)
     for a in axes:
         if not -rank <= a < rank:
             raise ValueError(f"axis={a} out of bounds: expected {-rank}<=axis<{rank}")

@@ -78,6 +78,8 @@ def split(sp_input: Any = None, num_split: Any = None, axis: Any = None, name: O
     if 3 * k > 2**31 - 1:   # SparseSplit has 3 * num_split outputs (TF checks the count first)
         raise ValueError(f"Number of outputs is too big: {3 * k}")
     rank = sp.shape.rank
+    if rank is not None and not -rank <= int(axis) < rank:   # the SparseSplit kernel's check
+        raise InvalidArgumentError(None, None, f"Input axis should be in range [{-rank}, {rank}), got {int(axis)}")
     ax = int(axis) + rank if int(axis) < 0 else int(axis)
     dims = sp.shape.as_list()
     if dims[ax] is None:

@@ -10,7 +10,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from fn.onnx import _ir
+from fn.onnx import _ir, _runtime
 
 OPSET = 18
 _INT64_MAX = np.iinfo(np.int64).max
@@ -65,14 +65,14 @@ class _Scope:
 
 
 _UNARY = {"Identity": "Identity", "Neg": "Neg", "Abs": "Abs", "Exp": "Exp", "Log": "Log", "Sqrt": "Sqrt",
-          "Tanh": "Tanh", "Sigmoid": "Sigmoid", "Relu": "Relu", "Floor": "Floor", "Ceil": "Ceil", "Sin": "Sin",
+          "Tanh": "Tanh", "Sigmoid": "Sigmoid", "Floor": "Floor", "Ceil": "Ceil", "Sin": "Sin",
           "Cos": "Cos", "Erf": "Erf", "Softplus": "Softplus", "Elu": "Elu", "Selu": "Selu", "LogicalNot": "Not",
           "Sign": "Sign", "Round": "Round", "Reciprocal": "Reciprocal", "StopGradient": "Identity",
           "Snapshot": "Identity"}
 _BINARY = {"AddV2": "Add", "Add": "Add", "BiasAdd": "Add", "Sub": "Sub", "Mul": "Mul", "RealDiv": "Div",
            "Div": "Div", "Maximum": "Max", "Minimum": "Min", "Pow": "Pow", "Less": "Less", "Greater": "Greater",
            "LessEqual": "LessOrEqual", "GreaterEqual": "GreaterOrEqual", "Equal": "Equal",
-           "LogicalAnd": "And", "LogicalOr": "Or", "FloorMod": "Mod"}
+           "LogicalAnd": "And", "LogicalOr": "Or"}
 _REDUCE = {"Sum": "ReduceSum", "Mean": "ReduceMean", "Max": "ReduceMax", "Min": "ReduceMin", "Prod": "ReduceProd",
            "All": "ReduceMin", "Any": "ReduceMax"}
 
@@ -173,6 +173,12 @@ class _Exporter:
     def op_Rsqrt(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         return [s.one("Reciprocal", [s.one("Sqrt", ins[:1])], name=n.name)]
 
+    def op_Relu(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
+        if n.outputs[0].dtype.startswith(("int", "uint")):    # no integer Relu kernels in onnxruntime
+            zero = s.one("Cast", [s.const(0, np.int32)], to=self.elem(n.outputs[0].dtype))
+            return [s.one("Max", [ins[0], zero], name=n.name)]
+        return [s.one("Relu", ins[:1], name=n.name)]
+
     def op_Relu6(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         dt = np.dtype(_ir._NP[n.outputs[0].dtype])
         return [s.one("Clip", [ins[0], s.const(0, dt), s.const(6, dt)], name=n.name)]
@@ -213,12 +219,29 @@ class _Exporter:
         axes = s.one("Cast", [ins[1]], to=self.onnx.TensorProto.INT64)
         axes = s.one("Reshape", [axes, s.const([-1], np.int64)])
         x = ins[0]
+        keep = int(bool(n.attrs.get("keep_dims")))
         boolean = n.op in ("All", "Any")
         if boolean:
             x = s.one("Cast", [x], to=self.onnx.TensorProto.INT32)
-        out = s.one(_REDUCE[n.op], [x, axes], name=n.name, keepdims=int(bool(n.attrs.get("keep_dims"))),
-                    noop_with_empty_axes=0)
-        return s.one("Cast", [out], to=self.onnx.TensorProto.BOOL) if boolean else out
+        if n.op == "Mean":
+            # ReduceMean of nothing is 0 in onnxruntime, NaN in TF: the sum over the count
+            total = s.one("ReduceSum", [x, axes], keepdims=keep, noop_with_empty_axes=0)
+            dims = s.one("Shape", [x])
+            rank = s.one("Size", [dims])
+            pos = s.one("Where", [s.one("Less", [axes, s.const(0, np.int64)]), s.one("Add", [axes, rank]), axes])
+            count = s.one("ReduceProd", [s.one("Gather", [dims, pos]), s.const([0], np.int64)], keepdims=0)
+            return s.one("Div", [total, s.one("Cast", [count], to=self.elem(n.outputs[0].dtype))], name=n.name)
+        out = s.one(_REDUCE[n.op], [x, axes], keepdims=keep, noop_with_empty_axes=0)
+        if n.op in ("Max", "Min") and n.outputs[0].dtype.startswith(("float", "bfloat")):
+            # TF's max/min of a slice holding NaN is NaN; onnxruntime skips NaNs
+            nan = s.one("Cast", [s.const(np.nan, np.float32)], to=self.elem(n.outputs[0].dtype))
+            isnan = s.one("Cast", [s.one("Not", [s.one("Equal", [x, x])])], to=self.onnx.TensorProto.INT32)
+            any_nan = s.one("Greater", [s.one("ReduceMax", [isnan, axes], keepdims=keep, noop_with_empty_axes=0),
+                                        s.const(0, np.int32)])
+            return s.one("Where", [any_nan, nan, out], name=n.name)
+        out = s.one("Identity", [out], name=n.name)
+        # an empty All/Any reduces to INT_MAX/INT_MIN: true/false as TF's
+        return s.one("Greater", [out, s.const(0, np.int32)], name=n.name) if boolean else out
 
     def op_ArgMax(self, s: _Scope, n: _ir.Node, ins: List[str], op: str = "ArgMax") -> List[str]:
         axis = int(s.static(n.inputs[1], n, "axis"))
@@ -280,10 +303,39 @@ class _Exporter:
         axis = int(s.static(n.inputs[2], n, "axis")) if len(ins) > 2 else 0
         return [s.one("Gather", ins[:2], name=n.name, axis=axis)]
 
+    def op_FloorMod(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
+        x, y = ins[0], ins[1]
+        if n.outputs[0].dtype not in ("float16", "bfloat16", "float32", "float64"):
+            return [s.one("Mod", [x, y], name=n.name)]    # ONNX's integer Mod is floored, as TF's
+        # TF's float floormod takes the sign of y (fmod(x, y), plus y when the signs differ);
+        # ONNX runs floating Mod only as C fmod (fmod=1)
+        r = s.one("Mod", [x, y], fmod=1)
+        zero = s.one("Cast", [s.const(0, np.float32)], to=self.elem(n.outputs[0].dtype))
+        differ = s.one("Xor", [s.one("Less", [r, zero]), s.one("Less", [y, zero])])
+        fix = s.one("And", [differ, s.one("Not", [s.one("Equal", [r, zero])])])
+        return [s.one("Where", [fix, s.one("Add", [r, y]), r], name=n.name)]
+
     def op_OneHot(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
-        values = s.one("Concat", [s.one("Reshape", [ins[3], s.const([1], np.int64)]),
-                                  s.one("Reshape", [ins[2], s.const([1], np.int64)])], axis=0)
-        return [s.one("OneHot", [ins[0], ins[1], values], name=n.name, axis=int(n.attrs.get("axis", -1)))]
+        # indices == range(depth), broadcast along `axis`: exact for every dtype, and a negative
+        # or too large index gives an all-off row as in TF (ONNX OneHot counts negatives from the end)
+        rank = self._rank(s, n.inputs[0])
+        if rank is None:
+            raise NotImplementedError(f"fn.onnx.export: OneHot '{n.name}' on indices of unknown rank")
+        axis = int(n.attrs.get("axis", -1))
+        axis = rank if axis == -1 else axis
+        depth = self._i64(s, ins[1])
+        positions = s.one("Range", [s.const(0, np.int64), depth, s.const(1, np.int64)])
+        positions = s.one("Reshape", [positions, s.const([-1] + [1] * (rank - axis), np.int64)])
+        idx = s.one("Unsqueeze", [self._i64(s, ins[0]), s.const([axis], np.int64)])
+        hit = s.one("Equal", [idx, positions])
+        return [s.one("Where", [hit, ins[2], ins[3]], name=n.name)]
+
+    def _rank(self, s: _Scope, ref: Tuple[int, int]) -> Optional[int]:
+        shape = self._spec(s, ref).shape
+        return None if shape is None else len(shape)
+
+    def _spec(self, s: _Scope, ref: Tuple[int, int]) -> _ir.Spec:
+        return s.g.nodes[ref[0]].outputs[ref[1]]
 
     def op_Pad(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         pads = s.one("Reshape", [s.one("Transpose", [self._i64(s, ins[1])], perm=[1, 0]), s.const([-1], np.int64)])
@@ -311,6 +363,15 @@ class _Exporter:
             after = s.one("Where", [last, s.const(np.full(r, _INT64_MAX, np.int64)),
                                     s.one("Add", [starts, s.const(np.ones(r, np.int64))])])
             ends = s.one("Where", [s.const(sm), after, ends])
+        back = (strides < 0) & ~bm
+        if back.any():
+            # TF clamps a negative-stride begin below -dim to "before the first element" (an empty
+            # slice); ONNX clamps it to the first element: make those slices empty explicitly
+            dims = s.one("Slice", [s.one("Shape", [ins[0]]), s.const([0], np.int64), s.const([r], np.int64)])
+            below = s.one("Less", [s.one("Add", [starts, dims]), s.const(np.zeros(r, np.int64))])
+            empty = s.one("And", [s.const(back), below])
+            zeros = s.const(np.zeros(r, np.int64))
+            starts, ends = s.one("Where", [empty, zeros, starts]), s.one("Where", [empty, zeros, ends])
         out = s.one("Slice", [ins[0], starts, ends, s.const(np.arange(r, dtype=np.int64)), s.const(strides)])
         if sm.any():
             out = s.one("Squeeze", [out, s.const(np.nonzero(sm)[0].astype(np.int64))])
@@ -322,10 +383,21 @@ class _Exporter:
                                       f"{n.attrs['data_format']}")
         return s.one("Transpose", [x], perm=[0, 3, 1, 2])
 
-    def _pads(self, n: _ir.Node) -> Dict[str, Any]:
+    def _pads(self, s: _Scope, n: _ir.Node, kernel: Sequence[int] = (1, 1), dilations: Sequence[int] = (1, 1)) -> Dict[str, Any]:
         padding = n.attrs.get("padding", "VALID")
         if padding == "SAME":
-            return {"auto_pad": "SAME_UPPER"}
+            st = n.attrs["strides"][1:3]
+            eff = [(k - 1) * d + 1 for k, d in zip(kernel, dilations)]
+            if all(e >= t for e, t in zip(eff, st)):
+                return {"auto_pad": "SAME_UPPER"}
+            # a window smaller than its stride: onnxruntime's SAME_UPPER then asks for negative
+            # padding, TF pads max(0, ...): explicit pads, which need the spatial size
+            shape = n.inputs and self._spec(s, n.inputs[0]).shape
+            if not shape or any(d < 0 for d in shape[1:3]):
+                raise NotImplementedError(f"fn.onnx.export: {n.op} '{n.name}' with SAME padding, a window smaller "
+                                          "than its stride and an unknown spatial size")
+            total = [max((-(-size // t) - 1) * t + e - size, 0) for size, t, e in zip(shape[1:3], st, eff)]
+            return {"pads": [total[0] // 2, total[1] // 2, total[0] - total[0] // 2, total[1] - total[1] // 2]}
         if padding == "VALID":
             return {"auto_pad": "VALID"}
         ex = list(n.attrs.get("explicit_paddings") or [])
@@ -335,13 +407,15 @@ class _Exporter:
         x = self._nchw(s, n, ins[0])
         w = s.one("Transpose", [ins[1]], perm=[3, 2, 0, 1])   # HWIO -> OIHW
         st, dil = n.attrs["strides"], n.attrs.get("dilations", [1, 1, 1, 1])
-        y = s.one("Conv", [x, w], strides=[st[1], st[2]], dilations=[dil[1], dil[2]], **self._pads(n))
+        fshape = self._spec(s, n.inputs[1]).shape or [1, 1]
+        y = s.one("Conv", [x, w], strides=[st[1], st[2]], dilations=[dil[1], dil[2]],
+                  **self._pads(s, n, fshape[:2], dil[1:3]))
         return [s.one("Transpose", [y], name=n.name, perm=[0, 2, 3, 1])]
 
     def _pool(self, s: _Scope, n: _ir.Node, ins: List[str], op: str, **extra: Any) -> List[str]:
         x = self._nchw(s, n, ins[0])
         k, st = n.attrs["ksize"], n.attrs["strides"]
-        y = s.one(op, [x], kernel_shape=[k[1], k[2]], strides=[st[1], st[2]], **self._pads(n), **extra)
+        y = s.one(op, [x], kernel_shape=[k[1], k[2]], strides=[st[1], st[2]], **self._pads(s, n, k[1:3]), **extra)
         return [s.one("Transpose", [y], name=n.name, perm=[0, 2, 3, 1])]
 
     def op_MaxPool(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
@@ -357,11 +431,13 @@ class _Exporter:
         return [s.one("Sum", ins, name=n.name)]
 
     def op_DivNoNan(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
-        zero = s.one("Equal", [ins[1], s.one("Sub", [ins[1], ins[1]])])
+        # 0 where y == 0, whatever x is (a NaN or inf numerator included)
+        z = s.one("Cast", [s.const(0, np.float32)], to=self.elem(n.outputs[0].dtype))
+        zero = s.one("Equal", [ins[1], z])
         safe = s.one("Where", [zero, s.one("Add", [ins[1], s.one("Cast", [zero], to=self.elem(n.outputs[0].dtype))]),
                                ins[1]])
         q = s.one("Div", [ins[0], safe])
-        return [s.one("Where", [zero, s.one("Sub", [q, q]), q], name=n.name)]
+        return [s.one("Where", [zero, z, q], name=n.name)]
 
     # -- control flow
     def op_StatelessIf(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
@@ -430,12 +506,17 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
     g = _ir.read(_core.serialize_graph(concrete_function.graph._core))
     feeds: Dict[int, str] = {}
     inputs = []
-    names = list(input_names or [])
+    names = _check_names(input_names, "input_names")
     sig_names = [v.name or n for n, v in _tensor_params(concrete_function)]
     for j, idx in enumerate(g.args):
-        name = x.fresh(names[j] if j < len(names) else (sig_names[j] if j < len(sig_names) else f"input_{j}"))
+        name = x.fresh(names[j] if j < len(names) else (sig_names[j] if j < len(sig_names) else "") or f"input_{j}")
         feeds[idx] = name
-        inputs.append(x.value_info(name, g.nodes[idx].outputs[0]))
+        spec = g.nodes[idx].outputs[0]
+        if spec.shape is None:
+            # an ONNX graph input must have a rank (onnx.checker refuses a tensor type without a shape)
+            raise ValueError(f"fn.onnx.export: input '{name}' has unknown rank; ONNX inputs need a known rank. "
+                             "Trace the function with a TensorSpec of known rank (dimensions may be None).")
+        inputs.append(x.value_info(name, spec))
     for idx, value in zip(g.captures, concrete_function._core.captures):
         if value is None:
             raise ValueError("fn.onnx.export: a variable the function captured was deleted")
@@ -452,7 +533,7 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
     x.convert(scope)
     outs = [scope.names[r] for r in g.outputs]
     specs = [g.nodes[r[0]].outputs[r[1]] for r in g.outputs]
-    out_names = list(output_names or [])
+    out_names = _check_names(output_names, "output_names")
     out_infos, nodes = [], list(scope.nodes)
     for j, (n, spec) in enumerate(zip(outs, specs)):
         final = x.fresh(out_names[j] if j < len(out_names) else f"output_{j}")
@@ -462,11 +543,41 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
     graph = x.helper.make_graph(nodes, concrete_function._function_name, inputs, out_infos, x.initializers)
     model = x.helper.make_model(graph, opset_imports=[x.helper.make_opsetid("", opset)], producer_name="fn")
     model.ir_version = min(model.ir_version, 10)
-    x.onnx.checker.check_model(model)
+    _known_rank_outputs(x, model, specs)
+    _runtime.make_runnable(model, opset)
+    x.onnx.checker.check_model(model, full_check=True)
     if path is not None:
         from fn._state.serialize import atomic_write
         atomic_write(os.fspath(path), model.SerializeToString())
     return model
+
+
+def _check_names(names: Optional[Sequence[str]], what: str) -> List[str]:
+    out = list(names or [])
+    for j, name in enumerate(out):
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"fn.onnx.export: {what}[{j}] is {name!r}; ONNX names must be non-empty strings")
+    return out
+
+
+def _known_rank_outputs(x: _Exporter, model: Any, specs: Sequence[_ir.Spec]) -> None:
+    """An output fn knows no rank for gets the shape ONNX's shape inference finds (onnx.checker
+    refuses an output type without a shape); if inference finds none either, export refuses."""
+    if all(spec.shape is not None for spec in specs):
+        return
+    inferred = x.onnx.shape_inference.infer_shapes(model)
+    known = {v.name: v for v in itertools.chain(inferred.graph.value_info, inferred.graph.output)
+             if v.type.tensor_type.HasField("shape")}
+    for out, spec in zip(model.graph.output, specs):
+        if spec.shape is not None:
+            continue
+        node = next(n for n in model.graph.node if out.name in n.output)
+        source = known.get(out.name) or known.get(node.input[0])
+        if source is None:
+            raise ValueError(f"fn.onnx.export: output '{out.name}' has unknown rank; ONNX outputs need a known rank. "
+                             "Give the result a static rank (e.g. tf.reshape with a shape of known length or "
+                             "tf.ensure_shape) before returning it.")
+        out.type.tensor_type.shape.CopyFrom(source.type.tensor_type.shape)
 
 
 def _names_used(nodes: Sequence[Any], out: set) -> set:

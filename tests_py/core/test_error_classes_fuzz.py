@@ -1,0 +1,77 @@
+"""Exception classes the fuzz agreement tool (tools/fuzz_tf_agreement.py) found differing from
+TF 2.21, each pinned to TF's class eagerly and, where TF's differs, while tracing."""
+from __future__ import annotations
+
+import pytest
+
+from tfbackend import tf
+
+pytestmark = pytest.mark.tf_oracle
+
+
+def traced(f):
+    return tf.function(f, autograph=False)()
+
+
+def test_dtype_enum_ints_and_non_sequence_shapes():
+    assert tf.zeros([2], 3).dtype == tf.int32          # DT_INT32
+    assert tf.as_dtype(9) == tf.int64
+    with pytest.raises(TypeError):
+        tf.as_dtype(99)
+    with pytest.raises(ValueError, match="Attempt to convert a value \\(None\\)"):
+        tf.tile(tf.constant(1.0), None)
+
+
+def test_divide_no_nan_and_tensordot_argument_checks():
+    with pytest.raises(TypeError, match="must have the same dtype"):
+        tf.math.divide_no_nan(tf.constant([1]), tf.constant([1.0]))
+    with pytest.raises(ValueError, match="Different number of contraction axes"):
+        tf.tensordot(tf.ones([2, 2]), tf.ones([2, 2]), axes=[[0, 1], [0]])
+    with pytest.raises(TypeError):
+        tf.tensordot(tf.ones([2, 2]), tf.ones([2, 2]), axes=[[0], ["a"]])
+
+
+@pytest.mark.parametrize("axis", [5, -3, 2])
+def test_softmax_cross_entropy_axis_out_of_range(axis):
+    logits = tf.ones([2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Requires start <= limit"):
+        tf.nn.softmax_cross_entropy_with_logits(labels=logits, logits=logits, axis=axis)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Requires start <= limit"):
+        tf.nn.softmax_cross_entropy_with_logits(labels=tf.constant(1.0), logits=tf.constant(1.0), axis=1)
+
+
+def test_stateless_uniform_argument_checks():
+    with pytest.raises(ValueError, match="Argument `dtype` got invalid value"):
+        tf.random.stateless_uniform([2], seed=[1, 2], dtype=tf.string)
+    with pytest.raises(ValueError, match="must be both None or not None"):
+        tf.random.stateless_uniform([2], seed=[1, 2], dtype=tf.int32)
+
+
+def test_sparse_split_axis_out_of_range():
+    sp = tf.sparse.SparseTensor([[0, 1], [0, 0]], [5, -1], tf.constant([1, 5], tf.int64))
+    for axis in (3, -3, 2):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Input axis should be in range"):
+            tf.sparse.split(sp, num_split=1, axis=axis)
+
+
+def test_string_ops_given_numbers():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="was expected to be a string tensor"):
+        tf.strings.length(tf.constant([1]))
+    with pytest.raises(TypeError, match="expected type of string"):
+        traced(lambda: tf.strings.length(tf.constant([1])))
+    with pytest.raises(ValueError, match="Tensor conversion requested dtype string"):
+        tf.strings.split(tf.constant([1]))
+
+
+def test_depthwise_conv2d_filter_rank():
+    x = tf.ones([1, 4, 5, 2])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="filter must be 4-dimensional"):
+        tf.nn.depthwise_conv2d(x, tf.constant(1.0), [1, 1, 1, 1], "SAME")
+    with pytest.raises(ValueError, match="must be rank 4"):
+        traced(lambda: tf.nn.depthwise_conv2d(x, tf.constant(1.0), [1, 1, 1, 1], "SAME"))
+
+
+def test_ragged_reduction_axis_type():
+    rt = tf.ragged.constant([[1, 2], [], [3]])
+    with pytest.raises(TypeError, match="axis must be an int"):
+        tf.reduce_sum(rt, axis=tf.constant("a"))
