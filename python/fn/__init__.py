@@ -82,7 +82,7 @@ from fn._module import Module  # noqa: E402
 from fn._tensor_array import TensorArray  # noqa: E402
 from fn._control_flow import case, cond, switch_case, while_loop  # noqa: E402
 from fn._functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
-from fn import data, keras  # noqa: E402,F401
+from fn import data  # noqa: E402,F401
 from fn import train  # noqa: E402,F401
 from fn import saved_model  # noqa: E402,F401
 from fn import onnx  # noqa: E402,F401  (needs the onnx package only when exporting)
@@ -112,6 +112,7 @@ from fn import image  # noqa: E402,F401
 # RaggedTensor (issue 14): the value, its spec, fn.ragged, and the ragged dispatch of public ops.
 from fn._ragged import RaggedTensor, RaggedTensorSpec, _install as _ragged_install  # noqa: E402
 from fn import ragged, experimental  # noqa: E402,F401
+from fn import compat  # noqa: E402,F401
 _ragged_install()
 
 _is_dense_tensor = _core.is_tensor   # AutoGraph's test: a tf.Tensor, eager or graph
@@ -127,6 +128,21 @@ def is_tensor(x: "object") -> bool:
 dtypes = _dtypes_mod
 
 __version__ = "0.1.0"
+
+
+
+def __getattr__(name: str) -> "object":
+    # ``fn.keras`` loads Keras on first use, as TensorFlow's lazy loader does for ``tf.keras``:
+    # ``import fn`` stays fast and works without the optional keras extra.
+    if name == "keras":
+        import importlib
+        return importlib.import_module("fn.keras")
+    if name == "__internal__":   # TF's internal namespace for Keras
+        from fn._tf_compat._internal import build
+        globals()["__internal__"] = build()
+        return globals()["__internal__"]
+    raise AttributeError(f"module 'fn' has no attribute '{name}'")
+
 
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["EagerTensor", "Function"])

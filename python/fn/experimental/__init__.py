@@ -1,8 +1,20 @@
-"""``tf.experimental``: the ragged shape classes (``DynamicRaggedShape``, ``RowPartition``)."""
+"""``tf.experimental``: the ragged shape classes (``DynamicRaggedShape``, ``RowPartition``), and
+fn's ``install_as_tensorflow``."""
 from __future__ import annotations
+
+from typing import Any
 
 from fn._ragged._dynamic_shape import DynamicRaggedShape
 from fn._ragged._row_partition import RowPartition
+from fn._tf_compat import install_as_tensorflow
+
+
+def __getattr__(name: str) -> Any:
+    if name == "dtensor":   # imported by Keras' TF backend; see fn._tf_compat._dtensor
+        from fn._tf_compat import _dtensor
+        return _dtensor
+    raise AttributeError(f"module 'fn.experimental' has no attribute '{name}'")
+
 
 from fn._public import export as _export  # noqa: E402
 _export(globals())

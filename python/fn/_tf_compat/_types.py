@@ -1,0 +1,25 @@
+"""``tf.__internal__.types.Tensor`` and ``tf.__internal__.CompositeTensor``: the base classes
+TensorFlow programs (Keras' ``Variable``) inherit to be tensors. Kept import-light: ``fn.is_tensor``
+checks them on every call."""
+from __future__ import annotations
+
+import abc
+from typing import Any
+
+
+class Tensor:
+    """TF's ``types.core.Tensor``: an instance of a subclass is a tensor for ``tf.is_tensor``, and
+    converts to one through its ``__tf_tensor__(dtype, name)`` method (TF's conversion protocol),
+    wherever fn converts an operand (``__fn_tensor__`` is fn's name for that hook)."""
+
+    def __fn_tensor__(self, dtype: Any = None) -> Any:
+        hook = getattr(self, "__tf_tensor__", None)
+        if hook is None:
+            raise TypeError(f"{type(self).__name__} subclasses tf.__internal__.types.Tensor but defines "
+                            "no __tf_tensor__(dtype=None, name=None) to convert to a tensor")
+        return hook(dtype)
+
+
+class CompositeTensor(abc.ABC):
+    """TF's ``CompositeTensor``: RaggedTensor, SparseTensor (registered by ``_internal``), and
+    classes deriving from it."""
