@@ -113,6 +113,14 @@ from fn import image  # noqa: E402,F401
 from fn._ragged import RaggedTensor, RaggedTensorSpec, _install as _ragged_install  # noqa: E402
 from fn import ragged, experimental  # noqa: E402,F401
 from fn import compat  # noqa: E402,F401
+# Names Keras' TensorFlow backend uses (issue 22).
+from fn._tf_compat._variable_enums import VariableAggregation, VariableSynchronization  # noqa: E402
+from fn._tf_compat._static import get_static_value  # noqa: E402
+from fn.data._optional import OptionalSpec  # noqa: E402
+from fn._tf_compat._indexed_slices import IndexedSlices  # noqa: E402
+from fn._tf_compat._array_extra import (bitcast, broadcast_dynamic_shape, broadcast_static_shape,  # noqa: E402
+                                        ensure_shape, reverse_sequence, searchsorted, unique_with_counts)
+from fn._tf_compat import _types as _tf_types  # noqa: E402
 _ragged_install()
 
 _is_dense_tensor = _core.is_tensor   # AutoGraph's test: a tf.Tensor, eager or graph
@@ -120,9 +128,10 @@ _is_dense_tensor = _core.is_tensor   # AutoGraph's test: a tf.Tensor, eager or g
 
 def is_tensor(x: "object") -> bool:
     """``tf.is_tensor``: True for a tensor, eager or symbolic, and for the tensor-like values TF
-    counts (``tf.Variable``, ``tf.RaggedTensor``, ``tf.sparse.SparseTensor``); False for NumPy
+    counts (``tf.Variable``, ``tf.RaggedTensor``, ``tf.sparse.SparseTensor``, subclasses of
+    ``tf.__internal__.types.Tensor`` such as Keras' ``Variable``); False for NumPy
     arrays, Python values, specs and TensorArrays."""
-    return True if _core.is_tensor(x) else isinstance(x, (Variable, RaggedTensor, SparseTensor))   # `bool` is tf.bool here
+    return True if _core.is_tensor(x) else isinstance(x, (Variable, RaggedTensor, SparseTensor, _tf_types.Tensor))   # `bool` is tf.bool here
 
 
 dtypes = _dtypes_mod

@@ -342,9 +342,18 @@ def stop_gradient(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
 # ---- matmul, stack ---------------------------------------------------------------------------
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
-           adjoint_a: bool = False, adjoint_b: bool = False, name: Optional[str] = None) -> Any:
-    """``tf.linalg.matmul``: rank-2 MatMul, or BatchMatMulV2 for higher ranks (oneDNN for float32)."""
+           adjoint_a: bool = False, adjoint_b: bool = False, a_is_sparse: bool = False,
+           b_is_sparse: bool = False, output_type: Any = None, name: Optional[str] = None) -> Any:
+    """``tf.linalg.matmul``: rank-2 MatMul, or BatchMatMulV2 for higher ranks (oneDNN for float32).
+
+    ``output_type`` (TF: int8 x int8 -> int32) computes in the wider type; the ``*_is_sparse``
+    hints change no result."""
     a, b = _binary_args(a, b)
+    if output_type is not None and as_dtype(output_type) != a.dtype:
+        if not (a.dtype.is_integer and as_dtype(output_type).is_integer):
+            raise TypeError(f"Only int8 inputs with output_type int32 are supported by tf.matmul's "
+                            f"output_type; got {a.dtype.name} -> {as_dtype(output_type).name}")
+        a, b = cast(a, output_type), cast(b, output_type)
     ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
     ra, rb = a._rank, b._rank
     if ra == 2 and rb == 2:

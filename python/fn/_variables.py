@@ -91,6 +91,8 @@ class Variable:
             raise ValueError(f"The initial value's shape ({value.shape}) is not compatible with the explicitly "
                              f"supplied `shape` argument ({self._shape}).")
         self._trainable = True if trainable is None else bool(trainable)
+        self._aggregation = unused.get("aggregation")
+        self._synchronization = unused.get("synchronization")
         self._name = (name or "Variable") + ":0"
         self._handle = _core.create_variable(value, self._trainable, self._name)
         self._dtype = value.dtype
@@ -138,6 +140,47 @@ class Variable:
     def __hash__(self) -> int:
         raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. "
                         f"(Variable: {self!r})")
+
+    @property
+    def aggregation(self) -> Any:
+        """``Variable.aggregation`` (``tf.VariableAggregation``; NONE unless given)."""
+        from fn._tf_compat._variable_enums import VariableAggregation
+        return VariableAggregation(self._aggregation or VariableAggregation.NONE)
+
+    @property
+    def synchronization(self) -> Any:
+        """``Variable.synchronization`` (``tf.VariableSynchronization``; AUTO unless given)."""
+        from fn._tf_compat._variable_enums import VariableSynchronization
+        return VariableSynchronization(self._synchronization or VariableSynchronization.AUTO)
+
+    @property
+    def _unique_id(self) -> str:
+        # TF's per-process unique key of a variable (optimizers key their slots by it).
+        return f"{self._name.split(':')[0]}_{self._id}"
+
+    @property
+    def _shared_name(self) -> str:
+        return self._name.split(":")[0]
+
+    def _scatter(self, op: str, sparse_delta: Any) -> Any:
+        from fn._manip_ops import tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update
+        from fn._array_ops import expand_dims
+        scatter = {"add": tensor_scatter_nd_add, "sub": tensor_scatter_nd_sub,
+                   "update": tensor_scatter_nd_update}[op]
+        indices = expand_dims(sparse_delta.indices, -1)
+        return self.assign(scatter(self.read_value(), indices, sparse_delta.values))
+
+    def scatter_add(self, sparse_delta: Any, use_locking: Any = None, name: Any = None) -> Any:
+        """``Variable.scatter_add``: adds an ``IndexedSlices`` to the rows it names."""
+        return self._scatter("add", sparse_delta)
+
+    def scatter_sub(self, sparse_delta: Any, use_locking: Any = None, name: Any = None) -> Any:
+        """``Variable.scatter_sub``."""
+        return self._scatter("sub", sparse_delta)
+
+    def scatter_update(self, sparse_delta: Any, use_locking: Any = None, name: Any = None) -> Any:
+        """``Variable.scatter_update``: sets the rows an ``IndexedSlices`` names."""
+        return self._scatter("update", sparse_delta)
 
     @property
     def device(self) -> str:

@@ -17,5 +17,10 @@ from fn._linalg_ops import atan2, erf, segment_sum  # noqa: E402,F401
 from fn._nn_ops import l2_normalize  # noqa: E402,F401
 from fn._complex_ops import conj, imag, real  # noqa: E402,F401
 
+from fn._tf_compat._segment_ops import (segment_max, segment_mean, segment_min, segment_prod,  # noqa: E402,F401
+                                        unsorted_segment_max, unsorted_segment_mean,
+                                        unsorted_segment_min, unsorted_segment_prod,
+                                        unsorted_segment_sqrt_n, unsorted_segment_sum)
+
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["elu", "invert", "matmul", "realdiv", "relu", "tensordot"])

@@ -19,6 +19,14 @@ class Tensor:
                             "no __tf_tensor__(dtype=None, name=None) to convert to a tensor")
         return hook(dtype)
 
+    @property
+    def _fn_handle(self) -> Any:
+        # TF treats an object with `_should_act_as_resource_variable` as a resource variable (its
+        # `handle` is what tapes watch and differentiate); fn's tapes read `_fn_handle`.
+        if getattr(self, "_should_act_as_resource_variable", False):
+            return self.handle
+        return None
+
 
 class CompositeTensor(abc.ABC):
     """TF's ``CompositeTensor``: RaggedTensor, SparseTensor (registered by ``_internal``), and

@@ -10,12 +10,13 @@ from fn.data import experimental
 from fn.data._dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, NumpyIterator
 from fn.data._iterator_ops import Iterator
 from fn.data._structure import DatasetSpec, IteratorSpec
+from fn.data._options import Options, ThreadingOptions
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
 DatasetV2 = Dataset
 
-__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "Iterator", "IteratorSpec", "NumpyIterator",
+__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "Iterator", "IteratorSpec", "NumpyIterator", "Options", "ThreadingOptions",
            "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "experimental"]
 
 from fn._public import export as _export  # noqa: E402

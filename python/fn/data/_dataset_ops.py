@@ -253,6 +253,16 @@ class Dataset:
             raise TypeError("`transformation_func` must return a `fn.data.Dataset` object.")
         return out
 
+    def with_options(self, options: Any, name: Optional[str] = None) -> "Dataset":
+        """``Dataset.with_options``: the same elements with ``options`` set (see ``_options``)."""
+        from fn.data._options import _with_options
+        return _with_options(self, options, name)
+
+    def options(self) -> Any:
+        """``Dataset.options``: the ``tf.data.Options`` set on this pipeline."""
+        from fn.data._options import _options
+        return _options(self)
+
     def reduce(self, initial_state: Any, reduce_func: Callable) -> Any:
         """Folds the elements: ``state = reduce_func(state, element)`` from ``initial_state``."""
         from fn.data._transforms import reduce_dataset

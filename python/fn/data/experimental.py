@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from fn.data._options import (AutoShardPolicy, DistributeOptions, ExternalStatePolicy,  # noqa: F401
+                              OptimizationOptions, ThreadingOptions)
+
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
 UNKNOWN_CARDINALITY = -2

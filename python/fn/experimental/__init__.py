@@ -7,6 +7,7 @@ from typing import Any
 from fn._ragged._dynamic_shape import DynamicRaggedShape
 from fn._ragged._row_partition import RowPartition
 from fn._tf_compat import install_as_tensorflow
+from fn.data._optional import Optional
 
 
 def __getattr__(name: str) -> Any:
