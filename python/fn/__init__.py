@@ -121,6 +121,8 @@ from fn._tf_compat._indexed_slices import IndexedSlices  # noqa: E402
 from fn._tf_compat._array_extra import (bitcast, broadcast_dynamic_shape, broadcast_static_shape,  # noqa: E402
                                         ensure_shape, reverse_sequence, searchsorted, unique_with_counts)
 from fn._tf_compat import _types as _tf_types  # noqa: E402
+from fn._tf_compat._types import TypeSpec, type_spec_from_value  # noqa: E402
+_tf_types._register_specs()
 _ragged_install()
 
 _is_dense_tensor = _core.is_tensor   # AutoGraph's test: a tf.Tensor, eager or graph

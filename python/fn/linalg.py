@@ -9,5 +9,6 @@ from fn._manip_ops import eye  # noqa: E402,F401
 from fn._einsum import einsum  # noqa: E402,F401
 from fn._nn_ops import l2_normalize  # noqa: E402,F401
 
+from fn._tf_compat._math_extra import adjoint, band_part, diag, diag_part, qr  # noqa: E402,F401
 from fn._public import export as _export  # noqa: E402
 _export(globals())

@@ -21,6 +21,9 @@ from fn._tf_compat._segment_ops import (segment_max, segment_mean, segment_min, 
                                         unsorted_segment_max, unsorted_segment_mean,
                                         unsorted_segment_min, unsorted_segment_prod,
                                         unsorted_segment_sqrt_n, unsorted_segment_sum)
+from fn._tf_compat._math_extra import (acos, acosh, angle, asin, asinh, atan, atanh, bincount,  # noqa: E402,F401
+                                      cosh, erfc, expm1, in_top_k, sinh, tan)
+from fn._tf_compat._nn_extra import log_sigmoid, softsign  # noqa: E402,F401
 
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["elu", "invert", "matmul", "realdiv", "relu", "tensordot"])

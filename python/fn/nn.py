@@ -129,6 +129,10 @@ from fn._nn_ops import (batch_normalization, conv1d, conv2d_transpose, depthwise
                         sparse_softmax_cross_entropy_with_logits)
 from fn._nn_ops import silu as swish  # noqa: E402,F401
 from fn._sort_ops import top_k  # noqa: E402,F401
+from fn._tf_compat._nn_extra import (avg_pool, avg_pool1d, conv_transpose, convolution,  # noqa: E402,F401,F811
+                                     depth_to_space, max_pool, max_pool1d, pool, selu,
+                                     separable_conv2d, softsign, space_to_depth)
+from fn._tf_compat._random_extra import experimental  # noqa: E402,F401
 
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["convert_to_tensor", "transpose"])

@@ -119,6 +119,7 @@ def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
 
 # shuffle, categorical and the stateless ops (issue 14); imported last (they use uniform).
 from fn._random_ops import categorical, shuffle, stateless_normal, stateless_uniform  # noqa: E402,F401
+from fn._tf_compat._random_extra import stateless_categorical, stateless_truncated_normal  # noqa: E402,F401
 
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["convert_to_tensor", "float32", "get_global_seed", "get_seed"])
