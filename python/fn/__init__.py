@@ -83,6 +83,7 @@ from fn._tensor_array import TensorArray  # noqa: E402
 from fn._control_flow import case, cond, switch_case, while_loop  # noqa: E402
 from fn._functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
 from fn import data  # noqa: E402,F401
+from fn import distribute  # noqa: E402,F401
 from fn import train  # noqa: E402,F401
 from fn import saved_model  # noqa: E402,F401
 from fn import onnx  # noqa: E402,F401  (needs the onnx package only when exporting)

@@ -21,6 +21,10 @@ _SINGLETON_MESSAGE = (
 
 _local = threading.local()
 
+# Called with each new Variable (fn._distribute records the strategy whose scope created it and,
+# across workers, makes every worker start from the chief's initial value).
+_creation_hooks: List[Callable[["Variable"], None]] = []
+
 
 def _policies() -> List["_CreationPolicy"]:
     if not hasattr(_local, "policies"):
@@ -61,6 +65,7 @@ class Variable:
     reads inside a graph see assignments made outside, and assignments run on every call."""
 
     __array_priority__ = 100
+    _distribute_strategy: Any = None   # the tf.distribute strategy whose scope created it
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Variable":
         # As in TF, fn.Variable(...) makes a ResourceVariable (type(v).__name__ says so).
@@ -100,6 +105,8 @@ class Variable:
         _tape._register_variable(self)   # lets GradientTape.watched_variables() find it
         if policies and not _core.executing_eagerly() or (policies and policies[-1].allowed):
             policies[-1].created.append(self)
+        for hook in _creation_hooks:
+            hook(self)
 
     # -- identity and metadata
     @property

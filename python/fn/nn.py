@@ -7,6 +7,7 @@ from typing import Any, Optional
 from fn import _core, errors
 from fn._array_ops import convert_to_tensor, transpose
 from fn._math_ops import elu, relu, relu6, sigmoid, softplus, tanh  # noqa: F401
+from fn._distribute._losses import compute_average_loss, scale_regularization_loss  # noqa: F401
 
 
 def _sequence(value: Any, n: int, name: str) -> list:

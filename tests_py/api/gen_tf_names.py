@@ -17,7 +17,7 @@ MODULES = ["", "autodiff", "autograph", "autograph.experimental", "bitwise", "co
            "keras.layers", "keras.losses", "keras.optimizers", "keras.utils", "linalg", "math",
            "experimental", "nest", "nn", "ragged", "random", "strings", "types", "types.experimental",
            "version", "sparse", "io", "image", "saved_model", "train", "keras.callbacks",
-           "keras.metrics", "keras.models"]
+           "keras.metrics", "keras.models", "distribute", "distribute.experimental"]
 
 
 def _resolve(path: str):

@@ -1,0 +1,131 @@
+"""``tf.distribute.ReplicaContext``: what code running in one replica (inside ``strategy.run``)
+sees: its id, the number of replicas in sync, ``all_reduce``, ``all_gather`` and ``merge_call``
+(TF's ``distribute_lib.ReplicaContext``)."""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from fn import _core
+from fn._distribute import _context
+from fn._distribute._options import CommunicationOptions, ReduceOp, as_reduce_op
+
+
+def _nest() -> Any:
+    from fn import nest
+    return nest
+
+
+class ReplicaContext:
+    """``tf.distribute.ReplicaContext``: the context of one replica of ``strategy.run``."""
+
+    def __init__(self, strategy: Any, replica_id_in_sync_group: Any) -> None:
+        self._strategy = strategy
+        self._thread_mode = _context.replica_mode(self)
+        if not (replica_id_in_sync_group is None or _core.is_tensor(replica_id_in_sync_group)
+                or isinstance(replica_id_in_sync_group, int)):
+            raise ValueError("replica_id_in_sync_group can only be an integer, a Tensor or None.")
+        self._replica_id_in_sync_group = replica_id_in_sync_group
+        if strategy is not None:
+            self._local_replica_id = strategy.extended._get_local_replica_id(replica_id_in_sync_group)
+
+    def __enter__(self) -> None:
+        _context.push_mode(self._thread_mode)
+
+    def __exit__(self, *exc: Any) -> None:
+        _context.pop_mode()
+
+    @property
+    def num_replicas_in_sync(self) -> int:
+        return self._strategy.num_replicas_in_sync
+
+    @property
+    def replica_id_in_sync_group(self) -> Any:
+        """This replica's id among all replicas, as an int32 scalar tensor."""
+        if _core.is_tensor(self._replica_id_in_sync_group):
+            return self._replica_id_in_sync_group
+        from fn._array_ops import constant
+        from fn.dtypes import int32
+        return constant(self._replica_id_in_sync_group, int32, name="replica_id_in_sync_group")
+
+    @property
+    def _replica_id(self) -> Any:
+        return self._local_replica_id
+
+    @property
+    def strategy(self) -> Any:
+        return self._strategy
+
+    @property
+    def devices(self) -> tuple:
+        _context.require_replica_context(self)
+        return ("/job:localhost/replica:0/task:0/device:CPU:0",)
+
+    def merge_call(self, merge_fn: Callable, args: tuple = (), kwargs: Optional[dict] = None) -> Any:
+        """Runs ``merge_fn(strategy, *args, **kwargs)`` once in the cross-replica context, with
+        the values of all replicas (each worker has one replica here, so its own values)."""
+        _context.require_replica_context(self)
+        return _context.run_in_cross_replica(self._strategy, merge_fn, self._strategy, *args, **(kwargs or {}))
+
+    def all_reduce(self, reduce_op: Any, value: Any, options: Optional[CommunicationOptions] = None) -> Any:
+        """Reduces ``value`` (a nested structure of tensors) across replicas; every replica gets
+        the result. Its gradient is the all-reduce of the incoming gradients (as TF's)."""
+        nest = _nest()
+        reduce_op = as_reduce_op(reduce_op)
+        options = options or CommunicationOptions()
+        flat = [v if _core.is_tensor(v) else _core.convert_to_tensor(v, None, None) for v in nest.flatten(value)]
+        if not flat:
+            return value
+
+        def batch_all_reduce(strategy: Any, *value_flat: Any) -> Any:
+            return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in value_flat], options)
+
+        from fn._custom_gradient import custom_gradient
+
+        @custom_gradient
+        def grad_wrapper(*xs: Any) -> Any:
+            ys = self.merge_call(batch_all_reduce, args=xs)
+            return list(ys), lambda *dys: list(self.all_reduce(reduce_op, list(dys), options))
+
+        return nest.pack_sequence_as(value, list(grad_wrapper(*flat)))
+
+    def all_gather(self, value: Any, axis: int, options: Optional[CommunicationOptions] = None) -> Any:
+        """Concatenates ``value`` of every replica along ``axis`` (replica order); the gradient
+        of each replica's input is its slice of the all-reduced (summed) gradient."""
+        nest = _nest()
+        options = options or CommunicationOptions()
+        flat = [v if _core.is_tensor(v) else _core.convert_to_tensor(v, None, None) for v in nest.flatten(value)]
+
+        def batch_all_gather(strategy: Any, *value_flat: Any) -> Any:
+            return strategy.extended._batch_gather_to([(v, v) for v in value_flat], axis, options)
+
+        from fn._custom_gradient import custom_gradient
+
+        @custom_gradient
+        def grad_wrapper(*xs: Any) -> Any:
+            ys = self.merge_call(batch_all_gather, args=xs)
+
+            def grad(*dys: Any) -> Any:
+                from fn._array_ops import gather, range as range_, reshape, shape
+                from fn._math_ops import reduce_sum
+                grads = self.all_reduce(ReduceOp.SUM, list(dys), options)
+                out = []
+                for x, g in zip(xs, grads):
+                    sizes = self.all_gather(reshape(shape(x)[axis], [1]), axis=0, options=options)
+                    begin = reduce_sum(sizes[:self.replica_id_in_sync_group])
+                    out.append(gather(g, range_(begin, begin + shape(x)[axis]), axis=axis))
+                return out
+
+            return list(ys), grad
+
+        return nest.pack_sequence_as(value, list(grad_wrapper(*flat)))
+
+    def _update(self, var: Any, fn: Callable, args: tuple = (), kwargs: Optional[dict] = None, group: bool = True) -> Any:
+        return self._strategy.extended._replica_ctx_update(var, fn, args=args, kwargs=kwargs, group=group)
+
+
+class _DefaultReplicaContext(ReplicaContext):
+    """The replica context outside every strategy (the default strategy's only replica)."""
+
+    @property
+    def replica_id_in_sync_group(self) -> int:
+        return 0
