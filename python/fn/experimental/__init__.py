@@ -1,11 +1,12 @@
-"""``tf.experimental``: the ragged shape classes (``DynamicRaggedShape``, ``RowPartition``), and
-fn's ``install_as_tensorflow``."""
+"""``tf.experimental``: the ragged shape classes (``DynamicRaggedShape``, ``RowPartition``),
+``tf.experimental.numpy``, ``tf.experimental.Optional``, and fn's ``install_as_tensorflow``."""
 from __future__ import annotations
 
 from typing import Any
 
 from fn._ragged._dynamic_shape import DynamicRaggedShape
 from fn._ragged._row_partition import RowPartition
+from fn.experimental import numpy
 from fn._tf_compat import install_as_tensorflow
 from fn.data._optional import Optional
 

@@ -1,0 +1,1 @@
+"""``tf.experimental.numpy`` on fn tensors (the public module is ``fn.experimental.numpy``)."""

@@ -1,0 +1,279 @@
+"""Array creation of ``tf.experimental.numpy`` (TF's ``np_array_ops``/``np_math_ops`` creators)."""
+from __future__ import annotations
+
+import builtins
+from typing import Any, List, Optional
+
+import numpy as np
+
+import fn
+from fn._numpy import _dtypes
+from fn._numpy._utils import array, array_internal, asarray, is_ndarray, shape_list
+
+_DT = _dtypes.as_fn_dtype
+
+
+def _dtype_or_default(dtype: Any) -> Any:
+    return _dtypes.result_type(dtype) if dtype else _DT(_dtypes.default_float_type())
+
+
+def empty(shape: Any, dtype: Any = float) -> Any:
+    """``tnp.empty`` (zeros: fn tensors are always initialised)."""
+    return zeros(shape, dtype)
+
+
+def empty_like(a: Any, dtype: Any = None) -> Any:
+    """``tnp.empty_like``."""
+    return zeros_like(a, dtype)
+
+
+def zeros(shape: Any, dtype: Any = float) -> Any:
+    """``tnp.zeros``: float64 by default (float32 with ``prefer_float32``)."""
+    return fn.zeros(shape, dtype=_dtype_or_default(dtype))
+
+
+def ones(shape: Any, dtype: Any = float) -> Any:
+    """``tnp.ones``."""
+    return fn.ones(shape, dtype=_dtype_or_default(dtype))
+
+
+def zeros_like(a: Any, dtype: Any = None) -> Any:
+    """``tnp.zeros_like``."""
+    dt = _dtypes.result_type_unary(a, dtype)
+    return fn.zeros_like(asarray(a), dtype=dt)
+
+
+def ones_like(a: Any, dtype: Any = None) -> Any:
+    """``tnp.ones_like``."""
+    dt = _dtypes.result_type_unary(a, dtype)
+    return fn.ones_like(asarray(a), dtype=dt)
+
+
+def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
+    """``tnp.full``: ``fill_value`` broadcast to ``shape``."""
+    if not is_ndarray(shape):
+        shape = asarray(fn.convert_to_tensor(shape, dtype_hint=fn.int32))
+    shape = fn.reshape(shape, [-1])
+    return fn.broadcast_to(asarray(fill_value, dtype=dtype), shape)
+
+
+def full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+              shape: Any = None) -> Any:
+    """``tnp.full_like``."""
+    if order != "K":
+        raise ValueError("Non-standard orders are not supported.")
+    if not subok:
+        raise ValueError("subok being False is not supported.")
+    if shape:
+        raise ValueError("Overriding the shape is not supported.")
+    a = asarray(a)
+    dtype = dtype or _dtypes.result_type(a)
+    return fn.broadcast_to(asarray(fill_value, dtype=dtype), fn.shape(a))
+
+
+def _diag_indices(length: Any, k: int) -> Any:
+    idx = fn.range(length)
+    return fn.stack([idx + builtins.max(-k, 0), idx + builtins.max(k, 0)], axis=1)
+
+
+def eye(N: int, M: Optional[int] = None, k: int = 0, dtype: Any = float) -> Any:  # noqa: N803
+    """``tnp.eye``: ones on the ``k``-th diagonal of an N x M matrix."""
+    dtype = _dtype_or_default(dtype)
+    N = int(N)
+    M = N if not M else int(M)
+    k = int(k)
+    if k >= M or -k >= N:
+        return fn.zeros([N, M], dtype=dtype)
+    length = builtins.min(N + builtins.min(k, 0), M - builtins.max(k, 0))
+    return fn.scatter_nd(_diag_indices(length, k), fn.ones([length], dtype), [N, M])
+
+
+def identity(n: int, dtype: Any = float) -> Any:
+    """``tnp.identity``."""
+    return eye(N=n, M=n, dtype=dtype)
+
+
+def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Any:
+    """``tnp.arange``: values ``start, start+step, ...`` below ``stop`` (NumPy's result dtype)."""
+    if not step:
+        raise ValueError("step must be non-zero.")
+    if dtype:
+        dtype = _dtypes.result_type(dtype)
+    elif stop is None:
+        dtype = _dtypes.result_type(start, step)
+    else:
+        dtype = _dtypes.result_type(start, step, stop)
+    if step > 0 and ((stop is not None and start > stop) or (stop is None and start < 0)):
+        return array([], dtype=dtype)
+    if step < 0 and ((stop is not None and start < stop) or (stop is None and start > 0)):
+        return array([], dtype=dtype)
+    return fn.cast(fn.range(start, stop, step), dtype)
+
+
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
+             dtype: Any = float, axis: int = 0) -> Any:
+    """``tnp.linspace`` (NumPy 2's result type: that of ``start * 1.0`` and ``stop * 1.0``)."""
+    if dtype:
+        dtype = _dtypes.result_type([start * 1.0, stop * 1.0])
+    start = array(start, dtype=dtype)
+    stop = array(stop, dtype=dtype)
+    if num < 0:
+        raise ValueError("Argument `num` (number of samples) must be a non-negative integer. "
+                         f"Received: num={num}")
+    step = fn.convert_to_tensor(np.nan)
+    if endpoint:
+        result = fn.linspace(start, stop, num, axis=axis)
+        if num > 1:
+            step = (stop - start) / (num - 1)
+    else:
+        if num > 0:
+            step = (stop - start) / num
+        if num > 1:
+            new_stop = fn.cast(stop, step.dtype) - step
+            result = fn.linspace(fn.cast(start, new_stop.dtype), new_stop, num, axis=axis)
+        else:
+            result = fn.linspace(start, stop, num, axis=axis)
+    if dtype:
+        if dtype.is_integer:
+            result = fn.floor(result)
+        result = fn.cast(result, dtype)
+    return (result, step) if retstep else result
+
+
+def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10.0,
+             dtype: Any = None, axis: int = 0) -> Any:
+    """``tnp.logspace``."""
+    dtype = _dtypes.result_type([start * 1.0, stop * 1.0])
+    result = linspace(start, stop, num=num, endpoint=endpoint, dtype=dtype, axis=axis)
+    return fn.cast(fn.pow(fn.cast(base, result.dtype), result), dtype)
+
+
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
+              axis: int = 0) -> Any:
+    """``tnp.geomspace``: a geometric progression (NumPy's sign conventions)."""
+    from fn._numpy import _math
+    dtype = fn.as_dtype(dtype) if dtype else _dtypes.result_type(start, stop, float(num), zeros((), dtype))
+    comp = np.promote_types(dtype.as_numpy_dtype, np.float32)
+    start = asarray(start, dtype=comp)
+    stop = asarray(stop, dtype=comp)
+    start_sign = 1 - fn.sign(start)
+    stop_sign = 1 - fn.sign(stop)
+    signflip = 1 - start_sign * stop_sign // 2
+    res = signflip * logspace(_math.log10(signflip * start), _math.log10(signflip * stop), num,
+                              endpoint=endpoint, base=10.0, dtype=comp, axis=0)
+    if axis != 0:
+        from fn._numpy._manip import moveaxis
+        res = moveaxis(res, 0, axis)
+    return fn.cast(res, dtype)
+
+
+def _tri_mask(n: Any, m: Any, k: int) -> Any:
+    rows = fn.reshape(fn.range(n), [-1, 1])
+    cols = fn.reshape(fn.range(m), [1, -1])
+    return cols - rows <= k
+
+
+def tri(N: int, M: Optional[int] = None, k: int = 0, dtype: Any = None) -> Any:  # noqa: N803
+    """``tnp.tri``: ones at and below the ``k``-th diagonal."""
+    M = M if M is not None else N
+    dtype = _dtypes.result_type(dtype) if dtype else _DT(_dtypes.default_float_type())
+    if dtype is fn.bool:
+        return _tri_mask(N, M, k)
+    return fn.cast(_tri_mask(N, M, k), dtype)
+
+
+def _tril_triu(m: Any, k: int, lower: bool) -> Any:
+    m = asarray(m)
+    if m.shape.rank is None:
+        raise ValueError("Argument to tril/triu should have known rank")
+    if m.shape.rank < 2:
+        raise ValueError("Argument to tril/triu must have rank at least 2")
+    shp = shape_list(m)
+    mask = _tri_mask(shp[-2], shp[-1], k if lower else k - 1)
+    if not lower:
+        mask = fn.logical_not(mask)
+    return fn.where(fn.broadcast_to(mask, fn.shape(m)), m, fn.zeros_like(m))
+
+
+def tril(m: Any, k: int = 0) -> Any:
+    """``tnp.tril``: the lower triangle (zeros above the ``k``-th diagonal)."""
+    return _tril_triu(m, k, True)
+
+
+def triu(m: Any, k: int = 0) -> Any:
+    """``tnp.triu``: the upper triangle."""
+    return _tril_triu(m, k, False)
+
+
+def diag(v: Any, k: int = 0) -> Any:
+    """``tnp.diag``: a diagonal matrix from a vector, or a matrix's ``k``-th diagonal."""
+    v = asarray(v)
+    r = v.shape.rank
+    if r is not None and r not in (1, 2):
+        raise ValueError(f"Shape must be at most rank 2 but is rank {r}")
+    if r == 2:
+        from fn._numpy._manip import diagonal
+        return diagonal(v, k)
+    n = fn.size(v)
+    side = n + builtins.abs(k)
+    return fn.scatter_nd(_diag_indices(n, k), v, fn.stack([side, side]))
+
+
+def diagflat(v: Any, k: int = 0) -> Any:
+    """``tnp.diagflat``."""
+    return diag(fn.reshape(asarray(v), [-1]), k)
+
+
+def vander(x: Any, N: Optional[int] = None, increasing: bool = False) -> Any:  # noqa: N803
+    """``tnp.vander``: columns are powers of ``x``."""
+    from fn._numpy._math import power
+    x = asarray(x)
+    if x.shape.rank is not None and x.shape.rank != 1:
+        raise ValueError(f"x must be a one-dimensional array. Received: x={x}")
+    if N is None:
+        N = x.shape[0]
+    if N is not None and N < 0:
+        raise ValueError(f"Argument `N` must be a non-negative integer. Received: N={N}")
+    delta = arange(N, dtype=fn.int32) if increasing else arange(N - 1, -1, -1, dtype=fn.int32)
+    return power(fn.expand_dims(x, -1), delta)
+
+
+def meshgrid(*xi: Any, **kwargs: Any) -> List[Any]:
+    """``tnp.meshgrid`` (``indexing`` 'xy' or 'ij'; ``sparse`` and ``copy`` as NumPy)."""
+    sparse = kwargs.get("sparse", False)
+    if sparse:
+        raise ValueError("Function `meshgrid` does not support returning sparse arrays yet. "
+                         f"Received: sparse={sparse}")
+    copy_ = kwargs.get("copy", True)
+    if not copy_:
+        raise ValueError(f"Function `meshgrid` only supports copy=True. Received: copy={copy_}")
+    indexing = kwargs.get("indexing", "xy")
+    return list(fn.meshgrid(*[asarray(x) for x in xi], indexing=indexing))
+
+
+def copy(a: Any) -> Any:
+    """``tnp.copy``."""
+    return array(a, copy=True)
+
+
+def ix_(*args: Any) -> Any:
+    """``tnp.ix_``: open meshes for cross-indexing."""
+    n = len(args)
+    out = []
+    for i, a in enumerate(args):
+        a = asarray(a)
+        if a.shape.rank is not None and a.shape.rank != 1:
+            raise ValueError(f"Arguments must be 1-d, got arg {i} of rank {a.shape.rank}")
+        if a.dtype is fn.bool:
+            a = fn.reshape(fn.where(a), [-1])
+        out.append(fn.reshape(a, [1] * i + [-1] + [1] * (n - i - 1)))
+    return out
+
+
+def diag_indices(n: int, ndim: int = 2) -> Any:
+    """``tnp.diag_indices``."""
+    if n < 0:
+        raise ValueError(f"n argument to diag_indices must be nonnegative, got {n}")
+    if ndim < 0:
+        raise ValueError(f"ndim argument to diag_indices must be nonnegative, got {ndim}")
+    return (fn.range(n),) * ndim

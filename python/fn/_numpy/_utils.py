@@ -1,0 +1,129 @@
+"""Conversion and promotion helpers of ``tf.experimental.numpy`` (TF's ``np_array_ops.array``,
+``_promote_dtype`` and ``np_utils`` helpers), on fn tensors."""
+from __future__ import annotations
+
+from typing import Any, List, Optional
+
+import numpy as np
+
+import fn
+from fn._numpy import _dtypes
+
+
+def is_ndarray(x: Any) -> bool:
+    """``tnp.ndarray`` is ``fn.Tensor`` (eager or symbolic)."""
+    return isinstance(x, fn.Tensor)
+
+
+def static_value(x: Any) -> Any:
+    """The NumPy value of an eager tensor (or a non-tensor), None for symbolic tensors."""
+    if isinstance(x, fn.Tensor):
+        return x.numpy() if isinstance(x, fn.EagerTensor) else None
+    return np.asarray(x)
+
+
+def _is_string_type(dtype: Any) -> bool:
+    return dtype in (np.str_, np.bytes_) or dtype is fn.string
+
+
+def array_internal(val: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> Any:
+    """``np.array``'s body: converts ``val`` to a tensor of NumPy's result type for it."""
+    result = val
+    if not is_ndarray(result):
+        dtype = _dtypes.result_type_unary(result, dtype)
+        if _is_string_type(dtype):
+            result = fn.convert_to_tensor(result, dtype=fn.string)
+        else:
+            result = fn.convert_to_tensor(result, dtype_hint=dtype)
+            if result.dtype != dtype:
+                result = fn.cast(result, dtype)
+    elif dtype and result.dtype != dtype:
+        result = fn.cast(result, dtype)
+    if copy:
+        result = fn.identity(result)
+    if ndmin > 32:
+        raise ValueError(f"ndmin bigger than allowable number of dimensions: 32.")
+    rank = result.shape.rank
+    if ndmin and rank is not None and ndmin > rank:
+        result = fn.reshape(result, [1] * (ndmin - rank) + [-1 if d is None else d for d in result.shape.as_list()]
+                            if result.shape.is_fully_defined() or rank <= 1 else
+                            fn.concat([fn.ones([ndmin - rank], fn.int32), fn.shape(result)], 0))
+    return result
+
+
+def array(val: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> Any:
+    """``tf.experimental.numpy.array``."""
+    if dtype:
+        dtype = _dtypes.result_type(dtype)
+    return array_internal(val, dtype, copy, ndmin)
+
+
+def asarray(a: Any, dtype: Any = None) -> Any:
+    """``tf.experimental.numpy.asarray``: ``a`` itself when it is already a tensor of ``dtype``."""
+    if dtype:
+        dtype = _dtypes.result_type(dtype)
+    if is_ndarray(a) and (not dtype or dtype == a.dtype):
+        return a
+    return array(a, dtype, copy=False)
+
+
+def asanyarray(a: Any, dtype: Any = None) -> Any:
+    """``tf.experimental.numpy.asanyarray``."""
+    return asarray(a, dtype)
+
+
+def ascontiguousarray(a: Any, dtype: Any = None) -> Any:
+    """``tf.experimental.numpy.ascontiguousarray``."""
+    return array(a, dtype, ndmin=1)
+
+
+def promote_dtype(*arrays: Any) -> List[Any]:
+    dtype = _dtypes.result_type(*arrays)
+
+    def _fast(x: Any) -> Any:
+        if is_ndarray(x) and x.dtype == dtype:
+            return x
+        return array_internal(x, dtype=dtype, copy=False)
+    return [_fast(a) for a in arrays]
+
+
+def promote_dtype_binary(t1: Any, t2: Any) -> List[Any]:
+    dtype = _dtypes.result_type_binary(t1, t2)
+    if not (is_ndarray(t1) and t1.dtype == dtype):
+        t1 = array_internal(t1, dtype=dtype, copy=False)
+    if not (is_ndarray(t2) and t2.dtype == dtype):
+        t2 = array_internal(t2, dtype=dtype, copy=False)
+    return [t1, t2]
+
+
+def to_float(x: Any) -> Any:
+    """``x`` as a tensor, cast to the default float type unless already inexact."""
+    x = asarray(x)
+    if not _dtypes.is_inexact(x.dtype):
+        x = fn.cast(x, _dtypes.as_fn_dtype(_dtypes.default_float_type()))
+    return x
+
+
+def rank(x: Any) -> Any:
+    r = x.shape.rank
+    return r if r is not None else fn.rank(x)
+
+
+def static_shape(x: Any) -> Optional[List[int]]:
+    return x.shape.as_list() if x.shape.is_fully_defined() else None
+
+
+def norm_axis(axis: int, ndim: int) -> int:
+    if not -ndim <= axis < ndim:
+        raise fn.errors.InvalidArgumentError(
+            None, None, f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim
+
+
+def shape_list(x: Any) -> List[Any]:
+    """Static dims where known, scalar tensors for the unknown ones."""
+    dims = x.shape.as_list()
+    if None not in dims:
+        return dims
+    dyn = fn.shape(x)
+    return [d if d is not None else dyn[i] for i, d in enumerate(dims)]
