@@ -9,6 +9,7 @@ from fn._distribute import (DistributedDataset, DistributedIterator, Distributed
                             StrategyExtended, experimental_set_strategy, get_replica_context,
                             get_strategy, has_strategy, in_cross_replica_context)
 from fn.distribute import experimental  # noqa: F401
+from fn._tf_compat._distribute_names import MultiWorkerMirroredStrategy, TPUStrategy  # noqa: F401,E402
 
 from fn._public import export as _export  # noqa: E402
 _export(globals())
