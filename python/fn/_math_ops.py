@@ -353,6 +353,7 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         if not (a.dtype.is_integer and as_dtype(output_type).is_integer):
             raise TypeError(f"Only int8 inputs with output_type int32 are supported by tf.matmul's "
                             f"output_type; got {a.dtype.name} -> {as_dtype(output_type).name}")
+        from fn._array_ops import cast
         a, b = cast(a, output_type), cast(b, output_type)
     ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
     ra, rb = a._rank, b._rank
@@ -404,14 +405,38 @@ def _install_operators() -> None:
 _install_operators()
 
 
+def _tensordot_dynamic(a: Any, b: Any, a_axes: list, b_axes: list, name: Optional[str]) -> Any:
+    from fn import _array_ops as array_ops
+    ra, rb = a._rank, b._rank
+    sa, sb = a._shape_tuple, b._shape_tuple
+    for x, y in zip(a_axes, b_axes):
+        if sa[x] is not None and sb[y] is not None and sa[x] != sb[y]:
+            raise ValueError(f"Dimensions {sa[x]} and {sb[y]} of the contracted axes must be equal.")
+    dyn_a, dyn_b = array_ops.shape(a), array_ops.shape(b)
+    dim_a = [sa[i] if sa[i] is not None else dyn_a[i] for i in range(ra)]
+    dim_b = [sb[i] if sb[i] is not None else dyn_b[i] for i in range(rb)]
+    free_a = [i for i in range(ra) if i not in a_axes]
+    free_b = [i for i in range(rb) if i not in b_axes]
+
+    def prod(dims: list) -> Any:
+        out: Any = 1
+        for d in dims:
+            out = out * d
+        return out
+    a2 = array_ops.reshape(array_ops.transpose(a, free_a + a_axes), [-1, prod([dim_a[i] for i in a_axes])])
+    b2 = array_ops.reshape(array_ops.transpose(b, b_axes + free_b), [prod([dim_b[i] for i in b_axes]), -1])
+    out = matmul(a2, b2)
+    return array_ops.reshape(out, [dim_a[i] for i in free_a] + [dim_b[i] for i in free_b], name=name)
+
+
 def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
     """``tf.tensordot``: contracts ``axes`` of ``a`` with those of ``b`` (an int N means the last
     N of ``a`` with the first N of ``b``), as one matmul between reshaped, transposed operands."""
     from fn import _array_ops as array_ops
     a, b = _core.convert_to_tensor(a), _core.convert_to_tensor(b)
     ra, rb = a._rank, b._rank
-    if ra < 0 or rb < 0 or a._shape_tuple is None or None in a._shape_tuple or None in b._shape_tuple:
-        raise ValueError("fn.tensordot needs operands of fully known static shape")
+    if ra < 0 or rb < 0:
+        raise ValueError("fn.tensordot needs operands of known rank")
     if isinstance(axes, int):
         if axes < 0 or axes > min(ra, rb):
             raise ValueError(f"'axes' must be at most {min(ra, rb)}, got {axes}.")
@@ -424,6 +449,8 @@ def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
     if len(a_axes) != len(b_axes):
         raise ValueError(f"Different number of contraction axes 'a' and 'b', {len(a_axes)} != {len(b_axes)}.")
     sa, sb = a._shape_tuple, b._shape_tuple
+    if None in sa or None in sb:   # dimensions known only when running: shapes as tensors
+        return _tensordot_dynamic(a, b, a_axes, b_axes, name)
     for x, y in zip(a_axes, b_axes):
         if sa[x] != sb[y]:
             raise ValueError(f"Dimensions {sa[x]} and {sb[y]} of the contracted axes must be equal.")

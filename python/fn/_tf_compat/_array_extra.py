@@ -149,3 +149,27 @@ def unique_with_counts(x: Any, out_idx: Any = None, name: Optional[str] = None) 
     count = fn.math.unsorted_segment_sum(fn.ones_like(idx), idx, fn.shape(y, out_type=out_idx)[0])
     from collections import namedtuple
     return namedtuple("UniqueWithCounts", ["y", "idx", "count"])(y, idx, count)
+
+
+def _shift_args(x: Any, y: Any) -> tuple:
+    import fn
+    x = fn.convert_to_tensor(x)
+    y = fn.convert_to_tensor(y, dtype=x.dtype)
+    if not x.dtype.is_integer:
+        raise TypeError(f"Value passed to parameter 'x' has DataType {x.dtype.name} not in list of allowed "
+                        "values: int8, int16, int32, int64, uint8, uint16, uint32, uint64")
+    return x, y
+
+
+def left_shift(x: Any, y: Any, name: Optional[str] = None) -> Any:
+    """``tf.bitwise.left_shift``: x * 2**y in the integer type (bits shifted out are lost)."""
+    import fn
+    x, y = _shift_args(x, y)
+    return x * fn.pow(fn.ones_like(y) * 2, y)
+
+
+def right_shift(x: Any, y: Any, name: Optional[str] = None) -> Any:
+    """``tf.bitwise.right_shift``: arithmetic shift (floor division by 2**y; sign-extending)."""
+    import fn
+    x, y = _shift_args(x, y)
+    return fn.math.floordiv(x, fn.pow(fn.ones_like(y) * 2, y))
