@@ -96,6 +96,7 @@ class Variable:
             raise ValueError(f"The initial value's shape ({value.shape}) is not compatible with the explicitly "
                              f"supplied `shape` argument ({self._shape}).")
         self._trainable = True if trainable is None else bool(trainable)
+        self._constraint = unused.get("constraint")
         self._aggregation = unused.get("aggregation")
         self._synchronization = unused.get("synchronization")
         self._name = (name or "Variable") + ":0"
@@ -159,6 +160,11 @@ class Variable:
         """``Variable.synchronization`` (``tf.VariableSynchronization``; AUTO unless given)."""
         from fn._tf_compat._variable_enums import VariableSynchronization
         return VariableSynchronization(self._synchronization or VariableSynchronization.AUTO)
+
+    @property
+    def constraint(self) -> Any:
+        """``Variable.constraint``: the projection function given at creation, or None."""
+        return self._constraint
 
     @property
     def _unique_id(self) -> str:
