@@ -158,3 +158,7 @@ def __getattr__(name: str) -> "object":
 
 from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["EagerTensor", "Function"])
+import importlib.util as _importlib_util  # noqa: E402
+if _importlib_util.find_spec("keras") is not None:   # dir(tf) lists keras (when it can be loaded)
+    __all__.append("keras")
+    _export(globals())

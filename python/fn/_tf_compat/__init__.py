@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import sys
 
-from fn._tf_compat._finder import install_finder
-
 
 def install_as_tensorflow() -> None:
     """Makes ``import tensorflow`` (and ``import tensorflow.X``) resolve to fn.
@@ -24,6 +22,7 @@ def install_as_tensorflow() -> None:
             "install_as_tensorflow(): the real `tensorflow` module is already imported in this "
             "process; call fn.experimental.install_as_tensorflow() (or run the program with "
             "`python -m fn.run`) before anything imports tensorflow.")
+    from fn._tf_compat._finder import install_finder   # importlib.abc: not on `import fn`'s path
     sys.modules["tensorflow"] = fn
     install_finder()
 
