@@ -15,6 +15,12 @@ class Trackable:
 
     _fn_trackable = True
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if "_fn_deferred_restores" in self.__dict__:   # a checkpoint read before this attribute existed
+            from fn import _trackable
+            _trackable.on_setattr(self, name, value)
+
     def _track_trackable(self, trackable: Any, name: str, overwrite: bool = False) -> Any:
         deps = self.__dict__.get(_DEPS)
         if deps is None:
@@ -31,13 +37,8 @@ class Trackable:
         return dict(self.__dict__.get(_DEPS, {}))
 
     def _fn_trackable_children(self) -> List[Tuple[str, Any]]:
-        return [(name, _as_fn_trackable(v)) for name, v in self._trackable_children().items()]
-
-
-def _as_fn_trackable(value: Any) -> Any:
-    # A Keras Variable holds the fn.Variable that is saved (TF saves it under the same name).
-    inner = getattr(value, "_fn_saved_variable", None)
-    return inner() if callable(inner) else value
+        # fn's checkpoints and SavedModels walk these (fn._trackable.children).
+        return list(self._trackable_children().items())
 
 
 class AutoTrackable(Trackable):
@@ -51,17 +52,23 @@ class AutoTrackable(Trackable):
                 self._track_trackable(value, name, overwrite=True)
             elif deps is not None and name in deps:
                 del deps[name]
-        object.__setattr__(self, name, value)
+        super().__setattr__(name, value)   # on along the MRO (Keras' optimizer tracks here too)
 
     def __delattr__(self, name: str) -> None:
         deps = self.__dict__.get(_DEPS)
         if deps is not None:
             deps.pop(name, None)
-        object.__delattr__(self, name)
+        super().__delattr__(name)
 
 
 def _is_trackable_value(value: Any) -> bool:
+    # Lists and dicts are tracked by reference, even empty (TF wraps them to see later appends;
+    # here the same object is walked when saving, so later appends are seen too).
     from fn._variables import Variable
+    if isinstance(value, (list, dict)):
+        return True
+    if isinstance(value, tuple):
+        return any(_is_trackable_value(v) for v in value)
     return isinstance(value, (Trackable, Variable))
 
 

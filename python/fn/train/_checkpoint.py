@@ -55,7 +55,11 @@ class _Restore:
         self.root = root
 
     def match(self, node_id: int, obj: Any) -> None:
+        obj = _trackable.unwrap(obj)
         if node_id in self.matched_nodes or id(obj) in self.matched_objects:
+            return
+        if _trackable.is_uninitialized_variable(obj):   # a Keras Variable made in a symbolic build
+            _trackable.add_deferred(obj, "_value", lambda value: self.match(node_id, value))
             return
         self.matched_nodes.add(node_id)
         self.matched_objects[id(obj)] = obj
