@@ -170,6 +170,10 @@ class _Exporter:
     def op_Square(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         return [s.one("Mul", [ins[0], ins[0]], name=n.name)]
 
+    def op_SquaredDifference(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
+        d = s.one("Sub", ins[:2])
+        return [s.one("Mul", [d, d], name=n.name)]
+
     def op_Rsqrt(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         return [s.one("Reciprocal", [s.one("Sqrt", ins[:1])], name=n.name)]
 
@@ -412,7 +416,8 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
     (named after the parameters); variables become initializers with their current values."""
     from fn import _core
     from fn._function import ConcreteFunction, Function
-    if hasattr(concrete_function, "_fn_compiled"):     # a Keras model: its call on its inputs' specs
+    from fn.saved_model._save import _is_keras_model
+    if _is_keras_model(concrete_function):     # a Keras model: its call on its inputs' specs
         from fn.saved_model._save import _keras_default_signature
         serving = _keras_default_signature(concrete_function)
         if serving is None:

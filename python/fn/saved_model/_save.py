@@ -43,16 +43,16 @@ def _concretes(f: Function) -> List[ConcreteFunction]:
 
 
 def _keras_default_signature(obj: Any) -> Any:
-    """A built Keras model's call as ``serving_default`` (its inputs' specs, batch unknown)."""
-    from fn._function import function
-    from fn._tensor_spec import TensorSpec
-    inputs = getattr(obj, "inputs", None) or ([obj._fn_input] if getattr(obj, "_fn_input", None) is not None else None)
-    if not inputs:
+    """A built Keras model's call as ``serving_default``: Keras' own ``_default_save_signature``
+    (its inputs' specs, as TF's SavedModel takes it), or None when the model is not built."""
+    try:
+        return obj._default_save_signature
+    except (AttributeError, ValueError, KeyError):
         return None
-    specs = [TensorSpec(k.shape, k.dtype, name=k.name or "inputs") for k in inputs]
-    if len(specs) == 1:
-        return function(lambda inputs: obj(inputs, training=False), input_signature=specs, autograph=False)
-    return function(lambda *xs: obj(list(xs), training=False), input_signature=specs, autograph=False)
+
+
+def _is_keras_model(obj: Any) -> bool:
+    return hasattr(type(obj), "_default_save_signature") and hasattr(obj, "built")
 
 
 def _attach_custom_gradients(g: Any) -> None:
@@ -184,7 +184,7 @@ def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None)
         candidates = [f for _, f in _functions_of(obj) if f._input_signature is not None]
         if len(candidates) == 1:
             signatures = candidates[0]
-        elif not candidates and hasattr(obj, "_fn_compiled"):
+        elif not candidates and _is_keras_model(obj):
             signatures = _keras_default_signature(obj)
     if signatures is not None and not isinstance(signatures, dict):
         signatures = {"serving_default": signatures}
