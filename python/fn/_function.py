@@ -229,6 +229,7 @@ class Function(_core.FunctionBase):
                     concrete = self._trace(pos, kw, names, key, None if allow_specs else list(leaves))
                     if not getattr(self, "_first_trace_done", False):
                         self._first_trace_done = True
+                        self._first_trace_created = bool(concrete._variables)
                         if concrete._variables:
                             # TF traces again with creation disallowed: a Function that makes new
                             # variables on every call fails here, on its first call.

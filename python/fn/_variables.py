@@ -45,6 +45,10 @@ class _CreationPolicy:
 def _creation_scope(function: Any, evaluate: Optional[Callable[[Any], Any]] = None) -> Iterator[List["Variable"]]:
     """Entered by Function._trace: creation is allowed only while tracing for the first time."""
     policy = _CreationPolicy(allowed=not getattr(function, "_first_trace_done", False))
+    # TF's two messages: variables made again by a Function whose first call made some
+    # (singleton), or made by a later call of one whose first call made none.
+    policy.message = (_SINGLETON_MESSAGE if getattr(function, "_first_trace_created", True)
+                      else "Creating variables on a non-first call to a function decorated with tf.function.")
     policy.evaluate = evaluate
     _policies().append(policy)
     try:
@@ -79,7 +83,7 @@ class Variable:
         policies = _policies()
         if not _core.executing_eagerly() and policies:
             if not policies[-1].allowed:
-                raise ValueError(_SINGLETON_MESSAGE)
+                raise ValueError(getattr(policies[-1], "message", _SINGLETON_MESSAGE))
         with init_scope():   # variables live outside graphs (TF lifts their creation out)
             if callable(initial_value):
                 initial_value = initial_value()
