@@ -144,6 +144,13 @@ class Function(_core.FunctionBase):
         return "\n\n".join(c.pretty_printed_signature(verbose) for _, c in sorted(
             items, key=lambda kc: kc[1]._trace_order))
 
+    def _list_all_concrete_functions(self) -> List[ConcreteFunction]:
+        """TF's private listing (Keras' export reads it): the traced concrete functions, oldest
+        first; with an input_signature and no trace yet, the one it defines."""
+        if self._input_signature is not None and not self._cache_size():
+            self.get_concrete_function()
+        return [c for _, c in sorted(self._cache_items(), key=lambda kc: kc[1]._trace_order)]
+
     def cache_info(self) -> Dict[str, Any]:
         """Beyond TF: the cache's entries (signatures), hits, misses, evictions and total trace time."""
         hits, misses, evictions = self._cache_stats()

@@ -22,8 +22,10 @@ def stateless_dropout(x: Any, rate: Any, seed: Any, rng_alg: Any = None, noise_s
     rate_t = fn.cast(fn.convert_to_tensor(rate), x.dtype)
     ret = x * (1 / (1 - rate_t))
     shape = fn.shape(x) if noise_shape is None else noise_shape
-    random = fn.random.stateless_uniform(shape, seed=seed, dtype=x.dtype)
-    keep = random >= rate_t
+    # fn's uniform kernel draws float32/float64; half-precision masks compare a float32 draw.
+    draw_dtype = x.dtype if x.dtype in (fn.float32, fn.float64) else fn.float32
+    random = fn.random.stateless_uniform(shape, seed=seed, dtype=draw_dtype)
+    keep = random >= fn.cast(rate_t, draw_dtype)
     return fn.where(keep, ret, fn.zeros([], x.dtype))
 
 

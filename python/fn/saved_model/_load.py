@@ -168,6 +168,10 @@ def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
             elif isinstance(obj, dict):
                 obj[name] = child
             elif not isinstance(obj, Variable):
+                if isinstance(getattr(type(obj), name, None), property):
+                    # A saved child named like a Module property (`variables` of a Keras export
+                    # archive): as in TF, the loaded attribute is the child.
+                    obj.__class__ = type(type(obj).__name__, (type(obj),), {name: None})
                 object.__setattr__(obj, name, child)
     concretes = [_load_concrete(r, blobs, objects) for r in header["functions"]]
     for node_id, name, indices in header["attached"]:

@@ -10,6 +10,7 @@ from fn.train._checkpoint import Checkpoint, CheckpointLoadStatus
 from fn.train._checkpoint_io import CheckpointReader
 from fn.train._manager import CheckpointManager
 from fn.train._state import latest_checkpoint
+from fn._tf_compat._trackable_view import TrackableView
 
 
 def _resolve(ckpt_dir_or_file: Any) -> str:
