@@ -174,7 +174,6 @@ TEST_CASE("a plan run on many threads at once gives each run its own pool") {
 TEST_CASE("a While body with static shapes allocates no storage per iteration once warm") {
   BudgetGuard guard;
   BufferPool::set_budget(size_t{64} << 20);
-  install_control_flow_kernels();
   const int64_t n = 8;
   TensorSpec mat{DType::Float32, Shape{n, n}}, i32{DType::Int32, Shape{}};
   auto g = std::make_shared<Graph>("f");

@@ -12,6 +12,7 @@
 #include "ops/tensor_list.h"
 #include "passes/passes.h"
 #include "trace/context.h"
+#include "test_ops.h"
 
 using namespace fn;
 
@@ -23,41 +24,37 @@ std::vector<int64_t>& side_effects() {
   return log;
 }
 
-void register_test_ops() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    OpRegistry& r = OpRegistry::global();
-    r.add(OpDef{"TestLess", "less", 2,
-                [](const InferContext& c) { return one(DType::Bool, c.inputs[0].shape); },
-                [](KernelContext&, const std::vector<EagerPtr>& in) {
-                  return std::vector<EagerPtr>{
-                      make_scalar(DType::Bool, in[0]->scalar_as_double() < in[1]->scalar_as_double())};
-                },
-                {}});
-    // x * y for float32 scalars, differentiable.
-    r.add(OpDef{"TestMul", "mul", 2, [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; },
-                [](KernelContext&, const std::vector<EagerPtr>& in) {
-                  auto out = make_tensor(in[0]->dtype(), in[0]->shape());
-                  for (int64_t i = 0; i < out->num_elements(); ++i)
-                    out->data<float>()[i] = in[0]->data<float>()[i] * in[1]->data<float>()[i];
-                  return std::vector<EagerPtr>{out};
-                },
-                [](const GradContext& g) {
-                  return std::vector<TensorPtr>{dispatch1("TestMul", {g.out_grads[0], g.inputs[1]}),
-                                                dispatch1("TestMul", {g.out_grads[0], g.inputs[0]})};
-                }});
-    // Records its input's value on every execution (a stand-in for fn.print).
-    OpDef rec{"TestRecord", "record", 1, [](const InferContext&) { return std::vector<TensorSpec>{}; },
+void add_test_ops(OpRegistry& r) {
+  r.add(OpDef{"TestLess", "less", 2,
+              [](const InferContext& c) { return one(DType::Bool, c.inputs[0].shape); },
               [](KernelContext&, const std::vector<EagerPtr>& in) {
-                side_effects().push_back(in[0]->scalar_as_int());
-                return std::vector<EagerPtr>{};
+                return std::vector<EagerPtr>{
+                    make_scalar(DType::Bool, in[0]->scalar_as_double() < in[1]->scalar_as_double())};
               },
-              {}};
-    rec.stateful = true;
-    r.add(std::move(rec));
-  });
-  install_control_flow_kernels();
+              {}});
+  // x * y for float32 scalars, differentiable.
+  r.add(OpDef{"TestMul", "mul", 2, [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; },
+              [](KernelContext&, const std::vector<EagerPtr>& in) {
+                auto out = make_tensor(in[0]->dtype(), in[0]->shape());
+                for (int64_t i = 0; i < out->num_elements(); ++i)
+                  out->data<float>()[i] = in[0]->data<float>()[i] * in[1]->data<float>()[i];
+                return std::vector<EagerPtr>{out};
+              },
+              [](const GradContext& g) {
+                return std::vector<TensorPtr>{dispatch1("TestMul", {g.out_grads[0], g.inputs[1]}),
+                                              dispatch1("TestMul", {g.out_grads[0], g.inputs[0]})};
+              }});
+  // Records its input's value on every execution (a stand-in for fn.print).
+  OpDef rec{"TestRecord", "record", 1, [](const InferContext&) { return std::vector<TensorSpec>{}; },
+            [](KernelContext&, const std::vector<EagerPtr>& in) {
+              side_effects().push_back(in[0]->scalar_as_int());
+              return std::vector<EagerPtr>{};
+            },
+            {}};
+  rec.stateful = true;
+  r.add(std::move(rec));
 }
+const fn::testing::TestOps test_ops(add_test_ops);
 
 EagerPtr i32(int v) { return make_scalar(DType::Int32, v); }
 EagerPtr f32(float v) { return make_scalar(DType::Float32, v); }
@@ -117,7 +114,6 @@ Function counting_loop(int64_t max_iter = -1) {
 }  // namespace
 
 TEST_CASE("If runs the taken branch with captures of both branches") {
-  register_test_ops();
   auto plan = function({scalar(DType::Bool), scalar(DType::Float32), scalar(DType::Float32)},
                        [](const std::vector<TensorPtr>& a) {
     auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("AddV2", {a[1], a[1]})}; });
@@ -137,7 +133,6 @@ TEST_CASE("If runs the taken branch with captures of both branches") {
 }
 
 TEST_CASE("If merges branch shapes and rejects mismatched dtypes, naming both outputs") {
-  register_test_ops();
   auto g = std::make_shared<Graph>("f");
   GraphBuilder b(g);
   ContextScope scope(&b);
@@ -176,7 +171,6 @@ TEST_CASE("If merges branch shapes and rejects mismatched dtypes, naming both ou
 }
 
 TEST_CASE("While counts with captures, once compiled per node") {
-  register_test_ops();
   auto plan = counting_loop();
   auto out = plan->run({i32(5), f32(1.5f)});
   REQUIRE(out.size() == 2);
@@ -187,7 +181,6 @@ TEST_CASE("While counts with captures, once compiled per node") {
 }
 
 TEST_CASE("While honours maximum_iterations") {
-  register_test_ops();
   auto plan = counting_loop(3);
   auto out = plan->run({i32(100), f32(1)});
   CHECK(out[0]->scalar_as_int() == 3);
@@ -195,7 +188,6 @@ TEST_CASE("While honours maximum_iterations") {
 }
 
 TEST_CASE("While errors name the loop variable") {
-  register_test_ops();
   auto g = std::make_shared<Graph>("f");
   GraphBuilder b(g);
   ContextScope scope(&b);
@@ -242,7 +234,6 @@ TEST_CASE("While errors name the loop variable") {
 }
 
 TEST_CASE("stateful ops in a loop body make the loop stateful; they run every iteration in order") {
-  register_test_ops();
   side_effects().clear();
   auto plan = function({scalar(DType::Int32)}, [](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[0];
@@ -267,7 +258,6 @@ TEST_CASE("stateful ops in a loop body make the loop stateful; they run every it
 }
 
 TEST_CASE("nested loops and a loop inside a cond") {
-  register_test_ops();
   // sum over i < n of (sum over j < i of 1)  = n(n-1)/2, only when flag.
   auto plan = function({scalar(DType::Bool), scalar(DType::Int32)}, [](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[1];
@@ -294,7 +284,6 @@ TEST_CASE("nested loops and a loop inside a cond") {
 }
 
 TEST_CASE("control flow nodes run eagerly through dispatch too") {
-  register_test_ops();
   auto t = trace("then", {}, [](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{f32(1)}; });
   auto e = trace("else", {}, [](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{f32(2)}; });
   auto out = build_if(make_scalar(DType::Bool, 0), *t, *e);   // no graph being built: runs now
@@ -303,7 +292,6 @@ TEST_CASE("control flow nodes run eagerly through dispatch too") {
 }
 
 TEST_CASE("If gradient matches finite differences") {
-  register_test_ops();
   // f(p, x, y) = p ? x*x*y : x + y
   auto make_branches = [](const TensorPtr& x, const TensorPtr& y) {
     auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) {
@@ -346,7 +334,6 @@ TEST_CASE("If gradient matches finite differences") {
 }
 
 TEST_CASE("TensorList values: reserve, set, get, stack, gather, scatter, concat, length") {
-  register_test_ops();
   auto list = dispatch1("TensorListReserve", {i32(3)},
                         Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{2}}});
   auto row = [](float a, float b) {
@@ -390,7 +377,6 @@ TEST_CASE("TensorList values: reserve, set, get, stack, gather, scatter, concat,
 }
 
 TEST_CASE("a TensorList is carried through a While loop") {
-  register_test_ops();
   // for i < n: list[i] = float(i)... (here: list = set(list, i, x)); return stack(list)
   auto plan = function({scalar(DType::Int32), scalar(DType::Float32)}, [](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[0], x = a[1];
@@ -411,7 +397,6 @@ TEST_CASE("a TensorList is carried through a While loop") {
 }
 
 TEST_CASE("a TensorList written in a loop is updated in place only when nothing else sees it") {
-  register_test_ops();
   // vars: i, list, snapshot (the list before the last write)
   auto plan = function({scalar(DType::Int32)}, [](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[0];
@@ -463,7 +448,6 @@ size_t while_outputs(const Graph& g) {
 }
 
 TEST_CASE("prune_while_loop_vars drops loop vars nobody reads") {
-  register_test_ops();
   // b is read by nobody: dropped. a feeds b but is returned: kept.
   auto b2 = three_var_loop(2);
   auto p2 = prune_while_loop_vars(*b2->graph());
@@ -490,7 +474,6 @@ size_t count_whiles(const Graph& g) {
 }
 
 TEST_CASE("merge_forward_while runs a gradient's forward loop once") {
-  register_test_ops();
   // f(n, x) = (a, da/dx) for: i = 0, a = 1; while i < n: a = a * x; i = i + 1
   auto f = trace("f", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {
     TensorPtr n = v[0], x = v[1];
@@ -527,7 +510,6 @@ TEST_CASE("merge_forward_while runs a gradient's forward loop once") {
 }
 
 TEST_CASE("prune_while_loop_vars renumbers a later While's inputs") {
-  register_test_ops();
   // Loop 1 (b, i, a): b = b + a (read by nobody), i = i + 1, a = a + x while i < n; loop 2
   // continues from loop 1's (i, a) until i < n + 2. Dropping b renumbers loop 1's outputs.
   auto f = trace("f", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {

@@ -4,7 +4,8 @@
     python tools/nb_diff.py [--show] [--json OUT] NOTEBOOK.ipynb ...
 
 Each backend executes all code cells of a notebook in one process (as one Jupyter kernel would),
-with ``import tensorflow as tf`` replaced by ``import fn as tf`` for fn. Per cell it records
+with ``import tensorflow as tf`` replaced by ``import fn as tf`` for fn (and ``import tensorflow.X``
+by ``import fn.X``). Per cell it records
 stdout, stderr (fd-level, so TensorFlow's C++ ``tf.print`` is seen), the repr of the last
 expression (Jupyter's display, suppressed by a trailing ``;``) and the exception, if any.
 Before comparing, memory addresses are masked everywhere, floating-point numbers in cells whose
@@ -164,6 +165,8 @@ for i, src in enumerate(cells):
         continue
     if backend == "fn":
         src = src.replace("import tensorflow as tf", "import fn as tf")
+        # `import tensorflow.experimental.numpy as tnp`: fn's module of the same path.
+        src = src.replace("import tensorflow.", "import fn.")
     sys.stdout.flush(); sys.stderr.flush()
     saved = os.dup(1), os.dup(2)
     fo, fe = open(tmp + ".1", "w+b"), open(tmp + ".2", "w+b")

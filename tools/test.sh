@@ -26,7 +26,13 @@ PY="$VENV/bin/python"
 "$PY" -m pip install -q --upgrade pip
 "$PY" -m pip install -q -r requirements-build.txt -r requirements-test.txt
 
-# One CMake tree builds the extension and the Catch2 tests (fn_core compiled once); pip's build
+echo "== lint (ruff, mypy)"
+# Configured in pyproject.toml: ruff's rules and formatter, mypy on python/fn.
+"$VENV/bin/ruff" check python/fn
+"$VENV/bin/ruff" format --check python/fn
+"$VENV/bin/mypy"
+
+# One CMake tree builds the extension and the Catch2 tests (the cpp/ layer libraries compiled once); pip's build
 # isolation is off so the tests' rpath names the venv's libdnnl, which outlives the build.
 BUILD=build/test
 echo "== build ($BUILD)"

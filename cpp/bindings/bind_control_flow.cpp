@@ -26,7 +26,6 @@ void check_python_signals() {
 }  // namespace
 
 void init_control_flow(py::module_& m) {
-  install_control_flow_kernels();
   g_main_thread = std::this_thread::get_id();
   set_interrupt_check(&check_python_signals);
   m.def("build_if", [](const TensorPtr& pred, GraphBuilder& then_b, GraphBuilder& else_b,

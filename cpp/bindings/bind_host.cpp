@@ -90,37 +90,42 @@ std::vector<TensorPtr> saved_custom_gradient(const GradContext& c, size_t n) {
   return grads;
 }
 
+// PyCall's kernel: calls the node's Python callable (taking the GIL) and converts what it
+// returns to the declared Tout dtypes.
+std::vector<EagerPtr> py_call_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  py::gil_scoped_acquire gil;
+  auto host = std::dynamic_pointer_cast<PyHostObject>(k.attrs.get<std::shared_ptr<HostObject>>("callable"));
+  if (!host) throw_error(Code::Internal, "PyCall without a Python callable");
+  const auto& tout = k.attrs.get_or<std::vector<DType>>("Tout", {});
+  py::list args;
+  for (auto& t : in) args.append(py::cast(std::static_pointer_cast<Tensor>(t)));
+  py::object result;
+  try {
+    result = host->obj(*args);
+  } catch (py::error_already_set& e) {
+    rethrow_from_python(e);
+  }
+  std::vector<EagerPtr> out;
+  if (tout.empty()) return out;
+  py::list items;
+  if (py::isinstance<py::list>(result) || py::isinstance<py::tuple>(result)) items = py::list(result);
+  else items.append(result);
+  if (items.size() != tout.size())
+    throw_error(Code::InvalidArgument, "py_function returned ", items.size(), " values but ", tout.size(),
+                " were declared in Tout");
+  for (size_t i = 0; i < tout.size(); ++i) {
+    DType d = tout[i];
+    EagerPtr t = to_eager(items[i], &d);
+    out.push_back(t);
+  }
+  return out;
+}
+
 }  // namespace
 
+void add_host_kernels(OpRegistry& r) { r.set_kernel("PyCall", py_call_kernel); }
+
 void init_host(py::module_& m) {
-  OpRegistry::global().set_kernel("PyCall", [](KernelContext& k, const std::vector<EagerPtr>& in) {
-    py::gil_scoped_acquire gil;
-    auto host = std::dynamic_pointer_cast<PyHostObject>(k.attrs.get<std::shared_ptr<HostObject>>("callable"));
-    if (!host) throw_error(Code::Internal, "PyCall without a Python callable");
-    const auto& tout = k.attrs.get_or<std::vector<DType>>("Tout", {});
-    py::list args;
-    for (auto& t : in) args.append(py::cast(std::static_pointer_cast<Tensor>(t)));
-    py::object result;
-    try {
-      result = host->obj(*args);
-    } catch (py::error_already_set& e) {
-      rethrow_from_python(e);
-    }
-    std::vector<EagerPtr> out;
-    if (tout.empty()) return out;
-    py::list items;
-    if (py::isinstance<py::list>(result) || py::isinstance<py::tuple>(result)) items = py::list(result);
-    else items.append(result);
-    if (items.size() != tout.size())
-      throw_error(Code::InvalidArgument, "py_function returned ", items.size(), " values but ", tout.size(),
-                  " were declared in Tout");
-    for (size_t i = 0; i < tout.size(); ++i) {
-      DType d = tout[i];
-      EagerPtr t = to_eager(items[i], &d);
-      out.push_back(t);
-    }
-    return out;
-  });
   // CustomGradient's gradient: grad_fn(out_grads, outputs) -> one gradient (or None) per
   // argument input; the result inputs get none (the custom rule replaces their path).
   custom_gradient_rule() = [](const GradContext& c) -> std::vector<TensorPtr> {

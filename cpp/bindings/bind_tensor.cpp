@@ -64,7 +64,7 @@ void init_tensor(py::module_& m) {
       })
       .def_property_readonly("graph", [](const Tensor& t) -> py::object {
         if (t.is_eager()) throw_error(Code::AttributeError, "Tensor.graph is undefined when eager execution is enabled.");
-        auto g = t.graph.lock();
+        auto g = graph_of(t);
         if (!g) return py::none();
         return py::cast(g);
       })

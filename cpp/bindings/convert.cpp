@@ -187,6 +187,11 @@ EagerPtr to_eager(py::handle value, const DType* dtype) {
   if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p) || PyBytes_Check(p))
     return from_python_scalar(value, dtype);
   if (PyList_Check(p) || PyTuple_Check(p)) return from_sequence(value, dtype);
+  if (Py_IS_TYPE(p, &PyRange_Type)) {   // TF converts a range as the list of its values
+    py::list items = py::reinterpret_steal<py::list>(PySequence_List(p));
+    if (!items) throw py::error_already_set();
+    return from_sequence(items, dtype);
+  }
   if (value.is_none())
     throw_error(Code::ValueError, "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.");
   if (current_builder())   // TF builds graph constants through make_tensor_proto: its TypeError

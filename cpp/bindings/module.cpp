@@ -2,10 +2,11 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings/py_types.h"
-#include "ops/op.h"
+#include "exec/start_up.h"
 #include <oneapi/dnnl/dnnl_version.h>
 
 namespace fn {
+void add_host_kernels(OpRegistry& r);
 void init_tensor(py::module_& m);
 void init_ops(py::module_& m);
 void init_graph(py::module_& m);
@@ -21,7 +22,7 @@ void init_serialize(py::module_& m);
 PYBIND11_MODULE(_core, m) {
   m.doc() = "fn's C++ core: tensors, ops, graphs, executor.";
   fn::init_numpy();
-  fn::OpRegistry::global();   // register every op now, not on first use
+  fn::start_up(fn::add_host_kernels);   // every op registered now, read-only from here on
   fn::init_py_types(m);
   fn::init_graph(m);
   fn::init_tensor(m);

@@ -80,4 +80,13 @@ uint16_t float_to_bf16(float f) {
   return static_cast<uint16_t>((x + rounding) >> 16);
 }
 
+const char* tf_type_string(DType d) {
+  switch (d) {
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+    case DType::Float16: return "half";
+    default: return dtype_name(d);
+  }
+}
+
 }  // namespace fn

@@ -14,6 +14,8 @@ constexpr int kNumDTypes = static_cast<int>(DType::Count_);
 
 size_t dtype_size(DType d);          // bytes per element (0 for String/Resource/Variant)
 const char* dtype_name(DType d);     // "int32", as TensorFlow's DType.name
+// TensorFlow's DataTypeString (float32 is "float", float64 "double", float16 "half").
+const char* tf_type_string(DType d);
 bool dtype_from_name(const std::string& name, DType* out);
 inline bool is_floating(DType d) {
   return d == DType::Float16 || d == DType::BFloat16 || d == DType::Float32 || d == DType::Float64;

@@ -7,7 +7,6 @@
 
 #include "core/buffer_pool.h"
 #include "core/error.h"
-#include "graph/graph.h"
 
 namespace fn {
 
@@ -109,8 +108,8 @@ std::shared_ptr<Buffer> Buffer::wrap(void* data, size_t nbytes, std::shared_ptr<
 
 std::string Tensor::name() const {
   auto g = graph.lock();
-  if (!g || node < 0) return "<dead>:" + std::to_string(index);
-  return g->node(node).name + ":" + std::to_string(index);
+  if (!g || node < 0 || node >= g->node_count()) return "<dead>:" + std::to_string(index);
+  return g->node_name(node) + ":" + std::to_string(index);
 }
 
 double EagerTensor::scalar_as_double(int64_t i) const {

@@ -11,7 +11,14 @@
 
 namespace fn {
 
-class Graph;
+// What a symbolic tensor knows of the graph that made it: its nodes' names. graph/'s Graph
+// implements it, so core/ names nothing of the layers above it.
+class NodeSource {
+ public:
+  virtual ~NodeSource() = default;
+  virtual const std::string& node_name(int node) const = 0;
+  virtual int node_count() const = 0;
+};
 
 // Contiguous row-major storage. POD data is 64-byte aligned (oneDNN likes it); strings are a
 // vector. A buffer may also view memory owned by someone else (e.g. a NumPy array): `owner`
@@ -62,7 +69,7 @@ class Tensor : public std::enable_shared_from_this<Tensor> {
   TensorSpec spec() const { return {dtype_, shape_}; }
 
   // Symbolic tensors: the graph that made them and which node output they are.
-  std::weak_ptr<Graph> graph;
+  std::weak_ptr<NodeSource> graph;
   int node = -1;
   int index = 0;
   std::string name() const;  // "add:0"

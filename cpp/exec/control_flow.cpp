@@ -82,15 +82,11 @@ std::vector<EagerPtr> while_kernel(KernelContext& k, const std::vector<EagerPtr>
 
 void set_interrupt_check(void (*check)()) { g_interrupt_check.store(check); }
 
-void install_control_flow_kernels() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    OpRegistry& r = OpRegistry::global();
-    r.set_kernel("If", if_kernel);
-    r.set_kernel("StatelessIf", if_kernel);
-    r.set_kernel("While", while_kernel);
-    r.set_kernel("StatelessWhile", while_kernel);
-  });
+void add_control_flow_kernels(OpRegistry& r) {
+  r.set_kernel("If", if_kernel);
+  r.set_kernel("StatelessIf", if_kernel);
+  r.set_kernel("While", while_kernel);
+  r.set_kernel("StatelessWhile", while_kernel);
 }
 
 }  // namespace fn

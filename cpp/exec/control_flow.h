@@ -3,6 +3,8 @@
 #pragma once
 #include <stdexcept>
 
+#include "graph/op_def.h"
+
 namespace fn {
 
 // Thrown by the interrupt check when a signal handler raised. Not an fn::Error, so nothing on
@@ -11,9 +13,9 @@ struct Interrupted : std::runtime_error {
   Interrupted() : std::runtime_error("interrupted by a signal") {}
 };
 
-// Installs the kernels in the op registry (idempotent, thread-safe). Plan::compile and the
-// Python module call it; tests that dispatch control flow eagerly call it first.
-void install_control_flow_kernels();
+// Supplies the kernels of the control-flow ops (defined in ops/control_flow.cpp) while the
+// registry is filled (exec/start_up.cpp).
+void add_control_flow_kernels(OpRegistry& r);
 
 // Called between While iterations (at most every few milliseconds, so its cost never shows):
 // the bindings install a check of Python's pending signals that throws when a handler raised

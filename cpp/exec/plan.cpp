@@ -24,7 +24,6 @@ bool node_needs_host(const Node& node) {
 
 std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
   graph->verify();
-  install_control_flow_kernels();
   auto plan = std::make_shared<Plan>();
   const Graph& g = *graph;
   int n = g.num_nodes();

@@ -3,9 +3,11 @@
 #include <sstream>
 
 #include "core/error.h"
-#include "ops/op.h"
+#include "graph/op_def.h"
 
 namespace fn {
+
+std::shared_ptr<Graph> graph_of(const Tensor& t) { return std::dynamic_pointer_cast<Graph>(t.graph.lock()); }
 
 std::atomic<uint64_t> Graph::next_id_{1};
 

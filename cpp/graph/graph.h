@@ -15,6 +15,10 @@ namespace fn {
 
 struct OpDef;
 
+// The graph a symbolic tensor was made in (nullptr when eager or when the graph is gone).
+class Graph;
+std::shared_ptr<Graph> graph_of(const Tensor& t);
+
 struct NodeOutput {
   int node = -1;
   int index = 0;
@@ -32,9 +36,11 @@ struct Node {
   std::string defined_at;   // user's file:line while tracing (for leak and op errors)
 };
 
-class Graph : public std::enable_shared_from_this<Graph> {
+class Graph : public NodeSource, public std::enable_shared_from_this<Graph> {
  public:
   explicit Graph(std::string name = "graph");
+  const std::string& node_name(int i) const override { return nodes_[i].name; }
+  int node_count() const override { return num_nodes(); }
   uint64_t id() const { return id_; }
   const std::string& name() const { return name_; }
 

@@ -23,13 +23,16 @@ void register_slice_ops(OpRegistry& r);        // Slice, StridedSlice, StridedSl
 void register_sequence_ops(OpRegistry& r);     // Range, LinSpace, OneHot
 void register_conv_ops(OpRegistry& r);         // Conv2D, Conv2DBackpropInput, Conv2DBackpropFilter
 void register_nn_ops(OpRegistry& r);           // BiasAdd, Softmax, LogSoftmax, MaxPool, AvgPool (+ grads)
+void register_random_counter_ops(OpRegistry& r);   // RngReadAndSkip, Stateless*V2, StatefulRandomBinomial
 void register_random_ops(OpRegistry& r);       // RandomUniform, RandomStandardNormal, RandomUniformInt
 void register_scan_ops(OpRegistry& r);         // Cumsum, Cumprod
 void register_sort_ops(OpRegistry& r);         // TopKV2, Unique
 void register_permute_ops(OpRegistry& r);      // ReverseV2, Roll, BroadcastTo
 void register_special_ops(OpRegistry& r);      // Erf, Atan2
 void register_scatter_ops(OpRegistry& r);      // TensorScatter{Update,Add,Sub,Min,Max}, SegmentSum
-void register_linalg_ops(OpRegistry& r);       // MatrixInverse, MatrixDeterminant, MatrixSolve
+void register_linalg_ops(OpRegistry& r);          // MatrixInverse, MatrixDeterminant, MatrixSolve
+void register_linalg_decomp_ops(OpRegistry& r);   // Cholesky, MatrixTriangularSolve, Lu, LogMatrixDeterminant, band/diag
+void register_linalg_eig_ops(OpRegistry& r);      // Qr, SelfAdjointEigV2, Svd
 void register_loss_ops(OpRegistry& r);         // (Sparse)SoftmaxCrossEntropyWithLogits
 void register_complex_ops(OpRegistry& r);      // Complex, Real, Imag, Conj, ComplexAbs (+ complex AddV2/Sub/Mul/RealDiv/Abs)
 void register_string_ops(OpRegistry& r);       // StringJoin, StringLength, StringLower/Upper, StringToNumber, AsString

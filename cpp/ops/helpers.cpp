@@ -2,15 +2,6 @@
 
 namespace fn {
 
-const char* tf_type_string(DType d) {
-  switch (d) {
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-    case DType::Float16: return "half";
-    default: return dtype_name(d);
-  }
-}
-
 void check_same_dtype_eager(const std::string& op, const std::vector<EagerPtr>& in) {
   for (size_t i = 1; i < in.size(); ++i)
     if (in[i]->dtype() != in[0]->dtype())

@@ -8,9 +8,6 @@
 
 namespace fn {
 
-// TensorFlow's DataTypeString (float32 is "float", float64 "double", float16 "half").
-const char* tf_type_string(DType d);
-
 // Eager kernels: InvalidArgumentError "cannot compute Op as input #i(zero-based) was expected
 // to be a T tensor but is a U tensor [Op:Op]" when inputs' dtypes differ.
 void check_same_dtype_eager(const std::string& op, const std::vector<EagerPtr>& in);

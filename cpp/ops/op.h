@@ -1,108 +1,13 @@
-// One op, one place: an OpDef holds the op's name, its dtype/shape rule (on partial shapes),
-// its kernel and its gradient. Op families register themselves in ops/registry.cpp.
+// What op definitions share: the op interface (graph/op_def.h, below the graph so every layer
+// can name ops) and the helpers the families' shape rules use. Op families register themselves
+// in ops/registry.cpp.
 #pragma once
-#include <functional>
-#include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
-#include "core/tensor.h"
-#include "graph/attrs.h"
+#include "graph/op_def.h"
 
 namespace fn {
-
-struct InferContext {
-  const std::vector<TensorSpec>& inputs;
-  const Attrs& attrs;
-  // Values of inputs that are known constants while tracing (nullptr otherwise); eagerly
-  // every input is known. Shape rules use them (reshape's shape, fill's dims, range's bounds).
-  const std::vector<EagerPtr>& values;
-  const EagerPtr& value(size_t i) const { return values[i]; }
-  // What is known of small int inputs' values while tracing when not all of it is (TF's
-  // constant_value_as_shape): per input, the known elements as a partial shape (-1: unknown
-  // element; unknown rank: nothing known). nullptr: not tracked.
-  const std::vector<Shape>* partials = nullptr;
-  // Input i's value as a partial shape (a scalar as one element): exact when value(i) is
-  // known, else from `partials`, else as many unknown elements as its static length.
-  Shape partial_value(size_t i) const {
-    if (values[i]) {
-      std::vector<int64_t> v(static_cast<size_t>(values[i]->num_elements()));
-      for (size_t k = 0; k < v.size(); ++k) v[k] = values[i]->scalar_as_int(static_cast<int64_t>(k));
-      return Shape(v);
-    }
-    if (partials && i < partials->size() && (*partials)[i].has_rank()) return (*partials)[i];
-    const Shape& s = inputs[i].shape;
-    if (s.rank() == 0) return Shape{Shape::kUnknown};
-    if (s.rank() == 1 && s[0] >= 0) return Shape(std::vector<int64_t>(s[0], Shape::kUnknown));
-    return Shape::unknown_rank();
-  }
-};
-
-struct KernelContext {
-  const Attrs& attrs;
-  const std::string& node_name;   // for error messages ("{{node add}}")
-};
-
-struct GradContext {
-  const std::vector<TensorPtr>& inputs;
-  const std::vector<TensorPtr>& outputs;
-  const std::vector<TensorPtr>& out_grads;   // nullptr entries mean zero
-  const Attrs& attrs;
-};
-
-using InferFn = std::function<std::vector<TensorSpec>(const InferContext&)>;
-using KernelFn = std::function<std::vector<EagerPtr>(KernelContext&, const std::vector<EagerPtr>&)>;
-// Returns one gradient per input (nullptr: no gradient), built from dispatch() calls so the
-// same rule works eagerly and while tracing.
-using GradFn = std::function<std::vector<TensorPtr>(const GradContext&)>;
-
-// An index-like input (perm, axis, indices, shape, ...) and the dtypes its op accepts: checked
-// before the shape rule or kernel reads it (a string perm must never be read as ints).
-struct InputType {
-  int input;                  // -1: the last input (ConcatV2's axis)
-  std::string param, attr;    // TF's parameter name ("perm") and type attr ("Tperm")
-  std::vector<DType> allowed;
-};
-
-struct OpDef {
-  std::string name;           // TensorFlow op type, e.g. "AddV2"
-  std::string default_name;   // node name TensorFlow's Python API gives it, e.g. "add"
-  int num_inputs = -1;        // -1: variadic
-  InferFn infer;
-  KernelFn kernel;
-  GradFn grad;                // empty: not differentiable (gradient None)
-  bool stateful = false;      // never pruned, never CSE'd, runs in program order
-  bool needs_host = false;    // kernel calls back into Python (takes the GIL itself)
-  // The kernel reads only its inputs' shapes (Shape, Size, Rank): while tracing, such a node's
-  // value is known as soon as its inputs' shapes are static (see GraphBuilder::constant_value).
-  bool shape_only = false;
-  // Optional: what is known of output 0's value (a small int vector or scalar used as a shape)
-  // from what is known of the inputs' (InferContext::partial_value); unknown rank: nothing.
-  // Shape gives its input's partial shape; Pack, ConcatV2 and StridedSlice pass elements on.
-  std::function<Shape(const InferContext&)> partial = nullptr;
-  std::vector<InputType> input_types;   // filled by ops/registry.cpp's table
-  int min_inputs = 0;                   // variadic ops: fewer inputs is TF's error
-  std::vector<std::pair<std::string, int64_t>> attr_mins;   // int attrs' minimums (num_split >= 1)
-};
-
-// Input count and index-input dtypes of one op call: TypeError/ValueError while tracing (TF's
-// op_def_library), InvalidArgument eagerly (TF's kernel attr check).
-void check_op_inputs(const OpDef& op, const std::vector<DType>& dtypes, const Attrs& attrs, bool tracing);
-
-class OpRegistry {
- public:
-  static OpRegistry& global();   // filled once at first use (thread-safe), read-only afterwards
-  OpDef& add(OpDef def);
-  const OpDef* find(const std::string& name) const;
-  const OpDef& get(const std::string& name) const;   // throws NotFound
-  std::vector<std::string> names() const;
-  // The executor supplies kernels for ops it runs itself (control flow, calls).
-  void set_kernel(const std::string& name, KernelFn kernel);
-
- private:
-  std::vector<std::unique_ptr<OpDef>> defs_;
-  std::unordered_map<std::string, OpDef*> index_;   // name -> def (dispatch by name is hot)
-};
 
 // Spec helpers for shape rules.
 inline std::vector<TensorSpec> one(DType d, Shape s) { return {TensorSpec{d, std::move(s)}}; }

@@ -58,29 +58,6 @@ InferFn shape_infer(const std::string& dtype_attr) {
   };
 }
 
-// Fills n outputs, `per` from each Philox block, with fill(block, out, count).
-template <typename T, typename F>
-void fill_blocks(philox::Philox4x32& gen, T* out, int64_t n, int per, F fill) {
-  for (int64_t i = 0; i < n; i += per) {
-    philox::Block b = gen.next();
-    fill(b, out + i, static_cast<int>(std::min<int64_t>(per, n - i)));
-  }
-}
-
-// Uniform [0, 1) float32/float64 from `gen`, as TF's PhiloxRandom distributions draw them.
-void fill_uniform_float(philox::Philox4x32& gen, EagerTensor& out) {
-  int64_t n = out.num_elements();
-  if (out.dtype() == DType::Float32) {
-    fill_blocks(gen, out.data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
-      for (int j = 0; j < c; ++j) o[j] = philox::uniform_float(b[j]);
-    });
-  } else {
-    fill_blocks(gen, out.data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
-      for (int j = 0; j < c; ++j) o[j] = philox::uniform_double(b[2 * j], b[2 * j + 1]);
-    });
-  }
-}
-
 std::vector<EagerPtr> uniform_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   DType d = k.attrs.get_or("dtype", DType::Float32);
   auto out = make_tensor(d, shape_arg(*in[0]));
@@ -170,6 +147,20 @@ std::vector<EagerPtr> uniform_int_kernel(KernelContext& k, const std::vector<Eag
   return {out};
 }
 
+// Normal samples redrawn until within 2 (TF's TruncatedNormal: variable samples per output).
+std::vector<EagerPtr> truncated_normal_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  DType d = k.attrs.get_or("dtype", DType::Float32);
+  if (d != DType::Float32 && d != DType::Float64)
+    throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
+                " is not in the list of allowed values: half, bfloat16, float, double");
+  auto out = make_tensor(d, shape_arg(*in[0]));
+  int64_t n = out->num_elements();
+  auto gen = reserve(k.attrs, n);
+  if (d == DType::Float32) philox::fill_truncated(gen, out->data<float>(), n);
+  else philox::fill_truncated(gen, out->data<double>(), n);
+  return {out};
+}
+
 // ---- Stateless: StatelessRandomUniform / StatelessRandomNormal (shape, seed[2]) ----
 
 // TF's GenerateKey: the seed pair scrambled by one Philox round into a key and a counter.
@@ -185,10 +176,28 @@ philox::Philox4x32 stateless_generator(const EagerTensor& seed) {
   return philox::Philox4x32(philox::Block{0, 0, mix[2], mix[3]}, {mix[0], mix[1]});
 }
 
+// StatelessRandomGetKeyCounter(seed) -> key [1], counter [2]: the scrambled seed as the V2
+// ops' key and counter (int64 words holding TF's uint64 values).
+std::vector<EagerPtr> get_key_counter_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+  const EagerTensor& seed = *in[0];
+  check_index_type("StatelessRandomGetKeyCounter", "Tseed", seed.dtype());
+  if (seed.shape().rank() != 1 || seed.shape()[0] != 2)
+    throw_error(Code::InvalidArgument, "seed must have shape [2], not ", tf_shape(seed.shape()));
+  uint64_t s0 = static_cast<uint64_t>(seed.scalar_as_int(0)), s1 = static_cast<uint64_t>(seed.scalar_as_int(1));
+  philox::Block counter{static_cast<uint32_t>(s0), static_cast<uint32_t>(s0 >> 32), static_cast<uint32_t>(s1),
+                        static_cast<uint32_t>(s1 >> 32)};
+  philox::Block mix = philox::Philox4x32(counter, {0x3ec8f720u, 0x02461e29u}).next();
+  auto key = make_tensor(DType::Int64, Shape{1});
+  auto ctr = make_tensor(DType::Int64, Shape{2});
+  key->data<int64_t>()[0] = static_cast<int64_t>(mix[0] | (uint64_t{mix[1]} << 32));
+  ctr->data<int64_t>()[0] = 0;
+  ctr->data<int64_t>()[1] = static_cast<int64_t>(mix[2] | (uint64_t{mix[3]} << 32));
+  return {key, ctr};
+}
+
 std::vector<EagerPtr> stateless_uniform_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   DType d = k.attrs.get_or("dtype", DType::Float32);
   auto out = make_tensor(d, shape_arg(*in[0]));
-  int64_t n = out->num_elements();
   auto gen = stateless_generator(*in[1]);
   switch (d) {
     case DType::Float32:
@@ -204,26 +213,12 @@ std::vector<EagerPtr> stateless_uniform_kernel(KernelContext& k, const std::vect
 
 std::vector<EagerPtr> stateless_normal_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   DType d = k.attrs.get_or("dtype", DType::Float32);
-  auto out = make_tensor(d, shape_arg(*in[0]));
-  int64_t n = out->num_elements();
-  auto gen = stateless_generator(*in[1]);
-  if (d == DType::Float64) {
-    fill_blocks(gen, out->data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
-      double r[2];
-      philox::box_muller(b[0], b[1], b[2], b[3], &r[0], &r[1]);
-      for (int j = 0; j < c; ++j) o[j] = r[j];
-    });
-  } else if (d == DType::Float32) {
-    fill_blocks(gen, out->data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
-      float r[4];
-      philox::box_muller(b[0], b[1], &r[0], &r[1]);
-      philox::box_muller(b[2], b[3], &r[2], &r[3]);
-      for (int j = 0; j < c; ++j) o[j] = r[j];
-    });
-  } else {
+  if (d != DType::Float32 && d != DType::Float64)
     throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
                 " is not in the list of allowed values: half, bfloat16, float, double");
-  }
+  auto out = make_tensor(d, shape_arg(*in[0]));
+  auto gen = stateless_generator(*in[1]);
+  fill_normal_float(gen, *out);
   return {out};
 }
 
@@ -235,9 +230,46 @@ OpDef random_op(const std::string& name, const std::string& dtype_attr, KernelFn
 
 }  // namespace
 
+// Uniform [0, 1) float32/float64 from `gen`, as TF's PhiloxRandom distributions draw them.
+void fill_uniform_float(philox::Philox4x32& gen, EagerTensor& out) {
+  int64_t n = out.num_elements();
+  if (out.dtype() == DType::Float32) {
+    fill_blocks(gen, out.data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
+      for (int j = 0; j < c; ++j) o[j] = philox::uniform_float(b[j]);
+    });
+  } else {
+    fill_blocks(gen, out.data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
+      for (int j = 0; j < c; ++j) o[j] = philox::uniform_double(b[2 * j], b[2 * j + 1]);
+    });
+  }
+}
+
+// Standard normal float32/float64 from `gen`: Box-Muller on each block's words (TF's
+// NormalDistribution: 4 floats or 2 doubles per block).
+void fill_normal_float(philox::Philox4x32& gen, EagerTensor& out) {
+  int64_t n = out.num_elements();
+  if (out.dtype() == DType::Float64) {
+    fill_blocks(gen, out.data<double>(), n, 2, [](const philox::Block& b, double* o, int c) {
+      double r[2];
+      philox::box_muller(b[0], b[1], b[2], b[3], &r[0], &r[1]);
+      for (int j = 0; j < c; ++j) o[j] = r[j];
+    });
+    return;
+  }
+  fill_blocks(gen, out.data<float>(), n, 4, [](const philox::Block& b, float* o, int c) {
+    float r[4];
+    philox::box_muller(b[0], b[1], &r[0], &r[1]);
+    philox::box_muller(b[2], b[3], &r[2], &r[3]);
+    for (int j = 0; j < c; ++j) o[j] = r[j];
+  });
+}
+
+Shape random_shape_arg(const EagerTensor& s) { return shape_arg(s); }
+
 void register_random_ops(OpRegistry& r) {
   r.add(random_op("RandomUniform", "dtype", uniform_kernel, 1));
   r.add(random_op("RandomStandardNormal", "dtype", normal_kernel, 1));
+  r.add(random_op("TruncatedNormal", "dtype", truncated_normal_kernel, 1));
   OpDef ui = random_op("RandomUniformInt", "Tout", uniform_int_kernel, 3);
   ui.infer = [](const InferContext& c) {
     DType d = c.inputs[1].dtype;
@@ -249,6 +281,11 @@ void register_random_ops(OpRegistry& r) {
   // Stateless: same seed, same numbers; pure functions of their inputs (CSE and folding apply).
   r.add(OpDef{"StatelessRandomUniform", "StatelessRandomUniform", 2, shape_infer("dtype"), stateless_uniform_kernel, {}});
   r.add(OpDef{"StatelessRandomNormal", "StatelessRandomNormal", 2, shape_infer("dtype"), stateless_normal_kernel, {}});
+  r.add(OpDef{"StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounter", 1,
+              [](const InferContext&) {
+                return std::vector<TensorSpec>{{DType::Int64, Shape{1}}, {DType::Int64, Shape{2}}};
+              },
+              get_key_counter_kernel, {}});
 }
 
 }  // namespace fn

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/tensor.h"
 #include "graph/attrs.h"
+#include "kernels/reference/philox.h"
 
 namespace fn {
 
@@ -18,5 +20,19 @@ struct RandomState : HostObject {
 };
 
 std::shared_ptr<HostObject> make_random_state();
+
+// Draws shared by the stateful, seeded stateless and key/counter ops (TF's distributions):
+// the output shape from a shape input; n outputs `per` Philox block via fill(block, out, count);
+// uniform [0, 1) and standard normal float32/float64 filling `out` in order.
+Shape random_shape_arg(const EagerTensor& s);
+template <typename T, typename F>
+void fill_blocks(philox::Philox4x32& gen, T* out, int64_t n, int per, F fill) {
+  for (int64_t i = 0; i < n; i += per) {
+    philox::Block b = gen.next();
+    fill(b, out + i, static_cast<int>(std::min<int64_t>(per, n - i)));
+  }
+}
+void fill_uniform_float(philox::Philox4x32& gen, EagerTensor& out);
+void fill_normal_float(philox::Philox4x32& gen, EagerTensor& out);
 
 }  // namespace fn

@@ -8,45 +8,6 @@
 
 namespace fn {
 
-OpRegistry& OpRegistry::global() {
-  static OpRegistry reg;
-  static std::once_flag once;
-  std::call_once(once, [] { register_all_ops(reg); });
-  return reg;
-}
-
-OpDef& OpRegistry::add(OpDef def) {
-  if (find(def.name)) throw_error(Code::AlreadyExists, "op ", def.name, " registered twice");
-  if (def.default_name.empty()) def.default_name = def.name;
-  defs_.push_back(std::make_unique<OpDef>(std::move(def)));
-  index_[defs_.back()->name] = defs_.back().get();
-  return *defs_.back();
-}
-
-const OpDef* OpRegistry::find(const std::string& name) const {
-  auto it = index_.find(name);
-  return it == index_.end() ? nullptr : it->second;
-}
-
-const OpDef& OpRegistry::get(const std::string& name) const {
-  const OpDef* d = find(name);
-  if (!d) throw_error(Code::NotFound, "Op type not registered '", name, "'");
-  return *d;
-}
-
-std::vector<std::string> OpRegistry::names() const {
-  std::vector<std::string> out;
-  for (auto& d : defs_) out.push_back(d->name);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-void OpRegistry::set_kernel(const std::string& name, KernelFn kernel) {
-  for (auto& d : defs_)
-    if (d->name == name) { d->kernel = std::move(kernel); return; }
-  throw_error(Code::NotFound, "Op type not registered '", name, "'");
-}
-
 namespace {
 
 const std::vector<DType> kI32{DType::Int32};
@@ -85,7 +46,7 @@ void add_input_types(OpRegistry& r) {
   set("Range", {{0, "start", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}},
                 {1, "limit", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}},
                 {2, "delta", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}}});
-  for (const char* op : {"RandomUniform", "RandomStandardNormal", "RandomUniformInt"}) set(op, {{0, "shape", "T", kIdx}});
+  for (const char* op : {"RandomUniform", "RandomStandardNormal", "RandomUniformInt", "TruncatedNormal"}) set(op, {{0, "shape", "T", kIdx}});
   set("Conv2DBackpropInput", {{0, "input_sizes", "input_sizes", kI32}});
   set("Conv2DBackpropFilter", {{1, "filter_sizes", "filter_sizes", kI32}});
   set("TensorListGetItem", {{1, "index", "index", kI32}});
@@ -98,50 +59,7 @@ void add_input_types(OpRegistry& r) {
   const_cast<OpDef*>(r.find("Unpack"))->attr_mins = {{"num", 0}};
 }
 
-// Python dtype names while tracing (op_def_library), TF's DataTypeString eagerly ("float").
-std::string type_list(const std::vector<DType>& ds, bool tracing) {
-  std::string s;
-  for (size_t i = 0; i < ds.size(); ++i)
-    s += (i ? ", " : "") + std::string(tracing ? dtype_name(ds[i]) : tf_type_string(ds[i]));
-  return s;
-}
-
 }  // namespace
-
-void check_op_inputs(const OpDef& op, const std::vector<DType>& dtypes, const Attrs& attrs, bool tracing) {
-  for (const auto& m : op.attr_mins) {
-    const AttrValue* v = attrs.find(m.first);
-    const int64_t* x = v ? std::get_if<int64_t>(v) : nullptr;
-    if (!x || *x >= m.second) continue;
-    if (tracing)
-      throw_error(Code::ValueError, "Attr '", m.first, "' of '", op.name, "' Op passed ", *x, " less than minimum ",
-                  m.second, ".");
-    throw_error(Code::InvalidArgument, "Value for attr '", m.first, "' of ", *x, " must be at least minimum ",
-                m.second, "\n\t; NodeDef: {{node ", op.name, "}}");
-  }
-  int n = static_cast<int>(dtypes.size());
-  if ((op.num_inputs >= 0 && n != op.num_inputs) || n < op.min_inputs) {
-    if (op.num_inputs < 0) {   // variadic: TF counts the list argument alone (ConcatV2 has an axis too)
-      int extra = op.name == "ConcatV2" ? 1 : 0;
-      throw_error(tracing ? Code::ValueError : Code::InvalidArgument, "List argument '",
-                  op.name == "AddN" ? "inputs" : "values", "' to '", op.name, "' Op with length ", n - extra,
-                  " shorter than minimum length ", op.min_inputs - extra, ".");
-    }
-    throw_error(tracing ? Code::ValueError : Code::InvalidArgument, "Op ", op.name, " takes ", op.num_inputs,
-                " inputs, got ", n);
-  }
-  for (const InputType& t : op.input_types) {
-    int i = t.input < 0 ? n - 1 : t.input;
-    if (i < 0 || i >= n) continue;
-    DType d = dtypes[static_cast<size_t>(i)];
-    if (std::find(t.allowed.begin(), t.allowed.end(), d) != t.allowed.end()) continue;
-    if (tracing)
-      throw_error(Code::TypeError, "Value passed to parameter '", t.param, "' has DataType ", dtype_name(d),
-                  " not in list of allowed values: ", type_list(t.allowed, true));
-    throw_error(Code::InvalidArgument, "Value for attr '", t.attr, "' of ", tf_type_string(d),
-                " is not in the list of allowed values: ", type_list(t.allowed, false), "\n\t; NodeDef: {{node ", op.name, "}}");
-  }
-}
 
 void register_all_ops(OpRegistry& r) {
   register_array_ops(r);
@@ -164,12 +82,15 @@ void register_all_ops(OpRegistry& r) {
   register_conv_ops(r);
   register_nn_ops(r);
   register_random_ops(r);
+  register_random_counter_ops(r);
   register_scan_ops(r);
   register_sort_ops(r);
   register_permute_ops(r);
   register_special_ops(r);
   register_scatter_ops(r);
   register_linalg_ops(r);
+  register_linalg_decomp_ops(r);
+  register_linalg_eig_ops(r);
   register_loss_ops(r);
   register_string_ops(r);
   register_complex_ops(r);   // last: extends AddV2, Sub, Mul, RealDiv, Abs

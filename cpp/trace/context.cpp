@@ -53,7 +53,7 @@ std::string current_location() {
 
 [[noreturn]] void throw_out_of_scope(const Tensor& t) {
   std::string where;
-  if (auto g = t.graph.lock()) {
+  if (auto g = graph_of(t)) {
     if (t.node >= 0 && t.node < g->num_nodes()) where = g->node(t.node).defined_at;
   }
   std::string desc = "<fn.Tensor '" + t.name() + "' shape=" + t.shape().to_string() +

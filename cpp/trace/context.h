@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "graph/graph.h"
-#include "ops/op.h"
+#include "graph/op_def.h"
 
 namespace fn {
 

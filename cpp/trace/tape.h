@@ -5,7 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ops/op.h"
+#include "graph/op_def.h"
 
 namespace fn {
 

@@ -3,6 +3,7 @@
 The C++ core (``fn._core``) holds tensors, ops, graphs and the executor; this package is the
 TensorFlow-named public surface on top of it.
 """
+
 from __future__ import annotations
 
 import ctypes as _ctypes
@@ -13,8 +14,11 @@ import sys as _sys
 def _preload_onednn() -> None:
     # The extension's rpath finds <prefix>/lib/libdnnl.so.3 for ordinary installs; for other
     # layouts (user installs, unusual prefixes) load it by absolute path first.
-    for prefix in (_sys.prefix, getattr(_sys, "base_prefix", _sys.prefix),
-                   _os.path.join(_os.path.expanduser("~"), ".local")):
+    for prefix in (
+        _sys.prefix,
+        getattr(_sys, "base_prefix", _sys.prefix),
+        _os.path.join(_os.path.expanduser("~"), ".local"),
+    ):
         path = _os.path.join(prefix, "lib", "libdnnl.so.3")
         if _os.path.exists(path):
             try:
@@ -36,97 +40,215 @@ except ImportError:
     _preload_onednn()
     from fn import _core
 if _omp_default:
-    del _os.environ["OMP_WAIT_POLICY"]   # not inherited by child processes
+    del _os.environ["OMP_WAIT_POLICY"]  # not inherited by child processes
 
+# The C++ core learns fn's Python classes before any other module of fn runs: everything below
+# imports fn (this file) first, so the imports after this block may come in any order.
 from fn import dtypes as _dtypes_mod
 from fn import errors
-from fn.dtypes import (DType, as_dtype, bfloat16, double, float16, float32, float64, half, int8, int16,
-                       int32, int64, resource, string, uint8, variant)
-from fn.dtypes import bool_ as bool  # noqa: A001  (TensorFlow's name)
-from fn._tensor_shape import TensorShape
+from fn._tensor.tensor_shape import TensorShape
 
 _core._register_dtypes(list(_dtypes_mod._ALL))
 _core._register_shape_class(TensorShape)
 for _i, _cls in enumerate(errors._BY_CPP_CODE):
     _core._register_error(_i, _cls)
 
-from fn import _tensor  # noqa: E402  (installs printing on the C++ classes)
-from fn._tensor import EagerTensor, Tensor  # noqa: E402
-from fn._array_ops import cast, constant, convert_to_tensor, fill, ones, zeros  # noqa: E402
-from fn._array_ops import (concat, expand_dims, gather, gather_nd, identity, linspace, newaxis,  # noqa: E402
-                          one_hot, pad, rank, reshape, scatter_nd, shape, shape_n, size,
-                          split, squeeze, stack, strided_slice, tile, transpose,
-                          unstack, where)
-from fn._array_ops import range, slice  # noqa: E402,A004  (TensorFlow's names)
-from fn import _slicing  # noqa: E402,F401  (installs Tensor.__getitem__)
-from fn._math_ops import (abs, add, add_n, argmax, argmin, cos, divide, equal, exp, floor,  # noqa: E402,A004
-                         greater, greater_equal, less, less_equal, logical_and, logical_not,
-                         logical_or, matmul, maximum, minimum, multiply, negative, not_equal,
-                         ones_like, pow, realdiv, reduce_all, reduce_any, reduce_logsumexp,
-                         reduce_max, reduce_mean, reduce_min, reduce_prod, reduce_sum, round,
-                         scalar_mul, sigmoid, sign, sin, sqrt, square, stop_gradient, subtract,
-                         tanh, tensordot, truediv, zeros_like)
-from fn._tape import GradientTape, UnconnectedGradients  # noqa: E402
-from fn._tape import gradients  # noqa: E402
-from fn import bitwise, linalg, math, nn, random  # noqa: E402  (submodules)
-from fn._tensor_spec import TensorSpec  # noqa: E402
-from fn._function import Function, function  # noqa: E402
-from fn._function import executing_eagerly, get_logger  # noqa: E402
-from fn._name_scope import name_scope  # noqa: E402
-from fn import config, debugging, types  # noqa: E402,F401
-from fn import nest  # noqa: E402,F401
-from fn._print_ops import print_ as print  # noqa: E402,A001  (TensorFlow's name)
-from fn._script_ops import numpy_function, py_function  # noqa: E402
-from fn._variables import Variable, init_scope  # noqa: E402
-from fn._module import Module  # noqa: E402
-from fn._tensor_array import TensorArray  # noqa: E402
-from fn._control_flow import case, cond, switch_case, while_loop  # noqa: E402
-from fn._functional_ops import foldl, foldr, map_fn, scan  # noqa: E402
-from fn import data  # noqa: E402,F401
-from fn import distribute  # noqa: E402,F401
-from fn import train  # noqa: E402,F401
-from fn import saved_model  # noqa: E402,F401
-from fn import onnx  # noqa: E402,F401  (needs the onnx package only when exporting)
-from fn import autograph, version  # noqa: E402,F401
-from fn._device import device  # noqa: E402
-from fn._custom_gradient import custom_gradient  # noqa: E402
-from fn._logging import get_logger  # noqa: E402
-from fn._check_ops import Assert, assert_equal, assert_greater, assert_less, assert_rank  # noqa: E402
-from fn import autodiff  # noqa: E402,F401
-from fn import _device  # noqa: E402
-_device._install()
-# Ops of issue 14 (sorting, scans, clipping, manipulation, einsum).
-from fn._sort_ops import argsort, cumsum, sort  # noqa: E402
-from fn._clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, norm  # noqa: E402
-from fn._manip_ops import (boolean_mask, broadcast_to, eye, meshgrid, repeat, reverse, roll,  # noqa: E402
-                           sequence_mask, tensor_scatter_nd_add, tensor_scatter_nd_max,
-                           tensor_scatter_nd_min, tensor_scatter_nd_sub, tensor_scatter_nd_update, unique)
-from fn._einsum import einsum  # noqa: E402
-from fn._linalg_ops import atan2  # noqa: E402
-from fn import strings  # noqa: E402,F401
-from fn.dtypes import complex64, complex128  # noqa: E402
-from fn._complex_ops import complex  # noqa: E402,A004
-from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
-from fn import sparse  # noqa: E402,F401
-from fn import io  # noqa: E402,F401
-from fn import image  # noqa: E402,F401
-# RaggedTensor (issue 14): the value, its spec, fn.ragged, and the ragged dispatch of public ops.
-from fn._ragged import RaggedTensor, RaggedTensorSpec, _install as _ragged_install  # noqa: E402
-from fn import ragged, experimental  # noqa: E402,F401
-from fn import compat  # noqa: E402,F401
-# Names Keras' TensorFlow backend uses (issue 22).
-from fn._tf_compat._variable_enums import VariableAggregation, VariableSynchronization  # noqa: E402
-from fn._tf_compat._static import get_static_value  # noqa: E402
-from fn.data._optional import OptionalSpec  # noqa: E402
-from fn._tf_compat._indexed_slices import IndexedSlices  # noqa: E402
-from fn._tf_compat._array_extra import (bitcast, broadcast_dynamic_shape, broadcast_static_shape,  # noqa: E402
+# The public surface (TensorFlow's names). Sorted by module; none depends on another's import.
+from fn import (
+    autodiff,
+    autograph,
+    bitwise,
+    compat,
+    config,
+    data,
+    debugging,
+    distribute,
+    experimental,
+    image,
+    io,
+    linalg,
+    math,
+    nest,
+    nn,
+    onnx,  # needs the onnx package only when exporting
+    ragged,
+    random,
+    saved_model,
+    sparse,
+    strings,
+    train,
+    types,
+    version,
+)
+from fn._autodiff.custom_gradient import custom_gradient
+from fn._autodiff.tape import GradientTape, UnconnectedGradients, gradients
+from fn._function.function import Function, executing_eagerly, function
+from fn._function.name_scope import name_scope
+from fn._ops.array_ops import (
+    cast,
+    concat,
+    constant,
+    convert_to_tensor,
+    expand_dims,
+    fill,
+    gather,
+    gather_nd,
+    identity,
+    linspace,
+    newaxis,
+    one_hot,
+    ones,
+    pad,
+    range,  # TensorFlow's name
+    rank,
+    reshape,
+    scatter_nd,
+    shape,
+    shape_n,
+    size,
+    slice,  # TensorFlow's name
+    split,
+    squeeze,
+    stack,
+    strided_slice,
+    tile,
+    transpose,
+    unstack,
+    where,
+    zeros,
+)
+from fn._ops.check_ops import Assert, assert_equal, assert_greater, assert_less, assert_rank
+from fn._ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, norm
+from fn._ops.complex_ops import complex
+from fn._ops.control_flow_ops import case, cond, switch_case, while_loop
+from fn._ops.einsum_ops import einsum
+from fn._extension_type import type_spec_from_value
+from fn._ops.functional_ops import foldl, foldr, map_fn, scan, vectorized_map
+from fn._ops.linalg_ops import atan2
+from fn._ops.manip_ops import (
+    boolean_mask,
+    broadcast_to,
+    eye,
+    meshgrid,
+    repeat,
+    reverse,
+    roll,
+    sequence_mask,
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_min,
+    tensor_scatter_nd_sub,
+    tensor_scatter_nd_update,
+    unique,
+)
+from fn._ops.math_ops import (
+    abs,
+    add,
+    add_n,
+    argmax,
+    argmin,
+    cos,
+    divide,
+    equal,
+    exp,
+    floor,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    logical_and,
+    logical_not,
+    logical_or,
+    matmul,
+    maximum,
+    minimum,
+    multiply,
+    negative,
+    not_equal,
+    ones_like,
+    pow,
+    realdiv,
+    reduce_all,
+    reduce_any,
+    reduce_logsumexp,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+    round,
+    scalar_mul,
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    square,
+    stop_gradient,
+    subtract,
+    tanh,
+    tensordot,
+    truediv,
+    zeros_like,
+)
+from fn._ops.print_ops import print_ as print  # TensorFlow's name
+from fn._ops.script_ops import numpy_function, py_function
+from fn._ops.sort_ops import argsort, cumsum, sort
+from fn._ops.tensor_array_ops import TensorArray
+from fn._ragged import RaggedTensor, RaggedTensorSpec
+from fn._runtime.device import device
+from fn._runtime.log import get_logger
+from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+from fn._state.module import Module
+from fn._state.variables import Variable, init_scope
+from fn._tensor.tensor import EagerTensor, Tensor
+from fn._tensor.tensor_spec import TensorSpec
+from fn.dtypes import (
+    DType,
+    as_dtype,
+    bfloat16,
+    bool_ as bool,  # TensorFlow's name
+    complex64,
+    complex128,
+    double,
+    float16,
+    float32,
+    float64,
+    half,
+    int8,
+    int16,
+    int32,
+    int64,
+    resource,
+    string,
+    uint8,
+    variant,
+)
+# Names Keras' TensorFlow backend uses (issue 22), and tf.__internal__ (loaded on first use).
+from fn._tf_compat._variable_enums import VariableAggregation, VariableSynchronization
+from fn._tf_compat._static import get_static_value
+from fn._data.optional import OptionalSpec
+from fn._tf_compat._indexed_slices import IndexedSlices
+from fn._tf_compat._array_extra import (bitcast, broadcast_dynamic_shape, broadcast_static_shape,
                                         ensure_shape, reverse_sequence, searchsorted, unique_with_counts)
-from fn._tf_compat import _types as _tf_types  # noqa: E402
-from fn._tf_compat._types import TypeSpec, type_spec_from_value  # noqa: E402
-_tf_types._register_specs()
-_ragged_install()
+from fn._tf_compat import _types as _tf_types
+from fn._tf_compat._types import TypeSpec
 
-_is_dense_tensor = _core.is_tensor   # AutoGraph's test: a tf.Tensor, eager or graph
+# Wiring, once every module is loaded: Tensor's Python methods, the ragged operators and the
+# ragged dispatch of public ops, the type-based dispatch of ExtensionTypes, SparseTensor's operators, and the API that AutoGraph's converted code stages with.
+from fn import _ragged
+from fn._autograph import backend as _autograph_backend
+from fn._ops import dispatch as _dispatch
+from fn._sparse import sparse_ops as _sparse_ops
+from fn._tensor import methods as _tensor_methods
+
+_tensor_methods.install()
+_ragged._install()
+_dispatch.install()  # after the ragged wrappers: type-based dispatch sees calls first
+_sparse_ops.install_operators()
+_tf_types._register_specs()
+_autograph_backend.use(_sys.modules[__name__])
+
+_is_dense_tensor = _core.is_tensor  # AutoGraph's test: a tf.Tensor, eager or graph
 
 
 def is_tensor(x: "object") -> bool:
@@ -139,7 +261,9 @@ def is_tensor(x: "object") -> bool:
 
 dtypes = _dtypes_mod
 
-__version__ = "0.1.0"
+__version__ = version.VERSION  # the TF API level (see fn/version.py)
+
+from fn._public import export as _export
 
 
 
@@ -155,8 +279,6 @@ def __getattr__(name: str) -> "object":
         return globals()["__internal__"]
     raise AttributeError(f"module 'fn' has no attribute '{name}'")
 
-
-from fn._public import export as _export  # noqa: E402
 _export(globals(), hide=["EagerTensor", "Function"])
 import importlib.util as _importlib_util  # noqa: E402
 if _importlib_util.find_spec("keras") is not None:   # dir(tf) lists keras (when it can be loaded)

@@ -1,9 +1,11 @@
 """``fn.autodiff`` (``tf.autodiff``): reverse mode (``GradientTape``) and forward mode
 (``ForwardAccumulator``)."""
+
 from __future__ import annotations
 
-from fn._forward import ForwardAccumulator
-from fn._tape import GradientTape
+from fn._autodiff.forward import ForwardAccumulator
+from fn._autodiff.tape import GradientTape
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
+
 _export(globals())

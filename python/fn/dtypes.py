@@ -1,12 +1,28 @@
 """Data types, mirroring ``tf.dtypes`` (``fn.float32`` is ``tf.float32``)."""
+
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
 
-_NAMES = ["bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16",
-          "float32", "float64", "string", "resource", "variant", "complex64", "complex128"]
+_NAMES = [
+    "bool",
+    "int8",
+    "uint8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "string",
+    "resource",
+    "variant",
+    "complex64",
+    "complex128",
+]
 
 
 class DType:
@@ -104,14 +120,42 @@ _ALL = [DType(i, n) for i, n in enumerate(_NAMES)]
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update({"double": _BY_NAME["float64"], "half": _BY_NAME["float16"], "float": _BY_NAME["float32"]})
 
-(bool_, int8, uint8, int16, int32, int64, float16, bfloat16, float32, float64, string, resource, variant,
- complex64, complex128) = _ALL
+(
+    bool_,
+    int8,
+    uint8,
+    int16,
+    int32,
+    int64,
+    float16,
+    bfloat16,
+    float32,
+    float64,
+    string,
+    resource,
+    variant,
+    complex64,
+    complex128,
+) = _ALL
 half, double = float16, float64
 
-_NUMPY = {"bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32,
-          "int64": np.int64, "float16": np.float16, "bfloat16": np.float32, "float32": np.float32,
-          "float64": np.float64, "string": object, "resource": object, "variant": object,
-          "complex64": np.complex64, "complex128": np.complex128}
+_NUMPY = {
+    "bool": np.bool_,
+    "int8": np.int8,
+    "uint8": np.uint8,
+    "int16": np.int16,
+    "int32": np.int32,
+    "int64": np.int64,
+    "float16": np.float16,
+    "bfloat16": np.float32,
+    "float32": np.float32,
+    "float64": np.float64,
+    "string": object,
+    "resource": object,
+    "variant": object,
+    "complex64": np.complex64,
+    "complex128": np.complex128,
+}
 
 
 def as_dtype(type_value: Any) -> DType:
@@ -130,7 +174,7 @@ def as_dtype(type_value: Any) -> DType:
         return float32
     if type_value in (str, bytes):
         return string
-    if type_value is None:   # NumPy reads None as float64; TF refuses it
+    if type_value is None:  # NumPy reads None as float64; TF refuses it
         raise TypeError("Cannot convert value None to a TensorFlow DType.")
     try:
         npd = np.dtype(type_value)
@@ -143,5 +187,7 @@ def as_dtype(type_value: Any) -> DType:
         raise TypeError(f"Cannot convert value {type_value!r} to a TensorFlow DType.")
     return d
 
-from fn._public import export as _export  # noqa: E402
+
+from fn._public import export as _export
+
 _export(globals(), hide=["bool_"])

@@ -1,4 +1,5 @@
 """Exception classes, mirroring ``tf.errors``: ``OpError`` and one subclass per status code."""
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -41,19 +42,25 @@ class OpError(Exception):
 def _make(name: str, code: int, doc: str) -> type:
     def __init__(self, node_def: Any = None, op: Any = None, message: Optional[str] = None, *args: Any) -> None:
         OpError.__init__(self, node_def, op, message if message is not None else "")
-    return type(name, (OpError,), {"__init__": __init__, "error_code": code, "__doc__": doc,
-                                   "__module__": "fn.errors"})
+
+    return type(name, (OpError,), {"__init__": __init__, "error_code": code, "__doc__": doc, "__module__": "fn.errors"})
 
 
 CancelledError = _make("CancelledError", CANCELLED, "tf.errors.CancelledError")
 UnknownError = _make("UnknownError", UNKNOWN, "tf.errors.UnknownError")
-InvalidArgumentError = _make("InvalidArgumentError", INVALID_ARGUMENT, "tf.errors.InvalidArgumentError: bad argument values or dtypes.")
+InvalidArgumentError = _make(
+    "InvalidArgumentError", INVALID_ARGUMENT, "tf.errors.InvalidArgumentError: bad argument values or dtypes."
+)
 DeadlineExceededError = _make("DeadlineExceededError", DEADLINE_EXCEEDED, "tf.errors.DeadlineExceededError")
 NotFoundError = _make("NotFoundError", NOT_FOUND, "tf.errors.NotFoundError")
 AlreadyExistsError = _make("AlreadyExistsError", ALREADY_EXISTS, "tf.errors.AlreadyExistsError")
 PermissionDeniedError = _make("PermissionDeniedError", PERMISSION_DENIED, "tf.errors.PermissionDeniedError")
 ResourceExhaustedError = _make("ResourceExhaustedError", RESOURCE_EXHAUSTED, "tf.errors.ResourceExhaustedError")
-FailedPreconditionError = _make("FailedPreconditionError", FAILED_PRECONDITION, "tf.errors.FailedPreconditionError: state not ready (e.g. a deleted variable).")
+FailedPreconditionError = _make(
+    "FailedPreconditionError",
+    FAILED_PRECONDITION,
+    "tf.errors.FailedPreconditionError: state not ready (e.g. a deleted variable).",
+)
 AbortedError = _make("AbortedError", ABORTED, "tf.errors.AbortedError")
 OutOfRangeError = _make("OutOfRangeError", OUT_OF_RANGE, "tf.errors.OutOfRangeError: iterator exhausted.")
 UnimplementedError = _make("UnimplementedError", UNIMPLEMENTED, "tf.errors.UnimplementedError")
@@ -68,10 +75,25 @@ class OperatorNotAllowedInGraphError(TypeError):
 
 
 # C++ error codes (cpp/core/error.h, 0-based) -> classes, registered with the core at import.
-_BY_CPP_CODE = [CancelledError, UnknownError, InvalidArgumentError, DeadlineExceededError, NotFoundError,
-                AlreadyExistsError, PermissionDeniedError, ResourceExhaustedError, FailedPreconditionError,
-                AbortedError, OutOfRangeError, UnimplementedError, InternalError, UnavailableError,
-                DataLossError, UnauthenticatedError]
+_BY_CPP_CODE = [
+    CancelledError,
+    UnknownError,
+    InvalidArgumentError,
+    DeadlineExceededError,
+    NotFoundError,
+    AlreadyExistsError,
+    PermissionDeniedError,
+    ResourceExhaustedError,
+    FailedPreconditionError,
+    AbortedError,
+    OutOfRangeError,
+    UnimplementedError,
+    InternalError,
+    UnavailableError,
+    DataLossError,
+    UnauthenticatedError,
+]
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
+
 _export(globals())

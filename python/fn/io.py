@@ -1,7 +1,18 @@
-"""``tf.io``: byte-level decoding and base64 (file and TFRecord APIs are not provided)."""
+"""``tf.io``: byte-level decoding and base64, TFRecord files, and ``tf.train.Example`` parsing."""
+
 from __future__ import annotations
 
-from fn._io_ops import decode_base64, decode_raw, encode_base64  # noqa: F401
+from fn._ops.io_ops import decode_base64, decode_raw, encode_base64
+from fn._io.parsing import (
+    FixedLenFeature,
+    FixedLenSequenceFeature,
+    RaggedFeature,
+    VarLenFeature,
+    parse_example,
+    parse_single_example,
+)
+from fn._io.tfrecord import TFRecordOptions, TFRecordWriter
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
+
 _export(globals())

@@ -29,6 +29,8 @@ import collections
 import collections.abc as _abc
 from typing import Any, Callable, Iterator, List, Sequence, Tuple
 
+from fn._tensor import composite
+
 __all__ = [
     "flatten",
     "pack_sequence_as",
@@ -39,29 +41,36 @@ __all__ = [
 
 # Kinds of node.  Leaves are 0 so `if kind:` means "is nested".
 _LEAF = 0
-_LIST = 1        # list and list subclasses
-_TUPLE = 2       # tuple and non-namedtuple tuple subclasses
+_LIST = 1  # list and list subclasses
+_TUPLE = 2  # tuple and non-namedtuple tuple subclasses
 _NAMEDTUPLE = 3
-_MAPPING = 4     # collections.abc.Mapping
-_VIEW = 5        # collections.abc.MappingView (keys/values/items)
+_MAPPING = 4  # collections.abc.Mapping
+_VIEW = 5  # collections.abc.MappingView (keys/values/items)
 _ATTRS = 6
-_CUSTOM = 7      # __tf_flatten__ / __tf_unflatten__
-_SEQUENCE = 8    # any other collections.abc.Sequence (range, deque, ...)
+_CUSTOM = 7  # __tf_flatten__ / __tf_unflatten__
+_SEQUENCE = 8  # any other collections.abc.Sequence (range, deque, ...)
 
 # type -> kind.  The common types are pre-seeded so the hot loop is one lookup.
 _KIND_CACHE: dict = {
-    list: _LIST, tuple: _TUPLE, dict: _MAPPING,
-    collections.OrderedDict: _MAPPING, collections.defaultdict: _MAPPING,
-    int: _LEAF, float: _LEAF, bool: _LEAF, str: _LEAF, bytes: _LEAF,
-    complex: _LEAF, type(None): _LEAF,
+    list: _LIST,
+    tuple: _TUPLE,
+    dict: _MAPPING,
+    collections.OrderedDict: _MAPPING,
+    collections.defaultdict: _MAPPING,
+    int: _LEAF,
+    float: _LEAF,
+    bool: _LEAF,
+    str: _LEAF,
+    bytes: _LEAF,
+    complex: _LEAF,
+    type(None): _LEAF,
 }
 _KIND_CACHE_LIMIT = 4096  # dynamically created types must not grow it forever
 
 
 def _is_namedtuple_type(t: type) -> bool:
     fields = getattr(t, "_fields", None)
-    return (isinstance(fields, _abc.Sequence)
-            and all(isinstance(f, str) for f in fields))
+    return isinstance(fields, _abc.Sequence) and all(isinstance(f, str) for f in fields)
 
 
 def _compute_kind(t: type) -> int:
@@ -148,7 +157,8 @@ def _sequence_like(instance: Any, kind: int, args: list) -> Any:
                 f"Error creating an object of type {t} like {instance}. Note that "
                 "it must accept a single positional argument representing an "
                 "iterable of key-value pairs, in addition to self. Cause: "
-                f"{err}") from None
+                f"{err}"
+            ) from None
     if kind == _NAMEDTUPLE or kind == _ATTRS:
         return type(instance)(*args)
     if kind == _CUSTOM:
@@ -186,8 +196,7 @@ def flatten(structure: Any, expand_composites: bool = False) -> list:
     mappings in sorted key order.  A leaf (including ``None``) gives
     ``[structure]``."""
     if expand_composites:
-        from fn._ragged._parts import to_parts
-        structure = to_parts(structure)
+        structure = composite.to_parts(structure)
     kind = _kind(structure)
     if not kind:
         return [structure]
@@ -215,18 +224,17 @@ def _pack(structure: Any, kind: int, it: Iterator[Any]) -> Any:
     return _sequence_like(structure, kind, args)
 
 
-def pack_sequence_as(structure: Any, flat_sequence: Any,
-                     expand_composites: bool = False) -> Any:
+def pack_sequence_as(structure: Any, flat_sequence: Any, expand_composites: bool = False) -> Any:
     """Mirrors ``tf.nest.pack_sequence_as``: rebuild `structure` with its leaves
     replaced, in order, by the items of `flat_sequence`."""
     if expand_composites:
-        from fn._ragged._parts import from_parts, to_parts
-        return from_parts(pack_sequence_as(to_parts(structure), flat_sequence))
+        return composite.from_parts(pack_sequence_as(composite.to_parts(structure), flat_sequence))
     if not is_nested(flat_sequence):
         raise TypeError(
             f"Attempted to pack value:\n  {_truncate(flat_sequence)}\ninto a "
             f"structure, but found incompatible type `{type(flat_sequence)}` "
-            "instead.")
+            "instead."
+        )
     kind = _kind(structure)
     if not kind:
         if len(flat_sequence) != 1:
@@ -235,7 +243,8 @@ def pack_sequence_as(structure: Any, flat_sequence: Any,
                 f"{_truncate(structure)}\nHowever the input is a sequence "
                 f"({type(flat_sequence)}) of length {len(flat_sequence)}.\n  "
                 f"{_truncate(flat_sequence)}\nnest cannot guarantee that it is "
-                "safe to map one to the other.")
+                "safe to map one to the other."
+            )
         return flat_sequence[0]
     if type(flat_sequence) is not list and type(flat_sequence) is not tuple:
         # Index like TF does (a dict flat_sequence raises KeyError(0)).
@@ -250,7 +259,8 @@ def pack_sequence_as(structure: Any, flat_sequence: Any,
         raise ValueError(
             f"Could not pack sequence. Structure had {len(flatten(structure))} "
             f"atoms, but flat_sequence had {len(flat_sequence)} items.  "
-            f"Structure: {structure}, flat_sequence: {flat_sequence}.")
+            f"Structure: {structure}, flat_sequence: {flat_sequence}."
+        )
     return packed
 
 
@@ -297,39 +307,45 @@ def _check(a: Any, b: Any, check_types: bool) -> None:
     ka, kb = _kind(a), _kind(b)
     if bool(ka) != bool(kb):
         seq, non = (a, b) if ka else (b, a)
-        raise _Mismatch(ValueError, f'Substructure "{_describe(seq)}" is a '
-                        f'sequence, while substructure "{_describe(non)}" is not')
+        raise _Mismatch(
+            ValueError, f'Substructure "{_describe(seq)}" is a sequence, while substructure "{_describe(non)}" is not'
+        )
     if not ka:
         return
     if check_types:
         if not _same_type(a, ka, b, kb):
             raise _Mismatch(
-                TypeError, "The two namedtuples don't have the same sequence "
+                TypeError,
+                "The two namedtuples don't have the same sequence "
                 f"type. First structure {_describe(a)} has type "
                 f"{type(a).__name__}, while second structure {_describe(b)} has "
-                f"type {type(b).__name__}")
+                f"type {type(b).__name__}",
+            )
         if ka == _MAPPING and kb == _MAPPING and set(a.keys()) != set(b.keys()):
             raise _Mismatch(
-                ValueError, "The two dictionaries don't have the same set of "
+                ValueError,
+                "The two dictionaries don't have the same set of "
                 f"keys. First structure has keys {_describe(list(a.keys()))}, "
-                f"while second structure has keys {_describe(list(b.keys()))}")
+                f"while second structure has keys {_describe(list(b.keys()))}",
+            )
     ca, cb = _children(a, ka), _children(b, kb)
     # Like TF, the common prefix is compared before the lengths.
     for x, y in zip(ca, cb):
         _check(x, y, check_types)
     if len(ca) != len(cb):
         raise _Mismatch(
-            ValueError, "The two structures don't have the same number of "
+            ValueError,
+            "The two structures don't have the same number of "
             f"elements. First structure: {_describe(a)}. Second structure: "
-            f"{_describe(b)}")
+            f"{_describe(b)}",
+        )
 
 
 def _dots(structure: Any) -> str:
     return str(pack_sequence_as(structure, [_DOT] * len(flatten(structure))))
 
 
-def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True,
-                          expand_composites: bool = False) -> None:
+def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True, expand_composites: bool = False) -> None:
     """Mirrors ``tf.nest.assert_same_structure``.
 
     Raises ``ValueError`` when the nesting or the number of elements differs
@@ -346,7 +362,8 @@ def assert_same_structure(nest1: Any, nest2: Any, check_types: bool = True,
             f"Second structure: {_describe(nest2)}\n\n"
             f"More specifically: {m.detail}\n"
             f"Entire first structure:\n{_dots(nest1)}\n"
-            f"Entire second structure:\n{_dots(nest2)}") from None
+            f"Entire second structure:\n{_dots(nest2)}"
+        ) from None
 
 
 # ---------------------------------------------------------------------------
@@ -365,8 +382,8 @@ def map_structure(func: Callable[..., Any], *structure: Any, **kwargs: bool) -> 
     expand = kwargs.pop("expand_composites", False)
     if kwargs:
         raise ValueError(
-            "Only valid keyword arguments are `check_types` and "
-            "`expand_composites`, not: `" + "`, `".join(kwargs) + "`")
+            "Only valid keyword arguments are `check_types` and `expand_composites`, not: `" + "`, `".join(kwargs) + "`"
+        )
     first = structure[0]
     if len(structure) == 1:
         return pack_sequence_as(first, [func(x) for x in flatten(first, expand)], expand)
@@ -380,8 +397,7 @@ def map_structure(func: Callable[..., Any], *structure: Any, **kwargs: bool) -> 
 # paths
 
 
-def _paths_into(x: Any, kind: int, prefix: Tuple[Any, ...],
-                out: List[Tuple[Tuple[Any, ...], Any]]) -> None:
+def _paths_into(x: Any, kind: int, prefix: Tuple[Any, ...], out: List[Tuple[Tuple[Any, ...], Any]]) -> None:
     for key, c in zip(_child_keys(x, kind), _children(x, kind)):
         k = _kind(c)
         if k:
@@ -390,8 +406,7 @@ def _paths_into(x: Any, kind: int, prefix: Tuple[Any, ...],
             out.append((prefix + (key,), c))
 
 
-def flatten_with_tuple_paths(structure: Any, expand_composites: bool = False
-                             ) -> List[Tuple[Tuple[Any, ...], Any]]:
+def flatten_with_tuple_paths(structure: Any, expand_composites: bool = False) -> List[Tuple[Tuple[Any, ...], Any]]:
     """Mirrors ``tf.nest.flatten_with_tuple_paths`` (TF's internal
     ``nest.flatten_with_tuple_paths``): ``[(path_tuple, leaf), ...]`` where a
     path holds mapping keys, namedtuple/attrs field names and sequence
@@ -404,13 +419,14 @@ def flatten_with_tuple_paths(structure: Any, expand_composites: bool = False
     return out
 
 
-def flatten_with_joined_string_paths(structure: Any, separator: str = "/",
-                                     expand_composites: bool = False
-                                     ) -> List[Tuple[str, Any]]:
+def flatten_with_joined_string_paths(
+    structure: Any, separator: str = "/", expand_composites: bool = False
+) -> List[Tuple[str, Any]]:
     """Mirrors TF's ``nest.flatten_with_joined_string_paths``:
     ``[("a/0", leaf), ...]``; a leaf structure gives ``[("", leaf)]``."""
-    return [(separator.join(str(p) for p in path), leaf)
-            for path, leaf in flatten_with_tuple_paths(structure)]
+    return [(separator.join(str(p) for p in path), leaf) for path, leaf in flatten_with_tuple_paths(structure)]
 
-from fn._public import export as _export  # noqa: E402
+
+from fn._public import export as _export
+
 _export(globals(), hide=["flatten_with_joined_string_paths", "flatten_with_tuple_paths"])

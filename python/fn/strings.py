@@ -1,25 +1,43 @@
 """``fn.strings`` (``tf.strings``): join, length, lower/upper, to_number, as_string (C++ ops),
 and split, regex_replace, format (host calls into Python, so they work inside Functions too).
 
-``regex_replace`` uses Python's ``re`` for TF's RE2 patterns: the common syntax (classes,
-groups, alternation, anchors, repetition, ``(?i)``) means the same in both; RE2's rewrite
-string (``\\1`` group references, ``\\\\`` for a backslash) is translated, so Python's own
-escapes in replacements never apply. ``split`` returns a dense 1-D tensor for a scalar input;
+``regex_replace`` and ``regex_full_match`` run RE2 (``google-re2``), the library TF's kernels
+use, so patterns mean what they mean in TF (POSIX classes, ``\\pL``, no look-around). ``split`` returns a dense 1-D tensor for a scalar input;
 split of a 1-D tensor gives a RaggedTensor in TF, which fn does not have (NotImplementedError).
 """
+
 from __future__ import annotations
 
-import re
+import builtins  # `len` is a parameter name of substr (TF's signature)
 from typing import Any, List, Optional
 
 import numpy as np
 
 from fn import _core
-from fn._array_ops import convert_to_tensor
-from fn.dtypes import as_dtype, float32, int32, string
+from fn._ops.array_ops import convert_to_tensor
+from fn._ops.op_call import run_op as _run
+from fn.dtypes import as_dtype, bool_, float32, int32, string
+from fn.errors import InvalidArgumentError
+from fn._ragged._ragged_tensor import RaggedTensor
+from fn._tensor.tensor_shape import TensorShape
+from fn._ragged._strings import ragged_pieces
+from fn._tensor import printing as _printing
 
-__all__ = ["as_string", "bytes_split", "format", "join", "length", "lower", "regex_replace", "split", "to_number",
-           "unicode_decode", "unicode_split", "upper"]
+__all__ = [
+    "as_string",
+    "bytes_split",
+    "format",
+    "join",
+    "length",
+    "lower",
+    "regex_full_match",
+    "regex_replace",
+    "split",
+    "to_number",
+    "unicode_decode",
+    "unicode_split",
+    "upper",
+]
 
 
 def _strings(x: Any) -> Any:
@@ -29,15 +47,13 @@ def _strings(x: Any) -> Any:
     return t
 
 
-def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> Any:
-    return _core.execute(op, inputs, attrs, name)[0]
-
-
 def _host(func: Any, inputs: list, shape: Any, name: str, dtype: Any = string) -> Any:
     """A PyCall op returning one ``dtype`` tensor (``shape``: its static shape when known)."""
+
     def call(*args: Any) -> list:
         # A scalar string tensor's numpy() is bytes: make every value an array.
         return [func(*[np.asarray(a.numpy(), dtype=object) if a.dtype == string else a.numpy() for a in args])]
+
     attrs = {"callable": call, "Tout": [dtype]}
     if shape is not None:
         attrs["Tout_shapes"] = [shape]
@@ -50,9 +66,36 @@ def join(inputs: Any, separator: str = "", name: Optional[str] = None) -> Any:
     return _run("StringJoin", tensors, {"separator": separator, "N": len(tensors)}, name)
 
 
-def length(input: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:  # noqa: A002
+def length(input: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:
     """``tf.strings.length``: int32 lengths in bytes or (``unit='UTF8_CHAR'``) characters."""
     return _run("StringLength", [_strings(input)], {"unit": unit}, name)
+
+
+def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:
+    """``tf.strings.substr``: ``len`` bytes (or UTF-8 characters) from ``pos`` of each string
+    (``pos`` < 0 counts from the end; ``pos`` and ``len`` broadcast against ``input``)."""
+
+    x = _strings(input)
+    p, n = (v if _core.is_tensor(v) else convert_to_tensor(v, int32) for v in (pos, len))
+    if unit not in ("BYTE", "UTF8_CHAR"):
+        raise InvalidArgumentError(None, None, f"Invalid unit: {unit}")
+
+    def f(a: np.ndarray, pa: Any, na: Any) -> np.ndarray:
+        a, pa, na = np.broadcast_arrays(a, np.asarray(pa), np.asarray(na))
+        out = np.empty(a.shape, dtype=object)
+        for i, (b, q, k) in enumerate(zip(a.reshape(-1), pa.reshape(-1), na.reshape(-1))):
+            seq = bytes(b) if unit == "BYTE" else bytes(b).decode("utf-8")
+            q = int(q)
+            if q > builtins.len(seq) or q < -builtins.len(seq):
+                raise InvalidArgumentError(
+                    None, None, f"pos {q} out of range for string b'{bytes(b).decode('latin-1')}' at index {i}"
+                )
+            q = q if q >= 0 else builtins.len(seq) + q
+            piece = seq[q : q + max(int(k), 0)]
+            out.reshape(-1)[i] = piece if unit == "BYTE" else piece.encode("utf-8")
+        return out
+
+    return _host(f, [x, p, n], x.shape if p.shape.rank == 0 and n.shape.rank == 0 else None, name or "Substr")
 
 
 def _utf8_case(x: Any, upper_case: bool, name: Optional[str]) -> Any:
@@ -62,10 +105,11 @@ def _utf8_case(x: Any, upper_case: bool, name: Optional[str]) -> Any:
             s = bytes(v).decode("utf-8", "replace")
             out[i] = (s.upper() if upper_case else s.lower()).encode("utf-8")
         return out
+
     return _host(f, [x], x.shape, name or ("StringUpper" if upper_case else "StringLower"))
 
 
-def lower(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:  # noqa: A002
+def lower(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:
     """``tf.strings.lower``: ASCII letters lowercased (all letters with ``encoding='utf-8'``)."""
     x = _strings(input)
     if encoding.lower().replace("-", "") == "utf8":
@@ -73,7 +117,7 @@ def lower(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:  #
     return _run("StringLower", [x], {"encoding": encoding}, name)
 
 
-def upper(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:  # noqa: A002
+def upper(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:
     """``tf.strings.upper``: ASCII letters uppercased (all letters with ``encoding='utf-8'``)."""
     x = _strings(input)
     if encoding.lower().replace("-", "") == "utf8":
@@ -81,33 +125,44 @@ def upper(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:  #
     return _run("StringUpper", [x], {"encoding": encoding}, name)
 
 
-def to_number(input: Any, out_type: Any = float32, name: Optional[str] = None) -> Any:  # noqa: A002
+def to_number(input: Any, out_type: Any = float32, name: Optional[str] = None) -> Any:
     """``tf.strings.to_number``: parses each string (``InvalidArgumentError`` when it is not a
     number of ``out_type``)."""
     return _run("StringToNumber", [_strings(input)], {"out_type": as_dtype(out_type)}, name)
 
 
-def as_string(input: Any, precision: int = -1, scientific: bool = False, shortest: bool = False,  # noqa: A002
-              width: int = -1, fill: str = "", name: Optional[str] = None) -> Any:
+def as_string(
+    input: Any,
+    precision: int = -1,
+    scientific: bool = False,
+    shortest: bool = False,
+    width: int = -1,
+    fill: str = "",
+    name: Optional[str] = None,
+) -> Any:
     """``tf.strings.as_string``: numbers and bools as strings (floats as ``%f`` unless
     ``scientific``/``shortest``; ``width`` padded with ``fill``)."""
-    attrs = {"precision": int(precision), "scientific": bool(scientific), "shortest": bool(shortest),
-             "width": int(width), "fill": fill}
+    attrs = {
+        "precision": int(precision),
+        "scientific": bool(scientific),
+        "shortest": bool(shortest),
+        "width": int(width),
+        "fill": fill,
+    }
     return _run("AsString", [convert_to_tensor(input)], attrs, name)
 
 
-def split(input: Any, sep: Optional[str] = None, maxsplit: int = -1, name: Optional[str] = None) -> Any:  # noqa: A002
+def split(input: Any, sep: Optional[str] = None, maxsplit: int = -1, name: Optional[str] = None) -> Any:
     """``tf.strings.split``: a scalar's pieces as a 1-D string tensor; a tensor of rank >= 1 (or a
     RaggedTensor) gives a RaggedTensor of each string's pieces (``sep=None``: runs of whitespace,
     empty pieces dropped)."""
-    from fn._ragged._ragged_tensor import RaggedTensor
+
     x = input if isinstance(input, RaggedTensor) else _strings(input)
     sep_b = None if sep is None or sep == "" else (sep.encode() if isinstance(sep, str) else bytes(sep))
     return _pieces(x, lambda v: v.split(sep_b, maxsplit), name or "StringSplit")
 
 
-def _scalar(input: Any, what: str) -> Any:  # noqa: A002
-    from fn._ragged._ragged_tensor import RaggedTensor
+def _scalar(input: Any, what: str) -> Any:
     return input if isinstance(input, RaggedTensor) else _strings(input)
 
 
@@ -115,12 +170,12 @@ def _pieces(x: Any, pieces: Any, name: str, dtype: Any = string) -> Any:
     """A 1-D tensor of ``pieces(bytes)`` (a list) from a scalar string, computed when it runs; a
     RaggedTensor of them for a tensor of rank >= 1."""
     if getattr(x, "_rank", None) != 0:
-        from fn._ragged._strings import ragged_pieces
         return ragged_pieces(x, pieces, name, dtype)
+
     def f(a: np.ndarray) -> np.ndarray:
         out = pieces(bytes(a[()]))
         return np.array(out, dtype=object if dtype == string else dtype.as_numpy_dtype).reshape([len(out)])
-    from fn._tensor_shape import TensorShape
+
     return _host(f, [x], TensorShape([None]), name, dtype)
 
 
@@ -131,27 +186,39 @@ def _decode(data: bytes, encoding: str, errors: str, replacement_char: int) -> s
     return text.replace("\ufffd", chr(replacement_char)) if errors == "replace" else text
 
 
-def bytes_split(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def bytes_split(input: Any, name: Optional[str] = None) -> Any:
     """``tf.strings.bytes_split`` of a scalar: a 1-D string tensor of its single bytes."""
-    return _pieces(_scalar(input, "bytes_split"), lambda v: [v[i:i + 1] for i in range(len(v))],
-                   name or "StringSplit")
+    return _pieces(
+        _scalar(input, "bytes_split"), lambda v: [v[i : i + 1] for i in range(len(v))], name or "StringSplit"
+    )
 
 
-def unicode_split(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
-                  replacement_char: int = 65533, name: Optional[str] = None) -> Any:
+def unicode_split(
+    input: Any, input_encoding: str, errors: str = "replace", replacement_char: int = 65533, name: Optional[str] = None
+) -> Any:
     """``tf.strings.unicode_split`` of a scalar: a 1-D tensor of its characters, each encoded."""
-    return _pieces(_scalar(input, "unicode_split"),
-                   lambda v: [c.encode(input_encoding) for c in _decode(v, input_encoding, errors, replacement_char)],
-                   name or "UnicodeSplit")
+    return _pieces(
+        _scalar(input, "unicode_split"),
+        lambda v: [c.encode(input_encoding) for c in _decode(v, input_encoding, errors, replacement_char)],
+        name or "UnicodeSplit",
+    )
 
 
-def unicode_decode(input: Any, input_encoding: str, errors: str = "replace",  # noqa: A002
-                   replacement_char: int = 65533, replace_control_characters: bool = False,
-                   name: Optional[str] = None) -> Any:
+def unicode_decode(
+    input: Any,
+    input_encoding: str,
+    errors: str = "replace",
+    replacement_char: int = 65533,
+    replace_control_characters: bool = False,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.strings.unicode_decode`` of a scalar: its code points as a 1-D int32 tensor."""
-    return _pieces(_scalar(input, "unicode_decode"),
-                   lambda v: [ord(c) for c in _decode(v, input_encoding, errors, replacement_char)],
-                   name or "UnicodeDecode", int32)
+    return _pieces(
+        _scalar(input, "unicode_decode"),
+        lambda v: [ord(c) for c in _decode(v, input_encoding, errors, replacement_char)],
+        name or "UnicodeDecode",
+        int32,
+    )
 
 
 def _re2_rewrite(rewrite: str):
@@ -179,30 +246,44 @@ def _re2_rewrite(rewrite: str):
         i += 1
     parts.append(text)
 
-    def apply(m: "re.Match[bytes]") -> bytes:
+    def apply(m: Any) -> bytes:
         out = b""
         for p in parts:
             out += p.encode() if isinstance(p, str) else (m.group(p) or b"")
         return out
+
     return apply
 
 
-def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool = True,  # noqa: A002
-                  name: Optional[str] = None) -> Any:
-    """``tf.strings.regex_replace``: ``pattern`` matches replaced by ``rewrite`` (``\\1``: group 1),
-    every match or (``replace_global=False``) the first."""
-    x = _strings(input)
-    if _core.is_tensor(pattern) or _core.is_tensor(rewrite):
-        pattern = bytes(pattern.numpy()).decode() if _core.is_tensor(pattern) else pattern
-        rewrite = bytes(rewrite.numpy()).decode() if _core.is_tensor(rewrite) else rewrite
-    pattern = pattern.decode() if isinstance(pattern, bytes) else pattern
-    rewrite = rewrite.decode() if isinstance(rewrite, bytes) else rewrite
+def _re2_compile(pattern: Any, op: str) -> Any:
+    """``pattern`` compiled by RE2 (the library TF's regex kernels use, so its syntax: POSIX classes,
+    ``\\pL``, no look-around), UTF-8; a bad pattern is TF's InvalidArgumentError."""
+    import re2  # google-re2: imported on first use, keeps `import fn` fast
+
+    if _core.is_tensor(pattern):
+        pattern = bytes(pattern.numpy())
+    text = pattern.decode() if isinstance(pattern, bytes) else str(pattern)
+    options = re2.Options()
+    options.log_errors = False
     try:
-        regex = re.compile(pattern.encode())
-    except re.error as e:
+        return re2.compile(text.encode(), options)
+    except re2.error as e:
+        why = e.args[0].decode() if e.args and isinstance(e.args[0], bytes) else str(e)
         from fn.errors import InvalidArgumentError
-        raise InvalidArgumentError(None, None, f"Invalid pattern: {pattern}, error: {e} [Op:StaticRegexReplace]") \
-            from None
+
+        raise InvalidArgumentError(None, None, f"Invalid pattern: {text}, error: {why} [Op:{op}]") from None
+
+
+def regex_replace(
+    input: Any, pattern: Any, rewrite: Any, replace_global: bool = True, name: Optional[str] = None
+) -> Any:
+    """``tf.strings.regex_replace``: ``pattern`` (RE2 syntax) matches replaced by ``rewrite``
+    (``\\1``: group 1), every match or (``replace_global=False``) the first."""
+    x = _strings(input)
+    if _core.is_tensor(rewrite):
+        rewrite = bytes(rewrite.numpy()).decode()
+    rewrite = rewrite.decode() if isinstance(rewrite, bytes) else rewrite
+    regex = _re2_compile(pattern, "StaticRegexReplace")
     repl = _re2_rewrite(rewrite)
     count = 0 if replace_global else 1
 
@@ -211,20 +292,36 @@ def regex_replace(input: Any, pattern: Any, rewrite: Any, replace_global: bool =
         for i, v in np.ndenumerate(a):
             out[i] = regex.sub(repl, bytes(v), count=count)
         return out
+
     return _host(f, [x], x.shape, name or "StaticRegexReplace")
 
 
-def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int = 3,  # noqa: A001
-           name: Optional[str] = None) -> Any:
+def regex_full_match(input: Any, pattern: Any, name: Optional[str] = None) -> Any:
+    """``tf.strings.regex_full_match``: whether each string matches ``pattern`` (RE2) as a whole."""
+    x = _strings(input)
+    regex = _re2_compile(pattern, "StaticRegexFullMatch")
+
+    def f(a: np.ndarray) -> np.ndarray:
+        out = np.empty(a.shape, dtype=bool)
+        for i, v in np.ndenumerate(a):
+            out[i] = regex.fullmatch(bytes(v)) is not None
+        return out
+
+    return _host(f, [x], x.shape, name or "StaticRegexFullMatch", dtype=bool_)
+
+
+def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int = 3, name: Optional[str] = None) -> Any:
     """``tf.strings.format``: ``template`` with each ``placeholder`` replaced by a tensor
     formatted as ``tf.print`` formats it (``summarize`` entries per dimension end)."""
-    from fn import _printing
+
     if not isinstance(inputs, (list, tuple)):
         inputs = [inputs]
     n = template.count(placeholder)
     if n != len(inputs):
-        raise ValueError(f"The template expects {n} tensors, but the inputs only has {len(inputs)}. Please ensure "
-                         "the number of placeholders in template matches inputs length.")
+        raise ValueError(
+            f"The template expects {n} tensors, but the inputs only has {len(inputs)}. Please ensure "
+            "the number of placeholders in template matches inputs length."
+        )
     tensors = [x if _core.is_tensor(x) else convert_to_tensor(x) for x in inputs]
     pieces = template.split(placeholder)
 
@@ -233,8 +330,10 @@ def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int =
         for a, rest in zip(arrays, pieces[1:]):
             out += _printing.format_tensor(a, summarize) + rest
         return np.array(out.encode(), dtype=object)
-    from fn._tensor_shape import TensorShape
+
     return _host(f, tensors, TensorShape([]), name or "StringFormat")
 
-from fn._public import export as _export  # noqa: E402
+
+from fn._public import export as _export
+
 _export(globals())

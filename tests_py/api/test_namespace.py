@@ -12,7 +12,8 @@ with open(os.path.join(os.path.dirname(__file__), "tf_names.json")) as _f:
     TF_NAMES = json.load(_f)["names"]
 
 # Names fn has beyond TensorFlow, on purpose (ARCHITECTURE.md "Beyond TensorFlow").
-FN_EXTRAS = {"config": {"explain_retracing"}, "": {"onnx"}, "experimental": {"install_as_tensorflow"}}
+FN_EXTRAS = {"config": {"explain_retracing"}, "": {"onnx"}, "version": {"FN_VERSION"},
+             "experimental": {"install_as_tensorflow"}}
 # Namespaces another area owns and still cleans up.
 NOT_YET: set = set()
 # Namespaces fn must have (the ones the guide notebooks use).

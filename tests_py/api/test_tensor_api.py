@@ -81,7 +81,9 @@ def test_devices():
     assert tf.Variable(1.0).device == CPU
 
 
-@pytest.mark.parametrize("spec", ["CPU:0", "/CPU:0", "/cpu:0", "/device:CPU:0", CPU, "GPU:0", None, ""])
+@pytest.mark.parametrize("spec", ["CPU:0", "/CPU:0", "/cpu:0", "/device:CPU:0", CPU, "GPU:0", None, "",
+                                  "cpu", "CPU", "cpu:0", "gpu", "/device:cpu:0", "epu:0", "custom",
+                                  "/job:localhost/replica:0/task:0/cpu:*"])
 def test_device_scope_places_on_the_cpu(spec):
     with tf.device(spec):
         a = tf.Variable([[1.0, 2.0, 3.0]])
@@ -93,6 +95,19 @@ def test_bad_device_spec():
     with pytest.raises(ValueError, match="Unknown attribute 'XYZ' is encountered while parsing the device spec: 'XYZ'."):
         with tf.device("XYZ"):
             pass
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("cpu:x", "invalid literal for int() with base 10: 'x'"),
+    ("/job:w/replica:x", "invalid literal for int() with base 10: 'x'"),
+    ("cpu/gpu", "Multiple device types are not allowed while parsing the device spec: cpu/gpu."),
+    ("/device:CPU:0:1", "Unknown attribute 'device' is encountered while parsing the device spec: '/device:CPU:0:1'."),
+])
+def test_bad_device_specs_as_tf(spec, message):
+    with pytest.raises(ValueError) as e:
+        with tf.device(spec):
+            pass
+    assert str(e.value) == message
 
 
 def test_config_threading_and_memory_growth():
@@ -113,3 +128,5 @@ def test_version_attributes():
     assert isinstance(v.GRAPH_DEF_VERSION, int)
     assert v.GRAPH_DEF_VERSION_MIN_CONSUMER == 0 and v.GRAPH_DEF_VERSION_MIN_PRODUCER == 0
     assert tf.__version__ == v.VERSION
+    # TF's shape of version string, read the way Keras reads it to choose its code paths.
+    assert tuple(int(x) for x in tf.__version__.split(".")[:2]) == (2, 21)

@@ -23,6 +23,7 @@ stub.logical_and = tf.math.logical_and; stub.logical_or = tf.math.logical_or; st
 sys.modules['fn'] = stub
 spec = importlib.util.spec_from_file_location('fn.autograph', AG + '/__init__.py', submodule_search_locations=[AG])
 ag = importlib.util.module_from_spec(spec); sys.modules['fn.autograph'] = ag; spec.loader.exec_module(ag)
+sys.modules['fn._autograph.backend'].use(stub)   # AutoGraph stages with TF's ops
 
 def function(f, **kw):
     return tf.function(ag.to_graph(f), autograph=False, **kw)

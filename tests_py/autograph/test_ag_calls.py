@@ -6,7 +6,8 @@ import warnings
 import pytest
 
 from fn import autograph as ag
-from fn.autograph import _converter as converter, _operators as operators
+from fn._autograph import converter
+from fn._autograph import operators
 
 
 def inner(x):

@@ -6,7 +6,7 @@ import traceback
 import pytest
 
 from fn import autograph as ag
-from fn.autograph import _backend
+from fn._autograph import backend as _backend
 
 from _ag_fake import FakeBackend, FakeDataset, FakeRange, FakeTensor, unwrap
 

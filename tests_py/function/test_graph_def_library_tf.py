@@ -32,7 +32,7 @@ def _golden(name):
 
 def _flat_map_order():
     """fn's model of TF's library order, loaded from its file (runs under TF too: no fn import)."""
-    path = HERE.parents[1] / "python" / "fn" / "_graph_def_library.py"
+    path = HERE.parents[1] / "python" / "fn" / "_function" / "graph_def_library.py"
     spec = importlib.util.spec_from_file_location("_graph_def_library_model", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

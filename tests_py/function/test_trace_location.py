@@ -1,8 +1,9 @@
 """Each traced node records the user's source line (leaked-tensor and op errors name it). The
 walk over Python frames is C++ (`_core.set_location_skip`); it must agree with the rule written
-in Python (`fn._function._user_location`): the innermost frame outside fn and importlib."""
+in Python (`fn._function.function._user_location`): the innermost frame outside fn and importlib."""
 import fn
-from fn import _core, _function
+from fn import _core
+from fn._function import function as _function
 
 
 def test_location_matches_the_python_rule():

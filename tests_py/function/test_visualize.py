@@ -2,7 +2,7 @@
 import xml.etree.ElementTree as ET
 
 import fn
-from fn import _visualize as visualize
+from fn._function import visualize
 
 
 def _concrete():

@@ -1,4 +1,4 @@
-"""Tests of fn._printing.format_print against TensorFlow 2.21's tf.print.
+"""Tests of fn._tensor.printing.format_print against TensorFlow 2.21's tf.print.
 
 CASES (at the end of this file) was produced once by _gen_tf_expected.py, which
 ran tf.print (eagerly and inside a tf.function, with identical output) on each
@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from fn import _printing as printing
-from fn._printing import format_print, format_tensor
+from fn._tensor import printing
+from fn._tensor.printing import format_print, format_tensor
 
 try:
     import ml_dtypes

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
+#include <algorithm>
 
 namespace fn {
 namespace philox {
@@ -87,6 +89,54 @@ inline void box_muller(uint32_t x0, uint32_t x1, uint32_t x2, uint32_t x3, doubl
   const double u2 = std::sqrt(-2.0 * std::log(u1));
   *d0 = std::sin(v1) * u2;
   *d1 = std::cos(v1) * u2;
+}
+
+// One 32-bit sample at a time from a generator (TF's SingleSampleAdapter).
+class SingleSamples {
+ public:
+  explicit SingleSamples(Philox4x32& gen) : gen_(gen) {}
+  uint32_t operator()() {
+    if (used_ == 4) {
+      block_ = gen_.next();
+      used_ = 0;
+    }
+    return block_[used_++];
+  }
+
+ private:
+  Philox4x32& gen_;
+  Block block_{};
+  int used_ = 4;
+};
+
+// Truncated normal: groups of `group` outputs (4 float, 2 double), each group from its own
+// region of group * 256 / 4 blocks, redrawing pairs of normals until |x| < 2 (TF's
+// FillPhiloxRandomTask for variable samples per output).
+template <typename T>
+inline void fill_truncated(const Philox4x32& base, T* out, int64_t n) {
+  constexpr int group = std::is_same<T, float>::value ? 4 : 2;
+  constexpr uint64_t skip_per_group = group * 256 / 4;   // TF reserves 256 samples per output
+  for (int64_t g = 0; g * group < n; ++g) {
+    Philox4x32 gen = base;
+    gen.skip(static_cast<uint64_t>(g) * skip_per_group);
+    SingleSamples s(gen);
+    T res[group];
+    int idx = 0;
+    while (idx < group) {
+      T f[2];
+      if constexpr (std::is_same<T, float>::value) {
+        uint32_t x0 = s(), x1 = s();
+        box_muller(x0, x1, &f[0], &f[1]);
+      } else {
+        uint32_t x0 = s(), x1 = s(), x2 = s(), x3 = s();
+        box_muller(x0, x1, x2, x3, &f[0], &f[1]);
+      }
+      for (int j = 0; j < 2 && idx < group; ++j)
+        if (std::abs(f[j]) < T(2)) res[idx++] = f[j];
+    }
+    int64_t count = std::min<int64_t>(group, n - g * group);
+    std::copy(res, res + count, out + g * group);
+  }
 }
 
 }  // namespace philox

@@ -17,8 +17,8 @@ def _require_replica_context(api: str) -> None:
 def _scale_by_sample_weight(losses: Any, sample_weight: Any) -> Any:
     """TF's ``losses_util.scale_losses_by_sample_weight``: float32 product, the weight's rank
     matched to the losses' by squeezing or expanding its last dimension."""
-    from fn._array_ops import cast, expand_dims, squeeze
-    from fn._math_ops import multiply
+    from fn._ops.array_ops import cast, expand_dims, squeeze
+    from fn._ops.math_ops import multiply
     from fn.dtypes import float32
     losses = cast(losses, float32)
     sample_weight = cast(sample_weight, float32)
@@ -34,8 +34,8 @@ def _scale_by_sample_weight(losses: Any, sample_weight: Any) -> Any:
 
 
 def _check_global_batch_size(global_batch_size: Any) -> Any:
-    from fn._array_ops import convert_to_tensor
-    from fn._check_ops import assert_non_negative
+    from fn._ops.array_ops import convert_to_tensor
+    from fn._ops.check_ops import assert_non_negative
     g = convert_to_tensor(global_batch_size)
     if g.shape.rank is not None and g.shape.rank != 0:
         raise ValueError(f"global_batch_size must be scalar..  Expected scalar shape, saw shape: {g.shape}.")
@@ -51,8 +51,8 @@ def compute_average_loss(per_example_loss: Any, sample_weight: Any = None,
     """``tf.nn.compute_average_loss``: ``sum(per_example_loss * sample_weight) /
     global_batch_size``; the global batch defaults to this replica's batch times the replicas
     in sync (and a zero global batch gives 0, as TF's ``div_no_nan``)."""
-    from fn._array_ops import cast, convert_to_tensor, shape
-    from fn._math_ops import divide_no_nan, reduce_sum
+    from fn._ops.array_ops import cast, convert_to_tensor, shape
+    from fn._ops.math_ops import divide_no_nan, reduce_sum
     per_example_loss = convert_to_tensor(per_example_loss)
     input_dtype = per_example_loss.dtype
     if per_example_loss.shape.rank == 0:
@@ -85,7 +85,7 @@ def _value_text(t: Any) -> str:
 def scale_regularization_loss(regularization_loss: Any) -> Any:
     """``tf.nn.scale_regularization_loss``: the summed regularization loss divided by the
     replicas in sync (each replica adds its share; the all-reduce sums them back)."""
-    from fn._math_ops import reduce_sum
+    from fn._ops.math_ops import reduce_sum
     _require_replica_context("scale_regularization_loss")
     num_replicas = _context.get_strategy().num_replicas_in_sync
     return reduce_sum(regularization_loss) / num_replicas

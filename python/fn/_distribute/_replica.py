@@ -43,7 +43,7 @@ class ReplicaContext:
         """This replica's id among all replicas, as an int32 scalar tensor."""
         if _core.is_tensor(self._replica_id_in_sync_group):
             return self._replica_id_in_sync_group
-        from fn._array_ops import constant
+        from fn._ops.array_ops import constant
         from fn.dtypes import int32
         return constant(self._replica_id_in_sync_group, int32, name="replica_id_in_sync_group")
 
@@ -79,7 +79,7 @@ class ReplicaContext:
         def batch_all_reduce(strategy: Any, *value_flat: Any) -> Any:
             return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in value_flat], options)
 
-        from fn._custom_gradient import custom_gradient
+        from fn._autodiff.custom_gradient import custom_gradient
 
         @custom_gradient
         def grad_wrapper(*xs: Any) -> Any:
@@ -98,15 +98,15 @@ class ReplicaContext:
         def batch_all_gather(strategy: Any, *value_flat: Any) -> Any:
             return strategy.extended._batch_gather_to([(v, v) for v in value_flat], axis, options)
 
-        from fn._custom_gradient import custom_gradient
+        from fn._autodiff.custom_gradient import custom_gradient
 
         @custom_gradient
         def grad_wrapper(*xs: Any) -> Any:
             ys = self.merge_call(batch_all_gather, args=xs)
 
             def grad(*dys: Any) -> Any:
-                from fn._array_ops import gather, range as range_, reshape, shape
-                from fn._math_ops import reduce_sum
+                from fn._ops.array_ops import gather, range as range_, reshape, shape
+                from fn._ops.math_ops import reduce_sum
                 grads = self.all_reduce(ReduceOp.SUM, list(dys), options)
                 out = []
                 for x, g in zip(xs, grads):

@@ -80,7 +80,7 @@ class Strategy:
         reduce_op = as_reduce_op(reduce_op)
         if axis is None:
             return self._extended._reduce(reduce_op, value)
-        from fn._math_ops import reduce_sum
+        from fn._ops.math_ops import reduce_sum
         if reduce_op == ReduceOp.SUM:
             sum_fn = self._helper(("sum", axis), lambda v: reduce_sum(v, axis=axis))
             value = self.run(sum_fn, args=(value,))
@@ -91,8 +91,8 @@ class Strategy:
         numer, denom = self.run(mean_fn, args=(value,))
         numer = self._extended._reduce(ReduceOp.SUM, numer)
         denom = self._extended._reduce(ReduceOp.SUM, denom)
-        from fn._array_ops import cast
-        from fn._math_ops import truediv
+        from fn._ops.array_ops import cast
+        from fn._ops.math_ops import truediv
         return truediv(numer, cast(denom, numer.dtype))
 
     def _helper(self, key: tuple, fn: Callable) -> Callable:
@@ -102,7 +102,7 @@ class Strategy:
             return fn
         cache = self.__dict__.setdefault("_reduce_helper_fns", {})
         if key not in cache:
-            from fn._function import function
+            from fn._function.function import function
             cache[key] = function(fn)
         return cache[key]
 
@@ -135,8 +135,8 @@ class Strategy:
 
 def _mean_reduce_helper(v: Any, axis: Any) -> Tuple[Any, Any]:
     """The sum of ``v`` along ``axis`` and how many elements it summed (TF's helper, same errors)."""
-    from fn._array_ops import constant, convert_to_tensor, identity, shape
-    from fn._math_ops import reduce_prod, reduce_sum
+    from fn._ops.array_ops import constant, convert_to_tensor, identity, shape
+    from fn._ops.math_ops import reduce_prod, reduce_sum
     from fn.dtypes import int64
     v = convert_to_tensor(v)
     numer = reduce_sum(v, axis=list(axis) if isinstance(axis, tuple) else axis)
@@ -158,7 +158,7 @@ def _mean_reduce_helper(v: Any, axis: Any) -> Tuple[Any, Any]:
     if isinstance(axis, int):
         denom = dimension(axis)
     elif isinstance(axis, (tuple, list)):
-        from fn._array_ops import stack
+        from fn._ops.array_ops import stack
         denom = reduce_prod(stack([dimension(a) for a in axis]))
     else:
         raise TypeError("Expected `axis` to be an integer, tuple or list not: %r" % axis)
@@ -279,7 +279,7 @@ class StrategyExtended:
         return value
 
     def read_var(self, v: Any) -> Any:
-        from fn._array_ops import identity
+        from fn._ops.array_ops import identity
         return identity(v)
 
     def non_slot_devices(self, var_list: Sequence[Any]) -> Any:
@@ -379,7 +379,7 @@ class StrategyExtended:
     def _batch_gather_to(self, value_destination_pairs: Sequence[Tuple[Any, Any]], axis: int,
                          options: Optional[CommunicationOptions] = None) -> List[Any]:
         _context.require_cross_replica_or_default_context_extended(self)
-        from fn._array_ops import convert_to_tensor
+        from fn._ops.array_ops import convert_to_tensor
         values = [convert_to_tensor(self._local_value(v)) for v, _ in value_destination_pairs]
         return self._collective_all_gather(values, axis, options or CommunicationOptions())
 
@@ -550,6 +550,6 @@ def _on_variable_created(variable: Any) -> None:
 
 
 def _install_variable_hook() -> None:
-    from fn import _variables
+    from fn._state import variables as _variables
     if _on_variable_created not in _variables._creation_hooks:
         _variables._creation_hooks.append(_on_variable_created)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, Sequence
 
 from fn import _core
-from fn.data._iterator_ops import Iterator as _DataIterator
+from fn._data.iterator_ops import Iterator as _DataIterator
 
 
 class DistributedValues:

@@ -8,7 +8,7 @@ import numpy as np
 
 import fn
 from fn._numpy import _dtypes
-from fn._numpy._utils import array, array_internal, asarray, is_ndarray, shape_list
+from fn._numpy._utils import array, asarray, is_ndarray, shape_list
 
 _DT = _dtypes.as_fn_dtype
 
@@ -76,7 +76,7 @@ def _diag_indices(length: Any, k: int) -> Any:
     return fn.stack([idx + builtins.max(-k, 0), idx + builtins.max(k, 0)], axis=1)
 
 
-def eye(N: int, M: Optional[int] = None, k: int = 0, dtype: Any = float) -> Any:  # noqa: N803
+def eye(N: int, M: Optional[int] = None, k: int = 0, dtype: Any = float) -> Any:
     """``tnp.eye``: ones on the ``k``-th diagonal of an N x M matrix."""
     dtype = _dtype_or_default(dtype)
     N = int(N)
@@ -173,7 +173,7 @@ def _tri_mask(n: Any, m: Any, k: int) -> Any:
     return cols - rows <= k
 
 
-def tri(N: int, M: Optional[int] = None, k: int = 0, dtype: Any = None) -> Any:  # noqa: N803
+def tri(N: int, M: Optional[int] = None, k: int = 0, dtype: Any = None) -> Any:
     """``tnp.tri``: ones at and below the ``k``-th diagonal."""
     M = M if M is not None else N
     dtype = _dtypes.result_type(dtype) if dtype else _DT(_dtypes.default_float_type())
@@ -224,7 +224,7 @@ def diagflat(v: Any, k: int = 0) -> Any:
     return diag(fn.reshape(asarray(v), [-1]), k)
 
 
-def vander(x: Any, N: Optional[int] = None, increasing: bool = False) -> Any:  # noqa: N803
+def vander(x: Any, N: Optional[int] = None, increasing: bool = False) -> Any:
     """``tnp.vander``: columns are powers of ``x``."""
     from fn._numpy._math import power
     x = asarray(x)

@@ -157,11 +157,7 @@ def stack(arrays: Sequence[Any], axis: int = 0) -> Any:
         if axis == 0:
             return arrays
         return swapaxes(arrays, 0, axis)
-    arrays = promote_dtype(*arrays)
-    unique_shapes = {tuple(a.shape.as_list()) if a.shape.rank is not None else None for a in arrays}
-    if len(unique_shapes) > 1:
-        raise ValueError("all input arrays must have the same shape")
-    return fn.stack(arrays, axis)
+    return fn.stack(promote_dtype(*arrays), axis)
 
 
 def hstack(tup: Sequence[Any]) -> Any:
@@ -291,12 +287,33 @@ def tile(a: Any, reps: Any) -> Any:
 def repeat(a: Any, repeats: Any, axis: Optional[int] = None) -> Any:
     """``tnp.repeat``."""
     a = asarray(a)
-    original_shape = a.shape
     repeats = asarray(repeats)
     if axis is None:
         a = ravel(a)
         axis = 0
     return fn.repeat(a, repeats, axis)
+
+
+def _mirror_pad(array: Any, widths: Any, symmetric: bool) -> Any:
+    # Each axis gathers the indices NumPy reflects into (any width, by repeated reflection).
+    for axis, (before, after) in enumerate(widths):
+        if before == 0 and after == 0:
+            continue
+        static_n = array.shape[axis]
+        limit = static_n if symmetric else (static_n - 1 if static_n is not None else None)
+        if limit is not None and (before > limit or after > limit):
+            # TF's MirrorPad: reflect widths below the dimension, symmetric ones at most it.
+            raise fn.errors.InvalidArgumentError(
+                None, None, f"paddings must be {'no greater than' if symmetric else 'less than'} the dimension "
+                f"size: {before}, {after} {'greater than' if symmetric else 'not less than'} {static_n}")
+        n = fn.shape(array)[axis]
+        idx = fn.range(-int(before), n + int(after))
+        period = 2 * n if symmetric else 2 * (n - 1)
+        safe = fn.maximum(period, 1)
+        m = fn.math.floormod(idx, safe)
+        m = fn.where(m >= n, safe - m - (1 if symmetric else 0), m)
+        array = fn.gather(array, m, axis=axis)
+    return array
 
 
 def pad(array: Any, pad_width: Any, mode: str, **kwargs: Any) -> Any:
@@ -305,10 +322,13 @@ def pad(array: Any, pad_width: Any, mode: str, **kwargs: Any) -> Any:
     if mode not in ("constant", "reflect", "symmetric"):
         raise ValueError("Unsupported padding mode: " + mode)
     array = asarray(array)
-    pad_width = np.broadcast_to(np.asarray(pad_width), [_ndim(array), 2]) \
-        if not is_ndarray(pad_width) else pad_width
-    return fn.pad(array, fn.cast(asarray(pad_width), fn.int32), mode=mode.upper(),
-                  constant_values=constant_values)
+    if mode == "constant":
+        return fn.pad(array, fn.cast(asarray(pad_width), fn.int32), constant_values=constant_values)
+    widths = np.asarray(pad_width.numpy() if is_ndarray(pad_width) else pad_width, np.int64)
+    if widths.shape != (_ndim(array), 2):
+        raise fn.errors.InvalidArgumentError(
+            None, None, f"paddings must be a matrix with 2 columns: {list(widths.shape)}")
+    return _mirror_pad(array, widths.tolist(), mode == "symmetric")
 
 
 def take(a: Any, indices: Any, axis: Optional[int] = None, out: Any = None, mode: str = "clip") -> Any:
@@ -449,8 +469,14 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
 
 
 def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Any:
-    """``tnp.trace``."""
+    """``tnp.trace`` (over the last two axes the sum keeps the dtype, as TF's ``tf.linalg.trace``)."""
     from fn._numpy._reduce import sum as _sum
+    if dtype:
+        dtype = _dtypes.result_type(dtype)
+    a = asarray(a, dtype)
+    rank = a.shape.rank
+    if offset == 0 and rank is not None and axis1 in (-2, rank - 2) and axis2 in (-1, rank - 1):
+        return fn.reduce_sum(diagonal(a, 0, -2, -1), -1)
     return _sum(diagonal(a, offset, axis1, axis2), -1, dtype)
 
 

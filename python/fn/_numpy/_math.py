@@ -88,7 +88,7 @@ def mod(x1: Any, x2: Any) -> Any:
 remainder = mod
 
 
-def divmod(x1: Any, x2: Any) -> Any:  # noqa: A001
+def divmod(x1: Any, x2: Any) -> Any:
     """``tnp.divmod``."""
     return floor_divide(x1, x2), mod(x1, x2)
 
@@ -394,64 +394,85 @@ def _atanh(x: Any) -> Any:
 
 
 def _cbrt(x: Any) -> Any:
-    return fn.sign(x) * fn.pow(fn.abs(x), fn.constant(1.0 / 3.0, x.dtype))
+    rt = fn.abs(x) ** (1.0 / 3)
+    return fn.where(x < 0, -rt, rt)
 
 
-log = _float_unary(fn.math.log, "log")
-exp = _float_unary(fn.exp, "exp")
-sqrt = _float_unary(fn.sqrt, "sqrt")
-sin = _float_unary(fn.sin, "sin")
-cos = _float_unary(fn.cos, "cos")
+def _sinc(x: Any) -> Any:
+    pi_x = x * np.pi
+    return fn.where(x == 0, fn.ones_like(x), fn.sin(pi_x) / pi_x)
+
+
+# fn.math and friends are looked up when called: fn is still importing when this module loads.
+log = _float_unary(lambda x: fn.math.log(x), "log")
+exp = _float_unary(lambda x: fn.exp(x), "exp")
+sqrt = _float_unary(lambda x: fn.sqrt(x), "sqrt")
+sin = _float_unary(lambda x: fn.sin(x), "sin")
+cos = _float_unary(lambda x: fn.cos(x), "cos")
 tan = _float_unary(lambda x: fn.sin(x) / fn.cos(x), "tan")
 sinh = _float_unary(_sinh, "sinh")
 cosh = _float_unary(_cosh, "cosh")
-tanh = _float_unary(fn.tanh, "tanh")
+tanh = _float_unary(lambda x: fn.tanh(x), "tanh")
 arcsin = _float_unary(_asin, "arcsin")
 arccos = _float_unary(_acos, "arccos")
 arctan = _float_unary(_atan, "arctan")
 arcsinh = _float_unary(_asinh, "arcsinh")
 arccosh = _float_unary(_acosh, "arccosh")
 arctanh = _float_unary(_atanh, "arctanh")
-ceil = _float_unary(fn.math.ceil, "ceil")
-floor = _float_unary(fn.floor, "floor")
+ceil = _float_unary(lambda x: fn.math.ceil(x), "ceil")
+floor = _float_unary(lambda x: fn.floor(x), "floor")
 expm1 = _float_unary(_expm1, "expm1")
-log1p = _float_unary(fn.math.log1p, "log1p")
+log1p = _float_unary(lambda x: fn.math.log1p(x), "log1p")
 cbrt = _float_unary(_cbrt, "cbrt")
-exp2 = _float_unary(lambda x: fn.pow(fn.constant(2, x.dtype), x), "exp2")
-log2 = _float_unary(lambda x: fn.math.log(x) / fn.constant(math.log(2), x.dtype), "log2")
-log10 = _float_unary(lambda x: fn.math.log(x) / fn.constant(math.log(10), x.dtype), "log10")
-deg2rad = _float_unary(lambda x: x * fn.constant(np.pi / 180.0, x.dtype), "deg2rad")
-rad2deg = _float_unary(lambda x: x * fn.constant(180.0 / np.pi, x.dtype), "rad2deg")
-fabs = _float_unary(fn.abs, "fabs")
+exp2 = _float_unary(lambda x: 2 ** x, "exp2")
+deg2rad = _float_unary(lambda x: x * (np.pi / 180.0), "deg2rad")
 fix = _float_unary(lambda x: fn.where(x < 0, fn.math.ceil(x), fn.floor(x)), "fix")
-isnan = _float_unary(fn.math.is_nan, "isnan")
-isfinite = _float_unary(fn.math.is_finite, "isfinite")
-sinc = _float_unary(lambda x: fn.where(fn.equal(x, 0), fn.ones_like(x),
-                                       fn.sin(np.pi * x) / (np.pi * fn.where(fn.equal(x, 0), fn.ones_like(x), x))),
-                    "sinc")
+isnan = _float_unary(lambda x: fn.math.is_nan(x), "isnan")
+isfinite = _float_unary(lambda x: fn.math.is_finite(x), "isfinite")
+sinc = _float_unary(_sinc, "sinc")
+
+
+# As TF writes these, with Tensor operators: under NumPy behaviour the float64 constant promotes a
+# float32 result to float64, and ``rad2deg`` of a NumPy array is a NumPy array.
+def log2(x: Any) -> Any:
+    """``tnp.log2``."""
+    return log(x) / np.log(2)
+
+
+def log10(x: Any) -> Any:
+    """``tnp.log10``."""
+    return log(x) / np.log(10)
+
+
+def rad2deg(x: Any) -> Any:
+    """``tnp.rad2deg``."""
+    return x * (180.0 / np.pi)
+
+
+def fabs(x: Any) -> Any:
+    """``tnp.fabs`` (``abs``, integers kept, as TF)."""
+    return abs(x)
 
 
 def isinf(x: Any) -> Any:
-    """``tnp.isinf`` (False for integers)."""
+    """``tnp.isinf`` (the Python ``False`` for non-float inputs, as TF)."""
     x = asarray(x)
-    if x.dtype.is_floating:
-        return fn.math.is_inf(x)
-    return fn.zeros_like(x, dtype=fn.bool)
+    return fn.math.is_inf(x) if x.dtype.is_floating else False
 
 
 def isneginf(x: Any) -> Any:
     """``tnp.isneginf``."""
     x = asarray(x)
-    return fn.equal(x, -np.inf) if x.dtype.is_floating else fn.zeros_like(x, dtype=fn.bool)
+    return fn.equal(x, fn.fill(fn.shape(x), fn.constant(-np.inf, x.dtype))) if x.dtype.is_floating else False
 
 
 def isposinf(x: Any) -> Any:
     """``tnp.isposinf``."""
     x = asarray(x)
-    return fn.equal(x, np.inf) if x.dtype.is_floating else fn.zeros_like(x, dtype=fn.bool)
+    return fn.equal(x, fn.fill(fn.shape(x), fn.constant(np.inf, x.dtype))) if x.dtype.is_floating else False
 
 
-def abs(x: Any) -> Any:  # noqa: A001
+def abs(x: Any) -> Any:
     """``tnp.abs``."""
     return _scalar(fn.abs, x)
 
@@ -514,14 +535,13 @@ def imag(val: Any) -> Any:
 
 
 def angle(z: Any, deg: bool = False) -> Any:
-    """``tnp.angle``."""
-    z = asarray(z)
-    if z.dtype.is_complex:
-        r = fn.math.atan2(fn.math.imag(z), fn.math.real(z))
-    else:
-        z = to_float(z)
-        r = fn.where(z < 0, fn.constant(np.pi, z.dtype) * fn.ones_like(z), fn.zeros_like(z))
-    return r * fn.constant(180.0 / np.pi, r.dtype) if deg else r
+    """``tnp.angle`` (real inputs give float32 0 or pi, as TF)."""
+    def f(x: Any) -> Any:
+        if x.dtype.is_floating:
+            return fn.where(x < 0, fn.constant(np.pi, fn.float32), fn.constant(0.0, fn.float32))
+        return fn.math.atan2(fn.math.imag(x), fn.math.real(x))
+    y = _scalar(f, z, True)
+    return rad2deg(y) if deg else y
 
 
 def iscomplex(x: Any) -> Any:
@@ -557,7 +577,7 @@ def around(a: Any, decimals: int = 0) -> Any:
     return fn.cast(fn.truediv(fn.round(a * factor_t), factor_t), dtype)
 
 
-round = around  # noqa: A001
+round = around
 
 
 def _comparison(tf_fun: Callable, x1: Any, x2: Any, cast_bool_to_int: bool = False) -> Any:

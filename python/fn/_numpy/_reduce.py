@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-import numpy as np
 
 import fn
 from fn._numpy import _dtypes
@@ -36,7 +35,7 @@ def _reduce(tf_fn: Callable, a: Any, axis: Any = None, dtype: Any = None, keepdi
     return tf_fn(a, axis=axis, keepdims=keepdims)
 
 
-def sum(a: Any, axis: Any = None, dtype: Any = None, keepdims: Any = None) -> Any:  # noqa: A001
+def sum(a: Any, axis: Any = None, dtype: Any = None, keepdims: Any = None) -> Any:
     """``tnp.sum`` (integers accumulate in int64, as NumPy)."""
     return _reduce(fn.reduce_sum, a, axis=axis, dtype=dtype, keepdims=keepdims, tf_bool_fn=fn.reduce_any)
 
@@ -69,16 +68,16 @@ def amin(a: Any, axis: Any = None, out: Any = None, keepdims: Any = None) -> Any
                    tf_bool_fn=fn.reduce_all, preserve_bool=True)
 
 
-max = amax  # noqa: A001
-min = amin  # noqa: A001
+max = amax
+min = amin
 
 
-def all(a: Any, axis: Any = None, keepdims: Any = None) -> Any:  # noqa: A001
+def all(a: Any, axis: Any = None, keepdims: Any = None) -> Any:
     """``tnp.all``."""
     return fn.reduce_all(asarray(a, dtype=bool), axis=axis, keepdims=bool(keepdims))
 
 
-def any(a: Any, axis: Any = None, keepdims: Any = None) -> Any:  # noqa: A001
+def any(a: Any, axis: Any = None, keepdims: Any = None) -> Any:
     """``tnp.any``."""
     return fn.reduce_any(asarray(a, dtype=bool), axis=axis, keepdims=bool(keepdims))
 

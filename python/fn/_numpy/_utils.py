@@ -42,7 +42,7 @@ def array_internal(val: Any, dtype: Any = None, copy: bool = True, ndmin: int = 
     if copy:
         result = fn.identity(result)
     if ndmin > 32:
-        raise ValueError(f"ndmin bigger than allowable number of dimensions: 32.")
+        raise ValueError("ndmin bigger than allowable number of dimensions: 32.")
     rank = result.shape.rank
     if ndmin and rank is not None and ndmin > rank:
         result = fn.reshape(result, [1] * (ndmin - rank) + [-1 if d is None else d for d in result.shape.as_list()]
@@ -100,7 +100,7 @@ def to_float(x: Any) -> Any:
     """``x`` as a tensor, cast to the default float type unless already inexact."""
     x = asarray(x)
     if not _dtypes.is_inexact(x.dtype):
-        x = fn.cast(x, _dtypes.as_fn_dtype(_dtypes.default_float_type()))
+        x = fn.cast(x, _dtypes.result_type(float))   # float64 even with prefer_float32, as TF
     return x
 
 

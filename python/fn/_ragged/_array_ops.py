@@ -7,9 +7,9 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 
 from fn import _core
-from fn._array_ops import cast, concat as _concat, convert_to_tensor, expand_dims, gather as _gather, \
+from fn._ops.array_ops import cast, concat as _concat, convert_to_tensor, expand_dims, gather as _gather, \
     range as _range, reshape, stack as _stack, zeros
-from fn._manip_ops import boolean_mask as _boolean_mask
+from fn._ops.manip_ops import boolean_mask as _boolean_mask
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn.dtypes import float64
 
@@ -32,7 +32,7 @@ def ragged_gather(rt: RaggedTensor, indices: Any) -> Any:
         return rt[idx]
     if idx.shape.rank != 1:
         # Gather the flattened indices, then restore the index dimensions as uniform partitions.
-        from fn._array_ops import shape as _shape
+        from fn._ops.array_ops import shape as _shape
         out = ragged_gather(rt, reshape(idx, [-1]))
         dims = _shape(idx, out_type=dt)
         for axis in range(idx.shape.rank - 1, 0, -1):
@@ -106,7 +106,6 @@ def _concat_ragged(rts: List[Any], axis: int) -> Any:
 
 
 def _concat_rows(rts: List[RaggedTensor]) -> RaggedTensor:
-    dt = rts[0].row_splits.dtype
     splits = [rts[0].row_splits]
     offset = rts[0].row_splits[-1]
     for r in rts[1:]:
@@ -120,13 +119,13 @@ def _concat_rows(rts: List[RaggedTensor]) -> RaggedTensor:
 def _concat_within_rows(rts: List[RaggedTensor]) -> RaggedTensor:
     """Row i of the result is row i of every input, in order: the inputs' values gathered by
     the inverse of the permutation that interleaves them."""
-    from fn._array_ops import scatter_nd
+    from fn._ops.array_ops import scatter_nd
     dt = rts[0].row_splits.dtype
     lengths = [r.row_splits[1:] - r.row_splits[:-1] for r in rts]
     total = lengths[0]
     for ln in lengths[1:]:
         total = total + ln
-    from fn._sort_ops import cumsum
+    from fn._ops.sort_ops import cumsum
     out_splits = _concat([convert_to_tensor(np.zeros([1], dt.as_numpy_dtype)), cumsum(total)], 0)
     positions = []
     before = 0 * total
@@ -162,7 +161,7 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Any:
         return concat([expand_dims(r, axis) for r in rts], axis)
     stacked = _concat_rows(rts)
     n = [r.nrows() for r in rts]
-    from fn._sort_ops import cumsum
+    from fn._ops.sort_ops import cumsum
     splits = _concat([convert_to_tensor(np.zeros([1], dt.as_numpy_dtype)), cumsum(_stack(n))], 0)
     return RaggedTensor.from_row_splits(stacked, splits, validate=False)
 
@@ -179,7 +178,7 @@ def reverse(tensor: RaggedTensor, axis: Any, name: Optional[str] = None) -> Any:
 
 def _reverse(rt: Any, axis: int) -> Any:
     if not isinstance(rt, RaggedTensor):
-        from fn._manip_ops import reverse as dense_reverse
+        from fn._ops.manip_ops import reverse as dense_reverse
         return dense_reverse(rt, [axis])
     dt = rt.row_splits.dtype
     if axis == 0:
@@ -213,7 +212,7 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
 
 
 def _where_true(m: Any) -> Any:
-    from fn._array_ops import where
+    from fn._ops.array_ops import where
     return where(m)
 
 
@@ -221,7 +220,7 @@ def _mask_partitions(rt: Any, keep: Any, new_flat: Any) -> Any:
     """The partitions of ``rt`` with the masked-out innermost values removed."""
     if not isinstance(rt, RaggedTensor):
         return new_flat
-    from fn._sort_ops import cumsum
+    from fn._ops.sort_ops import cumsum
     dt = rt.row_splits.dtype
     if isinstance(rt.values, RaggedTensor):
         inner = _mask_partitions(rt.values, keep, new_flat)
@@ -293,17 +292,17 @@ def _reduce_axis(kind: str, dense_op: Any, rt: Any, axis: int) -> Any:
 
 
 def _row_width(rt: RaggedTensor) -> Any:
-    from fn._math_ops import reduce_max
+    from fn._ops.math_ops import reduce_max
     dt = rt.row_splits.dtype
     lengths = rt.row_splits[1:] - rt.row_splits[:-1]
     return reduce_max(_concat([lengths, convert_to_tensor(np.zeros([1], dt.as_numpy_dtype))], 0))
 
 
 def _sum(x: Any, axis: Any) -> Any:
-    from fn._math_ops import reduce_sum
+    from fn._ops.math_ops import reduce_sum
     return reduce_sum(x, axis)
 
 
 def _ones_like(x: Any) -> Any:
-    from fn._math_ops import ones_like
+    from fn._ops.math_ops import ones_like
     return ones_like(x)

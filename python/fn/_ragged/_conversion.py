@@ -8,11 +8,12 @@ from typing import Any, List, Optional
 import numpy as np
 
 from fn import _core
-from fn._array_ops import cast, concat, convert_to_tensor, gather, range as _range, reshape, shape as _shape, \
+from fn._ops.array_ops import cast, concat, convert_to_tensor, gather, range as _range, reshape, shape as _shape, \
     stack, expand_dims, where, zeros
-from fn._manip_ops import boolean_mask, broadcast_to, sequence_mask
-from fn._math_ops import equal, less, logical_not, maximum, minimum, reduce_all, reduce_max, reduce_prod
-from fn._ragged._ragged_tensor import RaggedTensor, _static_len
+from fn._ops.manip_ops import boolean_mask, broadcast_to, sequence_mask
+from fn._ops.math_ops import equal, less, logical_not, maximum, minimum, reduce_all, reduce_max, reduce_prod
+from fn._ragged._ragged_tensor import RaggedTensor, _static_len, rowids_from_splits
+from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import int64
 
 
@@ -210,11 +211,6 @@ def merge_dims(rt: Any, outer_axis: int, inner_axis: int) -> Any:
 def to_sparse(rt: RaggedTensor) -> Any:
     """``RaggedTensor.to_sparse``: a SparseTensor with one entry per value (``fn.SparseTensor``,
     from fn.sparse)."""
-    import fn
-    sparse_tensor = getattr(fn, "SparseTensor", None)
-    if sparse_tensor is None:
-        raise NotImplementedError("RaggedTensor.to_sparse needs fn.SparseTensor")
-    from fn._ragged._ragged_tensor import rowids_from_splits
     flat = rt.flat_values
     n = _shape(flat, out_type=int64)[0]
     idx = _range(cast(0, int64), n, dtype=int64)
@@ -240,7 +236,7 @@ def to_sparse(rt: RaggedTensor) -> Any:
                                                                     np.array([count, len(inner_dims)])], 0)),
                         [-1, len(inner_dims)])
         outer = concat([outer, inner], 1)
-    return sparse_tensor(outer, values, cast(rt.bounding_shape(), int64))
+    return SparseTensor(outer, values, cast(rt.bounding_shape(), int64))
 
 
 def from_sparse(st: Any, splits_dtype: Any) -> RaggedTensor:

@@ -85,13 +85,13 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
 
         def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Any:
             # TF's composition (ragged_math_ops.reduce_variance): E[x^2] - E[x]^2, clipped at 0.
-            from fn._math_ops import maximum, square
+            from fn._ops.math_ops import maximum, square
             v = mean(unary(square, input_tensor), axis, keepdims) - square(mean(input_tensor, axis, keepdims))
             return maximum(v, 0) if not isinstance(v, RaggedTensor) else unary(lambda t: maximum(t, 0), v)
         out["reduce_variance"] = reduce_variance
 
         def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Any:
-            from fn._math_ops import sqrt
+            from fn._ops.math_ops import sqrt
             v = reduce_variance(input_tensor, axis, keepdims)
             return unary(sqrt, v) if isinstance(v, RaggedTensor) else sqrt(v)
         out["reduce_std"] = reduce_std

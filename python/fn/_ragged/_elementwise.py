@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from fn import _core
-from fn._array_ops import cast, concat, convert_to_tensor, gather, range as _range, reshape, shape as _shape, \
+from fn._ops.array_ops import cast, concat, convert_to_tensor, gather, range as _range, reshape, shape as _shape, \
     expand_dims
-from fn._check_ops import assert_equal
-from fn._manip_ops import broadcast_to
+from fn._ops.check_ops import assert_equal
+from fn._ops.manip_ops import broadcast_to
 from fn._ragged._ragged_tensor import RaggedTensor
 
 
@@ -39,7 +39,7 @@ def _broadcast_levels(y: Any, rt: RaggedTensor) -> Any:
         y = broadcast_to(y, concat([expand_dims(cast(nrows, dt), 0), _shape(y, out_type=dt)[1:]], 0))
     elif y.shape[0] is not None:
         # TF checks that the dense operand's rows line up with the ragged one's.
-        from fn._math_ops import equal
+        from fn._ops.math_ops import equal
         assert_equal(equal(cast(nrows, dt), cast(y.shape[0], dt)), True)
     if y.shape[1] == 1:
         y2 = gather(y[:, 0], rt.value_rowids())
@@ -94,7 +94,7 @@ def unary(op: Callable, x: RaggedTensor, *args: Any, **kwargs: Any) -> Any:
 
 def _operator(name: str, reflected: bool = False) -> Callable:
     def f(self: RaggedTensor, other: Any) -> Any:
-        import fn._math_ops as m
+        import fn._ops.math_ops as m
         op = getattr(m, name)
         return binary(op, other, self) if reflected else binary(op, self, other)
     f.__name__ = name
@@ -103,18 +103,18 @@ def _operator(name: str, reflected: bool = False) -> Callable:
 
 def _eq(self: RaggedTensor, other: Any) -> Any:
     """TF's ``RaggedTensor.__eq__``: elementwise where the shapes line up, else False."""
-    import fn._math_ops as m
+    import fn._ops.math_ops as m
     try:
         return binary(m.equal, self, other)
-    except Exception:  # noqa: BLE001  (TF: incompatible operands compare unequal)
+    except Exception:  # TF: incompatible operands compare unequal
         return False
 
 
 def _ne(self: RaggedTensor, other: Any) -> Any:
-    import fn._math_ops as m
+    import fn._ops.math_ops as m
     try:
         return binary(m.not_equal, self, other)
-    except Exception:  # noqa: BLE001
+    except Exception:
         return True
 
 
@@ -127,7 +127,7 @@ def install_operators() -> None:
         setattr(RaggedTensor, dunder, _operator(name))
         if not dunder.startswith(("__l", "__g")):
             setattr(RaggedTensor, "__r" + dunder[2:], _operator(name, reflected=True))
-    import fn._math_ops as m
+    import fn._ops.math_ops as m
     RaggedTensor.__neg__ = lambda self: unary(m.negative, self)
     RaggedTensor.__abs__ = lambda self: unary(m.abs, self)
     RaggedTensor.__invert__ = lambda self: unary(m.logical_not, self)

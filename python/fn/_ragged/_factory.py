@@ -6,11 +6,11 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from fn import _core
-from fn._array_ops import cast, constant as _constant, convert_to_tensor, range as _range, expand_dims
-from fn._manip_ops import broadcast_to
-from fn._math_ops import maximum
+from fn._ops.array_ops import cast, constant as _constant, convert_to_tensor, range as _range, expand_dims
+from fn._ops.manip_ops import broadcast_to
+from fn._ops.math_ops import maximum
 from fn._ragged._ragged_tensor import RaggedTensor, is_ragged
-from fn._sort_ops import cumsum
+from fn._ops.sort_ops import cumsum
 from fn.dtypes import as_dtype, int64
 
 _brange = range  # this module defines tf.ragged.range
@@ -144,7 +144,7 @@ def _default_inner_shape_for_pylist(pylist: Any, ragged_rank: int) -> tuple:
     return inner_shape[1:]
 
 
-def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, name: Optional[str] = None,  # noqa: A001
+def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, name: Optional[str] = None,
           row_splits_dtype: Any = int64) -> RaggedTensor:
     """``tf.ragged.range``: row ``i`` is ``range(starts[i], limits[i], deltas[i])``."""
     splits_dtype = as_dtype(row_splits_dtype)
@@ -161,8 +161,8 @@ def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, n
             from fn.errors import InvalidArgumentError
             raise InvalidArgumentError(None, None, f"{label} must be a scalar or vector [Op:RaggedRange]")
     starts, limits, deltas = [expand_dims(a, 0) if a.shape.rank == 0 else a for a in (starts, limits, deltas)]
-    from fn._array_ops import shape as _shape
-    from fn._math_ops import maximum as _max
+    from fn._ops.array_ops import shape as _shape
+    from fn._ops.math_ops import maximum as _max
     n = _max(_max(_shape(starts, out_type=int64)[0], _shape(limits, out_type=int64)[0]),
              _shape(deltas, out_type=int64)[0])
     starts, limits, deltas = [broadcast_to(a, expand_dims(n, 0)) for a in (starts, limits, deltas)]
@@ -174,21 +174,21 @@ def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, n
         span = limits - starts
         size = (span + deltas - cast(1, dt) * _sign(deltas)) // deltas
     else:
-        from fn._math_ops import ceil
+        from fn._ops.math_ops import ceil
         size = ceil((limits - starts) / deltas)
     size = cast(maximum(size, cast(0, dt)), splits_dtype)
-    from fn._array_ops import concat
+    from fn._ops.array_ops import concat
     splits = concat([convert_to_tensor(np.zeros([1], splits_dtype.as_numpy_dtype)), cumsum(size)], 0)
     from fn._ragged._ragged_tensor import rowids_from_splits
     rowids = rowids_from_splits(splits)
-    from fn._array_ops import gather
+    from fn._ops.array_ops import gather
     pos = _range(cast(0, splits_dtype), splits[-1], dtype=splits_dtype) - gather(splits, rowids)
     values = gather(starts, rowids) + cast(pos, dt) * gather(deltas, rowids)
     return RaggedTensor.from_row_splits(values, splits, validate=False)
 
 
 def _sign(x: Any) -> Any:
-    from fn._math_ops import sign
+    from fn._ops.math_ops import sign
     return sign(x)
 
 

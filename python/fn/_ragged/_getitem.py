@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from fn import _core
-from fn._array_ops import cast, convert_to_tensor, gather, where
-from fn._math_ops import maximum, minimum, less
+from fn._ops.array_ops import cast, convert_to_tensor, gather, where
+from fn._ops.math_ops import maximum, minimum, less
 from fn._ragged._ragged_tensor import RaggedTensor
 
 
@@ -59,7 +59,7 @@ def ragged_getitem(rt: RaggedTensor, key: Any) -> Any:
             from fn._ragged._shape_ops import expand_dims
             result = expand_dims(result, axis)
         else:
-            from fn._array_ops import expand_dims as dense_expand_dims
+            from fn._ops.array_ops import expand_dims as dense_expand_dims
             result = dense_expand_dims(result, axis)
     return result
 

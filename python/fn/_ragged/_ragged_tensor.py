@@ -12,11 +12,11 @@ from typing import Any, Optional
 import numpy as np
 
 from fn import _core
-from fn._array_ops import cast, concat, convert_to_tensor, expand_dims, gather, range as _range, \
+from fn._ops.array_ops import cast, concat, convert_to_tensor, expand_dims, gather, range as _range, \
     shape as _shape, stack
-from fn._math_ops import maximum, reduce_max
-from fn._sort_ops import cumsum
-from fn._tensor_shape import TensorShape
+from fn._ops.math_ops import maximum, reduce_max
+from fn._ops.sort_ops import cumsum
+from fn._tensor.tensor_shape import TensorShape
 from fn.dtypes import as_dtype, int32, int64
 
 
@@ -99,7 +99,7 @@ class RaggedTensor:
     def _make(cls, values: Any, splits: Any, validate: bool, uniform_row_length: Any = None) -> "RaggedTensor":
         values = _values_tensor(values, splits.dtype)
         if validate:   # asserts: checked now eagerly, when the graph runs while tracing (as TF)
-            from fn._check_ops import assert_equal, assert_non_negative
+            from fn._ops.check_ops import assert_equal, assert_non_negative
             assert_equal(splits[0], cast(0, splits.dtype),
                          message="Arguments to from_row_splits do not form a valid RaggedTensor:zero")
             assert_non_negative(splits[1:] - splits[:-1],
@@ -122,7 +122,7 @@ class RaggedTensor:
         """``tf.RaggedTensor.from_row_lengths``: row ``i`` holds the next ``row_lengths[i]`` values."""
         lengths = _splits_tensor(row_lengths, "row_lengths", _partition_dtype(values, row_lengths))
         if validate:
-            from fn._check_ops import assert_non_negative
+            from fn._ops.check_ops import assert_non_negative
             assert_non_negative(lengths, message="Arguments to from_row_lengths do not form a valid RowPartition")
         zero = convert_to_tensor(np.zeros([1], lengths.dtype.as_numpy_dtype))
         return cls._make(values, concat([zero, cumsum(lengths)], 0), validate)
@@ -140,7 +140,7 @@ class RaggedTensor:
         else:
             nrows = cast(nrows if _core.is_tensor(nrows) else convert_to_tensor(nrows, dt), dt)
         if validate:
-            from fn._check_ops import assert_non_negative
+            from fn._ops.check_ops import assert_non_negative
             assert_non_negative(ids[1:] - ids[:-1],
                                 message="Arguments to from_value_rowids do not form a valid RowPartition")
         if validate and ids._is_eager and nrows._is_eager:
@@ -149,8 +149,8 @@ class RaggedTensor:
                 raise ValueError(f"Expected nrows >= value_rowids[-1] + 1; got nrows={int(nrows.numpy())}, "
                                  f"value_rowids[-1]={v[-1]}")
         # Row lengths are counts of each id (scatter_nd sums duplicates), in O(nvals + nrows).
-        from fn._array_ops import scatter_nd
-        from fn._math_ops import ones_like
+        from fn._ops.array_ops import scatter_nd
+        from fn._ops.math_ops import ones_like
         lengths = scatter_nd(expand_dims(ids, 1), ones_like(ids), expand_dims(nrows, 0))
         zero = convert_to_tensor(np.zeros([1], dt.as_numpy_dtype))
         return cls._make(values, concat([zero, cumsum(lengths)], 0), validate)
@@ -369,6 +369,10 @@ class RaggedTensor:
         return gather(result, axis)
 
     # ------------------------------------------------------------------ transforms
+    def _fn_parts(self) -> "RaggedParts":
+        """Its component tensors as one parts object (``fn._tensor.composite``)."""
+        return RaggedParts(self.ragged_rank, (self.flat_values,) + tuple(self.nested_row_splits))
+
     def with_values(self, new_values: Any) -> "RaggedTensor":
         """``RaggedTensor.with_values``: the same outer partition over ``new_values``."""
         new_values = _values_tensor(new_values, self._row_splits.dtype)
@@ -469,12 +473,39 @@ class RaggedTensor:
         return []
 
 
+class RaggedParts:
+    """A RaggedTensor as (ragged_rank, [flat_values, *nested_row_splits]): the parts object of
+    ``fn._tensor.composite`` (RaggedTensors cross ``cond`` and ``while_loop`` as their components)."""
+
+    def __init__(self, ragged_rank: int, components: tuple) -> None:
+        self.ragged_rank = ragged_rank
+        self.components = tuple(components)
+
+    def __tf_flatten__(self) -> tuple:
+        return self.ragged_rank, self.components
+
+    @classmethod
+    def __tf_unflatten__(cls, metadata: int, components: tuple) -> "RaggedParts":
+        return cls(metadata, components)
+
+    def _fn_value(self) -> RaggedTensor:
+        return RaggedTensor.from_nested_row_splits(self.components[0], list(self.components[1:]), validate=False)
+
+    def _fn_loop_invariants(self) -> "RaggedParts":
+        # The flat values and inner splits may change length between iterations (as TF relaxes
+        # them to its RaggedTensorSpec's components); the outer splits keep their shape.
+        flat, outer, *inner = self.components
+        dims = flat.shape.as_list() if flat.shape.rank is not None else None
+        shapes = [TensorShape(None if dims is None else [None] + dims[1:]), outer.shape]
+        shapes += [TensorShape([None]) for _ in inner]
+        return RaggedParts(self.ragged_rank, tuple(shapes))
+
+
 def rowids_from_splits(splits: Any) -> Any:
     """The row of each value: a cumulative count of the row starts at or before it, O(nvals +
     nrows) (``tf.repeat`` of the row numbers would build an nrows x max-length mask)."""
-    from fn._array_ops import scatter_nd
-    from fn._math_ops import ones_like
-    dt = splits.dtype
+    from fn._ops.array_ops import scatter_nd
+    from fn._ops.math_ops import ones_like
     nvals = splits[-1]
     starts = splits[1:-1]
     marks = scatter_nd(expand_dims(starts, 1), ones_like(starts), expand_dims(nvals + 1, 0))

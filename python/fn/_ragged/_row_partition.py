@@ -7,8 +7,8 @@ from typing import Any, Optional
 import numpy as np
 
 from fn import _core
-from fn._array_ops import cast, concat, convert_to_tensor, range as _range
-from fn._sort_ops import cumsum
+from fn._ops.array_ops import cast, concat, convert_to_tensor, range as _range
+from fn._ops.sort_ops import cumsum
 from fn.dtypes import as_dtype, int64
 
 
@@ -79,7 +79,7 @@ class RowPartition:
         n = self.static_nrows
         if n is not None:
             return convert_to_tensor(np.array(n, self.dtype.as_numpy_dtype))
-        from fn._array_ops import shape
+        from fn._ops.array_ops import shape
         return cast(shape(self._row_splits, out_type=int64)[0] - 1, self.dtype)
 
     def nvals(self) -> Any:

@@ -7,23 +7,23 @@ from typing import Any, Optional
 import numpy as np
 
 from fn import _core
-from fn._array_ops import cast, convert_to_tensor, range as _range, reshape, size as _size
-from fn._manip_ops import repeat
+from fn._ops.array_ops import cast, convert_to_tensor, range as _range, reshape, size as _size
+from fn._ops.manip_ops import repeat
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn.dtypes import as_dtype, int32
 
 
-def size(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
+def size(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
     """``tf.size`` of a RaggedTensor: the number of values."""
     return _size(input.flat_values, out_type=as_dtype(out_type) if out_type is not None else int32)
 
 
-def rank(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def rank(input: Any, name: Optional[str] = None) -> Any:
     """``tf.rank`` of a RaggedTensor (static)."""
     return convert_to_tensor(np.array(input.shape.rank, np.int32))
 
 
-def expand_dims(input: Any, axis: int, name: Optional[str] = None) -> Any:  # noqa: A002
+def expand_dims(input: Any, axis: int, name: Optional[str] = None) -> Any:
     """``tf.expand_dims`` of a RaggedTensor: a new uniform dimension of size 1 at ``axis``."""
     rt = input
     r = rt.shape.rank
@@ -37,11 +37,11 @@ def expand_dims(input: Any, axis: int, name: Optional[str] = None) -> Any:  # no
         return RaggedTensor.from_uniform_row_length(rt, 1, nrows=rt.nrows(), validate=False)
     if isinstance(rt.values, RaggedTensor):
         return rt.with_values(expand_dims(rt.values, axis - 1))
-    from fn._array_ops import expand_dims as dense_expand_dims
+    from fn._ops.array_ops import expand_dims as dense_expand_dims
     return rt.with_values(dense_expand_dims(rt.values, axis - 1))
 
 
-def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:  # noqa: A002
+def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:
     """``tf.squeeze`` of a RaggedTensor: uniform inner dimensions of size 1 only."""
     if axis is None:
         raise ValueError("Ragged.squeeze must have an axis argument.")
@@ -51,11 +51,11 @@ def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:  #
     axes = [a + r if a < 0 else a for a in axes]
     if any(a <= rt.ragged_rank for a in axes):
         raise ValueError("Cannot squeeze a ragged dimension in fn yet")
-    from fn._array_ops import squeeze as dense_squeeze
+    from fn._ops.array_ops import squeeze as dense_squeeze
     return rt.with_flat_values(dense_squeeze(rt.flat_values, [a - rt.ragged_rank for a in axes]))
 
 
-def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:
     """``tf.tile`` of a RaggedTensor (ragged rank 1): rows repeated (axis 0) and each row's
     values repeated (axis 1)."""
     rt = input
@@ -72,7 +72,7 @@ def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:  # noqa
         reps = ragged_gather(rt, repeat(_range(cast(0, dt), n, dtype=dt), m[1]))
         rt = RaggedTensor.from_row_splits(reps.values, reps.row_splits[::m[1]], validate=False)
     if len(m) > 2 and any(x != 1 for x in m[2:]):
-        from fn._array_ops import tile as dense_tile
+        from fn._ops.array_ops import tile as dense_tile
         rt = rt.with_values(dense_tile(rt.values, [1] + m[2:]))
     if m[0] != 1:
         idx = reshape(_range(cast(0, dt), n, dtype=dt)[None, :] + 0 * _range(cast(0, dt), m[0], dtype=dt)[:, None],
@@ -86,7 +86,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Optional[str] = No
     operands broadcast onto them)."""
     if x is None and y is None:
         raise NotImplementedError("tf.where(condition) of a RaggedTensor in fn")
-    from fn._array_ops import where as dense_where
+    from fn._ops.array_ops import where as dense_where
     from fn._ragged._elementwise import _dense_operand, assert_same_partitions, dense_like_flat_values
     ref = next(v for v in (condition, x, y) if isinstance(v, RaggedTensor))
 
@@ -102,7 +102,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Optional[str] = No
 
 def add_n(inputs: Any, name: Optional[str] = None) -> Any:
     """``tf.add_n`` of RaggedTensors."""
-    from fn._math_ops import add
+    from fn._ops.math_ops import add
     from fn._ragged._elementwise import binary
     values = list(inputs)
     total = values[0]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence
 
-from fn._tensor_shape import TensorShape
-from fn._tensor_spec import TensorSpec
-from fn.dtypes import as_dtype, int32, int64
+from fn._tensor.tensor_shape import TensorShape
+from fn._tensor.tensor_spec import TensorSpec
+from fn.dtypes import as_dtype, int64
 from fn.types.experimental import TraceType
 
 

@@ -8,9 +8,9 @@ from typing import Any, Callable
 import numpy as np
 
 from fn import _core
-from fn._array_ops import reshape, shape as _shape
+from fn._ops.array_ops import reshape, shape as _shape
 from fn._ragged._ragged_tensor import RaggedTensor
-from fn._tensor_shape import TensorShape
+from fn._tensor.tensor_shape import TensorShape
 from fn.dtypes import int64, string
 
 

@@ -7,14 +7,14 @@ from typing import Any, Callable, List, Optional, Sequence
 import numpy as np
 
 from fn import _core
-from fn import _array_ops as A
-from fn import _math_ops as M
-from fn._manip_ops import (boolean_mask, tensor_scatter_nd_add, tensor_scatter_nd_max,
+from fn._ops import array_ops as A
+from fn._ops import math_ops as M
+from fn._ops.manip_ops import (boolean_mask, tensor_scatter_nd_add, tensor_scatter_nd_max,
                            tensor_scatter_nd_update, unique)
-from fn._complex_ops import conj
-from fn._linalg_ops import segment_sum
-from fn._sort_ops import argsort, cumprod, cumsum
-from fn._op_errors import op_error, type_text
+from fn._ops.complex_ops import conj
+from fn._ops.linalg_ops import segment_sum
+from fn._ops.sort_ops import argsort, cumprod, cumsum
+from fn._ops.op_errors import op_error, type_text
 from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import as_dtype, bool_, int32, int64
 from fn.errors import InvalidArgumentError
@@ -239,7 +239,7 @@ def retain(sp_input: Any, to_retain: Any) -> SparseTensor:
     return _new(boolean_mask(sp.indices, keep), boolean_mask(sp.values, keep), sp.dense_shape, sp.shape)
 
 
-def slice(sp_input: Any, start: Any, size: Any, name: Optional[str] = None) -> SparseTensor:  # noqa: A001
+def slice(sp_input: Any, start: Any, size: Any, name: Optional[str] = None) -> SparseTensor:
     """``tf.sparse.slice``: the values inside ``[start, start + size)``, shifted to the origin;
     the result's shape is clipped to the input's bounds."""
     sp = _check_sp(sp_input)
@@ -299,7 +299,7 @@ def reshape(sp_input: Any, shape: Any, name: Optional[str] = None) -> SparseTens
         new = A.convert_to_tensor(req, int64)
     else:
         total = M.reduce_prod(sp.dense_shape)
-        known = M.reduce_prod(M.maximum(new, A.ones_like(new)) * A.cast(M.not_equal(new, -1), int64)
+        known = M.reduce_prod(M.maximum(new, M.ones_like(new)) * A.cast(M.not_equal(new, -1), int64)
                               + A.cast(M.equal(new, -1), int64))
         new = A.where(M.equal(new, -1), A.fill(A.shape(new), total // known), new)
     lin = _linear(sp.indices, sp.dense_shape)
@@ -461,7 +461,7 @@ def dense_cwise(sp: SparseTensor, other: Any, op: str) -> SparseTensor:
     if d.shape.rank == 0:
         picked = d
     else:
-        from fn._manip_ops import broadcast_to
+        from fn._ops.manip_ops import broadcast_to
         picked = A.gather_nd(broadcast_to(d, sp.dense_shape), sp.indices)
     vals = M.multiply(sp.values, picked) if op == "Mul" else M.truediv(sp.values, picked)
     return sp.with_values(vals)
@@ -487,3 +487,12 @@ def eye(num_rows: int, num_columns: Optional[int] = None, dtype: Any = "float32"
     m = n if num_columns is None else int(num_columns)
     diag = A.range(min(n, m), dtype=int64)
     return SparseTensor(A.stack([diag, diag], axis=1), M.ones_like(diag, as_dtype(dtype)), [n, m])
+
+
+def install_operators() -> None:
+    """SparseTensor's methods that run sparse ops (set here, where the ops are, so that
+    sparse_tensor stays below sparse_ops); called once by fn/__init__.py."""
+    SparseTensor._fn_unary_dispatch = lambda self, op, func, name: unary_on_values(self, op, func, name)
+    SparseTensor.__mul__ = lambda self, other: dense_cwise(self, other, "Mul")
+    SparseTensor.__truediv__ = lambda self, other: dense_cwise(self, other, "RealDiv")
+    SparseTensor.__div__ = SparseTensor.__truediv__

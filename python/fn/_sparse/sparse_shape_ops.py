@@ -6,13 +6,14 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from fn import _array_ops as A
-from fn import _math_ops as M
-from fn._manip_ops import tensor_scatter_nd_update, unique
-from fn._sort_ops import argsort
+from fn._ops import array_ops as A
+from fn._ops import math_ops as M
+from fn._ops.manip_ops import tensor_scatter_nd_update, unique
+from fn._ops.sort_ops import argsort
 from fn._sparse.sparse_ops import _check_sp, _eager, _linear, _np, _unlinear, slice as sparse_slice
 from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import bool_, int32, int64
+from fn.errors import InvalidArgumentError
 
 
 def _union(a: SparseTensor, b: SparseTensor, combine: Any) -> SparseTensor:
@@ -67,13 +68,24 @@ def split(sp_input: Any = None, num_split: Any = None, axis: Any = None, name: O
     """``tf.sparse.split``: ``num_split`` pieces along ``axis``; the first ``size % num_split``
     pieces are one longer."""
     sp = _check_sp(sp_input)
+    if num_split is None:
+        raise ValueError("num_split is required")
+    if axis is None:
+        raise ValueError("axis is required")
     k = int(num_split)
+    if k < 1:
+        raise InvalidArgumentError(None, None, f"Value for attr 'num_split' of {k} must be at least minimum 1")
+    if 3 * k > 2**31 - 1:   # SparseSplit has 3 * num_split outputs (TF checks the count first)
+        raise ValueError(f"Number of outputs is too big: {3 * k}")
     rank = sp.shape.rank
     ax = int(axis) + rank if int(axis) < 0 else int(axis)
     dims = sp.shape.as_list()
     if dims[ax] is None:
         raise NotImplementedError("fn.sparse.split needs a static size along `axis`")
     size = dims[ax]
+    if k > size:   # checked before the loop: a huge num_split must not build pieces first
+        raise InvalidArgumentError(None, None, "Input num_split should be between 1 and the splitting "
+                                   f"dimension size ({size}), got {k}")
     out, start = [], 0
     for i in range(k):
         n = size // k + (1 if i < size % k else 0)

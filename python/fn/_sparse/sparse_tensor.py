@@ -8,9 +8,9 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 
 from fn import _core
-from fn._array_ops import convert_to_tensor
-from fn._tensor_shape import TensorShape
-from fn._tensor_spec import TensorSpec
+from fn._ops.array_ops import cast, convert_to_tensor
+from fn._tensor.tensor_shape import TensorShape
+from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import as_dtype, int64
 from fn.types.experimental import TraceType
 
@@ -102,19 +102,7 @@ class SparseTensor:
     def __tf_tracing_type__(self, context: Any = None) -> "SparseTensorSpec":
         return SparseTensorSpec(self._shape, self.dtype)
 
-    def _fn_unary_dispatch(self, op: str, func: Any, name: Optional[str]) -> "SparseTensor":
-        from fn._sparse.sparse_ops import unary_on_values
-        return unary_on_values(self, op, func, name)
-
-    def __mul__(self, other: Any) -> "SparseTensor":
-        from fn._sparse.sparse_ops import dense_cwise
-        return dense_cwise(self, other, "Mul")
-
-    def __truediv__(self, other: Any) -> "SparseTensor":
-        from fn._sparse.sparse_ops import dense_cwise
-        return dense_cwise(self, other, "RealDiv")
-
-    __div__ = __truediv__
+    # _fn_unary_dispatch, __mul__ and __truediv__ are set by fn._sparse.sparse_ops.install_operators().
 
 
 def _merge_dim(a: TensorShape, i: int, b: TensorShape, j: int) -> None:
@@ -127,7 +115,6 @@ def _merge_dim(a: TensorShape, i: int, b: TensorShape, j: int) -> None:
 def _int64(v: Any) -> Any:
     if _core.is_tensor(v):
         if v.dtype != int64:
-            from fn._array_ops import cast
             return cast(v, int64)
         return v
     if isinstance(v, TensorShape):

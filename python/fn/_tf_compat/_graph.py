@@ -57,7 +57,7 @@ def _current(what: str) -> FuncGraph:
 def placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None) -> Any:
     """``tf.compat.v1.placeholder``: a symbolic input of the graph being built."""
     from fn.dtypes import as_dtype
-    from fn._tensor_shape import TensorShape
+    from fn._tensor.tensor_shape import TensorShape
     return _current("tf.placeholder")._placeholder(as_dtype(dtype), TensorShape(shape), name)
 
 
@@ -65,7 +65,7 @@ def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None
     """``tf.compat.v1.sparse_placeholder``: a SparseTensor of placeholders (indices, values, shape)."""
     import fn
     from fn.dtypes import as_dtype
-    from fn._tensor_shape import TensorShape
+    from fn._tensor.tensor_shape import TensorShape
     graph = _current("tf.sparse_placeholder")
     shape = TensorShape(shape)
     rank = shape.rank

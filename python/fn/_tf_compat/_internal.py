@@ -60,7 +60,7 @@ def _namespace(name: str, **members: Any) -> types.ModuleType:
 
 def build() -> types.ModuleType:
     """The ``tf.__internal__`` module object."""
-    from fn._tensor import EagerTensor
+    from fn._tensor.tensor import EagerTensor
     from fn import RaggedTensor, SparseTensor
     _types.CompositeTensor.register(RaggedTensor)
     _types.CompositeTensor.register(SparseTensor)

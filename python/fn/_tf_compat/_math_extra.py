@@ -1,6 +1,5 @@
 """``tf.math`` names TF has and fn lacked (issue 22: the ones Keras' TensorFlow backend calls),
-composed of fn's kernels with TF's formulas (so gradients follow), plus ``tf.linalg.qr`` (for
-Keras' orthogonal initializer) computed on the host with LAPACK as TF's CPU kernel does."""
+composed of fn's kernels with TF's formulas (so gradients follow)."""
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -138,83 +137,3 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     if binary_output:
         out = fn.cast(out > 0, dtype)
     return out
-
-
-def qr(input: Any, full_matrices: bool = False, name: Optional[str] = None) -> Any:  # noqa: A002
-    """``tf.linalg.qr``: (q, r) of each matrix, LAPACK's Householder QR (no gradient here)."""
-    import fn
-    from collections import namedtuple
-    from fn._tf_compat._array_extra import _host_op
-    x = _t(input)
-    shape = x.shape
-    m, n = shape[-2], shape[-1]
-    k = None if m is None or n is None else (m if full_matrices else min(m, n))
-    mode = "complete" if full_matrices else "reduced"
-    q = _host_op(lambda a: np.linalg.qr(a, mode=mode)[0], [x], x.dtype, shape[:-1].concatenate([k]), "Qr")
-    r = _host_op(lambda a: np.linalg.qr(a, mode=mode)[1], [x], x.dtype,
-                 shape[:-2].concatenate([k, n]), "Qr")
-    return namedtuple("Qr", ["q", "r"])(q, r)
-
-
-def _band_mask(m: Any, n: Any, lower: Any, upper: Any) -> Any:
-    import fn
-    i = fn.expand_dims(fn.range(m), 1)
-    j = fn.expand_dims(fn.range(n), 0)
-    keep = fn.ones_like(i - j, fn.bool)
-    if lower is not None:
-        keep = fn.logical_and(keep, i - j <= lower)
-    if upper is not None:
-        keep = fn.logical_and(keep, j - i <= upper)
-    return keep
-
-
-def band_part(input: Any, num_lower: Any, num_upper: Any, name: Optional[str] = None) -> Any:  # noqa: A002
-    """``tf.linalg.band_part``: keeps ``num_lower`` subdiagonals and ``num_upper`` superdiagonals
-    (negative: all of them)."""
-    import fn
-    x = _t(input)
-    s = fn.shape(x)
-    lo = None if isinstance(num_lower, int) and num_lower < 0 else num_lower
-    up = None if isinstance(num_upper, int) and num_upper < 0 else num_upper
-    if fn.is_tensor(num_lower):
-        lo = fn.where(num_lower < 0, fn.cast(s[-2], num_lower.dtype), num_lower)
-    if fn.is_tensor(num_upper):
-        up = fn.where(num_upper < 0, fn.cast(s[-1], num_upper.dtype), num_upper)
-    mask = _band_mask(s[-2], s[-1], lo, up)
-    return fn.where(mask, x, fn.zeros_like(x))
-
-
-def diag_part(input: Any, name: Optional[str] = None, k: int = 0, padding_value: Any = 0,  # noqa: A002
-              align: str = "RIGHT_LEFT") -> Any:
-    """``tf.linalg.diag_part`` (main diagonal, ``k=0``): ``[..., min(M, N)]``."""
-    import fn
-    if k != 0:
-        raise NotImplementedError("fn.linalg.diag_part supports the main diagonal (k=0)")
-    x = _t(input)
-    s = fn.shape(x)
-    n = fn.minimum(s[-2], s[-1])
-    idx = fn.range(n)
-    rows = fn.gather(x, idx, axis=-2)                     # [..., n, N]
-    on_diagonal = fn.cast(fn.one_hot(idx, s[-1]), fn.bool)   # where, not a product: inf/nan stay put
-    return fn.reduce_sum(fn.where(on_diagonal, rows, fn.zeros_like(rows)), axis=-1)
-
-
-def diag(diagonal: Any, name: Optional[str] = None, k: int = 0, num_rows: int = -1, num_cols: int = -1,
-         padding_value: Any = 0, align: str = "RIGHT_LEFT") -> Any:
-    """``tf.linalg.diag`` (main diagonal, ``k=0``): square matrices with ``diagonal`` on it."""
-    import fn
-    if k != 0 or num_rows not in (-1, None) or num_cols not in (-1, None):
-        raise NotImplementedError("fn.linalg.diag supports the main diagonal of square matrices")
-    d = _t(diagonal)
-    n = fn.shape(d)[-1]
-    return fn.expand_dims(d, -1) * fn.eye(n, dtype=d.dtype)
-
-
-def adjoint(matrix: Any, name: Optional[str] = None) -> Any:
-    """``tf.linalg.adjoint``: conjugate transpose of the last two axes."""
-    import fn
-    x = _t(matrix)
-    rank = x.shape.rank
-    perm = list(range(rank - 2)) + [rank - 1, rank - 2]
-    y = fn.transpose(x, perm)
-    return fn.math.conj(y) if x.dtype.is_complex else y

@@ -16,7 +16,7 @@ class TrackableView:
     @classmethod
     def children(cls, obj: Any, save_type: str = "checkpoint", **kwargs: Any) -> Dict[str, Any]:
         """The named dependencies of ``obj`` (fn's object graph: attributes, list and dict items)."""
-        from fn import _trackable
+        from fn._state import trackable as _trackable
         own = getattr(obj, "_trackable_children", None)
         if own is not None:
             try:

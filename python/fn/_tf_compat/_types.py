@@ -39,23 +39,9 @@ class TypeSpec(abc.ABC):
 
 def _register_specs() -> None:
     import fn
-    from fn.data._optional import OptionalSpec
+    from fn._data.optional import OptionalSpec
     from fn.data import DatasetSpec, IteratorSpec
-    for cls in (fn.TensorSpec, fn.RaggedTensorSpec, fn.SparseTensorSpec, OptionalSpec, DatasetSpec, IteratorSpec):
+    from fn._extension_type import ExtensionTypeSpec
+    for cls in (fn.TensorSpec, fn.RaggedTensorSpec, fn.SparseTensorSpec, OptionalSpec, DatasetSpec, IteratorSpec,
+                ExtensionTypeSpec):
         TypeSpec.register(cls)
-
-
-def type_spec_from_value(value: Any) -> Any:
-    """``tf.type_spec_from_value``: the spec of a tensor or composite value."""
-    import fn
-    if fn.is_tensor(value) and hasattr(value, "__fn_composite__"):
-        return value.__fn_composite__()[0]
-    if hasattr(type(value), "__fn_composite__"):
-        return value.__fn_composite__()[0]
-    if isinstance(value, fn.Variable) or fn.is_tensor(value):
-        return fn.TensorSpec(value.shape, value.dtype)
-    try:
-        t = fn.convert_to_tensor(value)
-    except (TypeError, ValueError):
-        raise TypeError(f"Could not build a TypeSpec for {value!r} of unsupported type {type(value)}.") from None
-    return fn.TensorSpec(t.shape, t.dtype)

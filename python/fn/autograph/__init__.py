@@ -3,7 +3,7 @@
 Contract with ``fn.function`` (the integration point)
 ------------------------------------------------------
 When a Function traces with ``autograph=True`` (the default), it calls
-``fn.autograph._converter.convert(python_function)`` once per trace and calls the
+``fn._autograph.converter.convert(python_function)`` once per trace and calls the
 result with the bound arguments inside the graph-building context. The
 result is a plain Python function (bound method for methods) with the same
 signature, defaults, name and globals; it never changes the caller's
@@ -15,7 +15,7 @@ TensorFlow; generators and loops with an ``else`` clause are never converted).
 
 While the converted function runs, ``if``/``while``/``for`` statements,
 ``and``/``or``/``not`` and ``a if c else b`` whose condition (or iterable) is a
-tensor are staged with ``fn.cond``/``fn.while_loop`` (see ``_backend`` for the
+tensor are staged with ``fn.cond``/``fn.while_loop`` (see ``fn._autograph.backend`` for the
 exact backend signatures); on Python values they run as plain Python, so
 Python loops unroll. Calls to user functions made inside are converted
 recursively at call time; library code (fn, numpy, the standard library, ...)
@@ -26,12 +26,12 @@ line numbers).
 
 Public API (``tf.autograph``'s): ``to_code``, ``to_graph``, ``set_verbosity``, ``trace``,
 ``experimental.do_not_convert``, ``experimental.set_loop_options``, ``experimental.Feature``.
-The implementation modules are private (``_converter``, ``_transformer``, ``_analysis``,
-``_lowering``, ``_operators``, ``_backend``).
+The implementation lives in the private package ``fn._autograph`` (``converter``,
+``transformer``, ``analysis``, ``lowering``, ``operators``, ``backend``, ``errors``).
 """
 
-from . import experimental
-from . import _converter
+from fn.autograph import experimental
+from fn._autograph import converter as _converter
 
 __all__ = ['experimental', 'set_verbosity', 'to_code', 'to_graph', 'trace']
 

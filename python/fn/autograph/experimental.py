@@ -3,7 +3,7 @@
 import enum as _enum
 import functools as _functools
 
-from ._converter import DO_NOT_CONVERT_ATTR as _DO_NOT_CONVERT_ATTR
+from fn._autograph.converter import DO_NOT_CONVERT_ATTR as _DO_NOT_CONVERT_ATTR
 
 __all__ = ['Feature', 'do_not_convert', 'set_loop_options']
 
@@ -33,9 +33,11 @@ def do_not_convert(func=None):
         setattr(func, _DO_NOT_CONVERT_ATTR, True)
         return func
     except (AttributeError, TypeError):
+
         @_functools.wraps(func)
         def wrapper(*args, **kwargs):
             return func(*args, **kwargs)
+
         setattr(wrapper, _DO_NOT_CONVERT_ATTR, True)
         return wrapper
 
@@ -43,8 +45,9 @@ def do_not_convert(func=None):
 _UNSET = object()
 
 
-def set_loop_options(parallel_iterations=_UNSET, swap_memory=_UNSET, maximum_iterations=_UNSET,
-                     shape_invariants=_UNSET):
+def set_loop_options(
+    parallel_iterations=_UNSET, swap_memory=_UNSET, maximum_iterations=_UNSET, shape_invariants=_UNSET
+):
     """``tf.autograph.experimental.set_loop_options``: options of the staged loop whose body
     holds this call (``shape_invariants`` as ``[(variable, shape), ...]``,
     ``maximum_iterations``, ``parallel_iterations``, ``swap_memory``).

@@ -1,11 +1,12 @@
 """``fn.config``: ``run_functions_eagerly`` and devices (as ``tf.config``; fn runs on the CPU only)
 and ``explain_retracing`` (beyond TF)."""
+
 from __future__ import annotations
 
 from typing import List, Optional
 
 from fn import _core
-from fn._device import LogicalDevice, PhysicalDevice, list_logical_devices, list_physical_devices
+from fn._runtime.device import LogicalDevice, PhysicalDevice, list_logical_devices, list_physical_devices
 from fn.config import experimental, threading
 
 
@@ -43,8 +44,11 @@ def set_soft_device_placement(enabled: bool) -> None:
 def explain_retracing(enabled: bool = True) -> None:
     """Beyond TF: print, on every retrace, which argument's trace type differed from the closest
     cached signature and how (also kept in each Function's ``_retrace_log``)."""
-    from fn._function import _explain
+    from fn._function.function import _explain
+
     _explain.enabled = bool(enabled)
 
-from fn._public import export as _export  # noqa: E402
+
+from fn._public import export as _export
+
 _export(globals())

@@ -1,9 +1,10 @@
 """``fn.config.experimental`` (``tf.config.experimental``): the device helpers CPU code calls."""
+
 from __future__ import annotations
 
 from typing import Any
 
-from fn._device import list_logical_devices, list_physical_devices  # noqa: F401
+from fn._runtime.device import list_logical_devices, list_physical_devices
 
 
 def get_memory_growth(device: Any) -> bool:
@@ -21,5 +22,6 @@ def enable_op_determinism() -> None:
     """``tf.config.experimental.enable_op_determinism``: fn's kernels are deterministic."""
 
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
+
 _export(globals())

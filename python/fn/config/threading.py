@@ -1,4 +1,5 @@
 """``fn.config.threading`` (``tf.config.threading``): the thread-pool sizes (0 lets fn choose)."""
+
 from __future__ import annotations
 
 _threads = {"inter": 0, "intra": 0}
@@ -24,5 +25,6 @@ def set_intra_op_parallelism_threads(num_threads: int) -> None:
     _threads["intra"] = int(num_threads)
 
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
+
 _export(globals())

@@ -7,17 +7,19 @@ call back into Python (see ``iterator_ops``).
 from __future__ import annotations
 
 from fn.data import experimental
-from fn.data._dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, NumpyIterator
-from fn.data._iterator_ops import Iterator
-from fn.data._structure import DatasetSpec, IteratorSpec
-from fn.data._options import Options, ThreadingOptions
+from fn._data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, NumpyIterator
+from fn._data.iterator_ops import Iterator
+from fn._data.options import Options, ThreadingOptions
+from fn._data.readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
+from fn._data.structure import DatasetSpec, IteratorSpec
 
 INFINITE_CARDINALITY = INFINITE
 UNKNOWN_CARDINALITY = UNKNOWN
 DatasetV2 = Dataset
 
-__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "Iterator", "IteratorSpec", "NumpyIterator", "Options", "ThreadingOptions",
+__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "Iterator", "IteratorSpec", "NumpyIterator", "Options",
+           "ThreadingOptions", "TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset",
            "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY", "experimental"]
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

@@ -1,10 +1,13 @@
-"""``fn.data.experimental`` (``tf.data.experimental``): the constants code commonly imports."""
+"""``fn.data.experimental`` (``tf.data.experimental``): constants, the CSV readers, ``Counter``,
+the options groups and the functional forms of ``Dataset`` methods."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Optional
 
-from fn.data._options import (AutoShardPolicy, DistributeOptions, ExternalStatePolicy,  # noqa: F401
-                              OptimizationOptions, ThreadingOptions)
+from fn._data.options import (AutoShardPolicy, AutotuneOptions, DistributeOptions,
+                              ExternalStatePolicy, OptimizationOptions, ThreadingOptions)
+from fn._data.readers import CsvDataset, make_csv_dataset
+
 
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
@@ -15,5 +18,70 @@ def cardinality(dataset: Any) -> Any:
     """``tf.data.experimental.cardinality``."""
     return dataset.cardinality()
 
-from fn._public import export as _export  # noqa: E402
+
+def Counter(start: Any = 0, step: Any = 1, dtype: Any = None) -> Any:  # TF's name
+    """``tf.data.experimental.Counter``: ``start``, ``start + step``, ... forever."""
+    from fn._data.dataset_ops import Dataset
+    return Dataset.counter(start, step, dtype)
+
+
+def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int] = None,
+                         stop_on_empty_dataset: bool = False) -> Any:
+    """``tf.data.experimental.sample_from_datasets``."""
+    from fn._data.interleave import sample_from_datasets as impl
+    return impl(datasets, weights, seed, stop_on_empty_dataset)
+
+
+def choose_from_datasets(datasets: Any, choice_dataset: Any, stop_on_empty_dataset: bool = True) -> Any:
+    """``tf.data.experimental.choose_from_datasets``."""
+    from fn._data.interleave import choose_from_datasets as impl
+    return impl(datasets, choice_dataset, stop_on_empty_dataset)
+
+
+def _transform(method: str, *args: Any, **kwargs: Any) -> Callable[[Any], Any]:
+    return lambda ds: getattr(ds, method)(*args, **kwargs)
+
+
+def ignore_errors(log_warning: bool = False) -> Callable[[Any], Any]:
+    """``tf.data.experimental.ignore_errors``: for ``Dataset.apply``."""
+    return _transform("ignore_errors", log_warning)
+
+
+def unique() -> Callable[[Any], Any]:
+    """``tf.data.experimental.unique``: for ``Dataset.apply``."""
+    return _transform("unique")
+
+
+def scan(initial_state: Any, scan_func: Callable) -> Callable[[Any], Any]:
+    """``tf.data.experimental.scan``: for ``Dataset.apply``."""
+    return _transform("scan", initial_state, scan_func)
+
+
+def take_while(predicate: Callable) -> Callable[[Any], Any]:
+    """``tf.data.experimental.take_while``: for ``Dataset.apply``."""
+    return _transform("take_while", predicate)
+
+
+def group_by_window(key_func: Callable, reduce_func: Callable, window_size: Any = None,
+                    window_size_func: Any = None) -> Callable[[Any], Any]:
+    """``tf.data.experimental.group_by_window``: for ``Dataset.apply``."""
+    return _transform("group_by_window", key_func, reduce_func, window_size, window_size_func)
+
+
+def bucket_by_sequence_length(element_length_func: Callable, bucket_boundaries: Any, bucket_batch_sizes: Any,
+                              padded_shapes: Any = None, padding_values: Any = None,
+                              pad_to_bucket_boundary: bool = False, no_padding: bool = False,
+                              drop_remainder: bool = False) -> Callable[[Any], Any]:
+    """``tf.data.experimental.bucket_by_sequence_length``: for ``Dataset.apply``."""
+    return _transform("bucket_by_sequence_length", element_length_func, bucket_boundaries, bucket_batch_sizes,
+                      padded_shapes, padding_values, pad_to_bucket_boundary, no_padding, drop_remainder)
+
+
+def rejection_resample(class_func: Callable, target_dist: Any, initial_dist: Any = None,
+                       seed: Optional[int] = None) -> Callable[[Any], Any]:
+    """``tf.data.experimental.rejection_resample``: for ``Dataset.apply``."""
+    return _transform("rejection_resample", class_func, target_dist, initial_dist, seed)
+
+
+from fn._public import export as _export
 _export(globals())

@@ -1,10 +1,26 @@
 """``fn.debugging`` (``tf.debugging``): assertions and NaN/Inf checks."""
+
 from fn import _core
-from fn._check_ops import (Assert, assert_all_finite, assert_equal, assert_greater,  # noqa: F401
-                           assert_greater_equal, assert_less, assert_less_equal, assert_negative,
-                           assert_non_negative, assert_non_positive, assert_none_equal,
-                           assert_positive, assert_rank, assert_rank_at_least, assert_scalar,
-                           assert_type, check_numerics, is_numeric_tensor)
+from fn._ops.check_ops import (
+    Assert,
+    assert_all_finite,
+    assert_equal,
+    assert_greater,
+    assert_greater_equal,
+    assert_less,
+    assert_less_equal,
+    assert_negative,
+    assert_non_negative,
+    assert_non_positive,
+    assert_none_equal,
+    assert_positive,
+    assert_rank,
+    assert_rank_at_least,
+    assert_scalar,
+    assert_type,
+    check_numerics,
+    is_numeric_tensor,
+)
 
 
 def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int = 50) -> None:
@@ -31,5 +47,7 @@ def disable_check_numerics() -> None:
     """``tf.debugging.disable_check_numerics``."""
     _core.set_check_numerics(False)
 
-from fn._public import export as _export  # noqa: E402
+
+from fn._public import export as _export
+
 _export(globals())

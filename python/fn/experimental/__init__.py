@@ -1,5 +1,6 @@
 """``tf.experimental``: the ragged shape classes (``DynamicRaggedShape``, ``RowPartition``),
-``tf.experimental.numpy``, ``tf.experimental.Optional``, and fn's ``install_as_tensorflow``."""
+``tf.experimental.numpy``, the ExtensionType family and type-based dispatch,
+``tf.experimental.Optional``, and fn's ``install_as_tensorflow``."""
 from __future__ import annotations
 
 from typing import Any
@@ -7,8 +8,12 @@ from typing import Any
 from fn._ragged._dynamic_shape import DynamicRaggedShape
 from fn._ragged._row_partition import RowPartition
 from fn.experimental import numpy
+from fn._extension_type import BatchableExtensionType, ExtensionType, ExtensionTypeSpec
+from fn._ops.dispatch import (dispatch_for_api, dispatch_for_binary_elementwise_apis,
+                              dispatch_for_unary_elementwise_apis, unregister_dispatch_for)
+from fn.experimental import extension_type
 from fn._tf_compat import install_as_tensorflow
-from fn.data._optional import Optional
+from fn._data.optional import Optional
 
 
 def __getattr__(name: str) -> Any:
@@ -18,5 +23,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'fn.experimental' has no attribute '{name}'")
 
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

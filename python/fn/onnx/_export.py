@@ -415,7 +415,7 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
     returns the ``onnx.ModelProto``. Inputs are the function's tensor arguments
     (named after the parameters); variables become initializers with their current values."""
     from fn import _core
-    from fn._function import ConcreteFunction, Function
+    from fn._function.function import ConcreteFunction, Function
     from fn.saved_model._save import _is_keras_model
     if _is_keras_model(concrete_function):     # a Keras model: its call on its inputs' specs
         from fn.saved_model._save import _keras_default_signature
@@ -469,7 +469,7 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
     model.ir_version = min(model.ir_version, 10)
     x.onnx.checker.check_model(model)
     if path is not None:
-        from fn._serialize import atomic_write
+        from fn._state.serialize import atomic_write
         atomic_write(os.fspath(path), model.SerializeToString())
     return model
 
@@ -512,8 +512,8 @@ def _variable_value(handle: Any) -> np.ndarray:
 
 
 def _tensor_params(c: Any) -> List[Tuple[str, Any]]:
-    from fn._tensor_spec import TensorSpec
-    from fn._function import _walk
+    from fn._tensor.tensor_spec import TensorSpec
+    from fn._function.function import _walk
     out: List[Tuple[str, Any]] = []
     for n, v in list(zip(c._arg_names, c._pos_values)) + list(c._kw_values.items()):
         _walk(v, lambda spec, n=n: out.append((n, spec)) if isinstance(spec, TensorSpec) else None)

@@ -12,5 +12,5 @@ from fn.saved_model import experimental  # noqa: E402,F401
 SERVING = "serve"
 DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

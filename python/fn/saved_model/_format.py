@@ -10,7 +10,16 @@ import zlib
 from typing import Any, Dict, List, Tuple
 
 from fn import errors
-from fn._serialize import atomic_write
+from fn._state.serialize import atomic_write
+from fn._extension_type._spec import ExtensionTypeSpec
+from fn.dtypes import DType
+from fn._tensor.tensor_shape import TensorShape
+from fn._tensor.tensor_spec import TensorSpec
+from fn.dtypes import as_dtype
+from fn._extension_type._field import ImmutableDict
+from fn._extension_type._extension_type import lookup_registered, registered_name
+from fn._extension_type._spec import new_object
+from fn._ragged._spec import RaggedTensorSpec
 
 MAGIC = b"FNSAVEDM"
 VERSION = 1
@@ -95,7 +104,43 @@ def decode(data: Any, leaf: Any) -> Any:
     return leaf(data)
 
 
+def _is_extension_spec(spec: Any) -> bool:
+    return isinstance(spec, ExtensionTypeSpec)
+
+
+def _field_json(v: Any) -> Dict[str, Any]:
+    """One field of an ExtensionType spec as JSON."""
+    if isinstance(v, TensorSpec) or _is_extension_spec(v) or getattr(type(v), "_fn_trace_from_spec", False):
+        return spec_json(v)
+    if isinstance(v, TensorShape):
+        return {"tensor_shape": v.as_list() if v.rank is not None else None}
+    if isinstance(v, DType):
+        return {"dtype": v.name}
+    if isinstance(v, tuple):
+        return {"tuple": [_field_json(x) for x in v]}
+    if hasattr(v, "items"):
+        return {"dict": [[k, _field_json(x)] for k, x in v.items()]}
+    return encode(v, lambda x: None)
+
+
+def _field_from_json(d: Dict[str, Any]) -> Any:
+    if "tensor_shape" in d:
+        return TensorShape(d["tensor_shape"])
+    if "dtype" in d and len(d) == 1:
+        return as_dtype(d["dtype"])
+    if "tuple" in d:
+        return tuple(_field_from_json(x) for x in d["tuple"])
+    if "dict" in d:
+        return ImmutableDict([(k, _field_from_json(x)) for k, x in d["dict"]])
+    if "v" in d:
+        return d["v"]
+    return spec_from_json(d)
+
+
 def spec_json(spec: Any) -> Dict[str, Any]:
+    if _is_extension_spec(spec):   # the registered type name and each field
+        return {"extension_spec": {"type": registered_name(spec.value_type),
+                                   "fields": [[k, _field_json(spec.__dict__[k])] for k in spec._fields()]}}
     dims = spec.shape.as_list() if spec.shape.rank is not None else None
     if getattr(type(spec), "_fn_trace_from_spec", False):   # RaggedTensorSpec
         return {"ragged_spec": {"dtype": spec.dtype.name, "shape": dims, "ragged_rank": spec.ragged_rank,
@@ -104,9 +149,11 @@ def spec_json(spec: Any) -> Dict[str, Any]:
 
 
 def spec_from_json(d: Dict[str, Any]) -> Any:
-    from fn._tensor_spec import TensorSpec
+    if "extension_spec" in d:
+        e = d["extension_spec"]
+        cls = lookup_registered(e["type"])
+        return new_object(cls.Spec, {k: _field_from_json(v) for k, v in e["fields"]})
     if "ragged_spec" in d:
-        from fn._ragged._spec import RaggedTensorSpec
         r = d["ragged_spec"]
         return RaggedTensorSpec(r["shape"], r["dtype"], r["ragged_rank"], r["row_splits_dtype"])
     s = d["spec"]

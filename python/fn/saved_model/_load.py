@@ -9,11 +9,13 @@ from typing import Any, Dict, List
 import numpy as np
 
 from fn import _core, errors
-from fn._function import ConcreteFunction, FuncGraph
-from fn._module import Module
-from fn._variables import Variable
+from fn._function.function import ConcreteFunction, FuncGraph
+from fn._state.module import Module
+from fn._state.variables import Variable
 from fn.saved_model import _format
 from fn.train import _checkpoint_io
+from fn._tensor.tensor_spec import TensorSpec
+from fn._function.function import _walk
 
 
 class _UserObject(Module):
@@ -27,9 +29,10 @@ class _LoadedFunction:
     """A saved ``fn.function`` attribute: calls the first saved concrete function that accepts
     the arguments."""
 
-    def __init__(self, name: str, concretes: List[ConcreteFunction]) -> None:
+    def __init__(self, name: str, concretes: List[ConcreteFunction], input_signature: bool = False) -> None:
         self._name = name
         self._concretes = concretes
+        self._input_signature = input_signature
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         problems = []
@@ -38,6 +41,11 @@ class _LoadedFunction:
                 return c(*args, **kwargs)
             except (TypeError, ValueError, errors.InvalidArgumentError) as e:
                 problems.append(str(e).splitlines()[0])
+        if self._input_signature:   # TF rebuilds a tf.function with that signature: its binding TypeError
+            first = problems[0]
+            raise TypeError(first if first.startswith("Binding inputs to tf.function failed") else
+                            f"Binding inputs to tf.function failed due to `{first}`. Received args: {args!r} and "
+                            f"kwargs: {kwargs!r} for signature: {self._concretes[0].pretty_printed_signature()}.")
         options = "\n".join(f"  Option {i + 1}: {c.pretty_printed_signature()}" for i, c in enumerate(self._concretes))
         raise ValueError("Could not find matching concrete function to call loaded from the SavedModel. Got:\n"
                          f"  Positional arguments ({len(args)} total): {args!r}\n  Keyword arguments: {kwargs!r}\n\n"
@@ -61,7 +69,6 @@ class _SignatureFunction:
         self.structured_outputs = self._named(outs, lambda t: t)
 
     def _specs(self) -> List[Any]:
-        from fn._tensor_spec import TensorSpec
         specs: List[Any] = []
         for v in self._concrete._pos_values:
             if isinstance(v, TensorSpec):
@@ -69,7 +76,6 @@ class _SignatureFunction:
         return specs
 
     def _names(self) -> List[str]:
-        from fn._tensor_spec import TensorSpec
         names = []
         for n, v in zip(self._concrete._arg_names, self._concrete._pos_values):
             if isinstance(v, TensorSpec):
@@ -78,7 +84,6 @@ class _SignatureFunction:
 
     @staticmethod
     def _named(outs: Any, fn: Any) -> Dict[str, Any]:
-        from fn._function import _walk
         if isinstance(outs, dict):
             return {k: _walk(v, fn) for k, v in outs.items()}
         flat: List[Any] = []
@@ -121,7 +126,11 @@ def _load_concrete(record: Dict[str, Any], blobs: List[bytes], objects: List[Any
     specs = iter(record["output_specs"])
 
     def out_leaf(d: Dict[str, Any]) -> Any:
-        from fn._tensor_spec import TensorSpec
+        if "extension_spec" in d:   # an ExtensionType output: its components' specs come next
+            spec = _format.spec_from_json(d)
+            for _ in spec._component_specs():
+                next(specs)
+            return spec
         if "ragged_spec" in d:   # a RaggedTensor output: its components' specs come next
             for _ in range(1 + d["ragged_spec"]["ragged_rank"]):
                 next(specs)
@@ -135,6 +144,24 @@ def _load_concrete(record: Dict[str, Any], blobs: List[bytes], objects: List[Any
         [objects[c["variable"]] for c in record["captures"] if "variable" in c]
     return ConcreteFunction(core, func_graph, record["function_name"], None, pos, kw, record["arg_names"], outputs,
                             [], variables=variables)
+
+
+def _attach(obj: Any, name: str, function: "_LoadedFunction") -> None:
+    """Sets a loaded function as an attribute. Python looks ``__call__`` up on the type, so the
+    object gets a class of its own that forwards to it, as TF's loader does (each loaded object
+    has its own ``_UserObject`` class; other special methods stay plain attributes, as in TF)."""
+    object.__setattr__(obj, name, function)
+    if name != "__call__" or not isinstance(obj, _UserObject):
+        return
+    cls = type(obj)
+    if cls is _UserObject:
+        cls = type("_UserObject", (_UserObject,), {"__module__": _UserObject.__module__})
+        obj.__class__ = cls
+
+    def forward(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return self.__dict__[name](*args, **kwargs)
+    forward.__name__ = name
+    setattr(cls, name, forward)
 
 
 def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
@@ -174,8 +201,9 @@ def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
                     obj.__class__ = type(type(obj).__name__, (type(obj),), {name: None})
                 object.__setattr__(obj, name, child)
     concretes = [_load_concrete(r, blobs, objects) for r in header["functions"]]
-    for node_id, name, indices in header["attached"]:
-        object.__setattr__(objects[node_id], name, _LoadedFunction(name, [concretes[i] for i in indices]))
+    for node_id, name, indices, *signed in header["attached"]:
+        _attach(objects[node_id], name, _LoadedFunction(name, [concretes[i] for i in indices],
+                                                        bool(signed and signed[0])))
     root = objects[0]
     if isinstance(root, _UserObject):
         object.__setattr__(root, "signatures", {k: _SignatureFunction(concretes[i])

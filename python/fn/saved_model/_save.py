@@ -10,11 +10,14 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-from fn import _core, _trackable
-from fn._function import ConcreteFunction, Function, _walk
+from fn import _core
+from fn._state import trackable as _trackable
+from fn._function.function import ConcreteFunction, Function, _walk
 from fn.saved_model import _format
 from fn.train import _checkpoint_io
 from fn.train._checkpoint import _collect
+from fn._function.function import function
+from fn._tensor.tensor_spec import TensorSpec
 
 
 class _Out:
@@ -120,7 +123,8 @@ class _Saver:
         marked = _walk(c.structured_outputs, lambda t: _Out(next(counter)))
 
         def out_leaf(x: Any) -> Any:
-            if getattr(type(x), "_fn_trace_from_spec", False):   # a RaggedTensor output: its spec
+            if getattr(type(x), "_fn_trace_from_spec", False) or _format._is_extension_spec(x):
+                # a RaggedTensor or ExtensionType output: its spec
                 return _format.spec_json(x)
             return {"out": x.i} if isinstance(x, _Out) else None
         spec_leaf = self.spec_leaf
@@ -138,8 +142,7 @@ class _Saver:
 
     @staticmethod
     def spec_leaf(x: Any) -> Any:
-        from fn._tensor_spec import TensorSpec
-        composite = getattr(type(x), "_fn_trace_from_spec", False)   # RaggedTensorSpec
+        composite = getattr(type(x), "_fn_trace_from_spec", False) or _format._is_extension_spec(x)
         return _format.spec_json(x) if isinstance(x, TensorSpec) or composite else None
 
 
@@ -179,7 +182,8 @@ def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None)
         if _trackable.is_variable(o) or isinstance(o, (list, tuple, dict)):
             continue
         for name, f in _functions_of(o):
-            attached.append([node_id, name, [saver.concrete(c) for c in _concretes(f)]])
+            attached.append([node_id, name, [saver.concrete(c) for c in _concretes(f)],
+                             f._input_signature is not None])
     if signatures is None:
         candidates = [f for _, f in _functions_of(obj) if f._input_signature is not None]
         if len(candidates) == 1:

@@ -1,4 +1,4 @@
-"""``fn.train`` (``tf.train``): checkpoints of object graphs in fn's own format
+"""``fn.train`` (``tf.train``): the ``Example`` protocol buffers (TF's wire format), and checkpoints of object graphs in fn's own format
 (docs/FORMATS.md): ``Checkpoint``, ``CheckpointManager``, ``latest_checkpoint``,
 ``load_checkpoint``, ``list_variables``."""
 from __future__ import annotations
@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from typing import Any, List, Tuple
 
+from fn._io.example_pb import (BytesList, Example, Feature, FeatureList, FeatureLists, Features,
+                                FloatList, Int64List, SequenceExample)
 from fn.train._checkpoint import Checkpoint, CheckpointLoadStatus
 from fn.train._checkpoint_io import CheckpointReader
 from fn.train._manager import CheckpointManager
@@ -33,6 +35,6 @@ def list_variables(ckpt_dir_or_file: Any) -> List[Tuple[str, List[int]]]:
     return sorted(reader.get_variable_to_shape_map().items())
 
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 # CheckpointLoadStatus and CheckpointReader are returned, not public names in TF 2.21's tf.train.
 _export(globals(), hide=["CheckpointLoadStatus", "CheckpointReader"])

@@ -8,12 +8,22 @@ from typing import Any, Dict, List, Set
 
 import numpy as np
 
-from fn import _trackable
-from fn._serialize import to_numpy
+from fn import errors
+from fn._state import trackable as _trackable
+from fn._state.serialize import to_numpy
 from fn.train import _checkpoint_io as io
 from fn.train import _state
+from fn._state.variables import Variable, init_scope
 
 _VALUE = "/.ATTRIBUTES/VARIABLE_VALUE"
+# Objects with a state of their own (fn.data iterators): ``_fn_checkpoint_state() -> ndarray``
+# is saved under this key and given back to ``_fn_restore_state(ndarray)``.
+_STATE = "/.ATTRIBUTES/ITERATOR_STATE"
+
+
+def _tf_dtype_name(name: str) -> str:
+    # TF's kernel messages use DataTypeString: `double`, `half`, not the Python `float64`.
+    return {"float64": "double", "float16": "half"}.get(name, name)
 
 
 def _collect(root: Any) -> tuple:
@@ -27,11 +37,22 @@ def _collect(root: Any) -> tuple:
             key = path + _VALUE
             tensors[key] = (obj.dtype.name, to_numpy(obj.read_value()))
             entry["key"] = key
+        elif hasattr(obj, "_fn_checkpoint_state"):
+            key = path + _STATE
+            state = np.asarray(obj._fn_checkpoint_state())
+            tensors[key] = (str(state.dtype), state)
+            entry["state_key"] = key
         graph.append(entry)
     return tensors, graph
 
 
-def _assign(variable: Any, value: np.ndarray) -> None:
+def _assign(variable: Any, value: np.ndarray, key: str = "", saved_dtype: Any = None) -> None:
+    """Restores one variable. The saved dtype must be the variable's (TF's RestoreV2 refuses a
+    mismatch rather than casting: a float saved into an int variable would silently truncate)."""
+    if saved_dtype is not None and saved_dtype != variable.dtype.name:
+        raise errors.InvalidArgumentError(
+            None, None, f"tensor_name = {key}; expected dtype {_tf_dtype_name(variable.dtype.name)} does not "
+            f"equal original dtype {_tf_dtype_name(saved_dtype)}")
     shape = tuple(np.shape(value))
     if not variable.shape.is_compatible_with(shape):
         shape_text = "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
@@ -66,8 +87,11 @@ class _Restore:
         node = self.graph[node_id]
         if _trackable.is_variable(obj):
             if "key" in node:
-                _assign(obj, np.asarray(self.reader.get_tensor(node["key"])))
+                key = node["key"]
+                _assign(obj, np.asarray(self.reader.get_tensor(key)), key, self.reader.dtype_name(key))
             return
+        if "state_key" in node and hasattr(obj, "_fn_restore_state"):
+            obj._fn_restore_state(np.asarray(self.reader.get_tensor(node["state_key"])))
         for name, cid in node["children"]:
             c = _trackable.child(obj, name)
             if c is not None:
@@ -181,7 +205,6 @@ class Checkpoint:
     def save_counter(self) -> Any:
         """How many times ``save`` ran (an int64 variable, created on first use)."""
         if self._save_counter is None:
-            from fn._variables import Variable, init_scope
             with init_scope():
                 v = Variable(np.int64(0), trainable=False, name="save_counter")
             object.__setattr__(self, "_save_counter", v)

@@ -13,7 +13,8 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from fn import errors
-from fn._serialize import array_from_bytes, array_to_bytes, atomic_write
+from fn._state.serialize import array_from_bytes, array_to_bytes, atomic_write
+from fn.dtypes import as_dtype, string
 
 MAGIC = b"FNCKPT\r\n"
 VERSION = 1
@@ -138,7 +139,6 @@ class CheckpointReader:
         return out
 
     def get_variable_to_dtype_map(self) -> Dict[str, Any]:
-        from fn.dtypes import as_dtype, string
         out = {k: as_dtype(e["dtype"]) for k, e in self._tensors.items()}
         out[OBJECT_GRAPH_KEY] = string
         return out

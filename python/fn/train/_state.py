@@ -7,7 +7,7 @@ import os
 import re
 from typing import List, Optional, Sequence, Tuple
 
-from fn._serialize import atomic_write
+from fn._state.serialize import atomic_write
 
 STATE_FILE = "checkpoint"
 

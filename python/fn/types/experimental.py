@@ -1,4 +1,5 @@
 """``fn.types.experimental``: the tracing protocol, like ``tf.types.experimental``."""
+
 from __future__ import annotations
 
 import abc
@@ -33,5 +34,7 @@ class TraceType(abc.ABC):
 class TracingContext:
     """Passed to ``__tf_tracing_type__``; fn keeps no state in it."""
 
-from fn._public import export as _export  # noqa: E402
+
+from fn._public import export as _export
+
 _export(globals(), hide=["TracingContext"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as _np
 
-from fn._tensor import Tensor as ndarray
+from fn._tensor.tensor import Tensor as ndarray
 from fn._numpy._dtypes import (bool_, complex64, complex128, complex_, finfo, float16, float32,
                                float64, float_, iinfo, inexact, int8, int16, int32, int64, int_,
                                issubdtype, object_, promote_types, result_type, string_, uint8,
@@ -21,7 +21,7 @@ from fn._numpy._manip import (append, atleast_1d, atleast_2d, atleast_3d, broadc
                               moveaxis, ndim, nonzero, pad, ravel, repeat, reshape, roll, rot90,
                               select, shape, size, split, squeeze, stack, swapaxes, take,
                               take_along_axis, tile, trace, transpose, vsplit, vstack, where)
-from fn._numpy._math import (abs, absolute, add, allclose, angle, arccos, arccosh, arcsin,  # noqa: A004
+from fn._numpy._math import (abs, absolute, add, allclose, angle, arccos, arccosh, arcsin,
                              arcsinh, arctan, arctan2, arctanh, around, array_equal, bitwise_and,
                              bitwise_not, bitwise_or, bitwise_xor, cbrt, ceil, clip, conj,
                              conjugate, cos, cosh, cross, deg2rad, diff, divide, divmod, dot,
@@ -35,7 +35,7 @@ from fn._numpy._math import (abs, absolute, add, allclose, angle, arccos, arccos
                              rad2deg, real, reciprocal, remainder, round, sign, signbit, sin, sinc,
                              sinh, sqrt, square, subtract, tan, tanh, tensordot, true_divide, vdot)
 from fn._numpy._math import nextafter
-from fn._numpy._reduce import (all, amax, amin, any, argmax, argmin, argsort, average,  # noqa: A004
+from fn._numpy._reduce import (all, amax, amin, any, argmax, argmin, argsort, average,
                                count_nonzero, cumprod, cumsum, max, mean, min, nanmean, nanprod,
                                nansum, prod, ptp, sort, std, sum, var)
 from fn._numpy._behavior import experimental_enable_numpy_behavior
@@ -48,5 +48,5 @@ newaxis = _np.newaxis
 
 __all__ = sorted(n for n in dir() if not n.startswith("_") and n != "annotations")
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

@@ -5,5 +5,5 @@ from fn._numpy._random import poisson, rand, randint, randn, random, seed, stand
 
 __all__ = ["poisson", "rand", "randint", "randn", "random", "seed", "standard_normal", "uniform"]
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

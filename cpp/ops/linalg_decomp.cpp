@@ -1,0 +1,437 @@
+// Matrix decompositions and structured-matrix ops on batches (the last two dims), float32 and
+// float64, computed per matrix in double: Cholesky, MatrixTriangularSolve, Qr (Householder
+// with Eigen's/LAPACK's signs), SelfAdjointEigV2 (cyclic Jacobi, ascending eigenvalues), Svd
+// (one-sided Jacobi, descending singular values), LogMatrixDeterminant, Lu (partial pivoting),
+// MatrixBandPart and the single-diagonal forms of MatrixDiagV3 / MatrixDiagPartV3 /
+// MatrixSetDiagV3. Gradients are TF's (linalg_grad.py), composed of ops.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "ops/elementwise_impl.h"
+#include "ops/families.h"
+#include "ops/grad_util.h"
+#include "ops/helpers.h"
+#include "ops/broadcast_index.h"
+#include "ops/shape_util.h"
+#include "ops/linalg_util.h"
+#include <cstring>
+
+namespace fn {
+
+namespace {
+
+using namespace linalg;   // NOLINT
+
+// ---- MatrixBandPart(input, num_lower, num_upper) ----
+
+std::vector<EagerPtr> band_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+  const EagerTensor& x = *in[0];
+  int r = x.shape().rank();
+  if (r < 2) throw_error(Code::InvalidArgument, "input must be at least 2-dim, received shape: ", tf_shape(x.shape()));
+  int64_t m = x.shape()[r - 2], n = x.shape()[r - 1];
+  int64_t lo = in[1]->scalar_as_int(0), hi = in[2]->scalar_as_int(0);
+  if (lo > m) throw_error(Code::InvalidArgument, "num_lower must be negative or less or equal to number of rows (", m, ") got: ", lo);
+  if (hi > n) throw_error(Code::InvalidArgument, "num_upper must be negative or less or equal to number of columns (", n, ") got: ", hi);
+  auto out = make_tensor(x.dtype(), x.shape());
+  size_t es = dtype_size(x.dtype());
+  const char* src = static_cast<const char*>(x.raw());
+  char* dst = static_cast<char*>(out->raw());
+  int64_t count = (m > 0 && n > 0) ? x.num_elements() / (m * n) : 0;
+  for (int64_t b = 0; b < count; ++b)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        size_t off = static_cast<size_t>((b * m + i) * n + j) * es;
+        bool keep = (lo < 0 || i - j <= lo) && (hi < 0 || j - i <= hi);
+        if (keep) std::memcpy(dst + off, src + off, es);
+        else std::memset(dst + off, 0, es);
+      }
+  return {out};
+}
+
+// ---- MatrixDiagPartV3(input, k, padding_value) / MatrixDiagV3 / MatrixSetDiagV3, one diagonal ----
+
+int64_t single_k(const EagerTensor& k) {
+  if (k.num_elements() == 2 && k.scalar_as_int(0) == k.scalar_as_int(1)) return k.scalar_as_int(0);
+  if (k.num_elements() != 1)
+    throw_error(Code::Unimplemented, "fn's matrix diagonal ops take one diagonal (k a scalar), got ", tf_shape(k.shape()));
+  return k.scalar_as_int(0);
+}
+
+// Length of diagonal k of an m x n matrix and the (row, col) of its element i.
+int64_t diag_len(int64_t m, int64_t n, int64_t k) { return std::max<int64_t>(0, std::min(m + std::min<int64_t>(k, 0), n - std::max<int64_t>(k, 0))); }
+std::pair<int64_t, int64_t> diag_at(int64_t k, int64_t i) { return k >= 0 ? std::make_pair(i, i + k) : std::make_pair(i - k, i); }
+
+std::vector<EagerPtr> diag_part_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+  const EagerTensor& x = *in[0];
+  int r = x.shape().rank();
+  if (r < 2) throw_error(Code::InvalidArgument, "input must be at least 2-dim, received shape: ", tf_shape(x.shape()));
+  int64_t m = x.shape()[r - 2], n = x.shape()[r - 1], k = single_k(*in[1]);
+  if (!((-m < k && k < n) || (m == 0 || n == 0) || k == 0))
+    throw_error(Code::InvalidArgument, "Diagonal index ", k, " is out of bounds [", -m, ", ", n, ")");
+  int64_t len = diag_len(m, n, k);
+  std::vector<int64_t> d(x.shape().dims().begin(), x.shape().dims().end() - 2);
+  d.push_back(len);
+  auto out = make_tensor(x.dtype(), Shape(d));
+  size_t es = dtype_size(x.dtype());
+  int64_t count = (m > 0 && n > 0) ? x.num_elements() / (m * n) : out->num_elements() / std::max<int64_t>(len, 1);
+  const char* src = static_cast<const char*>(x.raw());
+  char* dst = static_cast<char*>(out->raw());
+  for (int64_t b = 0; b < count && len; ++b)
+    for (int64_t i = 0; i < len; ++i) {
+      auto [row, col] = diag_at(k, i);
+      std::memcpy(dst + (b * len + i) * es, src + ((b * m + row) * n + col) * es, es);
+    }
+  return {out};
+}
+
+std::vector<EagerPtr> diag_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+  const EagerTensor& v = *in[0];
+  int r = v.shape().rank();
+  if (r < 1) throw_error(Code::InvalidArgument, "diagonal must be at least 1-dim, received shape: ", tf_shape(v.shape()));
+  int64_t k = single_k(*in[1]), len = v.shape()[r - 1];
+  int64_t rows = in[2]->scalar_as_int(0), cols = in[3]->scalar_as_int(0);
+  int64_t min_rows = len + std::max<int64_t>(-k, 0), min_cols = len + std::max<int64_t>(k, 0);
+  if (rows < 0 && cols < 0) rows = cols = len + std::abs(k);   // square, as TF assumes
+  else if (rows < 0) rows = min_rows;
+  else if (cols < 0) cols = min_cols;
+  if (rows < min_rows) throw_error(Code::InvalidArgument, "The number of rows is too small.");
+  if (cols < min_cols) throw_error(Code::InvalidArgument, "The number of columns is too small.");
+  if (diag_len(rows, cols, k) != len)
+    throw_error(Code::InvalidArgument, "The number of diagonals provided in the input does not match with the number of rows and columns.");
+  std::vector<int64_t> d(v.shape().dims().begin(), v.shape().dims().end() - 1);
+  d.push_back(rows);
+  d.push_back(cols);
+  auto out = make_tensor(v.dtype(), Shape(d));
+  // Padding: the padding value broadcast, then the diagonal on top.
+  auto pad = load(*cast_tensor(in[4], v.dtype()), 0, 1)[0];
+  int64_t count = 1;
+  for (size_t i = 0; i + 2 < d.size(); ++i) count *= d[i];
+  visit_pod(v.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T* o = out->data<T>();
+    const T* s = v.data<T>();
+    std::fill(o, o + out->num_elements(), from_double<T>(pad));
+    for (int64_t b = 0; b < count; ++b)
+      for (int64_t i = 0; i < len; ++i) {
+        auto [row, col] = diag_at(k, i);
+        o[(b * rows + row) * cols + col] = s[b * len + i];
+      }
+    return 0;
+  });
+  return {out};
+}
+
+std::vector<EagerPtr> set_diag_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+  const EagerTensor &x = *in[0], &v = *in[1];
+  int r = x.shape().rank();
+  if (r < 2) throw_error(Code::InvalidArgument, "input must be at least 2-dim, received shape: ", tf_shape(x.shape()));
+  if (x.dtype() != v.dtype()) throw_error(Code::InvalidArgument, "input and diagonal must have the same dtype");
+  int64_t m = x.shape()[r - 2], n = x.shape()[r - 1], k = single_k(*in[2]), len = diag_len(m, n, k);
+  std::vector<int64_t> want(x.shape().dims().begin(), x.shape().dims().end() - 2);
+  want.push_back(len);
+  if (v.shape() != Shape(want))
+    throw_error(Code::InvalidArgument, "Either first dimensions of diagonal don't match input.shape[:-2], or "
+                "diagonal.shape[:-1] is not equal to the longests diagonal in range "
+                "[lower_diag_index:upper_diag_index].\nInput shape: ", tf_shape(x.shape()), "\nDiagonal shape: ",
+                tf_shape(v.shape()), "\nExpected diagonal shape: ", tf_shape(Shape(want)));
+  auto out = make_tensor(x.dtype(), x.shape());
+  size_t es = dtype_size(x.dtype());
+  std::memcpy(out->raw(), x.raw(), static_cast<size_t>(x.num_elements()) * es);
+  char* dst = static_cast<char*>(out->raw());
+  const char* src = static_cast<const char*>(v.raw());
+  int64_t count = (m > 0 && n > 0) ? x.num_elements() / (m * n) : 0;
+  for (int64_t b = 0; b < count; ++b)
+    for (int64_t i = 0; i < len; ++i) {
+      auto [row, col] = diag_at(k, i);
+      std::memcpy(dst + ((b * m + row) * n + col) * es, src + (b * len + i) * es, es);
+    }
+  return {out};
+}
+
+std::vector<TensorSpec> diag_part_infer(const InferContext& c) {
+  const Shape& s = c.inputs[0].shape;
+  if (!s.has_rank()) return one(c.inputs[0].dtype, s);
+  if (s.rank() < 2) throw_error(Code::ValueError, "Shape must be at least rank 2 but is rank ", s.rank(), suffix("MatrixDiagPartV3", c));
+  int64_t len = Shape::kUnknown;
+  if (c.value(1) && c.value(1)->num_elements() == 1 && dim(s, 2) >= 0 && dim(s, 1) >= 0)
+    len = diag_len(dim(s, 2), dim(s, 1), c.value(1)->scalar_as_int(0));
+  return one(c.inputs[0].dtype, graph_tail(s, {len}));
+}
+
+std::vector<TensorSpec> diag_infer(const InferContext& c) {
+  const Shape& s = c.inputs[0].shape;
+  if (!s.has_rank()) return one(c.inputs[0].dtype, s);
+  if (s.rank() < 1) throw_error(Code::ValueError, "Shape must be at least rank 1 but is rank 0", suffix("MatrixDiagV3", c));
+  int64_t rows = Shape::kUnknown, cols = Shape::kUnknown, len = s[s.rank() - 1];
+  if (c.value(1) && c.value(1)->num_elements() == 1 && c.value(2) && c.value(3) && len >= 0) {
+    int64_t k = c.value(1)->scalar_as_int(0);
+    rows = c.value(2)->scalar_as_int(0);
+    cols = c.value(3)->scalar_as_int(0);
+    if (rows < 0 && cols < 0) rows = cols = len + std::abs(k);
+    if (rows < 0) rows = len + std::max<int64_t>(-k, 0);
+    if (cols < 0) cols = len + std::max<int64_t>(k, 0);
+  }
+  std::vector<int64_t> d(s.dims().begin(), s.dims().end() - 1);
+  d.push_back(rows);
+  d.push_back(cols);
+  return one(c.inputs[0].dtype, Shape(d));
+}
+
+// Gradients: diag_part <-> diag of the same k; set_diag passes the rest through.
+std::vector<TensorPtr> diag_part_grad(const GradContext& g) {
+  if (!g.out_grads[0]) return grad::none(3);
+  TensorPtr shp = grad::op1("Shape", g.inputs[0]);
+  TensorPtr m = dispatch1("StridedSlice", {shp, grad::int_vector({-2}), grad::int_vector({-1}), grad::int_vector({1})},
+                          Attrs{{"shrink_axis_mask", int64_t{1}}});
+  TensorPtr n = dispatch1("StridedSlice", {shp, grad::int_vector({-1}), grad::int_vector({0}), grad::int_vector({1})},
+                          Attrs{{"shrink_axis_mask", int64_t{1}}, {"end_mask", int64_t{1}}});
+  m = grad::cast(m, DType::Int32);
+  n = grad::cast(n, DType::Int32);
+  return {dispatch1("MatrixDiagV3", {g.out_grads[0], g.inputs[1], m, n, grad::scalar_like(g.out_grads[0], 0)}),
+          nullptr, nullptr};
+}
+
+std::vector<TensorPtr> diag_grad(const GradContext& g) {
+  if (!g.out_grads[0]) return grad::none(5);
+  return {dispatch1("MatrixDiagPartV3", {g.out_grads[0], g.inputs[1], grad::scalar_like(g.out_grads[0], 0)}), nullptr,
+          nullptr, nullptr, nullptr};
+}
+
+std::vector<TensorPtr> set_diag_grad(const GradContext& g) {
+  if (!g.out_grads[0]) return grad::none(3);
+  const TensorPtr& dy = g.out_grads[0];
+  TensorPtr dv = dispatch1("MatrixDiagPartV3", {dy, g.inputs[2], grad::scalar_like(dy, 0)});
+  TensorPtr dx = dispatch1("MatrixSetDiagV3", {dy, zeros_like(dv), g.inputs[2]});
+  return {dx, dv, nullptr};
+}
+
+// ---- Cholesky ----
+
+std::vector<EagerPtr> cholesky_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+  const EagerTensor& x = *in[0];
+  Batch b = batch_of("Cholesky", x, true);
+  int64_t n = b.rows;
+  auto out = make_tensor(x.dtype(), x.shape());
+  for (int64_t t = 0; t < b.count; ++t) {
+    Mat a = load(x, t, n * n), l(static_cast<size_t>(n * n), 0.0);
+    for (int64_t j = 0; j < n; ++j) {
+      double s = a[j * n + j];   // the lower triangle is read, as TF's kernel
+      for (int64_t k = 0; k < j; ++k) s -= l[j * n + k] * l[j * n + k];
+      if (!(s > 0.0)) {
+        // Not positive definite: TF 2.21 logs a warning and fills the lower triangle with NaN.
+        for (int64_t r = 0; r < n; ++r)
+          for (int64_t c = 0; c < n; ++c) l[r * n + c] = c <= r ? std::nan("") : 0.0;
+        break;
+      }
+      double d = std::sqrt(s);
+      l[j * n + j] = d;
+      for (int64_t i = j + 1; i < n; ++i) {
+        double v = a[i * n + j];
+        for (int64_t k = 0; k < j; ++k) v -= l[i * n + k] * l[j * n + k];
+        l[i * n + j] = v / d;
+      }
+    }
+    store(*out, t, l);
+  }
+  return {out};
+}
+
+std::vector<TensorPtr> cholesky_grad(const GradContext& g) {
+  if (!g.out_grads[0]) return {nullptr};
+  const TensorPtr& l = g.outputs[0];
+  // TF: l^-H phi(l^H grad) l^-1, symmetrized (phi: the lower triangle, diagonal halved).
+  TensorPtr l_inv = dispatch1("MatrixInverse", {l});
+  TensorPtr middle = matmul(l, g.out_grads[0], true, false);
+  middle = grad::sub(band(middle, -1, 0), grad::scale(band(middle, 0, 0), 0.5));
+  TensorPtr ga = matmul(matmul(l_inv, middle, true, false), l_inv);
+  ga = grad::add(ga, adjoint(ga));
+  return {grad::scale(ga, 0.5)};
+}
+
+// ---- MatrixTriangularSolve(matrix, rhs; lower, adjoint) ----
+
+std::vector<EagerPtr> trisolve_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  const EagerTensor &a = *in[0], &rhs = *in[1];
+  Batch ba = batch_of("MatrixTriangularSolve", a, true);
+  if (rhs.dtype() != a.dtype())
+    throw_error(Code::InvalidArgument, "cannot compute MatrixTriangularSolve as input #1(zero-based) was expected to be a ",
+                dtype_name(a.dtype()), " tensor but is a ", dtype_name(rhs.dtype()), " tensor");
+  Batch bb = batch_of("MatrixTriangularSolve", rhs, false);
+  int64_t n = ba.rows, m = bb.cols;
+  bool lower = k.attrs.get_or("lower", true), adj = k.attrs.get_or("adjoint", false);
+  if (bb.rows != n)
+    throw_error(Code::InvalidArgument, "In[0] mismatch In[1] shape: ", n, " vs. ", bb.rows, ": ", tf_shape(a.shape()),
+                " ", tf_shape(rhs.shape()), " ", lower ? 1 : 0, " ", adj ? 1 : 0);
+  // Batch dims broadcast (BatchMatrixTriangularSolve's rule).
+  Shape outer = broadcast_shapes(Shape(ba.outer), Shape(bb.outer));
+  std::vector<int64_t> od = outer.dims();
+  auto ia = broadcast_flat_index(Shape(ba.outer), outer), ib = broadcast_flat_index(Shape(bb.outer), outer);
+  od.push_back(n);
+  od.push_back(m);
+  auto out = make_tensor(a.dtype(), Shape(od));
+  for (size_t t = 0; t < ia.size(); ++t) {
+    Mat am = load(a, ia[t], n * n), x = load(rhs, ib[t], n * m);
+    // op(A) is lower when (lower xor adjoint); op(A)[i][j] = adj ? A[j][i] : A[i][j].
+    auto at = [&](int64_t i, int64_t j) { return adj ? am[j * n + i] : am[i * n + j]; };
+    bool fwd = lower != adj;
+    for (int64_t s = 0; s < n; ++s) {
+      int64_t i = fwd ? s : n - 1 - s;
+      double d = at(i, i);
+      for (int64_t c = 0; c < m; ++c) {
+        double v = x[i * m + c];
+        if (fwd) for (int64_t j = 0; j < i; ++j) v -= at(i, j) * x[j * m + c];
+        else for (int64_t j = i + 1; j < n; ++j) v -= at(i, j) * x[j * m + c];
+        x[i * m + c] = v / d;
+      }
+    }
+    store(*out, static_cast<int64_t>(t), x);
+  }
+  return {out};
+}
+
+std::vector<TensorPtr> trisolve_grad(const GradContext& g) {
+  if (!g.out_grads[0]) return {nullptr, nullptr};
+  bool lower = g.attrs.get_or("lower", true), adj = g.attrs.get_or("adjoint", false);
+  const TensorPtr& c = g.outputs[0];
+  TensorPtr gb = dispatch1("MatrixTriangularSolve", {g.inputs[0], g.out_grads[0]},
+                           Attrs{{"lower", lower}, {"adjoint", !adj}});
+  TensorPtr ga = adj ? grad::neg(matmul(c, gb, false, true)) : grad::neg(matmul(gb, c, false, true));
+  ga = lower ? band(ga, -1, 0) : band(ga, 0, -1);
+  return {ga, gb};
+}
+
+// ---- LogMatrixDeterminant -> (sign, log|det|) and Lu -> (lu, p) ----
+
+// LU with partial pivoting in place; perm[i]: the input row now at row i. Returns the sign of
+// the permutation; a zero pivot leaves its column uneliminated (det 0), as LAPACK's getrf.
+int lu_inplace(Mat& a, int64_t n, std::vector<int64_t>& perm) {
+  perm.resize(static_cast<size_t>(n));
+  std::iota(perm.begin(), perm.end(), 0);
+  int sign = 1;
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t p = k;
+    for (int64_t i = k + 1; i < n; ++i)
+      if (std::abs(a[i * n + k]) > std::abs(a[p * n + k])) p = i;
+    if (p != k) {
+      for (int64_t j = 0; j < n; ++j) std::swap(a[k * n + j], a[p * n + j]);
+      std::swap(perm[k], perm[p]);
+      sign = -sign;
+    }
+    if (a[k * n + k] == 0.0) continue;
+    for (int64_t i = k + 1; i < n; ++i) {
+      double f = a[i * n + k] /= a[k * n + k];
+      for (int64_t j = k + 1; j < n; ++j) a[i * n + j] -= f * a[k * n + j];
+    }
+  }
+  return sign;
+}
+
+std::vector<EagerPtr> logdet_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+  const EagerTensor& x = *in[0];
+  Batch b = batch_of("LogMatrixDeterminant", x, true);
+  int64_t n = b.rows;
+  auto sign_t = make_tensor(x.dtype(), Shape(b.outer)), log_t = make_tensor(x.dtype(), Shape(b.outer));
+  Mat signs(static_cast<size_t>(b.count)), logs(static_cast<size_t>(b.count));
+  for (int64_t t = 0; t < b.count; ++t) {
+    Mat a = load(x, t, n * n);
+    std::vector<int64_t> perm;
+    double sign = lu_inplace(a, n, perm), logabs = 0.0;
+    for (int64_t i = 0; i < n; ++i) {
+      double d = a[i * n + i];
+      if (d < 0) sign = -sign;
+      logabs += std::log(std::abs(d));
+    }
+    if (std::isinf(logabs) && logabs < 0) sign = 0.0;
+    signs[t] = sign;
+    logs[t] = logabs;
+  }
+  store(*sign_t, 0, signs);
+  store(*log_t, 0, logs);
+  return {sign_t, log_t};
+}
+
+std::vector<TensorPtr> logdet_grad(const GradContext& g) {
+  if (!g.out_grads[1]) return {nullptr};
+  TensorPtr inv_adj = dispatch1("MatrixInverse", {g.inputs[0]}, Attrs{{"adjoint", true}});
+  return {grad::mul(expand(expand(g.out_grads[1], -1), -1), inv_adj)};
+}
+
+std::vector<EagerPtr> lu_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  const EagerTensor& x = *in[0];
+  Batch b = batch_of("Lu", x, true);
+  int64_t n = b.rows;
+  DType idx = k.attrs.get_or("output_idx_type", DType::Int32);
+  auto lu_t = make_tensor(x.dtype(), x.shape());
+  auto p_t = make_tensor(idx, with_tail(b.outer, {n}));
+  for (int64_t t = 0; t < b.count; ++t) {
+    Mat a = load(x, t, n * n);
+    std::vector<int64_t> perm;
+    lu_inplace(a, n, perm);
+    store(*lu_t, t, a);
+    for (int64_t i = 0; i < n; ++i) {
+      if (idx == DType::Int32) p_t->data<int32_t>()[t * n + i] = static_cast<int32_t>(perm[i]);
+      else p_t->data<int64_t>()[t * n + i] = perm[i];
+    }
+  }
+  return {lu_t, p_t};
+}
+
+}  // namespace
+
+void register_linalg_decomp_ops(OpRegistry& r) {
+  auto same = [](const std::string& op, bool square) {
+    return [op, square](const InferContext& c) {
+      check_rank2_graph(op, c, c.inputs[0].shape, square);
+      return std::vector<TensorSpec>{c.inputs[0]};
+    };
+  };
+  r.add(OpDef{"MatrixBandPart", "MatrixBandPart", 3,
+              [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; }, band_kernel,
+              [](const GradContext& g) {
+                if (!g.out_grads[0]) return grad::none(3);
+                return std::vector<TensorPtr>{dispatch1("MatrixBandPart", {g.out_grads[0], g.inputs[1], g.inputs[2]}),
+                                              nullptr, nullptr};
+              }});
+  r.add(OpDef{"MatrixDiagPartV3", "MatrixDiagPartV3", 3, diag_part_infer, diag_part_kernel, diag_part_grad});
+  r.add(OpDef{"MatrixDiagV3", "MatrixDiagV3", 5, diag_infer, diag_kernel, diag_grad});
+  r.add(OpDef{"MatrixSetDiagV3", "MatrixSetDiagV3", 3,
+              [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; }, set_diag_kernel,
+              set_diag_grad});
+  r.add(OpDef{"Cholesky", "Cholesky", 1, same("Cholesky", true), cholesky_kernel, cholesky_grad});
+  r.add(OpDef{"MatrixTriangularSolve", "MatrixTriangularSolve", 2,
+              [](const InferContext& c) {
+                check_rank2_graph("MatrixTriangularSolve", c, c.inputs[0].shape, true);
+                const Shape &a = c.inputs[0].shape, &b = c.inputs[1].shape;
+                if (!a.has_rank() || !b.has_rank()) return std::vector<TensorSpec>{c.inputs[1]};
+                Shape oa(std::vector<int64_t>(a.dims().begin(), a.dims().end() - 2));
+                Shape ob(std::vector<int64_t>(b.dims().begin(), b.dims().end() - 2));
+                int64_t n = dim(a, 1), rows = dim(b, 2);
+                if (n >= 0 && rows >= 0 && n != rows)
+                  throw_error(Code::ValueError, "Dimensions must be equal, but are ", n, " and ", rows,
+                              suffix("MatrixTriangularSolve", c));
+                std::vector<int64_t> d = broadcast_partial(oa, ob).dims();
+                d.push_back(dim(b, 2));
+                d.push_back(dim(b, 1));
+                return one(c.inputs[1].dtype, Shape(d));
+              },
+              trisolve_kernel, trisolve_grad});
+  r.add(OpDef{"LogMatrixDeterminant", "LogMatrixDeterminant", 1,
+              [](const InferContext& c) {
+                check_rank2_graph("LogMatrixDeterminant", c, c.inputs[0].shape, true);
+                Shape s = graph_tail(c.inputs[0].shape, {});
+                return std::vector<TensorSpec>{{c.inputs[0].dtype, s}, {c.inputs[0].dtype, s}};
+              },
+              logdet_kernel, logdet_grad});
+  r.add(OpDef{"Lu", "Lu", 1,
+              [](const InferContext& c) {
+                check_rank2_graph("Lu", c, c.inputs[0].shape, true);
+                const Shape& s = c.inputs[0].shape;
+                Shape p = s.has_rank() ? Shape(std::vector<int64_t>(s.dims().begin(), s.dims().end() - 1))
+                                       : Shape::unknown_rank();
+                return std::vector<TensorSpec>{c.inputs[0], {c.attrs.get_or("output_idx_type", DType::Int32), p}};
+              },
+              lu_kernel, {}});
+}
+
+}  // namespace fn

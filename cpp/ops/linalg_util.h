@@ -1,0 +1,141 @@
+// Helpers of the linalg op files: batches of matrices loaded as doubles, pieces of TF's shape rules
+// and gradient builders (matmul, adjoint, band part, diag) made of ops.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "ops/elementwise_impl.h"
+#include "ops/grad_util.h"
+#include "ops/helpers.h"
+#include "ops/shape_util.h"
+
+namespace fn {
+namespace linalg {
+
+inline constexpr unsigned kTypes = bit(DType::Float32) | bit(DType::Float64);
+using Mat = std::vector<double>;   // row-major
+
+// ---- batches of matrices ----
+
+struct Batch {
+  std::vector<int64_t> outer;   // batch dims
+  int64_t rows = 0, cols = 0, count = 0;
+};
+
+inline Batch batch_of(const std::string& op, const EagerTensor& x, bool square) {
+  if (!(kTypes & bit(x.dtype()))) throw_unsupported_dtype(op, x.dtype(), kTypes);
+  int r = x.shape().rank();
+  if (r < 2) throw_error(Code::InvalidArgument, "Input tensor 0 must have rank >= 2, got ", r);
+  Batch b;
+  b.outer.assign(x.shape().dims().begin(), x.shape().dims().end() - 2);
+  b.rows = x.shape()[r - 2];
+  b.cols = x.shape()[r - 1];
+  if (square && b.rows != b.cols) throw_error(Code::InvalidArgument, "Input matrix must be square.");
+  b.count = 1;
+  for (int64_t d : b.outer) b.count *= d;
+  return b;
+}
+
+inline Shape with_tail(const std::vector<int64_t>& outer, std::initializer_list<int64_t> tail) {
+  std::vector<int64_t> d = outer;
+  d.insert(d.end(), tail.begin(), tail.end());
+  return Shape(d);
+}
+
+inline Mat load(const EagerTensor& t, int64_t index, int64_t n) {
+  Mat m(static_cast<size_t>(n));
+  visit_pod(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T* p = t.data<T>() + index * n;
+    for (int64_t i = 0; i < n; ++i) m[i] = to_double(p[i]);
+    return 0;
+  });
+  return m;
+}
+
+inline void store(EagerTensor& t, int64_t index, const Mat& v) {
+  visit_pod(t.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    T* p = t.data<T>() + index * static_cast<int64_t>(v.size());
+    for (size_t i = 0; i < v.size(); ++i) p[i] = from_double<T>(v[i]);
+    return 0;
+  });
+}
+
+inline std::string suffix(const std::string& op, const InferContext& c) {
+  return " for '{{node " + op + "}} = " + op + "[]' with input shapes: " + tf_shapes(c.inputs) + ".";
+}
+
+inline void check_rank2_graph(const std::string& op, const InferContext& c, const Shape& s, bool square) {
+  check_dtype_graph(op, c.inputs[0].dtype, kTypes, "input");
+  if (!s.has_rank()) return;
+  if (s.rank() < 2)
+    throw_error(Code::ValueError, "Shape must be at least rank 2 but is rank ", s.rank(), suffix(op, c));
+  int64_t a = s[s.rank() - 2], b = s[s.rank() - 1];
+  if (square && a >= 0 && b >= 0 && a != b)
+    throw_error(Code::ValueError, "Dimensions must be equal, but are ", a, " and ", b, suffix(op, c));
+}
+
+// Broadcast of two static batch shapes whose dims may be unknown (-1).
+inline Shape broadcast_partial(const Shape& a, const Shape& b) {
+  int r = std::max(a.rank(), b.rank());
+  std::vector<int64_t> d(static_cast<size_t>(r));
+  for (int i = 0; i < r; ++i) {
+    int ia = i - (r - a.rank()), ib = i - (r - b.rank());
+    int64_t x = ia >= 0 ? a[ia] : 1, y = ib >= 0 ? b[ib] : 1;
+    if (x >= 0 && y >= 0 && x != y && x != 1 && y != 1)
+      throw_error(Code::ValueError, "Incompatible shapes: ", tf_shape(a), " vs. ", tf_shape(b));
+    d[i] = x == 1 ? y : (y == 1 ? x : (x >= 0 ? x : y));
+  }
+  return Shape(d);
+}
+
+// Batch dims of `s` with a new tail (unknown rank stays unknown).
+inline Shape graph_tail(const Shape& s, std::vector<int64_t> tail) {
+  if (!s.has_rank()) return Shape::unknown_rank();
+  std::vector<int64_t> d(s.dims().begin(), s.dims().end() - 2);
+  d.insert(d.end(), tail.begin(), tail.end());
+  return Shape(d);
+}
+
+inline int64_t dim(const Shape& s, int from_end) { return s.has_rank() ? s[s.rank() - from_end] : Shape::kUnknown; }
+inline int64_t min_dim(int64_t a, int64_t b) { return a < 0 || b < 0 ? Shape::kUnknown : std::min(a, b); }
+
+// Swaps the last two dims (a Transpose with a perm built for x's rank at run time).
+inline TensorPtr swap_last_two(const TensorPtr& x) {
+  TensorPtr rank = grad::op1("Rank", x);
+  TensorPtr one = grad::constant(int_scalar(DType::Int32, 1)), two = grad::constant(int_scalar(DType::Int32, 2));
+  TensorPtr zero = grad::constant(int_scalar(DType::Int32, 0));
+  TensorPtr head = dispatch1("Range", {zero, grad::sub(rank, two), one});
+  TensorPtr tail = dispatch1("Pack", {grad::sub(rank, one), grad::sub(rank, two)}, Attrs{{"axis", int64_t{0}}, {"N", int64_t{2}}});
+  TensorPtr perm = dispatch1("ConcatV2", {head, tail, zero}, Attrs{{"N", int64_t{2}}});
+  return dispatch1("Transpose", {x, perm});
+}
+
+inline Attrs mm(bool ax, bool ay) { return Attrs{{"adj_x", ax}, {"adj_y", ay}}; }
+inline TensorPtr matmul(const TensorPtr& a, const TensorPtr& b, bool ax = false, bool ay = false) {
+  return dispatch1("BatchMatMulV2", {a, b}, mm(ax, ay));
+}
+inline TensorPtr adjoint(const TensorPtr& x) { return swap_last_two(x); }
+inline TensorPtr band(const TensorPtr& x, int64_t lower, int64_t upper) {
+  return dispatch1("MatrixBandPart", {x, grad::constant(int_scalar(DType::Int64, lower)),
+                                      grad::constant(int_scalar(DType::Int64, upper))});
+}
+inline TensorPtr diag_part(const TensorPtr& x) {
+  return dispatch1("MatrixDiagPartV3", {x, grad::constant(int_scalar(DType::Int32, 0)), grad::scalar_like(x, 0)});
+}
+// A batch of square diagonal matrices from vectors (MatrixDiagV3 with k = 0).
+inline TensorPtr diag(const TensorPtr& v) {
+  TensorPtr m1 = grad::constant(int_scalar(DType::Int32, -1));
+  return dispatch1("MatrixDiagV3", {v, grad::constant(int_scalar(DType::Int32, 0)), m1, m1, grad::scalar_like(v, 0)});
+}
+// x * 1 / (x * x + eps): 0 where x is 0 (TF's _SafeReciprocal).
+inline TensorPtr safe_reciprocal(const TensorPtr& x) {
+  return grad::div(x, grad::add(grad::mul(x, x), grad::scalar_like(x, 1e-20)));
+}
+inline TensorPtr expand(const TensorPtr& x, int axis) {
+  return dispatch1("ExpandDims", {x, grad::constant(int_scalar(DType::Int32, axis))});
+}
+
+}  // namespace linalg
+}  // namespace fn

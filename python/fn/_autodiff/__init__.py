@@ -1,0 +1,2 @@
+"""Automatic differentiation (private): ``GradientTape``, jacobians, forward-mode
+accumulators and ``custom_gradient``."""

@@ -1,0 +1,330 @@
+"""Iterators over datasets (``tf.data.Iterator``) and how a dataset is iterated inside a graph.
+
+Eagerly, a dataset is a Python pipeline of eager tensors. Inside a Function, the dataset (or
+iterator) is a scalar ``variant`` tensor holding the Python object, and iterating is done by
+``PyCall`` ops that run Python on every execution of the graph:
+
+* ``MakeIterator`` makes a fresh iterator from the dataset handle (each call iterates afresh);
+* ``IteratorGetNext`` returns the next element, or fails with ``OutOfRangeError`` at the end;
+* a ``for`` loop over a dataset is one ``fn.while_loop`` whose condition advances the
+  iterator (``IteratorAdvance``, False at the end) and whose body reads the element it
+  fetched, so the graph's size does not depend on the data.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator as PyIterator, List, Optional, Sequence
+
+from fn import _core, errors
+from fn.dtypes import bool_, variant
+from fn._tensor.tensor_shape import TensorShape
+from fn._data import structure
+from fn._ops.control_flow_ops import while_loop
+from fn._data.structure import IteratorSpec
+
+_END_OF_SEQUENCE = "End of sequence"
+
+
+def _end_of_sequence() -> errors.OutOfRangeError:
+    return errors.OutOfRangeError(None, None, _END_OF_SEQUENCE)
+
+
+class Iterator:
+    """An iterator over a dataset's elements (``tf.data.Iterator``; TF's ``OwnedIterator``).
+
+    ``next(it)`` returns the next element and raises ``StopIteration`` at the end;
+    ``it.get_next()`` raises ``fn.errors.OutOfRangeError`` instead. Passed to a Function,
+    ``next(it)`` becomes a graph op that advances this iterator on every call.
+    """
+
+    _fn_trackable = True   # a checkpoint dependency: tf.train.Checkpoint(iterator=it)
+
+    def __init__(self, dataset: Any) -> None:
+        self._element_spec = dataset.element_spec
+        self._dataset = dataset
+        self._seed_state = _seed_state(dataset)   # the shuffles' seed generators at creation
+        self._produced = 0
+        self._elements: PyIterator[Any] = self._counting(dataset._elements())
+        self._current: Any = None   # the element fetched by a graph loop's IteratorAdvance
+
+    def _counting(self, elements: PyIterator[Any]) -> PyIterator[Any]:
+        for e in elements:
+            self._produced += 1
+            yield e
+
+    def _fn_trackable_children(self) -> list:
+        return []
+
+    def _fn_checkpoint_state(self) -> Any:
+        """The position: how many elements were produced, and the random-seed generators'
+        counts when this iterator was made (fn restores by replaying the pipeline)."""
+        import numpy as np
+        return np.asarray([self._produced] + self._seed_state, dtype=np.int64)
+
+    def _fn_restore_state(self, state: Any) -> None:
+        """Moves to the saved position: a fresh iteration of the dataset (with the seed
+        generators as they were) advanced by the saved number of elements."""
+        values = [int(v) for v in state.reshape(-1)]
+        _set_seed_state(self._dataset, values[1:])
+        self._seed_state = values[1:]
+        self._produced = 0
+        self._elements = self._counting(self._dataset._elements())
+        for _ in range(values[0]):
+            if next(self._elements, _END) is _END:
+                break
+
+    @property
+    def element_spec(self) -> Any:
+        return self._element_spec
+
+    def __iter__(self) -> "Iterator":
+        return self
+
+    def __next__(self) -> Any:
+        if not _core.executing_eagerly():
+            return get_next_op(_core.make_variant(self), self._element_spec)
+        return next(self._elements)
+
+    def next(self) -> Any:
+        return self.__next__()
+
+    def get_next(self) -> Any:
+        """The next element; ``OutOfRangeError`` ("End of sequence") at the end."""
+        if not _core.executing_eagerly():
+            return get_next_op(_core.make_variant(self), self._element_spec)
+        try:
+            return next(self._elements)
+        except StopIteration:
+            raise _end_of_sequence() from None
+
+    # fn.function: an iterator argument is keyed by its element spec and enters the graph as a
+    # variant handle; the graph's ops advance this very iterator.
+    def __fn_composite__(self) -> tuple:
+        return IteratorSpec(self._element_spec), [_core.make_variant(self)]
+
+    def _fn_dataset_loop(self, body: Callable, init_state: tuple, extra_test: Optional[Callable] = None) -> tuple:
+        """AutoGraph's ``for x in iterator`` (``body(element, state) -> state``)."""
+        if _core.executing_eagerly():
+            return eager_loop(self._elements, body, init_state, extra_test)
+        return graph_loop(_core.make_variant(self), self._element_spec, body, init_state, extra_test)
+
+    # called by the PyCall kernels
+    def _advance(self) -> bool:
+        try:
+            self._current = next(self._elements)
+            return True
+        except StopIteration:
+            self._current = None
+            return False
+
+    def _next_flat(self) -> List[Any]:
+        try:
+            return structure.flatten(next(self._elements))
+        except StopIteration:
+            raise _end_of_sequence() from None
+
+    def __repr__(self) -> str:
+        return f"<fn.data.Iterator object at 0x{id(self):x}>"
+
+
+_END = object()
+
+
+def _shuffles(dataset: Any) -> List[Any]:
+    """The datasets of a pipeline whose iterators draw seeds from a shared generator."""
+    out, stack, seen = [], [dataset], set()
+    while stack:
+        d = stack.pop()
+        if id(d) in seen:
+            continue
+        seen.add(id(d))
+        if getattr(d, "_seed_generator", None) is not None:
+            out.append(d)
+        stack.extend(getattr(d, "_inputs", ()))
+    return out
+
+
+def _seed_state(dataset: Any) -> List[int]:
+    return [d._seed_generator[0].count for d in _shuffles(dataset)]
+
+
+def _set_seed_state(dataset: Any, counts: List[int]) -> None:
+    from fn._data.shuffle import PhiloxSamples
+    for d, n in zip(_shuffles(dataset), counts):
+        g = PhiloxSamples(*d._seeds)
+        for _ in range(n):
+            g()
+        d._seed_generator[0] = g
+
+
+class SymbolicIterator:
+    """An iterator inside a graph being traced: a variant tensor (an argument's placeholder or
+    a ``MakeIterator`` output) plus the element spec. ``next()`` adds ``IteratorGetNext``."""
+
+    def __init__(self, handle: Any, element_spec: Any) -> None:
+        self._handle = handle
+        self._element_spec = element_spec
+
+    @property
+    def element_spec(self) -> Any:
+        return self._element_spec
+
+    def __iter__(self) -> "SymbolicIterator":
+        raise errors.OperatorNotAllowedInGraphError(
+            "Iterating over a symbolic fn.data.Iterator with a Python loop is not allowed in a "
+            "Function: use next(iterator), or a for loop that AutoGraph converts.")
+
+    def __next__(self) -> Any:
+        return get_next_op(self._handle, self._element_spec)
+
+    def next(self) -> Any:
+        return self.__next__()
+
+    def get_next(self) -> Any:
+        return self.__next__()
+
+    def __fn_composite__(self) -> tuple:
+        return IteratorSpec(self._element_spec), [self._handle]
+
+    def _fn_dataset_loop(self, body: Callable, init_state: tuple, extra_test: Optional[Callable] = None) -> tuple:
+        return graph_loop(self._handle, self._element_spec, body, init_state, extra_test)
+
+    def __repr__(self) -> str:
+        return f"<fn.data.Iterator (symbolic) element_spec={structure.spec_text(self._element_spec)}>"
+
+
+# ---------------------------------------------------------------- graph ops (PyCall)
+
+def _py_call(func: Callable, inputs: Sequence[Any], dtypes: List[Any], shapes: List[TensorShape], name: str) -> List[Any]:
+    attrs: dict = {"callable": func}
+    if dtypes:
+        attrs["Tout"] = list(dtypes)
+        attrs["Tout_shapes"] = list(shapes)
+    return list(_core.execute("PyCall", list(inputs), attrs, name))
+
+
+def _py_get_next(handle: Any) -> List[Any]:
+    return _core.variant_value(handle)._next_flat()
+
+
+def _py_advance(handle: Any, go: Any = None) -> List[bool]:
+    if go is not None and not bool(go):
+        return [False]
+    return [_core.variant_value(handle)._advance()]
+
+
+def _py_current(handle: Any) -> List[Any]:
+    return structure.flatten(_core.variant_value(handle)._current)
+
+
+def get_next_op(handle: Any, element_spec: Any) -> Any:
+    """``IteratorGetNext``: the next element of the iterator behind ``handle``."""
+    out = _py_call(_py_get_next, [handle], structure.flat_dtypes(element_spec),
+                   structure.flat_shapes(element_spec), "IteratorGetNext")
+    return structure.pack(element_spec, out)
+
+
+def make_iterator_op(dataset: Any) -> Any:
+    """``MakeIterator``: a variant tensor holding a fresh iterator over ``dataset`` each time the
+    graph runs (the dataset itself comes from its handle, or is captured)."""
+    rebuild, inputs = dataset._graph_inputs()
+
+    def make(*handles: Any) -> List[Any]:
+        return [_core.make_variant(Iterator(rebuild(*handles)))]
+
+    return _py_call(make, inputs, [variant], [TensorShape([])], "MakeIterator")[0]
+
+
+def dataset_handle_op(dataset: Any) -> Any:
+    """A variant tensor holding ``dataset`` (rebuilt per execution from its graph inputs)."""
+    rebuild, inputs = dataset._graph_inputs()
+    if len(inputs) == 1 and getattr(dataset, "_variant", None) is inputs[0]:
+        return inputs[0]
+
+    def make(*handles: Any) -> List[Any]:
+        return [_core.make_variant(rebuild(*handles))]
+
+    return _py_call(make, inputs, [variant], [TensorShape([])], "DatasetHandle")[0]
+
+
+# ---------------------------------------------------------------- loops
+
+def eager_loop(elements: PyIterator[Any], body: Callable, init_state: tuple,
+               extra_test: Optional[Callable] = None) -> tuple:
+    state = tuple(init_state)
+    while True:
+        if extra_test is not None and not extra_test(state):
+            break
+        try:
+            element = next(elements)
+        except StopIteration:
+            break
+        state = tuple(body(element, state))
+    return state
+
+
+
+
+def graph_loop(handle: Any, element_spec: Any, body: Callable, init_state: tuple,
+               extra_test: Optional[Callable] = None) -> tuple:
+    """A ``fn.while_loop`` over the iterator behind ``handle``: the condition advances it
+    (``IteratorAdvance``), the body reads the fetched element (``IteratorGetNext``) and runs
+    ``body(element, state)``. ``extra_test(state)`` (break/return flags) is checked first."""
+    dtypes = structure.flat_dtypes(element_spec)
+    shapes = structure.flat_shapes(element_spec)
+    state = tuple(init_state)
+    dummy = not state
+    if dummy:
+        state = (_core.convert_to_tensor(0),)
+
+    def cond(*s: Any) -> Any:
+        inputs = [handle]
+        if extra_test is not None:
+            go = extra_test(() if dummy else tuple(s))
+            inputs.append(_core.convert_to_tensor(go, bool_) if not _core.is_tensor(go) else go)
+        return _py_call(_py_advance, inputs, [bool_], [TensorShape([])], "IteratorAdvance")[0]
+
+    body_shapes: List[Any] = []
+
+    def loop_body(*s: Any) -> Any:
+        flat = _py_call(_py_current, [handle], dtypes, shapes, "IteratorGetNext")
+        out = tuple(body(structure.pack(element_spec, flat), () if dummy else tuple(s)))
+        body_shapes[:] = [getattr(t, "shape", None) for t in out]
+        return s if dummy else out
+
+    # Like TF's Dataset.reduce, loop variables whose shape changes in the body (e.g. a sum of
+    # elements of unknown shape) are relaxed and the loop is traced again.
+    invariants = [getattr(t, "shape", None) for t in state]
+    while True:
+        try:
+            out = while_loop(cond, loop_body, state, shape_invariants=_as_invariants(invariants))
+            break
+        except ValueError:
+            relaxed = _relax(invariants, body_shapes)
+            if relaxed is None:
+                raise
+            invariants = relaxed
+    if not isinstance(out, (tuple, list)):
+        out = (out,)
+    return () if dummy else tuple(out)
+
+
+def _as_invariants(shapes: List[Any]) -> Any:
+    return None if any(s is None for s in shapes) else list(shapes)
+
+
+def _relax(invariants: List[Any], body_shapes: List[Any]) -> Optional[List[Any]]:
+    """The invariants widened to cover the body's output shapes, or None if nothing changes."""
+    if len(body_shapes) != len(invariants) or any(s is None for s in invariants + body_shapes):
+        return None
+    out, changed = [], False
+    for inv, got in zip(invariants, body_shapes):
+        if got.is_subtype_of(inv):
+            out.append(inv)
+            continue
+        if inv.rank is None or got.rank is None or inv.rank != got.rank:
+            new = TensorShape(None)
+        else:
+            new = TensorShape([a if a == b else None for a, b in zip(inv.as_list(), got.as_list())])
+        changed = changed or new != inv
+        out.append(new)
+    return out if changed else None

@@ -1,0 +1,528 @@
+"""Dataset transformations (TF's ``MapDataset``, ``FilterDataset``, ``BatchDataset``, ...) and
+``Dataset.reduce``. User functions given to ``map``/``filter``/``reduce`` are traced into graphs
+once (with AutoGraph), as TF does: Python side effects in them run once, ``fn.print`` runs per
+element; the traced graph then runs on each element's eager tensors."""
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable, Iterator as PyIterator, List, Optional, Tuple
+
+import numpy as np
+
+from fn import _core, errors
+from fn.dtypes import bool_
+from fn._tensor.tensor_shape import TensorShape
+from fn._tensor.tensor_spec import TensorSpec
+from fn._data import structure
+from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
+from fn._data.sources import _as_int
+from fn._ops.array_ops import identity, stack
+
+
+# ---------------------------------------------------------------- user functions
+
+def _to_output(value: Any) -> Any:
+    """A user function's result as tensors (tf.data: lists become one tensor)."""
+    if value is None:
+        raise ValueError("The function passed to a fn.data transformation must return a value "
+                         "(it returned None).")
+    if structure._is_extension(value):
+        return value
+    if isinstance(value, tuple):
+        items = [_to_output(v) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if isinstance(value, dict):
+        out = {k: _to_output(v) for k, v in value.items()}
+        return out if type(value) is dict else type(value)(out)   # OrderedDict stays one
+    if isinstance(value, list):
+        if any(_core.is_tensor(v) for v in value):
+            return stack(value)
+        return _core.convert_to_tensor(value)
+    return _core.convert_to_tensor(value)
+
+
+def _plain_dicts(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain_dicts(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        items = [_plain_dicts(v) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    return value
+
+
+class TracedFunction:
+    """A user function traced once for an element spec (TF's ``StructuredFunctionWrapper``).
+    A plain tuple element is passed as positional arguments, anything else as one argument."""
+
+    def __init__(self, func: Callable, input_spec: Any, name: str, unpack: Optional[bool] = None) -> None:
+        from fn._autograph import operators as autograph
+        from fn._function.function import Function
+        if not callable(func):
+            raise TypeError(f"`{name}` must be callable, got {func!r}.")
+        self._unpack = type(input_spec) is tuple if unpack is None else unpack
+
+        traced_structure: List[Any] = []
+
+        def traced(*args: Any) -> Any:
+            # Identity on each output: an element passed through unchanged is still an output
+            # of the graph (not its argument placeholder).
+            out = _to_output(autograph.converted_call(func, args))
+            out = structure.map_structure(lambda t: identity(t) if _core.is_tensor(t) else t, out)
+            traced_structure[:] = [out]
+            return _plain_dicts(out)   # fn.function's outputs keep plain dicts only
+
+        fname = getattr(func, "__name__", "fn")
+        self._function = Function(traced, name=f"{name}_{fname}".replace("<", "_").replace(">", "_"),
+                                  autograph=False)
+        input_spec = _plain_dicts(input_spec)   # fn.function nests plain dicts (OrderedDicts too)
+        specs = tuple(input_spec) if self._unpack else (input_spec,)
+        self._concrete = self._function.get_concrete_function(*specs)
+        self.output_spec = structure.map_structure(structure.spec_of, traced_structure[0])
+        self._flat_specs = structure.flatten(self.output_spec)
+
+    def __call__(self, element: Any) -> Any:
+        element = _plain_dicts(element)
+        args = tuple(element) if self._unpack else (element,)
+        flat: List[Any] = []
+        for a in args:
+            flat.extend(structure.flatten(a))
+        out = self._concrete._core.call(flat)
+        if len(out) == len(self._flat_specs):   # packed with tf.data's nesting (OrderedDicts kept)
+            return structure.pack(self.output_spec, list(out))
+        return self._concrete._pack_outputs(out)
+
+
+# ---------------------------------------------------------------- one input
+
+class _UnaryDataset(Dataset):
+    def __init__(self, input_dataset: Dataset, element_spec: Any, tensors: Any = ()) -> None:
+        if not isinstance(input_dataset, Dataset):
+            raise TypeError(f"Expected a fn.data.Dataset, got {input_dataset!r}.")
+        super().__init__((input_dataset,), element_spec, tensors)
+
+    @property
+    def _input(self) -> Dataset:
+        return self._inputs[0]
+
+    def _cardinality(self) -> int:
+        return self._input._cardinality()
+
+
+class MapDataset(_UnaryDataset):
+    """``Dataset.map``; with ``num_parallel_calls`` the function runs on a thread pool (results
+    in order)."""
+
+    _type_name = "_MapDataset"
+
+    def __init__(self, input_dataset: Dataset, map_func: Callable, num_parallel_calls: Any = None,
+                 deterministic: Any = None) -> None:
+        from fn._data.interleave import _width
+        self._func = TracedFunction(map_func, input_dataset.element_spec, "Dataset_map")
+        self._parallel = _width(num_parallel_calls, "num_parallel_calls")
+        if self._parallel is not None:
+            self._type_name = "_ParallelMapDataset"
+        super().__init__(input_dataset, self._func.output_spec)
+
+    def _elements(self) -> PyIterator[Any]:
+        f = self._func
+        if getattr(self, "_skip_errors", False):
+            f = _skipping(f)
+        if self._parallel is not None and self._parallel > 1:
+            from fn._data.interleave import parallel_map
+            out: PyIterator[Any] = parallel_map(self._input._elements(), f, self._parallel)
+        else:
+            out = map(f, self._input._elements())
+        for e in out:
+            if e is not _SKIPPED:
+                yield e
+
+
+_SKIPPED = object()
+
+
+def _skipping(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``f`` returning ``_SKIPPED`` where it fails (under ``ignore_errors``)."""
+    def call(e: Any) -> Any:
+        try:
+            return f(e)
+        except errors.OpError:
+            return _SKIPPED
+    return call
+
+
+class FilterDataset(_UnaryDataset):
+    """``Dataset.filter``."""
+
+    _type_name = "_FilterDataset"
+
+    def __init__(self, input_dataset: Dataset, predicate: Callable) -> None:
+        self._func = TracedFunction(predicate, input_dataset.element_spec, "Dataset_filter")
+        out = self._func.output_spec
+        if not (isinstance(out, TensorSpec) and out.dtype == bool_ and out.shape.rank == 0):
+            raise ValueError("Invalid `predicate`. `predicate` must return a `fn.bool` scalar tensor, "
+                             f"but its return type is {structure.spec_text(out)}.")
+        super().__init__(input_dataset, input_dataset.element_spec)
+
+    def _elements(self) -> PyIterator[Any]:
+        f = self._func
+        if getattr(self, "_skip_errors", False):
+            f = _skipping(f)
+        for e in self._input._elements():
+            keep = f(e)
+            if keep is not _SKIPPED and bool(keep):
+                yield e
+
+    def _cardinality(self) -> int:
+        return UNKNOWN
+
+
+def _shape_text(shape: TensorShape) -> str:
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
+
+
+def _stack(tensors: List[Any], component: int) -> Any:
+    first = tensors[0]
+    for j, t in enumerate(tensors[1:], 1):
+        if t.shape != first.shape:
+            raise errors.InvalidArgumentError(
+                None, None, f"Cannot batch tensors with different shapes in component {component}. First "
+                f"element had shape {_shape_text(first.shape)} and element {j} had shape {_shape_text(t.shape)}.")
+    if first.dtype.name == "string":
+        arr = np.empty((len(tensors),) + tuple(first.shape.as_list()), dtype=object)
+        for j, t in enumerate(tensors):
+            arr[j] = t.numpy()
+    else:
+        arr = np.stack([np.asarray(t.numpy()) for t in tensors])
+    return _core.to_eager(arr, first.dtype)
+
+
+class BatchDataset(_UnaryDataset):
+    """``Dataset.batch``: each component gets a leading batch dimension (``None`` unless
+    ``drop_remainder``)."""
+
+    _type_name = "_BatchDataset"
+
+    def __init__(self, input_dataset: Dataset, batch_size: Any, drop_remainder: bool) -> None:
+        n = _as_int(batch_size, "batch_size")
+        if n <= 0:
+            raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
+        self._n, self._drop = n, bool(drop_remainder)
+        spec = structure.batched_spec(input_dataset.element_spec, n if self._drop else None)
+        super().__init__(input_dataset, spec)
+
+    def _elements(self) -> PyIterator[Any]:
+        it = self._input._elements()
+        while True:
+            batch = list(itertools.islice(it, self._n))
+            if not batch or (self._drop and len(batch) < self._n):
+                return
+            flats = [structure.flatten(e) for e in batch]
+            cols = [_stack([f[i] for f in flats], i) for i in range(len(flats[0]))]
+            yield structure.pack(self._element_spec, cols)
+
+    def _cardinality(self) -> int:
+        c = self._input._cardinality()
+        if c < 0:
+            return c
+        return c // self._n if self._drop else -(-c // self._n)
+
+
+class UnbatchDataset(_UnaryDataset):
+    """``Dataset.unbatch``."""
+
+    _type_name = "_UnbatchDataset"
+
+    def __init__(self, input_dataset: Dataset) -> None:
+        specs = structure.flatten(input_dataset.element_spec)
+        if any(s.shape.rank == 0 for s in specs):
+            raise ValueError("Unbatching a dataset is only supported for rank >= 1")
+        spec = structure.unbatched_spec(input_dataset.element_spec)
+        super().__init__(input_dataset, spec)
+
+    def _elements(self) -> PyIterator[Any]:
+        for e in self._input._elements():
+            yield from TensorSliceDatasetRows(e, self._element_spec)
+
+    def _cardinality(self) -> int:
+        return UNKNOWN
+
+
+def TensorSliceDatasetRows(element: Any, spec: Any) -> PyIterator[Any]:
+    from fn._data.sources import _row_maker
+    flat = structure.flatten(element)
+    n = flat[0].shape[0]
+    for t in flat[1:]:
+        if t.shape[0] != n:
+            raise errors.InvalidArgumentError(None, None, "Input element must have the same batch size in "
+                                                          "each component.")
+    rows = [_row_maker(t) for t in flat]
+    for i in range(n):
+        yield structure.pack(spec, [r(i) for r in rows])
+
+
+def _init_count(ds: "_UnaryDataset", input_dataset: Dataset, count: Any) -> None:
+    """``count`` of repeat/take/skip; a graph tensor (in a flat_map/interleave function) is
+    read when the graph runs and rebuilds the dataset."""
+    if _core.is_tensor(count) and not count._is_eager:
+        _UnaryDataset.__init__(ds, input_dataset, input_dataset.element_spec, [count])
+        ds._count = 0
+        return
+    ds._count = _as_int(count, "count")
+    _UnaryDataset.__init__(ds, input_dataset, input_dataset.element_spec)
+
+
+class _CountDataset(_UnaryDataset):
+    def _on_rebuilt(self) -> None:
+        if self._tensors:
+            self._count = _as_int(self._tensors[0], "count")
+
+
+class RepeatDataset(_CountDataset):
+    """``Dataset.repeat``."""
+
+    _type_name = "_RepeatDataset"
+
+    def __init__(self, input_dataset: Dataset, count: Any) -> None:
+        _init_count(self, input_dataset, -1 if count is None else count)
+
+    def _elements(self) -> PyIterator[Any]:
+        epoch = 0
+        while self._count < 0 or epoch < self._count:
+            any_element = False
+            for e in self._input._elements():
+                any_element = True
+                yield e
+            if not any_element:
+                return
+            epoch += 1
+
+    def _cardinality(self) -> int:
+        c = self._input._cardinality()
+        if self._count == 0 or c == 0:
+            return 0
+        if self._count < 0:
+            return INFINITE if c != UNKNOWN else UNKNOWN
+        return c * self._count if c >= 0 else c
+
+
+class TakeDataset(_CountDataset):
+    """``Dataset.take``."""
+
+    _type_name = "_TakeDataset"
+
+    def __init__(self, input_dataset: Dataset, count: Any) -> None:
+        _init_count(self, input_dataset, count)
+
+    def _elements(self) -> PyIterator[Any]:
+        it = self._input._elements()
+        return it if self._count < 0 else itertools.islice(it, self._count)
+
+    def _cardinality(self) -> int:
+        c = self._input._cardinality()
+        if self._count < 0:
+            return c
+        if c == INFINITE:
+            return self._count
+        return c if c == UNKNOWN else min(c, self._count)
+
+
+class SkipDataset(_CountDataset):
+    """``Dataset.skip``."""
+
+    _type_name = "_SkipDataset"
+
+    def __init__(self, input_dataset: Dataset, count: Any) -> None:
+        _init_count(self, input_dataset, count)
+
+    def _elements(self) -> PyIterator[Any]:
+        if self._count < 0:
+            return iter(())
+        return itertools.islice(self._input._elements(), self._count, None)
+
+    def _cardinality(self) -> int:
+        c = self._input._cardinality()
+        if self._count < 0:
+            return 0 if c != INFINITE else INFINITE
+        return c if c < 0 else max(0, c - self._count)
+
+
+class PrefetchDataset(_UnaryDataset):
+    """``Dataset.prefetch`` (synchronous in fn: the same elements)."""
+
+    _type_name = "_PrefetchDataset"
+
+    def __init__(self, input_dataset: Dataset) -> None:
+        super().__init__(input_dataset, input_dataset.element_spec)
+
+    def _elements(self) -> PyIterator[Any]:
+        return self._input._elements()
+
+
+class OptionsDataset(_UnaryDataset):
+    """``Dataset.with_options``: the same elements, with options."""
+
+    _type_name = "_OptionsDataset"
+
+    def __init__(self, input_dataset: Dataset, options: Any) -> None:
+        super().__init__(input_dataset, input_dataset.element_spec)
+        self._own_options = options
+
+    def _elements(self) -> PyIterator[Any]:
+        return self._input._elements()
+
+
+class CacheDataset(_UnaryDataset):
+    """``Dataset.cache`` (in memory)."""
+
+    _type_name = "CacheDataset"
+
+    def __init__(self, input_dataset: Dataset) -> None:
+        super().__init__(input_dataset, input_dataset.element_spec)
+        self._cache: List[Optional[List[Any]]] = [None]
+
+    def _elements(self) -> PyIterator[Any]:
+        if self._cache[0] is not None:
+            yield from self._cache[0]
+            return
+        seen = []
+        for e in self._input._elements():
+            seen.append(e)
+            yield e
+        self._cache[0] = seen
+
+
+def dataset_function(map_func: Callable, spec: Any, name: str) -> Tuple[Callable[[Any], Dataset], Any]:
+    """A user function returning a dataset (``flat_map``, ``interleave``, ``group_by_window``'s
+    reduce): traced once to learn the element spec of its result (and reject other results),
+    then called eagerly on each element (returns ``(call, element_spec)``)."""
+    from fn._function.function import Function
+    if not callable(map_func):
+        raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
+    unpack = type(spec) is tuple
+    probe = Function(map_func, name=name).get_concrete_function(*(spec if unpack else (spec,)))
+    out = probe.structured_outputs
+    if not isinstance(out, Dataset):
+        raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(out)}.")
+
+    def call(element: Any) -> Dataset:
+        ds = map_func(*element) if unpack else map_func(element)
+        if not isinstance(ds, Dataset):
+            raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(ds)}.")
+        return ds
+    return call, out.element_spec
+
+
+class FlatMapDataset(_UnaryDataset):
+    """``Dataset.flat_map``: ``map_func`` (which returns a dataset) is traced once for the
+    element spec of its result, and called eagerly on each element."""
+
+    _type_name = "_FlatMapDataset"
+
+    def __init__(self, input_dataset: Dataset, map_func: Callable) -> None:
+        self._call, spec = dataset_function(map_func, input_dataset.element_spec, "Dataset_flat_map")
+        super().__init__(input_dataset, spec)
+
+    def _elements(self) -> PyIterator[Any]:
+        for e in self._input._elements():
+            yield from self._call(e)._elements()
+
+    def _cardinality(self) -> int:
+        return UNKNOWN
+
+
+# ---------------------------------------------------------------- several inputs
+
+class ZipDataset(Dataset):
+    """``Dataset.zip`` (and ``enumerate``)."""
+
+    _type_name = "_ZipDataset"
+
+    def __init__(self, datasets: Any) -> None:
+        if isinstance(datasets, list):
+            datasets = tuple(datasets)
+        flat = structure.flatten(datasets)
+        if not flat or not all(isinstance(d, Dataset) for d in flat):
+            raise TypeError("Invalid `datasets`. `datasets` is expected to be a (nested) structure of "
+                            "`fn.data.Dataset` objects.")
+        self._structure = datasets
+        super().__init__(flat, structure.pack(datasets, [d.element_spec for d in flat]))
+
+    def _elements(self) -> PyIterator[Any]:
+        its = [d._elements() for d in self._inputs]
+        for items in zip(*its):
+            flat: List[Any] = []
+            for x in items:
+                flat.extend(structure.flatten(x))
+            yield structure.pack(self._element_spec, flat)
+
+    def _cardinality(self) -> int:
+        cs = [d._cardinality() for d in self._inputs]
+        finite = [c for c in cs if c >= 0]
+        if finite:
+            return min(finite)
+        return UNKNOWN if UNKNOWN in cs else INFINITE
+
+
+class ConcatenateDataset(Dataset):
+    """``Dataset.concatenate``."""
+
+    _type_name = "_ConcatenateDataset"
+
+    def __init__(self, first: Dataset, second: Dataset) -> None:
+        a, b = first.element_spec, second.element_spec
+        spec = structure._spec_supertype(a, b)
+        if spec is None:
+            raise TypeError(f"Incompatible dataset elements:\n  {structure.spec_text(a)} vs. "
+                            f"  {structure.spec_text(b)}")
+        super().__init__((first, second), spec)
+
+    def _elements(self) -> PyIterator[Any]:
+        yield from self._inputs[0]._elements()
+        yield from self._inputs[1]._elements()
+
+    def _cardinality(self) -> int:
+        a, b = (d._cardinality() for d in self._inputs)
+        if INFINITE in (a, b):
+            return INFINITE
+        return UNKNOWN if UNKNOWN in (a, b) else a + b
+
+
+# ---------------------------------------------------------------- reduce
+
+def _check_state(initial: Any, new: Any) -> None:
+    if not structure.same_structure(initial, new):
+        raise TypeError("The structure of the new state must match the structure of the initial state. "
+                        f"Expected {initial!r}; got {new!r}.")
+    want = [t.dtype for t in structure.flatten(initial)]
+    got = [t.dtype for t in structure.flatten(new)]
+    if want != got:
+        raise TypeError("The element types for the new state must match the initial state. Expected "
+                        f"{tuple(want)}; got {tuple(got)}.")
+
+
+def reduce_dataset(dataset: Dataset, initial_state: Any, reduce_func: Callable) -> Any:
+    """``Dataset.reduce``: eagerly a Python loop over a traced ``reduce_func`` (retraced if the
+    state's shapes change); inside a Function one graph loop (``_fn_dataset_loop``)."""
+    from fn._autograph import operators as autograph
+    from fn._function.function import Function
+    initial = structure.normalize_element(initial_state)
+
+    def step(state: Any, element: Any) -> Any:
+        return _to_output(autograph.converted_call(reduce_func, (state, element)))
+
+    if _core.executing_eagerly():
+        f = Function(step, name="Dataset_reduce", autograph=False)
+        state = initial
+        for e in dataset._elements():
+            new = f(state, _plain_dicts(e))
+            _check_state(initial, new)
+            state = new
+        return state
+
+    def body(element: Any, flat_state: Tuple[Any, ...]) -> Tuple[Any, ...]:
+        new = step(structure.pack(initial, list(flat_state)), element)
+        _check_state(initial, new)
+        return tuple(structure.flatten(new))
+
+    out = dataset._fn_dataset_loop(body, tuple(structure.flatten(initial)))
+    return structure.pack(initial, list(out))

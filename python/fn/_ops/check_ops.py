@@ -1,0 +1,293 @@
+"""``tf.debugging.assert_*``, ``tf.Assert`` and ``check_numerics``: TensorFlow's messages.
+
+Eagerly a failed check raises ``InvalidArgumentError`` at once (TF's eager wording, from
+``check_ops._make_assert_msg_data``). Inside a Function the check is a host op (``PyCall``,
+stateful, so it is never pruned) that raises when the graph runs, with TF's graph wording
+(``assertion failed: [...] [...]``). Static facts (rank, dtype, scalar) raise ValueError or
+TypeError while tracing, as TF does.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, List, Optional, Sequence
+
+import numpy as np
+
+from fn import _core
+from fn.errors import InvalidArgumentError
+from fn.dtypes import as_dtype
+
+# TF 2.21 runs eager ops as wrapped functions and names that in their errors.
+_WRAPPED = "{{function_node __wrapped__%s_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+
+
+def _tensor(x: Any) -> Any:
+    return x if _core.is_tensor(x) else _core.convert_to_tensor(x, None, None)
+
+
+def _pretty(item: Any, summarize: int) -> str:
+    """TF's ``check_ops._pretty_print``: tensors as a list of element strings."""
+    if _core.is_tensor(item):
+        arr = item.numpy()
+        if np.ndim(arr) == 0:
+            return str(arr)
+        flat = np.asarray(arr).reshape((-1,))
+        lst = [str(v) for v in flat[:summarize]]
+        if len(lst) < flat.size:
+            lst.append("...")
+        return str(lst)
+    return str(item)
+
+
+def _summarize(t: Any, summarize: Optional[int]) -> str:
+    """TF's ``_summarize_eager`` (what ``tf.Assert`` prints for each data item)."""
+    t = _tensor(t)
+    n = 3 if summarize is None else (t.shape.num_elements() if summarize < 0 else summarize)
+    arr = t.numpy()
+    if np.ndim(arr) == 0:
+        return str(arr) if n != 0 else ""
+    flat = np.asarray(arr).reshape((-1,))
+    lst = [str(v) for v in flat[:n]]
+    if len(lst) < flat.size:
+        lst.append("...")
+    return ", ".join(lst)
+
+
+def _graph_check(check: Callable[..., Optional[str]], inputs: List[Any], name: str) -> None:
+    """A host op that calls ``check(*eager inputs)`` when the graph runs; a returned message
+    fails the run with InvalidArgumentError."""
+    def call(*values: Any) -> None:
+        msg = check(*values)
+        if msg is not None:
+            raise InvalidArgumentError(None, None, msg)
+    _core.execute("PyCall", list(inputs), {"callable": call}, name)
+
+
+def _graph_text(items: Sequence[Any], summarize: Optional[int]) -> str:
+    n = 3 if summarize is None else summarize
+    parts = []
+    for d in items:
+        if _core.is_tensor(d):
+            arr = np.asarray(d.numpy())
+            flat = arr.reshape((-1,))
+            fmt = (lambda v: np.format_float_positional(v, trim="-")) if arr.dtype.kind == "f" else str
+            text = " ".join(fmt(v) for v in flat[:n]) + ("..." if flat.size > n else "")
+            parts.append(f"[{text}]" if arr.ndim else text)
+        else:
+            parts.append(str(d.decode() if isinstance(d, bytes) else d))
+    return "assertion failed: " + " ".join(f"[{p}]" if not p.startswith("[") else p for p in parts)
+
+
+def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None,
+           name: Optional[str] = None) -> Any:
+    """``tf.debugging.Assert`` / ``tf.Assert``: fails when ``condition`` is false, printing ``data``."""
+    if _core.executing_eagerly():
+        cond = condition.numpy() if _core.is_tensor(condition) else condition
+        if not cond:
+            text = "\n".join(_summarize(d, summarize) for d in data)
+            raise InvalidArgumentError(None, None, f"Expected '{condition!s}' to be true. "
+                                                   f"Summarized data: {text}")
+        return None
+    tensors = [_tensor(condition)] + [d for d in data if _core.is_tensor(d)]
+    order = [d if not _core.is_tensor(d) else None for d in data]
+
+    def check(cond: Any, *values: Any) -> Optional[str]:
+        if bool(cond.numpy()):
+            return None
+        it = iter(values)
+        return _graph_text([next(it) if o is None else o for o in order], summarize)
+    _graph_check(check, tensors, name or "Assert")
+    return None
+
+
+def _binary(sym: str, op: Callable, x: Any, y: Any, data: Any, summarize: Optional[int],
+            message: Optional[str], name: str) -> Any:
+    x, y = _tensor(x), _tensor(y)
+    if x.dtype != y.dtype:
+        y = _core.convert_to_tensor(y.numpy(), x.dtype, None) if y._is_eager else y
+    n = 3 if summarize is None else (10 ** 9 if summarize < 0 else summarize)
+
+    def fail_text(xv: Any, yv: Any) -> Optional[str]:
+        xa, ya = np.asarray(xv.numpy()), np.asarray(yv.numpy())
+        test = np.asarray(op(xa, ya))
+        if test.all():
+            return None
+        if data is not None:
+            items = list(data)
+        else:
+            items = [f"Condition x {sym} y did not hold."]
+            if n > 0:
+                if xa.shape == ya.shape and xa.ndim:
+                    idx = np.argwhere(~test)
+                    k = min(n, idx.shape[0])
+                    items += [f"Indices of first {k} different values:", idx[:k],
+                              "Corresponding x values:", xa[~test].reshape(-1)[:k],
+                              "Corresponding y values:", ya[~test].reshape(-1)[:k]]
+                fx, fy = xa.reshape(-1), ya.reshape(-1)
+                items += [f"First {min(fx.size, n)} elements of x:", fx[:n],
+                          f"First {min(fy.size, n)} elements of y:", fy[:n]]
+        if message is not None:
+            items = [message] + items
+        return "\n".join(_pretty(i, n) for i in items)
+
+    if _core.executing_eagerly():
+        try:
+            np.broadcast_shapes(tuple(x.shape.as_list()), tuple(y.shape.as_list()))
+        except ValueError:
+            raise InvalidArgumentError(None, None, _WRAPPED % _OP_NAMES[sym] +
+                                       f"Incompatible shapes: {x.shape.as_list()} vs. "
+                                                   f"{y.shape.as_list()} [Op:{_OP_NAMES[sym]}] name: ") from None
+        msg = fail_text(x, y)
+        if msg is not None:
+            raise InvalidArgumentError(None, None, msg)
+        return None
+    _graph_check(fail_text, [x, y], name)
+    return None
+
+
+_OP_NAMES = {"==": "Equal", "!=": "NotEqual", "<": "Less", "<=": "LessEqual", ">": "Greater",
+             ">=": "GreaterEqual"}
+
+
+def assert_equal(x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None,
+                 name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_equal``: x == y elementwise."""
+    return _binary("==", np.equal, x, y, None, summarize, message, name or "assert_equal")
+
+
+def assert_none_equal(x: Any, y: Any, summarize: Optional[int] = None, message: Optional[str] = None,
+                      name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_none_equal``: x != y elementwise."""
+    return _binary("!=", np.not_equal, x, y, None, summarize, message, name or "assert_none_equal")
+
+
+def assert_less(x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None,
+                name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_less``: x < y elementwise."""
+    return _binary("<", np.less, x, y, None, summarize, message, name or "assert_less")
+
+
+def assert_less_equal(x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None,
+                      name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_less_equal``: x <= y elementwise."""
+    return _binary("<=", np.less_equal, x, y, None, summarize, message, name or "assert_less_equal")
+
+
+def assert_greater(x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None,
+                   name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_greater``: x > y elementwise."""
+    return _binary(">", np.greater, x, y, None, summarize, message, name or "assert_greater")
+
+
+def assert_greater_equal(x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None,
+                         name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_greater_equal``: x >= y elementwise."""
+    return _binary(">=", np.greater_equal, x, y, None, summarize, message, name or "assert_greater_equal")
+
+
+def _unary(sym: str, op: Callable, x: Any, message: Optional[str], summarize: Optional[int],
+           name: str) -> Any:
+    x = _tensor(x)
+    zero = _core.convert_to_tensor(np.zeros([], x.dtype.as_numpy_dtype), None, None)
+    label = f"x (shape={x.shape} dtype={x.dtype.name}) = "
+    data = [message or "", f"Condition x {sym} 0 did not hold element-wise:", label, x]
+    if _core.executing_eagerly():
+        return _binary(sym, lambda a, b: op(a, b), x, zero, data, summarize, None, name)
+    return _binary(sym, lambda a, b: op(a, b), x, zero,
+                   [message or "", f"Condition x {sym} 0 did not hold element-wise:"], summarize,
+                   None, name)
+
+
+def assert_positive(x: Any, message: Optional[str] = None, summarize: Optional[int] = None,
+                    name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_positive``: x > 0 elementwise."""
+    return _unary(">", np.greater, x, message, summarize, name or "assert_positive")
+
+
+def assert_negative(x: Any, message: Optional[str] = None, summarize: Optional[int] = None,
+                    name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_negative``: x < 0 elementwise."""
+    return _unary("<", np.less, x, message, summarize, name or "assert_negative")
+
+
+def assert_non_negative(x: Any, message: Optional[str] = None, summarize: Optional[int] = None,
+                        name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_non_negative``: x >= 0 elementwise."""
+    return _unary(">=", np.greater_equal, x, message, summarize, name or "assert_non_negative")
+
+
+def assert_non_positive(x: Any, message: Optional[str] = None, summarize: Optional[int] = None,
+                        name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_non_positive``: x <= 0 elementwise."""
+    return _unary("<=", np.less_equal, x, message, summarize, name or "assert_non_positive")
+
+
+def assert_rank(x: Any, rank: int, message: Optional[str] = None, name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_rank``: the static rank must be ``rank`` (ValueError otherwise)."""
+    x = _tensor(x)
+    r = x.shape.rank
+    if r is not None and r != int(rank):
+        prefix = f"{message}.  " if message else ""
+        raise ValueError(f"{prefix}Tensor  must have rank {int(rank)}.  Received rank {r}, shape {x.shape}")
+    return None
+
+
+def assert_rank_at_least(x: Any, rank: int, message: Optional[str] = None,
+                         name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_rank_at_least``."""
+    x = _tensor(x)
+    r = x.shape.rank
+    if r is not None and r < int(rank):
+        prefix = f"{message}.  " if message else ""
+        raise ValueError(f"{prefix}Tensor  must have rank at least {int(rank)}.  Received rank {r}, "
+                         f"shape {x.shape}")
+    return None
+
+
+def assert_scalar(tensor: Any, message: Optional[str] = None, name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_scalar``."""
+    t = _tensor(tensor)
+    if t.shape.rank is not None and t.shape.rank != 0:
+        prefix = f"{message}  " if message else ""
+        raise ValueError(f"{prefix}Expected scalar shape, saw shape: {t.shape}.")
+    return t
+
+
+def assert_type(tensor: Any, tf_type: Any, message: Optional[str] = None, name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_type``: the dtype must be ``tf_type`` (TypeError otherwise)."""
+    t = _tensor(tensor)
+    want = as_dtype(tf_type)
+    if t.dtype != want:
+        prefix = f"{message}, " if message else ""
+        raise TypeError(f"{prefix}tensor must be of type tf.{want.name}; got tf.{t.dtype.name}")
+    return None
+
+
+def is_numeric_tensor(tensor: Any) -> bool:
+    """``tf.debugging.is_numeric_tensor``."""
+    return _core.is_tensor(tensor) and tensor.dtype.name not in ("string", "bool", "resource", "variant")
+
+
+def check_numerics(tensor: Any, message: str, name: Optional[str] = None) -> Any:
+    """``tf.debugging.check_numerics``: returns ``tensor``; fails if it holds NaN or Inf."""
+    t = _tensor(tensor)
+
+    def bad(v: Any) -> Optional[str]:
+        a = np.asarray(v.numpy())
+        if np.isnan(a).any():
+            return f"{message} : Tensor had NaN values"
+        if np.isinf(a).any():
+            return f"{message} : Tensor had Inf values"
+        return None
+    if _core.executing_eagerly():
+        msg = bad(t)
+        if msg is not None:
+            raise InvalidArgumentError(None, None, _WRAPPED % "CheckNumerics" +
+                                       f"{msg} [Op:CheckNumerics] name: ")
+        return t
+    _graph_check(bad, [t], name or "CheckNumerics")
+    return t
+
+
+def assert_all_finite(x: Any, message: str, name: Optional[str] = None) -> Any:
+    """``tf.debugging.assert_all_finite``: ``check_numerics``."""
+    return check_numerics(x, message, name)

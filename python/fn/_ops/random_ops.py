@@ -1,0 +1,216 @@
+"""``tf.random``'s ops: ``uniform``, ``normal``, ``set_seed`` with TensorFlow's seed scheme,
+``shuffle`` and ``categorical`` (compositions over stateful uniform draws; their numbers differ
+from TensorFlow's), and the stateless ``stateless_uniform`` / ``stateless_normal`` (ops keyed by a
+[2] seed as TF's, same numbers). ``fn.random`` re-exports them.
+
+Random ops are stateful: every run draws new numbers, inside functions too. Each op draws from
+a Philox stream keyed by two seeds derived from the global seed (``fn.random.set_seed``) and
+the op's ``seed`` as TensorFlow derives them, so the same seeds give TensorFlow's numbers.
+Eagerly, calls with the same op, dtype and seeds continue one stream (until ``set_seed``);
+every traced op has its own stream.
+"""
+from __future__ import annotations
+
+import random as _pyrandom
+import threading
+from typing import Any, Optional, Tuple
+
+from fn import _core
+from fn._ops.array_ops import _shape_tensor, cast, concat, convert_to_tensor, expand_dims, gather, shape
+from fn._ops.math_ops import argmax, log
+from fn._ops.sort_ops import argsort
+from fn.dtypes import as_dtype, float32, int32, int64
+from fn.errors import InvalidArgumentError
+
+_DEFAULT_GRAPH_SEED = 87654321
+_MAXINT32 = 2 ** 31 - 1
+
+_lock = threading.Lock()
+_global_seed: Optional[int] = None
+_op_seed_rng: Optional[_pyrandom.Random] = None
+_eager_states: dict = {}     # (op, dtype, seed, seed2) -> generator state of the eager "kernel"
+_graph_counters: dict = {}   # traced graph id -> ops given an op seed from the global seed
+
+
+def set_seed(seed: Optional[int]) -> None:
+    """``tf.random.set_seed``: sets the global seed; random sequences restart from it."""
+    global _global_seed, _op_seed_rng
+    with _lock:
+        _global_seed = None if seed is None else int(seed)
+        _op_seed_rng = _pyrandom.Random(_global_seed)
+        _eager_states.clear()
+
+
+def get_global_seed() -> Optional[int]:
+    return _global_seed
+
+
+def get_seed(op_seed: Optional[int]) -> Tuple[int, int]:
+    """The (seed, seed2) pair of an op, as ``tf.compat.v1.random.get_seed`` derives it."""
+    with _lock:
+        if _global_seed is not None:
+            if op_seed is None:
+                graph = _core.current_graph_id()
+                if graph == 0:
+                    op_seed = _op_seed_rng.randint(0, _MAXINT32)
+                else:
+                    op_seed = _graph_counters.get(graph, 0)
+                    _graph_counters[graph] = op_seed + 1
+            seeds = (_global_seed % _MAXINT32, int(op_seed) % _MAXINT32)
+        elif op_seed is not None:
+            seeds = (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
+        else:
+            return 0, 0   # nondeterministic
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def _random(op: str, inputs: list, dtype: Any, dtype_attr: str, seed: Optional[int], name: Optional[str]) -> Any:
+    s1, s2 = get_seed(seed)
+    attrs = {dtype_attr: dtype, "seed": s1, "seed2": s2, "T": inputs[0].dtype}
+    if _core.executing_eagerly() and (seed is not None or _global_seed is None):
+        # Eager "kernels" are shared per (op, dtype, seeds) and continue their stream. An op seed
+        # drawn from the global seed is new on each call, so its stream needs no keeping.
+        key = (op, dtype.name, s1, s2)
+        with _lock:
+            state = _eager_states.get(key)
+            if state is None:
+                state = _eager_states[key] = _core._random_state()
+    else:
+        state = _core._random_state()
+    attrs["_state"] = state
+    return _core.execute(op, inputs, attrs, name)[0]
+
+
+def _math(op: str, a: Any, b: Any, name: Optional[str] = None) -> Any:
+    return _core.execute(op, [a, b], None, name)[0]
+
+
+def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float32, seed: Optional[int] = None,
+            name: Optional[str] = None) -> Any:
+    """``tf.random.uniform``: values in ``[minval, maxval)`` (floats default to ``[0, 1)``;
+    integer dtypes need ``maxval``)."""
+    dtype = as_dtype(dtype)
+    shape_t = _shape_tensor(shape)
+    if dtype.is_integer:
+        if maxval is None:
+            raise ValueError(f"Must specify maxval for integer dtype {dtype}.")
+        lo = convert_to_tensor(minval, dtype)
+        hi = convert_to_tensor(maxval, dtype)
+        return _random("RandomUniformInt", [shape_t, lo, hi], dtype, "Tout", seed, name or "random_uniform")
+    if not dtype.is_floating:
+        raise ValueError(f"Invalid dtype {dtype}: fn.random.uniform needs a floating or integer dtype")
+    if maxval is None:
+        maxval = 1
+    minval_is_zero = isinstance(minval, int) and minval == 0
+    maxval_is_one = isinstance(maxval, int) and maxval == 1
+    result = _random("RandomUniform", [shape_t], dtype, "dtype", seed, None)
+    if minval_is_zero:
+        if not maxval_is_one:
+            result = _math("Mul", result, convert_to_tensor(maxval, dtype), name)
+        return result
+    lo, hi = convert_to_tensor(minval, dtype), convert_to_tensor(maxval, dtype)
+    return _math("AddV2", _math("Mul", result, _math("Sub", hi, lo)), lo, name or "random_uniform")
+
+
+def _normal_like(op: str, shape: Any, mean: Any, stddev: Any, dtype: Any, seed: Optional[int], name: str) -> Any:
+    """``mean + stddev * op(shape)`` for the normal-like stateful draws."""
+    dtype = as_dtype(dtype)
+    rnd = _random(op, [_shape_tensor(shape)], dtype, "dtype", seed, None)
+    mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
+    return _math("AddV2", mul, convert_to_tensor(mean, dtype), name)
+
+
+def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32, seed: Optional[int] = None,
+           name: Optional[str] = None) -> Any:
+    """``tf.random.normal``: ``mean + stddev * N(0, 1)`` samples."""
+    if not as_dtype(dtype).is_floating:
+        raise ValueError(f"Invalid dtype {as_dtype(dtype)}: fn.random.normal needs a floating dtype")
+    return _normal_like("RandomStandardNormal", shape, mean, stddev, dtype, seed, name or "random_normal")
+
+
+def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
+                     seed: Optional[int] = None, name: Optional[str] = None) -> Any:
+    """``tf.random.truncated_normal``: normal samples redrawn until within two standard
+    deviations of ``mean`` (TF's numbers for the same seeds)."""
+    if not as_dtype(dtype).is_floating:
+        raise ValueError(f"Invalid dtype {as_dtype(dtype)}: fn.random.truncated_normal needs a floating dtype")
+    return _normal_like("TruncatedNormal", shape, mean, stddev, dtype, seed, name or "truncated_normal")
+
+
+def shuffle(value: Any, seed: Optional[int] = None, name: Optional[str] = None) -> Any:
+    """``tf.random.shuffle``: ``value`` with its first dimension randomly permuted."""
+    value = convert_to_tensor(value)
+    if value._rank == 0:
+        raise ValueError("Shape must be at least rank 1 but is rank 0")
+    keys = uniform(shape(value)[:1], seed=seed)
+    return gather(value, argsort(keys), name=name)
+
+
+def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Optional[int] = None,
+                name: Optional[str] = None) -> Any:
+    """``tf.random.categorical``: ``num_samples`` class indices per row of ``logits`` [batch,
+    classes], drawn with probabilities softmax(logits) (the Gumbel-max trick)."""
+    logits = convert_to_tensor(logits)
+    if logits._rank not in (-1, 2):
+        if _core.executing_eagerly():
+            raise InvalidArgumentError(None, None, f"logits should be a matrix, got shape "
+                                       f"[{','.join(str(d) for d in logits.shape.as_list())}] [Op:Multinomial]")
+        raise ValueError(f"Shape must be rank 2 but is rank {logits._rank}")
+    dtype = int64 if dtype is None else as_dtype(dtype)
+    if dtype not in (int32, int64):
+        raise ValueError(f"Invalid dtype {dtype}: categorical samples are int32 or int64")
+    n = convert_to_tensor(num_samples, int32) if not _core.is_tensor(num_samples) else num_samples
+    dims = shape(logits)
+    u_shape = concat([dims[:1], expand_dims(n, 0), dims[1:]], 0)
+    u = uniform(u_shape, minval=1e-20, maxval=1.0, dtype=float32, seed=seed)
+    gumbel = -log(-log(u))
+    scores = expand_dims(cast(logits, float32), 1) + gumbel
+    return argmax(scores, axis=-1, output_type=dtype, name=name)
+
+
+def _seed_tensor(seed: Any) -> Any:
+    s = convert_to_tensor(seed) if not _core.is_tensor(seed) else seed
+    if s.dtype not in (int32, int64):
+        s = cast(s, int64)
+    return s
+
+
+def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float32,
+                      name: Optional[str] = None, alg: str = "auto_select") -> Any:
+    """``tf.random.stateless_uniform``: deterministic uniform floats in ``[minval, maxval)`` from
+    a shape-[2] ``seed`` (TensorFlow's numbers for the same seed, float32/float64)."""
+    dtype = as_dtype(dtype)
+    if not dtype.is_floating:
+        raise NotImplementedError("fn.random.stateless_uniform supports floating dtypes")
+    if maxval is None:
+        maxval = 1
+    rnd = _core.execute("StatelessRandomUniform", [_shape_tensor(shape), _seed_tensor(seed)], {"dtype": dtype},
+                        None)[0]
+    lo = convert_to_tensor(minval, dtype)
+    hi = convert_to_tensor(maxval, dtype)
+    return _core.execute("AddV2", [rnd * (hi - lo), lo], None, name or "stateless_random_uniform")[0]
+
+
+def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
+                     name: Optional[str] = None, alg: str = "auto_select") -> Any:
+    """``tf.random.stateless_normal``: deterministic ``mean + stddev * N(0, 1)`` samples from a
+    shape-[2] ``seed`` (TensorFlow's numbers for the same seed)."""
+    dtype = as_dtype(dtype)
+    rnd = _core.execute("StatelessRandomNormal", [_shape_tensor(shape), _seed_tensor(seed)], {"dtype": dtype},
+                        None)[0]
+    return _core.execute("AddV2", [rnd * convert_to_tensor(stddev, dtype), convert_to_tensor(mean, dtype)], None,
+                         name or "stateless_random_normal")[0]
+
+
+def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,  # noqa: A002
+                               name: Optional[str] = None, alg: str = "auto_select") -> Any:
+    """``tf.random.stateless_truncated_normal``: deterministic normal samples within two standard
+    deviations of ``mean`` from a shape-[2] ``seed`` (the seed scrambled into a Philox key and
+    counter as TF's StatelessRandomGetKeyCounter; TensorFlow's numbers)."""
+    dtype = as_dtype(dtype)
+    key, counter = _core.execute("StatelessRandomGetKeyCounter", [_seed_tensor(seed)], None, None)
+    alg_t = convert_to_tensor(3, int32)   # Philox on the CPU, as TF's auto-select
+    rnd = _core.execute("StatelessTruncatedNormalV2", [_shape_tensor(shape), key, counter, alg_t], {"dtype": dtype},
+                        None)[0]
+    return _core.execute("AddV2", [rnd * convert_to_tensor(stddev, dtype), convert_to_tensor(mean, dtype)], None,
+                         name or "stateless_truncated_normal")[0]

@@ -1,0 +1,2 @@
+"""Process-wide runtime (private): devices (``tf.device``, ``tf.config``'s device lists)
+and fn's logger."""

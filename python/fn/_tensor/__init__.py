@@ -1,0 +1,2 @@
+"""Tensors as Python sees them (private): ``Tensor``'s Python methods and printing,
+``TensorShape`` and ``TensorSpec``."""

@@ -1,0 +1,101 @@
+"""Composite values (RaggedTensor...) as their component tensors, for the code that only handles
+tensors: ``nest``'s ``expand_composites``, ``cond`` branch outputs and ``while_loop`` variables.
+
+A composite value defines ``_fn_parts()``, which returns a *parts* object: a custom nest node of
+the component tensors (TF's ``__tf_flatten__`` protocol) with ``_fn_value()`` (the value rebuilt)
+and ``_fn_loop_invariants()`` (its components' shape invariants in a ``while_loop``). A value of a
+class marked ``_fn_value_composite`` (an ExtensionType) gets ``CompositeParts`` from its
+``__fn_composite__()`` (its spec and component tensors). This module knows no composite type, so
+the tensor-only code that uses it stays below them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class CompositeParts:
+    """An ExtensionType value as (its spec, its component tensors): a custom nest node, so
+    cond/while_loop/nest.flatten(expand_composites=True) see its tensors."""
+
+    def __init__(self, spec: Any, components: tuple) -> None:
+        self.spec = spec
+        self.components = tuple(components)
+
+    def __tf_flatten__(self) -> tuple:
+        return self.spec, self.components
+
+    @classmethod
+    def __tf_unflatten__(cls, metadata: Any, components: tuple) -> "CompositeParts":
+        return cls(metadata, components)
+
+    def _fn_value(self) -> Any:
+        return self.spec._fn_from_components(list(self.components))
+
+    def _fn_loop_invariants(self) -> "CompositeParts":
+        return CompositeParts(self.spec, tuple(None for _ in self.components))  # its tensors keep their shapes
+
+
+def _is_extension_value(x: Any) -> bool:
+    return getattr(type(x), "_fn_value_composite", False)
+
+
+def _is_composite(x: Any) -> bool:
+    return hasattr(type(x), "_fn_parts") or _is_extension_value(x)
+
+
+def _is_parts(x: Any) -> bool:
+    return hasattr(type(x), "_fn_value")
+
+
+def _map(f: Any, structure: Any) -> Any:
+    if isinstance(structure, list):
+        return [f(v) for v in structure]
+    if isinstance(structure, tuple):
+        items = [f(v) for v in structure]
+        return type(structure)(*items) if hasattr(structure, "_fields") else tuple(items)
+    if type(structure) is dict:
+        return {k: f(v) for k, v in structure.items()}
+    return structure
+
+
+def to_parts(structure: Any) -> Any:
+    """``structure`` with each composite value replaced by its parts."""
+    if hasattr(type(structure), "_fn_parts"):
+        return structure._fn_parts()
+    if _is_extension_value(structure):
+        spec, components = structure.__fn_composite__()
+        return CompositeParts(spec, tuple(components))
+    return _map(to_parts, structure)
+
+
+def from_parts(structure: Any) -> Any:
+    """The inverse of ``to_parts``."""
+    if _is_parts(structure):
+        return structure._fn_value()
+    return _map(from_parts, structure)
+
+
+def has_composite(structure: Any) -> bool:
+    if _is_composite(structure):
+        return True
+    if isinstance(structure, (list, tuple)):
+        return any(has_composite(v) for v in structure)
+    if type(structure) is dict:
+        return any(has_composite(v) for v in structure.values())
+    return False
+
+
+def loop_invariants(parts: Any) -> Any:
+    """Shape invariants for loop variables holding parts: each parts object says which of its
+    components may change shape between iterations; other loop variables keep their shapes (None:
+    no invariant)."""
+    if _is_parts(parts):
+        return parts._fn_loop_invariants()
+    if isinstance(parts, (list, tuple)) and not hasattr(parts, "_fields"):
+        return type(parts)(loop_invariants(v) for v in parts)
+    if isinstance(parts, tuple):
+        return type(parts)(*[loop_invariants(v) for v in parts])
+    if type(parts) is dict:
+        return {k: loop_invariants(v) for k, v in parts.items()}
+    return None
