@@ -25,6 +25,7 @@ from typing import Dict, List, Tuple
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TF_PYTHON = os.path.expanduser(os.environ.get("FN_TF_PYTHON", "~/.cache/fn/tfref/bin/python"))
 FN_PYTHON = os.environ.get("FN_PYTHON", os.path.join(ROOT, ".venv-test", "bin", "python"))
+FN_SOURCE = os.environ.get("FN_SOURCE", os.path.join(ROOT, "python"))   # the fn tree to import
 
 # Files TF users depend on: layers, models, trainers, optimizers, losses, metrics, callbacks,
 # saving, and the TensorFlow backend's own tests.
@@ -84,7 +85,7 @@ def run(python: str, use_fn: bool, files: List[str], timeout: float) -> Dict[str
     site = _site_packages(python)
     env = {**os.environ, "KERAS_BACKEND": "tensorflow", "TF_CPP_MIN_LOG_LEVEL": "3"}
     if use_fn:
-        env["PYTHONPATH"] = os.path.join(ROOT, "python") + os.pathsep + env.get("PYTHONPATH", "")
+        env["PYTHONPATH"] = FN_SOURCE + os.pathsep + env.get("PYTHONPATH", "")
     results: Dict[str, Dict[str, Tuple[str, str]]] = {}
     for f in files:
         with tempfile.TemporaryDirectory() as tmp:
