@@ -223,13 +223,21 @@ from fn.dtypes import (
     uint8,
     variant,
 )
+
 # Names Keras' TensorFlow backend uses (issue 22), and tf.__internal__ (loaded on first use).
 from fn._tf_compat._variable_enums import VariableAggregation, VariableSynchronization
 from fn._tf_compat._static import get_static_value
 from fn._data.optional import OptionalSpec
 from fn._tf_compat._indexed_slices import IndexedSlices
-from fn._tf_compat._array_extra import (bitcast, broadcast_dynamic_shape, broadcast_static_shape,
-                                        ensure_shape, reverse_sequence, searchsorted, unique_with_counts)
+from fn._tf_compat._array_extra import (
+    bitcast,
+    broadcast_dynamic_shape,
+    broadcast_static_shape,
+    ensure_shape,
+    reverse_sequence,
+    searchsorted,
+    unique_with_counts,
+)
 from fn._tf_compat import _types as _tf_types
 from fn._tf_compat._types import TypeSpec
 
@@ -256,15 +264,18 @@ def is_tensor(x: "object") -> bool:
     counts (``tf.Variable``, ``tf.RaggedTensor``, ``tf.sparse.SparseTensor``, subclasses of
     ``tf.__internal__.types.Tensor`` such as Keras' ``Variable``); False for NumPy
     arrays, Python values, specs and TensorArrays."""
-    return True if _core.is_tensor(x) else isinstance(x, (Variable, RaggedTensor, SparseTensor, _tf_types.Tensor))   # `bool` is tf.bool here
+    return (
+        True if _core.is_tensor(x) else isinstance(x, (Variable, RaggedTensor, SparseTensor, _tf_types.Tensor))
+    )  # `bool` is tf.bool here
 
 
 dtypes = _dtypes_mod
 
 __version__ = version.VERSION  # the TF API level (see fn/version.py)
 
-from fn._public import export as _export
+import importlib.util as _importlib_util
 
+from fn._public import export as _export
 
 
 def __getattr__(name: str) -> "object":
@@ -272,15 +283,17 @@ def __getattr__(name: str) -> "object":
     # ``import fn`` stays fast and works without the optional keras extra.
     if name == "keras":
         import importlib
+
         return importlib.import_module("fn.keras")
-    if name == "__internal__":   # TF's internal namespace for Keras
+    if name == "__internal__":  # TF's internal namespace for Keras
         from fn._tf_compat._internal import build
+
         globals()["__internal__"] = build()
         return globals()["__internal__"]
     raise AttributeError(f"module 'fn' has no attribute '{name}'")
 
-_export(globals(), hide=["EagerTensor", "Function"])
-import importlib.util as _importlib_util  # noqa: E402
-if _importlib_util.find_spec("keras") is not None:   # dir(tf) lists keras (when it can be loaded)
-    __all__.append("keras")
+
+_names = _export(globals(), hide=["EagerTensor", "Function"])
+if _importlib_util.find_spec("keras") is not None:  # dir(tf) lists keras (when it can be loaded)
+    globals()["__all__"] = sorted(_names + ["keras"])
     _export(globals())

@@ -6,6 +6,7 @@ The command line has ``python``'s shape: the script (or module) sees ``sys.argv`
 ``fn.experimental.install_as_tensorflow``). ``KERAS_BACKEND`` defaults to ``tensorflow``, so
 ``tf.keras`` and ``import keras`` are the real Keras 3 running on fn.
 """
+
 from __future__ import annotations
 
 import os
@@ -13,9 +14,11 @@ import runpy
 import sys
 from typing import List, Optional
 
-_USAGE = ("usage: python -m fn.run SCRIPT [args ...]\n"
-          "       python -m fn.run -m MODULE [args ...]\n"
-          "Runs a TensorFlow program with `import tensorflow` resolving to fn.")
+_USAGE = (
+    "usage: python -m fn.run SCRIPT [args ...]\n"
+    "       python -m fn.run -m MODULE [args ...]\n"
+    "Runs a TensorFlow program with `import tensorflow` resolving to fn."
+)
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -26,15 +29,16 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2 if not args else 0
     os.environ.setdefault("KERAS_BACKEND", "tensorflow")
     from fn._tf_compat import install_as_tensorflow
+
     install_as_tensorflow()
     if args[0] == "-m":
         if len(args) < 2:
             print("python -m fn.run: -m needs a module name\n" + _USAGE, file=sys.stderr)
             return 2
         module = args[1]
-        sys.argv = [module] + args[2:]   # runpy replaces argv[0] with the module's file
+        sys.argv = [module] + args[2:]  # runpy replaces argv[0] with the module's file
         if not sys.path or sys.path[0] not in ("", os.getcwd()):
-            sys.path.insert(0, os.getcwd())   # as `python -m` does
+            sys.path.insert(0, os.getcwd())  # as `python -m` does
         runpy.run_module(module, run_name="__main__", alter_sys=True)
     else:
         script = args[0]

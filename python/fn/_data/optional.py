@@ -1,6 +1,7 @@
 """``tf.experimental.Optional``: a value that may be absent, usable inside and outside Functions
 (Keras' ``fit`` returns each step's logs from its Function as one). A Function passes or returns
 it as its components: a scalar bool "has value" and the value's tensors."""
+
 from __future__ import annotations
 
 from typing import Any, List, Optional as PyOptional
@@ -21,10 +22,12 @@ class OptionalSpec(TraceType):
 
     def _leaves(self) -> List[Any]:
         import fn
+
         return [] if self._element_spec is None else fn.nest.flatten(self._element_spec)
 
     def _component_specs(self) -> List[Any]:
         import fn
+
         return [fn.TensorSpec([], fn.bool)] + self._leaves()
 
     def __fn_composite__(self) -> tuple:
@@ -32,6 +35,7 @@ class OptionalSpec(TraceType):
 
     def _fn_from_components(self, components: List[Any]) -> "Optional":
         import fn
+
         value = None if self._element_spec is None else fn.nest.pack_sequence_as(self._element_spec, components[1:])
         return Optional(components[0], value, self._element_spec)
 
@@ -69,6 +73,7 @@ class Optional:
 
         def to_tensor(x: Any) -> Any:
             return x if fn.is_tensor(x) else fn.convert_to_tensor(x)
+
         value = fn.nest.map_structure(to_tensor, value)
         spec = fn.nest.map_structure(lambda t: fn.TensorSpec(t.shape, t.dtype), value)
         return Optional(fn.constant(True), value, spec)
@@ -77,10 +82,12 @@ class Optional:
     def empty(element_spec: Any) -> "Optional":
         """An Optional holding no value of structure ``element_spec``."""
         import fn
+
         value = None
         if element_spec is not None:
             value = fn.nest.map_structure(
-                lambda s: fn.zeros([d or 0 for d in s.shape.as_list()], s.dtype), element_spec)
+                lambda s: fn.zeros([d or 0 for d in s.shape.as_list()], s.dtype), element_spec
+            )
         return Optional(fn.constant(False), value, element_spec)
 
     @property
@@ -99,6 +106,7 @@ class Optional:
 
     def __fn_composite__(self) -> tuple:
         import fn
+
         leaves = [] if self._element_spec is None else fn.nest.flatten(self._value)
         return OptionalSpec(self._element_spec), [self._has_value] + leaves
 

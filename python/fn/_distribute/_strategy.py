@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import weakref
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from fn import _core
 from fn._distribute import _context

@@ -1,6 +1,7 @@
 """Where Keras recognises TensorFlow's classes by their module path (``"tensorflow.python." in
 cls.__module__``: datasets, tensors, ragged and sparse tensors in its data adapters), it is told
 fn's classes as well. Each patched predicate keeps Keras' own test and adds fn's classes."""
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -11,30 +12,35 @@ _installed = False
 def _or(original: Callable[[Any], bool], extra: Callable[[Any], bool]) -> Callable[[Any], bool]:
     def predicate(x: Any) -> bool:
         return extra(x) or original(x)
+
     predicate.__name__ = original.__name__
     predicate.__doc__ = original.__doc__
-    predicate.__wrapped__ = original   # type: ignore[attr-defined]
+    predicate.__wrapped__ = original  # type: ignore[attr-defined]
     return predicate
 
 
 def _is_fn_dataset(x: Any) -> bool:
     import fn
+
     return isinstance(x, (fn.data.Dataset, fn.distribute.DistributedDataset))
 
 
 def _is_fn_tensor(x: Any) -> bool:
     import fn
     from fn import _core
+
     return _core.is_tensor(x) or isinstance(x, (fn.RaggedTensor, fn.SparseTensor))
 
 
 def _is_fn_ragged(x: Any) -> bool:
     import fn
+
     return isinstance(x, fn.RaggedTensor)
 
 
 def _is_fn_sparse(x: Any) -> bool:
     import fn
+
     return isinstance(x, fn.SparseTensor)
 
 
@@ -47,6 +53,7 @@ def install() -> None:
     from keras.src.trainers import data_adapters
     from keras.src.trainers.data_adapters import data_adapter_utils as dau
     from keras.src.utils import dataset_utils
+
     data_adapters.is_tf_dataset = _or(data_adapters.is_tf_dataset, _is_fn_dataset)
     dataset_utils.is_tf_dataset = _or(dataset_utils.is_tf_dataset, _is_fn_dataset)
     dau.is_tensorflow_tensor = _or(dau.is_tensorflow_tensor, _is_fn_tensor)

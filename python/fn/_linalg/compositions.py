@@ -11,7 +11,7 @@ import numpy as np
 from fn import _core
 from fn._ops.array_ops import (cast, concat, convert_to_tensor, expand_dims, fill, gather, reshape, shape, stack,
                            transpose, where)
-from fn._linalg.decompositions import band_part, cholesky, diag, diag_part, lu, svd, triangular_solve
+from fn._linalg.decompositions import band_part, cholesky, diag, diag_part, svd, triangular_solve
 from fn._ops.linalg_ops import solve
 from fn._ops.manip_ops import eye
 from fn._ops.math_ops import abs as _abs
@@ -150,7 +150,7 @@ def tensor_diag(diagonal: Any, name: Optional[str] = None) -> Any:
     return reshape(flat, dims + dims, name=name)
 
 
-def tensor_diag_part(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def tensor_diag_part(input: Any, name: Optional[str] = None) -> Any:
     """``tf.linalg.tensor_diag_part``: the diagonal of a rank-2k tensor (shape ``[d..., d...]``)."""
     x = _t(input)
     dims = x.shape.as_list()
@@ -239,7 +239,7 @@ def _pade(matrix: Any, order: int) -> tuple:
     return matmul(matrix, tmp), v
 
 
-def expm(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def expm(input: Any, name: Optional[str] = None) -> Any:
     """``tf.linalg.expm``: the matrix exponential (Pade approximants of orders 3-7 for float32,
     3-13 for float64, chosen by the 1-norm, with scaling and squaring)."""
     from fn._ops.control_flow_ops import cond, while_loop

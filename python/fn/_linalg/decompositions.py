@@ -23,7 +23,7 @@ def _t(x: Any) -> Any:
     return x if _core.is_tensor(x) else convert_to_tensor(x)
 
 
-def cholesky(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def cholesky(input: Any, name: Optional[str] = None) -> Any:
     """``tf.linalg.cholesky``: the lower-triangular ``L`` with ``L @ L^H = input`` (the input's
     lower triangle is read; ``InvalidArgumentError`` when it is not positive definite)."""
     return _run("Cholesky", [_t(input)], None, name)[0]
@@ -38,7 +38,7 @@ def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = 
     return _run("MatrixTriangularSolve", [matrix, rhs], {"lower": bool(lower), "adjoint": bool(adjoint)}, name)[0]
 
 
-def qr(input: Any, full_matrices: bool = False, name: Optional[str] = None) -> Qr:  # noqa: A002
+def qr(input: Any, full_matrices: bool = False, name: Optional[str] = None) -> Qr:
     """``tf.linalg.qr``: ``(q, r)`` with orthonormal ``q`` and upper-triangular ``r``."""
     q, r = _run("Qr", [_t(input)], {"full_matrices": bool(full_matrices)}, name)
     return Qr(q, r)
@@ -62,13 +62,13 @@ def eigvalsh(tensor: Any, name: Optional[str] = None) -> Any:
     return _run("SelfAdjointEigV2", [_t(tensor)], {"compute_v": False}, name)[0]
 
 
-def slogdet(input: Any, name: Optional[str] = None) -> Slogdet:  # noqa: A002
+def slogdet(input: Any, name: Optional[str] = None) -> Slogdet:
     """``tf.linalg.slogdet``: ``(sign, log|det|)`` of square matrices."""
     sign, logabs = _run("LogMatrixDeterminant", [_t(input)], None, name)
     return Slogdet(sign, logabs)
 
 
-def lu(input: Any, output_idx_type: Any = int32, name: Optional[str] = None) -> Lu:  # noqa: A002
+def lu(input: Any, output_idx_type: Any = int32, name: Optional[str] = None) -> Lu:
     """``tf.linalg.lu``: packed ``L`` (unit lower, implied diagonal) and ``U`` with the row
     permutation ``p``: ``input[p] = L @ U``."""
     idx = as_dtype(output_idx_type)
@@ -79,7 +79,7 @@ def lu(input: Any, output_idx_type: Any = int32, name: Optional[str] = None) -> 
     return Lu(lu_, p)
 
 
-def band_part(input: Any, num_lower: Any, num_upper: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def band_part(input: Any, num_lower: Any, num_upper: Any, name: Optional[str] = None) -> Any:
     """``tf.linalg.band_part``: zeros outside ``num_lower`` subdiagonals and ``num_upper``
     superdiagonals (negative: keep the whole triangle)."""
     def idx(v: Any) -> Any:
@@ -110,7 +110,7 @@ def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_
                                  convert_to_tensor(num_cols, int32), pad], {"align": align}, name)[0]
 
 
-def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: Any = 0,  # noqa: A002
+def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: Any = 0,
               align: str = "RIGHT_LEFT") -> Any:
     """``tf.linalg.diag_part``: diagonal ``k`` of each matrix."""
     _check_align(align)
@@ -119,7 +119,7 @@ def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: An
     return _run("MatrixDiagPartV3", [x, _k(k), pad], {"align": align}, name)[0]
 
 
-def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0,  # noqa: A002
+def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0,
              align: str = "RIGHT_LEFT") -> Any:
     """``tf.linalg.set_diag``: ``input`` with diagonal ``k`` replaced by ``diagonal``."""
     _check_align(align)

@@ -5,6 +5,7 @@ Every function is a thin call of one C++ op through ``_core.execute`` (eager or 
 The non-tensor operand of a binary op is converted to the tensor operand's dtype, strictly
 (``TypeError`` when impossible) except for ``add``, which only uses it as a hint, as in TF.
 """
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -23,6 +24,7 @@ from fn._ops import array_ops
 
 
 # ---- conversions -------------------------------------------------------------------------
+
 
 def _like(value: Any, dtype: Any, name: str = "") -> Any:
     """``value`` as a tensor of ``dtype`` (TF's ``convert_to_tensor(value, dtype=...)``); tensors
@@ -55,12 +57,11 @@ def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = N
     return x, (_like(y, x.dtype, yn) if strict else _core.convert_to_tensor(y, None, x.dtype, yn))
 
 
-
-
 def _binary(op: str, default_name: str):
     def f(x: Any, y: Any, name: Optional[str] = None) -> Any:
         x, y = _binary_args(x, y, op_name=name or default_name)
         return _run(op, [x, y], None, name or default_name)
+
     return f
 
 
@@ -68,9 +69,10 @@ def _unary(op: str, default_name: Optional[str] = None):
     node = default_name or op
 
     def f(x: Any, name: Optional[str] = None) -> Any:
-        if not _core.is_tensor(x) and hasattr(type(x), "_fn_unary_dispatch"):   # SparseTensor values
+        if not _core.is_tensor(x) and hasattr(type(x), "_fn_unary_dispatch"):  # SparseTensor values
             return x._fn_unary_dispatch(op, f, name)
         return _core.execute(op, [x if _core.is_tensor(x) else convert_to_tensor(x)], None, name or node)[0]
+
     return f
 
 
@@ -82,6 +84,7 @@ def _doc(f: Any, name: str, text: str) -> Any:
 
 # ---- binary arithmetic ----------------------------------------------------------------------
 
+
 def add(x: Any, y: Any, name: Optional[str] = None) -> Any:
     """``tf.add`` / ``tf.math.add``: elementwise sum with broadcasting (strings concatenate)."""
     x, y = _binary_args(x, y, strict=False, op_name=name or "Add")
@@ -91,18 +94,28 @@ def add(x: Any, y: Any, name: Optional[str] = None) -> Any:
 subtract = _doc(_binary("Sub", "Sub"), "subtract", "``tf.subtract``: x - y elementwise, broadcasting.")
 multiply = _doc(_binary("Mul", "Mul"), "multiply", "``tf.multiply``: x * y elementwise, broadcasting.")
 realdiv = _doc(_binary("RealDiv", "RealDiv"), "realdiv", "``tf.realdiv``: x / y for floating dtypes.")
-divide_no_nan = _doc(_binary("DivNoNan", "div_no_nan"), "divide_no_nan",
-                     "``tf.math.divide_no_nan``: x / y, and 0 where y is 0.")
-floordiv = _doc(_binary("FloorDiv", "floordiv"), "floordiv",
-                "``tf.math.floordiv``: floor(x / y), rounding toward -inf for negatives too.")
-floormod = _doc(_binary("FloorMod", "FloorMod"), "floormod",
-                "``tf.math.floormod``: x - floor(x / y) * y; the result has the sign of y.")
+divide_no_nan = _doc(
+    _binary("DivNoNan", "div_no_nan"), "divide_no_nan", "``tf.math.divide_no_nan``: x / y, and 0 where y is 0."
+)
+floordiv = _doc(
+    _binary("FloorDiv", "floordiv"),
+    "floordiv",
+    "``tf.math.floordiv``: floor(x / y), rounding toward -inf for negatives too.",
+)
+floormod = _doc(
+    _binary("FloorMod", "FloorMod"),
+    "floormod",
+    "``tf.math.floormod``: x - floor(x / y) * y; the result has the sign of y.",
+)
 mod = floormod
 pow = _doc(_binary("Pow", "Pow"), "pow", "``tf.pow``: x ** y (integers to negative powers raise).")
 maximum = _doc(_binary("Maximum", "Maximum"), "maximum", "``tf.maximum``: elementwise max (NaN propagates).")
 minimum = _doc(_binary("Minimum", "Minimum"), "minimum", "``tf.minimum``: elementwise min (NaN propagates).")
-squared_difference = _doc(_binary("SquaredDifference", "SquaredDifference"), "squared_difference",
-                          "``tf.math.squared_difference``: (x - y) ** 2.")
+squared_difference = _doc(
+    _binary("SquaredDifference", "SquaredDifference"),
+    "squared_difference",
+    "``tf.math.squared_difference``: (x - y) ** 2.",
+)
 
 
 def truediv(x: Any, y: Any, name: Optional[str] = None) -> Any:
@@ -178,11 +191,13 @@ softplus = _doc(_unary("Softplus"), "softplus", "``tf.math.softplus``: log(exp(x
 
 # ---- n-ary, like ----------------------------------------------------------------------------
 
+
 def add_n(inputs: Any, name: Optional[str] = None) -> Any:
     """``tf.math.add_n``: the sum of same-shape, same-dtype tensors."""
     if not inputs or not isinstance(inputs, (list, tuple)):
-        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with the "
-                         "same dtype and shape.")
+        raise ValueError(
+            "Inputs must be an iterable of at least one Tensor/IndexedSlices with the same dtype and shape."
+        )
     values = [convert_to_tensor(v) for v in inputs]
     if len(values) == 1:
         return _run("Identity", values, None, name or "Identity")
@@ -244,7 +259,7 @@ def _reduction_axes(x: Any, axis: Any) -> Any:
         return convert_to_tensor(np.zeros([0], np.int32))
     if isinstance(axis, np.ndarray) and axis.dtype == np.int64:
         return convert_to_tensor(axis)
-    if isinstance(axis, (str, bytes)):   # the op's dtype check raises TF's error for it
+    if isinstance(axis, (str, bytes)):  # the op's dtype check raises TF's error for it
         return convert_to_tensor(axis)
     return _like(axis, int32)
 
@@ -255,7 +270,7 @@ def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional
     axes = _reduction_axes(x, axis)
     if axes is None:
         # Unknown rank, all axes: reduce the flattened tensor (the result is a scalar).
-        if keepdims:   # TF's range(rank(x)) as the axes
+        if keepdims:  # TF's range(rank(x)) as the axes
             return _run(op, [x, _range(0, _rank(x))], {"keep_dims": True}, name or op)
         if not _core.has_op("Reshape"):
             raise NotImplementedError(f"{op} over all axes of a tensor of unknown rank")
@@ -267,8 +282,13 @@ def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional
 def _reduction(op: str, tf_name: str, text: str):
     def f(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Optional[str] = None) -> Any:
         return _reduce(op, input_tensor, axis, keepdims, name)
-    return _doc(f, tf_name, f"``tf.{tf_name}``: {text} along ``axis`` (int, list, negative; None: "
-                           "all), keeping reduced dims as size 1 when ``keepdims``.")
+
+    return _doc(
+        f,
+        tf_name,
+        f"``tf.{tf_name}``: {text} along ``axis`` (int, list, negative; None: "
+        "all), keeping reduced dims as size 1 when ``keepdims``.",
+    )
 
 
 reduce_sum = _reduction("Sum", "reduce_sum", "sum")
@@ -301,7 +321,7 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False
     result = log(reduce_sum(exp(x - my_max), axis, keepdims=True)) + my_max
     if keepdims:
         return result
-    return reduce_sum(result, axis, name=name or "reduce_logsumexp")   # drops the size-1 dims
+    return reduce_sum(result, axis, name=name or "reduce_logsumexp")  # drops the size-1 dims
 
 
 def _arg(op: str, input: Any, axis: Any, output_type: Any, name: Optional[str]) -> Any:
@@ -323,8 +343,9 @@ def argmin(input: Any, axis: Any = None, output_type: Any = int64, name: Optiona
     return _arg("ArgMin", input, axis, output_type, name)
 
 
-def count_nonzero(input: Any, axis: Any = None, keepdims: bool = False, dtype: Any = int64,
-                  name: Optional[str] = None) -> Any:
+def count_nonzero(
+    input: Any, axis: Any = None, keepdims: bool = False, dtype: Any = int64, name: Optional[str] = None
+) -> Any:
     """``tf.math.count_nonzero``: the number of non-zero elements along ``axis``."""
     x = convert_to_tensor(input)
     zero = "" if x.dtype.name == "string" else False if x.dtype.name == "bool" else 0
@@ -343,10 +364,21 @@ def stop_gradient(input: Any, name: Optional[str] = None) -> Any:
 
 # ---- matmul, stack ---------------------------------------------------------------------------
 
-def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
-           adjoint_a: bool = False, adjoint_b: bool = False, a_is_sparse: bool = False,
-           b_is_sparse: bool = False, output_type: Any = None, grad_a: bool = False,
-           grad_b: bool = False, name: Optional[str] = None) -> Any:
+
+def matmul(
+    a: Any,
+    b: Any,
+    transpose_a: bool = False,
+    transpose_b: bool = False,
+    adjoint_a: bool = False,
+    adjoint_b: bool = False,
+    a_is_sparse: bool = False,
+    b_is_sparse: bool = False,
+    output_type: Any = None,
+    grad_a: bool = False,
+    grad_b: bool = False,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.linalg.matmul``: rank-2 MatMul, or BatchMatMulV2 for higher ranks (oneDNN for float32).
     TF's full signature (dispatch targets must match it); ``a_is_sparse``/``b_is_sparse`` and
     ``grad_a``/``grad_b`` are hints fn does not need; ``output_type`` computes (u)int8 products
@@ -356,8 +388,10 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         output_type = as_dtype(output_type)
         if output_type != a.dtype:
             if a.dtype.name not in ("int8", "uint8") or output_type.name != "int32":
-                raise TypeError(f"Only (u)int8 inputs support output_type int32; got {a.dtype.name} inputs and "
-                                f"output_type {output_type.name}.")
+                raise TypeError(
+                    f"Only (u)int8 inputs support output_type int32; got {a.dtype.name} inputs and "
+                    f"output_type {output_type.name}."
+                )
             a, b = cast(a, output_type), cast(b, output_type)
     ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
     ra, rb = a._rank, b._rank
@@ -369,6 +403,7 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
 # ---- Python operators -----------------------------------------------------------------------
 # + - * / // % ** < <= > >= == != unary - and abs() are installed in C++ (bind_operators.cpp);
 # the bool/bitwise operators and @ are here.
+
 
 def _logic_operator(bool_op: str, int_op: str, name: str, reflected: bool):
     def f(self: Any, other: Any) -> Any:
@@ -386,6 +421,7 @@ def _logic_operator(bool_op: str, int_op: str, name: str, reflected: bool):
                 return logical_xor(x, y, name="xor")
             return _run(bool_op, [x, y], None, name)
         return _run(int_op, [x, y], None, name)
+
     return f
 
 
@@ -397,6 +433,7 @@ def _invert(self: Any) -> Any:
 
 def _tensordot_dynamic(a: Any, b: Any, a_axes: list, b_axes: list, name: Optional[str]) -> Any:
     from fn._ops import array_ops
+
     ra, rb = a._rank, b._rank
     sa, sb = a._shape_tuple, b._shape_tuple
     for x, y in zip(a_axes, b_axes):
@@ -413,6 +450,7 @@ def _tensordot_dynamic(a: Any, b: Any, a_axes: list, b_axes: list, name: Optiona
         for d in dims:
             out = out * d
         return out
+
     a2 = array_ops.reshape(array_ops.transpose(a, free_a + a_axes), [-1, prod([dim_a[i] for i in a_axes])])
     b2 = array_ops.reshape(array_ops.transpose(b, b_axes + free_b), [prod([dim_b[i] for i in b_axes]), -1])
     out = matmul(a2, b2)
@@ -431,14 +469,16 @@ def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
             raise ValueError(f"'axes' must be at most {min(ra, rb)}, got {axes}.")
         a_axes, b_axes = list(range(ra - axes, ra)), list(range(axes))
     else:
-        a_axes, b_axes = ([axes[0]] if isinstance(axes[0], int) else list(axes[0]),
-                          [axes[1]] if isinstance(axes[1], int) else list(axes[1]))
+        a_axes, b_axes = (
+            [axes[0]] if isinstance(axes[0], int) else list(axes[0]),
+            [axes[1]] if isinstance(axes[1], int) else list(axes[1]),
+        )
     a_axes = [x % ra for x in a_axes]
     b_axes = [x % rb for x in b_axes]
     if len(a_axes) != len(b_axes):
         raise ValueError(f"Different number of contraction axes 'a' and 'b', {len(a_axes)} != {len(b_axes)}.")
     sa, sb = a._shape_tuple, b._shape_tuple
-    if None in sa or None in sb:   # dimensions known only when running: shapes as tensors
+    if None in sa or None in sb:  # dimensions known only when running: shapes as tensors
         return _tensordot_dynamic(a, b, a_axes, b_axes, name)
     for x, y in zip(a_axes, b_axes):
         if sa[x] != sb[y]:
@@ -446,9 +486,11 @@ def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
     free_a = [i for i in range(ra) if i not in a_axes]
     free_b = [i for i in range(rb) if i not in b_axes]
     prod = lambda dims: int(np.prod(dims, dtype=np.int64)) if dims else 1  # noqa: E731
-    a2 = array_ops.reshape(array_ops.transpose(a, free_a + a_axes),
-                           [prod([sa[i] for i in free_a]), prod([sa[i] for i in a_axes])])
-    b2 = array_ops.reshape(array_ops.transpose(b, b_axes + free_b),
-                           [prod([sb[i] for i in b_axes]), prod([sb[i] for i in free_b])])
+    a2 = array_ops.reshape(
+        array_ops.transpose(a, free_a + a_axes), [prod([sa[i] for i in free_a]), prod([sa[i] for i in a_axes])]
+    )
+    b2 = array_ops.reshape(
+        array_ops.transpose(b, b_axes + free_b), [prod([sb[i] for i in b_axes]), prod([sb[i] for i in free_b])]
+    )
     out = matmul(a2, b2)
     return array_ops.reshape(out, [sa[i] for i in free_a] + [sb[i] for i in free_b], name=name)

@@ -202,7 +202,7 @@ def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, 
                          name or "stateless_random_normal")[0]
 
 
-def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,  # noqa: A002
+def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
                                name: Optional[str] = None, alg: str = "auto_select") -> Any:
     """``tf.random.stateless_truncated_normal``: deterministic normal samples within two standard
     deviations of ``mean`` from a shape-[2] ``seed`` (the seed scrambled into a Philox key and

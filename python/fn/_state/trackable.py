@@ -30,8 +30,11 @@ def unwrap(obj: Any) -> Any:
 def is_uninitialized_variable(obj: Any) -> bool:
     """A Keras ``Variable`` whose ``fn.Variable`` is not made yet (Keras defers it in symbolic
     builds); restoring into it waits until it is."""
-    return (getattr(type(obj), "_should_act_as_resource_variable", False) and not is_variable(obj)
-            and obj.__dict__.get("_value", False) is None)
+    return (
+        getattr(type(obj), "_should_act_as_resource_variable", False)
+        and not is_variable(obj)
+        and obj.__dict__.get("_value", False) is None
+    )
 
 
 def is_trackable_object(obj: Any) -> bool:
@@ -119,5 +122,6 @@ def on_setattr(obj: Any, name: str, value: Any) -> None:
     value = unwrap(value)
     if pending and name in pending and is_trackable(value):
         from fn._state.variables import init_scope
-        with init_scope():   # restored now, even when the attribute is set while tracing (Keras' build)
+
+        with init_scope():  # restored now, even when the attribute is set while tracing (Keras' build)
             pending.pop(name)(value)

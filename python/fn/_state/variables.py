@@ -54,8 +54,11 @@ def _creation_scope(function: Any, evaluate: Optional[Callable[[Any], Any]] = No
     policy = _CreationPolicy(allowed=not getattr(function, "_first_trace_done", False))
     # TF's two messages: variables made again by a Function whose first call made some
     # (singleton), or made by a later call of one whose first call made none.
-    policy.message = (_SINGLETON_MESSAGE if getattr(function, "_first_trace_created", True)
-                      else "Creating variables on a non-first call to a function decorated with tf.function.")
+    policy.message = (
+        _SINGLETON_MESSAGE
+        if getattr(function, "_first_trace_created", True)
+        else "Creating variables on a non-first call to a function decorated with tf.function."
+    )
     policy.evaluate = evaluate
     _policies().append(policy)
     try:
@@ -76,7 +79,7 @@ class Variable:
     reads inside a graph see assignments made outside, and assignments run on every call."""
 
     __array_priority__ = 100
-    _distribute_strategy: Any = None   # the tf.distribute strategy whose scope created it
+    _distribute_strategy: Any = None  # the tf.distribute strategy whose scope created it
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Variable":
         # As in TF, fn.Variable(...) makes a ResourceVariable (type(v).__name__ says so).
@@ -176,12 +179,14 @@ class Variable:
     def aggregation(self) -> Any:
         """``Variable.aggregation`` (``tf.VariableAggregation``; NONE unless given)."""
         from fn._tf_compat._variable_enums import VariableAggregation
+
         return VariableAggregation(self._aggregation or VariableAggregation.NONE)
 
     @property
     def synchronization(self) -> Any:
         """``Variable.synchronization`` (``tf.VariableSynchronization``; AUTO unless given)."""
         from fn._tf_compat._variable_enums import VariableSynchronization
+
         return VariableSynchronization(self._synchronization or VariableSynchronization.AUTO)
 
     @property
@@ -201,8 +206,8 @@ class Variable:
     def _scatter(self, op: str, sparse_delta: Any) -> Any:
         from fn._ops.manip_ops import tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update
         from fn._ops.array_ops import expand_dims
-        scatter = {"add": tensor_scatter_nd_add, "sub": tensor_scatter_nd_sub,
-                   "update": tensor_scatter_nd_update}[op]
+
+        scatter = {"add": tensor_scatter_nd_add, "sub": tensor_scatter_nd_sub, "update": tensor_scatter_nd_update}[op]
         indices = expand_dims(sparse_delta.indices, -1)
         return self.assign(scatter(self.read_value(), indices, sparse_delta.values))
 

@@ -4,6 +4,7 @@ After ``install_as_tensorflow()``, ``import tensorflow`` is ``import fn``: unmod
 programs, and the real Keras 3 package on its TensorFlow backend, run on fn. See ``_finder`` for
 how module names resolve and which private TensorFlow modules are shimmed.
 """
+
 from __future__ import annotations
 
 import sys
@@ -16,13 +17,16 @@ def install_as_tensorflow() -> None:
     real TensorFlow is already imported in this process, since its objects and fn's cannot mix.
     """
     import fn
+
     current = sys.modules.get("tensorflow")
     if current is not None and current is not fn:
         raise RuntimeError(
             "install_as_tensorflow(): the real `tensorflow` module is already imported in this "
             "process; call fn.experimental.install_as_tensorflow() (or run the program with "
-            "`python -m fn.run`) before anything imports tensorflow.")
-    from fn._tf_compat._finder import install_finder   # importlib.abc: not on `import fn`'s path
+            "`python -m fn.run`) before anything imports tensorflow."
+        )
+    from fn._tf_compat._finder import install_finder  # importlib.abc: not on `import fn`'s path
+
     sys.modules["tensorflow"] = fn
     install_finder()
 
@@ -30,4 +34,5 @@ def install_as_tensorflow() -> None:
 def is_installed() -> bool:
     """True when ``import tensorflow`` resolves to fn in this process."""
     import fn
+
     return sys.modules.get("tensorflow") is fn

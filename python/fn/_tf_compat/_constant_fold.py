@@ -1,6 +1,7 @@
 """The value of a graph tensor computable before the graph runs, for ``tf.get_static_value``:
 constants, and shapes/sizes/ranks of tensors whose shapes are fully known (TF's
 ``constant_value`` handles these ops too). Anything else is None."""
+
 from __future__ import annotations
 
 from typing import Any, Optional

@@ -1,6 +1,7 @@
 """Shim of ``tensorflow.python.eager.context`` (imported by Keras' trainer and global state):
 the eager context's few entry points Keras calls. fn runs eager ops synchronously and keeps no
 per-op kernel cache, so ``async_wait`` and ``clear_kernel_cache`` have nothing to wait for or drop."""
+
 from __future__ import annotations
 
 from fn import _core

@@ -2,6 +2,7 @@
 as tree nodes. TF's AutoTrackable wraps lists and dicts assigned to attributes in them; fn's
 ``__internal__.tracking.AutoTrackable`` stores plain lists and dicts, so fn never makes one of
 these, and Keras' registrations of them are harmless."""
+
 from __future__ import annotations
 
 

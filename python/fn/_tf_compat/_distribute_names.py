@@ -1,5 +1,6 @@
 """``tf.distribute`` strategy classes fn cannot run, named so that programs (Keras' trainer does
 ``isinstance(strategy, tf.distribute.TPUStrategy)``) can test for them; making one raises."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -8,6 +8,7 @@ in ``_SHIMS`` (and in docs/DESIGN.md); any other private module is a ModuleNotFo
 ``fn.keras.X`` and ``tensorflow.keras.X`` alias ``keras._tf_keras.keras.X``, as ``tf.keras`` does
 in TensorFlow 2.21.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -29,8 +30,7 @@ _SHIMS: Dict[str, str] = {
     "tensorflow.compiler.tf2xla.python.xla": "fn._tf_compat._xla",
 }
 # Packages on the way to a shim (``tensorflow.python``, ``tensorflow.python.eager``, ...): empty.
-_SHIM_PACKAGES = sorted({name.rsplit(".", i)[0] for name in _SHIMS
-                         for i in range(1, name.count("."))} - {"tensorflow"})
+_SHIM_PACKAGES = sorted({name.rsplit(".", i)[0] for name in _SHIMS for i in range(1, name.count("."))} - {"tensorflow"})
 
 _KERAS_TF = "keras._tf_keras.keras"
 
@@ -64,11 +64,12 @@ def _resolve(fullname: str) -> Optional[types.ModuleType]:
         return _empty_package(fullname)
     for prefix in ("tensorflow.keras", "fn.keras"):
         if fullname == prefix or fullname.startswith(prefix + "."):
-            return _import_keras_module(_KERAS_TF + fullname[len(prefix):])
-    if fullname.startswith(("tensorflow.python", "tensorflow.core", "tensorflow.compiler",
-                            "tensorflow.tsl", "tensorflow.lite")):
-        return None   # a private module fn does not shim
-    target = "fn" + fullname[len("tensorflow"):]
+            return _import_keras_module(_KERAS_TF + fullname[len(prefix) :])
+    if fullname.startswith(
+        ("tensorflow.python", "tensorflow.core", "tensorflow.compiler", "tensorflow.tsl", "tensorflow.lite")
+    ):
+        return None  # a private module fn does not shim
+    target = "fn" + fullname[len("tensorflow") :]
     try:
         return importlib.import_module(target)
     except ModuleNotFoundError as e:
@@ -83,6 +84,7 @@ def _resolve(fullname: str) -> Optional[types.ModuleType]:
 
 def _import_keras_module(name: str) -> types.ModuleType:
     from fn._keras import load_keras
+
     load_keras()
     return importlib.import_module(name)
 
@@ -90,8 +92,9 @@ def _import_keras_module(name: str) -> types.ModuleType:
 class TensorflowFinder(importlib.abc.MetaPathFinder):
     """Finds ``tensorflow.*`` (and ``fn.keras.*``) modules among fn's."""
 
-    def find_spec(self, fullname: str, path: Optional[Sequence[str]] = None,
-                  target: Any = None) -> Optional[importlib.machinery.ModuleSpec]:
+    def find_spec(
+        self, fullname: str, path: Optional[Sequence[str]] = None, target: Any = None
+    ) -> Optional[importlib.machinery.ModuleSpec]:
         if not (fullname.startswith("tensorflow.") or fullname.startswith("fn.keras.")):
             return None
         module = _resolve(fullname)

@@ -1,6 +1,7 @@
 """Shim of ``tensorflow.python.framework.config``: op determinism switches (Keras'
 ``keras.utils.set_random_seed``/``enable_op_determinism`` paths). fn's kernels give the same result
 on every run for the same inputs, so enabling determinism only records the setting."""
+
 from __future__ import annotations
 
 _deterministic = False

@@ -1,6 +1,7 @@
 """Graphs built outside ``tf.function``: ``tf.__internal__.FuncGraph(name).as_default()`` and the
 ``tf.compat.v1.placeholder`` made in it. Keras traces a layer's ``call`` on placeholders in such a
 scratch graph to learn its output shapes and dtypes (``compute_output_spec``)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -58,6 +59,7 @@ def placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None) -> An
     """``tf.compat.v1.placeholder``: a symbolic input of the graph being built."""
     from fn.dtypes import as_dtype
     from fn._tensor.tensor_shape import TensorShape
+
     return _current("tf.placeholder")._placeholder(as_dtype(dtype), TensorShape(shape), name)
 
 
@@ -66,6 +68,7 @@ def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None
     import fn
     from fn.dtypes import as_dtype
     from fn._tensor.tensor_shape import TensorShape
+
     graph = _current("tf.sparse_placeholder")
     shape = TensorShape(shape)
     rank = shape.rank
@@ -76,5 +79,5 @@ def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None
     else:
         dense_shape = graph._placeholder(fn.int64, TensorShape([rank]), None)
     st = fn.SparseTensor(indices, values, dense_shape)
-    st.set_shape(shape)   # TF keeps the placeholder's static shape on the SparseTensor
+    st.set_shape(shape)  # TF keeps the placeholder's static shape on the SparseTensor
     return st

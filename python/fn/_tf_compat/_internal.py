@@ -1,5 +1,6 @@
 """``tf.__internal__``: the internal namespace TensorFlow exports for Keras (TF's
 ``tensorflow/python/util/tf_export`` "__internal__" API), with the members Keras uses."""
+
 from __future__ import annotations
 
 import contextlib
@@ -16,6 +17,7 @@ def smart_cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any
     running (a Python bool or a tensor with a static value), else builds ``tf.cond``."""
     import fn
     from fn._tf_compat._static import get_static_value
+
     if isinstance(pred, (bool, int)) or type(pred).__module__ == "numpy":
         return true_fn() if pred else false_fn()
     value = get_static_value(pred)
@@ -62,18 +64,24 @@ def build() -> types.ModuleType:
     """The ``tf.__internal__`` module object."""
     from fn._tensor.tensor import EagerTensor
     from fn import RaggedTensor, SparseTensor
+
     _types.CompositeTensor.register(RaggedTensor)
     _types.CompositeTensor.register(SparseTensor)
     interim = _namespace("distribute.interim", maybe_merge_call=maybe_merge_call)
     return _namespace(
         "",
         types=_namespace("types", Tensor=_types.Tensor),
-        tracking=_namespace("tracking", Trackable=_tracking.Trackable, AutoTrackable=_tracking.AutoTrackable,
-                            no_automatic_dependency_tracking=_tracking.no_automatic_dependency_tracking),
+        tracking=_namespace(
+            "tracking",
+            Trackable=_tracking.Trackable,
+            AutoTrackable=_tracking.AutoTrackable,
+            no_automatic_dependency_tracking=_tracking.no_automatic_dependency_tracking,
+        ),
         smart_cond=_namespace("smart_cond", smart_cond=smart_cond),
         eager_context=_namespace("eager_context", eager_mode=eager_mode),
-        distribute=_namespace("distribute", interim=interim,
-                              strategy_supports_no_merge_call=strategy_supports_no_merge_call),
+        distribute=_namespace(
+            "distribute", interim=interim, strategy_supports_no_merge_call=strategy_supports_no_merge_call
+        ),
         decorator=_namespace("decorator", unwrap=unwrap),
         CompositeTensor=_types.CompositeTensor,
         EagerTensor=EagerTensor,

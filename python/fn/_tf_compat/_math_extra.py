@@ -1,5 +1,6 @@
 """``tf.math`` names TF has and fn lacked (issue 22: the ones Keras' TensorFlow backend calls),
 composed of fn's kernels with TF's formulas (so gradients follow)."""
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -9,12 +10,14 @@ import numpy as np
 
 def _t(x: Any) -> Any:
     import fn
+
     return fn.convert_to_tensor(x)
 
 
 def sinh(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.sinh``."""
     import fn
+
     x = _t(x)
     return (fn.exp(x) - fn.exp(-x)) / 2
 
@@ -22,6 +25,7 @@ def sinh(x: Any, name: Optional[str] = None) -> Any:
 def cosh(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.cosh``."""
     import fn
+
     x = _t(x)
     return (fn.exp(x) + fn.exp(-x)) / 2
 
@@ -29,6 +33,7 @@ def cosh(x: Any, name: Optional[str] = None) -> Any:
 def tan(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.tan``."""
     import fn
+
     x = _t(x)
     return fn.sin(x) / fn.cos(x)
 
@@ -36,6 +41,7 @@ def tan(x: Any, name: Optional[str] = None) -> Any:
 def atan(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.atan``."""
     import fn
+
     x = _t(x)
     return fn.math.atan2(x, fn.ones_like(x))
 
@@ -43,6 +49,7 @@ def atan(x: Any, name: Optional[str] = None) -> Any:
 def asin(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.asin`` (NaN outside [-1, 1])."""
     import fn
+
     x = _t(x)
     return fn.math.atan2(x, fn.sqrt(1 - x * x))
 
@@ -50,6 +57,7 @@ def asin(x: Any, name: Optional[str] = None) -> Any:
 def acos(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.acos`` (NaN outside [-1, 1])."""
     import fn
+
     x = _t(x)
     return fn.math.atan2(fn.sqrt(1 - x * x), x)
 
@@ -57,6 +65,7 @@ def acos(x: Any, name: Optional[str] = None) -> Any:
 def asinh(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.asinh`` (odd, accurate for large |x|)."""
     import fn
+
     x = _t(x)
     a = fn.abs(x)
     return fn.sign(x) * fn.math.log(a + fn.sqrt(a * a + 1))
@@ -65,6 +74,7 @@ def asinh(x: Any, name: Optional[str] = None) -> Any:
 def acosh(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.acosh`` (NaN below 1)."""
     import fn
+
     x = _t(x)
     return fn.math.log(x + fn.sqrt(x * x - 1))
 
@@ -72,6 +82,7 @@ def acosh(x: Any, name: Optional[str] = None) -> Any:
 def atanh(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.atanh``."""
     import fn
+
     x = _t(x)
     return 0.5 * (fn.math.log1p(x) - fn.math.log1p(-x))
 
@@ -79,6 +90,7 @@ def atanh(x: Any, name: Optional[str] = None) -> Any:
 def expm1(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.expm1``: exp(x) - 1, with x + x^2/2 + x^3/6 near 0 where exp(x) - 1 cancels."""
     import fn
+
     x = _t(x)
     small = fn.abs(x) < 1e-5
     return fn.where(small, x + x * x / 2 + x * x * x / 6, fn.exp(x) - 1)
@@ -87,12 +99,14 @@ def expm1(x: Any, name: Optional[str] = None) -> Any:
 def erfc(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.erfc``: 1 - erf(x)."""
     import fn
+
     return 1 - fn.math.erf(_t(x))
 
 
-def angle(input: Any, name: Optional[str] = None) -> Any:  # noqa: A002
+def angle(input: Any, name: Optional[str] = None) -> Any:
     """``tf.math.angle``: atan2(imag, real); 0 (or pi for negatives) for real inputs."""
     import fn
+
     x = _t(input)
     if x.dtype.is_complex:
         return fn.math.atan2(fn.math.imag(x), fn.math.real(x))
@@ -103,6 +117,7 @@ def in_top_k(targets: Any, predictions: Any, k: int, name: Optional[str] = None)
     """``tf.math.in_top_k``: whether ``targets[i]`` is among the top ``k`` of ``predictions[i]``
     (ties count as in, as TF's kernel)."""
     import fn
+
     predictions = _t(predictions)
     targets = fn.cast(_t(targets), fn.int32)
     target_vals = fn.gather(predictions, targets, axis=1, batch_dims=1)
@@ -111,10 +126,19 @@ def in_top_k(targets: Any, predictions: Any, k: int, name: Optional[str] = None)
     return fn.logical_and(larger < k, finite)
 
 
-def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: Any = None,
-             dtype: Any = None, name: Optional[str] = None, axis: Any = None, binary_output: bool = False) -> Any:
+def bincount(
+    arr: Any,
+    weights: Any = None,
+    minlength: Any = None,
+    maxlength: Any = None,
+    dtype: Any = None,
+    name: Optional[str] = None,
+    axis: Any = None,
+    binary_output: bool = False,
+) -> Any:
     """``tf.math.bincount`` (1-D, or per row with ``axis=-1``)."""
     import fn
+
     arr = fn.cast(_t(arr), fn.int32)
     dtype = fn.as_dtype(dtype or (weights.dtype if weights is not None and hasattr(weights, "dtype") else fn.int32))
     size = fn.maximum(fn.reduce_max(arr) + 1, 0) if arr.shape.num_elements() != 0 else fn.constant(0)
@@ -133,7 +157,9 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
     else:
         flat, fw = fn.reshape(arr, [-1]), fn.reshape(w, [-1])
         fk = fn.reshape(keep, [-1])
-        out = fn.math.unsorted_segment_sum(fn.where(fk, fw, fn.zeros_like(fw)), fn.where(fk, flat, fn.zeros_like(flat)), size)
+        out = fn.math.unsorted_segment_sum(
+            fn.where(fk, fw, fn.zeros_like(fw)), fn.where(fk, flat, fn.zeros_like(flat)), size
+        )
     if binary_output:
         out = fn.cast(out > 0, dtype)
     return out

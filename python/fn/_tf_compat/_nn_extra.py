@@ -3,6 +3,7 @@
 pooling, ``depth_to_space``/``space_to_depth``, ``selu``, ``softsign``, ``log_sigmoid``.
 Built on fn's 2-D kernels: 1-D inputs run as height-1 images, channels-first inputs are
 transposed to channels-last and back (TF's CPU kernels do the same transposes)."""
+
 from __future__ import annotations
 
 from typing import Any, List, Optional, Tuple
@@ -28,10 +29,13 @@ def _as_list(value: Any, n: int, name: str) -> List[int]:
 def _to_nhwc(x: Any, data_format: Optional[str], rank: int) -> Tuple[Any, int, bool]:
     """x as a channels-last 4-D tensor; the spatial rank; whether it was channels-first."""
     import fn
+
     n = rank - 2
     if n not in (1, 2):
-        raise NotImplementedError(f"fn.nn supports 1-D and 2-D convolutions and pooling; got a rank-{rank} "
-                                  "input (3-D convolution has no fn kernel)")
+        raise NotImplementedError(
+            f"fn.nn supports 1-D and 2-D convolutions and pooling; got a rank-{rank} "
+            "input (3-D convolution has no fn kernel)"
+        )
     first = data_format is not None and data_format.startswith("NC")
     if first:
         x = fn.transpose(x, [0] + list(range(2, rank)) + [1])
@@ -42,6 +46,7 @@ def _to_nhwc(x: Any, data_format: Optional[str], rank: int) -> Tuple[Any, int, b
 
 def _from_nhwc(y: Any, n: int, first: bool) -> Any:
     import fn
+
     if n == 1:
         y = fn.squeeze(y, [1])
     if first:
@@ -54,11 +59,19 @@ def _spatial(values: List[int], n: int, fill: int = 1) -> List[int]:
     return [fill] + values if n == 1 else values
 
 
-def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "VALID",  # noqa: A002
-                data_format: Optional[str] = None, dilations: Any = None, name: Optional[str] = None) -> Any:
+def convolution(
+    input: Any,
+    filters: Any,
+    strides: Any = None,
+    padding: str = "VALID",
+    data_format: Optional[str] = None,
+    dilations: Any = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.nn.convolution``: N-D convolution (N = 1 or 2 here) of ``input`` with ``filters``
     ([spatial..., in, out])."""
     import fn
+
     x = fn.convert_to_tensor(input)
     w = fn.convert_to_tensor(filters, dtype=x.dtype)
     rank = x.shape.rank if x.shape.rank is not None else w.shape.rank
@@ -71,10 +84,19 @@ def convolution(input: Any, filters: Any, strides: Any = None, padding: str = "V
     return _from_nhwc(y, n, first)
 
 
-def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, padding: str = "VALID",  # noqa: A002
-         data_format: Optional[str] = None, dilations: Any = None, name: Optional[str] = None) -> Any:
+def pool(
+    input: Any,
+    window_shape: Any,
+    pooling_type: str,
+    strides: Any = None,
+    padding: str = "VALID",
+    data_format: Optional[str] = None,
+    dilations: Any = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.nn.pool``: max or average pooling over 1 or 2 spatial dimensions."""
     import fn
+
     if pooling_type not in ("MAX", "AVG"):
         raise ValueError(f"pooling_type must be 'MAX' or 'AVG', got {pooling_type!r}")
     x = fn.convert_to_tensor(input)
@@ -92,51 +114,68 @@ def pool(input: Any, window_shape: Any, pooling_type: str, strides: Any = None, 
     return _from_nhwc(y, n, first)
 
 
-def _pool_nd(kind: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str],  # noqa: A002
-             name: Optional[str]) -> Any:
+def _pool_nd(
+    kind: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str], name: Optional[str]
+) -> Any:
     import fn
+
     x = fn.convert_to_tensor(input)
     rank = x.shape.rank
     n = rank - 2 if rank is not None else 2
-    return pool(x, _as_list(ksize, n, "ksize"), kind, _as_list(strides, n, "strides"), padding,
-                data_format, name=name)
+    return pool(x, _as_list(ksize, n, "ksize"), kind, _as_list(strides, n, "strides"), padding, data_format, name=name)
 
 
-def max_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None,  # noqa: A002
-             name: Optional[str] = None) -> Any:
+def max_pool(
+    input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None, name: Optional[str] = None
+) -> Any:
     """``tf.nn.max_pool`` (1-D or 2-D, channels last or first)."""
     return _pool_nd("MAX", input, ksize, strides, padding, data_format, name)
 
 
-def avg_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None,  # noqa: A002
-             name: Optional[str] = None) -> Any:
+def avg_pool(
+    input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None, name: Optional[str] = None
+) -> Any:
     """``tf.nn.avg_pool`` (1-D or 2-D, channels last or first)."""
     return _pool_nd("AVG", input, ksize, strides, padding, data_format, name)
 
 
-def max_pool1d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
-               name: Optional[str] = None) -> Any:
+def max_pool1d(
+    input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC", name: Optional[str] = None
+) -> Any:
     """``tf.nn.max_pool1d``."""
     return _pool_nd("MAX", input, ksize, strides, padding, data_format, name)
 
 
-def avg_pool1d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC",  # noqa: A002
-               name: Optional[str] = None) -> Any:
+def avg_pool1d(
+    input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NWC", name: Optional[str] = None
+) -> Any:
     """``tf.nn.avg_pool1d``."""
     return _pool_nd("AVG", input, ksize, strides, padding, data_format, name)
 
 
-def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: str = "SAME",  # noqa: A002
-                   data_format: Optional[str] = None, dilations: Any = None, name: Optional[str] = None) -> Any:
+def conv_transpose(
+    input: Any,
+    filters: Any,
+    output_shape: Any,
+    strides: Any,
+    padding: str = "SAME",
+    data_format: Optional[str] = None,
+    dilations: Any = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.nn.conv_transpose``: the transpose of ``convolution`` (1-D or 2-D); ``filters`` are
     [spatial..., out, in]."""
     import fn
+
     x = fn.convert_to_tensor(input)
     w = fn.convert_to_tensor(filters, dtype=x.dtype)
     rank = x.shape.rank
     x4, n, first = _to_nhwc(x, data_format, rank)
-    out = [int(v) for v in (output_shape.numpy() if hasattr(output_shape, "numpy") else output_shape)] \
-        if not (fn.is_tensor(output_shape) and not output_shape._is_eager) else None
+    out = (
+        [int(v) for v in (output_shape.numpy() if hasattr(output_shape, "numpy") else output_shape)]
+        if not (fn.is_tensor(output_shape) and not output_shape._is_eager)
+        else None
+    )
     if out is None:
         out_t = fn.convert_to_tensor(output_shape)
         if first:
@@ -154,10 +193,19 @@ def conv_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, pa
     return _from_nhwc(y, n, first)
 
 
-def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, strides: Any, padding: str,  # noqa: A002
-                     data_format: Optional[str] = None, dilations: Any = None, name: Optional[str] = None) -> Any:
+def separable_conv2d(
+    input: Any,
+    depthwise_filter: Any,
+    pointwise_filter: Any,
+    strides: Any,
+    padding: str,
+    data_format: Optional[str] = None,
+    dilations: Any = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.nn.separable_conv2d``: a depthwise convolution then a 1x1 (pointwise) convolution."""
     import fn
+
     x = fn.convert_to_tensor(input)
     first = data_format is not None and data_format.startswith("NC")
     if first:
@@ -170,9 +218,10 @@ def separable_conv2d(input: Any, depthwise_filter: Any, pointwise_filter: Any, s
     return fn.transpose(y, [0, 3, 1, 2]) if first else y
 
 
-def depth_to_space(input: Any, block_size: int, data_format: str = "NHWC", name: Optional[str] = None) -> Any:  # noqa: A002
+def depth_to_space(input: Any, block_size: int, data_format: str = "NHWC", name: Optional[str] = None) -> Any:
     """``tf.nn.depth_to_space``: moves channel blocks into b x b spatial blocks (DCR order)."""
     import fn
+
     x = fn.convert_to_tensor(input)
     if data_format == "NCHW":
         x = fn.transpose(x, [0, 2, 3, 1])
@@ -185,9 +234,10 @@ def depth_to_space(input: Any, block_size: int, data_format: str = "NHWC", name:
     return fn.transpose(y, [0, 3, 1, 2]) if data_format == "NCHW" else y
 
 
-def space_to_depth(input: Any, block_size: int, data_format: str = "NHWC", name: Optional[str] = None) -> Any:  # noqa: A002
+def space_to_depth(input: Any, block_size: int, data_format: str = "NHWC", name: Optional[str] = None) -> Any:
     """``tf.nn.space_to_depth``: the inverse of ``depth_to_space``."""
     import fn
+
     x = fn.convert_to_tensor(input)
     if data_format == "NCHW":
         x = fn.transpose(x, [0, 2, 3, 1])
@@ -203,6 +253,7 @@ def space_to_depth(input: Any, block_size: int, data_format: str = "NHWC", name:
 def selu(features: Any, name: Optional[str] = None) -> Any:
     """``tf.nn.selu``: scale * elu(x, alpha) with TF's constants."""
     import fn
+
     x = fn.convert_to_tensor(features)
     alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
     return scale * fn.where(x > 0, x, alpha * fn.nn.elu(x))
@@ -211,6 +262,7 @@ def selu(features: Any, name: Optional[str] = None) -> Any:
 def softsign(features: Any, name: Optional[str] = None) -> Any:
     """``tf.nn.softsign``: x / (1 + |x|)."""
     import fn
+
     x = fn.convert_to_tensor(features)
     return x / (1 + fn.abs(x))
 
@@ -218,5 +270,6 @@ def softsign(features: Any, name: Optional[str] = None) -> Any:
 def log_sigmoid(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.log_sigmoid``: -softplus(-x) (stable for large |x|)."""
     import fn
+
     x = fn.convert_to_tensor(x)
     return -fn.math.softplus(-x)

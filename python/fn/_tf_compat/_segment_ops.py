@@ -2,6 +2,7 @@
 prod,mean}``: sums through the UnsortedSegmentSum kernel, the others as scatters into a tensor
 filled with the reduction's identity (TF's values for empty segments: 0 for sums and means, the
 dtype's lowest/highest value for max/min, 1 for products)."""
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -13,11 +14,14 @@ from fn import _core
 
 def _args(data: Any, segment_ids: Any, num_segments: Any) -> tuple:
     import fn
+
     data = fn.convert_to_tensor(data)
     segment_ids = fn.convert_to_tensor(segment_ids)
     if not segment_ids.dtype.is_integer:
-        raise TypeError(f"Value passed to parameter 'segment_ids' has DataType {segment_ids.dtype.name} "
-                        "not in list of allowed values: int32, int64")
+        raise TypeError(
+            f"Value passed to parameter 'segment_ids' has DataType {segment_ids.dtype.name} "
+            "not in list of allowed values: int32, int64"
+        )
     num_segments = fn.cast(fn.convert_to_tensor(num_segments), segment_ids.dtype)
     return data, segment_ids, num_segments
 
@@ -25,16 +29,15 @@ def _args(data: Any, segment_ids: Any, num_segments: Any) -> tuple:
 def unsorted_segment_sum(data: Any, segment_ids: Any, num_segments: Any, name: Optional[str] = None) -> Any:
     """``tf.math.unsorted_segment_sum``."""
     data, segment_ids, num_segments = _args(data, segment_ids, num_segments)
-    return _core.execute("UnsortedSegmentSum", [data, segment_ids, num_segments], None,
-                         name or "UnsortedSegmentSum")[0]
+    return _core.execute("UnsortedSegmentSum", [data, segment_ids, num_segments], None, name or "UnsortedSegmentSum")[0]
 
 
 def _scatter_reduce(kind: str, data: Any, segment_ids: Any, num_segments: Any) -> Any:
     import fn
+
     data, segment_ids, num_segments = _args(data, segment_ids, num_segments)
     ids_rank = segment_ids.shape.rank
-    out_shape = fn.concat([fn.reshape(fn.cast(num_segments, fn.int32), [1]),
-                           fn.shape(data)[ids_rank:]], axis=0)
+    out_shape = fn.concat([fn.reshape(fn.cast(num_segments, fn.int32), [1]), fn.shape(data)[ids_rank:]], axis=0)
     np_dtype = data.dtype.as_numpy_dtype
     if kind == "max":
         init = np.finfo(np_dtype).min if data.dtype.is_floating else np.iinfo(np_dtype).min
@@ -57,6 +60,7 @@ def _scatter_reduce(kind: str, data: Any, segment_ids: Any, num_segments: Any) -
 
 def _segment_prod(base: Any, ids: Any, data: Any) -> Any:
     import fn
+
     order = fn.argsort(ids, stable=True)
     ids = fn.gather(ids, order)
     data = fn.gather(data, order)
@@ -67,6 +71,7 @@ def _segment_prod(base: Any, ids: Any, data: Any) -> Any:
     def step(acc: Any, x: Any) -> Any:
         value, start = x
         return fn.where(start, value, acc * value)
+
     running = fn.scan(step, (data, is_start), initializer=fn.zeros_like(data[0]))
     is_end = fn.concat([fn.not_equal(ids[1:], ids[:-1]), [True]], 0)
     last_ids = fn.boolean_mask(ids, is_end)
@@ -91,6 +96,7 @@ def unsorted_segment_prod(data: Any, segment_ids: Any, num_segments: Any, name: 
 
 def _counts(data: Any, segment_ids: Any, num_segments: Any) -> Any:
     import fn
+
     ones = fn.ones_like(fn.cast(segment_ids, data.dtype))
     counts = unsorted_segment_sum(ones, segment_ids, num_segments)
     extra = data.shape.rank - segment_ids.shape.rank
@@ -100,6 +106,7 @@ def _counts(data: Any, segment_ids: Any, num_segments: Any) -> Any:
 def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: Optional[str] = None) -> Any:
     """``tf.math.unsorted_segment_mean`` (empty segments hold 0)."""
     import fn
+
     data, segment_ids, num_segments = _args(data, segment_ids, num_segments)
     total = unsorted_segment_sum(data, segment_ids, num_segments)
     return fn.math.divide_no_nan(total, _counts(data, segment_ids, num_segments))
@@ -108,6 +115,7 @@ def unsorted_segment_mean(data: Any, segment_ids: Any, num_segments: Any, name: 
 def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name: Optional[str] = None) -> Any:
     """``tf.math.unsorted_segment_sqrt_n``: the sum divided by sqrt(count)."""
     import fn
+
     data, segment_ids, num_segments = _args(data, segment_ids, num_segments)
     total = unsorted_segment_sum(data, segment_ids, num_segments)
     return fn.math.divide_no_nan(total, fn.sqrt(_counts(data, segment_ids, num_segments)))
@@ -115,12 +123,14 @@ def unsorted_segment_sqrt_n(data: Any, segment_ids: Any, num_segments: Any, name
 
 def _num_segments(segment_ids: Any) -> Any:
     import fn
+
     return fn.maximum(fn.reduce_max(segment_ids) + 1, 0) if segment_ids.shape[0] != 0 else 0
 
 
 def segment_max(data: Any, segment_ids: Any, name: Optional[str] = None) -> Any:
     """``tf.math.segment_max`` (sorted ids; empty segments hold 0, as TF's sorted kernels)."""
     import fn
+
     ids = fn.convert_to_tensor(segment_ids)
     n = _num_segments(ids)
     out = unsorted_segment_max(data, ids, n)
@@ -130,6 +140,7 @@ def segment_max(data: Any, segment_ids: Any, name: Optional[str] = None) -> Any:
 def segment_min(data: Any, segment_ids: Any, name: Optional[str] = None) -> Any:
     """``tf.math.segment_min`` (sorted ids; empty segments hold 0)."""
     import fn
+
     ids = fn.convert_to_tensor(segment_ids)
     n = _num_segments(ids)
     return _zero_empty(unsorted_segment_min(data, ids, n), data, ids, n)
@@ -138,6 +149,7 @@ def segment_min(data: Any, segment_ids: Any, name: Optional[str] = None) -> Any:
 def segment_prod(data: Any, segment_ids: Any, name: Optional[str] = None) -> Any:
     """``tf.math.segment_prod`` (sorted ids; empty segments hold 1)."""
     import fn
+
     ids = fn.convert_to_tensor(segment_ids)
     return unsorted_segment_prod(data, ids, _num_segments(ids))
 
@@ -145,12 +157,14 @@ def segment_prod(data: Any, segment_ids: Any, name: Optional[str] = None) -> Any
 def segment_mean(data: Any, segment_ids: Any, name: Optional[str] = None) -> Any:
     """``tf.math.segment_mean`` (sorted ids; empty segments hold 0)."""
     import fn
+
     ids = fn.convert_to_tensor(segment_ids)
     return unsorted_segment_mean(data, ids, _num_segments(ids))
 
 
 def _zero_empty(out: Any, data: Any, ids: Any, n: Any) -> Any:
     import fn
+
     data = fn.convert_to_tensor(data)
     counts = _counts(data, ids, n)
     return fn.where(fn.greater(counts, 0), out, fn.zeros_like(out))

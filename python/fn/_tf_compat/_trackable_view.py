@@ -1,5 +1,6 @@
 """``tf.train.TrackableView`` and ``tf.saved_model.experimental.TrackableResource``: the object
 graph as Keras' export walks it (``children`` of one object, ``descendants`` of the root)."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, List
@@ -17,6 +18,7 @@ class TrackableView:
     def children(cls, obj: Any, save_type: str = "checkpoint", **kwargs: Any) -> Dict[str, Any]:
         """The named dependencies of ``obj`` (fn's object graph: attributes, list and dict items)."""
         from fn._state import trackable as _trackable
+
         own = getattr(obj, "_trackable_children", None)
         if own is not None:
             try:

@@ -2,6 +2,7 @@
 ``no_automatic_dependency_tracking``, the base classes Keras' layers, optimizers and variables
 derive from. An object's tracked children are what ``fn.train.Checkpoint`` and
 ``fn.saved_model.save`` walk (through ``_fn_trackable_children``)."""
+
 from __future__ import annotations
 
 import functools
@@ -17,8 +18,9 @@ class Trackable:
 
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)
-        if "_fn_deferred_restores" in self.__dict__:   # a checkpoint read before this attribute existed
+        if "_fn_deferred_restores" in self.__dict__:  # a checkpoint read before this attribute existed
             from fn._state import trackable as _trackable
+
             _trackable.on_setattr(self, name, value)
 
     def _track_trackable(self, trackable: Any, name: str, overwrite: bool = False) -> Any:
@@ -27,9 +29,11 @@ class Trackable:
             deps = {}
             object.__setattr__(self, _DEPS, deps)
         if name in deps and deps[name] is not trackable and not overwrite:
-            raise ValueError(f"Called Trackable._track_trackable() with name='{name}', but a Trackable "
-                             "with this name is already declared as a dependency. Names must be unique "
-                             "(or overwrite=True).")
+            raise ValueError(
+                f"Called Trackable._track_trackable() with name='{name}', but a Trackable "
+                "with this name is already declared as a dependency. Names must be unique "
+                "(or overwrite=True)."
+            )
         deps[name] = trackable
         return trackable
 
@@ -52,7 +56,7 @@ class AutoTrackable(Trackable):
                 self._track_trackable(value, name, overwrite=True)
             elif deps is not None and name in deps:
                 del deps[name]
-        super().__setattr__(name, value)   # on along the MRO (Keras' optimizer tracks here too)
+        super().__setattr__(name, value)  # on along the MRO (Keras' optimizer tracks here too)
 
     def __delattr__(self, name: str) -> None:
         deps = self.__dict__.get(_DEPS)
@@ -65,6 +69,7 @@ def _is_trackable_value(value: Any) -> bool:
     # Lists and dicts are tracked by reference, even empty (TF wraps them to see later appends;
     # here the same object is walked when saving, so later appends are seen too).
     from fn._state.variables import Variable
+
     if isinstance(value, (list, dict)):
         return True
     if isinstance(value, tuple):
@@ -74,6 +79,7 @@ def _is_trackable_value(value: Any) -> bool:
 
 def no_automatic_dependency_tracking(method: Callable) -> Callable:
     """Runs ``method`` with attribute assignments on ``self`` not tracked (TF's decorator)."""
+
     @functools.wraps(method)
     def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
         previous = getattr(self, "_self_setattr_tracking", True)
@@ -82,4 +88,5 @@ def no_automatic_dependency_tracking(method: Callable) -> Callable:
             return method(self, *args, **kwargs)
         finally:
             object.__setattr__(self, "_self_setattr_tracking", previous)
+
     return wrapper

@@ -1,5 +1,6 @@
 """Shim of ``tensorflow.python.framework.type_spec_registry``: names for TypeSpec classes (Keras'
 legacy JSON config decodes ``{"class_name": "TypeSpec", "type_spec": NAME}`` with ``lookup``)."""
+
 from __future__ import annotations
 
 from typing import Callable, Dict, Type
@@ -10,11 +11,14 @@ _REGISTRY: Dict[str, type] = {}
 def register(name: str) -> Callable[[type], type]:
     def decorate(cls: type) -> type:
         if name in _REGISTRY:
-            raise ValueError(f"Name {name} has already been registered for class "
-                             f"{_REGISTRY[name].__module__}.{_REGISTRY[name].__name__}.")
+            raise ValueError(
+                f"Name {name} has already been registered for class "
+                f"{_REGISTRY[name].__module__}.{_REGISTRY[name].__name__}."
+            )
         _REGISTRY[name] = cls
-        cls._type_spec_name = name   # type: ignore[attr-defined]
+        cls._type_spec_name = name  # type: ignore[attr-defined]
         return cls
+
     return decorate
 
 
@@ -37,6 +41,10 @@ def get_name(cls: Type) -> str:
 
 def _register_builtins() -> None:
     import fn
-    for name, cls in (("tf.TensorSpec", fn.TensorSpec), ("tf.RaggedTensorSpec", fn.RaggedTensorSpec),
-                      ("tf.SparseTensorSpec", fn.SparseTensorSpec)):
+
+    for name, cls in (
+        ("tf.TensorSpec", fn.TensorSpec),
+        ("tf.RaggedTensorSpec", fn.RaggedTensorSpec),
+        ("tf.SparseTensorSpec", fn.SparseTensorSpec),
+    ):
         _REGISTRY.setdefault(name, cls)

@@ -1,6 +1,7 @@
 """``tf.__internal__.types.Tensor`` and ``tf.__internal__.CompositeTensor``: the base classes
 TensorFlow programs (Keras' ``Variable``) inherit to be tensors. Kept import-light: ``fn.is_tensor``
 checks them on every call."""
+
 from __future__ import annotations
 
 import abc
@@ -15,8 +16,10 @@ class Tensor:
     def __fn_tensor__(self, dtype: Any = None) -> Any:
         hook = getattr(self, "__tf_tensor__", None)
         if hook is None:
-            raise TypeError(f"{type(self).__name__} subclasses tf.__internal__.types.Tensor but defines "
-                            "no __tf_tensor__(dtype=None, name=None) to convert to a tensor")
+            raise TypeError(
+                f"{type(self).__name__} subclasses tf.__internal__.types.Tensor but defines "
+                "no __tf_tensor__(dtype=None, name=None) to convert to a tensor"
+            )
         return hook(dtype)
 
     @property
@@ -28,12 +31,12 @@ class Tensor:
         return None
 
 
-class CompositeTensor(abc.ABC):
+class CompositeTensor(abc.ABC):  # noqa: B024  (a registry of virtual subclasses, as TF's)
     """TF's ``CompositeTensor``: RaggedTensor, SparseTensor (registered by ``_internal``), and
     classes deriving from it."""
 
 
-class TypeSpec(abc.ABC):
+class TypeSpec(abc.ABC):  # noqa: B024  (fn's spec classes are registered as virtual subclasses)
     """``tf.TypeSpec``: the base of value specs; fn's spec classes are registered as subclasses."""
 
 
@@ -42,6 +45,14 @@ def _register_specs() -> None:
     from fn._data.optional import OptionalSpec
     from fn.data import DatasetSpec, IteratorSpec
     from fn._extension_type import ExtensionTypeSpec
-    for cls in (fn.TensorSpec, fn.RaggedTensorSpec, fn.SparseTensorSpec, OptionalSpec, DatasetSpec, IteratorSpec,
-                ExtensionTypeSpec):
+
+    for cls in (
+        fn.TensorSpec,
+        fn.RaggedTensorSpec,
+        fn.SparseTensorSpec,
+        OptionalSpec,
+        DatasetSpec,
+        IteratorSpec,
+        ExtensionTypeSpec,
+    ):
         TypeSpec.register(cls)

@@ -1,4 +1,5 @@
 """``tf.VariableAggregation`` and ``tf.VariableSynchronization`` (TF's enums, same values)."""
+
 from __future__ import annotations
 
 import enum
@@ -6,6 +7,7 @@ import enum
 
 class VariableSynchronization(enum.Enum):
     """When a distributed variable is synchronized (``tf.VariableSynchronization``)."""
+
     AUTO = 0
     NONE = 1
     ON_WRITE = 2
@@ -14,6 +16,7 @@ class VariableSynchronization(enum.Enum):
 
 class VariableAggregation(enum.Enum):
     """How updates to a distributed variable are aggregated (``tf.VariableAggregation``)."""
+
     NONE = 0
     SUM = 1
     MEAN = 2

@@ -1,6 +1,7 @@
 """Shim of ``tensorflow.compiler.tf2xla.python.xla``: ``dynamic_update_slice`` (Keras'
 ``ops.slice_update``), composed of fn ops with XLA's semantics (start indices clamped so the update
 fits inside the operand)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 def dynamic_update_slice(operand: Any, update: Any, start_indices: Any, name: Any = None) -> Any:
     """XLA's DynamicUpdateSlice: ``operand`` with ``update`` written at ``start_indices``."""
     import fn
+
     operand = fn.convert_to_tensor(operand)
     update = fn.convert_to_tensor(update, dtype=operand.dtype)
     rank = operand.shape.rank

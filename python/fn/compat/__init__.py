@@ -1,5 +1,6 @@
 """``fn.compat`` (``tf.compat``): text/bytes conversions and the ``v1`` names TF 2 programs and
 Keras still use."""
+
 from __future__ import annotations
 
 import os
@@ -46,5 +47,6 @@ def forward_compatible(year: int, month: int, day: int) -> bool:
     return True
 
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
+
 _export(globals())

@@ -1,9 +1,10 @@
 """``fn.compat.v1`` (``tf.compat.v1``): graph-building placeholders and the v1 names Keras uses."""
+
 from __future__ import annotations
 
 from typing import Any, Optional
 
-from fn._tf_compat._graph import placeholder, sparse_placeholder  # noqa: F401
+from fn._tf_compat._graph import placeholder, sparse_placeholder
 
 
 class Dimension:
@@ -31,10 +32,14 @@ def reset_default_graph() -> None:
     """``tf.compat.v1.reset_default_graph``: fn keeps no global default graph; outside graph
     building there is nothing to reset (TF raises inside a graph, as here)."""
     from fn import _core
+
     if not _core.executing_eagerly():
-        raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If you need "
-                             "a cleared graph, exit the nesting and create a new graph.")
+        raise AssertionError(
+            "Do not use tf.reset_default_graph() to clear nested graphs. If you need "
+            "a cleared graph, exit the nesting and create a new graph."
+        )
 
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
+
 _export(globals())

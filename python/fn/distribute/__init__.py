@@ -3,13 +3,13 @@ strategy, ``OneDeviceStrategy`` and ``MirroredStrategy`` on this machine's CPU, 
 Open MPI and ``fn[mpi]``) ``MultiWorkerMirroredStrategy`` across processes."""
 from __future__ import annotations
 
-from fn._distribute import (DistributedDataset, DistributedIterator, DistributedValues,  # noqa: F401
+from fn._distribute import (DistributedDataset, DistributedIterator, DistributedValues,
                             InputContext, InputOptions, InputReplicationMode, MirroredStrategy,
                             OneDeviceStrategy, ReduceOp, ReplicaContext, RunOptions, Strategy,
                             StrategyExtended, experimental_set_strategy, get_replica_context,
                             get_strategy, has_strategy, in_cross_replica_context)
-from fn.distribute import experimental  # noqa: F401
-from fn._tf_compat._distribute_names import MultiWorkerMirroredStrategy, TPUStrategy  # noqa: F401,E402
+from fn.distribute import experimental
+from fn._tf_compat._distribute_names import MultiWorkerMirroredStrategy, TPUStrategy
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

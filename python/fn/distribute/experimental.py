@@ -2,8 +2,8 @@
 options and value contexts."""
 from __future__ import annotations
 
-from fn._distribute import (CollectiveCommunication, CommunicationImplementation,  # noqa: F401
+from fn._distribute import (CollectiveCommunication, CommunicationImplementation,
                             CommunicationOptions, ValueContext)
 
-from fn._public import export as _export  # noqa: E402
+from fn._public import export as _export
 _export(globals())

@@ -3,6 +3,7 @@
 Importing this module imports Keras (``pip install 'fn[keras]'``) and replaces itself with
 ``keras._tf_keras.keras``, the module TensorFlow 2.21's ``tf.keras`` is.
 """
+
 import sys
 
 from fn._keras import load_keras

@@ -2,6 +2,7 @@
 to a few ONNX nodes; NHWC convolutions and pools are wrapped in transposes; ``If`` and ``While``
 become ONNX ``If`` and ``Loop`` whose sub-graphs read outer values by name; variables become
 initializers holding their current values. An op with no mapping is an error naming it."""
+
 from __future__ import annotations
 
 import itertools
@@ -21,7 +22,7 @@ def _onnx() -> Any:
     try:
         import onnx
         from onnx import helper
-    except ImportError as e:   # pragma: no cover
+    except ImportError as e:  # pragma: no cover
         raise ImportError("fn.onnx.export needs the `onnx` package (pip install onnx)") from e
     return onnx, helper
 
@@ -34,7 +35,7 @@ class _Scope:
         self.nodes: List[Any] = []
         self.names: Dict[Tuple[int, int], str] = {}
         self.consts: Dict[Tuple[int, int], np.ndarray] = {}
-        self.feeds = feeds     # placeholder node index -> ONNX name
+        self.feeds = feeds  # placeholder node index -> ONNX name
 
     def fresh(self, hint: str) -> str:
         return self.x.fresh(self.prefix + hint)
@@ -50,8 +51,9 @@ class _Scope:
     def const(self, value: Any, dtype: Any = None) -> str:
         arr = np.asarray(value, dtype=dtype)
         out = self.fresh("const")
-        self.nodes.append(self.x.helper.make_node("Constant", [], [out], name=out,
-                                                  value=self.x.numpy_helper.from_array(arr, out)))
+        self.nodes.append(
+            self.x.helper.make_node("Constant", [], [out], name=out, value=self.x.numpy_helper.from_array(arr, out))
+        )
         return out
 
     def value(self, ref: Tuple[int, int]) -> str:
@@ -59,28 +61,74 @@ class _Scope:
 
     def static(self, ref: Tuple[int, int], node: _ir.Node, what: str) -> np.ndarray:
         if ref not in self.consts:
-            raise NotImplementedError(f"fn.onnx.export: {node.op} node '{node.name}' needs a constant {what}; it is "
-                                      "computed at run time, which this exporter does not support.")
+            raise NotImplementedError(
+                f"fn.onnx.export: {node.op} node '{node.name}' needs a constant {what}; it is "
+                "computed at run time, which this exporter does not support."
+            )
         return self.consts[ref]
 
 
-_UNARY = {"Identity": "Identity", "Neg": "Neg", "Abs": "Abs", "Exp": "Exp", "Log": "Log", "Sqrt": "Sqrt",
-          "Tanh": "Tanh", "Sigmoid": "Sigmoid", "Relu": "Relu", "Floor": "Floor", "Ceil": "Ceil", "Sin": "Sin",
-          "Cos": "Cos", "Erf": "Erf", "Softplus": "Softplus", "Elu": "Elu", "Selu": "Selu", "LogicalNot": "Not",
-          "Sign": "Sign", "Round": "Round", "Reciprocal": "Reciprocal", "StopGradient": "Identity",
-          "Snapshot": "Identity"}
-_BINARY = {"AddV2": "Add", "Add": "Add", "BiasAdd": "Add", "Sub": "Sub", "Mul": "Mul", "RealDiv": "Div",
-           "Div": "Div", "Maximum": "Max", "Minimum": "Min", "Pow": "Pow", "Less": "Less", "Greater": "Greater",
-           "LessEqual": "LessOrEqual", "GreaterEqual": "GreaterOrEqual", "Equal": "Equal",
-           "LogicalAnd": "And", "LogicalOr": "Or", "FloorMod": "Mod"}
-_REDUCE = {"Sum": "ReduceSum", "Mean": "ReduceMean", "Max": "ReduceMax", "Min": "ReduceMin", "Prod": "ReduceProd",
-           "All": "ReduceMin", "Any": "ReduceMax"}
+_UNARY = {
+    "Identity": "Identity",
+    "Neg": "Neg",
+    "Abs": "Abs",
+    "Exp": "Exp",
+    "Log": "Log",
+    "Sqrt": "Sqrt",
+    "Tanh": "Tanh",
+    "Sigmoid": "Sigmoid",
+    "Relu": "Relu",
+    "Floor": "Floor",
+    "Ceil": "Ceil",
+    "Sin": "Sin",
+    "Cos": "Cos",
+    "Erf": "Erf",
+    "Softplus": "Softplus",
+    "Elu": "Elu",
+    "Selu": "Selu",
+    "LogicalNot": "Not",
+    "Sign": "Sign",
+    "Round": "Round",
+    "Reciprocal": "Reciprocal",
+    "StopGradient": "Identity",
+    "Snapshot": "Identity",
+}
+_BINARY = {
+    "AddV2": "Add",
+    "Add": "Add",
+    "BiasAdd": "Add",
+    "Sub": "Sub",
+    "Mul": "Mul",
+    "RealDiv": "Div",
+    "Div": "Div",
+    "Maximum": "Max",
+    "Minimum": "Min",
+    "Pow": "Pow",
+    "Less": "Less",
+    "Greater": "Greater",
+    "LessEqual": "LessOrEqual",
+    "GreaterEqual": "GreaterOrEqual",
+    "Equal": "Equal",
+    "LogicalAnd": "And",
+    "LogicalOr": "Or",
+    "FloorMod": "Mod",
+}
+_REDUCE = {
+    "Sum": "ReduceSum",
+    "Mean": "ReduceMean",
+    "Max": "ReduceMax",
+    "Min": "ReduceMin",
+    "Prod": "ReduceProd",
+    "All": "ReduceMin",
+    "Any": "ReduceMax",
+}
 
 
 class _Exporter:
     def __init__(self) -> None:
         onnx, helper = _onnx()
         from onnx import numpy_helper
+
         self.onnx, self.helper, self.numpy_helper = onnx, helper, numpy_helper
         self._count = itertools.count()
         self.used: set = set()
@@ -95,9 +143,19 @@ class _Exporter:
         return name
 
     def elem(self, dtype: str) -> int:
-        table = {"float32": "FLOAT", "float64": "DOUBLE", "float16": "FLOAT16", "bfloat16": "BFLOAT16",
-                 "int8": "INT8", "uint8": "UINT8", "int16": "INT16", "int32": "INT32", "int64": "INT64",
-                 "bool": "BOOL", "string": "STRING"}
+        table = {
+            "float32": "FLOAT",
+            "float64": "DOUBLE",
+            "float16": "FLOAT16",
+            "bfloat16": "BFLOAT16",
+            "int8": "INT8",
+            "uint8": "UINT8",
+            "int16": "INT16",
+            "int32": "INT32",
+            "int64": "INT64",
+            "bool": "BOOL",
+            "string": "STRING",
+        }
         if dtype not in table:
             raise NotImplementedError(f"fn.onnx.export: dtype {dtype} has no ONNX equivalent")
         return getattr(self.onnx.TensorProto, table[dtype])
@@ -127,7 +185,8 @@ class _Exporter:
             else:
                 raise NotImplementedError(
                     f"fn.onnx.export: op '{node.op}' (node '{node.name}') cannot be exported to ONNX. Supported "
-                    f"ops: {', '.join(sorted(supported_ops()))}.")
+                    f"ops: {', '.join(sorted(supported_ops()))}."
+                )
             for k, name in enumerate(outs):
                 scope.names[(i, k)] = name
             if node.op == "Const":
@@ -135,8 +194,15 @@ class _Exporter:
             elif node.op == "Identity" and node.inputs and node.inputs[0] in scope.consts:
                 scope.consts[(i, 0)] = scope.consts[node.inputs[0]]
 
-    def subgraph(self, outer: _Scope, g: _ir.Graph, prefix: str, arg_names: Sequence[str],
-                 captured: Sequence[str], carried_outputs: Optional[Callable[[_Scope], List[str]]] = None) -> Tuple[_Scope, List[str]]:
+    def subgraph(
+        self,
+        outer: _Scope,
+        g: _ir.Graph,
+        prefix: str,
+        arg_names: Sequence[str],
+        captured: Sequence[str],
+        carried_outputs: Optional[Callable[[_Scope], List[str]]] = None,
+    ) -> Tuple[_Scope, List[str]]:
         """Converts ``g`` with its argument placeholders fed ``arg_names`` and capture placeholders
         the outer names ``captured`` (ONNX sub-graphs see outer values by name)."""
         feeds = dict(zip(g.args, arg_names))
@@ -220,8 +286,9 @@ class _Exporter:
         boolean = n.op in ("All", "Any")
         if boolean:
             x = s.one("Cast", [x], to=self.onnx.TensorProto.INT32)
-        out = s.one(_REDUCE[n.op], [x, axes], name=n.name, keepdims=int(bool(n.attrs.get("keep_dims"))),
-                    noop_with_empty_axes=0)
+        out = s.one(
+            _REDUCE[n.op], [x, axes], name=n.name, keepdims=int(bool(n.attrs.get("keep_dims"))), noop_with_empty_axes=0
+        )
         return s.one("Cast", [out], to=self.onnx.TensorProto.BOOL) if boolean else out
 
     def op_ArgMax(self, s: _Scope, n: _ir.Node, ins: List[str], op: str = "ArgMax") -> List[str]:
@@ -285,8 +352,11 @@ class _Exporter:
         return [s.one("Gather", ins[:2], name=n.name, axis=axis)]
 
     def op_OneHot(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
-        values = s.one("Concat", [s.one("Reshape", [ins[3], s.const([1], np.int64)]),
-                                  s.one("Reshape", [ins[2], s.const([1], np.int64)])], axis=0)
+        values = s.one(
+            "Concat",
+            [s.one("Reshape", [ins[3], s.const([1], np.int64)]), s.one("Reshape", [ins[2], s.const([1], np.int64)])],
+            axis=0,
+        )
         return [s.one("OneHot", [ins[0], ins[1], values], name=n.name, axis=int(n.attrs.get("axis", -1)))]
 
     def op_Pad(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
@@ -302,8 +372,9 @@ class _Exporter:
 
         def mask(name: str) -> np.ndarray:
             return np.array([bool(a.get(name, 0) >> i & 1) for i in range(r)])
+
         bm, em, sm = mask("begin_mask"), mask("end_mask"), mask("shrink_axis_mask")
-        starts, ends = self._i64(s, ins[1]), self._i64(s, ins[2])   # begin/end may be run-time values
+        starts, ends = self._i64(s, ins[1]), self._i64(s, ins[2])  # begin/end may be run-time values
         if bm.any():
             fill = np.where(strides > 0, 0, _INT64_MAX).astype(np.int64)
             starts = s.one("Where", [s.const(bm), s.const(fill), starts])
@@ -312,8 +383,14 @@ class _Exporter:
             ends = s.one("Where", [s.const(em), s.const(fill), ends])
         if sm.any():
             last = s.one("Equal", [starts, s.const(np.full(r, -1, np.int64))])
-            after = s.one("Where", [last, s.const(np.full(r, _INT64_MAX, np.int64)),
-                                    s.one("Add", [starts, s.const(np.ones(r, np.int64))])])
+            after = s.one(
+                "Where",
+                [
+                    last,
+                    s.const(np.full(r, _INT64_MAX, np.int64)),
+                    s.one("Add", [starts, s.const(np.ones(r, np.int64))]),
+                ],
+            )
             ends = s.one("Where", [s.const(sm), after, ends])
         out = s.one("Slice", [ins[0], starts, ends, s.const(np.arange(r, dtype=np.int64)), s.const(strides)])
         if sm.any():
@@ -322,8 +399,7 @@ class _Exporter:
 
     def _nchw(self, s: _Scope, n: _ir.Node, x: str) -> str:
         if n.attrs.get("data_format", "NHWC") != "NHWC":
-            raise NotImplementedError(f"fn.onnx.export: {n.op} '{n.name}' with data_format "
-                                      f"{n.attrs['data_format']}")
+            raise NotImplementedError(f"fn.onnx.export: {n.op} '{n.name}' with data_format {n.attrs['data_format']}")
         return s.one("Transpose", [x], perm=[0, 3, 1, 2])
 
     def _pads(self, n: _ir.Node) -> Dict[str, Any]:
@@ -337,7 +413,7 @@ class _Exporter:
 
     def op_Conv2D(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         x = self._nchw(s, n, ins[0])
-        w = s.one("Transpose", [ins[1]], perm=[3, 2, 0, 1])   # HWIO -> OIHW
+        w = s.one("Transpose", [ins[1]], perm=[3, 2, 0, 1])  # HWIO -> OIHW
         st, dil = n.attrs["strides"], n.attrs.get("dilations", [1, 1, 1, 1])
         y = s.one("Conv", [x, w], strides=[st[1], st[2]], dilations=[dil[1], dil[2]], **self._pads(n))
         return [s.one("Transpose", [y], name=n.name, perm=[0, 2, 3, 1])]
@@ -362,8 +438,9 @@ class _Exporter:
 
     def op_DivNoNan(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         zero = s.one("Equal", [ins[1], s.one("Sub", [ins[1], ins[1]])])
-        safe = s.one("Where", [zero, s.one("Add", [ins[1], s.one("Cast", [zero], to=self.elem(n.outputs[0].dtype))]),
-                               ins[1]])
+        safe = s.one(
+            "Where", [zero, s.one("Add", [ins[1], s.one("Cast", [zero], to=self.elem(n.outputs[0].dtype))]), ins[1]]
+        )
         q = s.one("Div", [ins[0], safe])
         return [s.one("Where", [zero, s.one("Sub", [q, q]), q], name=n.name)]
 
@@ -373,8 +450,9 @@ class _Exporter:
         for key in ("then_branch", "else_branch"):
             sub, outs = self.subgraph(s, n.attrs[key], s.prefix + n.name + "/" + key + "/", [], ins[1:])
             branches.append(self.make_graph(sub, self.fresh(n.name + "_" + key), [], list(zip(outs, n.outputs))))
-        return s.add("If", [ins[0]], n_out=len(n.outputs), name=n.name, then_branch=branches[0],
-                     else_branch=branches[1])
+        return s.add(
+            "If", [ins[0]], n_out=len(n.outputs), name=n.name, then_branch=branches[0], else_branch=branches[1]
+        )
 
     op_If = op_StatelessIf
 
@@ -391,8 +469,10 @@ class _Exporter:
         body, new_vars = self.subgraph(s, body_g, s.prefix + n.name + "/body/", vars_in, captured)
         test, (c1,) = self.subgraph(s, cond_g, s.prefix + n.name + "/cond/", new_vars, captured)
         body.nodes.extend(test.nodes)
-        inputs = [self.helper.make_tensor_value_info(it_name, self.onnx.TensorProto.INT64, []),
-                  self.helper.make_tensor_value_info(cond_in, self.onnx.TensorProto.BOOL, [])]
+        inputs = [
+            self.helper.make_tensor_value_info(it_name, self.onnx.TensorProto.INT64, []),
+            self.helper.make_tensor_value_info(cond_in, self.onnx.TensorProto.BOOL, []),
+        ]
         inputs += [self.value_info(v, spec) for v, spec in zip(vars_in, n.outputs)]
         outs = [(c1, _ir.Spec("bool", []))] + list(zip(new_vars, n.outputs))
         graph = self.make_graph(body, self.fresh(n.name + "_body"), inputs, outs)
@@ -408,8 +488,13 @@ def supported_ops() -> List[str]:
     return sorted(set(named) | set(_UNARY) | set(_BINARY) | set(_REDUCE))
 
 
-def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_names: Optional[List[str]] = None,
-           output_names: Optional[List[str]] = None) -> Any:
+def export(
+    concrete_function: Any,
+    path: Any = None,
+    opset: int = OPSET,
+    input_names: Optional[List[str]] = None,
+    output_names: Optional[List[str]] = None,
+) -> Any:
     """Writes ``concrete_function`` (from ``f.get_concrete_function(...)``; a Function with an
     ``input_signature`` or a built Keras model also work) as an ONNX model at ``path`` and
     returns the ``onnx.ModelProto``. Inputs are the function's tensor arguments
@@ -417,18 +502,23 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
     from fn import _core
     from fn._function.function import ConcreteFunction, Function
     from fn.saved_model._save import _is_keras_model
-    if _is_keras_model(concrete_function):     # a Keras model: its call on its inputs' specs
+
+    if _is_keras_model(concrete_function):  # a Keras model: its call on its inputs' specs
         from fn.saved_model._save import _keras_default_signature
+
         serving = _keras_default_signature(concrete_function)
         if serving is None:
-            raise ValueError("fn.onnx.export: the Keras model has no known input shape; build it on "
-                             "keras.Input or pass model.call traced with an input_signature")
+            raise ValueError(
+                "fn.onnx.export: the Keras model has no known input shape; build it on "
+                "keras.Input or pass model.call traced with an input_signature"
+            )
         concrete_function = serving
     if isinstance(concrete_function, Function):
         concrete_function = concrete_function.get_concrete_function()
     if not isinstance(concrete_function, ConcreteFunction):
-        raise TypeError(f"fn.onnx.export expects a concrete function (f.get_concrete_function(...)), got "
-                        f"{concrete_function!r}")
+        raise TypeError(
+            f"fn.onnx.export expects a concrete function (f.get_concrete_function(...)), got {concrete_function!r}"
+        )
     if opset < 18:
         raise ValueError(f"fn.onnx.export writes opset 18 or newer (reductions take axes as inputs); got {opset}")
     x = _Exporter()
@@ -470,6 +560,7 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
     x.onnx.checker.check_model(model)
     if path is not None:
         from fn._state.serialize import atomic_write
+
         atomic_write(os.fspath(path), model.SerializeToString())
     return model
 
@@ -501,11 +592,13 @@ def _prune_constants(x: _Exporter, nodes: List[Any]) -> List[Any]:
                     attr.g.node.extend(inner)
             kept.append(node)
         return kept
+
     return prune(nodes)
 
 
 def _variable_value(handle: Any) -> np.ndarray:
     from fn import _core
+
     dtype, shape = _core.variable_info(handle)[1:3]
     value = _core.execute("ReadVariableOp", [handle], {"dtype": dtype, "shape": shape}, None)[0]
     return np.asarray(value.numpy())
@@ -514,6 +607,7 @@ def _variable_value(handle: Any) -> np.ndarray:
 def _tensor_params(c: Any) -> List[Tuple[str, Any]]:
     from fn._tensor.tensor_spec import TensorSpec
     from fn._function.function import _walk
+
     out: List[Tuple[str, Any]] = []
     for n, v in list(zip(c._arg_names, c._pos_values)) + list(c._kw_values.items()):
         _walk(v, lambda spec, n=n: out.append((n, spec)) if isinstance(spec, TensorSpec) else None)
