@@ -29,8 +29,13 @@ SYSTEMS = {   # name -> interpreter (None: this one)
     "jax": os.path.join(CACHE, "jax", "bin", "python"),
     "torch": os.path.join(CACHE, "torch", "bin", "python"),
     "torch.compile": os.path.join(CACHE, "torch", "bin", "python"),
+    "fn-before": None,   # --baseline: fn from another python/ directory
 }
-WORKLOADS = ["mlp_train", "cnn_infer", "rnn_infer", "rnn_train", "tanh_chain", "varargs_1", "varargs_100", "transformer"]
+sys.path.insert(0, HERE)
+import models_tf_train  # noqa: E402  (issue 24's workloads)
+
+WORKLOADS = ["mlp_train", "cnn_infer", "rnn_infer", "rnn_train", "tanh_chain", "varargs_1", "varargs_100",
+             "transformer"] + list(models_tf_train.WORKLOADS)
 MICRO = {"varargs_1", "varargs_100"}   # reported in us
 LABELS = {
     "mlp_train": "MLP train step (256x784-512-512-10, tape + SGD)",
@@ -41,6 +46,7 @@ LABELS = {
     "varargs_1": "f(*args), 1 tensor (us)",
     "varargs_100": "f(*args), 100 tensors (us)",
     "transformer": "transformer encoder block (8x128x256, 4 heads)",
+    **models_tf_train.LABELS,
 }
 
 
@@ -69,6 +75,7 @@ def make_data() -> Dict[str, np.ndarray]:
               "tr_w2": n(4 * m, m, scale=(4 * m) ** -0.5), "tr_b2": n(m, scale=0.1),
               "tr_g1": 1 + n(m, scale=0.1), "tr_n1": n(m, scale=0.1),
               "tr_g2": 1 + n(m, scale=0.1), "tr_n2": n(m, scale=0.1)})
+    d.update(models_tf_train.make_train_data(r))
     return d
 
 
@@ -81,12 +88,17 @@ def builder(system: str) -> Callable[[str, Dict[str, np.ndarray]], Callable[[], 
             import tensorflow as lib
         else:
             import fn as lib
-        return lambda name, d: models_tf.WORKLOADS[name](lib, d)
+        table = {**models_tf.WORKLOADS, **models_tf_train.WORKLOADS}
+        return lambda name, d: table[name](lib, d)
     if system == "jax":
         import models_jax
 
         def build_jax(name: str, d: Dict[str, np.ndarray]) -> Callable[[], Any]:
-            f = models_jax.build(name, d)
+            if name in models_tf_train.WORKLOADS:
+                import models_jax_train
+                f = models_jax_train.build(name, d)
+            else:
+                f = models_jax.build(name, d)
             return lambda: models_jax.block_on(f())
         return build_jax
     import models_torch
@@ -131,9 +143,10 @@ def measure(system: str, names: List[str], repeats: int, budget: float) -> Dict[
 def run_system(system: str, args: argparse.Namespace, names: List[str]) -> Dict[str, Any]:
     py = SYSTEMS[system] or sys.executable
     env = dict(os.environ)
-    if system == "fn":
-        env["PYTHONPATH"] = os.path.join(HERE, "..", "python") + os.pathsep + env.get("PYTHONPATH", "")
-    cmd = [py, os.path.abspath(__file__), "--system", system, "--only", ",".join(names),
+    if system in ("fn", "fn-before"):
+        fn_python = args.baseline if system == "fn-before" else args.fn_python or os.path.join(HERE, "..", "python")
+        env["PYTHONPATH"] = fn_python + os.pathsep + env.get("PYTHONPATH", "")
+    cmd = [py, os.path.abspath(__file__), "--system", "fn" if system == "fn-before" else system, "--only", ",".join(names),
            "--repeats", str(args.repeats), "--budget", str(args.budget)]
     p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if p.returncode != 0:
@@ -179,6 +192,10 @@ def main() -> None:
                    help="run every system this many times, interleaved, and report each cell's fastest round "
                         "(a disturbance of the shared host slows a round, never speeds one up)")
     p.add_argument("--json", action="store_true", help="print the raw results as JSON too")
+    p.add_argument("--baseline", metavar="PYTHON_DIR",
+                   help="also run fn imported from this python/ directory (column fn-before), interleaved")
+    p.add_argument("--fn-python", help="the python/ directory fn is imported from (default: this checkout's), "
+                                       "e.g. another build for an A/B")
     args = p.parse_args()
     names = args.only.split(",")
     if args.system:
@@ -189,8 +206,11 @@ def main() -> None:
         load = subprocess.Popen([sys.executable, "-c", "while True: pass"])
     try:
         runs = {}   # system -> one result dict per round
+        systems = args.systems.split(",")
+        if args.baseline:   # another fn build beside this one, e.g. the commit before a change
+            systems.insert(1 if "fn" in systems else 0, "fn-before")
         for r in range(max(1, args.rounds)):   # interleaved: a passing disturbance hits one round of one system
-            for s in args.systems.split(","):
+            for s in systems:
                 if SYSTEMS[s] and not os.path.exists(SYSTEMS[s]):
                     continue
                 runs.setdefault(s, []).append(run_system(s, args, names))

@@ -41,7 +41,7 @@ TEST_CASE("eager backward: product rule, broadcasting, accumulation, unconnected
     float xv = static_cast<float>(i + 1);
     CHECK(as_eager(g[0])->data<float>()[i] == Approx(2 * 2 * xv + std::cos(xv)));
   }
-  CHECK(g[1]->shape() == Shape{});   // summed over the broadcast
+  CHECK(g[1]->shape() == Shape{});  // summed over the broadcast
   CHECK(as_eager(g[1])->scalar_as_double() == Approx(1 + 4 + 9));
   CHECK(g[2] == nullptr);
   auto z = compute_gradients(entries, *t.tape, GradientRequest{{y}, {u}, {}, true});

@@ -50,7 +50,7 @@ Compiled chain_plan(int n) {
   auto m1 = dispatch1("MatMul", {x, w});
   auto shape = make_tensor(DType::Int32, Shape{1});
   shape->data<int32_t>()[0] = n * n;
-  auto v = dispatch1("Reshape", {m1, shape});           // a view of m1's buffer, returned
+  auto v = dispatch1("Reshape", {m1, shape});  // a view of m1's buffer, returned
   auto m2 = dispatch1("MatMul", {m1, w});
   auto m3 = dispatch1("MatMul", {m2, w});
   auto m4 = dispatch1("MatMul", {dispatch1("Tanh", {m3}), w});
@@ -71,32 +71,32 @@ TEST_CASE("a pool takes back only storage nothing else holds") {
   BudgetGuard guard;
   BufferPool::set_budget(size_t{64} << 20);
   BufferPool pool;
-  auto a = make_tensor(DType::Float32, Shape{100});   // 400 bytes: capacity 448
+  auto a = make_tensor(DType::Float32, Shape{100});  // 400 bytes: capacity 448
   const void* pa = a->raw();
   auto view = reshaped(a, Shape{10, 10});
-  pool.recycle(a);                                     // the view still holds the buffer
+  pool.recycle(a);  // the view still holds the buffer
   CHECK(pool.size() == 0);
   CHECK(!a);
   auto b = make_tensor(DType::Float32, Shape{100});
-  auto alias = b;                                      // a second reference to the tensor
+  auto alias = b;  // a second reference to the tensor
   pool.recycle(b);
   CHECK(pool.size() == 0);
-  pool.recycle(alias);                                 // now the sole reference: kept
+  pool.recycle(alias);  // now the sole reference: kept
   CHECK(pool.size() == 1);
   CHECK(pool.bytes_held() == 448);
-  auto s = make_tensor(DType::String, Shape{3});       // strings are never pooled
+  auto s = make_tensor(DType::String, Shape{3});  // strings are never pooled
   pool.recycle(s);
   float data[4];
   auto wrapped = std::make_shared<EagerTensor>(DType::Float32, Shape{4}, Buffer::wrap(data, sizeof data, nullptr));
-  pool.recycle(wrapped);                               // nor memory the buffer does not own
+  pool.recycle(wrapped);  // nor memory the buffer does not own
   CHECK(pool.size() == 1);
-  CHECK(!pool.take(1024));                             // more than the free buffer has
-  CHECK(!pool.take(128));                              // far less: not worth pinning 448 bytes
+  CHECK(!pool.take(1024));  // more than the free buffer has
+  CHECK(!pool.take(128));   // far less: not worth pinning 448 bytes
   auto got = pool.take(448);
   REQUIRE(got);
   CHECK(got->capacity() == 448);
   CHECK(pool.size() == 0);
-  CHECK(view->data<float>() == pa);                    // the view's storage was never handed out
+  CHECK(view->data<float>() == pa);  // the view's storage was never handed out
 }
 
 TEST_CASE("Buffer::allocate draws from the thread's current pool and respects the budget") {
@@ -109,12 +109,12 @@ TEST_CASE("Buffer::allocate draws from the thread's current pool and respects th
   {
     PoolScope outer(&pool);
     {
-      PoolScope off(nullptr);                          // nested scope: no pool
+      PoolScope off(nullptr);  // nested scope: no pool
       auto c = make_tensor(DType::Float32, Shape{16, 16});
       CHECK(c->raw() != pa);
     }
     uint64_t fresh = Buffer::fresh_allocations();
-    auto b = make_tensor(DType::Float32, Shape{256});   // same bytes, another shape
+    auto b = make_tensor(DType::Float32, Shape{256});  // same bytes, another shape
     CHECK(b->raw() == pa);
     CHECK(b->buffer()->nbytes() == 1024);
     CHECK(Buffer::fresh_allocations() == fresh);
@@ -123,7 +123,7 @@ TEST_CASE("Buffer::allocate draws from the thread's current pool and respects th
   BufferPool::set_budget(0);
   auto d = make_tensor(DType::Float32, Shape{16});
   pool.recycle(d);
-  CHECK(pool.size() == 0);                             // budget 0: pooling off
+  CHECK(pool.size() == 0);  // budget 0: pooling off
 }
 
 TEST_CASE("a planned run reuses dead values' storage, never outputs or views, same results") {
@@ -143,11 +143,11 @@ TEST_CASE("a planned run reuses dead values' storage, never outputs or views, sa
     check_same((*r)[1], ref[1]);
   }
   // Outputs of different runs never share storage, nor with the inputs.
-  std::vector<const void*> ptrs{first[0]->raw(), first[1]->raw(), second[0]->raw(), second[1]->raw(),
-                                x->raw(), w->raw()};
+  std::vector<const void*> ptrs{first[0]->raw(),  first[1]->raw(), second[0]->raw(),
+                                second[1]->raw(), x->raw(),        w->raw()};
   std::sort(ptrs.begin(), ptrs.end());
   CHECK(std::adjacent_find(ptrs.begin(), ptrs.end()) == ptrs.end());
-  check_same(first[1], ref[1]);                        // still intact after the second run
+  check_same(first[1], ref[1]);  // still intact after the second run
 }
 
 TEST_CASE("a plan run on many threads at once gives each run its own pool") {
@@ -219,6 +219,6 @@ TEST_CASE("a While body with static shapes allocates no storage per iteration on
   CHECK(many.first - few.first <= 100);
   BufferPool::set_budget(0);
   auto unpooled = run(110);
-  CHECK(unpooled.first - many.first >= 100);           // the body's matmul and tanh each iteration
+  CHECK(unpooled.first - many.first >= 100);  // the body's matmul and tanh each iteration
   check_same(many.second, unpooled.second);
 }

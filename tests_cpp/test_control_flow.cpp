@@ -25,7 +25,9 @@ std::vector<int64_t>& side_effects() {
 }
 
 void add_test_ops(OpRegistry& r) {
-  r.add(OpDef{"TestLess", "less", 2,
+  r.add(OpDef{"TestLess",
+              "less",
+              2,
               [](const InferContext& c) { return one(DType::Bool, c.inputs[0].shape); },
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 return std::vector<EagerPtr>{
@@ -45,7 +47,10 @@ void add_test_ops(OpRegistry& r) {
                                               dispatch1("TestMul", {g.out_grads[0], g.inputs[0]})};
               }});
   // Records its input's value on every execution (a stand-in for fn.print).
-  OpDef rec{"TestRecord", "record", 1, [](const InferContext&) { return std::vector<TensorSpec>{}; },
+  OpDef rec{"TestRecord",
+            "record",
+            1,
+            [](const InferContext&) { return std::vector<TensorSpec>{}; },
             [](KernelContext&, const std::vector<EagerPtr>& in) {
               side_effects().push_back(in[0]->scalar_as_int());
               return std::vector<EagerPtr>{};
@@ -102,8 +107,9 @@ Function function(const std::vector<TensorSpec>& args, F fn) {
 Function counting_loop(int64_t max_iter = -1) {
   return function({scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[0], x = a[1];
-    auto cond = trace("cond", {scalar(DType::Int32), scalar(DType::Float32)},
-                      [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+    auto cond = trace("cond", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})};
+    });
     auto body = trace("body", {scalar(DType::Int32), scalar(DType::Float32)}, [&](const std::vector<TensorPtr>& v) {
       return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}), dispatch1("AddV2", {v[1], x})};
     });
@@ -116,17 +122,21 @@ Function counting_loop(int64_t max_iter = -1) {
 TEST_CASE("If runs the taken branch with captures of both branches") {
   auto plan = function({scalar(DType::Bool), scalar(DType::Float32), scalar(DType::Float32)},
                        [](const std::vector<TensorPtr>& a) {
-    auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("AddV2", {a[1], a[1]})}; });
-    auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("TestMul", {a[2], a[1]})}; });
-    auto out = build_if(a[0], *t, *e);
-    CHECK(out.size() == 1);
-    CHECK(out[0]->shape() == Shape{});
-    return out;
-  });
+                         auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) {
+                           return std::vector<TensorPtr>{dispatch1("AddV2", {a[1], a[1]})};
+                         });
+                         auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) {
+                           return std::vector<TensorPtr>{dispatch1("TestMul", {a[2], a[1]})};
+                         });
+                         auto out = build_if(a[0], *t, *e);
+                         CHECK(out.size() == 1);
+                         CHECK(out[0]->shape() == Shape{});
+                         return out;
+                       });
   const Node& node = plan->graph().node(plan->graph().num_nodes() - 1);
   CHECK(node.op == "StatelessIf");
   CHECK(node.name == "cond");
-  CHECK(node.inputs.size() == 3);   // pred + the two captured args (one shared)
+  CHECK(node.inputs.size() == 3);  // pred + the two captured args (one shared)
   auto bt = make_scalar(DType::Bool, 1), bf = make_scalar(DType::Bool, 0);
   CHECK(plan->run({bt, f32(3), f32(5)})[0]->scalar_as_double() == 6);
   CHECK(plan->run({bf, f32(3), f32(5)})[0]->scalar_as_double() == 15);
@@ -167,7 +177,7 @@ TEST_CASE("If merges branch shapes and rejects mismatched dtypes, naming both ou
   }
   auto t4 = trace("then", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{x}; });
   auto e4 = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{x}; });
-  CHECK_THROWS_AS(build_if(x, *t4, *e4), Error);   // pred must be a bool scalar
+  CHECK_THROWS_AS(build_if(x, *t4, *e4), Error);  // pred must be a bool scalar
 }
 
 TEST_CASE("While counts with captures, once compiled per node") {
@@ -194,11 +204,13 @@ TEST_CASE("While errors name the loop variable") {
   auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{1}});
   auto y = b.add_placeholder("y", TensorSpec{DType::Float32, Shape{2}});
   auto cond = [&] {
-    return trace("cond", {TensorSpec{DType::Float32, Shape{1}}},
-                 [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("TestLess", {i32(0), i32(1)})}; });
+    return trace("cond", {TensorSpec{DType::Float32, Shape{1}}}, [&](const std::vector<TensorPtr>&) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {i32(0), i32(1)})};
+    });
   };
   auto c1 = cond();
-  auto body = trace("body", {TensorSpec{DType::Float32, Shape{1}}}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
+  auto body = trace("body", {TensorSpec{DType::Float32, Shape{1}}},
+                    [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
   try {
     build_while({x}, *c1, *body, -1, "while", {"x"});
     FAIL("no error");
@@ -209,7 +221,8 @@ TEST_CASE("While errors name the loop variable") {
     CHECK(m.find("set_loop_options to set shape invariants") != std::string::npos);
   }
   auto c2 = cond();
-  auto body2 = trace("body", {TensorSpec{DType::Float32, Shape{1}}}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
+  auto body2 = trace("body", {TensorSpec{DType::Float32, Shape{1}}},
+                     [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
   try {
     build_while({x}, *c2, *body2);
     FAIL("no error");
@@ -217,7 +230,8 @@ TEST_CASE("While errors name the loop variable") {
     CHECK(std::string(e.what()).find("Input tensor `x:0` enters the loop with shape (1,), but has shape (2,)") == 0);
   }
   auto c3 = cond();
-  auto body3 = trace("body", {TensorSpec{DType::Float32, Shape{1}}}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{i32(1)}; });
+  auto body3 = trace("body", {TensorSpec{DType::Float32, Shape{1}}},
+                     [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{i32(1)}; });
   try {
     build_while({x}, *c3, *body3, -1, "while", {"x"});
     FAIL("no error");
@@ -226,9 +240,11 @@ TEST_CASE("While errors name the loop variable") {
     CHECK(std::string(e.what()) == "'x' has dtype float32 before the loop, but dtype int32 after one iteration");
   }
   // A relaxed invariant (None) admits the changing shape.
-  auto c4 = trace("cond", {TensorSpec{DType::Float32, Shape{Shape::kUnknown}}},
-                  [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("TestLess", {i32(0), i32(1)})}; });
-  auto body4 = trace("body", {TensorSpec{DType::Float32, Shape{Shape::kUnknown}}}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
+  auto c4 = trace("cond", {TensorSpec{DType::Float32, Shape{Shape::kUnknown}}}, [&](const std::vector<TensorPtr>&) {
+    return std::vector<TensorPtr>{dispatch1("TestLess", {i32(0), i32(1)})};
+  });
+  auto body4 = trace("body", {TensorSpec{DType::Float32, Shape{Shape::kUnknown}}},
+                     [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{y}; });
   auto out = build_while({x}, *c4, *body4);
   CHECK(out[0]->shape() == Shape{Shape::kUnknown});
 }
@@ -237,18 +253,22 @@ TEST_CASE("stateful ops in a loop body make the loop stateful; they run every it
   side_effects().clear();
   auto plan = function({scalar(DType::Int32)}, [](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[0];
-    auto cond = trace("cond", {scalar(DType::Int32)},
-                      [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+    auto cond = trace("cond", {scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& v) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})};
+    });
     auto body = trace("body", {scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& v) {
       dispatch("TestRecord", {v[0]});
       auto p = dispatch1("TestLess", {v[0], i32(2)});
-      auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) { dispatch("TestRecord", {i32(100)}); return std::vector<TensorPtr>{}; });
+      auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) {
+        dispatch("TestRecord", {i32(100)});
+        return std::vector<TensorPtr>{};
+      });
       auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{}; });
       auto r = build_if(p, *t, *e);
       CHECK(r.empty());
       return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)})};
     });
-    build_while({i32(0)}, *cond, *body);   // outputs unused: kept because it is stateful
+    build_while({i32(0)}, *cond, *body);  // outputs unused: kept because it is stateful
     return std::vector<TensorPtr>{};
   });
   const Graph& g = plan->graph();
@@ -262,12 +282,14 @@ TEST_CASE("nested loops and a loop inside a cond") {
   auto plan = function({scalar(DType::Bool), scalar(DType::Int32)}, [](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[1];
     auto then_b = trace("then", {}, [&](const std::vector<TensorPtr>&) {
-      auto cond = trace("cond", {scalar(DType::Int32), scalar(DType::Int32)},
-                        [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+      auto cond = trace("cond", {scalar(DType::Int32), scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& v) {
+        return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})};
+      });
       auto body = trace("body", {scalar(DType::Int32), scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& v) {
         TensorPtr i = v[0];
-        auto c2 = trace("cond2", {scalar(DType::Int32), scalar(DType::Int32)},
-                        [&](const std::vector<TensorPtr>& w) { return std::vector<TensorPtr>{dispatch1("TestLess", {w[0], i})}; });
+        auto c2 = trace("cond2", {scalar(DType::Int32), scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& w) {
+          return std::vector<TensorPtr>{dispatch1("TestLess", {w[0], i})};
+        });
         auto b2 = trace("body2", {scalar(DType::Int32), scalar(DType::Int32)}, [&](const std::vector<TensorPtr>& w) {
           return std::vector<TensorPtr>{dispatch1("AddV2", {w[0], i32(1)}), dispatch1("AddV2", {w[1], i32(1)})};
         });
@@ -286,7 +308,7 @@ TEST_CASE("nested loops and a loop inside a cond") {
 TEST_CASE("control flow nodes run eagerly through dispatch too") {
   auto t = trace("then", {}, [](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{f32(1)}; });
   auto e = trace("else", {}, [](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{f32(2)}; });
-  auto out = build_if(make_scalar(DType::Bool, 0), *t, *e);   // no graph being built: runs now
+  auto out = build_if(make_scalar(DType::Bool, 0), *t, *e);  // no graph being built: runs now
   REQUIRE(out[0]->is_eager());
   CHECK(as_eager(out[0])->scalar_as_double() == 2);
 }
@@ -297,7 +319,9 @@ TEST_CASE("If gradient matches finite differences") {
     auto t = trace("then", {}, [&](const std::vector<TensorPtr>&) {
       return std::vector<TensorPtr>{dispatch1("TestMul", {dispatch1("TestMul", {x, x}), y})};
     });
-    auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) { return std::vector<TensorPtr>{dispatch1("AddV2", {x, y})}; });
+    auto e = trace("else", {}, [&](const std::vector<TensorPtr>&) {
+      return std::vector<TensorPtr>{dispatch1("AddV2", {x, y})};
+    });
     return std::make_pair(std::move(t), std::move(e));
   };
   for (bool p : {true, false}) {
@@ -334,8 +358,8 @@ TEST_CASE("If gradient matches finite differences") {
 }
 
 TEST_CASE("TensorList values: reserve, set, get, stack, gather, scatter, concat, length") {
-  auto list = dispatch1("TensorListReserve", {i32(3)},
-                        Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{2}}});
+  auto list =
+      dispatch1("TensorListReserve", {i32(3)}, Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{2}}});
   auto row = [](float a, float b) {
     auto t = make_tensor(DType::Float32, Shape{2});
     t->data<float>()[0] = a;
@@ -372,7 +396,8 @@ TEST_CASE("TensorList values: reserve, set, get, stack, gather, scatter, concat,
   auto grown = dispatch1("TensorListSetItem", {l2, i32(4), row(7, 8)}, Attrs{{"resize_if_index_out_of_bounds", true}});
   CHECK(as_eager(dispatch1("TensorListLength", {grown}))->scalar_as_int() == 5);
   auto from = dispatch1("TensorListFromTensor", {s3});
-  CHECK(as_eager(dispatch1("TensorListGetItem", {from, i32(1)}, Attrs{{"element_dtype", DType::Float32}}))->data<float>()[0] == 0);
+  CHECK(as_eager(dispatch1("TensorListGetItem", {from, i32(1)}, Attrs{{"element_dtype", DType::Float32}}))
+            ->data<float>()[0] == 0);
   CHECK_THROWS_AS(list_of(*i32(1)), Error);
 }
 
@@ -380,16 +405,20 @@ TEST_CASE("a TensorList is carried through a While loop") {
   // for i < n: list[i] = float(i)... (here: list = set(list, i, x)); return stack(list)
   auto plan = function({scalar(DType::Int32), scalar(DType::Float32)}, [](const std::vector<TensorPtr>& a) {
     TensorPtr n = a[0], x = a[1];
-    auto list = dispatch1("TensorListReserve", {n}, Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{}}});
+    auto list =
+        dispatch1("TensorListReserve", {n}, Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{}}});
     std::vector<TensorSpec> vars{scalar(DType::Int32), scalar(DType::Variant), scalar(DType::Float32)};
-    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& v) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})};
+    });
     auto body = trace("body", vars, [&](const std::vector<TensorPtr>& v) {
       auto acc = dispatch1("AddV2", {v[2], x});
-      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}), dispatch1("TensorListSetItem", {v[1], v[0], acc}), acc};
+      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}),
+                                    dispatch1("TensorListSetItem", {v[1], v[0], acc}), acc};
     });
     auto out = build_while({i32(0), list, f32(0)}, *cond, *body);
-    return std::vector<TensorPtr>{dispatch1("TensorListStack", {out[1]},
-                                            Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{}}})};
+    return std::vector<TensorPtr>{
+        dispatch1("TensorListStack", {out[1]}, Attrs{{"element_dtype", DType::Float32}, {"element_shape", Shape{}}})};
   });
   auto out = plan->run({i32(4), f32(2)});
   REQUIRE(out[0]->shape() == Shape{4});
@@ -402,13 +431,17 @@ TEST_CASE("a TensorList written in a loop is updated in place only when nothing 
     TensorPtr n = a[0];
     auto list = dispatch1("TensorListReserve", {n}, Attrs{{"element_dtype", DType::Int32}, {"element_shape", Shape{}}});
     std::vector<TensorSpec> vars{scalar(DType::Int32), scalar(DType::Variant), scalar(DType::Variant)};
-    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& v) { return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})}; });
+    auto cond = trace("cond", vars, [&](const std::vector<TensorPtr>& v) {
+      return std::vector<TensorPtr>{dispatch1("TestLess", {v[0], n})};
+    });
     auto body = trace("body", vars, [&](const std::vector<TensorPtr>& v) {
-      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}), dispatch1("TensorListSetItem", {v[1], v[0], v[0]}), v[1]};
+      return std::vector<TensorPtr>{dispatch1("AddV2", {v[0], i32(1)}),
+                                    dispatch1("TensorListSetItem", {v[1], v[0], v[0]}), v[1]};
     });
     auto out = build_while({i32(0), list, list}, *cond, *body);
     Attrs st{{"element_dtype", DType::Int32}, {"element_shape", Shape{}}};
-    return std::vector<TensorPtr>{dispatch1("TensorListStack", {out[1]}, st), dispatch1("TensorListStack", {out[2]}, st)};
+    return std::vector<TensorPtr>{dispatch1("TensorListStack", {out[1]}, st),
+                                  dispatch1("TensorListStack", {out[2]}, st)};
   });
   auto out = plan.run({i32(20000)});
   REQUIRE(out[0]->shape() == Shape{20000});
@@ -436,7 +469,8 @@ std::unique_ptr<GraphBuilder> three_var_loop(size_t keep) {
   });
 }
 
-std::vector<EagerPtr> run_with_captures(std::shared_ptr<const Graph> g, const GraphBuilder& b, std::vector<EagerPtr> args) {
+std::vector<EagerPtr> run_with_captures(std::shared_ptr<const Graph> g, const GraphBuilder& b,
+                                        std::vector<EagerPtr> args) {
   for (auto& c : b.captured_values()) args.push_back(as_eager(c));
   return Plan::compile(std::move(g))->run(args);
 }
@@ -498,13 +532,13 @@ TEST_CASE("merge_forward_while runs a gradient's forward loop once") {
     return std::vector<TensorPtr>{out[1], dx};
   });
   auto g = f->graph();
-  CHECK(count_whiles(*g) == 3);   // forward, accumulating forward, backward
+  CHECK(count_whiles(*g) == 3);  // forward, accumulating forward, backward
   auto merged = merge_forward_while(*g);
   CHECK(count_whiles(*merged) == 2);
   auto ref = run_with_captures(g, *f, {i32(3), f32(2)});
   auto got = run_with_captures(optimize(*g), *f, {i32(3), f32(2)});
-  CHECK(got[0]->scalar_as_double() == 8.0);    // 2^3
-  CHECK(got[1]->scalar_as_double() == 12.0);   // 3 * 2^2
+  CHECK(got[0]->scalar_as_double() == 8.0);   // 2^3
+  CHECK(got[1]->scalar_as_double() == 12.0);  // 3 * 2^2
   CHECK(ref[0]->scalar_as_double() == got[0]->scalar_as_double());
   CHECK(ref[1]->scalar_as_double() == got[1]->scalar_as_double());
 }
@@ -535,6 +569,6 @@ TEST_CASE("prune_while_loop_vars renumbers a later While's inputs") {
   });
   auto pruned = prune_while_loop_vars(*f->graph());
   auto got = run_with_captures(pruned, *f, {i32(3), f32(1.5f)});
-  CHECK(got[0]->scalar_as_double() == 7.5);   // 5 iterations in all
+  CHECK(got[0]->scalar_as_double() == 7.5);  // 5 iterations in all
   CHECK(run_with_captures(f->graph(), *f, {i32(3), f32(1.5f)})[0]->scalar_as_double() == 7.5);
 }

@@ -20,7 +20,7 @@ TEST_CASE("dtype names and sizes") {
   REQUIRE(dtype_from_name("complex64", &d));
   CHECK(d == DType::Complex64);
   CHECK(dtype_size(DType::Complex128) == 16);
-  CHECK_FALSE(is_pod(DType::Complex64));   // numeric visitors reject complex
+  CHECK_FALSE(is_pod(DType::Complex64));  // numeric visitors reject complex
   CHECK_FALSE(dtype_from_name("complex32", &d));
 }
 
@@ -73,7 +73,7 @@ TEST_CASE("small buffers recycle per thread: aligned, never shared while alive, 
   std::vector<EagerPtr> live;
   std::set<const void*> seen;
   for (int round = 0; round < 3; ++round) {
-    for (int i = 0; i < 600; ++i) {   // more than the cache holds
+    for (int i = 0; i < 600; ++i) {  // more than the cache holds
       auto t = make_tensor(DType::Float64, Shape{i % 8});
       CHECK(reinterpret_cast<uintptr_t>(t->raw()) % 64 == 0);
       for (int k = 0; k < t->num_elements(); ++k) t->data<double>()[k] = i + 0.5 * k;
@@ -82,7 +82,7 @@ TEST_CASE("small buffers recycle per thread: aligned, never shared while alive, 
     seen.clear();
     for (auto& t : live) {
       if (t->num_elements() == 0) continue;
-      CHECK(seen.insert(t->raw()).second);   // no two live tensors share a block
+      CHECK(seen.insert(t->raw()).second);  // no two live tensors share a block
     }
     for (size_t i = 0; i < live.size(); ++i)
       for (int k = 0; k < live[i]->num_elements(); ++k)
@@ -93,7 +93,7 @@ TEST_CASE("small buffers recycle per thread: aligned, never shared while alive, 
     std::thread([v = std::move(other)]() mutable { v.clear(); }).join();
     live.clear();
   }
-  auto big = make_tensor(DType::Float32, Shape{1000});   // not a small block
+  auto big = make_tensor(DType::Float32, Shape{1000});  // not a small block
   CHECK(reinterpret_cast<uintptr_t>(big->raw()) % 64 == 0);
   big->data<float>()[999] = 1.f;
   CHECK(big->data<float>()[999] == 1.f);

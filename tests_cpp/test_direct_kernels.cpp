@@ -11,10 +11,19 @@
 using namespace fn;
 
 TEST_CASE("direct float32 matmul matches the reference loop (all transposes, ragged blocks)") {
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {32, 64, 64}, {5, 70, 3}, {7, 130, 17}, {4, 64, 1}, {16, 32, 48}, {3, 48, 16}}) {
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1},
+                         {32, 64, 64},
+                         {5, 70, 3},
+                         {7, 130, 17},
+                         {4, 64, 1},
+                         {16, 32, 48},
+                         {3, 48, 16}}) {
     std::vector<float> a(m * k), b(k * n), want(m * n), got(m * n, -1.f);
     uint32_t x = 12345;
-    auto rnd = [&] { x = x * 1664525u + 1013904223u; return static_cast<float>(x >> 8) / (1 << 24) - 0.5f; };
+    auto rnd = [&] {
+      x = x * 1664525u + 1013904223u;
+      return static_cast<float>(x >> 8) / (1 << 24) - 0.5f;
+    };
     for (auto& v : a) v = rnd();
     for (auto& v : b) v = rnd();
     for (bool ta : {false, true})
@@ -30,7 +39,10 @@ TEST_CASE("direct float32 matmul with a fused add equals the matmul followed by 
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{32, 64, 64}, {5, 70, 3}, {7, 130, 17}, {1, 64, 9}}) {
     std::vector<float> a(m * k), b(k * n), add(m * n), want(m * n), got(m * n, -1.f);
     uint32_t x = 777;
-    auto rnd = [&] { x = x * 1664525u + 1013904223u; return static_cast<float>(x >> 8) / (1 << 24) - 0.5f; };
+    auto rnd = [&] {
+      x = x * 1664525u + 1013904223u;
+      return static_cast<float>(x >> 8) / (1 << 24) - 0.5f;
+    };
     for (auto& v : a) v = rnd();
     for (auto& v : b) v = rnd();
     for (auto& v : add) v = rnd() * 3.f;
@@ -40,7 +52,7 @@ TEST_CASE("direct float32 matmul with a fused add equals the matmul followed by 
         for (int64_t i = 0; i < m * n; ++i) want[i] += add[i];
         direct::matmul_f32(a.data(), b.data(), got.data(), m, n, k, ta, tb, add.data());
         for (int64_t i = 0; i < m * n; ++i) CHECK(got[i] == want[i]);
-        std::vector<float> inplace = add;   // add may alias the output
+        std::vector<float> inplace = add;  // add may alias the output
         direct::matmul_f32(a.data(), b.data(), inplace.data(), m, n, k, ta, tb, inplace.data());
         CHECK(inplace == want);
       }
@@ -51,8 +63,11 @@ TEST_CASE("direct float32 sum/mean matches a double-accumulated loop over one ru
   std::vector<int64_t> dims = {3, 5, 7, 33};
   std::vector<float> x(3 * 5 * 7 * 33);
   for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7919) % 1000) / 7.f - 60.f;
-  for (auto red : {std::vector<bool>{true, false, false, false}, {false, true, true, false}, {false, false, false, true},
-                   {true, true, true, true}, {false, false, true, true}}) {
+  for (auto red : {std::vector<bool>{true, false, false, false},
+                   {false, true, true, false},
+                   {false, false, false, true},
+                   {true, true, true, true},
+                   {false, false, true, true}}) {
     int64_t outer, mid, inner;
     REQUIRE(direct::contiguous_reduction(dims, red, &outer, &mid, &inner));
     REQUIRE(outer * mid * inner == static_cast<int64_t>(x.size()));
@@ -70,6 +85,6 @@ TEST_CASE("direct float32 sum/mean matches a double-accumulated loop over one ru
   }
   int64_t o, m, i;
   CHECK_FALSE(direct::contiguous_reduction(dims, {true, false, true, false}, &o, &m, &i));
-  CHECK(direct::contiguous_reduction({3, 1, 4}, {true, false, true}, &o, &m, &i));   // a size-1 axis between
+  CHECK(direct::contiguous_reduction({3, 1, 4}, {true, false, true}, &o, &m, &i));  // a size-1 axis between
   CHECK(m == 12);
 }

@@ -20,7 +20,7 @@ TEST_CASE("a plan runs a traced graph and prunes unused nodes") {
     (void)unused;
   }
   auto plan = Plan::compile(g);
-  CHECK(plan->num_steps() == 2);   // MatMul and add_1, not the unused add
+  CHECK(plan->num_steps() == 2);  // MatMul and add_1, not the unused add
   auto x = make_tensor(DType::Float32, Shape{2, 2}), w = make_tensor(DType::Float32, Shape{2, 2});
   float xv[] = {1, 2, 3, 4}, wv[] = {1, 0, 0, 1};
   std::copy(xv, xv + 4, x->data<float>());

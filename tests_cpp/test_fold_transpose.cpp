@@ -21,10 +21,14 @@ EagerPtr random_tensor(DType d, const Shape& s, uint32_t seed) {
   for (int64_t i = 0; i < t->num_elements(); ++i) {
     x = x * 1664525u + 1013904223u;
     double v = -3.0 + 6.0 * static_cast<double>(x >> 8) / static_cast<double>(1u << 24);
-    if (d == DType::Float32) t->data<float>()[i] = static_cast<float>(v);
-    else if (d == DType::Float64) t->data<double>()[i] = v;
-    else if (d == DType::Int32) t->data<int32_t>()[i] = static_cast<int32_t>(std::lround(v * 3));
-    else FAIL("dtype");
+    if (d == DType::Float32)
+      t->data<float>()[i] = static_cast<float>(v);
+    else if (d == DType::Float64)
+      t->data<double>()[i] = v;
+    else if (d == DType::Int32)
+      t->data<int32_t>()[i] = static_cast<int32_t>(std::lround(v * 3));
+    else
+      FAIL("dtype");
   }
   return t;
 }
@@ -45,9 +49,18 @@ void check_same(const std::shared_ptr<Graph>& g, const std::shared_ptr<Graph>& f
     for (int64_t i = 0; i < ref[o]->num_elements(); ++i) {
       double a = 0, b = 0;
       switch (ref[o]->dtype()) {
-        case DType::Float32: a = got[o]->data<float>()[i]; b = ref[o]->data<float>()[i]; break;
-        case DType::Float64: a = got[o]->data<double>()[i]; b = ref[o]->data<double>()[i]; break;
-        case DType::Int32: a = got[o]->data<int32_t>()[i]; b = ref[o]->data<int32_t>()[i]; break;
+        case DType::Float32:
+          a = got[o]->data<float>()[i];
+          b = ref[o]->data<float>()[i];
+          break;
+        case DType::Float64:
+          a = got[o]->data<double>()[i];
+          b = ref[o]->data<double>()[i];
+          break;
+        case DType::Int32:
+          a = got[o]->data<int32_t>()[i];
+          b = ref[o]->data<int32_t>()[i];
+          break;
         default: FAIL("dtype");
       }
       bad += !(std::fabs(a - b) <= rtol * (1 + std::fabs(b)));
@@ -93,8 +106,8 @@ TEST_CASE("fold_transpose: attention's head transposes fold into the batched mat
 TEST_CASE("fold_transpose: a swap of the last two dims flips transpose_a/b or adj_x/adj_y, any real dtype") {
   for (DType dt : {DType::Float32, DType::Float64, DType::Int32}) {
     for (bool batched : {false, true}) {
-      for (int which = 0; which < 3; ++which) {   // a, b or both transposed
-        for (bool flag : {false, true}) {          // composes with the op's own flag
+      for (int which = 0; which < 3; ++which) {  // a, b or both transposed
+        for (bool flag : {false, true}) {        // composes with the op's own flag
           Case c;
           {
             GraphBuilder gb(c.g);
@@ -130,20 +143,21 @@ TEST_CASE("fold_transpose: strided operands with broadcast batch dims, adj flags
   {
     GraphBuilder gb(c.g);
     ContextScope scope(&gb);
-    auto x = gb.add_placeholder("x", TensorSpec{DType::Float32, Shape{2, 48, 3, 32}});   // -> [2, 3, 48, 32]
-    auto w = gb.add_placeholder("w", TensorSpec{DType::Float32, Shape{40, 32}});          // rank 2, broadcast
-    auto v = gb.add_placeholder("v", TensorSpec{DType::Float32, Shape{2, 40, 3, 48}});   // -> [2, 3, 48, 40]
+    auto x = gb.add_placeholder("x", TensorSpec{DType::Float32, Shape{2, 48, 3, 32}});  // -> [2, 3, 48, 32]
+    auto w = gb.add_placeholder("w", TensorSpec{DType::Float32, Shape{40, 32}});        // rank 2, broadcast
+    auto v = gb.add_placeholder("v", TensorSpec{DType::Float32, Shape{2, 40, 3, 48}});  // -> [2, 3, 48, 40]
     auto a = transpose_node(x, {0, 2, 1, 3});
-    auto p = dispatch1("BatchMatMulV2", {a, w}, Attrs{{"adj_y", true}});                // [2, 3, 48, 40]
+    auto p = dispatch1("BatchMatMulV2", {a, w}, Attrs{{"adj_y", true}});  // [2, 3, 48, 40]
     auto q = dispatch1("BatchMatMulV2", {transpose_node(v, {0, 2, 3, 1}), p}, Attrs{{"adj_x", true}});  // [2,3,40,40]
-    auto o1 = transpose_node(q, {0, 2, 1, 3});   // rows stay rows: strided dst
-    auto v2 = gb.add_placeholder("v2", TensorSpec{DType::Float32, Shape{2, 3, 40, 48}});   // -> [2, 3, 48, 40]
+    auto o1 = transpose_node(q, {0, 2, 1, 3});                                            // rows stay rows: strided dst
+    auto v2 = gb.add_placeholder("v2", TensorSpec{DType::Float32, Shape{2, 3, 40, 48}});  // -> [2, 3, 48, 40]
     auto r = dispatch1("BatchMatMulV2", {a, transpose_node(v2, {0, 1, 3, 2})}, Attrs{{"adj_x", true}});  // [2,3,32,40]
-    auto o2 = transpose_node(r, {0, 1, 3, 2});   // a transposed dst (oneDNN's reference kernel): stays
+    auto o2 = transpose_node(r, {0, 1, 3, 2});  // a transposed dst (oneDNN's reference kernel): stays
     c.g->outputs.push_back(NodeOutput{o1->node, 0});
     c.g->outputs.push_back(NodeOutput{o2->node, 0});
     c.in = {random_tensor(DType::Float32, Shape{2, 48, 3, 32}, 5), random_tensor(DType::Float32, Shape{40, 32}, 6),
-            random_tensor(DType::Float32, Shape{2, 40, 3, 48}, 7), random_tensor(DType::Float32, Shape{2, 3, 40, 48}, 8)};
+            random_tensor(DType::Float32, Shape{2, 40, 3, 48}, 7),
+            random_tensor(DType::Float32, Shape{2, 3, 40, 48}, 8)};
   }
   auto f = optimize(*c.g);
   // x's transpose has two readers and stays, so does o2.
@@ -157,10 +171,11 @@ TEST_CASE("fold_transpose: a permuted operand of lower rank than the other (broa
     GraphBuilder gb(c.g);
     ContextScope scope(&gb);
     auto x = gb.add_placeholder("x", TensorSpec{DType::Float32, Shape{2, 3, 48, 32}});
-    auto w = gb.add_placeholder("w", TensorSpec{DType::Float32, Shape{40, 3, 32}});   // -> [3, 40, 32]
-    auto y = dispatch1("BatchMatMulV2", {x, transpose_node(w, {1, 0, 2})}, Attrs{{"adj_y", true}});   // [2,3,48,40]
+    auto w = gb.add_placeholder("w", TensorSpec{DType::Float32, Shape{40, 3, 32}});                  // -> [3, 40, 32]
+    auto y = dispatch1("BatchMatMulV2", {x, transpose_node(w, {1, 0, 2})}, Attrs{{"adj_y", true}});  // [2,3,48,40]
     c.g->outputs.push_back(NodeOutput{y->node, 0});
-    c.in = {random_tensor(DType::Float32, Shape{2, 3, 48, 32}, 12), random_tensor(DType::Float32, Shape{40, 3, 32}, 13)};
+    c.in = {random_tensor(DType::Float32, Shape{2, 3, 48, 32}, 12),
+            random_tensor(DType::Float32, Shape{40, 3, 32}, 13)};
   }
   auto f = optimize(*c.g);
   CHECK(count_op(*f, "Transpose") == 0);
@@ -169,15 +184,16 @@ TEST_CASE("fold_transpose: a permuted operand of lower rank than the other (broa
 
 TEST_CASE("fold_transpose: layouts oneDNN runs only in its reference kernel are copied, not run there") {
   // Eager calls with the attrs the pass would set; the kernel declines these strides itself.
-  auto a = random_tensor(DType::Float32, Shape{2, 3, 40, 48}, 9), b = random_tensor(DType::Float32, Shape{2, 3, 48, 36}, 10);
+  auto a = random_tensor(DType::Float32, Shape{2, 3, 40, 48}, 9),
+       b = random_tensor(DType::Float32, Shape{2, 3, 48, 36}, 10);
   auto x = random_tensor(DType::Float32, Shape{3, 40, 2, 48}, 11);
   for (int variant = 0; variant < 2; ++variant) {
     EagerPtr got, want;
-    if (variant == 0) {   // a transposed dst
+    if (variant == 0) {  // a transposed dst
       got = std::static_pointer_cast<EagerTensor>(
           dispatch1("BatchMatMulV2", {a, b}, Attrs{{"perm_out", std::vector<int64_t>{0, 1, 3, 2}}}));
       want = transpose(std::static_pointer_cast<EagerTensor>(dispatch1("BatchMatMulV2", {a, b})), {0, 1, 3, 2});
-    } else {   // reordered batch dims (gemm:jit, which runs)
+    } else {  // reordered batch dims (gemm:jit, which runs)
       got = std::static_pointer_cast<EagerTensor>(
           dispatch1("BatchMatMulV2", {x, b}, Attrs{{"perm_a", std::vector<int64_t>{2, 0, 1, 3}}}));
       want = std::static_pointer_cast<EagerTensor>(
@@ -186,7 +202,8 @@ TEST_CASE("fold_transpose: layouts oneDNN runs only in its reference kernel are 
     REQUIRE(got->shape() == want->shape());
     int64_t bad = 0;
     for (int64_t i = 0; i < want->num_elements(); ++i)
-      bad += !(std::fabs(got->data<float>()[i] - want->data<float>()[i]) <= 1e-5f * (1 + std::fabs(want->data<float>()[i])));
+      bad += !(std::fabs(got->data<float>()[i] - want->data<float>()[i]) <=
+               1e-5f * (1 + std::fabs(want->data<float>()[i])));
     CHECK(bad == 0);
   }
 }
@@ -198,20 +215,20 @@ TEST_CASE("fold_transpose: graphs it cannot fold are left unchanged") {
     ContextScope scope(&gb);
     auto x = gb.add_placeholder("x", TensorSpec{dt, Shape{2, 4, 6, 8}});
     TensorPtr t;
-    if (variant == 1) {   // a perm computed at run time
+    if (variant == 1) {  // a perm computed at run time
       auto p = gb.add_placeholder("p", TensorSpec{DType::Int32, Shape{4}});
       t = dispatch1("Transpose", {x, p});
     } else {
       t = transpose_node(x, perm);
     }
-    std::vector<int64_t> ys = t->shape().dims();   // y: [batch of t, t's columns, 5]
+    std::vector<int64_t> ys = t->shape().dims();  // y: [batch of t, t's columns, 5]
     ys[2] = ys[3];
     ys[3] = 5;
     auto y = gb.add_placeholder("y", TensorSpec{dt, Shape(ys)});
     auto z = dispatch1("BatchMatMulV2", {t, y});
     g->outputs.push_back(NodeOutput{z->node, 0});
-    if (variant == 2) g->outputs.push_back(NodeOutput{t->node, 0});   // the transpose is an output too
-    if (variant == 3) g->outputs.push_back(NodeOutput{dispatch1("Neg", {t})->node, 0});   // a second reader
+    if (variant == 2) g->outputs.push_back(NodeOutput{t->node, 0});  // the transpose is an output too
+    if (variant == 3) g->outputs.push_back(NodeOutput{dispatch1("Neg", {t})->node, 0});  // a second reader
     return g;
   };
   // float64 runs no oneDNN kernel: only swaps fold

@@ -40,16 +40,18 @@ TEST_CASE("variables are keyed by their resource id too") {
 TEST_CASE("literals by value, sequences by order, dicts ignore insertion order") {
   CHECK(lit(3)->equals(*lit(3)));
   CHECK_FALSE(lit(3)->equals(*lit(4)));
-  CHECK_FALSE(std::make_shared<LiteralType>(LiteralType::PyKind::Bool, "True", 1)->equals(
-      *std::make_shared<LiteralType>(LiteralType::PyKind::Int, "1", 1)));
+  CHECK_FALSE(std::make_shared<LiteralType>(LiteralType::PyKind::Bool, "True", 1)
+                  ->equals(*std::make_shared<LiteralType>(LiteralType::PyKind::Int, "1", 1)));
   CHECK_FALSE(tuple({lit(1), lit(2)})->equals(*tuple({lit(2), lit(1)})));
   auto list12 = std::make_shared<SequenceType>("list", std::vector<TypePtr>{lit(1), lit(2)});
   CHECK_FALSE(list12->equals(*tuple({lit(1), lit(2)})));
   DictType d1({{lit(1), lit(2)}, {lit(3), lit(4)}}), d2({{lit(3), lit(4)}, {lit(1), lit(2)}});
   CHECK(d1.equals(d2));
   CHECK(d1.hash() == d2.hash());
-  CHECK(tuple({tensor(DType::Int32, Shape{2}), lit(1)})->is_subtype_of(*tuple({tensor(DType::Int32, Shape{U}), lit(1)})));
-  CHECK_FALSE(tuple({tensor(DType::Int32, Shape{2}), lit(1)})->is_subtype_of(*tuple({tensor(DType::Int32, Shape{U}), lit(2)})));
+  CHECK(
+      tuple({tensor(DType::Int32, Shape{2}), lit(1)})->is_subtype_of(*tuple({tensor(DType::Int32, Shape{U}), lit(1)})));
+  CHECK_FALSE(
+      tuple({tensor(DType::Int32, Shape{2}), lit(1)})->is_subtype_of(*tuple({tensor(DType::Int32, Shape{U}), lit(2)})));
 }
 
 TEST_CASE("the cache picks the exact entry, else the most specific supertype") {
@@ -70,7 +72,7 @@ TEST_CASE("a bounded cache evicts the least recently used entry") {
   FunctionCache<int> cache(2);
   cache.insert(lit(1), std::make_shared<int>(1));
   cache.insert(lit(2), std::make_shared<int>(2));
-  CHECK(cache.lookup(lit(1)));   // 1 is now most recent
+  CHECK(cache.lookup(lit(1)));  // 1 is now most recent
   cache.insert(lit(3), std::make_shared<int>(3));
   CHECK(cache.size() == 2);
   CHECK(cache.lookup(lit(2)) == nullptr);

@@ -31,7 +31,10 @@ void check_close(const EagerTensor& a, const EagerTensor& b, float rtol) {
   REQUIRE(a.shape() == b.shape());
   for (int64_t i = 0; i < a.num_elements(); ++i) {
     float x = a.data<float>()[i], y = b.data<float>()[i];
-    if (std::isnan(x) || std::isnan(y)) { CHECK(std::isnan(x) == std::isnan(y)); continue; }
+    if (std::isnan(x) || std::isnan(y)) {
+      CHECK(std::isnan(x) == std::isnan(y));
+      continue;
+    }
     CHECK(std::fabs(x - y) <= rtol * std::fabs(y) + 1e-6f);
   }
 }
@@ -66,10 +69,12 @@ TEST_CASE("fusion: a layer-norm-like tree with scalar, row and column broadcasts
       g->outputs.push_back(NodeOutput{y->node, 0});
     }
     std::shared_ptr<Graph> f;
-    auto [ref, got] = both(g, {random_tensor(s, 1), random_tensor(Shape{rows, 1}, 2), random_tensor(Shape{cols}, 3),
-                               random_tensor(Shape{cols}, 4)}, &f);
+    auto [ref, got] = both(g,
+                           {random_tensor(s, 1), random_tensor(Shape{rows, 1}, 2), random_tensor(Shape{cols}, 3),
+                            random_tensor(Shape{cols}, 4)},
+                           &f);
     auto plan = Plan::compile(f);
-    CHECK(plan->num_steps() <= 3);   // the fused node (c is used twice: Sub stays apart)
+    CHECK(plan->num_steps() <= 3);  // the fused node (c is used twice: Sub stays apart)
     CHECK(count_op(*f, "_FusedElementwise") >= 1);
     check_close(*got[0], *ref[0], 1e-6f);
   }
@@ -82,8 +87,8 @@ TEST_CASE("fusion: values used elsewhere stay materialised") {
     ContextScope scope(&b);
     auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{300}});
     auto a = op1("Tanh", op2("Mul", x, x));
-    auto b2 = op1("Relu", op2("AddV2", a, x));   // a: output and input of b2
-    auto i = dispatch1("Cast", {b2}, Attrs{{"DstT", DType::Int32}});   // not fusable
+    auto b2 = op1("Relu", op2("AddV2", a, x));                        // a: output and input of b2
+    auto i = dispatch1("Cast", {b2}, Attrs{{"DstT", DType::Int32}});  // not fusable
     g->outputs.push_back(NodeOutput{a->node, 0});
     g->outputs.push_back(NodeOutput{b2->node, 0});
     g->outputs.push_back(NodeOutput{i->node, 0});
@@ -108,7 +113,8 @@ TEST_CASE("fusion: shapes that do not broadcast as one run of dims, or are unkno
   }
   auto f = fuse_elementwise(*g);
   CHECK(count_op(*f, "_FusedElementwise") == 0);
-  auto [ref, got] = both(g, {random_tensor(Shape{3, 4, 5}, 6), random_tensor(Shape{3, 1, 5}, 7), random_tensor(Shape{9}, 8)});
+  auto [ref, got] =
+      both(g, {random_tensor(Shape{3, 4, 5}, 6), random_tensor(Shape{3, 1, 5}, 7), random_tensor(Shape{9}, 8)});
   check_close(*got[0], *ref[0], 0.f);
 }
 
@@ -120,7 +126,10 @@ TEST_CASE("fused tanh matches std::tanh within a few ulp, and keeps NaN, inf and
   fused::tanh(x.data(), y.data(), static_cast<int64_t>(x.size()));
   for (size_t i = 0; i < x.size(); ++i) {
     float want = std::tanh(x[i]);
-    if (std::isnan(want)) { CHECK(std::isnan(y[i])); continue; }
+    if (std::isnan(want)) {
+      CHECK(std::isnan(y[i]));
+      continue;
+    }
     CHECK(std::fabs(y[i] - want) <= 4e-7f * std::max(1.f, std::fabs(want)));
     CHECK(std::fabs(y[i]) <= 1.f);
   }
@@ -137,7 +146,7 @@ TEST_CASE("fusion: a relu gradient (comparison -> bool->float Cast -> Mul) is on
     auto mask = dispatch1("Cast", {op2("Greater", y, zero)}, Attrs{{"DstT", DType::Float32}});
     auto m2 = dispatch1("Cast", {op2("LessEqual", d, y)}, Attrs{{"DstT", DType::Float32}});
     auto out = op2("AddV2", op2("Mul", d, mask), m2);
-    auto kept = op2("Less", y, d);   // a comparison someone else reads stays bool
+    auto kept = op2("Less", y, d);  // a comparison someone else reads stays bool
     g->outputs.push_back(NodeOutput{out->node, 0});
     g->outputs.push_back(NodeOutput{kept->node, 0});
   }
@@ -145,7 +154,7 @@ TEST_CASE("fusion: a relu gradient (comparison -> bool->float Cast -> Mul) is on
   auto y = random_tensor(Shape{17, 40}, 9);
   y->data<float>()[3] = NAN;
   auto [ref, got] = both(g, {y, random_tensor(Shape{17, 40}, 10)}, &f);
-  CHECK(Plan::compile(f)->num_steps() == 2);   // the fused node and the kept Less
+  CHECK(Plan::compile(f)->num_steps() == 2);  // the fused node and the kept Less
   check_close(*got[0], *ref[0], 0.f);
   for (int64_t j = 0; j < 17 * 40; ++j) CHECK(got[1]->data<bool>()[j] == ref[1]->data<bool>()[j]);
 }
@@ -158,9 +167,9 @@ TEST_CASE("fusion: runs in place only over a dying intermediate, never over a ca
     auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{20, 30}});
     auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{30, 30}});
     auto bias = b.add_placeholder("bias", TensorSpec{DType::Float32, Shape{30}});
-    auto a = dispatch1("MatMul", {x, w});                                // an intermediate that dies
-    auto y = op1("Relu", dispatch1("BiasAdd", {a, bias}));               // fused, in place over a
-    auto z = op1("Tanh", op2("Mul", x, x));                              // fused over the caller's x
+    auto a = dispatch1("MatMul", {x, w});                   // an intermediate that dies
+    auto y = op1("Relu", dispatch1("BiasAdd", {a, bias}));  // fused, in place over a
+    auto z = op1("Tanh", op2("Mul", x, x));                 // fused over the caller's x
     g->outputs.push_back(NodeOutput{y->node, 0});
     g->outputs.push_back(NodeOutput{z->node, 0});
   }
@@ -194,7 +203,7 @@ TEST_CASE("fusion: a chain of 60,000 ops is one node, built without deep recursi
   auto [ref, got] = both(g, {x, c, d}, &f);
   CHECK(count_op(*f, "_FusedElementwise") == 1);
   CHECK(Plan::compile(f)->num_steps() == 1);
-  check_close(*got[0], *ref[0], 0.f);   // the same functors in the same order: bit for bit
+  check_close(*got[0], *ref[0], 0.f);  // the same functors in the same order: bit for bit
 }
 
 TEST_CASE("fusion: a fused node with thousands of distinct constant inputs compiles and matches") {
@@ -205,8 +214,8 @@ TEST_CASE("fusion: a fused node with thousands of distinct constant inputs compi
     auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{4}});
     TensorPtr y = x;
     for (int i = 0; i < 3000; ++i) {
-      auto c = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 1.0 + 1e-6 * i)},
-                                           {"dtype", DType::Float32}});
+      auto c = dispatch1("Const", {},
+                         Attrs{{"value", make_scalar(DType::Float32, 1.0 + 1e-6 * i)}, {"dtype", DType::Float32}});
       y = op2("Mul", y, c);
     }
     g->outputs.push_back(NodeOutput{y->node, 0});
@@ -236,13 +245,17 @@ int fused_reductions(const Graph& g) {
 TEST_CASE("fusion: a layer norm is three passes, bit for bit the unfused graph") {
   // mean; var = mean(square(x - mean)); (x - mean) * rsqrt(var + eps) * g + b. `x - mean` has
   // two readers: each recomputes it; the variance's square and mean are one pass.
-  struct Case { Shape s; std::vector<int32_t> axes; int64_t rows, cols; };
-  for (const Case& t : {Case{Shape{7, 45}, {-1}, 7, 45}, Case{Shape{33, 600}, {1}, 33, 600},
-                        Case{Shape{64, 256}, {-1}, 64, 256}, Case{Shape{5, 3, 17}, {1, 2}, 5, 51},
-                        Case{Shape{4, 1, 9}, {2, 1}, 4, 9}, Case{Shape{2, 6, 1}, {1}, 2, 6},
-                        Case{Shape{3, 2501}, {-1}, 3, 2501}}) {   // rows longer than a tile, with a tail
+  struct Case {
+    Shape s;
+    std::vector<int32_t> axes;
+    int64_t rows, cols;
+  };
+  for (const Case& t :
+       {Case{Shape{7, 45}, {-1}, 7, 45}, Case{Shape{33, 600}, {1}, 33, 600}, Case{Shape{64, 256}, {-1}, 64, 256},
+        Case{Shape{5, 3, 17}, {1, 2}, 5, 51}, Case{Shape{4, 1, 9}, {2, 1}, 4, 9}, Case{Shape{2, 6, 1}, {1}, 2, 6},
+        Case{Shape{3, 2501}, {-1}, 3, 2501}}) {  // rows longer than a tile, with a tail
     auto g = std::make_shared<Graph>("f");
-    Shape stat = t.s;   // keep_dims shape of the statistics
+    Shape stat = t.s;  // keep_dims shape of the statistics
     std::vector<int64_t> sd = t.s.dims();
     for (int32_t a : t.axes) sd[a < 0 ? a + t.s.rank() : a] = 1;
     stat = Shape(sd);
@@ -265,7 +278,7 @@ TEST_CASE("fusion: a layer norm is three passes, bit for bit the unfused graph")
     auto [ref, got] = both(cse, {random_tensor(t.s, 21), random_tensor(stat, 22)}, &f);
     CHECK(count_op(*f, "Sub") == 0);
     CHECK(count_op(*f, "Square") == 0);
-    CHECK(count_op(*f, "Mean") == 1);   // the first mean reads x itself: nothing to fuse
+    CHECK(count_op(*f, "Mean") == 1);  // the first mean reads x itself: nothing to fuse
     CHECK(fused_reductions(*f) == 1);
     check_close(*got[0], *ref[0], 0.f);
     check_close(*got[1], *ref[1], 0.f);
@@ -279,9 +292,9 @@ TEST_CASE("fusion: Sum without keep_dims ends a tree; other reductions stay apar
     ContextScope scope(&b);
     auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{3, 4, 300}});
     auto e = op1("Exp", op2("Mul", x, x));
-    auto s = reduce("Sum", e, {1, 2}, false);        // trailing: fused, shape [3]
-    auto lead = reduce("Sum", op1("Tanh", x), {0}, true);   // leading axis: stays a Sum
-    auto mid = reduce("Mean", op1("Neg", x), {1}, false);   // a middle axis: stays a Mean
+    auto s = reduce("Sum", e, {1, 2}, false);              // trailing: fused, shape [3]
+    auto lead = reduce("Sum", op1("Tanh", x), {0}, true);  // leading axis: stays a Sum
+    auto mid = reduce("Mean", op1("Neg", x), {1}, false);  // a middle axis: stays a Mean
     g->outputs.push_back(NodeOutput{s->node, 0});
     g->outputs.push_back(NodeOutput{lead->node, 0});
     g->outputs.push_back(NodeOutput{mid->node, 0});
@@ -336,12 +349,12 @@ TEST_CASE("fusion: readers no output needs (left behind by earlier passes) do no
     auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{40}});
     auto a = op1("Neg", x);
     auto y = op1("Tanh", op2("Mul", a, x));
-    dispatch1("Cast", {a}, Attrs{{"DstT", DType::Int32}});   // dead: no output reads it
+    dispatch1("Cast", {a}, Attrs{{"DstT", DType::Int32}});  // dead: no output reads it
     g->outputs.push_back(NodeOutput{y->node, 0});
   }
   std::shared_ptr<Graph> f;
   auto [ref, got] = both(g, {random_tensor(Shape{40}, 31)}, &f);
-  CHECK(Plan::compile(f)->num_steps() == 1);   // Neg joined the tree; the dead Cast is pruned
+  CHECK(Plan::compile(f)->num_steps() == 1);  // Neg joined the tree; the dead Cast is pruned
   check_close(*got[0], *ref[0], 0.f);
 }
 
@@ -351,8 +364,8 @@ TEST_CASE("fusion: a small shared value with a costly op (exp, tanh, division) i
     GraphBuilder b(g);
     ContextScope scope(&b);
     auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{8, 33}});
-    auto e = op1("Exp", x);                          // one op, but costly: not recomputed
-    auto d = op2("Sub", x, op1("Neg", x));           // two cheap ops: recomputed by both readers
+    auto e = op1("Exp", x);                 // one op, but costly: not recomputed
+    auto d = op2("Sub", x, op1("Neg", x));  // two cheap ops: recomputed by both readers
     auto r1 = op1("Relu", op2("Mul", e, d));
     auto r2 = op2("AddV2", op2("Mul", e, x), d);
     g->outputs.push_back(NodeOutput{r1->node, 0});
@@ -363,6 +376,6 @@ TEST_CASE("fusion: a small shared value with a costly op (exp, tanh, division) i
   CHECK(count_op(*f, "Exp") == 1);
   CHECK(count_op(*f, "Sub") == 0);
   CHECK(count_op(*f, "Neg") == 0);
-  CHECK(Plan::compile(f)->num_steps() == 3);   // Exp, then the two fused trees
+  CHECK(Plan::compile(f)->num_steps() == 3);  // Exp, then the two fused trees
   for (int k = 0; k < 2; ++k) check_close(*got[k], *ref[k], 0.f);
 }

@@ -21,9 +21,10 @@ EagerPtr random_tensor(const Shape& s, std::mt19937& rng) {
 
 TEST_CASE("oneDNN binary add matches the reference loop, with broadcasting") {
   std::mt19937 rng(1);
-  for (auto shapes : std::vector<std::pair<Shape, Shape>>{
-           {Shape{128, 256}, Shape{128, 256}}, {Shape{128, 256}, Shape{256}},
-           {Shape{4, 64, 128}, Shape{64, 1}}, {Shape{70000}, Shape{}}}) {
+  for (auto shapes : std::vector<std::pair<Shape, Shape>>{{Shape{128, 256}, Shape{128, 256}},
+                                                          {Shape{128, 256}, Shape{256}},
+                                                          {Shape{4, 64, 128}, Shape{64, 1}},
+                                                          {Shape{70000}, Shape{}}}) {
     auto a = random_tensor(shapes.first, rng), b = random_tensor(shapes.second, rng);
     Shape out = broadcast_shapes(a->shape(), b->shape());
     REQUIRE(onednn::binary_applicable(*a, *b, out));
@@ -37,8 +38,8 @@ TEST_CASE("oneDNN binary add matches the reference loop, with broadcasting") {
 }
 
 TEST_CASE("reference broadcast handles leading and middle broadcast dims") {
-  float a[] = {1, 2, 3};       // (3, 1)
-  float b[] = {10, 20};        // (2,)
+  float a[] = {1, 2, 3};  // (3, 1)
+  float b[] = {10, 20};   // (2,)
   float out[6];
   ref::binary(a, Shape{3, 1}, b, Shape{2}, out, Shape{3, 2}, [](float x, float y) { return x + y; });
   float want[] = {11, 21, 12, 22, 13, 23};
@@ -47,13 +48,16 @@ TEST_CASE("reference broadcast handles leading and middle broadcast dims") {
 
 TEST_CASE("oneDNN matmul matches the reference loop (transposes, batches)") {
   std::mt19937 rng(2);
-  struct Case { Shape a, b; bool ta, tb; Shape out; };
-  for (const Case& c : std::vector<Case>{
-           {Shape{64, 32}, Shape{32, 48}, false, false, Shape{64, 48}},
-           {Shape{32, 64}, Shape{32, 48}, true, false, Shape{64, 48}},
-           {Shape{64, 32}, Shape{48, 32}, false, true, Shape{64, 48}},
-           {Shape{3, 16, 32}, Shape{3, 32, 24}, false, false, Shape{3, 16, 24}},
-           {Shape{3, 16, 32}, Shape{1, 32, 24}, false, false, Shape{3, 16, 24}}}) {
+  struct Case {
+    Shape a, b;
+    bool ta, tb;
+    Shape out;
+  };
+  for (const Case& c : std::vector<Case>{{Shape{64, 32}, Shape{32, 48}, false, false, Shape{64, 48}},
+                                         {Shape{32, 64}, Shape{32, 48}, true, false, Shape{64, 48}},
+                                         {Shape{64, 32}, Shape{48, 32}, false, true, Shape{64, 48}},
+                                         {Shape{3, 16, 32}, Shape{3, 32, 24}, false, false, Shape{3, 16, 24}},
+                                         {Shape{3, 16, 32}, Shape{1, 32, 24}, false, false, Shape{3, 16, 24}}}) {
     auto a = random_tensor(c.a, rng), b = random_tensor(c.b, rng);
     REQUIRE(onednn::matmul_applicable(*a, *b));
     auto got = make_tensor(DType::Float32, c.out);
@@ -65,8 +69,7 @@ TEST_CASE("oneDNN matmul matches the reference loop (transposes, batches)") {
     for (int64_t bi = 0; bi < batches; ++bi) {
       int64_t ob = c.b.num_elements() == k * n ? 0 : bi;
       ref::matmul2d(a->data<float>() + bi * m * k, b->data<float>() + ob * k * n, want.data(), m, n, k, c.ta, c.tb);
-      for (int64_t i = 0; i < m * n; ++i)
-        REQUIRE(got->data<float>()[bi * m * n + i] == Approx(want[i]).margin(1e-4));
+      for (int64_t i = 0; i < m * n; ++i) REQUIRE(got->data<float>()[bi * m * n + i] == Approx(want[i]).margin(1e-4));
     }
   }
 }

@@ -40,7 +40,7 @@ template <typename Op>
 void check_eltwise(const char* what, onednn::Eltwise e, float lo, float hi, float rtol, bool with_specials = true) {
   INFO(what);
   std::mt19937 rng(7);
-  auto x = random_tensor(Shape{64, 129}, rng, lo, hi);   // > kMinEltwiseElements, odd tail
+  auto x = random_tensor(Shape{64, 129}, rng, lo, hi);  // > kMinEltwiseElements, odd tail
   x->data<float>()[2] = kNaN;
   x->data<float>()[9] = kInf;
   if (with_specials) {
@@ -94,7 +94,7 @@ TEST_CASE("oneDNN binary kernels match the reference loop (arithmetic and compar
     auto a = random_tensor(sa, rng), b = random_tensor(sb, rng);
     a->data<float>()[0] = kNaN;
     b->data<float>()[2] = kNaN;
-    a->data<float>()[1] = b->data<float>()[1 % b->num_elements()];   // ties for comparisons
+    a->data<float>()[1] = b->data<float>()[1 % b->num_elements()];  // ties for comparisons
     Shape out = broadcast_shapes(sa, sb);
     REQUIRE(onednn::binary_applicable(*a, *b, out));
     DType od = bool_out ? DType::Bool : DType::Float32;
@@ -116,9 +116,8 @@ TEST_CASE("oneDNN binary kernels match the reference loop (arithmetic and compar
         REQUIRE(close(got->data<float>()[i], want->data<float>()[i], 1e-6f));
     }
   };
-  for (auto shapes : std::vector<std::pair<Shape, Shape>>{{Shape{128, 256}, Shape{128, 256}},
-                                                          {Shape{128, 256}, Shape{256}},
-                                                          {Shape{4, 64, 128}, Shape{64, 1}}}) {
+  for (auto shapes : std::vector<std::pair<Shape, Shape>>{
+           {Shape{128, 256}, Shape{128, 256}}, {Shape{128, 256}, Shape{256}}, {Shape{4, 64, 128}, Shape{64, 1}}}) {
     run("sub", algorithm::binary_sub, ref::Sub{}, false, shapes.first, shapes.second);
     run("mul", algorithm::binary_mul, ref::Mul{}, false, shapes.first, shapes.second);
     run("div", algorithm::binary_div, ref::RealDiv{}, false, shapes.first, shapes.second);
@@ -139,11 +138,14 @@ TEST_CASE("oneDNN binary is used for float32 only (integers wrap in TF, oneDNN s
 TEST_CASE("oneDNN reductions match the reference loop over every axis pattern") {
   using dnnl::algorithm;
   std::mt19937 rng(5);
-  auto x = random_tensor(Shape{8, 16, 4, 32}, rng, 0.99f, 1.01f);   // products stay in range
-  std::vector<std::vector<bool>> patterns = {{true, true, true, true},  {false, false, false, true},
+  auto x = random_tensor(Shape{8, 16, 4, 32}, rng, 0.99f, 1.01f);  // products stay in range
+  std::vector<std::vector<bool>> patterns = {{true, true, true, true},    {false, false, false, true},
                                              {true, false, false, false}, {false, true, false, true},
                                              {true, false, true, false},  {false, true, true, false}};
-  struct Alg { const char* name; algorithm a; };
+  struct Alg {
+    const char* name;
+    algorithm a;
+  };
   for (const Alg& alg : {Alg{"sum", algorithm::reduction_sum}, Alg{"mean", algorithm::reduction_mean},
                          Alg{"max", algorithm::reduction_max}, Alg{"min", algorithm::reduction_min},
                          Alg{"mul", algorithm::reduction_mul}}) {
@@ -173,7 +175,7 @@ TEST_CASE("oneDNN reductions match the reference loop over every axis pattern") 
 
 TEST_CASE("reference reduction groups and the strided pattern") {
   auto g = ref::reduce_groups({2, 1, 3, 4}, {true, false, true, false});
-  REQUIRE(g.size() == 2);   // the size-1 dim vanishes, so the reduced 2 and 3 merge
+  REQUIRE(g.size() == 2);  // the size-1 dim vanishes, so the reduced 2 and 3 merge
   // [[1,2,3],[4,5,6]] summed over axis 0 and over axis 1
   float x[] = {1, 2, 3, 4, 5, 6};
   double cols[3] = {0, 0, 0}, rows[2] = {0, 0};
@@ -190,7 +192,7 @@ TEST_CASE("reference functors follow TensorFlow's semantics") {
   CHECK(ref::FloorDiv::apply<int32_t>(-7, 2) == -4);
   CHECK(ref::FloorDiv::apply<int32_t>(7, -2) == -4);
   CHECK(ref::FloorDiv::apply<int32_t>(-7, -2) == 3);
-  CHECK(ref::FloorDiv::apply<int32_t>(INT32_MIN, -1) == INT32_MIN);   // wraps, does not trap
+  CHECK(ref::FloorDiv::apply<int32_t>(INT32_MIN, -1) == INT32_MIN);  // wraps, does not trap
   CHECK(ref::FloorMod::apply<int32_t>(-7, 2) == 1);
   CHECK(ref::FloorMod::apply<int32_t>(7, -2) == -1);
   CHECK(ref::FloorMod::apply<int32_t>(INT32_MIN, -1) == 0);
@@ -254,8 +256,8 @@ TEST_CASE("reductions and arg ops on the reference path, eagerly") {
   CHECK(std::isnan(mx->data<float>()[1]));
   auto am = as_eager(dispatch1("ArgMax", {x, axes}));
   CHECK(am->dtype() == DType::Int64);
-  CHECK(am->data<int64_t>()[0] == 1);   // first of the ties
-  CHECK(am->data<int64_t>()[1] == 1);   // NaN skipped
+  CHECK(am->data<int64_t>()[0] == 1);  // first of the ties
+  CHECK(am->data<int64_t>()[1] == 1);  // NaN skipped
   auto bad = make_scalar(DType::Int32, 2);
   CHECK_THROWS_AS(dispatch1("Sum", {x, bad}), Error);
 }

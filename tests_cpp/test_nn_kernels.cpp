@@ -42,18 +42,27 @@ WindowAttrs conv_attrs(int64_t s, int64_t d, Padding p) {
   return w;
 }
 
-struct ConvCase { Shape x, w; int64_t stride, dilation; Padding pad; };
+struct ConvCase {
+  Shape x, w;
+  int64_t stride, dilation;
+  Padding pad;
+};
 
 }  // namespace
 
 TEST_CASE("TF padding arithmetic: SAME pads the extra row at the bottom, VALID floors") {
   int64_t out, before, after;
   window_dim(5, 3, 2, 1, Padding::Same, 0, 0, &out, &before, &after);
-  CHECK(out == 3); CHECK(before == 1); CHECK(after == 1);
+  CHECK(out == 3);
+  CHECK(before == 1);
+  CHECK(after == 1);
   window_dim(6, 3, 2, 1, Padding::Same, 0, 0, &out, &before, &after);
-  CHECK(out == 3); CHECK(before == 0); CHECK(after == 1);
-  window_dim(7, 3, 2, 2, Padding::Valid, 0, 0, &out, &before, &after);   // effective filter 5
-  CHECK(out == 2); CHECK(before == 0);
+  CHECK(out == 3);
+  CHECK(before == 0);
+  CHECK(after == 1);
+  window_dim(7, 3, 2, 2, Padding::Valid, 0, 0, &out, &before, &after);  // effective filter 5
+  CHECK(out == 2);
+  CHECK(before == 0);
   window_dim(-1, 3, 1, 1, Padding::Same, 0, 0, &out, &before, &after);
   CHECK(out == -1);
   CHECK_THROWS_AS(window_dim(1, 3, 1, 1, Padding::Valid, 0, 0, &out, &before, &after), Error);
@@ -103,7 +112,11 @@ TEST_CASE("reference convolution: a 1x1 filter is a per-pixel matmul") {
 
 TEST_CASE("oneDNN pooling matches the reference loops (max/avg, forward/backward)") {
   std::mt19937 rng(11);
-  struct Case { Shape x; int64_t k, s; Padding p; };
+  struct Case {
+    Shape x;
+    int64_t k, s;
+    Padding p;
+  };
   for (auto& c : std::vector<Case>{{Shape{2, 16, 16, 32}, 2, 2, Padding::Valid},
                                    {Shape{1, 17, 15, 40}, 3, 2, Padding::Same},
                                    {Shape{2, 20, 20, 16}, 3, 1, Padding::Same},
@@ -118,12 +131,22 @@ TEST_CASE("oneDNN pooling matches the reference loops (max/avg, forward/backward
     auto x = random_vec(g.input_size(), rng), dy = random_vec(g.output_size(), rng);
     for (bool max : {true, false}) {
       std::vector<float> got(g.output_size()), want(g.output_size());
-      if (max) { onednn::max_pool_forward(x.data(), got.data(), g); ref::max_pool_forward(x.data(), want.data(), g); }
-      else { onednn::avg_pool_forward(x.data(), got.data(), g); ref::avg_pool_forward(x.data(), want.data(), g); }
+      if (max) {
+        onednn::max_pool_forward(x.data(), got.data(), g);
+        ref::max_pool_forward(x.data(), want.data(), g);
+      } else {
+        onednn::avg_pool_forward(x.data(), got.data(), g);
+        ref::avg_pool_forward(x.data(), want.data(), g);
+      }
       require_close(got, want, 1e-5f);
       std::vector<float> gdx(g.input_size()), wdx(g.input_size());
-      if (max) { onednn::max_pool_backward(x.data(), dy.data(), gdx.data(), g); ref::max_pool_backward(x.data(), dy.data(), wdx.data(), g); }
-      else { onednn::avg_pool_backward(dy.data(), gdx.data(), g); ref::avg_pool_backward(dy.data(), wdx.data(), g); }
+      if (max) {
+        onednn::max_pool_backward(x.data(), dy.data(), gdx.data(), g);
+        ref::max_pool_backward(x.data(), dy.data(), wdx.data(), g);
+      } else {
+        onednn::avg_pool_backward(dy.data(), gdx.data(), g);
+        ref::avg_pool_backward(dy.data(), wdx.data(), g);
+      }
       require_close(gdx, wdx, 1e-5f);
     }
   }

@@ -7,7 +7,7 @@
 
 namespace fn::testing {
 
-std::vector<void (*)(OpRegistry&)>& test_op_registrars();   // defined in main.cpp
+std::vector<void (*)(OpRegistry&)>& test_op_registrars();  // defined in main.cpp
 
 struct TestOps {
   explicit TestOps(void (*add)(OpRegistry&)) { test_op_registrars().push_back(add); }

@@ -11,7 +11,6 @@
 
 using namespace fn;
 
-
 TEST_CASE("CSE merges identical stateless nodes") {
   auto g = std::make_shared<Graph>("f");
   {
@@ -62,7 +61,7 @@ TEST_CASE("passes with nothing to do return nullptr; optimize still returns a se
   }
   CHECK(fold_constants_or_null(*g) == nullptr);
   CHECK(eliminate_common_subexpressions_or_null(*g) == nullptr);
-  CHECK(fuse_elementwise_or_null(*g) == nullptr);   // int32: not fusable
+  CHECK(fuse_elementwise_or_null(*g) == nullptr);  // int32: not fusable
   auto opt = optimize(*g);
   REQUIRE(opt);
   CHECK(opt.get() != g.get());
@@ -85,9 +84,9 @@ TEST_CASE("CSE collapses chains of duplicates in one sweep") {
     auto a1 = dispatch1("AddV2", {x, x});
     auto a2 = dispatch1("AddV2", {x, x});
     auto b1 = dispatch1("Mul", {a1, x});
-    auto b2 = dispatch1("Mul", {a2, x});   // same as b1 once a2 is a1
+    auto b2 = dispatch1("Mul", {a2, x});  // same as b1 once a2 is a1
     auto c1 = dispatch1("Sub", {b1, x});
-    auto c2 = dispatch1("Sub", {x, b2});   // operands swapped: not the same
+    auto c2 = dispatch1("Sub", {x, b2});  // operands swapped: not the same
     auto d = dispatch1("AddV2", {c1, c2});
     g->outputs.push_back(NodeOutput{d->node, 0});
   }
@@ -132,11 +131,11 @@ TEST_CASE("CSE merges small Consts by value: same dtype, shape and bits only") {
     ContextScope scope(&b);
     auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{}});
     auto two_a = cst(make_scalar(DType::Float32, 2.0));
-    auto two_b = cst(make_scalar(DType::Float32, 2.0));    // merges with two_a
-    auto two_d = cst(make_scalar(DType::Float64, 2.0));    // another dtype
+    auto two_b = cst(make_scalar(DType::Float32, 2.0));  // merges with two_a
+    auto two_d = cst(make_scalar(DType::Float64, 2.0));  // another dtype
     auto zero = cst(make_scalar(DType::Float32, 0.0));
-    auto neg_zero = cst(make_scalar(DType::Float32, -0.0));   // other bits: kept apart
-    auto big_a = cst(make_tensor(DType::Float32, Shape{100}));   // 400 bytes: by identity only
+    auto neg_zero = cst(make_scalar(DType::Float32, -0.0));     // other bits: kept apart
+    auto big_a = cst(make_tensor(DType::Float32, Shape{100}));  // 400 bytes: by identity only
     auto big_b = cst(make_tensor(DType::Float32, Shape{100}));
     for (int i = 0; i < 100; ++i) {
       as_eager(g->node(big_a->node).attrs.get<EagerPtr>("value"))->data<float>()[i] = 1.f;
@@ -152,7 +151,7 @@ TEST_CASE("CSE merges small Consts by value: same dtype, shape and bits only") {
   CHECK(count_op(*opt, "Const") == 6);
   auto out = Plan::compile(opt)->run({make_scalar(DType::Float32, 3.0)});
   CHECK(out[0]->data<float>()[0] == 0.f);
-  CHECK(std::signbit(out[0]->data<float>()[0]) == false);   // (8 * 0) + -0 = +0
+  CHECK(std::signbit(out[0]->data<float>()[0]) == false);  // (8 * 0) + -0 = +0
   CHECK(out[1]->dtype() == DType::Float64);
   CHECK(out[2]->data<float>()[99] == 2.f);
 }

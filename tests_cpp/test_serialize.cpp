@@ -86,24 +86,18 @@ TEST_CASE("damaged buffers are DataLoss, unknown ops NotFound") {
     try {
       deserialize_graph(bytes.substr(0, cut), hooks());
       FAIL("no error for a buffer cut at " << cut);
-    } catch (const Error& e) {
-      CHECK(e.code() == Code::DataLoss);
-    }
+    } catch (const Error& e) { CHECK(e.code() == Code::DataLoss); }
   }
   GraphReaderHooks none = hooks();
   none.resolve_op = [](const std::string&) -> const OpDef* { return nullptr; };
   try {
     deserialize_graph(bytes, none);
     FAIL("no error for unknown ops");
-  } catch (const Error& e) {
-    CHECK(e.code() == Code::NotFound);
-  }
+  } catch (const Error& e) { CHECK(e.code() == Code::NotFound); }
   std::string newer = bytes;
   newer[8] = 9;
   try {
     deserialize_graph(newer, hooks());
     FAIL("no error for a newer version");
-  } catch (const Error& e) {
-    CHECK(e.code() == Code::Unimplemented);
-  }
+  } catch (const Error& e) { CHECK(e.code() == Code::Unimplemented); }
 }

@@ -66,8 +66,8 @@ TEST_CASE("StridedSlice shape rule: masks, ellipsis, new axes, unknown dims") {
   CHECK(ss({0, 1}, {0, 5}, {1, 2}, Attrs{{"begin_mask", int64_t{1}}, {"end_mask", int64_t{1}}})->shape() ==
         Shape{U, 2, 5});
   CHECK(ss({0, 0, -1}, {0, 0, 0}, {1, 1, -1},
-           Attrs{{"ellipsis_mask", int64_t{1}}, {"new_axis_mask", int64_t{2}}, {"end_mask", int64_t{4}}})->shape() ==
-        Shape{U, 6, 1, 5});
+           Attrs{{"ellipsis_mask", int64_t{1}}, {"new_axis_mask", int64_t{2}}, {"end_mask", int64_t{4}}})
+            ->shape() == Shape{U, 6, 1, 5});
   auto s = ss({0}, {1}, {1}, Attrs{{"shrink_axis_mask", int64_t{1}}});
   CHECK(s->name() == "strided_slice_3:0");
   CHECK_THROWS_AS(ss({0, 0, 0, 0}, {1, 1, 1, 1}, {1, 1, 1, 1}, Attrs{}), Error);
@@ -80,8 +80,8 @@ TEST_CASE("shape arithmetic folds at trace time so Reshape(x, Shape(y)) keeps a 
   auto shp = dispatch1("Shape", {y});
   CHECK(dispatch1("Reshape", {x, shp})->shape() == Shape{2, 3});
   // stack([shape(y)[0], 3]) is known too; a dynamic shape is not.
-  auto d0 = dispatch1("StridedSlice", {shp, c_ints({0}), c_ints({1}), c_ints({1})},
-                      Attrs{{"shrink_axis_mask", int64_t{1}}});
+  auto d0 =
+      dispatch1("StridedSlice", {shp, c_ints({0}), c_ints({1}), c_ints({1})}, Attrs{{"shrink_axis_mask", int64_t{1}}});
   auto packed = dispatch1("Pack", {d0, c_int(3)});
   CHECK(dispatch1("Reshape", {x, packed})->shape() == Shape{2, 3});
   // A partly known shape passes on what it knows (TF's constant_value_as_shape) ...
@@ -90,9 +90,11 @@ TEST_CASE("shape arithmetic folds at trace time so Reshape(x, Shape(y)) keeps a 
   CHECK(dispatch1("Reshape", {x, zs})->shape() == Shape{U, 3});
   CHECK(dispatch1("Fill", {zs, const_tensor(make_scalar(DType::Float32, 0))})->shape() == Shape{U, 3});
   // ... through slices, stacks and concatenations of it; a known element becomes a value.
-  auto z1 = dispatch1("StridedSlice", {zs, c_ints({1}), c_ints({2}), c_ints({1})}, Attrs{{"shrink_axis_mask", int64_t{1}}});
+  auto z1 =
+      dispatch1("StridedSlice", {zs, c_ints({1}), c_ints({2}), c_ints({1})}, Attrs{{"shrink_axis_mask", int64_t{1}}});
   CHECK(t.b.constant_value(NodeOutput{z1->node, 0}) != nullptr);
-  auto z0 = dispatch1("StridedSlice", {zs, c_ints({0}), c_ints({1}), c_ints({1})}, Attrs{{"shrink_axis_mask", int64_t{1}}});
+  auto z0 =
+      dispatch1("StridedSlice", {zs, c_ints({0}), c_ints({1}), c_ints({1})}, Attrs{{"shrink_axis_mask", int64_t{1}}});
   CHECK(dispatch1("Reshape", {x, dispatch1("Pack", {c_int(2), z0, z1})})->shape() == Shape{2, U, 3});
   auto cat = dispatch1("ConcatV2", {c_ints({5}), zs, c_int(0)}, Attrs{{"N", int64_t{2}}});
   CHECK(dispatch1("Reshape", {x, cat})->shape() == Shape{5, U, 3});
@@ -114,14 +116,15 @@ TEST_CASE("graph-mode shape errors are ValueErrors naming the op") {
 
 TEST_CASE("eager kernels: slices of the leading axis are views, other slices copies") {
   auto x = iota(Shape{3, 4});
-  auto row = as_eager(dispatch1("StridedSlice", {x, int_vector(DType::Int32, {1}), int_vector(DType::Int32, {2}),
-                                                 int_vector(DType::Int32, {1})},
-                                Attrs{{"shrink_axis_mask", int64_t{1}}}));
+  auto row = as_eager(dispatch1(
+      "StridedSlice", {x, int_vector(DType::Int32, {1}), int_vector(DType::Int32, {2}), int_vector(DType::Int32, {1})},
+      Attrs{{"shrink_axis_mask", int64_t{1}}}));
   CHECK(row->raw() == static_cast<const float*>(x->raw()) + 4);
   CHECK(values(row) == std::vector<float>{4, 5, 6, 7});
-  auto col = dispatch1("StridedSlice", {x, int_vector(DType::Int32, {0, 3}), int_vector(DType::Int32, {0, 0}),
-                                        int_vector(DType::Int32, {1, -2})},
-                       Attrs{{"begin_mask", int64_t{1}}, {"end_mask", int64_t{3}}});
+  auto col = dispatch1(
+      "StridedSlice",
+      {x, int_vector(DType::Int32, {0, 3}), int_vector(DType::Int32, {0, 0}), int_vector(DType::Int32, {1, -2})},
+      Attrs{{"begin_mask", int64_t{1}}, {"end_mask", int64_t{3}}});
   CHECK(col->shape() == Shape{3, 2});
   CHECK(values(col) == std::vector<float>{3, 1, 7, 5, 11, 9});
   auto tiled = dispatch1("Tile", {iota(Shape{2, 1}), int_vector(DType::Int32, {2, 3})});
@@ -131,8 +134,9 @@ TEST_CASE("eager kernels: slices of the leading axis are views, other slices cop
     FAIL("no error");
   } catch (const Error& e) {
     CHECK(e.code() == Code::InvalidArgument);
-    CHECK(std::string(e.what()) == "{{function_node __wrapped__GatherV2_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
-                                   "indices[1] = 5 is not in [0, 3) [Op:GatherV2]");
+    CHECK(std::string(e.what()) ==
+          "{{function_node __wrapped__GatherV2_device_/job:localhost/replica:0/task:0/device:CPU:0}} "
+          "indices[1] = 5 is not in [0, 3) [Op:GatherV2]");
   }
 }
 
@@ -141,9 +145,9 @@ TEST_CASE("random ops are stateful: each run of a node draws new numbers; seeds 
   {
     GraphBuilder b(g);
     ContextScope scope(&b);
-    auto r = dispatch1("RandomUniform", {c_ints({4})},
-                       Attrs{{"dtype", DType::Float32}, {"seed", int64_t{1}}, {"seed2", int64_t{2}},
-                             {"_state", make_random_state()}});
+    auto r = dispatch1(
+        "RandomUniform", {c_ints({4})},
+        Attrs{{"dtype", DType::Float32}, {"seed", int64_t{1}}, {"seed2", int64_t{2}}, {"_state", make_random_state()}});
     CHECK(r->shape() == Shape{4});
     CHECK(r->name() == "RandomUniform:0");
     g->outputs.push_back(NodeOutput{r->node, 0});
@@ -152,7 +156,7 @@ TEST_CASE("random ops are stateful: each run of a node draws new numbers; seeds 
   auto plan = Plan::compile(g);
   auto a = values(plan->run({})[0]), b = values(plan->run({})[0]);
   CHECK(a != b);
-  CHECK(a[0] == 0.40639675f);   // TensorFlow's first draw for seeds (1, 2)
+  CHECK(a[0] == 0.40639675f);  // TensorFlow's first draw for seeds (1, 2)
   // Without a state attr every run starts the stream afresh.
   Attrs attrs{{"dtype", DType::Float32}, {"seed", int64_t{1}}, {"seed2", int64_t{2}}};
   CHECK(values(dispatch1("RandomUniform", {int_vector(DType::Int32, {4})}, attrs)) == a);

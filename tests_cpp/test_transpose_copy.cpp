@@ -33,7 +33,9 @@ void check_one(const std::vector<int64_t>& dims, const std::vector<int64_t>& per
   if (n > 0) CHECK(std::memcmp(got.data(), want.data(), static_cast<size_t>(n) * sizeof(T)) == 0);
 }
 
-struct E16 { uint64_t lo, hi; };
+struct E16 {
+  uint64_t lo, hi;
+};
 
 void check_all_sizes(const std::vector<int64_t>& dims, const std::vector<int64_t>& perm) {
   check_one<uint8_t>(dims, perm);
@@ -45,8 +47,8 @@ void check_all_sizes(const std::vector<int64_t>& dims, const std::vector<int64_t
 }  // namespace
 
 TEST_CASE("transpose_copy: every perm of rank 1-4, with size-1 and odd dims") {
-  for (auto dims : std::vector<std::vector<int64_t>>{{5}, {3, 17}, {1, 19}, {33, 1}, {2, 3, 5}, {17, 1, 19},
-                                                      {4, 1, 3, 1}, {3, 18, 5, 7}, {2, 9, 33, 4}}) {
+  for (auto dims : std::vector<std::vector<int64_t>>{
+           {5}, {3, 17}, {1, 19}, {33, 1}, {2, 3, 5}, {17, 1, 19}, {4, 1, 3, 1}, {3, 18, 5, 7}, {2, 9, 33, 4}}) {
     std::vector<int64_t> perm(dims.size());
     std::iota(perm.begin(), perm.end(), 0);
     do check_all_sizes(dims, perm);
@@ -77,7 +79,9 @@ TEST_CASE("transpose_copy: rank 0, zero-size dims, rank 5-8") {
 // Timings, not run by default: ./test_transpose_copy "[bench]"
 TEST_CASE("transpose_copy: timings against the strided walk", "[.][bench]") {
   using clock = std::chrono::steady_clock;
-  struct P { std::vector<int64_t> dims, perm; };
+  struct P {
+    std::vector<int64_t> dims, perm;
+  };
   for (const P& p : {P{{8, 128, 4, 64}, {0, 2, 1, 3}}, P{{8, 4, 128, 64}, {0, 2, 1, 3}}, P{{1024, 256}, {1, 0}},
                      P{{32, 28, 28, 64}, {0, 3, 1, 2}}, P{{32, 64, 28, 28}, {0, 2, 3, 1}}}) {
     int64_t n = 1;
@@ -86,7 +90,10 @@ TEST_CASE("transpose_copy: timings against the strided walk", "[.][bench]") {
     int r = static_cast<int>(p.dims.size());
     std::vector<int64_t> out_dims(r), src_strides(r);
     auto in_strides = row_major_strides(p.dims);
-    for (int i = 0; i < r; ++i) { out_dims[i] = p.dims[p.perm[i]]; src_strides[i] = in_strides[p.perm[i]]; }
+    for (int i = 0; i < r; ++i) {
+      out_dims[i] = p.dims[p.perm[i]];
+      src_strides[i] = in_strides[p.perm[i]];
+    }
     auto dst_strides = row_major_strides(out_dims);
     double best_old = 1e9, best_new = 1e9;
     for (int rep = 0; rep < 50; ++rep) {

@@ -20,4 +20,8 @@ fi
 "$VENV/bin/cmake" --build "$BUILD" -j"${FN_JOBS:-2}"
 so=$(ls "$BUILD"/_core*.so)
 ln -sf "$PWD/$so" "python/fn/$(basename "$so")"
+# fn._mpi exists where MPI's headers were found (multi-worker collectives).
+for mpi_so in "$BUILD"/_mpi*.so; do
+  [ -e "$mpi_so" ] && ln -sf "$PWD/$mpi_so" "python/fn/$(basename "$mpi_so")"
+done
 echo "built $so; run: PYTHONPATH=python $VENV/bin/python -m pytest tests_py"

@@ -7,6 +7,11 @@ cd "$(dirname "$0")/.."
 need_apt=()
 dpkg -s catch2 >/dev/null 2>&1 || need_apt+=(catch2)
 command -v dot >/dev/null 2>&1 || need_apt+=(graphviz)
+command -v clang-format >/dev/null 2>&1 || need_apt+=(clang-format)
+command -v run-clang-tidy >/dev/null 2>&1 || need_apt+=(clang-tidy)
+# Open MPI: fn._mpi is built where its headers are found; the multi-worker tests run mpirun.
+command -v mpirun >/dev/null 2>&1 || need_apt+=(openmpi-bin)
+dpkg -s libopenmpi-dev >/dev/null 2>&1 || need_apt+=(libopenmpi-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
@@ -38,6 +43,9 @@ BUILD=build/test
 echo "== build ($BUILD)"
 "$PY" -m pip install -q --no-build-isolation --force-reinstall --no-deps \
   -C build-dir="$BUILD" -C cmake.define.FN_BUILD_TESTS=ON .
+
+echo "== C++ linters"
+bash tools/lint_cpp.sh "$BUILD"
 
 echo "== Catch2 (ctest)"
 "$VENV/bin/ctest" --test-dir "$BUILD" --output-on-failure

@@ -27,7 +27,8 @@ class Accumulator {
     if (v.size() > 1) {
       // TensorList gradients (a TensorArray's) add elementwise through AddN.
       bool add2 = v.size() == 2 && v[0]->dtype() != DType::Variant;
-      TensorPtr sum = add2 ? dispatch1("AddV2", {v[0], v[1]}) : dispatch1("AddN", v, Attrs{{"N", static_cast<int64_t>(v.size())}});
+      TensorPtr sum =
+          add2 ? dispatch1("AddV2", {v[0], v[1]}) : dispatch1("AddN", v, Attrs{{"N", static_cast<int64_t>(v.size())}});
       v.assign(1, sum);
     }
     return v[0];
@@ -50,12 +51,14 @@ std::vector<TensorPtr> compute_gradients(const std::vector<TapeEntry>& entries, 
   auto counts = [&](const TensorPtr& s) { return tape.is_watched(s.get()) || targets.count(s.get()); };
   std::unordered_set<const Tensor*> live;
   for (const auto& s : req.sources)
-    if (s && counts(s) && (is_differentiable(s->dtype()) || s->dtype() == DType::Resource))
-      live.insert(s.get());
+    if (s && counts(s) && (is_differentiable(s->dtype()) || s->dtype() == DType::Resource)) live.insert(s.get());
   std::vector<char> relevant(entries.size(), 0);
   for (size_t i = 0; i < entries.size(); ++i) {
     for (const auto& in : entries[i].inputs)
-      if (in && live.count(in.get())) { relevant[i] = 1; break; }
+      if (in && live.count(in.get())) {
+        relevant[i] = 1;
+        break;
+      }
     if (relevant[i])
       for (const auto& out : entries[i].outputs)
         if (out) live.insert(out.get());
@@ -113,7 +116,8 @@ std::vector<TensorPtr> symbolic_gradients(GraphBuilder* b, const GradientRequest
   const int n = g.num_nodes();
   auto check = [&](const TensorPtr& t) {
     if (!t || t->is_eager() || t->graph_id != g.id() || t->node < 0 || t->node >= n)
-      throw_error(Code::InvalidArgument, "tf.gradients: every target and source must be a tensor of the "
+      throw_error(Code::InvalidArgument,
+                  "tf.gradients: every target and source must be a tensor of the "
                   "graph being traced");
   };
   for (const auto& t : req.targets) check(t);
@@ -145,7 +149,7 @@ std::vector<TensorPtr> symbolic_gradients(GraphBuilder* b, const GradientRequest
   for (const auto& s : req.sources) is_source[s->node] = 1;
   for (int i = n - 1; i >= 0; --i) {
     if (!from_src[i] || !to_tgt[i]) continue;
-    const Node node = g.node(i);   // a copy: gradient rules add nodes (the vector may move)
+    const Node node = g.node(i);  // a copy: gradient rules add nodes (the vector may move)
     if (is_source[i] && node.inputs.empty()) continue;
     bool any = false;
     for (auto& t : grad[i]) any = any || t;

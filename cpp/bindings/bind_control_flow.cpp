@@ -28,19 +28,21 @@ void check_python_signals() {
 void init_control_flow(py::module_& m) {
   g_main_thread = std::this_thread::get_id();
   set_interrupt_check(&check_python_signals);
-  m.def("build_if", [](const TensorPtr& pred, GraphBuilder& then_b, GraphBuilder& else_b,
-                       const std::string& name, const std::vector<std::string>& names) {
-        return build_if(pred, then_b, else_b, name, names);
-      }, py::arg("pred"), py::arg("then_builder"), py::arg("else_builder"), py::arg("name") = "cond",
+  m.def(
+      "build_if",
+      [](const TensorPtr& pred, GraphBuilder& then_b, GraphBuilder& else_b, const std::string& name,
+         const std::vector<std::string>& names) { return build_if(pred, then_b, else_b, name, names); },
+      py::arg("pred"), py::arg("then_builder"), py::arg("else_builder"), py::arg("name") = "cond",
       py::arg("names") = std::vector<std::string>{},
       "Adds an If node running one of two traced branch graphs (outputs set on each builder).");
-  m.def("build_while", [](const std::vector<TensorPtr>& loop_vars, GraphBuilder& cond_b, GraphBuilder& body_b,
-                          int64_t maximum_iterations, const std::string& name,
-                          const std::vector<std::string>& names) {
+  m.def(
+      "build_while",
+      [](const std::vector<TensorPtr>& loop_vars, GraphBuilder& cond_b, GraphBuilder& body_b,
+         int64_t maximum_iterations, const std::string& name, const std::vector<std::string>& names) {
         return build_while(loop_vars, cond_b, body_b, maximum_iterations, name, names);
-      }, py::arg("loop_vars"), py::arg("cond_builder"), py::arg("body_builder"),
-      py::arg("maximum_iterations") = -1, py::arg("name") = "while",
-      py::arg("names") = std::vector<std::string>{},
+      },
+      py::arg("loop_vars"), py::arg("cond_builder"), py::arg("body_builder"), py::arg("maximum_iterations") = -1,
+      py::arg("name") = "while", py::arg("names") = std::vector<std::string>{},
       "Adds a While node from traced cond and body graphs taking the loop vars as arguments.");
   m.def("graph_is_stateful", [](const Graph& g) { return graph_is_stateful(g); });
 }

@@ -70,7 +70,7 @@ class WeakrefType : public TraceType {
     if (!w) return false;
     py::gil_scoped_acquire gil;
     py::object a = ref(), b = w->ref();
-    if (a.is_none() || b.is_none()) return false;   // a dead object matches nothing
+    if (a.is_none() || b.is_none()) return false;  // a dead object matches nothing
     return a.is(b) || a.equal(b);
   }
   std::string to_string() const override { return desc; }
@@ -128,10 +128,10 @@ TensorPtr tensor_of(py::handle v) {
 }
 
 struct KeyBuilder {
-  std::vector<TensorPtr> leaves;    // tensors, in flattening order
-  py::list spec_leaves;             // the Python leaf objects (tensors or TensorSpecs) in order
+  std::vector<TensorPtr> leaves;  // tensors, in flattening order
+  py::list spec_leaves;           // the Python leaf objects (tensors or TensorSpecs) in order
   bool has_specs = false;
-  bool want_spec_leaves = true;     // the fast path needs only `leaves`
+  bool want_spec_leaves = true;  // the fast path needs only `leaves`
 
   TypePtr build(py::handle v) {
     PyObject* p = v.ptr();
@@ -142,14 +142,15 @@ struct KeyBuilder {
       leaves.push_back(std::move(t));
       return type;
     }
-    if (is_ndarray(v)) {   // NumPy arrays are tensors to tf.function (trace type: their TensorSpec)
+    if (is_ndarray(v)) {  // NumPy arrays are tensors to tf.function (trace type: their TensorSpec)
       TensorPtr t = to_eager(v, nullptr);
       leaves.push_back(t);
       spec_leaves.append(py::cast(t));
       return std::make_shared<TensorType>(t->dtype(), t->shape());
     }
     if (p == Py_None) return std::make_shared<LiteralType>(LiteralType::PyKind::None, "None", 0);
-    if (PyBool_Check(p)) return std::make_shared<LiteralType>(LiteralType::PyKind::Bool, p == Py_True ? "True" : "False", p == Py_True);
+    if (PyBool_Check(p))
+      return std::make_shared<LiteralType>(LiteralType::PyKind::Bool, p == Py_True ? "True" : "False", p == Py_True);
     if (PyLong_Check(p) && Py_TYPE(p) == &PyLong_Type)
       return std::make_shared<LiteralType>(LiteralType::PyKind::Int, py::repr(v), py::hash(v));
     if (PyFloat_Check(p) && Py_TYPE(p) == &PyFloat_Type)
@@ -177,8 +178,8 @@ struct KeyBuilder {
       for (auto kv : d) {
         PyObject* k = kv.first.ptr();
         Py_ssize_t n = 0;
-        const char* utf8 = Py_TYPE(k) == &PyUnicode_Type && PyUnicode_IsIdentifier(k) == 1
-                               ? PyUnicode_AsUTF8AndSize(k, &n) : nullptr;
+        const char* utf8 =
+            Py_TYPE(k) == &PyUnicode_Type && PyUnicode_IsIdentifier(k) == 1 ? PyUnicode_AsUTF8AndSize(k, &n) : nullptr;
         if (!utf8) {
           PyErr_Clear();
           identifiers = false;
@@ -194,14 +195,16 @@ struct KeyBuilder {
         }
         return std::make_shared<DictType>(std::move(entries));
       }
-      py::list keys = py::module_::import("builtins").attr("sorted")(d.attr("keys")(), py::arg("key") = py::module_::import("builtins").attr("repr"));
+      py::list keys =
+          py::module_::import("builtins")
+              .attr("sorted")(d.attr("keys")(), py::arg("key") = py::module_::import("builtins").attr("repr"));
       for (py::handle k : keys) {
         TypePtr kt = build(k);
         entries.emplace_back(kt, build(d[k]));
       }
       return std::make_shared<DictType>(std::move(entries));
     }
-    if (py::hasattr(v, "_fn_tensor_spec")) {   // fn.TensorSpec: a placeholder of that type
+    if (py::hasattr(v, "_fn_tensor_spec")) {  // fn.TensorSpec: a placeholder of that type
       has_specs = true;
       spec_leaves.append(v);
       leaves.push_back(nullptr);
@@ -253,9 +256,7 @@ struct KeyBuilder {
     }
     try {
       return std::make_shared<WeakrefType>(v, h, std::string(py::str(py::type::of(v).attr("__qualname__"))));
-    } catch (py::error_already_set&) {
-      return std::make_shared<StrongRefType>(v, h);
-    }
+    } catch (py::error_already_set&) { return std::make_shared<StrongRefType>(v, h); }
   }
 };
 
@@ -268,8 +269,8 @@ class TraceKey {
 // What a Function's cache holds: the concrete function plus how to rebuild its outputs.
 struct CacheEntry {
   std::shared_ptr<ConcreteFunction> concrete;
-  py::object python_concrete;   // the Python ConcreteFunction wrapper
-  int output_mode = 2;          // 0: one tensor, 1: tuple of tensors, 2: Python repacks
+  py::object python_concrete;  // the Python ConcreteFunction wrapper
+  int output_mode = 2;         // 0: one tensor, 1: tuple of tensors, 2: Python repacks
   ~CacheEntry() {
     py::gil_scoped_acquire gil;
     python_concrete = py::object();
@@ -279,15 +280,15 @@ struct CacheEntry {
 class FunctionBase {
  public:
   FunctionCache<CacheEntry> cache;
-  int fast_positional = -1;   // number of positional args for which the fast path applies
-  py::tuple fast_defaults;    // defaults of the trailing positional parameters
-  bool fast_varargs = false;  // the parameters end in *args: extra positional values are its items
-  std::vector<std::string> param_names;   // positional parameter names (keyword calls)
+  int fast_positional = -1;              // number of positional args for which the fast path applies
+  py::tuple fast_defaults;               // defaults of the trailing positional parameters
+  bool fast_varargs = false;             // the parameters end in *args: extra positional values are its items
+  std::vector<std::string> param_names;  // positional parameter names (keyword calls)
   // Keyword-only parameters and **kwargs (fast_keywords): the canonical form is then
   // (positional values, {keyword-only values with defaults, then extra keywords}).
   bool fast_keywords = false;
   std::vector<std::string> kwonly_names;
-  std::vector<py::object> kwonly_defaults;   // null: required
+  std::vector<py::object> kwonly_defaults;  // null: required
   bool var_keyword = false;
   // input_signature: the one key, and each positional argument's dtype/shape
   std::shared_ptr<TraceKey> signature_key;
@@ -342,7 +343,10 @@ bool canonical_args(const FunctionBase& f, const py::args& args, const py::kwarg
     std::string key = py::str(kv.first);
     int idx = -1;
     for (int i = 0; i < np_; ++i)
-      if (f.param_names[i] == key) { idx = i; break; }
+      if (f.param_names[i] == key) {
+        idx = i;
+        break;
+      }
     if (idx >= 0) {
       if (idx < nargs || slots[idx]) return false;
       slots[idx] = py::reinterpret_borrow<py::object>(kv.second);
@@ -355,14 +359,14 @@ bool canonical_args(const FunctionBase& f, const py::args& args, const py::kwarg
     } else if (f.var_keyword) {
       extra[kv.first] = kv.second;
     } else {
-      return false;   // unknown keyword: the slow path raises TypeError
+      return false;  // unknown keyword: the slow path raises TypeError
     }
   }
   if (kw) {
     // Python's binding order: keyword-only parameters in order, then **kwargs as passed.
     py::dict d;
     for (size_t j = 0; j < kwonly.size(); ++j) {
-      if (!kwonly[j] && !f.kwonly_defaults[j]) return false;   // missing: TypeError on the slow path
+      if (!kwonly[j] && !f.kwonly_defaults[j]) return false;  // missing: TypeError on the slow path
       d[py::str(f.kwonly_names[j])] = kwonly[j] ? kwonly[j] : f.kwonly_defaults[j];
     }
     for (auto kv : extra) d[kv.first] = kv.second;
@@ -371,7 +375,10 @@ bool canonical_args(const FunctionBase& f, const py::args& args, const py::kwarg
   const int nd = static_cast<int>(f.fast_defaults.size());
   py::tuple full(np_);
   for (int i = 0; i < np_; ++i) {
-    if (slots[i]) { full[i] = slots[i]; continue; }
+    if (slots[i]) {
+      full[i] = slots[i];
+      continue;
+    }
     if (np_ - i > nd) return false;
     full[i] = f.fast_defaults[nd - (np_ - i)];
   }
@@ -413,7 +420,7 @@ py::object call_cached(FunctionBase& f, py::handle key_value) {
   if (plain_tuple && f.last_tensor_key) {
     std::vector<TensorPtr> leaves;
     if (matches_tensor_key(f.last_tensor_key, key_value, &leaves)) {
-      TypePtr key = f.last_tensor_key;   // (held: running the entry may replace the memo)
+      TypePtr key = f.last_tensor_key;  // (held: running the entry may replace the memo)
       auto e = f.cache.lookup(key);
       if (!e) return py::object();
       f.fast_hits++;
@@ -424,7 +431,7 @@ py::object call_cached(FunctionBase& f, py::handle key_value) {
   kb.want_spec_leaves = false;
   TypePtr key = kb.build(key_value);
   if (kb.has_specs) return py::object();
-  TypePtr stored;   // on an exact hit the cache's own key: equal, and compared by address next time
+  TypePtr stored;  // on an exact hit the cache's own key: equal, and compared by address next time
   auto e = f.cache.lookup(key, &stored);
   if (!e) return py::object();
   if (plain_tuple && is_plain_tensor_tuple(*key)) f.last_tensor_key = stored ? stored : key;
@@ -451,52 +458,63 @@ py::object call_with_signature(FunctionBase& f, const py::args& args) {
   return run_entry(*e, leaves);
 }
 
-}  // namespace
-
-void init_function(py::module_& m) {
+// Tracing: trace keys, graph builders, the context stack and name scopes.
+void init_tracing(py::module_& m) {
   py::class_<TraceKey, std::shared_ptr<TraceKey>>(m, "TraceKey")
       .def("__hash__", [](const TraceKey& k) { return static_cast<py::ssize_t>(k.type->hash()); })
       .def("__eq__", [](const TraceKey& a, const TraceKey& b) { return a.type->equals(*b.type); })
       .def("is_subtype_of", [](const TraceKey& a, const TraceKey& b) { return a.type->is_subtype_of(*b.type); })
-      .def("common_supertype", [](const TraceKey& a, const TraceKey& b) -> py::object {
-        TypePtr c = a.type->common_supertype(*b.type, a.type);
-        if (!c) return py::none();
-        return py::cast(std::make_shared<TraceKey>(c));
-      })
-      .def("elements", [](const TraceKey& k) {
-        py::list out;
-        if (k.type->kind == TraceType::Kind::Sequence)
-          for (auto& e : static_cast<const SequenceType&>(*k.type).elements) out.append(std::make_shared<TraceKey>(e));
-        return out;
-      })
+      .def("common_supertype",
+           [](const TraceKey& a, const TraceKey& b) -> py::object {
+             TypePtr c = a.type->common_supertype(*b.type, a.type);
+             if (!c) return py::none();
+             return py::cast(std::make_shared<TraceKey>(c));
+           })
+      .def("elements",
+           [](const TraceKey& k) {
+             py::list out;
+             if (k.type->kind == TraceType::Kind::Sequence)
+               for (auto& e : static_cast<const SequenceType&>(*k.type).elements)
+                 out.append(std::make_shared<TraceKey>(e));
+             return out;
+           })
       .def("__repr__", [](const TraceKey& k) { return k.type->to_string(); });
 
-  m.def("make_key", [](py::handle value) {
-    KeyBuilder kb;
-    TypePtr t = kb.build(value);
-    return py::make_tuple(std::make_shared<TraceKey>(t), kb.spec_leaves);
-  }, "Trace type of a value and its tensor/TensorSpec leaves in flattening order.");
+  m.def(
+      "make_key",
+      [](py::handle value) {
+        KeyBuilder kb;
+        TypePtr t = kb.build(value);
+        return py::make_tuple(std::make_shared<TraceKey>(t), kb.spec_leaves);
+      },
+      "Trace type of a value and its tensor/TensorSpec leaves in flattening order.");
 
   py::class_<GraphBuilder, std::shared_ptr<GraphBuilder>>(m, "GraphBuilder")
       .def(py::init<std::shared_ptr<Graph>>())
       .def_property_readonly("graph", &GraphBuilder::graph)
-      .def("add_placeholder", [](GraphBuilder& b, const std::string& name, py::handle dtype, py::handle shape) {
-        return b.add_placeholder(name, TensorSpec{dtype_from_py(dtype), shape_from_py(shape)});
-      })
+      .def("add_placeholder",
+           [](GraphBuilder& b, const std::string& name, py::handle dtype, py::handle shape) {
+             return b.add_placeholder(name, TensorSpec{dtype_from_py(dtype), shape_from_py(shape)});
+           })
       .def("captured_values", &GraphBuilder::captured_values)
-      .def("bind_input", [](GraphBuilder& b, const TensorPtr& outer_value, const TensorPtr& placeholder) {
-        if (placeholder->graph_id != b.graph()->id()) throw_error(Code::Internal, "placeholder of another graph");
-        b.bind_input(outer_value, NodeOutput{placeholder->node, placeholder->index});
-      })
-      .def("capture_placeholders", [](GraphBuilder& b) {
-        std::vector<TensorPtr> out;
-        for (int n : b.graph()->capture_placeholders) out.push_back(b.symbolic(n, 0));
-        return out;
-      }, "Graph tensors of the captured values' placeholders, in capture order.")
-      .def("capture", [](GraphBuilder& b, const TensorPtr& value, const std::string& name) {
-        NodeOutput o = b.capture_by_reference(value, name);
-        return b.symbolic(o.node, o.index);
-      })
+      .def("bind_input",
+           [](GraphBuilder& b, const TensorPtr& outer_value, const TensorPtr& placeholder) {
+             if (placeholder->graph_id != b.graph()->id()) throw_error(Code::Internal, "placeholder of another graph");
+             b.bind_input(outer_value, NodeOutput{placeholder->node, placeholder->index});
+           })
+      .def(
+          "capture_placeholders",
+          [](GraphBuilder& b) {
+            std::vector<TensorPtr> out;
+            for (int n : b.graph()->capture_placeholders) out.push_back(b.symbolic(n, 0));
+            return out;
+          },
+          "Graph tensors of the captured values' placeholders, in capture order.")
+      .def("capture",
+           [](GraphBuilder& b, const TensorPtr& value, const std::string& name) {
+             NodeOutput o = b.capture_by_reference(value, name);
+             return b.symbolic(o.node, o.index);
+           })
       .def("set_outputs", [](GraphBuilder& b, const std::vector<TensorPtr>& outs) {
         auto& g = *b.graph();
         g.outputs.clear();
@@ -511,10 +529,15 @@ void init_function(py::module_& m) {
     std::unique_ptr<ContextScope> scope;
   };
   py::class_<PyScope>(m, "ContextScope")
-      .def(py::init([](std::shared_ptr<GraphBuilder> b) { return PyScope{std::move(b), nullptr}; }),
+      .def(py::init([](std::shared_ptr<GraphBuilder> b) {
+             return PyScope{std::move(b), nullptr};
+           }),
            py::arg("builder") = nullptr)
       .def("__enter__", [](PyScope& s) { s.scope = std::make_unique<ContextScope>(s.builder.get()); })
-      .def("__exit__", [](PyScope& s, py::args) { s.scope.reset(); return false; });
+      .def("__exit__", [](PyScope& s, py::args) {
+        s.scope.reset();
+        return false;
+      });
   m.def("context_depth", &context_depth);
   // tf.name_scope while tracing: enter returns the previous scope, which exit restores.
   m.def("name_scope_enter", [](const std::string& name) -> py::object {
@@ -522,9 +545,12 @@ void init_function(py::module_& m) {
     if (!b) return py::none();
     Graph& g = *b->graph();
     std::string prev = g.name_scope;
-    if (name.empty()) g.name_scope.clear();
-    else if (name.back() == '/') g.name_scope = name;   // an absolute scope, reused as given
-    else g.name_scope = g.unique_name(prev + name) + "/";
+    if (name.empty())
+      g.name_scope.clear();
+    else if (name.back() == '/')
+      g.name_scope = name;  // an absolute scope, reused as given
+    else
+      g.name_scope = g.unique_name(prev + name) + "/";
     return py::make_tuple(prev, g.name_scope);
   });
   m.def("name_scope_exit", [](const std::string& prev) {
@@ -534,7 +560,10 @@ void init_function(py::module_& m) {
     GraphBuilder* b = current_builder();
     return b ? py::cast(b->graph()) : py::object(py::none());
   });
+}
 
+// Concrete functions and tf.function objects (the call fast path).
+void init_function_objects(py::module_& m) {
   py::class_<ConcreteFunction, std::shared_ptr<ConcreteFunction>>(m, "ConcreteFunctionCore")
       .def(py::init([](std::shared_ptr<Graph> g, std::vector<TensorPtr> captures, std::string name) {
         auto c = std::make_shared<ConcreteFunction>(std::move(g), std::move(captures));
@@ -544,84 +573,103 @@ void init_function(py::module_& m) {
       .def_property_readonly("graph", &ConcreteFunction::graph)
       .def_property_readonly("captures", &ConcreteFunction::captures)
       .def_property_readonly("name", [](const ConcreteFunction& c) { return c.name; })
-      .def("call", [](const ConcreteFunction& c, const std::vector<TensorPtr>& args) {
-        if (!current_builder() && active_tapes().empty() && !c.plan()->needs_host()) {
-          py::gil_scoped_release nogil;
-          return c.call(args);
-        }
-        return c.call(args);
-      })
+      .def("call",
+           [](const ConcreteFunction& c, const std::vector<TensorPtr>& args) {
+             if (!current_builder() && active_tapes().empty() && !c.plan()->needs_host()) {
+               py::gil_scoped_release nogil;
+               return c.call(args);
+             }
+             return c.call(args);
+           })
       .def("num_plan_steps", [](const ConcreteFunction& c) { return c.plan()->num_steps(); });
 
   py::class_<FunctionBase, std::shared_ptr<FunctionBase>>(m, "FunctionBase", py::dynamic_attr())
       .def(py::init<>())
-      .def("__call__", [](py::object self, py::args args, py::kwargs kwargs) -> py::object {
-        FunctionBase& f = self.cast<FunctionBase&>();
-        if (!g_run_eagerly.load(std::memory_order_relaxed)) {
-          py::object hit;
-          if (f.signature_key) {
-            if (kwargs.empty()) hit = call_with_signature(f, args);
-          } else {
-            py::tuple full;
-            if (f.fast_keywords) {
-              py::dict kw;
-              if (canonical_args(f, args, kwargs, &full, &kw))
-                hit = kw.empty() ? call_cached(f, full) : call_cached(f, py::make_tuple(full, kw));
-            } else if (canonical_args(f, args, kwargs, &full)) {
-              hit = call_cached(f, full);
-            }
-          }
-          if (hit) return hit;
-        }
-        return self.attr("_call_slow")(args, kwargs);
-      })
+      .def("__call__",
+           [](py::object self, py::args args, py::kwargs kwargs) -> py::object {
+             FunctionBase& f = self.cast<FunctionBase&>();
+             if (!g_run_eagerly.load(std::memory_order_relaxed)) {
+               py::object hit;
+               if (f.signature_key) {
+                 if (kwargs.empty()) hit = call_with_signature(f, args);
+               } else {
+                 py::tuple full;
+                 if (f.fast_keywords) {
+                   py::dict kw;
+                   if (canonical_args(f, args, kwargs, &full, &kw))
+                     hit = kw.empty() ? call_cached(f, full) : call_cached(f, py::make_tuple(full, kw));
+                 } else if (canonical_args(f, args, kwargs, &full)) {
+                   hit = call_cached(f, full);
+                 }
+               }
+               if (hit) return hit;
+             }
+             return self.attr("_call_slow")(args, kwargs);
+           })
       .def_readwrite("_fast_positional", &FunctionBase::fast_positional)
       .def_readwrite("_fast_defaults", &FunctionBase::fast_defaults)
       .def_readwrite("_fast_varargs", &FunctionBase::fast_varargs)
       .def_readwrite("_param_names", &FunctionBase::param_names)
-      .def("_set_fast_keywords", [](FunctionBase& f, std::vector<std::string> names, py::list defaults,
-                                    std::vector<bool> has_default, bool var_keyword) {
-        if (defaults.size() != names.size() || has_default.size() != names.size())
-          throw_error(Code::ValueError, "_set_fast_keywords: one default per keyword-only parameter");
-        f.kwonly_names = std::move(names);
-        f.kwonly_defaults.clear();
-        for (size_t j = 0; j < f.kwonly_names.size(); ++j)
-          f.kwonly_defaults.push_back(has_default[j] ? py::reinterpret_borrow<py::object>(defaults[j]) : py::object());
-        f.var_keyword = var_keyword;
-        f.fast_keywords = true;
-      })
-      .def("_set_signature_fast", [](FunctionBase& f, std::shared_ptr<TraceKey> key, py::list specs) {
-        f.signature_key = std::move(key);
-        f.signature_specs.clear();
-        for (py::handle s : specs)
-          f.signature_specs.push_back(TensorSpec{dtype_from_py(s.attr("dtype")), shape_from_py(s.attr("shape"))});
-      })
+      .def("_set_fast_keywords",
+           [](FunctionBase& f, std::vector<std::string> names, py::list defaults, std::vector<bool> has_default,
+              bool var_keyword) {
+             if (defaults.size() != names.size() || has_default.size() != names.size())
+               throw_error(Code::ValueError, "_set_fast_keywords: one default per keyword-only parameter");
+             f.kwonly_names = std::move(names);
+             f.kwonly_defaults.clear();
+             for (size_t j = 0; j < f.kwonly_names.size(); ++j)
+               f.kwonly_defaults.push_back(has_default[j] ? py::reinterpret_borrow<py::object>(defaults[j])
+                                                          : py::object());
+             f.var_keyword = var_keyword;
+             f.fast_keywords = true;
+           })
+      .def("_set_signature_fast",
+           [](FunctionBase& f, std::shared_ptr<TraceKey> key, py::list specs) {
+             f.signature_key = std::move(key);
+             f.signature_specs.clear();
+             for (py::handle s : specs)
+               f.signature_specs.push_back(TensorSpec{dtype_from_py(s.attr("dtype")), shape_from_py(s.attr("shape"))});
+           })
       .def_property_readonly("_fast_hits", [](const FunctionBase& f) { return f.fast_hits.load(); })
-      .def("_cache_lookup", [](FunctionBase& f, const TraceKey& k) -> py::object {
-        auto e = f.cache.lookup(k.type);
-        return e ? e->python_concrete : py::object(py::none());
-      })
-      .def("_cache_insert", [](FunctionBase& f, const TraceKey& k, std::shared_ptr<ConcreteFunction> c,
-                               py::object python_concrete, int mode) {
-        auto e = std::make_shared<CacheEntry>();
-        e->concrete = std::move(c);
-        e->python_concrete = std::move(python_concrete);
-        e->output_mode = mode;
-        f.cache.insert(k.type, e);
-      })
-      .def("_cache_items", [](FunctionBase& f, size_t limit) {
-        py::list out;
-        for (auto& kv : f.cache.items(limit)) out.append(py::make_tuple(std::make_shared<TraceKey>(kv.first), kv.second->python_concrete));
-        return out;
-      }, py::arg("limit") = 0)
-      .def("_cache_stats", [](FunctionBase& f) {
-        auto s = f.cache.stats();
-        return py::make_tuple(s.hits, s.misses, s.evictions);
-      })
+      .def("_cache_lookup",
+           [](FunctionBase& f, const TraceKey& k) -> py::object {
+             auto e = f.cache.lookup(k.type);
+             return e ? e->python_concrete : py::object(py::none());
+           })
+      .def("_cache_insert",
+           [](FunctionBase& f, const TraceKey& k, std::shared_ptr<ConcreteFunction> c, py::object python_concrete,
+              int mode) {
+             auto e = std::make_shared<CacheEntry>();
+             e->concrete = std::move(c);
+             e->python_concrete = std::move(python_concrete);
+             e->output_mode = mode;
+             f.cache.insert(k.type, e);
+           })
+      .def(
+          "_cache_items",
+          [](FunctionBase& f, size_t limit) {
+            py::list out;
+            for (auto& kv : f.cache.items(limit))
+              out.append(py::make_tuple(std::make_shared<TraceKey>(kv.first), kv.second->python_concrete));
+            return out;
+          },
+          py::arg("limit") = 0)
+      .def("_cache_stats",
+           [](FunctionBase& f) {
+             auto s = f.cache.stats();
+             return py::make_tuple(s.hits, s.misses, s.evictions);
+           })
       .def("_cache_clear", [](FunctionBase& f) { f.cache.clear(); })
-      .def("_cache_set_max_size", [](FunctionBase& f, int64_t n) { f.cache.set_max_size(n > 0 ? static_cast<size_t>(n) : 0); })
+      .def("_cache_set_max_size",
+           [](FunctionBase& f, int64_t n) { f.cache.set_max_size(n > 0 ? static_cast<size_t>(n) : 0); })
       .def("_cache_size", [](FunctionBase& f) { return f.cache.size(); });
+}
 
+}  // namespace
+
+void init_function(py::module_& m) {
+  init_tracing(m);
+  init_function_objects(m);
   m.def("set_run_eagerly", [](bool v) { g_run_eagerly = v; });
   m.def("run_eagerly", [] { return g_run_eagerly.load(); });
   m.def("tape_active", [] { return !active_tapes().empty() && any_tape_recording(); });

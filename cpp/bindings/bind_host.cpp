@@ -44,7 +44,7 @@ const PyVariant* as_py_variant(const TensorPtr& t) {
   if (e.matches(PyExc_StopIteration)) throw Error(Code::OutOfRange, "StopIteration: " + what);
   py::object value = e.value();
   if (py::hasattr(value, "error_code") && py::hasattr(value, "_message")) {
-    int code = value.attr("error_code").cast<int>() - 1;   // fn.errors codes are 1-based
+    int code = value.attr("error_code").cast<int>() - 1;  // fn.errors codes are 1-based
     if (code >= 0 && code < static_cast<int>(Code::ValueError))
       throw Error(static_cast<Code>(code), value.attr("_message").cast<std::string>());
   }
@@ -102,14 +102,14 @@ std::vector<EagerPtr> py_call_kernel(KernelContext& k, const std::vector<EagerPt
   py::object result;
   try {
     result = host->obj(*args);
-  } catch (py::error_already_set& e) {
-    rethrow_from_python(e);
-  }
+  } catch (py::error_already_set& e) { rethrow_from_python(e); }
   std::vector<EagerPtr> out;
   if (tout.empty()) return out;
   py::list items;
-  if (py::isinstance<py::list>(result) || py::isinstance<py::tuple>(result)) items = py::list(result);
-  else items.append(result);
+  if (py::isinstance<py::list>(result) || py::isinstance<py::tuple>(result))
+    items = py::list(result);
+  else
+    items.append(result);
   if (items.size() != tout.size())
     throw_error(Code::InvalidArgument, "py_function returned ", items.size(), " values but ", tout.size(),
                 " were declared in Tout");
@@ -142,7 +142,7 @@ void init_host(py::module_& m) {
     try {
       result = host->obj(dys, ys);
     } catch (py::error_already_set& e) {
-      if (e.matches(PyExc_LookupError)) throw;   // "gradient registry has no entry for: ..." as TF's
+      if (e.matches(PyExc_LookupError)) throw;  // "gradient registry has no entry for: ..." as TF's
       rethrow_from_python(e);
     }
     std::vector<TensorPtr> grads(n, nullptr);
@@ -152,18 +152,25 @@ void init_host(py::module_& m) {
                   " gradients for ", c.inputs.size() - n, " inputs");
     return grads;
   };
-  m.def("make_variant", [](py::object obj) -> TensorPtr {
+  m.def(
+      "make_variant",
+      [](py::object obj) -> TensorPtr {
         auto holder = std::make_shared<PyVariant>(std::move(obj));
         void* raw = holder.get();
         auto buf = Buffer::wrap(raw, sizeof(PyVariant), std::shared_ptr<void>(std::move(holder)));
         return std::make_shared<EagerTensor>(DType::Variant, Shape{}, std::move(buf));
-      }, "A scalar variant tensor holding a Python object (fn.data's dataset/iterator handles).");
-  m.def("variant_value", [](const TensorPtr& t) -> py::object {
+      },
+      "A scalar variant tensor holding a Python object (fn.data's dataset/iterator handles).");
+  m.def(
+      "variant_value",
+      [](const TensorPtr& t) -> py::object {
         const PyVariant* v = as_py_variant(t);
-        if (!v) throw_error(Code::InvalidArgument, "expected a variant tensor holding a Python object, got a ",
-                            t->is_eager() ? "" : "symbolic ", dtype_name(t->dtype()), " tensor");
+        if (!v)
+          throw_error(Code::InvalidArgument, "expected a variant tensor holding a Python object, got a ",
+                      t->is_eager() ? "" : "symbolic ", dtype_name(t->dtype()), " tensor");
         return v->obj;
-      }, "The Python object held by a tensor made with make_variant.");
+      },
+      "The Python object held by a tensor made with make_variant.");
 }
 
 }  // namespace fn

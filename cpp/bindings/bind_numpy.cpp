@@ -86,9 +86,12 @@ py::object tensor_to_numpy(const EagerPtr& t, bool writeable_view) {
   if (!capsule) throw py::error_already_set();
   holder.release();  // now owned by the capsule
   int flags = NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | (writeable_view ? NPY_ARRAY_WRITEABLE : 0);
-  PyObject* arr = PyArray_New(&PyArray_Type, nd, dims.data(), type, nullptr, const_cast<void*>(t->raw()),
-                              0, flags, nullptr);
-  if (!arr) { Py_DECREF(capsule); throw py::error_already_set(); }
+  PyObject* arr =
+      PyArray_New(&PyArray_Type, nd, dims.data(), type, nullptr, const_cast<void*>(t->raw()), 0, flags, nullptr);
+  if (!arr) {
+    Py_DECREF(capsule);
+    throw py::error_already_set();
+  }
   if (PyArray_SetBaseObject(reinterpret_cast<PyArrayObject*>(arr), capsule) < 0) {
     Py_DECREF(arr);
     throw py::error_already_set();
@@ -110,16 +113,20 @@ EagerPtr tensor_from_ndarray(py::handle obj, bool copy) {
     py::object flat = py::reinterpret_borrow<py::object>(obj).attr("ravel")();
     int64_t i = 0;
     for (py::handle item : flat) {
-      if (PyBytes_Check(item.ptr())) t->strings()[i++] = py::cast<std::string>(py::bytes(py::reinterpret_borrow<py::object>(item)));
-      else if (PyUnicode_Check(item.ptr())) t->strings()[i++] = py_utf8(item);
-      else throw_error(Code::ValueError, "Failed to convert a NumPy array to a Tensor (Unsupported object type ",
-                       std::string(py::str(py::type::of(item).attr("__name__"))), ").");
+      if (PyBytes_Check(item.ptr()))
+        t->strings()[i++] = py::cast<std::string>(py::bytes(py::reinterpret_borrow<py::object>(item)));
+      else if (PyUnicode_Check(item.ptr()))
+        t->strings()[i++] = py_utf8(item);
+      else
+        throw_error(Code::ValueError, "Failed to convert a NumPy array to a Tensor (Unsupported object type ",
+                    std::string(py::str(py::type::of(item).attr("__name__"))), ").");
     }
     return t;
   }
   DType d;
   if (!dtype_from_npy(type, &d))
-    throw_error(Code::TypeError, "Unsupported NumPy dtype ", std::string(py::str(py::reinterpret_borrow<py::object>(obj).attr("dtype"))));
+    throw_error(Code::TypeError, "Unsupported NumPy dtype ",
+                std::string(py::str(py::reinterpret_borrow<py::object>(obj).attr("dtype"))));
   bool direct = PyArray_IS_C_CONTIGUOUS(arr) && PyArray_ISALIGNED(arr) && PyArray_ISNOTSWAPPED(arr);
   if (!copy && direct) {
     // Zero-copy: the tensor's buffer keeps the array alive (the GIL is taken to release it).
@@ -138,7 +145,8 @@ EagerPtr tensor_from_ndarray(py::handle obj, bool copy) {
                          : PyArray_FromAny(obj.ptr(), PyArray_DescrFromType(type), 0, 0,
                                            NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_ALIGNED | NPY_ARRAY_NOTSWAPPED, nullptr);
   if (!src) throw py::error_already_set();
-  std::memcpy(t->raw(), PyArray_DATA(reinterpret_cast<PyArrayObject*>(src)), static_cast<size_t>(PyArray_NBYTES(reinterpret_cast<PyArrayObject*>(src))));
+  std::memcpy(t->raw(), PyArray_DATA(reinterpret_cast<PyArrayObject*>(src)),
+              static_cast<size_t>(PyArray_NBYTES(reinterpret_cast<PyArrayObject*>(src))));
   Py_DECREF(src);
   return t;
 }

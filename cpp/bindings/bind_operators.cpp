@@ -9,19 +9,18 @@
 
 namespace fn {
 
-std::vector<TensorPtr> execute(const OpDef& op, const std::vector<TensorPtr>& in, Attrs attrs,
-                               const std::string& name);
+std::vector<TensorPtr> execute(const OpDef& op, const std::vector<TensorPtr>& in, Attrs attrs, const std::string& name);
 
 namespace {
 
 enum class Conv { Hint, Strict };
 
 struct BinaryOp {
-  const char* op;        // TF op type
-  const char* name;      // node name TF's operator gives it
-  const char* reflect;   // Python's reflected method of the other operand ("__radd__")
+  const char* op;       // TF op type
+  const char* name;     // node name TF's operator gives it
+  const char* reflect;  // Python's reflected method of the other operand ("__radd__")
   Conv conv;
-  const OpDef* def = nullptr;   // resolved once in init_operators (nullptr: truediv)
+  const OpDef* def = nullptr;  // resolved once in init_operators (nullptr: truediv)
 };
 
 // `op_name`: the node name of the operator; a Python operand converted while tracing is a
@@ -49,8 +48,8 @@ std::vector<TensorPtr> truediv(TensorPtr x, TensorPtr y, const std::string& name
                 "fn.bfloat16, fn.float16, fn.float32, fn.float64}.");
   }
   if (y->dtype() != d)
-    throw_error(Code::TypeError, "`x` and `y` must have the same dtype, got fn.", dtype_name(d),
-                " != fn.", dtype_name(y->dtype()), ".");
+    throw_error(Code::TypeError, "`x` and `y` must have the same dtype, got fn.", dtype_name(d), " != fn.",
+                dtype_name(y->dtype()), ".");
   if (is_integer(d)) {
     DType f = (d == DType::Int32 || d == DType::Int64) ? DType::Float64 : DType::Float32;
     Attrs a{{"SrcT", d}, {"DstT", f}, {"Truncate", false}};
@@ -75,8 +74,7 @@ py::object binary_operator(const BinaryOp& b, py::handle self, py::handle other,
   try {
     o = other_operand(other, t->dtype(), b.conv, b.name, reflected);
   } catch (const Error& e) {
-    if (reflected || (e.code() != Code::TypeError && e.code() != Code::ValueError) ||
-        !py::hasattr(other, b.reflect))
+    if (reflected || (e.code() != Code::TypeError && e.code() != Code::ValueError) || !py::hasattr(other, b.reflect))
       throw;
     py::object r = other.attr(b.reflect)(self);
     if (r.is(py::handle(Py_NotImplemented))) throw;
@@ -111,8 +109,8 @@ py::object equality(py::handle self, py::handle other, bool equal) {
   TensorPtr o = other_operand(other, t->dtype(), Conv::Strict);
   static const OpDef& eq = OpRegistry::global().get("Equal");
   static const OpDef& ne = OpRegistry::global().get("NotEqual");
-  return py::cast(execute(equal ? eq : ne, {t, o}, Attrs{{"incompatible_shape_error", false}},
-                          equal ? "Equal" : "NotEqual")[0]);
+  return py::cast(
+      execute(equal ? eq : ne, {t, o}, Attrs{{"incompatible_shape_error", false}}, equal ? "Equal" : "NotEqual")[0]);
 }
 
 py::object unary(const char* op, py::handle self) {
@@ -124,12 +122,15 @@ py::object unary(const char* op, py::handle self) {
 
 void init_operators(py::module_& m) {
   // The name TF gives an op's Python operand while tracing (`Greater/y`), "" when eager.
-  m.def("operand_const_name", [](const std::string& op_name, bool reflected) {
-    GraphBuilder* gb = current_builder();
-    if (!gb) return std::string();
-    const std::string& scope = gb->graph()->name_scope;
-    return gb->graph()->peek_unique_name(scope + op_name).substr(scope.size()) + (reflected ? "/x" : "/y");
-  }, py::arg("op_name"), py::arg("reflected") = false);
+  m.def(
+      "operand_const_name",
+      [](const std::string& op_name, bool reflected) {
+        GraphBuilder* gb = current_builder();
+        if (!gb) return std::string();
+        const std::string& scope = gb->graph()->name_scope;
+        return gb->graph()->peek_unique_name(scope + op_name).substr(scope.size()) + (reflected ? "/x" : "/y");
+      },
+      py::arg("op_name"), py::arg("reflected") = false);
   auto cls = py::reinterpret_borrow<py::class_<Tensor, std::shared_ptr<Tensor>>>(m.attr("Tensor"));
   for (BinaryOp* b : {&kAdd, &kSub, &kMul, &kFloorDiv, &kMod, &kPow, &kLess, &kLessEqual, &kGreater, &kGreaterEqual})
     b->def = &OpRegistry::global().get(b->op);
@@ -148,9 +149,9 @@ void init_operators(py::module_& m) {
   cls.def("__ne__", [](py::handle a, py::handle b) { return equality(a, b, false); });
   cls.def("__neg__", [](py::handle a) { return unary("Neg", a); });
   cls.def("__abs__", [](py::handle a) { return unary("Abs", a); });
-  m.def("truediv", [](const TensorPtr& x, const TensorPtr& y, const std::string& name) {
-        return truediv(x, y, name)[0];
-      }, "TF's truediv on two tensors: integer inputs are cast to float first.");
+  m.def(
+      "truediv", [](const TensorPtr& x, const TensorPtr& y, const std::string& name) { return truediv(x, y, name)[0]; },
+      "TF's truediv on two tensors: integer inputs are cast to float first.");
 }
 
 }  // namespace fn

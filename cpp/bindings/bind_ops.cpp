@@ -13,8 +13,7 @@
 
 namespace fn {
 
-std::vector<TensorPtr> execute(const OpDef& op, const std::vector<TensorPtr>& in, Attrs attrs,
-                               const std::string& name);
+std::vector<TensorPtr> execute(const OpDef& op, const std::vector<TensorPtr>& in, Attrs attrs, const std::string& name);
 
 namespace {
 std::string op_name_arg(py::handle name) {
@@ -26,9 +25,9 @@ std::string op_name_arg(py::handle name) {
 // `  File "<file>", line <n>, in <function>` of the innermost Python frame whose file does not
 // start with `skip` (fn's own modules) and is not importlib's; "  <unknown>" if none.
 std::string user_frame_location(const std::string& skip) {
-  PyFrameObject* f = PyThreadState_GetFrame(PyThreadState_Get());   // new reference
+  PyFrameObject* f = PyThreadState_GetFrame(PyThreadState_Get());  // new reference
   while (f) {
-    PyCodeObject* code = PyFrame_GetCode(f);   // new reference
+    PyCodeObject* code = PyFrame_GetCode(f);  // new reference
     Py_ssize_t len = 0;
     const char* file = PyUnicode_AsUTF8AndSize(code->co_filename, &len);
     if (!file) {
@@ -55,43 +54,88 @@ std::string user_frame_location(const std::string& skip) {
       out.append("  File \"").append(file, static_cast<size_t>(len)).append("\", line ");
       out.append(std::to_string(PyFrame_GetLineNumber(f))).append(", in ").append(name ? name : "?");
       Py_XDECREF(last_code);
-      last_code = reinterpret_cast<PyObject*>(code);   // takes our reference
+      last_code = reinterpret_cast<PyObject*>(code);  // takes our reference
       last_lasti = lasti;
       last = out;
       Py_DECREF(f);
       return out;
     }
     Py_DECREF(code);
-    PyFrameObject* back = PyFrame_GetBack(f);   // new reference
+    PyFrameObject* back = PyFrame_GetBack(f);  // new reference
     Py_DECREF(f);
     f = back;
   }
   return "  <unknown>";
 }
 
+// An op's facts as Python sees them (fn._core.op_def): read from its OpDef, never restated.
+py::dict op_def_dict(const OpDef& d) {
+  py::dict out;
+  out["name"] = d.name;
+  out["default_name"] = d.default_name;
+  out["num_inputs"] = d.num_inputs;  // -1: variadic
+  out["min_inputs"] = d.min_inputs;
+  out["stateful"] = d.stateful;
+  out["needs_host"] = d.needs_host;
+  out["shape_only"] = d.shape_only;
+  out["differentiable"] = static_cast<bool>(d.grad);
+  py::list types;
+  for (const InputType& t : d.input_types) {
+    py::list allowed;
+    for (DType a : t.allowed) allowed.append(dtype_name(a));
+    types.append(py::dict(py::arg("input") = t.input, py::arg("param") = t.param, py::arg("attr") = t.attr,
+                          py::arg("allowed") = allowed));
+  }
+  out["input_types"] = types;
+  py::dict mins;
+  for (const auto& m : d.attr_mins) mins[py::str(m.first)] = m.second;
+  out["attr_mins"] = mins;
+  return out;
+}
+
 }  // namespace
 
 void init_ops(py::module_& m) {
-  m.def("execute", [](const std::string& op, const std::vector<TensorPtr>& inputs, py::handle attrs,
-                      py::handle name) {
+  m.def(
+      "execute",
+      [](const std::string& op, const std::vector<TensorPtr>& inputs, py::handle attrs, py::handle name) {
         const OpDef& def = OpRegistry::global().get(op);
         return execute(def, inputs, attrs_from_py(attrs), op_name_arg(name));
-      }, py::arg("op"), py::arg("inputs"), py::arg("attrs") = py::none(), py::arg("name") = py::none(),
+      },
+      py::arg("op"), py::arg("inputs"), py::arg("attrs") = py::none(), py::arg("name") = py::none(),
       "Runs (eagerly) or records (while tracing) one op; the single dispatch path.");
   m.def("op_names", [] { return OpRegistry::global().names(); });
+  m.def(
+      "op_def", [](const std::string& n) { return op_def_dict(OpRegistry::global().get(n)); }, py::arg("name"),
+      "One op's facts from its definition (TF's op type, default node name, inputs, index-input "
+      "dtypes, attr minimums, traits); NotFoundError for an unknown op.");
+  m.def(
+      "op_defs",
+      [] {
+        py::dict out;
+        const OpRegistry& r = OpRegistry::global();
+        for (const std::string& n : r.names()) out[py::str(n)] = op_def_dict(r.get(n));
+        return out;
+      },
+      "Every registered op's facts (op_def), by op type.");
   m.def("has_op", [](const std::string& n) { return OpRegistry::global().find(n) != nullptr; });
   m.def("executing_eagerly", &executing_eagerly);
-  m.def("current_graph_id", [] {
-    GraphBuilder* b = current_builder();
-    return b ? b->graph()->id() : uint64_t{0};
-  }, "Id of the graph being traced on this thread (0 when eager).");
+  m.def(
+      "current_graph_id",
+      [] {
+        GraphBuilder* b = current_builder();
+        return b ? b->graph()->id() : uint64_t{0};
+      },
+      "Id of the graph being traced on this thread (0 when eager).");
   // C++ host objects carried in attrs (random ops' generator state).
   py::class_<HostObject, std::shared_ptr<HostObject>>(m, "HostObject");
   m.def("_random_state", &make_random_state,
         "A fresh generator state for one random op instance (its \"_state\" attr).");
   // One op's gradient rule, run directly (tests check each rule against finite differences).
-  m.def("_op_gradient", [](const std::string& op, const std::vector<TensorPtr>& inputs, py::handle attrs,
-                           const std::vector<TensorPtr>& outputs, const std::vector<py::object>& out_grads) {
+  m.def(
+      "_op_gradient",
+      [](const std::string& op, const std::vector<TensorPtr>& inputs, py::handle attrs,
+         const std::vector<TensorPtr>& outputs, const std::vector<py::object>& out_grads) {
         const OpDef& def = OpRegistry::global().get(op);
         if (!def.grad) throw_error(Code::NotFound, "No gradient defined for operation '", op, "'");
         std::vector<TensorPtr> og;
@@ -101,21 +145,26 @@ void init_ops(py::module_& m) {
         py::list out;
         for (auto& g : grads) out.append(g ? py::cast(g) : py::none());
         return out;
-      }, py::arg("op"), py::arg("inputs"), py::arg("attrs"), py::arg("outputs"), py::arg("out_grads"));
+      },
+      py::arg("op"), py::arg("inputs"), py::arg("attrs"), py::arg("outputs"), py::arg("out_grads"));
   m.def("set_check_numerics", &set_check_numerics);
   m.def("check_numerics_enabled", &check_numerics_enabled);
-  m.def("set_location_skip", [](const std::string& prefix) {
-    // The same rule as a Python provider walking sys._getframe, in C++ (tracing calls it once
-    // per node): the innermost frame whose file is outside `prefix` and not importlib's.
-    static std::string skip;   // set once at import; read while tracing
-    skip = prefix;
-    set_location_provider([]() -> std::string {
-      py::gil_scoped_acquire gil;
-      return user_frame_location(skip);
-    });
-  }, py::arg("prefix"));
-  m.def("_current_location", [] { return current_location(); },
-        "The user's source location as nodes record it (tests compare it with Python's frames).");
+  m.def(
+      "set_location_skip",
+      [](const std::string& prefix) {
+        // The same rule as a Python provider walking sys._getframe, in C++ (tracing calls it once
+        // per node): the innermost frame whose file is outside `prefix` and not importlib's.
+        static std::string skip;  // set once at import; read while tracing
+        skip = prefix;
+        set_location_provider([]() -> std::string {
+          py::gil_scoped_acquire gil;
+          return user_frame_location(skip);
+        });
+      },
+      py::arg("prefix"));
+  m.def(
+      "_current_location", [] { return current_location(); },
+      "The user's source location as nodes record it (tests compare it with Python's frames).");
   m.def("set_location_provider", [](py::function f) {
     // The provider outlives the interpreter (a static std::function): hold a strong reference
     // that is deliberately never released, so nothing touches Python after it finalizes.
@@ -140,76 +189,85 @@ void init_graph(py::module_& m) {
       .def("node_op", [](const Graph& g, int i) { return g.node(i).op; })
       // A CustomGradient node's Python grad_fn (None when the attr holds no Python object), and
       // the traced gradient graph a SavedModel stores in its place (saved_model/_save.py).
-      .def("_node_host", [](const Graph& g, int i, const std::string& k) -> py::object {
-        const AttrValue* v = g.node(i).attrs.find(k);
-        auto* h = v ? std::get_if<std::shared_ptr<HostObject>>(v) : nullptr;
-        auto py_host = h ? std::dynamic_pointer_cast<PyHostObject>(*h) : nullptr;
-        return py_host ? py_host->obj : py::none();
-      })
-      .def("_set_custom_gradient_graph", [](Graph& g, int i, std::shared_ptr<Graph> grad,
-                                            std::vector<int64_t> none_mask) {
-        if (g.node(i).op != "CustomGradient") throw_error(Code::InvalidArgument, "not a CustomGradient node");
-        g.mutable_node(i).attrs.set("_grad_graph", std::move(grad));
-        g.mutable_node(i).attrs.set("_grad_none", std::move(none_mask));
-      })
+      .def("_node_host",
+           [](const Graph& g, int i, const std::string& k) -> py::object {
+             const AttrValue* v = g.node(i).attrs.find(k);
+             auto* h = v ? std::get_if<std::shared_ptr<HostObject>>(v) : nullptr;
+             auto py_host = h ? std::dynamic_pointer_cast<PyHostObject>(*h) : nullptr;
+             return py_host ? py_host->obj : py::none();
+           })
+      .def("_set_custom_gradient_graph",
+           [](Graph& g, int i, std::shared_ptr<Graph> grad, std::vector<int64_t> none_mask) {
+             if (g.node(i).op != "CustomGradient") throw_error(Code::InvalidArgument, "not a CustomGradient node");
+             g.mutable_node(i).attrs.set("_grad_graph", std::move(grad));
+             g.mutable_node(i).attrs.set("_grad_none", std::move(none_mask));
+           })
       .def("node_defined_at", [](const Graph& g, int i) { return g.node(i).defined_at; })
-      .def("node_inputs", [](const Graph& g, int i) {
-        std::vector<std::string> out;
-        for (auto& in : g.node(i).inputs)
-          out.push_back(g.node(in.node).name + (in.index ? ":" + std::to_string(in.index) : ""));
-        for (int c : g.node(i).control_inputs) out.push_back("^" + g.node(c).name);
-        return out;
-      })
-      .def("node_attr_names", [](const Graph& g, int i) {
-        std::vector<std::string> out;
-        for (auto& kv : g.node(i).attrs.items()) out.push_back(kv.first);
-        return out;
-      })
-      .def("node_attr_text", [](const Graph& g, int i, const std::string& k) {
-        const AttrValue* v = g.node(i).attrs.find(k);
-        return v ? attr_to_string(*v) : std::string();
-      })
-      .def("node_attr", [](const Graph& g, int i, const std::string& k) -> py::object {
-        // The attr as a Python value (for as_graph_def): tensors, dtypes, shapes, lists.
-        const AttrValue* v = g.node(i).attrs.find(k);
-        if (!v) return py::none();
-        return std::visit([](const auto& x) -> py::object {
-          using T = std::decay_t<decltype(x)>;
-          if constexpr (std::is_same_v<T, std::monostate> || std::is_same_v<T, std::shared_ptr<HostObject>>) {
-            return py::none();
-          } else if constexpr (std::is_same_v<T, DType>) {
-            return dtype_to_py(x);
-          } else if constexpr (std::is_same_v<T, Shape>) {
-            return shape_to_py(x);
-          } else if constexpr (std::is_same_v<T, std::vector<DType>>) {
-            py::list l;
-            for (DType d : x) l.append(dtype_to_py(d));
-            return l;
-          } else if constexpr (std::is_same_v<T, std::vector<Shape>>) {
-            py::list l;
-            for (auto& s : x) l.append(shape_to_py(s));
-            return l;
-          } else if constexpr (std::is_same_v<T, EagerPtr>) {
-            return x ? py::cast(std::static_pointer_cast<Tensor>(x)) : py::none();
-          } else if constexpr (std::is_same_v<T, std::shared_ptr<Graph>>) {
-            return x ? py::cast(x) : py::none();
-          } else {
-            return py::cast(x);
-          }
-        }, *v);
-      })
-      .def("node_outputs", [](const Graph& g, int i) {
-        py::list out;
-        for (auto& s : g.node(i).outputs) out.append(py::make_tuple(dtype_to_py(s.dtype), shape_to_py(s.shape)));
-        return out;
-      })
-      .def("node_subgraphs", [](const Graph& g, int i) {
-        py::list out;
-        for (auto& kv : g.node(i).attrs.items())
-          if (auto* sub = std::get_if<std::shared_ptr<Graph>>(&kv.second))
-            if (*sub) out.append(py::make_tuple(kv.first, *sub));
-        return out;
-      })
+      .def("node_inputs",
+           [](const Graph& g, int i) {
+             std::vector<std::string> out;
+             for (auto& in : g.node(i).inputs)
+               out.push_back(g.node(in.node).name + (in.index ? ":" + std::to_string(in.index) : ""));
+             for (int c : g.node(i).control_inputs) out.push_back("^" + g.node(c).name);
+             return out;
+           })
+      .def("node_attr_names",
+           [](const Graph& g, int i) {
+             std::vector<std::string> out;
+             for (auto& kv : g.node(i).attrs.items()) out.push_back(kv.first);
+             return out;
+           })
+      .def("node_attr_text",
+           [](const Graph& g, int i, const std::string& k) {
+             const AttrValue* v = g.node(i).attrs.find(k);
+             return v ? attr_to_string(*v) : std::string();
+           })
+      .def("node_attr",
+           [](const Graph& g, int i, const std::string& k) -> py::object {
+             // The attr as a Python value (for as_graph_def): tensors, dtypes, shapes, lists.
+             const AttrValue* v = g.node(i).attrs.find(k);
+             if (!v) return py::none();
+             return std::visit(
+                 [](const auto& x) -> py::object {
+                   using T = std::decay_t<decltype(x)>;
+                   if constexpr (std::is_same_v<T, std::monostate> || std::is_same_v<T, std::shared_ptr<HostObject>>) {
+                     return py::none();
+                   } else if constexpr (std::is_same_v<T, DType>) {
+                     return dtype_to_py(x);
+                   } else if constexpr (std::is_same_v<T, Shape>) {
+                     return shape_to_py(x);
+                   } else if constexpr (std::is_same_v<T, std::vector<DType>>) {
+                     py::list l;
+                     for (DType d : x) l.append(dtype_to_py(d));
+                     return l;
+                   } else if constexpr (std::is_same_v<T, std::vector<Shape>>) {
+                     py::list l;
+                     for (auto& s : x) l.append(shape_to_py(s));
+                     return l;
+                   } else if constexpr (std::is_same_v<T, EagerPtr>) {
+                     return x ? py::cast(std::static_pointer_cast<Tensor>(x)) : py::none();
+                   } else if constexpr (std::is_same_v<T, std::shared_ptr<Graph>>) {
+                     return x ? py::cast(x) : py::none();
+                   } else {
+                     return py::cast(x);
+                   }
+                 },
+                 *v);
+           })
+      .def("node_outputs",
+           [](const Graph& g, int i) {
+             py::list out;
+             for (auto& s : g.node(i).outputs) out.append(py::make_tuple(dtype_to_py(s.dtype), shape_to_py(s.shape)));
+             return out;
+           })
+      .def("node_subgraphs",
+           [](const Graph& g, int i) {
+             py::list out;
+             for (auto& kv : g.node(i).attrs.items())
+               if (auto* sub = std::get_if<std::shared_ptr<Graph>>(&kv.second))
+                 if (*sub) out.append(py::make_tuple(kv.first, *sub));
+             return out;
+           })
       .def_property_readonly("arg_placeholders", [](const Graph& g) { return g.arg_placeholders; })
       .def_property_readonly("capture_placeholders", [](const Graph& g) { return g.capture_placeholders; });
 }

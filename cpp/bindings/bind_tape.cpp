@@ -20,16 +20,17 @@ void init_tape(py::module_& m) {
       .def("is_watched", [](const Tape& t, const TensorPtr& x) { return t.is_watched(x.get()); })
       .def("watched_tensors", &Tape::watched_tensors)
       .def("num_entries", [](const Tape& t) { return t.entries().size(); })
-      .def("gradient",
-           [](const Tape& tape, const std::vector<TensorPtr>& targets, const std::vector<TensorPtr>& sources,
-              const std::vector<TensorPtr>& output_gradients, bool unconnected_zero) {
-             GradientRequest req{targets, sources, output_gradients, unconnected_zero};
-             // A snapshot: a tape recording its own gradient ops must not revisit them.
-             std::vector<TapeEntry> entries = tape.entries();
-             return compute_gradients(entries, tape, req);
-           },
-           py::arg("targets"), py::arg("sources"), py::arg("output_gradients"), py::arg("unconnected_zero"),
-           "Gradients of sum(targets) with respect to each source (None when unconnected).");
+      .def(
+          "gradient",
+          [](const Tape& tape, const std::vector<TensorPtr>& targets, const std::vector<TensorPtr>& sources,
+             const std::vector<TensorPtr>& output_gradients, bool unconnected_zero) {
+            GradientRequest req{targets, sources, output_gradients, unconnected_zero};
+            // A snapshot: a tape recording its own gradient ops must not revisit them.
+            std::vector<TapeEntry> entries = tape.entries();
+            return compute_gradients(entries, tape, req);
+          },
+          py::arg("targets"), py::arg("sources"), py::arg("output_gradients"), py::arg("unconnected_zero"),
+          "Gradients of sum(targets) with respect to each source (None when unconnected).");
 
   // The thread's active tapes, innermost last. Python pushes on __enter__ and pops on
   // __exit__ (or when a non-persistent tape computes its gradient inside its context).
@@ -45,19 +46,22 @@ void init_tape(py::module_& m) {
     auto& v = active_tapes();
     return std::find(v.begin(), v.end(), t) != v.end();
   });
-  m.def("symbolic_gradients",
-        [](const std::vector<TensorPtr>& targets, const std::vector<TensorPtr>& sources,
-           const std::vector<TensorPtr>& output_gradients, bool unconnected_zero) {
-          GraphBuilder* b = current_builder();
-          if (!b)
-            throw_error(Code::RuntimeError, "tf.gradients is not supported when eager execution is enabled. Use "
-                        "tf.GradientTape instead.");
-          GradientRequest req{targets, sources, output_gradients, unconnected_zero};
-          return symbolic_gradients(b, req);
-        },
-        "tf.gradients: gradients through the graph being traced.");
-  m.def("notify_variable_accessed", [](const TensorPtr& handle) { notify_variable_accessed(handle); },
-        "Called by variables when read: tapes with watch_accessed_variables watch the handle.");
+  m.def(
+      "symbolic_gradients",
+      [](const std::vector<TensorPtr>& targets, const std::vector<TensorPtr>& sources,
+         const std::vector<TensorPtr>& output_gradients, bool unconnected_zero) {
+        GraphBuilder* b = current_builder();
+        if (!b)
+          throw_error(Code::RuntimeError,
+                      "tf.gradients is not supported when eager execution is enabled. Use "
+                      "tf.GradientTape instead.");
+        GradientRequest req{targets, sources, output_gradients, unconnected_zero};
+        return symbolic_gradients(b, req);
+      },
+      "tf.gradients: gradients through the graph being traced.");
+  m.def(
+      "notify_variable_accessed", [](const TensorPtr& handle) { notify_variable_accessed(handle); },
+      "Called by variables when read: tapes with watch_accessed_variables watch the handle.");
 }
 
 }  // namespace fn

@@ -23,7 +23,8 @@ bool big(const std::vector<TensorPtr>& in) {
 
 std::vector<TensorPtr> execute(const OpDef& op, const std::vector<TensorPtr>& in, Attrs attrs,
                                const std::string& name) {
-  if (!current_builder() && !op.needs_host && big(in)) {
+  // Collectives wait for the other workers: never hold the GIL while they do.
+  if (!current_builder() && !op.needs_host && (big(in) || op.name.compare(0, 10, "Collective") == 0)) {
     py::gil_scoped_release nogil;
     return dispatch(op, in, std::move(attrs), name);
   }
@@ -41,33 +42,43 @@ EagerPtr eager_of(const TensorPtr& t) {
 
 void init_tensor(py::module_& m) {
   py::class_<Tensor, std::shared_ptr<Tensor>> tensor(m, "Tensor", py::dynamic_attr());
-  tensor
-      .def_property_readonly("dtype", [](const Tensor& t) { return dtype_to_py(t.dtype()); })
+  tensor.def_property_readonly("dtype", [](const Tensor& t) { return dtype_to_py(t.dtype()); })
       .def_property_readonly("shape", [](const Tensor& t) { return shape_to_py(t.shape()); })
-      .def_property_readonly("ndim", [](const Tensor& t) { return t.shape().rank() < 0 ? py::object(py::none()) : py::object(py::int_(t.shape().rank())); })
+      .def_property_readonly("ndim",
+                             [](const Tensor& t) {
+                               return t.shape().rank() < 0 ? py::object(py::none())
+                                                           : py::object(py::int_(t.shape().rank()));
+                             })
       .def_property_readonly("_rank", [](const Tensor& t) { return t.shape().rank(); })
-      .def_property_readonly("_shape_tuple", [](const Tensor& t) -> py::object {
-        if (!t.shape().has_rank()) return py::none();
-        py::tuple r(t.shape().rank());
-        for (int i = 0; i < t.shape().rank(); ++i)
-          r[i] = t.shape()[i] < 0 ? py::object(py::none()) : py::object(py::int_(t.shape()[i]));
-        return r;
-      })
+      .def_property_readonly("_shape_tuple",
+                             [](const Tensor& t) -> py::object {
+                               if (!t.shape().has_rank()) return py::none();
+                               py::tuple r(t.shape().rank());
+                               for (int i = 0; i < t.shape().rank(); ++i)
+                                 r[i] = t.shape()[i] < 0 ? py::object(py::none()) : py::object(py::int_(t.shape()[i]));
+                               return r;
+                             })
       .def_property_readonly("_is_eager", &Tensor::is_eager)
       .def_property_readonly("_id", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(&t); })
       .def_property_readonly("_graph_id", [](const Tensor& t) { return t.graph_id; })
       .def_property_readonly("_node_index", [](const Tensor& t) { return t.node; })
       .def_property_readonly("value_index", [](const Tensor& t) { return t.index; })
-      .def_property_readonly("name", [](const Tensor& t) -> py::object {
-        if (t.is_eager()) throw_error(Code::AttributeError, "Tensor.name is undefined when eager execution is enabled.");
-        return py::str(t.name());
-      })
-      .def_property_readonly("graph", [](const Tensor& t) -> py::object {
-        if (t.is_eager()) throw_error(Code::AttributeError, "Tensor.graph is undefined when eager execution is enabled.");
-        auto g = graph_of(t);
-        if (!g) return py::none();
-        return py::cast(g);
-      })
+      .def_property_readonly("name",
+                             [](const Tensor& t) -> py::object {
+                               if (t.is_eager())
+                                 throw_error(Code::AttributeError,
+                                             "Tensor.name is undefined when eager execution is enabled.");
+                               return py::str(t.name());
+                             })
+      .def_property_readonly("graph",
+                             [](const Tensor& t) -> py::object {
+                               if (t.is_eager())
+                                 throw_error(Code::AttributeError,
+                                             "Tensor.graph is undefined when eager execution is enabled.");
+                               auto g = graph_of(t);
+                               if (!g) return py::none();
+                               return py::cast(g);
+                             })
       .def("__hash__", [](const Tensor&) -> py::int_ {
         throw_error(Code::TypeError, "Tensor is unhashable. Instead, use tensor.ref() as the key.");
       });
@@ -76,9 +87,11 @@ void init_tensor(py::module_& m) {
   // Errors name the type as TensorFlow's do ("'Tensor' object has no attribute 'numpy'").
   reinterpret_cast<PyTypeObject*>(tensor.ptr())->tp_name = "Tensor";
 
-  py::class_<EagerTensor, Tensor, std::shared_ptr<EagerTensor>>(m, "EagerTensor", py::buffer_protocol(), py::dynamic_attr())
-      .def("numpy", [](const std::shared_ptr<EagerTensor>& t) { return tensor_to_numpy(t, true); },
-           "The value as a NumPy array (zero-copy for numeric dtypes), like tf.Tensor.numpy.")
+  py::class_<EagerTensor, Tensor, std::shared_ptr<EagerTensor>>(m, "EagerTensor", py::buffer_protocol(),
+                                                                py::dynamic_attr())
+      .def(
+          "numpy", [](const std::shared_ptr<EagerTensor>& t) { return tensor_to_numpy(t, true); },
+          "The value as a NumPy array (zero-copy for numeric dtypes), like tf.Tensor.numpy.")
       .def("_numpy_readonly", [](const std::shared_ptr<EagerTensor>& t) { return tensor_to_numpy(t, false); })
       .def_buffer([](EagerTensor& t) -> py::buffer_info {
         if (!is_pod(t.dtype()) || t.dtype() == DType::BFloat16)
@@ -89,35 +102,53 @@ void init_tensor(py::module_& m) {
         auto rs = row_major_strides(t.shape().dims());
         for (int64_t s : rs) strides.push_back(static_cast<py::ssize_t>(s * dtype_size(t.dtype())));
         return py::buffer_info(t.raw(), static_cast<py::ssize_t>(dtype_size(t.dtype())),
-                               formats[static_cast<int>(t.dtype())], static_cast<py::ssize_t>(shape.size()),
-                               shape, strides, /*readonly=*/true);
+                               formats[static_cast<int>(t.dtype())], static_cast<py::ssize_t>(shape.size()), shape,
+                               strides, /*readonly=*/true);
       })
       .def("_scalar_double", [](const EagerTensor& t) { return t.scalar_as_double(); });
 
   m.def("is_tensor", [](py::handle o) { return is_tensor(o); });
-  m.def("convert_to_tensor", [](py::handle value, py::handle dtype, py::handle hint, const std::string& name) {
+  m.def(
+      "convert_to_tensor",
+      [](py::handle value, py::handle dtype, py::handle hint, const std::string& name) {
         // `name`: the Const's name when tracing (TF's `Greater/y` for an op's Python operand).
-        if (!dtype.is_none()) { DType d = dtype_from_py(dtype); return convert_to_tensor(value, &d, nullptr, name); }
-        if (!hint.is_none()) { DType h = dtype_from_py(hint); return convert_to_tensor(value, nullptr, &h, name); }
+        if (!dtype.is_none()) {
+          DType d = dtype_from_py(dtype);
+          return convert_to_tensor(value, &d, nullptr, name);
+        }
+        if (!hint.is_none()) {
+          DType h = dtype_from_py(hint);
+          return convert_to_tensor(value, nullptr, &h, name);
+        }
         return convert_to_tensor(value, nullptr, nullptr, name);
-      }, py::arg("value"), py::arg("dtype") = py::none(), py::arg("dtype_hint") = py::none(),
+      },
+      py::arg("value"), py::arg("dtype") = py::none(), py::arg("dtype_hint") = py::none(),
       py::arg("name") = std::string());
-  m.def("to_eager", [](py::handle value, py::handle dtype) {
-        if (!dtype.is_none()) { DType d = dtype_from_py(dtype); return to_eager(value, &d); }
+  m.def(
+      "to_eager",
+      [](py::handle value, py::handle dtype) {
+        if (!dtype.is_none()) {
+          DType d = dtype_from_py(dtype);
+          return to_eager(value, &d);
+        }
         return to_eager(value, nullptr);
-      }, py::arg("value"), py::arg("dtype") = py::none());
-  m.def("from_numpy_view", [](py::handle arr) {
+      },
+      py::arg("value"), py::arg("dtype") = py::none());
+  m.def(
+      "from_numpy_view",
+      [](py::handle arr) {
         if (!is_ndarray(arr)) throw_error(Code::TypeError, "from_numpy_view needs a NumPy array");
         return tensor_from_ndarray(arr, false);
-      }, "An EagerTensor sharing memory with a contiguous NumPy array (no copy).");
+      },
+      "An EagerTensor sharing memory with a contiguous NumPy array (no copy).");
   m.def("reshape_eager", [](const TensorPtr& t, py::handle shape) {
-        Shape s = shape_from_py(shape);
-        auto e = eager_of(t);
-        if (s.num_elements() != e->num_elements())
-          throw_error(Code::InvalidArgument, "Cannot reshape a tensor with ", e->num_elements(),
-                      " elements to shape ", s.to_string());
-        return reshaped(e, s);
-      });
+    Shape s = shape_from_py(shape);
+    auto e = eager_of(t);
+    if (s.num_elements() != e->num_elements())
+      throw_error(Code::InvalidArgument, "Cannot reshape a tensor with ", e->num_elements(), " elements to shape ",
+                  s.to_string());
+    return reshaped(e, s);
+  });
 }
 
 }  // namespace fn

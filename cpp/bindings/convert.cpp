@@ -26,7 +26,7 @@ namespace {
 
 [[noreturn]] void cannot_convert(py::handle v, DType d) {
   throw_error(Code::TypeError, "Cannot convert ", std::string(py::repr(v)), " to EagerTensor of dtype ",
-              tf_type_string(d));   // TF's DataTypeString: "float", "double", "int32"
+              tf_type_string(d));  // TF's DataTypeString: "float", "double", "int32"
 }
 
 // A Python scalar as a 0-d tensor of dtype d (TF: ints wrap into unsigned/narrow types,
@@ -39,12 +39,16 @@ EagerPtr scalar_of(py::handle v, DType d) {
   }
   if (!is_pod(d)) cannot_convert(v, d);
   if (PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr())) cannot_convert(v, d);
-  if (d == DType::Bool && !PyBool_Check(v.ptr())) cannot_convert(v, d);   // TF: no int -> bool
+  if (d == DType::Bool && !PyBool_Check(v.ptr())) cannot_convert(v, d);  // TF: no int -> bool
   auto t = make_tensor(d, Shape{});
   if (PyFloat_Check(v.ptr())) {
     if (!is_floating(d)) cannot_convert(v, d);
     double x = PyFloat_AS_DOUBLE(v.ptr());
-    visit_pod(d, [&](auto tag) { using T = decltype(tag); t->data<T>()[0] = from_double<T>(x); return 0; });
+    visit_pod(d, [&](auto tag) {
+      using T = decltype(tag);
+      t->data<T>()[0] = from_double<T>(x);
+      return 0;
+    });
     return t;
   }
   // int or bool
@@ -53,11 +57,14 @@ EagerPtr scalar_of(py::handle v, DType d) {
     PyErr_Clear();
     throw_error(Code::ValueError, "Can't convert Python sequence with out-of-range integer to Tensor.");
   }
-  if (d == DType::Int64) { t->data<int64_t>()[0] = x; return t; }
+  if (d == DType::Int64) {
+    t->data<int64_t>()[0] = x;
+    return t;
+  }
   visit_pod(d, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_integral<T>::value && !std::is_same<T, bool>::value)
-      t->data<T>()[0] = static_cast<T>(x);   // wraps like TF (e.g. -1 -> 255 for uint8)
+      t->data<T>()[0] = static_cast<T>(x);  // wraps like TF (e.g. -1 -> 255 for uint8)
     else
       t->data<T>()[0] = from_double<T>(static_cast<double>(x));
     return 0;
@@ -101,11 +108,12 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
       if (py::isinstance<py::list>(x) || py::isinstance<py::tuple>(x)) ragged = true;
     }
     if (ragged) throw_error(Code::ValueError, "Can't convert non-rectangular Python sequence to Tensor.");
-    for (py::handle x : arr.attr("ravel")())   // ints NumPy kept as objects: past 64 bits
+    for (py::handle x : arr.attr("ravel")())  // ints NumPy kept as objects: past 64 bits
       if (PyLong_Check(x.ptr()) && !PyBool_Check(x.ptr())) {
         int overflow = 0;
         PyLong_AsLongLongAndOverflow(x.ptr(), &overflow);
-        if (overflow) throw_error(Code::ValueError, "Can't convert Python sequence with out-of-range integer to Tensor.");
+        if (overflow)
+          throw_error(Code::ValueError, "Can't convert Python sequence with out-of-range integer to Tensor.");
       }
     // tensors or bytes/str objects
     bool any_tensor = false;
@@ -135,7 +143,8 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
     }
     if (kind == "f" && py::str(arr.attr("dtype").attr("name")).cast<std::string>() == "float64")
       return cast_tensor(tensor_from_ndarray(arr, true), DType::Float32);
-    if (arr.attr("size").cast<int64_t>() == 0) return make_tensor(DType::Float32, tensor_from_ndarray(arr.attr("astype")("float32"), true)->shape());
+    if (arr.attr("size").cast<int64_t>() == 0)
+      return make_tensor(DType::Float32, tensor_from_ndarray(arr.attr("astype")("float32"), true)->shape());
     return tensor_from_ndarray(arr, true);
   }
   if (*dtype == DType::String) return tensor_from_ndarray(arr.attr("astype")("object"), true);
@@ -187,14 +196,15 @@ EagerPtr to_eager(py::handle value, const DType* dtype) {
   if (PyBool_Check(p) || PyLong_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p) || PyBytes_Check(p))
     return from_python_scalar(value, dtype);
   if (PyList_Check(p) || PyTuple_Check(p)) return from_sequence(value, dtype);
-  if (Py_IS_TYPE(p, &PyRange_Type)) {   // TF converts a range as the list of its values
+  if (Py_IS_TYPE(p, &PyRange_Type)) {  // TF converts a range as the list of its values
     py::list items = py::reinterpret_steal<py::list>(PySequence_List(p));
     if (!items) throw py::error_already_set();
     return from_sequence(items, dtype);
   }
   if (value.is_none())
-    throw_error(Code::ValueError, "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.");
-  if (current_builder())   // TF builds graph constants through make_tensor_proto: its TypeError
+    throw_error(Code::ValueError,
+                "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.");
+  if (current_builder())  // TF builds graph constants through make_tensor_proto: its TypeError
     throw_error(Code::TypeError, "Failed to convert elements of ", std::string(py::repr(value)),
                 " to Tensor. Consider casting elements to a supported type. See "
                 "https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes.");
@@ -238,8 +248,8 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
   if (is_tensor(value)) {
     auto t = value.cast<TensorPtr>();
     if (dtype && *dtype != t->dtype())
-      throw_error(Code::ValueError, "Tensor conversion requested dtype ", dtype_name(*dtype),
-                  " for Tensor with dtype ", dtype_name(t->dtype()), ": ", std::string(py::repr(value)));
+      throw_error(Code::ValueError, "Tensor conversion requested dtype ", dtype_name(*dtype), " for Tensor with dtype ",
+                  dtype_name(t->dtype()), ": ", std::string(py::repr(value)));
     return t;
   }
   if (has_tensor_hook(value)) {
@@ -250,9 +260,7 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
   if (!dtype && hint) {
     try {
       e = to_eager(value, hint);
-    } catch (const Error&) {
-      e = to_eager(value, nullptr);
-    }
+    } catch (const Error&) { e = to_eager(value, nullptr); }
   } else {
     e = to_eager(value, dtype);
   }
@@ -263,7 +271,7 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
 std::string py_utf8(py::handle s) {
   Py_ssize_t n = 0;
   const char* p = PyUnicode_AsUTF8AndSize(s.ptr(), &n);
-  if (!p) {   // lone surrogates: TF's ValueError, not the codec's UnicodeEncodeError
+  if (!p) {  // lone surrogates: TF's ValueError, not the codec's UnicodeEncodeError
     PyErr_Clear();
     throw_error(Code::ValueError, "Error converting unicode string while converting Python sequence to Tensor.");
   }
@@ -276,7 +284,8 @@ int64_t attr_int(const std::string& k, py::handle v) {
   if (!i) throw py::error_already_set();
   int overflow = 0;
   long long x = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-  if (overflow) throw_error(Code::ValueError, "Attr '", k, "' value ", std::string(py::repr(v)), " is out of range for an int64");
+  if (overflow)
+    throw_error(Code::ValueError, "Attr '", k, "' value ", std::string(py::repr(v)), " is out of range for an int64");
   return x;
 }
 }  // namespace
@@ -288,14 +297,22 @@ Attrs attrs_from_py(py::handle dict) {
     std::string k = kv.first.cast<std::string>();
     py::handle v = kv.second;
     if (v.is_none()) continue;
-    if (PyBool_Check(v.ptr())) a.set(k, v.cast<bool>());
-    else if (PyLong_Check(v.ptr())) a.set(k, attr_int(k, v));
-    else if (PyFloat_Check(v.ptr())) a.set(k, v.cast<double>());
-    else if (PyUnicode_Check(v.ptr())) a.set(k, py_utf8(v));
-    else if (is_py_dtype(v)) a.set(k, dtype_from_py(v));
-    else if (py::hasattr(v, "_dims") && py::hasattr(v, "as_list")) a.set(k, shape_from_py(v));
-    else if (is_tensor(v)) a.set(k, as_eager(v.cast<TensorPtr>()));
-    else if (py::isinstance<Graph>(v)) a.set(k, v.cast<std::shared_ptr<Graph>>());
+    if (PyBool_Check(v.ptr()))
+      a.set(k, v.cast<bool>());
+    else if (PyLong_Check(v.ptr()))
+      a.set(k, attr_int(k, v));
+    else if (PyFloat_Check(v.ptr()))
+      a.set(k, v.cast<double>());
+    else if (PyUnicode_Check(v.ptr()))
+      a.set(k, py_utf8(v));
+    else if (is_py_dtype(v))
+      a.set(k, dtype_from_py(v));
+    else if (py::hasattr(v, "_dims") && py::hasattr(v, "as_list"))
+      a.set(k, shape_from_py(v));
+    else if (is_tensor(v))
+      a.set(k, as_eager(v.cast<TensorPtr>()));
+    else if (py::isinstance<Graph>(v))
+      a.set(k, v.cast<std::shared_ptr<Graph>>());
     else if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
       py::sequence seq = py::reinterpret_borrow<py::sequence>(v);
       if (seq.size() > 0 && is_py_dtype(seq[0])) {
@@ -315,7 +332,7 @@ Attrs attrs_from_py(py::handle dict) {
         }
         a.set(k, ints);
       }
-    } else if (py::isinstance<HostObject>(v)) {   // a C++ host object (random op state)
+    } else if (py::isinstance<HostObject>(v)) {  // a C++ host object (random op state)
       a.set(k, v.cast<std::shared_ptr<HostObject>>());
     } else {
       a.set(k, std::shared_ptr<HostObject>(std::make_shared<PyHostObject>(py::reinterpret_borrow<py::object>(v))));

@@ -17,12 +17,13 @@ void init_host(py::module_& m);
 void init_state(py::module_& m);
 void init_control_flow(py::module_& m);
 void init_serialize(py::module_& m);
+void init_collective(py::module_& m);
 }  // namespace fn
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "fn's C++ core: tensors, ops, graphs, executor.";
   fn::init_numpy();
-  fn::start_up(fn::add_host_kernels);   // every op registered now, read-only from here on
+  fn::start_up(fn::add_host_kernels);  // every op registered now, read-only from here on
   fn::init_py_types(m);
   fn::init_graph(m);
   fn::init_tensor(m);
@@ -34,5 +35,6 @@ PYBIND11_MODULE(_core, m) {
   fn::init_state(m);
   fn::init_control_flow(m);
   fn::init_serialize(m);
+  fn::init_collective(m);
   m.attr("onednn_version") = DNNL_VERSION_MAJOR * 10000 + DNNL_VERSION_MINOR * 100 + DNNL_VERSION_PATCH;
 }

@@ -32,9 +32,7 @@ py::object dtype_to_py(DType d) {
   return py::reinterpret_borrow<py::object>(o);
 }
 
-bool is_py_dtype(py::handle obj) {
-  return py::hasattr(obj, "_type_enum");
-}
+bool is_py_dtype(py::handle obj) { return py::hasattr(obj, "_type_enum"); }
 
 DType dtype_from_py(py::handle obj) {
   if (py::hasattr(obj, "_type_enum")) return static_cast<DType>(obj.attr("_type_enum").cast<int>());
@@ -75,7 +73,8 @@ Shape shape_from_py(py::handle obj) {
   if (py::isinstance<py::int_>(obj)) return Shape({obj.cast<int64_t>()});
   std::vector<int64_t> d;
   for (py::handle x : obj) {
-    if (x.is_none()) d.push_back(Shape::kUnknown);
+    if (x.is_none())
+      d.push_back(Shape::kUnknown);
     else if (py::hasattr(x, "value") && !py::isinstance<py::int_>(x)) {
       py::object v = x.attr("value");
       d.push_back(v.is_none() ? Shape::kUnknown : v.cast<int64_t>());
@@ -132,9 +131,9 @@ void init_py_types(py::module_& m) {
       } else {
         PyErr_SetString(cls.ptr(), e.what());
       }
-    } catch (const Interrupted&) {   // a signal handler's exception, raised under C++ frames
+    } catch (const Interrupted&) {  // a signal handler's exception, raised under C++ frames
       if (!restore_stashed_error()) PyErr_SetNone(PyExc_KeyboardInterrupt);
-    } catch (const std::bad_alloc&) {   // an allocation nobody sized: TF's OOM class
+    } catch (const std::bad_alloc&) {  // an allocation nobody sized: TF's OOM class
       py::object cls = error_class(Code::ResourceExhausted);
       PyErr_SetObject(cls.ptr(), cls(py::none(), py::none(), "OOM when allocating memory").ptr());
     } catch (const std::length_error& e) {
@@ -143,10 +142,11 @@ void init_py_types(py::module_& m) {
     }
   });
   py::dict codes;
-  const char* names[] = {"CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED",
-                         "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
-                         "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE", "UNIMPLEMENTED",
-                         "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED"};
+  const char* names[] = {
+      "CANCELLED",      "UNKNOWN",           "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",   "NOT_FOUND",
+      "ALREADY_EXISTS", "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED",
+      "OUT_OF_RANGE",   "UNIMPLEMENTED",     "INTERNAL",           "UNAVAILABLE",         "DATA_LOSS",
+      "UNAUTHENTICATED"};
   for (int i = 0; i < 16; ++i) codes[names[i]] = i;
   m.attr("_error_codes") = codes;
 }

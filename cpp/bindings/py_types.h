@@ -11,10 +11,10 @@ namespace fn {
 namespace py = pybind11;
 
 py::object dtype_to_py(DType d);
-DType dtype_from_py(py::handle obj);          // fn.DType, numpy dtype, or a name
+DType dtype_from_py(py::handle obj);  // fn.DType, numpy dtype, or a name
 bool is_py_dtype(py::handle obj);
-py::object shape_to_py(const Shape& s);       // fn.TensorShape
-Shape shape_from_py(py::handle obj);          // TensorShape, list/tuple with None, None
+py::object shape_to_py(const Shape& s);  // fn.TensorShape
+Shape shape_from_py(py::handle obj);     // TensorShape, list/tuple with None, None
 py::object error_class(Code code);
 // A Python exception raised under C++ frames (a signal handler's): stashed per thread while
 // Interrupted unwinds the executor, re-raised by the exception translator.

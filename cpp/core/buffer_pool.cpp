@@ -17,10 +17,10 @@ size_t budget_from_env() {
   return static_cast<size_t>(mb) << 20;
 }
 std::atomic<size_t> g_budget{budget_from_env()};
-constexpr size_t kMaxEntries = 256;   // per pool: the linear best-fit scan stays cheap
+constexpr size_t kMaxEntries = 256;  // per pool: the linear best-fit scan stays cheap
 }  // namespace
 
-BufferPool::BufferPool() { free_.reserve(kMaxEntries); }   // recycle never reallocates (noexcept use)
+BufferPool::BufferPool() { free_.reserve(kMaxEntries); }  // recycle never reallocates (noexcept use)
 
 size_t BufferPool::budget() { return g_budget.load(std::memory_order_relaxed); }
 void BufferPool::set_budget(size_t bytes) { g_budget.store(bytes, std::memory_order_relaxed); }
@@ -50,16 +50,16 @@ void BufferPool::recycle(EagerPtr& t) {
     t.reset();
     return;
   }
-  std::shared_ptr<Buffer> b = t->buffer();   // the tensor's reference and ours
+  std::shared_ptr<Buffer> b = t->buffer();  // the tensor's reference and ours
   t.reset();
-  if (b.use_count() != 1) return;            // a deleter elsewhere kept it after all
+  if (b.use_count() != 1) return;  // a deleter elsewhere kept it after all
   // Another thread's last use of the storage happens before its release of the reference;
   // use_count() reads relaxed, so order our later writes after it.
   std::atomic_thread_fence(std::memory_order_acquire);
   size_t cap = b->capacity();
   size_t held = g_held.load(std::memory_order_relaxed);
   do {
-    if (held + cap > budget()) return;       // over budget: freed as usual
+    if (held + cap > budget()) return;  // over budget: freed as usual
   } while (!g_held.compare_exchange_weak(held, held + cap, std::memory_order_relaxed));
   held_ += cap;
   free_.push_back(std::move(b));

@@ -5,11 +5,14 @@
 namespace fn {
 
 namespace {
-struct Info { const char* name; size_t size; };
+struct Info {
+  const char* name;
+  size_t size;
+};
 constexpr Info kInfo[kNumDTypes] = {
-    {"bool", 1},    {"int8", 1},     {"uint8", 1},    {"int16", 2},   {"int32", 4},
-    {"int64", 8},   {"float16", 2},  {"bfloat16", 2}, {"float32", 4}, {"float64", 8},
-    {"string", 0},  {"resource", 0}, {"variant", 0}, {"complex64", 8}, {"complex128", 16},
+    {"bool", 1},   {"int8", 1},     {"uint8", 1},    {"int16", 2},     {"int32", 4},
+    {"int64", 8},  {"float16", 2},  {"bfloat16", 2}, {"float32", 4},   {"float64", 8},
+    {"string", 0}, {"resource", 0}, {"variant", 0},  {"complex64", 8}, {"complex128", 16},
 };
 }  // namespace
 
@@ -23,9 +26,18 @@ bool dtype_from_name(const std::string& name, DType* out) {
       return true;
     }
   }
-  if (name == "double") { *out = DType::Float64; return true; }
-  if (name == "half") { *out = DType::Float16; return true; }
-  if (name == "float") { *out = DType::Float32; return true; }
+  if (name == "double") {
+    *out = DType::Float64;
+    return true;
+  }
+  if (name == "half") {
+    *out = DType::Float16;
+    return true;
+  }
+  if (name == "float") {
+    *out = DType::Float32;
+    return true;
+  }
   return false;
 }
 
@@ -36,7 +48,10 @@ float half_to_float(uint16_t h) {
       bits = sign;
     } else {  // subnormal: normalise
       exp = 127 - 15 + 1;
-      while (!(mant & 0x400)) { mant <<= 1; --exp; }
+      while (!(mant & 0x400)) {
+        mant <<= 1;
+        --exp;
+      }
       mant &= 0x3ff;
       bits = sign | (exp << 23) | (mant << 13);
     }
@@ -57,7 +72,7 @@ uint16_t float_to_half(float f) {
   uint32_t absx = x & 0x7fffffffu;
   if (absx >= 0x7f800000u) return static_cast<uint16_t>(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0));
   if (absx >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // overflow to inf
-  if (absx < 0x38800000u) {  // subnormal or zero in half
+  if (absx < 0x38800000u) {                                               // subnormal or zero in half
     float a;
     std::memcpy(&a, &absx, 4);
     // scale so that the half subnormal unit (2^-24) becomes 1, then round to nearest even

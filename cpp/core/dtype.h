@@ -7,13 +7,27 @@
 namespace fn {
 
 enum class DType : uint8_t {
-  Bool, Int8, UInt8, Int16, Int32, Int64, Float16, BFloat16, Float32, Float64, String, Resource,
-  Variant, Complex64, Complex128, Count_
+  Bool,
+  Int8,
+  UInt8,
+  Int16,
+  Int32,
+  Int64,
+  Float16,
+  BFloat16,
+  Float32,
+  Float64,
+  String,
+  Resource,
+  Variant,
+  Complex64,
+  Complex128,
+  Count_
 };
 constexpr int kNumDTypes = static_cast<int>(DType::Count_);
 
-size_t dtype_size(DType d);          // bytes per element (0 for String/Resource/Variant)
-const char* dtype_name(DType d);     // "int32", as TensorFlow's DType.name
+size_t dtype_size(DType d);       // bytes per element (0 for String/Resource/Variant)
+const char* dtype_name(DType d);  // "int32", as TensorFlow's DType.name
 // TensorFlow's DataTypeString (float32 is "float", float64 "double", float16 "half").
 const char* tf_type_string(DType d);
 bool dtype_from_name(const std::string& name, DType* out);
@@ -21,8 +35,7 @@ inline bool is_floating(DType d) {
   return d == DType::Float16 || d == DType::BFloat16 || d == DType::Float32 || d == DType::Float64;
 }
 inline bool is_integer(DType d) {
-  return d == DType::Int8 || d == DType::UInt8 || d == DType::Int16 || d == DType::Int32 ||
-         d == DType::Int64;
+  return d == DType::Int8 || d == DType::UInt8 || d == DType::Int16 || d == DType::Int32 || d == DType::Int64;
 }
 inline bool is_numeric(DType d) { return is_floating(d) || is_integer(d); }
 // Complex types are stored as (re, im) pairs; only data movement and the ops in ops/complex.cpp
@@ -35,8 +48,12 @@ inline bool is_pod(DType d) {
 }
 
 // Half-precision storage types: conversion to and from float (round to nearest even).
-struct half_t { uint16_t bits; };
-struct bfloat16_t { uint16_t bits; };
+struct half_t {
+  uint16_t bits;
+};
+struct bfloat16_t {
+  uint16_t bits;
+};
 float half_to_float(uint16_t h);
 uint16_t float_to_half(float f);
 inline float bf16_to_float(uint16_t b) {
@@ -67,13 +84,32 @@ auto visit_pod(DType d, F&& f) {
 }
 
 // Numeric value conversion helpers usable on every POD storage type.
-template <typename T> inline double to_double(T v) { return static_cast<double>(v); }
-template <> inline double to_double(half_t v) { return half_to_float(v.bits); }
-template <> inline double to_double(bfloat16_t v) { return bf16_to_float(v.bits); }
-template <typename T> inline T from_double(double v) { return static_cast<T>(v); }
-template <> inline bool from_double<bool>(double v) { return v != 0.0; }
-template <> inline half_t from_double<half_t>(double v) { return half_t{float_to_half(static_cast<float>(v))}; }
-template <> inline bfloat16_t from_double<bfloat16_t>(double v) {
+template <typename T>
+inline double to_double(T v) {
+  return static_cast<double>(v);
+}
+template <>
+inline double to_double(half_t v) {
+  return half_to_float(v.bits);
+}
+template <>
+inline double to_double(bfloat16_t v) {
+  return bf16_to_float(v.bits);
+}
+template <typename T>
+inline T from_double(double v) {
+  return static_cast<T>(v);
+}
+template <>
+inline bool from_double<bool>(double v) {
+  return v != 0.0;
+}
+template <>
+inline half_t from_double<half_t>(double v) {
+  return half_t{float_to_half(static_cast<float>(v))};
+}
+template <>
+inline bfloat16_t from_double<bfloat16_t>(double v) {
   return bfloat16_t{float_to_bf16(static_cast<float>(v))};
 }
 

@@ -8,11 +8,29 @@ namespace fn {
 
 enum class Code {
   // fn.errors.OpError subclasses (TensorFlow status codes)
-  Cancelled, Unknown, InvalidArgument, DeadlineExceeded, NotFound, AlreadyExists,
-  PermissionDenied, ResourceExhausted, FailedPrecondition, Aborted, OutOfRange, Unimplemented,
-  Internal, Unavailable, DataLoss, Unauthenticated,
+  Cancelled,
+  Unknown,
+  InvalidArgument,
+  DeadlineExceeded,
+  NotFound,
+  AlreadyExists,
+  PermissionDenied,
+  ResourceExhausted,
+  FailedPrecondition,
+  Aborted,
+  OutOfRange,
+  Unimplemented,
+  Internal,
+  Unavailable,
+  DataLoss,
+  Unauthenticated,
   // Python builtin exceptions raised where TensorFlow raises them
-  ValueError, TypeError, IndexError, AttributeError, NotImplementedError, RuntimeError,
+  ValueError,
+  TypeError,
+  IndexError,
+  AttributeError,
+  NotImplementedError,
+  RuntimeError,
 };
 
 class Error : public std::runtime_error {

@@ -15,7 +15,7 @@ int64_t Shape::num_elements() const {
   if (!is_fully_defined()) return -1;
   int64_t n = 1;
   for (int64_t d : dims_)
-    if (__builtin_mul_overflow(n, d, &n))   // TF's TensorShape refuses such shapes
+    if (__builtin_mul_overflow(n, d, &n))  // TF's TensorShape refuses such shapes
       throw_error(Code::InvalidArgument, "Shape ", debug_string(), " would have more than 2**63 - 1 elements");
   return n;
 }
@@ -77,14 +77,18 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
   for (int i = 0; i < r; ++i) {
     int ia = a.rank() - r + i, ib = b.rank() - r + i;
     int64_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;
-    if (da == 1) out[i] = db;
-    else if (db == 1) out[i] = da;
-    else if (da < 0) out[i] = db;  // unknown vs known: assume compatible
-    else if (db < 0) out[i] = da;
-    else if (da == db) out[i] = da;
+    if (da == 1)
+      out[i] = db;
+    else if (db == 1)
+      out[i] = da;
+    else if (da < 0)
+      out[i] = db;  // unknown vs known: assume compatible
+    else if (db < 0)
+      out[i] = da;
+    else if (da == db)
+      out[i] = da;
     else
-      throw_error(Code::InvalidArgument, "Incompatible shapes: ", a.debug_string(), " vs. ",
-                  b.debug_string());
+      throw_error(Code::InvalidArgument, "Incompatible shapes: ", a.debug_string(), " vs. ", b.debug_string());
   }
   return Shape(std::move(out));
 }
@@ -95,7 +99,8 @@ std::vector<int64_t> row_major_strides(const std::vector<int64_t>& dims) {
   for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
     s[i] = acc;
     if (__builtin_mul_overflow(acc, dims[i], &acc))
-      throw_error(Code::InvalidArgument, "Shape ", Shape(dims).debug_string(), " would have more than 2**63 - 1 elements");
+      throw_error(Code::InvalidArgument, "Shape ", Shape(dims).debug_string(),
+                  " would have more than 2**63 - 1 elements");
   }
   return s;
 }

@@ -13,7 +13,11 @@ class Shape {
   Shape() : known_rank_(true) {}  // scalar
   Shape(std::initializer_list<int64_t> dims) : known_rank_(true), dims_(dims) {}
   explicit Shape(std::vector<int64_t> dims) : known_rank_(true), dims_(std::move(dims)) {}
-  static Shape unknown_rank() { Shape s; s.known_rank_ = false; return s; }
+  static Shape unknown_rank() {
+    Shape s;
+    s.known_rank_ = false;
+    return s;
+  }
 
   bool has_rank() const { return known_rank_; }
   int rank() const { return known_rank_ ? static_cast<int>(dims_.size()) : -1; }
@@ -21,14 +25,14 @@ class Shape {
   int64_t operator[](int i) const { return dims_[i]; }
   const std::vector<int64_t>& dims() const { return dims_; }
   bool is_fully_defined() const;
-  int64_t num_elements() const;   // -1 when not fully defined
+  int64_t num_elements() const;  // -1 when not fully defined
   bool is_compatible_with(const Shape& o) const;
-  bool is_subtype_of(const Shape& o) const;   // every shape this admits, o admits too
+  bool is_subtype_of(const Shape& o) const;  // every shape this admits, o admits too
   Shape most_specific_common_supertype(const Shape& o) const;
   bool operator==(const Shape& o) const { return known_rank_ == o.known_rank_ && dims_ == o.dims_; }
   bool operator!=(const Shape& o) const { return !(*this == o); }
-  std::string to_string() const;  // "(2, 3)", "(None, 3)", "<unknown>", "()"
-  std::string debug_string() const;   // TF's kernel-side form: "[2,3]", "[?,3]", "<unknown>", "[]"
+  std::string to_string() const;     // "(2, 3)", "(None, 3)", "<unknown>", "()"
+  std::string debug_string() const;  // TF's kernel-side form: "[2,3]", "[?,3]", "<unknown>", "[]"
   size_t hash() const;
 
  private:

@@ -21,7 +21,7 @@ constexpr bool kRecycle = false;
 #else
 constexpr bool kRecycle = true;
 #endif
-thread_local bool t_blocks_alive = false;   // trivially destructible: readable at thread exit
+thread_local bool t_blocks_alive = false;  // trivially destructible: readable at thread exit
 struct BlockCache {
   std::vector<void*> free;
   BlockCache() {
@@ -66,12 +66,11 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
     return b;
   }
   size_t bytes = 0;
-  if (n < 0 || __builtin_mul_overflow(static_cast<size_t>(n), dtype_size(dtype), &bytes) ||
-      bytes > (size_t{1} << 62))
+  if (n < 0 || __builtin_mul_overflow(static_cast<size_t>(n), dtype_size(dtype), &bytes) || bytes > (size_t{1} << 62))
     throw std::bad_alloc();
   size_t rounded = ((bytes + 63) / 64) * 64;
   if (rounded == 0) rounded = kBlock;
-  if (BufferPool* pool = current_buffer_pool()) {   // a plan run recycles dead values' storage
+  if (BufferPool* pool = current_buffer_pool()) {  // a plan run recycles dead values' storage
     if (auto r = pool->take(rounded)) {
       r->nbytes_ = bytes;
       return r;
@@ -127,14 +126,16 @@ int64_t EagerTensor::scalar_as_int(int64_t i) const {
 EagerPtr make_tensor(DType dtype, const Shape& shape) {
   if (!shape.is_fully_defined())
     throw_error(Code::InvalidArgument, "Tensor shape must be fully defined, got ", shape.debug_string());
-  int64_t n = shape.num_elements();   // InvalidArgument past 2**63 - 1 elements
+  int64_t n = shape.num_elements();  // InvalidArgument past 2**63 - 1 elements
   std::shared_ptr<Buffer> buf;
   try {
     buf = Buffer::allocate(dtype, n);
   } catch (const std::bad_alloc&) {
     std::string dims = shape.debug_string();
     throw_error(Code::ResourceExhausted, "OOM when allocating tensor with shape", dims, " and type ",
-                dtype == DType::Float32 ? "float" : dtype == DType::Float64 ? "double" : dtype_name(dtype),
+                dtype == DType::Float32   ? "float"
+                : dtype == DType::Float64 ? "double"
+                                          : dtype_name(dtype),
                 " on /job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu");
   }
   return std::make_shared<EagerTensor>(dtype, shape, std::move(buf));
@@ -163,8 +164,7 @@ EagerPtr reshaped(const EagerPtr& t, const Shape& shape) {
 EagerPtr cast_tensor(const EagerPtr& t, DType to) {
   if (t->dtype() == to) return t;
   if (!is_pod(t->dtype()) || !is_pod(to))
-    throw_error(Code::Unimplemented, "Cast ", dtype_name(t->dtype()), " to ", dtype_name(to),
-                " is not supported");
+    throw_error(Code::Unimplemented, "Cast ", dtype_name(t->dtype()), " to ", dtype_name(to), " is not supported");
   auto out = make_tensor(to, t->shape());
   int64_t n = t->num_elements();
   visit_pod(t->dtype(), [&](auto stag) {

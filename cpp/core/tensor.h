@@ -43,7 +43,7 @@ class Buffer {
   struct FreeDeleter {
     FreeDeleter() noexcept : small(false) {}
     explicit FreeDeleter(bool s) noexcept : small(s) {}
-    bool small;   // one 64-byte block: back to this thread's free list
+    bool small;  // one 64-byte block: back to this thread's free list
     void operator()(void* p) const;
   };
   std::unique_ptr<void, FreeDeleter> storage_;
@@ -87,14 +87,20 @@ class EagerTensor : public Tensor {
       : Tensor(dtype, std::move(shape)), buffer_(std::move(buffer)) {}
   bool is_eager() const override { return true; }
   int64_t num_elements() const { return shape_.num_elements(); }
-  template <typename T> T* data() { return static_cast<T*>(buffer_->data()); }
-  template <typename T> const T* data() const { return static_cast<const T*>(buffer_->data()); }
+  template <typename T>
+  T* data() {
+    return static_cast<T*>(buffer_->data());
+  }
+  template <typename T>
+  const T* data() const {
+    return static_cast<const T*>(buffer_->data());
+  }
   void* raw() { return buffer_->data(); }
   const void* raw() const { return buffer_->data(); }
   std::vector<std::string>& strings() { return buffer_->strings(); }
   const std::vector<std::string>& strings() const { return buffer_->strings(); }
   const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
-  double scalar_as_double(int64_t i = 0) const;   // element i converted to double (numeric/bool)
+  double scalar_as_double(int64_t i = 0) const;  // element i converted to double (numeric/bool)
   int64_t scalar_as_int(int64_t i = 0) const;
 
  private:
@@ -104,7 +110,7 @@ class EagerTensor : public Tensor {
 using TensorPtr = std::shared_ptr<Tensor>;
 using EagerPtr = std::shared_ptr<EagerTensor>;
 
-EagerPtr make_tensor(DType dtype, const Shape& shape);   // uninitialised storage
+EagerPtr make_tensor(DType dtype, const Shape& shape);  // uninitialised storage
 EagerPtr make_scalar(DType dtype, double value);
 EagerPtr make_string_scalar(const std::string& s);
 // A new tensor sharing storage with `t` but with another shape (same element count).

@@ -13,7 +13,9 @@ void PlanPools::release(std::unique_ptr<RunState> state) {
 }
 
 PooledRun::PooledRun(PlanPools& pools, size_t num_slots)
-    : pools_(pools), state_(pools.acquire()), pooling_(BufferPool::budget() > 0),
+    : pools_(pools),
+      state_(pools.acquire()),
+      pooling_(BufferPool::budget() > 0),
       scope_(pooling_ ? &state_->pool : nullptr) {
   state_->slots.resize(num_slots);
 }
@@ -22,7 +24,7 @@ PooledRun::~PooledRun() {
   for (EagerPtr& v : state_->slots) recycle(v);
   state_->slots.clear();
   state_->in.clear();
-  if (!pooling_) state_->pool.clear();   // the budget went to 0: hold nothing
+  if (!pooling_) state_->pool.clear();  // the budget went to 0: hold nothing
   pools_.release(std::move(state_));
 }
 

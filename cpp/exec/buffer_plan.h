@@ -50,8 +50,10 @@ class PooledRun {
   PooledRun& operator=(const PooledRun&) = delete;
   // Drops `t`, keeping its storage for later outputs of this run when nothing else holds it.
   void recycle(EagerPtr& t) {
-    if (pooling_) state_->pool.recycle(t);
-    else t.reset();
+    if (pooling_)
+      state_->pool.recycle(t);
+    else
+      t.reset();
   }
   std::vector<EagerPtr>& slots() { return state_->slots; }
   std::vector<EagerPtr>& in() { return state_->in; }

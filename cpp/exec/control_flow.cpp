@@ -34,7 +34,7 @@ std::shared_ptr<const Plan> subplan(const Attrs& attrs, const char* attr, size_t
   auto* host = c ? std::get_if<std::shared_ptr<HostObject>>(c) : nullptr;
   auto* cache = host ? dynamic_cast<SubgraphCache*>(host->get()) : nullptr;
   // Sub-graphs get the same passes as a function's graph (constant folding, CSE).
-  if (!cache) return Plan::compile(optimize(*graph));   // a node built without a cache
+  if (!cache) return Plan::compile(optimize(*graph));  // a node built without a cache
   std::lock_guard<std::mutex> lock(cache->mu);
   if (cache->compiled.size() <= slot) cache->compiled.resize(slot + 1);
   if (!cache->compiled[slot]) cache->compiled[slot] = Plan::compile(optimize(*graph));
@@ -43,8 +43,7 @@ std::shared_ptr<const Plan> subplan(const Attrs& attrs, const char* attr, size_t
 
 bool truthy(const EagerTensor& t, const char* what) {
   if (t.shape().rank() != 0)
-    throw_error(Code::InvalidArgument, "The ", what, " must be a scalar, but it has shape ",
-                t.shape().to_string());
+    throw_error(Code::InvalidArgument, "The ", what, " must be a scalar, but it has shape ", t.shape().to_string());
   if (t.dtype() == DType::Bool) return t.data<bool>()[0];
   if (t.dtype() == DType::String) return !t.strings()[0].empty();
   if (!is_pod(t.dtype()))
@@ -63,7 +62,7 @@ std::vector<EagerPtr> while_kernel(KernelContext& k, const std::vector<EagerPtr>
   auto body = subplan(k.attrs, "body", 1);
   const size_t n = body->graph().arg_placeholders.size();
   const int64_t max_iter = k.attrs.get_or<int64_t>("maximum_iterations", -1);
-  std::vector<EagerPtr> state(in.begin(), in.end());   // loop vars, then captures
+  std::vector<EagerPtr> state(in.begin(), in.end());  // loop vars, then captures
   InterruptPoll poll;
   for (int64_t it = 0; max_iter < 0 || it < max_iter; ++it) {
     poll();

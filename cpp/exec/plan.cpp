@@ -37,14 +37,20 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
   }
   plan->num_slots_ = slots;
   std::vector<char> is_input(n, 0);
-  for (int p : g.arg_placeholders) { plan->input_slots_.push_back(base[p]); is_input[p] = 1; }
-  for (int p : g.capture_placeholders) { plan->input_slots_.push_back(base[p]); is_input[p] = 1; }
+  for (int p : g.arg_placeholders) {
+    plan->input_slots_.push_back(base[p]);
+    is_input[p] = 1;
+  }
+  for (int p : g.capture_placeholders) {
+    plan->input_slots_.push_back(base[p]);
+    is_input[p] = 1;
+  }
   for (const NodeOutput& o : g.outputs) plan->output_slots_.push_back(base[o.node] + o.index);
   std::vector<int> last_use(slots, -1);
   for (int i = 0; i < n; ++i) {
     if (!live[i] || is_input[i]) continue;
     const Node& node = g.node(i);
-    if (node.op == "Const") {   // no kernel call: the value goes straight into its slot
+    if (node.op == "Const") {  // no kernel call: the value goes straight into its slot
       plan->consts_.emplace_back(base[i], node.attrs.get<EagerPtr>("value"));
       continue;
     }
@@ -58,7 +64,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
     plan->max_inputs_ = std::max(plan->max_inputs_, st.in_slots.size());
     plan->steps_.push_back(std::move(st));
   }
-  for (int s : plan->output_slots_) last_use[s] = -2;   // outputs are never released
+  for (int s : plan->output_slots_) last_use[s] = -2;  // outputs are never released
   // Inputs no step or output reads are not loaded (a function of 100 arguments using 2).
   for (int s : plan->input_slots_) plan->input_used_.push_back(last_use[s] != -1);
   for (int s = 0; s < slots; ++s)
@@ -68,7 +74,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
   for (size_t k = 0; k < plan->steps_.size(); ++k) {
     Step& st = plan->steps_[k];
     st.move_in.assign(st.in_slots.size(), 0);
-    std::unordered_map<int, int> times;   // a wide step (a fused node's 10,000 inputs): counted once
+    std::unordered_map<int, int> times;  // a wide step (a fused node's 10,000 inputs): counted once
     if (st.in_slots.size() > 16)
       for (int s : st.in_slots) ++times[s];
     for (size_t j = 0; j < st.in_slots.size(); ++j) {
@@ -82,23 +88,23 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
   return plan;
 }
 
-std::vector<EagerPtr> Plan::run(const std::vector<EagerPtr>& inputs) const {
-  return run(inputs.data(), inputs.size());
-}
+std::vector<EagerPtr> Plan::run(const std::vector<EagerPtr>& inputs) const { return run(inputs.data(), inputs.size()); }
 
 std::vector<EagerPtr> Plan::run(const EagerPtr* inputs, size_t count) const {
-  return run_consuming(const_cast<EagerPtr*>(inputs), count, 0);   // moves nothing
+  return run_consuming(const_cast<EagerPtr*>(inputs), count, 0);  // moves nothing
 }
 
 std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t n_move) const {
   if (count != input_slots_.size())
     throw_error(Code::InvalidArgument, "expected ", input_slots_.size(), " inputs, got ", count);
-  PooledRun pooled(pools_, num_slots_);   // slots and pool reused from the previous run
+  PooledRun pooled(pools_, num_slots_);  // slots and pool reused from the previous run
   std::vector<EagerPtr>& slots = pooled.slots();
   for (size_t i = 0; i < count; ++i) {
     if (!input_used_[i]) continue;
-    if (i < n_move) slots[input_slots_[i]] = std::move(inputs[i]);
-    else slots[input_slots_[i]] = inputs[i];
+    if (i < n_move)
+      slots[input_slots_[i]] = std::move(inputs[i]);
+    else
+      slots[input_slots_[i]] = inputs[i];
   }
   for (const auto& c : consts_) slots[c.first] = c.second;
   std::vector<EagerPtr>& in = pooled.in();
@@ -107,16 +113,17 @@ std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t
     in.clear();
     for (size_t j = 0; j < st.in_slots.size(); ++j) {
       EagerPtr& v = slots[st.in_slots[j]];
-      if (st.move_in[j]) in.push_back(std::move(v));
-      else in.push_back(v);
+      if (st.move_in[j])
+        in.push_back(std::move(v));
+      else
+        in.push_back(v);
     }
     std::vector<EagerPtr> out;
     try {
       out = run_kernel(*st.def, in, st.node->attrs, st.node->name);
     } catch (const Error& e) {
       std::string msg = e.what();
-      if (msg.find("{{node") == std::string::npos)
-        msg += "\n\t [[{{node " + st.node->name + "}}]]";
+      if (msg.find("{{node") == std::string::npos) msg += "\n\t [[{{node " + st.node->name + "}}]]";
       throw Error(e.code(), msg);
     }
     // Inputs handed over and not reused in place by the kernel, and slots past their last use:

@@ -33,18 +33,18 @@ class Plan {
     std::vector<int> in_slots;
     std::vector<char> move_in;  // per input: this step is the slot's last use (hand it over)
     int out_base;
-    std::vector<int> release;   // slots dead after this step
+    std::vector<int> release;  // slots dead after this step
   };
-  std::vector<std::pair<int, EagerPtr>> consts_;   // Const nodes: slot and value, set per run
+  std::vector<std::pair<int, EagerPtr>> consts_;  // Const nodes: slot and value, set per run
   std::shared_ptr<const Graph> graph_;
   std::vector<Step> steps_;
   std::vector<int> input_slots_;
-  std::vector<char> input_used_;   // per input: some step or output reads its slot
+  std::vector<char> input_used_;  // per input: some step or output reads its slot
   std::vector<int> output_slots_;
   int num_slots_ = 0;
-  size_t max_inputs_ = 0;     // most inputs of one step (a run reserves that once)
+  size_t max_inputs_ = 0;  // most inputs of one step (a run reserves that once)
   bool needs_host_ = false;
-  mutable PlanPools pools_;   // storage of dead values, reused by the next runs (buffer_plan.h)
+  mutable PlanPools pools_;  // storage of dead values, reused by the next runs (buffer_plan.h)
 };
 
 }  // namespace fn

@@ -15,13 +15,19 @@
 
 namespace fn {
 
-struct TypeHash { size_t operator()(const TypePtr& t) const { return t->hash(); } };
-struct TypeEq { bool operator()(const TypePtr& a, const TypePtr& b) const { return a->equals(*b); } };
+struct TypeHash {
+  size_t operator()(const TypePtr& t) const { return t->hash(); }
+};
+struct TypeEq {
+  bool operator()(const TypePtr& a, const TypePtr& b) const { return a->equals(*b); }
+};
 
 template <typename V>
 class FunctionCache {
  public:
-  struct Stats { int64_t hits = 0, misses = 0, evictions = 0; };
+  struct Stats {
+    int64_t hits = 0, misses = 0, evictions = 0;
+  };
 
   static constexpr size_t kMaxSubtypeScan = 256;
   explicit FunctionCache(size_t max_size = 0) : max_size_(max_size) {}
@@ -99,7 +105,10 @@ class FunctionCache {
     std::lock_guard<std::mutex> lock(mu_);
     return stats_;
   }
-  void count_hit() { std::lock_guard<std::mutex> lock(mu_); ++stats_.hits; }
+  void count_hit() {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++stats_.hits;
+  }
   void set_max_size(size_t n) {
     std::lock_guard<std::mutex> lock(mu_);
     max_size_ = n;
@@ -111,7 +120,10 @@ class FunctionCache {
   }
 
  private:
-  struct Entry { TypePtr key; std::shared_ptr<V> value; };
+  struct Entry {
+    TypePtr key;
+    std::shared_ptr<V> value;
+  };
   using List = std::list<Entry>;
   void touch(typename List::iterator it) { entries_.splice(entries_.begin(), entries_, it); }
 

@@ -23,8 +23,8 @@ class ConcreteFunction {
   // Eager call: args are the flat tensor arguments in placeholder order. Checks dtypes and
   // shapes (InvalidArgumentError as TF's "cannot compute <name> as input #i ...").
   std::vector<TensorPtr> call(const std::vector<TensorPtr>& args) const;
-  std::shared_ptr<const Plan> plan() const;   // compiled on first use
-  std::string name;   // "__inference_double_12" style, for error messages
+  std::shared_ptr<const Plan> plan() const;  // compiled on first use
+  std::string name;                          // "__inference_double_12" style, for error messages
 
  private:
   // Runs node by node through dispatch so active gradient tapes record every op.
@@ -32,7 +32,7 @@ class ConcreteFunction {
   std::vector<TensorPtr> inline_into(GraphBuilder* b, const std::vector<TensorPtr>& args,
                                      const std::vector<TensorPtr>& caps) const;
   std::shared_ptr<Graph> graph_;
-  std::vector<TensorPtr> captures_;               // nullptr where the capture is weak
+  std::vector<TensorPtr> captures_;  // nullptr where the capture is weak
   std::vector<std::weak_ptr<Tensor>> weak_captures_;
   mutable std::once_flag compiled_;
   mutable std::shared_ptr<const Plan> plan_;

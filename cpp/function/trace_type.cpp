@@ -9,7 +9,7 @@ size_t TensorType::hash() const {
 }
 
 bool TensorType::equals(const TraceType& o) const {
-  if (this == &o) return true;   // (a reused key: see the Function fast path)
+  if (this == &o) return true;  // (a reused key: see the Function fast path)
   if (o.kind != Kind::Tensor) return false;
   auto& t = static_cast<const TensorType&>(o);
   return dtype == t.dtype && shape == t.shape && resource_id == t.resource_id;

@@ -25,9 +25,7 @@ class TraceType {
   // Every value of this type is also a value of `o` (the call fits a trace of type o).
   virtual bool is_subtype_of(const TraceType& o) const { return equals(o); }
   // The most specific type both this and `o` are subtypes of (nullptr if none).
-  virtual TypePtr common_supertype(const TraceType& o, const TypePtr& self) const {
-    return equals(o) ? self : nullptr;
-  }
+  virtual TypePtr common_supertype(const TraceType& o, const TypePtr& self) const { return equals(o) ? self : nullptr; }
   virtual std::string to_string() const = 0;
   const Kind kind;
 };
@@ -43,7 +41,7 @@ class TensorType : public TraceType {
   std::string to_string() const override;
   const DType dtype;
   const Shape shape;
-  const int64_t resource_id;   // variables: their unique id; -1 for plain tensors
+  const int64_t resource_id;  // variables: their unique id; -1 for plain tensors
 };
 
 class LiteralType : public TraceType {
@@ -55,7 +53,7 @@ class LiteralType : public TraceType {
   bool equals(const TraceType& o) const override;
   std::string to_string() const override { return "Literal[" + repr + "]"; }
   const PyKind py_kind;
-  const std::string repr;   // canonical text of the value (Python repr)
+  const std::string repr;  // canonical text of the value (Python repr)
   const size_t value_hash;
 };
 
@@ -74,7 +72,7 @@ class SequenceType : public TraceType {
 
  private:
   size_t compute_hash() const;
-  const size_t hash_;   // elements are immutable: hashed once (cache lookups rehash every call)
+  const size_t hash_;  // elements are immutable: hashed once (cache lookups rehash every call)
 };
 
 class DictType : public TraceType {

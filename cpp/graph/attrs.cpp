@@ -10,7 +10,11 @@ namespace {
 struct Printer {
   std::string operator()(std::monostate) const { return "None"; }
   std::string operator()(int64_t v) const { return std::to_string(v); }
-  std::string operator()(double v) const { std::ostringstream o; o << v; return o.str(); }
+  std::string operator()(double v) const {
+    std::ostringstream o;
+    o << v;
+    return o.str();
+  }
   std::string operator()(bool v) const { return v ? "True" : "False"; }
   std::string operator()(const std::string& v) const { return "'" + v + "'"; }
   std::string operator()(DType v) const { return dtype_name(v); }
@@ -30,7 +34,9 @@ struct Printer {
     for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i].to_string();
     return s + "]";
   }
-  std::string operator()(const std::shared_ptr<Graph>& g) const { return g ? "<graph " + g->name() + ">" : "<null graph>"; }
+  std::string operator()(const std::shared_ptr<Graph>& g) const {
+    return g ? "<graph " + g->name() + ">" : "<null graph>";
+  }
   std::string operator()(const EagerPtr& t) const {
     if (!t) return "<null>";
     if (t->num_elements() == 1 && is_pod(t->dtype())) {
@@ -67,9 +73,12 @@ size_t Attrs::hash() const {
     h = h * 31 + std::hash<std::string>()(kv.first) + kv.second.index();
     // Values too (tensors by identity, as ==), so CSE's table does not put every Const in one
     // bucket (compiling n constants was quadratic).
-    if (auto* t = std::get_if<EagerPtr>(&kv.second)) h = h * 31 + std::hash<const void*>()(t->get());
-    else if (auto* i = std::get_if<int64_t>(&kv.second)) h = h * 31 + std::hash<int64_t>()(*i);
-    else if (auto* d = std::get_if<DType>(&kv.second)) h = h * 31 + static_cast<size_t>(*d);
+    if (auto* t = std::get_if<EagerPtr>(&kv.second))
+      h = h * 31 + std::hash<const void*>()(t->get());
+    else if (auto* i = std::get_if<int64_t>(&kv.second))
+      h = h * 31 + std::hash<int64_t>()(*i);
+    else if (auto* d = std::get_if<DType>(&kv.second))
+      h = h * 31 + static_cast<size_t>(*d);
   }
   return h;
 }

@@ -22,9 +22,9 @@ struct HostObject {
   virtual ~HostObject() = default;
 };
 
-using AttrValue = std::variant<std::monostate, int64_t, double, bool, std::string, DType, Shape,
-                               std::vector<int64_t>, std::vector<DType>, std::vector<Shape>,
-                               std::shared_ptr<Graph>, EagerPtr, std::shared_ptr<HostObject>>;
+using AttrValue =
+    std::variant<std::monostate, int64_t, double, bool, std::string, DType, Shape, std::vector<int64_t>,
+                 std::vector<DType>, std::vector<Shape>, std::shared_ptr<Graph>, EagerPtr, std::shared_ptr<HostObject>>;
 
 class Attrs {
  public:
@@ -32,7 +32,10 @@ class Attrs {
   Attrs(std::initializer_list<std::pair<std::string, AttrValue>> items) : items_(items) {}
   void set(const std::string& name, AttrValue v) {
     for (auto& kv : items_)
-      if (kv.first == name) { kv.second = std::move(v); return; }
+      if (kv.first == name) {
+        kv.second = std::move(v);
+        return;
+      }
     items_.emplace_back(name, std::move(v));
   }
   bool has(const std::string& name) const { return find(name) != nullptr; }
@@ -44,8 +47,7 @@ class Attrs {
   template <typename T>
   const T& get(const std::string& name) const {
     const AttrValue* v = find(name);
-    if (!v || !std::holds_alternative<T>(*v))
-      throw_error(Code::Internal, "missing or mistyped attr '", name, "'");
+    if (!v || !std::holds_alternative<T>(*v)) throw_error(Code::Internal, "missing or mistyped attr '", name, "'");
     return std::get<T>(*v);
   }
   template <typename T>
@@ -55,7 +57,7 @@ class Attrs {
     return std::get<T>(*v);
   }
   const std::vector<std::pair<std::string, AttrValue>>& items() const { return items_; }
-  bool operator==(const Attrs& o) const;   // for CSE: graphs/host objects/tensors by identity
+  bool operator==(const Attrs& o) const;  // for CSE: graphs/host objects/tensors by identity
   size_t hash() const;
 
  private:

@@ -25,9 +25,7 @@ std::string Graph::unique_name(const std::string& hint) {
   }
   int& count = it->second;
   std::string candidate;
-  do {
-    candidate = base + "_" + std::to_string(count++);
-  } while (name_index_.count(candidate));
+  do { candidate = base + "_" + std::to_string(count++); } while (name_index_.count(candidate));
   return candidate;
 }
 
@@ -50,9 +48,7 @@ std::string Graph::peek_unique_name(const std::string& hint) const {
   if (it == name_counts_.end() && !name_index_.count(base)) return base;
   int count = it == name_counts_.end() ? 1 : it->second;
   std::string candidate;
-  do {
-    candidate = base + "_" + std::to_string(count++);
-  } while (name_index_.count(candidate));
+  do { candidate = base + "_" + std::to_string(count++); } while (name_index_.count(candidate));
   return candidate;
 }
 
@@ -70,8 +66,8 @@ std::string Graph::to_text() const {
     os << "  ";
     for (size_t i = 0; i < n.outputs.size(); ++i) {
       if (i) os << ", ";
-      os << "%" << n.name << (i ? ":" + std::to_string(i) : "") << ": "
-         << dtype_name(n.outputs[i].dtype) << n.outputs[i].shape.to_string();
+      os << "%" << n.name << (i ? ":" + std::to_string(i) : "") << ": " << dtype_name(n.outputs[i].dtype)
+         << n.outputs[i].shape.to_string();
     }
     if (n.outputs.empty()) os << "()";
     os << " = " << n.op << "(";
@@ -98,8 +94,7 @@ void Graph::verify() const {
       if (in.node < 0 || in.node >= i)
         throw_error(Code::Internal, "node ", n.name, " uses ", in.node, " which is not before it");
       if (in.index < 0 || in.index >= static_cast<int>(nodes_[in.node].outputs.size()))
-        throw_error(Code::Internal, "node ", n.name, " uses missing output ", in.index, " of ",
-                    nodes_[in.node].name);
+        throw_error(Code::Internal, "node ", n.name, " uses missing output ", in.index, " of ", nodes_[in.node].name);
     }
     for (int c : n.control_inputs)
       if (c < 0 || c >= i) throw_error(Code::Internal, "bad control input on ", n.name);

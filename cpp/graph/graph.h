@@ -33,7 +33,7 @@ struct Node {
   std::vector<int> control_inputs;
   Attrs attrs;
   std::vector<TensorSpec> outputs;
-  std::string defined_at;   // user's file:line while tracing (for leak and op errors)
+  std::string defined_at;  // user's file:line while tracing (for leak and op errors)
 };
 
 class Graph : public NodeSource, public std::enable_shared_from_this<Graph> {
@@ -44,17 +44,20 @@ class Graph : public NodeSource, public std::enable_shared_from_this<Graph> {
   uint64_t id() const { return id_; }
   const std::string& name() const { return name_; }
 
-  int add_node(Node node);   // uniquifies node.name, returns the index
+  int add_node(Node node);  // uniquifies node.name, returns the index
   // Keeps node.name, which the caller knows is not taken (a pass copying a graph's nodes).
   int add_node_named(Node node);
-  void reserve(int n) { nodes_.reserve(static_cast<size_t>(n)); name_index_.reserve(static_cast<size_t>(n)); }
+  void reserve(int n) {
+    nodes_.reserve(static_cast<size_t>(n));
+    name_index_.reserve(static_cast<size_t>(n));
+  }
   std::string unique_name(const std::string& hint);
-  std::string peek_unique_name(const std::string& hint) const;   // what unique_name would return
+  std::string peek_unique_name(const std::string& hint) const;  // what unique_name would return
   const Node& node(int i) const { return nodes_[i]; }
   Node& mutable_node(int i) { return nodes_[i]; }
   int num_nodes() const { return static_cast<int>(nodes_.size()); }
   const std::vector<Node>& nodes() const { return nodes_; }
-  int find_node(const std::string& name) const;   // -1 if absent
+  int find_node(const std::string& name) const;  // -1 if absent
 
   // Inputs of the graph as a function: placeholders for the arguments, then captures.
   std::vector<int> arg_placeholders;
@@ -65,8 +68,8 @@ class Graph : public NodeSource, public std::enable_shared_from_this<Graph> {
   // The active tf.name_scope while tracing ("" or "outer/inner/"): prefixes new op names.
   std::string name_scope;
 
-  std::string to_text() const;   // readable listing, one node a line
-  void verify() const;           // throws Internal on malformed graphs
+  std::string to_text() const;  // readable listing, one node a line
+  void verify() const;          // throws Internal on malformed graphs
   // live[i]: node i is reachable backwards (inputs, control inputs) from the outputs or the
   // stateful nodes; passes leave replaced nodes behind and Plan::compile prunes the rest.
   std::vector<char> live_nodes() const;

@@ -69,7 +69,10 @@ std::vector<std::string> OpRegistry::names() const {
 
 void OpRegistry::set_kernel(const std::string& name, KernelFn kernel) {
   for (auto& d : defs_)
-    if (d->name == name) { d->kernel = std::move(kernel); return; }
+    if (d->name == name) {
+      d->kernel = std::move(kernel);
+      return;
+    }
   throw_error(Code::NotFound, "Op type not registered '", name, "'");
 }
 
@@ -81,12 +84,12 @@ void check_op_inputs(const OpDef& op, const std::vector<DType>& dtypes, const At
     if (tracing)
       throw_error(Code::ValueError, "Attr '", m.first, "' of '", op.name, "' Op passed ", *x, " less than minimum ",
                   m.second, ".");
-    throw_error(Code::InvalidArgument, "Value for attr '", m.first, "' of ", *x, " must be at least minimum ",
-                m.second, "\n\t; NodeDef: {{node ", op.name, "}}");
+    throw_error(Code::InvalidArgument, "Value for attr '", m.first, "' of ", *x, " must be at least minimum ", m.second,
+                "\n\t; NodeDef: {{node ", op.name, "}}");
   }
   int n = static_cast<int>(dtypes.size());
   if ((op.num_inputs >= 0 && n != op.num_inputs) || n < op.min_inputs) {
-    if (op.num_inputs < 0) {   // variadic: TF counts the list argument alone (ConcatV2 has an axis too)
+    if (op.num_inputs < 0) {  // variadic: TF counts the list argument alone (ConcatV2 has an axis too)
       int extra = op.name == "ConcatV2" ? 1 : 0;
       throw_error(tracing ? Code::ValueError : Code::InvalidArgument, "List argument '",
                   op.name == "AddN" ? "inputs" : "values", "' to '", op.name, "' Op with length ", n - extra,
@@ -104,7 +107,8 @@ void check_op_inputs(const OpDef& op, const std::vector<DType>& dtypes, const At
       throw_error(Code::TypeError, "Value passed to parameter '", t.param, "' has DataType ", dtype_name(d),
                   " not in list of allowed values: ", type_list(t.allowed, true));
     throw_error(Code::InvalidArgument, "Value for attr '", t.attr, "' of ", tf_type_string(d),
-                " is not in the list of allowed values: ", type_list(t.allowed, false), "\n\t; NodeDef: {{node ", op.name, "}}");
+                " is not in the list of allowed values: ", type_list(t.allowed, false), "\n\t; NodeDef: {{node ",
+                op.name, "}}");
   }
 }
 

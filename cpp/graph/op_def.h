@@ -44,13 +44,13 @@ struct InferContext {
 
 struct KernelContext {
   const Attrs& attrs;
-  const std::string& node_name;   // for error messages ("{{node add}}")
+  const std::string& node_name;  // for error messages ("{{node add}}")
 };
 
 struct GradContext {
   const std::vector<TensorPtr>& inputs;
   const std::vector<TensorPtr>& outputs;
-  const std::vector<TensorPtr>& out_grads;   // nullptr entries mean zero
+  const std::vector<TensorPtr>& out_grads;  // nullptr entries mean zero
   const Attrs& attrs;
 };
 
@@ -63,20 +63,20 @@ using GradFn = std::function<std::vector<TensorPtr>(const GradContext&)>;
 // An index-like input (perm, axis, indices, shape, ...) and the dtypes its op accepts: checked
 // before the shape rule or kernel reads it (a string perm must never be read as ints).
 struct InputType {
-  int input;                  // -1: the last input (ConcatV2's axis)
-  std::string param, attr;    // TF's parameter name ("perm") and type attr ("Tperm")
+  int input;                // -1: the last input (ConcatV2's axis)
+  std::string param, attr;  // TF's parameter name ("perm") and type attr ("Tperm")
   std::vector<DType> allowed;
 };
 
 struct OpDef {
-  std::string name;           // TensorFlow op type, e.g. "AddV2"
-  std::string default_name;   // node name TensorFlow's Python API gives it, e.g. "add"
-  int num_inputs = -1;        // -1: variadic
+  std::string name;          // TensorFlow op type, e.g. "AddV2"
+  std::string default_name;  // node name TensorFlow's Python API gives it, e.g. "add"
+  int num_inputs = -1;       // -1: variadic
   InferFn infer;
   KernelFn kernel;
-  GradFn grad;                // empty: not differentiable (gradient None)
-  bool stateful = false;      // never pruned, never CSE'd, runs in program order
-  bool needs_host = false;    // kernel calls back into Python (takes the GIL itself)
+  GradFn grad;              // empty: not differentiable (gradient None)
+  bool stateful = false;    // never pruned, never CSE'd, runs in program order
+  bool needs_host = false;  // kernel calls back into Python (takes the GIL itself)
   // The kernel reads only its inputs' shapes (Shape, Size, Rank): while tracing, such a node's
   // value is known as soon as its inputs' shapes are static (see GraphBuilder::constant_value).
   bool shape_only = false;
@@ -84,9 +84,9 @@ struct OpDef {
   // from what is known of the inputs' (InferContext::partial_value); unknown rank: nothing.
   // Shape gives its input's partial shape; Pack, ConcatV2 and StridedSlice pass elements on.
   std::function<Shape(const InferContext&)> partial = nullptr;
-  std::vector<InputType> input_types;   // filled by ops/registry.cpp's table
-  int min_inputs = 0;                   // variadic ops: fewer inputs is TF's error
-  std::vector<std::pair<std::string, int64_t>> attr_mins;   // int attrs' minimums (num_split >= 1)
+  std::vector<InputType> input_types;                      // filled by ops/registry.cpp's table
+  int min_inputs = 0;                                      // variadic ops: fewer inputs is TF's error
+  std::vector<std::pair<std::string, int64_t>> attr_mins;  // int attrs' minimums (num_split >= 1)
 };
 
 // Input count and index-input dtypes of one op call: TypeError/ValueError while tracing (TF's
@@ -107,7 +107,7 @@ class OpRegistry {
 
   OpDef& add(OpDef def);
   const OpDef* find(const std::string& name) const;
-  const OpDef& get(const std::string& name) const;   // throws NotFound
+  const OpDef& get(const std::string& name) const;  // throws NotFound
   std::vector<std::string> names() const;
   // Start-up only: a layer above ops/ supplies the kernel of an op it runs itself (the
   // executor's If/While, the bindings' PyCall).
@@ -115,7 +115,7 @@ class OpRegistry {
 
  private:
   std::vector<std::unique_ptr<OpDef>> defs_;
-  std::unordered_map<std::string, OpDef*> index_;   // name -> def (dispatch by name is hot)
+  std::unordered_map<std::string, OpDef*> index_;  // name -> def (dispatch by name is hot)
 };
 
 }  // namespace fn

@@ -12,19 +12,38 @@ namespace {
 constexpr char kMagic[8] = {'F', 'N', 'G', 'R', 'A', 'P', 'H', '\0'};
 
 enum Tag : uint8_t {
-  kNone, kInt, kFloat, kBool, kString, kDType, kShape, kInts, kDTypes, kShapes, kGraph, kTensor, kHost,
-  kNullGraph, kNullTensor
+  kNone,
+  kInt,
+  kFloat,
+  kBool,
+  kString,
+  kDType,
+  kShape,
+  kInts,
+  kDTypes,
+  kShapes,
+  kGraph,
+  kTensor,
+  kHost,
+  kNullGraph,
+  kNullTensor
 };
 
 class Writer {
  public:
   std::string out;
-  template <typename T> void pod(T v) { out.append(reinterpret_cast<const char*>(&v), sizeof(T)); }
+  template <typename T>
+  void pod(T v) {
+    out.append(reinterpret_cast<const char*>(&v), sizeof(T));
+  }
   void u32(uint64_t v) {
     if (v > std::numeric_limits<uint32_t>::max()) throw_error(Code::InvalidArgument, "graph too large to save");
     pod<uint32_t>(static_cast<uint32_t>(v));
   }
-  void str(const std::string& s) { pod<uint64_t>(s.size()); out.append(s); }
+  void str(const std::string& s) {
+    pod<uint64_t>(s.size());
+    out.append(s);
+  }
   void shape(const Shape& s) {
     pod<int32_t>(s.rank());
     if (s.has_rank())
@@ -48,34 +67,73 @@ class Writer {
     std::visit([this](const auto& x) { this->value(x); }, v);
   }
   void value(const std::monostate&) { pod<uint8_t>(kNone); }
-  void value(int64_t x) { pod<uint8_t>(kInt); pod(x); }
-  void value(double x) { pod<uint8_t>(kFloat); pod(x); }
-  void value(bool x) { pod<uint8_t>(kBool); pod<uint8_t>(x); }
-  void value(const std::string& x) { pod<uint8_t>(kString); str(x); }
-  void value(DType x) { pod<uint8_t>(kDType); pod<uint8_t>(static_cast<uint8_t>(x)); }
-  void value(const Shape& x) { pod<uint8_t>(kShape); shape(x); }
-  void value(const std::vector<int64_t>& x) { pod<uint8_t>(kInts); u32(x.size()); for (auto i : x) pod(i); }
+  void value(int64_t x) {
+    pod<uint8_t>(kInt);
+    pod(x);
+  }
+  void value(double x) {
+    pod<uint8_t>(kFloat);
+    pod(x);
+  }
+  void value(bool x) {
+    pod<uint8_t>(kBool);
+    pod<uint8_t>(x);
+  }
+  void value(const std::string& x) {
+    pod<uint8_t>(kString);
+    str(x);
+  }
+  void value(DType x) {
+    pod<uint8_t>(kDType);
+    pod<uint8_t>(static_cast<uint8_t>(x));
+  }
+  void value(const Shape& x) {
+    pod<uint8_t>(kShape);
+    shape(x);
+  }
+  void value(const std::vector<int64_t>& x) {
+    pod<uint8_t>(kInts);
+    u32(x.size());
+    for (auto i : x) pod(i);
+  }
   void value(const std::vector<DType>& x) {
-    pod<uint8_t>(kDTypes); u32(x.size());
+    pod<uint8_t>(kDTypes);
+    u32(x.size());
     for (auto d : x) pod<uint8_t>(static_cast<uint8_t>(d));
   }
-  void value(const std::vector<Shape>& x) { pod<uint8_t>(kShapes); u32(x.size()); for (auto& s : x) shape(s); }
+  void value(const std::vector<Shape>& x) {
+    pod<uint8_t>(kShapes);
+    u32(x.size());
+    for (auto& s : x) shape(s);
+  }
   void value(const std::shared_ptr<Graph>& g) {
-    if (!g) { pod<uint8_t>(kNullGraph); return; }
+    if (!g) {
+      pod<uint8_t>(kNullGraph);
+      return;
+    }
     pod<uint8_t>(kGraph);
     graph(*g);
   }
   void value(const EagerPtr& t) {
-    if (!t) { pod<uint8_t>(kNullTensor); return; }
+    if (!t) {
+      pod<uint8_t>(kNullTensor);
+      return;
+    }
     pod<uint8_t>(kTensor);
     tensor(*t);
   }
   void value(const std::shared_ptr<HostObject>&) { pod<uint8_t>(kHost); }
   void outputs(const std::vector<NodeOutput>& v) {
     u32(v.size());
-    for (auto& o : v) { pod<int32_t>(o.node); pod<int32_t>(o.index); }
+    for (auto& o : v) {
+      pod<int32_t>(o.node);
+      pod<int32_t>(o.index);
+    }
   }
-  void ints(const std::vector<int>& v) { u32(v.size()); for (int i : v) pod<int32_t>(i); }
+  void ints(const std::vector<int>& v) {
+    u32(v.size());
+    for (int i : v) pod<int32_t>(i);
+  }
   void graph(const Graph& g) {
     str(g.name());
     u32(g.num_nodes());
@@ -85,9 +143,15 @@ class Writer {
       outputs(n.inputs);
       ints(n.control_inputs);
       u32(n.attrs.items().size());
-      for (auto& kv : n.attrs.items()) { str(kv.first); attr(kv.second); }
+      for (auto& kv : n.attrs.items()) {
+        str(kv.first);
+        attr(kv.second);
+      }
       u32(n.outputs.size());
-      for (auto& s : n.outputs) { pod<uint8_t>(static_cast<uint8_t>(s.dtype)); shape(s.shape); }
+      for (auto& s : n.outputs) {
+        pod<uint8_t>(static_cast<uint8_t>(s.dtype));
+        shape(s.shape);
+      }
       str(n.defined_at);
     }
     ints(g.arg_placeholders);
@@ -108,7 +172,8 @@ class Reader {
   void need(size_t n) {
     if (n > buf.size() - pos) throw_error(Code::DataLoss, "saved graph is truncated or corrupted");
   }
-  template <typename T> T pod() {
+  template <typename T>
+  T pod() {
     need(sizeof(T));
     T v;
     std::memcpy(&v, buf.data() + pos, sizeof(T));
@@ -136,7 +201,8 @@ class Reader {
   Shape shape() {
     int32_t rank = pod<int32_t>();
     if (rank < 0) return Shape::unknown_rank();
-    if (static_cast<size_t>(rank) > (buf.size() - pos) / 8) throw_error(Code::DataLoss, "saved graph is corrupted (rank)");
+    if (static_cast<size_t>(rank) > (buf.size() - pos) / 8)
+      throw_error(Code::DataLoss, "saved graph is corrupted (rank)");
     std::vector<int64_t> dims(rank);
     for (auto& d : dims) {
       d = pod<int64_t>();
@@ -177,9 +243,21 @@ class Reader {
       case kString: return str();
       case kDType: return dtype();
       case kShape: return shape();
-      case kInts: { std::vector<int64_t> v(count(8)); for (auto& x : v) x = pod<int64_t>(); return v; }
-      case kDTypes: { std::vector<DType> v(count(1)); for (auto& x : v) x = dtype(); return v; }
-      case kShapes: { std::vector<Shape> v(count(4)); for (auto& x : v) x = shape(); return v; }
+      case kInts: {
+        std::vector<int64_t> v(count(8));
+        for (auto& x : v) x = pod<int64_t>();
+        return v;
+      }
+      case kDTypes: {
+        std::vector<DType> v(count(1));
+        for (auto& x : v) x = dtype();
+        return v;
+      }
+      case kShapes: {
+        std::vector<Shape> v(count(4));
+        for (auto& x : v) x = shape();
+        return v;
+      }
       case kGraph: return graph();
       case kNullGraph: return std::shared_ptr<Graph>();
       case kTensor: return tensor();
@@ -216,7 +294,8 @@ class Reader {
       node.name = str();
       node.def = hooks.resolve_op ? hooks.resolve_op(node.op) : nullptr;
       if (!node.def)
-        throw_error(Code::NotFound, "Op type not registered '", node.op, "' in the saved graph: it was saved by "
+        throw_error(Code::NotFound, "Op type not registered '", node.op,
+                    "' in the saved graph: it was saved by "
                     "a build of fn with this op, and this build does not have it.");
       size_t k = count(8);
       for (size_t j = 0; j < k; ++j) {

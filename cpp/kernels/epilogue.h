@@ -11,9 +11,9 @@ namespace fn {
 enum class Activation { None, Relu, Relu6 };
 
 struct Epilogue {
-  const float* scale = nullptr;      // one value multiplying the product first (never with a bias)
-  const float* bias = nullptr;       // [channels], added to every row
-  const float* residual = nullptr;   // same shape as the output, or nullptr
+  const float* scale = nullptr;     // one value multiplying the product first (never with a bias)
+  const float* bias = nullptr;      // [channels], added to every row
+  const float* residual = nullptr;  // same shape as the output, or nullptr
   Activation act = Activation::None;
 };
 

@@ -14,8 +14,7 @@ std::vector<TensorSpec> same_as_input(const InferContext& c) { return {c.inputs.
 Shape fill_shape(const InferContext& c) {
   const TensorSpec& dims = c.inputs[0];
   if (dims.shape.rank() > 1)
-    throw_error(Code::ValueError, "Shape must be rank 1 but is rank ", dims.shape.rank(),
-                " for 'Fill' (dims)");
+    throw_error(Code::ValueError, "Shape must be rank 1 but is rank ", dims.shape.rank(), " for 'Fill' (dims)");
   if (c.value(0)) {
     auto v = read_int_list(*c.value(0));
     for (int64_t d : v)
@@ -23,13 +22,15 @@ Shape fill_shape(const InferContext& c) {
     return Shape(v);
   }
   if (dims.shape.rank() == 0) return Shape::unknown_rank();
-  return c.partial_value(0);   // what shape arithmetic knows (fn.zeros(fn.shape(x)))
+  return c.partial_value(0);  // what shape arithmetic knows (fn.zeros(fn.shape(x)))
 }
 
 }  // namespace
 
 void register_array_ops(OpRegistry& r) {
-  r.add(OpDef{"Const", "Const", 0,
+  r.add(OpDef{"Const",
+              "Const",
+              0,
               [](const InferContext& c) {
                 const EagerPtr& v = c.attrs.get<EagerPtr>("value");
                 return one(v->dtype(), v->shape());
@@ -38,36 +39,34 @@ void register_array_ops(OpRegistry& r) {
                 return std::vector<EagerPtr>{k.attrs.get<EagerPtr>("value")};
               },
               {}});
-  r.add(OpDef{"Placeholder", "Placeholder", 0,
-              [](const InferContext& c) {
-                return one(c.attrs.get<DType>("dtype"), c.attrs.get<Shape>("shape"));
-              },
+  r.add(OpDef{"Placeholder",
+              "Placeholder",
+              0,
+              [](const InferContext& c) { return one(c.attrs.get<DType>("dtype"), c.attrs.get<Shape>("shape")); },
               [](KernelContext&, const std::vector<EagerPtr>&) -> std::vector<EagerPtr> {
-                throw_error(Code::InvalidArgument,
-                            "You must feed a value for placeholder tensor");
+                throw_error(Code::InvalidArgument, "You must feed a value for placeholder tensor");
               },
               {}});
   r.add(OpDef{"Identity", "Identity", 1, same_as_input,
               [](KernelContext&, const std::vector<EagerPtr>& in) { return std::vector<EagerPtr>{in[0]}; },
               [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }});
-  r.add(OpDef{"Fill", "Fill", 2,
+  r.add(OpDef{"Fill",
+              "Fill",
+              2,
               [](const InferContext& c) {
                 if (c.inputs[1].shape.rank() > 0)
-                  throw_error(Code::ValueError, "Shape must be rank 0 but is rank ",
-                              c.inputs[1].shape.rank(), " for 'Fill' (value)");
+                  throw_error(Code::ValueError, "Shape must be rank 0 but is rank ", c.inputs[1].shape.rank(),
+                              " for 'Fill' (value)");
                 return one(c.inputs[1].dtype, fill_shape(c));
               },
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 if (in[1]->shape().rank() != 0)
-                  throw_error(Code::InvalidArgument, "value must be a scalar, got shape ",
-                              in[1]->shape().to_string());
+                  throw_error(Code::InvalidArgument, "value must be a scalar, got shape ", in[1]->shape().to_string());
                 if (in[0]->shape().rank() > 1)
-                  throw_error(Code::InvalidArgument, "dims must be a vector, got shape ",
-                              in[0]->shape().to_string());
+                  throw_error(Code::InvalidArgument, "dims must be a vector, got shape ", in[0]->shape().to_string());
                 auto dims = read_int_list(*in[0]);
                 for (int64_t d : dims)
-                  if (d < 0)
-                    throw_error(Code::InvalidArgument, "Dimension ", d, " must be >= 0");
+                  if (d < 0) throw_error(Code::InvalidArgument, "Dimension ", d, " must be >= 0");
                 auto out = make_tensor(in[1]->dtype(), Shape(dims));
                 int64_t n = out->num_elements();
                 if (in[1]->dtype() == DType::String) {

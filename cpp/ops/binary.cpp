@@ -112,7 +112,7 @@ Grads pow_grad(G g) {
   // dx = d * y * x^(y-1); dy = d * z * log(x) where x > 0, else 0 (TF's rule).
   auto gx = grad::mul(d, grad::mul(y, grad::op2("Pow", x, grad::sub(y, grad::scalar_like(y, 1)))));
   auto pos = grad::mask_like(grad::op2("Greater", x, grad::scalar_like(x, 0)), x);
-  auto x_safe = grad::add(grad::mul(pos, x), grad::sub(grad::scalar_like(x, 1), pos));   // x or 1
+  auto x_safe = grad::add(grad::mul(pos, x), grad::sub(grad::scalar_like(x, 1), pos));  // x or 1
   auto gy = grad::mul(d, grad::mul(z, grad::op1("Log", x_safe)));
   return unb(g, gx, gy);
 }
@@ -136,49 +136,53 @@ Grads sqdiff_grad(G g) {
 }
 
 struct DivNoNan {
-  template <typename T> static T apply(T a, T b) { return b == T(0) ? T(0) : static_cast<T>(a / b); }
+  template <typename T>
+  static T apply(T a, T b) {
+    return b == T(0) ? T(0) : static_cast<T>(a / b);
+  }
 };
 
 }  // namespace
 
 void register_binary_ops(OpRegistry& r) {
   using namespace dnnl;
-  r.add(binary_op("Sub", "sub", kNumberTypes,
-                  binary_kernel<ref::Sub, kNumberTypes>("Sub", alg(algorithm::binary_sub)), sub_grad));
-  r.add(binary_op("Mul", "mul", kNumberTypes,
-                  binary_kernel<ref::Mul, kNumberTypes>("Mul", alg(algorithm::binary_mul)), mul_grad));
-  r.add(binary_op("RealDiv", "truediv", kNumberTypes,
-                  float_kernel<ref::RealDiv>("RealDiv", alg(algorithm::binary_div)), realdiv_grad));
-  r.add(binary_op("DivNoNan", "div_no_nan", kFloatTypes,
-                  binary_kernel<DivNoNan, kFloatTypes>("DivNoNan"), div_no_nan_grad));
-  r.add(binary_op("FloorDiv", "floordiv", kNumberTypes,
-                  int_div_kernel<ref::FloorDiv, kNumberTypes>("FloorDiv"), {}));
-  r.add(binary_op("FloorMod", "FloorMod", kNumberTypes,
-                  int_div_kernel<ref::FloorMod, kNumberTypes>("FloorMod"), floormod_grad));
-  r.add(binary_op("Pow", "Pow", kPowTypes,
-                  [](KernelContext&, const std::vector<EagerPtr>& in) {
-                    check_same_dtype_eager("Pow", in);
-                    if (is_integer(in[1]->dtype()) && any_int_negative(*in[1]))
-                      throw_error(Code::InvalidArgument, "Integers to negative integer powers are not allowed");
-                    return std::vector<EagerPtr>{binary_compute<ref::Pow, kPowTypes>("Pow", *in[0], *in[1])};
-                  },
-                  pow_grad));
-  r.add(binary_op("Maximum", "Maximum", kNumberTypes,
-                  binary_kernel<ref::Maximum, kNumberTypes>("Maximum"), select_grad("GreaterEqual")));
-  r.add(binary_op("Minimum", "Minimum", kNumberTypes,
-                  binary_kernel<ref::Minimum, kNumberTypes>("Minimum"), select_grad("LessEqual")));
-  r.add(binary_op("SquaredDifference", "SquaredDifference", kSqDiffTypes,
-                  [](KernelContext&, const std::vector<EagerPtr>& in) {
-                    static const std::string kOp = "SquaredDifference";
-                    check_same_dtype_eager(kOp, in);
-                    DType d = in[0]->dtype();
-                    if (d == DType::Float16 || d == DType::BFloat16) {   // TF rounds x - y to half first
-                      auto diff = binary_compute<ref::Sub, kSqDiffTypes>(kOp, *in[0], *in[1]);
-                      return std::vector<EagerPtr>{unary_compute<ref::Square, kSqDiffTypes>(kOp, *diff)};
-                    }
-                    return std::vector<EagerPtr>{binary_compute<ref::SquaredDifference, kSqDiffTypes>(kOp, *in[0], *in[1])};
-                  },
-                  sqdiff_grad));
+  r.add(binary_op("Sub", "sub", kNumberTypes, binary_kernel<ref::Sub, kNumberTypes>("Sub", alg(algorithm::binary_sub)),
+                  sub_grad));
+  r.add(binary_op("Mul", "mul", kNumberTypes, binary_kernel<ref::Mul, kNumberTypes>("Mul", alg(algorithm::binary_mul)),
+                  mul_grad));
+  r.add(binary_op("RealDiv", "truediv", kNumberTypes, float_kernel<ref::RealDiv>("RealDiv", alg(algorithm::binary_div)),
+                  realdiv_grad));
+  r.add(binary_op("DivNoNan", "div_no_nan", kFloatTypes, binary_kernel<DivNoNan, kFloatTypes>("DivNoNan"),
+                  div_no_nan_grad));
+  r.add(binary_op("FloorDiv", "floordiv", kNumberTypes, int_div_kernel<ref::FloorDiv, kNumberTypes>("FloorDiv"), {}));
+  r.add(binary_op("FloorMod", "FloorMod", kNumberTypes, int_div_kernel<ref::FloorMod, kNumberTypes>("FloorMod"),
+                  floormod_grad));
+  r.add(binary_op(
+      "Pow", "Pow", kPowTypes,
+      [](KernelContext&, const std::vector<EagerPtr>& in) {
+        check_same_dtype_eager("Pow", in);
+        if (is_integer(in[1]->dtype()) && any_int_negative(*in[1]))
+          throw_error(Code::InvalidArgument, "Integers to negative integer powers are not allowed");
+        return std::vector<EagerPtr>{binary_compute<ref::Pow, kPowTypes>("Pow", *in[0], *in[1])};
+      },
+      pow_grad));
+  r.add(binary_op("Maximum", "Maximum", kNumberTypes, binary_kernel<ref::Maximum, kNumberTypes>("Maximum"),
+                  select_grad("GreaterEqual")));
+  r.add(binary_op("Minimum", "Minimum", kNumberTypes, binary_kernel<ref::Minimum, kNumberTypes>("Minimum"),
+                  select_grad("LessEqual")));
+  r.add(binary_op(
+      "SquaredDifference", "SquaredDifference", kSqDiffTypes,
+      [](KernelContext&, const std::vector<EagerPtr>& in) {
+        static const std::string kOp = "SquaredDifference";
+        check_same_dtype_eager(kOp, in);
+        DType d = in[0]->dtype();
+        if (d == DType::Float16 || d == DType::BFloat16) {  // TF rounds x - y to half first
+          auto diff = binary_compute<ref::Sub, kSqDiffTypes>(kOp, *in[0], *in[1]);
+          return std::vector<EagerPtr>{unary_compute<ref::Square, kSqDiffTypes>(kOp, *diff)};
+        }
+        return std::vector<EagerPtr>{binary_compute<ref::SquaredDifference, kSqDiffTypes>(kOp, *in[0], *in[1])};
+      },
+      sqdiff_grad));
 }
 
 }  // namespace fn

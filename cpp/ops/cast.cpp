@@ -40,13 +40,17 @@ D convert(S v) {
   } else if constexpr (std::is_same<S, bool>::value) {
     return from_double<D>(v ? 1.0 : 0.0);
   } else if constexpr (ref::is_int_v<D>) {
-    if constexpr (ref::is_int_v<S>) return static_cast<D>(v);   // modular
-    else return float_to_int<D>(to_double(v));
+    if constexpr (ref::is_int_v<S>)
+      return static_cast<D>(v);  // modular
+    else
+      return float_to_int<D>(to_double(v));
   } else if constexpr (std::is_same<D, half_t>::value || std::is_same<D, bfloat16_t>::value) {
     return from_double<D>(static_cast<double>(static_cast<float>(to_double(v))));
-  } else {   // float / double
-    if constexpr (ref::is_int_v<S>) return static_cast<D>(v);
-    else return static_cast<D>(to_double(v));
+  } else {  // float / double
+    if constexpr (ref::is_int_v<S>)
+      return static_cast<D>(v);
+    else
+      return static_cast<D>(to_double(v));
   }
 }
 
@@ -79,7 +83,7 @@ Grads cast_grad(G g) {
 EagerPtr filled_like(const EagerTensor& x, double value) {
   auto out = make_tensor(x.dtype(), x.shape());
   int64_t n = out->num_elements();
-  if (x.dtype() == DType::String) return out;   // "" strings
+  if (x.dtype() == DType::String) return out;  // "" strings
   if (value == 0.0) {
     std::memset(out->raw(), 0, static_cast<size_t>(n) * dtype_size(x.dtype()));
     return out;
@@ -103,22 +107,25 @@ constexpr unsigned kZerosLikeTypes = kNumberTypes | kBoolType | kStringType | bi
 std::vector<TensorSpec> addn_infer(const InferContext& c) {
   if (c.inputs.empty()) throw_error(Code::ValueError, "AddN needs at least one input");
   check_same_dtype_graph("AddN", c.inputs);
-  if (c.inputs[0].dtype == DType::Variant) return one(DType::Variant, Shape{});   // TensorLists
+  if (c.inputs[0].dtype == DType::Variant) return one(DType::Variant, Shape{});  // TensorLists
   check_dtype_graph("AddN", c.inputs[0].dtype, kAddNTypes, "inputs");
   Shape s = c.inputs[0].shape;
   for (size_t i = 1; i < c.inputs.size(); ++i) {
     const Shape& o = c.inputs[i].shape;
-    if (!s.has_rank()) { s = o; continue; }
+    if (!s.has_rank()) {
+      s = o;
+      continue;
+    }
     if (!o.has_rank()) continue;
     if (s.rank() != o.rank())
       throw_error(Code::ValueError, "Shapes must be equal rank, but are ", s.rank(), " and ", o.rank(),
-                  " for '{{node AddN}}' with input shapes: ", c.inputs[0].shape.debug_string(), ", ",
-                  o.debug_string(), ".");
+                  " for '{{node AddN}}' with input shapes: ", c.inputs[0].shape.debug_string(), ", ", o.debug_string(),
+                  ".");
     std::vector<int64_t> d = s.dims();
     for (int k = 0; k < s.rank(); ++k) {
       if (d[k] >= 0 && o[k] >= 0 && d[k] != o[k])
-        throw_error(Code::ValueError, "Dimension ", k, " in both shapes must be equal, but are ", d[k],
-                    " and ", o[k], ". Shapes are ", s.debug_string(), " and ", o.debug_string(), ".");
+        throw_error(Code::ValueError, "Dimension ", k, " in both shapes must be equal, but are ", d[k], " and ", o[k],
+                    ". Shapes are ", s.debug_string(), " and ", o.debug_string(), ".");
       if (d[k] < 0) d[k] = o[k];
     }
     s = Shape(d);
@@ -145,7 +152,8 @@ std::vector<EagerPtr> addn_kernel(KernelContext& ctx, const std::vector<EagerPtr
   if (!(kAddNTypes & bit(in[0]->dtype()))) throw_unsupported_dtype(kOp, in[0]->dtype(), kAddNTypes);
   for (size_t i = 1; i < in.size(); ++i)
     if (in[i]->shape() != in[0]->shape())
-      throw_error(Code::InvalidArgument, "Inputs to operation AddN of type AddN must have the same size and shape.  Input 0: ",
+      throw_error(Code::InvalidArgument,
+                  "Inputs to operation AddN of type AddN must have the same size and shape.  Input 0: ",
                   in[0]->shape().debug_string(), " != input ", i, ": ", in[i]->shape().debug_string());
   if (in.size() == 1) return {in[0]};
   auto out = make_tensor(in[0]->dtype(), in[0]->shape());
@@ -177,7 +185,10 @@ void register_cast_ops(OpRegistry& r) {
                 return std::vector<EagerPtr>{cast_kernel(in[0], k.attrs.get<DType>("DstT"))};
               },
               cast_grad});
-  r.add(OpDef{"ZerosLike", "zeros_like", 1, unary_infer("ZerosLike", kZerosLikeTypes, false),
+  r.add(OpDef{"ZerosLike",
+              "zeros_like",
+              1,
+              unary_infer("ZerosLike", kZerosLikeTypes, false),
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 if (!(kZerosLikeTypes & bit(in[0]->dtype())))
                   throw_unsupported_dtype("ZerosLike", in[0]->dtype(), kZerosLikeTypes);
@@ -192,15 +203,17 @@ void register_cast_ops(OpRegistry& r) {
                 return std::vector<EagerPtr>{filled_like(*in[0], 0.0)};
               },
               {}});
-  r.add(OpDef{"OnesLike", "ones_like", 1, unary_infer("OnesLike", kOnesLikeTypes, false),
+  r.add(OpDef{"OnesLike",
+              "ones_like",
+              1,
+              unary_infer("OnesLike", kOnesLikeTypes, false),
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 if (!(kOnesLikeTypes & bit(in[0]->dtype())))
                   throw_unsupported_dtype("OnesLike", in[0]->dtype(), kOnesLikeTypes);
                 return std::vector<EagerPtr>{filled_like(*in[0], 1.0)};
               },
               {}});
-  r.add(OpDef{"AddN", "AddN", -1, addn_infer, addn_kernel,
-              [](G g) { return Grads(g.inputs.size(), g.out_grads[0]); }});
+  r.add(OpDef{"AddN", "AddN", -1, addn_infer, addn_kernel, [](G g) { return Grads(g.inputs.size(), g.out_grads[0]); }});
 }
 
 }  // namespace fn

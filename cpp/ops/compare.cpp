@@ -37,8 +37,7 @@ void check_bool_eager(const std::string& op, const std::vector<EagerPtr>& in) {
   for (size_t i = 0; i < in.size(); ++i)
     if (in[i]->dtype() != DType::Bool)
       throw_error(Code::InvalidArgument, "cannot compute ", op, " as input #", i,
-                  "(zero-based) was expected to be a bool tensor but is a ",
-                  tf_type_string(in[i]->dtype()), " tensor");
+                  "(zero-based) was expected to be a bool tensor but is a ", tf_type_string(in[i]->dtype()), " tensor");
 }
 
 InferFn logical_infer(std::string op) {
@@ -46,15 +45,15 @@ InferFn logical_infer(std::string op) {
     static const char* names[] = {"x", "y"};
     for (size_t i = 0; i < c.inputs.size(); ++i)
       if (c.inputs[i].dtype != DType::Bool)
-        throw_error(Code::TypeError, "Input '", names[i], "' of '", op, "' Op has type ",
-                    dtype_name(c.inputs[i].dtype), " that does not match expected type of bool.");
+        throw_error(Code::TypeError, "Input '", names[i], "' of '", op, "' Op has type ", dtype_name(c.inputs[i].dtype),
+                    " that does not match expected type of bool.");
     if (c.inputs.size() == 1) return one(DType::Bool, c.inputs[0].shape);
     Shape s;
     try {
       s = broadcast_shapes(c.inputs[0].shape, c.inputs[1].shape);
     } catch (const Error&) {
-      throw_error(Code::ValueError, "Dimensions must be equal, but are ", c.inputs[0].shape.to_string(),
-                  " and ", c.inputs[1].shape.to_string(), " for '{{node ", op, "}}'");
+      throw_error(Code::ValueError, "Dimensions must be equal, but are ", c.inputs[0].shape.to_string(), " and ",
+                  c.inputs[1].shape.to_string(), " for '{{node ", op, "}}'");
     }
     return one(DType::Bool, s);
   };
@@ -86,21 +85,29 @@ OpDef compare_op(const char* name, unsigned mask, KernelFn kernel, bool bool_out
 void register_compare_ops(OpRegistry& r) {
   using namespace dnnl;
   r.add(compare_op("Equal", kEqualTypes, equality_kernel<ref::Equal>("Equal", true, alg(algorithm::binary_eq))));
-  r.add(compare_op("NotEqual", kEqualTypes, equality_kernel<ref::NotEqual>("NotEqual", false, alg(algorithm::binary_ne))));
+  r.add(compare_op("NotEqual", kEqualTypes,
+                   equality_kernel<ref::NotEqual>("NotEqual", false, alg(algorithm::binary_ne))));
   r.add(compare_op("Less", kNumberTypes, binary_kernel<ref::Less, kNumberTypes>("Less", alg(algorithm::binary_lt))));
-  r.add(compare_op("LessEqual", kNumberTypes, binary_kernel<ref::LessEqual, kNumberTypes>("LessEqual", alg(algorithm::binary_le))));
+  r.add(compare_op("LessEqual", kNumberTypes,
+                   binary_kernel<ref::LessEqual, kNumberTypes>("LessEqual", alg(algorithm::binary_le))));
   r.add(compare_op("Greater", kNumberTypes, binary_kernel<ref::Greater, kNumberTypes>("Greater")));
   r.add(compare_op("GreaterEqual", kNumberTypes, binary_kernel<ref::GreaterEqual, kNumberTypes>("GreaterEqual")));
 
-  r.add(OpDef{"LogicalAnd", "LogicalAnd", 2, logical_infer("LogicalAnd"), logical_kernel<ref::LogicalAnd>("LogicalAnd"), {}});
-  r.add(OpDef{"LogicalOr", "LogicalOr", 2, logical_infer("LogicalOr"), logical_kernel<ref::LogicalOr>("LogicalOr"), {}});
+  r.add(OpDef{
+      "LogicalAnd", "LogicalAnd", 2, logical_infer("LogicalAnd"), logical_kernel<ref::LogicalAnd>("LogicalAnd"), {}});
+  r.add(
+      OpDef{"LogicalOr", "LogicalOr", 2, logical_infer("LogicalOr"), logical_kernel<ref::LogicalOr>("LogicalOr"), {}});
   r.add(OpDef{"LogicalNot", "LogicalNot", 1, logical_infer("LogicalNot"), logical_not_kernel(), {}});
 
   r.add(compare_op("BitwiseAnd", kIntTypes, binary_kernel<ref::BitwiseAnd, kIntTypes>("BitwiseAnd"), false));
   r.add(compare_op("BitwiseOr", kIntTypes, binary_kernel<ref::BitwiseOr, kIntTypes>("BitwiseOr"), false));
   r.add(compare_op("BitwiseXor", kIntTypes, binary_kernel<ref::BitwiseXor, kIntTypes>("BitwiseXor"), false));
-  r.add(OpDef{"Invert", "Invert", 1, unary_infer("Invert", kIntTypes, false),
-              unary_kernel<ref::Invert, kIntTypes>("Invert"), {}});
+  r.add(OpDef{"Invert",
+              "Invert",
+              1,
+              unary_infer("Invert", kIntTypes, false),
+              unary_kernel<ref::Invert, kIntTypes>("Invert"),
+              {}});
 }
 
 }  // namespace fn

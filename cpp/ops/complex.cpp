@@ -106,9 +106,8 @@ InferFn part_infer(std::string op) {
 
 std::vector<EagerPtr> conj_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
   require_complex("Conj", in[0]->dtype());
-  return {complex_map(*in[0], in[0]->dtype(), [](auto z, void* o, int64_t i, auto) {
-    static_cast<decltype(z)*>(o)[i] = std::conj(z);
-  })};
+  return {complex_map(*in[0], in[0]->dtype(),
+                      [](auto z, void* o, int64_t i, auto) { static_cast<decltype(z)*>(o)[i] = std::conj(z); })};
 }
 
 // ---- Complex(real, imag) ----
@@ -175,8 +174,7 @@ void extend_complex_grad(OpRegistry& r, const std::string& name, bool div) {
     const TensorPtr& dz = g.out_grads[0];
     if (!dz) return {nullptr, nullptr};
     TensorPtr cx = grad::op1("Conj", g.inputs[0]), cy = grad::op1("Conj", g.inputs[1]);
-    if (!div)
-      return {unbroadcast(grad::mul(dz, cy), g.inputs[0]), unbroadcast(grad::mul(cx, dz), g.inputs[1])};
+    if (!div) return {unbroadcast(grad::mul(dz, cy), g.inputs[0]), unbroadcast(grad::mul(cx, dz), g.inputs[1])};
     TensorPtr gx = grad::div(dz, cy);
     TensorPtr t = grad::mul(dz, grad::div(grad::div(cx, cy), cy));
     return {unbroadcast(gx, g.inputs[0]), unbroadcast(grad::sub(grad::sub(t, t), t), g.inputs[1])};
@@ -203,9 +201,8 @@ EagerPtr complex_cast(const EagerPtr& x, DType to) {
   }
   if (is_complex(x->dtype())) {
     DType rt = real_of(x->dtype());
-    auto re = complex_map(*x, rt, [](auto z, void* o, int64_t i, auto r) {
-      static_cast<decltype(r)*>(o)[i] = z.real();
-    });
+    auto re =
+        complex_map(*x, rt, [](auto z, void* o, int64_t i, auto r) { static_cast<decltype(r)*>(o)[i] = z.real(); });
     return to == rt ? re : cast_tensor(re, to);
   }
   if (!is_pod(x->dtype()) || x->dtype() == DType::Bool)
@@ -259,14 +256,16 @@ void register_complex_ops(OpRegistry& r) {
                 return {unbroadcast(grad::op1("Real", g.out_grads[0]), g.inputs[0]),
                         unbroadcast(grad::op1("Imag", g.out_grads[0]), g.inputs[1])};
               }});
-  r.add(OpDef{"Real", "Real", 1, part_infer("Real"), part_kernel("Real", Part::Real), [](const GradContext& g) -> Grads {
-                if (!g.out_grads[0]) return {nullptr};
-                return {grad::op2("Complex", g.out_grads[0], zeros_of(g.out_grads[0]))};
-              }});
-  r.add(OpDef{"Imag", "Imag", 1, part_infer("Imag"), part_kernel("Imag", Part::Imag), [](const GradContext& g) -> Grads {
-                if (!g.out_grads[0]) return {nullptr};
-                return {grad::op2("Complex", zeros_of(g.out_grads[0]), g.out_grads[0])};
-              }});
+  r.add(
+      OpDef{"Real", "Real", 1, part_infer("Real"), part_kernel("Real", Part::Real), [](const GradContext& g) -> Grads {
+              if (!g.out_grads[0]) return {nullptr};
+              return {grad::op2("Complex", g.out_grads[0], zeros_of(g.out_grads[0]))};
+            }});
+  r.add(
+      OpDef{"Imag", "Imag", 1, part_infer("Imag"), part_kernel("Imag", Part::Imag), [](const GradContext& g) -> Grads {
+              if (!g.out_grads[0]) return {nullptr};
+              return {grad::op2("Complex", zeros_of(g.out_grads[0]), g.out_grads[0])};
+            }});
   r.add(OpDef{"ComplexAbs", "ComplexAbs", 1, part_infer("ComplexAbs"), part_kernel("ComplexAbs", Part::Abs), {}});
   r.add(OpDef{"Conj", "Conj", 1,
               [](const InferContext& c) {
@@ -275,7 +274,8 @@ void register_complex_ops(OpRegistry& r) {
                               dtype_name(c.inputs[0].dtype), " not in list of allowed values: complex64, complex128");
                 return std::vector<TensorSpec>{c.inputs[0]};
               },
-              conj_kernel, [](const GradContext& g) -> Grads {
+              conj_kernel,
+              [](const GradContext& g) -> Grads {
                 if (!g.out_grads[0]) return {nullptr};
                 return {grad::op1("Conj", g.out_grads[0])};
               }});

@@ -11,8 +11,8 @@ namespace fn {
 namespace {
 
 std::string rule_suffix(const std::string& node, const InferContext& c, const std::string& op = "") {
-  return " for '{{node " + node + "}} = " + (op.empty() ? node : op) + "[]' with input shapes: " +
-         tf_shapes(c.inputs) + ".";
+  return " for '{{node " + node + "}} = " + (op.empty() ? node : op) + "[]' with input shapes: " + tf_shapes(c.inputs) +
+         ".";
 }
 
 // Concatenates `xs` (same rank, same dims but `axis`) along `axis` into out.
@@ -68,7 +68,8 @@ std::vector<EagerPtr> split(const EagerPtr& x, int axis, const std::vector<int64
 
 std::vector<TensorSpec> concat_infer(const InferContext& c) {
   if (c.inputs.size() < 2)
-    throw_error(Code::ValueError, "List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.");
+    throw_error(Code::ValueError,
+                "List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.");
   size_t n = c.inputs.size() - 1;
   std::vector<TensorSpec> values(c.inputs.begin(), c.inputs.begin() + n);
   check_same_dtype_graph("ConcatV2", values);
@@ -77,7 +78,8 @@ std::vector<TensorSpec> concat_infer(const InferContext& c) {
   for (auto& v : values)
     if (v.shape.has_rank()) {
       if (rank >= 0 && v.shape.rank() != rank)
-        throw_error(Code::ValueError, "Shape must be rank ", rank, " but is rank ", v.shape.rank(), rule_suffix("concat", c, "ConcatV2"));
+        throw_error(Code::ValueError, "Shape must be rank ", rank, " but is rank ", v.shape.rank(),
+                    rule_suffix("concat", c, "ConcatV2"));
       rank = v.shape.rank();
     }
   if (!c.value(n)) return one(d, rank < 0 ? Shape::unknown_rank() : Shape(std::vector<int64_t>(rank, Shape::kUnknown)));
@@ -90,13 +92,16 @@ std::vector<TensorSpec> concat_infer(const InferContext& c) {
   std::vector<int64_t> out(rank, Shape::kUnknown);
   int64_t total = 0;
   for (auto& v : values) {
-    if (!v.shape.has_rank()) { total = -1; continue; }
+    if (!v.shape.has_rank()) {
+      total = -1;
+      continue;
+    }
     for (int i = 0; i < rank; ++i) {
       if (i == axis) continue;
       if (out[i] >= 0 && v.shape[i] >= 0 && out[i] != v.shape[i])
-        throw_error(Code::ValueError, "Dimension ", i, " in both shapes must be equal, but are ", out[i],
-                    " and ", v.shape[i], ". Shapes are ", tf_shape(Shape{out[i]}), " and ",
-                    tf_shape(Shape{v.shape[i]}), ".", rule_suffix("concat", c, "ConcatV2"));
+        throw_error(Code::ValueError, "Dimension ", i, " in both shapes must be equal, but are ", out[i], " and ",
+                    v.shape[i], ". Shapes are ", tf_shape(Shape{out[i]}), " and ", tf_shape(Shape{v.shape[i]}), ".",
+                    rule_suffix("concat", c, "ConcatV2"));
       if (out[i] < 0) out[i] = v.shape[i];
     }
     if (total >= 0) total = v.shape[axis] < 0 ? -1 : total + v.shape[axis];
@@ -114,24 +119,25 @@ std::vector<EagerPtr> concat_kernel(KernelContext&, const std::vector<EagerPtr>&
   int rank = xs[0]->shape().rank();
   int64_t axis = in[n]->scalar_as_int(0);
   if (axis < -rank || axis >= rank)
-    throw_error(Code::InvalidArgument, "ConcatOp : Expected concatenating dimensions in the range [", -rank,
-                ", ", rank, "), but got ", axis);
+    throw_error(Code::InvalidArgument, "ConcatOp : Expected concatenating dimensions in the range [", -rank, ", ", rank,
+                "), but got ", axis);
   if (axis < 0) axis += rank;
   auto dims = xs[0]->shape().dims();
   dims[axis] = 0;
   for (size_t i = 0; i < n; ++i) {
     const Shape& s = xs[i]->shape();
     if (s.rank() != rank)
-      throw_error(Code::InvalidArgument, "ConcatOp : Ranks of all input tensors should match: shape[0] = ",
-                  tf_shape(xs[0]->shape()), " vs. shape[", i, "] = ", tf_shape(s));
+      throw_error(Code::InvalidArgument,
+                  "ConcatOp : Ranks of all input tensors should match: shape[0] = ", tf_shape(xs[0]->shape()),
+                  " vs. shape[", i, "] = ", tf_shape(s));
     for (int k = 0; k < rank; ++k)
       if (k != axis && s[k] != dims[k])
-        throw_error(Code::InvalidArgument, "ConcatOp : Dimension ", k, " in both shapes must be equal: shape[0] = ",
-                    tf_shape(xs[0]->shape()), " vs. shape[", i, "] = ", tf_shape(s));
+        throw_error(Code::InvalidArgument, "ConcatOp : Dimension ", k,
+                    " in both shapes must be equal: shape[0] = ", tf_shape(xs[0]->shape()), " vs. shape[", i,
+                    "] = ", tf_shape(s));
     dims[axis] += s[static_cast<int>(axis)];
   }
-  if (rank == 0)
-    throw_error(Code::InvalidArgument, "ConcatOp : Can't concatenate scalars (use tf.stack instead)");
+  if (rank == 0) throw_error(Code::InvalidArgument, "ConcatOp : Can't concatenate scalars (use tf.stack instead)");
   return {concat(xs, static_cast<int>(axis), Shape(dims))};
 }
 
@@ -177,15 +183,18 @@ std::vector<TensorSpec> pack_infer(const InferContext& c) {
   for (size_t i = 0; i < c.inputs.size(); ++i) {
     const Shape& s = c.inputs[i].shape;
     if (!s.has_rank()) continue;
-    if (!merged.has_rank()) { merged = s; continue; }
+    if (!merged.has_rank()) {
+      merged = s;
+      continue;
+    }
     if (s.rank() != merged.rank())
       throw_error(Code::ValueError, "Shapes must be equal rank, but are ", merged.rank(), " and ", s.rank(),
                   "\n\tFrom merging shape 0 with other shapes.", rule_suffix("stack", c, "Pack"));
     auto d = merged.dims();
     for (int k = 0; k < s.rank(); ++k) {
       if (d[k] >= 0 && s[k] >= 0 && d[k] != s[k])
-        throw_error(Code::ValueError, "Dimension ", k, " in both shapes must be equal, but are ", d[k], " and ",
-                    s[k], ". Shapes are ", tf_shape(merged), " and ", tf_shape(s),
+        throw_error(Code::ValueError, "Dimension ", k, " in both shapes must be equal, but are ", d[k], " and ", s[k],
+                    ". Shapes are ", tf_shape(merged), " and ", tf_shape(s),
                     ".\n\tFrom merging shape 0 with other shapes.", rule_suffix("stack", c, "Pack"));
       if (d[k] < 0) d[k] = s[k];
     }
@@ -215,7 +224,7 @@ std::vector<EagerPtr> pack_kernel(KernelContext& k, const std::vector<EagerPtr>&
   if (axis < -(r + 1) || axis > r)
     throw_error(Code::InvalidArgument, "axis = ", axis, " not in [", -(r + 1), ", ", r + 1, ")");
   if (axis < 0) axis += r + 1;
-  if (size_t es = r == 0 ? dtype_size(in[0]->dtype()) : 0) {   // scalars (x[t]'s begin/end): a copy each
+  if (size_t es = r == 0 ? dtype_size(in[0]->dtype()) : 0) {  // scalars (x[t]'s begin/end): a copy each
     auto out = make_tensor(in[0]->dtype(), Shape{static_cast<int64_t>(in.size())});
     char* dst = static_cast<char*>(out->raw());
     for (size_t i = 0; i < in.size(); ++i) std::memcpy(dst + i * es, in[i]->raw(), es);
@@ -252,8 +261,7 @@ std::vector<EagerPtr> unpack_kernel(KernelContext& k, const std::vector<EagerPtr
   const Shape& s = in[0]->shape();
   int r = s.rank();
   int64_t axis = attr_axis(k.attrs), num = k.attrs.get_or("num", int64_t{-1});
-  if (axis < -r || axis >= r)
-    throw_error(Code::InvalidArgument, "axis = ", axis, " not in [", -r, ", ", r, ")");
+  if (axis < -r || axis >= r) throw_error(Code::InvalidArgument, "axis = ", axis, " not in [", -r, ", ", r, ")");
   if (axis < 0) axis += r;
   if (num >= 0 && s[axis] != num)
     throw_error(Code::InvalidArgument, "Input shape axis ", axis, " must equal ", num, ", got shape ", tf_shape(s));
@@ -270,7 +278,8 @@ std::vector<TensorSpec> split_infer(const InferContext& c, bool v) {
   const TensorSpec& x = c.inputs[v ? 0 : 1];
   int64_t num = c.attrs.get_or("num_split", int64_t{1});
   if (num < 1)
-    throw_error(Code::ValueError, "Attr 'num_split' of '", v ? "SplitV" : "Split", "' Op passed ", num, " less than minimum 1.");
+    throw_error(Code::ValueError, "Attr 'num_split' of '", v ? "SplitV" : "Split", "' Op passed ", num,
+                " less than minimum 1.");
   const EagerPtr& axis_v = c.value(v ? 2 : 0);
   auto unknown_all = [&] {
     Shape s = x.shape.has_rank() ? Shape(std::vector<int64_t>(x.shape.rank(), Shape::kUnknown)) : Shape::unknown_rank();
@@ -280,14 +289,16 @@ std::vector<TensorSpec> split_infer(const InferContext& c, bool v) {
   int r = x.shape.rank();
   int64_t axis = axis_v->scalar_as_int(0);
   if (axis < -r || axis >= r)
-    throw_error(Code::ValueError, "Dimension ", axis, " must be >= ", -r, " and < ", r, rule_suffix("split", c, "Split"));
+    throw_error(Code::ValueError, "Dimension ", axis, " must be >= ", -r, " and < ", r,
+                rule_suffix("split", c, "Split"));
   if (axis < 0) axis += r;
   int64_t dim = x.shape[axis];
   std::vector<int64_t> sizes(num, Shape::kUnknown);
   if (!v) {
     if (dim >= 0 && dim % num != 0)
       throw_error(Code::ValueError, "Dimension size must be evenly divisible by ", num, " but is ", dim,
-                  "\n\tNumber of ways to split should evenly divide the split dimension", rule_suffix("split", c, "Split"));
+                  "\n\tNumber of ways to split should evenly divide the split dimension",
+                  rule_suffix("split", c, "Split"));
     if (dim >= 0) sizes.assign(num, dim / num);
   } else if (c.value(1)) {
     sizes = read_int_list(*c.value(1));
@@ -296,8 +307,10 @@ std::vector<TensorSpec> split_infer(const InferContext& c, bool v) {
                   rule_suffix("split", c, "Split"));
     int64_t known = 0, minus = -1;
     for (size_t i = 0; i < sizes.size(); ++i) {
-      if (sizes[i] == -1) minus = static_cast<int64_t>(i);
-      else known += sizes[i];
+      if (sizes[i] == -1)
+        minus = static_cast<int64_t>(i);
+      else
+        known += sizes[i];
     }
     if (dim >= 0) {
       if ((minus < 0 && known != dim) || (minus >= 0 && known > dim)) {
@@ -331,8 +344,10 @@ std::vector<EagerPtr> split_kernel(KernelContext& k, const std::vector<EagerPtr>
   int64_t axis = eager_split_axis(*in[0], x->shape().rank());
   int64_t dim = x->shape()[axis];
   if (num <= 0 || dim % num != 0)
-    throw_error(Code::InvalidArgument, "Number of ways to split should evenly divide the split dimension, but got "
-                "split_dim ", axis, " (size = ", dim, ") and num_split ", num);
+    throw_error(Code::InvalidArgument,
+                "Number of ways to split should evenly divide the split dimension, but got "
+                "split_dim ",
+                axis, " (size = ", dim, ") and num_split ", num);
   return split(x, static_cast<int>(axis), std::vector<int64_t>(num, dim / num));
 }
 
@@ -356,7 +371,8 @@ std::vector<EagerPtr> splitv_kernel(KernelContext& k, const std::vector<EagerPtr
     }
   }
   if ((minus < 0 && known != dim) || (minus >= 0 && known > dim))
-    throw_error(Code::InvalidArgument, "Determined shape must either match input shape along split_dim exactly if "
+    throw_error(Code::InvalidArgument,
+                "Determined shape must either match input shape along split_dim exactly if "
                 "fully specified, or be less than the size of the input along split_dim if not fully specified.  Got: ",
                 known);
   if (minus >= 0) sizes[minus] = dim - known;
@@ -402,17 +418,21 @@ void register_concat_split_ops(OpRegistry& r) {
                 if (!g.out_grads[0]) return std::vector<TensorPtr>(g.inputs.size());
                 return dispatch("Unpack", {g.out_grads[0]},
                                 Attrs{{"num", static_cast<int64_t>(g.inputs.size())}, {"axis", attr_axis(g.attrs)}});
-              }}).partial = pack_partial;
-  r.add(OpDef{"Unpack", "unstack", 1, unpack_infer, unpack_kernel,
-              [](const GradContext& g) {
+              }})
+      .partial = pack_partial;
+  r.add(OpDef{"Unpack", "unstack", 1, unpack_infer, unpack_kernel, [](const GradContext& g) {
                 auto parts = densify(g.out_grads, g.outputs);
                 return std::vector<TensorPtr>{dispatch1(
                     "Pack", parts, Attrs{{"axis", attr_axis(g.attrs)}, {"N", static_cast<int64_t>(parts.size())}})};
               }});
   r.add(OpDef{"Split", "split", 2, [](const InferContext& c) { return split_infer(c, false); }, split_kernel,
-              [](const GradContext& g) { return std::vector<TensorPtr>{nullptr, concat_grads(g, g.inputs[0])}; }});
+              [](const GradContext& g) {
+                return std::vector<TensorPtr>{nullptr, concat_grads(g, g.inputs[0])};
+              }});
   r.add(OpDef{"SplitV", "split", 3, [](const InferContext& c) { return split_infer(c, true); }, splitv_kernel,
-              [](const GradContext& g) { return std::vector<TensorPtr>{concat_grads(g, g.inputs[2]), nullptr, nullptr}; }});
+              [](const GradContext& g) {
+                return std::vector<TensorPtr>{concat_grads(g, g.inputs[2]), nullptr, nullptr};
+              }});
 }
 
 }  // namespace fn

@@ -15,8 +15,8 @@ const TensorSpec& spec_of(const Graph& g, const NodeOutput& o) { return g.node(o
 // `Tensor("name:0", shape=(), dtype=int32)` for graph values, the value's spec for eager ones.
 std::string describe(const Graph& g, const NodeOutput& o) {
   const TensorSpec& s = spec_of(g, o);
-  return "Tensor(\"" + g.node(o.node).name + ":" + std::to_string(o.index) + "\", shape=" +
-         s.shape.to_string() + ", dtype=" + dtype_name(s.dtype) + ")";
+  return "Tensor(\"" + g.node(o.node).name + ":" + std::to_string(o.index) + "\", shape=" + s.shape.to_string() +
+         ", dtype=" + dtype_name(s.dtype) + ")";
 }
 
 std::string describe_outputs(const Graph& g) {
@@ -36,7 +36,10 @@ std::vector<TensorPtr> union_captures(const std::vector<TensorPtr>& a, const std
   for (const TensorPtr& v : b) {
     bool seen = false;
     for (const TensorPtr& u : all)
-      if (u.get() == v.get()) { seen = true; break; }
+      if (u.get() == v.get()) {
+        seen = true;
+        break;
+      }
     if (!seen) all.push_back(v);
   }
   return all;
@@ -52,7 +55,10 @@ void align_captures(GraphBuilder& b, const std::vector<TensorPtr>& all) {
   for (const TensorPtr& v : all) {
     int ph = -1;
     for (size_t j = 0; j < have.size(); ++j)
-      if (have[j].get() == v.get()) { ph = have_ph[j]; break; }
+      if (have[j].get() == v.get()) {
+        ph = have_ph[j];
+        break;
+      }
     if (ph < 0) ph = b.capture_by_reference(v, "capture").node;
     order.push_back(ph);
   }
@@ -135,8 +141,8 @@ std::vector<TensorPtr> build_if(const TensorPtr& pred, GraphBuilder& then_b, Gra
   auto mismatch = [&](const std::string& detail) {
     throw_error(Code::TypeError,
                 "true_fn and false_fn arguments to fn.cond must have the same number, type, and "
-                "overall structure of return values.\n\ntrue_fn output: ", describe_outputs(tg),
-                "\nfalse_fn output: ", describe_outputs(eg), "\n\nError details:\n", detail);
+                "overall structure of return values.\n\ntrue_fn output: ",
+                describe_outputs(tg), "\nfalse_fn output: ", describe_outputs(eg), "\n\nError details:\n", detail);
   };
   if (tg.outputs.size() != eg.outputs.size())
     mismatch("true_fn returns " + std::to_string(tg.outputs.size()) + " values but false_fn returns " +
@@ -149,8 +155,7 @@ std::vector<TensorPtr> build_if(const TensorPtr& pred, GraphBuilder& then_b, Gra
       if (i < names.size() && !names[i].empty())
         throw_error(Code::TypeError, "'", names[i], "' has dtype ", dtype_name(a.dtype),
                     " in the main branch, but dtype ", dtype_name(b.dtype), " in the else branch");
-      mismatch(describe(tg, tg.outputs[i]) + " and " + describe(eg, eg.outputs[i]) +
-               " have different types");
+      mismatch(describe(tg, tg.outputs[i]) + " and " + describe(eg, eg.outputs[i]) + " have different types");
     }
     tout.push_back(a.dtype);
     shapes.push_back(a.shape == b.shape ? a.shape : a.shape.most_specific_common_supertype(b.shape));
@@ -175,9 +180,9 @@ std::vector<TensorPtr> build_if(const TensorPtr& pred, GraphBuilder& then_b, Gra
   return dispatch(stateful ? "If" : "StatelessIf", inputs, std::move(attrs), name);
 }
 
-std::vector<TensorPtr> build_while(const std::vector<TensorPtr>& loop_vars, GraphBuilder& cond_b,
-                                   GraphBuilder& body_b, int64_t maximum_iterations,
-                                   const std::string& name, const std::vector<std::string>& names) {
+std::vector<TensorPtr> build_while(const std::vector<TensorPtr>& loop_vars, GraphBuilder& cond_b, GraphBuilder& body_b,
+                                   int64_t maximum_iterations, const std::string& name,
+                                   const std::vector<std::string>& names) {
   const Graph& cg = *cond_b.graph();
   const Graph& bg = *body_b.graph();
   size_t n = loop_vars.size();
@@ -191,8 +196,8 @@ std::vector<TensorPtr> build_while(const std::vector<TensorPtr>& loop_vars, Grap
     throw_error(Code::TypeError, "The condition of a while loop must return a boolean scalar, got ",
                 describe(cg, cg.outputs[0]));
   if (bg.outputs.size() != n)
-    throw_error(Code::ValueError, "The body of a while loop returned ", bg.outputs.size(),
-                " values for ", n, " loop variables");
+    throw_error(Code::ValueError, "The body of a while loop returned ", bg.outputs.size(), " values for ", n,
+                " loop variables");
   std::vector<DType> types;
   std::vector<Shape> shapes;
   for (size_t i = 0; i < n; ++i) {
@@ -206,27 +211,28 @@ std::vector<TensorPtr> build_while(const std::vector<TensorPtr>& loop_vars, Grap
     if (!init.shape.is_subtype_of(inv.shape))
       throw_error(Code::ValueError, "The shape invariant specified for ", label,
                   " is not compatible with the initial shape of the loop variable. It enters the "
-                  "loop with shape ", init.shape.to_string(), ", but the specified shape invariant is ",
-                  inv.shape.to_string(), ".");
+                  "loop with shape ",
+                  init.shape.to_string(), ", but the specified shape invariant is ", inv.shape.to_string(), ".");
     if (out.dtype != inv.dtype) {
       if (!named.empty())
-        throw_error(Code::TypeError, named, " has dtype ", dtype_name(inv.dtype),
-                    " before the loop, but dtype ", dtype_name(out.dtype), " after one iteration");
+        throw_error(Code::TypeError, named, " has dtype ", dtype_name(inv.dtype), " before the loop, but dtype ",
+                    dtype_name(out.dtype), " after one iteration");
       throw_error(Code::TypeError, "Loop var ", label, " enters the loop with type ", dtype_name(inv.dtype),
                   " but has type ", dtype_name(out.dtype), " after 1 iteration. ", label,
                   " type should remain constant.");
     }
     if (!out.shape.is_subtype_of(inv.shape)) {
-      const char* fix = ". To allow the shape to vary across iterations, use the `shape_invariants` "
-                        "argument of fn.while_loop to specify a less-specific shape (None for a "
-                        "dimension that varies).";
-      if (!named.empty())   // a loop AutoGraph converted: the user wrote no while_loop call
-        throw_error(Code::ValueError, named, " has shape ", inv.shape.to_string(),
-                    " before the loop, but shape ", out.shape.to_string(), " after one iteration. Use "
+      const char* fix =
+          ". To allow the shape to vary across iterations, use the `shape_invariants` "
+          "argument of fn.while_loop to specify a less-specific shape (None for a "
+          "dimension that varies).";
+      if (!named.empty())  // a loop AutoGraph converted: the user wrote no while_loop call
+        throw_error(Code::ValueError, named, " has shape ", inv.shape.to_string(), " before the loop, but shape ",
+                    out.shape.to_string(),
+                    " after one iteration. Use "
                     "fn.autograph.experimental.set_loop_options to set shape invariants.");
-      throw_error(Code::ValueError, "Input tensor `", label, "` enters the loop with shape ",
-                  inv.shape.to_string(), ", but has shape ", out.shape.to_string(),
-                  " after one iteration", fix);
+      throw_error(Code::ValueError, "Input tensor `", label, "` enters the loop with shape ", inv.shape.to_string(),
+                  ", but has shape ", out.shape.to_string(), " after one iteration", fix);
     }
     types.push_back(inv.dtype);
     shapes.push_back(inv.shape);
@@ -250,13 +256,14 @@ std::vector<TensorPtr> build_while(const std::vector<TensorPtr>& loop_vars, Grap
   return dispatch(stateful ? "While" : "StatelessWhile", inputs, std::move(attrs), name);
 }
 
-GradFn if_gradient();      // control_flow_grad.cpp
-GradFn while_gradient();   // while_grad.cpp
+GradFn if_gradient();     // control_flow_grad.cpp
+GradFn while_gradient();  // while_grad.cpp
 
 void register_control_flow_ops(OpRegistry& r) {
   auto no_kernel = [](const char* op) {
     return [op](KernelContext&, const std::vector<EagerPtr>&) -> std::vector<EagerPtr> {
-      throw_error(Code::Unimplemented, op, " runs in the executor (exec/control_flow.cpp), which "
+      throw_error(Code::Unimplemented, op,
+                  " runs in the executor (exec/control_flow.cpp), which "
                   "was not initialised");
     };
   };

@@ -28,7 +28,7 @@ namespace fn {
 // plans), created with the node so it lives exactly as long as the node. Opaque here.
 struct SubgraphCache : HostObject {
   std::mutex mu;
-  std::vector<std::shared_ptr<const void>> compiled;   // one slot per sub-graph attr
+  std::vector<std::shared_ptr<const void>> compiled;  // one slot per sub-graph attr
 };
 
 // Builds an If node in the current graph from two traced branch graphs (each builder's
@@ -36,17 +36,15 @@ struct SubgraphCache : HostObject {
 // same dtypes (TypeError naming both); shapes merge to the most specific common shape.
 // `names` (optional, one per output) name the values in errors.
 std::vector<TensorPtr> build_if(const TensorPtr& pred, GraphBuilder& then_b, GraphBuilder& else_b,
-                                const std::string& name = "cond",
-                                const std::vector<std::string>& names = {});
+                                const std::string& name = "cond", const std::vector<std::string>& names = {});
 
 // Builds a While node from the loop vars (in the current graph) and traced cond/body graphs
 // whose arg placeholders have the loop vars' invariant shapes. Errors (naming the variable by
 // `names[i]` when given, else by the tensor's name): a body output of another dtype
 // (TypeError), a body output shape outside the invariant (ValueError, pointing at
 // shape_invariants), a cond that is not a bool scalar.
-std::vector<TensorPtr> build_while(const std::vector<TensorPtr>& loop_vars, GraphBuilder& cond_b,
-                                   GraphBuilder& body_b, int64_t maximum_iterations = -1,
-                                   const std::string& name = "while",
+std::vector<TensorPtr> build_while(const std::vector<TensorPtr>& loop_vars, GraphBuilder& cond_b, GraphBuilder& body_b,
+                                   int64_t maximum_iterations = -1, const std::string& name = "while",
                                    const std::vector<std::string>& names = {});
 
 // True if `g` (or a graph nested in it) has a stateful node.

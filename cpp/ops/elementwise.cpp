@@ -35,8 +35,8 @@ std::string tf_enum_suffix(DType d) {
 
 [[noreturn]] void throw_unsupported_dtype(const std::string& op, DType d, unsigned mask) {
   throw_error(Code::InvalidArgument, "Value for attr 'T' of ", tf_type_string(d),
-              " is not in the list of allowed values: ", allowed_types(mask, false),
-              "\n\t; NodeDef: {{node ", op, "}}");
+              " is not in the list of allowed values: ", allowed_types(mask, false), "\n\t; NodeDef: {{node ", op,
+              "}}");
 }
 
 [[noreturn]] void throw_unsupported_dtype(const std::string& op, DType d) {
@@ -45,14 +45,14 @@ std::string tf_enum_suffix(DType d) {
 }
 
 [[noreturn]] void throw_no_kernel(const std::string& op, DType d) {
-  throw_error(Code::NotFound, "Could not find device for node: {{node ", op, "}} = ", op,
-              "[T=DT_", tf_enum_suffix(d), "]");
+  throw_error(Code::NotFound, "Could not find device for node: {{node ", op, "}} = ", op, "[T=DT_", tf_enum_suffix(d),
+              "]");
 }
 
 void check_dtype_graph(const std::string& op, DType d, unsigned mask, const char* param) {
   if (!(mask & bit(d)))
-    throw_error(Code::TypeError, "Value passed to parameter '", param, "' has DataType ",
-                dtype_name(d), " not in list of allowed values: ", allowed_types(mask, true));
+    throw_error(Code::TypeError, "Value passed to parameter '", param, "' has DataType ", dtype_name(d),
+                " not in list of allowed values: ", allowed_types(mask, true));
 }
 
 // "Dimensions must be equal, but are 2 and 3" for the first pair (from the right) that clashes.
@@ -77,8 +77,8 @@ InferFn binary_infer(std::string op, unsigned mask, bool bool_out) {
       // Equal/NotEqual with incompatible_shape_error=False: the result is a scalar at run time
       if (!c.attrs.get_or("incompatible_shape_error", true)) return one(DType::Bool, Shape::unknown_rank());
       throw_error(Code::ValueError, mismatch_text(c.inputs[0].shape, c.inputs[1].shape), " for '{{node ", op,
-                  "}} = ", op, "[T=DT_", tf_enum_suffix(d), "]' with input shapes: ",
-                  c.inputs[0].shape.debug_string(), ", ", c.inputs[1].shape.debug_string(), ".");
+                  "}} = ", op, "[T=DT_", tf_enum_suffix(d), "]' with input shapes: ", c.inputs[0].shape.debug_string(),
+                  ", ", c.inputs[1].shape.debug_string(), ".");
     }
     return one(bool_out ? DType::Bool : d, s);
   };
@@ -96,9 +96,8 @@ TensorPtr unbroadcast(const TensorPtr& grad, const TensorPtr& input) {
   if (!grad) return nullptr;
   const Shape& gs = grad->shape();
   const Shape& is = input->shape();
-  if (gs == is) return grad;   // same (possibly partial) shape: assumed not broadcast
-  if (!gs.has_rank() || !is.has_rank())
-    throw_error(Code::Unimplemented, "gradient of a broadcast with unknown rank");
+  if (gs == is) return grad;  // same (possibly partial) shape: assumed not broadcast
+  if (!gs.has_rank() || !is.has_rank()) throw_error(Code::Unimplemented, "gradient of a broadcast with unknown rank");
   // Sum (keeping dims) where input had size 1 and grad does not (an unknown grad dim is
   // summed too: summing a size-1 dim is harmless), then sum away the leading dims input lacks.
   // Unknown input dims are assumed not broadcast. No Reshape is needed.
@@ -106,8 +105,10 @@ TensorPtr unbroadcast(const TensorPtr& grad, const TensorPtr& input) {
   int nlead = gs.rank() - is.rank();
   for (int i = 0; i < gs.rank(); ++i) {
     int j = i - nlead;
-    if (j < 0) lead.push_back(i);
-    else if (is[j] == 1 && gs[i] != 1) inner.push_back(i);
+    if (j < 0)
+      lead.push_back(i);
+    else if (is[j] == 1 && gs[i] != 1)
+      inner.push_back(i);
   }
   TensorPtr out = grad;
   if (!inner.empty()) out = grad::reduce_sum(out, inner, true);
@@ -132,8 +133,10 @@ EagerPtr string_binary(const EagerTensor& a, const EagerTensor& b, DType out_dty
       ib += q * st_b[d];
     }
     R v = f(a.strings()[ia], b.strings()[ib]);
-    if constexpr (std::is_same<R, std::string>::value) out->strings()[i] = std::move(v);
-    else out->template data<R>()[i] = v;
+    if constexpr (std::is_same<R, std::string>::value)
+      out->strings()[i] = std::move(v);
+    else
+      out->template data<R>()[i] = v;
   }
   return out;
 }
@@ -152,19 +155,17 @@ constexpr unsigned kAddTypes = kNumberTypes;
 std::vector<EagerPtr> add_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
   static const std::string kOp = "AddV2";
   check_same_dtype_eager(kOp, in);
-  if (in[0]->dtype() == DType::String) {   // string concatenation with broadcasting
+  if (in[0]->dtype() == DType::String) {  // string concatenation with broadcasting
     return {string_binary<std::string>(*in[0], *in[1], DType::String,
                                        [](const std::string& x, const std::string& y) { return x + y; })};
   }
-  return {binary_compute<ref::Add, kAddTypes>(kOp, *in[0], *in[1],
-                                              static_cast<int>(dnnl::algorithm::binary_add))};
+  return {binary_compute<ref::Add, kAddTypes>(kOp, *in[0], *in[1], static_cast<int>(dnnl::algorithm::binary_add))};
 }
 
 }  // namespace
 
 void register_elementwise_ops(OpRegistry& r) {
-  r.add(OpDef{"AddV2", "add", 2, binary_infer("AddV2", kAddTypes | kStringType, false),
-              add_kernel,
+  r.add(OpDef{"AddV2", "add", 2, binary_infer("AddV2", kAddTypes | kStringType, false), add_kernel,
               [](const GradContext& g) {
                 return std::vector<TensorPtr>{unbroadcast(g.out_grads[0], g.inputs[0]),
                                               unbroadcast(g.out_grads[0], g.inputs[1])};

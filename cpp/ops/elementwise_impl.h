@@ -25,17 +25,48 @@ constexpr unsigned kNumberTypes = kFloatTypes | kIntTypes;
 constexpr unsigned kBoolType = bit(DType::Bool);
 constexpr unsigned kStringType = bit(DType::String);
 
-template <typename T> constexpr DType dtype_of();
-template <> constexpr DType dtype_of<bool>() { return DType::Bool; }
-template <> constexpr DType dtype_of<int8_t>() { return DType::Int8; }
-template <> constexpr DType dtype_of<uint8_t>() { return DType::UInt8; }
-template <> constexpr DType dtype_of<int16_t>() { return DType::Int16; }
-template <> constexpr DType dtype_of<int32_t>() { return DType::Int32; }
-template <> constexpr DType dtype_of<int64_t>() { return DType::Int64; }
-template <> constexpr DType dtype_of<half_t>() { return DType::Float16; }
-template <> constexpr DType dtype_of<bfloat16_t>() { return DType::BFloat16; }
-template <> constexpr DType dtype_of<float>() { return DType::Float32; }
-template <> constexpr DType dtype_of<double>() { return DType::Float64; }
+template <typename T>
+constexpr DType dtype_of();
+template <>
+constexpr DType dtype_of<bool>() {
+  return DType::Bool;
+}
+template <>
+constexpr DType dtype_of<int8_t>() {
+  return DType::Int8;
+}
+template <>
+constexpr DType dtype_of<uint8_t>() {
+  return DType::UInt8;
+}
+template <>
+constexpr DType dtype_of<int16_t>() {
+  return DType::Int16;
+}
+template <>
+constexpr DType dtype_of<int32_t>() {
+  return DType::Int32;
+}
+template <>
+constexpr DType dtype_of<int64_t>() {
+  return DType::Int64;
+}
+template <>
+constexpr DType dtype_of<half_t>() {
+  return DType::Float16;
+}
+template <>
+constexpr DType dtype_of<bfloat16_t>() {
+  return DType::BFloat16;
+}
+template <>
+constexpr DType dtype_of<float>() {
+  return DType::Float32;
+}
+template <>
+constexpr DType dtype_of<double>() {
+  return DType::Float64;
+}
 
 // "FLOAT" for DT_FLOAT in node descriptions.
 std::string tf_enum_suffix(DType d);
@@ -56,8 +87,7 @@ InferFn unary_infer(std::string op, unsigned mask, bool bool_out);
 // Runs Op elementwise with broadcasting on two same-dtype eager tensors. `dnnl_alg` >= 0 names
 // the oneDNN binary algorithm computing the same thing (used for large tensors).
 template <typename Op, unsigned Mask>
-EagerPtr binary_compute(const std::string& op, const EagerTensor& a, const EagerTensor& b,
-                        int dnnl_alg = -1) {
+EagerPtr binary_compute(const std::string& op, const EagerTensor& a, const EagerTensor& b, int dnnl_alg = -1) {
   if (!(Mask & bit(a.dtype()))) throw_unsupported_dtype(op, a.dtype(), Mask);
   Shape out_shape = broadcast_shapes(a.shape(), b.shape());
   return visit_pod(a.dtype(), [&](auto tag) -> EagerPtr {
@@ -75,8 +105,7 @@ EagerPtr binary_compute(const std::string& op, const EagerTensor& a, const Eager
         onednn::binary(static_cast<dnnl::algorithm>(dnnl_alg), a, b, *out);
         return out;
       }
-      ref::binary(a.template data<T>(), a.shape(), b.template data<T>(), b.shape(),
-                  out->template data<S>(), out_shape,
+      ref::binary(a.template data<T>(), a.shape(), b.template data<T>(), b.shape(), out->template data<S>(), out_shape,
                   [](T x, T y) { return narrow<S>(Op::template apply<A>(widen(x), widen(y))); });
       return out;
     }

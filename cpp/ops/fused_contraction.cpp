@@ -32,12 +32,59 @@ Epilogue epilogue_of(const std::string& op, const Attrs& attrs, const std::vecto
   if (bias && in[2]->num_elements() != channels)
     throw_error(Code::Internal, op, ": bias of shape ", in[2]->shape().to_string(), " for output ", out.to_string());
   if (in.size() > res && !(in[res]->shape() == out))
-    throw_error(Code::Internal, op, ": residual of shape ", in[res]->shape().to_string(), " for output ", out.to_string());
+    throw_error(Code::Internal, op, ": residual of shape ", in[res]->shape().to_string(), " for output ",
+                out.to_string());
   Epilogue e;
   e.bias = bias ? in[2]->data<float>() : nullptr;
   e.residual = in.size() > res ? in[res]->data<float>() : nullptr;
   e.act = activation_of(attrs);
   return e;
+}
+
+// Inputs after the contraction's own that feed its elementwise epilogue (attrs epilogue_*, made
+// by passes/fuse_epilogue.cpp), 0 without one.
+size_t epilogue_inputs(const std::string& op, const Attrs& a, size_t num_inputs) {
+  if (!a.has("epilogue_program")) return 0;
+  int64_t extra = a.get<int64_t>("epilogue_inputs");
+  if (extra < 0 || static_cast<size_t>(extra) + 2 > num_inputs) throw_error(Code::Internal, op, ": malformed epilogue");
+  return static_cast<size_t>(extra);
+}
+
+// The contraction's inputs (without the epilogue's).
+std::vector<EagerPtr> contraction_inputs(const std::vector<EagerPtr>& in, size_t extra) {
+  return std::vector<EagerPtr>(in.begin(), in.end() - static_cast<std::ptrdiff_t>(extra));
+}
+
+// Runs the epilogue program over `out` in place: operand `slot` is `out` itself, the others are
+// the last `extra` inputs in order (fused::run reads a tile's elements before writing them).
+void run_epilogue(const std::string& op, const Attrs& a, const std::vector<EagerPtr>& in, size_t extra,
+                  EagerTensor& out) {
+  const auto& prog = a.get<std::vector<int64_t>>("epilogue_program");
+  const auto& bcast = a.get<std::vector<int64_t>>("epilogue_bcast");
+  const int64_t slot = a.get<int64_t>("epilogue_slot");
+  const int64_t n = out.num_elements();
+  if (prog.size() % 3 != 0 || bcast.size() != 2 * (extra + 1) || slot < 0 || slot > static_cast<int64_t>(extra) ||
+      bcast[2 * slot] != 1 || bcast[2 * slot + 1] != n)
+    throw_error(Code::Internal, op, ": malformed epilogue");
+  std::vector<fused::Operand> ops(extra + 1);
+  size_t next = in.size() - extra;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (static_cast<int64_t>(i) == slot) {
+      ops[i] = fused::Operand{out.data<float>(), 1, n};
+      continue;
+    }
+    const EagerPtr& t = in[next++];
+    // The plan was made for these shapes: a mismatch is a bug, never a wrong read.
+    if (t->dtype() != DType::Float32 || t->num_elements() != bcast[2 * i + 1] || bcast[2 * i] < 1)
+      throw_error(Code::Internal, op, ": epilogue input of shape ", t->shape().to_string(), ", not the traced one");
+    ops[i] = fused::Operand{t->data<float>(), bcast[2 * i], bcast[2 * i + 1]};
+  }
+  std::vector<fused::Instr> instrs(prog.size() / 3);
+  for (size_t i = 0; i < instrs.size(); ++i)
+    instrs[i] = fused::Instr{static_cast<int>(prog[3 * i]), static_cast<int>(prog[3 * i + 1]),
+                             static_cast<int>(prog[3 * i + 2])};
+  fused::validate(instrs, ops.size());
+  fused::run(instrs, ops, out.data<float>(), n);
 }
 
 // The unfused op's shape rule on the first two inputs.
@@ -64,7 +111,7 @@ std::vector<EagerPtr> fused_matmul_product(KernelContext& k, const std::vector<E
     return {out};
   }
   int64_t kb = tb ? sb[1] : sb[0];
-  if (direct && kk == kb && m * n > 0) {   // the residual add inside the kernel, no pass over c
+  if (direct && kk == kb && m * n > 0) {  // the residual add inside the kernel, no pass over c
     auto out = make_tensor(DType::Float32, Shape{m, n});
     bool residual_only = e.residual && !e.scale && !e.bias && e.act == Activation::None;
     direct::matmul_f32(in[0]->data<float>(), in[1]->data<float>(), out->data<float>(), m, n, kk, ta, tb,
@@ -80,8 +127,10 @@ std::vector<EagerPtr> fused_matmul_product(KernelContext& k, const std::vector<E
 // Attr "tanh": the product's Tanh too (TF's Eigen formula, as the standalone op computes it),
 // over the output while it is in cache, without another step, allocation or pass of the plan.
 std::vector<EagerPtr> fused_matmul_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
-  auto out = fused_matmul_product(k, in);
+  size_t extra = epilogue_inputs("_FusedMatMul", k.attrs, in.size());
+  auto out = fused_matmul_product(k, extra ? contraction_inputs(in, extra) : in);
   if (k.attrs.get_or("tanh", false)) fused::tanh(out[0]->data<float>(), out[0]->data<float>(), out[0]->num_elements());
+  if (k.attrs.has("epilogue_program")) run_epilogue("_FusedMatMul", k.attrs, in, extra, *out[0]);
   return out;
 }
 
@@ -91,8 +140,9 @@ std::vector<EagerPtr> fused_batch_matmul_kernel(KernelContext& k, const std::vec
   if (in.size() != 3) throw_error(Code::Internal, "_FusedBatchMatMulV2 takes 3 inputs");
   for (const auto& t : in)
     if (t->dtype() != DType::Float32) throw_error(Code::Internal, "_FusedBatchMatMulV2 runs on float32 only");
-  if (has_folded_perms(k.attrs)) {   // passes/fold_transpose.cpp
-    if (in[2]->num_elements() != 1) throw_error(Code::Internal, "_FusedBatchMatMulV2: scale of ", in[2]->num_elements());
+  if (has_folded_perms(k.attrs)) {  // passes/fold_transpose.cpp
+    if (in[2]->num_elements() != 1)
+      throw_error(Code::Internal, "_FusedBatchMatMulV2: scale of ", in[2]->num_elements());
     Epilogue e;
     e.scale = in[2]->data<float>();
     return folded_matmul("BatchMatMulV2", k.attrs, {in[0], in[1]}, &e);
@@ -125,7 +175,7 @@ std::vector<EagerPtr> fused_batch_matmul_kernel(KernelContext& k, const std::vec
   return out;
 }
 
-std::vector<EagerPtr> fused_conv2d_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+std::vector<EagerPtr> fused_conv2d_product(KernelContext& k, const std::vector<EagerPtr>& in) {
   const OpDef& conv = OpRegistry::global().get("Conv2D");
   if (in.size() < 2) throw_error(Code::Internal, "_FusedConv2D takes 3 or 4 inputs");
   const Shape &sx = in[0]->shape(), &sw = in[1]->shape();
@@ -144,6 +194,13 @@ std::vector<EagerPtr> fused_conv2d_kernel(KernelContext& k, const std::vector<Ea
   return out;
 }
 
+std::vector<EagerPtr> fused_conv2d_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  size_t extra = epilogue_inputs("_FusedConv2D", k.attrs, in.size());
+  auto out = fused_conv2d_product(k, extra ? contraction_inputs(in, extra) : in);
+  if (k.attrs.has("epilogue_program")) run_epilogue("_FusedConv2D", k.attrs, in, extra, *out[0]);
+  return out;
+}
+
 }  // namespace
 
 const OpDef& fused_matmul_op() {
@@ -152,8 +209,12 @@ const OpDef& fused_matmul_op() {
 }
 
 const OpDef& fused_batch_matmul_op() {
-  static const OpDef def{"_FusedBatchMatMulV2", "fused_batch_matmul", 3, contraction_infer("BatchMatMulV2"),
-                         fused_batch_matmul_kernel, {}};
+  static const OpDef def{"_FusedBatchMatMulV2",
+                         "fused_batch_matmul",
+                         3,
+                         contraction_infer("BatchMatMulV2"),
+                         fused_batch_matmul_kernel,
+                         {}};
   return def;
 }
 

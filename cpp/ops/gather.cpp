@@ -11,8 +11,8 @@ namespace fn {
 namespace {
 
 std::string rule_suffix(const std::string& node, const InferContext& c, const std::string& op = "") {
-  return " for '{{node " + node + "}} = " + (op.empty() ? node : op) + "[]' with input shapes: " +
-         tf_shapes(c.inputs) + ".";
+  return " for '{{node " + node + "}} = " + (op.empty() ? node : op) + "[]' with input shapes: " + tf_shapes(c.inputs) +
+         ".";
 }
 
 // "1" or "1,0": the position of flat element i in a tensor of shape s.
@@ -34,7 +34,9 @@ void add_into(T* dst, const T* src, int64_t n) {
 
 // ---- GatherV2 ----
 
-struct GatherGeom { int64_t axis, batch_dims; };
+struct GatherGeom {
+  int64_t axis, batch_dims;
+};
 
 GatherGeom gather_geom(const Shape& params, const Shape& indices, int64_t axis, int64_t bd, bool graph) {
   int r = params.rank();
@@ -46,8 +48,8 @@ GatherGeom gather_geom(const Shape& params, const Shape& indices, int64_t axis, 
   if (indices.has_rank()) {
     if (bd < 0) bd += indices.rank();
     if (bd < 0 || bd > indices.rank())
-      throw_error(Code::InvalidArgument, "Expected batch_dims in the range [", -indices.rank(), ", ",
-                  indices.rank(), "], but got ", bd);
+      throw_error(Code::InvalidArgument, "Expected batch_dims in the range [", -indices.rank(), ", ", indices.rank(),
+                  "], but got ", bd);
   }
   if (bd > axis)
     throw_error(Code::InvalidArgument, "batch_dims (", bd, ") must be less than or equal to axis (", axis, ").");
@@ -75,8 +77,8 @@ std::vector<EagerPtr> gather_kernel(KernelContext& k, const std::vector<EagerPtr
   const auto &pd = params->shape().dims(), &id = ind->shape().dims();
   for (int64_t b = 0; b < g.batch_dims; ++b)
     if (pd[b] != id[b])
-      throw_error(Code::InvalidArgument, "params.shape[", b, "]: ", pd[b], " should be equal to indices.shape[",
-                  b, "]: ", id[b]);
+      throw_error(Code::InvalidArgument, "params.shape[", b, "]: ", pd[b], " should be equal to indices.shape[", b,
+                  "]: ", id[b]);
   int64_t batches = prod(pd, 0, g.batch_dims), outer = prod(pd, g.batch_dims, g.axis), limit = pd[g.axis];
   int64_t inner = prod(pd, g.axis + 1, pd.size()), n = prod(id, g.batch_dims, id.size());
   std::vector<int64_t> out(pd.begin(), pd.begin() + g.axis);
@@ -86,9 +88,9 @@ std::vector<EagerPtr> gather_kernel(KernelContext& k, const std::vector<EagerPtr
   auto idx = read_int_list(*ind);
   for (size_t i = 0; i < idx.size(); ++i)
     if (idx[i] < 0 || idx[i] >= limit)
-      throw_error(Code::InvalidArgument, "indices",   // TF names a scalar index without a subscript
-                  ind->shape().rank() == 0 ? "" : "[" + index_text(static_cast<int64_t>(i), ind->shape()) + "]",
-                  " = ", idx[i], " is not in [0, ", limit, ")");
+      throw_error(Code::InvalidArgument, "indices",  // TF names a scalar index without a subscript
+                  ind->shape().rank() == 0 ? "" : "[" + index_text(static_cast<int64_t>(i), ind->shape()) + "]", " = ",
+                  idx[i], " is not in [0, ", limit, ")");
   if (result->num_elements() == 0) return {result};
   visit_move(params->dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -127,8 +129,7 @@ std::vector<TensorPtr> gather_grad(const GradContext& g) {
   int axis = static_cast<int>(av->scalar_as_int(0));
   if (axis < 0) axis += pr;
   TensorPtr num = dim_tensor(params, axis, indices->dtype());
-  if (axis == 0)
-    return {dispatch1("UnsortedSegmentSum", {dy, indices, num}), nullptr, nullptr};
+  if (axis == 0) return {dispatch1("UnsortedSegmentSum", {dy, indices, num}), nullptr, nullptr};
   // Move the indices' dims to the front, scatter, then move the gathered axis back.
   std::vector<int64_t> perm;
   for (int i = 0; i < ir; ++i) perm.push_back(axis + i);
@@ -136,7 +137,7 @@ std::vector<TensorPtr> gather_grad(const GradContext& g) {
   for (int i = axis + ir; i < pr - 1 + ir; ++i) perm.push_back(i);
   TensorPtr moved = dispatch1("Transpose", {dy, const_tensor(int_vector(DType::Int32, perm))});
   TensorPtr summed = dispatch1("UnsortedSegmentSum", {moved, indices, num});
-  std::vector<int64_t> back = iota_perm(pr);   // summed is [A, outer..., inner...]
+  std::vector<int64_t> back = iota_perm(pr);  // summed is [A, outer..., inner...]
   for (int i = 0; i < axis; ++i) back[i] = i + 1;
   back[axis] = 0;
   return {dispatch1("Transpose", {summed, const_tensor(int_vector(DType::Int32, back))}), nullptr, nullptr};
@@ -174,7 +175,7 @@ std::vector<EagerPtr> segment_sum_kernel(KernelContext&, const std::vector<Eager
     std::fill(dst, dst + result->num_elements(), from_double<T>(0));
     const T* src = data->data<T>();
     for (size_t i = 0; i < idx.size(); ++i) {
-      if (idx[i] < 0) continue;   // TensorFlow drops negative ids
+      if (idx[i] < 0) continue;  // TensorFlow drops negative ids
       if (idx[i] >= num)
         throw_error(Code::InvalidArgument, "segment_ids[", index_text(static_cast<int64_t>(i), ids->shape()),
                     "] = ", idx[i], " is out of range [0, ", num, ")");
@@ -191,13 +192,16 @@ std::vector<EagerPtr> segment_sum_kernel(KernelContext&, const std::vector<Eager
 std::vector<int64_t> nd_offsets(const EagerTensor& indices, const Shape& shape, const char* what) {
   int64_t k = indices.shape().rank() ? indices.shape()[indices.shape().rank() - 1] : 0;
   if (k > shape.rank())
-    throw_error(Code::InvalidArgument, "index innermost dimension length must be <= ", what, " rank; saw: ", k,
-                " vs. ", shape.rank());
+    throw_error(Code::InvalidArgument, "index innermost dimension length must be <= ", what, " rank; saw: ", k, " vs. ",
+                shape.rank());
   auto idx = read_int_list(indices);
   int64_t n = k ? static_cast<int64_t>(idx.size()) / k : prod(indices.shape().dims());
   std::vector<int64_t> strides(k);
   int64_t acc = 1;
-  for (int64_t d = k - 1; d >= 0; --d) { strides[d] = acc; acc *= shape[static_cast<int>(d)]; }
+  for (int64_t d = k - 1; d >= 0; --d) {
+    strides[d] = acc;
+    acc *= shape[static_cast<int>(d)];
+  }
   std::vector<int64_t> off(n, 0);
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t d = 0; d < k; ++d) {
@@ -221,8 +225,8 @@ std::vector<TensorSpec> gather_nd_infer(const InferContext& c) {
     return one(d, Shape::unknown_rank());
   int64_t k = ind[ind.rank() - 1];
   if (k > p.rank())
-    throw_error(Code::ValueError, "indices.shape[-1] must be <= params.rank, but saw indices shape: ",
-                tf_shape(ind), " and params shape: ", tf_shape(p), rule_suffix("GatherNd", c));
+    throw_error(Code::ValueError, "indices.shape[-1] must be <= params.rank, but saw indices shape: ", tf_shape(ind),
+                " and params shape: ", tf_shape(p), rule_suffix("GatherNd", c));
   std::vector<int64_t> out(ind.dims().begin(), ind.dims().end() - 1);
   out.insert(out.end(), p.dims().begin() + k, p.dims().end());
   return one(d, Shape(out));
@@ -258,14 +262,14 @@ std::vector<EagerPtr> scatter_nd_kernel(KernelContext&, const std::vector<EagerP
   Shape shape(read_int_list(*in[2]));
   for (int64_t d : shape.dims())
     if (d < 0) throw_error(Code::InvalidArgument, "Dimension ", d, " must be >= 0");
-  shape.num_elements();   // InvalidArgument past 2**63 - 1 elements, before any offset is formed
+  shape.num_elements();  // InvalidArgument past 2**63 - 1 elements, before any offset is formed
   auto off = nd_offsets(*ind, shape, "output");
   int64_t k = ind->shape().rank() ? ind->shape().dims().back() : 0;
   int64_t inner = prod(shape.dims(), k, shape.rank());
   if (upd->num_elements() != static_cast<int64_t>(off.size()) * inner)
     throw_error(Code::InvalidArgument, "Dimensions [0,", ind->shape().rank() - 1,
-                ") of indices[shape=", tf_shape(ind->shape()), "] must match dimensions of updates[shape=",
-                tf_shape(upd->shape()), "]");
+                ") of indices[shape=", tf_shape(ind->shape()),
+                "] must match dimensions of updates[shape=", tf_shape(upd->shape()), "]");
   auto result = make_tensor(upd->dtype(), shape);
   visit_pod(upd->dtype(), [&](auto tag) {
     using T = decltype(tag);
@@ -284,8 +288,8 @@ Shape select_shape(const Shape& c, const Shape& t, const Shape& e, bool graph) {
     return broadcast_shapes(broadcast_shapes(c, t), e);
   } catch (const Error&) {
     if (!graph)
-      throw_error(Code::InvalidArgument, "condition ", tf_shape(c), ", then ", tf_shape(t), ", and else ",
-                  tf_shape(e), " must be broadcastable");
+      throw_error(Code::InvalidArgument, "condition ", tf_shape(c), ", then ", tf_shape(t), ", and else ", tf_shape(e),
+                  " must be broadcastable");
     throw;
   }
 }
@@ -310,7 +314,10 @@ std::vector<TensorSpec> select_infer(const InferContext& c) {
         if (!a.has_rank() || !b.has_rank()) continue;
         for (int k = 1; k <= std::min(a.rank(), b.rank()); ++k) {
           int64_t x = a[a.rank() - k], y = b[b.rank() - k];
-          if (x > 1 && y > 1 && x != y) { dims = std::to_string(x) + " and " + std::to_string(y); break; }
+          if (x > 1 && y > 1 && x != y) {
+            dims = std::to_string(x) + " and " + std::to_string(y);
+            break;
+          }
         }
       }
     throw_error(Code::ValueError, "Dimensions must be equal, but are ", dims, rule_suffix("SelectV2", c));
@@ -321,8 +328,10 @@ std::vector<TensorSpec> select_infer(const InferContext& c) {
 std::vector<EagerPtr> select_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
   const EagerPtr &c = in[0], &t = in[1], &e = in[2];
   if (c->dtype() != DType::Bool)
-    throw_error(Code::InvalidArgument, "cannot compute SelectV2 as input #0(zero-based) was expected to be a bool "
-                "tensor but is a ", tf_type_string(c->dtype()), " tensor");
+    throw_error(Code::InvalidArgument,
+                "cannot compute SelectV2 as input #0(zero-based) was expected to be a bool "
+                "tensor but is a ",
+                tf_type_string(c->dtype()), " tensor");
   check_same_dtype_eager("SelectV2", {t, e});
   Shape s = select_shape(c->shape(), t->shape(), e->shape(), false);
   auto out = make_tensor(t->dtype(), s);
@@ -345,9 +354,14 @@ std::vector<EagerPtr> select_kernel(KernelContext&, const std::vector<EagerPtr>&
     for (int64_t i = 0; i < n; ++i) {
       o[i] = cv[ic] ? tv[it] : ev[ie];
       for (int d = r - 1; d >= 0; --d) {
-        ++idx[d]; ic += sc[d]; it += st[d]; ie += se[d];
+        ++idx[d];
+        ic += sc[d];
+        it += st[d];
+        ie += se[d];
         if (idx[d] < s[d]) break;
-        ic -= sc[d] * idx[d]; it -= st[d] * idx[d]; ie -= se[d] * idx[d];
+        ic -= sc[d] * idx[d];
+        it -= st[d] * idx[d];
+        ie -= se[d] * idx[d];
         idx[d] = 0;
       }
     }
@@ -400,29 +414,28 @@ void register_gather_ops(OpRegistry& r) {
                     dispatch1("GatherV2", {g.out_grads[0], g.inputs[1], const_tensor(int_scalar(DType::Int32, 0))}),
                     nullptr, nullptr};
               }});
-  r.add(OpDef{"GatherNd", "GatherNd", 2, gather_nd_infer, gather_nd_kernel,
-              [](const GradContext& g) {
+  r.add(OpDef{"GatherNd", "GatherNd", 2, gather_nd_infer, gather_nd_kernel, [](const GradContext& g) {
                 if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr, nullptr};
                 const TensorPtr& ind = g.inputs[1];
                 return std::vector<TensorPtr>{
                     dispatch1("ScatterNd", {ind, g.out_grads[0], shape_tensor(g.inputs[0], ind->dtype())}), nullptr};
               }});
   r.add(OpDef{"ScatterNd", "ScatterNd", 3,
-              [](const InferContext& c) {
-                return one(c.inputs[1].dtype, shape_input(c, 2));
-              },
-              scatter_nd_kernel,
+              [](const InferContext& c) { return one(c.inputs[1].dtype, shape_input(c, 2)); }, scatter_nd_kernel,
               [](const GradContext& g) {
                 if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr, nullptr, nullptr};
                 return std::vector<TensorPtr>{nullptr, dispatch1("GatherNd", {g.out_grads[0], g.inputs[0]}), nullptr};
               }});
   r.add(OpDef{"SelectV2", "SelectV2", 3, select_infer, select_kernel, select_grad});
-  r.add(OpDef{"Where", "Where", 1,
+  r.add(OpDef{"Where",
+              "Where",
+              1,
               [](const InferContext& c) {
                 const Shape& s = c.inputs[0].shape;
                 return one(DType::Int64, Shape{Shape::kUnknown, s.has_rank() ? s.rank() : Shape::kUnknown});
               },
-              where_kernel, {}});
+              where_kernel,
+              {}});
 }
 
 }  // namespace fn

@@ -5,18 +5,17 @@ namespace fn {
 void check_same_dtype_eager(const std::string& op, const std::vector<EagerPtr>& in) {
   for (size_t i = 1; i < in.size(); ++i)
     if (in[i]->dtype() != in[0]->dtype())
-      throw_error(Code::InvalidArgument, "cannot compute ", op, " as input #", i,
-                  "(zero-based) was expected to be a ", tf_type_string(in[0]->dtype()),
-                  " tensor but is a ", tf_type_string(in[i]->dtype()), " tensor");
+      throw_error(Code::InvalidArgument, "cannot compute ", op, " as input #", i, "(zero-based) was expected to be a ",
+                  tf_type_string(in[0]->dtype()), " tensor but is a ", tf_type_string(in[i]->dtype()), " tensor");
 }
 
 void check_same_dtype_graph(const std::string& op, const std::vector<TensorSpec>& in) {
   static const char* names[] = {"x", "y", "z"};
   for (size_t i = 1; i < in.size(); ++i)
     if (in[i].dtype != in[0].dtype)
-      throw_error(Code::TypeError, "Input '", i < 3 ? names[i] : "input", "' of '", op,
-                  "' Op has type ", dtype_name(in[i].dtype), " that does not match type ",
-                  dtype_name(in[0].dtype), " of argument '", names[0], "'.");
+      throw_error(Code::TypeError, "Input '", i < 3 ? names[i] : "input", "' of '", op, "' Op has type ",
+                  dtype_name(in[i].dtype), " that does not match type ", dtype_name(in[0].dtype), " of argument '",
+                  names[0], "'.");
 }
 
 std::vector<int64_t> read_int_list(const EagerTensor& t) {

@@ -13,7 +13,9 @@ GradFn& custom_gradient_rule() {
 }
 
 void register_host_ops(OpRegistry& r) {
-  OpDef def{"PyCall", "EagerPyFunc", -1,
+  OpDef def{"PyCall",
+            "EagerPyFunc",
+            -1,
             [](const InferContext& c) {
               std::vector<TensorSpec> out;
               const auto& types = c.attrs.get_or<std::vector<DType>>("Tout", {});
@@ -33,7 +35,9 @@ void register_host_ops(OpRegistry& r) {
   // fn.custom_gradient: outputs are the first `num_outputs` inputs (the function's results);
   // the remaining inputs (its tensor arguments) receive the gradient that the Python grad_fn in
   // the attrs computes (installed by the bindings). TensorFlow records an IdentityN here.
-  OpDef cg{"CustomGradient", "IdentityN", -1,
+  OpDef cg{"CustomGradient",
+           "IdentityN",
+           -1,
            [](const InferContext& c) {
              auto n = static_cast<size_t>(c.attrs.get_or<int64_t>("num_outputs", 0));
              if (n > c.inputs.size()) throw_error(Code::InvalidArgument, "CustomGradient: num_outputs too large");

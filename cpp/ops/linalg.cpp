@@ -44,7 +44,10 @@ bool lu(std::vector<double>& a, int64_t n, std::vector<int64_t>& piv, int& sign)
     int64_t p = k;
     double best = std::abs(a[k * n + k]);
     for (int64_t i = k + 1; i < n; ++i)
-      if (std::abs(a[i * n + k]) > best) { best = std::abs(a[i * n + k]); p = i; }
+      if (std::abs(a[i * n + k]) > best) {
+        best = std::abs(a[i * n + k]);
+        p = i;
+      }
     if (best == 0.0) return false;
     if (p != k) {
       for (int64_t j = 0; j < n; ++j) std::swap(a[k * n + j], a[p * n + j]);
@@ -194,7 +197,8 @@ std::vector<TensorSpec> solve_infer(const InferContext& c) {
     throw_error(Code::ValueError, "Shape must be at least rank 2 but is rank ", b.rank(), suffix("MatrixSolve", c));
   if (a.has_rank() && b.has_rank()) {
     if (a.rank() != b.rank())
-      throw_error(Code::ValueError, "Shape must be rank ", a.rank(), " but is rank ", b.rank(), suffix("MatrixSolve", c));
+      throw_error(Code::ValueError, "Shape must be rank ", a.rank(), " but is rank ", b.rank(),
+                  suffix("MatrixSolve", c));
     int64_t x = a[a.rank() - 2], y = b[b.rank() - 2];
     if (x >= 0 && y >= 0 && x != y)
       throw_error(Code::ValueError, "Dimensions must be equal, but are ", x, " and ", y, suffix("MatrixSolve", c));
@@ -234,8 +238,8 @@ std::vector<TensorPtr> solve_grad(const GradContext& g) {
   bool adj = g.attrs.get_or("adjoint", false);
   const TensorPtr& c = g.outputs[0];
   TensorPtr gb = dispatch1("MatrixSolve", {g.inputs[0], g.out_grads[0]}, Attrs{{"adjoint", !adj}});
-  TensorPtr ga = adj ? dispatch1("BatchMatMulV2", {c, gb}, mm(false, true))
-                     : dispatch1("BatchMatMulV2", {gb, c}, mm(false, true));
+  TensorPtr ga =
+      adj ? dispatch1("BatchMatMulV2", {c, gb}, mm(false, true)) : dispatch1("BatchMatMulV2", {gb, c}, mm(false, true));
   return {grad::neg(ga), gb};
 }
 

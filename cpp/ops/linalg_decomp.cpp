@@ -21,7 +21,7 @@ namespace fn {
 
 namespace {
 
-using namespace linalg;   // NOLINT
+using namespace linalg;  // NOLINT
 
 // ---- MatrixBandPart(input, num_lower, num_upper) ----
 
@@ -31,8 +31,12 @@ std::vector<EagerPtr> band_kernel(KernelContext&, const std::vector<EagerPtr>& i
   if (r < 2) throw_error(Code::InvalidArgument, "input must be at least 2-dim, received shape: ", tf_shape(x.shape()));
   int64_t m = x.shape()[r - 2], n = x.shape()[r - 1];
   int64_t lo = in[1]->scalar_as_int(0), hi = in[2]->scalar_as_int(0);
-  if (lo > m) throw_error(Code::InvalidArgument, "num_lower must be negative or less or equal to number of rows (", m, ") got: ", lo);
-  if (hi > n) throw_error(Code::InvalidArgument, "num_upper must be negative or less or equal to number of columns (", n, ") got: ", hi);
+  if (lo > m)
+    throw_error(Code::InvalidArgument, "num_lower must be negative or less or equal to number of rows (", m,
+                ") got: ", lo);
+  if (hi > n)
+    throw_error(Code::InvalidArgument, "num_upper must be negative or less or equal to number of columns (", n,
+                ") got: ", hi);
   auto out = make_tensor(x.dtype(), x.shape());
   size_t es = dtype_size(x.dtype());
   const char* src = static_cast<const char*>(x.raw());
@@ -43,8 +47,10 @@ std::vector<EagerPtr> band_kernel(KernelContext&, const std::vector<EagerPtr>& i
       for (int64_t j = 0; j < n; ++j) {
         size_t off = static_cast<size_t>((b * m + i) * n + j) * es;
         bool keep = (lo < 0 || i - j <= lo) && (hi < 0 || j - i <= hi);
-        if (keep) std::memcpy(dst + off, src + off, es);
-        else std::memset(dst + off, 0, es);
+        if (keep)
+          std::memcpy(dst + off, src + off, es);
+        else
+          std::memset(dst + off, 0, es);
       }
   return {out};
 }
@@ -54,13 +60,18 @@ std::vector<EagerPtr> band_kernel(KernelContext&, const std::vector<EagerPtr>& i
 int64_t single_k(const EagerTensor& k) {
   if (k.num_elements() == 2 && k.scalar_as_int(0) == k.scalar_as_int(1)) return k.scalar_as_int(0);
   if (k.num_elements() != 1)
-    throw_error(Code::Unimplemented, "fn's matrix diagonal ops take one diagonal (k a scalar), got ", tf_shape(k.shape()));
+    throw_error(Code::Unimplemented, "fn's matrix diagonal ops take one diagonal (k a scalar), got ",
+                tf_shape(k.shape()));
   return k.scalar_as_int(0);
 }
 
 // Length of diagonal k of an m x n matrix and the (row, col) of its element i.
-int64_t diag_len(int64_t m, int64_t n, int64_t k) { return std::max<int64_t>(0, std::min(m + std::min<int64_t>(k, 0), n - std::max<int64_t>(k, 0))); }
-std::pair<int64_t, int64_t> diag_at(int64_t k, int64_t i) { return k >= 0 ? std::make_pair(i, i + k) : std::make_pair(i - k, i); }
+int64_t diag_len(int64_t m, int64_t n, int64_t k) {
+  return std::max<int64_t>(0, std::min(m + std::min<int64_t>(k, 0), n - std::max<int64_t>(k, 0)));
+}
+std::pair<int64_t, int64_t> diag_at(int64_t k, int64_t i) {
+  return k >= 0 ? std::make_pair(i, i + k) : std::make_pair(i - k, i);
+}
 
 std::vector<EagerPtr> diag_part_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
   const EagerTensor& x = *in[0];
@@ -88,17 +99,22 @@ std::vector<EagerPtr> diag_part_kernel(KernelContext&, const std::vector<EagerPt
 std::vector<EagerPtr> diag_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
   const EagerTensor& v = *in[0];
   int r = v.shape().rank();
-  if (r < 1) throw_error(Code::InvalidArgument, "diagonal must be at least 1-dim, received shape: ", tf_shape(v.shape()));
+  if (r < 1)
+    throw_error(Code::InvalidArgument, "diagonal must be at least 1-dim, received shape: ", tf_shape(v.shape()));
   int64_t k = single_k(*in[1]), len = v.shape()[r - 1];
   int64_t rows = in[2]->scalar_as_int(0), cols = in[3]->scalar_as_int(0);
   int64_t min_rows = len + std::max<int64_t>(-k, 0), min_cols = len + std::max<int64_t>(k, 0);
-  if (rows < 0 && cols < 0) rows = cols = len + std::abs(k);   // square, as TF assumes
-  else if (rows < 0) rows = min_rows;
-  else if (cols < 0) cols = min_cols;
+  if (rows < 0 && cols < 0)
+    rows = cols = len + std::abs(k);  // square, as TF assumes
+  else if (rows < 0)
+    rows = min_rows;
+  else if (cols < 0)
+    cols = min_cols;
   if (rows < min_rows) throw_error(Code::InvalidArgument, "The number of rows is too small.");
   if (cols < min_cols) throw_error(Code::InvalidArgument, "The number of columns is too small.");
   if (diag_len(rows, cols, k) != len)
-    throw_error(Code::InvalidArgument, "The number of diagonals provided in the input does not match with the number of rows and columns.");
+    throw_error(Code::InvalidArgument,
+                "The number of diagonals provided in the input does not match with the number of rows and columns.");
   std::vector<int64_t> d(v.shape().dims().begin(), v.shape().dims().end() - 1);
   d.push_back(rows);
   d.push_back(cols);
@@ -131,10 +147,12 @@ std::vector<EagerPtr> set_diag_kernel(KernelContext&, const std::vector<EagerPtr
   std::vector<int64_t> want(x.shape().dims().begin(), x.shape().dims().end() - 2);
   want.push_back(len);
   if (v.shape() != Shape(want))
-    throw_error(Code::InvalidArgument, "Either first dimensions of diagonal don't match input.shape[:-2], or "
+    throw_error(Code::InvalidArgument,
+                "Either first dimensions of diagonal don't match input.shape[:-2], or "
                 "diagonal.shape[:-1] is not equal to the longests diagonal in range "
-                "[lower_diag_index:upper_diag_index].\nInput shape: ", tf_shape(x.shape()), "\nDiagonal shape: ",
-                tf_shape(v.shape()), "\nExpected diagonal shape: ", tf_shape(Shape(want)));
+                "[lower_diag_index:upper_diag_index].\nInput shape: ",
+                tf_shape(x.shape()), "\nDiagonal shape: ", tf_shape(v.shape()),
+                "\nExpected diagonal shape: ", tf_shape(Shape(want)));
   auto out = make_tensor(x.dtype(), x.shape());
   size_t es = dtype_size(x.dtype());
   std::memcpy(out->raw(), x.raw(), static_cast<size_t>(x.num_elements()) * es);
@@ -152,7 +170,9 @@ std::vector<EagerPtr> set_diag_kernel(KernelContext&, const std::vector<EagerPtr
 std::vector<TensorSpec> diag_part_infer(const InferContext& c) {
   const Shape& s = c.inputs[0].shape;
   if (!s.has_rank()) return one(c.inputs[0].dtype, s);
-  if (s.rank() < 2) throw_error(Code::ValueError, "Shape must be at least rank 2 but is rank ", s.rank(), suffix("MatrixDiagPartV3", c));
+  if (s.rank() < 2)
+    throw_error(Code::ValueError, "Shape must be at least rank 2 but is rank ", s.rank(),
+                suffix("MatrixDiagPartV3", c));
   int64_t len = Shape::kUnknown;
   if (c.value(1) && c.value(1)->num_elements() == 1 && dim(s, 2) >= 0 && dim(s, 1) >= 0)
     len = diag_len(dim(s, 2), dim(s, 1), c.value(1)->scalar_as_int(0));
@@ -162,7 +182,8 @@ std::vector<TensorSpec> diag_part_infer(const InferContext& c) {
 std::vector<TensorSpec> diag_infer(const InferContext& c) {
   const Shape& s = c.inputs[0].shape;
   if (!s.has_rank()) return one(c.inputs[0].dtype, s);
-  if (s.rank() < 1) throw_error(Code::ValueError, "Shape must be at least rank 1 but is rank 0", suffix("MatrixDiagV3", c));
+  if (s.rank() < 1)
+    throw_error(Code::ValueError, "Shape must be at least rank 1 but is rank 0", suffix("MatrixDiagV3", c));
   int64_t rows = Shape::kUnknown, cols = Shape::kUnknown, len = s[s.rank() - 1];
   if (c.value(1) && c.value(1)->num_elements() == 1 && c.value(2) && c.value(3) && len >= 0) {
     int64_t k = c.value(1)->scalar_as_int(0);
@@ -188,8 +209,8 @@ std::vector<TensorPtr> diag_part_grad(const GradContext& g) {
                           Attrs{{"shrink_axis_mask", int64_t{1}}, {"end_mask", int64_t{1}}});
   m = grad::cast(m, DType::Int32);
   n = grad::cast(n, DType::Int32);
-  return {dispatch1("MatrixDiagV3", {g.out_grads[0], g.inputs[1], m, n, grad::scalar_like(g.out_grads[0], 0)}),
-          nullptr, nullptr};
+  return {dispatch1("MatrixDiagV3", {g.out_grads[0], g.inputs[1], m, n, grad::scalar_like(g.out_grads[0], 0)}), nullptr,
+          nullptr};
 }
 
 std::vector<TensorPtr> diag_grad(const GradContext& g) {
@@ -216,7 +237,7 @@ std::vector<EagerPtr> cholesky_kernel(KernelContext&, const std::vector<EagerPtr
   for (int64_t t = 0; t < b.count; ++t) {
     Mat a = load(x, t, n * n), l(static_cast<size_t>(n * n), 0.0);
     for (int64_t j = 0; j < n; ++j) {
-      double s = a[j * n + j];   // the lower triangle is read, as TF's kernel
+      double s = a[j * n + j];  // the lower triangle is read, as TF's kernel
       for (int64_t k = 0; k < j; ++k) s -= l[j * n + k] * l[j * n + k];
       if (!(s > 0.0)) {
         // Not positive definite: TF 2.21 logs a warning and fills the lower triangle with NaN.
@@ -255,7 +276,8 @@ std::vector<EagerPtr> trisolve_kernel(KernelContext& k, const std::vector<EagerP
   const EagerTensor &a = *in[0], &rhs = *in[1];
   Batch ba = batch_of("MatrixTriangularSolve", a, true);
   if (rhs.dtype() != a.dtype())
-    throw_error(Code::InvalidArgument, "cannot compute MatrixTriangularSolve as input #1(zero-based) was expected to be a ",
+    throw_error(Code::InvalidArgument,
+                "cannot compute MatrixTriangularSolve as input #1(zero-based) was expected to be a ",
                 dtype_name(a.dtype()), " tensor but is a ", dtype_name(rhs.dtype()), " tensor");
   Batch bb = batch_of("MatrixTriangularSolve", rhs, false);
   int64_t n = ba.rows, m = bb.cols;
@@ -280,8 +302,10 @@ std::vector<EagerPtr> trisolve_kernel(KernelContext& k, const std::vector<EagerP
       double d = at(i, i);
       for (int64_t c = 0; c < m; ++c) {
         double v = x[i * m + c];
-        if (fwd) for (int64_t j = 0; j < i; ++j) v -= at(i, j) * x[j * m + c];
-        else for (int64_t j = i + 1; j < n; ++j) v -= at(i, j) * x[j * m + c];
+        if (fwd)
+          for (int64_t j = 0; j < i; ++j) v -= at(i, j) * x[j * m + c];
+        else
+          for (int64_t j = i + 1; j < n; ++j) v -= at(i, j) * x[j * m + c];
         x[i * m + c] = v / d;
       }
     }
@@ -294,8 +318,8 @@ std::vector<TensorPtr> trisolve_grad(const GradContext& g) {
   if (!g.out_grads[0]) return {nullptr, nullptr};
   bool lower = g.attrs.get_or("lower", true), adj = g.attrs.get_or("adjoint", false);
   const TensorPtr& c = g.outputs[0];
-  TensorPtr gb = dispatch1("MatrixTriangularSolve", {g.inputs[0], g.out_grads[0]},
-                           Attrs{{"lower", lower}, {"adjoint", !adj}});
+  TensorPtr gb =
+      dispatch1("MatrixTriangularSolve", {g.inputs[0], g.out_grads[0]}, Attrs{{"lower", lower}, {"adjoint", !adj}});
   TensorPtr ga = adj ? grad::neg(matmul(c, gb, false, true)) : grad::neg(matmul(gb, c, false, true));
   ga = lower ? band(ga, -1, 0) : band(ga, 0, -1);
   return {ga, gb};
@@ -370,8 +394,10 @@ std::vector<EagerPtr> lu_kernel(KernelContext& k, const std::vector<EagerPtr>& i
     lu_inplace(a, n, perm);
     store(*lu_t, t, a);
     for (int64_t i = 0; i < n; ++i) {
-      if (idx == DType::Int32) p_t->data<int32_t>()[t * n + i] = static_cast<int32_t>(perm[i]);
-      else p_t->data<int64_t>()[t * n + i] = perm[i];
+      if (idx == DType::Int32)
+        p_t->data<int32_t>()[t * n + i] = static_cast<int32_t>(perm[i]);
+      else
+        p_t->data<int64_t>()[t * n + i] = perm[i];
     }
   }
   return {lu_t, p_t};
@@ -423,7 +449,9 @@ void register_linalg_decomp_ops(OpRegistry& r) {
                 return std::vector<TensorSpec>{{c.inputs[0].dtype, s}, {c.inputs[0].dtype, s}};
               },
               logdet_kernel, logdet_grad});
-  r.add(OpDef{"Lu", "Lu", 1,
+  r.add(OpDef{"Lu",
+              "Lu",
+              1,
               [](const InferContext& c) {
                 check_rank2_graph("Lu", c, c.inputs[0].shape, true);
                 const Shape& s = c.inputs[0].shape;
@@ -431,7 +459,8 @@ void register_linalg_decomp_ops(OpRegistry& r) {
                                        : Shape::unknown_rank();
                 return std::vector<TensorSpec>{c.inputs[0], {c.attrs.get_or("output_idx_type", DType::Int32), p}};
               },
-              lu_kernel, {}});
+              lu_kernel,
+              {}});
 }
 
 }  // namespace fn

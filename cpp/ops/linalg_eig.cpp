@@ -18,7 +18,7 @@ namespace fn {
 
 namespace {
 
-using namespace linalg;   // NOLINT
+using namespace linalg;  // NOLINT
 
 // Column j of a row-major rows x cols matrix.
 double& at(Mat& a, int64_t cols, int64_t i, int64_t j) { return a[i * cols + j]; }
@@ -60,17 +60,17 @@ void qr_one(Mat a, int64_t m, int64_t n, bool full, Mat& q, Mat& r) {
   for (int64_t j = 0; j < k; ++j) {
     double c0 = at(a, n, j, j), tail = 0;
     for (int64_t i = j + 1; i < m; ++i) tail += at(a, n, i, j) * at(a, n, i, j);
-    if (tail <= std::numeric_limits<double>::min()) {   // nothing to reflect (Eigen's rule)
+    if (tail <= std::numeric_limits<double>::min()) {  // nothing to reflect (Eigen's rule)
       tau[j] = 0;
       for (int64_t i = j + 1; i < m; ++i) at(a, n, i, j) = 0;
       continue;
     }
     double beta = std::sqrt(c0 * c0 + tail);
     if (c0 >= 0) beta = -beta;
-    for (int64_t i = j + 1; i < m; ++i) at(a, n, i, j) /= (c0 - beta);   // essential part of v
+    for (int64_t i = j + 1; i < m; ++i) at(a, n, i, j) /= (c0 - beta);  // essential part of v
     tau[j] = (beta - c0) / beta;
     at(a, n, j, j) = beta;
-    for (int64_t c = j + 1; c < n; ++c) {   // apply I - tau v v^T to the remaining columns
+    for (int64_t c = j + 1; c < n; ++c) {  // apply I - tau v v^T to the remaining columns
       double d = at(a, n, j, c);
       for (int64_t i = j + 1; i < m; ++i) d += at(a, n, i, j) * at(a, n, i, c);
       d *= tau[j];
@@ -81,7 +81,7 @@ void qr_one(Mat a, int64_t m, int64_t n, bool full, Mat& q, Mat& r) {
   int64_t qc = full ? m : k, rr = full ? m : k;
   q.assign(static_cast<size_t>(m * qc), 0.0);
   for (int64_t i = 0; i < std::min(m, qc); ++i) at(q, qc, i, i) = 1.0;
-  for (int64_t j = k - 1; j >= 0; --j)   // Q = H_0 ... H_{k-1} applied to the identity's columns
+  for (int64_t j = k - 1; j >= 0; --j)  // Q = H_0 ... H_{k-1} applied to the identity's columns
     for (int64_t c = 0; c < qc; ++c) {
       double d = at(q, qc, j, c);
       for (int64_t i = j + 1; i < m; ++i) d += at(a, n, i, j) * at(q, qc, i, c);
@@ -129,8 +129,10 @@ std::vector<TensorPtr> qr_grad(const GradContext& g) {
   bool full = g.attrs.get_or("full_matrices", false);
   int64_t m = dim(s, 2), n = dim(s, 1);
   if (m < 0 || n < 0 || (full && m > n) || m < n)
-    throw_error(Code::NotImplementedError, "QrGrad is implemented for matrices with static shapes and "
-                "num_rows >= num_cols (and full_matrices=False when num_rows > num_cols); got shape ", tf_shape(s));
+    throw_error(Code::NotImplementedError,
+                "QrGrad is implemented for matrices with static shapes and "
+                "num_rows >= num_cols (and full_matrices=False when num_rows > num_cols); got shape ",
+                tf_shape(s));
   auto d = densify(g.out_grads, g.outputs);
   const TensorPtr &q = g.outputs[0], &r = g.outputs[1], &dq = d[0], &dr = d[1];
   // TF's _QrGradSquareAndDeepMatrices.
@@ -166,12 +168,12 @@ void eigh_one(const Mat& in, int64_t n, Mat& e, Mat& v) {
         double theta = (at(a, n, q, q) - at(a, n, p, p)) / (2 * apq);
         double t = (theta >= 0 ? 1.0 : -1.0) / (std::abs(theta) + std::sqrt(theta * theta + 1));
         double c = 1 / std::sqrt(t * t + 1), s = t * c;
-        for (int64_t k = 0; k < n; ++k) {   // A <- A J (columns p, q)
+        for (int64_t k = 0; k < n; ++k) {  // A <- A J (columns p, q)
           double akp = at(a, n, k, p), akq = at(a, n, k, q);
           at(a, n, k, p) = c * akp - s * akq;
           at(a, n, k, q) = s * akp + c * akq;
         }
-        for (int64_t k = 0; k < n; ++k) {   // A <- J^T A (rows p, q)
+        for (int64_t k = 0; k < n; ++k) {  // A <- J^T A (rows p, q)
           double apk = at(a, n, p, k), aqk = at(a, n, q, k);
           at(a, n, p, k) = c * apk - s * aqk;
           at(a, n, q, k) = s * apk + c * aqk;
@@ -206,7 +208,9 @@ std::vector<EagerPtr> eigh_kernel(KernelContext& ctx, const std::vector<EagerPtr
     Mat e, v;
     eigh_one(load(x, t, n * n), n, e, v);
     for (double val : e)
-      if (std::isnan(val)) throw_error(Code::InvalidArgument, "Self-adjoint eigen decomposition was not successful. The input might not be valid.");
+      if (std::isnan(val))
+        throw_error(Code::InvalidArgument,
+                    "Self-adjoint eigen decomposition was not successful. The input might not be valid.");
     store(*e_t, t, e);
     if (compute_v) store(*v_t, t, v);
   }
@@ -327,8 +331,10 @@ std::vector<EagerPtr> svd_kernel(KernelContext& ctx, const std::vector<EagerPtr>
   for (int64_t t = 0; t < b.count; ++t) {
     Mat a = load(x, t, m * n), s, u, v;
     bool tall = m >= n;
-    if (tall) svd_tall(a, m, n, s, u, v);   // u m x p, v n x p
-    else svd_tall(transpose(a, m, n), n, m, s, v, u);
+    if (tall)
+      svd_tall(a, m, n, s, u, v);  // u m x p, v n x p
+    else
+      svd_tall(transpose(a, m, n), n, m, s, v, u);
     store(*s_t, t, s);
     if (!compute_uv) continue;
     store(*u_t, t, uc == p ? u : widen(u, m, p, uc));
@@ -359,8 +365,10 @@ std::vector<TensorPtr> svd_grad(const GradContext& g) {
     return {matmul(outs[1], matmul(diag(g.out_grads[0]), outs[2], false, true))};
   }
   if (m < 0 || n < 0 || (full && m != n))
-    throw_error(Code::NotImplementedError, "fn's SvdGrad needs static shapes and full_matrices=False unless the "
-                "matrix is square; got shape ", tf_shape(sh));
+    throw_error(Code::NotImplementedError,
+                "fn's SvdGrad needs static shapes and full_matrices=False unless the "
+                "matrix is square; got shape ",
+                tf_shape(sh));
   auto d = densify(g.out_grads, g.outputs);
   TensorPtr s = g.outputs[0], u = g.outputs[1], v = g.outputs[2], gs = d[0], gu = d[1], gv = d[2];
   bool use_adjoint = m > n;
@@ -374,8 +382,8 @@ std::vector<TensorPtr> svd_grad(const GradContext& g) {
   TensorPtr f = safe_reciprocal(grad::sub(expand(s2, -2), expand(s2, -1)));
   TensorPtr u_gu = matmul(u, gu, true, false), v_gv = matmul(v, gv, true, false);
   TensorPtr f_u = grad::mul(f, u_gu), f_v = grad::mul(f, v_gv);
-  TensorPtr term1_nouv = grad::add(diag(gs), grad::add(matmul(grad::add(f_u, adjoint(f_u)), s_mat),
-                                                       matmul(s_mat, grad::add(f_v, adjoint(f_v)))));
+  TensorPtr term1_nouv = grad::add(
+      diag(gs), grad::add(matmul(grad::add(f_u, adjoint(f_u)), s_mat), matmul(s_mat, grad::add(f_v, adjoint(f_v)))));
   TensorPtr ga = matmul(u, matmul(term1_nouv, v, false, true));
   if (m != n) {
     TensorPtr gv1t = adjoint(gv);

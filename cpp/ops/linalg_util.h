@@ -13,12 +13,12 @@ namespace fn {
 namespace linalg {
 
 inline constexpr unsigned kTypes = bit(DType::Float32) | bit(DType::Float64);
-using Mat = std::vector<double>;   // row-major
+using Mat = std::vector<double>;  // row-major
 
 // ---- batches of matrices ----
 
 struct Batch {
-  std::vector<int64_t> outer;   // batch dims
+  std::vector<int64_t> outer;  // batch dims
   int64_t rows = 0, cols = 0, count = 0;
 };
 
@@ -107,7 +107,8 @@ inline TensorPtr swap_last_two(const TensorPtr& x) {
   TensorPtr one = grad::constant(int_scalar(DType::Int32, 1)), two = grad::constant(int_scalar(DType::Int32, 2));
   TensorPtr zero = grad::constant(int_scalar(DType::Int32, 0));
   TensorPtr head = dispatch1("Range", {zero, grad::sub(rank, two), one});
-  TensorPtr tail = dispatch1("Pack", {grad::sub(rank, one), grad::sub(rank, two)}, Attrs{{"axis", int64_t{0}}, {"N", int64_t{2}}});
+  TensorPtr tail =
+      dispatch1("Pack", {grad::sub(rank, one), grad::sub(rank, two)}, Attrs{{"axis", int64_t{0}}, {"N", int64_t{2}}});
   TensorPtr perm = dispatch1("ConcatV2", {head, tail, zero}, Attrs{{"N", int64_t{2}}});
   return dispatch1("Transpose", {x, perm});
 }

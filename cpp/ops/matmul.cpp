@@ -16,7 +16,9 @@ namespace {
 
 constexpr unsigned kMatMulTypes = kNumberTypes & ~(bit(DType::Int8) | bit(DType::UInt8) | bit(DType::Int16));
 
-struct MatMulAttrs { bool ta, tb; };
+struct MatMulAttrs {
+  bool ta, tb;
+};
 MatMulAttrs read_attrs(const std::string& op, const Attrs& a) {
   if (op == "MatMul") return {a.get_or("transpose_a", false), a.get_or("transpose_b", false)};
   return {a.get_or("adj_x", false), a.get_or("adj_y", false)};
@@ -27,19 +29,18 @@ Shape matmul_shape(const std::string& op, const Shape& a, const Shape& b, MatMul
   std::string suffix;
   if (!a.has_rank() || !b.has_rank()) return Shape::unknown_rank();
   if (op == "MatMul" && (a.rank() != 2 || b.rank() != 2))
-    throw_error(bad, "In[0] and In[1] must be rank 2 for MatMul, got shapes ", a.to_string(),
-                " and ", b.to_string(), suffix);
+    throw_error(bad, "In[0] and In[1] must be rank 2 for MatMul, got shapes ", a.to_string(), " and ", b.to_string(),
+                suffix);
   if (a.rank() < 2 || b.rank() < 2)
-    throw_error(bad, "In[0] and In[1] has to be at least 2-dimensional, got shapes ", a.to_string(),
-                " and ", b.to_string(), suffix);
+    throw_error(bad, "In[0] and In[1] has to be at least 2-dimensional, got shapes ", a.to_string(), " and ",
+                b.to_string(), suffix);
   int ra = a.rank(), rb = b.rank();
   int64_t m = t.ta ? a[ra - 1] : a[ra - 2], ka = t.ta ? a[ra - 2] : a[ra - 1];
   int64_t kb = t.tb ? b[rb - 1] : b[rb - 2], n = t.tb ? b[rb - 2] : b[rb - 1];
   if (ka >= 0 && kb >= 0 && ka != kb)
-    throw_error(bad, "Matrix size-incompatible: In[0]: ", eager ? tf_shape(a) : a.to_string(), ", In[1]: ",
-                eager ? tf_shape(b) : b.to_string(), suffix);
-  std::vector<int64_t> batch_a(a.dims().begin(), a.dims().end() - 2),
-      batch_b(b.dims().begin(), b.dims().end() - 2);
+    throw_error(bad, "Matrix size-incompatible: In[0]: ", eager ? tf_shape(a) : a.to_string(),
+                ", In[1]: ", eager ? tf_shape(b) : b.to_string(), suffix);
+  std::vector<int64_t> batch_a(a.dims().begin(), a.dims().end() - 2), batch_b(b.dims().begin(), b.dims().end() - 2);
   Shape batch = broadcast_shapes(Shape(batch_a), Shape(batch_b));
   std::vector<int64_t> out = batch.dims();
   out.push_back(m);
@@ -56,8 +57,7 @@ EagerPtr with_rank(const EagerPtr& t, int r) {
   return reshaped(t, Shape(d));
 }
 
-std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs,
-                                    const std::vector<EagerPtr>& in) {
+std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs, const std::vector<EagerPtr>& in) {
   if (has_folded_perms(attrs)) return folded_matmul(op, attrs, in, nullptr);
   check_same_dtype_eager(op, in);
   if (!(kMatMulTypes & bit(in[0]->dtype()))) throw_unsupported_dtype(op, in[0]->dtype());
@@ -78,17 +78,23 @@ std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs,
   }
   std::vector<int64_t> bdims(out_shape.dims().begin(), out_shape.dims().end() - 2);
   Shape bshape(bdims);
-  auto sa = ref::broadcast_strides(Shape(std::vector<int64_t>(a->shape().dims().begin(), a->shape().dims().end() - 2)), bshape);
-  auto sb = ref::broadcast_strides(Shape(std::vector<int64_t>(b->shape().dims().begin(), b->shape().dims().end() - 2)), bshape);
+  auto sa = ref::broadcast_strides(Shape(std::vector<int64_t>(a->shape().dims().begin(), a->shape().dims().end() - 2)),
+                                   bshape);
+  auto sb = ref::broadcast_strides(Shape(std::vector<int64_t>(b->shape().dims().begin(), b->shape().dims().end() - 2)),
+                                   bshape);
   auto so = row_major_strides(bdims);
   visit_pod(a->dtype(), [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_same<T, half_t>::value || std::is_same<T, bfloat16_t>::value || std::is_same<T, bool>::value) {
+    if constexpr (std::is_same<T, half_t>::value || std::is_same<T, bfloat16_t>::value ||
+                  std::is_same<T, bool>::value) {
       // compute in float, store back
       for (int64_t bi = 0; bi < batches; ++bi) {
         int64_t oa = 0, ob = 0, rem = bi;
         for (size_t d = 0; d < bdims.size(); ++d) {
-          int64_t q = rem / so[d]; rem %= so[d]; oa += q * sa[d]; ob += q * sb[d];
+          int64_t q = rem / so[d];
+          rem %= so[d];
+          oa += q * sa[d];
+          ob += q * sb[d];
         }
         std::vector<float> fa(m * k), fb(k * n), fc(m * n);
         for (int64_t i = 0; i < m * k; ++i) fa[i] = static_cast<float>(to_double(a->data<T>()[oa * m * k + i]));
@@ -100,14 +106,17 @@ std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs,
       for (int64_t bi = 0; bi < batches; ++bi) {
         int64_t oa = 0, ob = 0, rem = bi;
         for (size_t d = 0; d < bdims.size(); ++d) {
-          int64_t q = rem / so[d]; rem %= so[d]; oa += q * sa[d]; ob += q * sb[d];
+          int64_t q = rem / so[d];
+          rem %= so[d];
+          oa += q * sa[d];
+          ob += q * sb[d];
         }
         if constexpr (std::is_same<T, float>::value)
-          direct::matmul_f32(a->data<T>() + oa * m * k, b->data<T>() + ob * k * n,
-                             out->data<T>() + bi * m * n, m, n, k, t.ta, t.tb);
+          direct::matmul_f32(a->data<T>() + oa * m * k, b->data<T>() + ob * k * n, out->data<T>() + bi * m * n, m, n, k,
+                             t.ta, t.tb);
         else
-          ref::matmul2d(a->data<T>() + oa * m * k, b->data<T>() + ob * k * n,
-                        out->data<T>() + bi * m * n, m, n, k, t.ta, t.tb);
+          ref::matmul2d(a->data<T>() + oa * m * k, b->data<T>() + ob * k * n, out->data<T>() + bi * m * n, m, n, k,
+                        t.ta, t.tb);
       }
     }
     return 0;
@@ -139,7 +148,7 @@ std::vector<EagerPtr> folded_matmul(const std::string& op, const Attrs& attrs, c
   const auto *pa = perm_attr(attrs, "perm_a"), *pb = perm_attr(attrs, "perm_b"), *po = perm_attr(attrs, "perm_out");
   if (e && (e->bias || e->residual || e->act != Activation::None))
     throw_error(Code::Internal, op, ": folded transposes with a bias, residual or activation");
-  const std::string base = op == "MatMul" ? op : "BatchMatMulV2";   // _FusedBatchMatMulV2 too
+  const std::string base = op == "MatMul" ? op : "BatchMatMulV2";  // _FusedBatchMatMulV2 too
   MatMulAttrs t = read_attrs(base, attrs);
   Shape la = permuted(in[0]->shape(), pa), lb = permuted(in[1]->shape(), pb);
   Shape z = matmul_shape(base, la, lb, t, true);
@@ -171,36 +180,49 @@ std::vector<EagerPtr> folded_matmul(const std::string& op, const Attrs& attrs, c
 namespace {
 
 OpDef make_matmul(const std::string& op) {
-  return OpDef{
-      op, "MatMul", 2,
-      [op](const InferContext& c) {
-        check_same_dtype_graph(op, c.inputs);
-        if (!(kMatMulTypes & bit(c.inputs[0].dtype)))
-          throw_error(Code::TypeError, "Value passed to parameter 'a' has DataType ",
-                      dtype_name(c.inputs[0].dtype), " not in list of allowed values");
-        return one(c.inputs[0].dtype,
-                   matmul_shape(op, c.inputs[0].shape, c.inputs[1].shape, read_attrs(op, c.attrs), false));
-      },
-      [op](KernelContext& k, const std::vector<EagerPtr>& in) { return matmul_kernel(op, k.attrs, in); },
-      [op](const GradContext& g) {
-        // d/dA = dC @ B^T, d/dB = A^T @ dC (transposes folded into the attrs).
-        const TensorPtr& dc = g.out_grads[0];
-        if (!dc) return std::vector<TensorPtr>{nullptr, nullptr};
-        MatMulAttrs t = read_attrs(op, g.attrs);
-        auto mm = [&](const TensorPtr& x, const TensorPtr& y, bool tx, bool ty) {
-          Attrs a = op == "MatMul" ? Attrs{{"transpose_a", tx}, {"transpose_b", ty}}
-                                   : Attrs{{"adj_x", tx}, {"adj_y", ty}};
-          return dispatch1(op, {x, y}, a);
-        };
-        TensorPtr da, db;
-        const TensorPtr &A = g.inputs[0], &B = g.inputs[1];
-        if (!t.ta && !t.tb) { da = mm(dc, B, false, true); db = mm(A, dc, true, false); }
-        else if (!t.ta && t.tb) { da = mm(dc, B, false, false); db = mm(dc, A, true, false); }
-        else if (t.ta && !t.tb) { da = mm(B, dc, false, true); db = mm(A, dc, false, false); }
-        else { da = mm(B, dc, true, true); db = mm(dc, A, true, true); }
-        if (op != "MatMul") { da = unbroadcast(da, A); db = unbroadcast(db, B); }
-        return std::vector<TensorPtr>{da, db};
-      }};
+  return OpDef{op,
+               "MatMul",
+               2,
+               [op](const InferContext& c) {
+                 check_same_dtype_graph(op, c.inputs);
+                 if (!(kMatMulTypes & bit(c.inputs[0].dtype)))
+                   throw_error(Code::TypeError, "Value passed to parameter 'a' has DataType ",
+                               dtype_name(c.inputs[0].dtype), " not in list of allowed values");
+                 return one(c.inputs[0].dtype,
+                            matmul_shape(op, c.inputs[0].shape, c.inputs[1].shape, read_attrs(op, c.attrs), false));
+               },
+               [op](KernelContext& k, const std::vector<EagerPtr>& in) { return matmul_kernel(op, k.attrs, in); },
+               [op](const GradContext& g) {
+                 // d/dA = dC @ B^T, d/dB = A^T @ dC (transposes folded into the attrs).
+                 const TensorPtr& dc = g.out_grads[0];
+                 if (!dc) return std::vector<TensorPtr>{nullptr, nullptr};
+                 MatMulAttrs t = read_attrs(op, g.attrs);
+                 auto mm = [&](const TensorPtr& x, const TensorPtr& y, bool tx, bool ty) {
+                   Attrs a = op == "MatMul" ? Attrs{{"transpose_a", tx}, {"transpose_b", ty}}
+                                            : Attrs{{"adj_x", tx}, {"adj_y", ty}};
+                   return dispatch1(op, {x, y}, a);
+                 };
+                 TensorPtr da, db;
+                 const TensorPtr &A = g.inputs[0], &B = g.inputs[1];
+                 if (!t.ta && !t.tb) {
+                   da = mm(dc, B, false, true);
+                   db = mm(A, dc, true, false);
+                 } else if (!t.ta && t.tb) {
+                   da = mm(dc, B, false, false);
+                   db = mm(dc, A, true, false);
+                 } else if (t.ta && !t.tb) {
+                   da = mm(B, dc, false, true);
+                   db = mm(A, dc, false, false);
+                 } else {
+                   da = mm(B, dc, true, true);
+                   db = mm(dc, A, true, true);
+                 }
+                 if (op != "MatMul") {
+                   da = unbroadcast(da, A);
+                   db = unbroadcast(db, B);
+                 }
+                 return std::vector<TensorPtr>{da, db};
+               }};
 }
 
 }  // namespace

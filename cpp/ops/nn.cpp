@@ -52,9 +52,8 @@ std::vector<EagerPtr> bias_add_kernel(KernelContext& k, const std::vector<EagerP
   int cd = channel_dim(k.attrs, r);
   const auto& dims = x->shape().dims();
   if (dims[cd] != b->shape()[0])
-    throw_error(Code::InvalidArgument, "Must provide as many biases as the ",
-                cd == r - 1 ? "last" : "channel", " dimension of the input tensor: ", tf_shape(b->shape()),
-                " vs. ", tf_shape(x->shape()));
+    throw_error(Code::InvalidArgument, "Must provide as many biases as the ", cd == r - 1 ? "last" : "channel",
+                " dimension of the input tensor: ", tf_shape(b->shape()), " vs. ", tf_shape(x->shape()));
   if (!is_numeric(x->dtype())) throw_unsupported_dtype("BiasAdd", x->dtype());
   auto out = make_tensor(x->dtype(), x->shape());
   // Channels last (the common case): oneDNN's binary add broadcasts the bias over the rows.
@@ -67,9 +66,10 @@ std::vector<EagerPtr> bias_add_kernel(KernelContext& k, const std::vector<EagerP
     using T = decltype(tag);
     const T *xv = x->data<T>(), *bv = b->data<T>();
     T* o = out->data<T>();
-    if (inner == 1) {   // channels last: the inner loop runs over the channels (vectorizable)
+    if (inner == 1) {  // channels last: the inner loop runs over the channels (vectorizable)
       for (int64_t a = 0; a < outer; ++a, xv += ch, o += ch)
-        for (int64_t c = 0; c < ch; ++c) o[c] = narrow<T>(static_cast<decltype(widen(bv[c]))>(widen(xv[c]) + widen(bv[c])));
+        for (int64_t c = 0; c < ch; ++c)
+          o[c] = narrow<T>(static_cast<decltype(widen(bv[c]))>(widen(xv[c]) + widen(bv[c])));
       return 0;
     }
     for (int64_t a = 0; a < outer; ++a)
@@ -130,7 +130,7 @@ EagerPtr softmax_compute(const std::string& op, const EagerPtr& x, bool log) {
       // problems take oneDNN 3.2's kernel, within an ulp of TF's (its scalar emulation is ~10x
       // slower).
       if (!log && !onednn::softmax_worthwhile(rows, cols)) {
-        ref::softmax_tf(in[0]->template data<T>(), o.template data<T>(), rows, cols);   // TF's numbers
+        ref::softmax_tf(in[0]->template data<T>(), o.template data<T>(), rows, cols);  // TF's numbers
         return;
       }
       if (onednn::softmax_worthwhile(rows, cols)) {
@@ -163,7 +163,10 @@ EagerPtr softmax_grad_compute(const std::string& op, const EagerPtr& y, const Ea
 }
 
 OpDef softmax_op(const std::string& op, const std::string& grad_op, bool log) {
-  return OpDef{op, op, 1, [op](const InferContext& c) { return softmax_infer(c, op); },
+  return OpDef{op,
+               op,
+               1,
+               [op](const InferContext& c) { return softmax_infer(c, op); },
                [op, log](KernelContext&, const std::vector<EagerPtr>& in) {
                  return std::vector<EagerPtr>{softmax_compute(op, in[0], log)};
                },
@@ -174,7 +177,10 @@ OpDef softmax_op(const std::string& op, const std::string& grad_op, bool log) {
 }
 
 OpDef softmax_grad_op(const std::string& op, bool log) {
-  return OpDef{op, op, 2, [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[1]}; },
+  return OpDef{op,
+               op,
+               2,
+               [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[1]}; },
                [op, log](KernelContext&, const std::vector<EagerPtr>& in) {
                  return std::vector<EagerPtr>{softmax_grad_compute(op, in[0], in[1], log)};
                },
@@ -184,8 +190,7 @@ OpDef softmax_grad_op(const std::string& op, bool log) {
 // ---- MaxPool / AvgPool and their gradients ----
 
 void check_pool_input(const Shape& s, const std::string& op) {
-  if (s.has_rank() && s.rank() != 4)
-    throw_error(Code::InvalidArgument, "input must be 4-dimensional", tf_shape(s));
+  if (s.has_rank() && s.rank() != 4) throw_error(Code::InvalidArgument, "input must be 4-dimensional", tf_shape(s));
 }
 
 Shape pool_out(const Pool2DGeom& g) { return Shape{g.n, g.oh, g.ow, g.c}; }
@@ -194,7 +199,8 @@ std::vector<TensorSpec> pool_infer(const InferContext& c, const std::string& op)
   const Shape& x = c.inputs[0].shape;
   if (x.has_rank() && x.rank() != 4)
     throw_error(Code::ValueError, "Shape must be rank 4 but is rank ", x.rank(), suffix(op, c));
-  return graph_rule(c, op, [&] { return one(c.inputs[0].dtype, pool_out(pool_geom(x, read_window_attrs(op, c.attrs, false)))); });
+  return graph_rule(
+      c, op, [&] { return one(c.inputs[0].dtype, pool_out(pool_geom(x, read_window_attrs(op, c.attrs, false)))); });
 }
 
 EagerPtr pool_forward(const std::string& op, const EagerPtr& x, const Attrs& attrs, bool max) {
@@ -207,13 +213,17 @@ EagerPtr pool_forward(const std::string& op, const EagerPtr& x, const Attrs& att
     T* y = o.template data<T>();
     if constexpr (std::is_same<T, float>::value) {
       if (onednn::pool_worthwhile(g)) {
-        if (max) onednn::max_pool_forward(xv, y, g);
-        else onednn::avg_pool_forward(xv, y, g);
+        if (max)
+          onednn::max_pool_forward(xv, y, g);
+        else
+          onednn::avg_pool_forward(xv, y, g);
         return;
       }
     }
-    if (max) ref::max_pool_forward(xv, y, g);
-    else ref::avg_pool_forward(xv, y, g);
+    if (max)
+      ref::max_pool_forward(xv, y, g);
+    else
+      ref::avg_pool_forward(xv, y, g);
   });
 }
 
@@ -226,19 +236,20 @@ std::vector<EagerPtr> max_pool_grad_kernel(KernelContext& k, const std::vector<E
   if (dy->shape() != pool_out(g))
     throw_error(Code::InvalidArgument, "Expected grad shape to be ", tf_shape(pool_out(g)), ", but got ",
                 tf_shape(dy->shape()));
-  return {float_kernel("MaxPoolGrad", {x, dy}, x->shape(), [&](auto tag, const std::vector<EagerPtr>& v, EagerTensor& o) {
-    using T = decltype(tag);
-    const T *xv = v[0]->template data<T>(), *dv = v[1]->template data<T>();
-    T* dx = o.template data<T>();
-    if (o.num_elements() == 0) return;
-    if constexpr (std::is_same<T, float>::value) {
-      if (onednn::pool_worthwhile(g) && g.output_size() > 0) {
-        onednn::max_pool_backward(xv, dv, dx, g);
-        return;
-      }
-    }
-    ref::max_pool_backward(xv, dv, dx, g);
-  })};
+  return {
+      float_kernel("MaxPoolGrad", {x, dy}, x->shape(), [&](auto tag, const std::vector<EagerPtr>& v, EagerTensor& o) {
+        using T = decltype(tag);
+        const T *xv = v[0]->template data<T>(), *dv = v[1]->template data<T>();
+        T* dx = o.template data<T>();
+        if (o.num_elements() == 0) return;
+        if constexpr (std::is_same<T, float>::value) {
+          if (onednn::pool_worthwhile(g) && g.output_size() > 0) {
+            onednn::max_pool_backward(xv, dv, dx, g);
+            return;
+          }
+        }
+        ref::max_pool_backward(xv, dv, dx, g);
+      })};
 }
 
 // AvgPoolGrad(orig_input_shape, grad).
@@ -268,8 +279,7 @@ std::vector<EagerPtr> avg_pool_grad_kernel(KernelContext& k, const std::vector<E
 }  // namespace
 
 void register_nn_ops(OpRegistry& r) {
-  r.add(OpDef{"BiasAdd", "BiasAdd", 2, bias_add_infer, bias_add_kernel,
-              [](const GradContext& g) {
+  r.add(OpDef{"BiasAdd", "BiasAdd", 2, bias_add_infer, bias_add_kernel, [](const GradContext& g) {
                 const TensorPtr& dy = g.out_grads[0];
                 if (!dy) return std::vector<TensorPtr>{nullptr, nullptr};
                 Attrs a;
@@ -295,31 +305,36 @@ void register_nn_ops(OpRegistry& r) {
   r.add(softmax_grad_op("SoftmaxGrad", false));
   r.add(softmax_grad_op("LogSoftmaxGrad", true));
 
-  r.add(OpDef{"MaxPool", "MaxPool", 1, [](const InferContext& c) { return pool_infer(c, "MaxPool"); },
-              [](KernelContext& k, const std::vector<EagerPtr>& in) {
-                return std::vector<EagerPtr>{pool_forward("MaxPool", in[0], k.attrs, true)};
-              },
-              [](const GradContext& g) {
-                if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr};
-                return std::vector<TensorPtr>{
-                    dispatch1("MaxPoolGrad", {g.inputs[0], g.outputs[0], g.out_grads[0]}, g.attrs)};
-              }});
-  r.add(OpDef{"MaxPoolGrad", "MaxPoolGrad", 3, [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; },
-              max_pool_grad_kernel, {}});
-  r.add(OpDef{"AvgPool", "AvgPool", 1, [](const InferContext& c) { return pool_infer(c, "AvgPool"); },
-              [](KernelContext& k, const std::vector<EagerPtr>& in) {
-                return std::vector<EagerPtr>{pool_forward("AvgPool", in[0], k.attrs, false)};
-              },
-              [](const GradContext& g) {
-                if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr};
-                return std::vector<TensorPtr>{
-                    dispatch1("AvgPoolGrad", {shape_tensor(g.inputs[0]), g.out_grads[0]}, g.attrs)};
-              }});
+  r.add(OpDef{
+      "MaxPool", "MaxPool", 1, [](const InferContext& c) { return pool_infer(c, "MaxPool"); },
+      [](KernelContext& k, const std::vector<EagerPtr>& in) {
+        return std::vector<EagerPtr>{pool_forward("MaxPool", in[0], k.attrs, true)};
+      },
+      [](const GradContext& g) {
+        if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr};
+        return std::vector<TensorPtr>{dispatch1("MaxPoolGrad", {g.inputs[0], g.outputs[0], g.out_grads[0]}, g.attrs)};
+      }});
+  r.add(OpDef{"MaxPoolGrad",
+              "MaxPoolGrad",
+              3,
+              [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; },
+              max_pool_grad_kernel,
+              {}});
+  r.add(OpDef{
+      "AvgPool", "AvgPool", 1, [](const InferContext& c) { return pool_infer(c, "AvgPool"); },
+      [](KernelContext& k, const std::vector<EagerPtr>& in) {
+        return std::vector<EagerPtr>{pool_forward("AvgPool", in[0], k.attrs, false)};
+      },
+      [](const GradContext& g) {
+        if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr};
+        return std::vector<TensorPtr>{dispatch1("AvgPoolGrad", {shape_tensor(g.inputs[0]), g.out_grads[0]}, g.attrs)};
+      }});
   r.add(OpDef{"AvgPoolGrad", "AvgPoolGrad", 2,
               [](const InferContext& c) {
                 Shape s = shape_input(c, 0);
-                return one(c.inputs[1].dtype, s.has_rank() ? s : Shape{Shape::kUnknown, Shape::kUnknown,
-                                                                        Shape::kUnknown, Shape::kUnknown});
+                return one(
+                    c.inputs[1].dtype,
+                    s.has_rank() ? s : Shape{Shape::kUnknown, Shape::kUnknown, Shape::kUnknown, Shape::kUnknown});
               },
               avg_pool_grad_kernel,
               [](const GradContext& g) {

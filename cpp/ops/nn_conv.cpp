@@ -17,8 +17,7 @@ std::string suffix(const std::string& op, const InferContext& c) {
 
 void check_rank4(const Shape& s, const char* what, bool graph, const InferContext* c, const std::string& op) {
   if (!s.has_rank() || s.rank() == 4) return;
-  if (graph)
-    throw_error(Code::ValueError, "Shape must be rank 4 but is rank ", s.rank(), suffix(op, *c));
+  if (graph) throw_error(Code::ValueError, "Shape must be rank 4 but is rank ", s.rank(), suffix(op, *c));
   throw_error(Code::InvalidArgument, what, " must be 4-dimensional", std::string(what) == "filter" ? ": " : "",
               tf_shape(s));
 }
@@ -28,12 +27,11 @@ Shape nhwc(int64_t n, int64_t h, int64_t w, int64_t c) { return Shape{n, h, w, c
 // The three convolution computations on whole tensors. `g` is fully known here.
 enum class ConvKind { Forward, BackwardData, BackwardFilter };
 
-EagerPtr conv_compute(ConvKind kind, const std::string& op, const EagerPtr& a, const EagerPtr& b,
-                      const Conv2DGeom& g) {
+EagerPtr conv_compute(ConvKind kind, const std::string& op, const EagerPtr& a, const EagerPtr& b, const Conv2DGeom& g) {
   check_same_dtype_eager(op, {a, b});
-  Shape out = kind == ConvKind::Forward ? nhwc(g.n, g.oh, g.ow, g.oc)
+  Shape out = kind == ConvKind::Forward        ? nhwc(g.n, g.oh, g.ow, g.oc)
               : kind == ConvKind::BackwardData ? nhwc(g.n, g.ih, g.iw, g.ic)
-                                                : Shape{g.kh, g.kw, g.ic, g.oc};
+                                               : Shape{g.kh, g.kw, g.ic, g.oc};
   return float_kernel(op, {a, b}, out, [&](auto tag, const std::vector<EagerPtr>& in, EagerTensor& o) {
     using T = decltype(tag);
     const T *x = in[0]->template data<T>(), *y = in[1]->template data<T>();
@@ -43,15 +41,21 @@ EagerPtr conv_compute(ConvKind kind, const std::string& op, const EagerPtr& a, c
                 g.output_size() > 0;
     if constexpr (std::is_same<T, float>::value) {
       if (dnnl) {
-        if (kind == ConvKind::Forward) onednn::conv2d_forward(x, y, r, g);
-        else if (kind == ConvKind::BackwardData) onednn::conv2d_backward_data(x, y, r, g);
-        else onednn::conv2d_backward_weights(x, y, r, g);
+        if (kind == ConvKind::Forward)
+          onednn::conv2d_forward(x, y, r, g);
+        else if (kind == ConvKind::BackwardData)
+          onednn::conv2d_backward_data(x, y, r, g);
+        else
+          onednn::conv2d_backward_weights(x, y, r, g);
         return;
       }
     }
-    if (kind == ConvKind::Forward) ref::conv2d_forward(x, y, r, g);
-    else if (kind == ConvKind::BackwardData) ref::conv2d_backward_data(x, y, r, g);
-    else ref::conv2d_backward_filter(x, y, r, g);
+    if (kind == ConvKind::Forward)
+      ref::conv2d_forward(x, y, r, g);
+    else if (kind == ConvKind::BackwardData)
+      ref::conv2d_backward_data(x, y, r, g);
+    else
+      ref::conv2d_backward_filter(x, y, r, g);
   });
 }
 
@@ -145,18 +149,17 @@ void register_conv_ops(OpRegistry& r) {
                 const TensorPtr& ddx = g.out_grads[0];
                 if (!ddx) return std::vector<TensorPtr>{nullptr, nullptr, nullptr};
                 const TensorPtr &w = g.inputs[1], &dy = g.inputs[2];
-                return std::vector<TensorPtr>{
-                    nullptr, dispatch1("Conv2DBackpropFilter", {ddx, shape_tensor(w), dy}, g.attrs),
-                    dispatch1("Conv2D", {ddx, w}, g.attrs)};
+                return std::vector<TensorPtr>{nullptr,
+                                              dispatch1("Conv2DBackpropFilter", {ddx, shape_tensor(w), dy}, g.attrs),
+                                              dispatch1("Conv2D", {ddx, w}, g.attrs)};
               }});
   r.add(OpDef{"Conv2DBackpropFilter", "Conv2DBackpropFilter", 3, backprop_filter_infer, backprop_filter_kernel,
               [](const GradContext& g) {
                 const TensorPtr& ddw = g.out_grads[0];
                 if (!ddw) return std::vector<TensorPtr>{nullptr, nullptr, nullptr};
                 const TensorPtr &x = g.inputs[0], &dy = g.inputs[2];
-                return std::vector<TensorPtr>{
-                    dispatch1("Conv2DBackpropInput", {shape_tensor(x), ddw, dy}, g.attrs), nullptr,
-                    dispatch1("Conv2D", {x, ddw}, g.attrs)};
+                return std::vector<TensorPtr>{dispatch1("Conv2DBackpropInput", {shape_tensor(x), ddw, dy}, g.attrs),
+                                              nullptr, dispatch1("Conv2D", {x, ddw}, g.attrs)};
               }});
 }
 

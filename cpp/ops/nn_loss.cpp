@@ -83,8 +83,8 @@ std::vector<EagerPtr> sparse_kernel(KernelContext&, const std::vector<EagerPtr>&
     if (v < 0 || v >= cols) {
       std::string all;
       for (size_t i = 0; i < lab.size(); ++i) all += (i ? " " : "") + std::to_string(lab[i]);
-      throw_error(Code::InvalidArgument, "Received a label value of ", v,
-                  " which is outside the valid range of [0, ", cols, ").  Label values: ", all);
+      throw_error(Code::InvalidArgument, "Received a label value of ", v, " which is outside the valid range of [0, ",
+                  cols, ").  Label values: ", all);
     }
   auto loss = make_tensor(x.dtype(), Shape{rows});
   auto back = make_tensor(x.dtype(), x.shape());
@@ -92,8 +92,9 @@ std::vector<EagerPtr> sparse_kernel(KernelContext&, const std::vector<EagerPtr>&
     using T = decltype(tag);
     if constexpr (kFloatTypes & bit(dtype_of<T>())) {
       using A = typename Arith<T>::type;
-      xent_rows<T>(x.data<T>(), rows, cols, [&](int64_t r, int64_t j) { return lab[r] == j ? A(1) : A(0); },
-                   loss->data<T>(), back->data<T>());
+      xent_rows<T>(
+          x.data<T>(), rows, cols, [&](int64_t r, int64_t j) { return lab[r] == j ? A(1) : A(0); }, loss->data<T>(),
+          back->data<T>());
     }
     return 0;
   });
@@ -127,7 +128,8 @@ std::vector<TensorSpec> dense_infer(const InferContext& c) {
     throw_error(Code::ValueError, "Shape must be rank 2 but is rank ", l.rank(), suffix(op, c));
   Shape s = graph_rule(c, op, [&] { return broadcast_shapes(f, l); });
   DType d = c.inputs[0].dtype;
-  if (!s.has_rank()) return {TensorSpec{d, Shape{Shape::kUnknown}}, TensorSpec{d, Shape{Shape::kUnknown, Shape::kUnknown}}};
+  if (!s.has_rank())
+    return {TensorSpec{d, Shape{Shape::kUnknown}}, TensorSpec{d, Shape{Shape::kUnknown, Shape::kUnknown}}};
   return {TensorSpec{d, Shape{s[0]}}, TensorSpec{d, s}};
 }
 
@@ -137,7 +139,8 @@ std::vector<EagerPtr> dense_kernel(KernelContext&, const std::vector<EagerPtr>& 
   check_same_dtype_eager(op, in);
   if (!(kFloatTypes & bit(x.dtype()))) throw_unsupported_dtype(op, x.dtype(), kFloatTypes);
   if (x.shape().rank() != 2 || labels.shape().rank() != 2)
-    throw_error(Code::InvalidArgument, "logits and labels must be either 2-dimensional, or broadcasted to be "
+    throw_error(Code::InvalidArgument,
+                "logits and labels must be either 2-dimensional, or broadcasted to be "
                 "2-dimensional");
   Shape s = broadcast_shapes(x.shape(), labels.shape());
   int64_t rows = s[0], cols = s[1];
@@ -152,8 +155,9 @@ std::vector<EagerPtr> dense_kernel(KernelContext&, const std::vector<EagerPtr>& 
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t j = 0; j < cols; ++j) dense[r * cols + j] = x.data<T>()[r * xs[0] + j * xs[1]];
       const T* lp = labels.data<T>();
-      xent_rows<T>(dense.data(), rows, cols, [&](int64_t r, int64_t j) { return A(widen(lp[r * ls[0] + j * ls[1]])); },
-                   loss->data<T>(), back->data<T>());
+      xent_rows<T>(
+          dense.data(), rows, cols, [&](int64_t r, int64_t j) { return A(widen(lp[r * ls[0] + j * ls[1]])); },
+          loss->data<T>(), back->data<T>());
     }
     return 0;
   });

@@ -13,7 +13,7 @@ enum class Padding { Same, Valid, Explicit };
 
 struct WindowAttrs {
   std::vector<int64_t> strides{1, 1, 1, 1}, dilations{1, 1, 1, 1}, ksize{1, 1, 1, 1};
-  std::vector<int64_t> explicit_paddings;   // 8 values (NHWC order, before/after per dim)
+  std::vector<int64_t> explicit_paddings;  // 8 values (NHWC order, before/after per dim)
   Padding padding = Padding::Valid;
   std::string data_format = "NHWC";
 };
@@ -23,8 +23,8 @@ WindowAttrs read_window_attrs(const std::string& op, const Attrs& a, bool conv);
 
 // Output size and padding of one spatial dimension (TF's GetWindowedOutputSize); an unknown
 // input size (-1) gives an unknown output.
-void window_dim(int64_t in, int64_t k, int64_t stride, int64_t dilation, Padding p, int64_t ex_before,
-                int64_t ex_after, int64_t* out, int64_t* before, int64_t* after);
+void window_dim(int64_t in, int64_t k, int64_t stride, int64_t dilation, Padding p, int64_t ex_before, int64_t ex_after,
+                int64_t* out, int64_t* before, int64_t* after);
 
 // Geometry from (possibly partial) NHWC input and HWIO filter shapes; unknown dims stay -1.
 Conv2DGeom conv_geom(const Shape& input, const Shape& filter, const WindowAttrs& w);
@@ -41,8 +41,10 @@ EagerPtr float_kernel(const std::string& op, std::vector<EagerPtr> ins, const Sh
   DType cd = d == DType::Float64 ? DType::Float64 : DType::Float32;
   for (auto& t : ins) t = cast_tensor(t, cd);
   auto out = make_tensor(cd, out_shape);
-  if (cd == DType::Float64) f(double{}, ins, *out);
-  else f(float{}, ins, *out);
+  if (cd == DType::Float64)
+    f(double{}, ins, *out);
+  else
+    f(float{}, ins, *out);
   return cast_tensor(out, d);
 }
 

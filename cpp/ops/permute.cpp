@@ -55,7 +55,10 @@ std::vector<EagerPtr> reverse_kernel(KernelContext&, const std::vector<EagerPtr>
   int64_t offset = 0;
   std::vector<int64_t> src_st = st;
   for (size_t i = 0; i < d.size(); ++i)
-    if (rev[i]) { offset += (d[i] - 1) * st[i]; src_st[i] = -st[i]; }
+    if (rev[i]) {
+      offset += (d[i] - 1) * st[i];
+      src_st[i] = -st[i];
+    }
   visit_move(x.dtype(), [&](auto tag) {
     using M = decltype(tag);
     strided_copy(elems<M>(x) + offset, src_st, elems<M>(*out), st, d);
@@ -77,7 +80,8 @@ std::vector<TensorSpec> roll_infer(const InferContext& c) {
     throw_error(Code::ValueError, "Shape must be at most rank 1 but is rank ", sh.rank(), rule_suffix("Roll", c));
   if (ax.rank() > 1)
     throw_error(Code::ValueError, "Shape must be at most rank 1 but is rank ", ax.rank(), rule_suffix("Roll", c));
-  if (sh.rank() >= 0 && ax.rank() >= 0 && sh.rank() == 1 && ax.rank() == 1 && sh[0] >= 0 && ax[0] >= 0 && sh[0] != ax[0])
+  if (sh.rank() >= 0 && ax.rank() >= 0 && sh.rank() == 1 && ax.rank() == 1 && sh[0] >= 0 && ax[0] >= 0 &&
+      sh[0] != ax[0])
     throw_error(Code::ValueError, "Dimensions must be equal, but are ", sh[0], " and ", ax[0], rule_suffix("Roll", c));
   return {c.inputs[0]};
 }
@@ -92,8 +96,7 @@ std::vector<EagerPtr> roll_kernel(KernelContext&, const std::vector<EagerPtr>& i
   if (in[2]->shape().rank() > 1)
     throw_error(Code::InvalidArgument, "axis must be a scalar or a 1-D vector. Found: ", tf_shape(in[2]->shape()));
   auto shifts = read_int_list(*in[1]), axes = read_int_list(*in[2]);
-  if (shifts.size() != axes.size())
-    throw_error(Code::InvalidArgument, "shift and axis must have the same size");
+  if (shifts.size() != axes.size()) throw_error(Code::InvalidArgument, "shift and axis must have the same size");
   const auto& d = x.shape().dims();
   int r = x.shape().rank();
   std::vector<int64_t> total(d.size(), 0);
@@ -152,7 +155,8 @@ Shape broadcast_to_shape(const Shape& in, const Shape& out) {
 
 std::vector<TensorSpec> broadcast_to_infer(const InferContext& c) {
   if (c.inputs[1].shape.rank() > 1)
-    throw_error(Code::ValueError, "Shape must be rank 1 but is rank ", c.inputs[1].shape.rank(), rule_suffix("BroadcastTo", c));
+    throw_error(Code::ValueError, "Shape must be rank 1 but is rank ", c.inputs[1].shape.rank(),
+                rule_suffix("BroadcastTo", c));
   Shape out = shape_input(c, 1);
   const Shape& in = c.inputs[0].shape;
   if (!out.has_rank() || !in.has_rank()) return one(c.inputs[0].dtype, out);
@@ -193,9 +197,10 @@ std::vector<TensorPtr> broadcast_to_grad(const GradContext& g) {
   int r = dy->shape().rank(), ri = x->shape().rank();
   if (r < 0 || ri < 0) throw_error(Code::Unimplemented, "gradient of BroadcastTo with unknown ranks");
   TensorPtr in_shape = shape_tensor(x, DType::Int32);
-  TensorPtr padded = dispatch1("ConcatV2", {grad::int_vector(std::vector<int64_t>(r - ri, 1)), in_shape,
-                                            grad::constant(int_scalar(DType::Int32, 0))},
-                               Attrs{{"N", int64_t{2}}});
+  TensorPtr padded = dispatch1(
+      "ConcatV2",
+      {grad::int_vector(std::vector<int64_t>(r - ri, 1)), in_shape, grad::constant(int_scalar(DType::Int32, 0))},
+      Attrs{{"N", int64_t{2}}});
   TensorPtr ones = grad::constant(int_scalar(DType::Int32, 1));
   TensorPtr where = dispatch1("Where", {dispatch1("Equal", {padded, ones})});
   TensorPtr axes = dispatch1("Reshape", {where, grad::constant(int_vector(DType::Int64, {-1}))});

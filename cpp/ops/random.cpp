@@ -29,7 +29,7 @@ philox::Philox4x32 reserve(const Attrs& a, int64_t n) {
   auto holder = a.get_or("_state", std::shared_ptr<HostObject>());
   auto* state = dynamic_cast<RandomState*>(holder.get());
   std::shared_ptr<RandomState> local;
-  if (!state) {   // no state attr (a C++ caller): a fresh stream per run
+  if (!state) {  // no state attr (a C++ caller): a fresh stream per run
     local = std::make_shared<RandomState>();
     state = local.get();
   }
@@ -45,7 +45,8 @@ philox::Philox4x32 reserve(const Attrs& a, int64_t n) {
 
 Shape shape_arg(const EagerTensor& s) {
   check_index_type("Random", "T", s.dtype());
-  if (s.shape().rank() > 1) throw_error(Code::InvalidArgument, "shape must be a vector of {int32,int64}, got shape ", tf_shape(s.shape()));
+  if (s.shape().rank() > 1)
+    throw_error(Code::InvalidArgument, "shape must be a vector of {int32,int64}, got shape ", tf_shape(s.shape()));
   auto dims = read_int_list(s);
   for (int64_t d : dims)
     if (d < 0) throw_error(Code::InvalidArgument, "Dimension ", d, " must be >= 0");
@@ -65,9 +66,7 @@ std::vector<EagerPtr> uniform_kernel(KernelContext& k, const std::vector<EagerPt
   auto gen = reserve(k.attrs, n);
   switch (d) {
     case DType::Float32:
-    case DType::Float64:
-      fill_uniform_float(gen, *out);
-      break;
+    case DType::Float64: fill_uniform_float(gen, *out); break;
     case DType::Float16:
       fill_blocks(gen, out->data<half_t>(), n, 4, [](const philox::Block& b, half_t* o, int c) {
         for (int j = 0; j < c; ++j) o[j] = half_t{float_to_half(half_to_float(philox::half_one_to_two(b[j])) - 1.0f)};
@@ -122,8 +121,10 @@ std::vector<EagerPtr> uniform_int_kernel(KernelContext& k, const std::vector<Eag
   check_same_dtype_eager("RandomUniformInt", {lo_t, hi_t});
   DType d = lo_t->dtype();
   check_index_type("RandomUniformInt", "Tout", d);
-  if (lo_t->shape().rank() != 0) throw_error(Code::InvalidArgument, "minval must be 0-D, got shape ", tf_shape(lo_t->shape()));
-  if (hi_t->shape().rank() != 0) throw_error(Code::InvalidArgument, "maxval must be 0-D, got shape ", tf_shape(hi_t->shape()));
+  if (lo_t->shape().rank() != 0)
+    throw_error(Code::InvalidArgument, "minval must be 0-D, got shape ", tf_shape(lo_t->shape()));
+  if (hi_t->shape().rank() != 0)
+    throw_error(Code::InvalidArgument, "maxval must be 0-D, got shape ", tf_shape(hi_t->shape()));
   int64_t lo = lo_t->scalar_as_int(0), hi = hi_t->scalar_as_int(0);
   auto out = make_tensor(d, shape_arg(*in[0]));
   int64_t n = out->num_elements();
@@ -156,8 +157,10 @@ std::vector<EagerPtr> truncated_normal_kernel(KernelContext& k, const std::vecto
   auto out = make_tensor(d, shape_arg(*in[0]));
   int64_t n = out->num_elements();
   auto gen = reserve(k.attrs, n);
-  if (d == DType::Float32) philox::fill_truncated(gen, out->data<float>(), n);
-  else philox::fill_truncated(gen, out->data<double>(), n);
+  if (d == DType::Float32)
+    philox::fill_truncated(gen, out->data<float>(), n);
+  else
+    philox::fill_truncated(gen, out->data<double>(), n);
   return {out};
 }
 
@@ -201,9 +204,7 @@ std::vector<EagerPtr> stateless_uniform_kernel(KernelContext& k, const std::vect
   auto gen = stateless_generator(*in[1]);
   switch (d) {
     case DType::Float32:
-    case DType::Float64:
-      fill_uniform_float(gen, *out);
-      break;
+    case DType::Float64: fill_uniform_float(gen, *out); break;
     default:
       throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
                   " is not in the list of allowed values: half, bfloat16, float, double");
@@ -279,13 +280,17 @@ void register_random_ops(OpRegistry& r) {
   };
   r.add(std::move(ui));
   // Stateless: same seed, same numbers; pure functions of their inputs (CSE and folding apply).
-  r.add(OpDef{"StatelessRandomUniform", "StatelessRandomUniform", 2, shape_infer("dtype"), stateless_uniform_kernel, {}});
+  r.add(
+      OpDef{"StatelessRandomUniform", "StatelessRandomUniform", 2, shape_infer("dtype"), stateless_uniform_kernel, {}});
   r.add(OpDef{"StatelessRandomNormal", "StatelessRandomNormal", 2, shape_infer("dtype"), stateless_normal_kernel, {}});
-  r.add(OpDef{"StatelessRandomGetKeyCounter", "StatelessRandomGetKeyCounter", 1,
+  r.add(OpDef{"StatelessRandomGetKeyCounter",
+              "StatelessRandomGetKeyCounter",
+              1,
               [](const InferContext&) {
                 return std::vector<TensorSpec>{{DType::Int64, Shape{1}}, {DType::Int64, Shape{2}}};
               },
-              get_key_counter_kernel, {}});
+              get_key_counter_kernel,
+              {}});
 }
 
 }  // namespace fn

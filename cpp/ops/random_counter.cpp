@@ -126,8 +126,7 @@ std::vector<EagerPtr> truncated_v2_kernel(KernelContext& k, const std::vector<Ea
 
 std::vector<EagerPtr> uniform_int_v2_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
   const EagerTensor &lo_t = *in[4], &hi_t = *in[5];
-  if (lo_t.dtype() != hi_t.dtype())
-    throw_error(Code::InvalidArgument, "minval and maxval must have the same dtype");
+  if (lo_t.dtype() != hi_t.dtype()) throw_error(Code::InvalidArgument, "minval and maxval must have the same dtype");
   DType d = lo_t.dtype();
   if (d != DType::Int32 && d != DType::Int64)
     throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
@@ -213,10 +212,9 @@ double binomial_inversion(double count, double prob, philox::Philox4x32& gen) {
 }
 
 double stirling_approx_tail(double k) {
-  static const double kTail[] = {0.0810614667953272,  0.0413406959554092,  0.0276779256849983,
-                                 0.02079067210376509, 0.0166446911898211,  0.0138761288230707,
-                                 0.0118967099458917,  0.0104112652619720,  0.00925546218271273,
-                                 0.00833056343336287};
+  static const double kTail[] = {0.0810614667953272,  0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+                                 0.0166446911898211,  0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+                                 0.00925546218271273, 0.00833056343336287};
   if (k <= 9) return kTail[static_cast<int>(k)];
   double kp1sq = (k + 1) * (k + 1);
   return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1);
@@ -289,8 +287,8 @@ Shape binomial_batch_shape(const Shape& a, const Shape& b) {
     int ia = i - (r - a.rank()), ib = i - (r - b.rank());
     int64_t x = ia >= 0 ? a[ia] : 1, y = ib >= 0 ? b[ib] : 1;
     if (x != y && x != 1 && y != 1)
-      throw_error(Code::InvalidArgument, "counts and probs must have compatible batch dimensions: ",
-                  tf_shape(a), " vs. ", tf_shape(b));
+      throw_error(Code::InvalidArgument, "counts and probs must have compatible batch dimensions: ", tf_shape(a),
+                  " vs. ", tf_shape(b));
     d[i] = x == 1 ? y : x;
   }
   return Shape(d);
@@ -347,7 +345,8 @@ std::vector<EagerPtr> binomial_kernel(KernelContext& k, const std::vector<EagerP
   // lands at sample * num_batches + batch (the layout is [samples..., batch...]).
   for (int64_t i = 0; i < n; ++i) {
     int64_t batch = i / samples_per_batch, sample = i % samples_per_batch;
-    res[static_cast<size_t>(sample * num_batches + batch)] = binomial_sample(cv[ci[batch]], pv[pi[batch]], single, base, i);
+    res[static_cast<size_t>(sample * num_batches + batch)] =
+        binomial_sample(cv[ci[batch]], pv[pi[batch]], single, base, i);
   }
   visit_pod(out_d, [&](auto tag) {
     using T = decltype(tag);
@@ -363,19 +362,24 @@ std::vector<TensorSpec> shape_infer(const InferContext& c, size_t shape_input_in
 }
 
 OpDef v2_op(const std::string& name, KernelFn kernel, int inputs, DType default_dtype) {
-  OpDef d{name, name, inputs,
-          [default_dtype](const InferContext& c) {
-            return shape_infer(c, 0, c.attrs.get_or("dtype", default_dtype));
-          },
-          std::move(kernel), {}};
+  OpDef d{name,
+          name,
+          inputs,
+          [default_dtype](const InferContext& c) { return shape_infer(c, 0, c.attrs.get_or("dtype", default_dtype)); },
+          std::move(kernel),
+          {}};
   return d;
 }
 
 }  // namespace
 
 void register_random_counter_ops(OpRegistry& r) {
-  OpDef skip{"RngReadAndSkip", "RngReadAndSkip", 3,
-             [](const InferContext&) { return one(DType::Int64, Shape{3}); }, read_and_skip_kernel, {}};
+  OpDef skip{"RngReadAndSkip",
+             "RngReadAndSkip",
+             3,
+             [](const InferContext&) { return one(DType::Int64, Shape{3}); },
+             read_and_skip_kernel,
+             {}};
   skip.stateful = true;
   r.add(std::move(skip));
   // Pure functions of (shape, key, counter): CSE and folding apply as to other stateless ops.
@@ -386,9 +390,12 @@ void register_random_counter_ops(OpRegistry& r) {
   OpDef ui = v2_op("StatelessRandomUniformIntV2", uniform_int_v2_kernel, 6, DType::Int64);
   ui.infer = [](const InferContext& c) { return shape_infer(c, 0, c.inputs[4].dtype); };
   r.add(std::move(ui));
-  OpDef bin{"StatefulRandomBinomial", "StatefulRandomBinomial", 5,
+  OpDef bin{"StatefulRandomBinomial",
+            "StatefulRandomBinomial",
+            5,
             [](const InferContext& c) { return shape_infer(c, 2, c.attrs.get_or("dtype", DType::Int32)); },
-            binomial_kernel, {}};
+            binomial_kernel,
+            {}};
   bin.stateful = true;
   r.add(std::move(bin));
 }

@@ -51,8 +51,10 @@ std::vector<bool> reduced_axes(const std::string& op, int rank, const std::vecto
 Shape reduced_shape(const Shape& in, const std::vector<bool>& reduced, bool keep) {
   std::vector<int64_t> d;
   for (int i = 0; i < in.rank(); ++i) {
-    if (!reduced[i]) d.push_back(in[i]);
-    else if (keep) d.push_back(1);
+    if (!reduced[i])
+      d.push_back(in[i]);
+    else if (keep)
+      d.push_back(1);
   }
   return Shape(d);
 }
@@ -87,24 +89,36 @@ using AccOf = std::conditional_t<(K == Kind::Max || K == Kind::Min || std::is_sa
 
 template <Kind K, typename Acc>
 Acc identity() {
-  if constexpr (K == Kind::Sum || K == Kind::Mean) return Acc(0);
-  else if constexpr (K == Kind::Prod) return Acc(1);
-  else if constexpr (K == Kind::Any) return false;
-  else if constexpr (K == Kind::All) return true;
+  if constexpr (K == Kind::Sum || K == Kind::Mean)
+    return Acc(0);
+  else if constexpr (K == Kind::Prod)
+    return Acc(1);
+  else if constexpr (K == Kind::Any)
+    return false;
+  else if constexpr (K == Kind::All)
+    return true;
   else if constexpr (K == Kind::Max)
-    return std::numeric_limits<Acc>::has_infinity ? -std::numeric_limits<Acc>::infinity() : std::numeric_limits<Acc>::lowest();
+    return std::numeric_limits<Acc>::has_infinity ? -std::numeric_limits<Acc>::infinity()
+                                                  : std::numeric_limits<Acc>::lowest();
   else
-    return std::numeric_limits<Acc>::has_infinity ? std::numeric_limits<Acc>::infinity() : std::numeric_limits<Acc>::max();
+    return std::numeric_limits<Acc>::has_infinity ? std::numeric_limits<Acc>::infinity()
+                                                  : std::numeric_limits<Acc>::max();
 }
 
 template <Kind K, typename Acc, typename A>
 Acc fold(Acc acc, A v) {
-  if constexpr (K == Kind::Sum || K == Kind::Mean) return ref::wrap_add<Acc>(acc, static_cast<Acc>(v));
-  else if constexpr (K == Kind::Prod) return ref::wrap_mul<Acc>(acc, static_cast<Acc>(v));
-  else if constexpr (K == Kind::Any) return acc || v;
-  else if constexpr (K == Kind::All) return acc && v;
-  else if constexpr (K == Kind::Max) return ref::Maximum::apply<Acc>(acc, static_cast<Acc>(v));
-  else return ref::Minimum::apply<Acc>(acc, static_cast<Acc>(v));
+  if constexpr (K == Kind::Sum || K == Kind::Mean)
+    return ref::wrap_add<Acc>(acc, static_cast<Acc>(v));
+  else if constexpr (K == Kind::Prod)
+    return ref::wrap_mul<Acc>(acc, static_cast<Acc>(v));
+  else if constexpr (K == Kind::Any)
+    return acc || v;
+  else if constexpr (K == Kind::All)
+    return acc && v;
+  else if constexpr (K == Kind::Max)
+    return ref::Maximum::apply<Acc>(acc, static_cast<Acc>(v));
+  else
+    return ref::Minimum::apply<Acc>(acc, static_cast<Acc>(v));
 }
 
 bool any_nan(const EagerTensor& x) {
@@ -115,11 +129,12 @@ bool any_nan(const EagerTensor& x) {
 }
 
 template <Kind K>
-EagerPtr reduce_compute(const std::string& op, const EagerTensor& x, const std::vector<bool>& reduced, const Shape& out_shape) {
+EagerPtr reduce_compute(const std::string& op, const EagerTensor& x, const std::vector<bool>& reduced,
+                        const Shape& out_shape) {
   constexpr unsigned kMask = (K == Kind::Any || K == Kind::All) ? kBoolOnly : kNumberTypes;
   if (!(kMask & bit(x.dtype()))) throw_unsupported_dtype(op, x.dtype(), kMask);
   auto out = make_tensor(x.dtype(), out_shape);
-  if constexpr (K == Kind::Sum || K == Kind::Mean) {   // float32 over one run of axes: the direct loop
+  if constexpr (K == Kind::Sum || K == Kind::Mean) {  // float32 over one run of axes: the direct loop
     int64_t outer, mid, inner;
     if (x.dtype() == DType::Float32 && x.num_elements() > 0 &&
         direct::contiguous_reduction(x.shape().dims(), reduced, &outer, &mid, &inner)) {
@@ -131,9 +146,11 @@ EagerPtr reduce_compute(const std::string& op, const EagerTensor& x, const std::
   if (onednn::reduction_applicable(x, reduced) && out->num_elements() > 0 &&
       !((K == Kind::Max || K == Kind::Min) && any_nan(x))) {
     using dnnl::algorithm;
-    constexpr algorithm alg = K == Kind::Sum ? algorithm::reduction_sum : K == Kind::Mean ? algorithm::reduction_mean
-                              : K == Kind::Max ? algorithm::reduction_max : K == Kind::Min ? algorithm::reduction_min
-                                                                           : algorithm::reduction_mul;
+    constexpr algorithm alg = K == Kind::Sum    ? algorithm::reduction_sum
+                              : K == Kind::Mean ? algorithm::reduction_mean
+                              : K == Kind::Max  ? algorithm::reduction_max
+                              : K == Kind::Min  ? algorithm::reduction_min
+                                                : algorithm::reduction_mul;
     if constexpr (K != Kind::Any && K != Kind::All) {
       onednn::reduction(alg, x, reduced, *out);
       return out;
@@ -145,7 +162,7 @@ EagerPtr reduce_compute(const std::string& op, const EagerTensor& x, const std::
     if constexpr ((kMask & bit(dtype_of<T>())) != 0) {
       using A = typename Arith<T>::type;
       using Acc = AccOf<K, A>;
-      auto acc = std::make_unique<Acc[]>(static_cast<size_t>(std::max<int64_t>(n_out, 1)));   // not vector<bool>
+      auto acc = std::make_unique<Acc[]>(static_cast<size_t>(std::max<int64_t>(n_out, 1)));  // not vector<bool>
       std::fill(acc.get(), acc.get() + n_out, identity<K, Acc>());
       ref::reduce(x.data<T>(), x.shape().dims(), reduced, acc.get(),
                   [](Acc a, T v) { return fold<K, Acc, A>(a, widen(v)); });
@@ -174,8 +191,8 @@ KernelFn reduce_kernel(std::string op) {
     if (K == Kind::Any || K == Kind::All) {
       if (x.dtype() != DType::Bool)
         throw_error(Code::InvalidArgument, "cannot compute ", op,
-                    " as input #0(zero-based) was expected to be a bool tensor but is a ",
-                    tf_type_string(x.dtype()), " tensor");
+                    " as input #0(zero-based) was expected to be a bool tensor but is a ", tf_type_string(x.dtype()),
+                    " tensor");
     } else if (!(kNumberTypes & bit(x.dtype()))) {
       throw_unsupported_dtype(op, x.dtype(), kNumberTypes);
     }
@@ -191,7 +208,10 @@ KernelFn reduce_kernel(std::string op) {
 // The axes of a reduction as known values: eager inputs, or Const nodes of the graph being
 // built. Empty optional when they are only known at run time.
 bool known_ints(const TensorPtr& t, std::vector<int64_t>* out) {
-  if (t->is_eager()) { *out = read_int_list(*as_eager(t)); return true; }
+  if (t->is_eager()) {
+    *out = read_int_list(*as_eager(t));
+    return true;
+  }
   GraphBuilder* b = current_builder();
   if (!b || t->graph_id != b->graph()->id()) return false;
   EagerPtr v = b->constant_value(NodeOutput{t->node, t->index});
@@ -202,7 +222,7 @@ bool known_ints(const TensorPtr& t, std::vector<int64_t>* out) {
 
 struct ReduceInfo {
   std::vector<bool> reduced;
-  std::vector<int64_t> axes;    // normalised, ascending
+  std::vector<int64_t> axes;  // normalised, ascending
 };
 
 ReduceInfo reduce_info(const std::string& op, G g) {
@@ -234,7 +254,10 @@ TensorPtr kept_dims(const TensorPtr& t, const TensorPtr& x, const ReduceInfo& in
   int unknown = 0;
   for (int i = 0; i < xs.rank(); ++i) {
     int64_t d = info.reduced[i] ? 1 : xs[i];
-    if (d < 0) { ++unknown; d = -1; }
+    if (d < 0) {
+      ++unknown;
+      d = -1;
+    }
     dims.push_back(d);
   }
   if (unknown <= 1) return grad::op2("Reshape", t, grad::int_vector(dims));
@@ -250,8 +273,10 @@ TensorPtr reduce_count(const TensorPtr& x, const ReduceInfo& info) {
   int64_t count = 1;
   bool known = true;
   for (int64_t a : info.axes) {
-    if (xs[a] < 0) known = false;
-    else count *= xs[a];
+    if (xs[a] < 0)
+      known = false;
+    else
+      count *= xs[a];
   }
   if (known) return grad::scalar_like(x, static_cast<double>(count));
   return grad::reduce_sum(grad::op1("OnesLike", x), info.axes, true);
@@ -266,10 +291,8 @@ GradFn reduce_grad(Kind kind, std::string op) {
     bool keep = g.attrs.get_or("keep_dims", false);
     TensorPtr dk = kept_dims(d, x, info, keep);
     switch (kind) {
-      case Kind::Sum:
-        return {grad::broadcast_like(dk, x), nullptr};
-      case Kind::Mean:
-        return {grad::div(grad::broadcast_like(dk, x), reduce_count(x, info)), nullptr};
+      case Kind::Sum: return {grad::broadcast_like(dk, x), nullptr};
+      case Kind::Mean: return {grad::div(grad::broadcast_like(dk, x), reduce_count(x, info)), nullptr};
       case Kind::Max:
       case Kind::Min: {
         // The gradient is shared equally by the elements that attain the extremum.
@@ -289,16 +312,15 @@ GradFn reduce_grad(Kind kind, std::string op) {
         auto dx = grad::add(grad::mul(none_zero, grad::div(p_nz, x_nz)), grad::mul(one_zero, grad::mul(z, p_nz)));
         return {grad::mul(dx, dk), nullptr};
       }
-      default:
-        return grad::none(2);
+      default: return grad::none(2);
     }
   };
 }
 
 template <Kind K>
 OpDef reduce_op(const char* name, bool differentiable) {
-  return OpDef{name, name, 2, reduce_infer(name, K), reduce_kernel<K>(name),
-               differentiable ? reduce_grad(K, name) : GradFn{}};
+  return OpDef{
+      name, name, 2, reduce_infer(name, K), reduce_kernel<K>(name), differentiable ? reduce_grad(K, name) : GradFn{}};
 }
 
 // ---- ArgMax / ArgMin ----
@@ -335,12 +357,17 @@ EagerPtr arg_compute(const std::string& op, const EagerTensor& x, int64_t axis, 
           for (int64_t k = 0; k < n; ++k) {
             A v = widen(p[(o * n + k) * inner + i]);
             if (!(v == v)) continue;
-            if (best < 0 || (IsMax ? v > bv : v < bv)) { best = k; bv = v; }
+            if (best < 0 || (IsMax ? v > bv : v < bv)) {
+              best = k;
+              bv = v;
+            }
           }
           if (best < 0) best = 0;
           int64_t idx = o * inner + i;
-          if (out_type == DType::Int64) out->data<int64_t>()[idx] = best;
-          else out->data<int32_t>()[idx] = static_cast<int32_t>(best);
+          if (out_type == DType::Int64)
+            out->data<int64_t>()[idx] = best;
+          else
+            out->data<int32_t>()[idx] = static_cast<int32_t>(best);
         }
       }
     }
@@ -364,36 +391,37 @@ DType arg_output_type(const std::string& op, const Attrs& a, bool eager) {
 template <bool IsMax>
 OpDef arg_op(const char* name) {
   std::string op = name;
-  return OpDef{
-      name, name, 2,
-      [op](const InferContext& c) {
-        const Shape& in = c.inputs[0].shape;
-        check_dtype_graph(op, c.inputs[0].dtype, kArgTypes, "input");
-        check_dtype_graph(op, c.inputs[1].dtype, kAxisTypes, "dimension");
-        DType t = arg_output_type(op, c.attrs, false);
-        if (!in.has_rank()) return one(t, Shape::unknown_rank());
-        int r = in.rank();
-        if (!c.value(1)) return one(t, Shape(std::vector<int64_t>(std::max(r - 1, 0), Shape::kUnknown)));
-        int64_t a = c.value(1)->scalar_as_int();
-        if (a < -r || a >= r)
-          throw_error(Code::ValueError, "Dimension (", a, ") must be in the range [", -r, ", ", r,
-                      "), where ", r, " is the number of dimensions in the input. for '{{node ", op, "}}'");
-        if (a < 0) a += r;
-        std::vector<int64_t> d;
-        for (int i = 0; i < r; ++i)
-          if (i != a) d.push_back(in[i]);
-        return one(t, Shape(d));
-      },
-      [op](KernelContext& k, const std::vector<EagerPtr>& in) {
-        if (!(kArgTypes & bit(in[0]->dtype()))) throw_unsupported_dtype(op, in[0]->dtype(), kArgTypes);
-        check_axes_dtype_eager(in[1]->dtype());
-        if (in[1]->num_elements() != 1)
-          throw_error(Code::InvalidArgument, "dim must be a scalar, but received tensor of shape: ",
-                      in[1]->shape().debug_string());
-        DType t = arg_output_type(op, k.attrs, true);
-        return std::vector<EagerPtr>{arg_compute<IsMax>(op, *in[0], in[1]->scalar_as_int(), t)};
-      },
-      {}};
+  return OpDef{name,
+               name,
+               2,
+               [op](const InferContext& c) {
+                 const Shape& in = c.inputs[0].shape;
+                 check_dtype_graph(op, c.inputs[0].dtype, kArgTypes, "input");
+                 check_dtype_graph(op, c.inputs[1].dtype, kAxisTypes, "dimension");
+                 DType t = arg_output_type(op, c.attrs, false);
+                 if (!in.has_rank()) return one(t, Shape::unknown_rank());
+                 int r = in.rank();
+                 if (!c.value(1)) return one(t, Shape(std::vector<int64_t>(std::max(r - 1, 0), Shape::kUnknown)));
+                 int64_t a = c.value(1)->scalar_as_int();
+                 if (a < -r || a >= r)
+                   throw_error(Code::ValueError, "Dimension (", a, ") must be in the range [", -r, ", ", r, "), where ",
+                               r, " is the number of dimensions in the input. for '{{node ", op, "}}'");
+                 if (a < 0) a += r;
+                 std::vector<int64_t> d;
+                 for (int i = 0; i < r; ++i)
+                   if (i != a) d.push_back(in[i]);
+                 return one(t, Shape(d));
+               },
+               [op](KernelContext& k, const std::vector<EagerPtr>& in) {
+                 if (!(kArgTypes & bit(in[0]->dtype()))) throw_unsupported_dtype(op, in[0]->dtype(), kArgTypes);
+                 check_axes_dtype_eager(in[1]->dtype());
+                 if (in[1]->num_elements() != 1)
+                   throw_error(Code::InvalidArgument,
+                               "dim must be a scalar, but received tensor of shape: ", in[1]->shape().debug_string());
+                 DType t = arg_output_type(op, k.attrs, true);
+                 return std::vector<EagerPtr>{arg_compute<IsMax>(op, *in[0], in[1]->scalar_as_int(), t)};
+               },
+               {}};
 }
 
 }  // namespace

@@ -21,14 +21,16 @@ void add_input_types(OpRegistry& r) {
   };
   for (const char* op : {"Sum", "Mean", "Max", "Min", "Prod", "Any", "All"})
     set(op, {{1, "reduction_indices", "Tidx", kIdx}});
-  for (const char* op : {"ArgMax", "ArgMin"}) set(op, {{1, "dimension", "Tidx", {DType::Int16, DType::Int32, DType::Int64}}});
+  for (const char* op : {"ArgMax", "ArgMin"})
+    set(op, {{1, "dimension", "Tidx", {DType::Int16, DType::Int32, DType::Int64}}});
   set("Transpose", {{1, "perm", "Tperm", kIdx}});
   for (const char* op : {"Softmax", "LogSoftmax"})
     set(op, {{0, "logits", "T", {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64}}});
   set("InvertPermutation", {{0, "x", "T", kIdx}});
   set("ConcatV2", {{-1, "axis", "Tidx", kIdx}});
   set("Split", {{0, "split_dim", "split_dim", kI32}});
-  set("SplitV", {{1, "size_splits", "Tlen", {DType::Int8, DType::Int32, DType::Int64}}, {2, "split_dim", "split_dim", kI32}});
+  set("SplitV",
+      {{1, "size_splits", "Tlen", {DType::Int8, DType::Int32, DType::Int64}}, {2, "split_dim", "split_dim", kI32}});
   set("GatherV2", {{1, "indices", "Tindices", kIdx16}, {2, "axis", "Taxis", kIdx}});
   set("GatherNd", {{1, "indices", "Tindices", kIdx16}});
   set("ScatterNd", {{0, "indices", "Tindices", kIdx16}, {2, "shape", "Tindices", kIdx16}});
@@ -41,12 +43,26 @@ void add_input_types(OpRegistry& r) {
   set("Fill", {{0, "dims", "index_type", kIdx}});
   set("Slice", {{1, "begin", "Index", kIdx}, {2, "size", "Index", kIdx}});
   set("StridedSlice", {{1, "begin", "Index", kIdx}, {2, "end", "Index", kIdx}, {3, "strides", "Index", kIdx}});
-  set("OneHot", {{0, "indices", "TI", {DType::UInt8, DType::Int8, DType::Int32, DType::Int64}}, {1, "depth", "depth", kI32}});
+  set("OneHot",
+      {{0, "indices", "TI", {DType::UInt8, DType::Int8, DType::Int32, DType::Int64}}, {1, "depth", "depth", kI32}});
   set("LinSpace", {{2, "num", "Tidx", kIdx}});
-  set("Range", {{0, "start", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}},
-                {1, "limit", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}},
-                {2, "delta", "Tidx", {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16, DType::Int32, DType::Int64}}});
-  for (const char* op : {"RandomUniform", "RandomStandardNormal", "RandomUniformInt", "TruncatedNormal"}) set(op, {{0, "shape", "T", kIdx}});
+  set("Range", {{0,
+                 "start",
+                 "Tidx",
+                 {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16,
+                  DType::Int32, DType::Int64}},
+                {1,
+                 "limit",
+                 "Tidx",
+                 {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16,
+                  DType::Int32, DType::Int64}},
+                {2,
+                 "delta",
+                 "Tidx",
+                 {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16,
+                  DType::Int32, DType::Int64}}});
+  for (const char* op : {"RandomUniform", "RandomStandardNormal", "RandomUniformInt", "TruncatedNormal"})
+    set(op, {{0, "shape", "T", kIdx}});
   set("Conv2DBackpropInput", {{0, "input_sizes", "input_sizes", kI32}});
   set("Conv2DBackpropFilter", {{1, "filter_sizes", "filter_sizes", kI32}});
   set("TensorListGetItem", {{1, "index", "index", kI32}});
@@ -72,6 +88,7 @@ void register_all_ops(OpRegistry& r) {
   register_matmul_ops(r);
   register_state_ops(r);
   register_host_ops(r);
+  register_collective_ops(r);
   register_control_flow_ops(r);
   register_tensor_list_ops(r);
   register_shape_ops(r);
@@ -93,7 +110,7 @@ void register_all_ops(OpRegistry& r) {
   register_linalg_eig_ops(r);
   register_loss_ops(r);
   register_string_ops(r);
-  register_complex_ops(r);   // last: extends AddV2, Sub, Mul, RealDiv, Abs
+  register_complex_ops(r);  // last: extends AddV2, Sub, Mul, RealDiv, Abs
   add_input_types(r);
 }
 

@@ -18,8 +18,8 @@ int64_t scan_axis(const EagerTensor& axis, int rank) {
     throw_error(Code::InvalidArgument, "ScanOp: axis must be a scalar, not ", tf_shape(axis.shape()));
   int64_t a = axis.scalar_as_int(0);
   if (a < -rank || a >= rank)
-    throw_error(Code::InvalidArgument, "ScanOp: Expected scan axis in the range [", -rank, ", ", rank,
-                "), but got ", a);
+    throw_error(Code::InvalidArgument, "ScanOp: Expected scan axis in the range [", -rank, ", ", rank, "), but got ",
+                a);
   return a < 0 ? a + rank : a;
 }
 
@@ -28,8 +28,8 @@ InferFn scan_infer(std::string op) {
     check_dtype_graph(op, c.inputs[0].dtype, kScanTypes);
     const Shape& s = c.inputs[0].shape;
     if (c.inputs[1].shape.rank() > 0)
-      throw_error(Code::ValueError, "Shape must be rank 0 but is rank ", c.inputs[1].shape.rank(), " for '{{node ",
-                  op, "}} = ", op, "[]' with input shapes: ", tf_shapes(c.inputs), ".");
+      throw_error(Code::ValueError, "Shape must be rank 0 but is rank ", c.inputs[1].shape.rank(), " for '{{node ", op,
+                  "}} = ", op, "[]' with input shapes: ", tf_shapes(c.inputs), ".");
     if (c.value(1) && s.has_rank()) graph_rule(c, op, [&] { return scan_axis(*c.value(1), s.rank()); });
     return std::vector<TensorSpec>{c.inputs[0]};
   };

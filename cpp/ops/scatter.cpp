@@ -23,8 +23,8 @@ std::string suffix(const std::string& op, const InferContext& c) {
 void check_scatter_shapes(const std::string& op, const Shape& t, const Shape& ind, const Shape& upd, bool eager) {
   if (!t.has_rank() || !ind.has_rank() || !upd.has_rank()) return;
   if (ind.rank() < 1) {
-    throw_error(eager ? Code::InvalidArgument : Code::ValueError, "Indices shape must have rank at least one. Found:",
-                tf_shape(ind));
+    throw_error(eager ? Code::InvalidArgument : Code::ValueError,
+                "Indices shape must have rank at least one. Found:", tf_shape(ind));
   }
   int64_t k = ind[ind.rank() - 1];
   if (k < 0) return;
@@ -36,8 +36,8 @@ void check_scatter_shapes(const std::string& op, const Shape& t, const Shape& in
     if (want[i] >= 0 && upd[static_cast<int>(i)] >= 0 && want[i] != upd[static_cast<int>(i)]) ok = false;
   if (!ok)
     throw_error(eager ? Code::InvalidArgument : Code::ValueError,
-                "Inner dimensions of output shape must match inner dimensions of updates shape. Output: ",
-                tf_shape(t), " updates: ", tf_shape(upd));
+                "Inner dimensions of output shape must match inner dimensions of updates shape. Output: ", tf_shape(t),
+                " updates: ", tf_shape(upd));
 }
 
 InferFn scatter_infer(std::string op) {
@@ -74,7 +74,8 @@ KernelFn scatter_kernel(std::string op) {
         if (v < 0 || v >= td[d]) {
           std::string s;
           for (int64_t e = 0; e < k; ++e) s += (e ? ", " : "") + std::to_string(idx[i * k + e]);
-          throw_error(Code::InvalidArgument, "indices[", i, "] = [", s, "] does not index into shape ", tf_shape(t.shape()));
+          throw_error(Code::InvalidArgument, "indices[", i, "] = [", s, "] does not index into shape ",
+                      tf_shape(t.shape()));
         }
         off[i] += v * strides[d];
       }
@@ -102,7 +103,10 @@ KernelFn scatter_kernel(std::string op) {
         for (int64_t i = 0; i < n; ++i)
           for (int64_t j = 0; j < inner; ++j) {
             A a = widen(dst[off[i] * inner + j]), b = widen(u[i * inner + j]);
-            A r = K == Scat::Add ? A(a + b) : K == Scat::Sub ? A(a - b) : K == Scat::Min ? std::min(a, b) : std::max(a, b);
+            A r = K == Scat::Add   ? A(a + b)
+                  : K == Scat::Sub ? A(a - b)
+                  : K == Scat::Min ? std::min(a, b)
+                                   : std::max(a, b);
             dst[off[i] * inner + j] = narrow<T>(r);
           }
       }
@@ -126,8 +130,7 @@ std::vector<TensorPtr> scatter_grad(const GradContext& g) {
     return {grad::div(grad::mul(d, xi), all), nullptr, grad::mul(grad::op2("GatherNd", grad::div(d, all), ind), yi)};
   }
   TensorPtr gu = grad::op2("GatherNd", d, ind);
-  if (K == Scat::Update)
-    return {dispatch1("TensorScatterUpdate", {d, ind, zeros_like(y)}), nullptr, gu};
+  if (K == Scat::Update) return {dispatch1("TensorScatterUpdate", {d, ind, zeros_like(y)}), nullptr, gu};
   return {d, nullptr, K == Scat::Sub ? grad::neg(gu) : gu};
 }
 

@@ -24,7 +24,7 @@ int64_t range_size(double start, double limit, double delta, bool integral, bool
     throw_error(Code::InvalidArgument, "Requires start <= limit when delta > 0: ", start, "/", limit);
   if (delta < 0 && start < limit)
     throw_error(Code::InvalidArgument, "Requires start >= limit when delta < 0: ", start, "/", limit);
-  if (integral) {   // 128-bit: limit - start may not fit in 64 bits
+  if (integral) {  // 128-bit: limit - start may not fit in 64 bits
     auto s = static_cast<__int128>(start), l = static_cast<__int128>(limit), d = static_cast<__int128>(delta);
     __int128 span = l > s ? l - s : s - l, step = d > 0 ? d : -d;
     __int128 n = (span + step - 1) / step;
@@ -46,11 +46,14 @@ std::vector<TensorSpec> range_infer(const InferContext& c) {
       throw_error(Code::ValueError, "Shape must be rank 0 but is rank ", c.inputs[i].shape.rank(),
                   " for '{{node range}} = Range[]' with input shapes: ", tf_shapes(c.inputs), ".");
   if (!c.value(0) || !c.value(1) || !c.value(2)) return one(d, Shape{Shape::kUnknown});
-  int64_t n = graph_rule(c, "Range", [&] {
-    return range_size(c.value(0)->scalar_as_double(), c.value(1)->scalar_as_double(),
-                      c.value(2)->scalar_as_double(), is_integer(d), true,
-                      d == DType::Float32 || d == DType::Float16 || d == DType::BFloat16);
-  }, "range");
+  int64_t n = graph_rule(
+      c, "Range",
+      [&] {
+        return range_size(c.value(0)->scalar_as_double(), c.value(1)->scalar_as_double(),
+                          c.value(2)->scalar_as_double(), is_integer(d), true,
+                          d == DType::Float32 || d == DType::Float16 || d == DType::BFloat16);
+      },
+      "range");
   return one(d, Shape{n});
 }
 
@@ -64,15 +67,16 @@ std::vector<EagerPtr> range_kernel(KernelContext&, const std::vector<EagerPtr>& 
   if (!is_numeric(d)) throw_unsupported_dtype("Range", d);
   if (d == DType::Int64) {
     int64_t s = in[0]->data<int64_t>()[0], l = in[1]->data<int64_t>()[0], dl = in[2]->data<int64_t>()[0];
-    range_size(static_cast<double>(s), static_cast<double>(l), static_cast<double>(dl), true);   // checks
+    range_size(static_cast<double>(s), static_cast<double>(l), static_cast<double>(dl), true);  // checks
     __int128 span = static_cast<__int128>(l) - s, step = dl;
     if (span < 0) span = -span;
     if (step < 0) step = -step;
-    int64_t n = static_cast<int64_t>((span + step - 1) / step);   // < 2**64 / 1: fits after the checks
+    int64_t n = static_cast<int64_t>((span + step - 1) / step);  // < 2**64 / 1: fits after the checks
     auto out = make_tensor(d, Shape{n});
     // s + i * dl stays in range, but i * dl alone may not: compute modulo 2**64.
     for (int64_t i = 0; i < n; ++i)
-      out->data<int64_t>()[i] = static_cast<int64_t>(static_cast<uint64_t>(s) + static_cast<uint64_t>(i) * static_cast<uint64_t>(dl));
+      out->data<int64_t>()[i] =
+          static_cast<int64_t>(static_cast<uint64_t>(s) + static_cast<uint64_t>(i) * static_cast<uint64_t>(dl));
     return {out};
   }
   double s = in[0]->scalar_as_double(), l = in[1]->scalar_as_double(), dl = in[2]->scalar_as_double();
@@ -83,7 +87,7 @@ std::vector<EagerPtr> range_kernel(KernelContext&, const std::vector<EagerPtr>& 
     using T = decltype(tag);
     using A = typename Arith<T>::type;
     A a0 = widen(in[0]->data<T>()[0]), ad = widen(in[2]->data<T>()[0]);
-    if constexpr (std::is_integral<A>::value) {   // narrow ints: i * delta in 64 bits (no overflow)
+    if constexpr (std::is_integral<A>::value) {  // narrow ints: i * delta in 64 bits (no overflow)
       for (int64_t i = 0; i < n; ++i)
         out->data<T>()[i] = static_cast<T>(static_cast<int64_t>(a0) + i * static_cast<int64_t>(ad));
     } else {
@@ -103,8 +107,11 @@ std::vector<EagerPtr> linspace_kernel(KernelContext&, const std::vector<EagerPtr
   check_index_type("LinSpace", "Tidx", in[2]->dtype());
   for (int i = 0; i < 3; ++i)
     if (in[i]->shape().rank() != 0)
-      throw_error(Code::InvalidArgument, i == 0 ? "start" : i == 1 ? "stop" : "num", " must be a scalar, but got shape ",
-                  tf_shape(in[i]->shape()));
+      throw_error(Code::InvalidArgument,
+                  i == 0   ? "start"
+                  : i == 1 ? "stop"
+                           : "num",
+                  " must be a scalar, but got shape ", tf_shape(in[i]->shape()));
   int64_t num = in[2]->scalar_as_int(0);
   if (num <= 0) throw_error(Code::InvalidArgument, "Requires num > 0: ", num);
   auto out = make_tensor(d, Shape{num});
@@ -113,7 +120,10 @@ std::vector<EagerPtr> linspace_kernel(KernelContext&, const std::vector<EagerPtr
     using A = typename Arith<T>::type;
     A start = widen(in[0]->data<T>()[0]), stop = widen(in[1]->data<T>()[0]);
     T* o = out->data<T>();
-    if (num == 1) { o[0] = narrow<T>(start); return 0; }
+    if (num == 1) {
+      o[0] = narrow<T>(start);
+      return 0;
+    }
     A step = (stop - start) / static_cast<A>(num - 1);
     for (int64_t i = 0; i + 1 < num; ++i) o[i] = narrow<T>(static_cast<A>(start + step * static_cast<A>(i)));
     o[num - 1] = narrow<T>(stop);
@@ -134,7 +144,8 @@ std::vector<TensorSpec> one_hot_infer(const InferContext& c) {
   const Shape& ind = c.inputs[0].shape;
   DType d = c.inputs[2].dtype;
   if (!ind.has_rank()) return one(d, Shape::unknown_rank());
-  int64_t axis = graph_rule(c, "OneHot", [&] { return one_hot_axis(c.attrs.get_or("axis", int64_t{-1}), ind.rank()); }, "one_hot");
+  int64_t axis = graph_rule(
+      c, "OneHot", [&] { return one_hot_axis(c.attrs.get_or("axis", int64_t{-1}), ind.rank()); }, "one_hot");
   int64_t depth = Shape::kUnknown;
   if (c.value(1)) {
     depth = c.value(1)->scalar_as_int(0);
@@ -153,8 +164,10 @@ std::vector<EagerPtr> one_hot_kernel(KernelContext& k, const std::vector<EagerPt
     throw_error(Code::InvalidArgument, "Value for attr 'TI' of ", dtype_name(ind->dtype()),
                 " is not in the list of allowed values: uint8, int32, int64 for op OneHot");
   check_same_dtype_eager("OneHot", {on, off});
-  if (on->shape().rank() != 0) throw_error(Code::InvalidArgument, "on_value must be a scalar, but got: ", tf_shape(on->shape()));
-  if (off->shape().rank() != 0) throw_error(Code::InvalidArgument, "off_value must be a scalar, but got: ", tf_shape(off->shape()));
+  if (on->shape().rank() != 0)
+    throw_error(Code::InvalidArgument, "on_value must be a scalar, but got: ", tf_shape(on->shape()));
+  if (off->shape().rank() != 0)
+    throw_error(Code::InvalidArgument, "off_value must be a scalar, but got: ", tf_shape(off->shape()));
   int64_t depth = in[1]->scalar_as_int(0);
   if (depth < 0) throw_error(Code::InvalidArgument, "depth must be non-negative, got: ", depth);
   const auto& id = ind->shape().dims();
@@ -180,14 +193,17 @@ std::vector<EagerPtr> one_hot_kernel(KernelContext& k, const std::vector<EagerPt
 
 void register_sequence_ops(OpRegistry& r) {
   r.add(OpDef{"Range", "range", 3, range_infer, range_kernel, {}});
-  r.add(OpDef{"LinSpace", "LinSpace", 3,
+  r.add(OpDef{"LinSpace",
+              "LinSpace",
+              3,
               [](const InferContext& c) {
                 int64_t n = c.value(2) ? c.value(2)->scalar_as_int(0) : Shape::kUnknown;
                 if (c.value(2) && n <= 0)
                   throw_error(Code::ValueError, "Requires num > 0: ", n, " for '{{node LinSpace}} = LinSpace[]'");
                 return one(c.inputs[0].dtype, Shape{n});
               },
-              linspace_kernel, {}});
+              linspace_kernel,
+              {}});
   r.add(OpDef{"OneHot", "one_hot", 4, one_hot_infer, one_hot_kernel, {}});
 }
 

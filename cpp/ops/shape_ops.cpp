@@ -39,15 +39,16 @@ Shape reshape_eager(const Shape& in, const std::vector<int64_t>& req) {
   if (unknown >= 0) {
     if (known == 0 || n % known != 0) {
       if (known == 0)
-        throw_error(Code::InvalidArgument, "Reshape cannot infer the missing input size for an empty "
+        throw_error(Code::InvalidArgument,
+                    "Reshape cannot infer the missing input size for an empty "
                     "tensor unless all specified input sizes are non-zero");
       throw_error(Code::InvalidArgument, "Input to reshape is a tensor with ", n,
                   " values, but the requested shape requires a multiple of ", known);
     }
     out[unknown] = n / known;
   } else if (known != n) {
-    throw_error(Code::InvalidArgument, "Input to reshape is a tensor with ", n,
-                " values, but the requested shape has ", known);
+    throw_error(Code::InvalidArgument, "Input to reshape is a tensor with ", n, " values, but the requested shape has ",
+                known);
   }
   return Shape(out);
 }
@@ -61,7 +62,7 @@ std::vector<TensorSpec> reshape_infer(const InferContext& c) {
                 " for 'Reshape' with input shapes: ", tf_shapes(c.inputs), ".");
   if (!c.value(1)) {
     if (ss.rank() == 0) return one(d, Shape{});
-    return one(d, shape_input(c, 1));   // the known elements of shape arithmetic, if any
+    return one(d, shape_input(c, 1));  // the known elements of shape arithmetic, if any
   }
   std::vector<int64_t> req = values_of(c.value(1));
   int minus = static_cast<int>(std::count(req.begin(), req.end(), -1));
@@ -71,18 +72,18 @@ std::vector<TensorSpec> reshape_infer(const InferContext& c) {
     if (v >= 0) overflow |= __builtin_mul_overflow(known, v, &known);
   auto fail = [&](const std::string& msg) {
     std::string partial;
-    for (size_t i = 0; i < req.size(); ++i) partial += (i ? "," : "") + (req[i] < 0 ? std::string("?") : std::to_string(req[i]));
-    throw_error(Code::ValueError, msg, " for '{{node Reshape}} = Reshape[]' with input shapes: ",
-                tf_shapes(c.inputs), " and with input tensors computed as partial shapes: input[1] = [",
-                partial, "].");
+    for (size_t i = 0; i < req.size(); ++i)
+      partial += (i ? "," : "") + (req[i] < 0 ? std::string("?") : std::to_string(req[i]));
+    throw_error(Code::ValueError, msg, " for '{{node Reshape}} = Reshape[]' with input shapes: ", tf_shapes(c.inputs),
+                " and with input tensors computed as partial shapes: input[1] = [", partial, "].");
   };
   if (overflow) fail("Shape " + tf_shape(Shape(req)) + " has too many elements");
   if (minus > 1) fail("Cannot infer multiple unknown dimensions in shape " + tf_shape(Shape(req)));
   if (in.is_fully_defined()) {
     int64_t n = in.num_elements();
     if (minus == 0 && known != n)
-      fail("Cannot reshape a tensor with " + std::to_string(n) + " elements to shape " +
-           tf_shape(Shape(req)) + " (" + std::to_string(known) + " elements)");
+      fail("Cannot reshape a tensor with " + std::to_string(n) + " elements to shape " + tf_shape(Shape(req)) + " (" +
+           std::to_string(known) + " elements)");
     if (minus == 1) {
       if (known == 0 ? n != 0 : n % known != 0)
         fail("Dimension size must be evenly divisible by " + std::to_string(known) + " but is " + std::to_string(n));
@@ -98,9 +99,8 @@ std::vector<TensorSpec> reshape_infer(const InferContext& c) {
 std::vector<EagerPtr> reshape_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
   check_index_type("Reshape", "Tshape", in[1]->dtype());
   if (in[1]->shape().rank() > 1)
-    throw_error(Code::InvalidArgument, "shape must be a vector of {int32,int64}, got shape ",
-                tf_shape(in[1]->shape()));
-  return {reshaped(in[0], reshape_eager(in[0]->shape(), read_int_list(*in[1])))};   // shares the buffer
+    throw_error(Code::InvalidArgument, "shape must be a vector of {int32,int64}, got shape ", tf_shape(in[1]->shape()));
+  return {reshaped(in[0], reshape_eager(in[0]->shape(), read_int_list(*in[1])))};  // shares the buffer
 }
 
 std::vector<TensorPtr> reshape_like_input_grad(const GradContext& g) {
@@ -198,8 +198,10 @@ std::vector<int64_t> invert(const std::vector<int64_t>& p) {
 std::vector<TensorPtr> transpose_grad(const GradContext& g) {
   if (!g.out_grads[0]) return {nullptr, nullptr};
   TensorPtr inv;
-  if (EagerPtr p = known_value(g.inputs[1])) inv = const_tensor(int_vector(p->dtype(), invert(read_int_list(*p))));
-  else inv = dispatch1("InvertPermutation", {g.inputs[1]});
+  if (EagerPtr p = known_value(g.inputs[1]))
+    inv = const_tensor(int_vector(p->dtype(), invert(read_int_list(*p))));
+  else
+    inv = dispatch1("InvertPermutation", {g.inputs[1]});
   return {dispatch1("Transpose", {g.out_grads[0], inv}), nullptr};
 }
 
@@ -212,8 +214,7 @@ int64_t expand_axis(int64_t dim, int rank) {
 }
 
 int64_t scalar_value(const EagerTensor& t, const std::string& what) {
-  if (t.num_elements() != 1)
-    throw_error(Code::InvalidArgument, "'", what, "' must be a tensor with a single value");
+  if (t.num_elements() != 1) throw_error(Code::InvalidArgument, "'", what, "' must be a tensor with a single value");
   return t.scalar_as_int(0);
 }
 
@@ -225,8 +226,10 @@ std::vector<TensorSpec> expand_dims_infer(const InferContext& c) {
   if (!c.value(1)) return one(d, Shape(std::vector<int64_t>(r + 1, Shape::kUnknown)));
   int64_t dim = scalar_value(*c.value(1), "dim");
   if (dim < -r - 1 || dim > r)
-    throw_error(Code::ValueError, "dim ", dim, " not in the interval [", -r - 1, ", ", r, "]. for "
-                "'{{node ExpandDims}} = ExpandDims[]' with input shapes: ", tf_shapes(c.inputs), ".");
+    throw_error(Code::ValueError, "dim ", dim, " not in the interval [", -r - 1, ", ", r,
+                "]. for "
+                "'{{node ExpandDims}} = ExpandDims[]' with input shapes: ",
+                tf_shapes(c.inputs), ".");
   auto dims = in.dims();
   dims.insert(dims.begin() + (dim < 0 ? dim + r + 1 : dim), 1);
   return one(d, Shape(dims));
@@ -250,7 +253,8 @@ Shape squeeze_shape(const Shape& in, const std::vector<int64_t>& sq, bool eager)
   for (size_t k = 0; k < sq.size(); ++k) {
     int64_t a = sq[k];
     if (a < -r || a >= r) {
-      if (eager) throw_error(Code::InvalidArgument, "Tried to squeeze dim index ", a, " for tensor with ", r, " dimensions.");
+      if (eager)
+        throw_error(Code::InvalidArgument, "Tried to squeeze dim index ", a, " for tensor with ", r, " dimensions.");
       throw_error(Code::InvalidArgument, "squeeze_dims[", k, "] not in [", -r, ",", r, ").");
     }
     if (a < 0) a += r;
@@ -310,7 +314,8 @@ std::vector<TensorSpec> tile_infer(const InferContext& c) {
   auto mv = values_of(c.value(1));
   for (int i = 0; i < rank; ++i) {
     int64_t o;
-    if (!mv.empty() && in.has_rank() && in[i] >= 0 && mv[i] >= 0 && !__builtin_mul_overflow(in[i], mv[i], &o)) out[i] = o;
+    if (!mv.empty() && in.has_rank() && in[i] >= 0 && mv[i] >= 0 && !__builtin_mul_overflow(in[i], mv[i], &o))
+      out[i] = o;
     if (!mv.empty() && mv[i] == 0) out[i] = 0;
   }
   return one(d, Shape(out));
@@ -344,8 +349,7 @@ std::vector<EagerPtr> tile_kernel(KernelContext&, const std::vector<EagerPtr>& i
   if (dims.empty()) return {in[0]};
   visit_move(in[0]->dtype(), [&](auto tag) {
     using T = decltype(tag);
-    tile_rec(elems<T>(*in[0]), elems<T>(*out), dims, mult, row_major_strides(dims),
-             row_major_strides(out_dims), 0);
+    tile_rec(elems<T>(*in[0]), elems<T>(*out), dims, mult, row_major_strides(dims), row_major_strides(out_dims), 0);
     return 0;
   });
   return {out};
@@ -365,19 +369,21 @@ std::vector<TensorPtr> tile_grad(const GradContext& g) {
   if (mv && x->shape().is_fully_defined()) {
     auto m = read_int_list(*mv);
     std::vector<int64_t> s;
-    for (int i = 0; i < r; ++i) { s.push_back(m[i]); s.push_back(x->shape()[i]); }
+    for (int i = 0; i < r; ++i) {
+      s.push_back(m[i]);
+      s.push_back(x->shape()[i]);
+    }
     split_shape = const_tensor(int_vector(it, s));
   } else {
-    TensorPtr both = dispatch1("Pack", {g.inputs[1], shape_tensor(x, it)},
-                               Attrs{{"axis", int64_t{1}}, {"N", int64_t{2}}});
+    TensorPtr both =
+        dispatch1("Pack", {g.inputs[1], shape_tensor(x, it)}, Attrs{{"axis", int64_t{1}}, {"N", int64_t{2}}});
     split_shape = dispatch1("Reshape", {both, const_tensor(int_vector(DType::Int32, {-1}))});
   }
   std::vector<int64_t> axes;
   for (int i = 0; i < r; ++i) axes.push_back(2 * i);
   TensorPtr reshaped_dy = dispatch1("Reshape", {dy, split_shape});
   if (r == 0) return {reshaped_dy, nullptr};
-  return {dispatch1("Sum", {reshaped_dy, const_tensor(int_vector(DType::Int32, axes))},
-                    Attrs{{"keep_dims", false}}),
+  return {dispatch1("Sum", {reshaped_dy, const_tensor(int_vector(DType::Int32, axes))}, Attrs{{"keep_dims", false}}),
           nullptr};
 }
 
@@ -406,8 +412,7 @@ std::vector<TensorSpec> pad_infer(const InferContext& c) {
     throw_error(Code::ValueError, msg, " for '{{node Pad}} = Pad[]' with input shapes: ", tf_shapes(c.inputs), ".");
   };
   if (ps.has_rank() && ps.rank() != 2) fail("Shape must be rank 2 but is rank " + std::to_string(ps.rank()));
-  if (ps.has_rank() && ps[1] >= 0 && ps[1] != 2)
-    fail("Dimension must be 2 but is " + std::to_string(ps[1]));
+  if (ps.has_rank() && ps[1] >= 0 && ps[1] != 2) fail("Dimension must be 2 but is " + std::to_string(ps[1]));
   int rank = in.rank();
   if (rank >= 0 && ps.has_rank() && ps[0] >= 0 && ps[0] != rank)
     fail("Shape must be rank " + std::to_string(ps[0]) + " but is rank " + std::to_string(rank));
@@ -446,8 +451,7 @@ std::vector<EagerPtr> pad_kernel(KernelContext&, const std::vector<EagerPtr>& in
     using T = decltype(tag);
     T* o = elems<T>(*out);
     std::fill(o, o + out->num_elements(), in.size() > 2 ? elems<T>(*in[2])[0] : T{});
-    if (x->num_elements() > 0)
-      strided_copy(elems<T>(*x), row_major_strides(dims), o + offset, out_strides, dims);
+    if (x->num_elements() > 0) strided_copy(elems<T>(*x), row_major_strides(dims), o + offset, out_strides, dims);
     return 0;
   });
   return {out};
@@ -467,7 +471,8 @@ std::vector<TensorPtr> pad_grad(const GradContext& g) {
     for (size_t i = 0; i < v.size(); i += 2) b.push_back(v[i]);
     begin = const_tensor(int_vector(it, b));
   } else {
-    TensorPtr col = dispatch1("Slice", {g.inputs[1], const_tensor(int_vector(it, {0, 0})), const_tensor(int_vector(it, {-1, 1}))});
+    TensorPtr col =
+        dispatch1("Slice", {g.inputs[1], const_tensor(int_vector(it, {0, 0})), const_tensor(int_vector(it, {-1, 1}))});
     begin = dispatch1("Reshape", {col, const_tensor(int_vector(DType::Int32, {-1}))});
   }
   out[0] = dispatch1("Slice", {dy, begin, shape_tensor(x, it)});
@@ -480,7 +485,9 @@ void register_shape_ops(OpRegistry& r) {
   r.add(OpDef{"Reshape", "Reshape", 2, reshape_infer, reshape_kernel, reshape_like_input_grad});
 
   r.add(OpDef{"Transpose", "transpose", 2, transpose_infer, transpose_kernel, transpose_grad});
-  r.add(OpDef{"InvertPermutation", "InvertPermutation", 1,
+  r.add(OpDef{"InvertPermutation",
+              "InvertPermutation",
+              1,
               [](const InferContext& c) { return one(c.inputs[0].dtype, c.inputs[0].shape); },
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 check_index_type("InvertPermutation", "T", in[0]->dtype());
@@ -515,33 +522,44 @@ void register_shape_ops(OpRegistry& r) {
                 return std::vector<TensorPtr>{dispatch1("Reshape", {g.out_grads[0], shape_tensor(g.inputs[0])})};
               }});
 
-  OpDef& shape = r.add(OpDef{"Shape", "Shape", 1,
-      [](const InferContext& c) {
-        const Shape& s = c.inputs[0].shape;
-        return one(out_type(c.attrs), Shape{s.has_rank() ? static_cast<int64_t>(s.rank()) : Shape::kUnknown});
-      },
-      [](KernelContext& k, const std::vector<EagerPtr>& in) {
-        return std::vector<EagerPtr>{int_vector(out_type(k.attrs), in[0]->shape().dims())};
-      },
-      {}});
+  OpDef& shape = r.add(OpDef{"Shape",
+                             "Shape",
+                             1,
+                             [](const InferContext& c) {
+                               const Shape& s = c.inputs[0].shape;
+                               return one(out_type(c.attrs),
+                                          Shape{s.has_rank() ? static_cast<int64_t>(s.rank()) : Shape::kUnknown});
+                             },
+                             [](KernelContext& k, const std::vector<EagerPtr>& in) {
+                               return std::vector<EagerPtr>{int_vector(out_type(k.attrs), in[0]->shape().dims())};
+                             },
+                             {}});
   shape.shape_only = true;
   shape.partial = [](const InferContext& c) { return c.inputs[0].shape; };
-  OpDef& size = r.add(OpDef{"Size", "Size", 1,
-      [](const InferContext& c) { return one(out_type(c.attrs), Shape{}); },
-      [](KernelContext& k, const std::vector<EagerPtr>& in) {
-        return std::vector<EagerPtr>{int_scalar(out_type(k.attrs), in[0]->shape().num_elements())};
-      },
-      {}});
+  OpDef& size =
+      r.add(OpDef{"Size",
+                  "Size",
+                  1,
+                  [](const InferContext& c) { return one(out_type(c.attrs), Shape{}); },
+                  [](KernelContext& k, const std::vector<EagerPtr>& in) {
+                    return std::vector<EagerPtr>{int_scalar(out_type(k.attrs), in[0]->shape().num_elements())};
+                  },
+                  {}});
   size.shape_only = true;
-  OpDef& rank = r.add(OpDef{"Rank", "Rank", 1,
-      [](const InferContext&) { return one(DType::Int32, Shape{}); },
-      [](KernelContext&, const std::vector<EagerPtr>& in) {
-        return std::vector<EagerPtr>{int_scalar(DType::Int32, in[0]->shape().rank())};
-      },
-      {}});
+  OpDef& rank = r.add(OpDef{"Rank",
+                            "Rank",
+                            1,
+                            [](const InferContext&) { return one(DType::Int32, Shape{}); },
+                            [](KernelContext&, const std::vector<EagerPtr>& in) {
+                              return std::vector<EagerPtr>{int_scalar(DType::Int32, in[0]->shape().rank())};
+                            },
+                            {}});
   rank.shape_only = true;
 
-  r.add(OpDef{"StopGradient", "StopGradient", 1, same_spec,
+  r.add(OpDef{"StopGradient",
+              "StopGradient",
+              1,
+              same_spec,
               [](KernelContext&, const std::vector<EagerPtr>& in) { return std::vector<EagerPtr>{in[0]}; },
               {}});
   r.add(OpDef{"Tile", "Tile", 2, tile_infer, tile_kernel, tile_grad});

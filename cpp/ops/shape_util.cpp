@@ -8,24 +8,28 @@ EagerPtr view_of(const EagerPtr& src, int64_t offset, const Shape& shape) {
   size_t es = dtype_size(src->dtype());
   auto* base = static_cast<char*>(const_cast<void*>(src->raw()));
   std::shared_ptr<void> owner(src->buffer());
-  auto buf = Buffer::wrap(base + offset * static_cast<int64_t>(es),
-                          static_cast<size_t>(shape.num_elements()) * es, std::move(owner));
+  auto buf = Buffer::wrap(base + offset * static_cast<int64_t>(es), static_cast<size_t>(shape.num_elements()) * es,
+                          std::move(owner));
   return std::make_shared<EagerTensor>(src->dtype(), shape, std::move(buf));
 }
 
 EagerPtr int_vector(DType d, const std::vector<int64_t>& v) {
   auto t = make_tensor(d, Shape{static_cast<int64_t>(v.size())});
   for (size_t i = 0; i < v.size(); ++i) {
-    if (d == DType::Int64) t->data<int64_t>()[i] = v[i];
-    else t->data<int32_t>()[i] = static_cast<int32_t>(v[i]);
+    if (d == DType::Int64)
+      t->data<int64_t>()[i] = v[i];
+    else
+      t->data<int32_t>()[i] = static_cast<int32_t>(v[i]);
   }
   return t;
 }
 
 EagerPtr int_scalar(DType d, int64_t v) {
   auto t = make_tensor(d, Shape{});
-  if (d == DType::Int64) t->data<int64_t>()[0] = v;
-  else t->data<int32_t>()[0] = static_cast<int32_t>(v);
+  if (d == DType::Int64)
+    t->data<int64_t>()[0] = v;
+  else
+    t->data<int32_t>()[0] = static_cast<int32_t>(v);
   return t;
 }
 

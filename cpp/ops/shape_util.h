@@ -12,7 +12,9 @@
 
 namespace fn {
 
-struct Bytes16 { uint64_t lo, hi; };
+struct Bytes16 {
+  uint64_t lo, hi;
+};
 
 // Calls f(T{}) with T an unsigned type as wide as d's elements, or std::string for strings:
 // data-movement kernels only copy elements, so one instantiation per element size suffices.
@@ -24,21 +26,24 @@ auto visit_move(DType d, F&& f) {
     case 2: return f(uint16_t{});
     case 4: return f(uint32_t{});
     case 8: return f(uint64_t{});
-    case 16: return f(Bytes16{});   // complex128
-    default:
-      throw_error(Code::InvalidArgument, "Data type ", dtype_name(d), " is not supported here");
+    case 16: return f(Bytes16{});  // complex128
+    default: throw_error(Code::InvalidArgument, "Data type ", dtype_name(d), " is not supported here");
   }
 }
 
 template <typename T>
 T* elems(EagerTensor& t) {
-  if constexpr (std::is_same<T, std::string>::value) return t.strings().data();
-  else return static_cast<T*>(t.raw());
+  if constexpr (std::is_same<T, std::string>::value)
+    return t.strings().data();
+  else
+    return static_cast<T*>(t.raw());
 }
 template <typename T>
 const T* elems(const EagerTensor& t) {
-  if constexpr (std::is_same<T, std::string>::value) return t.strings().data();
-  else return static_cast<const T*>(t.raw());
+  if constexpr (std::is_same<T, std::string>::value)
+    return t.strings().data();
+  else
+    return static_cast<const T*>(t.raw());
 }
 
 // A tensor of `shape` sharing `src`'s storage from element `offset` on (POD dtypes only):
@@ -57,20 +62,19 @@ int64_t prod(const std::vector<int64_t>& dims);
 
 // "[2,3]" with "?" for unknown dims / rank, as TensorFlow's shape-inference messages print.
 std::string tf_shape(const Shape& s);
-std::string tf_shapes(const std::vector<TensorSpec>& specs);   // "[2,3], [1]"
+std::string tf_shapes(const std::vector<TensorSpec>& specs);  // "[2,3], [1]"
 
 // Shape rules share their validation with kernels: validators throw InvalidArgument (the eager
 // error); graph_rule turns that into TF's ValueError "... for 'Op' with input shapes: ...".
 // `node` is the node's default name when it differs from the op type ("range" for Range).
 template <typename F>
-auto graph_rule(const InferContext& c, const std::string& op, F&& f, const std::string& node = "")
-    -> decltype(f()) {
+auto graph_rule(const InferContext& c, const std::string& op, F&& f, const std::string& node = "") -> decltype(f()) {
   try {
     return f();
   } catch (const Error& e) {
     if (e.code() != Code::InvalidArgument) throw;
-    throw Error(Code::ValueError, std::string(e.what()) + " for '{{node " + (node.empty() ? op : node) + "}} = " +
-                                      op + "[]' with input shapes: " + tf_shapes(c.inputs) + ".");
+    throw Error(Code::ValueError, std::string(e.what()) + " for '{{node " + (node.empty() ? op : node) + "}} = " + op +
+                                      "[]' with input shapes: " + tf_shapes(c.inputs) + ".");
   }
 }
 
@@ -113,7 +117,10 @@ void strided_copy(const T* src, const std::vector<int64_t>& src_strides, T* dst,
   int r = static_cast<int>(dims.size());
   for (int64_t d : dims)
     if (d == 0) return;
-  if (r == 0) { *dst = *src; return; }
+  if (r == 0) {
+    *dst = *src;
+    return;
+  }
   std::vector<int64_t> idx(r, 0);
   const int64_t n = dims[r - 1], ss = src_strides[r - 1], ds = dst_strides[r - 1];
   int64_t so = 0, doff = 0;

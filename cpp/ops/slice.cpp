@@ -13,20 +13,22 @@ struct SliceMasks {
 };
 
 SliceMasks read_masks(const Attrs& a) {
-  return {a.get_or("begin_mask", int64_t{0}), a.get_or("end_mask", int64_t{0}),
-          a.get_or("ellipsis_mask", int64_t{0}), a.get_or("new_axis_mask", int64_t{0}),
-          a.get_or("shrink_axis_mask", int64_t{0})};
+  return {a.get_or("begin_mask", int64_t{0}), a.get_or("end_mask", int64_t{0}), a.get_or("ellipsis_mask", int64_t{0}),
+          a.get_or("new_axis_mask", int64_t{0}), a.get_or("shrink_axis_mask", int64_t{0})};
 }
 
 Attrs masks_attrs(const SliceMasks& m) {
-  return Attrs{{"begin_mask", m.begin}, {"end_mask", m.end}, {"ellipsis_mask", m.ellipsis},
-               {"new_axis_mask", m.new_axis}, {"shrink_axis_mask", m.shrink}};
+  return Attrs{{"begin_mask", m.begin},
+               {"end_mask", m.end},
+               {"ellipsis_mask", m.ellipsis},
+               {"new_axis_mask", m.new_axis},
+               {"shrink_axis_mask", m.shrink}};
 }
 
 // The region a strided slice reads, per input dimension, and the output shape.
 struct SliceRegion {
-  std::vector<int64_t> begin, size, stride;   // per input dim (size -1: unknown)
-  std::vector<int64_t> final_shape;           // with new axes, without shrunk dims (-1: unknown)
+  std::vector<int64_t> begin, size, stride;  // per input dim (size -1: unknown)
+  std::vector<int64_t> final_shape;          // with new axes, without shrunk dims (-1: unknown)
 };
 
 constexpr int kNewAxis = -1, kShrink = -2;
@@ -39,19 +41,24 @@ SliceRegion strided_region(const Shape& in, const std::vector<int64_t>* b, const
   int64_t ell = m.ellipsis;
   if (ell & (ell - 1)) throw_error(Code::InvalidArgument, "Multiple ellipses in slice spec not allowed");
   int64_t sparse = n;
-  if (!ell) { ell = int64_t{1} << sparse; ++sparse; }
+  if (!ell) {
+    ell = int64_t{1} << sparse;
+    ++sparse;
+  }
   int64_t after_ellipsis = 0;
   bool seen = false;
   for (int64_t i = 0; i < sparse; ++i) {
-    if ((ell >> i) & 1) seen = true;
-    else if (seen && ((m.new_axis >> i) & 1)) ++after_ellipsis;
+    if ((ell >> i) & 1)
+      seen = true;
+    else if (seen && ((m.new_axis >> i) & 1))
+      ++after_ellipsis;
   }
   int rank = in.rank();
   // Dense spec: one entry per input dim.
   std::vector<int64_t> db(rank, 0), de(rank, 0), ds(rank, 1);
   std::vector<char> bm(rank, 0), em(rank, 0), sh(rank, 0);
-  std::vector<char> bk(rank, 1), ek(rank, 1), sk(rank, 1);   // value known (ellipsis dims: yes)
-  std::vector<int> gather;   // output dims: input dim, kNewAxis or kShrink
+  std::vector<char> bk(rank, 1), ek(rank, 1), sk(rank, 1);  // value known (ellipsis dims: yes)
+  std::vector<int> gather;                                  // output dims: input dim, kNewAxis or kShrink
   int full = 0;
   for (int64_t i = 0; i < sparse; ++i) {
     if ((ell >> i) & 1) {
@@ -64,8 +71,8 @@ SliceRegion strided_region(const Shape& in, const std::vector<int64_t>* b, const
       gather.push_back(kNewAxis);
     } else {
       if (full == rank)
-        throw_error(Code::InvalidArgument, "Index out of range using input dim ", full, "; input has only ",
-                    rank, " dims");
+        throw_error(Code::InvalidArgument, "Index out of range using input dim ", full, "; input has only ", rank,
+                    " dims");
       bk[full] = b != nullptr;
       ek[full] = e != nullptr;
       sk[full] = s != nullptr;
@@ -92,7 +99,8 @@ SliceRegion strided_region(const Shape& in, const std::vector<int64_t>* b, const
       if (bk[i] && dim >= 0) {
         int64_t x = db[i] < 0 ? db[i] + dim : db[i];
         if (x < 0 || x >= dim)
-          throw_error(Code::InvalidArgument, "slice index ", x, " of dimension ", i, " out of bounds.");   // TF: after + dim
+          throw_error(Code::InvalidArgument, "slice index ", x, " of dimension ", i,
+                      " out of bounds.");  // TF: after + dim
         r.begin[i] = x;
       }
       continue;
@@ -110,8 +118,10 @@ SliceRegion strided_region(const Shape& in, const std::vector<int64_t>* b, const
     r.size[i] = len;
   }
   for (int g : gather) {
-    if (g == kNewAxis) r.final_shape.push_back(1);
-    else if (g != kShrink) r.final_shape.push_back(r.size[g]);
+    if (g == kNewAxis)
+      r.final_shape.push_back(1);
+    else if (g != kShrink)
+      r.final_shape.push_back(r.size[g]);
   }
   return r;
 }
@@ -155,19 +165,22 @@ void check_spec_tensors(const std::vector<TensorSpec>& in, size_t first) {
 // ---- StridedSlice ----
 
 std::vector<TensorSpec> strided_slice_infer(const InferContext& c) {
-  return graph_rule(c, "StridedSlice", [&] {
-    DType d = c.inputs[0].dtype;
-    check_spec_tensors(c.inputs, 1);
-    const Shape& in = c.inputs[0].shape;
-    const Shape& bs = c.inputs[1].shape;
-    if (!in.has_rank() || !bs.has_rank() || bs[0] < 0) return one(d, Shape::unknown_rank());
-    std::vector<int64_t> v[3];
-    for (int i = 0; i < 3; ++i)
-      if (c.value(i + 1)) v[i] = read_int_list(*c.value(i + 1));
-    auto opt = [&](int i) { return c.value(i + 1) ? &v[i] : nullptr; };
-    SliceRegion r = strided_region(in, opt(0), opt(1), opt(2), bs[0], read_masks(c.attrs));
-    return one(d, Shape(r.final_shape));
-  }, "strided_slice");
+  return graph_rule(
+      c, "StridedSlice",
+      [&] {
+        DType d = c.inputs[0].dtype;
+        check_spec_tensors(c.inputs, 1);
+        const Shape& in = c.inputs[0].shape;
+        const Shape& bs = c.inputs[1].shape;
+        if (!in.has_rank() || !bs.has_rank() || bs[0] < 0) return one(d, Shape::unknown_rank());
+        std::vector<int64_t> v[3];
+        for (int i = 0; i < 3; ++i)
+          if (c.value(i + 1)) v[i] = read_int_list(*c.value(i + 1));
+        auto opt = [&](int i) { return c.value(i + 1) ? &v[i] : nullptr; };
+        SliceRegion r = strided_region(in, opt(0), opt(1), opt(2), bs[0], read_masks(c.attrs));
+        return one(d, Shape(r.final_shape));
+      },
+      "strided_slice");
 }
 
 // x[i] on a non-empty tensor (one spec entry: shrink, stride 1, no masks, i in bounds): the view
@@ -186,7 +199,7 @@ EagerPtr index_view(const std::vector<EagerPtr>& in, const SliceMasks& m) {
   int64_t dim = x.shape()[0], i = scalar(*in[1]);
   if (scalar(*in[3]) != 1) return nullptr;
   if (i < 0) i += dim;
-  if (i < 0 || i >= dim) return nullptr;   // the general path raises TF's error
+  if (i < 0 || i >= dim) return nullptr;  // the general path raises TF's error
   const auto& dims = x.shape().dims();
   return view_of(in[0], i * (x.num_elements() / dim), Shape(std::vector<int64_t>(dims.begin() + 1, dims.end())));
 }
@@ -204,7 +217,8 @@ std::vector<TensorPtr> strided_slice_grad(const GradContext& g) {
   const TensorPtr& dy = g.out_grads[0];
   if (!dy) return {nullptr, nullptr, nullptr, nullptr};
   TensorPtr shape = shape_tensor(g.inputs[0], g.inputs[1]->dtype());
-  return {dispatch1("StridedSliceGrad", {shape, g.inputs[1], g.inputs[2], g.inputs[3], dy}, masks_attrs(read_masks(g.attrs))),
+  return {dispatch1("StridedSliceGrad", {shape, g.inputs[1], g.inputs[2], g.inputs[3], dy},
+                    masks_attrs(read_masks(g.attrs))),
           nullptr, nullptr, nullptr};
 }
 
@@ -253,7 +267,8 @@ SliceRegion slice_spec(const Shape& in, const std::vector<int64_t>& begin, const
     int64_t dim = in[i], b = begin[i], s = size[i];
     if (dim >= 0) {
       if (s == -1) s = dim - b;
-      if (b < 0 || b > dim) throw_error(Code::InvalidArgument, "Expected begin[", i, "] in [0, ", dim, "], but got ", b);
+      if (b < 0 || b > dim)
+        throw_error(Code::InvalidArgument, "Expected begin[", i, "] in [0, ", dim, "], but got ", b);
       if (s < 0 || s > dim - b)
         throw_error(Code::InvalidArgument, "Expected size[", i, "] in [0, ", dim - b, "], but got ", s);
     } else if (s == -1) {
@@ -339,7 +354,7 @@ Shape strided_slice_partial(const InferContext& c) {
   SliceRegion r = strided_region(Shape{p.rank()}, &b, &e, &s, static_cast<int64_t>(b.size()), m);
   std::vector<int64_t> out;
   for (int64_t k = 0; k < r.size[0]; ++k) out.push_back(p[static_cast<int>(r.begin[0] + k * r.stride[0])]);
-  return Shape(out);   // a shrunk (scalar) slice is its one element
+  return Shape(out);  // a shrunk (scalar) slice is its one element
 }
 
 }  // namespace

@@ -48,8 +48,7 @@ std::vector<EagerPtr> topk_kernel(KernelContext& kc, const std::vector<EagerPtr>
     throw_error(Code::InvalidArgument, "k must be scalar, got shape ", tf_shape(in[1]->shape()));
   int64_t k = in[1]->scalar_as_int(0);
   if (k < 0) throw_error(Code::InvalidArgument, "Need k >= 0, got ", k);
-  if (x.shape().rank() < 1)
-    throw_error(Code::InvalidArgument, "input must be >= 1-D, got shape ", tf_shape(x.shape()));
+  if (x.shape().rank() < 1) throw_error(Code::InvalidArgument, "input must be >= 1-D, got shape ", tf_shape(x.shape()));
   std::vector<int64_t> d = x.shape().dims();
   int64_t n = d.back();
   if (n < k) throw_error(Code::InvalidArgument, "input must have at least k columns. Had ", n, ", needed ", k);
@@ -81,8 +80,10 @@ std::vector<EagerPtr> topk_kernel(KernelContext& kc, const std::vector<EagerPtr>
       });
       for (int64_t j = 0; j < k; ++j) {
         vo[r * k + j] = row[order[j]];
-        if (idx_t == DType::Int64) indices->data<int64_t>()[r * k + j] = order[j];
-        else indices->data<int32_t>()[r * k + j] = static_cast<int32_t>(order[j]);
+        if (idx_t == DType::Int64)
+          indices->data<int64_t>()[r * k + j] = order[j];
+        else
+          indices->data<int32_t>()[r * k + j] = static_cast<int32_t>(order[j]);
       }
     }
     return 0;
@@ -148,7 +149,8 @@ std::vector<EagerPtr> unique_kernel(KernelContext& kc, const std::vector<EagerPt
       } else {
         visit_move(x.dtype(), [&](auto mt) {
           using M = decltype(mt);
-          if constexpr (!std::is_same<M, std::string>::value && !std::is_same<M, Bytes16>::value) unique_fill(static_cast<const M*>(x.raw()), n, first, idx);
+          if constexpr (!std::is_same<M, std::string>::value && !std::is_same<M, Bytes16>::value)
+            unique_fill(static_cast<const M*>(x.raw()), n, first, idx);
           return 0;
         });
       }

@@ -12,10 +12,16 @@ namespace fn {
 namespace {
 
 struct ErfOp {
-  template <typename A> static A apply(A x) { return std::erf(x); }
+  template <typename A>
+  static A apply(A x) {
+    return std::erf(x);
+  }
 };
 struct Atan2Op {
-  template <typename A> static A apply(A y, A x) { return std::atan2(y, x); }
+  template <typename A>
+  static A apply(A y, A x) {
+    return std::atan2(y, x);
+  }
 };
 
 using Grads = std::vector<TensorPtr>;

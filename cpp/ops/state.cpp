@@ -16,8 +16,12 @@ std::atomic<int64_t> next_variable_id{1};
 }
 
 VariableState::VariableState(EagerPtr value, bool trainable, std::string name)
-    : value_(std::move(value)), dtype_(value_->dtype()), shape_(value_->shape()), trainable_(trainable),
-      id_(next_variable_id++), name_(std::move(name)) {}
+    : value_(std::move(value)),
+      dtype_(value_->dtype()),
+      shape_(value_->shape()),
+      trainable_(trainable),
+      id_(next_variable_id++),
+      name_(std::move(name)) {}
 
 EagerPtr VariableState::read() const {
   std::lock_guard<std::mutex> lock(mu_);
@@ -26,8 +30,8 @@ EagerPtr VariableState::read() const {
 
 void VariableState::assign(EagerPtr value) {
   if (value->dtype() != dtype_)
-    throw_error(Code::InvalidArgument, "Trying to assign a ", dtype_name(value->dtype()),
-                " value to variable '", name_, "' of dtype ", dtype_name(dtype_));
+    throw_error(Code::InvalidArgument, "Trying to assign a ", dtype_name(value->dtype()), " value to variable '", name_,
+                "' of dtype ", dtype_name(dtype_));
   if (value->shape() != shape_)
     throw_error(Code::InvalidArgument, "Trying to assign to variable with tensor with wrong shape. Expected ",
                 shape_.to_string(), " got ", value->shape().to_string());
@@ -102,13 +106,15 @@ KernelFn assign_kernel(const std::string& op, int sign) {
 void register_state_ops(OpRegistry& r) {
   // Stateful: a read must see the assignments made before it in program order, so two reads
   // of one variable are never merged (CSE) or reordered around an assignment.
-  OpDef read{"ReadVariableOp", "ReadVariableOp", 1, read_infer, read_kernel,
-             [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }};
+  OpDef read{
+      "ReadVariableOp", "ReadVariableOp", 1,
+      read_infer,       read_kernel,      [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }};
   read.stateful = true;
   r.add(std::move(read));
-  for (auto [name, sign] : {std::pair<const char*, int>{"AssignVariableOp", 0}, {"AssignAddVariableOp", 1},
-                            {"AssignSubVariableOp", -1}}) {
-    OpDef d{name, name, 2, [](const InferContext&) { return std::vector<TensorSpec>{}; }, assign_kernel(name, sign), {}};
+  for (auto [name, sign] :
+       {std::pair<const char*, int>{"AssignVariableOp", 0}, {"AssignAddVariableOp", 1}, {"AssignSubVariableOp", -1}}) {
+    OpDef d{name, name, 2, [](const InferContext&) { return std::vector<TensorSpec>{}; }, assign_kernel(name, sign),
+            {}};
     d.stateful = true;
     r.add(std::move(d));
   }

@@ -15,7 +15,7 @@ class VariableState {
  public:
   VariableState(EagerPtr value, bool trainable, std::string name);
   EagerPtr read() const;
-  void assign(EagerPtr value);   // checks dtype and shape compatibility
+  void assign(EagerPtr value);  // checks dtype and shape compatibility
   // Held across a read-modify-write (assign_add/sub) and by assign, as TF's resource variables
   // lock, so concurrent updates are never lost.
   std::mutex& update_mutex() const { return update_mu_; }

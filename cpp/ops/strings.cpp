@@ -19,8 +19,10 @@ namespace {
 
 void check_string(const std::string& op, DType d) {
   if (d != DType::String)
-    throw_error(Code::InvalidArgument, "cannot compute ", op, " as input #0(zero-based) was expected to be a string "
-                "tensor but is a ", tf_type_string(d), " tensor");
+    throw_error(Code::InvalidArgument, "cannot compute ", op,
+                " as input #0(zero-based) was expected to be a string "
+                "tensor but is a ",
+                tf_type_string(d), " tensor");
 }
 
 InferFn string_unary_infer(std::string op, DType out) {
@@ -41,7 +43,10 @@ std::vector<TensorSpec> join_infer(const InferContext& c) {
       throw_error(Code::TypeError, "Input 'inputs' of 'StringJoin' Op has type ", dtype_name(s.dtype),
                   " that does not match expected type of string.");
     if (s.shape.rank() == 0) continue;
-    if (!out.has_rank() || out.rank() == 0) { out = s.shape; continue; }
+    if (!out.has_rank() || out.rank() == 0) {
+      out = s.shape;
+      continue;
+    }
     if (s.shape.has_rank() && !out.is_compatible_with(s.shape))
       throw_error(Code::ValueError, "Input shapes do not match: ", tf_shape(out), " vs. ", tf_shape(s.shape),
                   " for '{{node StringJoin}} = StringJoin[]' with input shapes: ", tf_shapes(c.inputs), ".");
@@ -55,7 +60,8 @@ std::vector<EagerPtr> join_kernel(KernelContext& k, const std::vector<EagerPtr>&
   for (const auto& t : in) {
     check_string("StringJoin", t->dtype());
     if (t->shape().rank() == 0) continue;
-    if (shape.rank() == 0) shape = t->shape();
+    if (shape.rank() == 0)
+      shape = t->shape();
     else if (shape != t->shape())
       throw_error(Code::InvalidArgument, "Input shapes do not match: ", tf_shape(shape), " vs. ", tf_shape(t->shape()));
   }
@@ -135,10 +141,13 @@ std::vector<EagerPtr> to_number_kernel(KernelContext& k, const std::vector<Eager
     char* end = nullptr;
     errno = 0;
     if (out_t == DType::Float32 || out_t == DType::Float64) {
-      double v = out_t == DType::Float32 ? static_cast<double>(std::strtof(t.c_str(), &end)) : std::strtod(t.c_str(), &end);
+      double v =
+          out_t == DType::Float32 ? static_cast<double>(std::strtof(t.c_str(), &end)) : std::strtod(t.c_str(), &end);
       if (*end != '\0') bad_number(strs[i]);
-      if (out_t == DType::Float32) out->data<float>()[i] = static_cast<float>(v);
-      else out->data<double>()[i] = v;
+      if (out_t == DType::Float32)
+        out->data<float>()[i] = static_cast<float>(v);
+      else
+        out->data<double>()[i] = v;
     } else {
       long long v = std::strtoll(t.c_str(), &end, 10);
       if (*end != '\0' || errno == ERANGE) bad_number(strs[i]);
@@ -212,16 +221,21 @@ std::vector<EagerPtr> as_string_kernel(KernelContext& k, const std::vector<Eager
 void register_string_ops(OpRegistry& r) {
   r.add(OpDef{"StringJoin", "StringJoin", -1, join_infer, join_kernel, {}});
   r.add(OpDef{"StringLength", "StringLength", 1, string_unary_infer("StringLength", DType::Int32), length_kernel, {}});
-  r.add(OpDef{"StringLower", "StringLower", 1, string_unary_infer("StringLower", DType::String), case_kernel<false>, {}});
-  r.add(OpDef{"StringUpper", "StringUpper", 1, string_unary_infer("StringUpper", DType::String), case_kernel<true>, {}});
-  r.add(OpDef{"StringToNumber", "StringToNumber", 1,
+  r.add(
+      OpDef{"StringLower", "StringLower", 1, string_unary_infer("StringLower", DType::String), case_kernel<false>, {}});
+  r.add(
+      OpDef{"StringUpper", "StringUpper", 1, string_unary_infer("StringUpper", DType::String), case_kernel<true>, {}});
+  r.add(OpDef{"StringToNumber",
+              "StringToNumber",
+              1,
               [](const InferContext& c) {
                 if (c.inputs[0].dtype != DType::String)
                   throw_error(Code::TypeError, "Input 'string_tensor' of 'StringToNumber' Op has type ",
                               dtype_name(c.inputs[0].dtype), " that does not match expected type of string.");
                 return one(c.attrs.get_or("out_type", DType::Float32), c.inputs[0].shape);
               },
-              to_number_kernel, {}});
+              to_number_kernel,
+              {}});
   r.add(OpDef{"AsString", "AsString", 1, as_string_infer, as_string_kernel, {}});
 }
 

@@ -20,8 +20,8 @@ EagerPtr make_list_tensor(std::shared_ptr<TensorList> list) {
 }
 
 const TensorList& list_of(const EagerTensor& t) {
-  const auto* l = t.dtype() == DType::Variant && t.shape().rank() == 0
-                      ? static_cast<const TensorList*>(t.raw()) : nullptr;
+  const auto* l =
+      t.dtype() == DType::Variant && t.shape().rank() == 0 ? static_cast<const TensorList*>(t.raw()) : nullptr;
   if (!l || l->magic != TensorList::kMagic)
     throw_error(Code::InvalidArgument, "Input handle is not a TensorList (a ", dtype_name(t.dtype()),
                 " tensor of shape ", t.shape().to_string(), ")");
@@ -43,14 +43,16 @@ int64_t scalar_index(const EagerTensor& t, const char* what) {
 
 void check_dtype(const TensorList& l, DType d, const char* verb) {
   if (l.dtype != d)
-    throw_error(Code::InvalidArgument, "Invalid data types; list elements ", tf_type_string(l.dtype),
-                " but tried to ", verb, " ", tf_type_string(d));
+    throw_error(Code::InvalidArgument, "Invalid data types; list elements ", tf_type_string(l.dtype), " but tried to ",
+                verb, " ", tf_type_string(d));
 }
 
 void check_item_shape(const TensorList& l, const Shape& s) {
   if (!s.is_compatible_with(l.element_shape))
-    throw_error(Code::InvalidArgument, "Tried to set a tensor with incompatible shape at a list index. "
-                "Item element shape: ", s.to_string(), " list shape: ", l.element_shape.to_string());
+    throw_error(Code::InvalidArgument,
+                "Tried to set a tensor with incompatible shape at a list index. "
+                "Item element shape: ",
+                s.to_string(), " list shape: ", l.element_shape.to_string());
 }
 
 EagerPtr copy_tensor(const EagerTensor& src, const Shape& shape, int64_t offset) {
@@ -90,10 +92,14 @@ Shape common_element_shape(const TensorList& l, const std::vector<int64_t>& indi
   for (int64_t i : indices) {
     const EagerPtr& t = l.items[i];
     if (!t) continue;
-    if (!have) { shape = t->shape(); have = true; continue; }
+    if (!have) {
+      shape = t->shape();
+      have = true;
+      continue;
+    }
     if (t->shape() != shape)
-      throw_error(Code::InvalidArgument, "Incompatible shapes during merge: ", shape.to_string(),
-                  " vs. ", t->shape().to_string());
+      throw_error(Code::InvalidArgument, "Incompatible shapes during merge: ", shape.to_string(), " vs. ",
+                  t->shape().to_string());
   }
   if (!have)
     throw_error(Code::InvalidArgument, "Tried to stack elements of a", indices.empty() ? "n empty" : "",
@@ -149,8 +155,7 @@ std::vector<EagerPtr> set_item(const EagerPtr& handle, int64_t i, const EagerPtr
   if (i < 0 || (!resize && static_cast<size_t>(i) >= src.items.size()))
     throw_error(Code::InvalidArgument, "Trying to modify element ", i, " in a list with ", src.items.size(),
                 " elements.");
-  if (i >= kMaxListSize)
-    throw_error(Code::ResourceExhausted, "OOM when growing a TensorArray to ", i + 1, " elements");
+  if (i >= kMaxListSize) throw_error(Code::ResourceExhausted, "OOM when growing a TensorArray to ", i + 1, " elements");
   if (sole_owner(handle)) {
     auto& l = const_cast<TensorList&>(src);
     if (static_cast<size_t>(i) >= l.items.size()) l.items.resize(i + 1);
@@ -257,10 +262,12 @@ std::vector<TensorPtr> split_grad(const GradContext& g) {
   return r;
 }
 
-}  // namespace
-
-void register_tensor_list_ops(OpRegistry& r) {
-  r.add(OpDef{"TensorListReserve", "TensorListReserve", 1, handle_spec,
+// TensorListReserve, TensorListFromTensor.
+void add_list_makers(OpRegistry& r) {
+  r.add(OpDef{"TensorListReserve",
+              "TensorListReserve",
+              1,
+              handle_spec,
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
                 int64_t n = scalar_index(*in[0], "num_elements");
                 if (n < 0) throw_error(Code::InvalidArgument, "The size of a TensorArray must be >= 0, got ", n);
@@ -277,8 +284,8 @@ void register_tensor_list_ops(OpRegistry& r) {
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 const EagerTensor& t = *in[0];
                 if (t.shape().rank() < 1)
-                  throw_error(Code::InvalidArgument, "Tensor must be at least a vector, but saw shape: ",
-                              t.shape().to_string());
+                  throw_error(Code::InvalidArgument,
+                              "Tensor must be at least a vector, but saw shape: ", t.shape().to_string());
                 auto l = std::make_shared<TensorList>();
                 l->dtype = t.dtype();
                 l->element_shape = Shape(std::vector<int64_t>(t.shape().dims().begin() + 1, t.shape().dims().end()));
@@ -287,6 +294,10 @@ void register_tensor_list_ops(OpRegistry& r) {
                 return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
               },
               from_tensor_grad});
+}
+
+// TensorListSetItem, TensorListPushBack, TensorListGetItem.
+void add_item_ops(OpRegistry& r) {
   r.add(OpDef{"TensorListSetItem", "TensorListSetItem", 3, handle_spec,
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
                 return set_item(in[0], scalar_index(*in[1], "index"), in[2],
@@ -298,28 +309,39 @@ void register_tensor_list_ops(OpRegistry& r) {
                 return set_item(in[0], static_cast<int64_t>(list_of(*in[0]).items.size()), in[1], true);
               },
               push_back_grad});
-  r.add(OpDef{"TensorListGetItem", "TensorListGetItem", 2,
-              [](const InferContext& c) { return one(c.attrs.get<DType>("element_dtype"), element_shape_attr(c.attrs)); },
-              [](KernelContext& k, const std::vector<EagerPtr>& in) {
-                const TensorList& l = list_of(*in[0]);
-                check_dtype(l, k.attrs.get<DType>("element_dtype"), "read");
-                int64_t i = scalar_index(*in[1], "index");
-                if (i < 0 || static_cast<size_t>(i) >= l.items.size())
-                  throw_error(Code::InvalidArgument, "Trying to access element ", i, " in a list with ",
-                              l.items.size(), " elements.");
-                if (l.items[i]) return std::vector<EagerPtr>{l.items[i]};
-                Shape s = l.element_shape;
-                if (!s.is_fully_defined() && element_shape_attr(k.attrs).is_fully_defined()) s = element_shape_attr(k.attrs);
-                if (!s.is_fully_defined()) {
-                  for (auto& t : l.items)
-                    if (t) { s = t->shape(); break; }
-                }
-                if (!s.is_fully_defined())
-                  throw_error(Code::InvalidArgument, "Trying to read an uninitialized tensor but "
-                              "element_shape is not fully defined: ", s.to_string(), " and no list element is set.");
-                return std::vector<EagerPtr>{zeros(l.dtype, s)};
-              },
-              get_item_grad});
+  r.add(
+      OpDef{"TensorListGetItem", "TensorListGetItem", 2,
+            [](const InferContext& c) { return one(c.attrs.get<DType>("element_dtype"), element_shape_attr(c.attrs)); },
+            [](KernelContext& k, const std::vector<EagerPtr>& in) {
+              const TensorList& l = list_of(*in[0]);
+              check_dtype(l, k.attrs.get<DType>("element_dtype"), "read");
+              int64_t i = scalar_index(*in[1], "index");
+              if (i < 0 || static_cast<size_t>(i) >= l.items.size())
+                throw_error(Code::InvalidArgument, "Trying to access element ", i, " in a list with ", l.items.size(),
+                            " elements.");
+              if (l.items[i]) return std::vector<EagerPtr>{l.items[i]};
+              Shape s = l.element_shape;
+              if (!s.is_fully_defined() && element_shape_attr(k.attrs).is_fully_defined())
+                s = element_shape_attr(k.attrs);
+              if (!s.is_fully_defined()) {
+                for (auto& t : l.items)
+                  if (t) {
+                    s = t->shape();
+                    break;
+                  }
+              }
+              if (!s.is_fully_defined())
+                throw_error(Code::InvalidArgument,
+                            "Trying to read an uninitialized tensor but "
+                            "element_shape is not fully defined: ",
+                            s.to_string(), " and no list element is set.");
+              return std::vector<EagerPtr>{zeros(l.dtype, s)};
+            },
+            get_item_grad});
+}
+
+// TensorListStack, TensorListGather, TensorListScatterIntoExistingList.
+void add_whole_list_ops(OpRegistry& r) {
   r.add(OpDef{"TensorListStack", "TensorListStack", 1,
               [](const InferContext& c) {
                 return one(c.attrs.get<DType>("element_dtype"),
@@ -342,7 +364,8 @@ void register_tensor_list_ops(OpRegistry& r) {
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
                 const TensorList& l = list_of(*in[0]);
                 check_dtype(l, k.attrs.get<DType>("element_dtype"), "read");
-                return std::vector<EagerPtr>{stack_items(l, read_indices(*in[1], l.items.size()), element_shape_attr(k.attrs))};
+                return std::vector<EagerPtr>{
+                    stack_items(l, read_indices(*in[1], l.items.size()), element_shape_attr(k.attrs))};
               },
               gather_grad});
   r.add(OpDef{"TensorListScatterIntoExistingList", "TensorListScatterIntoExistingList", 3, handle_spec,
@@ -370,6 +393,10 @@ void register_tensor_list_ops(OpRegistry& r) {
                 return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
               },
               scatter_grad});
+}
+
+// TensorListConcatV2, TensorListSplit, TensorListLength.
+void add_concat_split_ops(OpRegistry& r) {
   r.add(OpDef{"TensorListConcatV2", "TensorListConcatV2", 1,
               [](const InferContext& c) {
                 Shape es = element_shape_attr(c.attrs);
@@ -394,8 +421,10 @@ void register_tensor_list_ops(OpRegistry& r) {
                 for (auto& t : items) {
                   if (t) continue;
                   if (!l.element_shape.is_fully_defined())
-                    throw_error(Code::InvalidArgument, "Concat: an element of the list was never written "
-                                "and the element shape ", l.element_shape.to_string(), " is not fully defined");
+                    throw_error(Code::InvalidArgument,
+                                "Concat: an element of the list was never written "
+                                "and the element shape ",
+                                l.element_shape.to_string(), " is not fully defined");
                   if (!zero) zero = zeros(l.dtype, l.element_shape);
                   t = zero;
                 }
@@ -405,8 +434,10 @@ void register_tensor_list_ops(OpRegistry& r) {
                     throw_error(Code::InvalidArgument, "Concat saw a scalar shape at index ", i,
                                 " but requires at least vectors.");
                   std::vector<int64_t> r(t->shape().dims().begin() + 1, t->shape().dims().end());
-                  if (first) { rest = r; first = false; }
-                  else if (r != rest)
+                  if (first) {
+                    rest = r;
+                    first = false;
+                  } else if (r != rest)
                     throw_error(Code::InvalidArgument, "Concat: incompatible shapes ", t->shape().to_string(),
                                 " at index ", i);
                   total += t->shape()[0];
@@ -414,8 +445,10 @@ void register_tensor_list_ops(OpRegistry& r) {
                 if (first) {
                   Shape es = l.element_shape;
                   if (!es.is_fully_defined() || es.rank() < 1)
-                    throw_error(Code::InvalidArgument, "Concat of an empty list needs a fully defined element "
-                                "shape of rank >= 1, got ", es.to_string());
+                    throw_error(Code::InvalidArgument,
+                                "Concat of an empty list needs a fully defined element "
+                                "shape of rank >= 1, got ",
+                                es.to_string());
                   rest.assign(es.dims().begin() + 1, es.dims().end());
                 }
                 std::vector<int64_t> dims{total};
@@ -437,8 +470,8 @@ void register_tensor_list_ops(OpRegistry& r) {
                 // gradient of TensorArray.concat).
                 const EagerTensor& t = *in[0];
                 if (t.shape().rank() < 1)
-                  throw_error(Code::InvalidArgument, "Tensor must be at least a vector, but saw shape: ",
-                              t.shape().to_string());
+                  throw_error(Code::InvalidArgument,
+                              "Tensor must be at least a vector, but saw shape: ", t.shape().to_string());
                 auto lengths = read_int_list(*in[1]);
                 std::vector<int64_t> rest(t.shape().dims().begin() + 1, t.shape().dims().end());
                 int64_t per = 1;
@@ -449,8 +482,10 @@ void register_tensor_list_ops(OpRegistry& r) {
                   total += n;
                 }
                 if (total != t.shape()[0])
-                  throw_error(Code::InvalidArgument, "The lengths (sum ", total, ") must add up to the first "
-                              "dimension of the tensor (", t.shape()[0], ")");
+                  throw_error(Code::InvalidArgument, "The lengths (sum ", total,
+                              ") must add up to the first "
+                              "dimension of the tensor (",
+                              t.shape()[0], ")");
                 auto l = std::make_shared<TensorList>();
                 l->dtype = t.dtype();
                 std::vector<int64_t> es{Shape::kUnknown};
@@ -466,13 +501,24 @@ void register_tensor_list_ops(OpRegistry& r) {
                 return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
               },
               split_grad});
-  r.add(OpDef{"TensorListLength", "TensorListLength", 1,
+  r.add(OpDef{"TensorListLength",
+              "TensorListLength",
+              1,
               [](const InferContext&) { return one(DType::Int32, Shape{}); },
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 return std::vector<EagerPtr>{
                     make_scalar(DType::Int32, static_cast<double>(list_of(*in[0]).items.size()))};
               },
               {}});
+}
+
+}  // namespace
+
+void register_tensor_list_ops(OpRegistry& r) {
+  add_list_makers(r);
+  add_item_ops(r);
+  add_whole_list_ops(r);
+  add_concat_split_ops(r);
 }
 
 }  // namespace fn

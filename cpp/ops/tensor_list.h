@@ -10,11 +10,11 @@
 namespace fn {
 
 struct TensorList {
-  static constexpr uint64_t kMagic = 0x666e5f746c697374ull;   // tells a list from other variants
+  static constexpr uint64_t kMagic = 0x666e5f746c697374ull;  // tells a list from other variants
   uint64_t magic = kMagic;
   DType dtype = DType::Float32;
-  Shape element_shape = Shape::unknown_rank();   // the shape every element must be compatible with
-  std::vector<EagerPtr> items;                   // nullptr: not written yet (reads give zeros)
+  Shape element_shape = Shape::unknown_rank();  // the shape every element must be compatible with
+  std::vector<EagerPtr> items;                  // nullptr: not written yet (reads give zeros)
 };
 
 // A scalar Variant tensor holding `list`.

@@ -22,8 +22,7 @@ template <typename Op, unsigned Mask>
 OpDef unary(const char* name, GradFn grad, onednn::Eltwise e = onednn::Eltwise{}) {
   using A = float;
   constexpr bool kBoolOut = std::is_same<decltype(Op::template apply<A>(A())), bool>::value;
-  return OpDef{name, name, 1, unary_infer(name, Mask, kBoolOut), unary_kernel<Op, Mask>(name, e),
-               std::move(grad)};
+  return OpDef{name, name, 1, unary_infer(name, Mask, kBoolOut), unary_kernel<Op, Mask>(name, e), std::move(grad)};
 }
 
 // A gradient rule d(x) -> dx from the incoming gradient d (null-safe).
@@ -51,7 +50,8 @@ void register_unary_ops(OpRegistry& r) {
                                          eltwise_of(algorithm::eltwise_square)));
   r.add(unary<ref::Sqrt, kFloatTypes>("Sqrt", rule([](T d, T, T y) { return div(scale(d, 0.5), y); }),
                                       eltwise_of(algorithm::eltwise_sqrt)));
-  r.add(unary<ref::Rsqrt, kFloatTypes>("Rsqrt", rule([](T d, T, T y) { return scale(mul(d, mul(y, mul(y, y))), -0.5); }),
+  r.add(unary<ref::Rsqrt, kFloatTypes>("Rsqrt",
+                                       rule([](T d, T, T y) { return scale(mul(d, mul(y, mul(y, y))), -0.5); }),
                                        eltwise_of(algorithm::eltwise_pow, 1.f, -0.5f)));
   r.add(unary<ref::Exp, kFloatTypes>("Exp", rule([](T d, T, T y) { return mul(d, y); }),
                                      eltwise_of(algorithm::eltwise_exp, 0.f, 0.f, true)));
@@ -71,10 +71,12 @@ void register_unary_ops(OpRegistry& r) {
                 return std::vector<EagerPtr>{unary_compute<ref::Tanh, kFloatTypes>("Tanh", x, &e)};
               },
               rule([](T d, T, T y) { return mul(d, sub(scalar_like(y, 1), mul(y, y))); })});
-  r.add(unary<ref::Sigmoid, kFloatTypes>("Sigmoid", rule([](T d, T, T y) { return mul(d, mul(y, sub(scalar_like(y, 1), y))); }),
+  r.add(unary<ref::Sigmoid, kFloatTypes>("Sigmoid",
+                                         rule([](T d, T, T y) { return mul(d, mul(y, sub(scalar_like(y, 1), y))); }),
                                          eltwise_of(algorithm::eltwise_logistic)));
-  r.add(unary<ref::Relu, kNumberTypes>("Relu", rule([](T d, T, T y) { return mul(d, mask_like(op2("Greater", y, scalar_like(y, 0)), d)); }),
-                                       eltwise_of(algorithm::eltwise_relu, 0.f, 0.f, true)));
+  r.add(unary<ref::Relu, kNumberTypes>(
+      "Relu", rule([](T d, T, T y) { return mul(d, mask_like(op2("Greater", y, scalar_like(y, 0)), d)); }),
+      eltwise_of(algorithm::eltwise_relu, 0.f, 0.f, true)));
   // Reads the output, as TF's _Relu6Grad: the input then has one reader and fuses with its bias.
   r.add(unary<ref::Relu6, kNumberTypes>("Relu6", rule([](T d, T, T y) {
                                           auto in = op2("LogicalAnd", op2("Greater", y, scalar_like(y, 0)),

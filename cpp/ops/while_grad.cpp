@@ -69,51 +69,59 @@ TensorPtr capture(GraphBuilder& b, const TensorPtr& outer, const char* name) {
   return b.symbolic(o.node, o.index);
 }
 
-}  // namespace
+// The gradient of one While node: the state the steps below share.
+class WhileGradient {
+ public:
+  explicit WhileGradient(const GradContext& gc) : gc_(gc) {
+    cond_ = gc.attrs.get<std::shared_ptr<Graph>>("cond");
+    body_ = gc.attrs.get<std::shared_ptr<Graph>>("body");
+    if (!cond_ || !body_) throw_error(Code::Internal, "While without sub-graphs");
+    n_ = body_->arg_placeholders.size();
+    m_ = gc.inputs.size() - n_;
+    max_iter_ = gc.attrs.get_or<int64_t>("maximum_iterations", -1);
+    var_spec_.resize(n_);
+    cap_spec_.resize(m_);
+    for (size_t k = 0; k < n_; ++k) var_spec_[k] = body_->node(body_->arg_placeholders[k]).outputs[0];
+    for (size_t j = 0; j < m_; ++j) cap_spec_[j] = body_->node(body_->capture_placeholders[j]).outputs[0];
+  }
 
-GradFn while_gradient() {
-  return [](const GradContext& gc) -> std::vector<TensorPtr> {
-    std::vector<TensorPtr> result(gc.inputs.size());
-    bool any = false;
-    for (auto& t : gc.out_grads) any = any || t;
-    if (!any) return result;
-    auto cond = gc.attrs.get<std::shared_ptr<Graph>>("cond");
-    auto body = gc.attrs.get<std::shared_ptr<Graph>>("body");
-    if (!cond || !body) throw_error(Code::Internal, "While without sub-graphs");
-    const size_t n = body->arg_placeholders.size();
-    const size_t m = gc.inputs.size() - n;
-    const int64_t max_iter = gc.attrs.get_or<int64_t>("maximum_iterations", -1);
-    std::vector<TensorSpec> var_spec(n), cap_spec(m);
-    for (size_t k = 0; k < n; ++k) var_spec[k] = body->node(body->arg_placeholders[k]).outputs[0];
-    for (size_t j = 0; j < m; ++j) cap_spec[j] = body->node(body->capture_placeholders[j]).outputs[0];
-    const TensorSpec counter_spec{DType::Int32, Shape{}}, list_spec{DType::Variant, Shape{}};
+  std::vector<TensorPtr> run() {
+    accumulating_forward();
+    probe_gradients();
+    capture_zeros();
+    return backward();
+  }
 
-    // 1. The forward loop again, stacking the loop vars each iteration starts with.
+ private:
+  const TensorSpec counter_spec_{DType::Int32, Shape{}}, list_spec_{DType::Variant, Shape{}};
+
+  // 1. The forward loop again, stacking the loop vars each iteration starts with.
+  void accumulating_forward() {
     std::vector<std::unique_ptr<GraphBuilder>> fwd;
     for (const char* name : {"while_cond_acc", "while_body_acc"}) {
       fwd.push_back(std::make_unique<GraphBuilder>(std::make_shared<Graph>(name)));
       GraphBuilder& b = *fwd.back();
       ContextScope scope(&b);
-      TensorPtr counter = b.add_placeholder("iteration", counter_spec);
+      TensorPtr counter = b.add_placeholder("iteration", counter_spec_);
       std::vector<TensorPtr> args, lists;
-      for (size_t k = 0; k < n; ++k) args.push_back(b.add_placeholder("loop_var", var_spec[k]));
-      for (size_t k = 0; k < n; ++k) lists.push_back(b.add_placeholder("accumulator", list_spec));
-      for (size_t j = 0; j < m; ++j) args.push_back(capture(b, gc.inputs[n + j], "capture"));
-      std::vector<TensorPtr> outs = replay(b.graph()->name() == "while_cond_acc" ? *cond : *body, args);
+      for (size_t k = 0; k < n_; ++k) args.push_back(b.add_placeholder("loop_var", var_spec_[k]));
+      for (size_t k = 0; k < n_; ++k) lists.push_back(b.add_placeholder("accumulator", list_spec_));
+      for (size_t j = 0; j < m_; ++j) args.push_back(capture(b, gc_.inputs[n_ + j], "capture"));
+      std::vector<TensorPtr> outs = replay(b.graph()->name() == "while_cond_acc" ? *cond_ : *body_, args);
       std::vector<NodeOutput> res;
       if (b.graph()->name() == "while_cond_acc") {
         res.push_back(local(b, outs.at(0)));
       } else {
         res.push_back(local(b, dispatch1("AddV2", {counter, scalar_i32(1)})));
-        for (size_t k = 0; k < n; ++k) res.push_back(local(b, outs.at(k)));
+        for (size_t k = 0; k < n_; ++k) res.push_back(local(b, outs.at(k)));
         // Written at the iteration's index (not pushed) so higher-order gradients flow through
         // the stacks with TensorListSetItem's own gradient rule.
         // Stack k holds var k's value after each iteration at index iteration + 1 (its initial
         // value at 0), so the backward body reads an iteration's inputs and outputs (a tanh's
         // gradient needs the tanh) without recomputing the forward body.
         TensorPtr next = dispatch1("AddV2", {counter, scalar_i32(1)});
-        for (size_t k = 0; k < n; ++k) {
-          Attrs a = list_attrs(var_spec[k]);
+        for (size_t k = 0; k < n_; ++k) {
+          Attrs a = list_attrs(var_spec_[k]);
           a.set("resize_if_index_out_of_bounds", true);
           res.push_back(local(b, dispatch1("TensorListSetItem", {lists[k], next, outs.at(k)}, std::move(a))));
         }
@@ -121,115 +129,149 @@ GradFn while_gradient() {
       b.graph()->outputs = res;
     }
     std::vector<TensorPtr> init{scalar_i32(0)};
-    for (size_t k = 0; k < n; ++k) init.push_back(gc.inputs[k]);
-    for (size_t k = 0; k < n; ++k) {
-      Attrs a = list_attrs(var_spec[k]);
+    for (size_t k = 0; k < n_; ++k) init.push_back(gc_.inputs[k]);
+    for (size_t k = 0; k < n_; ++k) {
+      Attrs a = list_attrs(var_spec_[k]);
       a.set("resize_if_index_out_of_bounds", true);
-      TensorPtr empty = dispatch1("TensorListReserve", {scalar_i32(0)}, list_attrs(var_spec[k]));
-      init.push_back(dispatch1("TensorListSetItem", {empty, scalar_i32(0), gc.inputs[k]}, std::move(a)));
+      TensorPtr empty = dispatch1("TensorListReserve", {scalar_i32(0)}, list_attrs(var_spec_[k]));
+      init.push_back(dispatch1("TensorListSetItem", {empty, scalar_i32(0), gc_.inputs[k]}, std::move(a)));
     }
-    std::vector<TensorPtr> acc = build_while(init, *fwd[0], *fwd[1], max_iter, "while_acc");
+    std::vector<TensorPtr> acc = build_while(init, *fwd[0], *fwd[1], max_iter_, "while_acc");
     // In a graph, name the forward loop this one repeats: passes/merge_forward_while.cpp lets
     // it replace the forward loop (one forward pass per call, as TF's rewritten While).
     if (GraphBuilder* cur = current_builder()) {
-      const TensorPtr& f = gc.outputs.empty() ? nullptr : gc.outputs[0];
+      const TensorPtr& f = gc_.outputs.empty() ? nullptr : gc_.outputs[0];
       const uint64_t id = cur->graph()->id();
       if (f && !f->is_eager() && f->graph_id == id && !acc[0]->is_eager() && acc[0]->graph_id == id) {
         Attrs& a = cur->graph()->mutable_node(acc[0]->node).attrs;
         a.set("_forward_while", static_cast<int64_t>(f->node));
-        a.set("_forward_body", static_cast<int64_t>(body->id()));   // which loop, beyond its index
+        a.set("_forward_body", static_cast<int64_t>(body_->id()));  // which loop, beyond its index
       }
     }
-    TensorPtr iterations = acc[0];
-    std::vector<TensorPtr> stacks(acc.begin() + 1 + n, acc.end());
+    iterations_ = acc[0];
+    stacks_.assign(acc.begin() + 1 + static_cast<std::ptrdiff_t>(n_), acc.end());
+  }
 
-    // Which inputs receive gradients, and their types: backpropagate once through the body.
-    std::vector<char> var_grad(n, 0), cap_grad(m, 0);
-    std::vector<TensorSpec> cap_grad_spec(m), var_grad_spec(n);
-    {
-      GraphBuilder probe(std::make_shared<Graph>("while_grad_probe"));
-      ContextScope scope(&probe);
-      std::vector<TensorPtr> ins, og(n);
-      for (size_t k = 0; k < n; ++k) ins.push_back(probe.add_placeholder("x", var_spec[k]));
-      for (size_t j = 0; j < m; ++j) ins.push_back(probe.add_placeholder("c", cap_spec[j]));
-      for (size_t k = 0; k < n; ++k)
-        if (carries_gradient(var_spec[k].dtype)) og[k] = probe.add_placeholder("g", var_spec[k]);
-      std::vector<TensorPtr> g = graph_gradients(*body, ins, og);
-      for (size_t k = 0; k < n; ++k) {
-        var_grad[k] = carries_gradient(var_spec[k].dtype);
-        var_grad_spec[k] = TensorSpec{var_spec[k].dtype,
-                                      grad_shape(var_spec[k].shape, {g[k], gc.out_grads[k]})};
-      }
-      for (size_t j = 0; j < m; ++j)
-        if (g[n + j] && differentiable(cap_spec[j].dtype)) {
-          cap_grad[j] = 1;
-          cap_grad_spec[j] = TensorSpec{g[n + j]->dtype(), g[n + j]->shape()};
-        }
+  // Which inputs receive gradients, and their types: backpropagate once through the body.
+  void probe_gradients() {
+    var_grad_.assign(n_, 0);
+    cap_grad_.assign(m_, 0);
+    cap_grad_spec_.resize(m_);
+    var_grad_spec_.resize(n_);
+    GraphBuilder probe(std::make_shared<Graph>("while_grad_probe"));
+    ContextScope scope(&probe);
+    std::vector<TensorPtr> ins, og(n_);
+    for (size_t k = 0; k < n_; ++k) ins.push_back(probe.add_placeholder("x", var_spec_[k]));
+    for (size_t j = 0; j < m_; ++j) ins.push_back(probe.add_placeholder("c", cap_spec_[j]));
+    for (size_t k = 0; k < n_; ++k)
+      if (carries_gradient(var_spec_[k].dtype)) og[k] = probe.add_placeholder("g", var_spec_[k]);
+    std::vector<TensorPtr> g = graph_gradients(*body_, ins, og);
+    for (size_t k = 0; k < n_; ++k) {
+      var_grad_[k] = carries_gradient(var_spec_[k].dtype);
+      var_grad_spec_[k] = TensorSpec{var_spec_[k].dtype, grad_shape(var_spec_[k].shape, {g[k], gc_.out_grads[k]})};
     }
+    for (size_t j = 0; j < m_; ++j)
+      if (g[n_ + j] && differentiable(cap_spec_[j].dtype)) {
+        cap_grad_[j] = 1;
+        cap_grad_spec_[j] = TensorSpec{g[n_ + j]->dtype(), g[n_ + j]->shape()};
+      }
+  }
 
-    // The captures' gradient sums start at zero (a variable's: zeros like its value).
-    std::vector<TensorPtr> cap_zero(m);
-    for (size_t j = 0; j < m; ++j) {
-      if (!cap_grad[j]) continue;
-      if (cap_spec[j].dtype == DType::Resource) {
-        cap_zero[j] = zeros_like(dispatch1("ReadVariableOp", {gc.inputs[n + j]},
-                                           Attrs{{"dtype", cap_grad_spec[j].dtype}, {"shape", cap_grad_spec[j].shape}}));
+  // The captures' gradient sums start at zero (a variable's: zeros like its value).
+  void capture_zeros() {
+    cap_zero_.assign(m_, nullptr);
+    for (size_t j = 0; j < m_; ++j) {
+      if (!cap_grad_[j]) continue;
+      if (cap_spec_[j].dtype == DType::Resource) {
+        cap_zero_[j] =
+            zeros_like(dispatch1("ReadVariableOp", {gc_.inputs[n_ + j]},
+                                 Attrs{{"dtype", cap_grad_spec_[j].dtype}, {"shape", cap_grad_spec_[j].shape}}));
       } else {
-        cap_zero[j] = zeros_like(gc.inputs[n + j]);
+        cap_zero_[j] = zeros_like(gc_.inputs[n_ + j]);
       }
-      if (!cap_grad_spec[j].shape.is_subtype_of(cap_zero[j]->shape()) ||
-          !cap_zero[j]->shape().is_subtype_of(cap_grad_spec[j].shape))
-        cap_grad_spec[j].shape = Shape::unknown_rank();
+      if (!cap_grad_spec_[j].shape.is_subtype_of(cap_zero_[j]->shape()) ||
+          !cap_zero_[j]->shape().is_subtype_of(cap_grad_spec_[j].shape))
+        cap_grad_spec_[j].shape = Shape::unknown_rank();
     }
+  }
 
-    // 2. The backward loop: [iteration, var grads, capture grads, stacks].
-    std::vector<size_t> gv, gcap;
-    for (size_t k = 0; k < n; ++k) if (var_grad[k]) gv.push_back(k);
-    for (size_t j = 0; j < m; ++j) if (cap_grad[j]) gcap.push_back(j);
+  // The backward body: one iteration's gradients from the stacked inputs and outputs.
+  std::vector<NodeOutput> backward_body(GraphBuilder& b, const TensorPtr& i, const std::vector<TensorPtr>& g,
+                                        const std::vector<TensorPtr>& c, const std::vector<TensorPtr>& lists) {
+    std::vector<NodeOutput> res;
+    TensorPtr prev = dispatch1("Sub", {i, scalar_i32(1)});
+    std::vector<TensorPtr> ins, outs;
+    for (size_t k = 0; k < n_; ++k) {
+      ins.push_back(dispatch1("TensorListGetItem", {lists[k], prev}, list_attrs(var_spec_[k])));
+      outs.push_back(dispatch1("TensorListGetItem", {lists[k], i}, list_attrs(var_spec_[k])));
+    }
+    for (size_t j = 0; j < m_; ++j) ins.push_back(capture(b, gc_.inputs[n_ + j], "capture"));
+    std::vector<TensorPtr> grads = graph_gradients(*body_, ins, g, outs);
+    res.push_back(local(b, prev));
+    for (size_t k : gv_) res.push_back(local(b, grads[k] ? grads[k] : zeros_like(ins[k])));
+    for (size_t j : gcap_) {
+      TensorPtr sum = c[j];
+      if (grads[n_ + j])
+        sum = c[j]->dtype() == DType::Variant ? dispatch1("AddN", {c[j], grads[n_ + j]}, Attrs{{"N", int64_t{2}}})
+                                              : dispatch1("AddV2", {c[j], grads[n_ + j]});
+      res.push_back(local(b, sum));
+    }
+    for (size_t k = 0; k < n_; ++k) res.push_back(local(b, lists[k]));
+    return res;
+  }
+
+  // 2. The backward loop: [iteration, var grads, capture grads, stacks].
+  std::vector<TensorPtr> backward() {
+    for (size_t k = 0; k < n_; ++k)
+      if (var_grad_[k]) gv_.push_back(k);
+    for (size_t j = 0; j < m_; ++j)
+      if (cap_grad_[j]) gcap_.push_back(j);
     std::vector<std::unique_ptr<GraphBuilder>> bwd;
     for (int which = 0; which < 2; ++which) {
-      bwd.push_back(std::make_unique<GraphBuilder>(std::make_shared<Graph>(which ? "while_body_grad" : "while_cond_grad")));
+      bwd.push_back(
+          std::make_unique<GraphBuilder>(std::make_shared<Graph>(which ? "while_body_grad" : "while_cond_grad")));
       GraphBuilder& b = *bwd.back();
       ContextScope scope(&b);
-      TensorPtr i = b.add_placeholder("iteration", counter_spec);
-      std::vector<TensorPtr> g(n), c(m), lists;
-      for (size_t k : gv) g[k] = b.add_placeholder("grad", var_grad_spec[k]);
-      for (size_t j : gcap) c[j] = b.add_placeholder("capture_grad", cap_grad_spec[j]);
-      for (size_t k = 0; k < n; ++k) lists.push_back(b.add_placeholder("accumulator", list_spec));
-      std::vector<NodeOutput> res;
-      if (!which) {
-        res.push_back(local(b, dispatch1("Greater", {i, scalar_i32(0)})));
-      } else {
-        TensorPtr prev = dispatch1("Sub", {i, scalar_i32(1)});
-        std::vector<TensorPtr> ins, outs;
-        for (size_t k = 0; k < n; ++k) {
-          ins.push_back(dispatch1("TensorListGetItem", {lists[k], prev}, list_attrs(var_spec[k])));
-          outs.push_back(dispatch1("TensorListGetItem", {lists[k], i}, list_attrs(var_spec[k])));
-        }
-        for (size_t j = 0; j < m; ++j) ins.push_back(capture(b, gc.inputs[n + j], "capture"));
-        std::vector<TensorPtr> grads = graph_gradients(*body, ins, g, outs);
-        res.push_back(local(b, prev));
-        for (size_t k : gv) res.push_back(local(b, grads[k] ? grads[k] : zeros_like(ins[k])));
-        for (size_t j : gcap) {
-          TensorPtr sum = c[j];
-          if (grads[n + j])
-            sum = c[j]->dtype() == DType::Variant
-                      ? dispatch1("AddN", {c[j], grads[n + j]}, Attrs{{"N", int64_t{2}}})
-                      : dispatch1("AddV2", {c[j], grads[n + j]});
-          res.push_back(local(b, sum));
-        }
-        for (size_t k = 0; k < n; ++k) res.push_back(local(b, lists[k]));
-      }
-      b.graph()->outputs = res;
+      TensorPtr i = b.add_placeholder("iteration", counter_spec_);
+      std::vector<TensorPtr> g(n_), c(m_), lists;
+      for (size_t k : gv_) g[k] = b.add_placeholder("grad", var_grad_spec_[k]);
+      for (size_t j : gcap_) c[j] = b.add_placeholder("capture_grad", cap_grad_spec_[j]);
+      for (size_t k = 0; k < n_; ++k) lists.push_back(b.add_placeholder("accumulator", list_spec_));
+      b.graph()->outputs = which ? backward_body(b, i, g, c, lists)
+                                 : std::vector<NodeOutput>{local(b, dispatch1("Greater", {i, scalar_i32(0)}))};
     }
-    std::vector<TensorPtr> binit{iterations};
-    for (size_t k : gv) binit.push_back(gc.out_grads[k] ? gc.out_grads[k] : zeros_like(gc.outputs[k]));
-    for (size_t j : gcap) binit.push_back(cap_zero[j]);
-    for (auto& s : stacks) binit.push_back(s);
+    std::vector<TensorPtr> binit{iterations_};
+    for (size_t k : gv_) binit.push_back(gc_.out_grads[k] ? gc_.out_grads[k] : zeros_like(gc_.outputs[k]));
+    for (size_t j : gcap_) binit.push_back(cap_zero_[j]);
+    for (auto& s : stacks_) binit.push_back(s);
     std::vector<TensorPtr> out = build_while(binit, *bwd[0], *bwd[1], -1, "while_grad");
-    for (size_t q = 0; q < gv.size(); ++q) result[gv[q]] = out[1 + q];
-    for (size_t q = 0; q < gcap.size(); ++q) result[n + gcap[q]] = out[1 + gv.size() + q];
+    std::vector<TensorPtr> result(gc_.inputs.size());
+    for (size_t q = 0; q < gv_.size(); ++q) result[gv_[q]] = out[1 + q];
+    for (size_t q = 0; q < gcap_.size(); ++q) result[n_ + gcap_[q]] = out[1 + gv_.size() + q];
     return result;
+  }
+
+  const GradContext& gc_;
+  std::shared_ptr<Graph> cond_, body_;
+  size_t n_ = 0, m_ = 0;  // loop vars, captures
+  int64_t max_iter_ = -1;
+  std::vector<TensorSpec> var_spec_, cap_spec_;
+  TensorPtr iterations_;           // the accumulating loop's iteration count
+  std::vector<TensorPtr> stacks_;  // per loop var: its value at each iteration
+  std::vector<char> var_grad_, cap_grad_;
+  std::vector<TensorSpec> var_grad_spec_, cap_grad_spec_;
+  std::vector<TensorPtr> cap_zero_;
+  std::vector<size_t> gv_, gcap_;  // the loop vars and captures that receive gradients
+};
+
+}  // namespace
+
+GradFn while_gradient() {
+  return [](const GradContext& gc) -> std::vector<TensorPtr> {
+    bool any = false;
+    for (auto& t : gc.out_grads) any = any || t;
+    if (!any) return std::vector<TensorPtr>(gc.inputs.size());
+    return WhileGradient(gc).run();
   };
 }
 

@@ -50,7 +50,7 @@ std::shared_ptr<Graph> fold_constants_or_null(const Graph& g) {
     try {
       out = run_kernel(*n.def, values, n.attrs, n.name);
     } catch (const Error&) {
-      return false;   // leave it to fail at run time, with the run-time error
+      return false;  // leave it to fail at run time, with the run-time error
     }
     std::vector<NodeOutput> outs;
     for (size_t k = 0; k < out.size(); ++k) {

@@ -53,14 +53,13 @@ bool same_const(const Node& a, const EagerTensor& va, const Node& b, const Eager
 bool find_duplicates(const Graph& g, std::vector<int>* rep) {
   const int n = g.num_nodes();
   rep->resize(n);
-  std::unordered_multimap<size_t, int> seen;   // hash -> representative node
+  std::unordered_multimap<size_t, int> seen;  // hash -> representative node
   seen.reserve(static_cast<size_t>(n));
   bool any = false;
   auto same_inputs = [&](const Node& a, const Node& b) {
     if (a.inputs.size() != b.inputs.size()) return false;
     for (size_t k = 0; k < a.inputs.size(); ++k)
-      if ((*rep)[a.inputs[k].node] != (*rep)[b.inputs[k].node] || a.inputs[k].index != b.inputs[k].index)
-        return false;
+      if ((*rep)[a.inputs[k].node] != (*rep)[b.inputs[k].node] || a.inputs[k].index != b.inputs[k].index) return false;
     return true;
   };
   for (int i = 0; i < n; ++i) {
@@ -83,8 +82,7 @@ bool find_duplicates(const Graph& g, std::vector<int>* rep) {
       continue;
     }
     size_t h = std::hash<std::string>()(node.op) ^ (node.attrs.hash() * 31);
-    for (const NodeOutput& in : node.inputs)
-      h = h * 1000003 + static_cast<size_t>((*rep)[in.node] * 7 + in.index);
+    for (const NodeOutput& in : node.inputs) h = h * 1000003 + static_cast<size_t>((*rep)[in.node] * 7 + in.index);
     auto range = seen.equal_range(h);
     bool found = false;
     for (auto it = range.first; it != range.second && !found; ++it) {

@@ -83,9 +83,9 @@ bool result_fast(const std::vector<int64_t>& p) {
 
 // What happens to one matmul node.
 struct Fold {
-  int in_t[2] = {-1, -1};                  // the Transpose folded into operand k
-  std::vector<int64_t> perm[2];            // perm attr for operand k (empty: flip transpose attr)
-  int out_t = -1;                          // the Transpose after it, folded as perm_out
+  int in_t[2] = {-1, -1};        // the Transpose folded into operand k
+  std::vector<int64_t> perm[2];  // perm attr for operand k (empty: flip transpose attr)
+  int out_t = -1;                // the Transpose after it, folded as perm_out
   std::vector<int64_t> out_perm;
 };
 
@@ -109,18 +109,18 @@ std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g) {
   // Live readers only: passes leave the nodes they replaced in the graph, still reading.
   const Readers readers(g);
   const std::vector<char>& live = readers.live;
-  const std::vector<char>& control_target = readers.control_target;   // must stay
+  const std::vector<char>& control_target = readers.control_target;  // must stay
   // A Transpose that only feeds its reader and may disappear.
   auto single_use = [&](int t) {
     return readers.uses[t] == 1 && !readers.pinned[t] && g.node(t).control_inputs.empty();
   };
   std::vector<Fold> folds(n);
-  std::vector<int> claimed(n, -1);   // Transpose -> the matmul folding it
+  std::vector<int> claimed(n, -1);  // Transpose -> the matmul folding it
   bool folded = false;
   for (int i = 0; i < n; ++i) {
     const Node& m = g.node(i);
-    if (!live[i] || !is_matmul(m.op) || !m.def || m.inputs.size() < 2 || m.outputs.size() != 1 || m.attrs.has("perm_a") ||
-        m.attrs.has("perm_b") || m.attrs.has("perm_out"))
+    if (!live[i] || !is_matmul(m.op) || !m.def || m.inputs.size() < 2 || m.outputs.size() != 1 ||
+        m.attrs.has("perm_a") || m.attrs.has("perm_b") || m.attrs.has("perm_out"))
       continue;
     DType d = m.outputs[0].dtype;
     if (is_complex(d)) continue;
@@ -130,7 +130,7 @@ std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g) {
       int t = m.inputs[k].node;
       std::vector<int64_t> p;
       if (claimed[t] >= 0 || !const_perm(g, g.node(t), &p)) continue;
-      if (swaps_last_two(p)) {   // as TF's grappler: whatever else reads the Transpose
+      if (swaps_last_two(p)) {  // as TF's grappler: whatever else reads the Transpose
         f.perm[k].clear();
       } else if (batched && strided_ok(d) && operand_fast(p) && single_use(t)) {
         f.perm[k] = p;
@@ -138,7 +138,7 @@ std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g) {
         continue;
       }
       f.in_t[k] = t;
-      if (single_use(t)) claimed[t] = i;   // else it stays for its other readers
+      if (single_use(t)) claimed[t] = i;  // else it stays for its other readers
       folded = true;
     }
     // The Transpose after a batched matmul (it may be a graph output: its outputs are remapped).
@@ -157,19 +157,19 @@ std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g) {
   }
   if (!folded) return nullptr;
   std::vector<std::vector<NodeOutput>> remapped(n);
-  std::vector<Node> pending(n);   // a matmul whose output Transpose is folded, built at the Transpose
+  std::vector<Node> pending(n);  // a matmul whose output Transpose is folded, built at the Transpose
   Rewriter rw(g);
-  std::vector<char> dropped(n, 0);   // left out without a replacement
+  std::vector<char> dropped(n, 0);  // left out without a replacement
   return rw.run([&](int i, const Node& copy, Rewriter& r) {
     remapped[i] = copy.inputs;
-    if (!live[i]) {   // a dead node reading a dropped one goes too
+    if (!live[i]) {  // a dead node reading a dropped one goes too
       for (const NodeOutput& in : g.node(i).inputs)
         if (dropped[in.node]) return dropped[i] = 1, true;
       return false;
     }
     int owner = claimed[i];
-    if (owner >= 0 && folds[owner].out_t != i) return dropped[i] = 1, true;   // an operand's Transpose
-    if (owner >= 0) {   // the output's Transpose: the matmul writing its layout takes its place
+    if (owner >= 0 && folds[owner].out_t != i) return dropped[i] = 1, true;  // an operand's Transpose
+    if (owner >= 0) {  // the output's Transpose: the matmul writing its layout takes its place
       Node m = std::move(pending[owner]);
       m.attrs.set("perm_out", folds[owner].out_perm);
       m.outputs = copy.outputs;
@@ -189,7 +189,7 @@ std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g) {
         m.attrs.set(k == 0 ? "perm_a" : "perm_b", f.perm[k]);
       }
     }
-    if (f.out_t >= 0) {   // read only by its Transpose, which is replaced by this node
+    if (f.out_t >= 0) {  // read only by its Transpose, which is replaced by this node
       pending[i] = std::move(m);
       return dropped[i] = 1, true;
     }

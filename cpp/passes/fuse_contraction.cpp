@@ -21,11 +21,11 @@ namespace fn {
 namespace {
 
 struct Chain {
-  int bias_node = -1, bias_input = -1;   // the bias-adding node and which input is the bias
+  int bias_node = -1, bias_input = -1;  // the bias-adding node and which input is the bias
   int residual_node = -1, residual_input = -1;
   int act_node = -1;
   int tanh_node = -1;
-  int root = -1;                          // the last node of the chain
+  int root = -1;  // the last node of the chain
 };
 
 bool is_f32(const TensorSpec& s) { return s.dtype == DType::Float32; }
@@ -86,8 +86,8 @@ bool scaled(const Graph& g, int s, int c, int* input) {
     return Shape(d);
   };
   const Shape a = operand(0, "perm_a"), b = operand(1, "perm_b");
-  if (!is_f32(out) || !out.shape.has_rank() || out.shape.rank() < 3 || out.shape.num_elements() < 0 ||
-      !a.has_rank() || !b.has_rank() || a.rank() != out.shape.rank() || b.rank() != a.rank())
+  if (!is_f32(out) || !out.shape.has_rank() || out.shape.rank() < 3 || out.shape.num_elements() < 0 || !a.has_rank() ||
+      !b.has_rank() || a.rank() != out.shape.rank() || b.rank() != a.rank())
     return false;
   for (int d = 0; d + 2 < a.rank(); ++d)
     if (a[d] < 0 || a[d] != b[d]) return false;
@@ -119,8 +119,8 @@ std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g) {
     return consumer[i];
   };
   std::vector<Chain> chains(n);
-  std::vector<int> root_of(n, -1);   // chain root -> contraction node
-  std::vector<int> scale_input(n, -1);   // BatchMatMulV2 * scale: root -> which Mul input
+  std::vector<int> root_of(n, -1);      // chain root -> contraction node
+  std::vector<int> scale_input(n, -1);  // BatchMatMulV2 * scale: root -> which Mul input
   for (int i = 0; i < n; ++i) {
     const Node& c = g.node(i);
     if (c.op == "BatchMatMulV2" && c.def && c.inputs.size() == 2) {
@@ -137,7 +137,7 @@ std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g) {
     const TensorSpec& out = c.outputs[0];
     if (!is_f32(out) || !out.shape.has_rank() || out.shape.rank() != (mm ? 2 : 4)) continue;
     if (conv && !channels_last(c)) continue;
-    if (mm && c.attrs.get_or("transpose_a", false)) continue;   // TF fuses transpose_b only
+    if (mm && c.attrs.get_or("transpose_a", false)) continue;  // TF fuses transpose_b only
     int64_t channels = out.shape[out.shape.rank() - 1];
     if (channels < 0) continue;
     Chain ch;
@@ -174,7 +174,7 @@ std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g) {
     const Chain& ch = chains[c];
     const Node& cn = g.node(c);
     Node f;
-    if (scale_input[i] >= 0) {   // BatchMatMulV2 * scale
+    if (scale_input[i] >= 0) {  // BatchMatMulV2 * scale
       f.op = "_FusedBatchMatMulV2";
       f.def = &fused_batch_matmul_op();
       f.name = copy.name + "/fused";

@@ -19,7 +19,7 @@ namespace fn {
 
 namespace {
 
-constexpr int kDupMax = 4;   // ops a shared intermediate may have to be recomputed by each reader
+constexpr int kDupMax = 4;  // ops a shared intermediate may have to be recomputed by each reader
 
 bool static_float(const TensorSpec& s) {
   return s.dtype == DType::Float32 && s.shape.has_rank() && s.shape.num_elements() >= 0;
@@ -33,7 +33,10 @@ bool broadcast_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mo
   int first = -1, last = -1;
   for (int d = 0; d < ro; ++d) {
     int64_t o = out[d], i = d - (ro - ri) >= 0 ? in[d - (ro - ri)] : 1;
-    if (o == 1) { if (i != 1) return false; continue; }
+    if (o == 1) {
+      if (i != 1) return false;
+      continue;
+    }
     if (i == o) {
       if (last >= 0 && last != d - 1) {
         // a broadcast dim (of size != 1 in out) lies between two matched dims?
@@ -60,21 +63,22 @@ int64_t trailing_reduction(const Graph& g, const Node& node) {
   if ((node.op != "Mean" && node.op != "Sum") || node.inputs.size() != 2 || node.outputs.size() != 1) return 0;
   const TensorSpec& x = g.node(node.inputs[0].node).outputs.at(node.inputs[0].index);
   const Node& axes = g.node(node.inputs[1].node);
-  if (!static_float(x) || node.outputs[0].dtype != DType::Float32 || axes.op != "Const" ||
-      node.inputs[1].index != 0 || !axes.attrs.has("value"))
+  if (!static_float(x) || node.outputs[0].dtype != DType::Float32 || axes.op != "Const" || node.inputs[1].index != 0 ||
+      !axes.attrs.has("value"))
     return 0;
   const EagerPtr& v = axes.attrs.get<EagerPtr>("value");
   const int rank = x.shape.rank();
   std::vector<bool> reduced(static_cast<size_t>(rank), false);
   for (int64_t k = 0; k < v->num_elements(); ++k) {
-    int64_t a = v->dtype() == DType::Int32 ? v->data<int32_t>()[k]
-                : v->dtype() == DType::Int64 ? v->data<int64_t>()[k] : INT64_MIN;
-    if (a < -rank || a >= rank || reduced[static_cast<size_t>(a < 0 ? a + rank : a)]) return 0;   // the kernel reports it
+    int64_t a = v->dtype() == DType::Int32   ? v->data<int32_t>()[k]
+                : v->dtype() == DType::Int64 ? v->data<int64_t>()[k]
+                                             : INT64_MIN;
+    if (a < -rank || a >= rank || reduced[static_cast<size_t>(a < 0 ? a + rank : a)])
+      return 0;  // the kernel reports it
     reduced[static_cast<size_t>(a < 0 ? a + rank : a)] = true;
   }
   int64_t outer, mid, inner;
-  if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, &inner) || inner != 1 || mid <= 0)
-    return 0;
+  if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, &inner) || inner != 1 || mid <= 0) return 0;
   return mid;
 }
 
@@ -101,9 +105,9 @@ std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>
   // buffer must own its storage: a slice or wrapped array is a view of memory others still see.
   EagerPtr out;
   for (size_t i = 0; i < in.size() && !out; ++i)
-    if (!k.attrs.has("reduce") && bcast[2 * i] == 1 && bcast[2 * i + 1] == shape.num_elements() && in[i].use_count() == 1 &&
-        in[i]->buffer() && in[i]->buffer().use_count() == 1 && in[i]->buffer()->capacity() > 0 &&
-        in[i]->shape() == shape)
+    if (!k.attrs.has("reduce") && bcast[2 * i] == 1 && bcast[2 * i + 1] == shape.num_elements() &&
+        in[i].use_count() == 1 && in[i]->buffer() && in[i]->buffer().use_count() == 1 &&
+        in[i]->buffer()->capacity() > 0 && in[i]->shape() == shape)
       out = in[i];
   fused::Reduce red;
   if (k.attrs.has("reduce")) {
@@ -123,11 +127,15 @@ std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>
 }  // namespace
 
 const OpDef& fused_elementwise_op() {
-  static const OpDef def{"_FusedElementwise", "fused", -1,
+  static const OpDef def{"_FusedElementwise",
+                         "fused",
+                         -1,
                          [](const InferContext& c) {
-                           return one(DType::Float32, c.attrs.get<Shape>(c.attrs.has("reduce") ? "out_shape" : "shape"));
+                           return one(DType::Float32,
+                                      c.attrs.get<Shape>(c.attrs.has("reduce") ? "out_shape" : "shape"));
                          },
-                         fused_kernel, {}};
+                         fused_kernel,
+                         {}};
   return def;
 }
 
@@ -135,6 +143,75 @@ std::shared_ptr<Graph> fuse_elementwise(const Graph& g) {
   auto r = fuse_elementwise_or_null(g);
   return r ? r : copy_graph(g);
 }
+
+namespace {
+
+// The _FusedElementwise node of the tree rooted at node i (at a reduction's data input), its
+// operands emitted first; `copy` is node i as copied into the new graph.
+Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>& absorbed,
+               const std::vector<std::vector<NodeOutput>>& remapped, const std::vector<int64_t>& red_mid) {
+  const int top = red_mid[i] > 0 ? g.node(i).inputs[0].node : i;
+  std::vector<int64_t> prog, bcast;
+  std::vector<NodeOutput> ext;
+  std::map<std::pair<int, int>, int> ext_index;
+  const Shape& shape = g.node(top).outputs[0].shape;
+  // Post-order walk with an explicit stack (a tree may be a chain of thousands of ops):
+  // operands first, in input order; an instruction's operand refs are ext inputs (>= 0) or
+  // earlier instructions (-(index + 1)).
+  struct Visit {
+    int node;
+    size_t next;
+    int refs[2];
+  };
+  std::vector<Visit> stack{{top, 0, {0, 0}}};
+  while (!stack.empty()) {
+    Visit& v = stack.back();
+    const Node& node = g.node(v.node);
+    if (v.next < node.inputs.size()) {
+      size_t k = v.next++;
+      const NodeOutput& in = node.inputs[k];
+      if (absorbed[in.node]) {
+        stack.push_back(Visit{in.node, 0, {0, 0}});  // invalidates v
+        continue;
+      }
+      NodeOutput m = remapped[v.node][k];
+      auto it = ext_index.find({m.node, m.index});
+      if (it == ext_index.end()) {
+        int64_t div = 1, mod = 1;
+        broadcast_rule(g.node(in.node).outputs[in.index].shape, shape, &div, &mod);
+        it = ext_index.emplace(std::make_pair(m.node, m.index), static_cast<int>(ext.size())).first;
+        ext.push_back(m);
+        bcast.push_back(div);
+        bcast.push_back(mod);
+      }
+      v.refs[k] = it->second;
+      continue;
+    }
+    prog.push_back(fused::opcode_of(node.op));
+    prog.push_back(v.refs[0]);
+    prog.push_back(v.refs[1]);
+    stack.pop_back();
+    if (!stack.empty()) stack.back().refs[stack.back().next - 1] = -static_cast<int>(prog.size() / 3);
+  }
+  Node f;
+  f.op = "_FusedElementwise";
+  f.def = &fused_elementwise_op();
+  f.name = copy.name + "/fused";
+  f.inputs = std::move(ext);
+  f.attrs.set("program", std::move(prog));
+  f.attrs.set("bcast", std::move(bcast));
+  f.attrs.set("shape", shape);
+  if (red_mid[i] > 0) {
+    int64_t kind = g.node(i).op == "Mean" ? fused::Reduce::kMean : fused::Reduce::kSum;
+    f.attrs.set("reduce", std::vector<int64_t>{kind, red_mid[i]});
+    f.attrs.set("out_shape", copy.outputs[0].shape);
+  }
+  f.outputs = copy.outputs;
+  f.defined_at = copy.defined_at;
+  return f;
+}
+
+}  // namespace
 
 std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   const int n = g.num_nodes();
@@ -154,11 +231,11 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     if (node.inputs.size() != (fused::is_binary(code) ? 2u : 1u)) continue;
     if (node.op == "BiasAdd" && node.attrs.get_or("data_format", std::string("NHWC")) != "NHWC") continue;
     bool ok = true;
-    if (code == fused::kCastBool) {   // its input must be a comparison it absorbs
+    if (code == fused::kCastBool) {  // its input must be a comparison it absorbs
       const NodeOutput& in = node.inputs[0];
       const Node& src = g.node(in.node);
-      ok = cand[in.node] && fused::is_comparison(fused::opcode_of(src.op)) && uses[in.node] == 1 &&
-           !pinned[in.node] && src.outputs[0].shape == node.outputs[0].shape;
+      ok = cand[in.node] && fused::is_comparison(fused::opcode_of(src.op)) && uses[in.node] == 1 && !pinned[in.node] &&
+           src.outputs[0].shape == node.outputs[0].shape;
     } else {
       for (const NodeOutput& in : node.inputs) {
         const TensorSpec& s = g.node(in.node).outputs.at(in.index);
@@ -203,8 +280,7 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
         costly[i] |= costly[in.node];
       }
     bool cmp = fused::is_comparison(code);
-    if (pinned[i] || bad_reader[i] || uses[i] < 1 || (uses[i] > 1 && (cmp || costly[i] || size[i] > kDupMax)))
-      continue;
+    if (pinned[i] || bad_reader[i] || uses[i] < 1 || (uses[i] > 1 && (cmp || costly[i] || size[i] > kDupMax))) continue;
     absorbed[i] = 1;
   }
   for (int c = 0; c < n; ++c)
@@ -230,61 +306,7 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   return rw.run([&](int i, const Node& copy, Rewriter& r) {
     if (absorbed[i] || is_root(i)) remapped[i] = copy.inputs;
     if (!is_root(i)) return absorbed[i] && in_fused[i];
-    // Emit the tree rooted at i (at a reduction's data input), operands first.
-    const int top = red_mid[i] > 0 ? g.node(i).inputs[0].node : i;
-    std::vector<int64_t> prog, bcast;
-    std::vector<NodeOutput> ext;
-    std::map<std::pair<int, int>, int> ext_index;
-    const Shape& shape = g.node(top).outputs[0].shape;
-    // Post-order walk with an explicit stack (a tree may be a chain of thousands of ops):
-    // operands first, in input order; an instruction's operand refs are ext inputs (>= 0) or
-    // earlier instructions (-(index + 1)).
-    struct Visit { int node; size_t next; int refs[2]; };
-    std::vector<Visit> stack{{top, 0, {0, 0}}};
-    while (!stack.empty()) {
-      Visit& v = stack.back();
-      const Node& node = g.node(v.node);
-      if (v.next < node.inputs.size()) {
-        size_t k = v.next++;
-        const NodeOutput& in = node.inputs[k];
-        if (absorbed[in.node]) {
-          stack.push_back(Visit{in.node, 0, {0, 0}});   // invalidates v
-          continue;
-        }
-        NodeOutput m = remapped[v.node][k];
-        auto it = ext_index.find({m.node, m.index});
-        if (it == ext_index.end()) {
-          int64_t div = 1, mod = 1;
-          broadcast_rule(g.node(in.node).outputs[in.index].shape, shape, &div, &mod);
-          it = ext_index.emplace(std::make_pair(m.node, m.index), static_cast<int>(ext.size())).first;
-          ext.push_back(m);
-          bcast.push_back(div);
-          bcast.push_back(mod);
-        }
-        v.refs[k] = it->second;
-        continue;
-      }
-      prog.push_back(fused::opcode_of(node.op));
-      prog.push_back(v.refs[0]);
-      prog.push_back(v.refs[1]);
-      stack.pop_back();
-      if (!stack.empty()) stack.back().refs[stack.back().next - 1] = -static_cast<int>(prog.size() / 3);
-    }
-    Node f;
-    f.op = "_FusedElementwise";
-    f.def = &fused_elementwise_op();
-    f.name = copy.name + "/fused";
-    f.inputs = std::move(ext);
-    f.attrs.set("program", std::move(prog));
-    f.attrs.set("bcast", std::move(bcast));
-    f.attrs.set("shape", shape);
-    if (red_mid[i] > 0) {
-      int64_t kind = g.node(i).op == "Mean" ? fused::Reduce::kMean : fused::Reduce::kSum;
-      f.attrs.set("reduce", std::vector<int64_t>{kind, red_mid[i]});
-      f.attrs.set("out_shape", copy.outputs[0].shape);
-    }
-    f.outputs = copy.outputs;
-    f.defined_at = copy.defined_at;
+    Node f = emit_tree(g, i, copy, absorbed, remapped, red_mid);
     r.replace_outputs(i, {NodeOutput{r.target().add_node(std::move(f)), 0}});
     return true;
   });

@@ -123,7 +123,7 @@ std::shared_ptr<Graph> merge_forward_while(const Graph& g) {
       }
     }
   }
-  return cur ? cur : copy_graph(g);   // unchanged: a plain copy
+  return cur ? cur : copy_graph(g);  // unchanged: a plain copy
 }
 
 }  // namespace fn

@@ -13,6 +13,9 @@ std::shared_ptr<Graph> eliminate_common_subexpressions(const Graph& g);
 std::shared_ptr<Graph> fuse_contractions(const Graph& g);
 // Trees of float32 elementwise ops -> one _FusedElementwise node (one tiled pass).
 std::shared_ptr<Graph> fuse_elementwise(const Graph& g);
+// A contraction read only by an elementwise computation over its output -> a _FusedMatMul /
+// _FusedConv2D running that computation as its epilogue (passes/fuse_epilogue.cpp).
+std::shared_ptr<Graph> fuse_epilogues(const Graph& g);
 // Transposes feeding a matmul operand or reading a batched matmul's result -> attrs of the
 // matmul (transpose flags, or strides: ops/matmul.h), no copy.
 std::shared_ptr<Graph> fold_transposes(const Graph& g);
@@ -20,7 +23,8 @@ std::shared_ptr<Graph> fold_transposes(const Graph& g);
 std::shared_ptr<Graph> prune_while_loop_vars(const Graph& g);
 // A While gradient's accumulating forward loop replaces the forward loop it repeats.
 std::shared_ptr<Graph> merge_forward_while(const Graph& g);
-// The pass manager: constant folding, CSE, transpose folding, contraction fusion, elementwise fusion (dead nodes are pruned by Plan::compile).
+// The pass manager: constant folding, CSE, transpose folding, contraction fusion, elementwise fusion,
+// contraction epilogues (dead nodes are pruned by Plan::compile).
 // Passes with nothing to do are skipped without copying, so a graph is copied about once.
 std::shared_ptr<Graph> optimize(const Graph& g);
 
@@ -29,6 +33,7 @@ std::shared_ptr<Graph> fold_constants_or_null(const Graph& g);
 std::shared_ptr<Graph> eliminate_common_subexpressions_or_null(const Graph& g);
 std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g);
 std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g);
+std::shared_ptr<Graph> fuse_epilogues_or_null(const Graph& g);
 std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g);
 
 }  // namespace fn

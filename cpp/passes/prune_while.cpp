@@ -16,7 +16,6 @@ namespace {
 
 bool is_while(const Node& n) { return n.op == "While" || n.op == "StatelessWhile"; }
 
-
 // Narrows `dead` (loop var k is a candidate) to the vars that can go together: var k's
 // placeholder reaches, in the body, only outputs of candidates and no stateful node, and the
 // condition does not read it.
@@ -56,7 +55,10 @@ void narrow(const Graph& cond, const Graph& body, std::vector<char>& dead) {
           if (q >= static_cast<int>(n) || !dead[q]) ok = false;
         for (int u : users[v]) work.push_back(u);
       }
-      if (!ok) { dead[k] = 0; changed = true; }
+      if (!ok) {
+        dead[k] = 0;
+        changed = true;
+      }
     }
   }
 }
@@ -101,8 +103,7 @@ std::shared_ptr<Graph> prune_once(const Graph& g, bool* changed) {
     auto body = w.attrs.get<std::shared_ptr<Graph>>("body");
     if (!cond || !body) continue;
     const size_t n = body->arg_placeholders.size();
-    if (cond->arg_placeholders.size() != n || body->outputs.size() != n || w.outputs.size() != n ||
-        w.inputs.size() < n)
+    if (cond->arg_placeholders.size() != n || body->outputs.size() != n || w.outputs.size() != n || w.inputs.size() < n)
       continue;
     std::vector<char> dead(n, 0);
     bool any = false;
@@ -112,7 +113,7 @@ std::shared_ptr<Graph> prune_once(const Graph& g, bool* changed) {
     if (std::find(dead.begin(), dead.end(), 1) == dead.end()) continue;
     *changed = true;
     Node& nw = out->mutable_node(i);
-    nw.inputs = keep(nw.inputs, dead);   // nw: already remapped by earlier Whiles
+    nw.inputs = keep(nw.inputs, dead);  // nw: already remapped by earlier Whiles
     nw.outputs = keep(nw.outputs, dead);
     nw.attrs.set("cond", drop_vars(*cond, dead, false));
     nw.attrs.set("body", drop_vars(*body, dead, true));

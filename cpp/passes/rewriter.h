@@ -36,7 +36,7 @@ class Rewriter {
 // must stay materialised.
 struct Readers {
   explicit Readers(const Graph& g);
-  std::vector<char> live;   // Graph::live_nodes()
+  std::vector<char> live;  // Graph::live_nodes()
   std::vector<int> uses, consumer;
   std::vector<char> control_target, pinned;
 };

@@ -43,9 +43,7 @@ GraphBuilder* outer_builder_of(GraphBuilder* b) {
   return nullptr;
 }
 
-void set_location_provider(std::function<std::string()> provider) {
-  location_provider() = std::move(provider);
-}
+void set_location_provider(std::function<std::string()> provider) { location_provider() = std::move(provider); }
 std::string current_location() {
   auto& p = location_provider();
   return p ? p() : std::string();
@@ -56,16 +54,16 @@ std::string current_location() {
   if (auto g = graph_of(t)) {
     if (t.node >= 0 && t.node < g->num_nodes()) where = g->node(t.node).defined_at;
   }
-  std::string desc = "<fn.Tensor '" + t.name() + "' shape=" + t.shape().to_string() +
-                     " dtype=" + dtype_name(t.dtype()) + ">";
+  std::string desc =
+      "<fn.Tensor '" + t.name() + "' shape=" + t.shape().to_string() + " dtype=" + dtype_name(t.dtype()) + ">";
   std::string msg = desc +
-      " is out of scope and cannot be used here. Use return values, explicit Python locals or "
-      "TensorFlow collections to access it.\nPlease see "
-      "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values"
-      " for more information.\n\n" + desc + " was defined here:\n" +
-      (where.empty() ? std::string("    <unknown>") : where) +
-      "\n\nThe tensor " + desc + " cannot be accessed from here, because it was defined in " +
-      "another function or code block.";
+                    " is out of scope and cannot be used here. Use return values, explicit Python locals or "
+                    "TensorFlow collections to access it.\nPlease see "
+                    "https://www.tensorflow.org/guide/function#all_outputs_of_a_tffunction_must_be_return_values"
+                    " for more information.\n\n" +
+                    desc + " was defined here:\n" + (where.empty() ? std::string("    <unknown>") : where) +
+                    "\n\nThe tensor " + desc + " cannot be accessed from here, because it was defined in " +
+                    "another function or code block.";
   throw Error(Code::TypeError, msg);
 }
 
@@ -113,7 +111,7 @@ NodeOutput GraphBuilder::capture_by_reference(const TensorPtr& outer_value, cons
 }
 
 void GraphBuilder::bind_input(const TensorPtr& outer_value, NodeOutput input) {
-  keepalive_.push_back(outer_value);   // the map is keyed by raw pointer
+  keepalive_.push_back(outer_value);  // the map is keyed by raw pointer
   outer_captures_[outer_value.get()] = input;
 }
 
@@ -153,15 +151,14 @@ void GraphBuilder::try_fold(const OpDef& def, int node, const std::vector<Tensor
   for (const TensorSpec& s : n.outputs)
     if (!small_int(s)) return;
   for (auto& kv : n.attrs.items())
-    if (std::holds_alternative<std::shared_ptr<Graph>>(kv.second)) return;   // control flow
+    if (std::holds_alternative<std::shared_ptr<Graph>>(kv.second)) return;  // control flow
   std::vector<EagerPtr> in(in_specs.size());
   for (size_t i = 0; i < in_specs.size(); ++i) {
     if (values[i]) {
       if (values[i]->num_elements() > kMaxFoldElements) return;
       in[i] = values[i];
     } else if (def.shape_only && in_specs[i].shape.is_fully_defined()) {
-      in[i] = std::make_shared<EagerTensor>(in_specs[i].dtype, in_specs[i].shape,
-                                            Buffer::wrap(nullptr, 0, nullptr));
+      in[i] = std::make_shared<EagerTensor>(in_specs[i].dtype, in_specs[i].shape, Buffer::wrap(nullptr, 0, nullptr));
     } else {
       return;
     }
@@ -169,8 +166,7 @@ void GraphBuilder::try_fold(const OpDef& def, int node, const std::vector<Tensor
   try {
     KernelContext kc{n.attrs, n.name};
     folded_[node] = def.kernel(kc, in);
-  } catch (const std::exception&) {
-  }
+  } catch (const std::exception&) {}
 }
 
 // Partial values of shape arithmetic (shape(x)[0], stack([n, -1]), ...): kept per node so
@@ -180,14 +176,11 @@ void GraphBuilder::record_partial(const OpDef& def, int node, const std::vector<
   const Node& n = graph_->node(node);
   if (n.outputs.empty()) return;
   const TensorSpec& out = n.outputs[0];
-  if ((out.dtype != DType::Int32 && out.dtype != DType::Int64) || !out.shape.has_rank() || out.shape.rank() > 1)
-    return;
+  if ((out.dtype != DType::Int32 && out.dtype != DType::Int64) || !out.shape.has_rank() || out.shape.rank() > 1) return;
   Shape p;
   try {
     p = def.partial(InferContext{in_specs, n.attrs, values, &partials});
-  } catch (const std::exception&) {
-    return;
-  }
+  } catch (const std::exception&) { return; }
   if (!p.has_rank() || (out.shape.rank() == 0 && p.rank() != 1) ||
       (out.shape.rank() == 1 && out.shape[0] >= 0 && out.shape[0] != p.rank()))
     return;
@@ -195,15 +188,16 @@ void GraphBuilder::record_partial(const OpDef& def, int node, const std::vector<
   if (!p.is_fully_defined()) return;
   auto t = make_tensor(out.dtype, out.shape.rank() == 0 ? Shape{} : Shape{p.rank()});
   for (int i = 0; i < p.rank(); ++i) {
-    if (out.dtype == DType::Int64) t->data<int64_t>()[i] = p[i];
-    else t->data<int32_t>()[i] = static_cast<int32_t>(p[i]);
+    if (out.dtype == DType::Int64)
+      t->data<int64_t>()[i] = p[i];
+    else
+      t->data<int32_t>()[i] = static_cast<int32_t>(p[i]);
   }
   folded_[node] = {t};
 }
 
-NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput>& inputs,
-                                  Attrs attrs, const std::string& name,
-                                  std::vector<TensorSpec>* out_specs) {
+NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput>& inputs, Attrs attrs,
+                                  const std::string& name, std::vector<TensorSpec>* out_specs) {
   std::vector<TensorSpec> in_specs;
   std::vector<EagerPtr> values;
   std::vector<Shape> partials;
@@ -249,9 +243,9 @@ void check_outputs(const OpDef& op, const std::vector<EagerPtr>& outs) {
     });
     if (bad)
       throw_error(Code::InvalidArgument, "\n\n!!! Detected Infinity or NaN in output ", i, " of ",
-                  current_builder() ? "graph" : "eagerly-executing", " op \"", op.name, "\" (# of outputs: ",
-                  outs.size(), ") !!!\n  dtype: ", dtype_name(t->dtype()), "\n  shape: ", t->shape().to_string(),
-                  "\n");
+                  current_builder() ? "graph" : "eagerly-executing", " op \"", op.name,
+                  "\" (# of outputs: ", outs.size(), ") !!!\n  dtype: ", dtype_name(t->dtype()),
+                  "\n  shape: ", t->shape().to_string(), "\n");
   }
 }
 }  // namespace
@@ -259,8 +253,8 @@ void check_outputs(const OpDef& op, const std::vector<EagerPtr>& outs) {
 void set_check_numerics(bool enabled) { g_check_numerics = enabled; }
 bool check_numerics_enabled() { return g_check_numerics.load(std::memory_order_relaxed); }
 
-std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& inputs,
-                                 const Attrs& attrs, const std::string& node_name) {
+std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& inputs, const Attrs& attrs,
+                                 const std::string& node_name) {
   if (!op.kernel) throw_error(Code::Unimplemented, "Op ", op.name, " has no kernel");
   KernelContext kc{attrs, node_name};
   std::vector<EagerPtr> out = op.kernel(kc, inputs);
@@ -273,22 +267,28 @@ std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& i
 // kernel's error message starts with that function's name and device.
 static std::string eager_error_prefix(const OpDef& op, size_t num_inputs, const Attrs& attrs) {
   static const std::unordered_map<std::string, std::string> onednn = {
-      {"MatMul", "__MklMatMul"}, {"BatchMatMulV2", "__MklBatchMatMulV2"}, {"Einsum", "__MklEinsum"},
-      {"Conv2D", "__MklNativeConv2D"}, {"DepthwiseConv2dNative", "__MklNativeDepthwiseConv2dNative"},
+      {"MatMul", "__MklMatMul"},
+      {"BatchMatMulV2", "__MklBatchMatMulV2"},
+      {"Einsum", "__MklEinsum"},
+      {"Conv2D", "__MklNativeConv2D"},
+      {"DepthwiseConv2dNative", "__MklNativeDepthwiseConv2dNative"},
       {"FusedBatchNormV3", "__MklNativeFusedBatchNormV3"}};
   auto it = onednn.find(op.name);
   std::string name = it == onednn.end() ? op.name : it->second;
   const int64_t n = static_cast<int64_t>(num_inputs);
-  if (op.name == "ConcatV2") name += "_N_" + std::to_string(n - 1);
-  else if (op.name == "Pack" || op.name == "AddN" || op.name == "Einsum") name += "_N_" + std::to_string(n);
+  if (op.name == "ConcatV2")
+    name += "_N_" + std::to_string(n - 1);
+  else if (op.name == "Pack" || op.name == "AddN" || op.name == "Einsum")
+    name += "_N_" + std::to_string(n);
   else if (op.name == "Split" || op.name == "SplitV")
     name += "_num_split_" + std::to_string(attrs.get_or("num_split", int64_t{1}));
-  else if (op.name == "Unpack") name += "_num_" + std::to_string(attrs.get_or("num", int64_t{-1}));
+  else if (op.name == "Unpack")
+    name += "_num_" + std::to_string(attrs.get_or("num", int64_t{-1}));
   return "{{function_node __wrapped__" + name + "_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
 }
 
-std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& inputs,
-                                Attrs attrs, const std::string& name) {
+std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& inputs, Attrs attrs,
+                                const std::string& name) {
   GraphBuilder* b = current_builder();
   std::vector<TensorPtr> result;
   {
@@ -332,7 +332,10 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
     // gradients by tensor identity.
     for (auto& o : outs)
       for (const TensorPtr& t : inputs)
-        if (o.get() == t.get()) { o = reshaped(o, o->shape()); break; }
+        if (o.get() == t.get()) {
+          o = reshaped(o, o->shape());
+          break;
+        }
     result.assign(outs.begin(), outs.end());
   } else {
     GraphBuilder* outer = outer_builder_of(b);
@@ -341,8 +344,8 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
     for (const TensorPtr& t : inputs) ins.push_back(b->use(t, outer));
     // The attrs move into the node unless a tape needs them below.
     bool taped = !active_tapes().empty() && any_tape_recording();
-    NodeOutput first = taped ? b->add_node(op, ins, attrs, name, nullptr)
-                             : b->add_node(op, ins, std::move(attrs), name, nullptr);
+    NodeOutput first =
+        taped ? b->add_node(op, ins, attrs, name, nullptr) : b->add_node(op, ins, std::move(attrs), name, nullptr);
     size_t n_out = b->graph()->node(first.node).outputs.size();
     result.reserve(n_out);
     for (size_t i = 0; i < n_out; ++i) result.push_back(b->symbolic(first.node, static_cast<int>(i)));
@@ -353,13 +356,12 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
   return result;
 }
 
-std::vector<TensorPtr> dispatch(const std::string& op, const std::vector<TensorPtr>& inputs,
-                                Attrs attrs, const std::string& name) {
+std::vector<TensorPtr> dispatch(const std::string& op, const std::vector<TensorPtr>& inputs, Attrs attrs,
+                                const std::string& name) {
   return dispatch(OpRegistry::global().get(op), inputs, std::move(attrs), name);
 }
 
-TensorPtr dispatch1(const std::string& op, const std::vector<TensorPtr>& inputs, Attrs attrs,
-                    const std::string& name) {
+TensorPtr dispatch1(const std::string& op, const std::vector<TensorPtr>& inputs, Attrs attrs, const std::string& name) {
   auto r = dispatch(op, inputs, std::move(attrs), name);
   if (r.empty()) throw_error(Code::Internal, "op ", op, " has no outputs");
   return r[0];

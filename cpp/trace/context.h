@@ -35,8 +35,8 @@ class GraphBuilder {
   // an input, as in TF).
   void bind_input(const TensorPtr& outer_value, NodeOutput input);
 
-  NodeOutput add_node(const OpDef& def, const std::vector<NodeOutput>& inputs, Attrs attrs,
-                      const std::string& name, std::vector<TensorSpec>* out_specs);
+  NodeOutput add_node(const OpDef& def, const std::vector<NodeOutput>& inputs, Attrs attrs, const std::string& name,
+                      std::vector<TensorSpec>* out_specs);
   // Constant values known for node outputs (for shape rules needing values): Const nodes,
   // and small integer results folded at trace time (shape arithmetic: Shape, Pack, ...).
   EagerPtr constant_value(const NodeOutput& o) const;
@@ -46,9 +46,9 @@ class GraphBuilder {
   std::unordered_map<const Tensor*, NodeOutput> const_captures_;
   std::unordered_map<const Tensor*, NodeOutput> outer_captures_;
   std::vector<TensorPtr> captured_values_;
-  std::vector<TensorPtr> keepalive_;   // captured eager tensors (keys above are raw pointers)
-  std::unordered_map<int, std::vector<EagerPtr>> folded_;   // node -> its folded outputs
-  std::unordered_map<int, Shape> partial_;                  // node -> partial value of output 0
+  std::vector<TensorPtr> keepalive_;                       // captured eager tensors (keys above are raw pointers)
+  std::unordered_map<int, std::vector<EagerPtr>> folded_;  // node -> its folded outputs
+  std::unordered_map<int, Shape> partial_;                 // node -> partial value of output 0
   void record_partial(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
                       const std::vector<EagerPtr>& values, const std::vector<Shape>& partials);
   void try_fold(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
@@ -56,7 +56,7 @@ class GraphBuilder {
 };
 
 struct Frame {
-  GraphBuilder* builder = nullptr;   // nullptr: eager
+  GraphBuilder* builder = nullptr;  // nullptr: eager
 };
 
 // RAII: push a graph-building (or eager, with nullptr) frame on this thread's stack.
@@ -68,7 +68,7 @@ class ContextScope {
   ContextScope& operator=(const ContextScope&) = delete;
 };
 
-GraphBuilder* current_builder();        // nullptr when eager
+GraphBuilder* current_builder();  // nullptr when eager
 bool executing_eagerly();
 int context_depth();
 // The enclosing graph builder of `b` on this thread's stack (nullptr if none/eager).
@@ -79,16 +79,16 @@ void set_location_provider(std::function<std::string()> provider);
 std::string current_location();
 
 // The one entry point for op calls. Name is the node name hint (empty: op's default name).
-std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& inputs,
-                                Attrs attrs = {}, const std::string& name = "");
-std::vector<TensorPtr> dispatch(const std::string& op, const std::vector<TensorPtr>& inputs,
-                                Attrs attrs = {}, const std::string& name = "");
-TensorPtr dispatch1(const std::string& op, const std::vector<TensorPtr>& inputs,
-                    Attrs attrs = {}, const std::string& name = "");
+std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& inputs, Attrs attrs = {},
+                                const std::string& name = "");
+std::vector<TensorPtr> dispatch(const std::string& op, const std::vector<TensorPtr>& inputs, Attrs attrs = {},
+                                const std::string& name = "");
+TensorPtr dispatch1(const std::string& op, const std::vector<TensorPtr>& inputs, Attrs attrs = {},
+                    const std::string& name = "");
 
 // Runs an op's kernel on eager inputs (no tape, no graph), translating errors into TF's form.
-std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& inputs,
-                                 const Attrs& attrs, const std::string& node_name);
+std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& inputs, const Attrs& attrs,
+                                 const std::string& node_name);
 
 // fn.debugging.enable_check_numerics: when on, every kernel's floating outputs are checked for
 // NaN and Inf (a process-wide debugging switch, like TensorFlow's).

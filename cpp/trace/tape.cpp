@@ -8,11 +8,14 @@ void Tape::watch(const TensorPtr& t) {
   watched_list_.push_back(t);
 }
 
-void Tape::record(const OpDef& op, const std::vector<TensorPtr>& in,
-                  const std::vector<TensorPtr>& out, const Attrs& attrs) {
+void Tape::record(const OpDef& op, const std::vector<TensorPtr>& in, const std::vector<TensorPtr>& out,
+                  const Attrs& attrs) {
   bool any = false;
   for (auto& t : in)
-    if (t && is_watched(t.get())) { any = true; break; }
+    if (t && is_watched(t.get())) {
+      any = true;
+      break;
+    }
   if (!any) return;
   entries_.push_back(TapeEntry{&op, in, out, attrs});
   for (auto& t : out)
@@ -32,8 +35,8 @@ bool any_tape_recording() {
   return false;
 }
 
-void record_on_tapes(const OpDef& op, const std::vector<TensorPtr>& in,
-                     const std::vector<TensorPtr>& out, const Attrs& attrs) {
+void record_on_tapes(const OpDef& op, const std::vector<TensorPtr>& in, const std::vector<TensorPtr>& out,
+                     const Attrs& attrs) {
   for (auto& t : active_tapes())
     if (t->recording) t->record(op, in, out, attrs);
 }

@@ -22,8 +22,7 @@ class Tape {
       : persistent(persistent), watch_accessed_variables(watch_accessed_variables) {}
   void watch(const TensorPtr& t);
   bool is_watched(const Tensor* t) const { return watched_.count(t) != 0; }
-  void record(const OpDef& op, const std::vector<TensorPtr>& in, const std::vector<TensorPtr>& out,
-              const Attrs& attrs);
+  void record(const OpDef& op, const std::vector<TensorPtr>& in, const std::vector<TensorPtr>& out, const Attrs& attrs);
   const std::vector<TapeEntry>& entries() const { return entries_; }
   const std::vector<TensorPtr>& watched_tensors() const { return watched_list_; }
   void clear() { entries_.clear(); }
@@ -31,10 +30,10 @@ class Tape {
   const bool persistent;
   const bool watch_accessed_variables;
   bool recording = true;
-  bool used = false;   // a non-persistent tape's gradient() may run once
+  bool used = false;  // a non-persistent tape's gradient() may run once
 
  private:
-  std::unordered_map<const Tensor*, TensorPtr> watched_;   // value keeps the key alive
+  std::unordered_map<const Tensor*, TensorPtr> watched_;  // value keeps the key alive
   std::vector<TensorPtr> watched_list_;
   std::vector<TapeEntry> entries_;
 };
@@ -42,8 +41,8 @@ class Tape {
 // This thread's active tapes (innermost last). Push/pop is RAII through TapeScope.
 std::vector<std::shared_ptr<Tape>>& active_tapes();
 bool any_tape_recording();
-void record_on_tapes(const OpDef& op, const std::vector<TensorPtr>& in,
-                     const std::vector<TensorPtr>& out, const Attrs& attrs);
+void record_on_tapes(const OpDef& op, const std::vector<TensorPtr>& in, const std::vector<TensorPtr>& out,
+                     const Attrs& attrs);
 // Variables call this when read so tapes with watch_accessed_variables watch them.
 void notify_variable_accessed(const TensorPtr& handle);
 

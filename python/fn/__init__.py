@@ -243,7 +243,7 @@ from fn._tf_compat._types import TypeSpec
 
 # Wiring, once every module is loaded: Tensor's Python methods, the ragged operators and the
 # ragged dispatch of public ops, the type-based dispatch of ExtensionTypes, SparseTensor's operators, and the API that AutoGraph's converted code stages with.
-from fn import _ragged
+from fn import _distribute, _ragged
 from fn._autograph import backend as _autograph_backend
 from fn._ops import dispatch as _dispatch
 from fn._sparse import sparse_ops as _sparse_ops
@@ -255,6 +255,7 @@ _dispatch.install()  # after the ragged wrappers: type-based dispatch sees calls
 _sparse_ops.install_operators()
 _tf_types._register_specs()
 _autograph_backend.use(_sys.modules[__name__])
+_distribute.install_variable_hook()  # variables record (and sync) the strategy whose scope made them
 
 _is_dense_tensor = _core.is_tensor  # AutoGraph's test: a tf.Tensor, eager or graph
 

@@ -11,11 +11,37 @@ from fn._ops.einsum_ops import einsum
 from fn._ops.nn_ops import l2_normalize
 
 # Decompositions, structured matrices and TF's Python compositions (issue 21).
-from fn._linalg.decompositions import (band_part, cholesky, diag, diag_part, eigh, eigvalsh, lu, qr, set_diag,
-                                       slogdet, svd, triangular_solve)
-from fn._linalg.compositions import (adjoint, cholesky_solve, cross, expm, logdet, lstsq, lu_matrix_inverse,
-                                     lu_reconstruct, lu_solve, matrix_rank, matvec, pinv, tensor_diag,
-                                     tensor_diag_part, trace)
+from fn._linalg.decompositions import (
+    band_part,
+    cholesky,
+    diag,
+    diag_part,
+    eigh,
+    eigvalsh,
+    lu,
+    qr,
+    set_diag,
+    slogdet,
+    svd,
+    triangular_solve,
+)
+from fn._linalg.compositions import (
+    adjoint,
+    cholesky_solve,
+    cross,
+    expm,
+    logdet,
+    lstsq,
+    lu_matrix_inverse,
+    lu_reconstruct,
+    lu_solve,
+    matrix_rank,
+    matvec,
+    pinv,
+    tensor_diag,
+    tensor_diag_part,
+    trace,
+)
 
 from fn._public import export as _export
 

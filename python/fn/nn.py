@@ -1,6 +1,7 @@
 """``fn.nn`` (``tf.nn``): neural-network ops with TensorFlow's names and arguments: activations,
 convolution, pooling, bias, softmax, losses and normalisation (NHWC layout; float32 runs on oneDNN)."""
 
+from fn._distribute.losses import compute_average_loss, scale_regularization_loss
 from fn._ops.math_ops import elu, relu, relu6, sigmoid, softplus, tanh
 from fn._ops.nn_ops import (
     avg_pool2d,
@@ -45,7 +46,6 @@ from fn._tf_compat._nn_extra import (
     space_to_depth,
 )
 from fn._tf_compat._random_extra import experimental
-from fn._distribute._losses import compute_average_loss, scale_regularization_loss
 
 from fn._public import export as _export
 

@@ -52,14 +52,6 @@ KNOWN_BACK_EDGES = {
     ("fn._numpy._reduce", "fn._numpy._manip"),
     ("fn._numpy._utils", "fn"),
     ("fn._ops.dispatch", "fn"),
-    ("fn._ragged._elementwise", "fn._ragged._ragged_tensor"),
-    ("fn._ragged._factory", "fn._ragged._ragged_tensor"),
-    ("fn._ragged._getitem", "fn._ragged._array_ops"),
-    ("fn._ragged._getitem", "fn._ragged._ragged_tensor"),
-    ("fn._ragged._ragged_tensor", "fn._ragged._conversion"),
-    ("fn._ragged._shape_ops", "fn._ragged._array_ops"),
-    ("fn._ragged._shape_ops", "fn._ragged._ragged_tensor"),
-    ("fn._ragged._spec", "fn._ragged._ragged_tensor"),
 }
 
 
@@ -76,8 +68,8 @@ def modules() -> Dict[str, Path]:
     return {m: p for m, p in found.items() if not m.startswith(EXCLUDED)}
 
 
-# The C++ extension imports no Python module of fn: a leaf (present or not, built or linked).
-LEAVES = ("fn._core",)
+# The C++ extensions import no Python module of fn: leaves (present or not, built or linked).
+LEAVES = ("fn._core", "fn._mpi")  # fn._mpi: the optional MPI transport (cpp/mpi)
 
 
 def _resolve(name: str, known: Set[str]) -> str:

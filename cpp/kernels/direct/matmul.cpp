@@ -1,6 +1,6 @@
 #include "kernels/direct/matmul.h"
 
-#pragma GCC diagnostic ignored "-Wpsabi"   // vector types cross no ABI boundary here
+#pragma GCC diagnostic ignored "-Wpsabi"  // vector types cross no ABI boundary here
 
 #include <algorithm>
 #include <cstring>
@@ -12,7 +12,7 @@ namespace fn {
 namespace direct {
 
 namespace {
-constexpr int64_t kRows = 4, kCols = 64;   // accumulator block: 4 x 64 floats (16 AVX-512 registers)
+constexpr int64_t kRows = 4, kCols = 64;  // accumulator block: 4 x 64 floats (16 AVX-512 registers)
 
 // 16 floats as one GCC vector: zmm in the AVX-512 clone, pairs/quads of ymm/xmm in the others.
 typedef float v16 __attribute__((vector_size(64)));
@@ -29,13 +29,13 @@ typedef int v16i __attribute__((vector_size(64)));
 __attribute__((always_inline)) inline void transpose16(const float* src, int64_t ss, float* dst, int64_t ds) {
   v16 r[16];
   for (int i = 0; i < 16; ++i) r[i] = load16(src + i * ss);
-#define FN_STAGE(d, LO, HI)                                   \
-  for (int i = 0; i < 16; ++i)                                \
-    if (!(i & d)) {                                           \
-      v16 lo = __builtin_shuffle(r[i], r[i + d], LO);         \
-      v16 hi = __builtin_shuffle(r[i], r[i + d], HI);         \
-      r[i] = lo;                                              \
-      r[i + d] = hi;                                          \
+#define FN_STAGE(d, LO, HI)                           \
+  for (int i = 0; i < 16; ++i)                        \
+    if (!(i & d)) {                                   \
+      v16 lo = __builtin_shuffle(r[i], r[i + d], LO); \
+      v16 hi = __builtin_shuffle(r[i], r[i + d], HI); \
+      r[i] = lo;                                      \
+      r[i + d] = hi;                                  \
     }
   FN_STAGE(8, (v16i{0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23}),
            (v16i{8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31}))
@@ -71,7 +71,7 @@ __attribute__((always_inline)) inline void block64(const float* a, const float* 
       acc[r][3] += s * b3;
     }
   }
-  if (add) {   // the residual post-op while the block is in registers: the same single add
+  if (add) {  // the residual post-op while the block is in registers: the same single add
 #pragma GCC unroll 4
     for (int64_t r = 0; r < R; ++r) {
       const float* ar = add + (i + r) * n + j0;
@@ -112,8 +112,8 @@ __attribute__((always_inline)) inline void block_any(const float* a, const float
 FN_MULTIVERSION
 void matmul_f32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb,
                 const float* add) {
-  thread_local std::vector<float> bt;   // reused: no allocation or zero-fill per call
-  if (tb) {   // small: one transposed copy makes every inner loop contiguous
+  thread_local std::vector<float> bt;  // reused: no allocation or zero-fill per call
+  if (tb) {                            // small: one transposed copy makes every inner loop contiguous
     if (bt.size() < static_cast<size_t>(k * n)) bt.resize(static_cast<size_t>(k * n));
     if (n % 16 == 0 && k % 16 == 0) {
       for (int64_t j = 0; j < n; j += 16)
@@ -128,8 +128,10 @@ void matmul_f32(const float* a, const float* b, float* c, int64_t m, int64_t n, 
     int64_t cols = std::min(kCols, n - j0);
     int64_t i = 0;
     if (cols == kCols) {
-      if (ta) columns64<true>(a, b, c, j0, m, n, k, add);
-      else columns64<false>(a, b, c, j0, m, n, k, add);
+      if (ta)
+        columns64<true>(a, b, c, j0, m, n, k, add);
+      else
+        columns64<false>(a, b, c, j0, m, n, k, add);
     } else {
       for (; i < m; ++i) block_any(a, b, c, i, j0, cols, m, n, k, ta, add);
     }

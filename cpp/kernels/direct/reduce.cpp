@@ -20,7 +20,7 @@ bool contiguous_reduction(const std::vector<int64_t>& dims, const std::vector<bo
   for (size_t d = 0; d < dims.size(); ++d) {
     int i = static_cast<int>(d);
     if (first >= 0 && i >= first && i <= last) {
-      if (!reduced[d] && dims[d] != 1) return false;   // a kept axis inside the run
+      if (!reduced[d] && dims[d] != 1) return false;  // a kept axis inside the run
       *mid *= dims[d];
     } else if (first >= 0 && i > last) {
       *inner *= dims[d];
@@ -38,7 +38,7 @@ void sum_f32(const float* x, float* out, int64_t outer, int64_t mid, int64_t inn
   for (int64_t o = 0; o < outer; ++o) {
     const float* base = x + o * mid * inner;
     std::fill(acc.begin(), acc.end(), 0.0);
-    if (inner == 1) {   // a row: eight partial sums, then added in order
+    if (inner == 1) {  // a row: eight partial sums, then added in order
       int64_t m = 0;
       for (; m + 8 <= mid; m += 8)
         for (int q = 0; q < 8; ++q) acc[q] += base[m + q];
@@ -49,7 +49,7 @@ void sum_f32(const float* x, float* out, int64_t outer, int64_t mid, int64_t inn
       continue;
     }
     double* a = acc.data();
-    for (int64_t m = 0; m < mid; ++m) {   // columns: in the reference loop's order, vectorised across j
+    for (int64_t m = 0; m < mid; ++m) {  // columns: in the reference loop's order, vectorised across j
       const float* row = base + m * inner;
       for (int64_t j = 0; j < inner; ++j) a[j] += row[j];
     }

@@ -11,7 +11,9 @@ namespace direct {
 
 namespace {
 
-struct E16 { uint64_t lo, hi; };
+struct E16 {
+  uint64_t lo, hi;
+};
 
 // Merged dims: input dims d (row-major strides is), output dim i is input dim p[i].
 struct Canon {
@@ -24,7 +26,10 @@ Canon canonicalize(const std::vector<int64_t>& dims, const std::vector<int64_t>&
   std::vector<int> keep(r, -1);
   std::vector<int64_t> d;
   for (int i = 0; i < r; ++i)
-    if (dims[i] != 1) { keep[i] = static_cast<int>(d.size()); d.push_back(dims[i]); }
+    if (dims[i] != 1) {
+      keep[i] = static_cast<int>(d.size());
+      d.push_back(dims[i]);
+    }
   std::vector<int64_t> p;
   for (int i = 0; i < r; ++i)
     if (keep[perm[i]] >= 0) p.push_back(keep[perm[i]]);
@@ -32,8 +37,10 @@ Canon canonicalize(const std::vector<int64_t>& dims, const std::vector<int64_t>&
   Canon c;
   std::vector<std::vector<int64_t>> runs;
   for (size_t i = 0; i < p.size(); ++i) {
-    if (i > 0 && p[i] == p[i - 1] + 1) runs.back().push_back(p[i]);
-    else runs.push_back({p[i]});
+    if (i > 0 && p[i] == p[i - 1] + 1)
+      runs.back().push_back(p[i]);
+    else
+      runs.push_back({p[i]});
   }
   // Merged input dims in input order: the runs ordered by their first input dim.
   std::vector<int> rank_of(runs.size());
@@ -90,7 +97,7 @@ inline void tile_transpose(const T* src, int64_t lds, T* dst, int64_t ldd, int64
       int64_t c1 = c0 + BC < cols ? c0 + BC : cols;
       if (r1 - r0 == BR && c1 - c0 == BC) {
 #if defined(__SSE2__)
-        if constexpr (sizeof(T) == 4) {   // 4x4 blocks through registers (SSE2 is x86-64's baseline)
+        if constexpr (sizeof(T) == 4) {  // 4x4 blocks through registers (SSE2 is x86-64's baseline)
           for (int64_t cc = 0; cc < BC; cc += 4)
             for (int64_t rr = 0; rr < BR; rr += 4) {
               const float* s0 = reinterpret_cast<const float*>(src + (r0 + rr) * lds + c0 + cc);
@@ -152,11 +159,19 @@ void transpose_t(const T* src, T* dst, const Canon& c) {
   int r = static_cast<int>(c.d.size());
   std::vector<int64_t> is(r), os(r);
   int64_t acc = 1;
-  for (int i = r - 1; i >= 0; --i) { is[i] = acc; acc *= c.d[i]; }
+  for (int i = r - 1; i >= 0; --i) {
+    is[i] = acc;
+    acc *= c.d[i];
+  }
   acc = 1;
-  for (int i = r - 1; i >= 0; --i) { os[i] = acc; acc *= c.d[c.p[i]]; }
-  if (c.p[r - 1] == r - 1) copy_runs(src, dst, c, is);
-  else copy_tiles(src, dst, c, is, os);
+  for (int i = r - 1; i >= 0; --i) {
+    os[i] = acc;
+    acc *= c.d[c.p[i]];
+  }
+  if (c.p[r - 1] == r - 1)
+    copy_runs(src, dst, c, is);
+  else
+    copy_tiles(src, dst, c, is, os);
 }
 
 }  // namespace
@@ -167,7 +182,7 @@ void transpose_copy(const void* src, void* dst, size_t elem_size, const std::vec
   for (int64_t d : dims) n *= d;
   if (n == 0) return;
   Canon c = canonicalize(dims, perm);
-  if (c.d.size() <= 1) {   // no reordering left: one block
+  if (c.d.size() <= 1) {  // no reordering left: one block
     std::memcpy(dst, src, static_cast<size_t>(n) * elem_size);
     return;
   }

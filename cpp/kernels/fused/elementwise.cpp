@@ -1,7 +1,7 @@
 // Fused elementwise kernel. Every op but tanh applies the reference functor (so a fused chain
 // computes bit for bit what the unfused ops do); the tile loops are compiled for AVX-512, AVX2
 // and baseline x86-64 and picked at load time (target_clones).
-#pragma GCC optimize("no-math-errno")   // lets sqrt vectorise (no errno is ever read)
+#pragma GCC optimize("no-math-errno")  // lets sqrt vectorise (no errno is ever read)
 #include "kernels/fused/elementwise.h"
 
 #include <algorithm>
@@ -17,20 +17,37 @@ namespace fn {
 namespace fused {
 
 int opcode_of(const std::string& tf_op) {
-  static const std::unordered_map<std::string, int> codes = {
-      {"Neg", kNeg}, {"Abs", kAbs}, {"Square", kSquare}, {"Sqrt", kSqrt}, {"Rsqrt", kRsqrt},
-      {"Exp", kExp}, {"Tanh", kTanh}, {"Sigmoid", kSigmoid}, {"Relu", kRelu},
-      {"Reciprocal", kReciprocal}, {"AddV2", kAdd}, {"Add", kAdd}, {"BiasAdd", kAdd}, {"Sub", kSub},
-      {"Mul", kMul}, {"RealDiv", kDiv}, {"Maximum", kMax}, {"Minimum", kMin},
-      {"SquaredDifference", kSquaredDiff}, {"Cast", kCastBool}, {"Greater", kGreater},
-      {"GreaterEqual", kGreaterEqual}, {"Less", kLess}, {"LessEqual", kLessEqual}};
+  static const std::unordered_map<std::string, int> codes = {{"Neg", kNeg},
+                                                             {"Abs", kAbs},
+                                                             {"Square", kSquare},
+                                                             {"Sqrt", kSqrt},
+                                                             {"Rsqrt", kRsqrt},
+                                                             {"Exp", kExp},
+                                                             {"Tanh", kTanh},
+                                                             {"Sigmoid", kSigmoid},
+                                                             {"Relu", kRelu},
+                                                             {"Reciprocal", kReciprocal},
+                                                             {"AddV2", kAdd},
+                                                             {"Add", kAdd},
+                                                             {"BiasAdd", kAdd},
+                                                             {"Sub", kSub},
+                                                             {"Mul", kMul},
+                                                             {"RealDiv", kDiv},
+                                                             {"Maximum", kMax},
+                                                             {"Minimum", kMin},
+                                                             {"SquaredDifference", kSquaredDiff},
+                                                             {"Cast", kCastBool},
+                                                             {"Greater", kGreater},
+                                                             {"GreaterEqual", kGreaterEqual},
+                                                             {"Less", kLess},
+                                                             {"LessEqual", kLessEqual}};
   auto it = codes.find(tf_op);
   return it == codes.end() ? -1 : it->second;
 }
 
 namespace {
 
-constexpr int64_t kTile = 1024;   // 4 KiB per intermediate: a program's tiles stay in L1/L2
+constexpr int64_t kTile = 1024;  // 4 KiB per intermediate: a program's tiles stay in L1/L2
 
 __attribute__((always_inline)) inline float tanh1(float x) {
   // Eigen's generic_fast_tanh_float (TensorFlow's CPU Tanh): odd rational 13/6 on [-c, c].
@@ -111,8 +128,13 @@ void apply(int op, Span a, Span b, float* y, int64_t n) {
     case kDiv: map2(a, b, y, n, [](float u, float v) { return u / v; }); break;
     case kMax: map2(a, b, y, n, [](float u, float v) { return ref::Maximum::apply(u, v); }); break;
     case kMin: map2(a, b, y, n, [](float u, float v) { return ref::Minimum::apply(u, v); }); break;
-    case kSquaredDiff: map2(a, b, y, n, [](float u, float v) { float d = u - v; return d * d; }); break;
-    default: break;   // validate() rejected it before any tile ran
+    case kSquaredDiff:
+      map2(a, b, y, n, [](float u, float v) {
+        float d = u - v;
+        return d * d;
+      });
+      break;
+    default: break;  // validate() rejected it before any tile ran
   }
 }
 
@@ -151,8 +173,12 @@ struct Slots {
     for (size_t k = 0; k < prog.size(); ++k) {
       for (int ref : {prog[k].a, is_binary(prog[k].op) ? prog[k].b : 0})
         if (ref < 0) free_slots.push_back(of[-(ref + 1)]);
-      if (free_slots.empty()) of[k] = count++;
-      else { of[k] = free_slots.back(); free_slots.pop_back(); }
+      if (free_slots.empty())
+        of[k] = count++;
+      else {
+        of[k] = free_slots.back();
+        free_slots.pop_back();
+      }
     }
   }
   // Floats of scratch one thread needs: the slots, two gather buffers and the reduction's tile.
@@ -160,8 +186,8 @@ struct Slots {
 };
 
 // The program over elements [i0, i0 + len), len <= kTile; the result goes to y.
-void run_tile(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
-              float* scratch, int64_t i0, int64_t len, float* y) {
+void run_tile(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs, float* scratch,
+              int64_t i0, int64_t len, float* y) {
   float* gather_a = scratch + static_cast<size_t>(slots.count) * kTile;
   float* gather_b = gather_a + kTile;
   const size_t ni = prog.size();
@@ -180,8 +206,8 @@ void run_tile(const std::vector<Instr>& prog, const Slots& slots, const std::vec
 // One row of a reduction: eight partial sums in double over blocks of eight, then the tail, as
 // direct::sum_f32 adds them (tiles are multiples of eight, so blocks never straddle tiles).
 FN_MULTIVERSION
-float reduce_row(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
-                 float* scratch, int64_t row, int64_t mid, bool mean) {
+float reduce_row(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs, float* scratch,
+                 int64_t row, int64_t mid, bool mean) {
   float* y = scratch + static_cast<size_t>(slots.count + 2) * kTile;
   double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   const int64_t blocks_end = mid / 8 * 8;

@@ -11,10 +11,28 @@ namespace fn {
 namespace fused {
 
 enum OpCode : int {
-  kNeg, kAbs, kSquare, kSqrt, kRsqrt, kExp, kTanh, kSigmoid, kRelu, kReciprocal,   // unary
-  kCastBool,                                       // bool (as 0/1) to float: a no-op here
-  kAdd, kSub, kMul, kDiv, kMax, kMin, kSquaredDiff,                               // binary
-  kGreater, kGreaterEqual, kLess, kLessEqual,      // comparisons, as 1.f / 0.f (only under a Cast)
+  kNeg,
+  kAbs,
+  kSquare,
+  kSqrt,
+  kRsqrt,
+  kExp,
+  kTanh,
+  kSigmoid,
+  kRelu,
+  kReciprocal,  // unary
+  kCastBool,    // bool (as 0/1) to float: a no-op here
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kMax,
+  kMin,
+  kSquaredDiff,  // binary
+  kGreater,
+  kGreaterEqual,
+  kLess,
+  kLessEqual,  // comparisons, as 1.f / 0.f (only under a Cast)
 };
 constexpr bool is_binary(int op) { return op >= kAdd; }
 constexpr bool is_comparison(int op) { return op >= kGreater; }
@@ -30,7 +48,7 @@ int opcode_of(const std::string& tf_op);
 // Operand reference: >= 0 is input k, < 0 is the result of instruction -(ref + 1).
 struct Instr {
   int op;
-  int a, b;   // b unused for unary ops
+  int a, b;  // b unused for unary ops
 };
 // Input k's element for output element i is data[(i / div) % mod].
 struct Operand {

@@ -3,6 +3,7 @@
 #include "kernels/onednn/engine.h"
 #include "kernels/onednn/post_ops.h"
 #include "kernels/onednn/primitive_cache.h"
+#include "kernels/onednn/threads.h"
 
 namespace fn {
 namespace onednn {
@@ -37,8 +38,8 @@ Descs descs(const Conv2DGeom& g) {
 
 std::string key_of(const Conv2DGeom& g) {
   std::string k;
-  for (int64_t v : {g.n, g.ih, g.iw, g.ic, g.kh, g.kw, g.oc, g.oh, g.ow, g.sh, g.sw, g.dh, g.dw, g.pt, g.pb,
-                    g.pl, g.pr})
+  for (int64_t v :
+       {g.n, g.ih, g.iw, g.ic, g.kh, g.kw, g.oc, g.oh, g.ow, g.sh, g.sw, g.dh, g.dw, g.pt, g.pb, g.pl, g.pr})
     k += std::to_string(v) + ',';
   return k;
 }
@@ -57,8 +58,7 @@ auto with_filter_layout(const Descs& d, Make make) {
   try {
     auto pd = make(d.wei_user);
     if (fast(pd)) return pd;
-  } catch (const dnnl::error&) {
-  }
+  } catch (const dnnl::error&) {}
   return make(memory::desc(d.wei, f32, tag::any));
 }
 
@@ -66,12 +66,12 @@ dnnl::convolution_forward::primitive_desc forward_pd(const Descs& d, dnnl::prop_
                                                      const Epilogue* e = nullptr) {
   return with_filter_layout(d, [&](const memory::desc& wei) {
     if (!e)
-      return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct,
-                                                       d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl, d.pr);
+      return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct, d.src_user,
+                                                       wei, d.dst_user, d.strides, d.dil, d.pl, d.pr);
     memory::desc bias = e->bias ? memory::desc({d.dst[1]}, f32, tag::a) : memory::desc();
-    return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct,
-                                                     d.src_user, wei, bias, d.dst_user, d.strides, d.dil, d.pl,
-                                                     d.pr, post_op_attr(*e, d.dst_user));
+    return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct, d.src_user,
+                                                     wei, bias, d.dst_user, d.strides, d.dil, d.pl, d.pr,
+                                                     post_op_attr(*e, d.dst_user));
   });
 }
 
@@ -81,12 +81,21 @@ memory::desc weights_layout(const dnnl::primitive& p, bool diff) {
   return diff ? pd.diff_weights_desc() : pd.weights_desc();
 }
 
-// Filter reorders between HWIO and the layout a convolution chose, cached with it.
+// Multiply-adds of one convolution pass (forward, backward data and backward filter alike).
+double macs_of(const Conv2DGeom& g) { return double(g.output_size()) * double(g.kh) * double(g.kw) * double(g.ic); }
+
+// Filter reorders between HWIO and the layout a convolution chose, cached with it. A filter is
+// small (a few KiB to a few MiB): below small_pass's size it is reordered on this thread alone.
 std::shared_ptr<dnnl::primitive> filter_reorder(const std::string& key, const memory::desc& from,
                                                 const memory::desc& to) {
-  return cached_primitive(key, [&] {
-    return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to));
-  });
+  return cached_primitive(key,
+                          [&] { return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to)); });
+}
+
+void reorder_filter(const std::string& key, const Descs& d, const memory& from, const memory& to, dnnl::stream& s) {
+  const memory::desc &f = from.get_desc(), &t = to.get_desc();
+  ThreadScope threads(small_pass(d.wei[0] * d.wei[1] * d.wei[2] * d.wei[3]));
+  filter_reorder(key + "reorder" + threads.key(), f, t)->execute(s, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
 }
 
 // The filter `w` (HWIO) in the layout `prim` wants, reordered into a scratch buffer if needed.
@@ -96,7 +105,7 @@ memory filter_for(const dnnl::primitive& prim, const Descs& d, const std::string
   memory::desc layout = weights_layout(prim, false);
   if (layout == d.wei_user) return wei;
   memory blocked(layout, engine());
-  filter_reorder(key + "reorder", d.wei_user, layout)->execute(s, {{DNNL_ARG_FROM, wei}, {DNNL_ARG_TO, blocked}});
+  reorder_filter(key, d, wei, blocked, s);
   return blocked;
 }
 
@@ -104,16 +113,16 @@ memory filter_for(const dnnl::primitive& prim, const Descs& d, const std::string
 
 void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& g, const Epilogue* e) {
   Descs d = descs(g);
-  std::string key = "conv2d_fwd:" + key_of(g) + post_op_key(e);
-  auto prim = cached_primitive(key, [&] {
-    return dnnl::convolution_forward(forward_pd(d, dnnl::prop_kind::forward_inference, e));
-  });
+  ThreadScope threads(small_contraction(macs_of(g)));
+  std::string key = "conv2d_fwd:" + key_of(g) + post_op_key(e) + threads.key();
+  auto prim = cached_primitive(
+      key, [&] { return dnnl::convolution_forward(forward_pd(d, dnnl::prop_kind::forward_inference, e)); });
   auto& s = stream();
   memory src(d.src_user, engine(), const_cast<float*>(x)), dst(d.dst_user, engine(), y);
   memory wei = filter_for(*prim, d, key, w, s);
   std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
-  if (e && e->bias) args.insert({DNNL_ARG_BIAS, memory(memory::desc({d.dst[1]}, f32, tag::a), engine(),
-                                                       const_cast<float*>(e->bias))});
+  if (e && e->bias)
+    args.insert({DNNL_ARG_BIAS, memory(memory::desc({d.dst[1]}, f32, tag::a), engine(), const_cast<float*>(e->bias))});
   if (e) add_post_op_args(*e, d.dst_user, args);
   prim->execute(s, args);
   s.wait();
@@ -121,13 +130,13 @@ void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& 
 
 void conv2d_backward_data(const float* dy, const float* w, float* dx, const Conv2DGeom& g) {
   Descs d = descs(g);
-  std::string key = "conv2d_bwd_data:" + key_of(g);
+  ThreadScope threads(small_contraction(macs_of(g)));
+  std::string key = "conv2d_bwd_data:" + key_of(g) + threads.key();
   auto prim = cached_primitive(key, [&] {
     auto hint = forward_pd(d, dnnl::prop_kind::forward_training);
     return dnnl::convolution_backward_data(with_filter_layout(d, [&](const memory::desc& wei) {
-      return dnnl::convolution_backward_data::primitive_desc(engine(), dnnl::algorithm::convolution_direct,
-                                                             d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl,
-                                                             d.pr, hint);
+      return dnnl::convolution_backward_data::primitive_desc(engine(), dnnl::algorithm::convolution_direct, d.src_user,
+                                                             wei, d.dst_user, d.strides, d.dil, d.pl, d.pr, hint);
     }));
   });
   auto& s = stream();
@@ -139,13 +148,14 @@ void conv2d_backward_data(const float* dy, const float* w, float* dx, const Conv
 
 void conv2d_backward_weights(const float* x, const float* dy, float* dw, const Conv2DGeom& g) {
   Descs d = descs(g);
-  std::string key = "conv2d_bwd_weights:" + key_of(g);
+  ThreadScope threads(small_contraction(macs_of(g)));
+  std::string key = "conv2d_bwd_weights:" + key_of(g) + threads.key();
   auto prim = cached_primitive(key, [&] {
     auto hint = forward_pd(d, dnnl::prop_kind::forward_training);
     return dnnl::convolution_backward_weights(with_filter_layout(d, [&](const memory::desc& wei) {
       return dnnl::convolution_backward_weights::primitive_desc(engine(), dnnl::algorithm::convolution_direct,
-                                                                d.src_user, wei, d.dst_user, d.strides, d.dil,
-                                                                d.pl, d.pr, hint);
+                                                                d.src_user, wei, d.dst_user, d.strides, d.dil, d.pl,
+                                                                d.pr, hint);
     }));
   });
   auto& s = stream();
@@ -155,7 +165,7 @@ void conv2d_backward_weights(const float* x, const float* dy, float* dw, const C
   bool reorder = !(layout == d.wei_user);
   memory dwei = reorder ? memory(layout, engine()) : dwei_user;
   prim->execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_WEIGHTS, dwei}});
-  if (reorder) filter_reorder(key + "reorder", layout, d.wei_user)->execute(s, {{DNNL_ARG_FROM, dwei}, {DNNL_ARG_TO, dwei_user}});
+  if (reorder) reorder_filter(key, d, dwei, dwei_user, s);
   s.wait();
 }
 

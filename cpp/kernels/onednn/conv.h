@@ -7,7 +7,7 @@
 namespace fn {
 namespace onednn {
 // Enough work for oneDNN to beat the reference loop.
-inline bool conv_worthwhile(const Conv2DGeom& g) {   // in double: no overflow for huge filters
+inline bool conv_worthwhile(const Conv2DGeom& g) {  // in double: no overflow for huge filters
   return double(g.output_size()) * double(g.kh) * double(g.kw) * double(g.ic) >= double(int64_t{1} << 14);
 }
 // `e`: bias, residual and activation as the primitive's bias and post-ops.

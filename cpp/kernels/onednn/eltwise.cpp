@@ -2,6 +2,7 @@
 
 #include "kernels/onednn/engine.h"
 #include "kernels/onednn/primitive_cache.h"
+#include "kernels/onednn/threads.h"
 
 namespace fn {
 namespace onednn {
@@ -14,8 +15,9 @@ void eltwise(const Eltwise& e, const EagerTensor& x, EagerTensor& out) {
   using namespace dnnl;
   // Elementwise: the shape does not matter, view both as one contiguous vector.
   memory::desc md({x.num_elements()}, memory::data_type::f32, memory::format_tag::a);
-  std::string key = "eltwise" + std::to_string(e.alg) + "," + std::to_string(e.alpha) + "," +
-                    std::to_string(e.beta) + "," + std::to_string(x.num_elements());
+  ThreadScope threads(small_pass(x.num_elements()));
+  std::string key = std::string("eltwise") + threads.key() + std::to_string(e.alg) + "," + std::to_string(e.alpha) +
+                    "," + std::to_string(e.beta) + "," + std::to_string(x.num_elements());
   auto prim = cached_primitive(key, [&] {
     return eltwise_forward(eltwise_forward::primitive_desc(engine(), prop_kind::forward_inference,
                                                            static_cast<algorithm>(e.alg), md, md, e.alpha, e.beta));

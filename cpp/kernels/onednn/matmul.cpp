@@ -6,6 +6,7 @@
 #include "kernels/onednn/engine.h"
 #include "kernels/onednn/post_ops.h"
 #include "kernels/onednn/primitive_cache.h"
+#include "kernels/onednn/threads.h"
 
 namespace fn {
 namespace onednn {
@@ -33,7 +34,10 @@ dnnl::memory::desc desc_for(const Shape& s, bool transposed, dnnl::memory::data_
   if (r < 0) r = sr;
   std::vector<int64_t> st(sr);
   int64_t acc = 1;
-  for (int i = sr - 1; i >= 0; --i) { st[i] = acc; acc *= s[i]; }
+  for (int i = sr - 1; i >= 0; --i) {
+    st[i] = acc;
+    acc *= s[i];
+  }
   dnnl::memory::dims dims(r, 1), strides(r, acc);
   for (int i = 0; i < sr; ++i) {
     int p = perm.empty() ? i : static_cast<int>(perm[i]);
@@ -87,7 +91,9 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
   }
   memory::desc mbias;
   if (e && e->bias) mbias = memory::desc({1, mo.get_dims()[r - 1]}, dt, memory::format_tag::ab);
-  std::string key = "matmul";
+  const double macs = static_cast<double>(out.num_elements()) * static_cast<double>(ma.get_dims()[r - 1]);
+  ThreadScope threads(small_contraction(macs));
+  std::string key = std::string("matmul") + threads.key();
   append_key(key, ma);
   append_key(key, mb);
   append_key(key, mo);

@@ -22,7 +22,7 @@ struct MatMulLayout {
 // With a layout, a and b may differ in rank (broadcast batch dims) and `out` has the permuted
 // shape; returns false, writing nothing, where oneDNN offers only its reference implementation
 // for those strides (the caller then copies). Without a layout it always runs.
-bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerTensor& out,
-            const Epilogue* e = nullptr, const MatMulLayout* layout = nullptr);
+bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerTensor& out, const Epilogue* e = nullptr,
+            const MatMulLayout* layout = nullptr);
 }  // namespace onednn
 }  // namespace fn

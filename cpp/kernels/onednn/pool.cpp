@@ -2,6 +2,7 @@
 
 #include "kernels/onednn/engine.h"
 #include "kernels/onednn/primitive_cache.h"
+#include "kernels/onednn/threads.h"
 
 namespace fn {
 namespace onednn {
@@ -19,7 +20,11 @@ struct Descs {
 Descs descs(const Pool2DGeom& g) {
   return Descs{memory::desc({g.n, g.c, g.ih, g.iw}, f32, memory::format_tag::nhwc),
                memory::desc({g.n, g.c, g.oh, g.ow}, f32, memory::format_tag::nhwc),
-               {g.sh, g.sw}, {g.kh, g.kw}, {0, 0}, {g.pt, g.pl}, {g.pb, g.pr}};
+               {g.sh, g.sw},
+               {g.kh, g.kw},
+               {0, 0},
+               {g.pt, g.pl},
+               {g.pb, g.pr}};
 }
 
 std::string key_of(const Pool2DGeom& g, bool max) {
@@ -36,12 +41,13 @@ dnnl::algorithm alg(bool max) {
 
 dnnl::pooling_forward::primitive_desc forward_pd(const Pool2DGeom& g, bool max, dnnl::prop_kind kind) {
   Descs d = descs(g);
-  return dnnl::pooling_forward::primitive_desc(engine(), kind, alg(max), d.src, d.dst, d.strides, d.kernel,
-                                               d.dil, d.pl, d.pr);
+  return dnnl::pooling_forward::primitive_desc(engine(), kind, alg(max), d.src, d.dst, d.strides, d.kernel, d.dil, d.pl,
+                                               d.pr);
 }
 
 void forward(const float* x, float* y, const Pool2DGeom& g, bool max) {
-  auto prim = cached_primitive(key_of(g, max) + "fwd", [&] {
+  ThreadScope threads(small_pass(g.n * g.c * g.ih * g.iw));
+  auto prim = cached_primitive(key_of(g, max) + "fwd" + threads.key(), [&] {
     return dnnl::pooling_forward(forward_pd(g, max, dnnl::prop_kind::forward_inference));
   });
   Descs d = descs(g);
@@ -53,15 +59,16 @@ void forward(const float* x, float* y, const Pool2DGeom& g, bool max) {
 // Max pooling's backward pass needs the forward workspace (where each window's maximum was):
 // the forward pass runs again in training mode to produce it.
 void backward(const float* x, const float* dy, float* dx, const Pool2DGeom& g, bool max) {
-  std::string key = key_of(g, max);
+  ThreadScope threads(small_pass(g.n * g.c * g.ih * g.iw));
+  std::string key = key_of(g, max) + threads.key();
   auto fwd = cached_primitive(key + "fwd_training", [&] {
     return dnnl::pooling_forward(forward_pd(g, max, dnnl::prop_kind::forward_training));
   });
   auto bwd = cached_primitive(key + "bwd", [&] {
     Descs d = descs(g);
-    return dnnl::pooling_backward(dnnl::pooling_backward::primitive_desc(
-        engine(), alg(max), d.src, d.dst, d.strides, d.kernel, d.dil, d.pl, d.pr,
-        forward_pd(g, max, dnnl::prop_kind::forward_training)));
+    return dnnl::pooling_backward(
+        dnnl::pooling_backward::primitive_desc(engine(), alg(max), d.src, d.dst, d.strides, d.kernel, d.dil, d.pl, d.pr,
+                                               forward_pd(g, max, dnnl::prop_kind::forward_training)));
   });
   Descs d = descs(g);
   auto& s = stream();

@@ -32,7 +32,7 @@ std::shared_ptr<dnnl::primitive> cached_primitive(const std::string& key,
       return it->second->second;
     }
   }
-  auto prim = std::make_shared<dnnl::primitive>(make());   // created outside the lock
+  auto prim = std::make_shared<dnnl::primitive>(make());  // created outside the lock
   std::lock_guard<std::mutex> lock(c.mu);
   auto it = c.index.find(key);
   if (it != c.index.end()) return it->second->second;

@@ -11,8 +11,7 @@
 namespace fn {
 namespace onednn {
 
-std::shared_ptr<dnnl::primitive> cached_primitive(const std::string& key,
-                                                  const std::function<dnnl::primitive()>& make);
+std::shared_ptr<dnnl::primitive> cached_primitive(const std::string& key, const std::function<dnnl::primitive()>& make);
 // Appends a readable description of a memory descriptor's dims/strides/type to a cache key.
 void append_key(std::string& key, const dnnl::memory::desc& md);
 size_t primitive_cache_size();

@@ -2,6 +2,7 @@
 
 #include "kernels/onednn/engine.h"
 #include "kernels/onednn/primitive_cache.h"
+#include "kernels/onednn/threads.h"
 
 namespace fn {
 namespace onednn {
@@ -29,10 +30,12 @@ void reduction(dnnl::algorithm alg, const EagerTensor& x, const std::vector<bool
     if (reduced[i]) dst[i] = 1;
   auto tag = plain_tag(src.size());
   memory::desc ms(src, memory::data_type::f32, tag), md(dst, memory::data_type::f32, tag);
-  std::string key = "reduction" + std::to_string(static_cast<int>(alg));
+  ThreadScope threads(small_pass(x.num_elements()));
+  std::string key = "reduction" + std::to_string(static_cast<int>(alg)) + threads.key();
   append_key(key, ms);
   append_key(key, md);
-  auto prim = cached_primitive(key, [&] { return dnnl::reduction(reduction::primitive_desc(engine(), alg, ms, md, 0.f, 0.f)); });
+  auto prim = cached_primitive(
+      key, [&] { return dnnl::reduction(reduction::primitive_desc(engine(), alg, ms, md, 0.f, 0.f)); });
   memory sm(ms, engine(), const_cast<void*>(x.raw())), dm(md, engine(), out.raw());
   prim->execute(stream(), {{DNNL_ARG_SRC, sm}, {DNNL_ARG_DST, dm}});
   stream().wait();

@@ -2,6 +2,7 @@
 
 #include "kernels/onednn/engine.h"
 #include "kernels/onednn/primitive_cache.h"
+#include "kernels/onednn/threads.h"
 
 namespace fn {
 namespace onednn {
@@ -24,11 +25,11 @@ dnnl::softmax_forward::primitive_desc forward_pd(int64_t rows, int64_t cols, boo
 }  // namespace
 
 void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols, bool log) {
+  ThreadScope threads(small_pass(rows * cols));
   std::string key = std::string(log ? "log_softmax_fwd:" : "softmax_fwd:") + std::to_string(rows) + "," +
-                    std::to_string(cols);
-  auto prim = cached_primitive(key, [&] {
-    return dnnl::softmax_forward(forward_pd(rows, cols, log, dnnl::prop_kind::forward_inference));
-  });
+                    std::to_string(cols) + threads.key();
+  auto prim = cached_primitive(
+      key, [&] { return dnnl::softmax_forward(forward_pd(rows, cols, log, dnnl::prop_kind::forward_inference)); });
   auto md = desc2d(rows, cols);
   memory src(md, engine(), const_cast<float*>(x)), dst(md, engine(), y);
   prim->execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
@@ -36,8 +37,9 @@ void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols, bool 
 }
 
 void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols, bool log) {
+  ThreadScope threads(small_pass(rows * cols));
   std::string key = std::string(log ? "log_softmax_bwd:" : "softmax_bwd:") + std::to_string(rows) + "," +
-                    std::to_string(cols);
+                    std::to_string(cols) + threads.key();
   auto prim = cached_primitive(key, [&] {
     auto md = desc2d(rows, cols);
     auto hint = forward_pd(rows, cols, log, dnnl::prop_kind::forward_training);

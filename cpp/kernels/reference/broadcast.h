@@ -24,8 +24,7 @@ inline std::vector<int64_t> broadcast_strides(const Shape& in, const Shape& out)
 
 // out[i] = f(a[ia], b[ib]) over the broadcast of a's and b's shapes (`out_shape`).
 template <typename A, typename B, typename O, typename F>
-void binary(const A* a, const Shape& sa, const B* b, const Shape& sb, O* out,
-            const Shape& out_shape, F f) {
+void binary(const A* a, const Shape& sa, const B* b, const Shape& sb, O* out, const Shape& out_shape, F f) {
   int64_t n = out_shape.num_elements();
   if (n == 0) return;
   int64_t na = sa.num_elements(), nb = sb.num_elements();

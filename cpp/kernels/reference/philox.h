@@ -115,7 +115,7 @@ class SingleSamples {
 template <typename T>
 inline void fill_truncated(const Philox4x32& base, T* out, int64_t n) {
   constexpr int group = std::is_same<T, float>::value ? 4 : 2;
-  constexpr uint64_t skip_per_group = group * 256 / 4;   // TF reserves 256 samples per output
+  constexpr uint64_t skip_per_group = group * 256 / 4;  // TF reserves 256 samples per output
   for (int64_t g = 0; g * group < n; ++g) {
     Philox4x32 gen = base;
     gen.skip(static_cast<uint64_t>(g) * skip_per_group);

@@ -47,7 +47,10 @@ void max_pool_backward(const T* x, const T* dy, T* dx, const Pool2DGeom& g) {
       for (int64_t h = h0; h < h1; ++h)
         for (int64_t w = w0; w < w1; ++w) {
           int64_t i = ((n * g.ih + h) * g.iw + w) * g.c + c;
-          if (best < 0 || x[i] > bv) { best = i; bv = x[i]; }
+          if (best < 0 || x[i] > bv) {
+            best = i;
+            bv = x[i];
+          }
         }
       if (best >= 0) dx[best] += dyr[c];
     }

@@ -15,13 +15,14 @@ struct ReduceGroup {
 };
 
 // Merged groups of `dims` where `reduced[i]` marks reduced axes.
-inline std::vector<ReduceGroup> reduce_groups(const std::vector<int64_t>& dims,
-                                              const std::vector<bool>& reduced) {
+inline std::vector<ReduceGroup> reduce_groups(const std::vector<int64_t>& dims, const std::vector<bool>& reduced) {
   std::vector<ReduceGroup> g;
   for (size_t i = 0; i < dims.size(); ++i) {
     if (dims[i] == 1) continue;
-    if (!g.empty() && g.back().reduced == reduced[i]) g.back().size *= dims[i];
-    else g.push_back(ReduceGroup{dims[i], static_cast<bool>(reduced[i])});
+    if (!g.empty() && g.back().reduced == reduced[i])
+      g.back().size *= dims[i];
+    else
+      g.push_back(ReduceGroup{dims[i], static_cast<bool>(reduced[i])});
   }
   return g;
 }
@@ -42,20 +43,19 @@ void reduce_rec(const std::vector<ReduceGroup>& g, size_t k, const std::vector<i
     return;
   }
   for (int64_t i = 0; i < grp.size; ++i)
-    reduce_rec(g, k + 1, in_stride, out_stride, in + i * in_stride[k],
-               acc + (grp.reduced ? 0 : i * out_stride[k]), fold);
+    reduce_rec(g, k + 1, in_stride, out_stride, in + i * in_stride[k], acc + (grp.reduced ? 0 : i * out_stride[k]),
+               fold);
 }
 }  // namespace detail
 
 // acc[out] = fold(acc[out], in[i]) for every input element; `acc` holds one initialised
 // accumulator per output element (the product of the kept dims).
 template <typename T, typename Acc, typename F>
-void reduce(const T* in, const std::vector<int64_t>& dims, const std::vector<bool>& reduced,
-            Acc* acc, F fold) {
+void reduce(const T* in, const std::vector<int64_t>& dims, const std::vector<bool>& reduced, Acc* acc, F fold) {
   for (int64_t d : dims)
     if (d == 0) return;
   std::vector<ReduceGroup> g = reduce_groups(dims, reduced);
-  if (g.empty()) {   // every dim is 1: one element
+  if (g.empty()) {  // every dim is 1: one element
     acc[0] = fold(acc[0], in[0]);
     return;
   }

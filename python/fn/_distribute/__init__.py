@@ -3,19 +3,85 @@
 Every fn process holds one replica (one CPU); several processes launched by MPI make a
 multi-worker strategy. ``fn.distribute`` re-exports the public names.
 """
-from fn._distribute._context import (experimental_set_strategy, get_replica_context, get_strategy,  # noqa: F401
-                                     has_strategy, in_cross_replica_context)
-from fn._distribute._options import (CollectiveCommunication, CommunicationImplementation,  # noqa: F401
-                                     CommunicationOptions, InputContext, InputOptions,
-                                     InputReplicationMode, ReduceOp, RunOptions, ValueContext)
-from fn._distribute._replica import ReplicaContext  # noqa: F401
-from fn._distribute._strategy import (Strategy, StrategyExtended, maybe_merge_call,  # noqa: F401
-                                      strategy_supports_no_merge_call)
-from fn._distribute._values import (DistributedDataset, DistributedIterator, DistributedValues,  # noqa: F401
-                                    Mirrored, PerReplica)
-from fn._distribute._one_device import MirroredStrategy, OneDeviceStrategy  # noqa: F401
-from fn._distribute._losses import compute_average_loss, scale_regularization_loss  # noqa: F401
 
-from fn._distribute._strategy import _install_variable_hook
+from fn._distribute.cluster import (
+    ClusterResolver,
+    ClusterSpec,
+    MPIClusterResolver,
+    SimpleClusterResolver,
+    TFConfigClusterResolver,
+)
+from fn._distribute.context import (
+    experimental_set_strategy,
+    get_replica_context,
+    get_strategy,
+    has_strategy,
+    in_cross_replica_context,
+)
+from fn._distribute.losses import compute_average_loss, scale_regularization_loss
+from fn._distribute.multi_worker import MultiWorkerMirroredStrategy
+from fn._distribute.one_device import MirroredStrategy, OneDeviceStrategy
+from fn._distribute.options import (
+    CollectiveCommunication,
+    CommunicationImplementation,
+    CommunicationOptions,
+    InputContext,
+    InputOptions,
+    InputReplicationMode,
+    ReduceOp,
+    RunOptions,
+    ValueContext,
+)
+from fn._distribute.replica import ReplicaContext
+from fn._distribute.strategy import (
+    Strategy,
+    StrategyExtended,
+    install_variable_hook,
+    maybe_merge_call,
+    strategy_supports_no_merge_call,
+)
+from fn._distribute.values import (
+    DistributedDataset,
+    DistributedIterator,
+    DistributedValues,
+    Mirrored,
+    PerReplica,
+)
 
-_install_variable_hook()
+__all__ = [
+    "ClusterResolver",
+    "ClusterSpec",
+    "CollectiveCommunication",
+    "CommunicationImplementation",
+    "CommunicationOptions",
+    "DistributedDataset",
+    "DistributedIterator",
+    "DistributedValues",
+    "InputContext",
+    "InputOptions",
+    "InputReplicationMode",
+    "MPIClusterResolver",
+    "Mirrored",
+    "MirroredStrategy",
+    "MultiWorkerMirroredStrategy",
+    "OneDeviceStrategy",
+    "PerReplica",
+    "ReduceOp",
+    "ReplicaContext",
+    "RunOptions",
+    "SimpleClusterResolver",
+    "Strategy",
+    "StrategyExtended",
+    "TFConfigClusterResolver",
+    "ValueContext",
+    "compute_average_loss",
+    "experimental_set_strategy",
+    "get_replica_context",
+    "get_strategy",
+    "has_strategy",
+    "in_cross_replica_context",
+    "install_variable_hook",
+    "maybe_merge_call",
+    "scale_regularization_loss",
+    "strategy_supports_no_merge_call",
+]

@@ -7,16 +7,13 @@ import collections
 from typing import Any, Optional
 
 from fn import _core
+from fn._ops.op_call import run_op, run_op_outputs
 from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype, int32, int64
 
 Qr = collections.namedtuple("Qr", ["q", "r"])
 Lu = collections.namedtuple("Lu", ["lu", "p"])
 Slogdet = collections.namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
-
-
-def _run(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> list:
-    return _core.execute(op, inputs, attrs, name)
 
 
 def _t(x: Any) -> Any:
@@ -26,7 +23,7 @@ def _t(x: Any) -> Any:
 def cholesky(input: Any, name: Optional[str] = None) -> Any:
     """``tf.linalg.cholesky``: the lower-triangular ``L`` with ``L @ L^H = input`` (the input's
     lower triangle is read; ``InvalidArgumentError`` when it is not positive definite)."""
-    return _run("Cholesky", [_t(input)], None, name)[0]
+    return run_op("Cholesky", [_t(input)], None, name)
 
 
 def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = False,
@@ -35,36 +32,37 @@ def triangular_solve(matrix: Any, rhs: Any, lower: bool = True, adjoint: bool = 
     (only its ``lower`` or upper triangle is read); batch dimensions broadcast."""
     matrix = _t(matrix)
     rhs = _core.convert_to_tensor(rhs, None, matrix.dtype)
-    return _run("MatrixTriangularSolve", [matrix, rhs], {"lower": bool(lower), "adjoint": bool(adjoint)}, name)[0]
+    return run_op("MatrixTriangularSolve", [matrix, rhs], {"lower": bool(lower), "adjoint": bool(adjoint)}, name)
 
 
 def qr(input: Any, full_matrices: bool = False, name: Optional[str] = None) -> Qr:
     """``tf.linalg.qr``: ``(q, r)`` with orthonormal ``q`` and upper-triangular ``r``."""
-    q, r = _run("Qr", [_t(input)], {"full_matrices": bool(full_matrices)}, name)
+    q, r = run_op_outputs("Qr", [_t(input)], {"full_matrices": bool(full_matrices)}, name)
     return Qr(q, r)
 
 
 def svd(tensor: Any, full_matrices: bool = False, compute_uv: bool = True, name: Optional[str] = None) -> Any:
     """``tf.linalg.svd``: ``s`` (descending) or ``(s, u, v)`` with ``tensor = u diag(s) v^H``."""
-    s, u, v = _run("Svd", [_t(tensor)], {"compute_uv": bool(compute_uv), "full_matrices": bool(full_matrices)}, name)
+    attrs = {"compute_uv": bool(compute_uv), "full_matrices": bool(full_matrices)}
+    s, u, v = run_op_outputs("Svd", [_t(tensor)], attrs, name)
     return (s, u, v) if compute_uv else s
 
 
 def eigh(tensor: Any, name: Optional[str] = None) -> tuple:
     """``tf.linalg.eigh``: ascending eigenvalues and eigenvectors (columns) of self-adjoint
     matrices (their lower triangles are read)."""
-    e, v = _run("SelfAdjointEigV2", [_t(tensor)], {"compute_v": True}, name)
+    e, v = run_op_outputs("SelfAdjointEigV2", [_t(tensor)], {"compute_v": True}, name)
     return e, v
 
 
 def eigvalsh(tensor: Any, name: Optional[str] = None) -> Any:
     """``tf.linalg.eigvalsh``: the ascending eigenvalues of self-adjoint matrices."""
-    return _run("SelfAdjointEigV2", [_t(tensor)], {"compute_v": False}, name)[0]
+    return run_op("SelfAdjointEigV2", [_t(tensor)], {"compute_v": False}, name)
 
 
 def slogdet(input: Any, name: Optional[str] = None) -> Slogdet:
     """``tf.linalg.slogdet``: ``(sign, log|det|)`` of square matrices."""
-    sign, logabs = _run("LogMatrixDeterminant", [_t(input)], None, name)
+    sign, logabs = run_op_outputs("LogMatrixDeterminant", [_t(input)], None, name)
     return Slogdet(sign, logabs)
 
 
@@ -75,7 +73,7 @@ def lu(input: Any, output_idx_type: Any = int32, name: Optional[str] = None) -> 
     if idx not in (int32, int64):
         raise TypeError(f"Value passed to parameter 'output_idx_type' has DataType {idx.name} not in list of "
                         f"allowed values: int32, int64")
-    lu_, p = _run("Lu", [_t(input)], {"output_idx_type": idx}, name)
+    lu_, p = run_op_outputs("Lu", [_t(input)], {"output_idx_type": idx}, name)
     return Lu(lu_, p)
 
 
@@ -84,7 +82,7 @@ def band_part(input: Any, num_lower: Any, num_upper: Any, name: Optional[str] = 
     superdiagonals (negative: keep the whole triangle)."""
     def idx(v: Any) -> Any:
         return v if _core.is_tensor(v) else convert_to_tensor(v, int64)
-    return _run("MatrixBandPart", [_t(input), idx(num_lower), idx(num_upper)], None, name)[0]
+    return run_op("MatrixBandPart", [_t(input), idx(num_lower), idx(num_upper)], None, name)
 
 
 def _k(k: Any) -> Any:
@@ -106,8 +104,8 @@ def diag(diagonal: Any, name: str = "diag", k: Any = 0, num_rows: Any = -1, num_
     _check_align(align)
     diagonal = _t(diagonal)
     pad = _core.convert_to_tensor(padding_value, None, diagonal.dtype)
-    return _run("MatrixDiagV3", [diagonal, _k(k), convert_to_tensor(num_rows, int32),
-                                 convert_to_tensor(num_cols, int32), pad], {"align": align}, name)[0]
+    return run_op("MatrixDiagV3", [diagonal, _k(k), convert_to_tensor(num_rows, int32),
+                                 convert_to_tensor(num_cols, int32), pad], {"align": align}, name)
 
 
 def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: Any = 0,
@@ -116,7 +114,7 @@ def diag_part(input: Any, name: str = "diag_part", k: Any = 0, padding_value: An
     _check_align(align)
     x = _t(input)
     pad = _core.convert_to_tensor(padding_value, None, x.dtype)
-    return _run("MatrixDiagPartV3", [x, _k(k), pad], {"align": align}, name)[0]
+    return run_op("MatrixDiagPartV3", [x, _k(k), pad], {"align": align}, name)
 
 
 def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0,
@@ -125,4 +123,4 @@ def set_diag(input: Any, diagonal: Any, name: str = "set_diag", k: Any = 0,
     _check_align(align)
     x = _t(input)
     d = _core.convert_to_tensor(diagonal, None, x.dtype)
-    return _run("MatrixSetDiagV3", [x, d, _k(k)], {"align": align}, name)[0]
+    return run_op("MatrixSetDiagV3", [x, d, _k(k)], {"align": align}, name)

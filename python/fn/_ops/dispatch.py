@@ -53,6 +53,13 @@ BINARY_ELEMENTWISE_APIS = [
 ]
 
 
+# TF 2.21's binary elementwise assert APIs (tf.debugging's, v2).
+BINARY_ELEMENTWISE_ASSERT_APIS = [
+    "debugging.assert_equal", "debugging.assert_none_equal", "debugging.assert_near", "debugging.assert_less",
+    "debugging.assert_less_equal", "debugging.assert_greater", "debugging.assert_greater_equal",
+]
+
+
 class _Dispatcher:
     """One registered target: its handler and the checker of the call's bound arguments."""
 
@@ -257,14 +264,12 @@ def dispatch_for_unary_elementwise_apis(x_type: Any) -> Callable:
     return decorator
 
 
-def dispatch_for_binary_elementwise_apis(x_type: Any, y_type: Any) -> Callable:
-    """``tf.experimental.dispatch_for_binary_elementwise_apis``: ``handler(api_func, x, y)`` for
-    every binary elementwise API whose ``x`` and ``y`` match (at least one of a dispatchable type)."""
+def _register_binary(names: List[str], x_type: Any, y_type: Any) -> Callable:
     xm, xd = _checker(x_type)
     ym, yd = _checker(y_type)
 
     def decorator(handler: Callable) -> Callable:
-        for name in BINARY_ELEMENTWISE_APIS:
+        for name in names:
             api = _elementwise_api(name)
             if api is None:
                 continue
@@ -282,6 +287,18 @@ def dispatch_for_binary_elementwise_apis(x_type: Any, y_type: Any) -> Callable:
             _registrations.setdefault(id(handler), []).append((api, target))
         return handler
     return decorator
+
+
+def dispatch_for_binary_elementwise_apis(x_type: Any, y_type: Any) -> Callable:
+    """``tf.experimental.dispatch_for_binary_elementwise_apis``: ``handler(api_func, x, y)`` for
+    every binary elementwise API whose ``x`` and ``y`` match (at least one of a dispatchable type)."""
+    return _register_binary(BINARY_ELEMENTWISE_APIS, x_type, y_type)
+
+
+def dispatch_for_binary_elementwise_assert_apis(x_type: Any, y_type: Any) -> Callable:
+    """``tf.experimental.dispatch_for_binary_elementwise_assert_apis``: ``handler(assert_func, x, y)``
+    for the binary ``tf.debugging`` asserts (``assert_equal``, ``assert_less``, ...)."""
+    return _register_binary(BINARY_ELEMENTWISE_ASSERT_APIS, x_type, y_type)
 
 
 def unregister_dispatch_for(dispatch_target: Callable) -> None:

@@ -10,7 +10,10 @@ from fn._ragged._spec import RaggedTensorSpec
 
 
 def _install() -> None:
-    from fn._ragged import _dispatch, _elementwise
+    """Called once by fn/__init__.py: RaggedTensor's methods and operators, the ragged dispatch."""
+    from fn._ragged import _dispatch, _elementwise, _methods
+
+    _methods.install()
     _elementwise.install_operators()
     _dispatch.install()
 

@@ -107,8 +107,9 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
     # TF 2.21's tf.boolean_mask does not accept RaggedTensors (tf.ragged.boolean_mask does).
     out["reverse"] = lambda tensor, axis, name=None: ra.reverse(tensor, axis)
     from fn._ragged import _dynamic_shape as ds, _shape_ops as so
-    for n in ("size", "rank", "expand_dims", "squeeze", "tile", "where", "add_n"):
+    for n in ("size", "rank", "expand_dims", "squeeze", "where", "add_n"):
         out[n] = getattr(so, n)
+    out["tile"] = ra.tile
     out["shape"] = ds.shape
     out["reshape"] = ds.reshape_to
     out["zeros"] = ds.zeros

@@ -218,18 +218,8 @@ class RaggedTensor:
             result = cls.from_value_rowids(result, i, n, validate=validate)
         return result
 
-    @classmethod
-    def from_tensor(cls, tensor: Any, lengths: Any = None, padding: Any = None, ragged_rank: int = 1,
-                    name: Optional[str] = None, row_splits_dtype: Any = int64) -> "RaggedTensor":
-        """``tf.RaggedTensor.from_tensor``: rows trimmed at ``lengths`` or before trailing ``padding``."""
-        from fn._ragged._conversion import from_tensor
-        return from_tensor(tensor, lengths, padding, ragged_rank, as_dtype(row_splits_dtype))
-
-    @classmethod
-    def from_sparse(cls, st_input: Any, name: Optional[str] = None, row_splits_dtype: Any = int64) -> "RaggedTensor":
-        """``tf.RaggedTensor.from_sparse``: a 2-D ragged-right SparseTensor's rows."""
-        from fn._ragged._conversion import from_sparse
-        return from_sparse(st_input, as_dtype(row_splits_dtype))
+    # from_tensor, from_sparse, merge_dims, to_tensor, to_sparse, __getitem__, __fn_composite__ and
+    # _type_spec are implemented by the package's higher modules and set by fn._ragged._methods.
 
     # ------------------------------------------------------------------ accessors
     @property
@@ -397,20 +387,6 @@ class RaggedTensor:
         ul = None if self._uniform_row_length is None else cast(self._uniform_row_length, dtype)
         return RaggedTensor(values, cast(self._row_splits, dtype), internal=True, uniform_row_length=ul)
 
-    def merge_dims(self, outer_axis: int, inner_axis: int) -> Any:
-        """``RaggedTensor.merge_dims``: dims ``outer_axis..inner_axis`` become one."""
-        from fn._ragged._conversion import merge_dims
-        return merge_dims(self, outer_axis, inner_axis)
-
-    def to_tensor(self, default_value: Any = None, name: Optional[str] = None, shape: Any = None) -> Any:
-        """``RaggedTensor.to_tensor``: a dense tensor, short rows padded with ``default_value``."""
-        from fn._ragged._conversion import to_tensor
-        return to_tensor(self, default_value, shape)
-
-    def to_sparse(self, name: Optional[str] = None) -> Any:
-        from fn._ragged._conversion import to_sparse
-        return to_sparse(self)
-
     # ------------------------------------------------------------------ eager values
     def numpy(self) -> np.ndarray:
         """``RaggedTensor.numpy``: ragged rows as a 1-D object array of arrays (TF's layout)."""
@@ -453,22 +429,7 @@ class RaggedTensor:
             raise ValueError("RaggedTensor.__iter__() is only supported in eager mode.")
         return (self[i] for i in range(int(self.nrows().numpy())))
 
-    def __getitem__(self, key: Any) -> Any:
-        from fn._ragged._getitem import ragged_getitem
-        return ragged_getitem(self, key)
-
     # ------------------------------------------------------------------ fn.function
-    def __fn_composite__(self) -> tuple:
-        """fn.function's composite protocol: keyed by its RaggedTensorSpec, entering the graph as
-        flat_values and the nested row_splits."""
-        from fn._ragged._spec import RaggedTensorSpec
-        return RaggedTensorSpec.from_value(self), [self.flat_values] + list(self.nested_row_splits)
-
-    @property
-    def _type_spec(self) -> Any:
-        from fn._ragged._spec import RaggedTensorSpec
-        return RaggedTensorSpec.from_value(self)
-
     def consumers(self) -> list:
         return []
 

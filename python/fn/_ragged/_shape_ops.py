@@ -6,9 +6,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from fn import _core
-from fn._ops.array_ops import cast, convert_to_tensor, range as _range, reshape, size as _size
-from fn._ops.manip_ops import repeat
+from fn._ops.array_ops import convert_to_tensor, size as _size
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn.dtypes import as_dtype, int32
 
@@ -53,32 +51,6 @@ def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:
         raise ValueError("Cannot squeeze a ragged dimension in fn yet")
     from fn._ops.array_ops import squeeze as dense_squeeze
     return rt.with_flat_values(dense_squeeze(rt.flat_values, [a - rt.ragged_rank for a in axes]))
-
-
-def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:
-    """``tf.tile`` of a RaggedTensor (ragged rank 1): rows repeated (axis 0) and each row's
-    values repeated (axis 1)."""
-    rt = input
-    m = multiples.numpy().tolist() if _core.is_tensor(multiples) else list(multiples)
-    if len(m) != rt.shape.rank:
-        raise ValueError(f"Shape must be rank {rt.shape.rank} but is rank {len(m)} for multiples")
-    if rt.ragged_rank != 1:
-        raise NotImplementedError("tf.tile of a RaggedTensor with ragged_rank > 1 in fn")
-    from fn._ragged._array_ops import ragged_gather
-    dt = rt.row_splits.dtype
-    n = rt.nrows()
-    if m[1] != 1:
-        # Each row repeated m[1] times in a row, then every m[1] consecutive rows joined.
-        reps = ragged_gather(rt, repeat(_range(cast(0, dt), n, dtype=dt), m[1]))
-        rt = RaggedTensor.from_row_splits(reps.values, reps.row_splits[::m[1]], validate=False)
-    if len(m) > 2 and any(x != 1 for x in m[2:]):
-        from fn._ops.array_ops import tile as dense_tile
-        rt = rt.with_values(dense_tile(rt.values, [1] + m[2:]))
-    if m[0] != 1:
-        idx = reshape(_range(cast(0, dt), n, dtype=dt)[None, :] + 0 * _range(cast(0, dt), m[0], dtype=dt)[:, None],
-                      [-1])
-        rt = ragged_gather(rt, idx)
-    return rt
 
 
 def where(condition: Any, x: Any = None, y: Any = None, name: Optional[str] = None) -> Any:

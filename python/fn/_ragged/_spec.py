@@ -8,6 +8,7 @@ from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import as_dtype, int64
 from fn.types.experimental import TraceType
+from fn._ragged._ragged_tensor import RaggedTensor
 
 
 class RaggedTensorSpec(TraceType):
@@ -59,13 +60,11 @@ class RaggedTensorSpec(TraceType):
 
     @property
     def value_type(self) -> type:
-        from fn._ragged._ragged_tensor import RaggedTensor
         return RaggedTensor if self._ragged_rank > 0 else type(None)
 
     @classmethod
     def from_value(cls, value: Any) -> "RaggedTensorSpec":
         """``tf.RaggedTensorSpec.from_value``: the spec of a RaggedTensor (or Tensor)."""
-        from fn._ragged._ragged_tensor import RaggedTensor
         if isinstance(value, RaggedTensor):
             return cls(value.shape, value.dtype, value.ragged_rank, value.row_splits.dtype)
         return cls(value.shape, value.dtype, 0)
@@ -85,7 +84,6 @@ class RaggedTensorSpec(TraceType):
         return [flat] + splits
 
     def _fn_from_components(self, components: Sequence[Any]) -> Any:
-        from fn._ragged._ragged_tensor import RaggedTensor
         if self._ragged_rank == 0:
             return components[0]
         return RaggedTensor.from_nested_row_splits(components[0], list(components[1:]), validate=False)
@@ -116,7 +114,6 @@ class RaggedTensorSpec(TraceType):
         raise NotImplementedError("RaggedTensorSpec.placeholder_value")
 
     def is_compatible_with(self, spec_or_value: Any) -> bool:
-        from fn._ragged._ragged_tensor import RaggedTensor
         if isinstance(spec_or_value, RaggedTensor):
             spec_or_value = RaggedTensorSpec.from_value(spec_or_value)
         if type(spec_or_value) is not type(self):

@@ -16,6 +16,7 @@ from typing import Any, List, Optional, Union
 import numpy as np
 
 from fn import _core
+from fn._ops.op_call import run_op
 from fn._ops.array_ops import _shape_tensor, cast, concat, convert_to_tensor, reshape, stack, unstack, zeros
 from fn._ops.array_ops import shape as array_shape
 from fn._ops.math_ops import maximum, reduce_prod
@@ -232,7 +233,7 @@ class Generator:
         """Moves the counter on as ``normal([delta])`` would; returns the state before."""
         handle = self._state_var.handle
         alg = cast(convert_to_tensor(self._alg), int32)
-        return _core.execute("RngReadAndSkip", [handle, alg, cast(convert_to_tensor(delta), int64)], None, None)[0]
+        return run_op("RngReadAndSkip", [handle, alg, cast(convert_to_tensor(delta), int64)], None, None)
 
     def _prepare_key_counter(self, shape: Any) -> tuple:
         counter_key = self.skip(reduce_prod(shape))
@@ -243,7 +244,7 @@ class Generator:
         key, counter = self._prepare_key_counter(shape)
         alg = cast(convert_to_tensor(self._alg), int32)
         attrs = {"dtype": dtype, "Tshape": shape.dtype}
-        return _core.execute(op, [shape, key, counter, alg] + (extra or []), attrs, name)[0]
+        return run_op(op, [shape, key, counter, alg] + (extra or []), attrs, name)
 
     # -- distributions
     def _scaled(self, op: str, shape: Any, mean: Any, stddev: Any, dtype: Any, name: str) -> Any:
@@ -253,7 +254,7 @@ class Generator:
         mean = convert_to_tensor(mean, dtype)
         stddev = convert_to_tensor(stddev, dtype)
         rnd = self._stateless(op, shape, dtype)
-        return _core.execute("AddV2", [rnd * stddev, mean], None, name)[0]
+        return run_op("AddV2", [rnd * stddev, mean], None, name)
 
     def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
                name: Optional[str] = None) -> Any:
@@ -284,7 +285,7 @@ class Generator:
         if dtype.is_integer:
             return self._stateless("StatelessRandomUniformIntV2", shape, dtype, [lo, hi], name or "stateful_uniform")
         rnd = self._stateless("StatelessRandomUniformV2", shape, dtype)
-        return _core.execute("AddV2", [rnd * (hi - lo), lo], None, name or "stateful_uniform")[0]
+        return run_op("AddV2", [rnd * (hi - lo), lo], None, name or "stateful_uniform")
 
     def _uniform_full_int(self, shape: Any, dtype: Any, name: Optional[str]) -> Any:
         if dtype not in (int32, int64):
@@ -316,8 +317,8 @@ class Generator:
                             f"not match type {counts.dtype.name} of argument 'counts'.")
         shape = _shape_tensor(shape)
         alg = convert_to_tensor(np.int64(self._alg) if not _core.is_tensor(self._alg) else self._alg)
-        return _core.execute("StatefulRandomBinomial", [self._state_var.handle, alg, shape, counts, probs],
-                             {"dtype": dtype, "T": counts.dtype, "out_dtype": shape.dtype}, name or "binomial")[0]
+        return run_op("StatefulRandomBinomial", [self._state_var.handle, alg, shape, counts, probs],
+                             {"dtype": dtype, "T": counts.dtype, "out_dtype": shape.dtype}, name or "binomial")
 
     # -- seeds and new generators
     def _make_int64_keys(self, shape: Any = ()) -> Any:

@@ -1,4 +1,4 @@
-"""``tf.distribute`` strategy classes fn cannot run, named so that programs (Keras' trainer does
+"""``tf.distribute.TPUStrategy``, a strategy fn cannot run, named so that programs (Keras' trainer does
 ``isinstance(strategy, tf.distribute.TPUStrategy)``) can test for them; making one raises."""
 
 from __future__ import annotations
@@ -13,11 +13,3 @@ class TPUStrategy(Strategy):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:  # noqa: super-init-not-called
         raise ValueError("TPUStrategy: fn runs on CPUs only; there is no TPU to connect to.")
-
-
-class MultiWorkerMirroredStrategy(Strategy):
-    """``tf.distribute.MultiWorkerMirroredStrategy``: not available in this build of fn (the MPI
-    strategy of issue 23 replaces this class when it lands)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:  # noqa: super-init-not-called
-        raise NotImplementedError("MultiWorkerMirroredStrategy is not available in this build of fn.")

@@ -1,15 +1,34 @@
 """``fn.distribute`` (``tf.distribute``): run a computation on several replicas: the default
 strategy, ``OneDeviceStrategy`` and ``MirroredStrategy`` on this machine's CPU, and (with
 Open MPI and ``fn[mpi]``) ``MultiWorkerMirroredStrategy`` across processes."""
+
 from __future__ import annotations
 
-from fn._distribute import (DistributedDataset, DistributedIterator, DistributedValues,
-                            InputContext, InputOptions, InputReplicationMode, MirroredStrategy,
-                            OneDeviceStrategy, ReduceOp, ReplicaContext, RunOptions, Strategy,
-                            StrategyExtended, experimental_set_strategy, get_replica_context,
-                            get_strategy, has_strategy, in_cross_replica_context)
-from fn.distribute import experimental
-from fn._tf_compat._distribute_names import MultiWorkerMirroredStrategy, TPUStrategy
+from fn._distribute import (
+    DistributedDataset,
+    DistributedIterator,
+    DistributedValues,
+    InputContext,
+    InputOptions,
+    InputReplicationMode,
+    MirroredStrategy,
+    MultiWorkerMirroredStrategy,
+    OneDeviceStrategy,
+    ReduceOp,
+    ReplicaContext,
+    RunOptions,
+    Strategy,
+    StrategyExtended,
+    experimental_set_strategy,
+    get_replica_context,
+    get_strategy,
+    has_strategy,
+    in_cross_replica_context,
+)
+from fn.distribute import cluster_resolver, experimental
+
+from fn._tf_compat._distribute_names import TPUStrategy
 
 from fn._public import export as _export
+
 _export(globals())

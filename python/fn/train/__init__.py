@@ -12,6 +12,7 @@ from fn.train._checkpoint import Checkpoint, CheckpointLoadStatus
 from fn.train._checkpoint_io import CheckpointReader
 from fn.train._manager import CheckpointManager
 from fn.train._state import latest_checkpoint
+from fn._distribute.cluster import ClusterSpec
 from fn._tf_compat._trackable_view import TrackableView
 
 

@@ -1,25 +1,28 @@
 """``tf.nn.compute_average_loss`` and ``tf.nn.scale_regularization_loss`` (TF's
 ``nn_impl_distribute``): losses scaled by the global batch / the replicas in sync, so that
 summing the replicas' gradients gives the gradient of the global batch's mean loss."""
+
 from __future__ import annotations
 
 from typing import Any, Optional
 
-from fn._distribute import _context
+from fn._distribute import context as _context
+from fn._ops.array_ops import cast, convert_to_tensor, expand_dims, shape, squeeze
+from fn._ops.check_ops import assert_non_negative
+from fn._ops.math_ops import divide_no_nan, multiply, reduce_sum
+from fn.dtypes import float32, float64
 
 
 def _require_replica_context(api: str) -> None:
     if _context.has_strategy() and _context.in_cross_replica_context():
-        raise RuntimeError(f"You are calling `{api}` in cross replica context, while it was expected "
-                           "to be called in replica context.")
+        raise RuntimeError(
+            f"You are calling `{api}` in cross replica context, while it was expected to be called in replica context."
+        )
 
 
 def _scale_by_sample_weight(losses: Any, sample_weight: Any) -> Any:
     """TF's ``losses_util.scale_losses_by_sample_weight``: float32 product, the weight's rank
     matched to the losses' by squeezing or expanding its last dimension."""
-    from fn._ops.array_ops import cast, expand_dims, squeeze
-    from fn._ops.math_ops import multiply
-    from fn.dtypes import float32
     losses = cast(losses, float32)
     sample_weight = cast(sample_weight, float32)
     lr, wr = losses.shape.rank, sample_weight.shape.rank
@@ -34,30 +37,31 @@ def _scale_by_sample_weight(losses: Any, sample_weight: Any) -> Any:
 
 
 def _check_global_batch_size(global_batch_size: Any) -> Any:
-    from fn._ops.array_ops import convert_to_tensor
-    from fn._ops.check_ops import assert_non_negative
     g = convert_to_tensor(global_batch_size)
     if g.shape.rank is not None and g.shape.rank != 0:
         raise ValueError(f"global_batch_size must be scalar..  Expected scalar shape, saw shape: {g.shape}.")
     if not g.dtype.is_integer:
-        raise TypeError("global_batch_size must be an integer..  Expected \"x\" to be integer type.  "
-                        f"Found: tensor of dtype {g.dtype!r}")
+        raise TypeError(
+            "global_batch_size must be an integer..  Expected \"x\" to be integer type.  "
+            f"Found: tensor of dtype {g.dtype!r}"
+        )
     assert_non_negative(g, message="global_batch_size must be non-negative.")
     return g
 
 
-def compute_average_loss(per_example_loss: Any, sample_weight: Any = None,
-                         global_batch_size: Optional[Any] = None) -> Any:
+def compute_average_loss(
+    per_example_loss: Any, sample_weight: Any = None, global_batch_size: Optional[Any] = None
+) -> Any:
     """``tf.nn.compute_average_loss``: ``sum(per_example_loss * sample_weight) /
     global_batch_size``; the global batch defaults to this replica's batch times the replicas
     in sync (and a zero global batch gives 0, as TF's ``div_no_nan``)."""
-    from fn._ops.array_ops import cast, convert_to_tensor, shape
-    from fn._ops.math_ops import divide_no_nan, reduce_sum
     per_example_loss = convert_to_tensor(per_example_loss)
     input_dtype = per_example_loss.dtype
     if per_example_loss.shape.rank == 0:
-        raise ValueError("Invalid value passed for `per_example_loss`. Expected a tensor with at least rank 1. "
-                         f"Received per_example_loss={_value_text(per_example_loss)} with rank 0")
+        raise ValueError(
+            "Invalid value passed for `per_example_loss`. Expected a tensor with at least rank 1. "
+            f"Received per_example_loss={_value_text(per_example_loss)} with rank 0"
+        )
     if sample_weight is not None:
         per_example_loss = _scale_by_sample_weight(per_example_loss, convert_to_tensor(sample_weight))
     per_example_loss = cast(per_example_loss, input_dtype)
@@ -69,7 +73,6 @@ def compute_average_loss(per_example_loss: Any, sample_weight: Any = None,
     loss = reduce_sum(per_example_loss)
     if not input_dtype.is_floating:
         # TF's div_no_nan divides integers in float64 (its truediv table).
-        from fn.dtypes import float64
         loss = cast(loss, float64)
         return divide_no_nan(loss, cast(global_batch_size, float64))
     return divide_no_nan(loss, cast(global_batch_size, input_dtype))
@@ -85,7 +88,6 @@ def _value_text(t: Any) -> str:
 def scale_regularization_loss(regularization_loss: Any) -> Any:
     """``tf.nn.scale_regularization_loss``: the summed regularization loss divided by the
     replicas in sync (each replica adds its share; the all-reduce sums them back)."""
-    from fn._ops.math_ops import reduce_sum
     _require_replica_context("scale_regularization_loss")
     num_replicas = _context.get_strategy().num_replicas_in_sync
     return reduce_sum(regularization_loss) / num_replicas

@@ -6,12 +6,15 @@ does for a single local replica) and ``PerReplica`` appears only when a user bui
 distributed dataset is the dataset this worker reads (its shard of each global batch) and its
 iterator is an ``fn.data.Iterator`` (so it can be passed to a Function and advanced there).
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
 from fn import _core
 from fn._data.iterator_ops import Iterator as _DataIterator
+from fn import nest
+from fn._tensor.tensor_spec import TensorSpec
 
 
 class DistributedValues:
@@ -35,7 +38,71 @@ class DistributedValues:
 
 
 class PerReplica(DistributedValues):
-    """Values that differ between replicas (TF's ``values.PerReplica``)."""
+    """Values that differ between replicas (TF's ``values.PerReplica``): a multi-worker
+    strategy's dataset elements. Passed to a Function it is a composite of its tensors."""
+
+    def __fn_composite__(self) -> tuple:
+        return PerReplicaSpec([_spec_of(v) for v in self._values]), list(self._values)
+
+
+def _spec_of(t: Any) -> Any:
+    return TensorSpec(t.shape, t.dtype)
+
+
+class PerReplicaSpec:
+    """The trace type of a ``PerReplica`` (TF's ``values.PerReplicaSpec``): its values' specs."""
+
+    def __init__(self, value_specs: Sequence[Any]) -> None:
+        self._value_specs = tuple(value_specs)
+
+    def _component_specs(self) -> list:
+        return list(self._value_specs)
+
+    def _fn_from_components(self, components: Sequence[Any]) -> PerReplica:
+        return PerReplica(components)
+
+    def __fn_composite__(self) -> tuple:
+        return self, self._component_specs()
+
+    @property
+    def value_type(self) -> type:
+        return PerReplica
+
+    def is_subtype_of(self, other: Any) -> bool:
+        return (
+            type(other) is PerReplicaSpec
+            and len(other._value_specs) == len(self._value_specs)
+            and all(a.is_subtype_of(b) for a, b in zip(self._value_specs, other._value_specs))
+        )
+
+    def is_compatible_with(self, other: Any) -> bool:
+        if isinstance(other, PerReplica):
+            other = other.__fn_composite__()[0]
+        return (
+            type(other) is PerReplicaSpec
+            and len(other._value_specs) == len(self._value_specs)
+            and all(a.is_compatible_with(b) for a, b in zip(self._value_specs, other._value_specs))
+        )
+
+    def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional["PerReplicaSpec"]:
+        if any(type(o) is not PerReplicaSpec or len(o._value_specs) != len(self._value_specs) for o in others):
+            return None
+        specs = []
+        for i, s in enumerate(self._value_specs):
+            sup = s.most_specific_common_supertype([o._value_specs[i] for o in others])
+            if sup is None:
+                return None
+            specs.append(sup)
+        return PerReplicaSpec(specs)
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is PerReplicaSpec and self._value_specs == other._value_specs
+
+    def __hash__(self) -> int:
+        return hash(("PerReplicaSpec",) + self._value_specs)
+
+    def __repr__(self) -> str:
+        return f"PerReplicaSpec({', '.join(repr(s) for s in self._value_specs)})"
 
 
 class Mirrored(DistributedValues):
@@ -48,6 +115,19 @@ class DistributedIterator(_DataIterator):
     def __init__(self, dataset: Any, strategy: Any) -> None:
         super().__init__(dataset)
         self._strategy = strategy
+        # As TF: across workers each element's tensors are PerReplica values (one local replica).
+        self._wrap = bool(strategy.extended._in_multi_worker_mode())
+
+    def _wrapped(self, element: Any) -> Any:
+        if not self._wrap or not _core.executing_eagerly():
+            return element
+        return nest.map_structure(lambda t: PerReplica([t]), element)
+
+    def __next__(self) -> Any:
+        return self._wrapped(super().__next__())
+
+    def get_next(self) -> Any:
+        return self._wrapped(super().get_next())
 
     def __repr__(self) -> str:
         return f"<fn.distribute.DistributedIterator object at 0x{id(self):x}>"
@@ -58,7 +138,7 @@ class DistributedDataset:
     ``distribute_datasets_from_function`` return; iterating it yields this worker's batches."""
 
     def __init__(self, dataset: Any, strategy: Any, cardinality: Optional[int] = None) -> None:
-        self._dataset = dataset          # the per-worker dataset (already sharded / rebatched)
+        self._dataset = dataset  # the per-worker dataset (already sharded / rebatched)
         self._strategy = strategy
         self._cardinality = dataset._cardinality() if cardinality is None else cardinality
 

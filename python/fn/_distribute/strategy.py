@@ -1,5 +1,6 @@
 """``tf.distribute.Strategy`` and ``tf.distribute.StrategyExtended`` (TF's ``distribute_lib``),
 and the default strategy that is in effect outside every ``strategy.scope()``."""
+
 from __future__ import annotations
 
 import contextlib
@@ -8,15 +9,20 @@ import weakref
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from fn import _core
-from fn._distribute import _context
-from fn._distribute._options import (CommunicationOptions, InputContext, ReduceOp, ValueContext,
-                                     as_reduce_op)
-from fn._distribute._replica import ReplicaContext, _DefaultReplicaContext
-from fn._distribute._values import DistributedValues
+from fn._distribute import context as _context
+from fn._distribute.options import CommunicationOptions, InputContext, ReduceOp, ValueContext, as_reduce_op
+from fn._distribute.replica import ReplicaContext, _DefaultReplicaContext
+from fn._distribute.values import DistributedValues
+from fn import nest
+from fn._distribute.input import datasets_from_function, distribute_dataset
+from fn._function.function import function
+from fn._ops.array_ops import cast, constant, convert_to_tensor, identity, shape, stack
+from fn._ops.math_ops import reduce_prod, reduce_sum, truediv
+from fn._state import variables as _variables
+from fn.dtypes import int64
 
 
 def _nest() -> Any:
-    from fn import nest
     return nest
 
 
@@ -80,7 +86,6 @@ class Strategy:
         reduce_op = as_reduce_op(reduce_op)
         if axis is None:
             return self._extended._reduce(reduce_op, value)
-        from fn._ops.math_ops import reduce_sum
         if reduce_op == ReduceOp.SUM:
             sum_fn = self._helper(("sum", axis), lambda v: reduce_sum(v, axis=axis))
             value = self.run(sum_fn, args=(value,))
@@ -91,8 +96,6 @@ class Strategy:
         numer, denom = self.run(mean_fn, args=(value,))
         numer = self._extended._reduce(ReduceOp.SUM, numer)
         denom = self._extended._reduce(ReduceOp.SUM, denom)
-        from fn._ops.array_ops import cast
-        from fn._ops.math_ops import truediv
         return truediv(numer, cast(denom, numer.dtype))
 
     def _helper(self, key: tuple, fn: Callable) -> Callable:
@@ -102,15 +105,16 @@ class Strategy:
             return fn
         cache = self.__dict__.setdefault("_reduce_helper_fns", {})
         if key not in cache:
-            from fn._function.function import function
             cache[key] = function(fn)
         return cache[key]
 
     def gather(self, value: Any, axis: int) -> Any:
         """Concatenates the replicas' ``value`` along ``axis`` (cross-replica context)."""
         _context.require_cross_replica_or_default_context_extended(
-            self._extended, "tf.distribute.Strategy.gather method requires cross-replica context, use "
-            "get_replica_context().all_gather() instead")
+            self._extended,
+            "tf.distribute.Strategy.gather method requires cross-replica context, use "
+            "get_replica_context().all_gather() instead",
+        )
         return self._extended._local_results(self._extended._gather_to(value, None, axis))[0]
 
     def experimental_local_results(self, value: Any) -> tuple:
@@ -135,9 +139,6 @@ class Strategy:
 
 def _mean_reduce_helper(v: Any, axis: Any) -> Tuple[Any, Any]:
     """The sum of ``v`` along ``axis`` and how many elements it summed (TF's helper, same errors)."""
-    from fn._ops.array_ops import constant, convert_to_tensor, identity, shape
-    from fn._ops.math_ops import reduce_prod, reduce_sum
-    from fn.dtypes import int64
     v = convert_to_tensor(v)
     numer = reduce_sum(v, axis=list(axis) if isinstance(axis, tuple) else axis)
 
@@ -158,7 +159,6 @@ def _mean_reduce_helper(v: Any, axis: Any) -> Tuple[Any, Any]:
     if isinstance(axis, int):
         denom = dimension(axis)
     elif isinstance(axis, (tuple, list)):
-        from fn._ops.array_ops import stack
         denom = reduce_prod(stack([dimension(a) for a in axis]))
     else:
         raise TypeError("Expected `axis` to be an integer, tuple or list not: %r" % axis)
@@ -198,7 +198,7 @@ class StrategyExtended:
 
     def __init__(self, container_strategy: Strategy) -> None:
         self._container_strategy_weakref = weakref.ref(container_strategy)
-        self._default_device = None
+        self._default_device: Optional[str] = None
         self._require_static_shapes = False
 
     def _container_strategy(self) -> Strategy:
@@ -218,7 +218,9 @@ class StrategyExtended:
     def _worker_id(self) -> int:
         return 0
 
-    def _collective_all_reduce(self, reduce_op: ReduceOp, values: List[Any], options: CommunicationOptions) -> List[Any]:
+    def _collective_all_reduce(
+        self, reduce_op: ReduceOp, values: List[Any], options: CommunicationOptions
+    ) -> List[Any]:
         return list(values)
 
     def _collective_all_gather(self, values: List[Any], axis: int, options: CommunicationOptions) -> List[Any]:
@@ -279,7 +281,6 @@ class StrategyExtended:
         return value
 
     def read_var(self, v: Any) -> Any:
-        from fn._ops.array_ops import identity
         return identity(v)
 
     def non_slot_devices(self, var_list: Sequence[Any]) -> Any:
@@ -300,6 +301,10 @@ class StrategyExtended:
             return self._call_for_each_replica(fn, args, kwargs or {})
 
     def _call_for_each_replica(self, fn: Callable, args: Any, kwargs: dict) -> Any:
+        nest = _nest()
+        # Each replica gets its own value of a PerReplica argument (this worker's one replica).
+        args = nest.map_structure(self._local_value, list(args))
+        kwargs = nest.map_structure(self._local_value, dict(kwargs))
         with self._make_replica_context():
             return fn(*args, **kwargs)
 
@@ -316,8 +321,9 @@ class StrategyExtended:
     def _update(self, var: Any, fn: Callable, args: Any, kwargs: dict, group: bool) -> Any:
         return self._update_non_slot(var, fn, (var,) + tuple(args), kwargs, group)
 
-    def update_non_slot(self, colocate_with: Any, fn: Callable, args: Any = (), kwargs: Optional[dict] = None,
-                        group: bool = True) -> Any:
+    def update_non_slot(
+        self, colocate_with: Any, fn: Callable, args: Any = (), kwargs: Optional[dict] = None, group: bool = True
+    ) -> Any:
         _context.require_cross_replica_or_default_context_extended(self)
         with self._container_strategy().scope():
             return self._update_non_slot(colocate_with, fn, args, kwargs or {}, group)
@@ -329,8 +335,9 @@ class StrategyExtended:
             return result
         return _nest().map_structure(self._local_results, result)
 
-    def _replica_ctx_update(self, var: Any, fn: Callable, args: Any = (), kwargs: Optional[dict] = None,
-                            group: bool = True) -> Any:
+    def _replica_ctx_update(
+        self, var: Any, fn: Callable, args: Any = (), kwargs: Optional[dict] = None, group: bool = True
+    ) -> Any:
         replica_context = _context.get_replica_context()
         if not replica_context:
             raise ValueError("`StrategyExtended._replica_ctx_update` must be called in a replica context.")
@@ -344,25 +351,37 @@ class StrategyExtended:
     def _reduce(self, reduce_op: ReduceOp, value: Any) -> Any:
         return self._local_results(self.reduce_to(reduce_op, value, None))[0]
 
-    def reduce_to(self, reduce_op: Any, value: Any, destinations: Any, options: Optional[CommunicationOptions] = None) -> Any:
+    def reduce_to(
+        self, reduce_op: Any, value: Any, destinations: Any, options: Optional[CommunicationOptions] = None
+    ) -> Any:
         """Reduces ``value`` across replicas (cross-replica context)."""
         _context.require_cross_replica_or_default_context_extended(self)
-        return self._batch_reduce_to(as_reduce_op(reduce_op), [(value, destinations)],
-                                     options or CommunicationOptions())[0]
+        return self._batch_reduce_to(
+            as_reduce_op(reduce_op), [(value, destinations)], options or CommunicationOptions()
+        )[0]
 
-    def batch_reduce_to(self, reduce_op: Any, value_destination_pairs: Sequence[Tuple[Any, Any]],
-                        options: Optional[CommunicationOptions] = None) -> List[Any]:
+    def batch_reduce_to(
+        self,
+        reduce_op: Any,
+        value_destination_pairs: Sequence[Tuple[Any, Any]],
+        options: Optional[CommunicationOptions] = None,
+    ) -> List[Any]:
         """Reduces several values at once (one collective for all of them on several workers)."""
         _context.require_cross_replica_or_default_context_extended(self)
-        return self._batch_reduce_to(as_reduce_op(reduce_op), list(value_destination_pairs),
-                                     options or CommunicationOptions())
+        return self._batch_reduce_to(
+            as_reduce_op(reduce_op), list(value_destination_pairs), options or CommunicationOptions()
+        )
 
-    def _batch_reduce_to(self, reduce_op: ReduceOp, pairs: List[Tuple[Any, Any]], options: CommunicationOptions) -> List[Any]:
+    def _batch_reduce_to(
+        self, reduce_op: ReduceOp, pairs: List[Tuple[Any, Any]], options: CommunicationOptions
+    ) -> List[Any]:
         values = [self._local_value(v) for v, _ in pairs]
         tensors = [v if _core.is_tensor(v) else _core.convert_to_tensor(v, None, None) for v in values]
         return self._collective_all_reduce(reduce_op, tensors, options)
 
-    def _replica_ctx_all_reduce(self, reduce_op: Any, value: Any, options: Optional[CommunicationOptions] = None) -> Any:
+    def _replica_ctx_all_reduce(
+        self, reduce_op: Any, value: Any, options: Optional[CommunicationOptions] = None
+    ) -> Any:
         replica_context = _context.get_replica_context()
         assert replica_context, "`StrategyExtended._replica_ctx_all_reduce` must be called in a replica context"
         nest = _nest()
@@ -372,14 +391,19 @@ class StrategyExtended:
 
         return nest.pack_sequence_as(value, replica_context.merge_call(merge_fn, args=(nest.flatten(value),)))
 
-    def _gather_to(self, value: Any, destinations: Any, axis: int, options: Optional[CommunicationOptions] = None) -> Any:
+    def _gather_to(
+        self, value: Any, destinations: Any, axis: int, options: Optional[CommunicationOptions] = None
+    ) -> Any:
         _context.require_cross_replica_or_default_context_extended(self)
         return self._batch_gather_to([(value, destinations)], axis, options)[0]
 
-    def _batch_gather_to(self, value_destination_pairs: Sequence[Tuple[Any, Any]], axis: int,
-                         options: Optional[CommunicationOptions] = None) -> List[Any]:
+    def _batch_gather_to(
+        self,
+        value_destination_pairs: Sequence[Tuple[Any, Any]],
+        axis: int,
+        options: Optional[CommunicationOptions] = None,
+    ) -> List[Any]:
         _context.require_cross_replica_or_default_context_extended(self)
-        from fn._ops.array_ops import convert_to_tensor
         values = [convert_to_tensor(self._local_value(v)) for v, _ in value_destination_pairs]
         return self._collective_all_gather(values, axis, options or CommunicationOptions())
 
@@ -401,15 +425,16 @@ class StrategyExtended:
 
     # -- input
     def _input_context(self) -> InputContext:
-        return InputContext(num_input_pipelines=self._num_workers, input_pipeline_id=self._worker_id,
-                            num_replicas_in_sync=self._num_replicas_in_sync)
+        return InputContext(
+            num_input_pipelines=self._num_workers,
+            input_pipeline_id=self._worker_id,
+            num_replicas_in_sync=self._num_replicas_in_sync,
+        )
 
     def _experimental_distribute_dataset(self, dataset: Any, options: Any) -> Any:
-        from fn._distribute._input import distribute_dataset
         return distribute_dataset(self._container_strategy(), dataset, options)
 
     def _distribute_datasets_from_function(self, dataset_fn: Callable, options: Any) -> Any:
-        from fn._distribute._input import datasets_from_function
         return datasets_from_function(self._container_strategy(), dataset_fn, self._input_context(), options)
 
     def _experimental_distribute_values_from_function(self, value_fn: Callable) -> Any:
@@ -465,11 +490,17 @@ class _DefaultDistributionExtended(StrategyExtended):
     def _local_results(self, distributed_value: Any) -> tuple:
         return (distributed_value,)
 
-    def _batch_reduce_to(self, reduce_op: ReduceOp, pairs: List[Tuple[Any, Any]], options: CommunicationOptions) -> List[Any]:
+    def _batch_reduce_to(
+        self, reduce_op: ReduceOp, pairs: List[Tuple[Any, Any]], options: CommunicationOptions
+    ) -> List[Any]:
         return [v for v, _ in pairs]
 
-    def _batch_gather_to(self, value_destination_pairs: Sequence[Tuple[Any, Any]], axis: int,
-                         options: Optional[CommunicationOptions] = None) -> List[Any]:
+    def _batch_gather_to(
+        self,
+        value_destination_pairs: Sequence[Tuple[Any, Any]],
+        axis: int,
+        options: Optional[CommunicationOptions] = None,
+    ) -> List[Any]:
         _context.require_cross_replica_or_default_context_extended(self)
         return [v for v, _ in value_destination_pairs]
 
@@ -507,7 +538,7 @@ class _DefaultDistributionStrategy(Strategy):
             raise RuntimeError("Should only create a single instance of _DefaultDistributionStrategy")
         super().__init__(_DefaultDistributionExtended(self))
 
-    def __deepcopy__(self, memo: dict) -> None:
+    def __deepcopy__(self, memo: dict) -> "Strategy":
         raise RuntimeError("Should only create a single instance of _DefaultDistributionStrategy")
 
 
@@ -549,7 +580,9 @@ def _on_variable_created(variable: Any) -> None:
     strategy.extended._on_variable_created(variable)
 
 
-def _install_variable_hook() -> None:
-    from fn._state import variables as _variables
+_context.set_default_factory(_make_default_strategy)
+
+
+def install_variable_hook() -> None:
     if _on_variable_created not in _variables._creation_hooks:
         _variables._creation_hooks.append(_on_variable_created)

@@ -5,12 +5,14 @@ worker runs the whole pipeline, each global batch is split into one piece per re
 worker keeps its own piece (``AutoShardPolicy.DATA``, the policy ``AUTO`` falls back to for
 datasets not read from files).
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from fn._distribute._options import InputContext, InputReplicationMode
-from fn._distribute._values import DistributedDataset, DistributedDatasetsFromFunction
+from fn._distribute.options import InputContext, InputReplicationMode
+from fn._distribute.values import DistributedDataset, DistributedDatasetsFromFunction
+from fn._distribute.shard import shard_global_batches
 
 
 def _check_options(options: Any, from_function: bool) -> None:
@@ -18,8 +20,9 @@ def _check_options(options: Any, from_function: bool) -> None:
         return
     mode = getattr(options, "experimental_replication_mode", InputReplicationMode.PER_WORKER)
     if mode == InputReplicationMode.PER_REPLICA and not from_function:
-        raise NotImplementedError("InputReplicationMode.PER_REPLICA is only supported in "
-                                  "`distribute_datasets_from_function`.")
+        raise NotImplementedError(
+            "InputReplicationMode.PER_REPLICA is only supported in `distribute_datasets_from_function`."
+        )
 
 
 def distribute_dataset(strategy: Any, dataset: Any, options: Any) -> DistributedDataset:
@@ -27,13 +30,13 @@ def distribute_dataset(strategy: Any, dataset: Any, options: Any) -> Distributed
     _check_options(options, from_function=False)
     extended = strategy.extended
     if extended._num_workers > 1:
-        from fn._distribute._shard import shard_global_batches
         dataset = shard_global_batches(dataset, extended._num_workers, extended._worker_id)
     return DistributedDataset(dataset, strategy)
 
 
-def datasets_from_function(strategy: Any, dataset_fn: Callable, input_context: InputContext,
-                           options: Any) -> DistributedDataset:
+def datasets_from_function(
+    strategy: Any, dataset_fn: Callable, input_context: InputContext, options: Any
+) -> DistributedDataset:
     """``strategy.distribute_datasets_from_function``: the worker's own pipeline, as built by
     ``dataset_fn(input_context)`` (the function shards and batches per replica itself)."""
     _check_options(options, from_function=True)

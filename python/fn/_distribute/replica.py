@@ -1,17 +1,22 @@
 """``tf.distribute.ReplicaContext``: what code running in one replica (inside ``strategy.run``)
 sees: its id, the number of replicas in sync, ``all_reduce``, ``all_gather`` and ``merge_call``
 (TF's ``distribute_lib.ReplicaContext``)."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
 from fn import _core
-from fn._distribute import _context
-from fn._distribute._options import CommunicationOptions, ReduceOp, as_reduce_op
+from fn._distribute import context as _context
+from fn._distribute.options import CommunicationOptions, ReduceOp, as_reduce_op
+from fn import nest
+from fn._autodiff.custom_gradient import custom_gradient
+from fn._ops.array_ops import constant, gather, range as range_, reshape, shape
+from fn._ops.math_ops import reduce_sum
+from fn.dtypes import int32
 
 
 def _nest() -> Any:
-    from fn import nest
     return nest
 
 
@@ -21,8 +26,11 @@ class ReplicaContext:
     def __init__(self, strategy: Any, replica_id_in_sync_group: Any) -> None:
         self._strategy = strategy
         self._thread_mode = _context.replica_mode(self)
-        if not (replica_id_in_sync_group is None or _core.is_tensor(replica_id_in_sync_group)
-                or isinstance(replica_id_in_sync_group, int)):
+        if not (
+            replica_id_in_sync_group is None
+            or _core.is_tensor(replica_id_in_sync_group)
+            or isinstance(replica_id_in_sync_group, int)
+        ):
             raise ValueError("replica_id_in_sync_group can only be an integer, a Tensor or None.")
         self._replica_id_in_sync_group = replica_id_in_sync_group
         if strategy is not None:
@@ -43,8 +51,6 @@ class ReplicaContext:
         """This replica's id among all replicas, as an int32 scalar tensor."""
         if _core.is_tensor(self._replica_id_in_sync_group):
             return self._replica_id_in_sync_group
-        from fn._ops.array_ops import constant
-        from fn.dtypes import int32
         return constant(self._replica_id_in_sync_group, int32, name="replica_id_in_sync_group")
 
     @property
@@ -79,8 +85,6 @@ class ReplicaContext:
         def batch_all_reduce(strategy: Any, *value_flat: Any) -> Any:
             return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in value_flat], options)
 
-        from fn._autodiff.custom_gradient import custom_gradient
-
         @custom_gradient
         def grad_wrapper(*xs: Any) -> Any:
             ys = self.merge_call(batch_all_reduce, args=xs)
@@ -98,20 +102,16 @@ class ReplicaContext:
         def batch_all_gather(strategy: Any, *value_flat: Any) -> Any:
             return strategy.extended._batch_gather_to([(v, v) for v in value_flat], axis, options)
 
-        from fn._autodiff.custom_gradient import custom_gradient
-
         @custom_gradient
         def grad_wrapper(*xs: Any) -> Any:
             ys = self.merge_call(batch_all_gather, args=xs)
 
             def grad(*dys: Any) -> Any:
-                from fn._ops.array_ops import gather, range as range_, reshape, shape
-                from fn._ops.math_ops import reduce_sum
                 grads = self.all_reduce(ReduceOp.SUM, list(dys), options)
                 out = []
                 for x, g in zip(xs, grads):
                     sizes = self.all_gather(reshape(shape(x)[axis], [1]), axis=0, options=options)
-                    begin = reduce_sum(sizes[:self.replica_id_in_sync_group])
+                    begin = reduce_sum(sizes[: self.replica_id_in_sync_group])
                     out.append(gather(g, range_(begin, begin + shape(x)[axis]), axis=axis))
                 return out
 
@@ -119,7 +119,9 @@ class ReplicaContext:
 
         return nest.pack_sequence_as(value, list(grad_wrapper(*flat)))
 
-    def _update(self, var: Any, fn: Callable, args: tuple = (), kwargs: Optional[dict] = None, group: bool = True) -> Any:
+    def _update(
+        self, var: Any, fn: Callable, args: tuple = (), kwargs: Optional[dict] = None, group: bool = True
+    ) -> Any:
         return self._strategy.extended._replica_ctx_update(var, fn, args=args, kwargs=kwargs, group=group)
 
 

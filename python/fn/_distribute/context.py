@@ -5,6 +5,7 @@ it per thread: a Function is traced on the calling thread, so code traced inside
 ``strategy.run`` sees the replica context exactly as TF's FuncGraph (which copies the outer
 stack) does. The bottom of the stack is the default strategy's replica context.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -48,6 +49,13 @@ def pop_mode() -> None:
 
 _defaults: dict = {}
 _defaults_lock = threading.Lock()
+# Set by fn._distribute.strategy (which imports this module): makes the default strategy and its
+# replica context.
+_default_factory: List[Callable[[], tuple]] = []
+
+
+def set_default_factory(factory: Callable[[], tuple]) -> None:
+    _default_factory[:] = [factory]
 
 
 def default_mode() -> _ThreadMode:
@@ -57,8 +65,7 @@ def default_mode() -> _ThreadMode:
         with _defaults_lock:
             mode = _defaults.get("mode")
             if mode is None:
-                from fn._distribute._strategy import _make_default_strategy
-                strategy, replica = _make_default_strategy()
+                strategy, replica = _default_factory[0]()
                 mode = _defaults["mode"] = _ThreadMode(strategy, None, replica)
     return mode
 
@@ -132,8 +139,9 @@ def require_cross_replica_or_default_context_extended(extended: Any, error_messa
     strategy = extended._container_strategy()
     if mode.strategy is not strategy:
         wrong_strategy_scope(strategy, mode)
-    raise RuntimeError(error_message or "Method requires being in cross-replica context, use "
-                       "get_replica_context().merge_call()")
+    raise RuntimeError(
+        error_message or "Method requires being in cross-replica context, use get_replica_context().merge_call()"
+    )
 
 
 def require_replica_context(replica_ctx: Any) -> None:
@@ -144,8 +152,9 @@ def require_replica_context(replica_ctx: Any) -> None:
         raise RuntimeError("Need to be inside `call_for_each_replica()`")
     if mode.strategy is replica_ctx.strategy:
         raise RuntimeError("Mismatching ReplicaContext.")
-    raise RuntimeError("Mismatching tf.distribute.Strategy objects: %s is not %s."
-                       % (mode.strategy, replica_ctx.strategy))
+    raise RuntimeError(
+        "Mismatching tf.distribute.Strategy objects: %s is not %s." % (mode.strategy, replica_ctx.strategy)
+    )
 
 
 def require_strategy_scope_extended(extended: Any) -> None:

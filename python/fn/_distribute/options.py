@@ -2,6 +2,7 @@
 ``InputContext``, ``ValueContext``, ``InputOptions``, ``RunOptions`` and the collective
 ``CommunicationOptions`` / ``CommunicationImplementation`` (TF's ``reduce_util``,
 ``distribute_lib`` and ``collective_util``)."""
+
 from __future__ import annotations
 
 import collections
@@ -12,6 +13,7 @@ from typing import Any, Optional, Union
 
 class ReduceOp(enum.Enum):
     """``tf.distribute.ReduceOp``: how values of the replicas combine (``SUM`` or ``MEAN``)."""
+
     SUM = "SUM"
     MEAN = "MEAN"
 
@@ -20,8 +22,9 @@ class ReduceOp(enum.Enum):
         name = getattr(aggregation, "name", str(aggregation)).upper()
         if name in ("SUM", "MEAN"):
             return ReduceOp(name)
-        raise ValueError("Could not convert from `tf.VariableAggregation` %s to"
-                         "`tf.distribute.ReduceOp` type" % aggregation)
+        raise ValueError(
+            "Could not convert from `tf.VariableAggregation` %s to`tf.distribute.ReduceOp` type" % aggregation
+        )
 
 
 def as_reduce_op(reduce_op: Union[str, ReduceOp]) -> ReduceOp:
@@ -33,6 +36,7 @@ def as_reduce_op(reduce_op: Union[str, ReduceOp]) -> ReduceOp:
 
 class InputReplicationMode(enum.Enum):
     """``tf.distribute.InputReplicationMode``: one input pipeline per worker or per replica."""
+
     PER_WORKER = "PER_WORKER"
     PER_REPLICA = "PER_REPLICA"
 
@@ -43,8 +47,7 @@ class InputContext:
 
     __slots__ = ["_num_input_pipelines", "_input_pipeline_id", "_num_replicas_in_sync"]
 
-    def __init__(self, num_input_pipelines: int = 1, input_pipeline_id: int = 0,
-                 num_replicas_in_sync: int = 1) -> None:
+    def __init__(self, num_input_pipelines: int = 1, input_pipeline_id: int = 0, num_replicas_in_sync: int = 1) -> None:
         self._num_input_pipelines = num_input_pipelines
         self._input_pipeline_id = input_pipeline_id
         self._num_replicas_in_sync = num_replicas_in_sync
@@ -64,13 +67,16 @@ class InputContext:
     def get_per_replica_batch_size(self, global_batch_size: int) -> int:
         """The global batch divided by the replicas in sync (ValueError when it does not divide)."""
         if global_batch_size % self._num_replicas_in_sync != 0:
-            raise ValueError("The `global_batch_size` %r is not divisible by "
-                             "`num_replicas_in_sync` %r " % (global_batch_size, self._num_replicas_in_sync))
+            raise ValueError(
+                "The `global_batch_size` %r is not divisible by "
+                "`num_replicas_in_sync` %r " % (global_batch_size, self._num_replicas_in_sync)
+            )
         return global_batch_size // self._num_replicas_in_sync
 
     def __str__(self) -> str:
         return "tf.distribute.InputContext(input pipeline id {}, total: {})".format(
-            self.input_pipeline_id, self.num_input_pipelines)
+            self.input_pipeline_id, self.num_input_pipelines
+        )
 
 
 class ValueContext:
@@ -91,41 +97,73 @@ class ValueContext:
         return self._replica_id_in_sync_group
 
     def __str__(self) -> str:
-        return ("tf.distribute.ValueContext(replica id {},  total replicas in sync: {})"
-                .format(self.replica_id_in_sync_group, self.num_replicas_in_sync))
+        return "tf.distribute.ValueContext(replica id {},  total replicas in sync: {})".format(
+            self.replica_id_in_sync_group, self.num_replicas_in_sync
+        )
 
 
-class RunOptions(collections.namedtuple("RunOptions", [
-        "experimental_enable_dynamic_batch_size", "experimental_bucketizing_dynamic_shape",
-        "experimental_xla_options"])):
+class RunOptions(
+    collections.namedtuple(
+        "RunOptions",
+        [
+            "experimental_enable_dynamic_batch_size",
+            "experimental_bucketizing_dynamic_shape",
+            "experimental_xla_options",
+        ],
+    )
+):
     """``tf.distribute.RunOptions`` (accepted by ``Strategy.run``; TPU-only fields in TF)."""
 
-    def __new__(cls, experimental_enable_dynamic_batch_size: bool = True,
-                experimental_bucketizing_dynamic_shape: bool = False,
-                experimental_xla_options: Any = None) -> "RunOptions":
-        return super().__new__(cls, experimental_enable_dynamic_batch_size,
-                               experimental_bucketizing_dynamic_shape, experimental_xla_options)
+    def __new__(
+        cls,
+        experimental_enable_dynamic_batch_size: bool = True,
+        experimental_bucketizing_dynamic_shape: bool = False,
+        experimental_xla_options: Any = None,
+    ) -> "RunOptions":
+        return super().__new__(
+            cls,
+            experimental_enable_dynamic_batch_size,
+            experimental_bucketizing_dynamic_shape,
+            experimental_xla_options,
+        )
 
 
-class InputOptions(collections.namedtuple("InputOptions", [
-        "experimental_fetch_to_device", "experimental_replication_mode",
-        "experimental_place_dataset_on_device", "experimental_per_replica_buffer_size"])):
+class InputOptions(
+    collections.namedtuple(
+        "InputOptions",
+        [
+            "experimental_fetch_to_device",
+            "experimental_replication_mode",
+            "experimental_place_dataset_on_device",
+            "experimental_per_replica_buffer_size",
+        ],
+    )
+):
     """``tf.distribute.InputOptions``: how distributed datasets are built."""
 
-    def __new__(cls, experimental_fetch_to_device: Optional[bool] = None,
-                experimental_replication_mode: InputReplicationMode = InputReplicationMode.PER_WORKER,
-                experimental_place_dataset_on_device: bool = False,
-                experimental_per_replica_buffer_size: int = 1) -> "InputOptions":
+    def __new__(
+        cls,
+        experimental_fetch_to_device: Optional[bool] = None,
+        experimental_replication_mode: InputReplicationMode = InputReplicationMode.PER_WORKER,
+        experimental_place_dataset_on_device: bool = False,
+        experimental_per_replica_buffer_size: int = 1,
+    ) -> "InputOptions":
         if experimental_fetch_to_device is None:
             experimental_fetch_to_device = True
-        return super().__new__(cls, experimental_fetch_to_device, experimental_replication_mode,
-                               experimental_place_dataset_on_device, experimental_per_replica_buffer_size)
+        return super().__new__(
+            cls,
+            experimental_fetch_to_device,
+            experimental_replication_mode,
+            experimental_place_dataset_on_device,
+            experimental_per_replica_buffer_size,
+        )
 
 
 class CommunicationImplementation(enum.Enum):
     """``tf.distribute.experimental.CommunicationImplementation``: the collective algorithm asked
     for. fn runs every collective on MPI; ``RING`` and ``AUTO`` both mean MPI's own algorithm
     (``NCCL`` is accepted, as TF accepts it on a CPU-only machine, and also runs on MPI)."""
+
     AUTO = "AUTO"
     RING = "RING"
     NCCL = "NCCL"
@@ -143,15 +181,21 @@ class CommunicationOptions:
     (``fn._distribute.DEFAULT_TIMEOUT_SECONDS``) so a dead worker is an error, not a hang.
     """
 
-    def __init__(self, bytes_per_pack: int = 0, timeout_seconds: Optional[float] = None,
-                 implementation: Union[str, CommunicationImplementation] = CommunicationImplementation.AUTO) -> None:
+    def __init__(
+        self,
+        bytes_per_pack: int = 0,
+        timeout_seconds: Optional[float] = None,
+        implementation: Union[str, CommunicationImplementation] = CommunicationImplementation.AUTO,
+    ) -> None:
         if bytes_per_pack < 0:
             raise ValueError(f"Argument `bytes_per_pack` must be >=0, Received {bytes_per_pack}.")
         if isinstance(implementation, str):
             implementation = CommunicationImplementation(implementation.upper())
         if not isinstance(implementation, CommunicationImplementation):
-            raise ValueError("Argument `implementation` must be instance of "
-                             "`tf.distribute.experimental.CommunicationImplementation`.")
+            raise ValueError(
+                "Argument `implementation` must be instance of "
+                "`tf.distribute.experimental.CommunicationImplementation`."
+            )
         self.bytes_per_pack = bytes_per_pack
         self.timeout_seconds = timeout_seconds
         self.implementation = implementation
@@ -170,6 +214,8 @@ class CommunicationOptions:
         return merged
 
     def __str__(self) -> str:
-        return (f"Options(bytes_per_pack={self.bytes_per_pack},"
-                f"timeout_seconds={self.timeout_seconds}, "
-                f"implementation={self.implementation})")
+        return (
+            f"Options(bytes_per_pack={self.bytes_per_pack},"
+            f"timeout_seconds={self.timeout_seconds}, "
+            f"implementation={self.implementation})"
+        )

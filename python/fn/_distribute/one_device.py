@@ -1,12 +1,13 @@
 """``tf.distribute.OneDeviceStrategy`` and ``tf.distribute.MirroredStrategy`` on this machine's
 one CPU (TF's ``one_device_strategy`` / ``mirrored_strategy`` on a CPU-only machine: one replica,
 ``num_replicas_in_sync == 1``, results of ``run`` are plain tensors)."""
+
 from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-from fn._distribute._replica import ReplicaContext
-from fn._distribute._strategy import Strategy, StrategyExtended
+from fn._distribute.replica import ReplicaContext
+from fn._distribute.strategy import Strategy, StrategyExtended
 
 _CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -19,11 +20,10 @@ def _canonical_device(device: str) -> str:
     kinds = [p for p in parts if not p.startswith(("job:", "replica:", "task:"))]
     kind = kinds[-1] if kinds else ""
     if kind.startswith("device:"):
-        kind = kind[len("device:"):]
+        kind = kind[len("device:") :]
     if kind in ("cpu:0", "cpu"):
         return _CPU0
-    raise ValueError(f"Unknown device {device!r}: fn runs on this machine's CPU only "
-                     f"(use '/cpu:0').")
+    raise ValueError(f"Unknown device {device!r}: fn runs on this machine's CPU only (use '/cpu:0').")
 
 
 class _OneDeviceReplicaContext(ReplicaContext):
@@ -64,8 +64,7 @@ class OneDeviceStrategy(Strategy):
 
 
 class MirroredExtended(StrategyExtended):
-    def __init__(self, container_strategy: Strategy, devices: Optional[Sequence[str]],
-                 cross_device_ops: Any) -> None:
+    def __init__(self, container_strategy: Strategy, devices: Optional[Sequence[str]], cross_device_ops: Any) -> None:
         super().__init__(container_strategy)
         if devices is None:
             devices = [_CPU0]

@@ -1,0 +1,48 @@
+// Collective ops (CollectiveAllReduce, CollectiveAllGather, CollectiveBroadcast): graph ops whose
+// kernels exchange data with the other workers through a transport installed at run time. fn_core
+// never links MPI: an optional module (fn._mpi, built only where MPI's headers are found) fills a
+// FnCollectiveBackend table of C functions and hands it over as a PyCapsule.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+extern "C" {
+
+// Every function returns 0 on success, else an fn::Code value with a message in err (NUL-ended).
+// They block until the collective completes or `timeout_seconds` passes, and run without the GIL.
+// After a timeout the collective may still be pending in the transport: the caller must keep the
+// buffers it passed alive (the transport copies small ones itself).
+struct FnCollectiveBackend {
+  int abi_version;  // kFnCollectiveAbi
+  void* state;
+  int (*rank)(void* state);
+  int (*size)(void* state);
+  // recv = the sum over workers of each worker's `count` elements of `dtype` (fn::DType) in send.
+  int (*all_reduce_sum)(void* state, const void* send, void* recv, int64_t count, int dtype, double timeout_seconds,
+                        const char* what, char* err, size_t err_len);
+  // Concatenation of every worker's bytes in rank order; recv_bytes[r]: bytes of rank r.
+  int (*all_gatherv)(void* state, const void* send, int64_t send_bytes, void* recv, const int64_t* recv_bytes,
+                     double timeout_seconds, const char* what, char* err, size_t err_len);
+  int (*broadcast)(void* state, void* buf, int64_t bytes, int root, double timeout_seconds, const char* what, char* err,
+                   size_t err_len);
+};
+
+}  // extern "C"
+
+namespace fn {
+
+constexpr int kFnCollectiveAbi = 2;
+
+// The installed transport (nullptr: none; the kernels then fail with FailedPrecondition).
+void set_collective_backend(const FnCollectiveBackend* backend);
+const FnCollectiveBackend* collective_backend();
+
+// A traced function's collectives, in trace order ("plans"): the first collective of a plan to
+// run compares the whole plan across workers once, so programs that differ fail on every worker
+// with the difference spelled out instead of exchanging mismatched buffers (or hanging).
+int64_t collective_plan_add(int64_t plan_id, const std::string& signature);  // returns its index
+std::vector<std::string> collective_plan(int64_t plan_id);
+
+}  // namespace fn

@@ -1,0 +1,55 @@
+"""Splitting global batches across workers (TF's rebatch + ``AutoShardPolicy.DATA`` for one
+replica per worker): every worker runs the whole input pipeline and keeps its piece of each
+batch. A batch of ``b`` elements splits into ``W`` contiguous pieces, the first ``b % W`` one
+element larger, so a global batch divisible by ``W`` gives each worker ``b / W`` elements."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from fn._tensor.tensor_shape import TensorShape
+from fn._tensor.tensor_spec import TensorSpec
+from fn._data import structure
+from fn._data.transforms import _UnaryDataset
+
+
+def piece_bounds(batch: int, workers: int, index: int) -> tuple:
+    """The [begin, end) rows of worker ``index``'s piece of a batch of ``batch`` rows."""
+    base, extra = divmod(batch, workers)
+    begin = index * base + min(index, extra)
+    return begin, begin + base + (1 if index < extra else 0)
+
+
+class _WorkerShardDataset(_UnaryDataset):
+    _type_name = "_RebatchDataset"
+
+    def __init__(self, input_dataset: Any, workers: int, index: int) -> None:
+        self._workers, self._index = workers, index
+        specs = structure.flatten(input_dataset.element_spec)
+        for s in specs:
+            if s.shape.rank == 0:
+                raise ValueError(
+                    f"Call the `batch` method on the input Dataset in order to be able to split your "
+                    f"input across {workers} replicas.\n Please see the tf.distribute.Strategy guide."
+                )
+
+        def per_worker(s: Any) -> Any:
+            if s.shape.rank is None:
+                return s
+            lead = s.shape[0]
+            new = lead // workers if lead is not None and lead % workers == 0 else None
+            return TensorSpec(TensorShape([new]).concatenate(s.shape[1:]), s.dtype)
+
+        super().__init__(input_dataset, structure.map_structure(per_worker, input_dataset.element_spec))
+
+    def _elements(self) -> Iterator[Any]:
+        for element in self._input._elements():
+            flat = structure.flatten(element)
+            rows = int(flat[0].shape[0])
+            begin, end = piece_bounds(rows, self._workers, self._index)
+            yield structure.pack(self._element_spec, [t[begin:end] for t in flat])
+
+
+def shard_global_batches(dataset: Any, workers: int, index: int) -> Any:
+    """This worker's part of ``dataset``'s batches."""
+    return _WorkerShardDataset(dataset, workers, index)

@@ -1,0 +1,190 @@
+"""One worker of the multi-worker tests (launched by test_multi_worker.py: under fn by
+``mpirun -np N``, under TensorFlow as N processes with TF_CONFIG on localhost ports).
+
+    python mw_worker.py SCENARIO OUT_DIR [ARGS...]
+
+Each worker writes OUT_DIR/<scenario>.<worker index>.json (and .npz for the training run).
+"""
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tfbackend import tf, IS_TF  # noqa: E402
+
+
+def make_strategy(timeout=None):
+    options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=timeout) if timeout else None
+    return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+
+
+def worker_index(strategy):
+    r = strategy.cluster_resolver
+    if r is None or r.task_type is None:
+        return 0
+    return r.task_id + (1 if r.task_type == "worker" and "chief" in r.cluster_spec().jobs else 0)
+
+
+def data(n=96, features=5, seed=0):
+    rng = np.random.RandomState(seed)
+    x = rng.randn(n, features).astype(np.float32)
+    y = (x @ rng.randn(features, 1) + 0.1 * rng.randn(n, 1)).astype(np.float32)
+    return x, y
+
+
+def initial_weights(features=5, hidden=8, seed=1):
+    rng = np.random.RandomState(seed)
+    return [rng.randn(features, hidden).astype(np.float32) * 0.5, np.zeros(hidden, np.float32),
+            rng.randn(hidden, 1).astype(np.float32) * 0.5, np.zeros(1, np.float32)]
+
+
+def train(out, per_worker_batch, steps):
+    """The key property's run: an MLP trained by a custom loop (TF's distributed custom-training
+    tutorial): strategy.run, compute_average_loss, all-reduced gradients, SGD."""
+    strategy = make_strategy()
+    n = strategy.num_replicas_in_sync
+    global_batch = per_worker_batch * n
+    x, y = data()
+    with strategy.scope():
+        # Worker 0's values are the ones all workers start from (broadcast); others start elsewhere
+        # on purpose, so the test sees that the broadcast happened.
+        shift = 0.0 if worker_index(strategy) == 0 else 1.0
+        weights = [tf.Variable(w + shift) for w in initial_weights()]
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(global_batch, drop_remainder=True).repeat()
+    dist = iter(strategy.experimental_distribute_dataset(dataset))
+    lr = 0.05
+
+    def step(xb, yb):
+        with tf.GradientTape() as tape:
+            h = tf.nn.relu(tf.matmul(xb, weights[0]) + weights[1])
+            pred = tf.matmul(h, weights[2]) + weights[3]
+            per_example = tf.reduce_sum(tf.square(pred - yb), axis=1)
+            loss = tf.nn.compute_average_loss(per_example, global_batch_size=global_batch)
+        grads = tape.gradient(loss, weights)
+        grads = tf.distribute.get_replica_context().all_reduce(tf.distribute.ReduceOp.SUM, grads)
+        for w, g in zip(weights, grads):
+            w.assign_sub(lr * g)
+        return loss
+
+    @tf.function
+    def train_step(it):
+        per_replica = strategy.run(step, args=next(it))
+        return strategy.reduce(tf.distribute.ReduceOp.SUM, per_replica, axis=None)
+
+    losses = [float(train_step(dist)) for _ in range(steps)]
+    idx = worker_index(strategy)
+    np.savez(os.path.join(out, f"train.{idx}.npz"), *[w.numpy() for w in weights])
+    return {"losses": losses, "replicas": n}
+
+
+def api(out):
+    """Cross-worker reduce / gather / all_reduce / datasets, each value made from the worker index."""
+    strategy = make_strategy()
+    n = strategy.num_replicas_in_sync
+    idx = worker_index(strategy)
+    res = {"n": n, "index": idx, "multi": bool(strategy.extended._in_multi_worker_mode())}
+    v = strategy.run(lambda: tf.constant([float(idx + 1), 10.0 * (idx + 1)]))
+    res["reduce_sum"] = strategy.reduce("SUM", v, axis=None).numpy().tolist()
+    res["reduce_mean"] = strategy.reduce("MEAN", v, axis=None).numpy().tolist()
+    res["reduce_mean_axis0"] = float(strategy.reduce("MEAN", v, axis=0))
+    m = strategy.run(lambda: tf.fill([idx + 1, 2], float(idx)))
+    res["gather0"] = strategy.gather(m, axis=0).numpy().tolist()
+    res["gather1"] = strategy.gather(tf.fill([2, 1], float(idx)), axis=1).numpy().tolist()
+
+    @tf.function
+    def replica_fn():
+        ctx = tf.distribute.get_replica_context()
+        a = ctx.all_reduce("SUM", tf.constant([1.0, 2.0]) * tf.cast(ctx.replica_id_in_sync_group + 1, tf.float32))
+        b = ctx.all_reduce("MEAN", tf.constant(float(idx)))
+        c = ctx.all_gather(tf.reshape(tf.cast(ctx.replica_id_in_sync_group, tf.float32), [1]), axis=0)
+        return a, b, c, ctx.replica_id_in_sync_group
+
+    a, b, c, rid = strategy.run(replica_fn)
+    res.update(all_reduce_sum=a.numpy().tolist(), all_reduce_mean=float(b), all_gather=c.numpy().tolist(),
+               replica_id=int(rid))
+    ds = tf.data.Dataset.range(4 * n * 3).batch(4 * n)
+    elements = list(strategy.experimental_distribute_dataset(ds))
+    res["dataset_type"] = type(elements[0]).__name__                  # PerReplica across workers
+    res["dataset"] = [strategy.experimental_local_results(e)[0].numpy().tolist() for e in elements]
+    res["dataset_run"] = [strategy.run(lambda b: b * 2, args=(e,)).numpy().tolist() for e in elements[:1]]
+
+    @tf.function
+    def total(e):
+        return strategy.reduce("SUM", strategy.run(tf.reduce_sum, args=(e,)), axis=None)
+
+    res["dataset_fn_sum"] = int(total(elements[0]))
+
+    def dataset_fn(ctx):
+        batch = ctx.get_per_replica_batch_size(2 * n)
+        k, i = ctx.num_input_pipelines, ctx.input_pipeline_id      # (Dataset.shard, for a range)
+        return tf.data.Dataset.range(6 * n).filter(lambda x: x % k == i).batch(batch)
+
+    res["from_function"] = [strategy.experimental_local_results(e)[0].numpy().tolist()
+                            for e in strategy.distribute_datasets_from_function(dataset_fn)]
+    r = strategy.cluster_resolver
+    res["resolver"] = [r.task_type, r.task_id, sorted(r.cluster_spec().jobs),
+                       sum(r.cluster_spec().num_tasks(j) for j in r.cluster_spec().jobs)]
+    res["should_checkpoint"] = bool(strategy.extended.should_checkpoint)
+    with strategy.scope():
+        var = tf.Variable(float(idx) + 5.0)
+    res["variable"] = float(var.numpy())
+    return res
+
+
+def mismatch(out):
+    """Rank 1 traces a different program (a different gradient shape): every rank must fail."""
+    strategy = make_strategy(timeout=20)
+    idx = worker_index(strategy)
+    size = 3 if idx == 1 else 2
+
+    @tf.function
+    def f():
+        return tf.distribute.get_replica_context().all_reduce("SUM", tf.ones([size]))
+
+    try:
+        strategy.run(f)
+        return {"error": None}
+    except Exception as e:  # noqa: BLE001  (the test reads the class and message)
+        return {"error": type(e).__name__, "message": str(e)}
+
+
+def stall(out):
+    """Rank 1 stalls (sleeps) instead of reaching the collective: the others must fail in time."""
+    strategy = make_strategy(timeout=3)
+    idx = worker_index(strategy)
+    if idx == 1:
+        time.sleep(60)
+    t0 = time.time()
+    try:
+        strategy.reduce("SUM", strategy.run(lambda: tf.constant(1.0)), axis=None)
+        return {"error": None}
+    except Exception as e:  # noqa: BLE001
+        return {"error": type(e).__name__, "message": str(e), "seconds": time.time() - t0}
+
+
+def main():
+    scenario, out = sys.argv[1], sys.argv[2]
+    args = [int(a) for a in sys.argv[3:]]
+    result = globals()[scenario](out, *args)
+    strategy_index = result.pop("_index", None)
+    idx = strategy_index if strategy_index is not None else _index_from_env()
+    with open(os.path.join(out, f"{scenario}.{idx}.json"), "w") as f:
+        json.dump(result, f)
+    sys.stdout.flush()
+
+
+def _index_from_env():
+    tf_config = json.loads(os.environ.get("TF_CONFIG", "{}"))
+    if tf_config:
+        return tf_config["task"]["index"]
+    for var in ("OMPI_COMM_WORLD_RANK", "PMI_RANK"):
+        if var in os.environ:
+            return int(os.environ[var])
+    return 0
+
+
+if __name__ == "__main__":
+    main()

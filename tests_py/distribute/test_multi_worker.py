@@ -1,0 +1,217 @@
+"""MultiWorkerMirroredStrategy across processes: under fn, ``mpirun -np N`` (N = 2, 3); under
+TensorFlow 2.21 (``--against-tf``), N processes with TF_CONFIG on localhost ports. The same
+expectations hold for both (the TF run proves them). Workers run ``mw_worker.py``."""
+import glob
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from tfbackend import IS_TF
+
+pytestmark = pytest.mark.tf_oracle
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORKER = os.path.join(HERE, "mw_worker.py")
+TESTS_PY = os.path.dirname(HERE)
+MPIRUN = shutil.which("mpirun")
+
+
+def _fn_mpi_ready():
+    if IS_TF:
+        return True
+    try:
+        import mpi4py  # noqa: F401
+        from fn import _mpi  # noqa: F401
+    except ImportError:
+        return False
+    return MPIRUN is not None
+
+
+needs_launcher = pytest.mark.skipif(not _fn_mpi_ready(), reason="mpirun, mpi4py or fn._mpi is missing")
+
+
+def _free_ports(n):
+    socks = [socket.socket() for _ in range(n)]
+    for s in socks:
+        s.bind(("localhost", 0))
+    ports = [s.getsockname()[1] for s in socks]
+    for s in socks:
+        s.close()
+    return ports
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in [TESTS_PY, env.get("PYTHONPATH", "")] if p)
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+    env.pop("TF_CONFIG", None)
+    return env
+
+
+def launch(n, scenario, out, *args, timeout=300, check=True):
+    """Runs ``n`` workers of ``scenario``; returns (returncode, output, results by worker index)."""
+    cmd = [sys.executable, WORKER, scenario, str(out)] + [str(a) for a in args]
+    if IS_TF:
+        ports = _free_ports(n)
+        cluster = {"worker": [f"localhost:{p}" for p in ports]}
+        procs = []
+        for i in range(n):
+            env = _env()
+            env["TF_CONFIG"] = json.dumps({"cluster": cluster, "task": {"type": "worker", "index": i}})
+            procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
+        outputs, code = [], 0
+        for p in procs:
+            try:
+                o, _ = p.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                for q in procs:
+                    q.kill()
+                raise
+            outputs.append(o)
+            code = code or p.returncode
+        output = "\n".join(outputs)
+    else:
+        mpi = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-np", str(n)]
+        proc = subprocess.run(mpi + cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              timeout=timeout)
+        code, output = proc.returncode, proc.stdout
+    if check:
+        assert code == 0, output[-4000:]
+    results = {}
+    for path in glob.glob(os.path.join(str(out), f"{scenario}.*.json")):
+        with open(path) as f:
+            results[int(path.rsplit(".", 2)[1])] = json.load(f)
+    return code, output, results
+
+
+@needs_launcher
+@pytest.mark.parametrize("n", [2, 3])
+def test_n_workers_train_like_one_process_with_n_times_the_batch(tmp_path, n):
+    per_worker, steps = 4, 6
+    multi = tmp_path / "multi"
+    single = tmp_path / "single"
+    multi.mkdir()
+    single.mkdir()
+    _, _, results = launch(n, "train", multi, per_worker, steps)
+    assert sorted(results) == list(range(n))
+    assert all(r["replicas"] == n for r in results.values())
+    # The single process: no cluster, the global batch.
+    env = _env()
+    subprocess.run([sys.executable, WORKER, "train", str(single), str(per_worker * n), str(steps)], env=env,
+                   check=True, timeout=300)
+    ref = np.load(single / "train.0.npz")
+    ranks = [np.load(multi / f"train.{i}.npz") for i in range(n)]
+    for key in ref.files:
+        for r in ranks:
+            np.testing.assert_array_equal(r[key], ranks[0][key])          # all workers agree bit for bit
+        np.testing.assert_allclose(ranks[0][key], ref[key], rtol=1e-5, atol=1e-6)
+    # The loss each worker reports is the global batch's loss (summed over replicas).
+    with open(single / "train.0.json") as f:
+        single_losses = json.load(f)["losses"]
+    for r in results.values():
+        np.testing.assert_allclose(r["losses"], single_losses, rtol=1e-5)
+
+
+@needs_launcher
+@pytest.mark.parametrize("n", [2, 3])
+def test_cross_worker_values(tmp_path, n):
+    _, _, results = launch(n, "api", tmp_path)
+    assert sorted(results) == list(range(n))
+    tri = n * (n + 1) / 2
+    for i, r in results.items():
+        assert (r["n"], r["index"], r["multi"], r["replica_id"]) == (n, i, True, i)
+        assert r["reduce_sum"] == [tri, 10 * tri]
+        np.testing.assert_allclose(r["reduce_mean"], [tri / n, 10 * tri / n], rtol=1e-6)
+        np.testing.assert_allclose(r["reduce_mean_axis0"], 11 * tri / (2 * n), rtol=1e-6)
+        assert r["gather0"] == [[float(k), float(k)] for k in range(n) for _ in range(k + 1)]
+        assert r["gather1"] == [[float(k) for k in range(n)]] * 2
+        assert r["all_reduce_sum"] == [tri, 2 * tri]
+        np.testing.assert_allclose(r["all_reduce_mean"], (n - 1) / 2, rtol=1e-6)
+        assert r["all_gather"] == [float(k) for k in range(n)]
+        # Each global batch of 4n elements: worker i gets elements [4i, 4i + 4) of it.
+        assert r["dataset"] == [[4 * n * b + 4 * i + k for k in range(4)] for b in range(3)]
+        assert r["dataset_type"] == "PerReplica"
+        assert r["dataset_run"] == [[2 * (4 * i + k) for k in range(4)]]
+        assert r["dataset_fn_sum"] == sum(range(4 * n))                # the first global batch
+        shard = list(range(i, 6 * n, n))
+        assert r["from_function"] == [shard[k:k + 2] for k in range(0, 6, 2)]
+        assert r["resolver"][0] == "worker" and r["resolver"][1] == i
+        assert r["resolver"][2:] == [["worker"], n]
+        assert r["should_checkpoint"] == (i == 0)
+        assert r["variable"] == 5.0                                    # the chief's initial value
+
+
+@needs_launcher
+@pytest.mark.fn_only
+def test_mismatched_programs_fail_on_every_worker(tmp_path):
+    code, output, results = launch(2, "mismatch", tmp_path, timeout=120, check=False)
+    assert sorted(results) == [0, 1], output[-3000:]
+    for r in results.values():
+        assert r["error"] == "InvalidArgumentError", r
+        assert "collective plans differ" in r["message"]
+        assert "float32[2]" in r["message"] and "float32[3]" in r["message"]
+
+
+@needs_launcher
+@pytest.mark.fn_only
+def test_a_stalled_worker_is_named_within_the_timeout(tmp_path):
+    code, output, results = launch(2, "stall", tmp_path, timeout=60, check=False)
+    assert 0 in results, output[-3000:]
+    r = results[0]
+    assert r["error"] == "DeadlineExceededError", r
+    assert "Waiting for rank(s) 1" in r["message"], r["message"]
+    assert r["seconds"] < 15
+    assert code != 0          # the job is ended (MPI_Abort), not left hanging on the sleeping rank
+
+
+@pytest.mark.fn_only
+def test_multi_worker_without_mpi_says_what_to_install(tmp_path):
+    script = ("import sys; sys.modules['mpi4py'] = None\n"
+              "import fn\n"
+              "try:\n"
+              "    fn.distribute.MultiWorkerMirroredStrategy()\n"
+              "except ImportError as e:\n"
+              "    print('ERR', e)\n")
+    env = _env()
+    env["OMPI_COMM_WORLD_SIZE"] = "2"          # as if mpirun had started two workers
+    out = subprocess.run([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True,
+                         timeout=120).stdout
+    assert "ERR" in out and "openmpi-bin libopenmpi-dev" in out and "fn[mpi]" in out, out
+
+
+def test_single_process_multi_worker_strategy_is_local():
+    from tfbackend import tf
+    s = tf.distribute.MultiWorkerMirroredStrategy()
+    assert s.num_replicas_in_sync == 1
+    assert not s.extended._in_multi_worker_mode()
+    assert s.cluster_resolver.task_type is None and s.cluster_resolver.task_id is None
+    assert not s.cluster_resolver.cluster_spec()
+    x = s.run(lambda: tf.constant([1.0, 2.0]))
+    np.testing.assert_allclose(s.reduce("SUM", x, axis=None).numpy(), [1.0, 2.0])
+    assert isinstance(s, tf.distribute.Strategy)
+
+
+@pytest.mark.fn_only
+def test_collective_op_without_transport_says_what_to_install():
+    from fn import _core, errors
+    import fn
+    if _core._collective_backend_installed():
+        pytest.skip("a transport is installed in this process")
+    with pytest.raises(errors.FailedPreconditionError, match="openmpi-bin libopenmpi-dev"):
+        _core.execute("CollectiveAllReduce", [fn.constant([1.0])], {"timeout_seconds": 1.0}, "r")
+
+
+@pytest.mark.fn_only
+def test_worker_pieces_of_a_batch():
+    from fn._distribute.shard import piece_bounds
+    # TF's batch_sizes_for_worker gives the first `b % W` workers one more element.
+    assert [piece_bounds(7, 2, i) for i in range(2)] == [(0, 4), (4, 7)]
+    assert [piece_bounds(7, 3, i) for i in range(3)] == [(0, 3), (3, 5), (5, 7)]
+    assert [piece_bounds(2, 3, i) for i in range(3)] == [(0, 1), (1, 2), (2, 2)]
+    assert [piece_bounds(8, 2, i) for i in range(2)] == [(0, 4), (4, 8)]
