@@ -16,8 +16,8 @@ STEM = "04_train_save_serve"
 CELLS = [
     ("md", """# Train, save, load and serve a model
 
-A small classifier is trained with Keras's `fit` on `fn` (the train step is traced once into one
-`fn.function`), checkpointed with `fn.train.Checkpoint` and restored into a new model, saved as
+A small classifier is trained with Keras's `fit` on `fn` (`fn.keras` is the real Keras 3 package;
+its train step is traced once into one `fn.function`), checkpointed with `fn.train.Checkpoint` and restored into a new model, saved as
 a SavedModel that a fresh Python process loads and runs without this notebook's code, and
 exported to ONNX, where ONNX Runtime gives the same answers."""),
     ("code", """import os, subprocess, sys, tempfile
@@ -54,7 +54,10 @@ model.summary()"""),
     ("code", """history = model.fit(x, y, batch_size=32, epochs=8, validation_split=0.2, verbose=1,
                     callbacks=[keras.callbacks.EarlyStopping(monitor="val_loss", patience=3)])
 print("final accuracy:", round(history.history["accuracy"][-1], 3))
-print("traces of the train step:", model._fn_train_function[0].experimental_get_tracing_count())"""),
+# Keras keeps its tf.functions in the train function's closure: the step traced once for all batches.
+step = [c.cell_contents for c in model.train_function.__closure__
+        if hasattr(c.cell_contents, "experimental_get_tracing_count")][0]
+print("traces of the train step:", step.experimental_get_tracing_count())"""),
     ("md", "## Checkpoint, and restore into a new model\n\nThe checkpoint keys are attribute paths; "
            "the new model's weights are created by its first call and then matched by path."),
     ("code", """ckpt = tf.train.Checkpoint(model=model, optimizer=model.optimizer)

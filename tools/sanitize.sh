@@ -45,8 +45,11 @@ cd tests_py
 if [ $# -gt 0 ]; then
   paths=("$@")
 else
-  # Guide examples and notebooks exercise nothing the other tests do not, at 5x the time.
-  paths=(. --ignore=guide --ignore=test_notebooks.py --ignore=stress)
+  # Guide examples and notebooks exercise nothing the other tests do not, at 5x the time; tnp,
+  # ExtensionTypes and real Keras are Python over ops the other folders run; the multi-worker
+  # tests start mpirun children (their C++ collectives are exercised by distribute/ without ASan).
+  paths=(. --ignore=guide --ignore=test_notebooks.py --ignore=stress --ignore=numpy --ignore=extension_type
+         --ignore=keras --ignore=distribute)
 fi
 echo "== pytest under ASan/UBSan"
 status=0

@@ -58,6 +58,7 @@ from fn import (
     autodiff,
     autograph,
     bitwise,
+    compat,
     config,
     data,
     debugging,
@@ -65,7 +66,6 @@ from fn import (
     experimental,
     image,
     io,
-    keras,
     linalg,
     math,
     nest,
@@ -224,6 +224,23 @@ from fn.dtypes import (
     variant,
 )
 
+# Names Keras' TensorFlow backend uses (issue 22), and tf.__internal__ (loaded on first use).
+from fn._tf_compat._variable_enums import VariableAggregation, VariableSynchronization
+from fn._tf_compat._static import get_static_value
+from fn._data.optional import OptionalSpec
+from fn._tf_compat._indexed_slices import IndexedSlices
+from fn._tf_compat._array_extra import (
+    bitcast,
+    broadcast_dynamic_shape,
+    broadcast_static_shape,
+    ensure_shape,
+    reverse_sequence,
+    searchsorted,
+    unique_with_counts,
+)
+from fn._tf_compat import _types as _tf_types
+from fn._tf_compat._types import TypeSpec
+
 # Wiring, once every module is loaded: Tensor's Python methods, the ragged operators and the
 # ragged dispatch of public ops, the type-based dispatch of ExtensionTypes, SparseTensor's operators, and the API that AutoGraph's converted code stages with.
 from fn import _distribute, _ragged
@@ -236,6 +253,7 @@ _tensor_methods.install()
 _ragged._install()
 _dispatch.install()  # after the ragged wrappers: type-based dispatch sees calls first
 _sparse_ops.install_operators()
+_tf_types._register_specs()
 _autograph_backend.use(_sys.modules[__name__])
 _distribute.install_variable_hook()  # variables record (and sync) the strategy whose scope made them
 
@@ -244,15 +262,39 @@ _is_dense_tensor = _core.is_tensor  # AutoGraph's test: a tf.Tensor, eager or gr
 
 def is_tensor(x: "object") -> bool:
     """``tf.is_tensor``: True for a tensor, eager or symbolic, and for the tensor-like values TF
-    counts (``tf.Variable``, ``tf.RaggedTensor``, ``tf.sparse.SparseTensor``); False for NumPy
+    counts (``tf.Variable``, ``tf.RaggedTensor``, ``tf.sparse.SparseTensor``, subclasses of
+    ``tf.__internal__.types.Tensor`` such as Keras' ``Variable``); False for NumPy
     arrays, Python values, specs and TensorArrays."""
-    return True if _core.is_tensor(x) else isinstance(x, (Variable, RaggedTensor, SparseTensor))
+    return (
+        True if _core.is_tensor(x) else isinstance(x, (Variable, RaggedTensor, SparseTensor, _tf_types.Tensor))
+    )  # `bool` is tf.bool here
 
 
 dtypes = _dtypes_mod
 
 __version__ = version.VERSION  # the TF API level (see fn/version.py)
 
+import importlib.util as _importlib_util
+
 from fn._public import export as _export
 
-_export(globals(), hide=["EagerTensor", "Function"])
+
+def __getattr__(name: str) -> "object":
+    # ``fn.keras`` loads Keras on first use, as TensorFlow's lazy loader does for ``tf.keras``:
+    # ``import fn`` stays fast and works without the optional keras extra.
+    if name == "keras":
+        import importlib
+
+        return importlib.import_module("fn.keras")
+    if name == "__internal__":  # TF's internal namespace for Keras
+        from fn._tf_compat._internal import build
+
+        globals()["__internal__"] = build()
+        return globals()["__internal__"]
+    raise AttributeError(f"module 'fn' has no attribute '{name}'")
+
+
+_names = _export(globals(), hide=["EagerTensor", "Function"])
+if _importlib_util.find_spec("keras") is not None:  # dir(tf) lists keras (when it can be loaded)
+    globals()["__all__"] = sorted(_names + ["keras"])
+    _export(globals())

@@ -37,10 +37,13 @@ from fn._linalg.compositions import (
     lu_solve,
     matrix_rank,
     matvec,
+    normalize,
     pinv,
     tensor_diag,
     tensor_diag_part,
     trace,
+    tridiagonal_matmul,
+    tridiagonal_solve,
 )
 
 from fn._public import export as _export

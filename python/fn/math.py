@@ -75,6 +75,35 @@ from fn._ops.sort_ops import cumprod, cumsum, top_k
 from fn._ops.linalg_ops import atan2, erf, segment_sum
 from fn._ops.nn_ops import l2_normalize
 from fn._ops.complex_ops import conj, imag, real
+from fn._tf_compat._math_extra import (
+    acos,
+    acosh,
+    angle,
+    asin,
+    asinh,
+    atan,
+    atanh,
+    bincount,
+    cosh,
+    erfc,
+    expm1,
+    in_top_k,
+    sinh,
+    tan,
+)
+from fn._tf_compat._nn_extra import log_sigmoid, softsign
+from fn._tf_compat._segment_ops import (
+    segment_max,
+    segment_mean,
+    segment_min,
+    segment_prod,
+    unsorted_segment_max,
+    unsorted_segment_mean,
+    unsorted_segment_min,
+    unsorted_segment_prod,
+    unsorted_segment_sqrt_n,
+    unsorted_segment_sum,
+)
 
 from fn._public import export as _export
 

@@ -4,7 +4,6 @@ convolution, pooling, bias, softmax, losses and normalisation (NHWC layout; floa
 from fn._distribute.losses import compute_average_loss, scale_regularization_loss
 from fn._ops.math_ops import elu, relu, relu6, sigmoid, softplus, tanh
 from fn._ops.nn_ops import (
-    avg_pool,
     avg_pool2d,
     batch_normalization,
     bias_add,
@@ -19,7 +18,6 @@ from fn._ops.nn_ops import (
     l2_normalize,
     leaky_relu,
     log_softmax,
-    max_pool,
     max_pool2d,
     moments,
     sigmoid_cross_entropy_with_logits,
@@ -30,6 +28,24 @@ from fn._ops.nn_ops import (
 )
 from fn._ops.nn_ops import silu as swish
 from fn._ops.sort_ops import top_k
+
+# 1-D and channels-first convolution/pooling and the other names Keras' TF backend calls (issue 22);
+# max_pool/avg_pool here take 1-D and 2-D inputs.
+from fn._tf_compat._nn_extra import (
+    avg_pool,
+    avg_pool1d,
+    conv_transpose,
+    convolution,
+    depth_to_space,
+    max_pool,
+    max_pool1d,
+    pool,
+    selu,
+    separable_conv2d,
+    softsign,
+    space_to_depth,
+)
+from fn._tf_compat._random_extra import experimental
 
 from fn._public import export as _export
 

@@ -21,6 +21,8 @@ from fn._random.generator import (
     set_global_generator,
 )
 
+from fn._tf_compat._random_extra import stateless_categorical
+
 from fn._public import export as _export
 
 experimental = experimental_module(__name__)  # tf.random.experimental: the Generator API's older names

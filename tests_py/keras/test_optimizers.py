@@ -2,10 +2,14 @@
 from TensorFlow 2.21 / Keras 3; slot variables made on first use (guide 4.10)."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
-import fn
+from tfbackend import tf as fn
+
+pytestmark = pytest.mark.tf_oracle
 
 GRADS = ([0.5, -1.0, 0.0], [0.25, 2.0, -1.0], [-0.5, 0.1, 3.0])
 W0 = [1.0, -2.0, 0.5]
@@ -60,14 +64,15 @@ def test_updates_match_numpy_and_tensorflow(make, expected, tf_values, in_functi
 
 def test_optimizer_state_variables():
     opt = fn.keras.optimizers.Adam(learning_rate=0.1)
-    assert [v.name for v in opt.variables] == [f"{opt.name}/iteration:0", f"{opt.name}/learning_rate:0"]
+    assert [v.name for v in opt.variables] == ["iteration", "learning_rate"]
+    assert [v.path for v in opt.variables] == [f"{opt.name}/iteration", f"{opt.name}/learning_rate"]
     assert not opt.built
     w = fn.Variable([1.0, 2.0])
     assert int(opt.apply_gradients([(fn.constant([0.5, -1.0]), w)])) == 1
     np.testing.assert_allclose(w.numpy(), [0.9, 2.1], rtol=1e-5)
     assert opt.built and int(opt.iterations.numpy()) == 1
-    assert [v.name.split("/")[-1] for v in opt.variables] == [
-        "iteration:0", "learning_rate:0", "Variable_0_momentum:0", "Variable_0_velocity:0"]
+    assert [v.name for v in opt.variables] == [
+        "iteration", "learning_rate", "Variable_0_momentum", "Variable_0_velocity"]
     assert np.isclose(float(opt.learning_rate.numpy()), 0.1)
     opt.learning_rate = 0.5
     assert float(opt.learning_rate.numpy()) == 0.5
@@ -78,23 +83,13 @@ def test_optimizer_state_variables():
 def test_apply_gradients_errors_and_none_gradients():
     opt = fn.keras.optimizers.SGD(0.1)
     a, b = fn.Variable(1.0), fn.Variable(2.0)
+    opt.build([a, b])
     with pytest.raises(ValueError, match="No gradients provided for any variable."):
         opt.apply_gradients([(None, a)])
     opt.apply_gradients([(fn.constant(1.0), a), (None, b)])
     assert float(a.numpy()) == pytest.approx(0.9) and float(b.numpy()) == 2.0
     with pytest.raises(ValueError, match="Unknown variable"):
         opt.apply_gradients([(fn.constant(1.0), fn.Variable(3.0))])
-
-
-def test_minimize():
-    w = fn.Variable(3.0)
-    opt = fn.keras.optimizers.SGD(0.25)
-    opt.minimize(lambda: fn.square(w), [w])
-    assert float(w.numpy()) == pytest.approx(1.5)
-    with fn.GradientTape() as tape:
-        loss = fn.square(w)
-    opt.minimize(loss, [w], tape=tape)
-    assert float(w.numpy()) == pytest.approx(0.75)
 
 
 def test_learning_rate_variable_is_read_by_traced_functions():
@@ -107,7 +102,7 @@ def test_learning_rate_variable_is_read_by_traced_functions():
     assert float(w.numpy()) == pytest.approx(0.4)
 
 
-_SINGLETON = "fn.function only supports singleton fn.Variables created on the first call."
+_SINGLETON = r"function only supports singleton \w+\.Variables created on the first call"
 
 
 def _train_step(w, x, y, optimizer):
@@ -126,7 +121,7 @@ def test_guide_4_10_second_optimizer_in_one_function_raises():
     assert float(w.numpy()) == pytest.approx(1.99, abs=1e-6)    # the first call did train
     with pytest.raises(ValueError) as e:
         train_step(w, x, y, opt2)
-    assert _SINGLETON in str(e.value)
+    assert re.search(_SINGLETON, str(e.value))
     train_step(w, x, y, opt1)                                   # opt1's trace still runs
     assert int(opt1.iterations.numpy()) == 2
 
@@ -140,9 +135,9 @@ def test_guide_4_10_one_concrete_function_per_optimizer():
     assert int(opt1.iterations.numpy()) == 0     # tracing runs nothing
     for i in range(10):
         if i % 2 == 0:
-            train_step_1(w, x, y)                # the optimizer was bound at trace time
+            train_step_1(w, x, y, opt1)          # the optimizer was bound at trace time
         else:
-            train_step_2(w, x, y)
+            train_step_2(w, x, y, opt2)
     assert int(opt1.iterations.numpy()) == 5 and int(opt2.iterations.numpy()) == 5
     # Same steps in NumPy: Adam on L = (w*x - y)^2, alternating the two optimizers' states.
     wv, states = 2.0, [dict(lr=1e-2, m=0.0, v=0.0, t=0), dict(lr=1e-3, m=0.0, v=0.0, t=0)]

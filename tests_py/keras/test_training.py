@@ -6,7 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import fn
+from tfbackend import IS_TF
+from tfbackend import tf as fn
+
+pytestmark = pytest.mark.tf_oracle
 
 rng = np.random.default_rng(0)
 X = rng.normal(size=(64, 3)).astype(np.float32)
@@ -53,6 +56,8 @@ def test_function_training_matches_eager_and_lowers_the_loss(make_opt):
     assert graph_losses[-1] < 0.05 * graph_losses[0]
 
 
+@pytest.mark.xfail(not IS_TF, strict=True, reason="fn counts the trace that made the Adam slots and its "
+                   "retrace (2); TF 2.21 reports 1 for a dataset argument")
 def test_epoch_over_a_dataset_in_one_function():
     model = make_model(1)
     opt = fn.keras.optimizers.Adam(0.05)
@@ -67,7 +72,7 @@ def test_epoch_over_a_dataset_in_one_function():
 
     ds = fn.data.Dataset.from_tensor_slices((X, Y)).shuffle(64, seed=3).batch(16)
     losses = [float(train_epoch(ds)) / 4 for _ in range(25)]
-    assert train_epoch.experimental_get_tracing_count() == 2   # the first trace made the Adam slots
+    assert train_epoch.experimental_get_tracing_count() == 1
     assert int(opt.iterations.numpy()) == 25 * 4
     assert losses[-1] < 0.05 * losses[0]
     mse = fn.keras.losses.MeanSquaredError()
@@ -87,8 +92,10 @@ def test_losses_against_numpy():
     logits = np.array([[2.0, 0.5, -1.0]], np.float32)
     log_p = logits - np.log(np.exp(logits).sum())
     expected = -log_p[0, 0]
-    assert float(L.SparseCategoricalCrossentropy(from_logits=True)([0], logits)) == pytest.approx(expected, rel=1e-5)
-    assert float(L.CategoricalCrossentropy(from_logits=True)([[1.0, 0.0, 0.0]], logits)) == pytest.approx(expected, rel=1e-5)
+    assert float(L.SparseCategoricalCrossentropy(from_logits=True)(np.array([0]), logits)) == pytest.approx(
+        expected, rel=1e-5)
+    assert float(L.CategoricalCrossentropy(from_logits=True)(np.array([[1.0, 0.0, 0.0]], np.float32), logits)) == \
+        pytest.approx(expected, rel=1e-5)
     p = np.array([[0.9, 0.2]], np.float32)
     z = np.array([[1.0, 0.0]], np.float32)
     bce = -np.mean(z * np.log(p) + (1 - z) * np.log(1 - p))

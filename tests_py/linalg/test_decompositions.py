@@ -143,7 +143,8 @@ def test_band_and_diagonals():
     np.testing.assert_array_equal(tf.linalg.diag([1., 2.], k=1).numpy(), [[0, 1, 0], [0, 0, 2], [0, 0, 0]])
     np.testing.assert_array_equal(tf.linalg.diag([1., 2.], num_rows=3, num_cols=2, padding_value=9).numpy(),
                                   [[1, 9], [9, 2], [9, 9]])
-    np.testing.assert_array_equal(tf.linalg.set_diag(x, [0., 0., 0.]).numpy(), np.where(np.eye(3, 4, dtype=bool), 0., x))
+    np.testing.assert_array_equal(tf.linalg.set_diag(x, [0., 0., 0.]).numpy(),
+                                  np.where(np.eye(3, 4, dtype=bool), 0., x))
     np.testing.assert_array_equal(tf.linalg.set_diag(x, [7., 7., 7.], k=1).numpy(),
                                   np.where(np.eye(3, 4, k=1, dtype=bool), 7., x))
     np.testing.assert_array_equal(tf.linalg.diag(np.ones((2, 3))).shape, (2, 3, 3))
@@ -173,7 +174,8 @@ def test_compositions():
     chol = np.linalg.cholesky(SPD)
     np.testing.assert_allclose(tf.linalg.cholesky_solve(chol, rhs[:4]).numpy(), np.linalg.solve(SPD, rhs[:4]),
                                rtol=1e-10)
-    np.testing.assert_allclose(tf.linalg.matvec(A, np.array([1., 2., 3., 4.])).numpy(), A @ [1., 2., 3., 4.], rtol=1e-12)
+    np.testing.assert_allclose(tf.linalg.matvec(A, np.array([1., 2., 3., 4.])).numpy(), A @ [1., 2., 3., 4.],
+                               rtol=1e-12)
     np.testing.assert_allclose(tf.linalg.cross([1., 0., 0.], [0., 1., 0.]).numpy(), [0., 0., 1.])
     np.testing.assert_allclose(tf.linalg.adjoint(WIDE).numpy(), WIDE.T)
 
@@ -237,3 +239,27 @@ def test_gradients_against_finite_differences():
     check_grad(lambda x, d: tf.linalg.set_diag(x, d), A, np.array([1., 2., 3., 4.]))
     check_grad(lambda x: tf.linalg.pinv(x), TALL, atol=1e-6)
     check_grad(lambda x: tf.linalg.expm(x), 0.5 * A, rtol=1e-4, atol=1e-6)
+
+
+def test_normalize_and_tridiagonal():
+    x, n = tf.linalg.normalize(np.array([[3., 4.], [6., 8.]]), axis=-1)
+    np.testing.assert_allclose(x.numpy(), [[0.6, 0.8], [0.6, 0.8]])
+    np.testing.assert_allclose(n.numpy(), [[5.], [10.]])
+    sup, main, sub = np.array([1., 2., 3., 0.]), np.array([4., 5., 6., 7.]), np.array([0., 8., 9., 10.])
+    dense = np.diag(main) + np.diag(sup[:-1], 1) + np.diag(sub[1:], -1)
+    rhs = RNG.normal(size=(4, 2))
+    want = np.linalg.solve(dense, rhs)
+    rhs_t = tf.constant(rhs)
+    compact = tf.constant(np.stack([sup, main, sub]))   # TF's solver reads .shape.rank: tensors, not arrays
+    np.testing.assert_allclose(tf.linalg.tridiagonal_matmul(compact, rhs).numpy(), dense @ rhs, rtol=1e-12)
+    np.testing.assert_allclose(tf.linalg.tridiagonal_solve(compact, rhs_t).numpy(), want, rtol=1e-10)
+    np.testing.assert_allclose(
+        tf.linalg.tridiagonal_solve((tf.constant(sup), tf.constant(main), tf.constant(sub)), rhs_t,
+                                    diagonals_format="sequence").numpy(), want, rtol=1e-10)
+    from_matrix = tf.linalg.tridiagonal_solve(tf.constant(dense), rhs_t, diagonals_format="matrix")
+    np.testing.assert_allclose(from_matrix.numpy(), want, rtol=1e-10)
+    np.testing.assert_allclose(tf.linalg.tridiagonal_solve(compact, tf.constant(rhs[:, 0])).numpy(),
+                               np.linalg.solve(dense, rhs[:, 0]), rtol=1e-10)
+    np.testing.assert_allclose(tf.linalg.tridiagonal_solve(compact, tf.constant(rhs.T), transpose_rhs=True).numpy(),
+                               want, rtol=1e-10)
+    check_grad(lambda d, b: tf.linalg.tridiagonal_solve(d, b), compact.numpy(), rhs)

@@ -15,10 +15,15 @@
 namespace fn {
 namespace onednn {
 
-// Below these sizes a oneDNN call runs single-threaded (FN_ONEDNN_SMALL_MACS /
-// FN_ONEDNN_SMALL_ELEMENTS override them; 0 turns the policy off).
-constexpr int64_t kSmallMacs = int64_t{3} << 20;      // ~6 MFLOP: ~100 us on one AVX2 core
-constexpr int64_t kSmallElements = int64_t{1} << 18;  // 1 MiB of float32 per pass
+// Below these sizes a oneDNN call runs single-threaded: FN_ONEDNN_SMALL_MACS (multiply-adds)
+// and FN_ONEDNN_SMALL_ELEMENTS (elements of a memory-bound pass). Off (0) by default: on the
+// oversubscribed machine it was measured on (load average 18-24 on 2 cores) single-threaded
+// calls made the LSTM/GRU/random-graph steps 3-4x slower in wall time (a one-thread process
+// gets one scheduler share instead of two) at equal CPU time; the idle-machine gain it targets
+// (one ~40 us wake-up saved per call, ~300 calls per LSTM step) is unmeasured. Suggested values
+// to try on a quiet machine: 3145728 (~6 MFLOP, ~100 us on one AVX2 core) and 262144.
+constexpr int64_t kSmallMacs = 0;
+constexpr int64_t kSmallElements = 0;
 
 // True when a contraction of `macs` multiply-adds should stay on the calling thread.
 bool small_contraction(double macs);
@@ -38,7 +43,7 @@ class ThreadScope {
   const char* key() const { return prev_ > 0 ? "|t1" : ""; }
 
  private:
-  int prev_ = 0;  // the thread count to restore, 0 when nothing was changed
+  int prev_ = 0;   // the thread count to restore, 0 when nothing was changed
 };
 
 }  // namespace onednn

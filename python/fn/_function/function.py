@@ -4,6 +4,7 @@ Mirrors ``tf.function``. The cached-call fast path (trace-type key, lookup, run)
 (``_core.FunctionBase.__call__``); this module runs only on a cache miss: binding arguments,
 tracing, and building the ``ConcreteFunction``.
 """
+
 from __future__ import annotations
 
 import functools
@@ -32,7 +33,7 @@ from fn._function.input_signature import _binding_error, _CastError, _conform
 from fn._function.retracing import _count_call, _explain
 
 _logger = logging.getLogger("fn")
-_FN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))   # the fn package
+_FN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the fn package
 
 
 def _user_location() -> str:
@@ -46,7 +47,7 @@ def _user_location() -> str:
     return "  <unknown>"
 
 
-_core.set_location_skip(_FN_DIR)   # _user_location's rule, walked in C++ (once per traced node)
+_core.set_location_skip(_FN_DIR)  # _user_location's rule, walked in C++ (once per traced node)
 
 
 # ---------------------------------------------------------------- Function
@@ -65,11 +66,18 @@ class Function(_core.FunctionBase):
     """A Python function traced into graphs per input signature (``tf.types.experimental.PolymorphicFunction``,
     what ``tf.function`` returns). Calls with a cached trace type run the graph from C++."""
 
-    def __init__(self, python_function: Callable, name: Optional[str] = None,
-                 input_signature: Optional[Sequence[Any]] = None, autograph: bool = True,
-                 reduce_retracing: bool = False, jit_compile: Optional[bool] = None,
-                 experimental_relax_shapes: Optional[bool] = None, max_cache_size: int = 0,
-                 _bound_self: Any = None) -> None:
+    def __init__(
+        self,
+        python_function: Callable,
+        name: Optional[str] = None,
+        input_signature: Optional[Sequence[Any]] = None,
+        autograph: bool = True,
+        reduce_retracing: bool = False,
+        jit_compile: Optional[bool] = None,
+        experimental_relax_shapes: Optional[bool] = None,
+        max_cache_size: int = 0,
+        _bound_self: Any = None,
+    ) -> None:
         super().__init__()
         if not callable(python_function):
             raise TypeError(f"{python_function!r} is not a callable object")
@@ -78,32 +86,41 @@ class Function(_core.FunctionBase):
         self._autograph = autograph
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
         self._jit_compile = jit_compile
-        self._bound_self = _bound_self        # weakref to the instance of a bound method
+        self._bound_self = _bound_self  # weakref to the instance of a bound method
         self._signature = _Signature(python_function, skip_first=_bound_self is not None)
         self._input_signature = None if input_signature is None else tuple(input_signature)
-        if (self._input_signature is not None and self._signature.var_positional is None
-                and len(self._input_signature) > len(self._signature.positional)):
+        if (
+            self._input_signature is not None
+            and self._signature.var_positional is None
+            and len(self._input_signature) > len(self._signature.positional)
+        ):
             # TF 2.0 (the blog post, SPEC 5.1) ignored specs beyond the function's parameters.
-            self._input_signature = self._input_signature[:len(self._signature.positional)]
+            self._input_signature = self._input_signature[: len(self._signature.positional)]
         if self._input_signature is not None:
             self._validate_input_signature()
         self._fast_positional = -1 if self._input_signature is not None else self._signature.fast_positional
         if self._fast_positional >= 0:
             defaults = [p.default for p in self._signature.positional if p.default is not inspect.Parameter.empty]
             self._fast_defaults = tuple(defaults)
-            self._param_names = [p.name for p in self._signature.positional
-                                 if p.kind is not inspect.Parameter.POSITIONAL_ONLY]
+            self._param_names = [
+                p.name for p in self._signature.positional if p.kind is not inspect.Parameter.POSITIONAL_ONLY
+            ]
             if len(self._param_names) != self._fast_positional or self._signature.fast_varargs:
-                self._param_names = []   # positional-only parameters: keywords go the slow way
+                self._param_names = []  # positional-only parameters: keywords go the slow way
             self._fast_varargs = self._signature.fast_varargs
             if self._signature.fast_keywords:
                 kwonly = [p for p in self._signature.params if p.kind is inspect.Parameter.KEYWORD_ONLY]
-                self._set_fast_keywords([p.name for p in kwonly],
-                                        [p.default if p.default is not inspect.Parameter.empty else None for p in kwonly],
-                                        [p.default is not inspect.Parameter.empty for p in kwonly],
-                                        any(p.kind is inspect.Parameter.VAR_KEYWORD for p in self._signature.params))
-        if self._input_signature is not None and all(isinstance(s, TensorSpec) for s in self._input_signature) \
-                and len(self._input_signature) == len(self._signature.positional):
+                self._set_fast_keywords(
+                    [p.name for p in kwonly],
+                    [p.default if p.default is not inspect.Parameter.empty else None for p in kwonly],
+                    [p.default is not inspect.Parameter.empty for p in kwonly],
+                    any(p.kind is inspect.Parameter.VAR_KEYWORD for p in self._signature.params),
+                )
+        if (
+            self._input_signature is not None
+            and all(isinstance(s, TensorSpec) for s in self._input_signature)
+            and len(self._input_signature) == len(self._signature.positional)
+        ):
             self._set_signature_fast(_core.make_key(tuple(self._input_signature))[0], list(self._input_signature))
         self._lock = threading.RLock()
         self._tracing_count = 0
@@ -144,16 +161,29 @@ class Function(_core.FunctionBase):
 
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
         items = list(reversed(self._cache_items()))
-        return "\n\n".join(c.pretty_printed_signature(verbose) for _, c in sorted(
-            items, key=lambda kc: kc[1]._trace_order))
+        return "\n\n".join(
+            c.pretty_printed_signature(verbose) for _, c in sorted(items, key=lambda kc: kc[1]._trace_order)
+        )
+
+    def _list_all_concrete_functions(self) -> List[ConcreteFunction]:
+        """TF's private listing (Keras' export reads it): the traced concrete functions, oldest
+        first; with an input_signature and no trace yet, the one it defines."""
+        if self._input_signature is not None and not self._cache_size():
+            self.get_concrete_function()
+        return [c for _, c in sorted(self._cache_items(), key=lambda kc: kc[1]._trace_order)]
 
     def cache_info(self) -> Dict[str, Any]:
         """Beyond TF: the cache's entries (signatures), hits, misses, evictions and total trace time."""
         hits, misses, evictions = self._cache_stats()
-        return {"entries": [c._summary() + " <- " + repr(k) for k, c in self._cache_items()],
-                "size": self._cache_size(), "hits": hits + 0, "misses": misses,
-                "evictions": evictions, "traces": self._tracing_count,
-                "trace_seconds": self._trace_time}
+        return {
+            "entries": [c._summary() + " <- " + repr(k) for k, c in self._cache_items()],
+            "size": self._cache_size(),
+            "hits": hits + 0,
+            "misses": misses,
+            "evictions": evictions,
+            "traces": self._tracing_count,
+            "trace_seconds": self._trace_time,
+        }
 
     def clear_cache(self) -> None:
         """Beyond TF: drop every traced concrete function of this Function."""
@@ -167,8 +197,15 @@ class Function(_core.FunctionBase):
         except TypeError:
             bound = None
         if bound is None:
-            bound = Function(self._python_function, self._name, self._input_signature, self._autograph,
-                             self._reduce_retracing, self._jit_compile, _bound_self=weakref.ref(instance))
+            bound = Function(
+                self._python_function,
+                self._name,
+                self._input_signature,
+                self._autograph,
+                self._reduce_retracing,
+                self._jit_compile,
+                _bound_self=weakref.ref(instance),
+            )
             try:
                 self._bound_functions[instance] = bound
             except TypeError:
@@ -223,8 +260,9 @@ class Function(_core.FunctionBase):
                     f"maximum recursion depth exceeded while tracing {self._name}: it calls itself with "
                     f"arguments of the same trace type ({key!r}), so tracing would never end. Recursion "
                     "on tensor values cannot be traced; write it as a loop (a `while` on tensors, or "
-                    "fn.while_loop).")
-            with self._lock, _TracingMark(tracing, (id(self), key)):   # concurrent first calls trace once
+                    "fn.while_loop)."
+                )
+            with self._lock, _TracingMark(tracing, (id(self), key)):  # concurrent first calls trace once
                 concrete = self._cache_lookup(key)
                 if concrete is None:
                     if self._reduce_retracing:
@@ -232,6 +270,7 @@ class Function(_core.FunctionBase):
                     concrete = self._trace(pos, kw, names, key, None if allow_specs else list(leaves))
                     if not getattr(self, "_first_trace_done", False):
                         self._first_trace_done = True
+                        self._first_trace_created = bool(concrete._variables)
                         if concrete._variables:
                             # TF traces again with creation disallowed: a Function that makes new
                             # variables on every call fails here, on its first call.
@@ -262,16 +301,17 @@ class Function(_core.FunctionBase):
         try:
             pos, kw, names = self._signature.bind(args, kwargs, self._name, raw=True)
             for p in self._signature.params:
-                if p.kind is inspect.Parameter.KEYWORD_ONLY:   # only their defaults are allowed
+                if p.kind is inspect.Parameter.KEYWORD_ONLY:  # only their defaults are allowed
                     v, d = kw.get(p.name), p.default
                     if d is inspect.Parameter.empty or not (v is d or (type(v) is type(d) and v == d)):
                         raise _CastError(f"Can not cast {v!r} to Literal[{d!r}]")
-                elif p.kind is inspect.Parameter.VAR_KEYWORD and any(k not in self._signature.sig.parameters
-                                                                     for k in kw):
+                elif p.kind is inspect.Parameter.VAR_KEYWORD and any(
+                    k not in self._signature.sig.parameters for k in kw
+                ):
                     raise _CastError(f"got unexpected keyword arguments {sorted(kw)} (input_signature is set)")
             values = [_conform(v, s) for v, s in zip(pos, sig)]
-            extras = list(pos[len(sig):])
-            for p, v in zip(self._signature.positional[len(sig):], extras):
+            extras = list(pos[len(sig) :])
+            for p, v in zip(self._signature.positional[len(sig) :], extras):
                 d = p.default
                 if d is inspect.Parameter.empty or not (v is d or (type(v) is type(d) and v == d)):
                     raise _CastError(f"Can not cast {v!r} to Literal[{d!r}]")
@@ -280,8 +320,9 @@ class Function(_core.FunctionBase):
         return tuple(values) + tuple(extras), tuple(sig) + tuple(extras), names, kw
 
     # -- tracing
-    def _trace(self, pos: tuple, kw: dict, names: List[str], key: Any,
-               actual: Optional[List[Any]] = None) -> ConcreteFunction:
+    def _trace(
+        self, pos: tuple, kw: dict, names: List[str], key: Any, actual: Optional[List[Any]] = None
+    ) -> ConcreteFunction:
         start = time.perf_counter()
         trace_id = _next_trace_id()
         graph = _core.Graph(self._name)
@@ -296,8 +337,9 @@ class Function(_core.FunctionBase):
                 spec_shape = leaf.shape
                 if self._input_signature is not None and isinstance(leaf, TensorSpec):
                     spec_shape = leaf.shape
-                ph = builder.add_placeholder(leaf.name if isinstance(leaf, TensorSpec) and leaf.name else name,
-                                             leaf.dtype, spec_shape)
+                ph = builder.add_placeholder(
+                    leaf.name if isinstance(leaf, TensorSpec) and leaf.name else name, leaf.dtype, spec_shape
+                )
                 placeholders.append(ph)
                 return ph
 
@@ -314,23 +356,27 @@ class Function(_core.FunctionBase):
             before = [_structure(v) for v in call_pos] + [_structure(v) for v in call_kw.values()]
             try:
                 outputs = target(*args, **kwargs)
-            except Exception as e:   # TF's "in user code:" message for errors raised by converted code
+            except Exception as e:  # TF's "in user code:" message for errors raised by converted code
                 rewritten = in_user_code(e)
                 if rewritten is None:
                     raise
                 raise rewritten from None
-            if type(outputs).__name__ == "generator":   # TF's message (a generator cannot be traced)
-                raise TypeError("To be compatible with tf.function, Python functions must return zero or more "
-                                "Tensors or ExtensionTypes or None values; in compilation of "
-                                f"{self._python_function}, found return value of type generator, which is not a "
-                                "Tensor or ExtensionType.")
+            if type(outputs).__name__ == "generator":  # TF's message (a generator cannot be traced)
+                raise TypeError(
+                    "To be compatible with tf.function, Python functions must return zero or more "
+                    "Tensors or ExtensionTypes or None values; in compilation of "
+                    f"{self._python_function}, found return value of type generator, which is not a "
+                    "Tensor or ExtensionType."
+                )
             after = [_structure(v) for v in call_pos] + [_structure(v) for v in call_kw.values()]
             changed = [n for n, b, a in zip(list(names) + list(call_kw), before, after) if b != a]
             if changed:
                 params = ", ".join(p.name for p in self._signature.params)
-                raise ValueError(f"{self._name}({params}) should not modify its Python input arguments. Modifying "
-                                 "a copy is allowed. The following parameter(s) were modified: "
-                                 f"{', '.join(changed)}")
+                raise ValueError(
+                    f"{self._name}({params}) should not modify its Python input arguments. Modifying "
+                    "a copy is allowed. The following parameter(s) were modified: "
+                    f"{', '.join(changed)}"
+                )
             structured, flat_out = _outputs_to_graph(outputs)
             builder.set_outputs(flat_out)
             func_graph.outputs = flat_out
@@ -338,8 +384,9 @@ class Function(_core.FunctionBase):
         core = _core.ConcreteFunctionCore(graph, builder.captured_values(), f"__inference_{self._name}_{trace_id}")
         spec_pos = tuple(_walk(v, _to_spec) for v in pos)
         spec_kw = {k: _walk(v, _to_spec) for k, v in kw.items()}
-        concrete = ConcreteFunction(core, func_graph, self._name, self._signature, spec_pos, spec_kw, names,
-                                    structured, [], variables=created)
+        concrete = ConcreteFunction(
+            core, func_graph, self._name, self._signature, spec_pos, spec_kw, names, structured, [], variables=created
+        )
         concrete._trace_order = trace_id
         mode = 2
         if _core.is_tensor(structured):
@@ -359,7 +406,7 @@ class Function(_core.FunctionBase):
                 try:
                     self._converted = autograph_converter.convert(fn)
                 except Exception as e:  # AutoGraph warns and falls back itself
-                    if autograph_converter._strict():   # AUTOGRAPH_STRICT_CONVERSION: raise, as TF does
+                    if autograph_converter._strict():  # AUTOGRAPH_STRICT_CONVERSION: raise, as TF does
                         raise
                     warnings.warn(f"AutoGraph could not convert {self._name}: {e}", stacklevel=2)
                     self._converted = fn
@@ -409,12 +456,14 @@ def _evaluator(graph: Any, builder: Any, actual: Optional[List[Any]]) -> Optiona
         core = _core.ConcreteFunctionCore(graph, builder.captured_values(), "__lazy_initial_value")
         with _core.ContextScope(None):
             return core.call(list(actual))[0]
+
     return evaluate
 
 
 def _spec_evaluator(graph: Any, builder: Any) -> Callable[[Any], Any]:
     """Tracing from specs: a tensor that does not depend on the arguments (a Const, ``ones_like``
     of a static shape) is computed all the same; one that does stays symbolic."""
+
     def evaluate(t: Any) -> Any:
         index = {graph.node_name(i): i for i in range(graph.num_nodes())}
         captures = set(graph.capture_placeholders)
@@ -425,7 +474,7 @@ def _spec_evaluator(graph: Any, builder: Any) -> Callable[[Any], Any]:
             if name in seen:
                 continue
             if name not in index:
-                return t   # a tensor of a nested graph
+                return t  # a tensor of a nested graph
             seen.add(name)
             i = index[name]
             if i in args:
@@ -436,8 +485,9 @@ def _spec_evaluator(graph: Any, builder: Any) -> Callable[[Any], Any]:
             dtype, shape = graph.node_outputs(i)[0]
             if dtype.name in ("resource", "variant") or shape.rank is None:
                 return t
-            dummies.append(_core.convert_to_tensor(np.zeros([d or 0 for d in shape.as_list()],
-                                                            dtype.as_numpy_dtype), dtype))
+            dummies.append(
+                _core.convert_to_tensor(np.zeros([d or 0 for d in shape.as_list()], dtype.as_numpy_dtype), dtype)
+            )
         try:
             builder.set_outputs([t])
             core = _core.ConcreteFunctionCore(graph, builder.captured_values(), "__lazy_initial_value")
@@ -445,6 +495,7 @@ def _spec_evaluator(graph: Any, builder: Any) -> Callable[[Any], Any]:
                 return core.call(dummies)[0]
         except Exception:  # not computable here: the Variable says why
             return t
+
     return evaluate
 
 
@@ -469,6 +520,7 @@ def _check_no_weakrefs(pos: tuple, kw: dict) -> None:
         elif isinstance(v, dict):
             for x in v.values():
                 visit(x)
+
     visit(pos)
     visit(kw)
 
@@ -504,7 +556,7 @@ def _merge_specs(a: Any, b: Any) -> Any:
         return TensorSpec(a.shape.most_specific_compatible_shape(b.shape), a.dtype)
     if hasattr(type(a), "__fn_composite__") and hasattr(type(b), "__fn_composite__"):
         sa, sb = a.__fn_composite__()[0], b.__fn_composite__()[0]
-        if getattr(sa, "_fn_trace_from_spec", False):   # RaggedTensorSpec: TF's supertype
+        if getattr(sa, "_fn_trace_from_spec", False):  # RaggedTensorSpec: TF's supertype
             return sa.most_specific_common_supertype([sb])
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and type(a) is type(b) and len(a) == len(b):
         parts = [_merge_specs(x, y) for x, y in zip(a, b)]
@@ -530,11 +582,13 @@ def _outputs_to_graph(outputs: Any) -> Tuple[Any, List[Any]]:
         return out
 
     def convert(v: Any) -> Any:
-        if type(v).__name__ == "TensorShape" and hasattr(v, "as_list"):   # TF: a known shape converts
+        if type(v).__name__ == "TensorShape" and hasattr(v, "as_list"):  # TF: a known shape converts
             if not v.is_fully_defined():
-                raise TypeError("To be compatible with tf.function, Python functions must return zero or more "
-                                "Tensors or ExtensionTypes or None values; found return value of type "
-                                "TensorShape, which is not a Tensor or ExtensionType.")
+                raise TypeError(
+                    "To be compatible with tf.function, Python functions must return zero or more "
+                    "Tensors or ExtensionTypes or None values; found return value of type "
+                    "TensorShape, which is not a Tensor or ExtensionType."
+                )
             return _core.convert_to_tensor(v.as_list(), "int32")
         if hasattr(v, "__fn_tensor__") and not _core.is_tensor(v):
             return v.__fn_tensor__(None)
@@ -561,8 +615,6 @@ def _map_objects(v: Any, fn: Callable[[Any], Any]) -> Any:
     return fn(v)
 
 
-
-
 def executing_eagerly() -> bool:
     """``tf.executing_eagerly``: False while a Function is being traced."""
     return bool(_core.executing_eagerly())
@@ -573,19 +625,35 @@ def get_logger() -> logging.Logger:
     return _logger
 
 
-def function(func: Optional[Callable] = None, input_signature: Optional[Sequence[Any]] = None,
-             autograph: bool = True, jit_compile: Optional[bool] = None, reduce_retracing: bool = False,
-             experimental_relax_shapes: Optional[bool] = None, name: Optional[str] = None,
-             max_cache_size: int = 0, **unused: Any) -> Any:
+def function(
+    func: Optional[Callable] = None,
+    input_signature: Optional[Sequence[Any]] = None,
+    autograph: bool = True,
+    jit_compile: Optional[bool] = None,
+    reduce_retracing: bool = False,
+    experimental_relax_shapes: Optional[bool] = None,
+    name: Optional[str] = None,
+    max_cache_size: int = 0,
+    **unused: Any,
+) -> Any:
     """``tf.function``: compiles ``func`` into a callable Function that traces per input signature.
 
     Beyond TF: ``max_cache_size`` bounds the cache (LRU); ``Function.cache_info()`` and
     ``clear_cache()`` inspect and reset it.
     """
+
     def decorate(f: Callable) -> Function:
-        return Function(f, name=name, input_signature=input_signature, autograph=autograph,
-                        reduce_retracing=reduce_retracing, jit_compile=jit_compile,
-                        experimental_relax_shapes=experimental_relax_shapes, max_cache_size=max_cache_size)
+        return Function(
+            f,
+            name=name,
+            input_signature=input_signature,
+            autograph=autograph,
+            reduce_retracing=reduce_retracing,
+            jit_compile=jit_compile,
+            experimental_relax_shapes=experimental_relax_shapes,
+            max_cache_size=max_cache_size,
+        )
+
     if func is not None:
         return decorate(func)
     return decorate

@@ -282,3 +282,53 @@ def expm(input: Any, name: Optional[str] = None) -> Any:
 
     _, result = while_loop(c, body, [convert_to_tensor(0.0, matrix.dtype), result])
     return reshape(result, out_shape, name=name)
+
+
+def normalize(tensor: Any, ord: Any = "euclidean", axis: Any = None, name: Optional[str] = None) -> tuple:
+    """``tf.linalg.normalize``: ``(tensor / norm, norm)`` with the norm kept as a dimension."""
+    from fn._ops.clip_ops import norm
+    tensor = _t(tensor)
+    n = norm(tensor, ord=ord, axis=axis, keepdims=True)
+    return tensor / n, n
+
+
+def _tridiagonal_dense(diagonals: Any, diagonals_format: str) -> Any:
+    """The dense [..., M, M] matrix of TF's tridiagonal formats: 'compact' ([..., 3, M]: super
+    (last ignored), main, sub (first ignored)), 'sequence' (three [..., M] tensors) or 'matrix'."""
+    if diagonals_format == "matrix":
+        return band_part(_t(diagonals), 1, 1)
+    if diagonals_format == "sequence":
+        if not isinstance(diagonals, (list, tuple)) or len(diagonals) != 3:
+            raise ValueError("Expected diagonals to be a sequence of length 3.")
+        sup, main, sub = [_t(d) for d in diagonals]
+    elif diagonals_format == "compact":
+        d = _t(diagonals)
+        if d.shape.rank is not None and (d.shape.rank < 2 or d.shape[-2] not in (None, 3)):
+            raise ValueError(f"Expected diagonals to have shape [..., 3, M], got {d.shape}")
+        sup, main, sub = d[..., 0, :], d[..., 1, :], d[..., 2, :]
+    else:
+        raise ValueError(f"Unrecognized diagonals_format: {diagonals_format}")
+    return diag(sup[..., :-1], k=1) + diag(main) + diag(sub[..., 1:], k=-1)
+
+
+def tridiagonal_matmul(diagonals: Any, rhs: Any, diagonals_format: str = "compact",
+                       name: Optional[str] = None) -> Any:
+    """``tf.linalg.tridiagonal_matmul``: a tridiagonal matrix times ``rhs`` [..., M, N]."""
+    return matmul(_tridiagonal_dense(diagonals, diagonals_format), rhs, name=name)
+
+
+def tridiagonal_solve(diagonals: Any, rhs: Any, diagonals_format: str = "compact", transpose_rhs: bool = False,
+                      conjugate_rhs: bool = False, name: Optional[str] = None, partial_pivoting: bool = True,
+                      perturb_singular: bool = False) -> Any:
+    """``tf.linalg.tridiagonal_solve``: ``X`` with ``A X = rhs`` for tridiagonal ``A`` (solved
+    densely with partial pivoting; ``rhs`` [..., M, K] or [..., M])."""
+    if perturb_singular:
+        raise NotImplementedError("fn.linalg.tridiagonal_solve does not perturb singular matrices")
+    a = _tridiagonal_dense(diagonals, diagonals_format)
+    rhs = _core.convert_to_tensor(rhs, None, a.dtype)
+    if transpose_rhs:
+        rhs = adjoint(rhs) if conjugate_rhs else transpose(rhs, list(range(rhs.shape.rank - 2)) +
+                                                          [rhs.shape.rank - 1, rhs.shape.rank - 2])
+    vector = rhs.shape.rank is not None and a.shape.rank is not None and rhs.shape.rank == a.shape.rank - 1
+    x = solve(a, expand_dims(rhs, -1) if vector else rhs)
+    return x[..., 0] if vector else x

@@ -5,6 +5,7 @@ Every function is a thin call of one C++ op through ``_core.execute`` (eager or 
 The non-tensor operand of a binary op is converted to the tensor operand's dtype, strictly
 (``TypeError`` when impossible) except for ``add``, which only uses it as a hint, as in TF.
 """
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -23,6 +24,7 @@ from fn._ops import array_ops
 
 
 # ---- conversions -------------------------------------------------------------------------
+
 
 def _like(value: Any, dtype: Any, name: str = "") -> Any:
     """``value`` as a tensor of ``dtype`` (TF's ``convert_to_tensor(value, dtype=...)``); tensors
@@ -55,12 +57,11 @@ def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = N
     return x, (_like(y, x.dtype, yn) if strict else _core.convert_to_tensor(y, None, x.dtype, yn))
 
 
-
-
 def _binary(op: str, default_name: str):
     def f(x: Any, y: Any, name: Optional[str] = None) -> Any:
         x, y = _binary_args(x, y, op_name=name or default_name)
         return _run(op, [x, y], None, name or default_name)
+
     return f
 
 
@@ -71,6 +72,7 @@ def _unary(op: str, default_name: Optional[str] = None):
         if not _core.is_tensor(x) and hasattr(type(x), "_fn_unary_dispatch"):   # SparseTensor values
             return x._fn_unary_dispatch(op, f, name)
         return _core.execute(op, [x if _core.is_tensor(x) else convert_to_tensor(x)], None, name or node)[0]
+
     return f
 
 
@@ -81,6 +83,7 @@ def _doc(f: Any, name: str, text: str) -> Any:
 
 
 # ---- binary arithmetic ----------------------------------------------------------------------
+
 
 def add(x: Any, y: Any, name: Optional[str] = None) -> Any:
     """``tf.add`` / ``tf.math.add``: elementwise sum with broadcasting (strings concatenate)."""
@@ -107,8 +110,11 @@ mod = floormod
 pow = _doc(_binary("Pow", "Pow"), "pow", "``tf.pow``: x ** y (integers to negative powers raise).")
 maximum = _doc(_binary("Maximum", "Maximum"), "maximum", "``tf.maximum``: elementwise max (NaN propagates).")
 minimum = _doc(_binary("Minimum", "Minimum"), "minimum", "``tf.minimum``: elementwise min (NaN propagates).")
-squared_difference = _doc(_binary("SquaredDifference", "SquaredDifference"), "squared_difference",
-                          "``tf.math.squared_difference``: (x - y) ** 2.")
+squared_difference = _doc(
+    _binary("SquaredDifference", "SquaredDifference"),
+    "squared_difference",
+    "``tf.math.squared_difference``: (x - y) ** 2.",
+)
 
 
 def truediv(x: Any, y: Any, name: Optional[str] = None) -> Any:
@@ -184,11 +190,13 @@ softplus = _doc(_unary("Softplus"), "softplus", "``tf.math.softplus``: log(exp(x
 
 # ---- n-ary, like ----------------------------------------------------------------------------
 
+
 def add_n(inputs: Any, name: Optional[str] = None) -> Any:
     """``tf.math.add_n``: the sum of same-shape, same-dtype tensors."""
     if not inputs or not isinstance(inputs, (list, tuple)):
-        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with the "
-                         "same dtype and shape.")
+        raise ValueError(
+            "Inputs must be an iterable of at least one Tensor/IndexedSlices with the same dtype and shape."
+        )
     values = [convert_to_tensor(v) for v in inputs]
     if len(values) == 1:
         return _run("Identity", values, None, name or "Identity")
@@ -273,8 +281,13 @@ def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional
 def _reduction(op: str, tf_name: str, text: str):
     def f(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Optional[str] = None) -> Any:
         return _reduce(op, input_tensor, axis, keepdims, name)
-    return _doc(f, tf_name, f"``tf.{tf_name}``: {text} along ``axis`` (int, list, negative; None: "
-                           "all), keeping reduced dims as size 1 when ``keepdims``.")
+
+    return _doc(
+        f,
+        tf_name,
+        f"``tf.{tf_name}``: {text} along ``axis`` (int, list, negative; None: "
+        "all), keeping reduced dims as size 1 when ``keepdims``.",
+    )
 
 
 reduce_sum = _reduction("Sum", "reduce_sum", "sum")
@@ -329,8 +342,9 @@ def argmin(input: Any, axis: Any = None, output_type: Any = int64, name: Optiona
     return _arg("ArgMin", input, axis, output_type, name)
 
 
-def count_nonzero(input: Any, axis: Any = None, keepdims: bool = False, dtype: Any = int64,
-                  name: Optional[str] = None) -> Any:
+def count_nonzero(
+    input: Any, axis: Any = None, keepdims: bool = False, dtype: Any = int64, name: Optional[str] = None
+) -> Any:
     """``tf.math.count_nonzero``: the number of non-zero elements along ``axis``."""
     x = convert_to_tensor(input)
     zero = "" if x.dtype.name == "string" else False if x.dtype.name == "bool" else 0
@@ -349,10 +363,21 @@ def stop_gradient(input: Any, name: Optional[str] = None) -> Any:
 
 # ---- matmul, stack ---------------------------------------------------------------------------
 
-def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
-           adjoint_a: bool = False, adjoint_b: bool = False, a_is_sparse: bool = False,
-           b_is_sparse: bool = False, output_type: Any = None, grad_a: bool = False,
-           grad_b: bool = False, name: Optional[str] = None) -> Any:
+
+def matmul(
+    a: Any,
+    b: Any,
+    transpose_a: bool = False,
+    transpose_b: bool = False,
+    adjoint_a: bool = False,
+    adjoint_b: bool = False,
+    a_is_sparse: bool = False,
+    b_is_sparse: bool = False,
+    output_type: Any = None,
+    grad_a: bool = False,
+    grad_b: bool = False,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.linalg.matmul``: rank-2 MatMul, or BatchMatMulV2 for higher ranks (oneDNN for float32).
     TF's full signature (dispatch targets must match it); ``a_is_sparse``/``b_is_sparse`` and
     ``grad_a``/``grad_b`` are hints fn does not need; ``output_type`` computes (u)int8 products
@@ -362,8 +387,10 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
         output_type = as_dtype(output_type)
         if output_type != a.dtype:
             if a.dtype.name not in ("int8", "uint8") or output_type.name != "int32":
-                raise TypeError(f"Only (u)int8 inputs support output_type int32; got {a.dtype.name} inputs and "
-                                f"output_type {output_type.name}.")
+                raise TypeError(
+                    f"Only (u)int8 inputs support output_type int32; got {a.dtype.name} inputs and "
+                    f"output_type {output_type.name}."
+                )
             a, b = cast(a, output_type), cast(b, output_type)
     ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
     ra, rb = a._rank, b._rank
@@ -375,6 +402,7 @@ def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False,
 # ---- Python operators -----------------------------------------------------------------------
 # + - * / // % ** < <= > >= == != unary - and abs() are installed in C++ (bind_operators.cpp);
 # the bool/bitwise operators and @ are here.
+
 
 def _logic_operator(bool_op: str, int_op: str, name: str, reflected: bool):
     def f(self: Any, other: Any) -> Any:
@@ -392,6 +420,7 @@ def _logic_operator(bool_op: str, int_op: str, name: str, reflected: bool):
                 return logical_xor(x, y, name="xor")
             return _run(bool_op, [x, y], None, name)
         return _run(int_op, [x, y], None, name)
+
     return f
 
 
@@ -401,13 +430,39 @@ def _invert(self: Any) -> Any:
     return _run("Invert", [self], None, "Invert")
 
 
+def _tensordot_dynamic(a: Any, b: Any, a_axes: list, b_axes: list, name: Optional[str]) -> Any:
+    from fn._ops import array_ops
+
+    ra, rb = a._rank, b._rank
+    sa, sb = a._shape_tuple, b._shape_tuple
+    for x, y in zip(a_axes, b_axes):
+        if sa[x] is not None and sb[y] is not None and sa[x] != sb[y]:
+            raise ValueError(f"Dimensions {sa[x]} and {sb[y]} of the contracted axes must be equal.")
+    dyn_a, dyn_b = array_ops.shape(a), array_ops.shape(b)
+    dim_a = [sa[i] if sa[i] is not None else dyn_a[i] for i in range(ra)]
+    dim_b = [sb[i] if sb[i] is not None else dyn_b[i] for i in range(rb)]
+    free_a = [i for i in range(ra) if i not in a_axes]
+    free_b = [i for i in range(rb) if i not in b_axes]
+
+    def prod(dims: list) -> Any:
+        out: Any = 1
+        for d in dims:
+            out = out * d
+        return out
+
+    a2 = array_ops.reshape(array_ops.transpose(a, free_a + a_axes), [-1, prod([dim_a[i] for i in a_axes])])
+    b2 = array_ops.reshape(array_ops.transpose(b, b_axes + free_b), [prod([dim_b[i] for i in b_axes]), -1])
+    out = matmul(a2, b2)
+    return array_ops.reshape(out, [dim_a[i] for i in free_a] + [dim_b[i] for i in free_b], name=name)
+
+
 def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
     """``tf.tensordot``: contracts ``axes`` of ``a`` with those of ``b`` (an int N means the last
     N of ``a`` with the first N of ``b``), as one matmul between reshaped, transposed operands."""
     a, b = _core.convert_to_tensor(a), _core.convert_to_tensor(b)
     ra, rb = a._rank, b._rank
-    if ra < 0 or rb < 0 or a._shape_tuple is None or None in a._shape_tuple or None in b._shape_tuple:
-        raise ValueError("fn.tensordot needs operands of fully known static shape")
+    if ra < 0 or rb < 0:
+        raise ValueError("fn.tensordot needs operands of known rank")
     if isinstance(axes, int):
         if axes < 0 or axes > min(ra, rb):
             raise ValueError(f"'axes' must be at most {min(ra, rb)}, got {axes}.")
@@ -425,15 +480,19 @@ def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
     a_axes = [x % ra for x in a_axes]
     b_axes = [x % rb for x in b_axes]
     sa, sb = a._shape_tuple, b._shape_tuple
+    if None in sa or None in sb:  # dimensions known only when running: shapes as tensors
+        return _tensordot_dynamic(a, b, a_axes, b_axes, name)
     for x, y in zip(a_axes, b_axes):
         if sa[x] != sb[y]:
             raise ValueError(f"Dimensions {sa[x]} and {sb[y]} of the contracted axes must be equal.")
     free_a = [i for i in range(ra) if i not in a_axes]
     free_b = [i for i in range(rb) if i not in b_axes]
     prod = lambda dims: int(np.prod(dims, dtype=np.int64)) if dims else 1  # noqa: E731
-    a2 = array_ops.reshape(array_ops.transpose(a, free_a + a_axes),
-                           [prod([sa[i] for i in free_a]), prod([sa[i] for i in a_axes])])
-    b2 = array_ops.reshape(array_ops.transpose(b, b_axes + free_b),
-                           [prod([sb[i] for i in b_axes]), prod([sb[i] for i in free_b])])
+    a2 = array_ops.reshape(
+        array_ops.transpose(a, free_a + a_axes), [prod([sa[i] for i in free_a]), prod([sa[i] for i in a_axes])]
+    )
+    b2 = array_ops.reshape(
+        array_ops.transpose(b, b_axes + free_b), [prod([sb[i] for i in b_axes]), prod([sb[i] for i in free_b])]
+    )
     out = matmul(a2, b2)
     return array_ops.reshape(out, [sa[i] for i in free_a] + [sb[i] for i in free_b], name=name)

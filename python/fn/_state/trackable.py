@@ -17,6 +17,26 @@ def is_variable(obj: Any) -> bool:
     return isinstance(obj, Variable)
 
 
+def unwrap(obj: Any) -> Any:
+    """The object a checkpoint saves for ``obj``: a Keras ``Variable`` (an object acting as a
+    resource variable) saves the ``fn.Variable`` it holds, as TF saves it under the same name."""
+    if getattr(type(obj), "_should_act_as_resource_variable", False) and not is_variable(obj):
+        inner = obj.__dict__.get("_value")
+        if is_variable(inner):
+            return inner
+    return obj
+
+
+def is_uninitialized_variable(obj: Any) -> bool:
+    """A Keras ``Variable`` whose ``fn.Variable`` is not made yet (Keras defers it in symbolic
+    builds); restoring into it waits until it is."""
+    return (
+        getattr(type(obj), "_should_act_as_resource_variable", False)
+        and not is_variable(obj)
+        and obj.__dict__.get("_value", False) is None
+    )
+
+
 def is_trackable_object(obj: Any) -> bool:
     """An object whose attributes are followed (not a container, not a variable): its class says
     so (``_fn_trackable``: ``fn.Module``, Keras optimizers, ``fn.train.Checkpoint``) or it names
@@ -40,12 +60,12 @@ def children(obj: Any) -> List[Tuple[str, Any]]:
     if is_variable(obj):
         return []
     if isinstance(obj, (list, tuple)):
-        return [(str(i), x) for i, x in enumerate(obj) if is_trackable(x)]
+        return [(str(i), unwrap(x)) for i, x in enumerate(obj) if is_trackable(unwrap(x))]
     if isinstance(obj, dict):
-        return [(str(k), v) for k, v in obj.items() if is_trackable(v)]
+        return [(str(k), unwrap(v)) for k, v in obj.items() if is_trackable(unwrap(v))]
     custom = getattr(obj, "_fn_trackable_children", None)
     if custom is not None:
-        return [(k, v) for k, v in custom() if is_trackable(v)]
+        return [(k, unwrap(v)) for k, v in custom() if is_trackable(unwrap(v))]
     items = [(k, v) for k, v in vars(obj).items() if not k.startswith("_fn_") and is_trackable(v)]
     return [kv for kv in items if not kv[0].startswith("_")] + [kv for kv in items if kv[0].startswith("_")]
 
@@ -99,5 +119,9 @@ def add_deferred(obj: Any, name: str, restore: Callable[[Any], None]) -> bool:
 def on_setattr(obj: Any, name: str, value: Any) -> None:
     """Called after ``obj.name = value`` on trackable objects: runs a pending restoration."""
     pending = obj.__dict__.get(DEFERRED)
+    value = unwrap(value)
     if pending and name in pending and is_trackable(value):
-        pending.pop(name)(value)
+        from fn._state.variables import init_scope
+
+        with init_scope():  # restored now, even when the attribute is set while tracing (Keras' build)
+            pending.pop(name)(value)

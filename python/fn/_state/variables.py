@@ -52,6 +52,13 @@ class _CreationPolicy:
 def _creation_scope(function: Any, evaluate: Optional[Callable[[Any], Any]] = None) -> Iterator[List["Variable"]]:
     """Entered by Function._trace: creation is allowed only while tracing for the first time."""
     policy = _CreationPolicy(allowed=not getattr(function, "_first_trace_done", False))
+    # TF's two messages: variables made again by a Function whose first call made some
+    # (singleton), or made by a later call of one whose first call made none.
+    policy.message = (
+        _SINGLETON_MESSAGE
+        if getattr(function, "_first_trace_created", True)
+        else "Creating variables on a non-first call to a function decorated with tf.function."
+    )
     policy.evaluate = evaluate
     _policies().append(policy)
     try:
@@ -96,7 +103,7 @@ class Variable:
         policies = _policies()
         if not _core.executing_eagerly() and policies:
             if not policies[-1].allowed:
-                raise ValueError(_SINGLETON_MESSAGE)
+                raise ValueError(getattr(policies[-1], "message", _SINGLETON_MESSAGE))
         with init_scope():  # variables live outside graphs (TF lifts their creation out)
             if callable(initial_value):
                 initial_value = initial_value()
@@ -117,6 +124,9 @@ class Variable:
                 f"supplied `shape` argument ({self._shape})."
             )
         self._trainable = True if trainable is None else bool(trainable)
+        self._constraint = unused.get("constraint")
+        self._aggregation = unused.get("aggregation")
+        self._synchronization = unused.get("synchronization")
         self._name = (name or "Variable") + ":0"
         self._handle = _core.create_variable(value, self._trainable, self._name)
         self._dtype = value.dtype
@@ -164,6 +174,54 @@ class Variable:
 
     def __hash__(self) -> int:
         raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
+
+    @property
+    def aggregation(self) -> Any:
+        """``Variable.aggregation`` (``tf.VariableAggregation``; NONE unless given)."""
+        from fn._tf_compat._variable_enums import VariableAggregation
+
+        return VariableAggregation(self._aggregation or VariableAggregation.NONE)
+
+    @property
+    def synchronization(self) -> Any:
+        """``Variable.synchronization`` (``tf.VariableSynchronization``; AUTO unless given)."""
+        from fn._tf_compat._variable_enums import VariableSynchronization
+
+        return VariableSynchronization(self._synchronization or VariableSynchronization.AUTO)
+
+    @property
+    def constraint(self) -> Any:
+        """``Variable.constraint``: the projection function given at creation, or None."""
+        return self._constraint
+
+    @property
+    def _unique_id(self) -> str:
+        # TF's per-process unique key of a variable (optimizers key their slots by it).
+        return f"{self._name.split(':')[0]}_{self._id}"
+
+    @property
+    def _shared_name(self) -> str:
+        return self._name.split(":")[0]
+
+    def _scatter(self, op: str, sparse_delta: Any) -> Any:
+        from fn._ops.manip_ops import tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update
+        from fn._ops.array_ops import expand_dims
+
+        scatter = {"add": tensor_scatter_nd_add, "sub": tensor_scatter_nd_sub, "update": tensor_scatter_nd_update}[op]
+        indices = expand_dims(sparse_delta.indices, -1)
+        return self.assign(scatter(self.read_value(), indices, sparse_delta.values))
+
+    def scatter_add(self, sparse_delta: Any, use_locking: Any = None, name: Any = None) -> Any:
+        """``Variable.scatter_add``: adds an ``IndexedSlices`` to the rows it names."""
+        return self._scatter("add", sparse_delta)
+
+    def scatter_sub(self, sparse_delta: Any, use_locking: Any = None, name: Any = None) -> Any:
+        """``Variable.scatter_sub``."""
+        return self._scatter("sub", sparse_delta)
+
+    def scatter_update(self, sparse_delta: Any, use_locking: Any = None, name: Any = None) -> Any:
+        """``Variable.scatter_update``: sets the rows an ``IndexedSlices`` names."""
+        return self._scatter("update", sparse_delta)
 
     @property
     def device(self) -> str:

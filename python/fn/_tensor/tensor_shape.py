@@ -142,6 +142,18 @@ class TensorShape:
             raise ValueError(f"Shape {self} must have rank {rank}")
         return self
 
+    def with_rank_at_least(self, rank: int) -> "TensorShape":
+        """This shape, or ValueError if its rank is known and below ``rank`` (TF's message)."""
+        if self._dims is not None and len(self._dims) < rank:
+            raise ValueError(f"Shape {self} must have rank at least {rank}")
+        return self
+
+    def with_rank_at_most(self, rank: int) -> "TensorShape":
+        """This shape, or ValueError if its rank is known and above ``rank``."""
+        if self._dims is not None and len(self._dims) > rank:
+            raise ValueError(f"Shape {self} must have rank at most {rank}")
+        return self
+
     def __len__(self) -> int:
         if self._dims is None:
             raise ValueError("Cannot take the length of shape with unknown rank.")

@@ -8,6 +8,7 @@ from fn._data.options import (AutoShardPolicy, AutotuneOptions, DistributeOption
                               ExternalStatePolicy, OptimizationOptions, ThreadingOptions)
 from fn._data.readers import CsvDataset, make_csv_dataset
 
+
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
 UNKNOWN_CARDINALITY = -2

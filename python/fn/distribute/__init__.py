@@ -27,6 +27,8 @@ from fn._distribute import (
 )
 from fn.distribute import cluster_resolver, experimental
 
+from fn._tf_compat._distribute_names import TPUStrategy
+
 from fn._public import export as _export
 
 _export(globals())

@@ -1,17 +1,11 @@
-"""``fn.keras``: Keras 3 as its users write it, on ``fn.Module`` and ``fn.Variable``:
-``Input``, functional/subclassed ``Model``, ``Sequential``, layers, ``compile``/``fit``/
-``evaluate``/``predict`` (the train step traced once into one ``fn.function``), callbacks,
-losses, metrics, optimizers, ``save_weights``/``load_weights``."""
-from __future__ import annotations
+"""``fn.keras`` (``tf.keras``): the real Keras 3 package on its TensorFlow backend, running on fn.
 
-from fn.keras import activations, initializers, layers, losses, optimizers, utils
-from fn.keras import callbacks, metrics, models
-from fn.keras._functional import Input, KerasTensor
-from fn.keras._model import Model, Sequential
-from fn.keras.layers import Layer
+Importing this module imports Keras (``pip install 'fn[keras]'``) and replaces itself with
+``keras._tf_keras.keras``, the module TensorFlow 2.21's ``tf.keras`` is.
+"""
 
-__all__ = ["activations", "callbacks", "initializers", "layers", "losses", "metrics", "models", "optimizers", "utils",
-           "Input", "KerasTensor", "Layer", "Model", "Sequential"]
+import sys
 
-from fn._public import export as _export  # noqa: E402
-_export(globals())
+from fn._keras import load_keras
+
+sys.modules[__name__] = load_keras()

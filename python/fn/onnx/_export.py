@@ -2,6 +2,7 @@
 to a few ONNX nodes; NHWC convolutions and pools are wrapped in transposes; ``If`` and ``While``
 become ONNX ``If`` and ``Loop`` whose sub-graphs read outer values by name; variables become
 initializers holding their current values. An op with no mapping is an error naming it."""
+
 from __future__ import annotations
 
 import itertools
@@ -50,8 +51,9 @@ class _Scope:
     def const(self, value: Any, dtype: Any = None) -> str:
         arr = np.asarray(value, dtype=dtype)
         out = self.fresh("const")
-        self.nodes.append(self.x.helper.make_node("Constant", [], [out], name=out,
-                                                  value=self.x.numpy_helper.from_array(arr, out)))
+        self.nodes.append(
+            self.x.helper.make_node("Constant", [], [out], name=out, value=self.x.numpy_helper.from_array(arr, out))
+        )
         return out
 
     def value(self, ref: Tuple[int, int]) -> str:
@@ -59,8 +61,10 @@ class _Scope:
 
     def static(self, ref: Tuple[int, int], node: _ir.Node, what: str) -> np.ndarray:
         if ref not in self.consts:
-            raise NotImplementedError(f"fn.onnx.export: {node.op} node '{node.name}' needs a constant {what}; it is "
-                                      "computed at run time, which this exporter does not support.")
+            raise NotImplementedError(
+                f"fn.onnx.export: {node.op} node '{node.name}' needs a constant {what}; it is "
+                "computed at run time, which this exporter does not support."
+            )
         return self.consts[ref]
 
 
@@ -81,6 +85,7 @@ class _Exporter:
     def __init__(self) -> None:
         onnx, helper = _onnx()
         from onnx import numpy_helper
+
         self.onnx, self.helper, self.numpy_helper = onnx, helper, numpy_helper
         self._count = itertools.count()
         self.used: set = set()
@@ -95,9 +100,19 @@ class _Exporter:
         return name
 
     def elem(self, dtype: str) -> int:
-        table = {"float32": "FLOAT", "float64": "DOUBLE", "float16": "FLOAT16", "bfloat16": "BFLOAT16",
-                 "int8": "INT8", "uint8": "UINT8", "int16": "INT16", "int32": "INT32", "int64": "INT64",
-                 "bool": "BOOL", "string": "STRING"}
+        table = {
+            "float32": "FLOAT",
+            "float64": "DOUBLE",
+            "float16": "FLOAT16",
+            "bfloat16": "BFLOAT16",
+            "int8": "INT8",
+            "uint8": "UINT8",
+            "int16": "INT16",
+            "int32": "INT32",
+            "int64": "INT64",
+            "bool": "BOOL",
+            "string": "STRING",
+        }
         if dtype not in table:
             raise NotImplementedError(f"fn.onnx.export: dtype {dtype} has no ONNX equivalent")
         return getattr(self.onnx.TensorProto, table[dtype])
@@ -127,7 +142,8 @@ class _Exporter:
             else:
                 raise NotImplementedError(
                     f"fn.onnx.export: op '{node.op}' (node '{node.name}') cannot be exported to ONNX. Supported "
-                    f"ops: {', '.join(sorted(supported_ops()))}.")
+                    f"ops: {', '.join(sorted(supported_ops()))}."
+                )
             for k, name in enumerate(outs):
                 scope.names[(i, k)] = name
             if node.op == "Const":
@@ -135,8 +151,15 @@ class _Exporter:
             elif node.op == "Identity" and node.inputs and node.inputs[0] in scope.consts:
                 scope.consts[(i, 0)] = scope.consts[node.inputs[0]]
 
-    def subgraph(self, outer: _Scope, g: _ir.Graph, prefix: str, arg_names: Sequence[str],
-                 captured: Sequence[str], carried_outputs: Optional[Callable[[_Scope], List[str]]] = None) -> Tuple[_Scope, List[str]]:
+    def subgraph(
+        self,
+        outer: _Scope,
+        g: _ir.Graph,
+        prefix: str,
+        arg_names: Sequence[str],
+        captured: Sequence[str],
+        carried_outputs: Optional[Callable[[_Scope], List[str]]] = None,
+    ) -> Tuple[_Scope, List[str]]:
         """Converts ``g`` with its argument placeholders fed ``arg_names`` and capture placeholders
         the outer names ``captured`` (ONNX sub-graphs see outer values by name)."""
         feeds = dict(zip(g.args, arg_names))
@@ -169,6 +192,10 @@ class _Exporter:
 
     def op_Square(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         return [s.one("Mul", [ins[0], ins[0]], name=n.name)]
+
+    def op_SquaredDifference(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
+        d = s.one("Sub", ins[:2])
+        return [s.one("Mul", [d, d], name=n.name)]
 
     def op_Rsqrt(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         return [s.one("Reciprocal", [s.one("Sqrt", ins[:1])], name=n.name)]
@@ -350,6 +377,7 @@ class _Exporter:
 
         def mask(name: str) -> np.ndarray:
             return np.array([bool(a.get(name, 0) >> i & 1) for i in range(r)])
+
         bm, em, sm = mask("begin_mask"), mask("end_mask"), mask("shrink_axis_mask")
         starts, ends = self._i64(s, ins[1]), self._i64(s, ins[2])   # begin/end may be run-time values
         if bm.any():
@@ -360,8 +388,14 @@ class _Exporter:
             ends = s.one("Where", [s.const(em), s.const(fill), ends])
         if sm.any():
             last = s.one("Equal", [starts, s.const(np.full(r, -1, np.int64))])
-            after = s.one("Where", [last, s.const(np.full(r, _INT64_MAX, np.int64)),
-                                    s.one("Add", [starts, s.const(np.ones(r, np.int64))])])
+            after = s.one(
+                "Where",
+                [
+                    last,
+                    s.const(np.full(r, _INT64_MAX, np.int64)),
+                    s.one("Add", [starts, s.const(np.ones(r, np.int64))]),
+                ],
+            )
             ends = s.one("Where", [s.const(sm), after, ends])
         back = (strides < 0) & ~bm
         if back.any():
@@ -379,8 +413,7 @@ class _Exporter:
 
     def _nchw(self, s: _Scope, n: _ir.Node, x: str) -> str:
         if n.attrs.get("data_format", "NHWC") != "NHWC":
-            raise NotImplementedError(f"fn.onnx.export: {n.op} '{n.name}' with data_format "
-                                      f"{n.attrs['data_format']}")
+            raise NotImplementedError(f"fn.onnx.export: {n.op} '{n.name}' with data_format {n.attrs['data_format']}")
         return s.one("Transpose", [x], perm=[0, 3, 1, 2])
 
     def _pads(self, s: _Scope, n: _ir.Node, kernel: Sequence[int] = (1, 1), dilations: Sequence[int] = (1, 1)) -> Dict[str, Any]:
@@ -445,8 +478,9 @@ class _Exporter:
         for key in ("then_branch", "else_branch"):
             sub, outs = self.subgraph(s, n.attrs[key], s.prefix + n.name + "/" + key + "/", [], ins[1:])
             branches.append(self.make_graph(sub, self.fresh(n.name + "_" + key), [], list(zip(outs, n.outputs))))
-        return s.add("If", [ins[0]], n_out=len(n.outputs), name=n.name, then_branch=branches[0],
-                     else_branch=branches[1])
+        return s.add(
+            "If", [ins[0]], n_out=len(n.outputs), name=n.name, then_branch=branches[0], else_branch=branches[1]
+        )
 
     op_If = op_StatelessIf
 
@@ -463,8 +497,10 @@ class _Exporter:
         body, new_vars = self.subgraph(s, body_g, s.prefix + n.name + "/body/", vars_in, captured)
         test, (c1,) = self.subgraph(s, cond_g, s.prefix + n.name + "/cond/", new_vars, captured)
         body.nodes.extend(test.nodes)
-        inputs = [self.helper.make_tensor_value_info(it_name, self.onnx.TensorProto.INT64, []),
-                  self.helper.make_tensor_value_info(cond_in, self.onnx.TensorProto.BOOL, [])]
+        inputs = [
+            self.helper.make_tensor_value_info(it_name, self.onnx.TensorProto.INT64, []),
+            self.helper.make_tensor_value_info(cond_in, self.onnx.TensorProto.BOOL, []),
+        ]
         inputs += [self.value_info(v, spec) for v, spec in zip(vars_in, n.outputs)]
         outs = [(c1, _ir.Spec("bool", []))] + list(zip(new_vars, n.outputs))
         graph = self.make_graph(body, self.fresh(n.name + "_body"), inputs, outs)
@@ -480,26 +516,37 @@ def supported_ops() -> List[str]:
     return sorted(set(named) | set(_UNARY) | set(_BINARY) | set(_REDUCE))
 
 
-def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_names: Optional[List[str]] = None,
-           output_names: Optional[List[str]] = None) -> Any:
+def export(
+    concrete_function: Any,
+    path: Any = None,
+    opset: int = OPSET,
+    input_names: Optional[List[str]] = None,
+    output_names: Optional[List[str]] = None,
+) -> Any:
     """Writes ``concrete_function`` (from ``f.get_concrete_function(...)``; a Function with an
     ``input_signature`` or a built Keras model also work) as an ONNX model at ``path`` and
     returns the ``onnx.ModelProto``. Inputs are the function's tensor arguments
     (named after the parameters); variables become initializers with their current values."""
     from fn import _core
     from fn._function.function import ConcreteFunction, Function
-    if hasattr(concrete_function, "_fn_compiled"):     # a Keras model: its call on its inputs' specs
+    from fn.saved_model._save import _is_keras_model
+
+    if _is_keras_model(concrete_function):  # a Keras model: its call on its inputs' specs
         from fn.saved_model._save import _keras_default_signature
+
         serving = _keras_default_signature(concrete_function)
         if serving is None:
-            raise ValueError("fn.onnx.export: the Keras model has no known input shape; build it on "
-                             "keras.Input or pass model.call traced with an input_signature")
+            raise ValueError(
+                "fn.onnx.export: the Keras model has no known input shape; build it on "
+                "keras.Input or pass model.call traced with an input_signature"
+            )
         concrete_function = serving
     if isinstance(concrete_function, Function):
         concrete_function = concrete_function.get_concrete_function()
     if not isinstance(concrete_function, ConcreteFunction):
-        raise TypeError(f"fn.onnx.export expects a concrete function (f.get_concrete_function(...)), got "
-                        f"{concrete_function!r}")
+        raise TypeError(
+            f"fn.onnx.export expects a concrete function (f.get_concrete_function(...)), got {concrete_function!r}"
+        )
     if opset < 18:
         raise ValueError(f"fn.onnx.export writes opset 18 or newer (reductions take axes as inputs); got {opset}")
     x = _Exporter()
@@ -548,6 +595,7 @@ def export(concrete_function: Any, path: Any = None, opset: int = OPSET, input_n
     x.onnx.checker.check_model(model, full_check=True)
     if path is not None:
         from fn._state.serialize import atomic_write
+
         atomic_write(os.fspath(path), model.SerializeToString())
     return model
 
@@ -607,11 +655,13 @@ def _prune_constants(x: _Exporter, nodes: List[Any]) -> List[Any]:
                     attr.g.node.extend(inner)
             kept.append(node)
         return kept
+
     return prune(nodes)
 
 
 def _variable_value(handle: Any) -> np.ndarray:
     from fn import _core
+
     dtype, shape = _core.variable_info(handle)[1:3]
     value = _core.execute("ReadVariableOp", [handle], {"dtype": dtype, "shape": shape}, None)[0]
     return np.asarray(value.numpy())
@@ -620,6 +670,7 @@ def _variable_value(handle: Any) -> np.ndarray:
 def _tensor_params(c: Any) -> List[Tuple[str, Any]]:
     from fn._tensor.tensor_spec import TensorSpec
     from fn._function.function import _walk
+
     out: List[Tuple[str, Any]] = []
     for n, v in list(zip(c._arg_names, c._pos_values)) + list(c._kw_values.items()):
         _walk(v, lambda spec, n=n: out.append((n, spec)) if isinstance(spec, TensorSpec) else None)

@@ -7,6 +7,8 @@ from fn.saved_model._load import load
 from fn.saved_model._save import save
 from fn.saved_model._options import LoadOptions, SaveOptions
 
+from fn.saved_model import experimental
+
 SERVING = "serve"
 DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
 

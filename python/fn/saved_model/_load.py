@@ -1,5 +1,6 @@
 """``fn.saved_model.load``: rebuilds the saved object graph from plain objects and
 ``fn.Variable``s, and its functions from the serialized graphs (no user Python code runs)."""
+
 from __future__ import annotations
 
 import io
@@ -41,16 +42,21 @@ class _LoadedFunction:
                 return c(*args, **kwargs)
             except (TypeError, ValueError, errors.InvalidArgumentError) as e:
                 problems.append(str(e).splitlines()[0])
-        if self._input_signature:   # TF rebuilds a tf.function with that signature: its binding TypeError
+        if self._input_signature:  # TF rebuilds a tf.function with that signature: its binding TypeError
             first = problems[0]
-            raise TypeError(first if first.startswith("Binding inputs to tf.function failed") else
-                            f"Binding inputs to tf.function failed due to `{first}`. Received args: {args!r} and "
-                            f"kwargs: {kwargs!r} for signature: {self._concretes[0].pretty_printed_signature()}.")
+            raise TypeError(
+                first
+                if first.startswith("Binding inputs to tf.function failed")
+                else f"Binding inputs to tf.function failed due to `{first}`. Received args: {args!r} and "
+                f"kwargs: {kwargs!r} for signature: {self._concretes[0].pretty_printed_signature()}."
+            )
         options = "\n".join(f"  Option {i + 1}: {c.pretty_printed_signature()}" for i, c in enumerate(self._concretes))
-        raise ValueError("Could not find matching concrete function to call loaded from the SavedModel. Got:\n"
-                         f"  Positional arguments ({len(args)} total): {args!r}\n  Keyword arguments: {kwargs!r}\n\n"
-                         f" Expected these arguments to match one of the following {len(self._concretes)} "
-                         f"option(s):\n\n{options}")
+        raise ValueError(
+            "Could not find matching concrete function to call loaded from the SavedModel. Got:\n"
+            f"  Positional arguments ({len(args)} total): {args!r}\n  Keyword arguments: {kwargs!r}\n\n"
+            f" Expected these arguments to match one of the following {len(self._concretes)} "
+            f"option(s):\n\n{options}"
+        )
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> ConcreteFunction:
         return self._concretes[0]
@@ -93,9 +99,11 @@ class _SignatureFunction:
     def __call__(self, *args: Any, **kwargs: Any) -> Dict[str, Any]:
         names = self._names()
         if len(args) > len(names):
-            raise TypeError(f"signature_wrapper({', '.join('*, ' + n for n in names[:1])}"
-                            f"{''.join(', ' + n for n in names[1:])}) takes {len(names)} arguments but {len(args)} "
-                            "were given.")
+            raise TypeError(
+                f"signature_wrapper({', '.join('*, ' + n for n in names[:1])}"
+                f"{''.join(', ' + n for n in names[1:])}) takes {len(names)} arguments but {len(args)} "
+                "were given."
+            )
         given = dict(zip(names, args))
         for k, v in kwargs.items():
             if k not in names:
@@ -119,31 +127,35 @@ def _load_concrete(record: Dict[str, Any], blobs: List[bytes], objects: List[Any
         if "variable" in cap:
             captures.append(objects[cap["variable"]]._handle)
         else:
-            captures.append(_core.convert_to_tensor(np.load(io.BytesIO(blobs[cap["constant"]]),
-                                                            allow_pickle=False), None, None))
+            captures.append(
+                _core.convert_to_tensor(np.load(io.BytesIO(blobs[cap["constant"]]), allow_pickle=False), None, None)
+            )
     core = _core.ConcreteFunctionCore(graph, captures, record["name"])
     func_graph = FuncGraph(graph, record["function_name"])
     specs = iter(record["output_specs"])
 
     def out_leaf(d: Dict[str, Any]) -> Any:
-        if "extension_spec" in d:   # an ExtensionType output: its components' specs come next
+        if "extension_spec" in d:  # an ExtensionType output: its components' specs come next
             spec = _format.spec_from_json(d)
             for _ in spec._component_specs():
                 next(specs)
             return spec
-        if "ragged_spec" in d:   # a RaggedTensor output: its components' specs come next
+        if "ragged_spec" in d:  # a RaggedTensor output: its components' specs come next
             for _ in range(1 + d["ragged_spec"]["ragged_rank"]):
                 next(specs)
             return _format.spec_from_json(d)
         s = next(specs)
         return TensorSpec(s["shape"], s["dtype"])
+
     pos = tuple(_format.decode(v, _format.spec_from_json) for v in record["pos"])
     kw = {k: _format.decode(v, _format.spec_from_json) for k, v in record["kw"]}
     outputs = _format.decode(record["outputs"], out_leaf)
-    variables = [objects[i] for i in record["variables"]] + \
-        [objects[c["variable"]] for c in record["captures"] if "variable" in c]
-    return ConcreteFunction(core, func_graph, record["function_name"], None, pos, kw, record["arg_names"], outputs,
-                            [], variables=variables)
+    variables = [objects[i] for i in record["variables"]] + [
+        objects[c["variable"]] for c in record["captures"] if "variable" in c
+    ]
+    return ConcreteFunction(
+        core, func_graph, record["function_name"], None, pos, kw, record["arg_names"], outputs, [], variables=variables
+    )
 
 
 def _attach(obj: Any, name: str, function: "_LoadedFunction") -> None:
@@ -160,6 +172,7 @@ def _attach(obj: Any, name: str, function: "_LoadedFunction") -> None:
 
     def forward(self: Any, *args: Any, **kwargs: Any) -> Any:
         return self.__dict__[name](*args, **kwargs)
+
     forward.__name__ = name
     setattr(cls, name, forward)
 
@@ -173,14 +186,16 @@ def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
     graph = reader.object_graph
     kinds = header["nodes"]
     if len(kinds) != len(graph):
-        raise errors.DataLossError(None, None, f"The SavedModel at {export_dir} is inconsistent: its variables "
-                                               "do not match its object graph.")
+        raise errors.DataLossError(
+            None, None, f"The SavedModel at {export_dir} is inconsistent: its variables do not match its object graph."
+        )
     objects: List[Any] = []
     for node, kind in zip(graph, kinds):
         k = kind["kind"]
         if k == "variable":
-            objects.append(Variable(np.asarray(reader.get_tensor(node["key"])), trainable=kind["trainable"],
-                                    name=kind["name"]))
+            objects.append(
+                Variable(np.asarray(reader.get_tensor(node["key"])), trainable=kind["trainable"], name=kind["name"])
+            )
         elif k == "list":
             objects.append([])
         elif k == "dict":
@@ -195,13 +210,19 @@ def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
             elif isinstance(obj, dict):
                 obj[name] = child
             elif not isinstance(obj, Variable):
+                if isinstance(getattr(type(obj), name, None), property):
+                    # A saved child named like a Module property (`variables` of a Keras export
+                    # archive): as in TF, the loaded attribute is the child.
+                    obj.__class__ = type(type(obj).__name__, (type(obj),), {name: None})
                 object.__setattr__(obj, name, child)
     concretes = [_load_concrete(r, blobs, objects) for r in header["functions"]]
     for node_id, name, indices, *signed in header["attached"]:
-        _attach(objects[node_id], name, _LoadedFunction(name, [concretes[i] for i in indices],
-                                                        bool(signed and signed[0])))
+        _attach(
+            objects[node_id], name, _LoadedFunction(name, [concretes[i] for i in indices], bool(signed and signed[0]))
+        )
     root = objects[0]
     if isinstance(root, _UserObject):
-        object.__setattr__(root, "signatures", {k: _SignatureFunction(concretes[i])
-                                                for k, i in header["signatures"].items()})
+        object.__setattr__(
+            root, "signatures", {k: _SignatureFunction(concretes[i]) for k, i in header["signatures"].items()}
+        )
     return root

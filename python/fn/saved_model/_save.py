@@ -1,6 +1,7 @@
 """``fn.saved_model.save``: the traced concrete functions of an object (graph IR serialized by
 the C++ core), its variables (an fn checkpoint) and its signatures, loadable without the
 Python source that made them."""
+
 from __future__ import annotations
 
 import inspect
@@ -46,14 +47,16 @@ def _concretes(f: Function) -> List[ConcreteFunction]:
 
 
 def _keras_default_signature(obj: Any) -> Any:
-    """A built Keras model's call as ``serving_default`` (its inputs' specs, batch unknown)."""
-    inputs = getattr(obj, "inputs", None) or ([obj._fn_input] if getattr(obj, "_fn_input", None) is not None else None)
-    if not inputs:
+    """A built Keras model's call as ``serving_default``: Keras' own ``_default_save_signature``
+    (its inputs' specs, as TF's SavedModel takes it), or None when the model is not built."""
+    try:
+        return obj._default_save_signature
+    except (AttributeError, ValueError, KeyError):
         return None
-    specs = [TensorSpec(k.shape, k.dtype, name=k.name or "inputs") for k in inputs]
-    if len(specs) == 1:
-        return function(lambda inputs: obj(inputs, training=False), input_signature=specs, autograph=False)
-    return function(lambda *xs: obj(list(xs), training=False), input_signature=specs, autograph=False)
+
+
+def _is_keras_model(obj: Any) -> bool:
+    return hasattr(type(obj), "_default_save_signature") and hasattr(obj, "built")
 
 
 def _attach_custom_gradients(g: Any) -> None:
@@ -77,8 +80,10 @@ def _attach_custom_gradients(g: Any) -> None:
             flat = [_core.execute("Identity", [t], None, None)[0] for t in grads if t is not None]
             builder.set_outputs(flat)
         if list(builder.capture_placeholders()):
-            raise ValueError(f"Unable to save the custom gradient of node '{g.node_name(i)}': its gradient "
-                             "function uses tensors or variables from outside it.")
+            raise ValueError(
+                f"Unable to save the custom gradient of node '{g.node_name(i)}': its gradient "
+                "function uses tensors or variables from outside it."
+            )
         g._set_custom_gradient_graph(i, grad_graph, [1 if t is None else 0 for t in grads])
 
 
@@ -111,7 +116,8 @@ class _Saver:
                         f"Tried to export a function which references an 'untracked' resource. TensorFlow objects "
                         f"(e.g. tf.Variable) captured by functions must be 'tracked' by assigning them to an "
                         f"attribute of a tracked object or assigned to an attribute of the main object directly. "
-                        f"(function {c.name}, variable {_core.variable_info(t)[4]})")
+                        f"(function {c.name}, variable {_core.variable_info(t)[4]})"
+                    )
                 captures.append({"variable": self.var_nodes[vid]})
             else:
                 buf = io.BytesIO()
@@ -125,16 +131,27 @@ class _Saver:
                 # a RaggedTensor or ExtensionType output: its spec
                 return _format.spec_json(x)
             return {"out": x.i} if isinstance(x, _Out) else None
+
         spec_leaf = self.spec_leaf
         outputs_spec = _walk(c.structured_outputs, lambda t: t)
-        out_specs = [{"dtype": t.dtype.name, "shape": t.shape.as_list() if t.shape.rank is not None else None}
-                     for t in _flat(outputs_spec)]
-        self.functions.append({
-            "name": c.name, "function_name": c._function_name, "graph": graph, "captures": captures,
-            "arg_names": list(c._arg_names), "pos": [_format.encode(v, spec_leaf) for v in c._pos_values],
-            "kw": [[k, _format.encode(v, spec_leaf)] for k, v in c._kw_values.items()],
-            "outputs": _format.encode(marked, out_leaf), "output_specs": out_specs,
-            "variables": [self.var_nodes[v._id] for v in c._variables if v._id in self.var_nodes]})
+        out_specs = [
+            {"dtype": t.dtype.name, "shape": t.shape.as_list() if t.shape.rank is not None else None}
+            for t in _flat(outputs_spec)
+        ]
+        self.functions.append(
+            {
+                "name": c.name,
+                "function_name": c._function_name,
+                "graph": graph,
+                "captures": captures,
+                "arg_names": list(c._arg_names),
+                "pos": [_format.encode(v, spec_leaf) for v in c._pos_values],
+                "kw": [[k, _format.encode(v, spec_leaf)] for k, v in c._kw_values.items()],
+                "outputs": _format.encode(marked, out_leaf),
+                "output_specs": out_specs,
+                "variables": [self.var_nodes[v._id] for v in c._variables if v._id in self.var_nodes],
+            }
+        )
         self.index[id(c)] = len(self.functions) - 1
         return self.index[id(c)]
 
@@ -159,10 +176,14 @@ def _signature_concrete(value: Any, key: str) -> ConcreteFunction:
         found = _concretes(value)
         if len(found) == 1:
             return found[0]
-        raise ValueError(f"Function {value._name} used as signature '{key}' must have an `input_signature` or "
-                         "exactly one traced concrete function; pass `f.get_concrete_function(...)` instead.")
-    raise ValueError(f"Expected a TensorFlow function for which to generate a signature, but got {value!r}. Only "
-                     "`tf.functions` with an input signature or concrete functions can be used as a signature.")
+        raise ValueError(
+            f"Function {value._name} used as signature '{key}' must have an `input_signature` or "
+            "exactly one traced concrete function; pass `f.get_concrete_function(...)` instead."
+        )
+    raise ValueError(
+        f"Expected a TensorFlow function for which to generate a signature, but got {value!r}. Only "
+        "`tf.functions` with an input signature or concrete functions can be used as a signature."
+    )
 
 
 def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None) -> None:
@@ -171,8 +192,10 @@ def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None)
     concrete function, or a dict of them; default: the one function with an
     ``input_signature`` on ``obj``, or a built Keras model's call) to ``export_dir``."""
     if not _trackable.is_trackable_object(obj):
-        raise ValueError(f"Expected an object of type `Trackable`, such as `tf.Module` or a subclass of the "
-                         f"`Trackable` class, for export. Got {obj} with type {type(obj)}.")
+        raise ValueError(
+            f"Expected an object of type `Trackable`, such as `tf.Module` or a subclass of the "
+            f"`Trackable` class, for export. Got {obj} with type {type(obj)}."
+        )
     export_dir = os.fspath(export_dir)
     saver = _Saver(obj)
     attached: List[List[Any]] = []
@@ -180,13 +203,12 @@ def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None)
         if _trackable.is_variable(o) or isinstance(o, (list, tuple, dict)):
             continue
         for name, f in _functions_of(o):
-            attached.append([node_id, name, [saver.concrete(c) for c in _concretes(f)],
-                             f._input_signature is not None])
+            attached.append([node_id, name, [saver.concrete(c) for c in _concretes(f)], f._input_signature is not None])
     if signatures is None:
         candidates = [f for _, f in _functions_of(obj) if f._input_signature is not None]
         if len(candidates) == 1:
             signatures = candidates[0]
-        elif not candidates and hasattr(obj, "_fn_compiled"):
+        elif not candidates and _is_keras_model(obj):
             signatures = _keras_default_signature(obj)
     if signatures is not None and not isinstance(signatures, dict):
         signatures = {"serving_default": signatures}
@@ -204,5 +226,8 @@ def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None)
     tensors, graph = _collect(obj)
     os.makedirs(os.path.join(export_dir, "variables"), exist_ok=True)
     _checkpoint_io.write(os.path.join(export_dir, "variables", "variables"), tensors, graph)
-    _format.write(export_dir, {"nodes": kinds, "functions": saver.functions, "attached": attached,
-                               "signatures": sigs}, saver.blobs)
+    _format.write(
+        export_dir,
+        {"nodes": kinds, "functions": saver.functions, "attached": attached, "signatures": sigs},
+        saver.blobs,
+    )

@@ -1,6 +1,7 @@
 """``fn.train.Checkpoint`` (``tf.train.Checkpoint``): saves the variables an object graph
 reaches, keyed by attribute path, and restores them by matching the saved graph to the live
 one; values for objects that do not exist yet are restored when they are assigned."""
+
 from __future__ import annotations
 
 import os
@@ -51,14 +52,19 @@ def _assign(variable: Any, value: np.ndarray, key: str = "", saved_dtype: Any = 
     mismatch rather than casting: a float saved into an int variable would silently truncate)."""
     if saved_dtype is not None and saved_dtype != variable.dtype.name:
         raise errors.InvalidArgumentError(
-            None, None, f"tensor_name = {key}; expected dtype {_tf_dtype_name(variable.dtype.name)} does not "
-            f"equal original dtype {_tf_dtype_name(saved_dtype)}")
+            None,
+            None,
+            f"tensor_name = {key}; expected dtype {_tf_dtype_name(variable.dtype.name)} does not "
+            f"equal original dtype {_tf_dtype_name(saved_dtype)}",
+        )
     shape = tuple(np.shape(value))
     if not variable.shape.is_compatible_with(shape):
         shape_text = "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
         var_shape = tuple(variable.shape.as_list()) if variable.shape.rank is not None else None
-        raise ValueError(f"Received incompatible tensor with shape {shape_text} when attempting to restore "
-                         f"variable with shape {var_shape} and name {variable.name}.")
+        raise ValueError(
+            f"Received incompatible tensor with shape {shape_text} when attempting to restore "
+            f"variable with shape {var_shape} and name {variable.name}."
+        )
     if value.dtype != object and np.dtype(variable.dtype.as_numpy_dtype) != value.dtype:
         value = value.astype(variable.dtype.as_numpy_dtype)
     variable.assign(value, read_value=False)
@@ -76,7 +82,11 @@ class _Restore:
         self.root = root
 
     def match(self, node_id: int, obj: Any) -> None:
+        obj = _trackable.unwrap(obj)
         if node_id in self.matched_nodes or id(obj) in self.matched_objects:
+            return
+        if _trackable.is_uninitialized_variable(obj):  # a Keras Variable made in a symbolic build
+            _trackable.add_deferred(obj, "_value", lambda value: self.match(node_id, value))
             return
         self.matched_nodes.add(node_id)
         self.matched_objects[id(obj)] = obj
@@ -97,8 +107,11 @@ class _Restore:
 
     def unmatched_objects(self) -> List[Any]:
         nodes, _, _ = _trackable.walk(self.root)
-        return [o for o in nodes if id(o) not in self.matched_objects and
-                (_trackable.is_variable(o) or _trackable.is_trackable_object(o))]
+        return [
+            o
+            for o in nodes
+            if id(o) not in self.matched_objects and (_trackable.is_variable(o) or _trackable.is_trackable_object(o))
+        ]
 
     def unmatched_nodes(self) -> List[int]:
         return [i for i, n in enumerate(self.graph) if i not in self.matched_nodes and "key" in n]
@@ -116,9 +129,11 @@ class CheckpointLoadStatus:
         nodes = self._restore.unmatched_nodes()
         if nodes:
             key = self._restore.graph[nodes[0]]["key"]
-            path = ".".join(["(root)"] + key[:-len(_VALUE)].split("/"))
-            raise AssertionError(f"Unresolved object in checkpoint {path}: attributes {{\n  name: \"VARIABLE_VALUE\"\n"
-                                 f"  checkpoint_key: \"{key}\"\n}}\nhas_checkpoint_values {{\n  value: true\n}}\n")
+            path = ".".join(["(root)"] + key[: -len(_VALUE)].split("/"))
+            raise AssertionError(
+                f"Unresolved object in checkpoint {path}: attributes {{\n  name: \"VARIABLE_VALUE\"\n"
+                f"  checkpoint_key: \"{key}\"\n}}\nhas_checkpoint_values {{\n  value: true\n}}\n"
+            )
         return self.assert_existing_objects_matched()
 
     def assert_existing_objects_matched(self) -> "CheckpointLoadStatus":
@@ -126,17 +141,21 @@ class CheckpointLoadStatus:
         objects = self._restore.unmatched_objects()
         if objects:
             shown = objects[:10]
-            raise AssertionError(f"Found {len(objects)} Python objects that were not bound to checkpointed values, "
-                                 "likely due to changes in the Python program. Showing "
-                                 f"{len(shown)} of {len(objects)} unmatched objects: {shown!r}")
+            raise AssertionError(
+                f"Found {len(objects)} Python objects that were not bound to checkpointed values, "
+                "likely due to changes in the Python program. Showing "
+                f"{len(shown)} of {len(objects)} unmatched objects: {shown!r}"
+            )
         return self
 
     def assert_nontrivial_match(self) -> "CheckpointLoadStatus":
         if len(self._restore.matched_nodes) <= 1:
-            raise AssertionError("Nothing except the root object matched a checkpointed value. Typically this "
-                                 "means that the checkpoint does not match the Python program. The following "
-                                 "objects have no matching checkpointed value: "
-                                 f"{self._restore.unmatched_objects()!r}")
+            raise AssertionError(
+                "Nothing except the root object matched a checkpointed value. Typically this "
+                "means that the checkpoint does not match the Python program. The following "
+                "objects have no matching checkpointed value: "
+                f"{self._restore.unmatched_objects()!r}"
+            )
         return self
 
     def expect_partial(self) -> "CheckpointLoadStatus":
@@ -181,10 +200,12 @@ class Checkpoint:
             kwargs["root"] = root
         for name, value in sorted(kwargs.items()):
             if not _trackable.is_trackable(value):
-                raise ValueError(f"`Checkpoint` was expecting {name} to be a trackable object (an object derived "
-                                 f"from `Trackable`), got {value}. If you believe this object should be trackable "
-                                 "(i.e. it is part of the TensorFlow Python API and manages state), please open "
-                                 "an issue.")
+                raise ValueError(
+                    f"`Checkpoint` was expecting {name} to be a trackable object (an object derived "
+                    f"from `Trackable`), got {value}. If you believe this object should be trackable "
+                    "(i.e. it is part of the TensorFlow Python API and manages state), please open "
+                    "an issue."
+                )
             setattr(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -234,15 +255,20 @@ class Checkpoint:
             reader = io.CheckpointReader(save_path)
         except Exception as e:
             from fn import errors
+
             if isinstance(e, errors.NotFoundError):
-                raise errors.NotFoundError(None, None, "Error when restoring from checkpoint or SavedModel at "
-                                           f"{save_path}: {e}\nPlease double-check that the path is correct. You "
-                                           "may be missing the checkpoint suffix (e.g. the '-1' in "
-                                           "'path/to/ckpt-1').") from None
+                raise errors.NotFoundError(
+                    None,
+                    None,
+                    "Error when restoring from checkpoint or SavedModel at "
+                    f"{save_path}: {e}\nPlease double-check that the path is correct. You "
+                    "may be missing the checkpoint suffix (e.g. the '-1' in "
+                    "'path/to/ckpt-1').",
+                ) from None
             raise
         restore = _Restore(reader, self)
         if any(name == "save_counter" for name, _ in reader.object_graph[0]["children"]):
-            self.save_counter   # noqa: B018  (created so the saved count restores into it)
+            self.save_counter  # noqa: B018  (created so the saved count restores into it)
         restore.match(0, self)
         return CheckpointLoadStatus(restore)
 

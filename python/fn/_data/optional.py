@@ -1,0 +1,114 @@
+"""``tf.experimental.Optional``: a value that may be absent, usable inside and outside Functions
+(Keras' ``fit`` returns each step's logs from its Function as one). A Function passes or returns
+it as its components: a scalar bool "has value" and the value's tensors."""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional as PyOptional
+
+from fn import _core, errors
+from fn.types.experimental import TraceType
+
+
+class OptionalSpec(TraceType):
+    """``tf.OptionalSpec``: the trace type of an Optional (its element spec)."""
+
+    def __init__(self, element_spec: Any) -> None:
+        self._element_spec = element_spec
+
+    @property
+    def element_spec(self) -> Any:
+        return self._element_spec
+
+    def _leaves(self) -> List[Any]:
+        import fn
+
+        return [] if self._element_spec is None else fn.nest.flatten(self._element_spec)
+
+    def _component_specs(self) -> List[Any]:
+        import fn
+
+        return [fn.TensorSpec([], fn.bool)] + self._leaves()
+
+    def __fn_composite__(self) -> tuple:
+        return self, self._component_specs()
+
+    def _fn_from_components(self, components: List[Any]) -> "Optional":
+        import fn
+
+        value = None if self._element_spec is None else fn.nest.pack_sequence_as(self._element_spec, components[1:])
+        return Optional(components[0], value, self._element_spec)
+
+    def is_subtype_of(self, other: Any) -> bool:
+        return self == other
+
+    def most_specific_common_supertype(self, others: Any) -> PyOptional["OptionalSpec"]:
+        return self if all(self == o for o in others) else None
+
+    def _key(self) -> str:
+        return repr(self._element_spec)
+
+    def __eq__(self, other: Any) -> bool:
+        return type(other) is OptionalSpec and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(("OptionalSpec", self._key()))
+
+    def __repr__(self) -> str:
+        return f"OptionalSpec({self._element_spec!r})"
+
+
+class Optional:
+    """``tf.experimental.Optional``: ``from_value(v)`` holds ``v``; ``empty(spec)`` holds nothing."""
+
+    def __init__(self, has_value: Any, value: Any, element_spec: Any) -> None:
+        self._has_value = has_value
+        self._value = value
+        self._element_spec = element_spec
+
+    @staticmethod
+    def from_value(value: Any) -> "Optional":
+        """An Optional holding ``value`` (a nested structure of tensors)."""
+        import fn
+
+        def to_tensor(x: Any) -> Any:
+            return x if fn.is_tensor(x) else fn.convert_to_tensor(x)
+
+        value = fn.nest.map_structure(to_tensor, value)
+        spec = fn.nest.map_structure(lambda t: fn.TensorSpec(t.shape, t.dtype), value)
+        return Optional(fn.constant(True), value, spec)
+
+    @staticmethod
+    def empty(element_spec: Any) -> "Optional":
+        """An Optional holding no value of structure ``element_spec``."""
+        import fn
+
+        value = None
+        if element_spec is not None:
+            value = fn.nest.map_structure(
+                lambda s: fn.zeros([d or 0 for d in s.shape.as_list()], s.dtype), element_spec
+            )
+        return Optional(fn.constant(False), value, element_spec)
+
+    @property
+    def element_spec(self) -> Any:
+        return self._element_spec
+
+    def has_value(self, name: Any = None) -> Any:
+        """A scalar bool tensor: whether a value is held."""
+        return self._has_value
+
+    def get_value(self, name: Any = None) -> Any:
+        """The value; eagerly, ``InvalidArgumentError`` when there is none (as TF)."""
+        if _core.is_tensor(self._has_value) and self._has_value._is_eager and not bool(self._has_value.numpy()):
+            raise errors.InvalidArgumentError(None, None, "The optional does not have a value")
+        return self._value
+
+    def __fn_composite__(self) -> tuple:
+        import fn
+
+        leaves = [] if self._element_spec is None else fn.nest.flatten(self._value)
+        return OptionalSpec(self._element_spec), [self._has_value] + leaves
+
+    def __repr__(self) -> str:
+        return f"<fn.experimental.Optional element_spec={self._element_spec!r}>"

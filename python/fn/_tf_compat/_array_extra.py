@@ -1,0 +1,206 @@
+"""Array names TF has and fn lacked (issue 22: the ones Keras' TensorFlow backend calls):
+``tf.bitcast``, ``tf.ensure_shape``, ``tf.broadcast_static_shape``/``broadcast_dynamic_shape``,
+``tf.reverse_sequence``, ``tf.searchsorted``, ``tf.unique_with_counts``."""
+
+from __future__ import annotations
+
+from typing import Any, List, NamedTuple, Optional
+
+import numpy as np
+
+from fn import _core
+
+
+def _host_op(func: Any, inputs: List[Any], dtype: Any, shape: Any, name: str) -> Any:
+    """A PyCall node computing ``func`` on NumPy values (for ops with no fn kernel); eagerly
+    the function runs at once."""
+    import fn
+
+    if all(_core.is_tensor(x) and x._is_eager for x in inputs):
+        return fn.convert_to_tensor(func(*[x.numpy() for x in inputs]), dtype)
+
+    def call(*args: Any) -> List[Any]:
+        return [fn.convert_to_tensor(func(*[a.numpy() for a in args]), dtype)]
+
+    return _core.execute("PyCall", inputs, {"callable": call, "Tout": [dtype], "Tout_shapes": [shape]}, name)[0]
+
+
+def bitcast(input: Any, type: Any, name: Optional[str] = None) -> Any:
+    """``tf.bitcast``: the same bytes read as another dtype. A wider type consumes the last
+    dimension (which must equal the size ratio); a narrower one adds a last dimension."""
+    import fn
+
+    x = fn.convert_to_tensor(input)
+    to = fn.as_dtype(type)
+    src, dst = np.dtype(x.dtype.as_numpy_dtype).itemsize, np.dtype(to.as_numpy_dtype).itemsize
+    shape = x.shape
+    if src == dst:
+        out_shape = shape
+    elif src > dst:
+        out_shape = shape.concatenate([src // dst])
+    else:
+        if shape.rank is not None and (shape.rank == 0 or shape[-1] not in (None, dst // src)):
+            raise fn.errors.InvalidArgumentError(
+                None,
+                None,
+                f"Cannot bitcast from {x.dtype.as_datatype_enum if hasattr(x.dtype, 'as_datatype_enum') else x.dtype.name} "
+                f"to {to.name}: shape {shape}",
+            )
+        out_shape = shape[:-1]
+
+    def cast_bytes(a: np.ndarray) -> np.ndarray:
+        a = np.ascontiguousarray(a)
+        out = a.view(to.as_numpy_dtype)
+        if src > dst:
+            return out.reshape(a.shape + (src // dst,))
+        if src < dst:
+            return out.reshape(a.shape[:-1])
+        return out
+
+    return _host_op(cast_bytes, [x], to, out_shape, name or "Bitcast")
+
+
+def ensure_shape(x: Any, shape: Any, name: Optional[str] = None) -> Any:
+    """``tf.ensure_shape``: ``x`` with its static shape refined to ``shape``; a known mismatch is a
+    ValueError, one found when running an InvalidArgumentError (TF's)."""
+    import fn
+
+    x = fn.convert_to_tensor(x)
+    shape = fn.TensorShape(shape)
+    if not x.shape.is_compatible_with(shape):
+        raise ValueError(f"Shape {x.shape} is not compatible with expected shape {shape}.")
+    if x._is_eager or shape.rank is None:
+        return x
+    target = x.shape.merge_with(shape)
+    if target == x.shape:
+        return x
+    expected = shape
+
+    def check(a: np.ndarray) -> np.ndarray:
+        if not expected.is_compatible_with(fn.TensorShape(a.shape)):
+            raise fn.errors.InvalidArgumentError(
+                None,
+                None,
+                f"Shape of tensor {name or 'EnsureShape'} {list(a.shape)} is not compatible "
+                f"with expected shape {expected}.",
+            )
+        return a
+
+    return _host_op(check, [x], x.dtype, target, name or "EnsureShape")
+
+
+def broadcast_static_shape(shape_x: Any, shape_y: Any) -> Any:
+    """``tf.broadcast_static_shape``: the broadcast of two TensorShapes (ValueError if none)."""
+    import fn
+
+    a, b = fn.TensorShape(shape_x), fn.TensorShape(shape_y)
+    if a.rank is None or b.rank is None:
+        return fn.TensorShape(None)
+    dims = []
+    for i in range(max(a.rank, b.rank)):
+        da = a[a.rank - 1 - i] if i < a.rank else 1
+        db = b[b.rank - 1 - i] if i < b.rank else 1
+        if da is None or db is None:
+            dims.append(db if da == 1 else da if db == 1 else None)
+        elif da == db or db == 1:
+            dims.append(da)
+        elif da == 1:
+            dims.append(db)
+        else:
+            raise ValueError(f"Incompatible shapes for broadcasting. Got {a} and {b}.")
+    return fn.TensorShape(dims[::-1])
+
+
+def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Any:
+    """``tf.broadcast_dynamic_shape``: the broadcast shape of two shape vectors, as a tensor."""
+    import fn
+
+    x = fn.convert_to_tensor(shape_x)
+    y = fn.cast(fn.convert_to_tensor(shape_y), x.dtype)
+    # zeros of each shape broadcast against each other: the result's shape is the answer.
+    return fn.shape(fn.zeros(x, fn.int8) + fn.zeros(y, fn.int8), out_type=x.dtype)
+
+
+def reverse_sequence(
+    input: Any, seq_lengths: Any, seq_axis: Any = None, batch_axis: Any = None, name: Optional[str] = None
+) -> Any:
+    """``tf.reverse_sequence``: reverses the first ``seq_lengths[b]`` entries along ``seq_axis``
+    of each batch entry ``b``."""
+    import fn
+
+    x = fn.convert_to_tensor(input)
+    lengths = fn.cast(fn.convert_to_tensor(seq_lengths), fn.int32)
+    seq_axis = int(seq_axis) % x.shape.rank
+    batch_axis = int(batch_axis or 0) % x.shape.rank
+    n = fn.shape(x)[seq_axis]
+    pos = fn.range(n)
+    rev = fn.expand_dims(lengths, 1) - 1 - fn.expand_dims(pos, 0)  # [batch, time]
+    idx = fn.where(rev >= 0, rev, fn.broadcast_to(fn.expand_dims(pos, 0), fn.shape(rev)))
+    # Move batch and seq axes to the front, gather per batch row, move back.
+    perm = [batch_axis, seq_axis] + [i for i in range(x.shape.rank) if i not in (batch_axis, seq_axis)]
+    xt = fn.transpose(x, perm)
+    out = fn.gather(xt, idx, axis=1, batch_dims=1)
+    inverse = list(np.argsort(perm))
+    return fn.transpose(out, inverse)
+
+
+def searchsorted(
+    sorted_sequence: Any, values: Any, side: str = "left", out_type: Any = None, name: Optional[str] = None
+) -> Any:
+    """``tf.searchsorted``: per row, the insertion index of each value (``side`` left/right)."""
+    import fn
+
+    if side not in ("left", "right"):
+        raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` = '{side}'.")
+    seq = fn.convert_to_tensor(sorted_sequence)
+    vals = fn.convert_to_tensor(values, seq.dtype)
+    out_type = fn.as_dtype(out_type or fn.int32)
+    cmp = fn.less_equal if side == "right" else fn.less
+    # count of sequence entries before each value: sum over the last axis of seq < value.
+    hits = cmp(fn.expand_dims(seq, -2), fn.expand_dims(vals, -1))
+    return fn.cast(fn.reduce_sum(fn.cast(hits, fn.int64), axis=-1), out_type)
+
+
+class _UniqueWithCounts(NamedTuple):
+    y: Any
+    idx: Any
+    count: Any
+
+
+def unique_with_counts(x: Any, out_idx: Any = None, name: Optional[str] = None) -> Any:
+    """``tf.unique_with_counts``: ``(y, idx, count)`` of a 1-D tensor, in first-seen order."""
+    import fn
+
+    out_idx = fn.as_dtype(out_idx or fn.int32)
+    y, idx = fn.unique(x, out_idx=out_idx)
+    count = fn.math.unsorted_segment_sum(fn.ones_like(idx), idx, fn.shape(y, out_type=out_idx)[0])
+    return _UniqueWithCounts(y, idx, count)
+
+
+def _shift_args(x: Any, y: Any) -> tuple:
+    import fn
+
+    x = fn.convert_to_tensor(x)
+    y = fn.convert_to_tensor(y, dtype=x.dtype)
+    if not x.dtype.is_integer:
+        raise TypeError(
+            f"Value passed to parameter 'x' has DataType {x.dtype.name} not in list of allowed "
+            "values: int8, int16, int32, int64, uint8, uint16, uint32, uint64"
+        )
+    return x, y
+
+
+def left_shift(x: Any, y: Any, name: Optional[str] = None) -> Any:
+    """``tf.bitwise.left_shift``: x * 2**y in the integer type (bits shifted out are lost)."""
+    import fn
+
+    x, y = _shift_args(x, y)
+    return x * fn.pow(fn.ones_like(y) * 2, y)
+
+
+def right_shift(x: Any, y: Any, name: Optional[str] = None) -> Any:
+    """``tf.bitwise.right_shift``: arithmetic shift (floor division by 2**y; sign-extending)."""
+    import fn
+
+    x, y = _shift_args(x, y)
+    return fn.math.floordiv(x, fn.pow(fn.ones_like(y) * 2, y))

@@ -1,0 +1,166 @@
+"""Runs chosen files of the Keras wheel's own test suite (``keras/src/**/*_test.py``) with
+``KERAS_BACKEND=tensorflow`` twice: under TensorFlow 2.21 (the oracle venv) and under fn
+(``python -m fn.run -m pytest``), and reports per file the tests passed under each, and the tests
+that pass under TF but not under fn, with the first line of their failure.
+
+    python tools/keras_suite.py                      # the full chosen list (slow: ~1 h)
+    python tools/keras_suite.py --subset ci          # the CI subset
+    python tools/keras_suite.py --files keras/src/layers/core/dense_test.py
+    python tools/keras_suite.py --json out.json      # machine-readable results too
+
+Exit status: 0 when at least ``--min-ratio`` (default 0.95) of the TF-passing tests pass under fn.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from typing import Dict, List, Tuple
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TF_PYTHON = os.path.expanduser(os.environ.get("FN_TF_PYTHON", "~/.cache/fn/tfref/bin/python"))
+FN_PYTHON = os.environ.get("FN_PYTHON", os.path.join(ROOT, ".venv-test", "bin", "python"))
+FN_SOURCE = os.environ.get("FN_SOURCE", os.path.join(ROOT, "python"))   # the fn tree to import
+
+# Files TF users depend on: layers, models, trainers, optimizers, losses, metrics, callbacks,
+# saving, and the TensorFlow backend's own tests.
+FULL = [
+    "keras/src/layers/core/dense_test.py", "keras/src/layers/core/embedding_test.py",
+    "keras/src/layers/core/input_layer_test.py", "keras/src/layers/core/lambda_layer_test.py",
+    "keras/src/layers/core/identity_test.py", "keras/src/layers/core/masking_test.py",
+    "keras/src/layers/activations/activation_test.py", "keras/src/layers/activations/relu_test.py",
+    "keras/src/layers/activations/softmax_test.py", "keras/src/layers/activations/leaky_relu_test.py",
+    "keras/src/layers/convolutional/conv_test.py", "keras/src/layers/convolutional/conv_transpose_test.py",
+    "keras/src/layers/convolutional/depthwise_conv_test.py", "keras/src/layers/convolutional/separable_conv_test.py",
+    "keras/src/layers/pooling/max_pooling_test.py", "keras/src/layers/pooling/average_pooling_test.py",
+    "keras/src/layers/pooling/global_max_pooling_test.py", "keras/src/layers/pooling/global_average_pooling_test.py",
+    "keras/src/layers/rnn/lstm_test.py", "keras/src/layers/rnn/gru_test.py", "keras/src/layers/rnn/simple_rnn_test.py",
+    "keras/src/layers/rnn/rnn_test.py", "keras/src/layers/rnn/bidirectional_test.py",
+    "keras/src/layers/rnn/time_distributed_test.py",
+    "keras/src/layers/normalization/batch_normalization_test.py",
+    "keras/src/layers/normalization/layer_normalization_test.py",
+    "keras/src/layers/attention/attention_test.py", "keras/src/layers/attention/multi_head_attention_test.py",
+    "keras/src/layers/merging/merging_test.py",
+    "keras/src/layers/reshaping/reshape_test.py", "keras/src/layers/reshaping/flatten_test.py",
+    "keras/src/layers/reshaping/permute_test.py", "keras/src/layers/reshaping/repeat_vector_test.py",
+    "keras/src/layers/reshaping/zero_padding2d_test.py", "keras/src/layers/reshaping/cropping2d_test.py",
+    "keras/src/layers/regularization/dropout_test.py",
+    "keras/src/models/sequential_test.py", "keras/src/models/functional_test.py", "keras/src/models/model_test.py",
+    "keras/src/trainers/trainer_test.py",
+    "keras/src/optimizers/sgd_test.py", "keras/src/optimizers/adam_test.py", "keras/src/optimizers/rmsprop_test.py",
+    "keras/src/optimizers/adamw_test.py", "keras/src/optimizers/adagrad_test.py", "keras/src/optimizers/optimizer_test.py",
+    "keras/src/losses/losses_test.py",
+    "keras/src/metrics/accuracy_metrics_test.py", "keras/src/metrics/regression_metrics_test.py",
+    "keras/src/metrics/probabilistic_metrics_test.py", "keras/src/metrics/confusion_metrics_test.py",
+    "keras/src/callbacks/early_stopping_test.py", "keras/src/callbacks/model_checkpoint_test.py",
+    "keras/src/callbacks/callback_test.py",
+    "keras/src/saving/saving_lib_test.py", "keras/src/saving/saving_api_test.py",
+    "keras/src/backend/tensorflow/saved_model_test.py", "keras/src/backend/tensorflow/name_scope_test.py",
+    "keras/src/backend/tensorflow/distribute_test.py", "keras/src/backend/tensorflow/optimizer_distribute_test.py",
+]
+# A subset that fits CI's time.
+CI = [
+    "keras/src/layers/core/dense_test.py", "keras/src/layers/reshaping/flatten_test.py",
+    "keras/src/layers/regularization/dropout_test.py", "keras/src/optimizers/sgd_test.py",
+    "keras/src/optimizers/adam_test.py", "keras/src/losses/losses_test.py",
+]
+
+
+def _site_packages(python: str) -> str:
+    code = ("import importlib.util, os; s = importlib.util.find_spec('keras'); "
+            "print(os.path.dirname(list(s.submodule_search_locations)[0]))")   # without importing Keras
+    out = subprocess.run([python, "-c", code], capture_output=True, text=True)
+    if out.returncode:
+        raise SystemExit(f"{python}: cannot import keras:\n{out.stderr}")
+    return out.stdout.strip().splitlines()[-1]
+
+
+def run(python: str, use_fn: bool, files: List[str], timeout: float) -> Dict[str, Dict[str, Tuple[str, str]]]:
+    """{file: {test id: (outcome, first message line)}} from one pytest run per file."""
+    site = _site_packages(python)
+    env = {**os.environ, "KERAS_BACKEND": "tensorflow", "TF_CPP_MIN_LOG_LEVEL": "3"}
+    if use_fn:
+        env["PYTHONPATH"] = FN_SOURCE + os.pathsep + env.get("PYTHONPATH", "")
+    results: Dict[str, Dict[str, Tuple[str, str]]] = {}
+    for f in files:
+        with tempfile.TemporaryDirectory() as tmp:
+            xml = os.path.join(tmp, "r.xml")
+            head = [python, "-m", "fn.run", "-m", "pytest"] if use_fn else [python, "-m", "pytest"]
+            cmd = head + ["-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", tmp,
+                          f"--junitxml={xml}", os.path.join(site, f)]
+            try:
+                subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, timeout=timeout)
+            except subprocess.TimeoutExpired:
+                results[f] = {"<file>": ("timeout", f"over {timeout:.0f} s")}
+                continue
+            results[f] = _parse(xml) if os.path.exists(xml) else {"<file>": ("error", "no report (crash)")}
+    return results
+
+
+def _parse(path: str) -> Dict[str, Tuple[str, str]]:
+    out: Dict[str, Tuple[str, str]] = {}
+    for case in ET.parse(path).getroot().iter("testcase"):
+        name = f"{case.get('classname', '').split('.')[-1]}::{case.get('name')}"
+        outcome, msg = "passed", ""
+        for kind in ("failure", "error", "skipped"):
+            el = case.find(kind)
+            if el is not None:
+                outcome = "skipped" if kind == "skipped" else "failed"
+                text = (el.get("message") or el.text or "").strip()
+                msg = text.splitlines()[0][:200] if text else ""
+                break
+        out[name] = (outcome, msg)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--subset", choices=["full", "ci"], default="full")
+    ap.add_argument("--files", nargs="*")
+    ap.add_argument("--timeout", type=float, default=900.0, help="seconds per test file")
+    ap.add_argument("--min-ratio", type=float, default=0.95)
+    ap.add_argument("--json")
+    ap.add_argument("--tf-results", help="reuse a previous --json's TF side (TF is the fixed oracle)")
+    args = ap.parse_args()
+    files = args.files or (CI if args.subset == "ci" else FULL)
+    start = time.time()
+    if args.tf_results:
+        tf_res = json.load(open(args.tf_results))["tf"]
+        tf_res = {f: {k: tuple(v) for k, v in tf_res[f].items()} for f in files if f in tf_res}
+    else:
+        tf_res = run(TF_PYTHON, False, files, args.timeout)
+    fn_res = run(FN_PYTHON, True, files, args.timeout)
+    total_tf = total_both = 0
+    regressions: List[str] = []
+    print(f"{'file':70s} {'TF pass':>8s} {'fn pass':>8s} {'both':>6s}")
+    for f in files:
+        t, n = tf_res.get(f, {}), fn_res.get(f, {})
+        tp = {k for k, v in t.items() if v[0] == "passed"}
+        np_ = {k for k, v in n.items() if v[0] == "passed"}
+        both = tp & np_
+        total_tf += len(tp)
+        total_both += len(both)
+        print(f"{f:70s} {len(tp):8d} {len(np_):8d} {len(both):6d}")
+        for k in sorted(tp - np_):
+            regressions.append(f"{f}::{k}: {n.get(k, ('missing', ''))[1] or n.get(k, ('missing',))[0]}")
+    ratio = total_both / total_tf if total_tf else 1.0
+    print(f"\nTF 2.21 passes {total_tf}; fn passes {total_both} of those ({100 * ratio:.1f}%); "
+          f"{time.time() - start:.0f} s")
+    if regressions:
+        print("\nPass under TF, not under fn:")
+        for r in regressions:
+            print("  " + r)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"tf": tf_res, "fn": fn_res, "ratio": ratio}, fh, indent=1)
+    print(f"{total_both} passed, {total_tf - total_both} failed")
+    return 0 if ratio >= args.min_ratio else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
