@@ -47,10 +47,15 @@ def _strings(x: Any, op: str = "the op") -> Any:
         # TF's classes for a tensor of another dtype: the kernel's check eagerly, the op
         # definition's check while tracing
         if x._is_eager:
-            raise InvalidArgumentError(None, None, f"cannot compute {op} as input #0(zero-based) was expected to be "
-                                       f"a string tensor but is a {x.dtype.name} tensor")
-        raise TypeError(f"Input 'input' of '{op}' Op has type {x.dtype.name} that does not match expected type "
-                        "of string.")
+            raise InvalidArgumentError(
+                None,
+                None,
+                f"cannot compute {op} as input #0(zero-based) was expected to be "
+                f"a string tensor but is a {x.dtype.name} tensor",
+            )
+        raise TypeError(
+            f"Input 'input' of '{op}' Op has type {x.dtype.name} that does not match expected type of string."
+        )
     return x
 
 
@@ -164,9 +169,10 @@ def split(input: Any, sep: Optional[str] = None, maxsplit: int = -1, name: Optio
     RaggedTensor) gives a RaggedTensor of each string's pieces (``sep=None``: runs of whitespace,
     empty pieces dropped)."""
 
-    if _core.is_tensor(input) and input.dtype != string:   # TF converts it: conversion's ValueError
-        raise ValueError(f"Tensor conversion requested dtype string for Tensor with dtype {input.dtype.name}: "
-                         f"{input!r}")
+    if _core.is_tensor(input) and input.dtype != string:  # TF converts it: conversion's ValueError
+        raise ValueError(
+            f"Tensor conversion requested dtype string for Tensor with dtype {input.dtype.name}: {input!r}"
+        )
     x = input if isinstance(input, RaggedTensor) else _strings(input)
     sep_b = None if sep is None or sep == "" else (sep.encode() if isinstance(sep, str) else bytes(sep))
     return _pieces(x, lambda v: v.split(sep_b, maxsplit), name or "StringSplit")

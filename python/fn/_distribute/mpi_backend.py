@@ -42,7 +42,7 @@ def import_mpi(what: str) -> Any:
 
 def import_native(what: str) -> Any:
     try:
-        from fn import _mpi  # type: ignore[attr-defined]  # built only where MPI is found
+        from fn import _mpi  # built only where MPI is found
     except ImportError as e:
         raise ImportError(
             f"{what} needs fn._mpi, fn's MPI transport, which was not built with this fn ({e}). {_INSTALL}"

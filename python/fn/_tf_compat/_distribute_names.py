@@ -11,5 +11,5 @@ from fn._distribute import Strategy
 class TPUStrategy(Strategy):
     """``tf.distribute.TPUStrategy``: fn has no TPU support; constructing one is a ValueError."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:  # noqa: super-init-not-called
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise ValueError("TPUStrategy: fn runs on CPUs only; there is no TPU to connect to.")

@@ -74,4 +74,4 @@ def stateless_categorical(
 
 
 experimental = types.ModuleType("fn.nn.experimental", "``tf.nn.experimental``.")
-experimental.stateless_dropout = stateless_dropout
+experimental.stateless_dropout = stateless_dropout  # type: ignore[attr-defined]

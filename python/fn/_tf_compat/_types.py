@@ -27,7 +27,7 @@ class Tensor:
         # TF treats an object with `_should_act_as_resource_variable` as a resource variable (its
         # `handle` is what tapes watch and differentiate); fn's tapes read `_fn_handle`.
         if getattr(self, "_should_act_as_resource_variable", False):
-            return self.handle
+            return self.handle  # type: ignore[attr-defined]  # the subclass's (a Keras variable's)
         return None
 
 

@@ -108,7 +108,7 @@ class _Typer:
             if subst is None:
                 t = {types.get(x) for x in node.input if x} - {None}
                 raise NotImplementedError(
-                    f"fn.onnx.export: onnxruntime has no {node.op_type} kernel for {', '.join(sorted(t))} inputs "
+                    f"fn.onnx.export: onnxruntime has no {node.op_type} kernel for {', '.join(sorted(str(x) for x in t))} inputs "
                     f"(node '{node.name}') and no wider type holds the values exactly; compute this op in float32 "
                     "(tf.cast) before exporting.")
             if not subst:
