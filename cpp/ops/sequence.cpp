@@ -14,8 +14,7 @@ namespace {
 
 // `single`: float32 (and narrower) ranges, whose size TF computes in float: (1.1f - 0.1f) / 0.1f
 // is 9.99999 there (10 elements) but 10.000000000000002 in double (11).
-int64_t range_size(double start, double limit, double delta, bool integral, bool graph = false,
-                   bool single = false) {
+int64_t range_size(double start, double limit, double delta, bool integral, bool graph = false, bool single = false) {
   if (delta == 0) {
     if (graph) throw_error(Code::InvalidArgument, "Requires delta != 0");
     throw_error(Code::InvalidArgument, "Requires delta != 0: ", delta);
@@ -31,9 +30,9 @@ int64_t range_size(double start, double limit, double delta, bool integral, bool
     if (n > INT64_MAX) throw_error(Code::InvalidArgument, "Requires ((limit - start) / delta) <= 9223372036854775807");
     return static_cast<int64_t>(n);
   }
-  double n = single ? static_cast<double>(std::ceil(std::fabs(
-                          (static_cast<float>(limit) - static_cast<float>(start)) / static_cast<float>(delta))))
-                     : std::ceil(std::fabs((limit - start) / delta));
+  double n = single ? static_cast<double>(std::ceil(std::fabs((static_cast<float>(limit) - static_cast<float>(start)) /
+                                                              static_cast<float>(delta))))
+                    : std::ceil(std::fabs((limit - start) / delta));
   if (!(n <= 9.2233720368547758e18))
     throw_error(Code::InvalidArgument, "Requires ((limit - start) / delta) <= 9223372036854775807");
   return static_cast<int64_t>(n);
@@ -80,8 +79,8 @@ std::vector<EagerPtr> range_kernel(KernelContext&, const std::vector<EagerPtr>& 
     return {out};
   }
   double s = in[0]->scalar_as_double(), l = in[1]->scalar_as_double(), dl = in[2]->scalar_as_double();
-  int64_t n = range_size(s, l, dl, is_integer(d), false,
-                         d == DType::Float32 || d == DType::Float16 || d == DType::BFloat16);
+  int64_t n =
+      range_size(s, l, dl, is_integer(d), false, d == DType::Float32 || d == DType::Float16 || d == DType::BFloat16);
   auto out = make_tensor(d, Shape{n});
   visit_pod(d, [&](auto tag) {
     using T = decltype(tag);

@@ -43,7 +43,7 @@ class ThreadScope {
   const char* key() const { return prev_ > 0 ? "|t1" : ""; }
 
  private:
-  int prev_ = 0;   // the thread count to restore, 0 when nothing was changed
+  int prev_ = 0;  // the thread count to restore, 0 when nothing was changed
 };
 
 }  // namespace onednn
