@@ -11,8 +11,17 @@
 namespace fn {
 namespace onednn {
 
+namespace {
+// oneDNN 3.2 builds bf16 matmuls only where the CPU has AVX-512 (avx512_core and up); elsewhere
+// (an AVX2 machine) bf16 runs the reference kernel, as for small problems.
+bool bf16_matmul_supported() {
+  static const bool ok = dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core;
+  return ok;
+}
+}  // namespace
+
 bool matmul_applicable(DType d, const Shape& a, const Shape& b) {
-  if (!(d == DType::Float32 || d == DType::BFloat16)) return false;
+  if (!(d == DType::Float32 || (d == DType::BFloat16 && bf16_matmul_supported()))) return false;
   if (std::max(a.rank(), b.rank()) > 12) return false;
   int ra = a.rank(), rb = b.rank();
   int64_t m = a[ra - 2], k = a[ra - 1], n = b[rb - 1];
