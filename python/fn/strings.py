@@ -33,6 +33,7 @@ __all__ = [
     "regex_full_match",
     "regex_replace",
     "split",
+    "substr",
     "to_number",
     "unicode_decode",
     "unicode_split",

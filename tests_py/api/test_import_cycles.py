@@ -52,6 +52,21 @@ KNOWN_BACK_EDGES = {
     ("fn._numpy._reduce", "fn._numpy._manip"),
     ("fn._numpy._utils", "fn"),
     ("fn._ops.dispatch", "fn"),
+    # The TensorFlow-compatibility layer of issue 22 builds TF's extra names from fn's public API
+    # (`import fn`); to move onto the private modules they re-export.
+    ("fn._tf_compat", "fn"),
+    ("fn._tf_compat._array_extra", "fn"),
+    ("fn._tf_compat._graph", "fn"),
+    ("fn._tf_compat._indexed_slices", "fn"),
+    ("fn._tf_compat._internal", "fn"),
+    ("fn._tf_compat._math_extra", "fn"),
+    ("fn._tf_compat._nn_extra", "fn"),
+    ("fn._tf_compat._random_extra", "fn"),
+    ("fn._tf_compat._segment_ops", "fn"),
+    ("fn._tf_compat._static", "fn"),
+    ("fn._tf_compat._types", "fn"),
+    ("fn._keras._glue", "fn"),
+    ("fn._keras", "fn._tf_compat"),
 }
 
 

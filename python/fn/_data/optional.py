@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from typing import Any, List, Optional as PyOptional
 
-from fn import _core, errors
+from fn import _core, errors, nest
+from fn._ops.array_ops import constant, convert_to_tensor, zeros
+from fn._tensor.tensor_spec import TensorSpec
+from fn.dtypes import bool_
 from fn.types.experimental import TraceType
 
 
@@ -21,22 +24,19 @@ class OptionalSpec(TraceType):
         return self._element_spec
 
     def _leaves(self) -> List[Any]:
-        import fn
 
-        return [] if self._element_spec is None else fn.nest.flatten(self._element_spec)
+        return [] if self._element_spec is None else nest.flatten(self._element_spec)
 
     def _component_specs(self) -> List[Any]:
-        import fn
 
-        return [fn.TensorSpec([], fn.bool)] + self._leaves()
+        return [TensorSpec([], bool_)] + self._leaves()
 
     def __fn_composite__(self) -> tuple:
         return self, self._component_specs()
 
     def _fn_from_components(self, components: List[Any]) -> "Optional":
-        import fn
 
-        value = None if self._element_spec is None else fn.nest.pack_sequence_as(self._element_spec, components[1:])
+        value = None if self._element_spec is None else nest.pack_sequence_as(self._element_spec, components[1:])
         return Optional(components[0], value, self._element_spec)
 
     def is_subtype_of(self, other: Any) -> bool:
@@ -69,26 +69,24 @@ class Optional:
     @staticmethod
     def from_value(value: Any) -> "Optional":
         """An Optional holding ``value`` (a nested structure of tensors)."""
-        import fn
 
         def to_tensor(x: Any) -> Any:
-            return x if fn.is_tensor(x) else fn.convert_to_tensor(x)
+            return x if _core.is_tensor(x) else convert_to_tensor(x)
 
-        value = fn.nest.map_structure(to_tensor, value)
-        spec = fn.nest.map_structure(lambda t: fn.TensorSpec(t.shape, t.dtype), value)
-        return Optional(fn.constant(True), value, spec)
+        value = nest.map_structure(to_tensor, value)
+        spec = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), value)
+        return Optional(constant(True), value, spec)
 
     @staticmethod
     def empty(element_spec: Any) -> "Optional":
         """An Optional holding no value of structure ``element_spec``."""
-        import fn
 
         value = None
         if element_spec is not None:
-            value = fn.nest.map_structure(
-                lambda s: fn.zeros([d or 0 for d in s.shape.as_list()], s.dtype), element_spec
+            value = nest.map_structure(
+                lambda s: zeros([d or 0 for d in s.shape.as_list()], s.dtype), element_spec
             )
-        return Optional(fn.constant(False), value, element_spec)
+        return Optional(constant(False), value, element_spec)
 
     @property
     def element_spec(self) -> Any:
@@ -105,9 +103,8 @@ class Optional:
         return self._value
 
     def __fn_composite__(self) -> tuple:
-        import fn
 
-        leaves = [] if self._element_spec is None else fn.nest.flatten(self._value)
+        leaves = [] if self._element_spec is None else nest.flatten(self._value)
         return OptionalSpec(self._element_spec), [self._has_value] + leaves
 
     def __repr__(self) -> str:

@@ -71,7 +71,9 @@ _FILE = _POOL.Add(_file())
 
 
 def _cls(name: str) -> type:
-    return message_factory.GetMessageClass(_POOL.FindMessageTypeByName(f"tensorflow.{name}"))
+    cls = message_factory.GetMessageClass(_POOL.FindMessageTypeByName(f"tensorflow.{name}"))
+    cls.__module__ = __name__   # generated classes have none; fn's public namespaces export by origin
+    return cls
 
 
 BytesList = _cls("BytesList")

@@ -2,10 +2,12 @@
 the options groups and the functional forms of ``Dataset`` methods."""
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable
+from typing import Optional as _Opt
 
 from fn._data.options import (AutoShardPolicy, AutotuneOptions, DistributeOptions,
                               ExternalStatePolicy, OptimizationOptions, ThreadingOptions)
+from fn._data.optional import Optional
 from fn._data.readers import CsvDataset, make_csv_dataset
 
 
@@ -25,7 +27,7 @@ def Counter(start: Any = 0, step: Any = 1, dtype: Any = None) -> Any:  # TF's na
     return Dataset.counter(start, step, dtype)
 
 
-def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int] = None,
+def sample_from_datasets(datasets: Any, weights: Any = None, seed: _Opt[int] = None,
                          stop_on_empty_dataset: bool = False) -> Any:
     """``tf.data.experimental.sample_from_datasets``."""
     from fn._data.interleave import sample_from_datasets as impl
@@ -78,7 +80,7 @@ def bucket_by_sequence_length(element_length_func: Callable, bucket_boundaries: 
 
 
 def rejection_resample(class_func: Callable, target_dist: Any, initial_dist: Any = None,
-                       seed: Optional[int] = None) -> Callable[[Any], Any]:
+                       seed: _Opt[int] = None) -> Callable[[Any], Any]:
     """``tf.data.experimental.rejection_resample``: for ``Dataset.apply``."""
     return _transform("rejection_resample", class_func, target_dist, initial_dist, seed)
 
