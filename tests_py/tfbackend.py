@@ -11,4 +11,17 @@ if IS_TF:
 else:
     import fn as tf  # noqa: F401
 
-__all__ = ["tf", "IS_TF"]
+
+
+def fn_import_root() -> str:
+    """The folder holding the ``fn`` these tests import, for a child process's PYTHONPATH.
+
+    Not the source tree's ``python/``: CI installs fn (with its built ``_core``) into the venv,
+    and the bare source folder would shadow it."""
+    import importlib.util
+    spec = importlib.util.find_spec("fn")
+    assert spec is not None and spec.origin is not None, "fn is not importable"
+    return os.path.dirname(os.path.dirname(spec.origin))
+
+
+__all__ = ["tf", "IS_TF", "fn_import_root"]

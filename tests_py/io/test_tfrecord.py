@@ -8,7 +8,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from tfbackend import tf, IS_TF
+from tfbackend import tf, IS_TF, fn_import_root
 
 pytestmark = pytest.mark.tf_oracle
 
@@ -204,7 +204,7 @@ def _run(python, code, path, kind, env=None):
 def test_files_exchanged_with_tensorflow(tmp_path, kind):
     """A TFRecord file of Examples written by TF 2.21 reads in fn, and one fn writes reads in TF."""
     env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
-    fn_env = dict(env, PYTHONPATH=os.path.join(os.path.dirname(__file__), "..", "..", "python"))
+    fn_env = dict(env, PYTHONPATH=fn_import_root())
     by_tf, by_fn = str(tmp_path / "tf.rec"), str(tmp_path / "fn.rec")
     _run(TF_PYTHON, _WRITE.format(mod="tensorflow"), by_tf, kind, env)
     _run(sys.executable, _WRITE.format(mod="fn"), by_fn, kind, fn_env)

@@ -11,8 +11,9 @@ import pytest
 
 pytestmark = pytest.mark.fn_only
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PYTHON_PATH = os.path.join(ROOT, "python")
+from tfbackend import fn_import_root
+
+PYTHON_PATH = fn_import_root()
 
 
 def _run(args, tmp_path, env_extra=None):
