@@ -262,7 +262,6 @@ def state(out):
     """Variables created in scope (mirrored / sync-on-read, aggregation) and checkpoints as TF's
     multi-worker tutorial writes them."""
     strategy = make_strategy(timeout=120)
-    n = strategy.num_replicas_in_sync
     idx = worker_index(strategy)
     agg, sync = tf.VariableAggregation, tf.VariableSynchronization
     with strategy.scope():

@@ -13,7 +13,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 from fn import errors
 
 
-def _not_found(path: Any) -> errors.NotFoundError:
+def _not_found(path: Any) -> Exception:
     return errors.NotFoundError(None, None, f"{os.fspath(path)}; No such file or directory")
 
 
@@ -56,7 +56,8 @@ class GFile:
         self._f.write(data)
 
     def seek(self, offset: Optional[int] = None, whence: int = 0, position: Optional[int] = None) -> int:
-        return self._f.seek(position if offset is None else offset, whence)
+        target = position if offset is None else offset
+        return self._f.seek(0 if target is None else target, whence)
 
     def tell(self) -> int:
         return self._f.tell()
@@ -99,7 +100,7 @@ def isdir(path: Any) -> bool:
 def glob(pattern: Any) -> List[str]:
     """``tf.io.gfile.glob``: the paths matching ``pattern`` (a string or a list of patterns)."""
     patterns = [pattern] if isinstance(pattern, (str, bytes, os.PathLike)) else list(pattern)
-    return [p for pat in patterns for p in _glob.glob(os.fspath(pat))]
+    return [p for pat in patterns for p in _glob.glob(str(os.fsdecode(pat)))]
 
 
 def listdir(path: Any) -> List[str]:
