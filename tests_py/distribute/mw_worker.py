@@ -16,8 +16,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tfbackend import tf, IS_TF  # noqa: E402
 
 
-def make_strategy(timeout=None):
-    options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=timeout) if timeout else None
+def make_strategy(timeout=None, bytes_per_pack=0):
+    options = None
+    if timeout or bytes_per_pack:
+        options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=timeout,
+                                                                  bytes_per_pack=bytes_per_pack)
     return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
 
 
@@ -41,10 +44,12 @@ def initial_weights(features=5, hidden=8, seed=1):
             rng.randn(hidden, 1).astype(np.float32) * 0.5, np.zeros(1, np.float32)]
 
 
-def train(out, per_worker_batch, steps):
+def train(out, per_worker_batch, steps, bytes_per_pack=0):
     """The key property's run: an MLP trained by a custom loop (TF's distributed custom-training
-    tutorial): strategy.run, compute_average_loss, all-reduced gradients, SGD."""
-    strategy = make_strategy()
+    tutorial): strategy.run, compute_average_loss, all-reduced gradients, SGD. With
+    ``bytes_per_pack`` the gradients are all-reduced in several packs (fn: split all-reduces that
+    overlap backprop)."""
+    strategy = make_strategy(bytes_per_pack=bytes_per_pack)
     n = strategy.num_replicas_in_sync
     global_batch = per_worker_batch * n
     x, y = data()

@@ -91,14 +91,14 @@ def launch(n, scenario, out, *args, timeout=300, check=True):
 
 
 @needs_launcher
-@pytest.mark.parametrize("n", [2, 3])
-def test_n_workers_train_like_one_process_with_n_times_the_batch(tmp_path, n):
+@pytest.mark.parametrize("n,bytes_per_pack", [(2, 0), (3, 64)])
+def test_n_workers_train_like_one_process_with_n_times_the_batch(tmp_path, n, bytes_per_pack):
     per_worker, steps = 4, 6
     multi = tmp_path / "multi"
     single = tmp_path / "single"
     multi.mkdir()
     single.mkdir()
-    _, _, results = launch(n, "train", multi, per_worker, steps)
+    _, _, results = launch(n, "train", multi, per_worker, steps, bytes_per_pack)
     assert sorted(results) == list(range(n))
     assert all(r["replicas"] == n for r in results.values())
     # The single process: no cluster, the global batch.
