@@ -331,6 +331,33 @@ def state(out):
     return res
 
 
+def stall_split(out):
+    """As ``stall``, in a Function's second call: the gradients' split all-reduce (start, then
+    done) times out in its done."""
+    strategy = make_strategy(timeout=3)
+    idx = worker_index(strategy)
+    with strategy.scope():
+        w = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def step():
+        def replica():
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(w * w)
+            return tf.distribute.get_replica_context().all_reduce("SUM", tape.gradient(loss, w))
+        return strategy.run(replica)
+
+    step()                     # both workers: traced, plan compared
+    if idx == 1:
+        time.sleep(60)
+    t0 = time.time()
+    try:
+        step()
+        return {"error": None}
+    except Exception as e:  # noqa: BLE001
+        return {"error": type(e).__name__, "message": str(e), "seconds": time.time() - t0}
+
+
 def main():
     scenario, out = sys.argv[1], sys.argv[2]
     args = [int(a) for a in sys.argv[3:]]

@@ -160,8 +160,9 @@ def test_mismatched_programs_fail_on_every_worker(tmp_path):
 
 @needs_launcher
 @pytest.mark.fn_only
-def test_a_stalled_worker_is_named_within_the_timeout(tmp_path):
-    code, output, results = launch(2, "stall", tmp_path, timeout=60, check=False)
+@pytest.mark.parametrize("scenario", ["stall", "stall_split"])
+def test_a_stalled_worker_is_named_within_the_timeout(tmp_path, scenario):
+    code, output, results = launch(2, scenario, tmp_path, timeout=60, check=False)
     assert 0 in results, output[-3000:]
     r = results[0]
     assert r["error"] == "DeadlineExceededError", r
