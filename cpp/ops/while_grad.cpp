@@ -119,6 +119,29 @@ Attrs list_attrs(const TensorSpec& s) {
   return Attrs{{"element_dtype", s.dtype}, {"element_shape", s.dtype == DType::Variant ? Shape{} : s.shape}};
 }
 
+// When `t`, a value of builder `b`'s graph, is MatMul(A, B, transpose_a=True) (through
+// Identity nodes) of static rank-2 float operands -- a matmul's weight gradient, a sum over the
+// rows of A and B -- its operands; else two nodes -1. Summed over the iterations of a loop it
+// is one matmul of the operands stacked over time: [A_1; ...; A_T]^T [B_1; ...; B_T].
+std::pair<NodeOutput, NodeOutput> row_contraction(const GraphBuilder& b, const TensorPtr& t) {
+  const std::pair<NodeOutput, NodeOutput> none{NodeOutput{-1, 0}, NodeOutput{-1, 0}};
+  const Graph& g = *b.graph();
+  if (!t || t->is_eager() || t->graph_id != g.id()) return none;
+  NodeOutput o{t->node, t->index};
+  while (g.node(o.node).op == "Identity" && g.node(o.node).inputs.size() == 1) o = g.node(o.node).inputs[0];
+  const Node& mm = g.node(o.node);
+  if (mm.op != "MatMul" || mm.inputs.size() != 2 || !mm.attrs.get_or("transpose_a", false) ||
+      mm.attrs.get_or("transpose_b", false))
+    return none;
+  for (const NodeOutput& in : mm.inputs) {
+    const TensorSpec& spec = g.node(in.node).outputs.at(in.index);
+    if ((spec.dtype != DType::Float32 && spec.dtype != DType::Float64) || !spec.shape.has_rank() ||
+        spec.shape.rank() != 2 || spec.shape.num_elements() < 0)
+      return none;
+  }
+  return {mm.inputs[0], mm.inputs[1]};
+}
+
 TensorPtr capture(GraphBuilder& b, const TensorPtr& outer, const char* name) {
   NodeOutput o = b.capture_by_reference(outer, name);
   return b.symbolic(o.node, o.index);
@@ -246,6 +269,30 @@ class WhileGradient {
         cap_grad_[j] = 1;
         cap_grad_spec_[j] = TensorSpec{g[n_ + j]->dtype(), g[n_ + j]->shape()};
       }
+    plan_hoisting(probe, g);
+  }
+
+  // Capture gradients that are one matmul over rows per iteration (a weight's gradient
+  // x_t^T @ dz_t) are not summed in the backward loop: its operands are stacked, and one large
+  // matmul after the loop sums them all (fewer, larger matmuls). Operands shared by several
+  // gradients (an LSTM's dz_t feeds both weights') get one stack.
+  void plan_hoisting(const GraphBuilder& probe, const std::vector<TensorPtr>& g) {
+    hoist_.assign(m_, {-1, -1});
+    hoist_spec_.clear();
+    std::vector<NodeOutput> seen;
+    auto slot = [&](const NodeOutput& o) {
+      for (size_t q = 0; q < seen.size(); ++q)
+        if (seen[q] == o) return static_cast<int>(q);
+      seen.push_back(o);
+      hoist_spec_.push_back(probe.graph()->node(o.node).outputs.at(o.index));
+      return static_cast<int>(seen.size() - 1);
+    };
+    for (size_t j = 0; j < m_; ++j) {
+      if (!cap_grad_[j]) continue;
+      auto ab = row_contraction(probe, g[n_ + j]);
+      if (ab.first.node < 0 || g[n_ + j]->dtype() != cap_grad_spec_[j].dtype) continue;
+      hoist_[j] = {slot(ab.first), slot(ab.second)};
+    }
   }
 
   // The captures' gradient sums start at zero (a variable's: zeros like its value).
@@ -268,7 +315,7 @@ class WhileGradient {
 
   // The backward body: one iteration's gradients from the stacked inputs and outputs.
   std::vector<NodeOutput> backward_body(GraphBuilder& b, const TensorPtr& i, const std::vector<TensorPtr>& g,
-                                        const std::vector<TensorPtr>& c, const std::vector<TensorPtr>& lists) {
+                                        const std::vector<TensorPtr>& c, std::vector<TensorPtr> lists) {
     std::vector<NodeOutput> res;
     TensorPtr prev = dispatch1("Sub", {i, scalar_i32(1)});
     std::vector<TensorPtr> ins, outs;
@@ -286,9 +333,35 @@ class WhileGradient {
     std::vector<TensorPtr> grads = graph_gradients(*body_, ins, g, outs, &fv);
     res.push_back(local(b, prev));
     for (size_t k : gv_) res.push_back(local(b, grads[k] ? grads[k] : zeros_like(ins[k])));
+    // The hoisted gradients' operands, written at the iteration's index (the probe's plan; a
+    // gradient whose operands do not fit it is summed here as the others).
+    const size_t first_hoisted = n_ + inter_spec_.size();
+    std::vector<TensorPtr> operand(hoist_spec_.size());
+    hoisted_.assign(m_, 0);
+    for (size_t j : gcap_) {
+      if (hoist_[j].first < 0) continue;
+      auto ab = row_contraction(b, grads[n_ + j]);
+      if (ab.first.node < 0) continue;
+      TensorPtr x = b.symbolic(ab.first.node, ab.first.index), y = b.symbolic(ab.second.node, ab.second.index);
+      TensorPtr &sx = operand[hoist_[j].first], &sy = operand[hoist_[j].second];
+      auto fits = [](const TensorPtr& have, const TensorPtr& v) {
+        return !have || (have->node == v->node && have->index == v->index);
+      };
+      if (!fits(sx, x) || !fits(sy, y)) continue;
+      sx = x;
+      sy = y;
+      hoisted_[j] = 1;
+    }
+    for (size_t q = 0; q < operand.size(); ++q) {
+      if (!operand[q]) continue;
+      Attrs a = list_attrs(hoist_spec_[q]);
+      a.set("resize_if_index_out_of_bounds", true);
+      lists[first_hoisted + q] =
+          dispatch1("TensorListSetItem", {lists[first_hoisted + q], prev, operand[q]}, std::move(a));
+    }
     for (size_t j : gcap_) {
       TensorPtr sum = c[j];
-      if (grads[n_ + j])
+      if (grads[n_ + j] && !hoisted_[j])
         sum = c[j]->dtype() == DType::Variant ? dispatch1("AddN", {c[j], grads[n_ + j]}, Attrs{{"N", int64_t{2}}})
                                               : dispatch1("AddV2", {c[j], grads[n_ + j]});
       res.push_back(local(b, sum));
@@ -313,7 +386,7 @@ class WhileGradient {
       std::vector<TensorPtr> g(n_), c(m_), lists;
       for (size_t k : gv_) g[k] = b.add_placeholder("grad", var_grad_spec_[k]);
       for (size_t j : gcap_) c[j] = b.add_placeholder("capture_grad", cap_grad_spec_[j]);
-      for (size_t k = 0; k < n_ + inter_spec_.size(); ++k)
+      for (size_t k = 0; k < n_ + inter_spec_.size() + hoist_spec_.size(); ++k)
         lists.push_back(b.add_placeholder("accumulator", list_spec_));
       b.graph()->outputs = which ? backward_body(b, i, g, c, lists)
                                  : std::vector<NodeOutput>{local(b, dispatch1("Greater", {i, scalar_i32(0)}))};
@@ -322,10 +395,29 @@ class WhileGradient {
     for (size_t k : gv_) binit.push_back(gc_.out_grads[k] ? gc_.out_grads[k] : zeros_like(gc_.outputs[k]));
     for (size_t j : gcap_) binit.push_back(cap_zero_[j]);
     for (auto& s : stacks_) binit.push_back(s);
+    for (const TensorSpec& spec : hoist_spec_)
+      binit.push_back(dispatch1("TensorListReserve", {scalar_i32(0)}, list_attrs(spec)));
     std::vector<TensorPtr> out = build_while(binit, *bwd[0], *bwd[1], -1, "while_grad");
     std::vector<TensorPtr> result(gc_.inputs.size());
     for (size_t q = 0; q < gv_.size(); ++q) result[gv_[q]] = out[1 + q];
     for (size_t q = 0; q < gcap_.size(); ++q) result[n_ + gcap_[q]] = out[1 + gv_.size() + q];
+    // The hoisted sums: each operand stacked over the iterations as rows, one matmul.
+    const size_t lists_at = 1 + gv_.size() + gcap_.size() + n_ + inter_spec_.size();
+    std::vector<TensorPtr> rows(hoist_spec_.size());
+    auto stacked_rows = [&](int q) {
+      if (!rows[q]) {
+        const TensorSpec& spec = hoist_spec_[q];
+        Attrs a = list_attrs(spec);
+        a.set("num_elements", int64_t{-1});
+        TensorPtr st = dispatch1("TensorListStack", {out[lists_at + q]}, std::move(a));
+        rows[q] = dispatch1("Reshape", {st, grad::int_vector({-1, spec.shape[1]})});
+      }
+      return rows[q];
+    };
+    for (size_t j : gcap_)
+      if (hoisted_[j])
+        result[n_ + j] = dispatch1("MatMul", {stacked_rows(hoist_[j].first), stacked_rows(hoist_[j].second)},
+                                   Attrs{{"transpose_a", true}, {"transpose_b", false}});
     return result;
   }
 
@@ -334,10 +426,13 @@ class WhileGradient {
   size_t n_ = 0, m_ = 0;  // loop vars, captures
   int64_t max_iter_ = -1;
   std::vector<TensorSpec> var_spec_, cap_spec_;
-  TensorPtr iterations_;                // the accumulating loop's iteration count
-  std::vector<TensorPtr> stacks_;       // per loop var: its value at each iteration; then per intermediate
-  std::vector<int> inter_;              // the body nodes whose values are stacked (intermediates_to_stack)
-  std::vector<TensorSpec> inter_spec_;  // their outputs, one stack each
+  TensorPtr iterations_;                    // the accumulating loop's iteration count
+  std::vector<TensorPtr> stacks_;           // per loop var: its value at each iteration; then per intermediate
+  std::vector<int> inter_;                  // the body nodes whose values are stacked (intermediates_to_stack)
+  std::vector<TensorSpec> inter_spec_;      // their outputs, one stack each
+  std::vector<std::pair<int, int>> hoist_;  // per capture: its gradient's operand stacks, or -1 (plan_hoisting)
+  std::vector<TensorSpec> hoist_spec_;      // per operand stack: the operand
+  std::vector<char> hoisted_;               // per capture: its gradient is summed after the loop
   std::vector<char> var_grad_, cap_grad_;
   std::vector<TensorSpec> var_grad_spec_, cap_grad_spec_;
   std::vector<TensorPtr> cap_zero_;

@@ -180,3 +180,35 @@ def test_backward_loop_reads_the_stacked_sigmoid_instead_of_recomputing_it():
     # The sigmoid's gradient reads its output from a stack the forward loop filled.
     assert grad_body[0].count('op: "Sigmoid"') == 0
     assert grad_body[0].count('op: "TensorListGetItem"') >= 3  # h before, h after, the sigmoid
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("n_steps", [0, 1, 5])
+def test_weight_gradients_summed_after_the_loop(dtype, n_steps):
+    # A weight's gradient is a matmul over rows per iteration (h^T @ dz): fn sums it after the
+    # loop as one matmul of the stacked operands. Variants: transpose_b, a weight used twice
+    # (its per-iteration gradient is a sum of two matmuls), a plain tensor capture, no iteration.
+    r = _rng(3)
+    w1 = tf.Variable(r.normal(size=(5, 5)).astype(dtype) * 0.4)
+    w2 = tf.Variable(r.normal(size=(5, 5)).astype(dtype) * 0.4)
+    u = tf.constant(r.normal(size=(5, 5)).astype(dtype) * 0.4)
+    xs = tf.constant(r.normal(size=(max(n_steps, 1), 3, 5)).astype(dtype))
+
+    def run(xs, u, steps):
+        with tf.GradientTape() as tape:
+            tape.watch(u)
+            h = tf.ones([3, 5], dtype)
+            for t in steps:
+                a = tf.matmul(h, w1, transpose_b=True) + tf.matmul(xs[t], u)
+                h = tf.tanh(a + tf.matmul(tf.sigmoid(a), w2) + tf.matmul(h, w2))
+            loss = tf.reduce_sum(h * h)
+        return [loss] + tape.gradient(loss, [w1, w2, u, xs])
+
+    looped = tf.function(lambda xs, u: run(xs, u, tf.range(n_steps)))(xs, u)
+    unrolled = run(xs, u, range(n_steps))
+    # No iteration: the unrolled loop has no gradient (None), the While one zeros.
+    unrolled = [
+        tf.zeros_like(v) if g is None and looped[k] is not None else g
+        for k, (g, v) in enumerate(zip(unrolled, [None, w1, w2, u, xs]))
+    ]
+    _close(looped, unrolled, tol=1e-5)
