@@ -86,6 +86,9 @@ TensorPtr GraphBuilder::add_placeholder(const std::string& name, const TensorSpe
   n.name = name;
   n.attrs.set("dtype", spec.dtype);
   n.attrs.set("shape", spec.shape);
+  // TF records the name asked for (the parameter's or the TensorSpec's) before the graph makes
+  // it unique: `x`, `x_1` both say "x" (Operation.get_attr, GraphDef export).
+  n.attrs.set("_user_specified_name", name);
   n.outputs = {spec};
   int idx = graph_->add_node(std::move(n));
   graph_->arg_placeholders.push_back(idx);

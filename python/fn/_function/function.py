@@ -88,6 +88,8 @@ class Function(_core.FunctionBase):
         self._jit_compile = jit_compile
         self._bound_self = _bound_self  # weakref to the instance of a bound method
         self._signature = _Signature(python_function, skip_first=_bound_self is not None)
+        if input_signature is not None and not isinstance(input_signature, (tuple, list)):
+            raise TypeError(f"input_signature must be either a tuple or a list, got {type(input_signature)}.")
         self._input_signature = None if input_signature is None else tuple(input_signature)
         if (
             self._input_signature is not None
@@ -290,9 +292,24 @@ class Function(_core.FunctionBase):
 
     # -- input_signature
     def _validate_input_signature(self) -> None:
-        for s in _flatten_specs(self._input_signature):
-            if not isinstance(s, TensorSpec) and not hasattr(type(s), "_fn_from_components"):
-                raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got {s!r}")
+        """TF's checks of an input_signature when the Function is made (TypeError each)."""
+        specs = _flatten_specs(self._input_signature)
+        variable_specs = [s for s in specs if _is_variable_leaf(s)]
+        if variable_specs:
+            raise TypeError(f"input_signature doesn't support VariableSpec, got {variable_specs}")
+        bad = [s for s in specs if not isinstance(s, TensorSpec) and not hasattr(type(s), "_fn_from_components")]
+        if bad:
+            raise TypeError(
+                "input_signature must be a possibly nested sequence of TensorSpec objects, got invalid "
+                f"args {bad} with types {[type(s) for s in bad]}."
+            )
+        # Every positional parameter past the signature needs a default (TF's function type).
+        positional = self._signature.positional
+        if positional and positional[0].name == "self":  # a method, bound later (TF skips it too)
+            positional = positional[1:]
+        for p in positional[len(self._input_signature) :]:
+            if p.default is inspect.Parameter.empty:
+                raise TypeError(f"input_signature missing type constraint for {p.name}")
 
     def _apply_input_signature(self, args: tuple, kwargs: dict) -> Tuple[tuple, tuple, List[str], dict]:
         """Values converted to match the signature, and the canonical arguments to trace with
@@ -500,14 +517,15 @@ def _spec_evaluator(graph: Any, builder: Any) -> Callable[[Any], Any]:
 
 
 def _structure(v: Any) -> Any:
-    """The nesting of lists and dicts in an argument (what TF checks a trace left unmodified)."""
+    """The nesting of lists and dicts in an argument and the identity of their items (what TF
+    checks a trace left unmodified: `l.reverse()` or `d.update(t1=...)` keep the nesting)."""
     if isinstance(v, list):
         return ("list", id(v), tuple(_structure(x) for x in v))
     if isinstance(v, tuple):
         return tuple(_structure(x) for x in v)
     if isinstance(v, dict):
         return ("dict", id(v), tuple((repr(k), _structure(v[k])) for k in sorted(v, key=repr)))
-    return None
+    return id(v)
 
 
 def _check_no_weakrefs(pos: tuple, kw: dict) -> None:
