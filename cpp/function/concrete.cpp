@@ -148,7 +148,11 @@ std::vector<TensorPtr> ConcreteFunction::call(const std::vector<TensorPtr>& args
       throw_error(Code::InvalidArgument, "cannot compute ", name, " as input #", i,
                   "(zero-based) was expected to be a ", tf_type_string(spec.dtype), " tensor but is a ",
                   tf_type_string(args[i]->dtype()), " tensor [Op:", name, "]");
-    if (!args[i]->shape().is_subtype_of(spec.shape) && args[i]->shape().has_rank())
+    // Eagerly a shape outside the traced one is refused (docs/DESIGN.md); while tracing, a
+    // partly known shape compatible with it is cast to it (TF), and shapes are re-inferred.
+    bool fits = args[i]->shape().is_subtype_of(spec.shape) || !args[i]->shape().has_rank() ||
+                (current_builder() && args[i]->shape().is_compatible_with(spec.shape));
+    if (!fits)
       throw_error(Code::InvalidArgument, "cannot compute ", name, " as input #", i,
                   "(zero-based) was expected to have shape ", spec.shape.to_string(), " but has shape ",
                   args[i]->shape().to_string(), " [Op:", name, "]");

@@ -131,6 +131,10 @@ class ConcreteFunction:
                     raise _CastError(f"{fname}: expected argument #{i}(zero-based) to be a Tensor; got "
                                      f"{type(v).__name__} ({v!r}).")
                 v = v.__fn_tensor__(None)
+            if not v._is_eager and (v.dtype != specs[i].dtype or not v.shape.is_compatible_with(specs[i].shape)):
+                # While tracing the flat signature checks the spec too (eagerly the kernel does).
+                raise _CastError(f"{fname}: expected argument #{i}(zero-based) to be a "
+                                 f"{specs[i]!r}; got {TensorSpec(v.shape, v.dtype)!r}.")
             out.append(v)
         return out
 
@@ -159,6 +163,8 @@ class ConcreteFunction:
                     got = _core.convert_to_tensor(got, None, expected.dtype)
                 except Exception:
                     raise _CastError(f"Can not cast {got!r} to {expected!r}") from None
+            elif got.dtype != expected.dtype or not got.shape.is_compatible_with(expected.shape):
+                raise _CastError(f"Can not cast {TensorSpec(got.shape, got.dtype)!r} to {expected!r}")
             flat.append(got)
             return
         if hasattr(type(expected), "__fn_composite__"):

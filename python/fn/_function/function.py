@@ -28,7 +28,8 @@ from fn._state.variables import _creation_scope
 from fn._tensor.tensor_spec import TensorSpec
 from fn._function.concrete_function import ConcreteFunction
 from fn._function.func_graph import FuncGraph
-from fn._function.function_args import _is_variable_leaf, _placeholders, _Signature, _to_spec, _walk
+from fn._function.function_args import (_flatten_tensors, _is_variable_leaf, _placeholders, _Signature, _to_spec,
+                                       _walk)
 from fn._function.input_signature import _binding_error, _CastError, _conform
 from fn._function.retracing import _count_call, _explain
 
@@ -151,6 +152,12 @@ class Function(_core.FunctionBase):
     def function_spec(self) -> inspect.Signature:
         return self._signature.sig
 
+    @property
+    def __signature__(self) -> inspect.Signature:
+        # What inspect.signature shows: a bound method's Function has no `self` (wrapping it in
+        # another tf.function then binds keywords as the method does).
+        return self._signature.sig
+
     def experimental_get_tracing_count(self) -> int:
         return self._tracing_count
 
@@ -159,6 +166,14 @@ class Function(_core.FunctionBase):
         if self._input_signature is not None and not args and not kwargs:
             args = self._input_signature
         concrete, _ = self._get_concrete(args, kwargs, allow_specs=True)
+        if self._input_signature is None:
+            pos, kw, names = self._signature.bind(args, kwargs, self._name)
+            if _renames_inputs(concrete, pos, kw):
+                # TF: TensorSpec names are not part of the trace type, but asking for other
+                # names traces again and the new concrete function replaces the cached one.
+                key, _ = _core.make_key(pos if not kw else (pos, kw))
+                with self._lock:
+                    concrete = self._trace(pos, kw, names, key)
         return concrete
 
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
@@ -250,6 +265,8 @@ class Function(_core.FunctionBase):
             key, _ = _core.make_key(pos)
             _, leaves = _core.make_key(values)
         else:
+            if kwargs:
+                _check_sanitized_names(kwargs)
             pos, kw, names = self._signature.bind(args, kwargs, self._name)
             key, leaves = _core.make_key(pos if not kw else (pos, kw))
         concrete = self._cache_lookup(key)
@@ -355,7 +372,9 @@ class Function(_core.FunctionBase):
                 if self._input_signature is not None and isinstance(leaf, TensorSpec):
                     spec_shape = leaf.shape
                 ph = builder.add_placeholder(
-                    leaf.name if isinstance(leaf, TensorSpec) and leaf.name else name, leaf.dtype, spec_shape
+                    leaf.name if isinstance(leaf, TensorSpec) and leaf.name else sanitize_arg_name(name),
+                    leaf.dtype,
+                    spec_shape,
                 )
                 placeholders.append(ph)
                 return ph
@@ -514,6 +533,36 @@ def _spec_evaluator(graph: Any, builder: Any) -> Callable[[Any], Any]:
             return t
 
     return evaluate
+
+
+def _renames_inputs(concrete: ConcreteFunction, pos: tuple, kw: dict) -> bool:
+    """Whether named TensorSpecs among the arguments differ from the names ``concrete`` was
+    traced with (an unnamed spec matches any)."""
+    def specs(v: Any) -> List[Any]:
+        return [x for x in _flatten_tensors(v) if isinstance(x, TensorSpec)]
+
+    pairs = list(zip(pos, concrete._pos_values)) + [(kw[k], concrete._kw_values.get(k)) for k in kw]
+    for new, old in pairs:
+        a, b = specs(new), specs(old)
+        if len(a) == len(b) and any(x.name is not None and x.name != y.name for x, y in zip(a, b)):
+            return True
+    return False
+
+
+def sanitize_arg_name(name: str) -> str:
+    """TF's placeholder name for a parameter: non-alphanumerics become ``_``, and a name that
+    does not start with a letter gets ``arg_`` in front (``a/b`` -> ``a_b``)."""
+    swapped = "".join(c if c.isalnum() else "_" for c in name)
+    return swapped if swapped[:1].isalpha() else "arg_" + swapped
+
+
+def _check_sanitized_names(kwargs: dict) -> None:
+    sanitized = {sanitize_arg_name(k) for k in kwargs}
+    if len(sanitized) != len(kwargs):
+        raise ValueError(
+            "Name collision after sanitization. Please rename tf.function input parameters. "
+            f"Original: {sorted(kwargs)}, Sanitized: {sorted(sanitized)}"
+        )
 
 
 def _structure(v: Any) -> Any:
