@@ -80,8 +80,9 @@ def join(inputs: Any, separator: str = "", name: Optional[str] = None) -> Any:
     return _run("StringJoin", tensors, {"separator": separator, "N": len(tensors)}, name)
 
 
-def reduce_join(inputs: Any, axis: Any = None, keepdims: bool = False, separator: str = "",
-                name: Optional[str] = None) -> Any:
+def reduce_join(
+    inputs: Any, axis: Any = None, keepdims: bool = False, separator: str = "", name: Optional[str] = None
+) -> Any:
     """``tf.strings.reduce_join``: joins the strings along ``axis`` with ``separator``; the first
     listed axis varies fastest in the joined order (all axes, row-major, when None). Done as
     StringJoin over the slices of each reduced axis."""
@@ -97,7 +98,7 @@ def reduce_join(inputs: Any, axis: Any = None, keepdims: bool = False, separator
     dims = x.shape.as_list()
     if builtins.any(dims[a] is None for a in axes):
         raise ValueError("tf.strings.reduce_join needs the reduced dimensions known in fn")
-    if builtins.any(dims[a] == 0 for a in axes):   # nothing to join: empty strings
+    if builtins.any(dims[a] == 0 for a in axes):  # nothing to join: empty strings
         kept = [1 if i in axes else d for i, d in enumerate(dims) if keepdims or i not in axes]
         return fill(kept, convert_to_tensor("", string))
     removed: List[int] = []

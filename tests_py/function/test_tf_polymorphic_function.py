@@ -599,26 +599,26 @@ def _get_list():
 
 
 def _list_mutators():
-    def append(l):
-        l.append(tf.constant(0.0))
+    def append(lst):
+        lst.append(tf.constant(0.0))
 
-    def extend(l):
-        l.extend([tf.constant(0.0)])
+    def extend(lst):
+        lst.extend([tf.constant(0.0)])
 
-    def insert(l):
-        l.insert(0, tf.constant(0.0))
+    def insert(lst):
+        lst.insert(0, tf.constant(0.0))
 
-    def pop(l):
-        l.pop()
+    def pop(lst):
+        lst.pop()
 
-    def reverse(l):
-        l.reverse()
+    def reverse(lst):
+        lst.reverse()
 
-    def remove(l):
-        l.remove(l[0])
+    def remove(lst):
+        lst.remove(lst[0])
 
-    def clear(l):
-        l.clear()
+    def clear(lst):
+        lst.clear()
 
     return [append, extend, insert, pop, reverse, remove, clear]
 
@@ -632,8 +632,8 @@ def test_function_modifies_input_list(mutator):
 def test_function_modifies_input_list_keyword():
     @tf.function
     def kwdappend(**kwargs):
-        l = kwargs["l"]  # noqa: E741
-        l.append(tf.constant(0.0))
+        lst = kwargs["l"]
+        lst.append(tf.constant(0.0))
 
     with pytest.raises(ValueError, match=".*() should not modify"):
         kwdappend(l=_get_list())
@@ -683,8 +683,8 @@ def test_function_modifies_input_nest():
 
 def test_function_reads_input_list_without_modifying():
     @tf.function
-    def total(l):
-        return l[0] + l[1]
+    def total(lst):
+        return lst[0] + lst[1]
 
     inp = _get_list()
     assert total(inp).numpy() == 1.0

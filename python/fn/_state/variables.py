@@ -95,9 +95,21 @@ def variable_creator_scope(variable_creator: Callable[..., Any]) -> Iterator[Non
         stack.remove(variable_creator)
 
 
-_CREATOR_ARGS = ("initial_value", "trainable", "validate_shape", "caching_device", "name", "variable_def",
-                 "dtype", "import_scope", "constraint", "synchronization", "aggregation", "shape",
-                 "experimental_enable_variable_lifting")
+_CREATOR_ARGS = (
+    "initial_value",
+    "trainable",
+    "validate_shape",
+    "caching_device",
+    "name",
+    "variable_def",
+    "dtype",
+    "import_scope",
+    "constraint",
+    "synchronization",
+    "aggregation",
+    "shape",
+    "experimental_enable_variable_lifting",
+)
 
 
 class _VariableMeta(type):
