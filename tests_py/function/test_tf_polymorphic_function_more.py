@@ -864,3 +864,29 @@ def test_recursive_tf_function_with_cond():
 
     with pytest.raises(RecursionError):
         recursive_fn(tf.constant(5))
+
+
+# concrete_function_test.py: its ConcreteFunction/AtomicFunction constructors are TF-internal
+# (cf.ConcreteFunction(atomic_fn), atomic_function.from_function_def); the public call it checks:
+def test_concrete_function_of_dicts_with_variables_ragged_and_python_values():
+    @tf.function
+    def add_dicts(dict_a, dict_b):
+        result = {}
+        for key in dict_a.keys():
+            result[key] = dict_a[key] + dict_b[key]
+        return result
+
+    dict_a = {"tensor": tf.constant(1), "variable": tf.Variable(2),
+              "ragged_tensor": tf.RaggedTensor.from_row_splits(values=[3, 1, 4, 1, 5, 9, 2, 6],
+                                                               row_splits=[0, 4, 4, 7, 8, 8]),
+              "python_int": 4}
+    dict_b = {"tensor": tf.constant(2), "variable": tf.Variable(5),
+              "ragged_tensor": tf.RaggedTensor.from_row_splits(values=[4, 2, 4, 1, 6, 9, 3, 6],
+                                                               row_splits=[0, 4, 4, 7, 8, 8]),
+              "python_int": 5}
+    concrete_fn = add_dicts.get_concrete_function(dict_a, dict_b)
+    result = concrete_fn(dict_a, dict_b)
+    assert result["tensor"].numpy() == 3
+    assert result["variable"].numpy() == 7
+    assert result["ragged_tensor"].flat_values.numpy().tolist() == [7, 3, 8, 2, 11, 18, 5, 12]
+    assert result["python_int"].numpy() == 9

@@ -123,6 +123,7 @@ class Function(_core.FunctionBase):
             self._input_signature is not None
             and all(isinstance(s, TensorSpec) for s in self._input_signature)
             and len(self._input_signature) == len(self._signature.positional)
+            and not any(p.kind is inspect.Parameter.KEYWORD_ONLY for p in self._signature.params)
         ):
             self._set_signature_fast(_core.make_key(tuple(self._input_signature))[0], list(self._input_signature))
         self._lock = threading.RLock()
@@ -262,8 +263,9 @@ class Function(_core.FunctionBase):
     def _get_concrete(self, args: tuple, kwargs: dict, allow_specs: bool) -> Tuple[ConcreteFunction, List[Any]]:
         if self._input_signature is not None:
             values, pos, names, kw = self._apply_input_signature(args, kwargs)
-            key, _ = _core.make_key(pos)
-            _, leaves = _core.make_key(values)
+            # Keyword-only parameters keep their defaults; a tensor default is an input too.
+            key, _ = _core.make_key(pos if not kw else (pos, kw))
+            _, leaves = _core.make_key(values if not kw else (values, kw))
         else:
             if kwargs:
                 _check_sanitized_names(kwargs)
@@ -320,6 +322,11 @@ class Function(_core.FunctionBase):
                 "input_signature must be a possibly nested sequence of TensorSpec objects, got invalid "
                 f"args {bad} with types {[type(s) for s in bad]}."
             )
+        for p in self._signature.params:
+            if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is inspect.Parameter.empty:
+                raise TypeError(
+                    f"Since input_signature is defined, keyword-only parameter `{p.name}` must have a default value"
+                )
         # Every positional parameter past the signature needs a default (TF's function type).
         positional = self._signature.positional
         if positional and positional[0].name == "self":  # a method, bound later (TF skips it too)
