@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <unordered_map>
 
 #include "bindings/convert.h"
 #include "bindings/py_types.h"
@@ -132,6 +133,9 @@ struct KeyBuilder {
   py::list spec_leaves;           // the Python leaf objects (tensors or TensorSpecs) in order
   bool has_specs = false;
   bool want_spec_leaves = true;  // the fast path needs only `leaves`
+  // Each distinct Variable of a call, numbered in order of appearance (TF's VariableSpec
+  // alias_id): f(v1, v1) and f(v1, v2) are different traces, f(v2, v2) reuses f(v1, v1)'s.
+  std::unordered_map<const Tensor*, int> variable_alias;
 
   TypePtr build(py::handle v) {
     PyObject* p = v.ptr();
@@ -228,9 +232,11 @@ struct KeyBuilder {
     if (!PyType_Check(p) && py::hasattr(py::type::of(v), "_fn_variable")) {
       // A Variable argument: its handle is a graph input; its type is dtype/shape (TF).
       py::object handle = v.attr("_fn_handle");
-      leaves.push_back(handle.cast<TensorPtr>());
+      TensorPtr h = handle.cast<TensorPtr>();
+      int alias = variable_alias.emplace(h.get(), static_cast<int>(variable_alias.size())).first->second;
+      leaves.push_back(std::move(h));
       spec_leaves.append(handle);
-      return std::make_shared<PyTraceType>(v.attr("__tf_tracing_type__")(py::none()));
+      return std::make_shared<PyTraceType>(v.attr("_fn_aliased_tracing_type")(alias));
     }
     if (!PyType_Check(p) && py::hasattr(py::type::of(v), "__tf_flatten__")) {
       // TF's extension-type protocol: (metadata, components); the type and the metadata name

@@ -272,6 +272,28 @@ void init_graph(py::module_& m) {
                  if (*sub) out.append(py::make_tuple(kv.first, *sub));
              return out;
            })
+      // Node output `index` as a symbolic tensor (tf.Operation.outputs/inputs of a graph's nodes).
+      .def("node_tensor",
+           [](const std::shared_ptr<Graph>& g, int i, int index) {
+             if (i < 0 || i >= g->num_nodes()) throw_error(Code::InvalidArgument, "node ", i, " not in the graph");
+             const Node& n = g->node(i);
+             if (index < 0 || index >= static_cast<int>(n.outputs.size()))
+               throw_error(Code::InvalidArgument, "node '", n.name, "' has no output ", index);
+             auto t = std::make_shared<Tensor>(n.outputs[index].dtype, n.outputs[index].shape);
+             t->graph = g;
+             t->graph_id = g->id();
+             t->node = i;
+             t->index = index;
+             return t;
+           })
+      // Producers of a node's data inputs, as (node, output index) pairs; control inputs apart.
+      .def("node_input_refs",
+           [](const Graph& g, int i) {
+             std::vector<std::pair<int, int>> out;
+             for (auto& in : g.node(i).inputs) out.emplace_back(in.node, in.index);
+             return out;
+           })
+      .def("node_control_inputs", [](const Graph& g, int i) { return g.node(i).control_inputs; })
       .def_property_readonly("arg_placeholders", [](const Graph& g) { return g.arg_placeholders; })
       .def_property_readonly("capture_placeholders", [](const Graph& g) { return g.capture_placeholders; });
 }

@@ -36,6 +36,20 @@ std::shared_ptr<const Plan> ConcreteFunction::plan() const {
   return plan_;
 }
 
+namespace {
+
+// The dims either shape knows (they describe the same value; `a` wins where both know a dim).
+Shape most_specific(const Shape& a, const Shape& b) {
+  if (!a.has_rank()) return b;
+  if (!b.has_rank() || a.rank() != b.rank()) return a;
+  std::vector<int64_t> dims = a.dims();
+  for (int i = 0; i < a.rank(); ++i)
+    if (dims[i] < 0) dims[i] = b[i];
+  return Shape(dims);
+}
+
+}  // namespace
+
 std::vector<TensorPtr> ConcreteFunction::inline_into(GraphBuilder* b, const std::vector<TensorPtr>& args,
                                                      const std::vector<TensorPtr>& caps) const {
   // Copy the callee's nodes into the caller's graph, mapping placeholders to the call's inputs.
@@ -55,16 +69,43 @@ std::vector<TensorPtr> ConcreteFunction::inline_into(GraphBuilder* b, const std:
     if (remap[o.node] >= 0) return NodeOutput{remap[o.node], o.index};
     return NodeOutput{base[o.node].node, base[o.node].index + o.index};
   };
+  // Each node goes through the caller's shape inference and constant folding with the call's
+  // inputs (TF's shape refiner does the same for a function call): a callee traced for
+  // (None, None) returns (3, 5) here when the caller's values say so. Names stay the callee's.
+  Graph& dst = *b->graph();
   for (int i = 0; i < g.num_nodes(); ++i) {
     if (base[i].node >= 0) continue;
     const Node& n = g.node(i);
-    Node copy = n;
-    copy.inputs.clear();
-    for (const NodeOutput& in : n.inputs) copy.inputs.push_back(map_out(in));
-    copy.control_inputs.clear();
+    std::vector<NodeOutput> inputs;
+    inputs.reserve(n.inputs.size());
+    for (const NodeOutput& in : n.inputs) inputs.push_back(map_out(in));
+    std::vector<int> controls;
     for (int c : n.control_inputs)
-      if (remap[c] >= 0) copy.control_inputs.push_back(remap[c]);
-    remap[i] = b->graph()->add_node(std::move(copy));
+      if (remap[c] >= 0) controls.push_back(remap[c]);
+    if (!n.def || n.op == "Placeholder") {
+      Node copy = n;
+      copy.inputs = std::move(inputs);
+      copy.control_inputs = std::move(controls);
+      remap[i] = dst.add_node(std::move(copy));
+      continue;
+    }
+    std::string scope;
+    std::swap(scope, dst.name_scope);  // the callee's names as they are (no caller scope prefix)
+    int idx = -1;
+    try {
+      idx = b->add_node(*n.def, inputs, n.attrs, n.name, nullptr).node;
+    } catch (...) {
+      std::swap(scope, dst.name_scope);
+      throw;
+    }
+    std::swap(scope, dst.name_scope);
+    Node& added = dst.mutable_node(idx);
+    added.control_inputs = std::move(controls);
+    added.defined_at = n.defined_at;
+    if (added.outputs.size() == n.outputs.size())
+      for (size_t k = 0; k < n.outputs.size(); ++k)
+        added.outputs[k].shape = most_specific(added.outputs[k].shape, n.outputs[k].shape);
+    remap[i] = idx;
   }
   std::vector<TensorPtr> out;
   for (const NodeOutput& o : g.outputs) {
@@ -107,7 +148,11 @@ std::vector<TensorPtr> ConcreteFunction::call(const std::vector<TensorPtr>& args
       throw_error(Code::InvalidArgument, "cannot compute ", name, " as input #", i,
                   "(zero-based) was expected to be a ", tf_type_string(spec.dtype), " tensor but is a ",
                   tf_type_string(args[i]->dtype()), " tensor [Op:", name, "]");
-    if (!args[i]->shape().is_subtype_of(spec.shape) && args[i]->shape().has_rank())
+    // Eagerly a shape outside the traced one is refused (docs/DESIGN.md); while tracing, a
+    // partly known shape compatible with it is cast to it (TF), and shapes are re-inferred.
+    bool fits = args[i]->shape().is_subtype_of(spec.shape) || !args[i]->shape().has_rank() ||
+                (current_builder() && args[i]->shape().is_compatible_with(spec.shape));
+    if (!fits)
       throw_error(Code::InvalidArgument, "cannot compute ", name, " as input #", i,
                   "(zero-based) was expected to have shape ", spec.shape.to_string(), " but has shape ",
                   args[i]->shape().to_string(), " [Op:", name, "]");

@@ -75,6 +75,7 @@ std::string Graph::to_text() const {
     os << ")";
     bool first = true;
     for (auto& kv : n.attrs.items()) {
+      if (kv.first == "_user_specified_name") continue;  // the node's name says it (TF's GraphDef keeps it)
       os << (first ? " {" : ", ") << kv.first << "=" << attr_to_string(kv.second);
       first = false;
     }

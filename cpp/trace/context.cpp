@@ -22,7 +22,14 @@ std::function<std::string()>& location_provider() {
 }
 }  // namespace
 
-ContextScope::ContextScope(GraphBuilder* builder) { stack().push_back(Frame{builder}); }
+ContextScope::ContextScope(GraphBuilder* builder) {
+  auto& s = stack();
+  if (builder) {  // the graphs being built around it (up to an eager frame) learn of it
+    for (auto it = s.rbegin(); it != s.rend() && it->builder; ++it)
+      if (it->builder != builder) it->builder->note_inner_graph(builder->graph()->id());
+  }
+  s.push_back(Frame{builder});
+}
 ContextScope::~ContextScope() { stack().pop_back(); }
 
 GraphBuilder* current_builder() {
@@ -49,7 +56,7 @@ std::string current_location() {
   return p ? p() : std::string();
 }
 
-[[noreturn]] void throw_out_of_scope(const Tensor& t) {
+[[noreturn]] void throw_out_of_scope(const Tensor& t, bool inner) {
   std::string where;
   if (auto g = graph_of(t)) {
     if (t.node >= 0 && t.node < g->num_nodes()) where = g->node(t.node).defined_at;
@@ -64,7 +71,7 @@ std::string current_location() {
                     desc + " was defined here:\n" + (where.empty() ? std::string("    <unknown>") : where) +
                     "\n\nThe tensor " + desc + " cannot be accessed from here, because it was defined in " +
                     "another function or code block.";
-  throw Error(Code::TypeError, msg);
+  throw Error(inner ? Code::ValueError : Code::TypeError, msg);
 }
 
 // ---- GraphBuilder ----
@@ -86,6 +93,9 @@ TensorPtr GraphBuilder::add_placeholder(const std::string& name, const TensorSpe
   n.name = name;
   n.attrs.set("dtype", spec.dtype);
   n.attrs.set("shape", spec.shape);
+  // TF records the name asked for (the parameter's or the TensorSpec's) before the graph makes
+  // it unique: `x`, `x_1` both say "x" (Operation.get_attr, GraphDef export).
+  n.attrs.set("_user_specified_name", name);
   n.outputs = {spec};
   int idx = graph_->add_node(std::move(n));
   graph_->arg_placeholders.push_back(idx);
@@ -122,7 +132,7 @@ NodeOutput GraphBuilder::use(const TensorPtr& t, GraphBuilder* outer) {
   for (GraphBuilder* b = outer; b; b = outer_builder_of(b)) {
     if (b->graph()->id() == t->graph_id) return capture_by_reference(t, "capture");
   }
-  throw_out_of_scope(*t);
+  throw_out_of_scope(*t, inner_graphs_.count(t->graph_id) != 0);
 }
 
 EagerPtr GraphBuilder::constant_value(const NodeOutput& o) const {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "graph/graph.h"
@@ -40,6 +41,8 @@ class GraphBuilder {
   // Constant values known for node outputs (for shape rules needing values): Const nodes,
   // and small integer results folded at trace time (shape arithmetic: Shape, Pack, ...).
   EagerPtr constant_value(const NodeOutput& o) const;
+  // Graphs built while this one was being traced (bodies, branches, nested functions).
+  void note_inner_graph(uint64_t id) { inner_graphs_.insert(id); }
 
  private:
   std::shared_ptr<Graph> graph_;
@@ -49,6 +52,7 @@ class GraphBuilder {
   std::vector<TensorPtr> keepalive_;                       // captured eager tensors (keys above are raw pointers)
   std::unordered_map<int, std::vector<EagerPtr>> folded_;  // node -> its folded outputs
   std::unordered_map<int, Shape> partial_;                 // node -> partial value of output 0
+  std::unordered_set<uint64_t> inner_graphs_;
   void record_partial(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
                       const std::vector<EagerPtr>& values, const std::vector<Shape>& partials);
   void try_fold(const OpDef& def, int node, const std::vector<TensorSpec>& in_specs,
@@ -96,6 +100,9 @@ void set_check_numerics(bool enabled);
 bool check_numerics_enabled();
 
 // Out-of-scope error for a graph tensor used where its graph is not being built.
-[[noreturn]] void throw_out_of_scope(const Tensor& t);
+// TypeError as TF's for a tensor of another function or used eagerly; `inner` (a tensor of a
+// graph built inside the current one: a loop body, a branch, a nested function) is TF's
+// InaccessibleTensorError, a ValueError.
+[[noreturn]] void throw_out_of_scope(const Tensor& t, bool inner = false);
 
 }  // namespace fn

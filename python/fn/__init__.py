@@ -199,7 +199,7 @@ from fn._runtime.device import device
 from fn._runtime.log import get_logger
 from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
 from fn._state.module import Module
-from fn._state.variables import Variable, init_scope
+from fn._state.variables import Variable, init_scope, variable_creator_scope
 from fn._tensor.tensor import EagerTensor, Tensor
 from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import (

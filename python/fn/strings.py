@@ -14,10 +14,10 @@ from typing import Any, List, Optional
 import numpy as np
 
 from fn import _core
-from fn._ops.array_ops import convert_to_tensor
+from fn._ops.array_ops import convert_to_tensor, expand_dims, fill, unstack
 from fn._ops.op_call import run_op as _run
 from fn.dtypes import as_dtype, bool_, float32, int32, string
-from fn.errors import InvalidArgumentError
+from fn.errors import InvalidArgumentError, OutOfRangeError
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn._tensor.tensor_shape import TensorShape
 from fn._ragged._strings import ragged_pieces
@@ -28,6 +28,7 @@ __all__ = [
     "bytes_split",
     "format",
     "join",
+    "reduce_join",
     "length",
     "lower",
     "regex_full_match",
@@ -77,6 +78,37 @@ def join(inputs: Any, separator: str = "", name: Optional[str] = None) -> Any:
     """``tf.strings.join``: elementwise concatenation with ``separator`` (scalars broadcast)."""
     tensors = [_strings(x) for x in inputs]
     return _run("StringJoin", tensors, {"separator": separator, "N": len(tensors)}, name)
+
+
+def reduce_join(
+    inputs: Any, axis: Any = None, keepdims: bool = False, separator: str = "", name: Optional[str] = None
+) -> Any:
+    """``tf.strings.reduce_join``: joins the strings along ``axis`` with ``separator``; the first
+    listed axis varies fastest in the joined order (all axes, row-major, when None). Done as
+    StringJoin over the slices of each reduced axis."""
+    x = _strings(inputs)
+    rank = x.shape.rank
+    if rank is None:
+        raise ValueError("tf.strings.reduce_join needs an input of known rank in fn")
+    axes = list(builtins.range(rank - 1, -1, -1)) if axis is None else [axis] if isinstance(axis, int) else list(axis)
+    for a in axes:
+        if not -builtins.max(rank, 1) <= a < builtins.max(rank, 1):
+            raise OutOfRangeError(None, None, f"Invalid reduction dimension {a} for input with {rank} dimension(s)")
+    axes = [a % rank for a in axes] if rank else []
+    dims = x.shape.as_list()
+    if builtins.any(dims[a] is None for a in axes):
+        raise ValueError("tf.strings.reduce_join needs the reduced dimensions known in fn")
+    if builtins.any(dims[a] == 0 for a in axes):  # nothing to join: empty strings
+        kept = [1 if i in axes else d for i, d in enumerate(dims) if keepdims or i not in axes]
+        return fill(kept, convert_to_tensor("", string))
+    removed: List[int] = []
+    for a in axes:
+        at = a if keepdims else a - builtins.sum(1 for r in removed if r < a)
+        x = join(unstack(x, axis=at), separator=separator)
+        if keepdims:
+            x = expand_dims(x, at)
+        removed.append(a)
+    return x
 
 
 def length(input: Any, unit: str = "BYTE", name: Optional[str] = None) -> Any:

@@ -348,6 +348,8 @@ def type_spec_from_value(value: Any) -> Any:
     from fn._tensor.tensor_spec import TensorSpec
     if _core.is_tensor(value):
         return TensorSpec(value.shape, value.dtype)
+    if getattr(type(value), "_fn_variable", False):   # TF: a VariableSpec (dtype, shape, trainable)
+        return value.__tf_tracing_type__(None)
     if _is_composite_value(value):
         return value.__fn_composite__()[0]
     try:

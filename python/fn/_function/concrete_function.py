@@ -72,8 +72,11 @@ class ConcreteFunction:
     def _bind_structured(self, args: tuple, kwargs: dict) -> List[Any]:
         """Every parameter, positionally or by keyword, Python values as traced."""
         names, expected = self._expected()
-        P = inspect.Parameter
-        sig = inspect.Signature([P(n, P.POSITIONAL_OR_KEYWORD) for n in names])
+        sig = self.__dict__.get("_binding_signature")
+        if sig is None:  # the FunctionType's parameter kinds (positional-only with *args, as TF)
+            P = inspect.Parameter
+            sig = inspect.Signature([P(p.name, p.kind) for p in self.function_type.parameters.values()])
+            self._binding_signature = sig
         try:
             given = sig.bind(*args, **kwargs).arguments   # Python's messages, as TF's
         except TypeError as e:
@@ -128,6 +131,10 @@ class ConcreteFunction:
                     raise _CastError(f"{fname}: expected argument #{i}(zero-based) to be a Tensor; got "
                                      f"{type(v).__name__} ({v!r}).")
                 v = v.__fn_tensor__(None)
+            if not v._is_eager and (v.dtype != specs[i].dtype or not v.shape.is_compatible_with(specs[i].shape)):
+                # While tracing the flat signature checks the spec too (eagerly the kernel does).
+                raise _CastError(f"{fname}: expected argument #{i}(zero-based) to be a "
+                                 f"{specs[i]!r}; got {TensorSpec(v.shape, v.dtype)!r}.")
             out.append(v)
         return out
 
@@ -156,15 +163,13 @@ class ConcreteFunction:
                     got = _core.convert_to_tensor(got, None, expected.dtype)
                 except Exception:
                     raise _CastError(f"Can not cast {got!r} to {expected!r}") from None
+            elif got.dtype != expected.dtype or not got.shape.is_compatible_with(expected.shape):
+                raise _CastError(f"Can not cast {TensorSpec(got.shape, got.dtype)!r} to {expected!r}")
             flat.append(got)
             return
         if hasattr(type(expected), "__fn_composite__"):
-            if hasattr(type(got), "__fn_composite__"):
-                got_spec, parts = got.__fn_composite__()
-                if got_spec.is_subtype_of(expected):
-                    flat.extend(parts)
-                    return
-            raise _CastError(f"Can not cast {got!r} to {expected!r}")
+            self._match_composite(expected, got, flat)
+            return
         if isinstance(expected, _FlattenedSpec) and type(got) is expected.cls:
             metadata, components = got.__tf_flatten__()
             if metadata == expected.metadata and len(components) == len(expected.components):
@@ -181,12 +186,36 @@ class ConcreteFunction:
             return
         if got is expected or (type(got) is type(expected) and got == expected):
             return
-        err = _CastError(f"Can not cast {got!r} to Literal[{expected!r}]")
+        if isinstance(expected, dict) and not isinstance(got, dict):
+            what = "a Dict type."   # TF's Dict/Tuple/List trace types name the container
+        elif isinstance(expected, (list, tuple)) and not isinstance(got, (list, tuple)):
+            what = f"{type(expected).__name__} type."
+        else:
+            what = f"Literal[{expected!r}]"
+        err = _CastError(f"Can not cast {got!r} to {what}")
         # The guide's wording (2.14) follows TF's.
         err.guide_note = (f"\nConcreteFunction {self._summary(with_defaults=False)} was constructed with "
                           f"{type(expected).__name__} value {expected!r} in {name}, but was called with "
                           f"{type(got).__name__} value {got!r}.")
         raise err
+
+    def _match_composite(self, expected: Any, got: Any, flat: List[Any]) -> None:
+        """A composite argument (RaggedTensor, SparseTensor, ...) against its traced spec: TF
+        compares the flat components, so a different kind or nesting is a structure error and a
+        component of another dtype names that component."""
+        want = list(expected.__fn_composite__()[1])
+        parts = list(got.__fn_composite__()[1]) if hasattr(type(got), "__fn_composite__") else None
+        if parts is None or len(parts) != len(want) or type(got.__fn_composite__()[0]) is not type(expected):
+            raise _CastError(
+                "The two structures don't have the same nested structure.\n\n"
+                f"First structure: type={type(want).__name__} str={want!r}\n\n"
+                f"Second structure: type={type(got).__name__} str={got!r}")
+        for w, part in zip(want, parts):
+            if part.dtype != w.dtype or not part.shape.is_compatible_with(w.shape):
+                raise _CastError(f"Can not cast {TensorSpec(part.shape, part.dtype)!r} to {w!r}")
+        if not got.__fn_composite__()[0].is_subtype_of(expected):
+            raise _CastError(f"Can not cast {got!r} to {expected!r}")
+        flat.extend(parts)
 
     def _pack_outputs(self, flat: Sequence[Any]) -> Any:
         it = iter(flat)
@@ -194,8 +223,9 @@ class ConcreteFunction:
 
     # -- introspection
     @property
-    def name(self) -> str:
-        return self._core.name
+    def name(self) -> bytes:
+        """The graph function's name, as bytes (TF: ``b"__inference_f_12"``)."""
+        return self._core.name.encode()
 
     @property
     def captured_inputs(self) -> List[Any]:

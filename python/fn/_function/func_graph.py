@@ -6,28 +6,7 @@ from typing import Any, List
 from fn._function import visualize
 from fn._function.graph_def import graph_def
 from fn._function.graph_def_proto import GraphDef
-
-
-class Operation:
-    """A node of a graph, as ``tf.Operation`` shows it (name, type, inputs, outputs)."""
-
-    def __init__(self, graph: "FuncGraph", index: int) -> None:
-        self._graph, self._index = graph, index
-
-    @property
-    def name(self) -> str:
-        return self._graph._core.node_name(self._index)
-
-    @property
-    def type(self) -> str:
-        return self._graph._core.node_op(self._index)
-
-    @property
-    def inputs(self) -> List[str]:
-        return self._graph._core.node_inputs(self._index)
-
-    def __repr__(self) -> str:
-        return f"<fn.Operation '{self.name}' type={self.type}>"
+from fn._function.operation import Operation
 
 
 class FuncGraph:
@@ -44,7 +23,7 @@ class FuncGraph:
         return graph_def(self._core)
 
     def get_operations(self) -> List[Operation]:
-        return [Operation(self, i) for i in range(self._core.num_nodes())]
+        return [Operation(self._core, i, self) for i in range(self._core.num_nodes())]
 
     def get_operation_by_name(self, name: str) -> Operation:
         for op in self.get_operations():

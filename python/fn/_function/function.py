@@ -28,7 +28,8 @@ from fn._state.variables import _creation_scope
 from fn._tensor.tensor_spec import TensorSpec
 from fn._function.concrete_function import ConcreteFunction
 from fn._function.func_graph import FuncGraph
-from fn._function.function_args import _is_variable_leaf, _placeholders, _Signature, _to_spec, _walk
+from fn._function.function_args import (_flatten_tensors, _is_variable_leaf, _placeholders, _Signature, _to_spec,
+                                       _walk)
 from fn._function.input_signature import _binding_error, _CastError, _conform
 from fn._function.retracing import _count_call, _explain
 
@@ -88,6 +89,8 @@ class Function(_core.FunctionBase):
         self._jit_compile = jit_compile
         self._bound_self = _bound_self  # weakref to the instance of a bound method
         self._signature = _Signature(python_function, skip_first=_bound_self is not None)
+        if input_signature is not None and not isinstance(input_signature, (tuple, list)):
+            raise TypeError(f"input_signature must be either a tuple or a list, got {type(input_signature)}.")
         self._input_signature = None if input_signature is None else tuple(input_signature)
         if (
             self._input_signature is not None
@@ -120,6 +123,7 @@ class Function(_core.FunctionBase):
             self._input_signature is not None
             and all(isinstance(s, TensorSpec) for s in self._input_signature)
             and len(self._input_signature) == len(self._signature.positional)
+            and not any(p.kind is inspect.Parameter.KEYWORD_ONLY for p in self._signature.params)
         ):
             self._set_signature_fast(_core.make_key(tuple(self._input_signature))[0], list(self._input_signature))
         self._lock = threading.RLock()
@@ -149,6 +153,12 @@ class Function(_core.FunctionBase):
     def function_spec(self) -> inspect.Signature:
         return self._signature.sig
 
+    @property
+    def __signature__(self) -> inspect.Signature:
+        # What inspect.signature shows: a bound method's Function has no `self` (wrapping it in
+        # another tf.function then binds keywords as the method does).
+        return self._signature.sig
+
     def experimental_get_tracing_count(self) -> int:
         return self._tracing_count
 
@@ -157,6 +167,14 @@ class Function(_core.FunctionBase):
         if self._input_signature is not None and not args and not kwargs:
             args = self._input_signature
         concrete, _ = self._get_concrete(args, kwargs, allow_specs=True)
+        if self._input_signature is None:
+            pos, kw, names = self._signature.bind(args, kwargs, self._name)
+            if _renames_inputs(concrete, pos, kw):
+                # TF: TensorSpec names are not part of the trace type, but asking for other
+                # names traces again and the new concrete function replaces the cached one.
+                key, _ = _core.make_key(pos if not kw else (pos, kw))
+                with self._lock:
+                    concrete = self._trace(pos, kw, names, key)
         return concrete
 
     def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
@@ -245,9 +263,12 @@ class Function(_core.FunctionBase):
     def _get_concrete(self, args: tuple, kwargs: dict, allow_specs: bool) -> Tuple[ConcreteFunction, List[Any]]:
         if self._input_signature is not None:
             values, pos, names, kw = self._apply_input_signature(args, kwargs)
-            key, _ = _core.make_key(pos)
-            _, leaves = _core.make_key(values)
+            # Keyword-only parameters keep their defaults; a tensor default is an input too.
+            key, _ = _core.make_key(pos if not kw else (pos, kw))
+            _, leaves = _core.make_key(values if not kw else (values, kw))
         else:
+            if kwargs:
+                _check_sanitized_names(kwargs)
             pos, kw, names = self._signature.bind(args, kwargs, self._name)
             key, leaves = _core.make_key(pos if not kw else (pos, kw))
         concrete = self._cache_lookup(key)
@@ -290,9 +311,29 @@ class Function(_core.FunctionBase):
 
     # -- input_signature
     def _validate_input_signature(self) -> None:
-        for s in _flatten_specs(self._input_signature):
-            if not isinstance(s, TensorSpec) and not hasattr(type(s), "_fn_from_components"):
-                raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got {s!r}")
+        """TF's checks of an input_signature when the Function is made (TypeError each)."""
+        specs = _flatten_specs(self._input_signature)
+        variable_specs = [s for s in specs if _is_variable_leaf(s)]
+        if variable_specs:
+            raise TypeError(f"input_signature doesn't support VariableSpec, got {variable_specs}")
+        bad = [s for s in specs if not isinstance(s, TensorSpec) and not hasattr(type(s), "_fn_from_components")]
+        if bad:
+            raise TypeError(
+                "input_signature must be a possibly nested sequence of TensorSpec objects, got invalid "
+                f"args {bad} with types {[type(s) for s in bad]}."
+            )
+        for p in self._signature.params:
+            if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is inspect.Parameter.empty:
+                raise TypeError(
+                    f"Since input_signature is defined, keyword-only parameter `{p.name}` must have a default value"
+                )
+        # Every positional parameter past the signature needs a default (TF's function type).
+        positional = self._signature.positional
+        if positional and positional[0].name == "self":  # a method, bound later (TF skips it too)
+            positional = positional[1:]
+        for p in positional[len(self._input_signature) :]:
+            if p.default is inspect.Parameter.empty:
+                raise TypeError(f"input_signature missing type constraint for {p.name}")
 
     def _apply_input_signature(self, args: tuple, kwargs: dict) -> Tuple[tuple, tuple, List[str], dict]:
         """Values converted to match the signature, and the canonical arguments to trace with
@@ -338,7 +379,9 @@ class Function(_core.FunctionBase):
                 if self._input_signature is not None and isinstance(leaf, TensorSpec):
                     spec_shape = leaf.shape
                 ph = builder.add_placeholder(
-                    leaf.name if isinstance(leaf, TensorSpec) and leaf.name else name, leaf.dtype, spec_shape
+                    leaf.name if isinstance(leaf, TensorSpec) and leaf.name else sanitize_arg_name(name),
+                    leaf.dtype,
+                    spec_shape,
                 )
                 placeholders.append(ph)
                 return ph
@@ -499,15 +542,46 @@ def _spec_evaluator(graph: Any, builder: Any) -> Callable[[Any], Any]:
     return evaluate
 
 
+def _renames_inputs(concrete: ConcreteFunction, pos: tuple, kw: dict) -> bool:
+    """Whether named TensorSpecs among the arguments differ from the names ``concrete`` was
+    traced with (an unnamed spec matches any)."""
+    def specs(v: Any) -> List[Any]:
+        return [x for x in _flatten_tensors(v) if isinstance(x, TensorSpec)]
+
+    pairs = list(zip(pos, concrete._pos_values)) + [(kw[k], concrete._kw_values.get(k)) for k in kw]
+    for new, old in pairs:
+        a, b = specs(new), specs(old)
+        if len(a) == len(b) and any(x.name is not None and x.name != y.name for x, y in zip(a, b)):
+            return True
+    return False
+
+
+def sanitize_arg_name(name: str) -> str:
+    """TF's placeholder name for a parameter: non-alphanumerics become ``_``, and a name that
+    does not start with a letter gets ``arg_`` in front (``a/b`` -> ``a_b``)."""
+    swapped = "".join(c if c.isalnum() else "_" for c in name)
+    return swapped if swapped[:1].isalpha() else "arg_" + swapped
+
+
+def _check_sanitized_names(kwargs: dict) -> None:
+    sanitized = {sanitize_arg_name(k) for k in kwargs}
+    if len(sanitized) != len(kwargs):
+        raise ValueError(
+            "Name collision after sanitization. Please rename tf.function input parameters. "
+            f"Original: {sorted(kwargs)}, Sanitized: {sorted(sanitized)}"
+        )
+
+
 def _structure(v: Any) -> Any:
-    """The nesting of lists and dicts in an argument (what TF checks a trace left unmodified)."""
+    """The nesting of lists and dicts in an argument and the identity of their items (what TF
+    checks a trace left unmodified: `l.reverse()` or `d.update(t1=...)` keep the nesting)."""
     if isinstance(v, list):
         return ("list", id(v), tuple(_structure(x) for x in v))
     if isinstance(v, tuple):
         return tuple(_structure(x) for x in v)
     if isinstance(v, dict):
         return ("dict", id(v), tuple((repr(k), _structure(v[k])) for k in sorted(v, key=repr)))
-    return None
+    return id(v)
 
 
 def _check_no_weakrefs(pos: tuple, kw: dict) -> None:

@@ -101,7 +101,7 @@ class AtomicFunction:
 
     @property
     def name(self) -> bytes:
-        return self._concrete.name.encode()
+        return self._concrete.name
 
     @property
     def function_type(self) -> FunctionType:

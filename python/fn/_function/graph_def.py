@@ -90,8 +90,10 @@ def _node_defs(core: Any, arg_names: Optional[Dict[str, str]], prefix: str, libr
             attr["Tidx"] = AttrValue(dtype_of.get(data_inputs[1]))
         if op == "Placeholder":
             attr = {k: attr[k] for k in ("shape", "dtype") if k in attr} | attr   # TF's order
-            if names[i] in args:
-                attr["_user_specified_name"] = AttrValue(names[i], "s")
+            if names[i] in args:   # the name asked for (`x` for a placeholder named `x_1`)
+                attr["_user_specified_name"] = AttrValue(core.node_attr(i, "_user_specified_name") or names[i], "s")
+            else:
+                attr.pop("_user_specified_name", None)
         if op in _IF or op in _WHILE:
             attr = _control_flow_attrs(core, i, names[i], prefix, op, data_inputs, attr, dtype_of, spec_of,
                                        args if arg_names is None else set(), library, function_name)

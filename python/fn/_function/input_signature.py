@@ -61,7 +61,10 @@ def _conform(value: Any, spec: Any) -> Any:
                 value = _core.convert_to_tensor(value, spec.dtype)
             except Exception:
                 raise _CastError(f"Can not cast {value!r} to {spec!r}") from None
-        if value.dtype != spec.dtype or not value.shape.is_subtype_of(spec.shape):
+        # A graph tensor whose shape is only partly known is cast to the more specific spec
+        # (TF: compatible shapes); an eager tensor's shape is fully known.
+        fits = value.shape.is_subtype_of(spec.shape) or (not value._is_eager and value.shape.is_compatible_with(spec.shape))
+        if value.dtype != spec.dtype or not fits:
             raise _CastError(f"Can not cast {TensorSpec(value.shape, value.dtype)!r} to {spec!r}")
         return value
     if hasattr(type(spec), "_fn_from_components"):   # a composite's spec (Sparse/RaggedTensorSpec)

@@ -76,10 +76,19 @@ _detectors: "weakref.WeakKeyDictionary[Any, _FrequentTracingDetector]" = weakref
 _detectors_lock = threading.Lock()
 
 
+def _key_for_call_stats(target: Any) -> Any:
+    """TF's key: the code object under any ``__wrapped__``/method wrapper, so a Function made
+    again from the same ``def`` (in a loop) counts with the earlier ones."""
+    while hasattr(target, "__wrapped__"):
+        target = target.__wrapped__
+    target = getattr(target, "__func__", target)
+    return getattr(target, "__code__", target)
+
+
 def _count_call(f: Any, traced: bool, hits_before: int) -> None:
     """Called after a top-level eager call that went through Python (calls served by the C++
     fast path in between are counted from the cache's hit counter)."""
-    key = f._python_function
+    key = _key_for_call_stats(f._python_function)
     with _detectors_lock:
         try:
             det = _detectors.setdefault(key, _FrequentTracingDetector())

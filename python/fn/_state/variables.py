@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterator, List, Optional
 
 from fn import _core
 from fn._autodiff import tape as _tape
+from fn._function.name_scope import current_scope
 from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype
 from fn._tensor.tensor_shape import TensorShape
@@ -74,7 +75,71 @@ def init_scope() -> Iterator[None]:
         yield
 
 
-class Variable:
+def _creators() -> List[Callable[..., Any]]:
+    if not hasattr(_local, "creators"):
+        _local.creators = []
+    return _local.creators
+
+
+@contextlib.contextmanager
+def variable_creator_scope(variable_creator: Callable[..., Any]) -> Iterator[None]:
+    """``tf.variable_creator_scope``: while active, ``tf.Variable(...)`` calls
+    ``variable_creator(next_creator, **kwargs)``, which makes the variable by calling
+    ``next_creator(**kwargs)`` (possibly with changed kwargs). Scopes nest, the innermost first;
+    they apply inside tf.functions traced while they are active."""
+    stack = _creators()
+    stack.append(variable_creator)
+    try:
+        yield
+    finally:
+        stack.remove(variable_creator)
+
+
+_CREATOR_ARGS = (
+    "initial_value",
+    "trainable",
+    "validate_shape",
+    "caching_device",
+    "name",
+    "variable_def",
+    "dtype",
+    "import_scope",
+    "constraint",
+    "synchronization",
+    "aggregation",
+    "shape",
+    "experimental_enable_variable_lifting",
+)
+
+
+class _VariableMeta(type):
+    """``tf.Variable(...)`` goes through the active variable creator scopes (TF's
+    VariableMetaclass); subclasses are constructed directly."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        creators = list(_creators()) if cls is Variable else []
+        if not creators:
+            return super().__call__(*args, **kwargs)
+        if len(args) > len(_CREATOR_ARGS):
+            raise TypeError(f"Variable takes at most {len(_CREATOR_ARGS)} positional arguments")
+        full = {k: None for k in _CREATOR_ARGS}
+        full["validate_shape"] = True
+        for k, v in zip(_CREATOR_ARGS, args):
+            if k in kwargs:
+                raise TypeError(f"Variable got multiple values for argument '{k}'")
+            kwargs[k] = v
+        full.update(kwargs)
+
+        def make(previous: Callable[..., Any], creator: Callable[..., Any]) -> Callable[..., Any]:
+            return lambda **kw: creator(previous, **kw)
+
+        create: Callable[..., Any] = lambda **kw: type.__call__(Variable, **kw)  # noqa: E731
+        for creator in creators:  # outermost first, so the innermost scope runs first
+            create = make(create, creator)
+        return create(**full)
+
+
+class Variable(metaclass=_VariableMeta):
     """A mutable tensor backed by a resource (``tf.Variable``). Functions capture it by reference:
     reads inside a graph see assignments made outside, and assignments run on every call."""
 
@@ -100,6 +165,7 @@ class Variable:
                 "The `initial_value` arg to `tf.Variable` must be specified except when you "
                 "are not providing a `variable_def`. You provided neither."
             )
+        scope_prefix = current_scope()  # the caller's name scope, before init_scope leaves it
         policies = _policies()
         if not _core.executing_eagerly() and policies:
             if not policies[-1].allowed:
@@ -131,7 +197,7 @@ class Variable:
             trainable = self._synchronization is None or self.synchronization.name != "ON_READ"
         self._trainable = bool(trainable)
         self._given_name = name
-        self._name = (name or "Variable") + ":0"
+        self._name = scope_prefix + (name or "Variable") + ":0"
         self._handle = _core.create_variable(value, self._trainable, self._name)
         self._dtype = value.dtype
         self._id = _core.variable_info(self._handle)[0]
@@ -237,6 +303,10 @@ class Variable:
 
     def __tf_tracing_type__(self, context: Any) -> Any:
         return _VariableType(self._dtype, self._shape, self._trainable)
+
+    def _fn_aliased_tracing_type(self, alias_id: int) -> Any:
+        # The cache key's type: also which distinct variable of the call this is (alias_id).
+        return _VariableType(self._dtype, self._shape, self._trainable, alias_id)
 
     # -- reading
     def read_value(self) -> Any:
@@ -417,10 +487,10 @@ class _VariableType:
     """Trace type of a Variable argument: dtype, shape and trainability (TF's VariableSpec). Its
     handle is an input of the traced graph, so another Variable of that type reuses the trace."""
 
-    __slots__ = ("dtype", "shape", "trainable")
+    __slots__ = ("dtype", "shape", "trainable", "alias_id")
 
-    def __init__(self, dtype: Any, shape: Any, trainable: bool) -> None:
-        self.dtype, self.shape, self.trainable = dtype, shape, trainable
+    def __init__(self, dtype: Any, shape: Any, trainable: bool, alias_id: Optional[int] = None) -> None:
+        self.dtype, self.shape, self.trainable, self.alias_id = dtype, shape, trainable, alias_id
 
     def is_subtype_of(self, other: Any) -> bool:
         return self == other
@@ -434,10 +504,12 @@ class _VariableType:
             and self.dtype == other.dtype
             and self.shape == other.shape
             and self.trainable == other.trainable
+            and self.alias_id == other.alias_id
         )
 
     def __hash__(self) -> int:
-        return hash((self.dtype, self.shape, self.trainable))
+        return hash((self.dtype, self.shape, self.trainable, self.alias_id))
 
     def __repr__(self) -> str:
-        return f"VariableSpec(shape={self.shape}, dtype={self.dtype!r}, trainable={self.trainable})"
+        alias = "" if self.alias_id is None else f", alias_id={self.alias_id}"
+        return f"VariableSpec(shape={self.shape}, dtype={self.dtype!r}, trainable={self.trainable}{alias})"

@@ -74,19 +74,19 @@ class _SignatureFunction:
         outs = concrete.structured_outputs
         self.structured_outputs = self._named(outs, lambda t: t)
 
+    def _entries(self) -> List[Any]:
+        """(name, spec, keyword) per tensor input: the positional TensorSpecs, then keyword ones
+        (a keyword-only parameter whose default is a tensor is an input too, as in TF)."""
+        c = self._concrete
+        out = [(v.name or n, v, False) for n, v in zip(c._arg_names, c._pos_values) if isinstance(v, TensorSpec)]
+        out += [(v.name or k, v, True) for k, v in c._kw_values.items() if isinstance(v, TensorSpec)]
+        return out
+
     def _specs(self) -> List[Any]:
-        specs: List[Any] = []
-        for v in self._concrete._pos_values:
-            if isinstance(v, TensorSpec):
-                specs.append(v)
-        return specs
+        return [spec for _, spec, _ in self._entries()]
 
     def _names(self) -> List[str]:
-        names = []
-        for n, v in zip(self._concrete._arg_names, self._concrete._pos_values):
-            if isinstance(v, TensorSpec):
-                names.append(v.name or n)
-        return names
+        return [name for name, _, _ in self._entries()]
 
     @staticmethod
     def _named(outs: Any, fn: Any) -> Dict[str, Any]:
@@ -112,8 +112,10 @@ class _SignatureFunction:
         missing = [n for n in names if n not in given]
         if missing:
             raise TypeError(f"signature_wrapper missing required arguments: {', '.join(missing)}.")
-        values = [given[n] for n in names]
-        return self._named(self._concrete(*values), lambda t: t)
+        entries = self._entries()
+        values = [given[n] for n, _, kw in entries if not kw]
+        keywords = {n: given[n] for n, _, kw in entries if kw}
+        return self._named(self._concrete(*values, **keywords), lambda t: t)
 
     @property
     def inputs(self) -> List[Any]:

@@ -108,7 +108,7 @@ class _Saver:
         captures = []
         for t in c._core.captures:
             if t is None:
-                raise ValueError(f"Unable to save function {c.name}: a variable it captured was deleted.")
+                raise ValueError(f"Unable to save function {c._core.name}: a variable it captured was deleted.")
             if t.dtype.name == "resource":
                 vid = _core.variable_info(t)[0]
                 if vid not in self.var_nodes:
@@ -116,7 +116,7 @@ class _Saver:
                         f"Tried to export a function which references an 'untracked' resource. TensorFlow objects "
                         f"(e.g. tf.Variable) captured by functions must be 'tracked' by assigning them to an "
                         f"attribute of a tracked object or assigned to an attribute of the main object directly. "
-                        f"(function {c.name}, variable {_core.variable_info(t)[4]})"
+                        f"(function {c._core.name}, variable {_core.variable_info(t)[4]})"
                     )
                 captures.append({"variable": self.var_nodes[vid]})
             else:
@@ -140,7 +140,7 @@ class _Saver:
         ]
         self.functions.append(
             {
-                "name": c.name,
+                "name": c._core.name,
                 "function_name": c._function_name,
                 "graph": graph,
                 "captures": captures,
