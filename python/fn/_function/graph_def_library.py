@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Tuple
 # Output argument names of TF's op definitions (``node:z:0`` in function bodies).
 _OUT_Z = {"Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "FloorDiv", "FloorMod", "Mod", "Maximum", "Minimum",
           "Pow", "SquaredDifference", "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual",
-          "LogicalAnd", "LogicalOr", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "DivNoNan", "TruncateDiv",
+          "LogicalAnd", "LogicalOr", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "LeftShift", "RightShift", "DivNoNan", "TruncateDiv",
           "Atan2", "Xdivy", "Xlogy"}
 _OUT_Y = {"Tanh", "Sigmoid", "Exp", "Log", "Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Sin", "Cos", "Tan",
           "Floor", "Ceil", "Round", "Sign", "Reciprocal", "LogicalNot", "Cast", "Erf", "Log1p", "Expm1",

@@ -92,8 +92,11 @@ def zeros(shape: Any, dtype: Any = float32, name: Optional[str] = None) -> Any:
 
 
 def cast(x: Any, dtype: Any, name: Optional[str] = None) -> Any:
-    """``tf.cast``."""
+    """``tf.cast``; a SparseTensor or IndexedSlices keeps its structure, its values cast (TF's
+    math_ops.cast)."""
     dtype = as_dtype(dtype)
+    if not _core.is_tensor(x) and hasattr(type(x), "_fn_cast_values"):
+        return x._fn_cast_values(lambda v: cast(v, dtype, name))
     x = convert_to_tensor(x)
     if x.dtype == dtype:
         return x

@@ -89,6 +89,10 @@ class SparseTensor:
         out._shape = self._shape
         return out
 
+    def _fn_cast_values(self, cast_values: Any) -> "SparseTensor":
+        """tf.cast of a SparseTensor: its values cast."""
+        return self.with_values(cast_values(self._values))
+
     def __repr__(self) -> str:
         return (f"SparseTensor(indices={str(self._indices)}, values={str(self._values)}, "
                 f"dense_shape={str(self._dense_shape)})")
