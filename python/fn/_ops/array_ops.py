@@ -200,6 +200,8 @@ def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:
 def shape(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
     """``tf.shape``: the shape as a 1-D int32 tensor (a constant when the shape is static)."""
     out_type = as_dtype(out_type or "int32")
+    if getattr(type(input), "_fn_is_sparse", False):  # a SparseTensor: its dense_shape (TF's)
+        return cast(input.dense_shape, out_type, name)
     input = convert_to_tensor(input)
     static = _static_shape(input)
     if static is not None:
@@ -215,6 +217,8 @@ def shape_n(input: Any, out_type: Any = None, name: Optional[str] = None) -> lis
 def size(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
     """``tf.size``: the number of elements as a scalar int32 tensor."""
     out_type = as_dtype(out_type or "int32")
+    if getattr(type(input), "_fn_is_sparse", False):  # a SparseTensor: its dense_shape (TF's)
+        return cast(input.dense_shape, out_type, name)
     input = convert_to_tensor(input)
     static = _static_shape(input)
     if static is not None:

@@ -31,6 +31,8 @@ class SparseTensor:
     """``tf.sparse.SparseTensor``: ``values[i]`` sits at ``indices[i]`` of a ``dense_shape``
     tensor whose other elements are zero."""
 
+    _fn_is_sparse = True  # tf.shape and other ops that take a SparseTensor look for this
+
     def __init__(self, indices: Any, values: Any, dense_shape: Any) -> None:
         indices = _int64(indices)
         values = values if _core.is_tensor(values) else convert_to_tensor(values)
