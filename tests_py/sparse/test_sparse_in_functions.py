@@ -50,3 +50,17 @@ def test_sparse_dataset_elements_in_a_function():
         return total
 
     assert float(loop(ds)) == 21.0
+
+
+def test_map_fn_unstacks_sparse_tensors():
+    a = tf.sparse.from_dense(tf.constant([[[1.0, 0, 2]], [[0, 0, 3.0]]]))
+    b = tf.constant([[[1.0], [2.0], [3.0]], [[4.0], [5.0], [6.0]]])
+
+    def mm(a, b):
+        return tf.map_fn(lambda x: tf.sparse.sparse_dense_matmul(x[0], x[1]), elems=(a, b),
+                         fn_output_signature=tf.float32)
+
+    assert mm(a, b).numpy().tolist() == [[[7.0]], [[18.0]]]
+    assert tf.function(mm)(a, b).numpy().tolist() == [[[7.0]], [[18.0]]]
+    rows = tf.map_fn(lambda x: tf.sparse.reduce_sum(x), elems=a, fn_output_signature=tf.float32)
+    assert rows.numpy().tolist() == [3.0, 3.0]

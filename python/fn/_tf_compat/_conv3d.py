@@ -13,6 +13,11 @@ from typing import Any, List, Tuple
 
 import numpy as np
 
+from fn import errors
+from fn._ops.array_ops import concat, constant, expand_dims, pad, reshape, shape, stack, tile, zeros
+from fn._ops.math_ops import maximum, zeros_like
+from fn._ops.nn_ops import avg_pool2d, conv2d, conv2d_transpose, max_pool2d
+
 
 def _depth_window(size: int, k: int, s: int, d: int, padding: str) -> Tuple[int, int, int]:
     """(output size, padding before, padding after) along depth, TF's formulas."""
@@ -41,30 +46,22 @@ def _static_depth(x: Any) -> int:
 def _taps(xp: Any, i0: int, out: int, s: int) -> Any:
     """Depth slices ``i0, i0 + s, ...`` (``out`` of them) of the padded input, folded into the
     batch: [N * out, H, W, C]."""
-    import fn
-
     sl = xp[:, i0 : i0 + (out - 1) * s + 1 : s]
-    return fn.reshape(sl, fn.concat([[-1], fn.shape(xp)[2:]], 0))
+    return reshape(sl, concat([[-1], shape(xp)[2:]], 0))
 
 
 def _unfold(y: Any, batch: Any, out: int) -> Any:
-    import fn
-
-    return fn.reshape(y, fn.concat([fn.reshape(batch, [1]), [out], fn.shape(y)[1:]], 0))
+    return reshape(y, concat([reshape(batch, [1]), [out], shape(y)[1:]], 0))
 
 
 def _pad_depth(x: Any, before: int, after: int, value: Any = 0) -> Any:
-    import fn
-
     if before == 0 and after == 0:
         return x
-    return fn.pad(x, [[0, 0], [before, after], [0, 0], [0, 0], [0, 0]], constant_values=value)
+    return pad(x, [[0, 0], [before, after], [0, 0], [0, 0], [0, 0]], constant_values=value)
 
 
 def conv3d(x: Any, w: Any, strides: List[int], padding: Any, dilations: List[int]) -> Any:
     """NDHWC ``x`` convolved with DHWIO ``w`` (strides and dilations: 3 spatial values)."""
-    import fn
-
     padding = _padding(padding)
     kd = w.shape.as_list()[0]
     if kd is None:
@@ -73,7 +70,7 @@ def conv3d(x: Any, w: Any, strides: List[int], padding: Any, dilations: List[int
     xp = _pad_depth(x, before, after)
     total = None
     for i in range(kd):
-        y = fn.nn.conv2d(
+        y = conv2d(
             _taps(xp, i * dilations[0], out, strides[0]),
             w[i],
             [1, strides[1], strides[2], 1],
@@ -81,31 +78,29 @@ def conv3d(x: Any, w: Any, strides: List[int], padding: Any, dilations: List[int
             dilations=[1, dilations[1], dilations[2], 1],
         )
         total = y if total is None else total + y
-    return _unfold(total, fn.shape(x)[0], out)
+    return _unfold(total, shape(x)[0], out)
 
 
 def pool3d(kind: str, x: Any, ksize: List[int], strides: List[int], padding: Any) -> Any:
     """Max or average pooling of NDHWC ``x``; SAME average pooling counts only the elements
     inside the input, as TF's kernel."""
-    import fn
-
     padding = _padding(padding)
     depth = _static_depth(x)
     out, before, after = _depth_window(depth, ksize[0], strides[0], 1, padding)
     lowest = x.dtype.min if kind == "MAX" else 0
     xp = _pad_depth(x, before, after, lowest)
-    op = fn.nn.max_pool2d if kind == "MAX" else fn.nn.avg_pool2d
+    op = max_pool2d if kind == "MAX" else avg_pool2d
     k2, s2 = [1, ksize[1], ksize[2], 1], [1, strides[1], strides[2], 1]
     total = None
     for i in range(ksize[0]):
         y = op(_taps(xp, i, out, strides[0]), k2, s2, padding)
-        total = y if total is None else (fn.maximum(total, y) if kind == "MAX" else total + y)
-    y = _unfold(total, fn.shape(x)[0], out)
+        total = y if total is None else (maximum(total, y) if kind == "MAX" else total + y)
+    y = _unfold(total, shape(x)[0], out)
     if kind == "AVG":
         # Depth taps inside the input, per output position.
         starts = np.arange(out) * strides[0] - before
         count = np.minimum(starts + ksize[0], depth) - np.maximum(starts, 0)
-        y = y / fn.constant(count.reshape(1, out, 1, 1, 1), y.dtype)
+        y = y / constant(count.reshape(1, out, 1, 1, 1), y.dtype)
     return y
 
 
@@ -114,8 +109,6 @@ def conv3d_transpose(
 ) -> Any:
     """The transpose of ``conv3d`` (the gradient of conv3d with respect to its input): NDHWC ``x``
     with DHW[out, in] ``w`` into ``output_shape`` [N, D, H, W, C]."""
-    import fn
-
     padding = _padding(padding)
     kd = w.shape.as_list()[0]
     depth_in = _static_depth(x)
@@ -124,28 +117,28 @@ def conv3d_transpose(
         raise NotImplementedError("fn's 3-D transposed convolution needs static depths")
     out, before, _ = _depth_window(depth_out, kd, strides[0], dilations[0], padding)
     if out != depth_in:
-        raise fn.errors.InvalidArgumentError(
+        raise errors.InvalidArgumentError(
             None,
             None,
             f"Conv3DBackpropInputOp: Size of out_backprop doesn't match computed: actual = {depth_in}, "
             f"computed = {out} spatial_dim: 1 input: {depth_out} filter: {kd} output: {depth_in} "
             f"stride: {strides[0]} dilation: {dilations[0]}",
         )
-    batch = fn.shape(x)[0]
-    flat = fn.reshape(x, fn.concat([[-1], fn.shape(x)[2:]], 0))
-    plane = fn.stack([batch * depth_in, output_shape[2], output_shape[3], output_shape[4]])
+    batch = shape(x)[0]
+    flat = reshape(x, concat([[-1], shape(x)[2:]], 0))
+    plane = stack([batch * depth_in, output_shape[2], output_shape[3], output_shape[4]])
     s = strides[0]
     span = (depth_in - 1) * s + 1
     total = None
     for i in range(kd):
-        z = fn.nn.conv2d_transpose(
+        z = conv2d_transpose(
             flat, w[i], plane, [1, strides[1], strides[2], 1], padding, dilations=[1, dilations[1], dilations[2], 1]
         )
         z = _unfold(z, batch, depth_in)
         if s > 1:  # place the depth slices s apart
-            z = fn.expand_dims(z, 2)
-            z = fn.concat([z, fn.zeros_like(fn.tile(z, [1, 1, s - 1, 1, 1, 1]))], 2)
-            z = fn.reshape(z, fn.concat([fn.reshape(batch, [1]), [depth_in * s], fn.shape(z)[3:]], 0))[:, :span]
+            z = expand_dims(z, 2)
+            z = concat([z, zeros_like(tile(z, [1, 1, s - 1, 1, 1, 1]))], 2)
+            z = reshape(z, concat([reshape(batch, [1]), [depth_in * s], shape(z)[3:]], 0))[:, :span]
         start = i * dilations[0] - before  # output depth of the first slice
         lo, hi = max(-start, 0), min(span, depth_out - start)
         if hi <= lo:
@@ -153,5 +146,5 @@ def conv3d_transpose(
         z = _pad_depth(z[:, lo:hi], start + lo, depth_out - (start + hi))
         total = z if total is None else total + z
     if total is None:
-        return fn.zeros(fn.stack([batch, depth_out, output_shape[2], output_shape[3], output_shape[4]]), x.dtype)
+        return zeros(stack([batch, depth_out, output_shape[2], output_shape[3], output_shape[4]]), x.dtype)
     return total
