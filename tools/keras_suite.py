@@ -80,8 +80,11 @@ def _site_packages(python: str) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
-def run(python: str, use_fn: bool, files: List[str], timeout: float) -> Dict[str, Dict[str, Tuple[str, str]]]:
-    """{file: {test id: (outcome, first message line)}} from one pytest run per file."""
+def run(python: str, use_fn: bool, files: List[str], timeout: float,
+        partial: str = "") -> Dict[str, Dict[str, Tuple[str, str]]]:
+    """{file: {test id: (outcome, first message line)}} from one pytest run per file; with
+    ``partial``, the results so far are written there as JSON after each file (a long run that is
+    stopped keeps what it measured)."""
     site = _site_packages(python)
     env = {**os.environ, "KERAS_BACKEND": "tensorflow", "TF_CPP_MIN_LOG_LEVEL": "3"}
     if use_fn:
@@ -99,6 +102,9 @@ def run(python: str, use_fn: bool, files: List[str], timeout: float) -> Dict[str
                 results[f] = {"<file>": ("timeout", f"over {timeout:.0f} s")}
                 continue
             results[f] = _parse(xml) if os.path.exists(xml) else {"<file>": ("error", "no report (crash)")}
+        if partial:
+            with open(partial, "w") as fh:
+                json.dump({"fn" if use_fn else "tf": results}, fh, indent=1)
     return results
 
 
@@ -126,7 +132,15 @@ def main() -> int:
     ap.add_argument("--min-ratio", type=float, default=0.95)
     ap.add_argument("--json")
     ap.add_argument("--tf-results", help="reuse a previous --json's TF side (TF is the fixed oracle)")
+    ap.add_argument("--fn-results", help="reuse a previous --json's fn side (compare only)")
+    ap.add_argument("--side", choices=["both", "tf", "fn"], default="both",
+                    help="run only one side (its results go to --json as they come, file by file)")
     args = ap.parse_args()
+    if args.side != "both":
+        python, use_fn = (FN_PYTHON, True) if args.side == "fn" else (TF_PYTHON, False)
+        files = args.files or (CI if args.subset == "ci" else FULL)
+        run(python, use_fn, files, args.timeout, partial=args.json or "")
+        return 0
     files = args.files or (CI if args.subset == "ci" else FULL)
     start = time.time()
     if args.tf_results:
@@ -134,7 +148,11 @@ def main() -> int:
         tf_res = {f: {k: tuple(v) for k, v in tf_res[f].items()} for f in files if f in tf_res}
     else:
         tf_res = run(TF_PYTHON, False, files, args.timeout)
-    fn_res = run(FN_PYTHON, True, files, args.timeout)
+    if args.fn_results:
+        fn_res = json.load(open(args.fn_results))["fn"]
+        fn_res = {f: {k: tuple(v) for k, v in fn_res[f].items()} for f in files if f in fn_res}
+    else:
+        fn_res = run(FN_PYTHON, True, files, args.timeout)
     total_tf = total_both = 0
     regressions: List[str] = []
     print(f"{'file':70s} {'TF pass':>8s} {'fn pass':>8s} {'both':>6s}")

@@ -33,6 +33,12 @@ std::vector<TensorPtr> execute(const OpDef& op, const std::vector<TensorPtr>& in
 
 namespace {
 
+// tf.Tensor.set_shape of a symbolic tensor: writes the refined static shape into the tensor (the
+// shape is protected state of Tensor; only this binding refines it, after checking compatibility).
+struct ShapeRefiner : Tensor {
+  static void refine(Tensor& t, Shape s) { t.*(&ShapeRefiner::shape_) = std::move(s); }
+};
+
 EagerPtr eager_of(const TensorPtr& t) {
   if (!t->is_eager()) throw_out_of_scope(*t);
   return as_eager(t);
@@ -79,6 +85,23 @@ void init_tensor(py::module_& m) {
                                if (!g) return py::none();
                                return py::cast(g);
                              })
+      .def("_refine_shape",
+           [](Tensor& t, py::handle shape) {
+             // set_shape of a symbolic tensor: Python merged the shapes (TF's ValueError on a
+             // conflict); the tensor and its node's output spec take the result.
+             if (t.is_eager()) return;
+             Shape s = shape_from_py(shape);
+             if (!t.shape().is_compatible_with(s))
+               throw_error(Code::ValueError, "Shapes ", t.shape().to_string(), " and ", s.to_string(),
+                           " are incompatible");
+             ShapeRefiner::refine(t, s);
+             if (auto g = graph_of(t)) {
+               if (t.node >= 0 && t.node < g->num_nodes()) {
+                 auto& outs = g->mutable_node(t.node).outputs;
+                 if (t.index >= 0 && static_cast<size_t>(t.index) < outs.size()) outs[t.index].shape = s;
+               }
+             }
+           })
       .def("__hash__", [](const Tensor&) -> py::int_ {
         throw_error(Code::TypeError, "Tensor is unhashable. Instead, use tensor.ref() as the key.");
       });

@@ -74,6 +74,34 @@ KernelFn logical_not_kernel() {
   };
 }
 
+// LeftShift / RightShift: the shift clamped to [0, bits - 1] as TF's kernels do; a left shift runs
+// in the unsigned type (no signed overflow), a right shift of a signed value is arithmetic.
+struct LeftShift {
+  template <typename T>
+  static T apply(T a, T b) {
+    if constexpr (ref::is_int_v<T>) {
+      using U = typename std::make_unsigned<T>::type;
+      constexpr T kMax = static_cast<T>(sizeof(T) * 8 - 1);
+      T n = b < T(0) ? T(0) : (b > kMax ? kMax : b);
+      return static_cast<T>(static_cast<U>(static_cast<U>(a) << static_cast<unsigned>(n)));
+    } else {
+      return a;
+    }
+  }
+};
+struct RightShift {
+  template <typename T>
+  static T apply(T a, T b) {
+    if constexpr (ref::is_int_v<T>) {
+      constexpr T kMax = static_cast<T>(sizeof(T) * 8 - 1);
+      T n = b < T(0) ? T(0) : (b > kMax ? kMax : b);
+      return static_cast<T>(a >> static_cast<unsigned>(n));
+    } else {
+      return a;
+    }
+  }
+};
+
 OpDef compare_op(const char* name, unsigned mask, KernelFn kernel, bool bool_out = true) {
   return OpDef{name, name, 2, binary_infer(name, mask, bool_out), std::move(kernel), {}}.with_output_args({"z"});
 }
@@ -104,6 +132,8 @@ void register_compare_ops(OpRegistry& r) {
   r.add(compare_op("BitwiseAnd", kIntTypes, binary_kernel<ref::BitwiseAnd, kIntTypes>("BitwiseAnd"), false));
   r.add(compare_op("BitwiseOr", kIntTypes, binary_kernel<ref::BitwiseOr, kIntTypes>("BitwiseOr"), false));
   r.add(compare_op("BitwiseXor", kIntTypes, binary_kernel<ref::BitwiseXor, kIntTypes>("BitwiseXor"), false));
+  r.add(compare_op("LeftShift", kIntTypes, binary_kernel<LeftShift, kIntTypes>("LeftShift"), false));
+  r.add(compare_op("RightShift", kIntTypes, binary_kernel<RightShift, kIntTypes>("RightShift"), false));
   r.add(OpDef{
       "Invert",
       "Invert",

@@ -74,6 +74,7 @@ from fn import (
     ragged,
     random,
     saved_model,
+    sets,
     sparse,
     strings,
     train,

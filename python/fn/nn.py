@@ -34,11 +34,15 @@ from fn._ops.sort_ops import top_k
 from fn._tf_compat._nn_extra import (
     avg_pool,
     avg_pool1d,
+    avg_pool3d,
+    conv3d,
+    conv3d_transpose,
     conv_transpose,
     convolution,
     depth_to_space,
     max_pool,
     max_pool1d,
+    max_pool3d,
     pool,
     selu,
     separable_conv2d,
@@ -47,6 +51,7 @@ from fn._tf_compat._nn_extra import (
 )
 from fn._tf_compat._random_extra import experimental
 
+from fn._sparse.embedding_ops import embedding_lookup_sparse, safe_embedding_lookup_sparse
 from fn._public import export as _export
 
 _export(globals())

@@ -116,3 +116,25 @@ def test_keras_fit_under_fn_run(tmp_path):
     out = _run(["-m", "fn.run", "train.py"], tmp_path)
     assert out.returncode == 0, out.stderr[-3000:]
     assert out.stdout.split()[-2:] == ["True", "True"]
+
+
+def test_import_keras_directly_fits_sparse_batches(tmp_path):
+    """A program importing ``keras`` itself (not tf.keras) gets fn's glue too: Keras' data adapters
+    see fn's SparseTensor as TensorFlow's, and fit on a generator of sparse batches trains."""
+    (tmp_path / "sparse_fit.py").write_text(textwrap.dedent("""
+        import keras
+        import tensorflow as tf
+        from keras.src.trainers.data_adapters import data_adapter_utils as dau
+        st = tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 3])
+        print(dau.is_tensorflow_sparse(st))
+        model = keras.Sequential([keras.layers.Input((3,), sparse=True), keras.layers.Dense(2)])
+        model.compile("sgd", "mse")
+        def batches():
+            while True:
+                yield tf.sparse.from_dense(tf.constant([[1.0, 0, 2], [0, 0, 3]])), tf.ones([2, 2])
+        h = model.fit(batches(), steps_per_epoch=3, epochs=2, verbose=0)
+        print(len(h.history["loss"]))
+    """))
+    out = _run(["-m", "fn.run", "sparse_fit.py"], tmp_path)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert out.stdout.split()[-2:] == ["True", "2"]

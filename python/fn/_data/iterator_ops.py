@@ -130,7 +130,7 @@ class Iterator:
 
     def _next_flat(self) -> List[Any]:
         try:
-            return structure.flatten(next(self._elements))
+            return structure.flatten_components(next(self._elements))
         except StopIteration:
             raise _end_of_sequence() from None
 
@@ -228,14 +228,14 @@ def _py_advance(handle: Any, go: Any = None) -> List[bool]:
 
 
 def _py_current(handle: Any) -> List[Any]:
-    return structure.flatten(_core.variant_value(handle)._current)
+    return structure.flatten_components(_core.variant_value(handle)._current)
 
 
 def get_next_op(handle: Any, element_spec: Any) -> Any:
     """``IteratorGetNext``: the next element of the iterator behind ``handle``."""
-    out = _py_call(_py_get_next, [handle], structure.flat_dtypes(element_spec),
-                   structure.flat_shapes(element_spec), "IteratorGetNext")
-    return structure.pack(element_spec, out)
+    specs = structure.flatten_components(element_spec)
+    out = _py_call(_py_get_next, [handle], [s.dtype for s in specs], [s.shape for s in specs], "IteratorGetNext")
+    return structure.pack_components(element_spec, out)
 
 
 def get_next_as_optional_op(handle: Any, element_spec: Any) -> Any:
@@ -304,8 +304,9 @@ def graph_loop(handle: Any, element_spec: Any, body: Callable, init_state: tuple
     """A ``fn.while_loop`` over the iterator behind ``handle``: the condition advances it
     (``IteratorAdvance``), the body reads the fetched element (``IteratorGetNext``) and runs
     ``body(element, state)``. ``extra_test(state)`` (break/return flags) is checked first."""
-    dtypes = structure.flat_dtypes(element_spec)
-    shapes = structure.flat_shapes(element_spec)
+    specs = structure.flatten_components(element_spec)
+    dtypes = [s.dtype for s in specs]
+    shapes = [s.shape for s in specs]
     state = tuple(init_state)
     dummy = not state
     if dummy:
@@ -322,7 +323,7 @@ def graph_loop(handle: Any, element_spec: Any, body: Callable, init_state: tuple
 
     def loop_body(*s: Any) -> Any:
         flat = _py_call(_py_current, [handle], dtypes, shapes, "IteratorGetNext")
-        out = tuple(body(structure.pack(element_spec, flat), () if dummy else tuple(s)))
+        out = tuple(body(structure.pack_components(element_spec, flat), () if dummy else tuple(s)))
         body_shapes[:] = [getattr(t, "shape", None) for t in out]
         return s if dummy else out
 

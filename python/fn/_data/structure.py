@@ -170,6 +170,36 @@ def spec_from_value(element: Any) -> Any:
     return map_structure(spec_of, element)
 
 
+def _composite_spec(s: Any) -> bool:
+    return hasattr(type(s), "_component_specs") and hasattr(type(s), "_fn_from_components") and not _is_extension(s)
+
+
+def flatten_components(x: Any) -> List[Any]:
+    """``flatten`` with SparseTensors and RaggedTensors (and their specs) taken apart into their
+    component tensors (specs): what crosses a graph op (``IteratorGetNext`` in a Function)."""
+    out: List[Any] = []
+    for leaf in flatten(x):
+        if is_composite(leaf):
+            out.extend(leaf.__fn_composite__()[1])
+        elif _composite_spec(leaf):
+            out.extend(leaf._component_specs())
+        else:
+            out.append(leaf)
+    return out
+
+
+def pack_components(spec: Any, flat: Sequence[Any]) -> Any:
+    """The inverse of ``flatten_components`` for values of ``spec``."""
+    it = iter(flat)
+    leaves = []
+    for s in flatten(spec):
+        if _composite_spec(s):
+            leaves.append(s._fn_from_components([next(it) for _ in s._component_specs()]))
+        else:
+            leaves.append(next(it))
+    return pack(spec, leaves)
+
+
 def flat_dtypes(spec: Any) -> List[Any]:
     return [s.dtype for s in flatten(spec)]
 

@@ -92,8 +92,11 @@ def zeros(shape: Any, dtype: Any = float32, name: Optional[str] = None) -> Any:
 
 
 def cast(x: Any, dtype: Any, name: Optional[str] = None) -> Any:
-    """``tf.cast``."""
+    """``tf.cast``; a SparseTensor or IndexedSlices keeps its structure, its values cast (TF's
+    math_ops.cast)."""
     dtype = as_dtype(dtype)
+    if not _core.is_tensor(x) and hasattr(type(x), "_fn_cast_values"):
+        return x._fn_cast_values(lambda v: cast(v, dtype, name))
     x = convert_to_tensor(x)
     if x.dtype == dtype:
         return x
@@ -197,6 +200,8 @@ def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:
 def shape(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
     """``tf.shape``: the shape as a 1-D int32 tensor (a constant when the shape is static)."""
     out_type = as_dtype(out_type or "int32")
+    if getattr(type(input), "_fn_is_sparse", False):  # a SparseTensor: its dense_shape (TF's)
+        return cast(input.dense_shape, out_type, name)
     input = convert_to_tensor(input)
     static = _static_shape(input)
     if static is not None:
@@ -212,6 +217,8 @@ def shape_n(input: Any, out_type: Any = None, name: Optional[str] = None) -> lis
 def size(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
     """``tf.size``: the number of elements as a scalar int32 tensor."""
     out_type = as_dtype(out_type or "int32")
+    if getattr(type(input), "_fn_is_sparse", False):  # a SparseTensor: its dense_shape (TF's)
+        return cast(input.dense_shape, out_type, name)
     input = convert_to_tensor(input)
     static = _static_shape(input)
     if static is not None:

@@ -4,12 +4,16 @@ loop runs in Python; in a function it is one While node whatever the number of e
 from typing import Any, Callable, List, Optional
 
 from fn import _core, nest
-from fn._ops.array_ops import constant, convert_to_tensor, shape, stack, zeros
+from fn._ops.array_ops import concat, constant, convert_to_tensor, shape, stack, zeros
+from fn._ops.math_ops import zeros_like
 from fn._ops.control_flow_ops import while_loop
 from fn._ragged._public_ops import stack as ragged_stack
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn._ragged._spec import RaggedTensorSpec
 from fn._ops.tensor_array_ops import TensorArray
+from fn._sparse.sparse_ops import reshape as sparse_reshape
+from fn._sparse.sparse_ops import slice as sparse_slice
+from fn._sparse.sparse_tensor import SparseTensor
 from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import as_dtype, int64
 from fn.types.experimental import TraceType
@@ -157,7 +161,7 @@ def _map_composite(fn: Callable[[Any], Any], elems: Any, elems_flat: List[Any], 
                         "(give the function an input_signature with a known first dimension)")
     rows: List[List[Any]] = [[] for _ in out_specs]
     for i in range(n):
-        result = fn(nest.pack_sequence_as(elems, [t[i] for t in elems_flat]))
+        result = fn(nest.pack_sequence_as(elems, [_row(t, i) for t in elems_flat]))
         nest.assert_same_structure(out_structure, result)
         for acc, r in zip(rows, nest.flatten(result)):
             acc.append(r)
@@ -168,6 +172,19 @@ def _map_composite(fn: Callable[[Any], Any], elems: Any, elems_flat: List[Any], 
         else:
             out.append(stack(acc) if acc else _empty(spec))
     return nest.pack_sequence_as(out_structure, out)
+
+
+def _row(t: Any, i: int) -> Any:
+    """Element ``i`` along axis 0; a SparseTensor's is the SparseTensor of that slice (TF's map_fn
+    unstacks SparseTensors so)."""
+    if isinstance(t, SparseTensor):
+        rest = t.dense_shape[1:]
+        start = concat([constant([i], int64), zeros_like(rest)], 0)
+        part = sparse_slice(t, start, concat([constant([1], int64), rest], 0))
+        out = sparse_reshape(part, rest)
+        out.set_shape(t.shape[1:])
+        return out
+    return t[i]
 
 
 def _empty_ragged(spec: Any) -> Any:
@@ -195,7 +212,7 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_ite
     if len(elems_flat) == 0:
         raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "
                          f"Got {elems}, which does not contain any Tensors.")
-    elems_flat = [t if isinstance(t, RaggedTensor) else _tensor(t) for t in elems_flat]
+    elems_flat = [t if isinstance(t, (RaggedTensor, SparseTensor)) else _tensor(t) for t in elems_flat]
     if fn_output_signature is None:   # an element of each input, ragged ones ragged
         out_specs = [RaggedTensorSpec([None, None], t.dtype) if isinstance(t, RaggedTensor) else
                      TensorSpec(None, t.dtype) for t in elems_flat]
@@ -203,7 +220,8 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_ite
     else:
         out_specs = [_spec_of(d) for d in nest.flatten(fn_output_signature)]
         out_structure = fn_output_signature
-    if any(isinstance(t, RaggedTensor) for t in elems_flat) or any(isinstance(s, RaggedTensorSpec) for s in out_specs):
+    if any(isinstance(t, (RaggedTensor, SparseTensor)) for t in elems_flat) or \
+            any(isinstance(s, RaggedTensorSpec) for s in out_specs):
         return _map_composite(fn, elems, elems_flat, out_specs, out_structure)
     n = _length(elems_flat)
     elems_ta = _unstacked(elems_flat, n)

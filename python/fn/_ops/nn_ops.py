@@ -60,7 +60,35 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     filters = _core.convert_to_tensor(filters, None, input.dtype)
     attrs = {"strides": _sequence(strides, 2, "strides"), "dilations": _sequence(dilations, 2, "dilations"),
              "data_format": data_format, **_padding_attrs(padding)}
+    groups = _conv_groups(input, filters, 1 if data_format.startswith("NC") else 3)
+    if groups > 1:
+        return _grouped_conv2d(input, filters, attrs, groups, name)
     return _core.execute("Conv2D", [input, filters], attrs, name)[0]
+
+
+def _conv_groups(input: Any, filters: Any, channel_axis: int) -> int:
+    """How many groups a convolution has: input depth / filter depth when both are known and the
+    filter is shallower (TF's grouped convolution); 1 otherwise (the kernel checks the rest)."""
+    ic = input.shape.as_list()[channel_axis] if input.shape.rank == 4 else None
+    fc = filters.shape.as_list()[2] if filters.shape.rank == 4 else None
+    if ic is None or fc is None or fc == 0 or ic == fc or ic % fc:
+        return 1
+    oc = filters.shape.as_list()[3]
+    if oc is not None and oc % (ic // fc):
+        raise errors.InvalidArgumentError(
+            None, None, f"output depth must be evenly divisible by number of groups: {oc} vs {ic // fc}")
+    return ic // fc
+
+
+def _grouped_conv2d(input: Any, filters: Any, attrs: dict, groups: int, name: Optional[str]) -> Any:
+    """A grouped convolution as TF computes it: group ``g`` convolves input channels
+    ``[g*fc, (g+1)*fc)`` with output filters ``[g*oc/groups, (g+1)*oc/groups)``."""
+    from fn._ops.array_ops import concat, split
+    axis = 1 if attrs["data_format"].startswith("NC") else 3
+    xs = split(input, groups, axis=axis)
+    ws = split(filters, groups, axis=3)
+    ys = [_core.execute("Conv2D", [x, w], attrs, None)[0] for x, w in zip(xs, ws)]
+    return concat(ys, axis, name=name)
 
 
 def bias_add(value: Any, bias: Any, data_format: Optional[str] = None, name: Optional[str] = None) -> Any:

@@ -191,11 +191,26 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
         raise NotImplementedError("fn.random.stateless_uniform supports floating dtypes")
     if maxval is None:
         maxval = 1
-    rnd = _core.execute("StatelessRandomUniform", [_shape_tensor(shape), _seed_tensor(seed)], {"dtype": dtype},
-                        None)[0]
+    if dtype.name in ("float16", "bfloat16"):
+        rnd = _half_uniform(shape, seed, dtype)
+    else:
+        rnd = _core.execute("StatelessRandomUniform", [_shape_tensor(shape), _seed_tensor(seed)], {"dtype": dtype},
+                            None)[0]
     lo = convert_to_tensor(minval, dtype)
     hi = convert_to_tensor(maxval, dtype)
     return _core.execute("AddV2", [rnd * (hi - lo), lo], None, name or "stateless_random_uniform")[0]
+
+
+def _half_uniform(shape: Any, seed: Any, dtype: Any) -> Any:
+    """Uniform [0, 1) float16/bfloat16 as TF draws them: one 32-bit Philox sample per element, as
+    float32 draws, whose low 10 (float16) or 7 (bfloat16) bits are the mantissa of a number in
+    [1, 2), minus 1. The float32 draw keeps the low 23 bits (``f * 2**23`` is that integer)."""
+    f = _core.execute("StatelessRandomUniform", [_shape_tensor(shape), _seed_tensor(seed)], {"dtype": float32},
+                      None)[0]
+    bits = 10 if dtype.name == "float16" else 7
+    low = _core.execute("BitwiseAnd", [cast(f * float(2**23), int32), convert_to_tensor((1 << bits) - 1, int32)],
+                        None, None)[0]
+    return cast(cast(low, float32) / float(1 << bits), dtype)
 
 
 def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,

@@ -31,6 +31,8 @@ class SparseTensor:
     """``tf.sparse.SparseTensor``: ``values[i]`` sits at ``indices[i]`` of a ``dense_shape``
     tensor whose other elements are zero."""
 
+    _fn_is_sparse = True  # tf.shape and other ops that take a SparseTensor look for this
+
     def __init__(self, indices: Any, values: Any, dense_shape: Any) -> None:
         indices = _int64(indices)
         values = values if _core.is_tensor(values) else convert_to_tensor(values)
@@ -88,6 +90,10 @@ class SparseTensor:
         out = SparseTensor(self._indices, new_values, self._dense_shape)
         out._shape = self._shape
         return out
+
+    def _fn_cast_values(self, cast_values: Any) -> "SparseTensor":
+        """tf.cast of a SparseTensor: its values cast."""
+        return self.with_values(cast_values(self._values))
 
     def __repr__(self) -> str:
         return (f"SparseTensor(indices={str(self._indices)}, values={str(self._values)}, "

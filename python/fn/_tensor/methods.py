@@ -24,6 +24,7 @@ def _install_printing_and_protocols(T: Any, E: Any) -> None:
     T.__len__ = _t._graph_len
     T.ref = _t._ref
     T.get_shape = lambda self: self.shape
+    T.set_shape = _t._set_shape
     T.__array_priority__ = 100
     T.__module__ = "fn"
     E.__str__ = _t._eager_str

@@ -123,6 +123,38 @@ def _eager_array(self: Any, dtype: Any = None, copy: Any = None) -> np.ndarray:
     return a
 
 
+def _set_shape(self: Any, shape: Any) -> None:
+    """``tf.Tensor.set_shape``: an eager tensor only checks that ``shape`` is compatible; a
+    symbolic one takes the merge of its static shape and ``shape`` (TF's ValueErrors on a
+    conflict)."""
+    from fn._tensor.tensor_shape import TensorShape
+
+    given = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+    mine = self.shape
+    if self._is_eager:
+        if not mine.is_compatible_with(given):
+            raise ValueError(f"Tensor's shape {mine} is not compatible with supplied shape {given}.")
+        return
+    if given.rank is None:
+        return
+    if mine.rank is not None:
+        if mine.rank != given.rank:
+            raise ValueError(f"Shapes must be equal rank, but are {mine.rank} and {given.rank}")
+        for i, (a, b) in enumerate(zip(mine.as_list(), given.as_list())):
+            if a is not None and b is not None and a != b:
+                raise ValueError(
+                    f"Dimension {i} in both shapes must be equal, but are {a} and {b}. "
+                    f"Shapes are {_debug_shape(mine)} and {_debug_shape(given)}."
+                )
+    merged = mine.merge_with(given)
+    if merged != mine or mine.rank is None:
+        self._refine_shape(merged)
+
+
+def _debug_shape(shape: Any) -> str:
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
+
+
 def _ref(self: Any) -> "Reference":
     return Reference(self)
 

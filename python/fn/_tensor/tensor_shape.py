@@ -135,6 +135,16 @@ class TensorShape:
             return TensorShape(None)
         return TensorShape(self._dims + other._dims)
 
+    def __add__(self, other: Any) -> "TensorShape":
+        """``shape + other``: TF's TensorShape concatenates (a tuple or list converts)."""
+        return self.concatenate(other)
+
+    def __radd__(self, other: Any) -> "TensorShape":
+        """``other + shape`` with a tuple or list on the left: the concatenation."""
+        if not isinstance(other, TensorShape):
+            other = as_shape(other)
+        return other.concatenate(self)
+
     def with_rank(self, rank: int) -> "TensorShape":
         if self._dims is None:
             return TensorShape([None] * rank)

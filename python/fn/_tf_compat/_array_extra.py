@@ -191,16 +191,14 @@ def _shift_args(x: Any, y: Any) -> tuple:
 
 
 def left_shift(x: Any, y: Any, name: Optional[str] = None) -> Any:
-    """``tf.bitwise.left_shift``: x * 2**y in the integer type (bits shifted out are lost)."""
-    import fn
-
+    """``tf.bitwise.left_shift``: bits shifted out are lost; the shift is clamped to
+    [0, bits - 1] (TF's LeftShift kernel)."""
     x, y = _shift_args(x, y)
-    return x * fn.pow(fn.ones_like(y) * 2, y)
+    return _core.execute("LeftShift", [x, y], None, name or "LeftShift")[0]
 
 
 def right_shift(x: Any, y: Any, name: Optional[str] = None) -> Any:
-    """``tf.bitwise.right_shift``: arithmetic shift (floor division by 2**y; sign-extending)."""
-    import fn
-
+    """``tf.bitwise.right_shift``: arithmetic for signed types (sign-extending); the shift is
+    clamped to [0, bits - 1] (TF's RightShift kernel)."""
     x, y = _shift_args(x, y)
-    return fn.math.floordiv(x, fn.pow(fn.ones_like(y) * 2, y))
+    return _core.execute("RightShift", [x, y], None, name or "RightShift")[0]

@@ -89,12 +89,40 @@ def _import_keras_module(name: str) -> types.ModuleType:
     return importlib.import_module(name)
 
 
+class _KerasLoader(importlib.abc.Loader):
+    """Keras' own loader, then fn's glue: a program that imports ``keras`` itself (not through
+    ``tf.keras``) gets Keras' data adapters told fn's classes, as ``fn.keras`` does."""
+
+    def __init__(self, loader: Any) -> None:
+        self._loader = loader
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> Optional[types.ModuleType]:
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        self._loader.exec_module(module)
+        backend = getattr(getattr(module, "backend", None), "backend", None)
+        if callable(backend) and backend() == "tensorflow":
+            from fn._keras import _glue
+
+            _glue.install()
+
+    def __getattr__(self, name: str) -> Any:  # resources, get_data...: Keras' loader answers
+        return getattr(self._loader, name)
+
+
 class TensorflowFinder(importlib.abc.MetaPathFinder):
-    """Finds ``tensorflow.*`` (and ``fn.keras.*``) modules among fn's."""
+    """Finds ``tensorflow.*`` (and ``fn.keras.*``) modules among fn's; ``keras`` itself is
+    Keras' package, loaded with fn's glue after it."""
 
     def find_spec(
         self, fullname: str, path: Optional[Sequence[str]] = None, target: Any = None
     ) -> Optional[importlib.machinery.ModuleSpec]:
+        if fullname == "keras":
+            spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+            if spec is not None and spec.loader is not None:
+                spec.loader = _KerasLoader(spec.loader)
+            return spec
         if not (fullname.startswith("tensorflow.") or fullname.startswith("fn.keras.")):
             return None
         module = _resolve(fullname)

@@ -47,6 +47,10 @@ class IndexedSlices(CompositeTensor):
             return fn.TensorShape([int(d) for d in known])
         return fn.TensorShape([None]).concatenate(self._values.shape[1:])
 
+    def _fn_cast_values(self, cast_values: Any) -> "IndexedSlices":
+        """tf.cast of IndexedSlices: its values cast, indices and dense_shape kept."""
+        return IndexedSlices(cast_values(self._values), self._indices, self._dense_shape)
+
     def __fn_tensor__(self, dtype: Any = None) -> Any:
         import fn
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Tuple
 
+from fn._tf_compat import _conv3d
+
 _SPATIAL = {"NWC": 1, "NCW": 1, "NHWC": 2, "NCHW": 2, "NDHWC": 3, "NCDHW": 3}
 
 
@@ -55,6 +57,110 @@ def _from_nhwc(y: Any, n: int, first: bool) -> Any:
     return y
 
 
+def _to_channels_last(x: Any, data_format: Optional[str]) -> Tuple[Any, bool]:
+    import fn
+
+    first = data_format is not None and data_format.startswith("NC")
+    return (fn.transpose(x, [0, 2, 3, 4, 1]) if first else x), first
+
+
+def _from_channels_last(y: Any, first: bool) -> Any:
+    import fn
+
+    return fn.transpose(y, [0, 4, 1, 2, 3]) if first else y
+
+
+def _conv3d_transpose(
+    x: Any, w: Any, output_shape: Any, strides: Any, padding: str, data_format: Optional[str], dilations: Any
+) -> Any:
+    x5, first = _to_channels_last(x, data_format)
+    out = _static_ints(output_shape)
+    parts = list(out) if out is not None else [output_shape[i] for i in range(5)]
+    if first:
+        parts = [parts[0]] + parts[2:] + [parts[1]]
+    y = _conv3d.conv3d_transpose(
+        x5, w, parts, _as_list(strides, 3, "strides"), padding, _as_list(dilations, 3, "dilations")
+    )
+    return _from_channels_last(y, first)
+
+
+def conv3d(
+    input: Any,
+    filters: Any,
+    strides: Any,
+    padding: str,
+    data_format: str = "NDHWC",
+    dilations: Any = None,
+    name: Optional[str] = None,
+) -> Any:
+    """``tf.nn.conv3d``: 3-D convolution of ``input`` with DHWIO ``filters`` (TF's CPU kernel
+    takes no dilation; ``tf.nn.convolution`` does)."""
+    import fn
+
+    if any(d != 1 for d in _as_list(dilations, 3, "dilations")):
+        raise fn.errors.InvalidArgumentError(
+            None, None, "CPU implementation of Conv3D currently only supports dilated rates of 1."
+        )
+    return convolution(input, filters, strides, padding, data_format, None, name)
+
+
+def conv3d_transpose(
+    input: Any,
+    filters: Any,
+    output_shape: Any,
+    strides: Any,
+    padding: str = "SAME",
+    data_format: str = "NDHWC",
+    dilations: Any = None,
+    name: Optional[str] = None,
+) -> Any:
+    """``tf.nn.conv3d_transpose``: the transpose of conv3d; ``filters`` are DHW[out, in]."""
+    import fn
+
+    x = fn.convert_to_tensor(input)
+    w = fn.convert_to_tensor(filters, dtype=x.dtype)
+    return _conv3d_transpose(x, w, output_shape, strides, padding, data_format, dilations)
+
+
+def max_pool3d(
+    input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NDHWC", name: Optional[str] = None
+) -> Any:
+    """``tf.nn.max_pool3d``."""
+    return _pool_nd("MAX", input, ksize, strides, padding, data_format, name)
+
+
+def avg_pool3d(
+    input: Any, ksize: Any, strides: Any, padding: str, data_format: str = "NDHWC", name: Optional[str] = None
+) -> Any:
+    """``tf.nn.avg_pool3d``."""
+    return _pool_nd("AVG", input, ksize, strides, padding, data_format, name)
+
+
+def _static_ints(value: Any) -> Optional[List[int]]:
+    """A shape argument's Python ints, or None when a part of it is only known when running."""
+    import fn
+
+    if fn.is_tensor(value):
+        return [int(v) for v in value.numpy()] if value._is_eager else None
+    out = []
+    for v in value:
+        if fn.is_tensor(v):
+            if not v._is_eager:
+                return None
+            v = v.numpy()
+        out.append(int(v))
+    return out
+
+
+def _shape_tensor(value: Any) -> Any:
+    """A shape argument as one int32 tensor (a list mixing ints and scalar tensors is stacked)."""
+    import fn
+
+    if fn.is_tensor(value):
+        return fn.cast(value, fn.int32)
+    return fn.stack([fn.cast(v, fn.int32) if fn.is_tensor(v) else fn.constant(int(v), fn.int32) for v in value])
+
+
 def _spatial(values: List[int], n: int, fill: int = 1) -> List[int]:
     return [fill] + values if n == 1 else values
 
@@ -75,6 +181,10 @@ def convolution(
     x = fn.convert_to_tensor(input)
     w = fn.convert_to_tensor(filters, dtype=x.dtype)
     rank = x.shape.rank if x.shape.rank is not None else w.shape.rank
+    if rank == 5:
+        x5, first = _to_channels_last(x, data_format)
+        y = _conv3d.conv3d(x5, w, _as_list(strides, 3, "strides"), padding, _as_list(dilations, 3, "dilations"))
+        return _from_channels_last(y, first)
     x4, n, first = _to_nhwc(x, data_format, rank)
     if n == 1:
         w = fn.expand_dims(w, 0)
@@ -106,6 +216,10 @@ def pool(
     n = rank - 2
     if dilations is not None and any(v != 1 for v in _as_list(dilations, n, "dilations")):
         raise NotImplementedError("fn.nn.pool: dilated pooling has no fn kernel")
+    if n == 3:
+        x5, first = _to_channels_last(x, data_format)
+        k3, s3 = _as_list(window_shape, 3, "window_shape"), _as_list(strides, 3, "strides")
+        return _from_channels_last(_conv3d.pool3d(pooling_type, x5, k3, s3, padding), first)
     x4, n, first = _to_nhwc(x, data_format, rank)
     k = _spatial(_as_list(window_shape, n, "window_shape"), n)
     s = _spatial(_as_list(strides, n, "strides"), n)
@@ -170,14 +284,12 @@ def conv_transpose(
     x = fn.convert_to_tensor(input)
     w = fn.convert_to_tensor(filters, dtype=x.dtype)
     rank = x.shape.rank
+    if rank == 5:
+        return _conv3d_transpose(x, w, output_shape, strides, padding, data_format, dilations)
     x4, n, first = _to_nhwc(x, data_format, rank)
-    out = (
-        [int(v) for v in (output_shape.numpy() if hasattr(output_shape, "numpy") else output_shape)]
-        if not (fn.is_tensor(output_shape) and not output_shape._is_eager)
-        else None
-    )
+    out = _static_ints(output_shape)
     if out is None:
-        out_t = fn.convert_to_tensor(output_shape)
+        out_t = _shape_tensor(output_shape)
         if first:
             out_t = fn.gather(out_t, [0] + list(range(2, rank)) + [1])
         out4 = out_t if n == 2 else fn.concat([out_t[:1], [1], out_t[1:]], 0)
