@@ -139,8 +139,8 @@ std::vector<EagerPtr> diag_part_kernel(KernelContext& ctx, const std::vector<Eag
   int64_t m = x.shape()[rk - 2], n = x.shape()[rk - 1];
   DiagRange r = diag_range(*in[1], ctx.attrs);
   if (!((-m < r.lo && r.lo < n) || r.lo == 0))
-    throw_error(Code::InvalidArgument, "lower_diag_index is out of bound: ", r.lo, ". It must be between ", -m,
-                " and ", n);
+    throw_error(Code::InvalidArgument, "lower_diag_index is out of bound: ", r.lo, ". It must be between ", -m, " and ",
+                n);
   if (!((-m < r.hi && r.hi < n) || r.hi == 0))
     throw_error(Code::InvalidArgument, "upper_diag_index is out of bound: ", r.hi, " It must be between ", -m, " and ",
                 n);
@@ -167,8 +167,8 @@ std::vector<EagerPtr> diag_kernel(KernelContext& ctx, const std::vector<EagerPtr
   DiagRange r = diag_range(*in[1], ctx.attrs);
   int need = r.single() ? 1 : 2;
   if (rk < need)
-    throw_error(Code::InvalidArgument, "diagonal must be at least ", need, "-dim, received shape: ",
-                tf_shape(v.shape()));
+    throw_error(Code::InvalidArgument, "diagonal must be at least ", need,
+                "-dim, received shape: ", tf_shape(v.shape()));
   int64_t width = v.shape()[rk - 1];
   if (!r.single() && v.shape()[rk - 2] != r.count())
     throw_error(Code::InvalidArgument,
@@ -215,8 +215,8 @@ std::vector<EagerPtr> set_diag_kernel(KernelContext& ctx, const std::vector<Eage
   DiagRange r = diag_range(*in[2], ctx.attrs);
   int64_t m = x.shape()[rk - 2], n = x.shape()[rk - 1];
   if (!((-m < r.lo && r.lo < n) || r.lo == 0))
-    throw_error(Code::InvalidArgument, "lower_diag_index is out of bound: ", r.lo, ". It must be between ", -m,
-                " and ", n);
+    throw_error(Code::InvalidArgument, "lower_diag_index is out of bound: ", r.lo, ". It must be between ", -m, " and ",
+                n);
   if (!((-m < r.hi && r.hi < n) || r.hi == 0))
     throw_error(Code::InvalidArgument, "upper_diag_index is out of bound: ", r.hi, " It must be between ", -m, " and ",
                 n);
@@ -309,16 +309,16 @@ std::vector<TensorPtr> diag_part_grad(const GradContext& g) {
                           Attrs{{"shrink_axis_mask", int64_t{1}}, {"end_mask", int64_t{1}}});
   m = grad::cast(m, DType::Int32);
   n = grad::cast(n, DType::Int32);
-  return {dispatch1("MatrixDiagV3", {g.out_grads[0], g.inputs[1], m, n, grad::scalar_like(g.out_grads[0], 0)},
-                    align_of(g)),
-          nullptr, nullptr};
+  return {
+      dispatch1("MatrixDiagV3", {g.out_grads[0], g.inputs[1], m, n, grad::scalar_like(g.out_grads[0], 0)}, align_of(g)),
+      nullptr, nullptr};
 }
 
 std::vector<TensorPtr> diag_grad(const GradContext& g) {
   if (!g.out_grads[0]) return grad::none(5);
-  return {dispatch1("MatrixDiagPartV3", {g.out_grads[0], g.inputs[1], grad::scalar_like(g.out_grads[0], 0)},
-                    align_of(g)),
-          nullptr, nullptr, nullptr, nullptr};
+  return {
+      dispatch1("MatrixDiagPartV3", {g.out_grads[0], g.inputs[1], grad::scalar_like(g.out_grads[0], 0)}, align_of(g)),
+      nullptr, nullptr, nullptr, nullptr};
 }
 
 std::vector<TensorPtr> set_diag_grad(const GradContext& g) {
@@ -551,9 +551,7 @@ void register_linalg_decomp_ops(OpRegistry& r) {
                 return std::vector<TensorSpec>{{c.inputs[0].dtype, s}, {c.inputs[0].dtype, s}};
               },
               logdet_kernel, logdet_grad});
-  r.add(OpDef{"Lu",
-              "Lu",
-              1,
+  r.add(OpDef{"Lu", "Lu", 1,
               [](const InferContext& c) {
                 check_rank2_graph("Lu", c, c.inputs[0].shape, true);
                 const Shape& s = c.inputs[0].shape;

@@ -143,8 +143,8 @@ std::vector<TensorPtr> qr_grad(const GradContext& g) {
   const Shape &rs = r->shape(), &qs = q->shape();
   int64_t rr = dim(rs, 2), rc = dim(rs, 1);
   if (rr < 0 || rc < 0)
-    throw_error(Code::NotImplementedError, "QrGrad not implemented with dynamic shapes. Received r.shape: ",
-                tf_shape(rs));
+    throw_error(Code::NotImplementedError,
+                "QrGrad not implemented with dynamic shapes. Received r.shape: ", tf_shape(rs));
   if (rr > rc && dim(qs, 2) == dim(qs, 1))
     throw_error(Code::NotImplementedError,
                 "QrGrad not implemented when nrows > ncols and full_matrices is true. Received r.shape=", tf_shape(rs),

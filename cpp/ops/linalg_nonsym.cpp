@@ -22,8 +22,7 @@ using namespace linalg;  // NOLINT
 using cd = std::complex<double>;
 using CMat = std::vector<cd>;  // row-major n x n
 
-constexpr unsigned kEigIn =
-    bit(DType::Float32) | bit(DType::Float64) | bit(DType::Complex64) | bit(DType::Complex128);
+constexpr unsigned kEigIn = bit(DType::Float32) | bit(DType::Float64) | bit(DType::Complex64) | bit(DType::Complex128);
 
 CMat load_complex(const EagerTensor& t, int64_t index, int64_t n) {
   CMat m(static_cast<size_t>(n));
@@ -50,7 +49,8 @@ void store_complex(EagerTensor& t, int64_t index, const CMat& v) {
   int64_t n = static_cast<int64_t>(v.size());
   if (t.dtype() == DType::Complex64) {
     auto* p = static_cast<std::complex<float>*>(t.raw()) + index * n;
-    for (int64_t i = 0; i < n; ++i) p[i] = std::complex<float>(static_cast<float>(v[i].real()), static_cast<float>(v[i].imag()));
+    for (int64_t i = 0; i < n; ++i)
+      p[i] = std::complex<float>(static_cast<float>(v[i].real()), static_cast<float>(v[i].imag()));
   } else {
     auto* p = static_cast<cd*>(t.raw()) + index * n;
     for (int64_t i = 0; i < n; ++i) p[i] = v[i];
@@ -138,7 +138,8 @@ bool schur(CMat& t, CMat& q, int64_t n) {
     int64_t il = iu;
     for (; il > 0; --il) {
       double scale = std::abs(t[(il - 1) * n + il - 1]) + std::abs(t[il * n + il]);
-      if (std::abs(t[il * n + il - 1]) <= eps * scale || std::abs(t[il * n + il - 1]) < std::numeric_limits<double>::min()) {
+      if (std::abs(t[il * n + il - 1]) <= eps * scale ||
+          std::abs(t[il * n + il - 1]) < std::numeric_limits<double>::min()) {
         t[il * n + il - 1] = 0;
         break;
       }
@@ -220,7 +221,8 @@ std::vector<EagerPtr> eig_kernel(KernelContext& ctx, const std::vector<EagerPtr>
   for (int64_t b = 0; b < count; ++b) {
     CMat t = load_complex(x, b, n * n), q(static_cast<size_t>(n * n), cd(0));
     for (int64_t i = 0; i < n; ++i) q[i * n + i] = 1;
-    bool finite = std::all_of(t.begin(), t.end(), [](const cd& z) { return std::isfinite(z.real()) && std::isfinite(z.imag()); });
+    bool finite =
+        std::all_of(t.begin(), t.end(), [](const cd& z) { return std::isfinite(z.real()) && std::isfinite(z.imag()); });
     if (finite) {
       hessenberg(t, q, n);
       finite = schur(t, q, n);

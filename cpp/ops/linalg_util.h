@@ -139,9 +139,10 @@ inline TensorPtr expand(const TensorPtr& x, int axis) {
 }
 // x[..., begin:end] (end < 0: to the last column).
 inline TensorPtr cols(const TensorPtr& x, int64_t begin, int64_t end) {
-  return dispatch1("StridedSlice",
-                   {x, grad::int_vector({0, begin}), grad::int_vector({0, end < 0 ? 0 : end}), grad::int_vector({1, 1})},
-                   Attrs{{"ellipsis_mask", int64_t{1}}, {"end_mask", int64_t{end < 0 ? 2 : 0}}});
+  return dispatch1(
+      "StridedSlice",
+      {x, grad::int_vector({0, begin}), grad::int_vector({0, end < 0 ? 0 : end}), grad::int_vector({1, 1})},
+      Attrs{{"ellipsis_mask", int64_t{1}}, {"end_mask", int64_t{end < 0 ? 2 : 0}}});
 }
 // concat([a, b], axis=-1).
 inline TensorPtr concat_last(const TensorPtr& a, const TensorPtr& b) {
