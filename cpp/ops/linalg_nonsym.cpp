@@ -329,6 +329,8 @@ std::vector<TensorPtr> eig_grad(const GradContext& g) {
 
 }  // namespace
 
-void register_linalg_nonsym_ops(OpRegistry& r) { r.add(OpDef{"Eig", "Eig", 1, eig_infer, eig_kernel, eig_grad}); }
+void register_linalg_nonsym_ops(OpRegistry& r) {
+  r.add(OpDef{"Eig", "Eig", 1, eig_infer, eig_kernel, eig_grad}.with_output_args({"e", "v"}));
+}
 
 }  // namespace fn

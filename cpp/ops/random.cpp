@@ -268,9 +268,11 @@ void fill_normal_float(philox::Philox4x32& gen, EagerTensor& out) {
 Shape random_shape_arg(const EagerTensor& s) { return shape_arg(s); }
 
 void register_random_ops(OpRegistry& r) {
-  r.add(random_op("RandomUniform", "dtype", uniform_kernel, 1));
-  r.add(random_op("RandomStandardNormal", "dtype", normal_kernel, 1));
-  r.add(random_op("TruncatedNormal", "dtype", truncated_normal_kernel, 1));
+  r.add(random_op("RandomUniform", "dtype", uniform_kernel, 1).with_input_types({{0, "shape", "T", kIndexDTypes}}));
+  r.add(
+      random_op("RandomStandardNormal", "dtype", normal_kernel, 1).with_input_types({{0, "shape", "T", kIndexDTypes}}));
+  r.add(random_op("TruncatedNormal", "dtype", truncated_normal_kernel, 1)
+            .with_input_types({{0, "shape", "T", kIndexDTypes}}));
   OpDef ui = random_op("RandomUniformInt", "Tout", uniform_int_kernel, 3);
   ui.infer = [](const InferContext& c) {
     DType d = c.inputs[1].dtype;
@@ -278,19 +280,20 @@ void register_random_ops(OpRegistry& r) {
     out[0].dtype = d;
     return out;
   };
-  r.add(std::move(ui));
+  r.add(std::move(ui).with_input_types({{0, "shape", "T", kIndexDTypes}}));
   // Stateless: same seed, same numbers; pure functions of their inputs (CSE and folding apply).
   r.add(
       OpDef{"StatelessRandomUniform", "StatelessRandomUniform", 2, shape_infer("dtype"), stateless_uniform_kernel, {}});
   r.add(OpDef{"StatelessRandomNormal", "StatelessRandomNormal", 2, shape_infer("dtype"), stateless_normal_kernel, {}});
-  r.add(OpDef{"StatelessRandomGetKeyCounter",
-              "StatelessRandomGetKeyCounter",
-              1,
-              [](const InferContext&) {
-                return std::vector<TensorSpec>{{DType::Int64, Shape{1}}, {DType::Int64, Shape{2}}};
-              },
-              get_key_counter_kernel,
-              {}});
+  r.add(OpDef{
+      "StatelessRandomGetKeyCounter",
+      "StatelessRandomGetKeyCounter",
+      1,
+      [](const InferContext&) {
+        return std::vector<TensorSpec>{{DType::Int64, Shape{1}}, {DType::Int64, Shape{2}}};
+      },
+      get_key_counter_kernel,
+      {}}.with_output_args({"key", "counter"}));
 }
 
 }  // namespace fn
