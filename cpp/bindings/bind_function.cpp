@@ -20,6 +20,9 @@ namespace fn {
 namespace {
 
 std::atomic<bool> g_run_eagerly{false};
+// While > 0, Function calls skip the C++ cache fast path: the Python path adds the trace context
+// (e.g. the replica of a multi-replica strategy.run) to the cache key.
+std::atomic<int> g_context_keyed_calls{0};
 
 // A trace type defined in Python (a tf.types.experimental.TraceType returned by
 // __tf_tracing_type__), compared through its Python methods.
@@ -595,7 +598,8 @@ void init_function_objects(py::module_& m) {
       .def("__call__",
            [](py::object self, py::args args, py::kwargs kwargs) -> py::object {
              FunctionBase& f = self.cast<FunctionBase&>();
-             if (!g_run_eagerly.load(std::memory_order_relaxed)) {
+             if (!g_run_eagerly.load(std::memory_order_relaxed) &&
+                 g_context_keyed_calls.load(std::memory_order_relaxed) == 0) {
                py::object hit;
                if (f.signature_key) {
                  if (kwargs.empty()) hit = call_with_signature(f, args);
@@ -679,6 +683,8 @@ void init_function(py::module_& m) {
   init_function_objects(m);
   m.def("set_run_eagerly", [](bool v) { g_run_eagerly = v; });
   m.def("run_eagerly", [] { return g_run_eagerly.load(); });
+  m.def("enter_context_keyed_calls", [] { ++g_context_keyed_calls; });
+  m.def("exit_context_keyed_calls", [] { --g_context_keyed_calls; });
   m.def("tape_active", [] { return !active_tapes().empty() && any_tape_recording(); });
 }
 

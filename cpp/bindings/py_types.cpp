@@ -120,6 +120,7 @@ void init_py_types(py::module_& m) {
   types().errors[static_cast<int>(Code::AttributeError)] = keep(PyExc_AttributeError);
   types().errors[static_cast<int>(Code::NotImplementedError)] = keep(PyExc_NotImplementedError);
   types().errors[static_cast<int>(Code::RuntimeError)] = keep(PyExc_RuntimeError);
+  types().errors[static_cast<int>(Code::LookupError)] = keep(PyExc_LookupError);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -31,6 +31,7 @@ enum class Code {
   AttributeError,
   NotImplementedError,
   RuntimeError,
+  LookupError,  // "gradient registry has no entry for: <op>"
 };
 
 class Error : public std::runtime_error {

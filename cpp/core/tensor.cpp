@@ -143,6 +143,18 @@ EagerPtr make_tensor(DType dtype, const Shape& shape) {
 
 EagerPtr make_scalar(DType dtype, double value) {
   auto t = make_tensor(dtype, Shape{});
+  if (dtype == DType::Complex64 || dtype == DType::Complex128) {  // (value, 0)
+    if (dtype == DType::Complex64) {
+      float* p = static_cast<float*>(t->raw());
+      p[0] = static_cast<float>(value);
+      p[1] = 0.0f;
+    } else {
+      double* p = static_cast<double*>(t->raw());
+      p[0] = value;
+      p[1] = 0.0;
+    }
+    return t;
+  }
   visit_pod(dtype, [&](auto tag) {
     using T = decltype(tag);
     t->data<T>()[0] = from_double<T>(value);

@@ -99,7 +99,7 @@ EagerPtr filled_like(const EagerTensor& x, double value) {
   return out;
 }
 
-constexpr unsigned kAddNTypes = kNumberTypes;
+constexpr unsigned kAddNTypes = kNumberTypes | bit(DType::Complex64) | bit(DType::Complex128);
 constexpr unsigned kOnesLikeTypes = kNumberTypes | kBoolType;
 // Variant: a TensorList's zero is a list of the same length with no element written (TF's
 // zeros of a TensorList gradient).
@@ -159,6 +159,22 @@ std::vector<EagerPtr> addn_kernel(KernelContext& ctx, const std::vector<EagerPtr
   if (in.size() == 1) return {in[0]};
   auto out = make_tensor(in[0]->dtype(), in[0]->shape());
   int64_t n = out->num_elements();
+  if (is_complex(in[0]->dtype())) {  // (re, im) pairs: the sum of the underlying reals
+    auto sum = [&](auto tag) {
+      using R = decltype(tag);
+      R* o = static_cast<R*>(out->raw());
+      for (int64_t k = 0; k < 2 * n; ++k) {
+        R acc = 0;
+        for (const auto& t : in) acc += static_cast<const R*>(t->raw())[k];
+        o[k] = acc;
+      }
+    };
+    if (in[0]->dtype() == DType::Complex64)
+      sum(float{});
+    else
+      sum(double{});
+    return {out};
+  }
   visit_pod(in[0]->dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr ((kAddNTypes & bit(dtype_of<T>())) != 0) {

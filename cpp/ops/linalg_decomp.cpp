@@ -2,8 +2,8 @@
 // float64, computed per matrix in double: Cholesky, MatrixTriangularSolve, Qr (Householder
 // with Eigen's/LAPACK's signs), SelfAdjointEigV2 (cyclic Jacobi, ascending eigenvalues), Svd
 // (one-sided Jacobi, descending singular values), LogMatrixDeterminant, Lu (partial pivoting),
-// MatrixBandPart and the single-diagonal forms of MatrixDiagV3 / MatrixDiagPartV3 /
-// MatrixSetDiagV3. Gradients are TF's (linalg_grad.py), composed of ops.
+// MatrixBandPart and MatrixDiagV3 / MatrixDiagPartV3 / MatrixSetDiagV3 (one diagonal or a range,
+// with TF's alignments). Gradients are TF's (linalg_grad.py), composed of ops.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -55,14 +55,34 @@ std::vector<EagerPtr> band_kernel(KernelContext&, const std::vector<EagerPtr>& i
   return {out};
 }
 
-// ---- MatrixDiagPartV3(input, k, padding_value) / MatrixDiagV3 / MatrixSetDiagV3, one diagonal ----
+// ---- MatrixDiagPartV3(input, k, padding_value) / MatrixDiagV3 / MatrixSetDiagV3 ----
+// k is one diagonal or a range (lo, hi). A range's diagonals are stacked from hi down to lo, each
+// padded to the longest one's length; `align` says on which side superdiagonals and
+// subdiagonals are padded (RIGHT_LEFT: superdiagonals right-aligned, subdiagonals left-aligned).
 
-int64_t single_k(const EagerTensor& k) {
-  if (k.num_elements() == 2 && k.scalar_as_int(0) == k.scalar_as_int(1)) return k.scalar_as_int(0);
-  if (k.num_elements() != 1)
-    throw_error(Code::Unimplemented, "fn's matrix diagonal ops take one diagonal (k a scalar), got ",
-                tf_shape(k.shape()));
-  return k.scalar_as_int(0);
+struct DiagRange {
+  int64_t lo = 0, hi = 0;
+  bool left_super = false, left_sub = true;
+  bool single() const { return lo == hi; }
+  int64_t count() const { return hi - lo + 1; }
+};
+
+DiagRange diag_range(const EagerTensor& k, const Attrs& attrs) {
+  if (k.shape().rank() > 1)
+    throw_error(Code::InvalidArgument, "diag_index must be a scalar or vector, received shape: ", tf_shape(k.shape()));
+  int64_t n = k.num_elements();
+  if (n < 1 || n > 2)
+    throw_error(Code::InvalidArgument, "diag_index must have only one or two elements, received ", n, " elements.");
+  DiagRange r;
+  r.lo = k.scalar_as_int(0);
+  r.hi = n == 2 ? k.scalar_as_int(1) : r.lo;
+  if (r.lo > r.hi)
+    throw_error(Code::InvalidArgument, "lower_diag_index must not be larger than upper_diag_index: ", r.lo, " > ",
+                r.hi);
+  std::string align = attrs.get_or("align", std::string("RIGHT_LEFT"));
+  r.left_super = align.rfind("LEFT", 0) == 0;
+  r.left_sub = align.size() >= 4 && align.compare(align.size() - 4, 4, "LEFT") == 0;
+  return r;
 }
 
 // Length of diagonal k of an m x n matrix and the (row, col) of its element i.
@@ -73,80 +93,137 @@ std::pair<int64_t, int64_t> diag_at(int64_t k, int64_t i) {
   return k >= 0 ? std::make_pair(i, i + k) : std::make_pair(i - k, i);
 }
 
-std::vector<EagerPtr> diag_part_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
-  const EagerTensor& x = *in[0];
-  int r = x.shape().rank();
-  if (r < 2) throw_error(Code::InvalidArgument, "input must be at least 2-dim, received shape: ", tf_shape(x.shape()));
-  int64_t m = x.shape()[r - 2], n = x.shape()[r - 1], k = single_k(*in[1]);
-  if (!((-m < k && k < n) || (m == 0 || n == 0) || k == 0))
-    throw_error(Code::InvalidArgument, "Diagonal index ", k, " is out of bounds [", -m, ", ", n, ")");
-  int64_t len = diag_len(m, n, k);
-  std::vector<int64_t> d(x.shape().dims().begin(), x.shape().dims().end() - 2);
-  d.push_back(len);
-  auto out = make_tensor(x.dtype(), Shape(d));
-  size_t es = dtype_size(x.dtype());
-  int64_t count = (m > 0 && n > 0) ? x.num_elements() / (m * n) : out->num_elements() / std::max<int64_t>(len, 1);
-  const char* src = static_cast<const char*>(x.raw());
-  char* dst = static_cast<char*>(out->raw());
-  for (int64_t b = 0; b < count && len; ++b)
+// The longest diagonal in the range (TF's max_diag_len).
+int64_t max_diag_len(int64_t m, int64_t n, const DiagRange& r) {
+  return std::min(m + std::min<int64_t>(r.hi, 0), n - std::max<int64_t>(r.lo, 0));
+}
+
+// Where diagonal d starts in its padded row of length `width` (TF's ComputeOffset).
+int64_t diag_offset(int64_t d, int64_t m, int64_t n, int64_t width, const DiagRange& r) {
+  if ((d >= 0 && r.left_super) || (d <= 0 && r.left_sub)) return 0;
+  return width - diag_len(m, n, d);
+}
+
+// Calls f(slot, row, col) for every element of the range's diagonals in an m x n matrix, slot
+// being its position in the packed [count, width] (or [width] for one diagonal) layout.
+template <typename F>
+void for_each_diag_element(int64_t m, int64_t n, int64_t width, const DiagRange& r, F&& f) {
+  for (int64_t d = r.hi; d >= r.lo; --d) {
+    int64_t row_slot = (r.hi - d) * width, len = diag_len(m, n, d), off = diag_offset(d, m, n, width, r);
     for (int64_t i = 0; i < len; ++i) {
-      auto [row, col] = diag_at(k, i);
-      std::memcpy(dst + (b * len + i) * es, src + ((b * m + row) * n + col) * es, es);
+      auto [row, col] = diag_at(d, i);
+      f(row_slot + off + i, row, col);
     }
+  }
+}
+
+// Every element of `out` set to the one element of `value` (same dtype), byte for byte.
+void fill_with(EagerTensor& out, const EagerTensor& value) {
+  size_t es = dtype_size(out.dtype());
+  char* o = static_cast<char*>(out.raw());
+  const char* v = static_cast<const char*>(value.raw());
+  for (int64_t i = 0; i < out.num_elements(); ++i) std::memcpy(o + i * es, v, es);
+}
+
+std::vector<int64_t> packed_dims(const std::vector<int64_t>& batch, const DiagRange& r, int64_t width) {
+  std::vector<int64_t> d(batch);
+  if (!r.single()) d.push_back(r.count());
+  d.push_back(width);
+  return d;
+}
+
+std::vector<EagerPtr> diag_part_kernel(KernelContext& ctx, const std::vector<EagerPtr>& in) {
+  const EagerTensor& x = *in[0];
+  int rk = x.shape().rank();
+  if (rk < 2) throw_error(Code::InvalidArgument, "input must be at least 2-dim, received shape: ", tf_shape(x.shape()));
+  int64_t m = x.shape()[rk - 2], n = x.shape()[rk - 1];
+  DiagRange r = diag_range(*in[1], ctx.attrs);
+  if (!((-m < r.lo && r.lo < n) || r.lo == 0))
+    throw_error(Code::InvalidArgument, "lower_diag_index is out of bound: ", r.lo, ". It must be between ", -m, " and ",
+                n);
+  if (!((-m < r.hi && r.hi < n) || r.hi == 0))
+    throw_error(Code::InvalidArgument, "upper_diag_index is out of bound: ", r.hi, " It must be between ", -m, " and ",
+                n);
+  int64_t width = std::max<int64_t>(max_diag_len(m, n, r), 0);
+  std::vector<int64_t> batch(x.shape().dims().begin(), x.shape().dims().end() - 2);
+  auto out = make_tensor(x.dtype(), Shape(packed_dims(batch, r, width)));
+  int64_t count = 1;
+  for (int64_t b : batch) count *= b;
+  int64_t per = r.count() * width;
+  size_t es = dtype_size(x.dtype());
+  fill_with(*out, *cast_tensor(in[2], x.dtype()));
+  char* o = static_cast<char*>(out->raw());
+  const char* src = static_cast<const char*>(x.raw());
+  for (int64_t b = 0; b < count; ++b)
+    for_each_diag_element(m, n, width, r, [&](int64_t slot, int64_t row, int64_t col) {
+      std::memcpy(o + (b * per + slot) * es, src + ((b * m + row) * n + col) * es, es);
+    });
   return {out};
 }
 
-std::vector<EagerPtr> diag_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+std::vector<EagerPtr> diag_kernel(KernelContext& ctx, const std::vector<EagerPtr>& in) {
   const EagerTensor& v = *in[0];
-  int r = v.shape().rank();
-  if (r < 1)
-    throw_error(Code::InvalidArgument, "diagonal must be at least 1-dim, received shape: ", tf_shape(v.shape()));
-  int64_t k = single_k(*in[1]), len = v.shape()[r - 1];
-  int64_t rows = in[2]->scalar_as_int(0), cols = in[3]->scalar_as_int(0);
-  int64_t min_rows = len + std::max<int64_t>(-k, 0), min_cols = len + std::max<int64_t>(k, 0);
-  if (rows < 0 && cols < 0)
-    rows = cols = len + std::abs(k);  // square, as TF assumes
-  else if (rows < 0)
-    rows = min_rows;
-  else if (cols < 0)
-    cols = min_cols;
-  if (rows < min_rows) throw_error(Code::InvalidArgument, "The number of rows is too small.");
-  if (cols < min_cols) throw_error(Code::InvalidArgument, "The number of columns is too small.");
-  if (diag_len(rows, cols, k) != len)
+  int rk = v.shape().rank();
+  DiagRange r = diag_range(*in[1], ctx.attrs);
+  int need = r.single() ? 1 : 2;
+  if (rk < need)
+    throw_error(Code::InvalidArgument, "diagonal must be at least ", need,
+                "-dim, received shape: ", tf_shape(v.shape()));
+  int64_t width = v.shape()[rk - 1];
+  if (!r.single() && v.shape()[rk - 2] != r.count())
     throw_error(Code::InvalidArgument,
-                "The number of diagonals provided in the input does not match with the number of rows and columns.");
-  std::vector<int64_t> d(v.shape().dims().begin(), v.shape().dims().end() - 1);
+                "The number of diagonals provided in the input does not match the lower_diag_index and "
+                "upper_diag_index range.");
+  int64_t rows = in[2]->scalar_as_int(0), cols = in[3]->scalar_as_int(0);
+  int64_t min_rows = width - std::min<int64_t>(r.hi, 0), min_cols = width + std::max<int64_t>(r.lo, 0);
+  if (rows != -1 && rows < min_rows) throw_error(Code::InvalidArgument, "The number of rows is too small.");
+  if (cols != -1 && cols < min_cols) throw_error(Code::InvalidArgument, "The number of columns is too small.");
+  if (rows == -1 && cols == -1) {
+    rows = cols = std::max(min_rows, min_cols);  // square, as TF assumes
+  } else if (rows == -1) {
+    rows = min_rows;
+  } else if (cols == -1) {
+    cols = min_cols;
+  }
+  if (rows != min_rows && cols != min_cols)
+    throw_error(Code::InvalidArgument,
+                "The number of rows or columns is not consistent with the specified d_lower, d_upper, and diagonal.");
+  std::vector<int64_t> d(v.shape().dims().begin(), v.shape().dims().end() - need);
+  int64_t count = 1;
+  for (int64_t b : d) count *= b;
   d.push_back(rows);
   d.push_back(cols);
   auto out = make_tensor(v.dtype(), Shape(d));
-  // Padding: the padding value broadcast, then the diagonal on top.
-  auto pad = load(*cast_tensor(in[4], v.dtype()), 0, 1)[0];
-  int64_t count = 1;
-  for (size_t i = 0; i + 2 < d.size(); ++i) count *= d[i];
-  visit_pod(v.dtype(), [&](auto tag) {
-    using T = decltype(tag);
-    T* o = out->data<T>();
-    const T* s = v.data<T>();
-    std::fill(o, o + out->num_elements(), from_double<T>(pad));
-    for (int64_t b = 0; b < count; ++b)
-      for (int64_t i = 0; i < len; ++i) {
-        auto [row, col] = diag_at(k, i);
-        o[(b * rows + row) * cols + col] = s[b * len + i];
-      }
-    return 0;
-  });
+  // Padding: the padding value everywhere, then the diagonals on top.
+  fill_with(*out, *cast_tensor(in[4], v.dtype()));
+  int64_t per = r.count() * width;
+  size_t es = dtype_size(v.dtype());
+  char* o = static_cast<char*>(out->raw());
+  const char* src = static_cast<const char*>(v.raw());
+  for (int64_t b = 0; b < count; ++b)
+    for_each_diag_element(rows, cols, width, r, [&](int64_t slot, int64_t row, int64_t col) {
+      std::memcpy(o + ((b * rows + row) * cols + col) * es, src + (b * per + slot) * es, es);
+    });
   return {out};
 }
 
-std::vector<EagerPtr> set_diag_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
+std::vector<EagerPtr> set_diag_kernel(KernelContext& ctx, const std::vector<EagerPtr>& in) {
   const EagerTensor &x = *in[0], &v = *in[1];
-  int r = x.shape().rank();
-  if (r < 2) throw_error(Code::InvalidArgument, "input must be at least 2-dim, received shape: ", tf_shape(x.shape()));
+  int rk = x.shape().rank();
+  if (rk < 2) throw_error(Code::InvalidArgument, "input must be at least 2-dim, received shape: ", tf_shape(x.shape()));
   if (x.dtype() != v.dtype()) throw_error(Code::InvalidArgument, "input and diagonal must have the same dtype");
-  int64_t m = x.shape()[r - 2], n = x.shape()[r - 1], k = single_k(*in[2]), len = diag_len(m, n, k);
-  std::vector<int64_t> want(x.shape().dims().begin(), x.shape().dims().end() - 2);
-  want.push_back(len);
-  if (v.shape() != Shape(want))
+  DiagRange r = diag_range(*in[2], ctx.attrs);
+  int64_t m = x.shape()[rk - 2], n = x.shape()[rk - 1];
+  if (!((-m < r.lo && r.lo < n) || r.lo == 0))
+    throw_error(Code::InvalidArgument, "lower_diag_index is out of bound: ", r.lo, ". It must be between ", -m, " and ",
+                n);
+  if (!((-m < r.hi && r.hi < n) || r.hi == 0))
+    throw_error(Code::InvalidArgument, "upper_diag_index is out of bound: ", r.hi, " It must be between ", -m, " and ",
+                n);
+  int64_t width = std::max<int64_t>(max_diag_len(m, n, r), 0);
+  std::vector<int64_t> batch(x.shape().dims().begin(), x.shape().dims().end() - 2);
+  std::vector<int64_t> want = packed_dims(batch, r, width);
+  if (v.shape().dims() != want)
     throw_error(Code::InvalidArgument,
                 "Either first dimensions of diagonal don't match input.shape[:-2], or "
                 "diagonal.shape[:-1] is not equal to the longests diagonal in range "
@@ -158,13 +235,23 @@ std::vector<EagerPtr> set_diag_kernel(KernelContext&, const std::vector<EagerPtr
   std::memcpy(out->raw(), x.raw(), static_cast<size_t>(x.num_elements()) * es);
   char* dst = static_cast<char*>(out->raw());
   const char* src = static_cast<const char*>(v.raw());
-  int64_t count = (m > 0 && n > 0) ? x.num_elements() / (m * n) : 0;
+  int64_t count = 1;
+  for (int64_t b : batch) count *= b;
+  int64_t per = r.count() * width;
   for (int64_t b = 0; b < count; ++b)
-    for (int64_t i = 0; i < len; ++i) {
-      auto [row, col] = diag_at(k, i);
-      std::memcpy(dst + ((b * m + row) * n + col) * es, src + (b * len + i) * es, es);
-    }
+    for_each_diag_element(m, n, width, r, [&](int64_t slot, int64_t row, int64_t col) {
+      std::memcpy(dst + ((b * m + row) * n + col) * es, src + (b * per + slot) * es, es);
+    });
   return {out};
+}
+
+// The range of a constant k input, when known at graph time.
+bool const_range(const InferContext& c, int input, DiagRange* r) {
+  auto k = c.value(input);
+  if (!k || k->num_elements() < 1 || k->num_elements() > 2) return false;
+  r->lo = k->scalar_as_int(0);
+  r->hi = k->num_elements() == 2 ? k->scalar_as_int(1) : r->lo;
+  return r->lo <= r->hi;
 }
 
 std::vector<TensorSpec> diag_part_infer(const InferContext& c) {
@@ -173,10 +260,12 @@ std::vector<TensorSpec> diag_part_infer(const InferContext& c) {
   if (s.rank() < 2)
     throw_error(Code::ValueError, "Shape must be at least rank 2 but is rank ", s.rank(),
                 suffix("MatrixDiagPartV3", c));
-  int64_t len = Shape::kUnknown;
-  if (c.value(1) && c.value(1)->num_elements() == 1 && dim(s, 2) >= 0 && dim(s, 1) >= 0)
-    len = diag_len(dim(s, 2), dim(s, 1), c.value(1)->scalar_as_int(0));
-  return one(c.inputs[0].dtype, graph_tail(s, {len}));
+  DiagRange r;
+  if (!const_range(c, 1, &r)) return one(c.inputs[0].dtype, Shape::unknown_rank());
+  int64_t width = Shape::kUnknown;
+  if (dim(s, 2) >= 0 && dim(s, 1) >= 0) width = std::max<int64_t>(max_diag_len(dim(s, 2), dim(s, 1), r), 0);
+  std::vector<int64_t> batch(s.dims().begin(), s.dims().end() - 2);
+  return one(c.inputs[0].dtype, Shape(packed_dims(batch, r, width)));
 }
 
 std::vector<TensorSpec> diag_infer(const InferContext& c) {
@@ -184,22 +273,33 @@ std::vector<TensorSpec> diag_infer(const InferContext& c) {
   if (!s.has_rank()) return one(c.inputs[0].dtype, s);
   if (s.rank() < 1)
     throw_error(Code::ValueError, "Shape must be at least rank 1 but is rank 0", suffix("MatrixDiagV3", c));
-  int64_t rows = Shape::kUnknown, cols = Shape::kUnknown, len = s[s.rank() - 1];
-  if (c.value(1) && c.value(1)->num_elements() == 1 && c.value(2) && c.value(3) && len >= 0) {
-    int64_t k = c.value(1)->scalar_as_int(0);
+  DiagRange r;
+  if (!const_range(c, 1, &r)) return one(c.inputs[0].dtype, Shape::unknown_rank());
+  int need = r.single() ? 1 : 2;
+  if (s.rank() < need)
+    throw_error(Code::ValueError, "Shape must be at least rank 2 but is rank ", s.rank(), suffix("MatrixDiagV3", c));
+  int64_t rows = Shape::kUnknown, cols = Shape::kUnknown, width = s[s.rank() - 1];
+  if (c.value(2) && c.value(3) && width >= 0) {
     rows = c.value(2)->scalar_as_int(0);
     cols = c.value(3)->scalar_as_int(0);
-    if (rows < 0 && cols < 0) rows = cols = len + std::abs(k);
-    if (rows < 0) rows = len + std::max<int64_t>(-k, 0);
-    if (cols < 0) cols = len + std::max<int64_t>(k, 0);
+    int64_t min_rows = width - std::min<int64_t>(r.hi, 0), min_cols = width + std::max<int64_t>(r.lo, 0);
+    if (rows == -1 && cols == -1) {
+      rows = cols = std::max(min_rows, min_cols);
+    } else if (rows == -1) {
+      rows = min_rows;
+    } else if (cols == -1) {
+      cols = min_cols;
+    }
   }
-  std::vector<int64_t> d(s.dims().begin(), s.dims().end() - 1);
+  std::vector<int64_t> d(s.dims().begin(), s.dims().end() - need);
   d.push_back(rows);
   d.push_back(cols);
   return one(c.inputs[0].dtype, Shape(d));
 }
 
-// Gradients: diag_part <-> diag of the same k; set_diag passes the rest through.
+Attrs align_of(const GradContext& g) { return Attrs{{"align", g.attrs.get_or("align", std::string("RIGHT_LEFT"))}}; }
+
+// Gradients: diag_part <-> diag of the same k and align; set_diag passes the rest through.
 std::vector<TensorPtr> diag_part_grad(const GradContext& g) {
   if (!g.out_grads[0]) return grad::none(3);
   TensorPtr shp = grad::op1("Shape", g.inputs[0]);
@@ -209,21 +309,23 @@ std::vector<TensorPtr> diag_part_grad(const GradContext& g) {
                           Attrs{{"shrink_axis_mask", int64_t{1}}, {"end_mask", int64_t{1}}});
   m = grad::cast(m, DType::Int32);
   n = grad::cast(n, DType::Int32);
-  return {dispatch1("MatrixDiagV3", {g.out_grads[0], g.inputs[1], m, n, grad::scalar_like(g.out_grads[0], 0)}), nullptr,
-          nullptr};
+  return {
+      dispatch1("MatrixDiagV3", {g.out_grads[0], g.inputs[1], m, n, grad::scalar_like(g.out_grads[0], 0)}, align_of(g)),
+      nullptr, nullptr};
 }
 
 std::vector<TensorPtr> diag_grad(const GradContext& g) {
   if (!g.out_grads[0]) return grad::none(5);
-  return {dispatch1("MatrixDiagPartV3", {g.out_grads[0], g.inputs[1], grad::scalar_like(g.out_grads[0], 0)}), nullptr,
-          nullptr, nullptr, nullptr};
+  return {
+      dispatch1("MatrixDiagPartV3", {g.out_grads[0], g.inputs[1], grad::scalar_like(g.out_grads[0], 0)}, align_of(g)),
+      nullptr, nullptr, nullptr, nullptr};
 }
 
 std::vector<TensorPtr> set_diag_grad(const GradContext& g) {
   if (!g.out_grads[0]) return grad::none(3);
   const TensorPtr& dy = g.out_grads[0];
-  TensorPtr dv = dispatch1("MatrixDiagPartV3", {dy, g.inputs[2], grad::scalar_like(dy, 0)});
-  TensorPtr dx = dispatch1("MatrixSetDiagV3", {dy, zeros_like(dv), g.inputs[2]});
+  TensorPtr dv = dispatch1("MatrixDiagPartV3", {dy, g.inputs[2], grad::scalar_like(dy, 0)}, align_of(g));
+  TensorPtr dx = dispatch1("MatrixSetDiagV3", {dy, zeros_like(dv), g.inputs[2]}, align_of(g));
   return {dx, dv, nullptr};
 }
 
@@ -453,9 +555,7 @@ void register_linalg_decomp_ops(OpRegistry& r) {
               logdet_kernel, logdet_grad}
             .with_output_args({"sign", "log_abs_determinant"}));
   r.add(OpDef{
-      "Lu",
-      "Lu",
-      1,
+      "Lu", "Lu", 1,
       [](const InferContext& c) {
         check_rank2_graph("Lu", c, c.inputs[0].shape, true);
         const Shape& s = c.inputs[0].shape;
@@ -464,7 +564,10 @@ void register_linalg_decomp_ops(OpRegistry& r) {
         return std::vector<TensorSpec>{c.inputs[0], {c.attrs.get_or("output_idx_type", DType::Int32), p}};
       },
       lu_kernel,
-      {}}.with_output_args({"lu", "p"}));
+      // TF registers no gradient for Lu: differentiating through it is TF's LookupError.
+      [](const GradContext&) -> std::vector<TensorPtr> {
+        throw_error(Code::LookupError, "gradient registry has no entry for: Lu");
+      }}.with_output_args({"lu", "p"}));
 }
 
 }  // namespace fn

@@ -124,18 +124,8 @@ TensorPtr right_solve_upper(const TensorPtr& x, const TensorPtr& r) {
   return adjoint(dispatch1("MatrixTriangularSolve", {r, adjoint(x)}, Attrs{{"lower", false}, {"adjoint", false}}));
 }
 
-std::vector<TensorPtr> qr_grad(const GradContext& g) {
-  const Shape& s = g.inputs[0]->shape();
-  bool full = g.attrs.get_or("full_matrices", false);
-  int64_t m = dim(s, 2), n = dim(s, 1);
-  if (m < 0 || n < 0 || (full && m > n) || m < n)
-    throw_error(Code::NotImplementedError,
-                "QrGrad is implemented for matrices with static shapes and "
-                "num_rows >= num_cols (and full_matrices=False when num_rows > num_cols); got shape ",
-                tf_shape(s));
-  auto d = densify(g.out_grads, g.outputs);
-  const TensorPtr &q = g.outputs[0], &r = g.outputs[1], &dq = d[0], &dr = d[1];
-  // TF's _QrGradSquareAndDeepMatrices.
+// TF's _QrGradSquareAndDeepMatrices (num_rows >= num_cols, thin factors).
+TensorPtr qr_grad_deep(const TensorPtr& q, const TensorPtr& r, const TensorPtr& dq, const TensorPtr& dr) {
   TensorPtr qdq = matmul(q, dq, true, false);
   TensorPtr qdq_ = grad::sub(qdq, adjoint(qdq));
   TensorPtr rdr = matmul(r, dr, false, true);
@@ -143,7 +133,31 @@ std::vector<TensorPtr> qr_grad(const GradContext& g) {
   TensorPtr tril = band(grad::add(qdq_, rdr_), -1, 0);
   TensorPtr grad_a = matmul(q, grad::add(dr, right_solve_upper(tril, r)));
   TensorPtr grad_b = right_solve_upper(grad::sub(dq, matmul(q, qdq)), r);
-  return {grad::add(grad_a, grad_b)};
+  return grad::add(grad_a, grad_b);
+}
+
+// TF's _QrGrad: deep/square matrices directly; wide ones (m < n) as A = [X | Y] with X square:
+// dX from the square case with dq + Y dV^H, dY = Q dV.
+std::vector<TensorPtr> qr_grad(const GradContext& g) {
+  const TensorPtr &q = g.outputs[0], &r = g.outputs[1];
+  const Shape &rs = r->shape(), &qs = q->shape();
+  int64_t rr = dim(rs, 2), rc = dim(rs, 1);
+  if (rr < 0 || rc < 0)
+    throw_error(Code::NotImplementedError,
+                "QrGrad not implemented with dynamic shapes. Received r.shape: ", tf_shape(rs));
+  if (rr > rc && dim(qs, 2) == dim(qs, 1))
+    throw_error(Code::NotImplementedError,
+                "QrGrad not implemented when nrows > ncols and full_matrices is true. Received r.shape=", tf_shape(rs),
+                " with nrows=", rr, "and ncols=", rc, ".");
+  auto d = densify(g.out_grads, g.outputs);
+  const TensorPtr &dq = d[0], &dr = d[1];
+  int64_t m = dim(qs, 2);
+  if (m >= rc) return {qr_grad_deep(q, r, dq, dr)};
+  TensorPtr y = cols(g.inputs[0], m, -1), u = cols(r, 0, m);
+  TensorPtr dv = cols(dr, m, -1), du = cols(dr, 0, m);
+  TensorPtr dy = matmul(q, dv);
+  TensorPtr dx = qr_grad_deep(q, u, grad::add(dq, matmul(y, dv, false, true)), du);
+  return {concat_last(dx, dy)};
 }
 
 // ---- SelfAdjointEigV2 ----
@@ -353,7 +367,7 @@ std::vector<TensorSpec> svd_infer(const InferContext& c) {
   return {{d, graph_tail(s, {p})}, {d, graph_tail(s, {m, full ? m : p})}, {d, graph_tail(s, {n, full ? n : p})}};
 }
 
-// TF's _SvdGrad for compute_uv with thin factors (or square full ones); the singular values'
+// TF's _SvdGrad for compute_uv (full factors when abs(m - n) <= 1, as TF); the singular values'
 // gradient alone (compute_uv=False) is u diag(ds) v^H from a fresh decomposition.
 std::vector<TensorPtr> svd_grad(const GradContext& g) {
   bool compute_uv = g.attrs.get_or("compute_uv", true), full = g.attrs.get_or("full_matrices", false);
@@ -364,11 +378,9 @@ std::vector<TensorPtr> svd_grad(const GradContext& g) {
     auto outs = dispatch("Svd", {g.inputs[0]}, Attrs{{"compute_uv", true}, {"full_matrices", false}});
     return {matmul(outs[1], matmul(diag(g.out_grads[0]), outs[2], false, true))};
   }
-  if (m < 0 || n < 0 || (full && m != n))
+  if (m < 0 || n < 0)
     throw_error(Code::NotImplementedError,
-                "fn's SvdGrad needs static shapes and full_matrices=False unless the "
-                "matrix is square; got shape ",
-                tf_shape(sh));
+                "SVD gradient has not been implemented for input with unknown inner matrix shape.");
   auto d = densify(g.out_grads, g.outputs);
   TensorPtr s = g.outputs[0], u = g.outputs[1], v = g.outputs[2], gs = d[0], gu = d[1], gv = d[2];
   bool use_adjoint = m > n;
@@ -376,6 +388,18 @@ std::vector<TensorPtr> svd_grad(const GradContext& g) {
     std::swap(m, n);
     std::swap(u, v);
     std::swap(gu, gv);
+  }
+  if (full && n - m > 1)
+    throw_error(Code::NotImplementedError,
+                "svd gradient is not implemented for abs(m - n) > 1 when full_matrices is True. Received: m=", m,
+                " and n=", n, " from op input with shape=", tf_shape(sh), ".");
+  // Full factors: v = [v1 | v2] with v1 the first m columns (TF's _SvdGrad).
+  TensorPtr v2, gv2;
+  if (full && m != n) {
+    v2 = cols(v, m, n);
+    gv2 = cols(gv, m, n);
+    v = cols(v, 0, m);
+    gv = cols(gv, 0, m);
   }
   TensorPtr s_mat = diag(s);
   TensorPtr s2 = grad::mul(s, s);
@@ -388,6 +412,7 @@ std::vector<TensorPtr> svd_grad(const GradContext& g) {
   if (m != n) {
     TensorPtr gv1t = adjoint(gv);
     TensorPtr term2_nous = grad::sub(gv1t, matmul(matmul(gv1t, v), v, false, true));
+    if (v2) term2_nous = grad::sub(term2_nous, matmul(matmul(v, gv2, true, false), v2, false, true));
     TensorPtr u_s_inv = matmul(u, diag(safe_reciprocal(s)));
     ga = grad::add(ga, matmul(u_s_inv, term2_nous));
   }
@@ -401,6 +426,7 @@ void register_linalg_eig_ops(OpRegistry& r) {
   r.add(OpDef{"SelfAdjointEigV2", "SelfAdjointEigV2", 1, eigh_infer, eigh_kernel, eigh_grad}.with_output_args(
       {"e", "v"}));
   r.add(OpDef{"Svd", "Svd", 1, svd_infer, svd_kernel, svd_grad}.with_output_args({"s", "u", "v"}));
+  register_linalg_nonsym_ops(r);
 }
 
 }  // namespace fn

@@ -137,6 +137,21 @@ inline TensorPtr safe_reciprocal(const TensorPtr& x) {
 inline TensorPtr expand(const TensorPtr& x, int axis) {
   return dispatch1("ExpandDims", {x, grad::constant(int_scalar(DType::Int32, axis))});
 }
+// x[..., begin:end] (end < 0: to the last column).
+inline TensorPtr cols(const TensorPtr& x, int64_t begin, int64_t end) {
+  return dispatch1(
+      "StridedSlice",
+      {x, grad::int_vector({0, begin}), grad::int_vector({0, end < 0 ? 0 : end}), grad::int_vector({1, 1})},
+      Attrs{{"ellipsis_mask", int64_t{1}}, {"end_mask", int64_t{end < 0 ? 2 : 0}}});
+}
+// concat([a, b], axis=-1).
+inline TensorPtr concat_last(const TensorPtr& a, const TensorPtr& b) {
+  return dispatch1("ConcatV2", {a, b, grad::constant(int_scalar(DType::Int32, -1))}, Attrs{{"N", int64_t{2}}});
+}
 
 }  // namespace linalg
+
+// Eig (linalg_nonsym.cpp), registered with the other eigen-decompositions by register_linalg_eig_ops.
+void register_linalg_nonsym_ops(OpRegistry& r);
+
 }  // namespace fn

@@ -187,3 +187,20 @@ def run_in_cross_replica(strategy: Any, fn: Callable, *args: Any, **kwargs: Any)
         return fn(*args, **kwargs)
     finally:
         pop_mode()
+
+
+# ---------------------------------------------------------------- saving
+def is_saving_non_distributed() -> bool:
+    """True while a SavedModel traces its functions (TF's ``values_util.is_saving_non_distributed``):
+    code then acts as one replica on the primary copies of mirrored variables."""
+    return bool(getattr(_local, "saving", False))
+
+
+@contextlib.contextmanager
+def saving_non_distributed() -> Iterator[None]:
+    old = is_saving_non_distributed()
+    _local.saving = True
+    try:
+        yield
+    finally:
+        _local.saving = old

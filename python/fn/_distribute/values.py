@@ -34,7 +34,9 @@ class DistributedValues:
         body = ",\n".join(f"  {i}: {v!r}" for i, v in enumerate(self._values))
         return f"{type(self).__name__}:{{\n{body}\n}}"
 
-    __str__ = __repr__
+    def __str__(self) -> str:  # TF: the values' str (print shows tf.Tensor(...) lines)
+        body = ",\n".join(f"  {i}: {str(v)}" for i, v in enumerate(self._values))
+        return f"{type(self).__name__}:{{\n{body}\n}}"
 
 
 class PerReplica(DistributedValues):

@@ -56,6 +56,21 @@ _core.set_location_skip(_FN_DIR)  # _user_location's rule, walked in C++ (once p
 _trace_counter = [0]
 _trace_counter_lock = threading.Lock()
 
+# Callables giving the trace context of a call (None: none): a Function traced in one context
+# is not reused in another (TF keys its cache by the device and distribution-strategy stack; fn
+# by what these return, e.g. the replica of a multi-replica strategy.run, whose variables are
+# that replica's copies). While a provider can return a value, it calls
+# _core.enter_context_keyed_calls() so the C++ fast path (which knows no context) is skipped.
+trace_context_providers: List[Callable[[], Any]] = []
+
+
+def _trace_context() -> Any:
+    for provider in trace_context_providers:
+        ctx = provider()
+        if ctx is not None:
+            return ctx
+    return None
+
 
 def _next_trace_id() -> int:
     with _trace_counter_lock:
@@ -271,6 +286,9 @@ class Function(_core.FunctionBase):
                 _check_sanitized_names(kwargs)
             pos, kw, names = self._signature.bind(args, kwargs, self._name)
             key, leaves = _core.make_key(pos if not kw else (pos, kw))
+        context = _trace_context() if trace_context_providers else None
+        if context is not None:
+            key = _core.make_key(((pos, kw), ("__trace_context__", context)))[0]
         concrete = self._cache_lookup(key)
         if concrete is None:
             _check_no_weakrefs(pos, kw)
@@ -286,7 +304,7 @@ class Function(_core.FunctionBase):
             with self._lock, _TracingMark(tracing, (id(self), key)):  # concurrent first calls trace once
                 concrete = self._cache_lookup(key)
                 if concrete is None:
-                    if self._reduce_retracing:
+                    if self._reduce_retracing and context is None:
                         key, pos, kw = self._relax(key, pos, kw)
                     concrete = self._trace(pos, kw, names, key, None if allow_specs else list(leaves))
                     if not getattr(self, "_first_trace_done", False):
@@ -296,6 +314,8 @@ class Function(_core.FunctionBase):
                             # TF traces again with creation disallowed: a Function that makes new
                             # variables on every call fails here, on its first call.
                             concrete = self._trace(pos, kw, names, key)
+                    if context is not None:
+                        concrete._fn_trace_context = context  # SavedModel exports context-free traces
         flat = [] if allow_specs else list(leaves)
         return concrete, flat
 

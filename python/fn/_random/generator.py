@@ -9,19 +9,31 @@ update is an op of the graph). ThreeFry exists in TF only under XLA: on CPU TF r
 """
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
-from typing import Any, List, Optional, Union
+from typing import Any, Iterator, List, Optional, Union
 
 import numpy as np
 
 from fn import _core
 from fn._ops.op_call import run_op
-from fn._ops.array_ops import _shape_tensor, cast, concat, convert_to_tensor, reshape, stack, unstack, zeros
+from fn._ops.array_ops import _shape_tensor, cast, concat, constant, convert_to_tensor, reshape, stack, unstack, zeros
 from fn._ops.array_ops import shape as array_shape
 from fn._ops.math_ops import maximum, reduce_prod
 from fn._state.variables import Variable, init_scope
 from fn.dtypes import as_dtype, float32, int32, int64
+
+class _LazyModule:
+    """fn._distribute.context, imported on first use (fn._distribute imports much of fn)."""
+
+    def __getattr__(self, name: str) -> Any:
+        from fn._distribute import context
+
+        return getattr(context, name)
+
+
+_dist_context = _LazyModule()
 
 _STATE_SIZE = 3        # Philox: two counter words and one key word (int64 each)
 _COUNTER_SIZE = 2
@@ -168,7 +180,8 @@ class Generator:
         return cls(state=concat([counter, reshape(key, [1])], 0), alg=alg)
 
     def __init__(self, copy_from: Optional["Generator"] = None, state: Any = None, alg: Any = None) -> None:
-        self._distribution_strategy = None
+        # As TF: a generator made in a strategy's scope keys each replica's stream by its replica id.
+        self._distribution_strategy = _dist_context.get_strategy() if _dist_context.has_strategy() else None
         if copy_from is not None:
             if (alg or state) is not None:
                 raise AssertionError()
@@ -229,15 +242,42 @@ class Generator:
             raise ValueError(f"Shapes {key.shape} and () are incompatible")
         self._state_var.assign(concat([counter, reshape(key, [1])], 0))
 
-    def skip(self, delta: Any) -> Any:
-        """Moves the counter on as ``normal([delta])`` would; returns the state before."""
-        handle = self._state_var.handle
+    def _skip_single_var(self, var: Any, delta: Any) -> Any:
         alg = cast(convert_to_tensor(self._alg), int32)
-        return run_op("RngReadAndSkip", [handle, alg, cast(convert_to_tensor(delta), int64)], None, None)
+        return run_op("RngReadAndSkip", [var.handle, alg, cast(convert_to_tensor(delta), int64)], None, None)
+
+    def skip(self, delta: Any) -> Any:
+        """Moves the counter on as ``normal([delta])`` would; returns the state before. A
+        generator of a strategy, used in its cross-replica context, moves every replica's copy
+        of the state (``extended.update``) and returns the primary copy's old state."""
+        strategy = self._distribution_strategy
+        if strategy is not None and not _dist_context.is_saving_non_distributed():
+            with _enter_or_assert_strategy(strategy):
+                if _dist_context.in_cross_replica_context():
+                    old = strategy.extended.update(self.state, lambda v: self._skip_single_var(v, delta))
+                    return getattr(old, "_values", (old,))[0]
+        return self._skip_single_var(self.state, delta)
+
+    def _preprocess_key(self, key: Any) -> Any:
+        """In a replica of the generator's strategy, the key is hashed with the replica id
+        (TF: one ``StatelessRandomUniformFullIntV2`` draw keyed by the key, at counter [id, 0])."""
+        strategy = self._distribution_strategy
+        if strategy is None or _dist_context.is_saving_non_distributed():
+            return key
+        with _enter_or_assert_strategy(strategy):
+            ctx = _dist_context.get_replica_context()
+            if ctx is None:
+                return key
+            replica_id = cast(stack([cast(ctx.replica_id_in_sync_group, int64), constant(0, int64)]), int64)
+            alg = cast(convert_to_tensor(self._alg), int32)
+            shape = convert_to_tensor(np.array([1], np.int32))
+            return run_op("StatelessRandomUniformFullIntV2", [shape, key, replica_id, alg],
+                          {"dtype": int64, "Tshape": int32}, None)
 
     def _prepare_key_counter(self, shape: Any) -> tuple:
         counter_key = self.skip(reduce_prod(shape))
-        return counter_key[_COUNTER_SIZE:_COUNTER_SIZE + 1], counter_key[:_COUNTER_SIZE]
+        key = self._preprocess_key(counter_key[_COUNTER_SIZE:_COUNTER_SIZE + 1])
+        return key, counter_key[:_COUNTER_SIZE]
 
     def _stateless(self, op: str, shape: Any, dtype: Any, extra: Optional[list] = None,
                    name: Optional[str] = None) -> Any:
@@ -339,6 +379,20 @@ class Generator:
         size = _state_size(self._alg)
         return [Generator(state=concat([zeros([size - 1], int64), reshape(k, [1])], 0), alg=self._alg)
                 for k in unstack(keys, num=count)]
+
+
+@contextlib.contextmanager
+def _enter_or_assert_strategy(strategy: Any) -> Iterator[None]:
+    """TF's ``distribute_lib.enter_or_assert_strategy``: enter ``strategy``'s scope when no
+    strategy is current; inside another strategy's scope, TF's RuntimeError."""
+    if not _dist_context.has_strategy():
+        with strategy.scope():
+            yield
+        return
+    current = _dist_context.get_strategy()
+    if current is not strategy:
+        raise RuntimeError("Mixing different tf.distribute.Strategy objects: %s is not %s" % (current, strategy))
+    yield
 
 
 def _c_name(dtype: Any) -> str:

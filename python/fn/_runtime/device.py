@@ -34,10 +34,79 @@ def list_physical_devices(device_type: Optional[str] = None) -> List[PhysicalDev
 
 
 def list_logical_devices(device_type: Optional[str] = None) -> List[LogicalDevice]:
-    """``tf.config.list_logical_devices``."""
+    """``tf.config.list_logical_devices``: the CPU, or the virtual CPUs configured for it."""
     if device_type not in (None, "CPU"):
         return []
-    return [LogicalDevice("/device:CPU:0", "CPU")]
+    _runtime_state["initialized"] = True
+    return [LogicalDevice(f"/device:CPU:{i}", "CPU") for i in range(num_logical_cpus())]
+
+
+class LogicalDeviceConfiguration(
+    NamedTuple(
+        "LogicalDeviceConfiguration",
+        [
+            ("memory_limit", Optional[int]),
+            ("experimental_priority", Optional[int]),
+            ("experimental_device_ordinal", Optional[int]),
+        ],
+    )
+):
+    """``tf.config.LogicalDeviceConfiguration`` (also ``tf.config.experimental.VirtualDeviceConfiguration``):
+    one logical device a physical device is split into."""
+
+    def __new__(
+        cls,
+        memory_limit: Optional[int] = None,
+        experimental_priority: Optional[int] = None,
+        experimental_device_ordinal: Optional[int] = None,
+    ) -> "LogicalDeviceConfiguration":
+        return super().__new__(cls, memory_limit, experimental_priority, experimental_device_ordinal)
+
+
+# The CPU's logical devices (TF's context._virtual_device_map for the one physical CPU). The
+# configuration is frozen once something has looked at the logical devices (TF: once the runtime
+# is initialized).
+_runtime_state: dict = {"cpu_config": None, "initialized": False}
+
+
+def num_logical_cpus() -> int:
+    """How many logical CPU devices there are (1 unless virtual CPUs were configured)."""
+    config = _runtime_state["cpu_config"]
+    return len(config) if config else 1
+
+
+def mark_runtime_initialized() -> None:
+    """Called where the device list is first used (a strategy built on the devices)."""
+    _runtime_state["initialized"] = True
+
+
+def get_logical_device_configuration(device: PhysicalDevice) -> Optional[List[LogicalDeviceConfiguration]]:
+    """``tf.config.get_logical_device_configuration``."""
+    if device not in list_physical_devices():
+        raise ValueError("Unrecognized device: %s" % repr(device))
+    config = _runtime_state["cpu_config"]
+    return list(config) if config is not None else None
+
+
+def set_logical_device_configuration(device: PhysicalDevice, logical_devices: List[LogicalDeviceConfiguration]) -> None:
+    """``tf.config.set_logical_device_configuration``: splits the CPU into virtual CPUs
+    (``/device:CPU:0`` ... ``/device:CPU:{n-1}``) that distribution strategies place replicas on;
+    fn runs all of them on the host's threads. TF's checks and errors."""
+    if device not in list_physical_devices():
+        raise ValueError("Unrecognized device: %s" % repr(device))
+    for vdev in logical_devices:
+        if vdev.memory_limit is not None:
+            raise ValueError("Setting memory limit on CPU virtual devices is currently not supported")
+        if vdev.experimental_priority is not None:
+            raise ValueError("Setting experimental_priority on CPU virtual  devices is currently not supported")
+        if vdev.experimental_device_ordinal is not None:
+            raise ValueError("Setting experimental_device_ordinal on CPU virtual  devices is currently not supported")
+    config = list(logical_devices)
+    if _runtime_state["cpu_config"] == config:
+        return
+    if _runtime_state["initialized"]:
+        raise RuntimeError("Virtual devices cannot be modified after being initialized")
+    _runtime_state["cpu_config"] = config
 
 
 _VALID_DEVICE_TYPES = frozenset({"CPU", "GPU", "TPU", "CUSTOM", "EPU"})

@@ -6,7 +6,15 @@ from __future__ import annotations
 from typing import List, Optional
 
 from fn import _core
-from fn._runtime.device import LogicalDevice, PhysicalDevice, list_logical_devices, list_physical_devices
+from fn._runtime.device import (
+    LogicalDevice,
+    LogicalDeviceConfiguration,
+    PhysicalDevice,
+    get_logical_device_configuration,
+    list_logical_devices,
+    list_physical_devices,
+    set_logical_device_configuration,
+)
 from fn.config import experimental, threading
 
 

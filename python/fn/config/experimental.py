@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fn._runtime.device import list_logical_devices, list_physical_devices
+from fn._runtime.device import (
+    LogicalDeviceConfiguration as VirtualDeviceConfiguration,
+    get_logical_device_configuration as get_virtual_device_configuration,
+    list_logical_devices,
+    list_physical_devices,
+    set_logical_device_configuration as set_virtual_device_configuration,
+)
 
 
 def get_memory_growth(device: Any) -> bool:

@@ -39,11 +39,33 @@ def _functions_of(obj: Any) -> List[Tuple[str, Function]]:
     return out
 
 
-def _concretes(f: Function) -> List[ConcreteFunction]:
-    found = [c for _, c in f._cache_items()]
+def _concretes(f: Function, saving_retrace: Any = frozenset()) -> List[ConcreteFunction]:
+    """The concrete functions saved for ``f``: its traces, except that a trace made in a replica of
+    a multi-replica strategy or capturing a mirrored variable's replica copies (``saving_retrace``:
+    their variable ids) is replaced by a trace made as one replica on the primary copies (TF's
+    saving of distributed functions)."""
+    found: List[ConcreteFunction] = []
+    for _, c in f._cache_items():
+        context = getattr(c, "_fn_trace_context", None)
+        if context == ("saving_non_distributed",):
+            continue
+        if context is not None or any(
+            t is not None and t.dtype.name == "resource" and _core.variable_info(t)[0] in saving_retrace
+            for t in c._core.captures
+        ):
+            with _saving_non_distributed():
+                c = f.get_concrete_function(*c._pos_values, **c._kw_values)
+        if all(c is not x for x in found):
+            found.append(c)
     if not found and f._input_signature is not None:
         found = [f.get_concrete_function()]
     return found
+
+
+def _saving_non_distributed() -> Any:
+    from fn._distribute.context import saving_non_distributed
+
+    return saving_non_distributed()
 
 
 def _keras_default_signature(obj: Any) -> Any:
@@ -92,6 +114,10 @@ class _Saver:
         self.root = root
         self.nodes, self.edges, _ = _trackable.walk(root)
         self.var_nodes = {v._id: i for i, v in enumerate(self.nodes) if _trackable.is_variable(v)}
+        # Replica copies of mirrored variables (tf.distribute): functions are retraced on the primary.
+        self.mirror_copies = frozenset(
+            c._id for v in self.nodes if _trackable.is_variable(v) for c in getattr(v, "_mirrored_values", ())[1:]
+        )
         self.blobs: List[bytes] = []
         self.functions: List[Dict[str, Any]] = []
         self.index: Dict[int, int] = {}
@@ -203,7 +229,14 @@ def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None)
         if _trackable.is_variable(o) or isinstance(o, (list, tuple, dict)):
             continue
         for name, f in _functions_of(o):
-            attached.append([node_id, name, [saver.concrete(c) for c in _concretes(f)], f._input_signature is not None])
+            attached.append(
+                [
+                    node_id,
+                    name,
+                    [saver.concrete(c) for c in _concretes(f, saver.mirror_copies)],
+                    f._input_signature is not None,
+                ]
+            )
     if signatures is None:
         candidates = [f for _, f in _functions_of(obj) if f._input_signature is not None]
         if len(candidates) == 1:
