@@ -68,6 +68,15 @@ struct InputType {
   std::vector<DType> allowed;
 };
 
+// A string or type attr's allowed values (TF's `attr: {'BYTE', 'UTF8_CHAR'}`, `type: {float, ...}`):
+// checked with the inputs. `extra` names types fn has no DType for (uint32), for the message.
+struct AttrAllowed {
+  std::string attr;
+  std::vector<std::string> values;  // string attrs
+  std::vector<DType> types;         // type attrs
+  std::vector<std::string> extra;
+};
+
 struct OpDef {
   std::string name;          // TensorFlow op type, e.g. "AddV2"
   std::string default_name;  // node name TensorFlow's Python API gives it, e.g. "add"
@@ -87,10 +96,11 @@ struct OpDef {
   std::vector<InputType> input_types;                      // filled by ops/registry.cpp's table
   int min_inputs = 0;                                      // variadic ops: fewer inputs is TF's error
   std::vector<std::pair<std::string, int64_t>> attr_mins;  // int attrs' minimums (num_split >= 1)
+  std::vector<AttrAllowed> attr_allowed;                   // string/type attrs' allowed values
 };
 
-// Input count and index-input dtypes of one op call: TypeError/ValueError while tracing (TF's
-// op_def_library), InvalidArgument eagerly (TF's kernel attr check).
+// Input count, index-input dtypes and attr values of one op call: TypeError/ValueError while
+// tracing (TF's op_def_library), InvalidArgument eagerly (TF's kernel attr check).
 void check_op_inputs(const OpDef& op, const std::vector<DType>& dtypes, const Attrs& attrs, bool tracing);
 
 // Every op of the process. Filled once at start-up (exec/start_up.h: the ops/ families, the

@@ -73,6 +73,13 @@ void add_input_types(OpRegistry& r) {
   const_cast<OpDef*>(r.find("Pack"))->min_inputs = 1;
   for (const char* op : {"Split", "SplitV"}) const_cast<OpDef*>(r.find(op))->attr_mins = {{"num_split", 1}};
   const_cast<OpDef*>(r.find("Unpack"))->attr_mins = {{"num", 0}};
+  // String and type attrs' allowed values (TF's op definitions).
+  auto allow = [&](const char* op, std::vector<AttrAllowed> a) {
+    if (OpDef* d = const_cast<OpDef*>(r.find(op))) d->attr_allowed = std::move(a);
+  };
+  allow("StringLength", {{"unit", {"BYTE", "UTF8_CHAR"}, {}, {}}});
+  allow("StringToNumber",
+        {{"out_type", {}, {DType::Float32, DType::Float64, DType::Int32, DType::Int64}, {"uint32", "uint64"}}});
 }
 
 }  // namespace

@@ -235,7 +235,12 @@ def identity(input: Any, name: Optional[str] = None) -> Any:
 
 def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:
     """``tf.tile``: repeats the tensor ``multiples[i]`` times along dimension i."""
-    return _execute("Tile", [convert_to_tensor(input), _shape_tensor(multiples)], None, name)
+    x = convert_to_tensor(input)
+    if isinstance(multiples, (list, tuple)) and not all(
+            _core.is_tensor(d) or (isinstance(d, (int, np.integer)) and not isinstance(d, bool)) for d in multiples):
+        # TF converts them as they are (floats stay floats): the op's Tmultiples check raises
+        return _execute("Tile", [x, convert_to_tensor(multiples)], None, name)
+    return _execute("Tile", [x, _shape_tensor(multiples)], None, name)
 
 
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
@@ -428,7 +433,7 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
 def linspace(start: Any, stop: Any, num: Any, name: Optional[str] = None, axis: int = 0) -> Any:
     """``tf.linspace`` (scalar start/stop): ``num`` evenly spaced values from start to stop."""
     start = convert_to_tensor(start)
-    stop = _core.convert_to_tensor(stop, None, start.dtype)
+    stop = _core.convert_to_tensor(stop, start.dtype)   # TF: stop must convert to start's dtype
     if start.dtype.is_integer:
         start, stop = cast(start, float64), cast(stop, float64)
     return _execute("LinSpace", [start, stop, _int_tensor(num)], None, name or "linspace")

@@ -260,11 +260,19 @@ def _reduction_axes(x: Any, axis: Any) -> Any:
         return convert_to_tensor(axis)
     if isinstance(axis, (str, bytes)):   # the op's dtype check raises TF's error for it
         return convert_to_tensor(axis)
+    if isinstance(axis, (list, tuple)) and not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool)
+                                                   for a in axis):
+        return _core.convert_to_tensor(axis, None, int32)   # int32 preferred: ['a'] meets the op's Tidx check
     return _like(axis, int32)
 
 
 def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional[str]) -> Any:
-    x = input_tensor if _core.is_tensor(input_tensor) else convert_to_tensor(input_tensor)
+    if op in ("Any", "All"):   # a bool input: Python values convert to bool (TF's TypeError otherwise)
+        x = input_tensor if _core.is_tensor(input_tensor) else _core.convert_to_tensor(input_tensor, as_dtype("bool"))
+        if x.dtype != as_dtype("bool") and not _core.executing_eagerly():   # op_def_library, before the axis
+            raise TypeError(f"Input 'input' of '{op}' Op has type {x.dtype.name} that does not match expected type of bool.")
+    else:
+        x = input_tensor if _core.is_tensor(input_tensor) else convert_to_tensor(input_tensor)
     keepdims = bool(keepdims) if keepdims is not None else False
     axes = _reduction_axes(x, axis)
     if axes is None:
@@ -327,6 +335,14 @@ def _arg(op: str, input: Any, axis: Any, output_type: Any, name: Optional[str]) 
     x = convert_to_tensor(input)
     if axis is None:
         axis = 0
+    # TF's argmax/argmin (v2) take an int or an integer tensor only
+    if hasattr(axis, "dtype"):
+        if as_dtype(axis.dtype).name not in ("int8", "uint8", "int16", "uint16", "int32", "int64"):
+            raise TypeError(f"axis tensor dtypes {as_dtype(axis.dtype)!r} is not supported")
+        if _core.is_tensor(axis) and as_dtype(axis.dtype).name in ("int8", "uint8", "int16"):
+            axis = cast(axis, int32)
+    elif not isinstance(axis, int):
+        raise TypeError("axis must be int or Tensor with integer datatype")
     dim = axis if _core.is_tensor(axis) else _like(axis, int32)
     return _run(op, [x, dim], {"output_type": as_dtype(output_type)}, name or op)
 

@@ -203,10 +203,11 @@ def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, 
     """``tf.random.stateless_normal``: deterministic ``mean + stddev * N(0, 1)`` samples from a
     shape-[2] ``seed`` (TensorFlow's numbers for the same seed)."""
     dtype = as_dtype(dtype)
-    rnd = _core.execute("StatelessRandomNormal", [_shape_tensor(shape), _seed_tensor(seed)], {"dtype": dtype},
-                        None)[0]
-    return _core.execute("AddV2", [rnd * convert_to_tensor(stddev, dtype), convert_to_tensor(mean, dtype)], None,
-                         name or "stateless_random_normal")[0]
+    # TF's order: shape, mean and stddev converted before the seed is read
+    shape_t = _shape_tensor(shape)
+    mean_t, stddev_t = convert_to_tensor(mean, dtype), convert_to_tensor(stddev, dtype)
+    rnd = _core.execute("StatelessRandomNormal", [shape_t, _seed_tensor(seed)], {"dtype": dtype}, None)[0]
+    return _core.execute("AddV2", [rnd * stddev_t, mean_t], None, name or "stateless_random_normal")[0]
 
 
 def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
@@ -215,9 +216,9 @@ def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: A
     deviations of ``mean`` from a shape-[2] ``seed`` (the seed scrambled into a Philox key and
     counter as TF's StatelessRandomGetKeyCounter; TensorFlow's numbers)."""
     dtype = as_dtype(dtype)
+    shape_t = _shape_tensor(shape)
+    mean_t, stddev_t = convert_to_tensor(mean, dtype), convert_to_tensor(stddev, dtype)
     key, counter = _core.execute("StatelessRandomGetKeyCounter", [_seed_tensor(seed)], None, None)
     alg_t = convert_to_tensor(3, int32)   # Philox on the CPU, as TF's auto-select
-    rnd = _core.execute("StatelessTruncatedNormalV2", [_shape_tensor(shape), key, counter, alg_t], {"dtype": dtype},
-                        None)[0]
-    return _core.execute("AddV2", [rnd * convert_to_tensor(stddev, dtype), convert_to_tensor(mean, dtype)], None,
-                         name or "stateless_truncated_normal")[0]
+    rnd = _core.execute("StatelessTruncatedNormalV2", [shape_t, key, counter, alg_t], {"dtype": dtype}, None)[0]
+    return _core.execute("AddV2", [rnd * stddev_t, mean_t], None, name or "stateless_truncated_normal")[0]

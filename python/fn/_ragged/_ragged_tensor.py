@@ -78,6 +78,21 @@ def _check(ok: bool, message: str) -> None:
         raise InvalidArgumentError(None, None, message)
 
 
+def _check_static_nrows(ids: Any, nrows: Any) -> None:
+    """TF's RowPartition.from_value_rowids checks on values known while building: ValueError."""
+    from fn._tf_compat._static import get_static_value
+
+    const_nrows = get_static_value(nrows)
+    if const_nrows is None:
+        return
+    if const_nrows < 0:
+        raise ValueError("Expected nrows >= 0; got %d" % const_nrows)
+    const_ids = get_static_value(ids)
+    if const_ids is not None and const_ids.size > 0 and not const_nrows >= const_ids[-1] + 1:
+        raise ValueError("Expected nrows >= value_rowids[-1] + 1; got nrows=%d, value_rowids[-1]=%d"
+                         % (const_nrows, const_ids[-1]))
+
+
 class RaggedTensor:
     """``tf.RaggedTensor``: a tensor with one or more ragged dimensions.
 
@@ -112,6 +127,8 @@ class RaggedTensor:
     def from_row_splits(cls, values: Any, row_splits: Any, name: Optional[str] = None,
                         validate: bool = True) -> "RaggedTensor":
         """``tf.RaggedTensor.from_row_splits``: row ``i`` is ``values[row_splits[i]:row_splits[i+1]]``."""
+        if isinstance(row_splits, (list, tuple)) and not row_splits:
+            raise ValueError("row_splits tensor may not be empty.")
         dtype = values.row_splits.dtype if isinstance(values, RaggedTensor) and not _core.is_tensor(row_splits) \
             else None
         return cls._make(values, _splits_tensor(row_splits, "row_splits", dtype), validate)
@@ -139,15 +156,14 @@ class RaggedTensor:
             nrows = last + 1
         else:
             nrows = cast(nrows if _core.is_tensor(nrows) else convert_to_tensor(nrows, dt), dt)
+            _check_static_nrows(ids, nrows)
+        n_ids, n_values = ids.shape[:1], getattr(values, "shape", TensorShape(None))[:1]
+        if not n_ids.is_compatible_with(n_values):   # TF: the partition's static nvals against values
+            raise ValueError(f"Shapes {n_values} and {n_ids} are incompatible")
         if validate:
             from fn._ops.check_ops import assert_non_negative
             assert_non_negative(ids[1:] - ids[:-1],
                                 message="Arguments to from_value_rowids do not form a valid RowPartition")
-        if validate and ids._is_eager and nrows._is_eager:
-            v = ids.numpy()
-            if v.size and v[-1] >= int(nrows.numpy()):
-                raise ValueError(f"Expected nrows >= value_rowids[-1] + 1; got nrows={int(nrows.numpy())}, "
-                                 f"value_rowids[-1]={v[-1]}")
         # Row lengths are counts of each id (scatter_nd sums duplicates), in O(nvals + nrows).
         from fn._ops.array_ops import scatter_nd
         from fn._ops.math_ops import ones_like
