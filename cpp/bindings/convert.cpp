@@ -205,6 +205,10 @@ EagerPtr to_eager(py::handle value, const DType* dtype) {
           throw_error(Code::TypeError, "Expected binary or unicode string, got ", std::string(py::repr(x)));
     auto t = tensor_from_ndarray(arr, true);
     if (dtype && *dtype != t->dtype()) {
+      if (*dtype == DType::String && t->dtype() != DType::String && !current_builder() && t->num_elements() > 0)
+        throw_error(Code::ValueError, "Failed to convert a NumPy array to a Tensor (Unsupported object type ",
+                    std::string(py::str(py::type::of(arr.attr("flat")[py::int_(0)].attr("item")()).attr("__name__"))),
+                    ").");  // TF reads the numbers as objects that must be strings
       if (*dtype == DType::String || t->dtype() == DType::String) cannot_convert(value, *dtype);
       return cast_tensor(t, *dtype);
     }
@@ -258,12 +262,9 @@ TensorPtr autopack(py::handle v, DType dtype) {
 }  // namespace
 
 namespace {
-
 bool is_message(const Error& e, const char* text) { return std::string(e.what()) == text; }
+}  // namespace
 
-// A graph constant's value. TF builds it with make_tensor_proto, whose errors differ from the
-// eager converter's: a Python int past 64 bits is NumPy's OverflowError when a dtype is asked
-// for (or hinted), else, like mixed types, make_tensor_proto's TypeError.
 EagerPtr graph_constant(py::handle value, const DType* dtype, const DType* hint) {
   static const char* kRange = "Can't convert Python sequence with out-of-range integer to Tensor.";
   static const char* kMixed = "Can't convert Python sequence with mixed types to Tensor.";
@@ -293,8 +294,6 @@ EagerPtr graph_constant(py::handle value, const DType* dtype, const DType* hint)
   } catch (const Error& e) { failed(e, dtype != nullptr); }
   return nullptr;  // not reached: failed() throws
 }
-
-}  // namespace
 
 TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* hint, const std::string& const_name) {
   if ((PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) && current_builder()) {

@@ -43,11 +43,19 @@ def _operand_name(value: Any, op_name: Optional[str], reflected: bool) -> str:
     return _core.operand_const_name(op_name, reflected)
 
 
-def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = None) -> tuple:
+def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = None,
+                 op_type: Optional[str] = None) -> tuple:
     """TF converts the non-tensor operand to the tensor operand's dtype (named in the op's scope
-    when ``op_name`` says the op's node name)."""
+    when ``op_name`` says the op's node name). While tracing, an op wrapper (``op_type``) takes
+    op_def_library's order instead: ``x`` converts as it is and ``y`` must match it."""
     if not _core.is_tensor(x) and _core.is_tensor(y):
         xn = _operand_name(x, op_name, True)
+        if op_type and not _core.executing_eagerly():
+            x = _core.convert_to_tensor(x, None, None, xn)
+            if x.dtype != y.dtype:
+                raise TypeError(f"Input 'y' of '{op_type}' Op has type {y.dtype.name} that does not match type "
+                                f"{x.dtype.name} of argument 'x'.")
+            return x, y
         return (_like(x, y.dtype, xn) if strict else _core.convert_to_tensor(x, None, y.dtype, xn)), y
     if not _core.is_tensor(x) and op_name and isinstance(x, (bool, int, float, complex)):
         x = _core.convert_to_tensor(x, None, None, _operand_name(x, op_name, True))
@@ -57,9 +65,9 @@ def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = N
     return x, (_like(y, x.dtype, yn) if strict else _core.convert_to_tensor(y, None, x.dtype, yn))
 
 
-def _binary(op: str, default_name: str):
+def _binary(op: str, default_name: str, graph_order: bool = True):
     def f(x: Any, y: Any, name: Optional[str] = None) -> Any:
-        x, y = _binary_args(x, y, op_name=name or default_name)
+        x, y = _binary_args(x, y, op_name=name or default_name, op_type=op if graph_order else None)
         return _run(op, [x, y], None, name or default_name)
 
     return f
@@ -87,14 +95,14 @@ def _doc(f: Any, name: str, text: str) -> Any:
 
 def add(x: Any, y: Any, name: Optional[str] = None) -> Any:
     """``tf.add`` / ``tf.math.add``: elementwise sum with broadcasting (strings concatenate)."""
-    x, y = _binary_args(x, y, strict=False, op_name=name or "Add")
+    x, y = _binary_args(x, y, strict=False, op_name=name or "Add", op_type="AddV2")
     return _run("AddV2", [x, y], None, name or "Add")
 
 
 subtract = _doc(_binary("Sub", "Sub"), "subtract", "``tf.subtract``: x - y elementwise, broadcasting.")
 multiply = _doc(_binary("Mul", "Mul"), "multiply", "``tf.multiply``: x * y elementwise, broadcasting.")
 realdiv = _doc(_binary("RealDiv", "RealDiv"), "realdiv", "``tf.realdiv``: x / y for floating dtypes.")
-_div_no_nan = _binary("DivNoNan", "div_no_nan")
+_div_no_nan = _binary("DivNoNan", "div_no_nan", graph_order=False)   # TF's wrapper converts x to y's dtype
 
 
 def divide_no_nan(x: Any, y: Any, name: Optional[str] = None) -> Any:
