@@ -38,6 +38,7 @@ EagerPtr scalar_of(py::handle v, DType d) {
     cannot_convert(v, d);
   }
   if (!is_pod(d)) cannot_convert(v, d);
+  if (PyUnicode_Check(v.ptr())) py_utf8(v);  // a lone surrogate: TF's ValueError before the dtype's
   if (PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr())) cannot_convert(v, d);
   if (d == DType::Bool && !PyBool_Check(v.ptr())) cannot_convert(v, d);  // TF: no int -> bool
   auto t = make_tensor(d, Shape{});
@@ -110,7 +111,7 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
     throw;
   }
   std::string kind = py::str(arr.attr("dtype").attr("kind"));
-  if (!dtype && (kind == "U" || kind == "S") && has_non_string_leaf(v))  // NumPy made [2, 'a'] strings
+  if ((kind == "U" || kind == "S") && has_non_string_leaf(v))  // NumPy made [2, 'a'] strings
     throw_error(Code::ValueError, "Can't convert Python sequence with mixed types to Tensor.");
   if (kind == "O") {
     // Mixed objects: tensors inside lists (tf.constant([t1, t2])) or ragged data.

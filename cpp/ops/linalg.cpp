@@ -14,7 +14,6 @@ namespace fn {
 
 namespace {
 
-
 std::string suffix(const std::string& op, const InferContext& c) {
   return " for '{{node " + op + "}} = " + op + "[]' with input shapes: " + tf_shapes(c.inputs) + ".";
 }
@@ -199,6 +198,10 @@ std::vector<TensorSpec> solve_infer(const InferContext& c) {
     if (a.rank() != b.rank())
       throw_error(Code::ValueError, "Shape must be rank ", a.rank(), " but is rank ", b.rank(),
                   suffix("MatrixSolve", c));
+    for (int i = 0; i < a.rank() - 2; ++i)  // TF merges the batch shapes: equal where both are known
+      if (a[i] >= 0 && b[i] >= 0 && a[i] != b[i])
+        throw_error(Code::ValueError, "Dimension ", i, " in both shapes must be equal, but are ", a[i], " and ", b[i],
+                    suffix("MatrixSolve", c));
     int64_t x = a[a.rank() - 2], y = b[b.rank() - 2];
     if (x >= 0 && y >= 0 && x != y)
       throw_error(Code::ValueError, "Dimensions must be equal, but are ", x, " and ", y, suffix("MatrixSolve", c));

@@ -300,10 +300,18 @@ void register_random_ops(OpRegistry& r) {
   };
   r.add(std::move(ui));
   // Stateless: same seed, same numbers; pure functions of their inputs (CSE and folding apply).
-  r.add(OpDef{"StatelessRandomUniform", "StatelessRandomUniform", 2, stateless_infer("StatelessRandomUniform"),
-              stateless_uniform_kernel, {}});
-  r.add(OpDef{"StatelessRandomNormal", "StatelessRandomNormal", 2, stateless_infer("StatelessRandomNormal"),
-              stateless_normal_kernel, {}});
+  r.add(OpDef{"StatelessRandomUniform",
+              "StatelessRandomUniform",
+              2,
+              stateless_infer("StatelessRandomUniform"),
+              stateless_uniform_kernel,
+              {}});
+  r.add(OpDef{"StatelessRandomNormal",
+              "StatelessRandomNormal",
+              2,
+              stateless_infer("StatelessRandomNormal"),
+              stateless_normal_kernel,
+              {}});
   r.add(OpDef{"StatelessRandomGetKeyCounter",
               "StatelessRandomGetKeyCounter",
               1,

@@ -76,7 +76,7 @@ def _host(func: Any, inputs: list, shape: Any, name: str, dtype: Any = string) -
 
 def join(inputs: Any, separator: str = "", name: Optional[str] = None) -> Any:
     """``tf.strings.join``: elementwise concatenation with ``separator`` (scalars broadcast)."""
-    if not isinstance(separator, (str, bytes)):   # TF's attr conversion, before the inputs
+    if not isinstance(separator, (str, bytes)):  # TF's attr conversion, before the inputs
         raise TypeError(f"Expected string for argument 'separator' not {separator!r}.")
     tensors = [_strings(x) for x in inputs]
     return _run("StringJoin", tensors, {"separator": separator, "N": len(tensors)}, name)

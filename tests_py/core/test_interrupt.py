@@ -3,6 +3,7 @@ one long graph run (a straight-line function of many heavy ops, no loop: the exe
 pending signals between steps). Each runs in a child process that a real SIGINT is sent to; the
 child must die of KeyboardInterrupt within a few seconds, never hang. Beyond TF, whose graph
 runs finish before Python sees the signal (fn-only behaviour)."""
+
 from __future__ import annotations
 
 import os
@@ -57,8 +58,9 @@ def _interrupt(body: str, deadline: float) -> tuple:
     the signal to the child's exit, its stderr, its stdout)."""
     code = "import time\nimport numpy as np\nimport fn\n" + textwrap.dedent(body)
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
     try:
         line = proc.stdout.readline()
         assert line.startswith("ready"), (line, proc.stderr.read() if proc.poll() is not None else "")
@@ -91,4 +93,4 @@ def test_ctrl_c_during_a_long_eager_kernel_raises_when_it_returns():
 def test_ctrl_c_stops_a_long_straight_line_graph():
     took, err, out = _interrupt(LONG_GRAPH, 20)
     assert "KeyboardInterrupt" in err, err[-2000:]
-    assert "finished" not in out   # stopped between steps, not after a minute of them
+    assert "finished" not in out  # stopped between steps, not after a minute of them

@@ -9,6 +9,7 @@ those are the saved values. A silent load where TF raises, or values TF would no
 
     python keras_corruption.py --cases 200 [--seed 1]      (needs keras and TF's venv for the oracle)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,8 +28,18 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 TF_PYTHON = os.path.expanduser("~/.cache/fn/tfref/bin/python")
 KINDS = ("weights.h5", "keras")
-INTERNAL = ("IndexError", "KeyError", "AttributeError", "ZeroDivisionError", "OverflowError", "RecursionError",
-            "UnicodeDecodeError", "AssertionError", "SystemError", "InternalError")
+INTERNAL = (
+    "IndexError",
+    "KeyError",
+    "AttributeError",
+    "ZeroDivisionError",
+    "OverflowError",
+    "RecursionError",
+    "UnicodeDecodeError",
+    "AssertionError",
+    "SystemError",
+    "InternalError",
+)
 
 
 def _model(keras):
@@ -40,6 +51,7 @@ def _model(keras):
 def _outcome(keras, kind: str, path: str) -> str:
     """'ok <digest>' (the loaded weights' bytes, hashed) or the exception's class name."""
     import hashlib
+
     try:
         if kind == "weights.h5":
             m = _model(keras)
@@ -53,7 +65,7 @@ def _outcome(keras, kind: str, path: str) -> str:
             h.update(str((w.dtype, w.shape)).encode())
             h.update(np.ascontiguousarray(w).tobytes())
         return "ok " + h.hexdigest()[:16]
-    except BaseException as e:  # noqa: BLE001  (every outcome is data)
+    except BaseException as e:
         if isinstance(e, KeyboardInterrupt):
             raise
         return type(e).__name__
@@ -62,12 +74,14 @@ def _outcome(keras, kind: str, path: str) -> str:
 def _child(backend: str, listing: str) -> None:
     """Loads every (kind, path) of ``listing`` and prints the outcomes as JSON."""
     import warnings
+
     warnings.simplefilter("ignore")
     if backend == "tf":
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
         import keras
     else:
         import fn
+
         keras = fn.keras
     items = json.load(open(listing))
     print(json.dumps([_outcome(keras, kind, path) for kind, path in items]))
@@ -79,7 +93,7 @@ def _mutate(rng: random.Random, path: str) -> str:
     data = bytearray(open(path, "rb").read())
     kind = rng.choice(["truncate", "flip", "flip_many", "zero_run", "append", "empty", "garbage"])
     if kind == "truncate":
-        data = data[:rng.randrange(0, max(len(data), 1))]
+        data = data[: rng.randrange(0, max(len(data), 1))]
     elif kind in ("flip", "flip_many"):
         for _ in range(1 if kind == "flip" else rng.randint(2, 16)):
             i = rng.randrange(min(len(data), 4096)) if rng.random() < 0.7 else rng.randrange(len(data))
@@ -87,7 +101,7 @@ def _mutate(rng: random.Random, path: str) -> str:
     elif kind == "zero_run":
         i = rng.randrange(len(data))
         n = rng.randint(1, 64)
-        data[i:i + n] = b"\x00" * len(data[i:i + n])
+        data[i : i + n] = b"\x00" * len(data[i : i + n])
     elif kind == "append":
         data += bytes(rng.randrange(256) for _ in range(rng.randint(1, 32)))
     elif kind == "empty":
@@ -103,8 +117,13 @@ def _run_child(python: str, backend: str, items: List[Tuple[str, str]], env: Dic
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(items, f)
     try:
-        out = subprocess.run([python, str(Path(__file__).resolve()), "--child", backend, f.name], env=env,
-                             capture_output=True, text=True, timeout=1800)
+        out = subprocess.run(
+            [python, str(Path(__file__).resolve()), "--child", backend, f.name],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
     finally:
         os.unlink(f.name)
     lines = [ln for ln in out.stdout.splitlines() if ln.startswith("[")]
@@ -116,6 +135,7 @@ def _run_child(python: str, backend: str, items: List[Tuple[str, str]], env: Dic
 def run(seed: int, n: int, tf_python: str = TF_PYTHON) -> Tuple[Dict[str, int], List[str]]:
     """Writes the saved files under fn's Keras, damages n copies, loads them under fn and TF."""
     import fn
+
     keras = fn.keras
     work = tempfile.mkdtemp(prefix="fn-keras-corrupt-")
     try:

@@ -46,7 +46,7 @@ def test_damaged_keras_weight_files_raise_or_load_what_tf_loads() -> None:
     import keras_corruption
     if not os.path.exists(keras_corruption.TF_PYTHON):
         pytest.skip("TF 2.21's venv (the oracle) is not installed: tools/tf_reference.sh")
-    n = int(os.environ.get("FN_KERAS_CORRUPT_CASES", "24"))
+    n = int(os.environ.get("FN_KERAS_CORRUPT_CASES", "12"))
     counts, failures = keras_corruption.run(int(os.environ.get("FN_CORRUPT_SEED", "1")), n)
     assert not failures, "\n".join(failures[:20])
     assert counts["raised"] > 0 and sum(counts.values()) == n

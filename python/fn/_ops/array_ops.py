@@ -67,6 +67,8 @@ def _shape_tensor(shape: Any) -> Any:
         return stack([d if _core.is_tensor(d) else convert_to_tensor(d, "int32") for d in shape])
     if not len(shape):
         return convert_to_tensor(np.zeros([0], np.int32))
+    if any(isinstance(d, int) and not -2**63 <= d < 2**63 for d in shape):
+        return convert_to_tensor(list(shape))   # TF converts without a dtype: its conversion error
     # TF's TensorShape conversion: int64 once a dimension needs it (never wrap to int32).
     wide = any(isinstance(d, (int, np.integer)) and not -2**31 <= d < 2**31 for d in shape)
     return convert_to_tensor(list(shape), "int64" if wide else "int32")

@@ -147,7 +147,8 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Any:
     if kwargs:
         raise TypeError(f"Invalid keyword arguments for this function: {', '.join(sorted(kwargs))}")
     xs = [convert_to_tensor(x) for x in inputs]
-    _check_same_dtype(xs)
+    if isinstance(equation, str) and len(equation.split("->")[0].split(",")) == len(xs):
+        _check_same_dtype(xs)   # TF: the operand count (Python), then the op's dtype, then ranks
     if any(x._rank < 0 for x in xs):
         raise ValueError("fn.einsum needs inputs of known rank")
     subs, out = _parse(equation, [x._rank for x in xs])

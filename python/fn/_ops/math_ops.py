@@ -343,13 +343,13 @@ def _arg(op: str, input: Any, axis: Any, output_type: Any, name: Optional[str]) 
     x = convert_to_tensor(input)
     if axis is None:
         axis = 0
-    # TF's argmax/argmin (v2) take an int or an integer tensor only
-    if hasattr(axis, "dtype"):
+    # TF's argmax (v2) takes an int or an integer tensor only (argmin leaves it to the op)
+    if op == "ArgMax" and hasattr(axis, "dtype"):
         if as_dtype(axis.dtype).name not in ("int8", "uint8", "int16", "uint16", "int32", "int64"):
             raise TypeError(f"axis tensor dtypes {as_dtype(axis.dtype)!r} is not supported")
         if _core.is_tensor(axis) and as_dtype(axis.dtype).name in ("int8", "uint8", "int16"):
             axis = cast(axis, int32)
-    elif not isinstance(axis, int):
+    elif op == "ArgMax" and not isinstance(axis, int):
         raise TypeError("axis must be int or Tensor with integer datatype")
     dim = axis if _core.is_tensor(axis) else _like(axis, int32)
     return _run(op, [x, dim], {"output_type": as_dtype(output_type)}, name or op)
