@@ -55,7 +55,7 @@ Shape shape_arg(const EagerTensor& s) {
 
 InferFn shape_infer(const std::string& dtype_attr) {
   return [dtype_attr](const InferContext& c) {
-    return one(c.attrs.get_or(dtype_attr, DType::Float32), shape_input(c, 0));
+    return one(c.attrs.get_or(dtype_attr, DType::Float32), dims_input(c, 0));
   };
 }
 

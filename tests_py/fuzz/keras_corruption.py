@@ -5,7 +5,9 @@ HDF5 keeps no checksum of a dataset's bytes, so a flipped bit inside a weight ch
 any reader, TF's included: "loads different values" alone proves nothing. A case passes when fn
 either raises (one of TF's classes, never a Python-internal one) where TF raises, or loads exactly
 the values TF's Keras loads from the same bytes; and when the file is undamaged in what Keras reads,
-those are the saved values. A silent load where TF raises, or values TF would not give, fail.
+those are the saved values. A silent load where TF raises, or values TF would not give, fail. (Keras's
+h5 reader itself raises KeyError for some damaged object headers, under TF as under fn: counted as
+``raised_internal_as_tf``, a Keras behaviour, not fn's.)
 
     python keras_corruption.py --cases 200 [--seed 1]      (needs keras and TF's venv for the oracle)
 """
@@ -163,10 +165,10 @@ def run(seed: int, n: int, tf_python: str = TF_PYTHON) -> Tuple[Dict[str, int], 
     if fn_out[:2] != tf_out[:2] or not all(o.startswith("ok") for o in fn_out[:2]):
         failures.append(f"undamaged files: fn {fn_out[:2]} vs TF {tf_out[:2]}")
     saved = dict(zip(KINDS, fn_out[:2]))
-    counts = {"raised": 0, "ok_saved": 0, "ok_as_tf": 0, "FAIL": 0}
+    counts = {"raised": 0, "raised_internal_as_tf": 0, "ok_saved": 0, "ok_as_tf": 0, "FAIL": 0}
     for i, (f, t) in enumerate(zip(fn_out[2:], tf_out[2:])):
         kind = items[i][0]
-        if f.split(" ")[0] in INTERNAL:
+        if f.split(" ")[0] in INTERNAL and f != t:  # Keras's own h5 reader raises KeyError under TF too
             bad = f"internal {f}"
         elif not f.startswith("ok"):
             bad = "" if not t.startswith("ok") else f"fn raises {f} where TF loads"
@@ -178,7 +180,7 @@ def run(seed: int, n: int, tf_python: str = TF_PYTHON) -> Tuple[Dict[str, int], 
             counts["FAIL"] += 1
             failures.append(f"case {i} (seed {seed}) {what[i]}: {bad} (fn {f}, TF {t})")
         elif not f.startswith("ok"):
-            counts["raised"] += 1
+            counts["raised_internal_as_tf" if f.split(" ")[0] in INTERNAL else "raised"] += 1
         else:
             counts["ok_saved" if f == saved[kind] else "ok_as_tf"] += 1
     return counts, failures

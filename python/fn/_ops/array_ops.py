@@ -265,8 +265,12 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
 def concat(values: Any, axis: Any, name: str = "concat") -> Any:
     """``tf.concat``: joins tensors along an existing axis."""
     values = list(values)
-    if not values and _core.executing_eagerly():
-        raise IndexError("list index out of range")   # TF eagerly indexes values[0]
+    if not values and _core.executing_eagerly():   # TF's eager kernel lookup for N=0 (no dtype T)
+        from fn.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(
+            None, None, "OpKernel 'ConcatV2' has constraint on attr 'T' not in NodeDef '[N=0, Tidx=DT_INT32]' "
+            "[Op:ConcatV2] name: concat")
     if len(values) == 1:
         return identity(convert_to_tensor(values[0]), name=name)
     values = _common_dtype_convert(values)

@@ -313,6 +313,8 @@ def resize(images: Any, size: Any, method: str = ResizeMethod.BILINEAR, preserve
     images = _t(images)
     if images.shape.rank is not None and images.shape.rank not in (3, 4):
         raise ValueError("'images' must have either 3 or 4 dimensions.")
+    if _core.is_tensor(size) and size.dtype != int32:
+        raise ValueError("'size' must be a 1-D int32 Tensor")
     if not _core.is_tensor(size):   # TF converts size before looking at the image's dims
         try:
             A.convert_to_tensor(size, int32)

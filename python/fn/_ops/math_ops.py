@@ -277,7 +277,9 @@ def _reduction_axes(x: Any, axis: Any) -> Any:
 def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional[str]) -> Any:
     if op in ("Any", "All"):   # a bool input: Python values convert to bool (TF's TypeError otherwise)
         x = input_tensor if _core.is_tensor(input_tensor) else _core.convert_to_tensor(input_tensor, as_dtype("bool"))
-        if x.dtype != as_dtype("bool") and not _core.executing_eagerly():   # op_def_library, before the axis
+        if x.dtype != as_dtype("bool"):   # TF converts the input to bool before the axis
+            if _core.executing_eagerly():
+                raise ValueError(f"Tensor conversion requested dtype bool for Tensor with dtype {x.dtype.name}: {x!r}")
             raise TypeError(f"Input 'input' of '{op}' Op has type {x.dtype.name} that does not match expected type of bool.")
     else:
         x = input_tensor if _core.is_tensor(input_tensor) else convert_to_tensor(input_tensor)
@@ -318,6 +320,8 @@ reduce_all = _reduction("All", "reduce_all", "logical and of a bool tensor")
 def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Optional[str] = None) -> Any:
     """``tf.math.reduce_variance``: mean of squared deviations (floating dtypes)."""
     x = convert_to_tensor(input_tensor)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype!r}.")
     mean = reduce_mean(x, axis, keepdims=True)
     return reduce_mean(squared_difference(x, mean), axis, keepdims, name=name or "reduce_variance")
 

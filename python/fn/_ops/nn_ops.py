@@ -69,7 +69,10 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
 def bias_add(value: Any, bias: Any, data_format: Optional[str] = None, name: Optional[str] = None) -> Any:
     """``tf.nn.bias_add``: adds the 1-D ``bias`` along the channel (last) dimension."""
     value = convert_to_tensor(value)
-    bias = _core.convert_to_tensor(bias, value.dtype)   # TF: convert_to_tensor(bias, dtype=value.dtype)
+    if _core.executing_eagerly():   # TF's eager path leaves a dtype mismatch to the kernel's check
+        bias = _core.convert_to_tensor(bias, None, value.dtype)
+    else:   # while tracing: convert_to_tensor(bias, dtype=value.dtype) (ValueError for a tensor)
+        bias = _core.convert_to_tensor(bias, value.dtype)
     fmt = "NCHW" if data_format is not None and data_format.startswith("NC") else "NHWC"
     return _core.execute("BiasAdd", [value, bias], {"data_format": fmt}, name)[0]
 

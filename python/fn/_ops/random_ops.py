@@ -115,9 +115,10 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float3
 def _normal_like(op: str, shape: Any, mean: Any, stddev: Any, dtype: Any, seed: Optional[int], name: str) -> Any:
     """``mean + stddev * op(shape)`` for the normal-like stateful draws."""
     dtype = as_dtype(dtype)
-    rnd = _random(op, [_shape_tensor(shape)], dtype, "dtype", seed, None)
-    mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
-    return _math("AddV2", mul, convert_to_tensor(mean, dtype), name)
+    shape_t = _shape_tensor(shape)
+    mean_t, stddev_t = convert_to_tensor(mean, dtype), convert_to_tensor(stddev, dtype)   # TF's order
+    rnd = _random(op, [shape_t], dtype, "dtype", seed, None)
+    return _math("AddV2", _math("Mul", rnd, stddev_t), mean_t, name)
 
 
 def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32, seed: Optional[int] = None,

@@ -36,6 +36,8 @@ def _splits_tensor(x: Any, name: str, dtype: Any = None) -> Any:
         t = x
     else:
         arr = np.asarray(x)
+        if arr.dtype.kind == "O":   # ints past 64 bits, mixed values: TF's conversion error (int64 hinted)
+            _core.convert_to_tensor(x, None, int64)
         if arr.dtype.kind not in "iu" and arr.size:
             raise ValueError(f"{name} must have dtype int32 or int64")
         t = convert_to_tensor(arr.astype(np.int64) if arr.size or arr.dtype.kind in "iu" else
@@ -148,6 +150,8 @@ class RaggedTensor:
     def from_value_rowids(cls, values: Any, value_rowids: Any, nrows: Any = None, name: Optional[str] = None,
                           validate: bool = True) -> "RaggedTensor":
         """``tf.RaggedTensor.from_value_rowids``: ``values[j]`` goes to row ``value_rowids[j]``."""
+        if not isinstance(values, RaggedTensor) and not _core.is_tensor(values):
+            values = convert_to_tensor(values)   # TF converts the values first
         ids = _splits_tensor(value_rowids, "value_rowids", _partition_dtype(values, value_rowids))
         dt = ids.dtype
         if nrows is None:
@@ -157,13 +161,14 @@ class RaggedTensor:
         else:
             nrows = cast(nrows if _core.is_tensor(nrows) else convert_to_tensor(nrows, dt), dt)
             _check_static_nrows(ids, nrows)
+        if validate:
+            from fn._ops.check_ops import assert_non_negative
+            msg = "Arguments to from_value_rowids do not form a valid RowPartition"
+            assert_non_negative(ids[:1], message=msg)
+            assert_non_negative(ids[1:] - ids[:-1], message=msg)
         n_ids, n_values = ids.shape[:1], getattr(values, "shape", TensorShape(None))[:1]
         if not n_ids.is_compatible_with(n_values):   # TF: the partition's static nvals against values
             raise ValueError(f"Shapes {n_values} and {n_ids} are incompatible")
-        if validate:
-            from fn._ops.check_ops import assert_non_negative
-            assert_non_negative(ids[1:] - ids[:-1],
-                                message="Arguments to from_value_rowids do not form a valid RowPartition")
         # Row lengths are counts of each id (scatter_nd sums duplicates), in O(nvals + nrows).
         from fn._ops.array_ops import scatter_nd
         from fn._ops.math_ops import ones_like

@@ -211,6 +211,9 @@ def add(a: Any, b: Any, threshold: Any = 0, name: Optional[str] = None) -> Any:
         raise TypeError("At least one input should be SparseTensor; do you mean to use tf.add()?")
     if isinstance(a, SparseTensor) and isinstance(b, SparseTensor):
         if a.dtype != b.dtype:
+            if not _core.executing_eagerly():   # op_def_library while tracing
+                raise TypeError(f"Input 'b_values' of 'SparseAdd' Op has type {b.dtype.name} that does not match "
+                                f"type {a.dtype.name} of argument 'a_values'.")
             raise InvalidArgumentError(None, None, f"cannot compute SparseAdd as input #4(zero-based) was expected "
                                        f"to be a {type_text(a.dtype)} tensor but is a {type_text(b.dtype)} tensor "
                                        "[Op:SparseAdd] name: ")
