@@ -122,3 +122,21 @@ def test_composite_checks_known_while_building():
     raises(tf.errors.InvalidArgumentError, lambda: tf.sparse.sparse_dense_matmul(sp, tf.ones([3, 1], tf.float64)))
     raises(ValueError, lambda: traced(lambda: tf.random.stateless_normal([], seed=[2])), "must be 2")
     raises(tf.errors.InvalidArgumentError, lambda: tf.random.stateless_normal([], seed=[2]))
+
+
+def test_second_round_classes():
+    raises(tf.errors.InvalidArgumentError, lambda: tf.concat([], 2))
+    raises(TypeError, lambda: tf.random.normal([-1, 5], stddev=""))
+    raises(ValueError, lambda: traced(lambda: tf.random.uniform([2, -3], dtype=tf.int32, maxval=2)), "Invalid value")
+    raises(ValueError, lambda: traced(lambda: tf.random.stateless_normal([-3, 2], seed=[1, 2])), "Invalid value")
+    raises(TypeError, lambda: tf.math.reduce_std(tf.ones([2], tf.int64)), "real or complex")
+    raises(tf.errors.InvalidArgumentError, lambda: tf.reduce_any(tf.ones([2], tf.int32)), "expected to be a bool")
+    sp = tf.sparse.SparseTensor([[0, 1]], [1.0], [2, 3])
+    raises(ValueError, lambda: traced(lambda: tf.sparse.split(sp, num_split=-3, axis=1)), "less than minimum")
+    raises(tf.errors.InvalidArgumentError, lambda: tf.sparse.split(sp, num_split=-3, axis=1))
+    spi = tf.sparse.SparseTensor([[0, 1]], [1], [2, 3])
+    raises(TypeError, lambda: traced(lambda: tf.sparse.add(spi, sp)), "b_values")
+    img = tf.ones([3, 3, 3])
+    raises(ValueError, lambda: traced(lambda: tf.image.resize(img, tf.constant([3, 3], tf.int64))), "1-D int32")
+    raises(ValueError, lambda: tf.RaggedTensor.from_row_lengths(tf.ones([2]), [2**64]), "out-of-range")
+    raises(OverflowError, lambda: traced(lambda: tf.RaggedTensor.from_row_lengths(tf.ones([2]), [2**64])))

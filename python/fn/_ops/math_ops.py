@@ -277,9 +277,7 @@ def _reduction_axes(x: Any, axis: Any) -> Any:
 def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional[str]) -> Any:
     if op in ("Any", "All"):   # a bool input: Python values convert to bool (TF's TypeError otherwise)
         x = input_tensor if _core.is_tensor(input_tensor) else _core.convert_to_tensor(input_tensor, as_dtype("bool"))
-        if x.dtype != as_dtype("bool"):   # TF converts the input to bool before the axis
-            if _core.executing_eagerly():
-                raise ValueError(f"Tensor conversion requested dtype bool for Tensor with dtype {x.dtype.name}: {x!r}")
+        if x.dtype != as_dtype("bool") and not _core.executing_eagerly():   # op_def_library, before the axis
             raise TypeError(f"Input 'input' of '{op}' Op has type {x.dtype.name} that does not match expected type of bool.")
     else:
         x = input_tensor if _core.is_tensor(input_tensor) else convert_to_tensor(input_tensor)
