@@ -11,14 +11,14 @@ from typing import Any, Callable, Dict, Iterator as PyIterator, List, Optional, 
 import numpy as np
 
 from fn import _core, errors
-from fn.dtypes import bool_, int32, int64, string
+from fn.dtypes import int32, int64, string
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
 from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
 from fn._data.sources import _as_int
 from fn._data.structure import DatasetSpec
-from fn._data.transforms import TracedFunction, _UnaryDataset, dataset_function
+from fn._data.transforms import TracedFunction, _UnaryDataset, batched_cardinality, dataset_function, traced_predicate
 
 
 # ---------------------------------------------------------------- padded_batch
@@ -108,10 +108,7 @@ class PaddedBatchDataset(_UnaryDataset):
         return _core.to_eager(out, dt)
 
     def _cardinality(self) -> int:
-        c = self._input._cardinality()
-        if c < 0:
-            return c
-        return c // self._n if self._drop else -(-c // self._n)
+        return batched_cardinality(self._input._cardinality(), self._n, self._drop)
 
 
 # ---------------------------------------------------------------- window
@@ -494,11 +491,7 @@ class TakeWhileDataset(_UnaryDataset):
     _type_name = "_TakeWhileDataset"
 
     def __init__(self, input_dataset: Dataset, predicate: Callable) -> None:
-        self._func = TracedFunction(predicate, input_dataset.element_spec, "Dataset_take_while")
-        out = self._func.output_spec
-        if not (isinstance(out, TensorSpec) and out.dtype == bool_ and out.shape.rank == 0):
-            raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, but its "
-                             f"return type is {structure.spec_text(out)}.")
+        self._func = traced_predicate(predicate, input_dataset.element_spec, "Dataset_take_while")
         super().__init__(input_dataset, input_dataset.element_spec)
 
     def _elements(self) -> PyIterator[Any]:

@@ -18,7 +18,7 @@ from fn import _core, errors
 from fn.dtypes import as_dtype, float32, float64, int32, int64, string
 from fn._tensor.tensor_spec import TensorSpec
 from fn._data.dataset_ops import Dataset, UNKNOWN
-from fn._io.tfrecord import TFRecordOptions, read_records
+from fn._io.tfrecord import TFRecordOptions, open_input, read_records
 
 _STRING = TensorSpec([], string)
 
@@ -102,12 +102,7 @@ class TFRecordDataset(_FileDataset):
 
 
 def _open_text(path: str, compression: str) -> Any:
-    try:
-        f = open(path, "rb")
-    except FileNotFoundError:
-        raise errors.NotFoundError(None, None, f"{path}; No such file or directory") from None
-    except IsADirectoryError:
-        raise errors.FailedPreconditionError(None, None, f"{path}; Is a directory") from None
+    f = open_input(path)
     if compression == "GZIP":
         return gzip.GzipFile(fileobj=f)
     if compression == "ZLIB":

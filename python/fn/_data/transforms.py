@@ -137,6 +137,23 @@ class MapDataset(_UnaryDataset):
                 yield e
 
 
+def batched_cardinality(c: int, n: int, drop_remainder: bool) -> int:
+    """The number of batches of ``n`` from ``c`` elements (unknown and infinite stay so)."""
+    if c < 0:
+        return c
+    return c // n if drop_remainder else -(-c // n)
+
+
+def traced_predicate(predicate: Callable, element_spec: Any, name: str) -> "TracedFunction":
+    """``predicate`` traced over ``element_spec``; it must return a scalar bool (TF's check)."""
+    func = TracedFunction(predicate, element_spec, name)
+    out = func.output_spec
+    if not (isinstance(out, TensorSpec) and out.dtype == bool_ and out.shape.rank == 0):
+        raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, "
+                         f"but its return type is {structure.spec_text(out)}.")
+    return func
+
+
 _SKIPPED = object()
 
 
@@ -156,11 +173,7 @@ class FilterDataset(_UnaryDataset):
     _type_name = "_FilterDataset"
 
     def __init__(self, input_dataset: Dataset, predicate: Callable) -> None:
-        self._func = TracedFunction(predicate, input_dataset.element_spec, "Dataset_filter")
-        out = self._func.output_spec
-        if not (isinstance(out, TensorSpec) and out.dtype == bool_ and out.shape.rank == 0):
-            raise ValueError("Invalid `predicate`. `predicate` must return a `fn.bool` scalar tensor, "
-                             f"but its return type is {structure.spec_text(out)}.")
+        self._func = traced_predicate(predicate, input_dataset.element_spec, "Dataset_filter")
         super().__init__(input_dataset, input_dataset.element_spec)
 
     def _elements(self) -> PyIterator[Any]:
@@ -221,10 +234,7 @@ class BatchDataset(_UnaryDataset):
             yield structure.pack(self._element_spec, cols)
 
     def _cardinality(self) -> int:
-        c = self._input._cardinality()
-        if c < 0:
-            return c
-        return c // self._n if self._drop else -(-c // self._n)
+        return batched_cardinality(self._input._cardinality(), self._n, self._drop)
 
 
 class UnbatchDataset(_UnaryDataset):

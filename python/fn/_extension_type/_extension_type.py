@@ -287,31 +287,28 @@ def _build_constructor(cls: type) -> None:
                                 else inspect.Parameter.KEYWORD_ONLY,
                                 default=inspect.Parameter.empty if f.default is _NO_DEFAULT else f.default,
                                 annotation=f.value_type) for i, f in enumerate(fields)]
-    signature = inspect.Signature(params)
-
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        bound = signature.bind(*args, **kwargs)
-        bound.apply_defaults()
-        self.__dict__.update(bound.arguments)
-        self._tf_extension_type_convert_fields()
-        self.__validate__()
+    __init__ = _fields_init(inspect.Signature(params))
     __init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + params)
     type.__setattr__(cls, "__init__", __init__)
 
 
-def _build_spec_constructor(cls: type) -> None:
-    params = [inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-              for f in cls._tf_extension_type_fields()]
-    signature = inspect.Signature(params)
-
+def _fields_init(signature: inspect.Signature) -> Any:
+    """An ``__init__`` binding its arguments to ``signature``'s fields, then converting and
+    validating them (TF's generated constructor)."""
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
         self.__dict__.update(bound.arguments)
         self._tf_extension_type_convert_fields()
         self.__validate__()
-    type.__setattr__(cls, "__init__", __init__)
+    return __init__
+
+
+def _build_spec_constructor(cls: type) -> None:
+    params = [inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+              for f in cls._tf_extension_type_fields()]
+    type.__setattr__(cls, "__init__", _fields_init(inspect.Signature(params)))
 
 
 def _add_type_spec(cls: type) -> None:

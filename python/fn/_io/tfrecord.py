@@ -140,13 +140,18 @@ class TFRecordWriter:
             pass
 
 
-def _open_stream(path: str, compression: str) -> BinaryIO:
+def open_input(path: str) -> BinaryIO:
+    """``path`` opened for reading; TF's error classes for a missing file or a directory."""
     try:
-        f = open(path, "rb")
+        return open(path, "rb")
     except FileNotFoundError:
         raise errors.NotFoundError(None, None, f"{path}; No such file or directory") from None
     except IsADirectoryError:
         raise errors.FailedPreconditionError(None, None, f"{path}; Is a directory") from None
+
+
+def _open_stream(path: str, compression: str) -> BinaryIO:
+    f = open_input(path)
     if compression == "GZIP":
         return gzip.GzipFile(fileobj=f)   # type: ignore[return-value]
     if compression == "ZLIB":
