@@ -170,7 +170,8 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Optional
 
 
 def _seed_tensor(seed: Any) -> Any:
-    s = convert_to_tensor(seed) if not _core.is_tensor(seed) else seed
+    # TF's Tseed attr prefers int64 (a hint: a huge int is its OverflowError while tracing)
+    s = _core.convert_to_tensor(seed, None, int64) if not _core.is_tensor(seed) else seed
     if s.dtype not in (int32, int64):
         s = cast(s, int64)
     return s
