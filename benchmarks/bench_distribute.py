@@ -12,6 +12,13 @@ algorithm bandwidth (bytes / time) per message size.
 ``train``: one step of an MLP under MultiWorkerMirroredStrategy (fn on MPI, TF with TF_CONFIG on
 localhost ports), split into compute (the same step without the all-reduce) and communication
 (the all-reduce of the gradients alone). The launcher starts the workers itself.
+
+``transformer``: correctness, not time. A small Keras transformer encoder (embedding, multi-head
+attention, layer norm, feed-forward; sparse embedding gradients) trained by ``model.fit`` under
+MultiWorkerMirroredStrategy on N workers must end with the weights one process reaches with the
+N-times-larger global batch (rel 1e-5), bit-identical on every worker; the row reports it.
+
+    python benchmarks/bench_distribute.py transformer --workers 2 [--compare ~/.cache/fn/tfref/bin/python]
 """
 import argparse
 import json
@@ -158,6 +165,100 @@ def _mlp_worker(args):
                           "grad_bytes": nbytes, "lib": "tf" if args.tf else "fn"}), flush=True)
 
 
+def _transformer_worker(args):
+    """One process of `transformer`: fit, then the weights (and the history) into --out."""
+    if args.tf:
+        os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+        import tensorflow as tf
+
+        os.environ["FN_TEST_BACKEND"] = "tf"
+        sys.path.insert(0, os.path.join(HERE, "..", "tests_py", "distribute"))
+        from mw_worker import _keras  # keras-team/keras#20585's fix for TF's multi-worker fit
+
+        keras = _keras()
+    else:
+        import fn as tf
+
+        keras = tf.keras
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    n = strategy.num_replicas_in_sync
+    vocab, seq, dim, heads, samples = 64, 12, 32, 4, 192
+    rng = np.random.RandomState(0)
+    tokens = rng.randint(0, vocab, (samples, seq)).astype(np.int32)
+    labels = (tokens[:, : seq // 2].sum(1) > tokens[:, seq // 2 :].sum(1)).astype(np.int64)
+    keras.utils.set_random_seed(1)
+    with strategy.scope():
+        inputs = keras.Input((seq,), dtype="int32")
+        h = keras.layers.Embedding(vocab, dim)(inputs)
+        a = keras.layers.MultiHeadAttention(heads, dim // heads)(h, h)
+        h = keras.layers.LayerNormalization()(h + a)
+        f = keras.layers.Dense(dim, activation="relu")(keras.layers.Dense(2 * dim, activation="relu")(h))
+        h = keras.layers.LayerNormalization()(h + f)
+        outputs = keras.layers.Dense(2)(keras.layers.GlobalAveragePooling1D()(h))
+        model = keras.Model(inputs, outputs)
+        model.compile(keras.optimizers.Adam(1e-3),
+                      keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
+    # The same initial weights in every run (the multi-worker run broadcasts the chief's anyway).
+    init = np.random.RandomState(2)
+    model.set_weights([init.randn(*w.shape).astype(np.float32) * 0.1 for w in model.get_weights()])
+    dataset = tf.data.Dataset.from_tensor_slices((tokens, labels)).batch(args.batch * n)
+    history = model.fit(dataset, epochs=args.epochs, verbose=0)
+    idx = strategy.cluster_resolver.task_id or 0
+    np.savez(os.path.join(args.out, f"w{idx}.npz"), *model.get_weights())
+    with open(os.path.join(args.out, f"h{idx}.json"), "w") as f:
+        json.dump({k: [float(v) for v in vs] for k, vs in history.history.items()}, f)
+
+
+def bench_transformer(args):
+    """Runs `transformer-worker` on N workers and in one process; prints whether they agree."""
+    import tempfile
+
+    rows = []
+    for python, tf_mode in [(sys.executable, False)] + ([(args.compare, True)] if args.compare else []):
+        with tempfile.TemporaryDirectory() as multi, tempfile.TemporaryDirectory() as single:
+            base = [python, os.path.abspath(__file__), "transformer-worker", "--epochs", str(args.epochs)]
+            base += ["--tf"] if tf_mode else []
+            env = {k: v for k, v in os.environ.items() if k != "TF_CONFIG"}
+            _start_workers(base + ["--batch", str(args.batch), "--out", multi], tf_mode, args.workers)
+            subprocess.run(base + ["--batch", str(args.batch * args.workers), "--out", single], env=env, check=True)
+            ref = np.load(os.path.join(single, "w0.npz"))
+            ranks = [np.load(os.path.join(multi, f"w{i}.npz")) for i in range(args.workers)]
+            same = all(np.array_equal(r[k], ranks[0][k]) for r in ranks for k in ref.files)
+            rel = max(float(np.max(np.abs(ranks[0][k] - ref[k])) / max(float(np.max(np.abs(ref[k]))), 1e-12))
+                      for k in ref.files)
+            with open(os.path.join(multi, "h0.json")) as f, open(os.path.join(single, "h0.json")) as g:
+                loss, ref_loss = json.load(f)["loss"][-1], json.load(g)["loss"][-1]
+            rows.append({"lib": "tf" if tf_mode else "fn", "workers_identical": same, "max_rel_vs_one": rel,
+                         "loss": loss, "loss_one_process": ref_loss,
+                         "ok": same and all(np.allclose(ranks[0][k], ref[k], rtol=1e-5, atol=1e-6) for k in ref.files)})
+    print(f"transformer (fit, {args.epochs} epochs), per-worker batch {args.batch}, {args.workers} workers vs one "
+          "process with the global batch: correctness only")
+    print(f"{'lib':>4} {'ok':>5} {'ranks bit-identical':>20} {'max diff/max|w|':>16} {'loss':>9} {'loss (1 proc)':>14}")
+    for r in rows:
+        print(f"{r['lib']:>4} {str(r['ok']):>5} {str(r['workers_identical']):>20} {r['max_rel_vs_one']:>16.2e} "
+              f"{r['loss']:>9.5f} {r['loss_one_process']:>14.5f}")
+    if args.json:
+        print(json.dumps(rows))
+    if not all(r["ok"] for r in rows):
+        sys.exit(1)
+
+
+def _start_workers(cmd, tf_mode, workers):
+    """``cmd`` on ``workers`` workers: mpirun for fn, TF_CONFIG on localhost ports for TF."""
+    if tf_mode:
+        ports = _free_ports(workers)
+        cluster = {"worker": [f"localhost:{p}" for p in ports]}
+        procs = []
+        for i in range(workers):
+            env = dict(os.environ, TF_CONFIG=json.dumps({"cluster": cluster, "task": {"type": "worker", "index": i}}))
+            procs.append(subprocess.Popen(cmd, env=env))
+        if any(p.wait() for p in procs):
+            raise RuntimeError("a TensorFlow worker failed")
+        return
+    mpirun = [shutil.which("mpirun"), "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-np", str(workers)]
+    subprocess.run(mpirun + cmd, check=True)
+
+
 def _free_ports(n):
     socks = [socket.socket() for _ in range(n)]
     for s in socks:
@@ -206,7 +307,7 @@ def bench_train(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("what", choices=["allreduce", "train", "train-worker"])
+    p.add_argument("what", choices=["allreduce", "train", "train-worker", "transformer", "transformer-worker"])
     p.add_argument("--sizes", type=int, nargs="*", default=[4 << 10, 64 << 10, 1 << 20, 4 << 20, 16 << 20])
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--number", type=int, default=20)
@@ -218,8 +319,14 @@ def main():
     p.add_argument("--tf", action="store_true")
     p.add_argument("--compare", metavar="PYTHON", help="also run TensorFlow's MWMS under this interpreter")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--epochs", type=int, default=2, help="transformer: epochs of the fit")
+    p.add_argument("--out", help="transformer-worker: where to write the weights")
     args = p.parse_args()
-    {"allreduce": bench_allreduce, "train": bench_train, "train-worker": _mlp_worker}[args.what](args)
+    if args.what.startswith("transformer") and "--batch" not in sys.argv:
+        args.batch = 8
+    modes = {"allreduce": bench_allreduce, "train": bench_train, "train-worker": _mlp_worker,
+             "transformer": bench_transformer, "transformer-worker": _transformer_worker}
+    modes[args.what](args)
 
 
 if __name__ == "__main__":

@@ -581,7 +581,8 @@ void init_function_objects(py::module_& m) {
              }
              return c.call(args);
            })
-      .def("num_plan_steps", [](const ConcreteFunction& c) { return c.plan()->num_steps(); });
+      .def("num_plan_steps", [](const ConcreteFunction& c) { return c.plan()->num_steps(); })
+      .def("plan_step_ops", [](const ConcreteFunction& c) { return c.plan()->step_ops(); });
 
   py::class_<FunctionBase, std::shared_ptr<FunctionBase>>(m, "FunctionBase", py::dynamic_attr())
       .def(py::init<>())

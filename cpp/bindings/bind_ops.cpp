@@ -90,6 +90,10 @@ py::dict op_def_dict(const OpDef& d) {
   py::dict mins;
   for (const auto& m : d.attr_mins) mins[py::str(m.first)] = m.second;
   out["attr_mins"] = mins;
+  py::list outs;
+  for (const std::string& a : d.output_args) outs.append(a);
+  if (d.output_args.empty()) outs.append("output");
+  out["output_args"] = outs;
   return out;
 }
 

@@ -1,7 +1,9 @@
 #include "exec/plan.h"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
+#include <utility>
 
 #include "core/error.h"
 #include "exec/control_flow.h"
@@ -19,6 +21,74 @@ bool node_needs_host(const Node& node) {
         for (const Node& n : (*sub)->nodes())
           if (node_needs_host(n)) return true;
   return false;
+}
+// The order the steps run in: program order, unless the graph has split all-reduces
+// (CollectiveAllReduceStart/Done, the gradient buckets of a multi-worker strategy). Then a list
+// schedule overlaps communication with computation: among the steps ready to run, a start goes
+// first (as soon as its bucket is ready; the transport reduces it on its own thread), then those a
+// start depends on (the backprop producing the buckets), then the rest, and a done as late as
+// possible (just before what reads its result). Stateful nodes keep their program order (each waits for the
+// previous one), so every worker issues its collectives in the same order; the schedule depends
+// on the graph alone, so it is the same on every worker.
+std::vector<int> step_order(const Graph& g, const std::vector<char>& live) {
+  int n = g.num_nodes();
+  std::vector<int> order;
+  bool split = false;
+  for (int i = 0; i < n && !split; ++i) split = live[i] && g.node(i).op == "CollectiveAllReduceStart";
+  if (!split) {
+    for (int i = 0; i < n; ++i) order.push_back(i);
+    return order;
+  }
+  std::vector<std::vector<int>> users(n), preds(n);
+  std::vector<int> waiting(n, 0);
+  auto edge = [&](int from, int to) {
+    users[from].push_back(to);
+    preds[to].push_back(from);
+    ++waiting[to];
+  };
+  std::vector<char> stateful(n, 0);
+  for (int i : g.stateful_nodes) stateful[i] = 1;
+  int previous_stateful = -1;
+  for (int i = 0; i < n; ++i) {
+    if (!live[i]) continue;
+    const Node& node = g.node(i);
+    for (const NodeOutput& in : node.inputs) edge(in.node, i);
+    for (int c : node.control_inputs) edge(c, i);
+    if (stateful[i]) {
+      if (previous_stateful >= 0) edge(previous_stateful, i);
+      previous_stateful = i;
+    }
+  }
+  // 0: a start (at once when ready); 1: feeds a start; 2: the rest; 3: a done (late).
+  std::vector<int> rank(n, 2);
+  std::vector<int> work;
+  for (int i = 0; i < n; ++i)
+    if (live[i] && g.node(i).op == "CollectiveAllReduceStart") work.push_back(i);
+  while (!work.empty()) {
+    int i = work.back();
+    work.pop_back();
+    if (rank[i] == 1) continue;
+    rank[i] = 1;
+    for (int p : preds[i]) work.push_back(p);
+  }
+  for (int i = 0; i < n; ++i) {
+    if (!live[i]) continue;
+    if (g.node(i).op == "CollectiveAllReduceStart") rank[i] = 0;
+    if (g.node(i).op == "CollectiveAllReduceDone") rank[i] = 3;
+  }
+  std::set<std::pair<int, int>> ready;
+  for (int i = 0; i < n; ++i)
+    if (live[i] && waiting[i] == 0) ready.insert({rank[i], i});
+  while (!ready.empty()) {
+    int i = ready.begin()->second;
+    ready.erase(ready.begin());
+    order.push_back(i);
+    for (int u : users[i])
+      if (--waiting[u] == 0) ready.insert({rank[u], u});
+  }
+  if (static_cast<int>(order.size()) != static_cast<int>(std::count(live.begin(), live.end(), 1)))
+    throw_error(Code::Internal, "step_order: the graph's dependencies form a cycle");
+  return order;
 }
 }  // namespace
 
@@ -47,7 +117,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
   }
   for (const NodeOutput& o : g.outputs) plan->output_slots_.push_back(base[o.node] + o.index);
   std::vector<int> last_use(slots, -1);
-  for (int i = 0; i < n; ++i) {
+  for (int i : step_order(g, live)) {
     if (!live[i] || is_input[i]) continue;
     const Node& node = g.node(i);
     if (node.op == "Const") {  // no kernel call: the value goes straight into its slot

@@ -23,6 +23,12 @@ class Plan {
   std::vector<EagerPtr> run_consuming(EagerPtr* inputs, size_t count, size_t n_move) const;
   const Graph& graph() const { return *graph_; }
   int num_steps() const { return static_cast<int>(steps_.size()); }
+  // The ops of the steps, in the order they run (tests read the collective schedule).
+  std::vector<std::string> step_ops() const {
+    std::vector<std::string> ops;
+    for (const Step& s : steps_) ops.push_back(s.node->op);
+    return ops;
+  }
   // Steps that call back into Python (py_function, print to a Python stream).
   bool needs_host() const { return needs_host_; }
 

@@ -93,11 +93,43 @@ struct OpDef {
   // from what is known of the inputs' (InferContext::partial_value); unknown rank: nothing.
   // Shape gives its input's partial shape; Pack, ConcatV2 and StridedSlice pass elements on.
   std::function<Shape(const InferContext&)> partial = nullptr;
-  std::vector<InputType> input_types;                      // filled by ops/registry.cpp's table
+  std::vector<InputType> input_types;                      // index-like inputs' allowed dtypes
   int min_inputs = 0;                                      // variadic ops: fewer inputs is TF's error
   std::vector<std::pair<std::string, int64_t>> attr_mins;  // int attrs' minimums (num_split >= 1)
-  std::vector<AttrAllowed> attr_allowed;                   // string/type attrs' allowed values
+  // TF's output argument names ("z" for AddV2): FunctionDefs name results node:arg:index.
+  // Empty: one argument named "output" (TF's most common name).
+  std::vector<std::string> output_args;
+  std::vector<AttrAllowed> attr_allowed;  // string/type attrs' allowed values (StringLength's unit)
+
+  // The facts above stated where the op is defined, before it is registered (a registered
+  // OpDef is never changed): r.add(OpDef{...}.with_input_types({...}).with_min_inputs(1)).
+  OpDef with_input_types(std::vector<InputType> t) && {
+    input_types = std::move(t);
+    return std::move(*this);
+  }
+  OpDef with_min_inputs(int n) && {
+    min_inputs = n;
+    return std::move(*this);
+  }
+  OpDef with_output_args(std::vector<std::string> names) && {
+    output_args = std::move(names);
+    return std::move(*this);
+  }
+  OpDef with_attr_mins(std::vector<std::pair<std::string, int64_t>> m) && {
+    attr_mins = std::move(m);
+    return std::move(*this);
+  }
+  OpDef with_attr_allowed(std::vector<AttrAllowed> a) && {
+    attr_allowed = std::move(a);
+    return std::move(*this);
+  }
 };
+
+// Dtype lists TF's op definitions share for index-like inputs.
+inline const std::vector<DType> kIndexDTypes{DType::Int32, DType::Int64};
+inline const std::vector<DType> kIndex16DTypes{DType::Int16, DType::Int32, DType::Int64};
+inline const std::vector<DType> kRangeDTypes{DType::BFloat16, DType::Float16, DType::Float32, DType::Float64,
+                                             DType::Int8,     DType::Int16,   DType::Int32,   DType::Int64};
 
 // Input count, index-input dtypes and attr values of one op call: TypeError/ValueError while
 // tracing (TF's op_def_library), InvalidArgument eagerly (TF's kernel attr check).

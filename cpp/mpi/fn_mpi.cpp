@@ -5,6 +5,9 @@
 //   data: the collectives themselves, run on the calling (executor) thread as MPI's nonblocking
 //         collectives, polled with MPI_Test until they complete or the deadline passes (no thread
 //         hand-off per collective: on a loaded machine that costs a scheduler time slice);
+//         The split all-reduce (CollectiveAllReduceStart/Done) is posted on the calling thread too
+//         (program order) and progressed by a progress thread (MPI_Testall) while the executor
+//         computes, until the Done step waits for it;
 //   ctrl: status queries, answered by a watchdog thread: when a collective times out, the
 //         waiting worker asks every other worker which collective it has reached and names in
 //         its error the ranks that are elsewhere or do not answer.
@@ -20,9 +23,11 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -57,6 +62,7 @@ class Transport {
     MPI_Comm_size(data_, &size_);
     std::memset(&status_, 0, sizeof status_);
     watchdog_ = std::thread([this] { watchdog_loop(); });
+    progress_ = std::thread([this] { progress_loop(); });
     table_.abi_version = fn::kFnCollectiveAbi;
     table_.state = this;
     table_.rank = [](void* s) { return static_cast<Transport*>(s)->rank_; };
@@ -64,6 +70,8 @@ class Transport {
     table_.all_reduce_sum = &all_reduce_sum_c;
     table_.all_gatherv = &all_gatherv_c;
     table_.broadcast = &broadcast_c;
+    table_.all_reduce_start = &all_reduce_start_c;
+    table_.wait = &wait_c;
   }
 
   ~Transport() { shutdown(); }
@@ -73,6 +81,11 @@ class Transport {
   void shutdown() {
     if (stopped_.exchange(true)) return;
     stop_ = true;
+    {
+      std::lock_guard<std::mutex> lock(async_mu_);
+      async_cv_.notify_all();
+    }
+    if (progress_.joinable()) progress_.join();
     if (watchdog_.joinable()) watchdog_.join();
     if (!broken_) {
       MPI_Comm_free(&data_);
@@ -134,7 +147,136 @@ class Transport {
 
   MPI_Comm data() const { return data_; }
 
+  // Posts a split collective's nonblocking calls (`parts` of them, in order) and returns its
+  // request id; the progress thread completes it.
+  int start(int64_t parts, const std::function<int(int64_t, MPI_Request*)>& post, double timeout, const char* what,
+            int64_t* request, char* err, size_t err_len) {
+    std::lock_guard<std::mutex> one_at_a_time(op_mu_);
+    if (broken_) {
+      std::snprintf(err, err_len, "%s: the collective communicator is unusable after an earlier failure: %s", what,
+                    broken_msg_.c_str());
+      return static_cast<int>(fn::Code::FailedPrecondition);
+    }
+    if (timeout <= 0) timeout = default_timeout_;
+    Async a;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      a.seq = started_++;
+      std::snprintf(status_.what, kWhatLen, "#%lld %s", static_cast<long long>(a.seq), what);
+    }
+    a.what = what;
+    a.timeout = timeout;
+    a.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
+    for (int64_t part = 0; part < parts; ++part) {
+      MPI_Request req = MPI_REQUEST_NULL;
+      int rc = post(part, &req);
+      if (rc != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(rc, text, &len);
+        std::snprintf(err, err_len, "%s failed in MPI: %.*s", what, len, text);
+        return static_cast<int>(fn::Code::Internal);
+      }
+      a.reqs.push_back(req);
+    }
+    std::lock_guard<std::mutex> lock(async_mu_);
+    *request = next_request_++;
+    a.done = a.reqs.empty();
+    async_[*request] = std::move(a);
+    async_cv_.notify_all();
+    return 0;
+  }
+
+  // Waits for a started collective (until its deadline; a timeout names the late ranks).
+  int wait_for(int64_t request, char* err, size_t err_len) {
+    std::unique_lock<std::mutex> lock(async_mu_);
+    auto it = async_.find(request);
+    if (it == async_.end()) {
+      std::snprintf(err, err_len, "no started collective #%lld", static_cast<long long>(request));
+      return static_cast<int>(fn::Code::Internal);
+    }
+    Async& a = it->second;
+    if (!async_cv_.wait_until(lock, a.deadline, [&] { return a.done; })) {
+      int64_t seq = a.seq;
+      std::string what = a.what;
+      double timeout = a.timeout;
+      lock.unlock();
+      std::string who = diagnose(seq);
+      broken_msg_ = "collective #" + std::to_string(seq) + " timed out";
+      broken_ = true;
+      std::snprintf(err, err_len,
+                    "Collective #%lld %s timed out after %g s on rank %d waiting for the other workers "
+                    "(CommunicationOptions(timeout_seconds=...)). %s",
+                    static_cast<long long>(seq), what.c_str(), timeout, rank_, who.c_str());
+      return static_cast<int>(fn::Code::DeadlineExceeded);
+    }
+    int rc = a.rc;
+    std::string what = a.what;
+    async_.erase(it);
+    if (rc != MPI_SUCCESS) {
+      char text[MPI_MAX_ERROR_STRING];
+      int len = 0;
+      MPI_Error_string(rc, text, &len);
+      std::snprintf(err, err_len, "%s failed in MPI: %.*s", what.c_str(), len, text);
+      return static_cast<int>(fn::Code::Internal);
+    }
+    return 0;
+  }
+
  private:
+  struct Async {
+    std::vector<MPI_Request> reqs;
+    int64_t seq = 0;
+    std::string what;
+    double timeout = 0;
+    Clock::time_point deadline;
+    bool done = false;
+    int rc = MPI_SUCCESS;
+  };
+
+  // Drives the started collectives (MPI progresses only inside MPI calls): MPI_Testall on each
+  // pending one, busy for 2 ms after a post, then every 100 us; asleep while none is pending.
+  void progress_loop() {
+    std::unique_lock<std::mutex> lock(async_mu_);
+    auto busy_until = Clock::now();
+    while (!stop_) {
+      bool pending = false;
+      for (auto& entry : async_) {
+        Async& a = entry.second;
+        if (a.done || broken_) continue;
+        int flag = 0;
+        int rc = MPI_Testall(static_cast<int>(a.reqs.size()), a.reqs.data(), &flag, MPI_STATUSES_IGNORE);
+        if (rc != MPI_SUCCESS || flag) {
+          a.rc = rc;
+          a.done = true;
+          {
+            std::lock_guard<std::mutex> status_lock(mu_);
+            ++completed_;
+          }
+          async_cv_.notify_all();
+        } else {
+          pending = true;
+        }
+      }
+      if (!pending) {
+        async_cv_.wait(lock, [&] {
+          if (stop_) return true;
+          for (auto& entry : async_)
+            if (!entry.second.done && !broken_) return true;
+          return false;
+        });
+        busy_until = Clock::now() + std::chrono::milliseconds(2);
+        continue;
+      }
+      lock.unlock();
+      if (Clock::now() < busy_until)
+        std::this_thread::yield();
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+      lock.lock();
+    }
+  }
+
   static constexpr int kTimedOut = -1;
 
   // Polls `req` (MPI_Test drives MPI's progress) until it completes or `deadline`: busy for the
@@ -288,6 +430,54 @@ class Transport {
     return t->run(parts, post, timeout, what, err, err_len);
   }
 
+  static int all_reduce_start_c(void* s, const void* send, void* recv, int64_t count, int dtype, double timeout,
+                                const char* what, int64_t* request, char* err, size_t err_len) {
+    auto* t = static_cast<Transport*>(s);
+    MPI_Datatype type;
+    int64_t elem;
+    if (!mpi_type(dtype, &type, &elem)) {
+      std::snprintf(err, err_len, "%s: dtype %s cannot be all-reduced", what,
+                    fn::dtype_name(static_cast<fn::DType>(dtype)));
+      return static_cast<int>(fn::Code::InvalidArgument);
+    }
+    const int64_t chunk = INT_MAX / 2;
+    int64_t parts = count == 0 ? 0 : (count + chunk - 1) / chunk;
+    MPI_Comm comm = t->data();
+    auto post = [&](int64_t part, MPI_Request* req) {
+      int64_t begin = part * chunk;
+      int n = static_cast<int>(std::min(count - begin, chunk));
+      return MPI_Iallreduce(static_cast<const char*>(send) + begin * elem, static_cast<char*>(recv) + begin * elem, n,
+                            type, MPI_SUM, comm, req);
+    };
+    return t->start(parts, post, timeout, what, request, err, err_len);
+  }
+
+  static int wait_c(void* s, int64_t request, char* err, size_t err_len) {
+    return static_cast<Transport*>(s)->wait_for(request, err, err_len);
+  }
+
+  static bool mpi_type(int dtype, MPI_Datatype* type, int64_t* elem) {
+    switch (static_cast<fn::DType>(dtype)) {
+      case fn::DType::Float32:
+        *type = MPI_FLOAT;
+        *elem = 4;
+        return true;
+      case fn::DType::Float64:
+        *type = MPI_DOUBLE;
+        *elem = 8;
+        return true;
+      case fn::DType::Int32:
+        *type = MPI_INT32_T;
+        *elem = 4;
+        return true;
+      case fn::DType::Int64:
+        *type = MPI_INT64_T;
+        *elem = 8;
+        return true;
+      default: return false;
+    }
+  }
+
   static int all_gatherv_c(void* s, const void* send, int64_t send_bytes, void* recv, const int64_t* recv_bytes,
                            double timeout, const char* what, char* err, size_t err_len) {
     auto* t = static_cast<Transport*>(s);
@@ -359,7 +549,12 @@ class Transport {
   std::string broken_msg_;
   int64_t started_ = 0, completed_ = 0;
   Status status_;
+  std::mutex async_mu_;  // guards async_ (the started split collectives)
+  std::condition_variable async_cv_;
+  std::map<int64_t, Async> async_;
+  int64_t next_request_ = 0;
   std::thread watchdog_;
+  std::thread progress_;
   FnCollectiveBackend table_{};
 };
 

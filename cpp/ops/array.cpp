@@ -52,36 +52,37 @@ void register_array_ops(OpRegistry& r) {
   r.add(OpDef{"Identity", "Identity", 1, same_as_input,
               [](KernelContext&, const std::vector<EagerPtr>& in) { return std::vector<EagerPtr>{in[0]}; },
               [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }});
-  r.add(OpDef{"Fill",
-              "Fill",
-              2,
-              [](const InferContext& c) {
-                if (c.inputs[1].shape.rank() > 0)
-                  throw_error(Code::ValueError, "Shape must be rank 0 but is rank ", c.inputs[1].shape.rank(),
-                              " for 'Fill' (value)");
-                return one(c.inputs[1].dtype, fill_shape(c));
-              },
-              [](KernelContext&, const std::vector<EagerPtr>& in) {
-                if (in[1]->shape().rank() != 0)
-                  throw_error(Code::InvalidArgument, "value must be a scalar, got shape ", in[1]->shape().to_string());
-                if (in[0]->shape().rank() > 1)
-                  throw_error(Code::InvalidArgument, "dims must be a vector, got shape ", in[0]->shape().to_string());
-                auto dims = read_int_list(*in[0]);
-                for (int64_t d : dims)
-                  if (d < 0) throw_error(Code::InvalidArgument, "Dimension ", d, " must be >= 0");
-                auto out = make_tensor(in[1]->dtype(), Shape(dims));
-                int64_t n = out->num_elements();
-                if (in[1]->dtype() == DType::String) {
-                  for (int64_t i = 0; i < n; ++i) out->strings()[i] = in[1]->strings()[0];
-                } else {
-                  size_t es = dtype_size(in[1]->dtype());
-                  auto* dst = static_cast<char*>(out->raw());
-                  const auto* src = static_cast<const char*>(in[1]->raw());
-                  for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * es, src, es);
-                }
-                return std::vector<EagerPtr>{out};
-              },
-              {}});
+  r.add(OpDef{
+      "Fill",
+      "Fill",
+      2,
+      [](const InferContext& c) {
+        if (c.inputs[1].shape.rank() > 0)
+          throw_error(Code::ValueError, "Shape must be rank 0 but is rank ", c.inputs[1].shape.rank(),
+                      " for 'Fill' (value)");
+        return one(c.inputs[1].dtype, fill_shape(c));
+      },
+      [](KernelContext&, const std::vector<EagerPtr>& in) {
+        if (in[1]->shape().rank() != 0)
+          throw_error(Code::InvalidArgument, "value must be a scalar, got shape ", in[1]->shape().to_string());
+        if (in[0]->shape().rank() > 1)
+          throw_error(Code::InvalidArgument, "dims must be a vector, got shape ", in[0]->shape().to_string());
+        auto dims = read_int_list(*in[0]);
+        for (int64_t d : dims)
+          if (d < 0) throw_error(Code::InvalidArgument, "Dimension ", d, " must be >= 0");
+        auto out = make_tensor(in[1]->dtype(), Shape(dims));
+        int64_t n = out->num_elements();
+        if (in[1]->dtype() == DType::String) {
+          for (int64_t i = 0; i < n; ++i) out->strings()[i] = in[1]->strings()[0];
+        } else {
+          size_t es = dtype_size(in[1]->dtype());
+          auto* dst = static_cast<char*>(out->raw());
+          const auto* src = static_cast<const char*>(in[1]->raw());
+          for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * es, src, es);
+        }
+        return std::vector<EagerPtr>{out};
+      },
+      {}}.with_input_types({{0, "dims", "index_type", kIndexDTypes}}));
 }
 
 }  // namespace fn

@@ -2,6 +2,7 @@
 // Maximum, Minimum, SquaredDifference. AddV2 is in elementwise.cpp. Gradients sum over the
 // broadcast axes with unbroadcast().
 #include "ops/elementwise_impl.h"
+#include "ops/complex.h"
 #include "ops/families.h"
 #include "ops/grad_util.h"
 #include "trace/context.h"
@@ -63,7 +64,8 @@ KernelFn float_kernel(std::string op, int dnnl_alg) {
 }
 
 OpDef binary_op(const char* name, const char* default_name, unsigned mask, KernelFn kernel, GradFn grad) {
-  return OpDef{name, default_name, 2, binary_infer(name, mask, false), std::move(kernel), std::move(grad)};
+  return OpDef{name, default_name, 2, binary_infer(name, mask, false), std::move(kernel), std::move(grad)}
+      .with_output_args({"z"});
 }
 
 // Both gradients from the broadcast-shaped pieces gx and gy.
@@ -146,12 +148,12 @@ struct DivNoNan {
 
 void register_binary_ops(OpRegistry& r) {
   using namespace dnnl;
-  r.add(binary_op("Sub", "sub", kNumberTypes, binary_kernel<ref::Sub, kNumberTypes>("Sub", alg(algorithm::binary_sub)),
-                  sub_grad));
-  r.add(binary_op("Mul", "mul", kNumberTypes, binary_kernel<ref::Mul, kNumberTypes>("Mul", alg(algorithm::binary_mul)),
-                  mul_grad));
-  r.add(binary_op("RealDiv", "truediv", kNumberTypes, float_kernel<ref::RealDiv>("RealDiv", alg(algorithm::binary_div)),
-                  realdiv_grad));
+  r.add(with_complex(binary_op("Sub", "sub", kNumberTypes,
+                               binary_kernel<ref::Sub, kNumberTypes>("Sub", alg(algorithm::binary_sub)), sub_grad)));
+  r.add(with_complex(binary_op("Mul", "mul", kNumberTypes,
+                               binary_kernel<ref::Mul, kNumberTypes>("Mul", alg(algorithm::binary_mul)), mul_grad)));
+  r.add(with_complex(binary_op("RealDiv", "truediv", kNumberTypes,
+                               float_kernel<ref::RealDiv>("RealDiv", alg(algorithm::binary_div)), realdiv_grad)));
   r.add(binary_op("DivNoNan", "div_no_nan", kFloatTypes, binary_kernel<DivNoNan, kFloatTypes>("DivNoNan"),
                   div_no_nan_grad));
   r.add(binary_op("FloorDiv", "floordiv", kNumberTypes, int_div_kernel<ref::FloorDiv, kNumberTypes>("FloorDiv"), {}));

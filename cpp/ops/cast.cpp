@@ -2,6 +2,7 @@
 #include <cstring>
 
 #include "ops/elementwise_impl.h"
+#include "ops/complex.h"
 #include "ops/families.h"
 #include "ops/grad_util.h"
 #include "ops/tensor_list.h"
@@ -179,41 +180,46 @@ std::vector<EagerPtr> addn_kernel(KernelContext& ctx, const std::vector<EagerPtr
 }  // namespace
 
 void register_cast_ops(OpRegistry& r) {
-  r.add(OpDef{"Cast", "Cast", 1,
-              [](const InferContext& c) { return one(c.attrs.get<DType>("DstT"), c.inputs[0].shape); },
-              [](KernelContext& k, const std::vector<EagerPtr>& in) {
-                return std::vector<EagerPtr>{cast_kernel(in[0], k.attrs.get<DType>("DstT"))};
-              },
-              cast_grad});
-  r.add(OpDef{"ZerosLike",
-              "zeros_like",
-              1,
-              unary_infer("ZerosLike", kZerosLikeTypes, false),
-              [](KernelContext&, const std::vector<EagerPtr>& in) {
-                if (!(kZerosLikeTypes & bit(in[0]->dtype())))
-                  throw_unsupported_dtype("ZerosLike", in[0]->dtype(), kZerosLikeTypes);
-                if (in[0]->dtype() == DType::Variant) {
-                  const TensorList& src = list_of(*in[0]);
-                  auto l = std::make_shared<TensorList>();
-                  l->dtype = src.dtype;
-                  l->element_shape = src.element_shape;
-                  l->items.resize(src.items.size());
-                  return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
-                }
-                return std::vector<EagerPtr>{filled_like(*in[0], 0.0)};
-              },
-              {}});
-  r.add(OpDef{"OnesLike",
-              "ones_like",
-              1,
-              unary_infer("OnesLike", kOnesLikeTypes, false),
-              [](KernelContext&, const std::vector<EagerPtr>& in) {
-                if (!(kOnesLikeTypes & bit(in[0]->dtype())))
-                  throw_unsupported_dtype("OnesLike", in[0]->dtype(), kOnesLikeTypes);
-                return std::vector<EagerPtr>{filled_like(*in[0], 1.0)};
-              },
-              {}});
-  r.add(OpDef{"AddN", "AddN", -1, addn_infer, addn_kernel, [](G g) { return Grads(g.inputs.size(), g.out_grads[0]); }});
+  r.add(with_complex(OpDef{"Cast", "Cast", 1,
+                           [](const InferContext& c) { return one(c.attrs.get<DType>("DstT"), c.inputs[0].shape); },
+                           [](KernelContext& k, const std::vector<EagerPtr>& in) {
+                             return std::vector<EagerPtr>{cast_kernel(in[0], k.attrs.get<DType>("DstT"))};
+                           },
+                           cast_grad})
+            .with_output_args({"y"}));
+  r.add(with_complex(OpDef{"ZerosLike",
+                           "zeros_like",
+                           1,
+                           unary_infer("ZerosLike", kZerosLikeTypes, false),
+                           [](KernelContext&, const std::vector<EagerPtr>& in) {
+                             if (!(kZerosLikeTypes & bit(in[0]->dtype())))
+                               throw_unsupported_dtype("ZerosLike", in[0]->dtype(), kZerosLikeTypes);
+                             if (in[0]->dtype() == DType::Variant) {
+                               const TensorList& src = list_of(*in[0]);
+                               auto l = std::make_shared<TensorList>();
+                               l->dtype = src.dtype;
+                               l->element_shape = src.element_shape;
+                               l->items.resize(src.items.size());
+                               return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
+                             }
+                             return std::vector<EagerPtr>{filled_like(*in[0], 0.0)};
+                           },
+                           {}})
+            .with_output_args({"y"}));
+  r.add(with_complex(OpDef{"OnesLike",
+                           "ones_like",
+                           1,
+                           unary_infer("OnesLike", kOnesLikeTypes, false),
+                           [](KernelContext&, const std::vector<EagerPtr>& in) {
+                             if (!(kOnesLikeTypes & bit(in[0]->dtype())))
+                               throw_unsupported_dtype("OnesLike", in[0]->dtype(), kOnesLikeTypes);
+                             return std::vector<EagerPtr>{filled_like(*in[0], 1.0)};
+                           },
+                           {}})
+            .with_output_args({"y"}));
+  r.add(OpDef{"AddN", "AddN", -1, addn_infer, addn_kernel, [](G g) { return Grads(g.inputs.size(), g.out_grads[0]); }}
+            .with_min_inputs(1)
+            .with_output_args({"sum"}));
 }
 
 }  // namespace fn

@@ -166,6 +166,32 @@ void maybe_validate(const FnCollectiveBackend& b, const KernelContext& k, const 
 
 bool reducible(DType d) { return d == DType::Float32 || d == DType::Float64 || d == DType::Int32 || d == DType::Int64; }
 
+void divide_by_workers(EagerTensor& out, int n) {
+  int64_t count = out.num_elements();
+  switch (out.dtype()) {
+    case DType::Float32: {
+      float* p = out.data<float>();
+      for (int64_t i = 0; i < count; ++i) p[i] /= static_cast<float>(n);
+      break;
+    }
+    case DType::Float64: {
+      double* p = out.data<double>();
+      for (int64_t i = 0; i < count; ++i) p[i] /= n;
+      break;
+    }
+    case DType::Int32: {
+      int32_t* p = out.data<int32_t>();
+      for (int64_t i = 0; i < count; ++i) p[i] /= n;
+      break;
+    }
+    default: {
+      int64_t* p = out.data<int64_t>();
+      for (int64_t i = 0; i < count; ++i) p[i] /= n;
+      break;
+    }
+  }
+}
+
 std::vector<EagerPtr> all_reduce_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   const FnCollectiveBackend& b = backend_or_throw();
   const EagerTensor& x = *in[0];
@@ -180,33 +206,74 @@ std::vector<EagerPtr> all_reduce_kernel(KernelContext& k, const std::vector<Eage
                             timeout_of(k.attrs), what.c_str(), err, sizeof err);
   keep_alive_after_timeout(rc, {out, in[0]});
   check(rc, err);
-  if (k.attrs.get_or<std::string>("reduction", "Add") == "Mean") {
-    int n = b.size(b.state);
-    int64_t count = x.num_elements();
-    switch (x.dtype()) {
-      case DType::Float32: {
-        float* p = out->data<float>();
-        for (int64_t i = 0; i < count; ++i) p[i] /= static_cast<float>(n);
-        break;
-      }
-      case DType::Float64: {
-        double* p = out->data<double>();
-        for (int64_t i = 0; i < count; ++i) p[i] /= n;
-        break;
-      }
-      case DType::Int32: {
-        int32_t* p = out->data<int32_t>();
-        for (int64_t i = 0; i < count; ++i) p[i] /= n;
-        break;
-      }
-      default: {
-        int64_t* p = out->data<int64_t>();
-        for (int64_t i = 0; i < count; ++i) p[i] /= n;
-        break;
-      }
-    }
-  }
+  if (k.attrs.get_or<std::string>("reduction", "Add") == "Mean") divide_by_workers(*out, b.size(b.state));
   return {out};
+}
+
+// The split all-reduce: CollectiveAllReduceStart posts the sum and returns a token (int64 scalar)
+// at once; the transport progresses it on its own thread while the executor runs other steps
+// (the plan schedules starts early and dones late, exec/plan.cpp); CollectiveAllReduceDone waits
+// for it. The buffers stay in `pending` between the two.
+struct PendingReduce {
+  EagerPtr in, out;
+  bool mean = false;
+};
+
+struct PendingReduces {
+  std::mutex mu;
+  std::map<int64_t, PendingReduce> by_request;
+};
+
+PendingReduces& pending_reduces() {
+  static PendingReduces* p = new PendingReduces();  // outlives pending requests at exit
+  return *p;
+}
+
+std::vector<EagerPtr> all_reduce_start_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  const FnCollectiveBackend& b = backend_or_throw();
+  const EagerTensor& x = *in[0];
+  if (!reducible(x.dtype()))
+    throw_error(Code::InvalidArgument, "CollectiveAllReduceStart supports float32, float64, int32 and int64, got ",
+                dtype_name(x.dtype()));
+  if (!b.all_reduce_start || !b.wait)
+    throw_error(Code::FailedPrecondition, "The installed collective transport has no split all-reduce");
+  std::string what = what_of(k, "CollectiveAllReduceStart");
+  maybe_validate(b, k, what.c_str());
+  EagerPtr out = make_tensor(x.dtype(), x.shape());
+  char err[2048] = {0};
+  int64_t request = -1;
+  int rc = b.all_reduce_start(b.state, x.raw(), out->raw(), x.num_elements(), static_cast<int>(x.dtype()),
+                              timeout_of(k.attrs), what.c_str(), &request, err, sizeof err);
+  keep_alive_after_timeout(rc, {out, in[0]});
+  check(rc, err);
+  {
+    std::lock_guard<std::mutex> lock(pending_reduces().mu);
+    pending_reduces().by_request[request] =
+        PendingReduce{in[0], out, k.attrs.get_or<std::string>("reduction", "Add") == "Mean"};
+  }
+  EagerPtr token = make_tensor(DType::Int64, Shape(std::vector<int64_t>{}));
+  *token->data<int64_t>() = request;
+  return {token};
+}
+
+std::vector<EagerPtr> all_reduce_done_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  const FnCollectiveBackend& b = backend_or_throw();
+  int64_t request = *in[0]->data<int64_t>();
+  PendingReduce p;
+  {
+    std::lock_guard<std::mutex> lock(pending_reduces().mu);
+    auto it = pending_reduces().by_request.find(request);
+    if (it == pending_reduces().by_request.end())
+      throw_error(Code::Internal, "CollectiveAllReduceDone '", k.node_name, "': no pending all-reduce #", request);
+    p = it->second;
+    pending_reduces().by_request.erase(it);
+  }
+  char err[2048] = {0};
+  int rc = b.wait(b.state, request, err, sizeof err);
+  keep_alive_after_timeout(rc, {p.out, p.in});
+  check(rc, err);
+  if (p.mean) divide_by_workers(*p.out, b.size(b.state));
+  return {p.out};
 }
 
 // Concatenation along axis 0 of every worker's tensor (their first dimensions may differ).
@@ -324,6 +391,24 @@ void register_collective_ops(OpRegistry& r) {
   OpDef bcast{"CollectiveBroadcast", "CollectiveBroadcast", 1, same_as_input, broadcast_kernel, {}};
   bcast.stateful = true;
   r.add(std::move(bcast));
+
+  // The split all-reduce (overlap of gradient reduction with backprop); the token is an int64.
+  OpDef start{"CollectiveAllReduceStart",
+              "CollectiveAllReduceStart",
+              1,
+              [](const InferContext&) { return one(DType::Int64, Shape(std::vector<int64_t>{})); },
+              all_reduce_start_kernel,
+              {}};
+  start.stateful = true;
+  r.add(std::move(start));
+  OpDef done{"CollectiveAllReduceDone",
+             "CollectiveAllReduceDone",
+             1,
+             [](const InferContext& c) { return one(c.attrs.get<DType>("T"), c.attrs.get<Shape>("shape")); },
+             all_reduce_done_kernel,
+             {}};
+  done.stateful = true;
+  r.add(std::move(done));
 }
 
 }  // namespace fn

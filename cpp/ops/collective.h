@@ -27,13 +27,20 @@ struct FnCollectiveBackend {
                      double timeout_seconds, const char* what, char* err, size_t err_len);
   int (*broadcast)(void* state, void* buf, int64_t bytes, int root, double timeout_seconds, const char* what, char* err,
                    size_t err_len);
+  // Split all-reduce (overlap with computation): posts the sum (as all_reduce_sum) and returns at
+  // once with a request id in *request; the transport progresses it on its own thread. `wait`
+  // blocks until that request completes or `timeout_seconds` passes. Collectives are posted in
+  // program order on every worker; send and recv must stay alive until `wait` returns.
+  int (*all_reduce_start)(void* state, const void* send, void* recv, int64_t count, int dtype, double timeout_seconds,
+                          const char* what, int64_t* request, char* err, size_t err_len);
+  int (*wait)(void* state, int64_t request, char* err, size_t err_len);
 };
 
 }  // extern "C"
 
 namespace fn {
 
-constexpr int kFnCollectiveAbi = 2;
+constexpr int kFnCollectiveAbi = 3;
 
 // The installed transport (nullptr: none; the kernels then fail with FailedPrecondition).
 void set_collective_backend(const FnCollectiveBackend* backend);

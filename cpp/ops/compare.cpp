@@ -75,7 +75,7 @@ KernelFn logical_not_kernel() {
 }
 
 OpDef compare_op(const char* name, unsigned mask, KernelFn kernel, bool bool_out = true) {
-  return OpDef{name, name, 2, binary_infer(name, mask, bool_out), std::move(kernel), {}};
+  return OpDef{name, name, 2, binary_infer(name, mask, bool_out), std::move(kernel), {}}.with_output_args({"z"});
 }
 
 }  // namespace
@@ -94,20 +94,23 @@ void register_compare_ops(OpRegistry& r) {
   r.add(compare_op("GreaterEqual", kNumberTypes, binary_kernel<ref::GreaterEqual, kNumberTypes>("GreaterEqual")));
 
   r.add(OpDef{
-      "LogicalAnd", "LogicalAnd", 2, logical_infer("LogicalAnd"), logical_kernel<ref::LogicalAnd>("LogicalAnd"), {}});
-  r.add(
-      OpDef{"LogicalOr", "LogicalOr", 2, logical_infer("LogicalOr"), logical_kernel<ref::LogicalOr>("LogicalOr"), {}});
-  r.add(OpDef{"LogicalNot", "LogicalNot", 1, logical_infer("LogicalNot"), logical_not_kernel(), {}});
+      "LogicalAnd", "LogicalAnd", 2, logical_infer("LogicalAnd"), logical_kernel<ref::LogicalAnd>("LogicalAnd"), {}}
+            .with_output_args({"z"}));
+  r.add(OpDef{"LogicalOr", "LogicalOr", 2, logical_infer("LogicalOr"), logical_kernel<ref::LogicalOr>("LogicalOr"), {}}
+            .with_output_args({"z"}));
+  r.add(OpDef{"LogicalNot", "LogicalNot", 1, logical_infer("LogicalNot"), logical_not_kernel(), {}}.with_output_args(
+      {"y"}));
 
   r.add(compare_op("BitwiseAnd", kIntTypes, binary_kernel<ref::BitwiseAnd, kIntTypes>("BitwiseAnd"), false));
   r.add(compare_op("BitwiseOr", kIntTypes, binary_kernel<ref::BitwiseOr, kIntTypes>("BitwiseOr"), false));
   r.add(compare_op("BitwiseXor", kIntTypes, binary_kernel<ref::BitwiseXor, kIntTypes>("BitwiseXor"), false));
-  r.add(OpDef{"Invert",
-              "Invert",
-              1,
-              unary_infer("Invert", kIntTypes, false),
-              unary_kernel<ref::Invert, kIntTypes>("Invert"),
-              {}});
+  r.add(OpDef{
+      "Invert",
+      "Invert",
+      1,
+      unary_infer("Invert", kIntTypes, false),
+      unary_kernel<ref::Invert, kIntTypes>("Invert"),
+      {}}.with_output_args({"y"}));
 }
 
 }  // namespace fn

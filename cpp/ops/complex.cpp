@@ -5,6 +5,7 @@
 #include <complex>
 
 #include "kernels/reference/broadcast.h"
+#include "ops/complex.h"
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
 #include "ops/grad_util.h"
@@ -46,10 +47,8 @@ EagerPtr complex_binary(Bin k, const EagerTensor& a, const EagerTensor& b) {
   return out;
 }
 
-void extend_binary(OpRegistry& r, const std::string& name, Bin k) {
-  // The registry is still being filled (once, before any lookup), so extending a def is safe.
-  OpDef* d = const_cast<OpDef*>(r.find(name));
-  if (!d) return;
+void add_complex_binary(OpDef* d, Bin k) {
+  const std::string name = d->name;
   KernelFn base = d->kernel;
   InferFn base_infer = d->infer;
   d->kernel = [base, name, k](KernelContext& kc, const std::vector<EagerPtr>& in) {
@@ -142,9 +141,7 @@ using Grads = std::vector<TensorPtr>;
 TensorPtr zeros_of(const TensorPtr& t) { return dispatch1("ZerosLike", {t}); }
 
 // ZerosLike / OnesLike of a complex tensor (gradient seeds need them).
-void extend_fill_like(OpRegistry& r, const std::string& name, double value) {
-  OpDef* d = const_cast<OpDef*>(r.find(name));
-  if (!d) return;
+void add_complex_fill_like(OpDef* d, double value) {
   KernelFn base = d->kernel;
   InferFn base_infer = d->infer;
   d->kernel = [base, value](KernelContext& kc, const std::vector<EagerPtr>& in) {
@@ -165,9 +162,7 @@ void extend_fill_like(OpRegistry& r, const std::string& name, double value) {
 
 // Mul and RealDiv differentiate with conjugates on complex inputs (TF's rules); the real rules
 // stay as they were.
-void extend_complex_grad(OpRegistry& r, const std::string& name, bool div) {
-  OpDef* d = const_cast<OpDef*>(r.find(name));
-  if (!d) return;
+void add_complex_grad(OpDef* d, bool div) {
   GradFn base = d->grad;
   d->grad = [base, div](const GradContext& g) -> std::vector<TensorPtr> {
     if (!is_complex(g.inputs[0]->dtype())) return base(g);
@@ -221,41 +216,45 @@ EagerPtr complex_cast(const EagerPtr& x, DType to) {
 
 }  // namespace
 
-void register_complex_ops(OpRegistry& r) {
-  if (OpDef* cast = const_cast<OpDef*>(r.find("Cast"))) {
-    KernelFn base = cast->kernel;
-    cast->kernel = [base](KernelContext& k, const std::vector<EagerPtr>& in) {
+OpDef with_complex(OpDef def) {
+  const std::string& n = def.name;
+  if (n == "AddV2" || n == "Sub" || n == "Mul" || n == "RealDiv") {
+    if (n == "Mul" || n == "RealDiv") add_complex_grad(&def, n == "RealDiv");
+    add_complex_binary(&def, n == "AddV2" ? Bin::Add : n == "Sub" ? Bin::Sub : n == "Mul" ? Bin::Mul : Bin::Div);
+  } else if (n == "ZerosLike" || n == "OnesLike") {
+    add_complex_fill_like(&def, n == "OnesLike" ? 1.0 : 0.0);
+  } else if (n == "Cast") {
+    KernelFn base = def.kernel;
+    def.kernel = [base](KernelContext& k, const std::vector<EagerPtr>& in) {
       DType to = k.attrs.get<DType>("DstT");
       if (!is_complex(to) && !is_complex(in[0]->dtype())) return base(k, in);
       if (in[0]->dtype() == to) return std::vector<EagerPtr>{in[0]};
       return std::vector<EagerPtr>{complex_cast(in[0], to)};
     };
-  }
-  extend_fill_like(r, "ZerosLike", 0.0);
-  extend_fill_like(r, "OnesLike", 1.0);
-  extend_complex_grad(r, "Mul", false);
-  extend_complex_grad(r, "RealDiv", true);
-  extend_binary(r, "AddV2", Bin::Add);
-  extend_binary(r, "Sub", Bin::Sub);
-  extend_binary(r, "Mul", Bin::Mul);
-  extend_binary(r, "RealDiv", Bin::Div);
-  // tf.abs of a complex tensor is its magnitude (TF calls ComplexAbs): Abs gains that path.
-  if (OpDef* abs = const_cast<OpDef*>(r.find("Abs"))) {
-    KernelFn base = abs->kernel;
-    InferFn base_infer = abs->infer;
+  } else if (n == "Abs") {
+    // tf.abs of a complex tensor is its magnitude (TF calls ComplexAbs).
+    KernelFn base = def.kernel;
+    InferFn base_infer = def.infer;
     KernelFn mag = part_kernel("ComplexAbs", Part::Abs);
-    abs->kernel = [base, mag](KernelContext& k, const std::vector<EagerPtr>& in) {
+    def.kernel = [base, mag](KernelContext& k, const std::vector<EagerPtr>& in) {
       return is_complex(in[0]->dtype()) ? mag(k, in) : base(k, in);
     };
-    abs->infer = [base_infer](const InferContext& c) {
+    def.infer = [base_infer](const InferContext& c) {
       return is_complex(c.inputs[0].dtype) ? one(real_of(c.inputs[0].dtype), c.inputs[0].shape) : base_infer(c);
     };
+  } else {
+    throw_error(Code::Internal, "with_complex: no complex path for op ", n);
   }
-  r.add(OpDef{"Complex", "Complex", 2, complex_infer, complex_kernel, [](const GradContext& g) -> Grads {
-                if (!g.out_grads[0]) return {nullptr, nullptr};
-                return {unbroadcast(grad::op1("Real", g.out_grads[0]), g.inputs[0]),
-                        unbroadcast(grad::op1("Imag", g.out_grads[0]), g.inputs[1])};
-              }});
+  return def;
+}
+
+void register_complex_ops(OpRegistry& r) {
+  r.add(OpDef{
+      "Complex", "Complex", 2, complex_infer, complex_kernel, [](const GradContext& g) -> Grads {
+        if (!g.out_grads[0]) return {nullptr, nullptr};
+        return {unbroadcast(grad::op1("Real", g.out_grads[0]), g.inputs[0]),
+                unbroadcast(grad::op1("Imag", g.out_grads[0]), g.inputs[1])};
+      }}.with_output_args({"out"}));
   r.add(
       OpDef{"Real", "Real", 1, part_infer("Real"), part_kernel("Real", Part::Real), [](const GradContext& g) -> Grads {
               if (!g.out_grads[0]) return {nullptr};
@@ -266,7 +265,8 @@ void register_complex_ops(OpRegistry& r) {
               if (!g.out_grads[0]) return {nullptr};
               return {grad::op2("Complex", zeros_of(g.out_grads[0]), g.out_grads[0])};
             }});
-  r.add(OpDef{"ComplexAbs", "ComplexAbs", 1, part_infer("ComplexAbs"), part_kernel("ComplexAbs", Part::Abs), {}});
+  r.add(OpDef{"ComplexAbs", "ComplexAbs", 1, part_infer("ComplexAbs"), part_kernel("ComplexAbs", Part::Abs), {}}
+            .with_output_args({"y"}));
   r.add(OpDef{"Conj", "Conj", 1,
               [](const InferContext& c) {
                 if (!is_complex(c.inputs[0].dtype))

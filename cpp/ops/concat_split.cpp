@@ -412,27 +412,38 @@ Shape pack_partial(const InferContext& c) {
 }  // namespace
 
 void register_concat_split_ops(OpRegistry& r) {
-  r.add(OpDef{"ConcatV2", "concat", -1, concat_infer, concat_kernel, concat_grad}).partial = concat_partial;
-  r.add(OpDef{"Pack", "stack", -1, pack_infer, pack_kernel,
-              [](const GradContext& g) {
-                if (!g.out_grads[0]) return std::vector<TensorPtr>(g.inputs.size());
-                return dispatch("Unpack", {g.out_grads[0]},
-                                Attrs{{"num", static_cast<int64_t>(g.inputs.size())}, {"axis", attr_axis(g.attrs)}});
-              }})
+  r.add(OpDef{"ConcatV2", "concat", -1, concat_infer, concat_kernel, concat_grad}
+            .with_input_types({{-1, "axis", "Tidx", kIndexDTypes}})
+            .with_min_inputs(3))
+      .partial = concat_partial;
+  r
+      .add(OpDef{
+          "Pack", "stack", -1, pack_infer, pack_kernel,
+          [](const GradContext& g) {
+            if (!g.out_grads[0]) return std::vector<TensorPtr>(g.inputs.size());
+            return dispatch("Unpack", {g.out_grads[0]},
+                            Attrs{{"num", static_cast<int64_t>(g.inputs.size())}, {"axis", attr_axis(g.attrs)}});
+          }}.with_min_inputs(1))
       .partial = pack_partial;
-  r.add(OpDef{"Unpack", "unstack", 1, unpack_infer, unpack_kernel, [](const GradContext& g) {
-                auto parts = densify(g.out_grads, g.outputs);
-                return std::vector<TensorPtr>{dispatch1(
-                    "Pack", parts, Attrs{{"axis", attr_axis(g.attrs)}, {"N", static_cast<int64_t>(parts.size())}})};
-              }});
+  r.add(OpDef{
+      "Unpack", "unstack", 1, unpack_infer, unpack_kernel, [](const GradContext& g) {
+        auto parts = densify(g.out_grads, g.outputs);
+        return std::vector<TensorPtr>{
+            dispatch1("Pack", parts, Attrs{{"axis", attr_axis(g.attrs)}, {"N", static_cast<int64_t>(parts.size())}})};
+      }}.with_attr_mins({{"num", 0}}));
   r.add(OpDef{"Split", "split", 2, [](const InferContext& c) { return split_infer(c, false); }, split_kernel,
               [](const GradContext& g) {
                 return std::vector<TensorPtr>{nullptr, concat_grads(g, g.inputs[0])};
-              }});
+              }}
+            .with_input_types({{0, "split_dim", "split_dim", {DType::Int32}}})
+            .with_attr_mins({{"num_split", 1}}));
   r.add(OpDef{"SplitV", "split", 3, [](const InferContext& c) { return split_infer(c, true); }, splitv_kernel,
               [](const GradContext& g) {
                 return std::vector<TensorPtr>{concat_grads(g, g.inputs[2]), nullptr, nullptr};
-              }});
+              }}
+            .with_input_types({{1, "size_splits", "Tlen", {DType::Int8, DType::Int32, DType::Int64}},
+                               {2, "split_dim", "split_dim", {DType::Int32}}})
+            .with_attr_mins({{"num_split", 1}}));
 }
 
 }  // namespace fn

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "ops/elementwise_impl.h"
+#include "ops/complex.h"
 #include "ops/families.h"
 #include "ops/grad_util.h"
 #include "trace/context.h"
@@ -165,11 +166,12 @@ std::vector<EagerPtr> add_kernel(KernelContext&, const std::vector<EagerPtr>& in
 }  // namespace
 
 void register_elementwise_ops(OpRegistry& r) {
-  r.add(OpDef{"AddV2", "add", 2, binary_infer("AddV2", kAddTypes | kStringType, false), add_kernel,
-              [](const GradContext& g) {
-                return std::vector<TensorPtr>{unbroadcast(g.out_grads[0], g.inputs[0]),
-                                              unbroadcast(g.out_grads[0], g.inputs[1])};
-              }});
+  r.add(with_complex(OpDef{"AddV2", "add", 2, binary_infer("AddV2", kAddTypes | kStringType, false), add_kernel,
+                           [](const GradContext& g) {
+                             return std::vector<TensorPtr>{unbroadcast(g.out_grads[0], g.inputs[0]),
+                                                           unbroadcast(g.out_grads[0], g.inputs[1])};
+                           }})
+            .with_output_args({"z"}));
 }
 
 }  // namespace fn

@@ -35,7 +35,6 @@ void register_linalg_ops(OpRegistry& r);          // MatrixInverse, MatrixDeterm
 void register_linalg_decomp_ops(OpRegistry& r);  // Cholesky, MatrixTriangularSolve, Lu, LogMatrixDeterminant, band/diag
 void register_linalg_eig_ops(OpRegistry& r);     // Qr, SelfAdjointEigV2, Svd
 void register_loss_ops(OpRegistry& r);           // (Sparse)SoftmaxCrossEntropyWithLogits
-void register_complex_ops(
-    OpRegistry& r);                       // Complex, Real, Imag, Conj, ComplexAbs (+ complex AddV2/Sub/Mul/RealDiv/Abs)
-void register_string_ops(OpRegistry& r);  // StringJoin, StringLength, StringLower/Upper, StringToNumber, AsString
+void register_complex_ops(OpRegistry& r);  // Complex, Real, Imag, Conj, ComplexAbs (ops/complex.h: complex AddV2, ...)
+void register_string_ops(OpRegistry& r);   // StringJoin, StringLength, StringLower/Upper, StringToNumber, AsString
 }  // namespace fn

@@ -406,36 +406,42 @@ std::vector<EagerPtr> where_kernel(KernelContext&, const std::vector<EagerPtr>& 
 }  // namespace
 
 void register_gather_ops(OpRegistry& r) {
-  r.add(OpDef{"GatherV2", "GatherV2", 3, gather_infer, gather_kernel, gather_grad});
-  r.add(OpDef{"UnsortedSegmentSum", "UnsortedSegmentSum", 3, segment_sum_infer, segment_sum_kernel,
-              [](const GradContext& g) {
-                if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr, nullptr, nullptr};
-                return std::vector<TensorPtr>{
-                    dispatch1("GatherV2", {g.out_grads[0], g.inputs[1], const_tensor(int_scalar(DType::Int32, 0))}),
-                    nullptr, nullptr};
-              }});
-  r.add(OpDef{"GatherNd", "GatherNd", 2, gather_nd_infer, gather_nd_kernel, [](const GradContext& g) {
-                if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr, nullptr};
-                const TensorPtr& ind = g.inputs[1];
-                return std::vector<TensorPtr>{
-                    dispatch1("ScatterNd", {ind, g.out_grads[0], shape_tensor(g.inputs[0], ind->dtype())}), nullptr};
-              }});
-  r.add(OpDef{"ScatterNd", "ScatterNd", 3,
-              [](const InferContext& c) { return one(c.inputs[1].dtype, shape_input(c, 2)); }, scatter_nd_kernel,
-              [](const GradContext& g) {
-                if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr, nullptr, nullptr};
-                return std::vector<TensorPtr>{nullptr, dispatch1("GatherNd", {g.out_grads[0], g.inputs[0]}), nullptr};
-              }});
+  r.add(OpDef{"GatherV2", "GatherV2", 3, gather_infer, gather_kernel, gather_grad}.with_input_types(
+      {{1, "indices", "Tindices", kIndex16DTypes}, {2, "axis", "Taxis", kIndexDTypes}}));
+  r.add(OpDef{
+      "UnsortedSegmentSum", "UnsortedSegmentSum", 3, segment_sum_infer, segment_sum_kernel,
+      [](const GradContext& g) {
+        if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr, nullptr, nullptr};
+        return std::vector<TensorPtr>{
+            dispatch1("GatherV2", {g.out_grads[0], g.inputs[1], const_tensor(int_scalar(DType::Int32, 0))}), nullptr,
+            nullptr};
+      }}.with_input_types({{1, "segment_ids", "Tindices", kIndex16DTypes},
+                           {2, "num_segments", "Tnumsegments", kIndexDTypes}}));
+  r.add(OpDef{
+      "GatherNd", "GatherNd", 2, gather_nd_infer, gather_nd_kernel, [](const GradContext& g) {
+        if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr, nullptr};
+        const TensorPtr& ind = g.inputs[1];
+        return std::vector<TensorPtr>{
+            dispatch1("ScatterNd", {ind, g.out_grads[0], shape_tensor(g.inputs[0], ind->dtype())}), nullptr};
+      }}.with_input_types({{1, "indices", "Tindices", kIndex16DTypes}}));
+  r.add(OpDef{
+      "ScatterNd", "ScatterNd", 3, [](const InferContext& c) { return one(c.inputs[1].dtype, shape_input(c, 2)); },
+      scatter_nd_kernel,
+      [](const GradContext& g) {
+        if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr, nullptr, nullptr};
+        return std::vector<TensorPtr>{nullptr, dispatch1("GatherNd", {g.out_grads[0], g.inputs[0]}), nullptr};
+      }}.with_input_types({{0, "indices", "Tindices", kIndex16DTypes}, {2, "shape", "Tindices", kIndex16DTypes}}));
   r.add(OpDef{"SelectV2", "SelectV2", 3, select_infer, select_kernel, select_grad});
-  r.add(OpDef{"Where",
-              "Where",
-              1,
-              [](const InferContext& c) {
-                const Shape& s = c.inputs[0].shape;
-                return one(DType::Int64, Shape{Shape::kUnknown, s.has_rank() ? s.rank() : Shape::kUnknown});
-              },
-              where_kernel,
-              {}});
+  r.add(OpDef{
+      "Where",
+      "Where",
+      1,
+      [](const InferContext& c) {
+        const Shape& s = c.inputs[0].shape;
+        return one(DType::Int64, Shape{Shape::kUnknown, s.has_rank() ? s.rank() : Shape::kUnknown});
+      },
+      where_kernel,
+      {}}.with_output_args({"index"}));
 }
 
 }  // namespace fn

@@ -412,14 +412,16 @@ void register_linalg_decomp_ops(OpRegistry& r) {
       return std::vector<TensorSpec>{c.inputs[0]};
     };
   };
-  r.add(OpDef{"MatrixBandPart", "MatrixBandPart", 3,
-              [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; }, band_kernel,
-              [](const GradContext& g) {
-                if (!g.out_grads[0]) return grad::none(3);
-                return std::vector<TensorPtr>{dispatch1("MatrixBandPart", {g.out_grads[0], g.inputs[1], g.inputs[2]}),
-                                              nullptr, nullptr};
-              }});
-  r.add(OpDef{"MatrixDiagPartV3", "MatrixDiagPartV3", 3, diag_part_infer, diag_part_kernel, diag_part_grad});
+  r.add(OpDef{
+      "MatrixBandPart", "MatrixBandPart", 3, [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; },
+      band_kernel,
+      [](const GradContext& g) {
+        if (!g.out_grads[0]) return grad::none(3);
+        return std::vector<TensorPtr>{dispatch1("MatrixBandPart", {g.out_grads[0], g.inputs[1], g.inputs[2]}), nullptr,
+                                      nullptr};
+      }}.with_output_args({"band"}));
+  r.add(OpDef{"MatrixDiagPartV3", "MatrixDiagPartV3", 3, diag_part_infer, diag_part_kernel, diag_part_grad}
+            .with_output_args({"diagonal"}));
   r.add(OpDef{"MatrixDiagV3", "MatrixDiagV3", 5, diag_infer, diag_kernel, diag_grad});
   r.add(OpDef{"MatrixSetDiagV3", "MatrixSetDiagV3", 3,
               [](const InferContext& c) { return std::vector<TensorSpec>{c.inputs[0]}; }, set_diag_kernel,
@@ -448,19 +450,21 @@ void register_linalg_decomp_ops(OpRegistry& r) {
                 Shape s = graph_tail(c.inputs[0].shape, {});
                 return std::vector<TensorSpec>{{c.inputs[0].dtype, s}, {c.inputs[0].dtype, s}};
               },
-              logdet_kernel, logdet_grad});
-  r.add(OpDef{"Lu",
-              "Lu",
-              1,
-              [](const InferContext& c) {
-                check_rank2_graph("Lu", c, c.inputs[0].shape, true);
-                const Shape& s = c.inputs[0].shape;
-                Shape p = s.has_rank() ? Shape(std::vector<int64_t>(s.dims().begin(), s.dims().end() - 1))
-                                       : Shape::unknown_rank();
-                return std::vector<TensorSpec>{c.inputs[0], {c.attrs.get_or("output_idx_type", DType::Int32), p}};
-              },
-              lu_kernel,
-              {}});
+              logdet_kernel, logdet_grad}
+            .with_output_args({"sign", "log_abs_determinant"}));
+  r.add(OpDef{
+      "Lu",
+      "Lu",
+      1,
+      [](const InferContext& c) {
+        check_rank2_graph("Lu", c, c.inputs[0].shape, true);
+        const Shape& s = c.inputs[0].shape;
+        Shape p =
+            s.has_rank() ? Shape(std::vector<int64_t>(s.dims().begin(), s.dims().end() - 1)) : Shape::unknown_rank();
+        return std::vector<TensorSpec>{c.inputs[0], {c.attrs.get_or("output_idx_type", DType::Int32), p}};
+      },
+      lu_kernel,
+      {}}.with_output_args({"lu", "p"}));
 }
 
 }  // namespace fn

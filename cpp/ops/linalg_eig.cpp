@@ -397,9 +397,10 @@ std::vector<TensorPtr> svd_grad(const GradContext& g) {
 }  // namespace
 
 void register_linalg_eig_ops(OpRegistry& r) {
-  r.add(OpDef{"Qr", "Qr", 1, qr_infer, qr_kernel, qr_grad});
-  r.add(OpDef{"SelfAdjointEigV2", "SelfAdjointEigV2", 1, eigh_infer, eigh_kernel, eigh_grad});
-  r.add(OpDef{"Svd", "Svd", 1, svd_infer, svd_kernel, svd_grad});
+  r.add(OpDef{"Qr", "Qr", 1, qr_infer, qr_kernel, qr_grad}.with_output_args({"q", "r"}));
+  r.add(OpDef{"SelfAdjointEigV2", "SelfAdjointEigV2", 1, eigh_infer, eigh_kernel, eigh_grad}.with_output_args(
+      {"e", "v"}));
+  r.add(OpDef{"Svd", "Svd", 1, svd_infer, svd_kernel, svd_grad}.with_output_args({"s", "u", "v"}));
 }
 
 }  // namespace fn

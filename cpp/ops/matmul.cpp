@@ -10,6 +10,8 @@
 #include "ops/shape_util.h"
 #include "trace/context.h"
 
+#include <utility>
+
 namespace fn {
 
 namespace {
@@ -83,19 +85,24 @@ std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs, c
   auto sb = ref::broadcast_strides(Shape(std::vector<int64_t>(b->shape().dims().begin(), b->shape().dims().end() - 2)),
                                    bshape);
   auto so = row_major_strides(bdims);
+  // The batch of a and of b (broadcast) that output batch bi reads.
+  auto operand_batches = [&](int64_t bi) {
+    int64_t oa = 0, ob = 0, rem = bi;
+    for (size_t d = 0; d < bdims.size(); ++d) {
+      int64_t q = rem / so[d];
+      rem %= so[d];
+      oa += q * sa[d];
+      ob += q * sb[d];
+    }
+    return std::pair<int64_t, int64_t>(oa, ob);
+  };
   visit_pod(a->dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same<T, half_t>::value || std::is_same<T, bfloat16_t>::value ||
                   std::is_same<T, bool>::value) {
       // compute in float, store back
       for (int64_t bi = 0; bi < batches; ++bi) {
-        int64_t oa = 0, ob = 0, rem = bi;
-        for (size_t d = 0; d < bdims.size(); ++d) {
-          int64_t q = rem / so[d];
-          rem %= so[d];
-          oa += q * sa[d];
-          ob += q * sb[d];
-        }
+        auto [oa, ob] = operand_batches(bi);
         std::vector<float> fa(m * k), fb(k * n), fc(m * n);
         for (int64_t i = 0; i < m * k; ++i) fa[i] = static_cast<float>(to_double(a->data<T>()[oa * m * k + i]));
         for (int64_t i = 0; i < k * n; ++i) fb[i] = static_cast<float>(to_double(b->data<T>()[ob * k * n + i]));
@@ -104,13 +111,7 @@ std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs, c
       }
     } else {
       for (int64_t bi = 0; bi < batches; ++bi) {
-        int64_t oa = 0, ob = 0, rem = bi;
-        for (size_t d = 0; d < bdims.size(); ++d) {
-          int64_t q = rem / so[d];
-          rem %= so[d];
-          oa += q * sa[d];
-          ob += q * sb[d];
-        }
+        auto [oa, ob] = operand_batches(bi);
         if constexpr (std::is_same<T, float>::value)
           direct::matmul_f32(a->data<T>() + oa * m * k, b->data<T>() + ob * k * n, out->data<T>() + bi * m * n, m, n, k,
                              t.ta, t.tb);
@@ -228,7 +229,7 @@ OpDef make_matmul(const std::string& op) {
 }  // namespace
 
 void register_matmul_ops(OpRegistry& r) {
-  r.add(make_matmul("MatMul"));
+  r.add(make_matmul("MatMul").with_output_args({"product"}));
   r.add(make_matmul("BatchMatMulV2"));
 }
 

@@ -300,8 +300,12 @@ void register_nn_ops(OpRegistry& r) {
                 a.set("data_format", g.attrs.get_or("data_format", std::string("NHWC")));
                 return std::vector<TensorPtr>{dispatch1("BiasAdd", {zeros_like(g.inputs[0]), g.out_grads[0]}, a)};
               }});
-  r.add(softmax_op("Softmax", "SoftmaxGrad", false));
-  r.add(softmax_op("LogSoftmax", "LogSoftmaxGrad", true));
+  r.add(softmax_op("Softmax", "SoftmaxGrad", false)
+            .with_input_types({{0, "logits", "T", {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64}}})
+            .with_output_args({"softmax"}));
+  r.add(softmax_op("LogSoftmax", "LogSoftmaxGrad", true)
+            .with_input_types({{0, "logits", "T", {DType::Float16, DType::BFloat16, DType::Float32, DType::Float64}}})
+            .with_output_args({"logsoftmax"}));
   r.add(softmax_grad_op("SoftmaxGrad", false));
   r.add(softmax_grad_op("LogSoftmaxGrad", true));
 

@@ -144,23 +144,24 @@ std::vector<EagerPtr> backprop_filter_kernel(KernelContext& k, const std::vector
 void register_conv_ops(OpRegistry& r) {
   r.add(OpDef{"Conv2D", "Conv2D", 2, conv_infer, conv_kernel, conv_grad});
   // Both gradient ops are linear in their tensor inputs, so their gradients are convolutions too.
-  r.add(OpDef{"Conv2DBackpropInput", "Conv2DBackpropInput", 3, backprop_input_infer, backprop_input_kernel,
-              [](const GradContext& g) {
-                const TensorPtr& ddx = g.out_grads[0];
-                if (!ddx) return std::vector<TensorPtr>{nullptr, nullptr, nullptr};
-                const TensorPtr &w = g.inputs[1], &dy = g.inputs[2];
-                return std::vector<TensorPtr>{nullptr,
-                                              dispatch1("Conv2DBackpropFilter", {ddx, shape_tensor(w), dy}, g.attrs),
-                                              dispatch1("Conv2D", {ddx, w}, g.attrs)};
-              }});
-  r.add(OpDef{"Conv2DBackpropFilter", "Conv2DBackpropFilter", 3, backprop_filter_infer, backprop_filter_kernel,
-              [](const GradContext& g) {
-                const TensorPtr& ddw = g.out_grads[0];
-                if (!ddw) return std::vector<TensorPtr>{nullptr, nullptr, nullptr};
-                const TensorPtr &x = g.inputs[0], &dy = g.inputs[2];
-                return std::vector<TensorPtr>{dispatch1("Conv2DBackpropInput", {shape_tensor(x), ddw, dy}, g.attrs),
-                                              nullptr, dispatch1("Conv2D", {x, ddw}, g.attrs)};
-              }});
+  r.add(OpDef{
+      "Conv2DBackpropInput", "Conv2DBackpropInput", 3, backprop_input_infer, backprop_input_kernel,
+      [](const GradContext& g) {
+        const TensorPtr& ddx = g.out_grads[0];
+        if (!ddx) return std::vector<TensorPtr>{nullptr, nullptr, nullptr};
+        const TensorPtr &w = g.inputs[1], &dy = g.inputs[2];
+        return std::vector<TensorPtr>{nullptr, dispatch1("Conv2DBackpropFilter", {ddx, shape_tensor(w), dy}, g.attrs),
+                                      dispatch1("Conv2D", {ddx, w}, g.attrs)};
+      }}.with_input_types({{0, "input_sizes", "input_sizes", {DType::Int32}}}));
+  r.add(OpDef{
+      "Conv2DBackpropFilter", "Conv2DBackpropFilter", 3, backprop_filter_infer, backprop_filter_kernel,
+      [](const GradContext& g) {
+        const TensorPtr& ddw = g.out_grads[0];
+        if (!ddw) return std::vector<TensorPtr>{nullptr, nullptr, nullptr};
+        const TensorPtr &x = g.inputs[0], &dy = g.inputs[2];
+        return std::vector<TensorPtr>{dispatch1("Conv2DBackpropInput", {shape_tensor(x), ddw, dy}, g.attrs), nullptr,
+                                      dispatch1("Conv2D", {x, ddw}, g.attrs)};
+      }}.with_input_types({{1, "filter_sizes", "filter_sizes", {DType::Int32}}}));
 }
 
 }  // namespace fn

@@ -177,9 +177,11 @@ std::vector<TensorPtr> dense_grad(const GradContext& g) {
 
 void register_loss_ops(OpRegistry& r) {
   r.add(OpDef{"SparseSoftmaxCrossEntropyWithLogits", "SparseSoftmaxCrossEntropyWithLogits", 2, sparse_infer,
-              sparse_kernel, sparse_grad});
-  r.add(OpDef{"SoftmaxCrossEntropyWithLogits", "SoftmaxCrossEntropyWithLogits", 2, dense_infer, dense_kernel,
-              dense_grad});
+              sparse_kernel, sparse_grad}
+            .with_output_args({"loss", "backprop"}));
+  r.add(
+      OpDef{"SoftmaxCrossEntropyWithLogits", "SoftmaxCrossEntropyWithLogits", 2, dense_infer, dense_kernel, dense_grad}
+          .with_output_args({"loss", "backprop"}));
 }
 
 }  // namespace fn

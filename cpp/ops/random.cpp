@@ -54,9 +54,8 @@ Shape shape_arg(const EagerTensor& s) {
 }
 
 InferFn shape_infer(const std::string& dtype_attr) {
-  return [dtype_attr](const InferContext& c) {
-    return one(c.attrs.get_or(dtype_attr, DType::Float32), dims_input(c, 0));
-  };
+  return
+      [dtype_attr](const InferContext& c) { return one(c.attrs.get_or(dtype_attr, DType::Float32), dims_input(c, 0)); };
 }
 
 std::vector<EagerPtr> uniform_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
@@ -288,9 +287,11 @@ void fill_normal_float(philox::Philox4x32& gen, EagerTensor& out) {
 Shape random_shape_arg(const EagerTensor& s) { return shape_arg(s); }
 
 void register_random_ops(OpRegistry& r) {
-  r.add(random_op("RandomUniform", "dtype", uniform_kernel, 1));
-  r.add(random_op("RandomStandardNormal", "dtype", normal_kernel, 1));
-  r.add(random_op("TruncatedNormal", "dtype", truncated_normal_kernel, 1));
+  r.add(random_op("RandomUniform", "dtype", uniform_kernel, 1).with_input_types({{0, "shape", "T", kIndexDTypes}}));
+  r.add(
+      random_op("RandomStandardNormal", "dtype", normal_kernel, 1).with_input_types({{0, "shape", "T", kIndexDTypes}}));
+  r.add(random_op("TruncatedNormal", "dtype", truncated_normal_kernel, 1)
+            .with_input_types({{0, "shape", "T", kIndexDTypes}}));
   OpDef ui = random_op("RandomUniformInt", "Tout", uniform_int_kernel, 3);
   ui.infer = [](const InferContext& c) {
     DType d = c.inputs[1].dtype;
@@ -298,7 +299,7 @@ void register_random_ops(OpRegistry& r) {
     out[0].dtype = d;
     return out;
   };
-  r.add(std::move(ui));
+  r.add(std::move(ui).with_input_types({{0, "shape", "T", kIndexDTypes}}));
   // Stateless: same seed, same numbers; pure functions of their inputs (CSE and folding apply).
   r.add(OpDef{"StatelessRandomUniform",
               "StatelessRandomUniform",
@@ -312,15 +313,16 @@ void register_random_ops(OpRegistry& r) {
               stateless_infer("StatelessRandomNormal"),
               stateless_normal_kernel,
               {}});
-  r.add(OpDef{"StatelessRandomGetKeyCounter",
-              "StatelessRandomGetKeyCounter",
-              1,
-              [](const InferContext& c) {
-                check_seed_spec("StatelessRandomGetKeyCounter", c.inputs[0]);
-                return std::vector<TensorSpec>{{DType::Int64, Shape{1}}, {DType::Int64, Shape{2}}};
-              },
-              get_key_counter_kernel,
-              {}});
+  r.add(OpDef{
+      "StatelessRandomGetKeyCounter",
+      "StatelessRandomGetKeyCounter",
+      1,
+      [](const InferContext& c) {
+        check_seed_spec("StatelessRandomGetKeyCounter", c.inputs[0]);
+        return std::vector<TensorSpec>{{DType::Int64, Shape{1}}, {DType::Int64, Shape{2}}};
+      },
+      get_key_counter_kernel,
+      {}}.with_output_args({"key", "counter"}));
 }
 
 }  // namespace fn

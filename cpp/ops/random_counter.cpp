@@ -381,6 +381,7 @@ void register_random_counter_ops(OpRegistry& r) {
              read_and_skip_kernel,
              {}};
   skip.stateful = true;
+  skip.output_args = {"value"};
   r.add(std::move(skip));
   // Pure functions of (shape, key, counter): CSE and folding apply as to other stateless ops.
   r.add(v2_op("StatelessRandomUniformV2", uniform_v2_kernel, 4, DType::Float32));

@@ -433,15 +433,15 @@ OpDef arg_op(const char* name) {
 }  // namespace
 
 void register_reduce_ops(OpRegistry& r) {
-  r.add(reduce_op<Kind::Sum>("Sum", true));
-  r.add(reduce_op<Kind::Mean>("Mean", true));
-  r.add(reduce_op<Kind::Max>("Max", true));
-  r.add(reduce_op<Kind::Min>("Min", true));
-  r.add(reduce_op<Kind::Prod>("Prod", true));
-  r.add(reduce_op<Kind::Any>("Any", false));
-  r.add(reduce_op<Kind::All>("All", false));
-  r.add(arg_op<true>("ArgMax"));
-  r.add(arg_op<false>("ArgMin"));
+  r.add(reduce_op<Kind::Sum>("Sum", true).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
+  r.add(reduce_op<Kind::Mean>("Mean", true).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
+  r.add(reduce_op<Kind::Max>("Max", true).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
+  r.add(reduce_op<Kind::Min>("Min", true).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
+  r.add(reduce_op<Kind::Prod>("Prod", true).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
+  r.add(reduce_op<Kind::Any>("Any", false).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
+  r.add(reduce_op<Kind::All>("All", false).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
+  r.add(arg_op<true>("ArgMax").with_input_types({{1, "dimension", "Tidx", kIndex16DTypes}}));
+  r.add(arg_op<false>("ArgMin").with_input_types({{1, "dimension", "Tidx", kIndex16DTypes}}));
 }
 
 }  // namespace fn

@@ -91,8 +91,10 @@ std::vector<TensorPtr> cumprod_grad(const GradContext& g) {
 }  // namespace
 
 void register_scan_ops(OpRegistry& r) {
-  r.add(OpDef{"Cumsum", "Cumsum", 2, scan_infer("Cumsum"), scan_kernel<false>("Cumsum"), cumsum_grad});
-  r.add(OpDef{"Cumprod", "Cumprod", 2, scan_infer("Cumprod"), scan_kernel<true>("Cumprod"), cumprod_grad});
+  r.add(OpDef{"Cumsum", "Cumsum", 2, scan_infer("Cumsum"), scan_kernel<false>("Cumsum"), cumsum_grad}.with_output_args(
+      {"out"}));
+  r.add(OpDef{"Cumprod", "Cumprod", 2, scan_infer("Cumprod"), scan_kernel<true>("Cumprod"), cumprod_grad}
+            .with_output_args({"out"}));
 }
 
 }  // namespace fn

@@ -191,19 +191,23 @@ std::vector<EagerPtr> one_hot_kernel(KernelContext& k, const std::vector<EagerPt
 }  // namespace
 
 void register_sequence_ops(OpRegistry& r) {
-  r.add(OpDef{"Range", "range", 3, range_infer, range_kernel, {}});
-  r.add(OpDef{"LinSpace",
-              "LinSpace",
-              3,
-              [](const InferContext& c) {
-                int64_t n = c.value(2) ? c.value(2)->scalar_as_int(0) : Shape::kUnknown;
-                if (c.value(2) && n <= 0)
-                  throw_error(Code::ValueError, "Requires num > 0: ", n, " for '{{node LinSpace}} = LinSpace[]'");
-                return one(c.inputs[0].dtype, Shape{n});
-              },
-              linspace_kernel,
-              {}});
-  r.add(OpDef{"OneHot", "one_hot", 4, one_hot_infer, one_hot_kernel, {}});
+  r.add(OpDef{"Range", "range", 3, range_infer, range_kernel, {}}.with_input_types(
+      {{0, "start", "Tidx", kRangeDTypes}, {1, "limit", "Tidx", kRangeDTypes}, {2, "delta", "Tidx", kRangeDTypes}}));
+  r.add(OpDef{
+      "LinSpace",
+      "LinSpace",
+      3,
+      [](const InferContext& c) {
+        int64_t n = c.value(2) ? c.value(2)->scalar_as_int(0) : Shape::kUnknown;
+        if (c.value(2) && n <= 0)
+          throw_error(Code::ValueError, "Requires num > 0: ", n, " for '{{node LinSpace}} = LinSpace[]'");
+        return one(c.inputs[0].dtype, Shape{n});
+      },
+      linspace_kernel,
+      {}}.with_input_types({{2, "num", "Tidx", kIndexDTypes}}));
+  r.add(OpDef{"OneHot", "one_hot", 4, one_hot_infer, one_hot_kernel, {}}.with_input_types(
+      {{0, "indices", "TI", {DType::UInt8, DType::Int8, DType::Int32, DType::Int64}},
+       {1, "depth", "depth", {DType::Int32}}}));
 }
 
 }  // namespace fn

@@ -482,9 +482,12 @@ std::vector<TensorPtr> pad_grad(const GradContext& g) {
 }  // namespace
 
 void register_shape_ops(OpRegistry& r) {
-  r.add(OpDef{"Reshape", "Reshape", 2, reshape_infer, reshape_kernel, reshape_like_input_grad});
+  r.add(OpDef{"Reshape", "Reshape", 2, reshape_infer, reshape_kernel, reshape_like_input_grad}.with_input_types(
+      {{1, "shape", "Tshape", kIndexDTypes}}));
 
-  r.add(OpDef{"Transpose", "transpose", 2, transpose_infer, transpose_kernel, transpose_grad});
+  r.add(OpDef{"Transpose", "transpose", 2, transpose_infer, transpose_kernel, transpose_grad}
+            .with_input_types({{1, "perm", "Tperm", kIndexDTypes}})
+            .with_output_args({"y"}));
   r.add(OpDef{"InvertPermutation",
               "InvertPermutation",
               1,
@@ -503,9 +506,12 @@ void register_shape_ops(OpRegistry& r) {
                 }
                 return std::vector<EagerPtr>{int_vector(in[0]->dtype(), invert(p))};
               },
-              {}});
+              {}}
+            .with_input_types({{0, "x", "T", kIndexDTypes}})
+            .with_output_args({"y"}));
 
-  r.add(OpDef{"ExpandDims", "ExpandDims", 2, expand_dims_infer, expand_dims_kernel, reshape_like_input_grad});
+  r.add(OpDef{"ExpandDims", "ExpandDims", 2, expand_dims_infer, expand_dims_kernel, reshape_like_input_grad}
+            .with_input_types({{1, "dim", "Tdim", kIndexDTypes}}));
   r.add(OpDef{"Squeeze", "Squeeze", 1,
               [](const InferContext& c) {
                 return graph_rule(c, "Squeeze", [&] {
@@ -562,9 +568,12 @@ void register_shape_ops(OpRegistry& r) {
               same_spec,
               [](KernelContext&, const std::vector<EagerPtr>& in) { return std::vector<EagerPtr>{in[0]}; },
               {}});
-  r.add(OpDef{"Tile", "Tile", 2, tile_infer, tile_kernel, tile_grad});
-  r.add(OpDef{"Pad", "Pad", 2, pad_infer, pad_kernel, pad_grad});
-  r.add(OpDef{"PadV2", "PadV2", 3, pad_infer, pad_kernel, pad_grad});
+  r.add(OpDef{"Tile", "Tile", 2, tile_infer, tile_kernel, tile_grad}.with_input_types(
+      {{1, "multiples", "Tmultiples", kIndexDTypes}}));
+  r.add(OpDef{"Pad", "Pad", 2, pad_infer, pad_kernel, pad_grad}.with_input_types(
+      {{1, "paddings", "Tpaddings", kIndexDTypes}}));
+  r.add(OpDef{"PadV2", "PadV2", 3, pad_infer, pad_kernel, pad_grad}.with_input_types(
+      {{1, "paddings", "Tpaddings", kIndexDTypes}}));
 }
 
 }  // namespace fn

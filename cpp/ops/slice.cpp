@@ -360,8 +360,12 @@ Shape strided_slice_partial(const InferContext& c) {
 }  // namespace
 
 void register_slice_ops(OpRegistry& r) {
-  r.add(OpDef{"Slice", "Slice", 3, slice_infer, slice_kernel, slice_grad});
-  r.add(OpDef{"StridedSlice", "strided_slice", 4, strided_slice_infer, strided_slice_kernel, strided_slice_grad})
+  r.add(OpDef{"Slice", "Slice", 3, slice_infer, slice_kernel, slice_grad}.with_input_types(
+      {{1, "begin", "Index", kIndexDTypes}, {2, "size", "Index", kIndexDTypes}}));
+  r.add(OpDef{"StridedSlice", "strided_slice", 4, strided_slice_infer, strided_slice_kernel, strided_slice_grad}
+            .with_input_types({{1, "begin", "Index", kIndexDTypes},
+                               {2, "end", "Index", kIndexDTypes},
+                               {3, "strides", "Index", kIndexDTypes}}))
       .partial = strided_slice_partial;
   r.add(OpDef{"StridedSliceGrad", "StridedSliceGrad", 5, strided_slice_grad_infer, strided_slice_grad_kernel,
               [](const GradContext& g) {

@@ -173,8 +173,8 @@ std::vector<EagerPtr> unique_kernel(KernelContext& kc, const std::vector<EagerPt
 }  // namespace
 
 void register_sort_ops(OpRegistry& r) {
-  r.add(OpDef{"TopKV2", "TopKV2", 2, topk_infer, topk_kernel, topk_grad});
-  r.add(OpDef{"Unique", "Unique", 1, unique_infer, unique_kernel, {}});
+  r.add(OpDef{"TopKV2", "TopKV2", 2, topk_infer, topk_kernel, topk_grad}.with_output_args({"values", "indices"}));
+  r.add(OpDef{"Unique", "Unique", 1, unique_infer, unique_kernel, {}}.with_output_args({"y", "idx"}));
 }
 
 }  // namespace fn

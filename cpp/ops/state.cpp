@@ -110,6 +110,7 @@ void register_state_ops(OpRegistry& r) {
       "ReadVariableOp", "ReadVariableOp", 1,
       read_infer,       read_kernel,      [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }};
   read.stateful = true;
+  read.output_args = {"value"};
   r.add(std::move(read));
   for (auto [name, sign] :
        {std::pair<const char*, int>{"AssignVariableOp", 0}, {"AssignAddVariableOp", 1}, {"AssignSubVariableOp", -1}}) {

@@ -264,22 +264,23 @@ std::vector<TensorPtr> split_grad(const GradContext& g) {
 
 // TensorListReserve, TensorListFromTensor.
 void add_list_makers(OpRegistry& r) {
-  r.add(OpDef{"TensorListReserve",
-              "TensorListReserve",
-              1,
-              handle_spec,
-              [](KernelContext& k, const std::vector<EagerPtr>& in) {
-                int64_t n = scalar_index(*in[0], "num_elements");
-                if (n < 0) throw_error(Code::InvalidArgument, "The size of a TensorArray must be >= 0, got ", n);
-                if (n > kMaxListSize)
-                  throw_error(Code::ResourceExhausted, "OOM when allocating a TensorArray of ", n, " elements");
-                auto l = std::make_shared<TensorList>();
-                l->dtype = k.attrs.get<DType>("element_dtype");
-                l->element_shape = element_shape_attr(k.attrs);
-                l->items.resize(static_cast<size_t>(n));
-                return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
-              },
-              {}});
+  r.add(OpDef{
+      "TensorListReserve",
+      "TensorListReserve",
+      1,
+      handle_spec,
+      [](KernelContext& k, const std::vector<EagerPtr>& in) {
+        int64_t n = scalar_index(*in[0], "num_elements");
+        if (n < 0) throw_error(Code::InvalidArgument, "The size of a TensorArray must be >= 0, got ", n);
+        if (n > kMaxListSize)
+          throw_error(Code::ResourceExhausted, "OOM when allocating a TensorArray of ", n, " elements");
+        auto l = std::make_shared<TensorList>();
+        l->dtype = k.attrs.get<DType>("element_dtype");
+        l->element_shape = element_shape_attr(k.attrs);
+        l->items.resize(static_cast<size_t>(n));
+        return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
+      },
+      {}}.with_output_args({"handle"}));
   r.add(OpDef{"TensorListFromTensor", "TensorListFromTensor", 1, handle_spec,
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 const EagerTensor& t = *in[0];
@@ -293,7 +294,8 @@ void add_list_makers(OpRegistry& r) {
                 for (int64_t i = 0; i < n; ++i) l->items.push_back(copy_tensor(t, l->element_shape, i * per));
                 return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
               },
-              from_tensor_grad});
+              from_tensor_grad}
+            .with_output_args({"output_handle"}));
 }
 
 // TensorListSetItem, TensorListPushBack, TensorListGetItem.
@@ -303,12 +305,15 @@ void add_item_ops(OpRegistry& r) {
                 return set_item(in[0], scalar_index(*in[1], "index"), in[2],
                                 k.attrs.get_or<bool>("resize_if_index_out_of_bounds", false));
               },
-              set_item_grad});
+              set_item_grad}
+            .with_input_types({{1, "index", "index", {DType::Int32}}})
+            .with_output_args({"output_handle"}));
   r.add(OpDef{"TensorListPushBack", "TensorListPushBack", 2, handle_spec,
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 return set_item(in[0], static_cast<int64_t>(list_of(*in[0]).items.size()), in[1], true);
               },
-              push_back_grad});
+              push_back_grad}
+            .with_output_args({"output_handle"}));
   r.add(
       OpDef{"TensorListGetItem", "TensorListGetItem", 2,
             [](const InferContext& c) { return one(c.attrs.get<DType>("element_dtype"), element_shape_attr(c.attrs)); },
@@ -337,7 +342,9 @@ void add_item_ops(OpRegistry& r) {
                             s.to_string(), " and no list element is set.");
               return std::vector<EagerPtr>{zeros(l.dtype, s)};
             },
-            get_item_grad});
+            get_item_grad}
+          .with_input_types({{1, "index", "index", {DType::Int32}}})
+          .with_output_args({"item"}));
 }
 
 // TensorListStack, TensorListGather, TensorListScatterIntoExistingList.
@@ -354,7 +361,8 @@ void add_whole_list_ops(OpRegistry& r) {
                 for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<int64_t>(i);
                 return std::vector<EagerPtr>{stack_items(l, all, element_shape_attr(k.attrs))};
               },
-              stack_grad});
+              stack_grad}
+            .with_output_args({"tensor"}));
   r.add(OpDef{"TensorListGather", "TensorListGather", 2,
               [](const InferContext& c) {
                 const Shape& is = c.inputs[1].shape;
@@ -367,7 +375,9 @@ void add_whole_list_ops(OpRegistry& r) {
                 return std::vector<EagerPtr>{
                     stack_items(l, read_indices(*in[1], l.items.size()), element_shape_attr(k.attrs))};
               },
-              gather_grad});
+              gather_grad}
+            .with_input_types({{1, "indices", "indices", {DType::Int32}}})
+            .with_output_args({"values"}));
   r.add(OpDef{"TensorListScatterIntoExistingList", "TensorListScatterIntoExistingList", 3, handle_spec,
               [](KernelContext& k, const std::vector<EagerPtr>& in) {
                 const TensorList& src = list_of(*in[0]);
@@ -392,7 +402,9 @@ void add_whole_list_ops(OpRegistry& r) {
                 }
                 return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
               },
-              scatter_grad});
+              scatter_grad}
+            .with_input_types({{2, "indices", "indices", {DType::Int32}}})
+            .with_output_args({"output_handle"}));
 }
 
 // TensorListConcatV2, TensorListSplit, TensorListLength.
@@ -463,7 +475,8 @@ void add_concat_split_ops(OpRegistry& r) {
                 }
                 return std::vector<EagerPtr>{out, lengths};
               },
-              concat_grad});
+              concat_grad}
+            .with_output_args({"tensor", "lengths"}));
   r.add(OpDef{"TensorListSplit", "TensorListSplit", 2, handle_spec,
               [](KernelContext&, const std::vector<EagerPtr>& in) {
                 // The rows of a tensor cut into consecutive pieces of the given lengths (the
@@ -500,16 +513,17 @@ void add_concat_split_ops(OpRegistry& r) {
                 }
                 return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
               },
-              split_grad});
-  r.add(OpDef{"TensorListLength",
-              "TensorListLength",
-              1,
-              [](const InferContext&) { return one(DType::Int32, Shape{}); },
-              [](KernelContext&, const std::vector<EagerPtr>& in) {
-                return std::vector<EagerPtr>{
-                    make_scalar(DType::Int32, static_cast<double>(list_of(*in[0]).items.size()))};
-              },
-              {}});
+              split_grad}
+            .with_output_args({"output_handle"}));
+  r.add(OpDef{
+      "TensorListLength",
+      "TensorListLength",
+      1,
+      [](const InferContext&) { return one(DType::Int32, Shape{}); },
+      [](KernelContext&, const std::vector<EagerPtr>& in) {
+        return std::vector<EagerPtr>{make_scalar(DType::Int32, static_cast<double>(list_of(*in[0]).items.size()))};
+      },
+      {}}.with_output_args({"length"}));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // Gradients are compositions of other ops (so they are differentiable again).
 #include "kernels/fused/elementwise.h"
 #include "ops/elementwise_impl.h"
+#include "ops/complex.h"
 #include "ops/families.h"
 #include "ops/grad_util.h"
 #include "trace/context.h"
@@ -22,7 +23,8 @@ template <typename Op, unsigned Mask>
 OpDef unary(const char* name, GradFn grad, onednn::Eltwise e = onednn::Eltwise{}) {
   using A = float;
   constexpr bool kBoolOut = std::is_same<decltype(Op::template apply<A>(A())), bool>::value;
-  return OpDef{name, name, 1, unary_infer(name, Mask, kBoolOut), unary_kernel<Op, Mask>(name, e), std::move(grad)};
+  return OpDef{name, name, 1, unary_infer(name, Mask, kBoolOut), unary_kernel<Op, Mask>(name, e), std::move(grad)}
+      .with_output_args({"y"});
 }
 
 // A gradient rule d(x) -> dx from the incoming gradient d (null-safe).
@@ -43,8 +45,8 @@ void register_unary_ops(OpRegistry& r) {
   using namespace grad;
   r.add(unary<ref::Neg, kSignedNumbers>("Neg", rule([](T d, T, T) { return neg(d); }),
                                         eltwise_of(algorithm::eltwise_linear, -1.f, 0.f)));
-  r.add(unary<ref::Abs, kSignedNumbers>("Abs", rule([](T d, T x, T) { return mul(d, op1("Sign", x)); }),
-                                        eltwise_of(algorithm::eltwise_abs)));
+  r.add(with_complex(unary<ref::Abs, kSignedNumbers>("Abs", rule([](T d, T x, T) { return mul(d, op1("Sign", x)); }),
+                                                     eltwise_of(algorithm::eltwise_abs))));
   r.add(unary<ref::Sign, kSignedNumbers>("Sign", rule([](T, T x, T) { return op1("ZerosLike", x); })));
   r.add(unary<ref::Square, kNumberTypes>("Square", rule([](T d, T x, T) { return mul(d, scale(x, 2.0)); }),
                                          eltwise_of(algorithm::eltwise_square)));
@@ -59,50 +61,60 @@ void register_unary_ops(OpRegistry& r) {
   r.add(unary<ref::Log, kFloatTypes>("Log", rule([](T d, T x, T) { return div(d, x); })));
   r.add(unary<ref::Log1p, kFloatTypes>("Log1p", rule([](T d, T x, T) { return div(d, add(scalar_like(x, 1), x)); })));
   // float32 Tanh below 64K elements: the vectorised loop of TF's formula (one thread, no libm call).
-  r.add(OpDef{"Tanh", "Tanh", 1, unary_infer("Tanh", kFloatTypes, false),
-              [](KernelContext&, const std::vector<EagerPtr>& in) {
-                static const auto e = eltwise_of(algorithm::eltwise_tanh);
-                const EagerTensor& x = *in[0];
-                if (x.dtype() == DType::Float32 && x.num_elements() < (1 << 16)) {
-                  auto out = make_tensor(DType::Float32, x.shape());
-                  fused::tanh(x.data<float>(), out->data<float>(), x.num_elements());
-                  return std::vector<EagerPtr>{out};
-                }
-                return std::vector<EagerPtr>{unary_compute<ref::Tanh, kFloatTypes>("Tanh", x, &e)};
-              },
-              rule([](T d, T, T y) { return mul(d, sub(scalar_like(y, 1), mul(y, y))); })});
+  r.add(OpDef{
+      "Tanh", "Tanh", 1, unary_infer("Tanh", kFloatTypes, false),
+      [](KernelContext&, const std::vector<EagerPtr>& in) {
+        static const auto e = eltwise_of(algorithm::eltwise_tanh);
+        const EagerTensor& x = *in[0];
+        if (x.dtype() == DType::Float32 && x.num_elements() < (1 << 16)) {
+          auto out = make_tensor(DType::Float32, x.shape());
+          fused::tanh(x.data<float>(), out->data<float>(), x.num_elements());
+          return std::vector<EagerPtr>{out};
+        }
+        return std::vector<EagerPtr>{unary_compute<ref::Tanh, kFloatTypes>("Tanh", x, &e)};
+      },
+      rule([](T d, T, T y) {
+        return mul(d, sub(scalar_like(y, 1), mul(y, y)));
+      })}.with_output_args({"y"}));
   r.add(unary<ref::Sigmoid, kFloatTypes>("Sigmoid",
                                          rule([](T d, T, T y) { return mul(d, mul(y, sub(scalar_like(y, 1), y))); }),
                                          eltwise_of(algorithm::eltwise_logistic)));
   r.add(unary<ref::Relu, kNumberTypes>(
-      "Relu", rule([](T d, T, T y) { return mul(d, mask_like(op2("Greater", y, scalar_like(y, 0)), d)); }),
-      eltwise_of(algorithm::eltwise_relu, 0.f, 0.f, true)));
+            "Relu", rule([](T d, T, T y) { return mul(d, mask_like(op2("Greater", y, scalar_like(y, 0)), d)); }),
+            eltwise_of(algorithm::eltwise_relu, 0.f, 0.f, true))
+            .with_output_args({"activations"}));
   // Reads the output, as TF's _Relu6Grad: the input then has one reader and fuses with its bias.
   r.add(unary<ref::Relu6, kNumberTypes>("Relu6", rule([](T d, T, T y) {
                                           auto in = op2("LogicalAnd", op2("Greater", y, scalar_like(y, 0)),
                                                         op2("Less", y, scalar_like(y, 6)));
                                           return mul(d, mask_like(in, d));
                                         }),
-                                        eltwise_of(algorithm::eltwise_clip_v2, 0.f, 6.f, true)));
+                                        eltwise_of(algorithm::eltwise_clip_v2, 0.f, 6.f, true))
+            .with_output_args({"activations"}));
   r.add(unary<ref::Elu, kFloatTypes>("Elu", rule([](T d, T, T y) {
                                        // y < 0: d * (y + 1); else d
                                        auto m = mask_like(op2("Less", y, scalar_like(y, 0)), y);
                                        return mul(d, add(scalar_like(y, 1), mul(m, y)));
                                      }),
-                                     eltwise_of(algorithm::eltwise_elu, 1.f)));
-  r.add(unary<ref::Softplus, kFloatTypes>("Softplus", rule([](T d, T x, T) { return mul(d, op1("Sigmoid", x)); })));
+                                     eltwise_of(algorithm::eltwise_elu, 1.f))
+            .with_output_args({"activations"}));
+  r.add(unary<ref::Softplus, kFloatTypes>("Softplus", rule([](T d, T x, T) { return mul(d, op1("Sigmoid", x)); }))
+            .with_output_args({"activations"}));
   r.add(unary<ref::Sin, kFloatTypes>("Sin", rule([](T d, T x, T) { return mul(d, op1("Cos", x)); })));
   r.add(unary<ref::Cos, kFloatTypes>("Cos", rule([](T d, T x, T) { return neg(mul(d, op1("Sin", x))); })));
   r.add(unary<ref::Floor, kFloatTypes>("Floor", {}));
   r.add(unary<ref::Ceil, kFloatTypes>("Ceil", {}));
   r.add(unary<ref::Round, kSignedNumbers>("Round", {}, eltwise_of(algorithm::eltwise_round)));
-  r.add(OpDef{"Reciprocal", "Reciprocal", 1, unary_infer("Reciprocal", kSignedNumbers, false),
-              [](KernelContext&, const std::vector<EagerPtr>& in) {
-                if (is_integer(in[0]->dtype())) throw_no_kernel("Reciprocal", in[0]->dtype());
-                static const auto e = eltwise_of(algorithm::eltwise_pow, 1.f, -1.f);
-                return std::vector<EagerPtr>{unary_compute<ref::Reciprocal, kFloatTypes>("Reciprocal", *in[0], &e)};
-              },
-              rule([](T d, T, T y) { return mul(neg(d), mul(y, y)); })});
+  r.add(OpDef{
+      "Reciprocal", "Reciprocal", 1, unary_infer("Reciprocal", kSignedNumbers, false),
+      [](KernelContext&, const std::vector<EagerPtr>& in) {
+        if (is_integer(in[0]->dtype())) throw_no_kernel("Reciprocal", in[0]->dtype());
+        static const auto e = eltwise_of(algorithm::eltwise_pow, 1.f, -1.f);
+        return std::vector<EagerPtr>{unary_compute<ref::Reciprocal, kFloatTypes>("Reciprocal", *in[0], &e)};
+      },
+      rule([](T d, T, T y) {
+        return mul(neg(d), mul(y, y));
+      })}.with_output_args({"y"}));
   r.add(unary<ref::IsNan, kFloatTypes>("IsNan", {}));
   r.add(unary<ref::IsInf, kFloatTypes>("IsInf", {}));
   r.add(unary<ref::IsFinite, kFloatTypes>("IsFinite", {}));

@@ -34,6 +34,11 @@ def test_string_perm_in_a_function_is_a_type_error():
         in_function(lambda x: tf.transpose(x, perm="ab"), tf.ones([2, 3]))
 
 
+def test_float_expand_dims_axis_in_a_function_names_tfs_parameter():
+    with pytest.raises(TypeError, match="Value passed to parameter 'dim' has DataType float32 not in list of allowed values: int32, int64"):
+        in_function(lambda x: tf.expand_dims(x, tf.constant(1.5)), tf.ones([2]))
+
+
 def test_string_perm_eagerly_is_invalid_argument():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'Tperm' of string is not in the list of allowed values: int32, int64"):
         tf.transpose(tf.ones([2, 3]), perm="ab")

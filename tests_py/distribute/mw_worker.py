@@ -16,8 +16,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tfbackend import tf, IS_TF  # noqa: E402
 
 
-def make_strategy(timeout=None):
-    options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=timeout) if timeout else None
+def make_strategy(timeout=None, bytes_per_pack=0):
+    options = None
+    if timeout or bytes_per_pack:
+        options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=timeout,
+                                                                  bytes_per_pack=bytes_per_pack)
     return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
 
 
@@ -41,10 +44,12 @@ def initial_weights(features=5, hidden=8, seed=1):
             rng.randn(hidden, 1).astype(np.float32) * 0.5, np.zeros(1, np.float32)]
 
 
-def train(out, per_worker_batch, steps):
+def train(out, per_worker_batch, steps, bytes_per_pack=0):
     """The key property's run: an MLP trained by a custom loop (TF's distributed custom-training
-    tutorial): strategy.run, compute_average_loss, all-reduced gradients, SGD."""
-    strategy = make_strategy()
+    tutorial): strategy.run, compute_average_loss, all-reduced gradients, SGD. With
+    ``bytes_per_pack`` the gradients are all-reduced in several packs (fn: split all-reduces that
+    overlap backprop)."""
+    strategy = make_strategy(bytes_per_pack=bytes_per_pack)
     n = strategy.num_replicas_in_sync
     global_batch = per_worker_batch * n
     x, y = data()
@@ -160,6 +165,194 @@ def stall(out):
     t0 = time.time()
     try:
         strategy.reduce("SUM", strategy.run(lambda: tf.constant(1.0)), axis=None)
+        return {"error": None}
+    except Exception as e:  # noqa: BLE001
+        return {"error": type(e).__name__, "message": str(e), "seconds": time.time() - t0}
+
+
+def _keras():
+    """tf.keras; under TensorFlow with keras-team/keras#20585's fix, which fn's Keras glue applies
+    (Keras 3.15's trainer cannot run a multi-worker fit on TF 2.21 unpatched: it reduces the whole
+    (x, y) PerReplica batch in one ``strategy.reduce`` and each scalar log with ``axis=0``)."""
+    keras = tf.keras
+    if IS_TF:
+        from keras.src import tree
+        from keras.src.backend.tensorflow import trainer as tr
+
+        def maybe_symbolic_build(self, iterator=None, data_batch=None):
+            strategy = self._distribute_strategy
+            if strategy is None:
+                return
+            if iterator is not None:
+                for _, _, it in iterator:
+                    data_batch = tree.map_structure(lambda v: strategy.experimental_local_results(v)[0], next(it))
+                    break
+            with strategy.scope():
+                self._symbolic_build(data_batch=data_batch)
+
+        original = tr.reduce_per_replica
+
+        def reduce_per_replica(values, strategy, reduction):
+            if reduction in ("auto", "mean") and tr._collective_all_reduce_multi_worker(strategy):
+                return tree.map_structure(lambda v: strategy.reduce("MEAN", v, axis=None), values)
+            return original(values, strategy, reduction)
+
+        tr.TensorFlowTrainer._maybe_symbolic_build = maybe_symbolic_build
+        tr.reduce_per_replica = reduce_per_replica
+    return keras
+
+
+def _keras_model(keras, strategy):
+    with strategy.scope():
+        model = keras.Sequential([keras.Input((5,)), keras.layers.Dense(8, activation="tanh"), keras.layers.Dense(1)])
+        model.set_weights(initial_weights())
+        model.compile(keras.optimizers.Adam(0.02), "mse", metrics=["mae"])
+    return model
+
+
+def keras_fit(out, per_worker_batch, epochs):
+    """compile/fit/evaluate under strategy.scope(): the global batch is split across workers."""
+    keras = _keras()
+    strategy = make_strategy(timeout=120)
+    n = strategy.num_replicas_in_sync
+    idx = worker_index(strategy)
+    global_batch = per_worker_batch * n
+    x, y = data()
+    model = _keras_model(keras, strategy)
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(global_batch)
+    history = model.fit(dataset, epochs=epochs, verbose=0)
+    evaluation = model.evaluate(x, y, batch_size=global_batch, verbose=0, return_dict=True)
+    np.savez(os.path.join(out, f"keras_fit.{idx}.npz"), *model.get_weights())
+    types = sorted({type(v.value).__name__ for v in model.weights + model.optimizer.variables})
+    metric_types = sorted({type(v.value).__name__ for m in model.metrics for v in m.variables})
+    return {"replicas": n, "history": history.history, "evaluate": evaluation, "variable_types": types,
+            "metric_variable_types": metric_types,
+            "iterations": int(model.optimizer.iterations.numpy())}
+
+
+class _Interrupt(Exception):
+    pass
+
+
+def keras_backup(out, phase, epochs):
+    """BackupAndRestore (TF's multi-worker tutorial): phase 0 is interrupted when epoch 2 begins,
+    phase 1 reruns the same fit and resumes; phase 2 trains without interruption."""
+    keras = _keras()
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    n = strategy.num_replicas_in_sync
+    x, y = data()
+    model = _keras_model(keras, strategy)
+    dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(4 * n)
+
+    class InterruptAt(keras.callbacks.Callback):
+        def on_epoch_begin(self, epoch, logs=None):
+            if epoch == 2:
+                raise _Interrupt()
+
+    # One backup directory per worker (as /tmp/backup on separate machines).
+    callbacks = [keras.callbacks.BackupAndRestore(backup_dir=os.path.join(out, f"backup{0 if phase < 2 else 2}.{idx}"))]
+    if phase == 0:
+        callbacks.append(InterruptAt())
+    try:
+        history = model.fit(dataset, epochs=epochs, verbose=0, callbacks=callbacks)
+    except _Interrupt:
+        return {"interrupted": True, "iterations": int(model.optimizer.iterations.numpy())}
+    np.savez(os.path.join(out, f"keras_backup{phase}.{idx}.npz"), *model.get_weights())
+    return {"interrupted": False, "epochs": history.epoch, "loss": history.history["loss"],
+            "iterations": int(model.optimizer.iterations.numpy())}
+
+
+def state(out):
+    """Variables created in scope (mirrored / sync-on-read, aggregation) and checkpoints as TF's
+    multi-worker tutorial writes them."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    agg, sync = tf.VariableAggregation, tf.VariableSynchronization
+    with strategy.scope():
+        m_sum = tf.Variable(0.0, aggregation=agg.SUM)
+        m_mean = tf.Variable(0.0, aggregation=agg.MEAN)
+        m_none = tf.Variable(0.0)
+        m_first = tf.Variable(0, aggregation=agg.ONLY_FIRST_REPLICA)
+        r_sum = tf.Variable(0.0, synchronization=sync.ON_READ, aggregation=agg.SUM)
+        r_mean = tf.Variable(0.0, synchronization=sync.ON_READ, aggregation=agg.MEAN)
+    local = lambda v: float(strategy.experimental_local_results(v)[0].numpy())  # noqa: E731
+    res = {"types": [type(v).__name__ for v in (m_sum, r_sum)],
+           "distributed_values": isinstance(r_sum, tf.distribute.DistributedValues),
+           "sync": [v.synchronization.name for v in (m_sum, r_sum)], "trainable": [m_sum.trainable, r_sum.trainable]}
+
+    @tf.function
+    def step():
+        k = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32)
+        m_sum.assign_add(k + 1.0)
+        m_mean.assign(10.0 * k)
+        m_none.assign_add(k + 1.0)
+        m_first.assign_add(1)
+        r_sum.assign_add(k + 1.0)
+        r_mean.assign(10.0 * k)
+        return r_sum.read_value()          # in the replica: this replica's copy
+
+    in_replica = strategy.run(step)
+    res.update(m_sum=float(m_sum.numpy()), m_mean=float(m_mean.numpy()), m_none=float(m_none.numpy()),
+               m_first=int(m_first.numpy()), r_sum=float(r_sum.numpy()), r_sum_local=local(r_sum),
+               r_sum_in_replica=float(strategy.experimental_local_results(in_replica)[0].numpy()),
+               r_mean=float(r_mean.numpy()), r_mean_local=local(r_mean),
+               reduce_r_sum=float(strategy.reduce("SUM", r_sum, axis=None).numpy()))
+    try:
+        r_sum.assign_add(1.0)
+        res["assign_add_error"] = None
+    except ValueError as e:
+        res["assign_add_error"] = str(e)
+
+    # Checkpoints: every worker saves, the chief to the real directory, the others to a temporary
+    # one they delete; every worker restores the chief's (the tutorial's write_filepath).
+    ckpt = tf.train.Checkpoint(m_sum=m_sum, r_sum=r_sum, r_mean=r_mean)
+    checkpoint_dir = os.path.join(out, "ckpt")
+    chief = strategy.extended.should_checkpoint
+    write_dir = checkpoint_dir if chief else os.path.join(out, f"workertemp_{idx}", "ckpt")
+    manager = tf.train.CheckpointManager(ckpt, directory=write_dir, max_to_keep=1)
+    manager.save()
+    if not chief:
+        tf.io.gfile.rmtree(write_dir)
+    strategy.reduce("SUM", strategy.run(lambda: tf.constant(1.0)), axis=None)   # all have saved
+    with strategy.scope():
+        m_sum2 = tf.Variable(-1.0, aggregation=agg.SUM)
+        r_sum2 = tf.Variable(-1.0, synchronization=sync.ON_READ, aggregation=agg.SUM)
+        r_mean2 = tf.Variable(-1.0, synchronization=sync.ON_READ, aggregation=agg.MEAN)
+    latest = tf.train.latest_checkpoint(checkpoint_dir)
+    tf.train.Checkpoint(m_sum=m_sum2, r_sum=r_sum2, r_mean=r_mean2).restore(latest)
+    res.update(latest=os.path.relpath(latest, out), restored_m_sum=float(m_sum2.numpy()),
+               restored_r_sum=float(r_sum2.numpy()), restored_r_sum_local=local(r_sum2),
+               restored_r_mean=float(r_mean2.numpy()), restored_r_mean_local=local(r_mean2),
+               temp_dirs=sorted(d for d in os.listdir(out) if d.startswith("workertemp_") and
+                                os.listdir(os.path.join(out, d))))
+    r_sum2.assign(6.0)                      # cross-replica: each copy holds 6 / n
+    res.update(assigned_r_sum=float(r_sum2.numpy()), assigned_r_sum_local=local(r_sum2))
+    return res
+
+
+def stall_split(out):
+    """As ``stall``, in a Function's second call: the gradients' split all-reduce (start, then
+    done) times out in its done."""
+    strategy = make_strategy(timeout=3)
+    idx = worker_index(strategy)
+    with strategy.scope():
+        w = tf.Variable([1.0, 2.0])
+
+    @tf.function
+    def step():
+        def replica():
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(w * w)
+            return tf.distribute.get_replica_context().all_reduce("SUM", tape.gradient(loss, w))
+        return strategy.run(replica)
+
+    step()                     # both workers: traced, plan compared
+    if idx == 1:
+        time.sleep(60)
+    t0 = time.time()
+    try:
+        step()
         return {"error": None}
     except Exception as e:  # noqa: BLE001
         return {"error": type(e).__name__, "message": str(e), "seconds": time.time() - t0}

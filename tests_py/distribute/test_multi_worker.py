@@ -91,14 +91,14 @@ def launch(n, scenario, out, *args, timeout=300, check=True):
 
 
 @needs_launcher
-@pytest.mark.parametrize("n", [2, 3])
-def test_n_workers_train_like_one_process_with_n_times_the_batch(tmp_path, n):
+@pytest.mark.parametrize("n,bytes_per_pack", [(2, 0), (3, 64)])
+def test_n_workers_train_like_one_process_with_n_times_the_batch(tmp_path, n, bytes_per_pack):
     per_worker, steps = 4, 6
     multi = tmp_path / "multi"
     single = tmp_path / "single"
     multi.mkdir()
     single.mkdir()
-    _, _, results = launch(n, "train", multi, per_worker, steps)
+    _, _, results = launch(n, "train", multi, per_worker, steps, bytes_per_pack)
     assert sorted(results) == list(range(n))
     assert all(r["replicas"] == n for r in results.values())
     # The single process: no cluster, the global batch.
@@ -160,8 +160,9 @@ def test_mismatched_programs_fail_on_every_worker(tmp_path):
 
 @needs_launcher
 @pytest.mark.fn_only
-def test_a_stalled_worker_is_named_within_the_timeout(tmp_path):
-    code, output, results = launch(2, "stall", tmp_path, timeout=60, check=False)
+@pytest.mark.parametrize("scenario", ["stall", "stall_split"])
+def test_a_stalled_worker_is_named_within_the_timeout(tmp_path, scenario):
+    code, output, results = launch(2, scenario, tmp_path, timeout=60, check=False)
     assert 0 in results, output[-3000:]
     r = results[0]
     assert r["error"] == "DeadlineExceededError", r
@@ -215,3 +216,89 @@ def test_worker_pieces_of_a_batch():
     assert [piece_bounds(7, 3, i) for i in range(3)] == [(0, 3), (3, 5), (5, 7)]
     assert [piece_bounds(2, 3, i) for i in range(3)] == [(0, 1), (1, 2), (2, 2)]
     assert [piece_bounds(8, 2, i) for i in range(2)] == [(0, 4), (4, 8)]
+
+
+def _single(tmp_path, scenario, *args):
+    """The scenario in one process without a cluster (the reference run)."""
+    out = tmp_path / "single"
+    out.mkdir(exist_ok=True)
+    subprocess.run([sys.executable, WORKER, scenario, str(out)] + [str(a) for a in args], env=_env(), check=True,
+                   timeout=300)
+    with open(out / f"{scenario}.0.json") as f:
+        return out, json.load(f)
+
+
+@needs_launcher
+@pytest.mark.parametrize("n", [2, 3])
+def test_keras_fit_on_n_workers_equals_one_process_with_the_global_batch(tmp_path, n):
+    per_worker, epochs = 4, 3
+    multi = tmp_path / "multi"
+    multi.mkdir()
+    _, _, results = launch(n, "keras_fit", multi, per_worker, epochs)
+    assert sorted(results) == list(range(n))
+    single_dir, single = _single(tmp_path, "keras_fit", per_worker * n, epochs)
+    ref = np.load(single_dir / "keras_fit.0.npz")
+    ranks = [np.load(multi / f"keras_fit.{i}.npz") for i in range(n)]
+    for key in ref.files:
+        for r in ranks:
+            np.testing.assert_array_equal(r[key], ranks[0][key])          # all workers agree bit for bit
+        np.testing.assert_allclose(ranks[0][key], ref[key], rtol=1e-5, atol=1e-6)
+    for r in results.values():
+        assert r["replicas"] == n
+        # fit's history and evaluate report the global metrics (the metric variables are
+        # synchronized on read), equal to the one-process run's.
+        for name in ("loss", "mae"):
+            np.testing.assert_allclose(r["history"][name], single["history"][name], rtol=1e-5)
+            np.testing.assert_allclose(r["evaluate"][name], single["evaluate"][name], rtol=1e-5)
+        assert r["variable_types"] == ["MirroredVariable"]
+        assert r["metric_variable_types"] == ["SyncOnReadVariable"]
+        assert r["iterations"] == single["iterations"] == epochs * (96 // (per_worker * n))
+
+
+@needs_launcher
+def test_backup_and_restore_resumes_an_interrupted_fit(tmp_path):
+    n, epochs = 2, 4
+    code, output, first = launch(n, "keras_backup", tmp_path, 0, epochs)
+    assert all(r["interrupted"] for r in first.values()), output[-3000:]
+    _, _, resumed = launch(n, "keras_backup", tmp_path, 1, epochs)
+    _, _, straight = launch(n, "keras_backup", tmp_path, 2, epochs)
+    steps = 96 // (4 * n)
+    for i in range(n):
+        assert first[i]["iterations"] == 2 * steps
+        assert resumed[i]["epochs"] == [2, 3]                               # resumed at the epoch reached
+        assert straight[i]["epochs"] == [0, 1, 2, 3]
+        assert resumed[i]["iterations"] == straight[i]["iterations"] == epochs * steps
+        np.testing.assert_allclose(resumed[i]["loss"], straight[i]["loss"][2:], rtol=1e-6)
+        a, b = np.load(tmp_path / f"keras_backup1.{i}.npz"), np.load(tmp_path / f"keras_backup2.{i}.npz")
+        for key in a.files:
+            np.testing.assert_allclose(a[key], b[key], rtol=1e-6, atol=1e-7)
+
+
+@needs_launcher
+def test_variables_and_checkpoints_across_workers(tmp_path):
+    n = 3
+    _, _, results = launch(n, "state", tmp_path)
+    assert sorted(results) == list(range(n))
+    tri = n * (n + 1) / 2
+    for i, r in results.items():
+        assert r["types"] == ["MirroredVariable", "SyncOnReadVariable"]
+        assert r["distributed_values"] is True
+        assert r["sync"] == ["ON_WRITE", "ON_READ"] and r["trainable"] == [True, False]
+        # Replica-context updates of mirrored variables are aggregated as their aggregation says.
+        assert r["m_sum"] == tri
+        assert r["m_mean"] == pytest.approx(10.0 * (n - 1) / 2)
+        assert r["m_none"] == i + 1.0                                       # NONE: the local update
+        assert r["m_first"] == 1
+        # Sync-on-read: each replica its own copy, reduced when read outside the replica.
+        assert r["r_sum_local"] == r["r_sum_in_replica"] == i + 1.0
+        assert r["r_sum"] == r["reduce_r_sum"] == tri
+        assert r["r_mean_local"] == 10.0 * i
+        assert r["r_mean"] == pytest.approx(10.0 * (n - 1) / 2)
+        assert "does not support `assign_add` in cross-replica context" in r["assign_add_error"]
+        # Checkpoint: the chief's file, restored on every worker; the others' temporary files gone.
+        assert r["latest"] == os.path.join("ckpt", "ckpt-1") and r["temp_dirs"] == []
+        assert r["restored_m_sum"] == tri
+        assert r["restored_r_sum"] == pytest.approx(tri) and r["restored_r_sum_local"] == pytest.approx(tri / n)
+        assert r["restored_r_mean"] == pytest.approx(10.0 * (n - 1) / 2)
+        assert r["restored_r_mean_local"] == pytest.approx(10.0 * (n - 1) / 2)
+        assert r["assigned_r_sum"] == pytest.approx(6.0) and r["assigned_r_sum_local"] == pytest.approx(6.0 / n)

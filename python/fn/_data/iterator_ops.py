@@ -96,6 +96,18 @@ class Iterator:
         except StopIteration:
             raise _end_of_sequence() from None
 
+    def get_next_as_optional(self) -> Any:
+        """``Iterator.get_next_as_optional``: a ``tf.experimental.Optional`` holding the next
+        element, or empty at the end (no ``OutOfRangeError``)."""
+        from fn._data.optional import Optional as _Optional
+
+        if not _core.executing_eagerly():
+            return get_next_as_optional_op(_core.make_variant(self), self._element_spec)
+        try:
+            return _Optional.from_value(next(self._elements))
+        except StopIteration:
+            return _Optional.empty(self._element_spec)
+
     # fn.function: an iterator argument is keyed by its element spec and enters the graph as a
     # variant handle; the graph's ops advance this very iterator.
     def __fn_composite__(self) -> tuple:
@@ -182,6 +194,9 @@ class SymbolicIterator:
     def get_next(self) -> Any:
         return self.__next__()
 
+    def get_next_as_optional(self) -> Any:
+        return get_next_as_optional_op(self._handle, self._element_spec)
+
     def __fn_composite__(self) -> tuple:
         return IteratorSpec(self._element_spec), [self._handle]
 
@@ -221,6 +236,26 @@ def get_next_op(handle: Any, element_spec: Any) -> Any:
     out = _py_call(_py_get_next, [handle], structure.flat_dtypes(element_spec),
                    structure.flat_shapes(element_spec), "IteratorGetNext")
     return structure.pack(element_spec, out)
+
+
+def get_next_as_optional_op(handle: Any, element_spec: Any) -> Any:
+    """``IteratorGetNextAsOptional``: an Optional of the next element (empty at the end; its
+    values are then zeros of the element's shapes, unknown dimensions 0)."""
+    import numpy as np
+
+    from fn._data.optional import Optional as _Optional
+
+    specs = structure.flatten(element_spec)
+
+    def next_or_empty(h: Any) -> List[Any]:
+        it = _core.variant_value(h)
+        if it._advance():
+            return [True] + structure.flatten(it._current)
+        return [False] + [np.zeros([d or 0 for d in s.shape.as_list()], s.dtype.as_numpy_dtype) for s in specs]
+
+    out = _py_call(next_or_empty, [handle], [bool_] + structure.flat_dtypes(element_spec),
+                   [TensorShape([])] + structure.flat_shapes(element_spec), "IteratorGetNextAsOptional")
+    return _Optional(out[0], structure.pack(element_spec, out[1:]), element_spec)
 
 
 def make_iterator_op(dataset: Any) -> Any:

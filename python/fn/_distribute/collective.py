@@ -55,35 +55,85 @@ def broadcast(t: Any, root: int, timeout: float, name: str = "CollectiveBroadcas
     return _core.execute("CollectiveBroadcast", [t], attrs, name)[0]
 
 
+def all_reduce_start(t: Any, mean: bool, timeout: float) -> Any:
+    """Posts the sum (or mean) over workers of ``t``; returns the token its done op waits on. The
+    transport reduces it on its own thread while the graph's other steps run."""
+    reduction = "Mean" if mean else "Add"
+    attrs = _attrs("all_reduce", t, timeout, reduction)
+    attrs["reduction"] = reduction
+    return _core.execute("CollectiveAllReduceStart", [t], attrs, "CollectiveAllReduceStart")[0]
+
+
+def all_reduce_done(token: Any, like: Any) -> Any:
+    """The result of the all-reduce ``token`` started (the dtype and shape of ``like``)."""
+    attrs = {"T": like.dtype, "shape": like.shape}
+    return _core.execute("CollectiveAllReduceDone", [token], attrs, "CollectiveAllReduceDone")[0]
+
+
+# Inside a Function, gradients are reduced in buckets of about this many bytes when the strategy's
+# CommunicationOptions set no bytes_per_pack (TF: one pack): each bucket's all-reduce starts as
+# soon as backprop has produced it and overlaps the rest of backprop (exec/plan.cpp's schedule).
+OVERLAP_BUCKET_BYTES = 4 << 20
+
+
 def packed_all_reduce(tensors: Sequence[Any], mean: bool, timeout: float, bytes_per_pack: int) -> List[Any]:
     """All-reduces ``tensors`` in few collectives: tensors of one dtype are flattened and
     concatenated into packs of at most ``bytes_per_pack`` bytes (0: one pack per dtype), each
-    pack is one all-reduce, and the results are split back (TF's gradient packing)."""
+    pack is one all-reduce, and the results are split back (TF's gradient packing).
+
+    Inside a Function the packs are split all-reduces (start, then done) formed from the last
+    tensor backwards (backprop produces the last layers' gradients first), at most
+    ``OVERLAP_BUCKET_BYTES`` each unless ``bytes_per_pack`` says otherwise: the executor starts each
+    as soon as its gradients exist and waits for it only where its result is read."""
+    split_ops = bool(_core.current_graph_id()) and _core._collective_backend_installed()
+    if split_ops and not bytes_per_pack:
+        bytes_per_pack = OVERLAP_BUCKET_BYTES
     out: List[Any] = [None] * len(tensors)
     by_dtype: dict = {}
-    for i, t in enumerate(tensors):
-        by_dtype.setdefault(t.dtype, []).append(i)
+    order = range(len(tensors) - 1, -1, -1) if split_ops else range(len(tensors))
+    for i in order:
+        by_dtype.setdefault(tensors[i].dtype, []).append(i)
+    started = []
     for indices in by_dtype.values():
-        packs: List[List[int]] = [[]]
-        size = 0
-        for i in indices:
-            n = _num_bytes(tensors[i])
-            if packs[-1] and bytes_per_pack and (n is None or size + n > bytes_per_pack):
-                packs.append([])
-                size = 0
-            packs[-1].append(i)
-            size += n or 0
-        for pack in packs:
+        for pack in _packs(tensors, indices, bytes_per_pack):
             if len(pack) == 1 or any(tensors[i].shape.num_elements() is None for i in pack):
                 for i in pack:
-                    out[i] = all_reduce(tensors[i], mean, timeout)
+                    if split_ops:
+                        started.append(([i], tensors[i], all_reduce_start(tensors[i], mean, timeout)))
+                    else:
+                        out[i] = all_reduce(tensors[i], mean, timeout)
                 continue
             flat = concat([reshape(tensors[i], [-1]) for i in pack], 0)
-            reduced = all_reduce(flat, mean, timeout)
-            pieces = split(reduced, [tensors[i].shape.num_elements() for i in pack], 0)
-            for i, piece in zip(pack, pieces):
-                out[i] = reshape(piece, tensors[i].shape)
+            if split_ops:
+                started.append((pack, flat, all_reduce_start(flat, mean, timeout)))
+            else:
+                _unpack(out, tensors, pack, all_reduce(flat, mean, timeout))
+    for pack, like, token in started:
+        reduced = all_reduce_done(token, like)
+        if len(pack) == 1 and like is tensors[pack[0]]:
+            out[pack[0]] = reduced
+        else:
+            _unpack(out, tensors, pack, reduced)
     return out
+
+
+def _packs(tensors: Sequence[Any], indices: List[int], bytes_per_pack: int) -> List[List[int]]:
+    packs: List[List[int]] = [[]]
+    size = 0
+    for i in indices:
+        n = _num_bytes(tensors[i])
+        if packs[-1] and bytes_per_pack and (n is None or size + n > bytes_per_pack):
+            packs.append([])
+            size = 0
+        packs[-1].append(i)
+        size += n or 0
+    return packs
+
+
+def _unpack(out: List[Any], tensors: Sequence[Any], pack: List[int], reduced: Any) -> None:
+    pieces = split(reduced, [tensors[i].shape.num_elements() for i in pack], 0)
+    for i, piece in zip(pack, pieces):
+        out[i] = reshape(piece, tensors[i].shape)
 
 
 def _num_bytes(t: Any) -> Any:

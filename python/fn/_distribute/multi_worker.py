@@ -26,6 +26,8 @@ class _CollectiveAllReduceReplicaContext(ReplicaContext):
 class CollectiveAllReduceExtended(StrategyExtended):
     """The extended of MultiWorkerMirroredStrategy (TF's ``CollectiveAllReduceExtended``)."""
 
+    _mirrors_variables = True
+
     def __init__(
         self, container_strategy: Strategy, cluster_resolver: Any, communication_options: Optional[CommunicationOptions]
     ) -> None:
@@ -131,7 +133,7 @@ class CollectiveAllReduceExtended(StrategyExtended):
         if self._workers == 1:
             return
         with init_scope():
-            variable.assign(_collective.broadcast(variable.read_value(), 0, self._timeout()))
+            variable.assign(_collective.broadcast(variable.read_value(), 0, self._timeout()), read_value=False)
 
 
 def _default_resolver() -> Any:

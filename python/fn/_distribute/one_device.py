@@ -64,6 +64,8 @@ class OneDeviceStrategy(Strategy):
 
 
 class MirroredExtended(StrategyExtended):
+    _mirrors_variables = True  # MirroredVariable / SyncOnReadVariable, as TF's MirroredStrategy
+
     def __init__(self, container_strategy: Strategy, devices: Optional[Sequence[str]], cross_device_ops: Any) -> None:
         super().__init__(container_strategy)
         if devices is None:

@@ -13,6 +13,7 @@ from fn._distribute import context as _context
 from fn._distribute.options import CommunicationOptions, InputContext, ReduceOp, ValueContext, as_reduce_op
 from fn._distribute.replica import ReplicaContext, _DefaultReplicaContext
 from fn._distribute.values import DistributedValues
+from fn._distribute.dist_variables import local_tensor, make_distributed
 from fn import nest
 from fn._distribute.input import datasets_from_function, distribute_dataset
 from fn._function.function import function
@@ -266,6 +267,10 @@ class StrategyExtended:
         return ReplicaContext(self._container_strategy(), replica_id_in_sync_group=self._worker_id)
 
     # -- variables
+    # Whether variables created in scope become MirroredVariable/SyncOnReadVariable (TF: the
+    # mirrored strategies yes; OneDeviceStrategy keeps plain variables).
+    _mirrors_variables = False
+
     def _on_variable_created(self, variable: Any) -> None:
         """Called for each variable created in this strategy's scope (one worker: nothing to do)."""
 
@@ -375,7 +380,7 @@ class StrategyExtended:
     def _batch_reduce_to(
         self, reduce_op: ReduceOp, pairs: List[Tuple[Any, Any]], options: CommunicationOptions
     ) -> List[Any]:
-        values = [self._local_value(v) for v, _ in pairs]
+        values = [local_tensor(self._local_value(v)) for v, _ in pairs]
         tensors = [v if _core.is_tensor(v) else _core.convert_to_tensor(v, None, None) for v in values]
         return self._collective_all_reduce(reduce_op, tensors, options)
 
@@ -404,7 +409,7 @@ class StrategyExtended:
         options: Optional[CommunicationOptions] = None,
     ) -> List[Any]:
         _context.require_cross_replica_or_default_context_extended(self)
-        values = [convert_to_tensor(self._local_value(v)) for v, _ in value_destination_pairs]
+        values = [convert_to_tensor(local_tensor(self._local_value(v))) for v, _ in value_destination_pairs]
         return self._collective_all_gather(values, axis, options or CommunicationOptions())
 
     def _local_value(self, value: Any) -> Any:
@@ -577,7 +582,12 @@ def _on_variable_created(variable: Any) -> None:
         return
     strategy = _context.get_strategy()
     variable._distribute_strategy = strategy
-    strategy.extended._on_variable_created(variable)
+    extended = strategy.extended
+    extended._on_variable_created(variable)
+    # One replica per worker: the variable becomes a MirroredVariable / SyncOnReadVariable (a
+    # strategy with several local replicas makes its own per-replica copies instead).
+    if extended._mirrors_variables and getattr(extended, "_num_local_replicas", 1) == 1:
+        make_distributed(variable, strategy)
 
 
 _context.set_default_factory(_make_default_strategy)

@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional
 
 
 from fn import _core
-from fn._function.graph_def_library import Library, _output_arg, function_name
+from fn._function.graph_def_library import Library, function_name, output_ref
 from fn._function.graph_def_proto import AttrValue, GraphDef, NodeDef
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
@@ -67,7 +67,7 @@ def _node_defs(core: Any, arg_names: Optional[Dict[str, str]], prefix: str, libr
         else:
             j = names.index(src) if src in names else -1
             op = ops[j] if j >= 0 else "Identity"
-            out = f"{prefix}{src}:{_output_arg(op)}:{idx or 0}"
+            out = f"{prefix}{src}:{output_ref(op, int(idx or 0))}"
         return ("^" + prefix + src) if control else out
 
     nodes: List[Any] = []

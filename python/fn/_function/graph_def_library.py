@@ -5,33 +5,32 @@ names derived from the node's name scope, ``node_def``s named ``cond/mul`` whose
 adds around them (an ``Identity`` per ``If`` output, ``Tin``, ``_lower_using_switch_merge``)."""
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
-# Output argument names of TF's op definitions (``node:z:0`` in function bodies).
-_OUT_Z = {"Add", "AddV2", "Sub", "Mul", "RealDiv", "Div", "FloorDiv", "FloorMod", "Mod", "Maximum", "Minimum",
-          "Pow", "SquaredDifference", "Greater", "GreaterEqual", "Less", "LessEqual", "Equal", "NotEqual",
-          "LogicalAnd", "LogicalOr", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "DivNoNan", "TruncateDiv",
-          "Atan2", "Xdivy", "Xlogy"}
-_OUT_Y = {"Tanh", "Sigmoid", "Exp", "Log", "Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Sin", "Cos", "Tan",
-          "Floor", "Ceil", "Round", "Sign", "Reciprocal", "LogicalNot", "Cast", "Erf", "Log1p", "Expm1",
-          "Softplus", "Invert", "IsNan", "IsInf", "IsFinite"}
-_OUT_NAMED = {"MatMul": "product", "BatchMatMulV2": "output", "ReadVariableOp": "value", "Relu": "activations",
-              "Relu6": "activations", "Elu": "activations", "Selu": "activations", "Softmax": "softmax",
-              "LogSoftmax": "logsoftmax", "Shape": "output", "Unpack": "output", "Split": "output",
-              "TopKV2": "values", "Unique": "y"}
+from fn import _core
+
+def output_ref(op: str, index: int) -> str:
+    """``arg:k``, how a FunctionDef names output ``index`` of an ``op`` node (``z:0`` for AddV2):
+    TF's output argument names come from the op's definition (``fn._core.op_def``). An op with
+    several output arguments gives one tensor per argument (Unique's ``y``, ``idx``)."""
+    args = _output_args(op)
+    if len(args) > 1 and index < len(args):
+        return f"{args[index]}:0"
+    return f"{args[0]}:{index}"
+
+
+@functools.lru_cache(maxsize=None)
+def _output_args(op: str) -> Tuple[str, ...]:
+    if not _core.has_op(op):   # a function call node (TF's StatefulPartitionedCall): "output"
+        return ("output",)
+    return tuple(_core.op_def(op)["output_args"])
+
 
 _uids = itertools.count(1)
 _function_names: Dict[Tuple[int, str, str], str] = {}
-
-
-def _output_arg(op: str) -> str:
-    if op in _OUT_Z:
-        return "z"
-    if op in _OUT_Y:
-        return "y"
-    return _OUT_NAMED.get(op, "output")
 
 
 def sanitize(name: str) -> str:
@@ -132,7 +131,7 @@ class Library:
                 src, op, idx = f"{src}/Identity" + (f"_{idx}" if idx else ""), "Identity", 0
             elif op in ("While", "StatelessWhile"):   # past TF's loop counter and limit
                 idx += 2
-            value = arg_names.get(src) or f"{node_name}/{src}:{_output_arg(op)}:{idx}"
+            value = arg_names.get(src) or f"{node_name}/{src}:{output_ref(op, idx)}"
             results.append((value, sub.node_outputs(j)[idx][0]))
         if loop == "body":
             counter, limit = inputs[0][0], inputs[1][0]

@@ -59,3 +59,6 @@ def install() -> None:
     dau.is_tensorflow_tensor = _or(dau.is_tensorflow_tensor, _is_fn_tensor)
     dau.is_tensorflow_ragged = _or(dau.is_tensorflow_ragged, _is_fn_ragged)
     dau.is_tensorflow_sparse = _or(dau.is_tensorflow_sparse, _is_fn_sparse)
+    from fn._keras import _multi_worker
+
+    _multi_worker.install()

@@ -123,10 +123,14 @@ class Variable:
                 f"The initial value's shape ({value.shape}) is not compatible with the explicitly "
                 f"supplied `shape` argument ({self._shape})."
             )
-        self._trainable = True if trainable is None else bool(trainable)
         self._constraint = unused.get("constraint")
         self._aggregation = unused.get("aggregation")
         self._synchronization = unused.get("synchronization")
+        if trainable is None:
+            # TF: a variable synchronized on read (a metric's state) is not trainable by default.
+            trainable = self._synchronization is None or self.synchronization.name != "ON_READ"
+        self._trainable = bool(trainable)
+        self._given_name = name
         self._name = (name or "Variable") + ":0"
         self._handle = _core.create_variable(value, self._trainable, self._name)
         self._dtype = value.dtype

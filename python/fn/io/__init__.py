@@ -1,4 +1,5 @@
-"""``tf.io``: byte-level decoding and base64, TFRecord files, and ``tf.train.Example`` parsing."""
+"""``tf.io``: byte-level decoding and base64, TFRecord files, ``tf.train.Example`` parsing and
+``tf.io.gfile`` (local files)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from fn._io.parsing import (
     parse_single_example,
 )
 from fn._io.tfrecord import TFRecordOptions, TFRecordWriter
+from fn.io import gfile
 
 from fn._public import export as _export
 
