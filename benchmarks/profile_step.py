@@ -4,6 +4,8 @@
     perf stat -e instructions,cycles -- .venv-test/bin/python benchmarks/profile_step.py lstm_train --calls 50
     valgrind --tool=callgrind --collect-atstart=no --toggle-collect='fn::Plan::run_consuming*' \
         .venv-test/bin/python benchmarks/profile_step.py cnn_nobias_infer --calls 3
+    valgrind --tool=callgrind --collect-atstart=no --toggle-collect='TFE_Execute*' \
+        ~/.cache/fn/tfref/bin/python benchmarks/profile_step.py lstm_train --tf --threads 1 --calls 3
 
 Builds the workload, makes `--warmup` calls (tracing, plan, oneDNN primitive creation), prints
 `ready` to stderr, then makes `--calls` calls and prints the mean wall and CPU (all threads)
@@ -24,8 +26,16 @@ def main() -> None:
     p.add_argument("--calls", type=int, default=100)
     p.add_argument("--warmup", type=int, default=3)
     p.add_argument("--tf", action="store_true", help="TensorFlow instead of fn")
+    p.add_argument("--threads", type=int, default=0,
+                   help="threads for both systems (OMP_NUM_THREADS; TF's intra- and inter-op pools); 0: default")
     args = p.parse_args()
+    if args.threads:
+        os.environ["OMP_NUM_THREADS"] = str(args.threads)
     import bench_models
+    if args.tf and args.threads:
+        import tensorflow as tf
+        tf.config.threading.set_intra_op_parallelism_threads(args.threads)
+        tf.config.threading.set_inter_op_parallelism_threads(args.threads)
     call = bench_models.builder("tf" if args.tf else "fn")(args.workload, bench_models.make_data())
     for _ in range(args.warmup):
         call()

@@ -57,8 +57,15 @@ bool graph_is_stateful(const Graph& g);
 // lazily: only the nodes a gradient rule needs are replayed. `known_outputs` (optional, one
 // per output, nullptr: unknown) are values the outputs already had (a While gradient's stacked
 // next loop vars): the rules read them instead of a replay (tanh's gradient reads its output).
+// `values` (optional): `known` in, per node of g, the values of its outputs to use instead of a
+// replay (a While gradient's stacked intermediates; empty: replay the node); `forward` out, per
+// node, the forward values the gradient was built from (replayed or known).
+struct ForwardValues {
+  std::vector<std::vector<TensorPtr>> known, forward;
+};
 std::vector<TensorPtr> graph_gradients(const Graph& g, const std::vector<TensorPtr>& inputs,
                                        const std::vector<TensorPtr>& out_grads,
-                                       const std::vector<TensorPtr>& known_outputs = {});
+                                       const std::vector<TensorPtr>& known_outputs = {},
+                                       ForwardValues* values = nullptr);
 
 }  // namespace fn

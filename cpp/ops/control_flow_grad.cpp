@@ -34,7 +34,7 @@ TensorPtr accumulate(const TensorPtr& acc, const TensorPtr& g) {
 
 std::vector<TensorPtr> graph_gradients(const Graph& g, const std::vector<TensorPtr>& inputs,
                                        const std::vector<TensorPtr>& out_grads,
-                                       const std::vector<TensorPtr>& known_outputs) {
+                                       const std::vector<TensorPtr>& known_outputs, ForwardValues* values) {
   const int n = g.num_nodes();
   std::vector<int> input_nodes = g.arg_placeholders;
   input_nodes.insert(input_nodes.end(), g.capture_placeholders.begin(), g.capture_placeholders.end());
@@ -53,14 +53,11 @@ std::vector<TensorPtr> graph_gradients(const Graph& g, const std::vector<TensorP
       for (const NodeOutput& in : g.node(i).inputs) to_output[in.node] = 1;
   std::vector<char> active(n, 0), needed(n, 0);
   for (int i = 0; i < n; ++i) active[i] = from_input[i] && to_output[i];
-  // Forward values the gradient rules read: the active nodes and everything they depend on.
-  for (int i = n - 1; i >= 0; --i) {
-    if (active[i]) needed[i] = 1;
-    if (needed[i])
-      for (const NodeOutput& in : g.node(i).inputs) needed[in.node] = 1;
-  }
   std::vector<std::vector<TensorPtr>> value(n);
   for (size_t k = 0; k < input_nodes.size(); ++k) value[input_nodes[k]] = {inputs[k]};
+  if (values && values->known.size() == static_cast<size_t>(n))
+    for (int i = 0; i < n; ++i)
+      if (value[i].empty() && values->known[i].size() == g.node(i).outputs.size()) value[i] = values->known[i];
   for (size_t k = 0; k < known_outputs.size() && k < g.outputs.size(); ++k) {
     const NodeOutput& o = g.outputs[k];
     const TensorPtr& v = known_outputs[k];
@@ -68,6 +65,13 @@ std::vector<TensorPtr> graph_gradients(const Graph& g, const std::vector<TensorP
     if (v && value[o.node].empty() && g.node(o.node).outputs.size() == 1 &&
         v->dtype() == g.node(o.node).outputs[0].dtype)
       value[o.node] = {v};
+  }
+  // Forward values the gradient rules read: the active nodes, their inputs, and what those
+  // depend on up to the known values.
+  for (int i = n - 1; i >= 0; --i) {
+    if (active[i]) needed[i] = 1;
+    if (active[i] || (needed[i] && value[i].empty()))
+      for (const NodeOutput& in : g.node(i).inputs) needed[in.node] = 1;
   }
   for (int i = 0; i < n; ++i) {
     if (!needed[i] || !value[i].empty()) continue;
@@ -77,6 +81,7 @@ std::vector<TensorPtr> graph_gradients(const Graph& g, const std::vector<TensorP
     for (const NodeOutput& o : node.inputs) in.push_back(value[o.node][o.index]);
     value[i] = dispatch(*node.def, in, node.attrs, node.name);
   }
+  if (values) values->forward = value;
   std::vector<std::vector<TensorPtr>> grad(n);
   for (int i = 0; i < n; ++i) grad[i].resize(g.node(i).outputs.size());
   for (size_t k = 0; k < g.outputs.size(); ++k) {

@@ -34,9 +34,10 @@ NodeOutput local(GraphBuilder& b, TensorPtr t) {
 }
 
 // Runs graph `g` in the current context on `inputs` (bound to its arg then capture
-// placeholders) and returns its outputs. Only the nodes the outputs depend on run, so side
-// effects of the forward loop (prints, assignments) are not repeated.
-std::vector<TensorPtr> replay(const Graph& g, const std::vector<TensorPtr>& inputs) {
+// placeholders) and returns its outputs, then the outputs of nodes `extra`. Only the nodes
+// these depend on run, so side effects of the forward loop (prints, assignments) are not repeated.
+std::vector<TensorPtr> replay(const Graph& g, const std::vector<TensorPtr>& inputs,
+                              const std::vector<int>& extra = {}) {
   std::vector<std::vector<TensorPtr>> value(g.num_nodes());
   std::vector<int> ph = g.arg_placeholders;
   ph.insert(ph.end(), g.capture_placeholders.begin(), g.capture_placeholders.end());
@@ -44,6 +45,7 @@ std::vector<TensorPtr> replay(const Graph& g, const std::vector<TensorPtr>& inpu
   for (size_t k = 0; k < ph.size(); ++k) value[ph[k]] = {inputs[k]};
   std::vector<char> needed(g.num_nodes(), 0);
   for (const NodeOutput& o : g.outputs) needed[o.node] = 1;
+  for (int e : extra) needed[e] = 1;
   for (int i = g.num_nodes() - 1; i >= 0; --i)
     if (needed[i])
       for (const NodeOutput& in : g.node(i).inputs) needed[in.node] = 1;
@@ -57,11 +59,87 @@ std::vector<TensorPtr> replay(const Graph& g, const std::vector<TensorPtr>& inpu
   }
   std::vector<TensorPtr> out;
   for (const NodeOutput& o : g.outputs) out.push_back(value[o.node][o.index]);
+  for (int e : extra) out.insert(out.end(), value[e].begin(), value[e].end());
+  return out;
+}
+
+// Per node of body graph `g`: whether its value can change from one iteration to the next
+// (it depends on a loop var, or on a stateful op other than a variable read).
+std::vector<char> varying_nodes(const Graph& g) {
+  std::vector<char> v(g.num_nodes(), 0);
+  for (int p : g.arg_placeholders) v[p] = 1;
+  for (int i = 0; i < g.num_nodes(); ++i) {
+    const Node& node = g.node(i);
+    if (node.def && node.def->stateful && node.op != "ReadVariableOp") v[i] = 1;
+    for (const NodeOutput& in : node.inputs)
+      if (v[in.node]) v[i] = 1;
+  }
+  return v;
+}
+
+// The body nodes whose values the gradient graph just built in builder `b` reads (`fv`: the
+// forward values graph_gradients used), to be stacked by the forward loop instead of
+// recomputed each backward iteration, as TF's While gradient accumulates intermediates: the
+// matmuls of an RNN cell are then not run again. Loop vars (stacked anyway), loop-invariant
+// values and single-output nodes among the body's outputs (stacked as the next loop vars) are
+// left out, and so are nodes with a non-POD output (TensorLists, handles).
+std::vector<int> intermediates_to_stack(const Graph& body, const GraphBuilder& b, const ForwardValues& fv) {
+  const Graph& pg = *b.graph();
+  std::vector<int> owner(pg.num_nodes(), -1);  // a probe node holding a forward value -> its body node
+  std::vector<char> forward_node(pg.num_nodes(), 0);
+  for (size_t i = 0; i < fv.forward.size(); ++i)
+    for (const TensorPtr& t : fv.forward[i])
+      if (t && !t->is_eager() && t->graph_id == pg.id() && t->node >= 0 && t->node < pg.num_nodes()) {
+        forward_node[t->node] = 1;
+        owner[t->node] = static_cast<int>(i);
+      }
+  std::vector<char> is_placeholder(body.num_nodes(), 0), is_output(body.num_nodes(), 0);
+  for (int p : body.arg_placeholders) is_placeholder[p] = 1;
+  for (int p : body.capture_placeholders) is_placeholder[p] = 1;
+  for (const NodeOutput& o : body.outputs)
+    if (body.node(o.node).outputs.size() == 1) is_output[o.node] = 1;
+  const std::vector<char> varying = varying_nodes(body);
+  std::vector<char> read(body.num_nodes(), 0);
+  for (int p = 0; p < pg.num_nodes(); ++p) {
+    if (forward_node[p]) continue;
+    for (const NodeOutput& in : pg.node(p).inputs)
+      if (forward_node[in.node]) read[owner[in.node]] = 1;
+  }
+  std::vector<int> out;
+  for (int i = 0; i < body.num_nodes(); ++i) {
+    if (!read[i] || is_placeholder[i] || is_output[i] || !varying[i] || body.node(i).op == "Const") continue;
+    bool pod = !body.node(i).outputs.empty();
+    for (const TensorSpec& spec : body.node(i).outputs) pod = pod && is_pod(spec.dtype);
+    if (pod) out.push_back(i);
+  }
   return out;
 }
 
 Attrs list_attrs(const TensorSpec& s) {
   return Attrs{{"element_dtype", s.dtype}, {"element_shape", s.dtype == DType::Variant ? Shape{} : s.shape}};
+}
+
+// When `t`, a value of builder `b`'s graph, is MatMul(A, B, transpose_a=True) (through
+// Identity nodes) of static rank-2 float operands -- a matmul's weight gradient, a sum over the
+// rows of A and B -- its operands; else two nodes -1. Summed over the iterations of a loop it
+// is one matmul of the operands stacked over time: [A_1; ...; A_T]^T [B_1; ...; B_T].
+std::pair<NodeOutput, NodeOutput> row_contraction(const GraphBuilder& b, const TensorPtr& t) {
+  const std::pair<NodeOutput, NodeOutput> none{NodeOutput{-1, 0}, NodeOutput{-1, 0}};
+  const Graph& g = *b.graph();
+  if (!t || t->is_eager() || t->graph_id != g.id()) return none;
+  NodeOutput o{t->node, t->index};
+  while (g.node(o.node).op == "Identity" && g.node(o.node).inputs.size() == 1) o = g.node(o.node).inputs[0];
+  const Node& mm = g.node(o.node);
+  if (mm.op != "MatMul" || mm.inputs.size() != 2 || !mm.attrs.get_or("transpose_a", false) ||
+      mm.attrs.get_or("transpose_b", false))
+    return none;
+  for (const NodeOutput& in : mm.inputs) {
+    const TensorSpec& spec = g.node(in.node).outputs.at(in.index);
+    if ((spec.dtype != DType::Float32 && spec.dtype != DType::Float64) || !spec.shape.has_rank() ||
+        spec.shape.rank() != 2 || spec.shape.num_elements() < 0)
+      return none;
+  }
+  return {mm.inputs[0], mm.inputs[1]};
 }
 
 TensorPtr capture(GraphBuilder& b, const TensorPtr& outer, const char* name) {
@@ -86,8 +164,8 @@ class WhileGradient {
   }
 
   std::vector<TensorPtr> run() {
-    accumulating_forward();
     probe_gradients();
+    accumulating_forward();
     capture_zeros();
     return backward();
   }
@@ -105,11 +183,13 @@ class WhileGradient {
       TensorPtr counter = b.add_placeholder("iteration", counter_spec_);
       std::vector<TensorPtr> args, lists;
       for (size_t k = 0; k < n_; ++k) args.push_back(b.add_placeholder("loop_var", var_spec_[k]));
-      for (size_t k = 0; k < n_; ++k) lists.push_back(b.add_placeholder("accumulator", list_spec_));
+      for (size_t k = 0; k < n_ + inter_spec_.size(); ++k)
+        lists.push_back(b.add_placeholder("accumulator", list_spec_));
       for (size_t j = 0; j < m_; ++j) args.push_back(capture(b, gc_.inputs[n_ + j], "capture"));
-      std::vector<TensorPtr> outs = replay(b.graph()->name() == "while_cond_acc" ? *cond_ : *body_, args);
+      const bool is_cond = b.graph()->name() == "while_cond_acc";
+      std::vector<TensorPtr> outs = is_cond ? replay(*cond_, args) : replay(*body_, args, inter_);
       std::vector<NodeOutput> res;
-      if (b.graph()->name() == "while_cond_acc") {
+      if (is_cond) {
         res.push_back(local(b, outs.at(0)));
       } else {
         res.push_back(local(b, dispatch1("AddV2", {counter, scalar_i32(1)})));
@@ -125,6 +205,12 @@ class WhileGradient {
           a.set("resize_if_index_out_of_bounds", true);
           res.push_back(local(b, dispatch1("TensorListSetItem", {lists[k], next, outs.at(k)}, std::move(a))));
         }
+        // The intermediates the gradient reads, at the same index as the iteration's outputs.
+        for (size_t q = 0; q < inter_spec_.size(); ++q) {
+          Attrs a = list_attrs(inter_spec_[q]);
+          a.set("resize_if_index_out_of_bounds", true);
+          res.push_back(local(b, dispatch1("TensorListSetItem", {lists[n_ + q], next, outs.at(n_ + q)}, std::move(a))));
+        }
       }
       b.graph()->outputs = res;
     }
@@ -136,6 +222,8 @@ class WhileGradient {
       TensorPtr empty = dispatch1("TensorListReserve", {scalar_i32(0)}, list_attrs(var_spec_[k]));
       init.push_back(dispatch1("TensorListSetItem", {empty, scalar_i32(0), gc_.inputs[k]}, std::move(a)));
     }
+    for (const TensorSpec& spec : inter_spec_)
+      init.push_back(dispatch1("TensorListReserve", {scalar_i32(0)}, list_attrs(spec)));
     std::vector<TensorPtr> acc = build_while(init, *fwd[0], *fwd[1], max_iter_, "while_acc");
     // In a graph, name the forward loop this one repeats: passes/merge_forward_while.cpp lets
     // it replace the forward loop (one forward pass per call, as TF's rewritten While).
@@ -145,11 +233,12 @@ class WhileGradient {
       if (f && !f->is_eager() && f->graph_id == id && !acc[0]->is_eager() && acc[0]->graph_id == id) {
         Attrs& a = cur->graph()->mutable_node(acc[0]->node).attrs;
         a.set("_forward_while", static_cast<int64_t>(f->node));
-        a.set("_forward_body", static_cast<int64_t>(body_->id()));  // which loop, beyond its index
+        a.set("_forward_body", static_cast<int64_t>(body_->id()));                  // which loop, beyond its index
+        a.set("_forward_intermediates", static_cast<int64_t>(inter_spec_.size()));  // stacks after the vars'
       }
     }
     iterations_ = acc[0];
-    stacks_.assign(acc.begin() + 1 + static_cast<std::ptrdiff_t>(n_), acc.end());
+    stacks_.assign(acc.begin() + 1 + static_cast<std::ptrdiff_t>(n_), acc.end());  // vars', then intermediates
   }
 
   // Which inputs receive gradients, and their types: backpropagate once through the body.
@@ -165,7 +254,12 @@ class WhileGradient {
     for (size_t j = 0; j < m_; ++j) ins.push_back(probe.add_placeholder("c", cap_spec_[j]));
     for (size_t k = 0; k < n_; ++k)
       if (carries_gradient(var_spec_[k].dtype)) og[k] = probe.add_placeholder("g", var_spec_[k]);
-    std::vector<TensorPtr> g = graph_gradients(*body_, ins, og);
+    ForwardValues fv;
+    std::vector<TensorPtr> g = graph_gradients(*body_, ins, og, {}, &fv);
+    inter_ = intermediates_to_stack(*body_, probe, fv);
+    inter_spec_.clear();
+    for (int i : inter_)
+      for (const TensorSpec& spec : body_->node(i).outputs) inter_spec_.push_back(spec);
     for (size_t k = 0; k < n_; ++k) {
       var_grad_[k] = carries_gradient(var_spec_[k].dtype);
       var_grad_spec_[k] = TensorSpec{var_spec_[k].dtype, grad_shape(var_spec_[k].shape, {g[k], gc_.out_grads[k]})};
@@ -175,6 +269,30 @@ class WhileGradient {
         cap_grad_[j] = 1;
         cap_grad_spec_[j] = TensorSpec{g[n_ + j]->dtype(), g[n_ + j]->shape()};
       }
+    plan_hoisting(probe, g);
+  }
+
+  // Capture gradients that are one matmul over rows per iteration (a weight's gradient
+  // x_t^T @ dz_t) are not summed in the backward loop: its operands are stacked, and one large
+  // matmul after the loop sums them all (fewer, larger matmuls). Operands shared by several
+  // gradients (an LSTM's dz_t feeds both weights') get one stack.
+  void plan_hoisting(const GraphBuilder& probe, const std::vector<TensorPtr>& g) {
+    hoist_.assign(m_, {-1, -1});
+    hoist_spec_.clear();
+    std::vector<NodeOutput> seen;
+    auto slot = [&](const NodeOutput& o) {
+      for (size_t q = 0; q < seen.size(); ++q)
+        if (seen[q] == o) return static_cast<int>(q);
+      seen.push_back(o);
+      hoist_spec_.push_back(probe.graph()->node(o.node).outputs.at(o.index));
+      return static_cast<int>(seen.size() - 1);
+    };
+    for (size_t j = 0; j < m_; ++j) {
+      if (!cap_grad_[j]) continue;
+      auto ab = row_contraction(probe, g[n_ + j]);
+      if (ab.first.node < 0 || g[n_ + j]->dtype() != cap_grad_spec_[j].dtype) continue;
+      hoist_[j] = {slot(ab.first), slot(ab.second)};
+    }
   }
 
   // The captures' gradient sums start at zero (a variable's: zeros like its value).
@@ -197,7 +315,7 @@ class WhileGradient {
 
   // The backward body: one iteration's gradients from the stacked inputs and outputs.
   std::vector<NodeOutput> backward_body(GraphBuilder& b, const TensorPtr& i, const std::vector<TensorPtr>& g,
-                                        const std::vector<TensorPtr>& c, const std::vector<TensorPtr>& lists) {
+                                        const std::vector<TensorPtr>& c, std::vector<TensorPtr> lists) {
     std::vector<NodeOutput> res;
     TensorPtr prev = dispatch1("Sub", {i, scalar_i32(1)});
     std::vector<TensorPtr> ins, outs;
@@ -206,17 +324,49 @@ class WhileGradient {
       outs.push_back(dispatch1("TensorListGetItem", {lists[k], i}, list_attrs(var_spec_[k])));
     }
     for (size_t j = 0; j < m_; ++j) ins.push_back(capture(b, gc_.inputs[n_ + j], "capture"));
-    std::vector<TensorPtr> grads = graph_gradients(*body_, ins, g, outs);
+    ForwardValues fv;
+    fv.known.resize(body_->num_nodes());
+    size_t q = 0;
+    for (int node : inter_)
+      for (size_t k = 0; k < body_->node(node).outputs.size(); ++k, ++q)
+        fv.known[node].push_back(dispatch1("TensorListGetItem", {lists[n_ + q], i}, list_attrs(inter_spec_[q])));
+    std::vector<TensorPtr> grads = graph_gradients(*body_, ins, g, outs, &fv);
     res.push_back(local(b, prev));
     for (size_t k : gv_) res.push_back(local(b, grads[k] ? grads[k] : zeros_like(ins[k])));
+    // The hoisted gradients' operands, written at the iteration's index (the probe's plan; a
+    // gradient whose operands do not fit it is summed here as the others).
+    const size_t first_hoisted = n_ + inter_spec_.size();
+    std::vector<TensorPtr> operand(hoist_spec_.size());
+    hoisted_.assign(m_, 0);
+    for (size_t j : gcap_) {
+      if (hoist_[j].first < 0) continue;
+      auto ab = row_contraction(b, grads[n_ + j]);
+      if (ab.first.node < 0) continue;
+      TensorPtr x = b.symbolic(ab.first.node, ab.first.index), y = b.symbolic(ab.second.node, ab.second.index);
+      TensorPtr &sx = operand[hoist_[j].first], &sy = operand[hoist_[j].second];
+      auto fits = [](const TensorPtr& have, const TensorPtr& v) {
+        return !have || (have->node == v->node && have->index == v->index);
+      };
+      if (!fits(sx, x) || !fits(sy, y)) continue;
+      sx = x;
+      sy = y;
+      hoisted_[j] = 1;
+    }
+    for (size_t q = 0; q < operand.size(); ++q) {
+      if (!operand[q]) continue;
+      Attrs a = list_attrs(hoist_spec_[q]);
+      a.set("resize_if_index_out_of_bounds", true);
+      lists[first_hoisted + q] =
+          dispatch1("TensorListSetItem", {lists[first_hoisted + q], prev, operand[q]}, std::move(a));
+    }
     for (size_t j : gcap_) {
       TensorPtr sum = c[j];
-      if (grads[n_ + j])
+      if (grads[n_ + j] && !hoisted_[j])
         sum = c[j]->dtype() == DType::Variant ? dispatch1("AddN", {c[j], grads[n_ + j]}, Attrs{{"N", int64_t{2}}})
                                               : dispatch1("AddV2", {c[j], grads[n_ + j]});
       res.push_back(local(b, sum));
     }
-    for (size_t k = 0; k < n_; ++k) res.push_back(local(b, lists[k]));
+    for (const TensorPtr& l : lists) res.push_back(local(b, l));
     return res;
   }
 
@@ -236,7 +386,8 @@ class WhileGradient {
       std::vector<TensorPtr> g(n_), c(m_), lists;
       for (size_t k : gv_) g[k] = b.add_placeholder("grad", var_grad_spec_[k]);
       for (size_t j : gcap_) c[j] = b.add_placeholder("capture_grad", cap_grad_spec_[j]);
-      for (size_t k = 0; k < n_; ++k) lists.push_back(b.add_placeholder("accumulator", list_spec_));
+      for (size_t k = 0; k < n_ + inter_spec_.size() + hoist_spec_.size(); ++k)
+        lists.push_back(b.add_placeholder("accumulator", list_spec_));
       b.graph()->outputs = which ? backward_body(b, i, g, c, lists)
                                  : std::vector<NodeOutput>{local(b, dispatch1("Greater", {i, scalar_i32(0)}))};
     }
@@ -244,10 +395,29 @@ class WhileGradient {
     for (size_t k : gv_) binit.push_back(gc_.out_grads[k] ? gc_.out_grads[k] : zeros_like(gc_.outputs[k]));
     for (size_t j : gcap_) binit.push_back(cap_zero_[j]);
     for (auto& s : stacks_) binit.push_back(s);
+    for (const TensorSpec& spec : hoist_spec_)
+      binit.push_back(dispatch1("TensorListReserve", {scalar_i32(0)}, list_attrs(spec)));
     std::vector<TensorPtr> out = build_while(binit, *bwd[0], *bwd[1], -1, "while_grad");
     std::vector<TensorPtr> result(gc_.inputs.size());
     for (size_t q = 0; q < gv_.size(); ++q) result[gv_[q]] = out[1 + q];
     for (size_t q = 0; q < gcap_.size(); ++q) result[n_ + gcap_[q]] = out[1 + gv_.size() + q];
+    // The hoisted sums: each operand stacked over the iterations as rows, one matmul.
+    const size_t lists_at = 1 + gv_.size() + gcap_.size() + n_ + inter_spec_.size();
+    std::vector<TensorPtr> rows(hoist_spec_.size());
+    auto stacked_rows = [&](int q) {
+      if (!rows[q]) {
+        const TensorSpec& spec = hoist_spec_[q];
+        Attrs a = list_attrs(spec);
+        a.set("num_elements", int64_t{-1});
+        TensorPtr st = dispatch1("TensorListStack", {out[lists_at + q]}, std::move(a));
+        rows[q] = dispatch1("Reshape", {st, grad::int_vector({-1, spec.shape[1]})});
+      }
+      return rows[q];
+    };
+    for (size_t j : gcap_)
+      if (hoisted_[j])
+        result[n_ + j] = dispatch1("MatMul", {stacked_rows(hoist_[j].first), stacked_rows(hoist_[j].second)},
+                                   Attrs{{"transpose_a", true}, {"transpose_b", false}});
     return result;
   }
 
@@ -256,8 +426,13 @@ class WhileGradient {
   size_t n_ = 0, m_ = 0;  // loop vars, captures
   int64_t max_iter_ = -1;
   std::vector<TensorSpec> var_spec_, cap_spec_;
-  TensorPtr iterations_;           // the accumulating loop's iteration count
-  std::vector<TensorPtr> stacks_;  // per loop var: its value at each iteration
+  TensorPtr iterations_;                    // the accumulating loop's iteration count
+  std::vector<TensorPtr> stacks_;           // per loop var: its value at each iteration; then per intermediate
+  std::vector<int> inter_;                  // the body nodes whose values are stacked (intermediates_to_stack)
+  std::vector<TensorSpec> inter_spec_;      // their outputs, one stack each
+  std::vector<std::pair<int, int>> hoist_;  // per capture: its gradient's operand stacks, or -1 (plan_hoisting)
+  std::vector<TensorSpec> hoist_spec_;      // per operand stack: the operand
+  std::vector<char> hoisted_;               // per capture: its gradient is summed after the loop
   std::vector<char> var_grad_, cap_grad_;
   std::vector<TensorSpec> var_grad_spec_, cap_grad_spec_;
   std::vector<TensorPtr> cap_zero_;

@@ -31,14 +31,17 @@ int forward_of(const Graph& g, int a) {
   const int w = static_cast<int>(*wi);
   const Node& fw = g.node(w);
   if (!is_while(fw)) return -1;
+  // The accumulating loop's vars: iteration, the forward vars, their stacks, `s` stacks of
+  // intermediates (ops/while_grad.cpp); then the forward loop's captures.
   const size_t n = fw.outputs.size();
-  if (fw.inputs.size() < n || acc.outputs.size() != 1 + 2 * n) return -1;
-  const size_t m = fw.inputs.size() - n;
-  if (acc.inputs.size() != 1 + 2 * n + m) return -1;
+  const int64_t s = acc.attrs.get_or<int64_t>("_forward_intermediates", 0);
+  if (s < 0 || fw.inputs.size() < n || acc.outputs.size() != 1 + 2 * n + static_cast<size_t>(s)) return -1;
+  const size_t m = fw.inputs.size() - n, vars = 1 + 2 * n + static_cast<size_t>(s);
+  if (acc.inputs.size() != vars + m) return -1;
   for (size_t k = 0; k < n; ++k)
     if (!(acc.inputs[1 + k] == fw.inputs[k])) return -1;
   for (size_t j = 0; j < m; ++j)
-    if (!(acc.inputs[1 + 2 * n + j] == fw.inputs[n + j])) return -1;
+    if (!(acc.inputs[vars + j] == fw.inputs[n + j])) return -1;
   if (acc.attrs.get_or<int64_t>("maximum_iterations", -1) != fw.attrs.get_or<int64_t>("maximum_iterations", -1))
     return -1;
   auto cond = fw.attrs.get<std::shared_ptr<Graph>>("cond");

@@ -16,7 +16,8 @@ with open(os.path.join(os.path.dirname(__file__), "tf_op_defs.json")) as _f:
 
 # fn's own ops (no TF op of that name): the executor's and the bindings' helpers, gradients TF
 # computes in Python, fn's fused kernels and its MPI collectives.
-FN_ONLY = {"CollectiveAllGather", "CollectiveAllReduce", "CollectiveBroadcast", "CustomGradient", "LogSoftmaxGrad",
+FN_ONLY = {"CollectiveAllGather", "CollectiveAllReduce", "CollectiveAllReduceDone", "CollectiveAllReduceStart",
+           "CollectiveBroadcast", "CustomGradient", "LogSoftmaxGrad",
            "PyCall", "SoftmaxGrad"}
 
 

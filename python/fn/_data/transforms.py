@@ -149,7 +149,7 @@ def traced_predicate(predicate: Callable, element_spec: Any, name: str) -> "Trac
     func = TracedFunction(predicate, element_spec, name)
     out = func.output_spec
     if not (isinstance(out, TensorSpec) and out.dtype == bool_ and out.shape.rank == 0):
-        raise ValueError("Invalid `predicate`. `predicate` must return a `tf.bool` scalar tensor, "
+        raise ValueError("Invalid `predicate`. `predicate` must return a `fn.bool` scalar tensor, "
                          f"but its return type is {structure.spec_text(out)}.")
     return func
 
