@@ -152,9 +152,9 @@ void init_tensor(py::module_& m) {
       [](py::handle value, py::handle dtype) {
         if (!dtype.is_none()) {
           DType d = dtype_from_py(dtype);
-          return to_eager(value, &d);
+          return current_builder() ? graph_constant(value, &d, nullptr) : to_eager(value, &d);
         }
-        return to_eager(value, nullptr);
+        return current_builder() ? graph_constant(value, nullptr, nullptr) : to_eager(value, nullptr);
       },
       py::arg("value"), py::arg("dtype") = py::none());
   m.def(

@@ -38,6 +38,7 @@ EagerPtr scalar_of(py::handle v, DType d) {
     cannot_convert(v, d);
   }
   if (!is_pod(d)) cannot_convert(v, d);
+  if (PyUnicode_Check(v.ptr())) py_utf8(v);  // a lone surrogate: TF's ValueError before the dtype's
   if (PyUnicode_Check(v.ptr()) || PyBytes_Check(v.ptr())) cannot_convert(v, d);
   if (d == DType::Bool && !PyBool_Check(v.ptr())) cannot_convert(v, d);  // TF: no int -> bool
   auto t = make_tensor(d, Shape{});
@@ -85,6 +86,16 @@ EagerPtr from_python_scalar(py::handle v, const DType* dtype) {
   return scalar_of(v, DType::String);
 }
 
+// A leaf of a nested list/tuple that is not str/bytes.
+bool has_non_string_leaf(py::handle v) {
+  if (PyList_Check(v.ptr()) || PyTuple_Check(v.ptr())) {
+    for (py::handle x : py::reinterpret_borrow<py::sequence>(v))
+      if (has_non_string_leaf(x)) return true;
+    return false;
+  }
+  return !PyUnicode_Check(v.ptr()) && !PyBytes_Check(v.ptr()) && !is_numpy_scalar(v) && !is_ndarray(v);
+}
+
 // Nested Python sequences go through NumPy, then TF's defaults: Python ints -> int32 (int64
 // when out of range), Python floats -> float32.
 EagerPtr from_sequence(py::handle v, const DType* dtype) {
@@ -100,6 +111,8 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
     throw;
   }
   std::string kind = py::str(arr.attr("dtype").attr("kind"));
+  if ((kind == "U" || kind == "S") && has_non_string_leaf(v))  // NumPy made [2, 'a'] strings
+    throw_error(Code::ValueError, "Can't convert Python sequence with mixed types to Tensor.");
   if (kind == "O") {
     // Mixed objects: tensors inside lists (tf.constant([t1, t2])) or ragged data.
     py::list flat;
@@ -186,8 +199,17 @@ EagerPtr to_eager(py::handle value, const DType* dtype) {
   PyObject* p = value.ptr();
   if (is_ndarray(value) || is_numpy_scalar(value)) {
     py::object arr = py::module_::import("numpy").attr("asarray")(value);
+    if (current_builder() && (!dtype || *dtype == DType::String) &&
+        py::str(arr.attr("dtype").attr("kind")).cast<std::string>() == "O")
+      for (py::handle x : arr.attr("ravel")())  // TF's make_tensor_proto reads objects as strings
+        if (!PyUnicode_Check(x.ptr()) && !PyBytes_Check(x.ptr()))
+          throw_error(Code::TypeError, "Expected binary or unicode string, got ", std::string(py::repr(x)));
     auto t = tensor_from_ndarray(arr, true);
     if (dtype && *dtype != t->dtype()) {
+      if (*dtype == DType::String && t->dtype() != DType::String && !current_builder() && t->num_elements() > 0)
+        throw_error(Code::ValueError, "Failed to convert a NumPy array to a Tensor (Unsupported object type ",
+                    std::string(py::str(py::type::of(arr.attr("flat")[py::int_(0)].attr("item")()).attr("__name__"))),
+                    ").");  // TF reads the numbers as objects that must be strings
       if (*dtype == DType::String || t->dtype() == DType::String) cannot_convert(value, *dtype);
       return cast_tensor(t, *dtype);
     }
@@ -240,6 +262,40 @@ TensorPtr autopack(py::handle v, DType dtype) {
 
 }  // namespace
 
+namespace {
+bool is_message(const Error& e, const char* text) { return std::string(e.what()) == text; }
+}  // namespace
+
+EagerPtr graph_constant(py::handle value, const DType* dtype, const DType* hint) {
+  static const char* kRange = "Can't convert Python sequence with out-of-range integer to Tensor.";
+  static const char* kMixed = "Can't convert Python sequence with mixed types to Tensor.";
+  auto failed = [&](const Error& e, bool typed) {
+    if (typed && is_message(e, kRange)) {
+      PyErr_SetString(PyExc_OverflowError, "Python int too large to convert to C long");
+      throw py::error_already_set();
+    }
+    if (is_message(e, kRange) || is_message(e, kMixed))
+      throw_error(Code::TypeError, "Failed to convert elements of ", std::string(py::repr(value)),
+                  " to Tensor. Consider casting elements to a supported type. See "
+                  "https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF dtypes.");
+    throw e;
+  };
+  if (!dtype && hint) {
+    try {
+      return to_eager(value, hint);
+    } catch (const Error& e) {
+      if (is_message(e, kRange)) failed(e, true);
+    }
+    try {
+      return to_eager(value, nullptr);
+    } catch (const Error& e) { failed(e, false); }
+  }
+  try {
+    return to_eager(value, dtype);
+  } catch (const Error& e) { failed(e, dtype != nullptr); }
+  return nullptr;  // not reached: failed() throws
+}
+
 TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* hint, const std::string& const_name) {
   if ((PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) && current_builder()) {
     std::optional<DType> first;
@@ -257,6 +313,10 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
     return r.cast<TensorPtr>();
   }
   EagerPtr e;
+  if (current_builder()) {
+    e = graph_constant(value, dtype, hint);
+    return dispatch1("Const", {}, Attrs{{"value", e}, {"dtype", e->dtype()}}, const_name);
+  }
   if (!dtype && hint) {
     try {
       e = to_eager(value, hint);
@@ -264,7 +324,6 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
   } else {
     e = to_eager(value, dtype);
   }
-  if (current_builder()) return dispatch1("Const", {}, Attrs{{"value", e}, {"dtype", e->dtype()}}, const_name);
   return e;
 }
 

@@ -19,6 +19,10 @@ TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* h
                             const std::string& const_name = "");
 // Always an eager tensor (never adds graph nodes): Python data -> EagerTensor.
 EagerPtr to_eager(py::handle value, const DType* dtype);
+// to_eager for a constant of the graph being traced: the errors of TF's make_tensor_proto (a
+// Python int past 64 bits: OverflowError when a dtype is asked for or hinted, else TypeError, as
+// for mixed types).
+EagerPtr graph_constant(py::handle value, const DType* dtype, const DType* hint);
 Attrs attrs_from_py(py::handle dict);
 // A Python str as UTF-8 (TF's ValueError for lone surrogates).
 std::string py_utf8(py::handle s);

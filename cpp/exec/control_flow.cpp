@@ -27,6 +27,16 @@ struct InterruptPoll {
   }
 };
 
+}  // namespace
+
+void poll_interrupt() {
+  thread_local unsigned calls = 0;
+  thread_local InterruptPoll poll;
+  if ((++calls & 63u) == 0) poll();
+}
+
+namespace {
+
 // The compiled plan of sub-graph `attr`, cached in the node's SubgraphCache slot `slot`.
 std::shared_ptr<const Plan> subplan(const Attrs& attrs, const char* attr, size_t slot) {
   const auto& graph = attrs.get<std::shared_ptr<Graph>>(attr);

@@ -23,4 +23,8 @@ void add_control_flow_kernels(OpRegistry& r);
 // interrupted.
 void set_interrupt_check(void (*check)());
 
+// The same check between the steps of a graph run, at most every 20 ms per thread (a clock read
+// every 64 calls): a long straight-line graph (many heavy ops, no loop) stops at the next step.
+void poll_interrupt();
+
 }  // namespace fn

@@ -164,6 +164,25 @@ std::vector<EagerPtr> Plan::run(const EagerPtr* inputs, size_t count) const {
   return run_consuming(const_cast<EagerPtr*>(inputs), count, 0);  // moves nothing
 }
 
+namespace {
+// An op the graph accepts but no kernel runs for its dtype: eagerly TF's NotFoundError ("Could
+// not find device for node: {{node Op}} = Op[T=DT_HALF]"), in a graph the InvalidArgumentError
+// of TF's kernel lookup when the function is instantiated.
+void no_kernel_in_graph(const Error& e, const std::string& op, const std::string& node) {
+  static const std::string head = "Could not find device for node: ";
+  std::string msg = e.what();
+  if (e.code() != Code::NotFound || msg.rfind(head, 0) != 0) return;
+  std::string attrs;
+  size_t open = msg.find(" = " + op + "[");
+  if (open != std::string::npos) {
+    size_t start = open + 4 + op.size(), close = msg.find(']', start);
+    if (close != std::string::npos) attrs = msg.substr(start, close - start);
+  }
+  throw_error(Code::InvalidArgument, "No OpKernel was registered to support Op '", op, "' used by {{node ", node,
+              "}} with these attrs: [", attrs, "]\nRegistered devices: [CPU]\n\t [[{{node ", node, "}}]]");
+}
+}  // namespace
+
 std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t n_move) const {
   if (count != input_slots_.size())
     throw_error(Code::InvalidArgument, "expected ", input_slots_.size(), " inputs, got ", count);
@@ -180,6 +199,7 @@ std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t
   std::vector<EagerPtr>& in = pooled.in();
   in.reserve(max_inputs_);
   for (const Step& st : steps_) {
+    poll_interrupt();
     in.clear();
     for (size_t j = 0; j < st.in_slots.size(); ++j) {
       EagerPtr& v = slots[st.in_slots[j]];
@@ -192,6 +212,7 @@ std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t
     try {
       out = run_kernel(*st.def, in, st.node->attrs, st.node->name);
     } catch (const Error& e) {
+      no_kernel_in_graph(e, st.node->op, st.node->name);
       std::string msg = e.what();
       if (msg.find("{{node") == std::string::npos) msg += "\n\t [[{{node " + st.node->name + "}}]]";
       throw Error(e.code(), msg);

@@ -76,7 +76,39 @@ void OpRegistry::set_kernel(const std::string& name, KernelFn kernel) {
   throw_error(Code::NotFound, "Op type not registered '", name, "'");
 }
 
+namespace {
+
+// An attr outside its allowed values: op_def_library's ValueError (strings) or TypeError (types)
+// while tracing, the kernel's InvalidArgument eagerly.
+void check_attr_allowed(const OpDef& op, const AttrAllowed& a, const Attrs& attrs, bool tracing) {
+  const AttrValue* v = attrs.find(a.attr);
+  if (!v) return;
+  if (const std::string* s = std::get_if<std::string>(v)) {
+    if (a.values.empty() || std::find(a.values.begin(), a.values.end(), *s) != a.values.end()) return;
+    std::string list;
+    for (const std::string& x : a.values) list += (list.empty() ? "\"" : ", \"") + x + "\"";
+    if (tracing)
+      throw_error(Code::ValueError, "Attr '", a.attr, "' of '", op.name, "' Op passed string '", *s, "' not in: ", list,
+                  ".");
+    throw_error(Code::InvalidArgument, "Value for attr '", a.attr, "' of \"", *s,
+                "\" is not in the list of allowed values: ", list, "\n\t; NodeDef: {{node ", op.name, "}}");
+  }
+  if (const DType* d = std::get_if<DType>(v)) {
+    if (a.types.empty() || std::find(a.types.begin(), a.types.end(), *d) != a.types.end()) return;
+    std::string list = type_list(a.types, tracing);
+    for (const std::string& x : a.extra) list += ", " + x;
+    if (tracing)
+      throw_error(Code::TypeError, "Value passed to parameter '", a.attr, "' has DataType ", dtype_name(*d),
+                  " not in list of allowed values: ", list);
+    throw_error(Code::InvalidArgument, "Value for attr '", a.attr, "' of ", tf_type_string(*d),
+                " is not in the list of allowed values: ", list, "\n\t; NodeDef: {{node ", op.name, "}}");
+  }
+}
+
+}  // namespace
+
 void check_op_inputs(const OpDef& op, const std::vector<DType>& dtypes, const Attrs& attrs, bool tracing) {
+  for (const AttrAllowed& a : op.attr_allowed) check_attr_allowed(op, a, attrs, tracing);
   for (const auto& m : op.attr_mins) {
     const AttrValue* v = attrs.find(m.first);
     const int64_t* x = v ? std::get_if<int64_t>(v) : nullptr;

@@ -68,6 +68,15 @@ struct InputType {
   std::vector<DType> allowed;
 };
 
+// A string or type attr's allowed values (TF's `attr: {'BYTE', 'UTF8_CHAR'}`, `type: {float, ...}`):
+// checked with the inputs. `extra` names types fn has no DType for (uint32), for the message.
+struct AttrAllowed {
+  std::string attr;
+  std::vector<std::string> values;  // string attrs
+  std::vector<DType> types;         // type attrs
+  std::vector<std::string> extra;
+};
+
 struct OpDef {
   std::string name;          // TensorFlow op type, e.g. "AddV2"
   std::string default_name;  // node name TensorFlow's Python API gives it, e.g. "add"
@@ -90,6 +99,7 @@ struct OpDef {
   // TF's output argument names ("z" for AddV2): FunctionDefs name results node:arg:index.
   // Empty: one argument named "output" (TF's most common name).
   std::vector<std::string> output_args;
+  std::vector<AttrAllowed> attr_allowed;  // string/type attrs' allowed values (StringLength's unit)
 
   // The facts above stated where the op is defined, before it is registered (a registered
   // OpDef is never changed): r.add(OpDef{...}.with_input_types({...}).with_min_inputs(1)).
@@ -109,6 +119,10 @@ struct OpDef {
     attr_mins = std::move(m);
     return std::move(*this);
   }
+  OpDef with_attr_allowed(std::vector<AttrAllowed> a) && {
+    attr_allowed = std::move(a);
+    return std::move(*this);
+  }
 };
 
 // Dtype lists TF's op definitions share for index-like inputs.
@@ -117,8 +131,8 @@ inline const std::vector<DType> kIndex16DTypes{DType::Int16, DType::Int32, DType
 inline const std::vector<DType> kRangeDTypes{DType::BFloat16, DType::Float16, DType::Float32, DType::Float64,
                                              DType::Int8,     DType::Int16,   DType::Int32,   DType::Int64};
 
-// Input count and index-input dtypes of one op call: TypeError/ValueError while tracing (TF's
-// op_def_library), InvalidArgument eagerly (TF's kernel attr check).
+// Input count, index-input dtypes and attr values of one op call: TypeError/ValueError while
+// tracing (TF's op_def_library), InvalidArgument eagerly (TF's kernel attr check).
 void check_op_inputs(const OpDef& op, const std::vector<DType>& dtypes, const Attrs& attrs, bool tracing);
 
 // Every op of the process. Filled once at start-up (exec/start_up.h: the ops/ families, the

@@ -15,10 +15,12 @@ Shape fill_shape(const InferContext& c) {
   const TensorSpec& dims = c.inputs[0];
   if (dims.shape.rank() > 1)
     throw_error(Code::ValueError, "Shape must be rank 1 but is rank ", dims.shape.rank(), " for 'Fill' (dims)");
-  if (c.value(0)) {
+  if (c.value(0)) {  // TF's MakeShapeFromShapeTensor: -1 is an unknown dim (the kernel refuses it)
     auto v = read_int_list(*c.value(0));
-    for (int64_t d : v)
-      if (d < 0) throw_error(Code::InvalidArgument, "Dimension ", d, " must be >= 0");
+    for (int64_t& d : v) {
+      if (d < -1) throw_error(Code::InvalidArgument, "Invalid value in tensor used for shape: ", d);
+      if (d == -1) d = Shape::kUnknown;
+    }
     return Shape(v);
   }
   if (dims.shape.rank() == 0) return Shape::unknown_rank();

@@ -6,14 +6,13 @@
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
 #include "ops/grad_util.h"
+#include "ops/linalg_util.h"
 #include "ops/shape_util.h"
 #include "trace/context.h"
 
 namespace fn {
 
 namespace {
-
-constexpr unsigned kLinalgTypes = bit(DType::Float32) | bit(DType::Float64);
 
 std::string suffix(const std::string& op, const InferContext& c) {
   return " for '{{node " + op + "}} = " + op + "[]' with input shapes: " + tf_shapes(c.inputs) + ".";
@@ -29,7 +28,7 @@ void check_square_graph(const std::string& op, const InferContext& c, const Shap
 }
 
 void check_square_eager(const std::string& op, const EagerTensor& x) {
-  if (!(kLinalgTypes & bit(x.dtype()))) throw_unsupported_dtype(op, x.dtype(), kLinalgTypes);
+  linalg::check_types_eager(op, x.dtype());
   int r = x.shape().rank();
   if (r < 2) throw_error(Code::InvalidArgument, "Input tensor 0 must have rank >= 2, got ", r);
   if (x.shape()[r - 1] != x.shape()[r - 2]) throw_error(Code::InvalidArgument, "Input matrix must be square.");
@@ -104,7 +103,7 @@ void store(EagerTensor& t, int64_t off, const std::vector<double>& v) {
 // ---- MatrixInverse ----
 
 std::vector<TensorSpec> inverse_infer(const InferContext& c) {
-  check_dtype_graph("MatrixInverse", c.inputs[0].dtype, kLinalgTypes, "input");
+  linalg::check_types_graph("MatrixInverse", c.inputs[0].dtype, "input");
   check_square_graph("MatrixInverse", c, c.inputs[0].shape);
   return {c.inputs[0]};
 }
@@ -147,7 +146,7 @@ std::vector<TensorPtr> inverse_grad(const GradContext& g) {
 // ---- MatrixDeterminant ----
 
 std::vector<TensorSpec> det_infer(const InferContext& c) {
-  check_dtype_graph("MatrixDeterminant", c.inputs[0].dtype, kLinalgTypes, "input");
+  linalg::check_types_graph("MatrixDeterminant", c.inputs[0].dtype, "input");
   const Shape& s = c.inputs[0].shape;
   check_square_graph("MatrixDeterminant", c, s);
   if (!s.has_rank()) return one(c.inputs[0].dtype, s);
@@ -189,7 +188,7 @@ std::vector<TensorPtr> det_grad(const GradContext& g) {
 // ---- MatrixSolve ----
 
 std::vector<TensorSpec> solve_infer(const InferContext& c) {
-  check_dtype_graph("MatrixSolve", c.inputs[0].dtype, kLinalgTypes, "matrix");
+  linalg::check_types_graph("MatrixSolve", c.inputs[0].dtype, "matrix");
   check_same_dtype_graph("MatrixSolve", c.inputs);
   const Shape &a = c.inputs[0].shape, &b = c.inputs[1].shape;
   check_square_graph("MatrixSolve", c, a);
@@ -199,6 +198,10 @@ std::vector<TensorSpec> solve_infer(const InferContext& c) {
     if (a.rank() != b.rank())
       throw_error(Code::ValueError, "Shape must be rank ", a.rank(), " but is rank ", b.rank(),
                   suffix("MatrixSolve", c));
+    for (int i = 0; i < a.rank() - 2; ++i)  // TF merges the batch shapes: equal where both are known
+      if (a[i] >= 0 && b[i] >= 0 && a[i] != b[i])
+        throw_error(Code::ValueError, "Dimension ", i, " in both shapes must be equal, but are ", a[i], " and ", b[i],
+                    suffix("MatrixSolve", c));
     int64_t x = a[a.rank() - 2], y = b[b.rank() - 2];
     if (x >= 0 && y >= 0 && x != y)
       throw_error(Code::ValueError, "Dimensions must be equal, but are ", x, " and ", y, suffix("MatrixSolve", c));

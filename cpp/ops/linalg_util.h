@@ -1,6 +1,7 @@
 // Helpers of the linalg op files: batches of matrices loaded as doubles, pieces of TF's shape rules
 // and gradient builders (matmul, adjoint, band part, diag) made of ops.
 #pragma once
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,51 @@ namespace linalg {
 inline constexpr unsigned kTypes = bit(DType::Float32) | bit(DType::Float64);
 using Mat = std::vector<double>;  // row-major
 
+// TF's op definitions: the dtypes a linalg op accepts (in its OpDef's order) and those fn has a
+// CPU kernel for. Accepted without a kernel (float16 for most, complex): NotFound eagerly, the
+// graph's "No OpKernel was registered" at run time; not accepted: InvalidArgument eagerly,
+// TypeError while tracing (TF's op_def_library).
+struct OpTypes {
+  std::vector<DType> allowed;
+  unsigned kernels;
+};
+
+inline const OpTypes& op_types(const std::string& op) {
+  using D = DType;
+  static const OpTypes dfh{{D::Float64, D::Float32, D::Float16, D::Complex64, D::Complex128}, kTypes};
+  static const OpTypes hfd{{D::Float16, D::Float32, D::Float64, D::Complex64, D::Complex128}, kTypes};
+  static const OpTypes dfh_half{dfh.allowed, kTypes | bit(D::Float16)};  // CPU kernels for half too
+  static const OpTypes bdfh{{D::BFloat16, D::Float64, D::Float32, D::Float16, D::Complex64, D::Complex128}, kTypes};
+  if (op == "MatrixDeterminant" || op == "LogMatrixDeterminant") return hfd;
+  if (op == "MatrixInverse" || op == "Qr") return dfh_half;
+  if (op == "MatrixTriangularSolve") return bdfh;
+  return dfh;  // MatrixSolve, Cholesky, SelfAdjointEigV2, Svd, Lu
+}
+
+inline std::string type_names(const std::vector<DType>& ds, bool python_names) {
+  std::string s;
+  for (DType d : ds) s += (s.empty() ? "" : ", ") + std::string(python_names ? dtype_name(d) : tf_type_string(d));
+  return s;
+}
+
+// Eager: the dtype check TF makes before picking a kernel, then the kernel lookup.
+inline void check_types_eager(const std::string& op, DType d) {
+  const OpTypes& t = op_types(op);
+  if (std::find(t.allowed.begin(), t.allowed.end(), d) == t.allowed.end())
+    throw_error(Code::InvalidArgument, "Value for attr 'T' of ", tf_type_string(d),
+                " is not in the list of allowed values: ", type_names(t.allowed, false), "\n\t; NodeDef: {{node ", op,
+                "}}");
+  if (!(t.kernels & bit(d))) throw_no_kernel(op, d);
+}
+
+// Tracing: only the OpDef's list is checked (a missing kernel shows when the graph runs).
+inline void check_types_graph(const std::string& op, DType d, const char* param) {
+  const OpTypes& t = op_types(op);
+  if (std::find(t.allowed.begin(), t.allowed.end(), d) == t.allowed.end())
+    throw_error(Code::TypeError, "Value passed to parameter '", param, "' has DataType ", dtype_name(d),
+                " not in list of allowed values: ", type_names(t.allowed, true));
+}
+
 // ---- batches of matrices ----
 
 struct Batch {
@@ -23,7 +69,7 @@ struct Batch {
 };
 
 inline Batch batch_of(const std::string& op, const EagerTensor& x, bool square) {
-  if (!(kTypes & bit(x.dtype()))) throw_unsupported_dtype(op, x.dtype(), kTypes);
+  check_types_eager(op, x.dtype());
   int r = x.shape().rank();
   if (r < 2) throw_error(Code::InvalidArgument, "Input tensor 0 must have rank >= 2, got ", r);
   Batch b;
@@ -67,7 +113,7 @@ inline std::string suffix(const std::string& op, const InferContext& c) {
 }
 
 inline void check_rank2_graph(const std::string& op, const InferContext& c, const Shape& s, bool square) {
-  check_dtype_graph(op, c.inputs[0].dtype, kTypes, "input");
+  check_types_graph(op, c.inputs[0].dtype, "input");
   if (!s.has_rank()) return;
   if (s.rank() < 2)
     throw_error(Code::ValueError, "Shape must be at least rank 2 but is rank ", s.rank(), suffix(op, c));

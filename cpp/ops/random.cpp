@@ -54,9 +54,8 @@ Shape shape_arg(const EagerTensor& s) {
 }
 
 InferFn shape_infer(const std::string& dtype_attr) {
-  return [dtype_attr](const InferContext& c) {
-    return one(c.attrs.get_or(dtype_attr, DType::Float32), shape_input(c, 0));
-  };
+  return
+      [dtype_attr](const InferContext& c) { return one(c.attrs.get_or(dtype_attr, DType::Float32), dims_input(c, 0)); };
 }
 
 std::vector<EagerPtr> uniform_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
@@ -165,6 +164,26 @@ std::vector<EagerPtr> truncated_normal_kernel(KernelContext& k, const std::vecto
 }
 
 // ---- Stateless: StatelessRandomUniform / StatelessRandomNormal (shape, seed[2]) ----
+
+// While tracing, a seed whose static shape is not [2] is TF's shape-function ValueError
+// (eagerly the kernels' InvalidArgument below).
+void check_seed_spec(const std::string& op, const TensorSpec& seed) {
+  const Shape& s = seed.shape;
+  if (!s.has_rank()) return;
+  if (s.rank() != 1)
+    throw_error(Code::ValueError, "Shape must be rank 1 but is rank ", s.rank(), " for '{{node ", op, "}} = ", op,
+                "[]' with input shapes: ", s.debug_string(), ".");
+  if (s[0] >= 0 && s[0] != 2)
+    throw_error(Code::ValueError, "Dimension must be 2 but is ", s[0], " for '{{node ", op, "}} = ", op,
+                "[]' with input shapes: ", s.debug_string(), ".");
+}
+
+InferFn stateless_infer(const std::string& op) {
+  return [op](const InferContext& c) {
+    check_seed_spec(op, c.inputs[1]);
+    return shape_infer("dtype")(c);
+  };
+}
 
 // TF's GenerateKey: the seed pair scrambled by one Philox round into a key and a counter.
 philox::Philox4x32 stateless_generator(const EagerTensor& seed) {
@@ -282,14 +301,24 @@ void register_random_ops(OpRegistry& r) {
   };
   r.add(std::move(ui).with_input_types({{0, "shape", "T", kIndexDTypes}}));
   // Stateless: same seed, same numbers; pure functions of their inputs (CSE and folding apply).
-  r.add(
-      OpDef{"StatelessRandomUniform", "StatelessRandomUniform", 2, shape_infer("dtype"), stateless_uniform_kernel, {}});
-  r.add(OpDef{"StatelessRandomNormal", "StatelessRandomNormal", 2, shape_infer("dtype"), stateless_normal_kernel, {}});
+  r.add(OpDef{"StatelessRandomUniform",
+              "StatelessRandomUniform",
+              2,
+              stateless_infer("StatelessRandomUniform"),
+              stateless_uniform_kernel,
+              {}});
+  r.add(OpDef{"StatelessRandomNormal",
+              "StatelessRandomNormal",
+              2,
+              stateless_infer("StatelessRandomNormal"),
+              stateless_normal_kernel,
+              {}});
   r.add(OpDef{
       "StatelessRandomGetKeyCounter",
       "StatelessRandomGetKeyCounter",
       1,
-      [](const InferContext&) {
+      [](const InferContext& c) {
+        check_seed_spec("StatelessRandomGetKeyCounter", c.inputs[0]);
         return std::vector<TensorSpec>{{DType::Int64, Shape{1}}, {DType::Int64, Shape{2}}};
       },
       get_key_counter_kernel,

@@ -11,6 +11,7 @@
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
 #include "ops/grad_util.h"
+#include "ops/shape_util.h"
 #include "trace/context.h"
 
 namespace fn {
@@ -399,8 +400,13 @@ OpDef arg_op(const char* name) {
                  check_dtype_graph(op, c.inputs[0].dtype, kArgTypes, "input");
                  check_dtype_graph(op, c.inputs[1].dtype, kAxisTypes, "dimension");
                  DType t = arg_output_type(op, c.attrs, false);
+                 const Shape& ds = c.inputs[1].shape;
+                 if (ds.has_rank() && ds.rank() != 0)
+                   throw_error(Code::ValueError, "Shape must be rank 0 but is rank ", ds.rank(), " for '{{node ", op,
+                               "}} = ", op, "[]' with input shapes: ", tf_shapes(c.inputs), ".");
                  if (!in.has_rank()) return one(t, Shape::unknown_rank());
                  int r = in.rank();
+                 if (r <= 1) return one(t, Shape{});  // TF's ArgOpShape: a scalar or vector gives a scalar
                  if (!c.value(1)) return one(t, Shape(std::vector<int64_t>(std::max(r - 1, 0), Shape::kUnknown)));
                  int64_t a = c.value(1)->scalar_as_int();
                  if (a < -r || a >= r)

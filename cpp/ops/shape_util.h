@@ -86,6 +86,16 @@ inline Shape shape_input(const InferContext& c, size_t i) {
   return c.partial_value(i);
 }
 
+// shape_input for ops whose shape function is TF's MakeShapeFromShapeTensor (random ops): a
+// known dim below -1 is its "Invalid value in tensor used for shape" (ValueError while tracing).
+inline Shape dims_input(const InferContext& c, size_t i) {
+  Shape s = shape_input(c, i);
+  if (s.has_rank())
+    for (int k = 0; k < s.rank(); ++k)
+      if (s[k] < -1) throw_error(Code::InvalidArgument, "Invalid value in tensor used for shape: ", s[k]);
+  return s;
+}
+
 // Canonical axis in [0, rank) (or [0, rank] with `inclusive`), else InvalidArgument `msg`.
 int64_t canonical_axis(int64_t axis, int64_t rank, bool inclusive = false);
 

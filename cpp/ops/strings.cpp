@@ -220,22 +220,27 @@ std::vector<EagerPtr> as_string_kernel(KernelContext& k, const std::vector<Eager
 
 void register_string_ops(OpRegistry& r) {
   r.add(OpDef{"StringJoin", "StringJoin", -1, join_infer, join_kernel, {}});
-  r.add(OpDef{"StringLength", "StringLength", 1, string_unary_infer("StringLength", DType::Int32), length_kernel, {}});
+  // String and type attrs' allowed values (TF's op definitions): checked with the inputs.
+  r.add(OpDef{"StringLength", "StringLength", 1, string_unary_infer("StringLength", DType::Int32), length_kernel, {}}
+            .with_attr_allowed({{"unit", {"BYTE", "UTF8_CHAR"}, {}, {}}}));
   r.add(
       OpDef{"StringLower", "StringLower", 1, string_unary_infer("StringLower", DType::String), case_kernel<false>, {}});
   r.add(
       OpDef{"StringUpper", "StringUpper", 1, string_unary_infer("StringUpper", DType::String), case_kernel<true>, {}});
-  r.add(OpDef{"StringToNumber",
-              "StringToNumber",
-              1,
-              [](const InferContext& c) {
-                if (c.inputs[0].dtype != DType::String)
-                  throw_error(Code::TypeError, "Input 'string_tensor' of 'StringToNumber' Op has type ",
-                              dtype_name(c.inputs[0].dtype), " that does not match expected type of string.");
-                return one(c.attrs.get_or("out_type", DType::Float32), c.inputs[0].shape);
-              },
-              to_number_kernel,
-              {}});
+  r.add(
+      OpDef{"StringToNumber",
+            "StringToNumber",
+            1,
+            [](const InferContext& c) {
+              if (c.inputs[0].dtype != DType::String)
+                throw_error(Code::TypeError, "Input 'string_tensor' of 'StringToNumber' Op has type ",
+                            dtype_name(c.inputs[0].dtype), " that does not match expected type of string.");
+              return one(c.attrs.get_or("out_type", DType::Float32), c.inputs[0].shape);
+            },
+            to_number_kernel,
+            {}}
+          .with_attr_allowed(
+              {{"out_type", {}, {DType::Float32, DType::Float64, DType::Int32, DType::Int64}, {"uint32", "uint64"}}}));
   r.add(OpDef{"AsString", "AsString", 1, as_string_infer, as_string_kernel, {}});
 }
 

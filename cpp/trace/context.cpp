@@ -219,7 +219,15 @@ NodeOutput GraphBuilder::add_node(const OpDef& def, const std::vector<NodeOutput
     partials.push_back(it != partial_.end() ? it->second : Shape::unknown_rank());
   }
   InferContext ctx{in_specs, attrs, values, &partials};
-  std::vector<TensorSpec> outs = def.infer(ctx);
+  std::vector<TensorSpec> outs;
+  try {
+    outs = def.infer(ctx);
+  } catch (const Error& e) {
+    // TF's graph construction turns a shape function's InvalidArgument into ValueError
+    // (ops.py _create_c_op); other classes pass as they are.
+    if (e.code() == Code::InvalidArgument) throw Error(Code::ValueError, e.what());
+    throw;
+  }
   if (out_specs) *out_specs = outs;
   Node n;
   n.op = def.name;
@@ -304,7 +312,7 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
   {
     std::vector<DType> dtypes;
     if (!op.input_types.empty() || op.num_inputs != static_cast<int>(inputs.size()) || op.min_inputs ||
-        !op.attr_mins.empty()) {
+        !op.attr_mins.empty() || !op.attr_allowed.empty()) {
       dtypes.reserve(inputs.size());
       for (const TensorPtr& t : inputs) dtypes.push_back(t->dtype());
       try {

@@ -16,6 +16,7 @@ import numpy as np
 from fn import _core
 from fn._ops.array_ops import convert_to_tensor, expand_dims, fill, unstack
 from fn._ops.op_call import run_op as _run
+from fn._ops.op_errors import attr_not_allowed
 from fn.dtypes import as_dtype, bool_, float32, int32, string
 from fn.errors import InvalidArgumentError, OutOfRangeError
 from fn._ragged._ragged_tensor import RaggedTensor
@@ -76,6 +77,8 @@ def _host(func: Any, inputs: list, shape: Any, name: str, dtype: Any = string) -
 
 def join(inputs: Any, separator: str = "", name: Optional[str] = None) -> Any:
     """``tf.strings.join``: elementwise concatenation with ``separator`` (scalars broadcast)."""
+    if not isinstance(separator, (str, bytes)):  # TF's attr conversion, before the inputs
+        raise TypeError(f"Expected string for argument 'separator' not {separator!r}.")
     tensors = [_strings(x) for x in inputs]
     return _run("StringJoin", tensors, {"separator": separator, "N": len(tensors)}, name)
 
@@ -123,7 +126,7 @@ def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Optional[st
     x = _strings(input)
     p, n = (v if _core.is_tensor(v) else convert_to_tensor(v, int32) for v in (pos, len))
     if unit not in ("BYTE", "UTF8_CHAR"):
-        raise InvalidArgumentError(None, None, f"Invalid unit: {unit}")
+        raise attr_not_allowed("Substr", "unit", unit, ("BYTE", "UTF8_CHAR"))
 
     def f(a: np.ndarray, pa: Any, na: Any) -> np.ndarray:
         a, pa, na = np.broadcast_arrays(a, np.asarray(pa), np.asarray(na))

@@ -1,4 +1,4 @@
-"""Damaged Checkpoint and SavedModel files (truncated, flipped, replaced, removed, extended)
+"""Damaged Checkpoint, SavedModel and Keras weight files (truncated, flipped, replaced, removed, extended)
 restore either with TF's error classes or with exactly the saved values: never a Python-internal
 exception, never a silent partial or wrong restore. CI runs ``FN_CORRUPT_CASES`` cases (default
 200); ``python corruption.py --cases 1000`` is the long run."""
@@ -36,3 +36,17 @@ def test_harness_sees_a_silent_wrong_restore(monkeypatch) -> None:
                         real(self, key))
     counts, failures = corruption.run(7, 4)
     assert failures and "silently wrong" in failures[0]
+
+
+def test_damaged_keras_weight_files_raise_or_load_what_tf_loads() -> None:
+    # .weights.h5 and .keras files damaged as above, loaded by Keras on fn and (the oracle) by
+    # Keras on TF 2.21 from the same bytes (keras_corruption.py; the long run is its --cases).
+    pytest.importorskip("keras")
+    pytest.importorskip("h5py")
+    import keras_corruption
+    if not os.path.exists(keras_corruption.TF_PYTHON):
+        pytest.skip("TF 2.21's venv (the oracle) is not installed: tools/tf_reference.sh")
+    n = int(os.environ.get("FN_KERAS_CORRUPT_CASES", "12"))
+    counts, failures = keras_corruption.run(int(os.environ.get("FN_CORRUPT_SEED", "1")), n)
+    assert not failures, "\n".join(failures[:20])
+    assert counts["raised"] > 0 and sum(counts.values()) == n

@@ -67,6 +67,8 @@ def _shape_tensor(shape: Any) -> Any:
         return stack([d if _core.is_tensor(d) else convert_to_tensor(d, "int32") for d in shape])
     if not len(shape):
         return convert_to_tensor(np.zeros([0], np.int32))
+    if any(isinstance(d, int) and not -2**63 <= d < 2**63 for d in shape):
+        return convert_to_tensor(list(shape))   # TF converts without a dtype: its conversion error
     # TF's TensorShape conversion: int64 once a dimension needs it (never wrap to int32).
     wide = any(isinstance(d, (int, np.integer)) and not -2**31 <= d < 2**31 for d in shape)
     return convert_to_tensor(list(shape), "int64" if wide else "int32")
@@ -242,7 +244,12 @@ def identity(input: Any, name: Optional[str] = None) -> Any:
 
 def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:
     """``tf.tile``: repeats the tensor ``multiples[i]`` times along dimension i."""
-    return _execute("Tile", [convert_to_tensor(input), _shape_tensor(multiples)], None, name)
+    x = convert_to_tensor(input)
+    if isinstance(multiples, (list, tuple)) and not all(
+            _core.is_tensor(d) or (isinstance(d, (int, np.integer)) and not isinstance(d, bool)) for d in multiples):
+        # TF converts them as they are (floats stay floats): the op's Tmultiples check raises
+        return _execute("Tile", [x, convert_to_tensor(multiples)], None, name)
+    return _execute("Tile", [x, _shape_tensor(multiples)], None, name)
 
 
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
@@ -265,8 +272,12 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
 def concat(values: Any, axis: Any, name: str = "concat") -> Any:
     """``tf.concat``: joins tensors along an existing axis."""
     values = list(values)
-    if not values and _core.executing_eagerly():
-        raise IndexError("list index out of range")   # TF eagerly indexes values[0]
+    if not values and _core.executing_eagerly():   # TF's eager kernel lookup for N=0 (no dtype T)
+        from fn.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(
+            None, None, "OpKernel 'ConcatV2' has constraint on attr 'T' not in NodeDef '[N=0, Tidx=DT_INT32]' "
+            "[Op:ConcatV2] name: concat")
     if len(values) == 1:
         return identity(convert_to_tensor(values[0]), name=name)
     values = _common_dtype_convert(values)
@@ -435,7 +446,7 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
 def linspace(start: Any, stop: Any, num: Any, name: Optional[str] = None, axis: int = 0) -> Any:
     """``tf.linspace`` (scalar start/stop): ``num`` evenly spaced values from start to stop."""
     start = convert_to_tensor(start)
-    stop = _core.convert_to_tensor(stop, None, start.dtype)
+    stop = _core.convert_to_tensor(stop, start.dtype)   # TF: stop must convert to start's dtype
     if start.dtype.is_integer:
         start, stop = cast(start, float64), cast(stop, float64)
     return _execute("LinSpace", [start, stop, _int_tensor(num)], None, name or "linspace")

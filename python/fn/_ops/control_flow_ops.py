@@ -127,6 +127,8 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None, false_fn: Optio
     if not callable(false_fn):
         raise TypeError("false_fn must be callable.")
     if _core.executing_eagerly():
+        if _core.is_tensor(pred):   # TF tests the value's NumPy truth (ValueError when not one element)
+            return true_fn() if pred.numpy() else false_fn()
         return true_fn() if pred else false_fn()
     if isinstance(pred, bool):
         raise TypeError("pred must not be a Python bool", pred)

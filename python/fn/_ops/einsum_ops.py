@@ -123,6 +123,22 @@ def _contract(a: Any, sa: str, b: Any, sb: str, keep: str) -> tuple:
     return reshape(c, concat(parts, 0)), batch + fa + fb
 
 
+def _check_same_dtype(xs: list) -> None:
+    """The Einsum op's one type attr, checked before the equation: op_def_library's TypeError
+    while tracing, the kernel's InvalidArgumentError eagerly."""
+    for i, x in enumerate(xs):
+        if x.dtype == xs[0].dtype:
+            continue
+        if not _core.executing_eagerly():
+            raise TypeError(f"Tensors in list passed to 'inputs' of 'Einsum' Op have types "
+                            f"[{', '.join(t.dtype.name for t in xs)}] that don't all match.")
+        from fn.errors import InvalidArgumentError
+        from fn._ops.op_errors import type_text
+        raise InvalidArgumentError(None, None, f"cannot compute Einsum as input #{i}(zero-based) was expected to be "
+                                   f"a {type_text(xs[0].dtype)} tensor but is a {type_text(x.dtype)} tensor "
+                                   "[Op:Einsum] name: ")
+
+
 def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Any:
     """``tf.einsum``: sums of products over the index letters of ``equation`` (``'ij,jk->ik'``,
     ``'...ij,...jk'``, ``'ii->i'``, ``'bij->bji'``)."""
@@ -131,6 +147,8 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Any:
     if kwargs:
         raise TypeError(f"Invalid keyword arguments for this function: {', '.join(sorted(kwargs))}")
     xs = [convert_to_tensor(x) for x in inputs]
+    if isinstance(equation, str) and len(equation.split("->")[0].split(",")) == len(xs):
+        _check_same_dtype(xs)   # TF: the operand count (Python), then the op's dtype, then ranks
     if any(x._rank < 0 for x in xs):
         raise ValueError("fn.einsum needs inputs of known rank")
     subs, out = _parse(equation, [x._rank for x in xs])

@@ -14,7 +14,7 @@ from fn._autodiff.custom_gradient import custom_gradient
 from fn._ops.manip_ops import reverse
 from fn._ops.clip_ops import clip_by_value
 from fn._tensor.tensor_shape import TensorShape
-from fn.dtypes import as_dtype, float16, float32, int64
+from fn.dtypes import as_dtype, float16, float32, int32, int64
 
 def _t(x: Any) -> Any:
     return x if _core.is_tensor(x) else A.convert_to_tensor(x)
@@ -311,6 +311,15 @@ def resize(images: Any, size: Any, method: str = ResizeMethod.BILINEAR, preserve
     """``tf.image.resize`` (bilinear and nearest, TF's half-pixel centres): bilinear returns
     float32, nearest keeps the dtype."""
     images = _t(images)
+    if images.shape.rank is not None and images.shape.rank not in (3, 4):
+        raise ValueError("'images' must have either 3 or 4 dimensions.")
+    if _core.is_tensor(size) and size.dtype != int32:
+        raise ValueError("'size' must be a 1-D int32 Tensor")
+    if not _core.is_tensor(size):   # TF converts size before looking at the image's dims
+        try:
+            A.convert_to_tensor(size, int32)
+        except (TypeError, ValueError):
+            raise ValueError("'size' must be a 1-D int32 Tensor") from None
     _check_3d(images)
     img, is_batch = _batched(images)
     dims = img.shape.as_list()

@@ -43,11 +43,19 @@ def _operand_name(value: Any, op_name: Optional[str], reflected: bool) -> str:
     return _core.operand_const_name(op_name, reflected)
 
 
-def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = None) -> tuple:
+def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = None,
+                 op_type: Optional[str] = None) -> tuple:
     """TF converts the non-tensor operand to the tensor operand's dtype (named in the op's scope
-    when ``op_name`` says the op's node name)."""
+    when ``op_name`` says the op's node name). While tracing, an op wrapper (``op_type``) takes
+    op_def_library's order instead: ``x`` converts as it is and ``y`` must match it."""
     if not _core.is_tensor(x) and _core.is_tensor(y):
         xn = _operand_name(x, op_name, True)
+        if op_type and not _core.executing_eagerly():
+            x = _core.convert_to_tensor(x, None, None, xn)
+            if x.dtype != y.dtype:
+                raise TypeError(f"Input 'y' of '{op_type}' Op has type {y.dtype.name} that does not match type "
+                                f"{x.dtype.name} of argument 'x'.")
+            return x, y
         return (_like(x, y.dtype, xn) if strict else _core.convert_to_tensor(x, None, y.dtype, xn)), y
     if not _core.is_tensor(x) and op_name and isinstance(x, (bool, int, float, complex)):
         x = _core.convert_to_tensor(x, None, None, _operand_name(x, op_name, True))
@@ -57,9 +65,9 @@ def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = N
     return x, (_like(y, x.dtype, yn) if strict else _core.convert_to_tensor(y, None, x.dtype, yn))
 
 
-def _binary(op: str, default_name: str):
+def _binary(op: str, default_name: str, graph_order: bool = True):
     def f(x: Any, y: Any, name: Optional[str] = None) -> Any:
-        x, y = _binary_args(x, y, op_name=name or default_name)
+        x, y = _binary_args(x, y, op_name=name or default_name, op_type=op if graph_order else None)
         return _run(op, [x, y], None, name or default_name)
 
     return f
@@ -87,14 +95,14 @@ def _doc(f: Any, name: str, text: str) -> Any:
 
 def add(x: Any, y: Any, name: Optional[str] = None) -> Any:
     """``tf.add`` / ``tf.math.add``: elementwise sum with broadcasting (strings concatenate)."""
-    x, y = _binary_args(x, y, strict=False, op_name=name or "Add")
+    x, y = _binary_args(x, y, strict=False, op_name=name or "Add", op_type="AddV2")
     return _run("AddV2", [x, y], None, name or "Add")
 
 
 subtract = _doc(_binary("Sub", "Sub"), "subtract", "``tf.subtract``: x - y elementwise, broadcasting.")
 multiply = _doc(_binary("Mul", "Mul"), "multiply", "``tf.multiply``: x * y elementwise, broadcasting.")
 realdiv = _doc(_binary("RealDiv", "RealDiv"), "realdiv", "``tf.realdiv``: x / y for floating dtypes.")
-_div_no_nan = _binary("DivNoNan", "div_no_nan")
+_div_no_nan = _binary("DivNoNan", "div_no_nan", graph_order=False)   # TF's wrapper converts x to y's dtype
 
 
 def divide_no_nan(x: Any, y: Any, name: Optional[str] = None) -> Any:
@@ -260,11 +268,19 @@ def _reduction_axes(x: Any, axis: Any) -> Any:
         return convert_to_tensor(axis)
     if isinstance(axis, (str, bytes)):   # the op's dtype check raises TF's error for it
         return convert_to_tensor(axis)
+    if isinstance(axis, (list, tuple)) and not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool)
+                                                   for a in axis):
+        return _core.convert_to_tensor(axis, None, int32)   # int32 preferred: ['a'] meets the op's Tidx check
     return _like(axis, int32)
 
 
 def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional[str]) -> Any:
-    x = input_tensor if _core.is_tensor(input_tensor) else convert_to_tensor(input_tensor)
+    if op in ("Any", "All"):   # a bool input: Python values convert to bool (TF's TypeError otherwise)
+        x = input_tensor if _core.is_tensor(input_tensor) else _core.convert_to_tensor(input_tensor, as_dtype("bool"))
+        if x.dtype != as_dtype("bool") and not _core.executing_eagerly():   # op_def_library, before the axis
+            raise TypeError(f"Input 'input' of '{op}' Op has type {x.dtype.name} that does not match expected type of bool.")
+    else:
+        x = input_tensor if _core.is_tensor(input_tensor) else convert_to_tensor(input_tensor)
     keepdims = bool(keepdims) if keepdims is not None else False
     axes = _reduction_axes(x, axis)
     if axes is None:
@@ -302,6 +318,8 @@ reduce_all = _reduction("All", "reduce_all", "logical and of a bool tensor")
 def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Optional[str] = None) -> Any:
     """``tf.math.reduce_variance``: mean of squared deviations (floating dtypes)."""
     x = convert_to_tensor(input_tensor)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype!r}.")
     mean = reduce_mean(x, axis, keepdims=True)
     return reduce_mean(squared_difference(x, mean), axis, keepdims, name=name or "reduce_variance")
 
@@ -327,6 +345,14 @@ def _arg(op: str, input: Any, axis: Any, output_type: Any, name: Optional[str]) 
     x = convert_to_tensor(input)
     if axis is None:
         axis = 0
+    # TF's argmax (v2) takes an int or an integer tensor only (argmin leaves it to the op)
+    if op == "ArgMax" and hasattr(axis, "dtype"):
+        if as_dtype(axis.dtype).name not in ("int8", "uint8", "int16", "uint16", "int32", "int64"):
+            raise TypeError(f"axis tensor dtypes {as_dtype(axis.dtype)!r} is not supported")
+        if _core.is_tensor(axis) and as_dtype(axis.dtype).name in ("int8", "uint8", "int16"):
+            axis = cast(axis, int32)
+    elif op == "ArgMax" and not isinstance(axis, int):
+        raise TypeError("axis must be int or Tensor with integer datatype")
     dim = axis if _core.is_tensor(axis) else _like(axis, int32)
     return _run(op, [x, dim], {"output_type": as_dtype(output_type)}, name or op)
 

@@ -19,6 +19,7 @@ from fn._ops.math_ops import (maximum, multiply, reduce_mean, reduce_sum, rsqrt,
 from fn._ops.random_ops import uniform
 from fn.dtypes import float16, float32
 from fn._ops.op_call import run_op_outputs as _run
+from fn._ops.op_errors import attr_not_allowed
 from fn._ops.array_ops import _shape_tensor
 from fn._ops.clip_ops import clip_by_norm
 
@@ -58,6 +59,8 @@ def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: st
     """``tf.nn.conv2d``: 2-D convolution of NHWC ``input`` with HWIO ``filters``."""
     input = convert_to_tensor(input)
     filters = _core.convert_to_tensor(filters, None, input.dtype)
+    if isinstance(padding, str) and padding.upper() not in ("SAME", "VALID"):   # TF: the op's attr check
+        raise attr_not_allowed("Conv2D", "padding", padding, ("SAME", "VALID", "EXPLICIT"))
     attrs = {"strides": _sequence(strides, 2, "strides"), "dilations": _sequence(dilations, 2, "dilations"),
              "data_format": data_format, **_padding_attrs(padding)}
     groups = _conv_groups(input, filters, 1 if data_format.startswith("NC") else 3)
@@ -94,7 +97,10 @@ def _grouped_conv2d(input: Any, filters: Any, attrs: dict, groups: int, name: Op
 def bias_add(value: Any, bias: Any, data_format: Optional[str] = None, name: Optional[str] = None) -> Any:
     """``tf.nn.bias_add``: adds the 1-D ``bias`` along the channel (last) dimension."""
     value = convert_to_tensor(value)
-    bias = _core.convert_to_tensor(bias, None, value.dtype)
+    if _core.executing_eagerly():   # TF's eager path leaves a dtype mismatch to the kernel's check
+        bias = _core.convert_to_tensor(bias, None, value.dtype)
+    else:   # while tracing: convert_to_tensor(bias, dtype=value.dtype) (ValueError for a tensor)
+        bias = _core.convert_to_tensor(bias, value.dtype)
     fmt = "NCHW" if data_format is not None and data_format.startswith("NC") else "NHWC"
     return _core.execute("BiasAdd", [value, bias], {"data_format": fmt}, name)[0]
 
@@ -388,6 +394,8 @@ def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_f
     block-diagonal [kh, kw, C, C*M] filter, so Conv2D's kernels and gradients apply."""
     x = convert_to_tensor(input)
     w = _core.convert_to_tensor(filter, None, x.dtype)
+    if 0 <= x._rank < 3:   # TF's with_space_to_batch checks the input's rank first
+        raise ValueError(f"`input.shape.rank` must be at least 3. Received: input.shape={x.shape} with rank {x._rank}")
     ws = w._shape_tuple
     if ws is not None and len(ws) != 4:
         # TF: the kernel's InvalidArgument eagerly, the shape function's ValueError while tracing

@@ -115,9 +115,10 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float3
 def _normal_like(op: str, shape: Any, mean: Any, stddev: Any, dtype: Any, seed: Optional[int], name: str) -> Any:
     """``mean + stddev * op(shape)`` for the normal-like stateful draws."""
     dtype = as_dtype(dtype)
-    rnd = _random(op, [_shape_tensor(shape)], dtype, "dtype", seed, None)
-    mul = _math("Mul", rnd, convert_to_tensor(stddev, dtype))
-    return _math("AddV2", mul, convert_to_tensor(mean, dtype), name)
+    shape_t = _shape_tensor(shape)
+    mean_t, stddev_t = convert_to_tensor(mean, dtype), convert_to_tensor(stddev, dtype)   # TF's order
+    rnd = _random(op, [shape_t], dtype, "dtype", seed, None)
+    return _math("AddV2", _math("Mul", rnd, stddev_t), mean_t, name)
 
 
 def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32, seed: Optional[int] = None,
@@ -169,7 +170,8 @@ def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Optional
 
 
 def _seed_tensor(seed: Any) -> Any:
-    s = convert_to_tensor(seed) if not _core.is_tensor(seed) else seed
+    # TF's Tseed attr prefers int64 (a hint: a huge int is its OverflowError while tracing)
+    s = _core.convert_to_tensor(seed, None, int64) if not _core.is_tensor(seed) else seed
     if s.dtype not in (int32, int64):
         s = cast(s, int64)
     return s
@@ -218,10 +220,11 @@ def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, 
     """``tf.random.stateless_normal``: deterministic ``mean + stddev * N(0, 1)`` samples from a
     shape-[2] ``seed`` (TensorFlow's numbers for the same seed)."""
     dtype = as_dtype(dtype)
-    rnd = _core.execute("StatelessRandomNormal", [_shape_tensor(shape), _seed_tensor(seed)], {"dtype": dtype},
-                        None)[0]
-    return _core.execute("AddV2", [rnd * convert_to_tensor(stddev, dtype), convert_to_tensor(mean, dtype)], None,
-                         name or "stateless_random_normal")[0]
+    # TF's order: shape, mean and stddev converted before the seed is read
+    shape_t = _shape_tensor(shape)
+    mean_t, stddev_t = convert_to_tensor(mean, dtype), convert_to_tensor(stddev, dtype)
+    rnd = _core.execute("StatelessRandomNormal", [shape_t, _seed_tensor(seed)], {"dtype": dtype}, None)[0]
+    return _core.execute("AddV2", [rnd * stddev_t, mean_t], None, name or "stateless_random_normal")[0]
 
 
 def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
@@ -230,9 +233,9 @@ def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: A
     deviations of ``mean`` from a shape-[2] ``seed`` (the seed scrambled into a Philox key and
     counter as TF's StatelessRandomGetKeyCounter; TensorFlow's numbers)."""
     dtype = as_dtype(dtype)
+    shape_t = _shape_tensor(shape)
+    mean_t, stddev_t = convert_to_tensor(mean, dtype), convert_to_tensor(stddev, dtype)
     key, counter = _core.execute("StatelessRandomGetKeyCounter", [_seed_tensor(seed)], None, None)
     alg_t = convert_to_tensor(3, int32)   # Philox on the CPU, as TF's auto-select
-    rnd = _core.execute("StatelessTruncatedNormalV2", [_shape_tensor(shape), key, counter, alg_t], {"dtype": dtype},
-                        None)[0]
-    return _core.execute("AddV2", [rnd * convert_to_tensor(stddev, dtype), convert_to_tensor(mean, dtype)], None,
-                         name or "stateless_truncated_normal")[0]
+    rnd = _core.execute("StatelessTruncatedNormalV2", [shape_t, key, counter, alg_t], {"dtype": dtype}, None)[0]
+    return _core.execute("AddV2", [rnd * stddev_t, mean_t], None, name or "stateless_truncated_normal")[0]

@@ -36,6 +36,8 @@ def _splits_tensor(x: Any, name: str, dtype: Any = None) -> Any:
         t = x
     else:
         arr = np.asarray(x)
+        if arr.dtype.kind == "O":   # ints past 64 bits, mixed values: TF's conversion error (int64 hinted)
+            _core.convert_to_tensor(x, None, int64)
         if arr.dtype.kind not in "iu" and arr.size:
             raise ValueError(f"{name} must have dtype int32 or int64")
         t = convert_to_tensor(arr.astype(np.int64) if arr.size or arr.dtype.kind in "iu" else
@@ -78,6 +80,21 @@ def _check(ok: bool, message: str) -> None:
         raise InvalidArgumentError(None, None, message)
 
 
+def _check_static_nrows(ids: Any, nrows: Any) -> None:
+    """TF's RowPartition.from_value_rowids checks on values known while building: ValueError."""
+    from fn._tf_compat._static import get_static_value
+
+    const_nrows = get_static_value(nrows)
+    if const_nrows is None:
+        return
+    if const_nrows < 0:
+        raise ValueError("Expected nrows >= 0; got %d" % const_nrows)
+    const_ids = get_static_value(ids)
+    if const_ids is not None and const_ids.size > 0 and not const_nrows >= const_ids[-1] + 1:
+        raise ValueError("Expected nrows >= value_rowids[-1] + 1; got nrows=%d, value_rowids[-1]=%d"
+                         % (const_nrows, const_ids[-1]))
+
+
 class RaggedTensor:
     """``tf.RaggedTensor``: a tensor with one or more ragged dimensions.
 
@@ -112,6 +129,8 @@ class RaggedTensor:
     def from_row_splits(cls, values: Any, row_splits: Any, name: Optional[str] = None,
                         validate: bool = True) -> "RaggedTensor":
         """``tf.RaggedTensor.from_row_splits``: row ``i`` is ``values[row_splits[i]:row_splits[i+1]]``."""
+        if isinstance(row_splits, (list, tuple)) and not row_splits:
+            raise ValueError("row_splits tensor may not be empty.")
         dtype = values.row_splits.dtype if isinstance(values, RaggedTensor) and not _core.is_tensor(row_splits) \
             else None
         return cls._make(values, _splits_tensor(row_splits, "row_splits", dtype), validate)
@@ -131,6 +150,8 @@ class RaggedTensor:
     def from_value_rowids(cls, values: Any, value_rowids: Any, nrows: Any = None, name: Optional[str] = None,
                           validate: bool = True) -> "RaggedTensor":
         """``tf.RaggedTensor.from_value_rowids``: ``values[j]`` goes to row ``value_rowids[j]``."""
+        if not isinstance(values, RaggedTensor) and not _core.is_tensor(values):
+            values = convert_to_tensor(values)   # TF converts the values first
         ids = _splits_tensor(value_rowids, "value_rowids", _partition_dtype(values, value_rowids))
         dt = ids.dtype
         if nrows is None:
@@ -139,15 +160,15 @@ class RaggedTensor:
             nrows = last + 1
         else:
             nrows = cast(nrows if _core.is_tensor(nrows) else convert_to_tensor(nrows, dt), dt)
+            _check_static_nrows(ids, nrows)
         if validate:
             from fn._ops.check_ops import assert_non_negative
-            assert_non_negative(ids[1:] - ids[:-1],
-                                message="Arguments to from_value_rowids do not form a valid RowPartition")
-        if validate and ids._is_eager and nrows._is_eager:
-            v = ids.numpy()
-            if v.size and v[-1] >= int(nrows.numpy()):
-                raise ValueError(f"Expected nrows >= value_rowids[-1] + 1; got nrows={int(nrows.numpy())}, "
-                                 f"value_rowids[-1]={v[-1]}")
+            msg = "Arguments to from_value_rowids do not form a valid RowPartition"
+            assert_non_negative(ids[:1], message=msg)
+            assert_non_negative(ids[1:] - ids[:-1], message=msg)
+        n_ids, n_values = ids.shape[:1], getattr(values, "shape", TensorShape(None))[:1]
+        if not n_ids.is_compatible_with(n_values):   # TF: the partition's static nvals against values
+            raise ValueError(f"Shapes {n_values} and {n_ids} are incompatible")
         # Row lengths are counts of each id (scatter_nd sums duplicates), in O(nvals + nrows).
         from fn._ops.array_ops import scatter_nd
         from fn._ops.math_ops import ones_like

@@ -126,12 +126,19 @@ def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: b
         return A.transpose(sparse_dense_matmul(b, a, adjoint_a=not adjoint_b, adjoint_b=not adjoint_a))
     sp = _check_sp(sp_a)
     b = A.convert_to_tensor(b, sp.dtype) if not _core.is_tensor(b) else b
+    tracing = not _core.executing_eagerly()   # TF's op_def_library/shape function classes, else the kernel's
     if b.dtype != sp.dtype:
+        if tracing:
+            raise TypeError(f"Input 'b' of 'SparseTensorDenseMatMul' Op has type {b.dtype.name} that does not "
+                            f"match type {sp.dtype.name} of argument 'a_values'.")
         raise InvalidArgumentError(None, None, "cannot compute SparseTensorDenseMatMul as input #3(zero-based) was "
                                    f"expected to be a {type_text(sp.dtype)} tensor but is a {type_text(b.dtype)} tensor "
                                    "[Op:SparseTensorDenseMatMul] name: ")
-    for bad, msg in ((sp.shape.rank not in (None, 2), "Tensor 'a_shape' must have 2 elements"),
-                     (b.shape.rank not in (None, 2), "Tensor 'b' is not a matrix")):
+    for bad, msg, rank in ((sp.shape.rank not in (None, 2), "Tensor 'a_shape' must have 2 elements", sp.shape.rank),
+                           (b.shape.rank not in (None, 2), "Tensor 'b' is not a matrix", b.shape.rank)):
+        if bad and tracing:
+            raise ValueError(f"Shape must be rank 2 but is rank {rank} for '{{{{node SparseTensorDenseMatMul}}}} = "
+                             f"SparseTensorDenseMatMul[]' with input shapes: {sp.indices.shape}, {b.shape}.")
         if bad:
             raise op_error(InvalidArgumentError, "SparseTensorDenseMatMul", msg)
     if adjoint_b:
@@ -204,6 +211,9 @@ def add(a: Any, b: Any, threshold: Any = 0, name: Optional[str] = None) -> Any:
         raise TypeError("At least one input should be SparseTensor; do you mean to use tf.add()?")
     if isinstance(a, SparseTensor) and isinstance(b, SparseTensor):
         if a.dtype != b.dtype:
+            if not _core.executing_eagerly():   # op_def_library while tracing
+                raise TypeError(f"Input 'b_values' of 'SparseAdd' Op has type {b.dtype.name} that does not match "
+                                f"type {a.dtype.name} of argument 'a_values'.")
             raise InvalidArgumentError(None, None, f"cannot compute SparseAdd as input #4(zero-based) was expected "
                                        f"to be a {type_text(a.dtype)} tensor but is a {type_text(b.dtype)} tensor "
                                        "[Op:SparseAdd] name: ")

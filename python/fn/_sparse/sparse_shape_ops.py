@@ -6,6 +6,7 @@ from typing import Any, List, Optional
 
 import numpy as np
 
+from fn import _core
 from fn._ops import array_ops as A
 from fn._ops import math_ops as M
 from fn._ops.manip_ops import tensor_scatter_nd_update, unique
@@ -73,7 +74,9 @@ def split(sp_input: Any = None, num_split: Any = None, axis: Any = None, name: O
     if axis is None:
         raise ValueError("axis is required")
     k = int(num_split)
-    if k < 1:
+    if k < 1:   # the op's attr minimum: ValueError while tracing, InvalidArgument eagerly
+        if not _core.executing_eagerly():
+            raise ValueError(f"Attr 'num_split' of 'SparseSplit' Op passed {k} less than minimum 1.")
         raise InvalidArgumentError(None, None, f"Value for attr 'num_split' of {k} must be at least minimum 1")
     if 3 * k > 2**31 - 1:   # SparseSplit has 3 * num_split outputs (TF checks the count first)
         raise ValueError(f"Number of outputs is too big: {3 * k}")

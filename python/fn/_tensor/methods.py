@@ -29,7 +29,7 @@ def _install_printing_and_protocols(T: Any, E: Any) -> None:
     T.__module__ = "fn"
     E.__str__ = _t._eager_str
     E.__repr__ = _t._eager_repr
-    E.__bool__ = lambda self: _t._scalar(self, bool)
+    E.__bool__ = _t._eager_bool
     E.__int__ = lambda self: _t._scalar(self, int)
     E.__float__ = lambda self: _t._scalar(self, float)
     E.__index__ = _t._eager_index

@@ -96,6 +96,13 @@ def _scalar(self: Any, kind: type) -> Any:
     return kind(self.numpy())
 
 
+def _eager_bool(self: Any) -> bool:
+    """TF's EagerTensor truth value: False when empty, NumPy's ValueError past one element."""
+    if self.shape.num_elements() == 0:
+        return False
+    return bool(self.numpy())
+
+
 def _eager_len(self: Any) -> int:
     if self._rank == 0:
         raise TypeError("Scalar tensor has no `len()`")
