@@ -39,9 +39,10 @@ def regroup(values: Sequence[Any], wrap_class: type = PerReplica) -> Any:
         return [regroup(tuple(v[i] for v in values), wrap_class) for i in range(len(v0))]
     if isinstance(v0, tuple):
         items = tuple(regroup(tuple(v[i] for v in values), wrap_class) for i in range(len(v0)))
-        return v0._make(items) if hasattr(v0, "_fields") else items
+        return v0._make(items) if hasattr(v0, "_fields") else items  # type: ignore[attr-defined]
     if isinstance(v0, collections.abc.Mapping):
-        return type(v0)({k: regroup(tuple(v[k] for v in values), wrap_class) for k in v0.keys()})
+        mapping: Any = type(v0)
+        return mapping({k: regroup(tuple(v[k] for v in values), wrap_class) for k in v0.keys()})
     if all(v is v0 for v in values[1:]):
         return v0
     return wrap_class(values)

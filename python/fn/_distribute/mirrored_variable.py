@@ -38,7 +38,7 @@ class MirroredVariable(ResourceVariable):
 
     _mirrored_values: Tuple[Variable, ...]
 
-    @property  # type: ignore[override]
+    @property
     def _handle(self) -> Any:
         return self._mirrored_values[_replica_index(self)].__dict__["_handle"]
 
@@ -107,7 +107,7 @@ def mirror(variable: Variable, num_replicas: int) -> None:
         return
     primary = object.__new__(ResourceVariable)
     primary.__dict__.update(variable.__dict__)
-    copies = [primary]
+    copies: list = [primary]
     base = variable.name.split(":")[0]
     _creating.active = True
     try:
@@ -127,4 +127,4 @@ def mirror(variable: Variable, num_replicas: int) -> None:
     for c in copies:
         c._distribute_strategy = variable._distribute_strategy
     variable.__class__ = MirroredVariable
-    variable._mirrored_values = tuple(copies)
+    variable._mirrored_values = tuple(copies)  # type: ignore[attr-defined]

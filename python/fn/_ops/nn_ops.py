@@ -91,7 +91,7 @@ def _grouped_conv2d(input: Any, filters: Any, attrs: dict, groups: int, name: Op
     xs = split(input, groups, axis=axis)
     ws = split(filters, groups, axis=3)
     ys = [_core.execute("Conv2D", [x, w], attrs, None)[0] for x, w in zip(xs, ws)]
-    return concat(ys, axis, name=name)
+    return concat(ys, axis, name=name or "concat")
 
 
 def bias_add(value: Any, bias: Any, data_format: Optional[str] = None, name: Optional[str] = None) -> Any:
