@@ -391,65 +391,49 @@ class Transport {
     return "Waiting for rank(s) " + names + ". " + out;
   }
 
-  static int all_reduce_sum_c(void* s, const void* send, void* recv, int64_t count, int dtype, double timeout,
-                              const char* what, char* err, size_t err_len) {
-    auto* t = static_cast<Transport*>(s);
-    MPI_Datatype type;
-    int64_t elem;
-    switch (static_cast<fn::DType>(dtype)) {
-      case fn::DType::Float32:
-        type = MPI_FLOAT;
-        elem = 4;
-        break;
-      case fn::DType::Float64:
-        type = MPI_DOUBLE;
-        elem = 8;
-        break;
-      case fn::DType::Int32:
-        type = MPI_INT32_T;
-        elem = 4;
-        break;
-      case fn::DType::Int64:
-        type = MPI_INT64_T;
-        elem = 8;
-        break;
-      default:
-        std::snprintf(err, err_len, "%s: dtype %s cannot be all-reduced", what,
-                      fn::dtype_name(static_cast<fn::DType>(dtype)));
-        return static_cast<int>(fn::Code::InvalidArgument);
-    }
-    const int64_t chunk = INT_MAX / 2;
-    int64_t parts = count == 0 ? 0 : (count + chunk - 1) / chunk;
-    MPI_Comm comm = t->data();
-    auto post = [&](int64_t part, MPI_Request* req) {
-      int64_t begin = part * chunk;
-      int n = static_cast<int>(std::min(count - begin, chunk));
-      return MPI_Iallreduce(static_cast<const char*>(send) + begin * elem, static_cast<char*>(recv) + begin * elem, n,
-                            type, MPI_SUM, comm, req);
-    };
-    return t->run(parts, post, timeout, what, err, err_len);
-  }
-
-  static int all_reduce_start_c(void* s, const void* send, void* recv, int64_t count, int dtype, double timeout,
-                                const char* what, int64_t* request, char* err, size_t err_len) {
-    auto* t = static_cast<Transport*>(s);
+  // One nonblocking MPI_SUM all-reduce of `count` elements, posted in parts of at most INT_MAX / 2
+  // (MPI counts are int): how many parts, and a function posting part i.
+  struct Chunked {
+    int64_t parts = 0;
+    std::function<int(int64_t, MPI_Request*)> post;
+  };
+  static bool chunked_sum(Transport* t, const void* send, void* recv, int64_t count, int dtype, const char* what,
+                          char* err, size_t err_len, Chunked* out) {
     MPI_Datatype type;
     int64_t elem;
     if (!mpi_type(dtype, &type, &elem)) {
       std::snprintf(err, err_len, "%s: dtype %s cannot be all-reduced", what,
                     fn::dtype_name(static_cast<fn::DType>(dtype)));
-      return static_cast<int>(fn::Code::InvalidArgument);
+      return false;
     }
     const int64_t chunk = INT_MAX / 2;
-    int64_t parts = count == 0 ? 0 : (count + chunk - 1) / chunk;
+    out->parts = count == 0 ? 0 : (count + chunk - 1) / chunk;
     MPI_Comm comm = t->data();
-    auto post = [&](int64_t part, MPI_Request* req) {
+    out->post = [=](int64_t part, MPI_Request* req) {
       int64_t begin = part * chunk;
       int n = static_cast<int>(std::min(count - begin, chunk));
       return MPI_Iallreduce(static_cast<const char*>(send) + begin * elem, static_cast<char*>(recv) + begin * elem, n,
                             type, MPI_SUM, comm, req);
     };
-    return t->start(parts, post, timeout, what, request, err, err_len);
+    return true;
+  }
+
+  static int all_reduce_sum_c(void* s, const void* send, void* recv, int64_t count, int dtype, double timeout,
+                              const char* what, char* err, size_t err_len) {
+    auto* t = static_cast<Transport*>(s);
+    Chunked c;
+    if (!chunked_sum(t, send, recv, count, dtype, what, err, err_len, &c))
+      return static_cast<int>(fn::Code::InvalidArgument);
+    return t->run(c.parts, c.post, timeout, what, err, err_len);
+  }
+
+  static int all_reduce_start_c(void* s, const void* send, void* recv, int64_t count, int dtype, double timeout,
+                                const char* what, int64_t* request, char* err, size_t err_len) {
+    auto* t = static_cast<Transport*>(s);
+    Chunked c;
+    if (!chunked_sum(t, send, recv, count, dtype, what, err, err_len, &c))
+      return static_cast<int>(fn::Code::InvalidArgument);
+    return t->start(c.parts, c.post, timeout, what, request, err, err_len);
   }
 
   static int wait_c(void* s, int64_t request, char* err, size_t err_len) {
