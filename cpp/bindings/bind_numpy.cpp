@@ -22,6 +22,9 @@ int npy_type(DType d) {
     case DType::Int16: return NPY_INT16;
     case DType::Int32: return NPY_INT32;
     case DType::Int64: return NPY_INT64;
+    case DType::UInt16: return NPY_UINT16;
+    case DType::UInt32: return NPY_UINT32;
+    case DType::UInt64: return NPY_UINT64;
     case DType::Float16: return NPY_HALF;
     case DType::Float32: return NPY_FLOAT32;
     case DType::Float64: return NPY_FLOAT64;
@@ -40,6 +43,10 @@ bool dtype_from_npy(int t, DType* out) {
     case NPY_INT32: *out = DType::Int32; return true;
     case NPY_INT64: *out = DType::Int64; return true;
     case NPY_LONGLONG: *out = DType::Int64; return true;
+    case NPY_UINT16: *out = DType::UInt16; return true;
+    case NPY_UINT32: *out = DType::UInt32; return true;
+    case NPY_UINT64: *out = DType::UInt64; return true;
+    case NPY_ULONGLONG: *out = DType::UInt64; return true;
     case NPY_HALF: *out = DType::Float16; return true;
     case NPY_FLOAT32: *out = DType::Float32; return true;
     case NPY_FLOAT64: *out = DType::Float64; return true;

@@ -39,19 +39,20 @@ TensorPtr other_operand(py::handle other, DType self_dtype, Conv conv, const cha
   return convert_to_tensor(other, &self_dtype, nullptr, const_name);
 }
 
-// TF's truediv: integers are cast to float (int8/int16/uint8 -> float32, wider -> float64).
+// TF's truediv: integers are cast to float (8- and 16-bit -> float32, wider -> float64).
 std::vector<TensorPtr> truediv(TensorPtr x, TensorPtr y, const std::string& name) {
   DType d = x->dtype();
   if (!is_numeric(d) && !is_complex(d)) {
     throw_error(Code::TypeError, "Invalid dtype fn.", dtype_name(d),
-                " in __truediv__. Expected one of {fn.uint8, fn.int8, fn.int16, fn.int32, fn.int64, "
-                "fn.bfloat16, fn.float16, fn.float32, fn.float64}.");
+                " in __truediv__. Expected one of {fn.uint8, fn.int8, fn.uint16, fn.int16, fn.uint32, "
+                "fn.int32, fn.uint64, fn.int64, fn.bfloat16, fn.float16, fn.float32, fn.float64, fn.complex64, "
+                "fn.complex128}.");
   }
   if (y->dtype() != d)
     throw_error(Code::TypeError, "`x` and `y` must have the same dtype, got fn.", dtype_name(d), " != fn.",
                 dtype_name(y->dtype()), ".");
   if (is_integer(d)) {
-    DType f = (d == DType::Int32 || d == DType::Int64) ? DType::Float64 : DType::Float32;
+    DType f = dtype_size(d) >= 4 ? DType::Float64 : DType::Float32;
     Attrs a{{"SrcT", d}, {"DstT", f}, {"Truncate", false}};
     static const OpDef& cast = OpRegistry::global().get("Cast");
     x = execute(cast, {x}, a, "Cast")[0];

@@ -53,6 +53,19 @@ EagerPtr scalar_of(py::handle v, DType d) {
     return t;
   }
   // int or bool
+  if (d == DType::UInt64 && !PyBool_Check(v.ptr())) {  // the upper half of uint64 is past long long
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(v.ptr());
+      if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+        PyErr_Clear();
+        throw_error(Code::ValueError, "Can't convert Python sequence with out-of-range integer to Tensor.");
+      }
+      t->data<uint64_t>()[0] = u;
+      return t;
+    }
+  }
   long long x = PyLong_AsLongLong(v.ptr());
   if (x == -1 && PyErr_Occurred()) {
     PyErr_Clear();

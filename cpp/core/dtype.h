@@ -22,6 +22,9 @@ enum class DType : uint8_t {
   Variant,
   Complex64,
   Complex128,
+  UInt16,  // appended (issue 21): the numbering is fn's saved-graph code, never reordered
+  UInt32,
+  UInt64,
   Count_
 };
 constexpr int kNumDTypes = static_cast<int>(DType::Count_);
@@ -34,8 +37,11 @@ bool dtype_from_name(const std::string& name, DType* out);
 inline bool is_floating(DType d) {
   return d == DType::Float16 || d == DType::BFloat16 || d == DType::Float32 || d == DType::Float64;
 }
+inline bool is_unsigned(DType d) {
+  return d == DType::UInt8 || d == DType::UInt16 || d == DType::UInt32 || d == DType::UInt64;
+}
 inline bool is_integer(DType d) {
-  return d == DType::Int8 || d == DType::UInt8 || d == DType::Int16 || d == DType::Int32 || d == DType::Int64;
+  return d == DType::Int8 || d == DType::Int16 || d == DType::Int32 || d == DType::Int64 || is_unsigned(d);
 }
 inline bool is_numeric(DType d) { return is_floating(d) || is_integer(d); }
 // Complex types are stored as (re, im) pairs; only data movement and the ops in ops/complex.cpp
@@ -79,6 +85,9 @@ auto visit_pod(DType d, F&& f) {
     case DType::BFloat16: return f(bfloat16_t{});
     case DType::Float32: return f(float{});
     case DType::Float64: return f(double{});
+    case DType::UInt16: return f(uint16_t{});
+    case DType::UInt32: return f(uint32_t{});
+    case DType::UInt64: return f(uint64_t{});
     default: return f(int32_t{});  // callers check is_pod first
   }
 }

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 #include "core/buffer_pool.h"
@@ -120,6 +121,7 @@ double EagerTensor::scalar_as_double(int64_t i) const {
 
 int64_t EagerTensor::scalar_as_int(int64_t i) const {
   if (dtype_ == DType::Int64) return data<int64_t>()[i];
+  if (dtype_ == DType::UInt64) return static_cast<int64_t>(data<uint64_t>()[i]);
   return static_cast<int64_t>(scalar_as_double(i));
 }
 
@@ -185,7 +187,14 @@ EagerPtr cast_tensor(const EagerPtr& t, DType to) {
     return visit_pod(to, [&](auto dtag) {
       using D = decltype(dtag);
       D* dst = out->data<D>();
-      for (int64_t i = 0; i < n; ++i) dst[i] = from_double<D>(to_double(src[i]));
+      constexpr bool ints = std::is_integral<S>::value && std::is_integral<D>::value && !std::is_same<S, bool>::value &&
+                            !std::is_same<D, bool>::value;
+      for (int64_t i = 0; i < n; ++i) {
+        if constexpr (ints)  // modular, exact past 2**53 (int64 <-> uint64)
+          dst[i] = static_cast<D>(src[i]);
+        else
+          dst[i] = from_double<D>(to_double(src[i]));
+      }
       return 0;
     });
   });

@@ -23,6 +23,11 @@ D float_to_int(double x) {
   if constexpr (std::is_same<D, int64_t>::value) {
     if (!(x >= -9223372036854775808.0 && x < 9223372036854775808.0)) return INT64_MIN;
     return static_cast<int64_t>(x);
+  } else if constexpr (std::is_same<D, uint64_t>::value) {  // the upper half converts directly
+    if (x >= 9223372036854775808.0 && x < 18446744073709551616.0) return static_cast<uint64_t>(x);
+    return static_cast<uint64_t>(float_to_int<int64_t>(x));
+  } else if constexpr (std::is_same<D, uint32_t>::value) {  // through int64: keeps the low 32 bits
+    return static_cast<uint32_t>(float_to_int<int64_t>(x));
   } else {
     int32_t v = (x >= -2147483648.0 && x < 2147483648.0) ? static_cast<int32_t>(x) : INT32_MIN;
     return static_cast<D>(v);

@@ -231,6 +231,17 @@ OpDef with_complex(OpDef def) {
       if (in[0]->dtype() == to) return std::vector<EagerPtr>{in[0]};
       return std::vector<EagerPtr>{complex_cast(in[0], to)};
     };
+  } else if (n == "Neg") {  // -z (gradients of complex ops negate)
+    KernelFn base = def.kernel;
+    InferFn base_infer = def.infer;
+    def.kernel = [base](KernelContext& k, const std::vector<EagerPtr>& in) {
+      if (!is_complex(in[0]->dtype())) return base(k, in);
+      return std::vector<EagerPtr>{
+          complex_map(*in[0], in[0]->dtype(), [](auto z, void* o, int64_t i, auto) { static_cast<decltype(z)*>(o)[i] = -z; })};
+    };
+    def.infer = [base_infer](const InferContext& c) {
+      return is_complex(c.inputs[0].dtype) ? std::vector<TensorSpec>{c.inputs[0]} : base_infer(c);
+    };
   } else if (n == "Abs") {
     // tf.abs of a complex tensor is its magnitude (TF calls ComplexAbs).
     KernelFn base = def.kernel;

@@ -13,9 +13,9 @@ namespace fn {
 
 namespace {
 // TensorFlow lists allowed types in roughly this order.
-constexpr DType kListOrder[] = {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64,
-                                DType::UInt8,    DType::Int8,    DType::Int16,   DType::Int32,
-                                DType::Int64,    DType::Bool,    DType::String};
+constexpr DType kListOrder[] = {DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::UInt8,
+                                DType::Int8,     DType::UInt16,  DType::Int16,   DType::Int32,   DType::UInt32,
+                                DType::UInt64,   DType::Int64,   DType::Bool,    DType::String};
 }  // namespace
 
 std::string allowed_types(unsigned mask, bool python_names) {

@@ -20,7 +20,9 @@ namespace fn {
 constexpr unsigned bit(DType d) { return 1u << static_cast<unsigned>(d); }
 constexpr unsigned kFloatTypes = bit(DType::Float16) | bit(DType::BFloat16) | bit(DType::Float32) | bit(DType::Float64);
 constexpr unsigned kSignedIntTypes = bit(DType::Int8) | bit(DType::Int16) | bit(DType::Int32) | bit(DType::Int64);
-constexpr unsigned kIntTypes = kSignedIntTypes | bit(DType::UInt8);
+constexpr unsigned kWideUnsignedTypes = bit(DType::UInt16) | bit(DType::UInt32) | bit(DType::UInt64);
+constexpr unsigned kUnsignedTypes = bit(DType::UInt8) | kWideUnsignedTypes;
+constexpr unsigned kIntTypes = kSignedIntTypes | kUnsignedTypes;
 constexpr unsigned kNumberTypes = kFloatTypes | kIntTypes;
 constexpr unsigned kBoolType = bit(DType::Bool);
 constexpr unsigned kStringType = bit(DType::String);
@@ -38,6 +40,18 @@ constexpr DType dtype_of<int8_t>() {
 template <>
 constexpr DType dtype_of<uint8_t>() {
   return DType::UInt8;
+}
+template <>
+constexpr DType dtype_of<uint16_t>() {
+  return DType::UInt16;
+}
+template <>
+constexpr DType dtype_of<uint32_t>() {
+  return DType::UInt32;
+}
+template <>
+constexpr DType dtype_of<uint64_t>() {
+  return DType::UInt64;
 }
 template <>
 constexpr DType dtype_of<int16_t>() {
@@ -77,6 +91,14 @@ std::string allowed_types(unsigned mask, bool python_names);
 [[noreturn]] void throw_unsupported_dtype(const std::string& op, DType d);
 // Eager: the op allows the dtype but has no CPU kernel for it (TF's NotFoundError).
 [[noreturn]] void throw_no_kernel(const std::string& op, DType d);
+// An op TF defines for the dtypes in `no_kernel` but registers no CPU kernel for: `kernel` runs
+// for the others; those are NotFound eagerly (the graph's "No OpKernel was registered" at run time).
+inline KernelFn without_kernels(std::string op, unsigned no_kernel, KernelFn kernel) {
+  return [op = std::move(op), no_kernel, kernel = std::move(kernel)](KernelContext& c, const std::vector<EagerPtr>& in) {
+    if (!in.empty() && (no_kernel & bit(in[0]->dtype()))) throw_no_kernel(op, in[0]->dtype());
+    return kernel(c, in);
+  };
+}
 // Graph: TypeError "Value passed to parameter 'x' has DataType int32 not in list of allowed values: ..."
 void check_dtype_graph(const std::string& op, DType d, unsigned mask, const char* param = "x");
 

@@ -2,6 +2,7 @@
 // MatrixSolve (attr adjoint). LU with partial pivoting in double precision, per matrix.
 // Gradients are TF's: matmuls of the output with the output gradient.
 #include <cmath>
+#include <complex>
 
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
@@ -34,8 +35,10 @@ void check_square_eager(const std::string& op, const EagerTensor& x) {
   if (x.shape()[r - 1] != x.shape()[r - 2]) throw_error(Code::InvalidArgument, "Input matrix must be square.");
 }
 
-// LU decomposition in place (row-major n x n); returns false when singular. perm_sign: +-1.
-bool lu(std::vector<double>& a, int64_t n, std::vector<int64_t>& piv, int& sign) {
+// LU decomposition in place (row-major n x n, real or complex); returns false when singular.
+// perm_sign: +-1. Pivots on the largest magnitude.
+template <typename S>
+bool lu(std::vector<S>& a, int64_t n, std::vector<int64_t>& piv, int& sign) {
   piv.resize(n);
   sign = 1;
   for (int64_t i = 0; i < n; ++i) piv[i] = i;
@@ -54,7 +57,7 @@ bool lu(std::vector<double>& a, int64_t n, std::vector<int64_t>& piv, int& sign)
       sign = -sign;
     }
     for (int64_t i = k + 1; i < n; ++i) {
-      double f = a[i * n + k] /= a[k * n + k];
+      S f = a[i * n + k] /= a[k * n + k];
       for (int64_t j = k + 1; j < n; ++j) a[i * n + j] -= f * a[k * n + j];
     }
   }
@@ -62,9 +65,9 @@ bool lu(std::vector<double>& a, int64_t n, std::vector<int64_t>& piv, int& sign)
 }
 
 // Solves LU x = P b for m right-hand sides (b row-major n x m), in place.
-void lu_solve(const std::vector<double>& a, int64_t n, const std::vector<int64_t>& piv, std::vector<double>& b,
-              int64_t m) {
-  std::vector<double> x(static_cast<size_t>(n * m));
+template <typename S>
+void lu_solve(const std::vector<S>& a, int64_t n, const std::vector<int64_t>& piv, std::vector<S>& b, int64_t m) {
+  std::vector<S> x(static_cast<size_t>(n * m));
   for (int64_t i = 0; i < n; ++i)
     for (int64_t j = 0; j < m; ++j) x[i * m + j] = b[piv[i] * m + j];
   for (int64_t i = 0; i < n; ++i)
@@ -209,6 +212,33 @@ std::vector<TensorSpec> solve_infer(const InferContext& c) {
   return {c.inputs[1]};
 }
 
+// Complex systems in complex double; `adj` solves with the conjugate transpose (TF's adjoint).
+template <typename C>
+void complex_solve(const EagerTensor& a, const EagerTensor& rhs, EagerTensor& out, int64_t batch, int64_t n, int64_t m,
+                   bool adj) {
+  using Z = std::complex<double>;
+  const C* pa = static_cast<const C*>(a.raw());
+  const C* pr = static_cast<const C*>(rhs.raw());
+  C* po = static_cast<C*>(out.raw());
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<Z> A(static_cast<size_t>(n * n)), x(static_cast<size_t>(n * m));
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        Z v(pa[b * n * n + i * n + j]);
+        if (adj)
+          A[j * n + i] = std::conj(v);
+        else
+          A[i * n + j] = v;
+      }
+    for (int64_t i = 0; i < n * m; ++i) x[i] = Z(pr[b * n * m + i]);
+    std::vector<int64_t> piv;
+    int sign;
+    if (!lu(A, n, piv, sign)) throw_error(Code::InvalidArgument, "Input matrix is not invertible.");
+    lu_solve(A, n, piv, x, m);
+    for (int64_t i = 0; i < n * m; ++i) po[b * n * m + i] = C(x[i]);
+  }
+}
+
 std::vector<EagerPtr> solve_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   const EagerTensor &a = *in[0], &rhs = *in[1];
   check_square_eager("MatrixSolve", a);
@@ -224,6 +254,13 @@ std::vector<EagerPtr> solve_kernel(KernelContext& k, const std::vector<EagerPtr>
   bool adj = k.attrs.get_or("adjoint", false);
   auto out = make_tensor(rhs.dtype(), rhs.shape());
   int64_t batch = n ? a.num_elements() / (n * n) : 0;
+  if (is_complex(a.dtype())) {
+    if (a.dtype() == DType::Complex64)
+      complex_solve<std::complex<float>>(a, rhs, *out, batch, n, m, adj);
+    else
+      complex_solve<std::complex<double>>(a, rhs, *out, batch, n, m, adj);
+    return {out};
+  }
   for (int64_t b = 0; b < batch; ++b) {
     auto lu_a = load(a, b, n, n, adj);
     std::vector<int64_t> piv;

@@ -34,6 +34,8 @@ inline const OpTypes& op_types(const std::string& op) {
   if (op == "MatrixDeterminant" || op == "LogMatrixDeterminant") return hfd;
   if (op == "MatrixInverse" || op == "Qr") return dfh_half;
   if (op == "MatrixTriangularSolve") return bdfh;
+  static const OpTypes dfh_complex{dfh.allowed, kTypes | bit(D::Complex64) | bit(D::Complex128)};
+  if (op == "MatrixSolve") return dfh_complex;  // complex systems too (ops/linalg.cpp)
   return dfh;  // MatrixSolve, Cholesky, SelfAdjointEigV2, Svd, Lu
 }
 

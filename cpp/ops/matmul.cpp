@@ -10,6 +10,7 @@
 #include "ops/shape_util.h"
 #include "trace/context.h"
 
+#include <complex>
 #include <utility>
 
 namespace fn {
@@ -17,6 +18,8 @@ namespace fn {
 namespace {
 
 constexpr unsigned kMatMulTypes = kNumberTypes & ~(bit(DType::Int8) | bit(DType::UInt8) | bit(DType::Int16));
+// Defined by TF's MatMul/BatchMatMulV2 but without a CPU kernel: NotFound eagerly.
+constexpr unsigned kMatMulNoKernel = kWideUnsignedTypes;
 
 struct MatMulAttrs {
   bool ta, tb;
@@ -59,10 +62,38 @@ EagerPtr with_rank(const EagerPtr& t, int r) {
   return reshaped(t, Shape(d));
 }
 
+// Batched complex products: MatMul's transpose_a/b transpose, BatchMatMulV2's adj_x/y also
+// conjugate (TF's kernels). `sa`/`sb` give each output batch's operand batch.
+template <typename C, typename Batches>
+void complex_matmul(const EagerTensor& a, const EagerTensor& b, EagerTensor& out, int64_t batches, int64_t m,
+                    int64_t n, int64_t k, MatMulAttrs t, bool conj, Batches operand_batches) {
+  const C* pa = static_cast<const C*>(a.raw());
+  const C* pb = static_cast<const C*>(b.raw());
+  C* po = static_cast<C*>(out.raw());
+  for (int64_t bi = 0; bi < batches; ++bi) {
+    auto [oa, ob] = operand_batches(bi);
+    const C* A = pa + oa * m * k;
+    const C* B = pb + ob * k * n;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        C acc(0, 0);
+        for (int64_t l = 0; l < k; ++l) {
+          C x = t.ta ? A[l * m + i] : A[i * k + l], y = t.tb ? B[j * k + l] : B[l * n + j];
+          if (conj && t.ta) x = std::conj(x);
+          if (conj && t.tb) y = std::conj(y);
+          acc += x * y;
+        }
+        po[bi * m * n + i * n + j] = acc;
+      }
+  }
+}
+
 std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs, const std::vector<EagerPtr>& in) {
   if (has_folded_perms(attrs)) return folded_matmul(op, attrs, in, nullptr);
   check_same_dtype_eager(op, in);
-  if (!(kMatMulTypes & bit(in[0]->dtype()))) throw_unsupported_dtype(op, in[0]->dtype());
+  DType dt = in[0]->dtype();
+  if (kMatMulNoKernel & bit(dt)) throw_no_kernel(op, dt);
+  if (!(kMatMulTypes & bit(dt)) && !is_complex(dt)) throw_unsupported_dtype(op, dt);
   MatMulAttrs t = read_attrs(op, attrs);
   Shape out_shape = matmul_shape(op, in[0]->shape(), in[1]->shape(), t, true);
   auto out = make_tensor(in[0]->dtype(), out_shape);
@@ -72,6 +103,30 @@ std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs, c
   int64_t m = out_shape[r - 2], n = out_shape[r - 1];
   int64_t k = t.ta ? a->shape()[r - 2] : a->shape()[r - 1];
   int64_t batches = out->num_elements() / (m * n);
+  if (is_complex(dt)) {  // MatMul runs on one batch; BatchMatMulV2 broadcasts the batch dims
+    std::vector<int64_t> bd(out_shape.dims().begin(), out_shape.dims().end() - 2);
+    auto batch_of = [&](const EagerPtr& x) {
+      return Shape(std::vector<int64_t>(x->shape().dims().begin(), x->shape().dims().end() - 2));
+    };
+    auto sa = ref::broadcast_strides(batch_of(a), Shape(bd)), sb = ref::broadcast_strides(batch_of(b), Shape(bd));
+    auto so = row_major_strides(bd);
+    auto ob = [&](int64_t bi) {
+      int64_t oa = 0, obb = 0, rem = bi;
+      for (size_t d = 0; d < bd.size(); ++d) {
+        int64_t q = rem / so[d];
+        rem %= so[d];
+        oa += q * sa[d];
+        obb += q * sb[d];
+      }
+      return std::pair<int64_t, int64_t>(oa, obb);
+    };
+    bool conj = op != "MatMul";
+    if (dt == DType::Complex64)
+      complex_matmul<std::complex<float>>(*a, *b, *out, batches, m, n, k, t, conj, ob);
+    else
+      complex_matmul<std::complex<double>>(*a, *b, *out, batches, m, n, k, t, conj, ob);
+    return {out};
+  }
   // Small float32 problems run on the direct single-threaded kernel (below), not oneDNN.
   bool direct = a->dtype() == DType::Float32 && direct::matmul_is_small(batches, m, n, k);
   if (!direct && onednn::matmul_applicable(*a, *b)) {
@@ -186,7 +241,7 @@ OpDef make_matmul(const std::string& op) {
                2,
                [op](const InferContext& c) {
                  check_same_dtype_graph(op, c.inputs);
-                 if (!(kMatMulTypes & bit(c.inputs[0].dtype)))
+                 if (!(kMatMulTypes & bit(c.inputs[0].dtype)) && !is_complex(c.inputs[0].dtype))
                    throw_error(Code::TypeError, "Value passed to parameter 'a' has DataType ",
                                dtype_name(c.inputs[0].dtype), " not in list of allowed values");
                  return one(c.inputs[0].dtype,
@@ -204,7 +259,10 @@ OpDef make_matmul(const std::string& op) {
                    return dispatch1(op, {x, y}, a);
                  };
                  TensorPtr da, db;
-                 const TensorPtr &A = g.inputs[0], &B = g.inputs[1];
+                 // TF's _MatMulGrad conjugates complex operands (BatchMatMulV2's adj_x/y already do).
+                 bool cj = op == "MatMul" && is_complex(g.inputs[0]->dtype());
+                 const TensorPtr A = cj ? dispatch1("Conj", {g.inputs[0]}) : g.inputs[0];
+                 const TensorPtr B = cj ? dispatch1("Conj", {g.inputs[1]}) : g.inputs[1];
                  if (!t.ta && !t.tb) {
                    da = mm(dc, B, false, true);
                    db = mm(A, dc, true, false);
@@ -219,8 +277,8 @@ OpDef make_matmul(const std::string& op) {
                    db = mm(dc, A, true, true);
                  }
                  if (op != "MatMul") {
-                   da = unbroadcast(da, A);
-                   db = unbroadcast(db, B);
+                   da = unbroadcast(da, g.inputs[0]);
+                   db = unbroadcast(db, g.inputs[1]);
                  }
                  return std::vector<TensorPtr>{da, db};
                }};

@@ -128,7 +128,7 @@ std::vector<EagerPtr> uniform_int_v2_kernel(KernelContext&, const std::vector<Ea
   const EagerTensor &lo_t = *in[4], &hi_t = *in[5];
   if (lo_t.dtype() != hi_t.dtype()) throw_error(Code::InvalidArgument, "minval and maxval must have the same dtype");
   DType d = lo_t.dtype();
-  if (d != DType::Int32 && d != DType::Int64)
+  if (d != DType::Int32 && d != DType::Int64 && d != DType::UInt32 && d != DType::UInt64)
     throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
                 " is not in the list of allowed values: int32, int64, uint32, uint64");
   if (lo_t.shape().rank() != 0)
@@ -139,18 +139,24 @@ std::vector<EagerPtr> uniform_int_v2_kernel(KernelContext&, const std::vector<Ea
   auto gen = key_counter_generator(*in[1], *in[2], *in[3]);
   int64_t n = out->num_elements();
   if (n == 0) return {out};
-  int64_t lo = lo_t.scalar_as_int(0), hi = hi_t.scalar_as_int(0);
-  if (lo >= hi) throw_error(Code::InvalidArgument, "Need minval < maxval, got ", lo, " >= ", hi);
-  if (d == DType::Int32) {
-    uint32_t range = static_cast<uint32_t>(hi) - static_cast<uint32_t>(lo);
-    fill_blocks(gen, out->data<int32_t>(), n, 4, [&](const philox::Block& b, int32_t* o, int c) {
-      for (int j = 0; j < c; ++j) o[j] = static_cast<int32_t>(static_cast<uint32_t>(lo) + b[j] % range);
+  // The bounds' bits as unsigned; the order compared in the dtype's own signedness.
+  uint64_t lo = static_cast<uint64_t>(lo_t.scalar_as_int(0)), hi = static_cast<uint64_t>(hi_t.scalar_as_int(0));
+  bool ordered = is_unsigned(d) ? lo < hi : static_cast<int64_t>(lo) < static_cast<int64_t>(hi);
+  if (!ordered) {
+    if (d == DType::UInt64)
+      throw_error(Code::InvalidArgument, "Need minval < maxval, got ", lo, " >= ", hi);
+    throw_error(Code::InvalidArgument, "Need minval < maxval, got ", static_cast<int64_t>(lo), " >= ",
+                static_cast<int64_t>(hi));
+  }
+  if (dtype_size(d) == 4) {
+    uint32_t lo32 = static_cast<uint32_t>(lo), range = static_cast<uint32_t>(hi) - lo32;
+    fill_blocks(gen, out->data<uint32_t>(), n, 4, [&](const philox::Block& b, uint32_t* o, int c) {
+      for (int j = 0; j < c; ++j) o[j] = lo32 + b[j] % range;
     });
   } else {
-    uint64_t range = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
-    fill_blocks(gen, out->data<int64_t>(), n, 2, [&](const philox::Block& b, int64_t* o, int c) {
-      for (int j = 0; j < c; ++j)
-        o[j] = static_cast<int64_t>(static_cast<uint64_t>(lo) + ((b[2 * j] | (uint64_t{b[2 * j + 1]} << 32)) % range));
+    uint64_t range = hi - lo;
+    fill_blocks(gen, out->data<uint64_t>(), n, 2, [&](const philox::Block& b, uint64_t* o, int c) {
+      for (int j = 0; j < c; ++j) o[j] = lo + ((b[2 * j] | (uint64_t{b[2 * j + 1]} << 32)) % range);
     });
   }
   return {out};
@@ -158,19 +164,20 @@ std::vector<EagerPtr> uniform_int_v2_kernel(KernelContext&, const std::vector<Ea
 
 std::vector<EagerPtr> full_int_v2_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   DType d = k.attrs.get_or("dtype", DType::Int64);
-  if (d != DType::Int32 && d != DType::Int64)
+  if (d != DType::Int32 && d != DType::Int64 && d != DType::UInt32 && d != DType::UInt64)
     throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
                 " is not in the list of allowed values: int32, int64, uint32, uint64");
   auto out = make_tensor(d, shape_arg(*in[0]));
   auto gen = key_counter_generator(*in[1], *in[2], *in[3]);
   int64_t n = out->num_elements();
-  if (d == DType::Int32) {
-    fill_blocks(gen, out->data<int32_t>(), n, 4, [](const philox::Block& b, int32_t* o, int c) {
-      for (int j = 0; j < c; ++j) o[j] = static_cast<int32_t>(b[j]);
+  // Signed and unsigned draws hold the same bits: one 32-bit sample per 32-bit value, two per 64.
+  if (dtype_size(d) == 4) {
+    fill_blocks(gen, out->data<uint32_t>(), n, 4, [](const philox::Block& b, uint32_t* o, int c) {
+      for (int j = 0; j < c; ++j) o[j] = b[j];
     });
   } else {
-    fill_blocks(gen, out->data<int64_t>(), n, 2, [](const philox::Block& b, int64_t* o, int c) {
-      for (int j = 0; j < c; ++j) o[j] = static_cast<int64_t>(b[2 * j] | (uint64_t{b[2 * j + 1]} << 32));
+    fill_blocks(gen, out->data<uint64_t>(), n, 2, [](const philox::Block& b, uint64_t* o, int c) {
+      for (int j = 0; j < c; ++j) o[j] = b[2 * j] | (uint64_t{b[2 * j + 1]} << 32);
     });
   }
   return {out};

@@ -2,6 +2,7 @@
 // tensor with attr keep_dims; ArgMax/ArgMin (attr output_type). Large float32 reductions run
 // on oneDNN; the reference loop (kernels/reference/reduce.h) handles the rest.
 #include <algorithm>
+#include <complex>
 #include <limits>
 #include <memory>
 
@@ -71,7 +72,7 @@ InferFn reduce_infer(std::string op, Kind kind) {
     const Shape& in = c.inputs[0].shape;
     DType d = c.inputs[0].dtype;
     bool keep = c.attrs.get_or("keep_dims", false);
-    check_dtype_graph(op, d, mask_of(kind), "input");
+    if (!(takes_complex(kind) && is_complex(d))) check_dtype_graph(op, d, mask_of(kind), "input");
     check_dtype_graph(op, c.inputs[1].dtype, kAxisTypes, "reduction_indices");
     if (c.value(1) && in.has_rank()) {
       auto reduced = reduced_axes(op, in.rank(), read_int_list(*c.value(1)), false);
@@ -86,7 +87,8 @@ InferFn reduce_infer(std::string op, Kind kind) {
 // floats, int64 for integers, both wrap back like TF), the arithmetic type for max/min.
 template <Kind K, typename A>
 using AccOf = std::conditional_t<(K == Kind::Max || K == Kind::Min || std::is_same<A, bool>::value), A,
-                                 std::conditional_t<std::is_floating_point<A>::value, double, int64_t>>;
+                                 std::conditional_t<std::is_floating_point<A>::value, double,
+                                                    std::conditional_t<std::is_unsigned<A>::value, uint64_t, int64_t>>>;
 
 template <Kind K, typename Acc>
 Acc identity() {
@@ -185,6 +187,30 @@ EagerPtr reduce_compute(const std::string& op, const EagerTensor& x, const std::
   return out;
 }
 
+// Sum / Prod / Mean of complex64 / complex128 (TF's kernels accumulate in the complex type).
+template <Kind K>
+EagerPtr complex_reduce(const EagerTensor& x, const std::vector<bool>& reduced, const Shape& out_shape) {
+  auto out = make_tensor(x.dtype(), out_shape);
+  int64_t n_out = out->num_elements(), n_in = x.num_elements();
+  auto run = [&](auto tag) {
+    using C = decltype(tag);
+    std::vector<C> acc(static_cast<size_t>(std::max<int64_t>(n_out, 1)), C(K == Kind::Prod ? 1 : 0, 0));
+    ref::reduce(static_cast<const C*>(x.raw()), x.shape().dims(), reduced, acc.data(),
+                [](C a, C v) { return K == Kind::Prod ? a * v : a + v; });
+    C* o = static_cast<C*>(out->raw());
+    using R = typename C::value_type;
+    R count = static_cast<R>(n_out ? n_in / n_out : 0);
+    for (int64_t i = 0; i < n_out; ++i) o[i] = K == Kind::Mean ? acc[i] / count : acc[i];
+  };
+  if (x.dtype() == DType::Complex64)
+    run(std::complex<float>{});
+  else
+    run(std::complex<double>{});
+  return out;
+}
+
+constexpr bool takes_complex(Kind k) { return k == Kind::Sum || k == Kind::Prod || k == Kind::Mean; }
+
 template <Kind K>
 KernelFn reduce_kernel(std::string op) {
   return [op](KernelContext& k, const std::vector<EagerPtr>& in) {
@@ -194,12 +220,14 @@ KernelFn reduce_kernel(std::string op) {
         throw_error(Code::InvalidArgument, "cannot compute ", op,
                     " as input #0(zero-based) was expected to be a bool tensor but is a ", tf_type_string(x.dtype()),
                     " tensor");
-    } else if (!(kNumberTypes & bit(x.dtype()))) {
+    } else if (!(kNumberTypes & bit(x.dtype())) && !(takes_complex(K) && is_complex(x.dtype()))) {
       throw_unsupported_dtype(op, x.dtype(), kNumberTypes);
     }
     check_axes_dtype_eager(in[1]->dtype());
     auto reduced = reduced_axes(op, x.shape().rank(), read_int_list(*in[1]), true);
     Shape out_shape = reduced_shape(x.shape(), reduced, k.attrs.get_or("keep_dims", false));
+    if constexpr (takes_complex(K))
+      if (is_complex(x.dtype())) return std::vector<EagerPtr>{complex_reduce<K>(x, reduced, out_shape)};
     return std::vector<EagerPtr>{reduce_compute<K>(op, x, reduced, out_shape)};
   };
 }

@@ -206,7 +206,9 @@ std::vector<EagerPtr> as_string_kernel(KernelContext& k, const std::vector<Eager
   } else if (is_integer(d)) {
     visit_pod(d, [&](auto tag) {
       using T = decltype(tag);
-      if constexpr (std::is_integral<T>::value)
+      if constexpr (std::is_same<T, uint64_t>::value)
+        for (int64_t i = 0; i < n; ++i) put(i, fmt + "llu", static_cast<unsigned long long>(x.data<T>()[i]));
+      else if constexpr (std::is_integral<T>::value)
         for (int64_t i = 0; i < n; ++i) put(i, fmt + "lld", static_cast<long long>(x.data<T>()[i]));
       return 0;
     });

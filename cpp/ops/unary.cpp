@@ -43,8 +43,8 @@ using T = const TensorPtr&;
 void register_unary_ops(OpRegistry& r) {
   using dnnl::algorithm;
   using namespace grad;
-  r.add(unary<ref::Neg, kSignedNumbers>("Neg", rule([](T d, T, T) { return neg(d); }),
-                                        eltwise_of(algorithm::eltwise_linear, -1.f, 0.f)));
+  r.add(with_complex(unary<ref::Neg, kSignedNumbers>("Neg", rule([](T d, T, T) { return neg(d); }),
+                                                     eltwise_of(algorithm::eltwise_linear, -1.f, 0.f))));
   r.add(with_complex(unary<ref::Abs, kSignedNumbers>("Abs", rule([](T d, T x, T) { return mul(d, op1("Sign", x)); }),
                                                      eltwise_of(algorithm::eltwise_abs))));
   r.add(unary<ref::Sign, kSignedNumbers>("Sign", rule([](T, T x, T) { return op1("ZerosLike", x); })));

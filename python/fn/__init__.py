@@ -222,6 +222,9 @@ from fn.dtypes import (
     resource,
     string,
     uint8,
+    uint16,
+    uint32,
+    uint64,
     variant,
 )
 

@@ -22,6 +22,9 @@ _NAMES = [
     "variant",
     "complex64",
     "complex128",
+    "uint16",  # appended: the index is the C++ DType enum value
+    "uint32",
+    "uint64",
 ]
 
 
@@ -40,7 +43,7 @@ class DType:
 
     @property
     def is_integer(self) -> bool:
-        return self.name in ("int8", "uint8", "int16", "int32", "int64")
+        return self.name in ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
 
     @property
     def is_complex(self) -> bool:
@@ -56,7 +59,7 @@ class DType:
 
     @property
     def is_unsigned(self) -> bool:
-        return self.name == "uint8"
+        return self.name in ("uint8", "uint16", "uint32", "uint64")
 
     @property
     def is_numeric(self) -> bool:
@@ -136,6 +139,9 @@ _BY_NAME.update({"double": _BY_NAME["float64"], "half": _BY_NAME["float16"], "fl
     variant,
     complex64,
     complex128,
+    uint16,
+    uint32,
+    uint64,
 ) = _ALL
 half, double = float16, float64
 
@@ -155,6 +161,9 @@ _NUMPY = {
     "variant": object,
     "complex64": np.complex64,
     "complex128": np.complex128,
+    "uint16": np.uint16,
+    "uint32": np.uint32,
+    "uint64": np.uint64,
 }
 
 

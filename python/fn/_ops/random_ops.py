@@ -179,18 +179,22 @@ def _seed_tensor(seed: Any) -> Any:
 
 def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float32,
                       name: Optional[str] = None, alg: str = "auto_select") -> Any:
-    """``tf.random.stateless_uniform``: deterministic uniform floats in ``[minval, maxval)`` from
-    a shape-[2] ``seed`` (TensorFlow's numbers for the same seed, float32/float64)."""
+    """``tf.random.stateless_uniform``: deterministic uniform numbers in ``[minval, maxval)`` from
+    a shape-[2] ``seed`` (TensorFlow's numbers for the same seed; integers over the whole range
+    when both bounds are None)."""
     dtype = as_dtype(dtype)
     # TF's argument checks first (ValueError), then fn's gap: integer draws
     if dtype.name not in ("float16", "bfloat16", "float32", "float64", "int32", "int64", "uint32", "uint64"):
         raise ValueError(f"Argument `dtype` got invalid value {dtype!r}. Accepted dtypes are (tf.float16, "
                          "tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64, tf.uint32, tf.uint64).")
-    if dtype.is_integer and (minval is None) != (maxval is None):
-        raise ValueError(f"For integer `dtype` argument {dtype!r}, argument `minval` and `maxval` must be both None "
-                         f"or not None. Got `minval`={minval} and `maxval`={maxval}.")
-    if not dtype.is_floating:
-        raise NotImplementedError("fn.random.stateless_uniform supports floating dtypes")
+    if dtype.is_integer:
+        if (minval is None) != (maxval is None):
+            raise ValueError(f"For integer `dtype` argument {dtype!r}, argument `minval` and `maxval` must be both "
+                             f"None or not None. Got `minval`={minval} and `maxval`={maxval}.")
+        if minval is not None and dtype.is_unsigned:
+            raise ValueError(f"Argument `dtype` got invalid value {dtype!r} when argument `minval` is not None. "
+                             "Please don't use unsigned integers in this case.")
+        return _stateless_int(shape, seed, minval, maxval, dtype, name)
     if maxval is None:
         maxval = 1
     if dtype.name in ("float16", "bfloat16"):
@@ -201,6 +205,23 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
     lo = convert_to_tensor(minval, dtype)
     hi = convert_to_tensor(maxval, dtype)
     return _core.execute("AddV2", [rnd * (hi - lo), lo], None, name or "stateless_random_uniform")[0]
+
+
+def _stateless_int(shape: Any, seed: Any, minval: Any, maxval: Any, dtype: Any, name: Optional[str]) -> Any:
+    """Integer ``stateless_uniform``: the whole range (``minval`` None) or ``[minval, maxval)``, drawn by
+    the V2 ops from the seed's scrambled key and counter (TF's ``get_key_counter_alg``, Philox)."""
+    shape_t = _shape_tensor(shape)
+    name = name or "stateless_random_uniform"
+    if minval is None:
+        key, counter = _core.execute("StatelessRandomGetKeyCounter", [_seed_tensor(seed)], None, None)
+        alg_t = convert_to_tensor(3, int32)  # Philox on the CPU, as TF's auto-select
+        return _core.execute("StatelessRandomUniformFullIntV2", [shape_t, key, counter, alg_t], {"dtype": dtype},
+                             name)[0]
+    lo = convert_to_tensor(minval, dtype)
+    hi = convert_to_tensor(maxval, dtype)
+    key, counter = _core.execute("StatelessRandomGetKeyCounter", [_seed_tensor(seed)], None, None)
+    alg_t = convert_to_tensor(3, int32)
+    return _core.execute("StatelessRandomUniformIntV2", [shape_t, key, counter, alg_t, lo, hi], None, name)[0]
 
 
 def _half_uniform(shape: Any, seed: Any, dtype: Any) -> Any:

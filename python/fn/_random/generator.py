@@ -22,7 +22,7 @@ from fn._ops.array_ops import _shape_tensor, cast, concat, constant, convert_to_
 from fn._ops.array_ops import shape as array_shape
 from fn._ops.math_ops import maximum, reduce_prod
 from fn._state.variables import Variable, init_scope
-from fn.dtypes import as_dtype, float32, int32, int64
+from fn.dtypes import as_dtype, float32, int32, int64, uint64
 
 class _LazyModule:
     """fn._distribute.context, imported on first use (fn._distribute imports much of fn)."""
@@ -328,17 +328,12 @@ class Generator:
         return run_op("AddV2", [rnd * (hi - lo), lo], None, name or "stateful_uniform")
 
     def _uniform_full_int(self, shape: Any, dtype: Any, name: Optional[str]) -> Any:
-        if dtype not in (int32, int64):
-            raise TypeError(f"fn has no {dtype.name} dtype; uniform_full_int draws int32 or int64 (TF's kernel "
-                            f"also allows uint32 and uint64)")
         return self._stateless("StatelessRandomUniformFullIntV2", shape, dtype, None,
                                name or "stateful_uniform_full_int")
 
-    def uniform_full_int(self, shape: Any, dtype: Any = "uint64", name: Optional[str] = None) -> Any:
-        """Integers over the dtype's whole range. fn has no unsigned 64/32-bit dtypes: pass
-        ``dtype=fn.int64`` or ``fn.int32`` (the same bits TF's uint64/uint32 draws hold)."""
-        if dtype in ("uint64", "uint32"):
-            raise TypeError(f"fn has no {dtype} dtype; pass dtype=fn.int64 or fn.int32 to uniform_full_int")
+    def uniform_full_int(self, shape: Any, dtype: Any = uint64, name: Optional[str] = None) -> Any:
+        """``tf.random.Generator.uniform_full_int``: integers over the dtype's whole range
+        (int32, int64, uint32 or uint64; TF's bits)."""
         return self._uniform_full_int(_shape_tensor(shape), as_dtype(dtype), name)
 
     def binomial(self, shape: Any, counts: Any, probs: Any, dtype: Any = int32, name: Optional[str] = None) -> Any:
