@@ -157,3 +157,25 @@ def test_errors():
         tf.io.encode_png(tf.zeros([2, 2], tf.uint8))
     with pytest.raises(err, match="Value for attr 'T' of float is not in the list of allowed values: uint8, uint16"):
         tf.io.encode_png(tf.zeros([2, 2, 3], tf.float32))
+
+
+def test_uint16():
+    # 16-bit files decode exactly as uint16; 8-bit and low-depth samples widen by 257 (x * 65535 / 255)
+    px16 = RNG.integers(0, 65536, (3, 4, 3))
+    x = tf.io.decode_png(make_png(px16, 2, 16), dtype=tf.uint16)
+    assert x.dtype == tf.uint16 and x.numpy().tolist() == px16.tolist()
+    px8 = RNG.integers(0, 256, (2, 5, 4))
+    y = tf.io.decode_png(make_png(px8, 6, 8), dtype=tf.uint16)
+    assert y.numpy().tolist() == (px8 * 257).tolist()
+    g2 = RNG.integers(0, 4, (2, 3, 1))
+    z = tf.io.decode_png(make_png(g2, 0, 2), dtype=tf.uint16)
+    assert z.numpy().tolist() == (g2 * 85 * 257).tolist()
+    # encoding uint16 writes a 16-bit file, read back exactly (and as uint8: the high bytes)
+    img = tf.constant(RNG.integers(0, 65536, (3, 2, 1)).astype(np.uint16))
+    data = tf.io.encode_png(img)
+    assert tf.io.decode_png(data, dtype=tf.uint16).numpy().tolist() == img.numpy().tolist()
+    assert tf.io.decode_png(data).numpy().tolist() == (img.numpy() >> 8).tolist()
+    f = tf.function(lambda s: tf.io.decode_png(s, channels=3, dtype=tf.uint16))
+    assert f(make_png(px16, 2, 16)).numpy().tolist() == px16.tolist()
+    with pytest.raises((TypeError, tf.errors.InvalidArgumentError)):
+        tf.io.decode_png(make_png(px8, 6, 8), dtype=tf.int32)

@@ -35,6 +35,23 @@ def test_operator_promotion_is_numpy(d1, d2):
         assert got.numpy() == want
 
 
+UNSIGNED = (np.uint8, np.uint16, np.uint32, np.uint64)
+
+
+@pytest.mark.parametrize("d1", UNSIGNED)
+@pytest.mark.parametrize("d2", UNSIGNED + (np.int8, np.int32, np.int64, np.float32))
+def test_unsigned_promotion_is_numpy(d1, d2):
+    a, b = tnp.asarray(7, dtype=d1), tnp.asarray(2, dtype=d2)
+    for op in (lambda x, y: x + y, lambda x, y: x * y, lambda x, y: x < y, lambda x, y: x // y):
+        want = op(np.asarray(7, d1), np.asarray(2, d2))
+        got = op(a, b)
+        assert got.dtype.as_numpy_dtype == want.dtype
+        assert got.numpy() == want
+    assert tnp.result_type(d1, d2) == tf.as_dtype(np.result_type(d1, d2))
+    assert tnp.add(tnp.asarray([1], d1), tnp.asarray([2], d2)).dtype == tf.as_dtype(np.result_type(d1, d2))
+    assert (a + 1).dtype == tf.as_dtype(d1)   # Python ints are weak
+
+
 def test_python_scalars_are_weak_and_arrays_strong():
     x = tnp.ones([2], dtype=tnp.float32)
     assert (x + 1.5).dtype == tf.float32

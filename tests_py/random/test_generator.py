@@ -188,11 +188,25 @@ def test_bad_inputs():
         tf.function(lambda: g.binomial([2], counts=counts, probs=probs))()
 
 
-@pytest.mark.skipif(IS_TF, reason="fn has no uint64 dtype (TF's uniform_full_int default)")
-@pytest.mark.fn_only
-def test_uniform_full_int_default_dtype_is_refused():
-    with pytest.raises(TypeError, match="no uint64 dtype"):
-        tf.random.Generator.from_seed(1).uniform_full_int([2])
+def test_uniform_full_int_default_dtype_is_uint64():
+    # TF's default dtype; unsigned draws hold the bits of the signed ones of the same width
+    g = tf.random.Generator.from_seed(1234)
+    want64 = g.uniform_full_int([3], tf.int64).numpy()
+    want32 = g.uniform_full_int([5], tf.int32).numpy()
+    g = tf.random.Generator.from_seed(1234)
+    u = g.uniform_full_int([3])
+    assert u.dtype == tf.uint64
+    assert u.numpy().tolist() == want64.astype(np.uint64).tolist()
+    assert u.numpy().tolist() == [4205893451587779211, 14358645745497498391, 1289599524018046838]
+    u32 = g.uniform_full_int([5], tf.uint32)
+    assert u32.dtype == tf.uint32 and u32.numpy().tolist() == want32.astype(np.uint32).tolist()
+    u2 = g.uniform([2], dtype=tf.uint64, minval=None, maxval=None)  # integer uniform without bounds: full range
+    assert u2.dtype == tf.uint64
+    g = tf.random.Generator.from_seed(1234)
+    f = tf.function(lambda: g.uniform_full_int([3]))
+    assert f().numpy().tolist() == want64.astype(np.uint64).tolist()
+    with pytest.raises((TypeError, tf.errors.InvalidArgumentError)):
+        g.uniform_full_int([2], tf.float32)
 
 
 def test_saved_model_keeps_the_state_and_calls(tmp_path):

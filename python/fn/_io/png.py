@@ -18,7 +18,7 @@ from typing import Any, List, Optional, Tuple
 import numpy as np
 
 from fn import _core
-from fn.dtypes import as_dtype, string, uint8
+from fn.dtypes import as_dtype, string, uint8, uint16
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # colour type -> samples per pixel
@@ -207,20 +207,24 @@ def decode_png_bytes(data: bytes, channels: int, out_dtype: Any) -> np.ndarray:
     px = _convert(_expand(header, _pixels(header, idat), plte, trns), channels)
     if out_dtype == np.uint8 and px.dtype == np.uint16:
         px = (px >> 8).astype(np.uint8)
+    if out_dtype == np.uint16 and px.dtype == np.uint8:  # 8-bit samples widened as libpng's expand_16
+        px = px.astype(np.uint16) * np.uint16(257)
     return px.astype(out_dtype, copy=False)
 
 
 def encode_png_array(image: np.ndarray, compression: int) -> bytes:
-    """An 8-bit [height, width, channels] image as PNG bytes (unfiltered rows)."""
+    """An 8- or 16-bit (uint8 / uint16) [height, width, channels] image as PNG bytes (unfiltered rows)."""
     h, w, c = image.shape
     color = {1: 0, 2: 4, 3: 2, 4: 6}[c]
-    rows = np.concatenate([np.zeros((h, 1), np.uint8), np.ascontiguousarray(image, np.uint8).reshape(h, w * c)], 1)
+    depth = 16 if image.dtype == np.uint16 else 8
+    samples = np.ascontiguousarray(image, ">u2" if depth == 16 else np.uint8).view(np.uint8)
+    rows = np.concatenate([np.zeros((h, 1), np.uint8), samples.reshape(h, w * c * depth // 8)], 1)
     level = 6 if compression is None or compression < 0 else min(int(compression), 9)
 
     def chunk(kind: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
 
-    ihdr = struct.pack(">IIBBBBB", w, h, 8, color, 0, 0, 0)
+    ihdr = struct.pack(">IIBBBBB", w, h, depth, color, 0, 0, 0)
     return (
         _SIGNATURE + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(rows.tobytes(), level)) + chunk(b"IEND", b"")
     )
@@ -253,13 +257,12 @@ def _host(op: str, x: Any, run: Any, out_dtype: Any, shape: List[Optional[int]])
 
 
 def decode_png(contents: Any, channels: int = 0, dtype: Any = uint8, name: Optional[str] = None) -> Any:
-    """``tf.io.decode_png`` (``tf.image.decode_png``): a PNG image as a uint8 [height, width,
-    channels] tensor (``channels`` 0 keeps the file's)."""
+    """``tf.io.decode_png`` (``tf.image.decode_png``): a PNG image as a uint8 or uint16 [height,
+    width, channels] tensor (``channels`` 0 keeps the file's)."""
     dtype = as_dtype(dtype)
-    if dtype != uint8:
+    if dtype not in (uint8, uint16):
         raise TypeError(
-            f"Value for attr 'dtype' of {dtype.name} is not in the list of allowed values: uint8 (fn "
-            f"has no uint16 dtype)"
+            f"Value passed to parameter 'dtype' has DataType {dtype.name} not in list of allowed values: uint8, uint16"
         )
     if channels not in (0, 1, 3, 4):
         raise _invalid(f"`channels` must be 0, 1, 3 or 4 but got {channels}")
@@ -267,16 +270,16 @@ def decode_png(contents: Any, channels: int = 0, dtype: Any = uint8, name: Optio
 
     def run(v: Any) -> np.ndarray:
         data = v.numpy() if hasattr(v, "numpy") else v
-        return decode_png_bytes(bytes(data), channels, np.uint8)
+        return decode_png_bytes(bytes(data), channels, dtype.as_numpy_dtype)
 
-    return _host("DecodePng", x, run, uint8, [None, None, channels or None])
+    return _host("DecodePng", x, run, dtype, [None, None, channels or None])
 
 
 def encode_png(image: Any, compression: int = -1, name: Optional[str] = None) -> Any:
-    """``tf.io.encode_png`` (``tf.image.encode_png``): a uint8 [height, width, channels] image
+    """``tf.io.encode_png`` (``tf.image.encode_png``): a uint8 or uint16 [height, width, channels] image
     (1 to 4 channels) as a PNG string."""
     image = image if _core.is_tensor(image) else _core.convert_to_tensor(image, None, None)
-    if image.dtype != uint8:
+    if image.dtype not in (uint8, uint16):
         from fn.errors import InvalidArgumentError
 
         raise InvalidArgumentError(

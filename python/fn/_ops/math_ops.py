@@ -420,6 +420,12 @@ def matmul(
             a, b = cast(a, output_type), cast(b, output_type)
     ta, tb = transpose_a or adjoint_a, transpose_b or adjoint_b
     ra, rb = a._rank, b._rank
+    if a.dtype.is_complex:  # MatMul transposes, BatchMatMulV2's adj_x/y conjugate too (TF's conj + flag)
+        batch = not (ra == 2 and rb == 2)
+        if (transpose_a if batch else adjoint_a):
+            a = _run("Conj", [a], None, None)
+        if (transpose_b if batch else adjoint_b):
+            b = _run("Conj", [b], None, None)
     if ra == 2 and rb == 2:
         return _core.execute("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb}, name)[0]
     return _core.execute("BatchMatMulV2", [a, b], {"adj_x": ta, "adj_y": tb}, name or "MatMul")[0]

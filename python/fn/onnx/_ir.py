@@ -8,10 +8,13 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+# By fn's DType code (cpp/core/dtype.h's enum order).
 _DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64", "string",
-           "resource", "variant"]
+           "resource", "variant", "complex64", "complex128", "uint16", "uint32", "uint64"]
 _NP = {"bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32,
-       "int64": np.int64, "float16": np.float16, "float32": np.float32, "float64": np.float64}
+       "int64": np.int64, "float16": np.float16, "float32": np.float32, "float64": np.float64,
+       "complex64": np.complex64, "complex128": np.complex128, "uint16": np.uint16, "uint32": np.uint32,
+       "uint64": np.uint64}
 
 
 @dataclass

@@ -15,7 +15,7 @@ from fn.onnx._ort_kernels import KERNELS
 _WIDER = {"float16": ["float", "double"], "bfloat16": ["float", "double"], "float": ["double"],
           "bool": ["int32", "uint8", "int8", "int64", "float"], "int8": ["int32", "int16", "int64", "float", "double"],
           "uint8": ["int32", "int16", "int64", "float", "double"], "int16": ["int32", "int64", "float", "double"],
-          "int32": ["int64", "double"]}
+          "int32": ["int64", "double"], "uint16": ["int32", "int64", "float", "double"], "uint32": ["int64", "double"]}
 # Ops that carry values through unchanged for every type fn has (no kernel check needed).
 _ANY_TYPE = {"Constant", "Identity", "If", "Loop", "Cast"}
 
@@ -24,7 +24,7 @@ def _type_names(onnx: Any) -> Dict[int, str]:
     tp = onnx.TensorProto
     return {tp.FLOAT: "float", tp.DOUBLE: "double", tp.FLOAT16: "float16", tp.BFLOAT16: "bfloat16",
             tp.INT8: "int8", tp.UINT8: "uint8", tp.INT16: "int16", tp.INT32: "int32", tp.INT64: "int64",
-            tp.BOOL: "bool", tp.STRING: "string"}
+            tp.BOOL: "bool", tp.STRING: "string", tp.UINT16: "uint16", tp.UINT32: "uint32", tp.UINT64: "uint64"}
 
 
 class _Typer:
