@@ -109,6 +109,16 @@ bool has_non_string_leaf(py::handle v) {
   return !PyUnicode_Check(v.ptr()) && !PyBytes_Check(v.ptr()) && !is_numpy_scalar(v) && !is_ndarray(v);
 }
 
+// A Python int (not a NumPy scalar) among the leaves of a nested list/tuple.
+bool has_python_int_leaf(py::handle v) {
+  if (PyList_Check(v.ptr()) || PyTuple_Check(v.ptr())) {
+    for (py::handle x : py::reinterpret_borrow<py::sequence>(v))
+      if (has_python_int_leaf(x)) return true;
+    return false;
+  }
+  return PyLong_Check(v.ptr()) && !PyBool_Check(v.ptr());
+}
+
 // Nested Python sequences go through NumPy, then TF's defaults: Python ints -> int32 (int64
 // when out of range), Python floats -> float32.
 EagerPtr from_sequence(py::handle v, const DType* dtype) {
@@ -160,6 +170,9 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
     }
   }
   if (!dtype) {
+    // NumPy reads Python ints past int64 as uint64; TF's default (int32/int64) refuses them
+    if (kind == "u" && has_python_int_leaf(v))
+      throw_error(Code::ValueError, "Can't convert Python sequence with out-of-range integer to Tensor.");
     if (kind == "i" && py::str(arr.attr("dtype").attr("name")).cast<std::string>() == "int64") {
       // Python ints: int32 unless some value needs 64 bits
       bool fits = arr.attr("size").cast<int64_t>() == 0 ||

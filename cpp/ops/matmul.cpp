@@ -17,9 +17,9 @@ namespace fn {
 
 namespace {
 
-constexpr unsigned kMatMulTypes = kNumberTypes & ~(bit(DType::Int8) | bit(DType::UInt8) | bit(DType::Int16));
+constexpr unsigned kMatMulTypes = kNumberTypes & ~(bit(DType::Int8) | bit(DType::Int16));
 // Defined by TF's MatMul/BatchMatMulV2 but without a CPU kernel: NotFound eagerly.
-constexpr unsigned kMatMulNoKernel = kWideUnsignedTypes;
+constexpr unsigned kMatMulNoKernel = kUnsignedTypes;
 
 struct MatMulAttrs {
   bool ta, tb;

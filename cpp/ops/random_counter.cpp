@@ -131,6 +131,11 @@ std::vector<EagerPtr> uniform_int_v2_kernel(KernelContext&, const std::vector<Ea
   if (d != DType::Int32 && d != DType::Int64 && d != DType::UInt32 && d != DType::UInt64)
     throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
                 " is not in the list of allowed values: int32, int64, uint32, uint64");
+  if (is_unsigned(d)) {  // TF 2.21 defines the op for uint32/uint64 without registering kernels
+    throw_error(Code::NotFound, "Could not find device for node: {{node StatelessRandomUniformIntV2}} = "
+                "StatelessRandomUniformIntV2[Tshape=DT_", tf_enum_suffix(in[0]->dtype()), ", dtype=DT_",
+                tf_enum_suffix(d), "]");
+  }
   if (lo_t.shape().rank() != 0)
     throw_error(Code::InvalidArgument, "minval must be 0-D, got shape ", tf_shape(lo_t.shape()));
   if (hi_t.shape().rank() != 0)
@@ -139,15 +144,10 @@ std::vector<EagerPtr> uniform_int_v2_kernel(KernelContext&, const std::vector<Ea
   auto gen = key_counter_generator(*in[1], *in[2], *in[3]);
   int64_t n = out->num_elements();
   if (n == 0) return {out};
-  // The bounds' bits as unsigned; the order compared in the dtype's own signedness.
-  uint64_t lo = static_cast<uint64_t>(lo_t.scalar_as_int(0)), hi = static_cast<uint64_t>(hi_t.scalar_as_int(0));
-  bool ordered = is_unsigned(d) ? lo < hi : static_cast<int64_t>(lo) < static_cast<int64_t>(hi);
-  if (!ordered) {
-    if (d == DType::UInt64)
-      throw_error(Code::InvalidArgument, "Need minval < maxval, got ", lo, " >= ", hi);
-    throw_error(Code::InvalidArgument, "Need minval < maxval, got ", static_cast<int64_t>(lo), " >= ",
-                static_cast<int64_t>(hi));
-  }
+  int64_t lo_v = lo_t.scalar_as_int(0), hi_v = hi_t.scalar_as_int(0);
+  if (lo_v >= hi_v) throw_error(Code::InvalidArgument, "Need minval < maxval, got ", lo_v, " >= ", hi_v);
+  // In unsigned arithmetic (the range and offsets wrap as TF's).
+  uint64_t lo = static_cast<uint64_t>(lo_v), hi = static_cast<uint64_t>(hi_v);
   if (dtype_size(d) == 4) {
     uint32_t lo32 = static_cast<uint32_t>(lo), range = static_cast<uint32_t>(hi) - lo32;
     fill_blocks(gen, out->data<uint32_t>(), n, 4, [&](const philox::Block& b, uint32_t* o, int c) {

@@ -64,6 +64,7 @@ std::vector<EagerPtr> range_kernel(KernelContext&, const std::vector<EagerPtr>& 
       throw_error(Code::InvalidArgument, names[i], " must be a scalar, not shape ", tf_shape(in[i]->shape()));
   DType d = in[0]->dtype();
   if (!is_numeric(d)) throw_unsupported_dtype("Range", d);
+  if (is_unsigned(d)) throw_no_kernel("Range", d);  // TF 2.21 defines uint16/32/64 ranges, runs none
   if (d == DType::Int64) {
     int64_t s = in[0]->data<int64_t>()[0], l = in[1]->data<int64_t>()[0], dl = in[2]->data<int64_t>()[0];
     range_size(static_cast<double>(s), static_cast<double>(l), static_cast<double>(dl), true);  // checks
@@ -191,8 +192,11 @@ std::vector<EagerPtr> one_hot_kernel(KernelContext& k, const std::vector<EagerPt
 }  // namespace
 
 void register_sequence_ops(OpRegistry& r) {
+  // TF's Tidx list: the usual range types plus uint16/32/64 (which have no CPU kernel).
+  std::vector<DType> tidx = kRangeDTypes;
+  tidx.insert(tidx.end(), {DType::UInt16, DType::UInt32, DType::UInt64});
   r.add(OpDef{"Range", "range", 3, range_infer, range_kernel, {}}.with_input_types(
-      {{0, "start", "Tidx", kRangeDTypes}, {1, "limit", "Tidx", kRangeDTypes}, {2, "delta", "Tidx", kRangeDTypes}}));
+      {{0, "start", "Tidx", tidx}, {1, "limit", "Tidx", tidx}, {2, "delta", "Tidx", tidx}}));
   r.add(OpDef{
       "LinSpace",
       "LinSpace",

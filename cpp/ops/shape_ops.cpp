@@ -344,9 +344,12 @@ std::vector<EagerPtr> tile_kernel(KernelContext&, const std::vector<EagerPtr>& i
     if (__builtin_mul_overflow(dims[i], mult[i], &out_dims[i]))
       throw_error(Code::InvalidArgument, "Tile output dimension ", i, " (", dims[i], " * ", mult[i],
                   ") would have more than 2**63 - 1 elements");
+  if (dims.empty() || out_dims == dims) return {in[0]};  // TF's TileOp forwards its input first
   auto out = make_tensor(in[0]->dtype(), Shape(out_dims));
   if (out->num_elements() == 0) return {out};
-  if (dims.empty()) return {in[0]};
+  if (in[0]->dtype() == DType::UInt16)  // TF 2.21 instantiates Tile for every dtype but uint16
+    throw_error(Code::Unimplemented, "TileOp : The input data type is not supported, DataType : uint16, Dimension : ",
+                dims.size());
   visit_move(in[0]->dtype(), [&](auto tag) {
     using T = decltype(tag);
     tile_rec(elems<T>(*in[0]), elems<T>(*out), dims, mult, row_major_strides(dims), row_major_strides(out_dims), 0);
