@@ -1,6 +1,7 @@
 """Complex tensors in the ops users reach after the guides: Sum / Prod / Mean reductions,
 MatMul and BatchMatMulV2 (transpose and adjoint), MatrixSolve (adjoint too), eagerly and in
 functions, with gradients, against NumPy; the sum of complex eigenvalues (the guide's case)."""
+
 import numpy as np
 import pytest
 
@@ -65,10 +66,10 @@ def test_matmul_gradient(dtype):
         y2 = tf.reduce_sum(tf.matmul(tf.stack([a, a]), c, adjoint_b=True))
     ga, gb = tape.gradient(y, [a, b])
     ones = np.ones([2, 2], dtype)
-    close(ga, ones @ b.numpy().conj().T, dtype)       # TF's _MatMulGrad: grad @ conj(b)^T
+    close(ga, ones @ b.numpy().conj().T, dtype)  # TF's _MatMulGrad: grad @ conj(b)^T
     close(gb, a.numpy().conj().T @ ones, dtype)
     ga2 = tape.gradient(y2, a)
-    close(ga2, 2 * (np.ones([2, 2], dtype) @ c.numpy()), dtype)   # BatchMatMulV2's grad: grad @ c
+    close(ga2, 2 * (np.ones([2, 2], dtype) @ c.numpy()), dtype)  # BatchMatMulV2's grad: grad @ c
 
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])

@@ -4,6 +4,7 @@ conversions from Python and NumPy (range checks), casts, the ops TF registers CP
 passes under TF with --against-tf), NotFoundError where TF defines an op for a dtype but has no
 kernel, bitwise ops, shifts, comparisons, wrapping arithmetic, reductions, bitcast, random draws
 and tf.experimental.numpy promotion."""
+
 import numpy as np
 import pytest
 
@@ -71,10 +72,10 @@ def test_python_ints_wrap(d):
 
 def test_python_ints_past_int64():
     # without a dtype, ints past int64 are refused (NumPy would read them as uint64)
-    for v in (2 ** 63, [2 ** 63], [[1], [2 ** 64 - 1]]):
+    for v in (2**63, [2**63], [[1], [2**64 - 1]]):
         with pytest.raises(ValueError, match="out-of-range integer"):
             tf.constant(v)
-    assert tf.constant(np.uint64(2 ** 63)).dtype == tf.uint64
+    assert tf.constant(np.uint64(2**63)).dtype == tf.uint64
     assert tf.constant(np.array([1, 2], np.uint32)).dtype == tf.uint32
     with pytest.raises(TypeError):
         tf.constant(1.5, tf.uint64)
@@ -84,8 +85,8 @@ def test_python_ints_past_int64():
 def test_uint64_out_of_range_is_value_error():
     # TF 2.21 fails inside its converter here (SystemError); fn raises TF's conversion error
     with pytest.raises(ValueError, match="out-of-range integer"):
-        tf.constant(2 ** 64, tf.uint64)
-    assert tf.constant(-1, tf.uint64).numpy() == 2 ** 64 - 1   # wraps, as TF's graph constants
+        tf.constant(2**64, tf.uint64)
+    assert tf.constant(-1, tf.uint64).numpy() == 2**64 - 1  # wraps, as TF's graph constants
 
 
 @pytest.mark.parametrize("d", WIDE)
@@ -145,15 +146,29 @@ def test_reductions(d):
 @pytest.mark.parametrize("d", UNSIGNED)
 def test_casts(d):
     hi = int(np.iinfo(d).max)
-    for other in ["int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32", "float64",
-                  "bool"]:
+    for other in [
+        "int8",
+        "uint8",
+        "int16",
+        "uint16",
+        "int32",
+        "uint32",
+        "int64",
+        "uint64",
+        "float32",
+        "float64",
+        "bool",
+    ]:
         src = np.array([0, 1, 100], other)
         assert tf.cast(tf.constant(src), d).numpy().tolist() == src.astype(d).tolist()
         back = tf.cast(c([0, 1, 100], d), other)
-        assert back.dtype == tf.as_dtype(other) and back.numpy().tolist() == np.array([0, 1, 100], d).astype(other).tolist()
+        assert (
+            back.dtype == tf.as_dtype(other)
+            and back.numpy().tolist() == np.array([0, 1, 100], d).astype(other).tolist()
+        )
     assert tf.cast(c([hi], d), tf.int64).numpy().tolist() == [np.array(hi, d).astype(np.int64).item()]
-    assert tf.cast(tf.constant([-1], tf.int64), d).numpy().tolist() == [hi]   # modular, as C
-    assert tf.cast(tf.constant([3.7, 0.2]), d).numpy().tolist() == [3, 0]    # truncates
+    assert tf.cast(tf.constant([-1], tf.int64), d).numpy().tolist() == [hi]  # modular, as C
+    assert tf.cast(tf.constant([3.7, 0.2]), d).numpy().tolist() == [3, 0]  # truncates
     assert tf.cast(c([hi], d), tf.float64).numpy().tolist() == [float(hi)]
 
 
@@ -162,10 +177,14 @@ def test_bitcast():
     u = tf.bitcast(f, tf.uint32)
     assert u.dtype == tf.uint32 and u.numpy().tolist() == np.array([1.0, -2.0], np.float32).view(np.uint32).tolist()
     assert tf.bitcast(u, tf.float32).numpy().tolist() == [1.0, -2.0]
-    assert tf.bitcast(tf.constant([1.0], tf.float64), tf.uint64).numpy().tolist() == \
-        np.array([1.0]).view(np.uint64).tolist()
+    assert (
+        tf.bitcast(tf.constant([1.0], tf.float64), tf.uint64).numpy().tolist()
+        == np.array([1.0]).view(np.uint64).tolist()
+    )
     h = tf.bitcast(tf.constant([1, 2], tf.uint32), tf.uint16)
-    assert h.shape == (2, 2) and h.numpy().tolist() == np.array([1, 2], np.uint32).view(np.uint16).reshape(2, 2).tolist()
+    assert (
+        h.shape == (2, 2) and h.numpy().tolist() == np.array([1, 2], np.uint32).view(np.uint16).reshape(2, 2).tolist()
+    )
     assert tf.bitcast(h, tf.uint32).numpy().tolist() == [1, 2]
 
 
@@ -208,7 +227,7 @@ def test_in_functions(d):
 
 
 def test_print_and_repr(capsys):
-    x = tf.constant([0, 2 ** 64 - 1], tf.uint64)
+    x = tf.constant([0, 2**64 - 1], tf.uint64)
     assert "18446744073709551615" in repr(x) and "uint64" in repr(x)
     assert tf.strings.as_string(x).numpy().tolist() == [b"0", b"18446744073709551615"]
     assert tf.strings.as_string(tf.constant([65535], tf.uint16)).numpy().tolist() == [b"65535"]
@@ -218,15 +237,19 @@ def test_stateless_uniform_integers():
     s = tf.random.stateless_uniform([4], seed=[1, 2], dtype=tf.uint64, minval=None, maxval=None)
     s64 = tf.random.stateless_uniform([4], seed=[1, 2], dtype=tf.int64, minval=None, maxval=None)
     assert s.dtype == tf.uint64 and s.numpy().tolist() == s64.numpy().astype(np.uint64).tolist()
-    assert s.numpy().tolist() == [7464880146280614444, 1591045637757961278, 17389275318164050067,
-                                  2524363516007002203]   # TF 2.21's
+    assert s.numpy().tolist() == [
+        7464880146280614444,
+        1591045637757961278,
+        17389275318164050067,
+        2524363516007002203,
+    ]  # TF 2.21's
     s32 = tf.random.stateless_uniform([5], seed=[3, 4], dtype=tf.uint32, minval=None, maxval=None)
     i32 = tf.random.stateless_uniform([5], seed=[3, 4], dtype=tf.int32, minval=None, maxval=None)
     assert s32.numpy().tolist() == i32.numpy().astype(np.uint32).tolist()
     assert s32.numpy().tolist() == [2434737163, 3623740297, 2904307362, 1052501199, 2791509447]
     r = tf.random.stateless_uniform([6], seed=[5, 6], dtype=tf.int32, minval=-3, maxval=9)
     assert r.dtype == tf.int32 and r.numpy().tolist() == [8, 4, 1, -2, -1, -1]
-    r64 = tf.random.stateless_uniform([3], seed=[5, 6], dtype=tf.int64, minval=-2 ** 40, maxval=2 ** 41)
+    r64 = tf.random.stateless_uniform([3], seed=[5, 6], dtype=tf.int64, minval=-(2**40), maxval=2**41)
     assert r64.numpy().tolist() == [1150870980971, -475111539008, 1592263964394]
     f = tf.function(lambda s: tf.random.stateless_uniform([3], seed=s, dtype=tf.uint64, minval=None, maxval=None))
     assert f(tf.constant([1, 2])).numpy().tolist() == s.numpy().tolist()[:3]

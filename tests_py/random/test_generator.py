@@ -5,7 +5,7 @@ TensorFlow 2.21's outputs (this file passes under TF with --against-tf)."""
 import numpy as np
 import pytest
 
-from tfbackend import IS_TF, tf
+from tfbackend import tf
 
 pytestmark = pytest.mark.tf_oracle
 
