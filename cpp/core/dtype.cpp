@@ -10,10 +10,9 @@ struct Info {
   size_t size;
 };
 constexpr Info kInfo[kNumDTypes] = {
-    {"bool", 1},   {"int8", 1},     {"uint8", 1},    {"int16", 2},     {"int32", 4},
-    {"int64", 8},  {"float16", 2},  {"bfloat16", 2}, {"float32", 4},   {"float64", 8},
-    {"string", 0}, {"resource", 0}, {"variant", 0},  {"complex64", 8}, {"complex128", 16},
-    {"uint16", 2}, {"uint32", 4},     {"uint64", 8},
+    {"bool", 1},    {"int8", 1},      {"uint8", 1},       {"int16", 2},   {"int32", 4},  {"int64", 8},
+    {"float16", 2}, {"bfloat16", 2},  {"float32", 4},     {"float64", 8}, {"string", 0}, {"resource", 0},
+    {"variant", 0}, {"complex64", 8}, {"complex128", 16}, {"uint16", 2},  {"uint32", 4}, {"uint64", 8},
 };
 }  // namespace
 

@@ -236,8 +236,8 @@ OpDef with_complex(OpDef def) {
     InferFn base_infer = def.infer;
     def.kernel = [base](KernelContext& k, const std::vector<EagerPtr>& in) {
       if (!is_complex(in[0]->dtype())) return base(k, in);
-      return std::vector<EagerPtr>{
-          complex_map(*in[0], in[0]->dtype(), [](auto z, void* o, int64_t i, auto) { static_cast<decltype(z)*>(o)[i] = -z; })};
+      return std::vector<EagerPtr>{complex_map(
+          *in[0], in[0]->dtype(), [](auto z, void* o, int64_t i, auto) { static_cast<decltype(z)*>(o)[i] = -z; })};
     };
     def.infer = [base_infer](const InferContext& c) {
       return is_complex(c.inputs[0].dtype) ? std::vector<TensorSpec>{c.inputs[0]} : base_infer(c);

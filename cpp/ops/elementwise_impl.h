@@ -94,10 +94,11 @@ std::string allowed_types(unsigned mask, bool python_names);
 // An op TF defines for the dtypes in `no_kernel` but registers no CPU kernel for: `kernel` runs
 // for the others; those are NotFound eagerly (the graph's "No OpKernel was registered" at run time).
 inline KernelFn without_kernels(std::string op, unsigned no_kernel, KernelFn kernel) {
-  return [op = std::move(op), no_kernel, kernel = std::move(kernel)](KernelContext& c, const std::vector<EagerPtr>& in) {
-    if (!in.empty() && (no_kernel & bit(in[0]->dtype()))) throw_no_kernel(op, in[0]->dtype());
-    return kernel(c, in);
-  };
+  return
+      [op = std::move(op), no_kernel, kernel = std::move(kernel)](KernelContext& c, const std::vector<EagerPtr>& in) {
+        if (!in.empty() && (no_kernel & bit(in[0]->dtype()))) throw_no_kernel(op, in[0]->dtype());
+        return kernel(c, in);
+      };
 }
 // Graph: TypeError "Value passed to parameter 'x' has DataType int32 not in list of allowed values: ..."
 void check_dtype_graph(const std::string& op, DType d, unsigned mask, const char* param = "x");

@@ -36,7 +36,7 @@ inline const OpTypes& op_types(const std::string& op) {
   if (op == "MatrixTriangularSolve") return bdfh;
   static const OpTypes dfh_complex{dfh.allowed, kTypes | bit(D::Complex64) | bit(D::Complex128)};
   if (op == "MatrixSolve") return dfh_complex;  // complex systems too (ops/linalg.cpp)
-  return dfh;  // MatrixSolve, Cholesky, SelfAdjointEigV2, Svd, Lu
+  return dfh;                                   // MatrixSolve, Cholesky, SelfAdjointEigV2, Svd, Lu
 }
 
 inline std::string type_names(const std::vector<DType>& ds, bool python_names) {

@@ -65,8 +65,8 @@ EagerPtr with_rank(const EagerPtr& t, int r) {
 // Batched complex products: MatMul's transpose_a/b transpose, BatchMatMulV2's adj_x/y also
 // conjugate (TF's kernels). `sa`/`sb` give each output batch's operand batch.
 template <typename C, typename Batches>
-void complex_matmul(const EagerTensor& a, const EagerTensor& b, EagerTensor& out, int64_t batches, int64_t m,
-                    int64_t n, int64_t k, MatMulAttrs t, bool conj, Batches operand_batches) {
+void complex_matmul(const EagerTensor& a, const EagerTensor& b, EagerTensor& out, int64_t batches, int64_t m, int64_t n,
+                    int64_t k, MatMulAttrs t, bool conj, Batches operand_batches) {
   const C* pa = static_cast<const C*>(a.raw());
   const C* pb = static_cast<const C*>(b.raw());
   C* po = static_cast<C*>(out.raw());

@@ -132,9 +132,10 @@ std::vector<EagerPtr> uniform_int_v2_kernel(KernelContext&, const std::vector<Ea
     throw_error(Code::InvalidArgument, "Value for attr 'dtype' of ", dtype_name(d),
                 " is not in the list of allowed values: int32, int64, uint32, uint64");
   if (is_unsigned(d)) {  // TF 2.21 defines the op for uint32/uint64 without registering kernels
-    throw_error(Code::NotFound, "Could not find device for node: {{node StatelessRandomUniformIntV2}} = "
-                "StatelessRandomUniformIntV2[Tshape=DT_", tf_enum_suffix(in[0]->dtype()), ", dtype=DT_",
-                tf_enum_suffix(d), "]");
+    throw_error(Code::NotFound,
+                "Could not find device for node: {{node StatelessRandomUniformIntV2}} = "
+                "StatelessRandomUniformIntV2[Tshape=DT_",
+                tf_enum_suffix(in[0]->dtype()), ", dtype=DT_", tf_enum_suffix(d), "]");
   }
   if (lo_t.shape().rank() != 0)
     throw_error(Code::InvalidArgument, "minval must be 0-D, got shape ", tf_shape(lo_t.shape()));

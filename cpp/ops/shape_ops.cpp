@@ -348,8 +348,8 @@ std::vector<EagerPtr> tile_kernel(KernelContext&, const std::vector<EagerPtr>& i
   auto out = make_tensor(in[0]->dtype(), Shape(out_dims));
   if (out->num_elements() == 0) return {out};
   if (in[0]->dtype() == DType::UInt16)  // TF 2.21 instantiates Tile for every dtype but uint16
-    throw_error(Code::Unimplemented, "TileOp : The input data type is not supported, DataType : uint16, Dimension : ",
-                dims.size());
+    throw_error(Code::Unimplemented,
+                "TileOp : The input data type is not supported, DataType : uint16, Dimension : ", dims.size());
   visit_move(in[0]->dtype(), [&](auto tag) {
     using T = decltype(tag);
     tile_rec(elems<T>(*in[0]), elems<T>(*out), dims, mult, row_major_strides(dims), row_major_strides(out_dims), 0);
