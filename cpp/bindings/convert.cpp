@@ -119,11 +119,28 @@ bool has_python_int_leaf(py::handle v) {
   return PyLong_Check(v.ptr()) && !PyBool_Check(v.ptr());
 }
 
+// Every leaf a Python int (NumPy made floats of them: some value is past 64 bits).
+bool only_python_int_leaves(py::handle v) {
+  if (PyList_Check(v.ptr()) || PyTuple_Check(v.ptr())) {
+    for (py::handle x : py::reinterpret_borrow<py::sequence>(v))
+      if (!only_python_int_leaves(x)) return false;
+    return true;
+  }
+  return PyLong_Check(v.ptr()) && !PyBool_Check(v.ptr());
+}
+
 // Nested Python sequences go through NumPy, then TF's defaults: Python ints -> int32 (int64
 // when out of range), Python floats -> float32.
 EagerPtr from_sequence(py::handle v, const DType* dtype) {
   py::module_ np = py::module_::import("numpy");
   py::object arr;
+  if (dtype && *dtype == DType::UInt64 && has_python_int_leaf(v)) {
+    // ints past int64 only fit NumPy's uint64 when asked for (alone NumPy makes them floats)
+    try {
+      return tensor_from_ndarray(np.attr("array")(v, "uint64"), true);
+    } catch (py::error_already_set&) {  // negative or mixed: the general path below
+    }
+  }
   try {
     arr = np.attr("array")(v);
   } catch (py::error_already_set& e) {
@@ -171,7 +188,7 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
   }
   if (!dtype) {
     // NumPy reads Python ints past int64 as uint64; TF's default (int32/int64) refuses them
-    if (kind == "u" && has_python_int_leaf(v))
+    if ((kind == "u" || (kind == "f" && only_python_int_leaves(v))) && has_python_int_leaf(v))
       throw_error(Code::ValueError, "Can't convert Python sequence with out-of-range integer to Tensor.");
     if (kind == "i" && py::str(arr.attr("dtype").attr("name")).cast<std::string>() == "int64") {
       // Python ints: int32 unless some value needs 64 bits

@@ -27,6 +27,8 @@ constexpr unsigned kBoolOnly = kBoolType;
 
 enum class Kind { Sum, Mean, Max, Min, Prod, Any, All };
 
+constexpr bool takes_complex(Kind k) { return k == Kind::Sum || k == Kind::Prod || k == Kind::Mean; }
+
 unsigned mask_of(Kind k) { return (k == Kind::Any || k == Kind::All) ? kBoolOnly : kNumberTypes; }
 
 // Validated reduction axes: reduced[i] for each input dim (eager: throws InvalidArgument,
@@ -208,8 +210,6 @@ EagerPtr complex_reduce(const EagerTensor& x, const std::vector<bool>& reduced, 
     run(std::complex<double>{});
   return out;
 }
-
-constexpr bool takes_complex(Kind k) { return k == Kind::Sum || k == Kind::Prod || k == Kind::Mean; }
 
 template <Kind K>
 KernelFn reduce_kernel(std::string op) {

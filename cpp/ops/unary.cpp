@@ -108,7 +108,9 @@ void register_unary_ops(OpRegistry& r) {
   r.add(OpDef{
       "Reciprocal", "Reciprocal", 1, unary_infer("Reciprocal", kSignedNumbers, false),
       [](KernelContext&, const std::vector<EagerPtr>& in) {
-        if (is_integer(in[0]->dtype())) throw_no_kernel("Reciprocal", in[0]->dtype());
+        DType d = in[0]->dtype();
+        if (!(kSignedNumbers & bit(d))) throw_unsupported_dtype("Reciprocal", d, kSignedNumbers);  // unsigned
+        if (is_integer(d)) throw_no_kernel("Reciprocal", d);
         static const auto e = eltwise_of(algorithm::eltwise_pow, 1.f, -1.f);
         return std::vector<EagerPtr>{unary_compute<ref::Reciprocal, kFloatTypes>("Reciprocal", *in[0], &e)};
       },

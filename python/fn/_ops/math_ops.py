@@ -109,6 +109,11 @@ def divide_no_nan(x: Any, y: Any, name: Optional[str] = None) -> Any:
     """``tf.math.divide_no_nan``: x / y, and 0 where y is 0."""
     if _core.is_tensor(x) and _core.is_tensor(y) and x.dtype != y.dtype:   # TF's wrapper checks first
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
+    if _core.is_tensor(x) and x.dtype.is_integer and _core.is_tensor(y) and y.dtype == x.dtype:
+        # TF's wrapper divides integers as truediv does: in float32 (8/16-bit) or float64
+        f = as_dtype("float32" if x.dtype.size <= 2 else "float64")
+        attrs = {"SrcT": x.dtype, "DstT": f, "Truncate": False}
+        x, y = _run("Cast", [x], attrs, None), _run("Cast", [y], attrs, None)
     return _div_no_nan(x, y, name)
 floordiv = _doc(_binary("FloorDiv", "floordiv"), "floordiv",
                 "``tf.math.floordiv``: floor(x / y), rounding toward -inf for negatives too.")
@@ -185,7 +190,14 @@ sin = _doc(_unary("Sin"), "sin", "``tf.sin``.")
 cos = _doc(_unary("Cos"), "cos", "``tf.cos``.")
 floor = _doc(_unary("Floor"), "floor", "``tf.floor`` (floating dtypes).")
 ceil = _doc(_unary("Ceil"), "ceil", "``tf.math.ceil`` (floating dtypes).")
-round = _doc(_unary("Round"), "round", "``tf.round``: half to even (banker's rounding).")
+_round = _unary("Round")
+
+
+def round(x: Any, name: Optional[str] = None) -> Any:
+    """``tf.round``: half to even (banker's rounding); integer tensors are returned as they are."""
+    if _core.is_tensor(x) and x.dtype.is_integer:
+        return x
+    return _round(x, name)
 reciprocal = _doc(_unary("Reciprocal"), "reciprocal", "``tf.math.reciprocal``: 1 / x.")
 is_nan = _doc(_unary("IsNan"), "is_nan", "``tf.math.is_nan`` (bool).")
 is_inf = _doc(_unary("IsInf"), "is_inf", "``tf.math.is_inf`` (bool).")
