@@ -382,3 +382,19 @@ def test_reprs_are_tfs():
         '<_GroupByWindowDataset element_spec=TensorSpec(shape=(None, 2), dtype=tf.int64, name=None)>',
     ]
     assert [repr(d).replace("fn.", "tf.") for d in ds] == expected
+
+
+def test_reduce_func_may_update_its_state_in_place():
+    # the data guide's class counter: `counts[k] += ...` on the state dict it is handed
+    ds = tf.data.Dataset.from_tensor_slices((tf.zeros([5, 2]), tf.constant([0, 1, 1, 0, 1])))
+
+    def count(counts, batch):
+        _, labels = batch
+        counts["class_0"] += tf.reduce_sum(tf.cast(labels == 0, tf.int32))
+        counts["class_1"] += tf.reduce_sum(tf.cast(labels == 1, tf.int32))
+        return counts
+
+    out = ds.batch(2).reduce(initial_state={"class_0": 0, "class_1": 0}, reduce_func=count)
+    assert {k: int(v) for k, v in out.items()} == {"class_0": 2, "class_1": 3}
+    f = tf.function(lambda: ds.batch(2).reduce(initial_state={"class_0": 0, "class_1": 0}, reduce_func=count))
+    assert {k: int(v) for k, v in f().items()} == {"class_0": 2, "class_1": 3}

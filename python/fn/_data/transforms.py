@@ -518,6 +518,10 @@ def reduce_dataset(dataset: Dataset, initial_state: Any, reduce_func: Callable) 
     initial = structure.normalize_element(initial_state)
 
     def step(state: Any, element: Any) -> Any:
+        # TF hands reduce_func structures it rebuilt from the flat tensors: the function may
+        # update them in place (the data guide's `counts['class_0'] += ...`)
+        state = structure.pack(state, list(structure.flatten(state)))
+        element = structure.pack(element, list(structure.flatten(element)))
         return _to_output(autograph.converted_call(reduce_func, (state, element)))
 
     if _core.executing_eagerly():
