@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <unordered_map>
 
 #include "core/error.h"
@@ -75,8 +76,8 @@ __attribute__((always_inline)) inline float tanh1(float x) {
 
 // Eigen's scalar_logistic_op<float>::packetOp, TensorFlow's CPU Sigmoid: exp(x) / (1 + exp(x))
 // from a degree-5 polynomial of exp(x / 2), squared. Multiplies and adds round separately, as in
-// TF's wheel (built without FMA; this file has -ffp-contract=off): TF's bits, but for inputs below
-// about -87, where TF's threads flush the denormal results to zero.
+// TF's wheel (built without FMA; this file has -ffp-contract=off), and a denormal exp(x) flushed
+// to zero as TF's threads do (flush-to-zero mode): sigmoid(-100) is 0, as in TF. TF's bits.
 __attribute__((always_inline)) inline float sigmoid1(float v) {
   const bool zero = v < -104.f;
   float x = 16.6355324f < v ? 16.6355324f : v;  // pmin: a NaN stays NaN
@@ -97,7 +98,7 @@ __attribute__((always_inline)) inline float sigmoid1(float v) {
   std::memcpy(&scale, &bits, sizeof scale);
   float e = p * scale;
   e = e * e;
-  return zero ? 0.f : e / (1.f + e);
+  return zero || e < std::numeric_limits<float>::min() ? 0.f : e / (1.f + e);
 }
 
 // An operand's elements for one tile: n values, or one value standing for all of them (a
