@@ -40,8 +40,8 @@ constexpr bool is_comparison(int op) { return op >= kGreater; }
 // Ops worth computing once rather than again in each tree that reads them (transcendentals,
 // roots, divisions: tens of cycles a vector).
 constexpr bool is_costly(int op) {
-  return op == kSqrt || op == kRsqrt || op == kExp || op == kTanh || op == kSigmoid || op == kReciprocal || op == kDiv ||
-         op == kPow;
+  return op == kSqrt || op == kRsqrt || op == kExp || op == kTanh || op == kSigmoid || op == kReciprocal ||
+         op == kDiv || op == kPow;
 }
 // The opcode of a TensorFlow op type, -1 when it has none. BiasAdd is kAdd (its bias
 // broadcasts along the last dim, for NHWC); Cast is kCastBool (the pass checks it is bool->float).
