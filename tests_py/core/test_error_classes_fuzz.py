@@ -2,6 +2,7 @@
 TF 2.21, each pinned to TF's class eagerly and, where TF's differs, while tracing."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tfbackend import tf
@@ -83,3 +84,40 @@ def test_slices_beyond_int32_and_scalar_matrix_norm():
     assert tf.function(lambda: x[-(2**40) : 1], autograph=False)().shape == (1, 4, 1)
     with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid reduction dimension"):
         tf.linalg.norm(tf.constant(0.0), ord=1, axis=[-2, -1])
+
+
+@pytest.mark.parametrize("run", [lambda f: f(), traced], ids=["eager", "traced"])
+def test_tensordot_axes_past_the_rank_are_index_errors(run):
+    # TF's documented IndexError (its Python code indexes the shape with the axis), a's axes
+    # first; a scalar operand was a ZeroDivisionError in fn (axis % rank)
+    with pytest.raises(IndexError):
+        run(lambda: tf.tensordot(tf.ones([0, 2, 1]), tf.constant(1.0), axes=[[3], [5]]))
+    with pytest.raises(IndexError):
+        run(lambda: tf.tensordot(tf.ones([2, 3]), tf.constant(1.0), axes=[[1], [0]]))
+    with pytest.raises(IndexError):    # N is checked against a's rank only: b's axes index past b
+        run(lambda: tf.tensordot(tf.ones([2, 3]), tf.ones([3]), axes=2))
+    with pytest.raises(IndexError):
+        run(lambda: tf.tensordot(tf.ones([3, 2]), tf.ones([2, 3]), axes=[[-9], [0]]))
+
+
+def test_tensordot_axes_past_the_rank_with_unknown_dims():
+    f = tf.function(lambda a: tf.tensordot(a, tf.ones([2, 3]), axes=[[2], [0]]),
+                    input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    with pytest.raises(IndexError):
+        f(tf.ones([4, 2]))
+    g = tf.function(lambda a: tf.tensordot(a, tf.ones([2, 3]), axes=[[1], [0]]),
+                    input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    np.testing.assert_allclose(g(tf.ones([4, 2])).numpy(), np.full([4, 3], 2.0))
+
+
+def test_tensordot_contracted_dims_are_matmuls_check():
+    # TF reshapes both operands and lets MatMul compare the contracted sizes
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.tensordot(tf.ones([2, 3]), tf.ones([4, 5]), 1)
+    with pytest.raises(ValueError):
+        traced(lambda: tf.tensordot(tf.ones([2, 3]), tf.ones([4, 5]), 1))
+    # products that agree contract, as in TF: [2, 3] with [3, 2] over both axes
+    r = tf.tensordot(tf.reshape(tf.range(6.0), [2, 3]), tf.reshape(tf.range(6.0), [3, 2]), [[0, 1], [0, 1]])
+    assert float(r) == float(np.dot(np.arange(6.0), np.arange(6.0)))
+    with pytest.raises(TypeError):
+        tf.tensordot(tf.ones([2, 3]), tf.ones([3, 2]), axes=[0, [1]])   # len() of an int, as in TF

@@ -25,6 +25,12 @@ INFINITE = -1
 UNKNOWN = -2
 
 
+def wrap_int64(n: int) -> int:
+    """``n`` as TF's int64 cardinality arithmetic leaves it (two's complement past 2**63), so a
+    product or sum of counts stays an int64 as ``cardinality()`` and ``len()`` need."""
+    return (n + 2**63) % 2**64 - 2**63
+
+
 class Dataset:
     """A sequence of elements, each a nested structure of tensors (``tf.data.Dataset``)."""
 

@@ -14,7 +14,7 @@ from fn.dtypes import bool_
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
-from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
+from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, wrap_int64
 from fn._data.sources import _as_int
 from fn._ops.array_ops import identity, stack
 
@@ -312,7 +312,7 @@ class RepeatDataset(_CountDataset):
             return 0
         if self._count < 0:
             return INFINITE if c != UNKNOWN else UNKNOWN
-        return c * self._count if c >= 0 else c
+        return wrap_int64(c * self._count) if c >= 0 else c   # int64, as TF's kernel
 
 
 class TakeDataset(_CountDataset):
@@ -494,7 +494,7 @@ class ConcatenateDataset(Dataset):
         a, b = (d._cardinality() for d in self._inputs)
         if INFINITE in (a, b):
             return INFINITE
-        return UNKNOWN if UNKNOWN in (a, b) else a + b
+        return UNKNOWN if UNKNOWN in (a, b) else wrap_int64(a + b)
 
 
 # ---------------------------------------------------------------- reduce
