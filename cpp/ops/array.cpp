@@ -99,8 +99,8 @@ void register_array_ops(OpRegistry& r) {
         if (in[1]->dtype() == DType::String) {
           for (int64_t i = 0; i < n; ++i) out->strings()[i] = in[1]->strings()[0];
         } else {
-          fill_bytes(static_cast<char*>(out->raw()), static_cast<const char*>(in[1]->raw()),
-                     dtype_size(in[1]->dtype()), n);
+          fill_bytes(static_cast<char*>(out->raw()), static_cast<const char*>(in[1]->raw()), dtype_size(in[1]->dtype()),
+                     n);
         }
         return std::vector<EagerPtr>{out};
       },

@@ -121,3 +121,24 @@ def test_tensordot_contracted_dims_are_matmuls_check():
     assert float(r) == float(np.dot(np.arange(6.0), np.arange(6.0)))
     with pytest.raises(TypeError):
         tf.tensordot(tf.ones([2, 3]), tf.ones([3, 2]), axes=[0, [1]])   # len() of an int, as in TF
+
+
+def test_random_shape_must_be_a_vector():
+    with pytest.raises(ValueError, match="must be rank 1"):   # TF's MakeShapeFromShapeTensor while tracing
+        traced(lambda: tf.random.normal([[0]], stddev=1.5))
+    with pytest.raises(ValueError, match="must be rank 1"):
+        traced(lambda: tf.random.stateless_uniform([[2]], seed=[1, 2]))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.random.normal([[0]])
+
+
+def test_reduce_variance_checks_in_tfs_order():
+    # Mean's dtype check first (bool), then the wrapper's integer TypeError
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.math.reduce_std([[False], [False]], axis=1)
+    with pytest.raises(TypeError):
+        traced(lambda: tf.math.reduce_std([[False], [False]], axis=1))
+    with pytest.raises(TypeError, match="Input must be either real or complex"):
+        tf.math.reduce_variance(tf.constant([1, 2]))
+    v = tf.math.reduce_variance(tf.constant([1 + 1j, -1 - 1j], tf.complex64))
+    assert v.dtype == tf.float32 and float(v) == 2.0

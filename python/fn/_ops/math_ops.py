@@ -319,10 +319,16 @@ reduce_all = _reduction("All", "reduce_all", "logical and of a bool tensor")
 def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Optional[str] = None) -> Any:
     """``tf.math.reduce_variance``: mean of squared deviations (floating dtypes)."""
     x = convert_to_tensor(input_tensor)
-    if not (x.dtype.is_floating or x.dtype.is_complex):
-        raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype!r}.")
-    mean = reduce_mean(x, axis, keepdims=True)
-    return reduce_mean(squared_difference(x, mean), axis, keepdims, name=name or "reduce_variance")
+    mean = reduce_mean(x, axis, keepdims=True)   # TF's order: Mean's own dtype check (bool, string) first
+    if mean.dtype.is_integer:
+        raise TypeError(f"Input must be either real or complex. Received integer type {mean.dtype!r}.")
+    diff = subtract(x, mean)
+    if diff.dtype.is_complex:   # |d|^2 = real(conj(d) * d), a real result as TF's
+        from fn._ops.complex_ops import conj, real
+        squared = real(multiply(conj(diff), diff))
+    else:
+        squared = square(diff)
+    return reduce_mean(squared, axis, keepdims, name=name or "reduce_variance")
 
 
 def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Optional[str] = None) -> Any:
