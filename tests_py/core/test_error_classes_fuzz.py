@@ -142,3 +142,13 @@ def test_reduce_variance_checks_in_tfs_order():
         tf.math.reduce_variance(tf.constant([1, 2]))
     v = tf.math.reduce_variance(tf.constant([1 + 1j, -1 - 1j], tf.complex64))
     assert v.dtype == tf.float32 and float(v) == 2.0
+
+
+def test_sparse_dense_shape_minus_one_is_an_unknown_dim():
+    # TF's constant_value_as_shape reads -1 as unknown; SparseToDense's kernel refuses it
+    sp = tf.sparse.SparseTensor([[0, 0]], [2], [3, -1])
+    assert sp.shape.as_list() == [3, None]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.sparse.to_dense(sp)
+    with pytest.raises(ValueError):
+        tf.sparse.SparseTensor([[0, 0]], [2], [3, -3])
