@@ -144,7 +144,8 @@ def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Optional[st
                     None, None, f"pos {q} out of range for string b'{seq.decode('latin-1')}' at index {i}"
                 )
             q = q if q >= 0 else builtins.len(seq) + q
-            out.reshape(-1)[i] = seq[q : q + max(int(k), 0)]
+            k = int(k)   # a negative length is a huge size_t in TF's substr: to the end
+            out.reshape(-1)[i] = seq[q:] if k < 0 else seq[q : q + k]
         return out
 
     return _host(f, [x, p, n], x.shape if p.shape.rank == 0 and n.shape.rank == 0 else None, name or "Substr")
@@ -268,7 +269,16 @@ def _pieces(x: Any, pieces: Any, name: str, dtype: Any = string) -> Any:
 def _decode(data: bytes, encoding: str, errors: str, replacement_char: int) -> str:
     if errors not in ("replace", "ignore", "strict"):
         raise ValueError(f"errors must be one of 'strict', 'replace', 'ignore'; got {errors!r}")
-    text = data.decode(encoding.replace("-", "").lower(), "strict" if errors == "strict" else errors)
+    import codecs
+
+    try:   # ICU's converter names; unknown ones are the kernel's InvalidArgumentError in TF
+        codec = codecs.lookup(encoding.replace("-", "").lower())
+    except LookupError:
+        raise InvalidArgumentError(None, None, f"Could not create converter for input encoding: {encoding}") from None
+    try:
+        text = codec.decode(data, errors)[0]
+    except UnicodeDecodeError:   # errors='strict'
+        raise InvalidArgumentError(None, None, "Invalid formatting on input string") from None
     return text.replace("\ufffd", chr(replacement_char)) if errors == "replace" else text
 
 

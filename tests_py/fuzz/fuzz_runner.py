@@ -32,9 +32,14 @@ TF_PYTHON = os.path.expanduser("~/.cache/fn/tfref/bin/python")
 
 # Errors a user must never see: fn's or pybind11's internals leaking out.
 INTERNAL_CLASSES = {"InternalError", "SystemError"}
-# Python's own errors escaping from inside fn (TF raises its own classes for these inputs).
+# Python's own errors escaping from inside fn (TF raises its own classes for these inputs): a
+# MemoryError from a NumPy buffer fn sized (TF: ResourceExhaustedError), a UnicodeDecodeError
+# from a message or string decoded strictly (TF: the kernel's InvalidArgumentError)...
 PYTHON_INTERNAL = {"ZeroDivisionError", "IndexError", "OverflowError", "RecursionError", "AttributeError",
-                   "KeyError", "UnboundLocalError", "NameError", "AssertionError"}
+                   "KeyError", "UnboundLocalError", "NameError", "AssertionError", "UnicodeDecodeError",
+                   "UnicodeEncodeError", "MemoryError", "LookupError"}
+# The child's own alarm (CASE_TIMEOUT / 4) stopped a case in Python code: slow, not yet a hang.
+SLOW = "TimeoutError case timed out"
 # Python classes TF raises by design for these inputs, which fn raises the same way (docs/DESIGN.md),
 # as (case name prefix, or "" for any case; class; message prefix):
 # - NumPy's OverflowError for a Python int past 64 bits converted to a typed graph constant;
@@ -272,6 +277,8 @@ def summarize(cases: Sequence[Tuple[str, str]], outcomes: Sequence[str], backend
             lines.append(f"FAIL {cid}: {o}\n--- reproducer ---\n{reproducer(backend, code)}\n---")
         elif is_python_internal(o, cid):
             lines.append(f"PYTHON-INTERNAL {cid}: {o[:200]}\n  {code[:300]}")
+        elif o.startswith(SLOW):
+            lines.append(f"SLOW {cid}: {o[:200]}\n  {code[:300]}")
     return "\n".join(lines)
 
 
