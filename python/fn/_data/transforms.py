@@ -15,7 +15,7 @@ from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
 from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, wrap_int64
-from fn._data.sources import _as_int
+from fn._data.sources import RangeDataset, TensorDataset, TensorSliceDataset, _as_int
 from fn._ops.array_ops import identity, stack
 
 
@@ -296,14 +296,23 @@ class RepeatDataset(_CountDataset):
         _init_count(self, input_dataset, -1 if count is None else count)
 
     def _elements(self) -> PyIterator[Any]:
-        epoch = 0
+        return self._epochs(0, 0)
+
+    def _elements_from(self, n: int) -> PyIterator[Any]:
+        c = self._input._cardinality()
+        if c <= 0 or not isinstance(self._input, (RangeDataset, TensorDataset, TensorSliceDataset)):
+            return super()._elements_from(n)   # epochs may differ (shuffles): produce them
+        return self._epochs(*divmod(n, c))   # whole epochs of a source skipped by counting
+
+    def _epochs(self, epoch: int, skip: int) -> PyIterator[Any]:
         while self._count < 0 or epoch < self._count:
             any_element = False
-            for e in self._input._elements():
+            for e in self._input._elements_from(skip) if skip else self._input._elements():
                 any_element = True
                 yield e
             if not any_element:
                 return
+            skip = 0
             epoch += 1
 
     def _cardinality(self) -> int:
@@ -347,7 +356,7 @@ class SkipDataset(_CountDataset):
     def _elements(self) -> PyIterator[Any]:
         if self._count < 0:
             return iter(())
-        return itertools.islice(self._input._elements(), self._count, None)
+        return self._input._elements_from(self._count)
 
     def _cardinality(self) -> int:
         c = self._input._cardinality()
