@@ -45,8 +45,12 @@ SLOW = "TimeoutError case timed out"
 # - NumPy's OverflowError for a Python int past 64 bits converted to a typed graph constant;
 # - tf.tensordot's IndexError for an axis past the operand's rank (TF's docstring names it; its
 #   Python code indexes the shape list with the axis).
+# - the AttributeErrors of TF's Python code for a wrong argument type (checked under TF 2.21):
+#   a gradient's `sources=3` ('int' ... 'dtype'), einsum's equation 3 ('int' ... 'replace').
 TF_RAISED = (("", "OverflowError", "Python int too large to convert to C long"),
-             ("tensordot", "IndexError", "list index out of range"))
+             ("tensordot", "IndexError", "list index out of range"),
+             ("gradient", "AttributeError", "'int' object has no attribute 'dtype'"),
+             ("einsum", "AttributeError", "'int' object has no attribute 'replace'"))
 # Marks a Python-internal class raised by the case's own source text (a Python list, dict or NumPy
 # array the case indexes itself, e.g. ``([[]])[2]``), never inside the backend: not the backend's error.
 CASE_CODE_TAG = "(raised by the case's own code)"

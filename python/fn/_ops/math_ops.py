@@ -494,8 +494,8 @@ def _tensordot_axes(a: Any, axes: Any) -> tuple:
 
 def _tensordot_reshape(a: Any, axes: Any, flipped: bool = False) -> tuple:
     """TF's ``_tensordot_reshape``: ``a`` transposed and reshaped to a matrix whose columns (rows
-    when ``flipped``) are the contracted ``axes``; also its free dims (a list, or an int32 tensor
-    when a dim is unknown) and their static values. Like TF, an axis past the rank is Python's
+    when ``flipped``) are the contracted ``axes``; also its free dims (ints, or scalar tensors of
+    ``Shape`` where a dim is unknown) and their static values. Like TF, an axis past the rank is Python's
     IndexError (TF's documented class) and one within [-2 * rank, -rank) reaches Transpose."""
     rank = a._rank
     if rank < 0:
@@ -515,19 +515,22 @@ def _tensordot_reshape(a: Any, axes: Any, flipped: bool = False) -> tuple:
         return a_trans, free_dims, free_dims
     axes_dims = [shape_a[i] for i in axes]   # noqa: F841  (TF's IndexError for an axis past the rank)
     free_dims_static = [shape_a[i] for i in free]
-    axes_t = convert_to_tensor(axes, int32)
-    free_t = convert_to_tensor(free, int32)
+    # TF builds perm and the shapes from constants and Shape's dims; fn keeps what is static as
+    # Python ints (a constant perm: exporters and the shape rules see it) and reads the unknown
+    # dims from the Shape op.
     shape_t = array_ops.shape(a)
-    free_dims = array_ops.gather(shape_t, free_t)
-    prod_free_dims = reduce_prod(free_dims)
-    prod_axes_dims = reduce_prod(array_ops.gather(shape_t, axes_t))
-    if flipped:
-        perm_t = array_ops.concat([axes_t, free_t], 0)
-        new_shape_t = array_ops.stack([prod_axes_dims, prod_free_dims])
-    else:
-        perm_t = array_ops.concat([free_t, axes_t], 0)
-        new_shape_t = array_ops.stack([prod_free_dims, prod_axes_dims])
-    return array_ops.reshape(array_ops.transpose(a, perm_t), new_shape_t), free_dims, free_dims_static
+    dims = [d if d is not None else shape_t[i] for i, d in enumerate(shape_a)]
+
+    def prod(ds: list) -> Any:
+        out: Any = 1
+        for d in ds:
+            out = out * d
+        return out
+    free_dims = [dims[i] for i in free]
+    prod_free, prod_axes = prod(free_dims), prod([dims[i] for i in axes])
+    perm = list(axes) + free if flipped else free + list(axes)
+    new_shape = [prod_axes, prod_free] if flipped else [prod_free, prod_axes]
+    return array_ops.reshape(array_ops.transpose(a, perm), new_shape), free_dims, free_dims_static
 
 
 def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
@@ -539,12 +542,10 @@ def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
     a_reshape, a_free_dims, a_free_static = _tensordot_reshape(a, a_axes)
     b_reshape, b_free_dims, b_free_static = _tensordot_reshape(b, b_axes, True)
     ab_matmul = matmul(a_reshape, b_reshape)
-    if isinstance(a_free_dims, list) and isinstance(b_free_dims, list):
-        if None not in ab_matmul._shape_tuple and list(ab_matmul._shape_tuple) == a_free_dims + b_free_dims:
-            return ab_matmul
-        return array_ops.reshape(ab_matmul, a_free_dims + b_free_dims, name=name)
-    a_free_dims = convert_to_tensor(a_free_dims, int32)
-    b_free_dims = convert_to_tensor(b_free_dims, int32)
-    product = array_ops.reshape(ab_matmul, array_ops.concat([a_free_dims, b_free_dims], 0), name=name)
-    product.set_shape(a_free_static + b_free_static)
+    free_dims = a_free_dims + b_free_dims
+    if all(isinstance(d, int) for d in free_dims) and list(ab_matmul._shape_tuple) == free_dims:
+        return ab_matmul
+    product = array_ops.reshape(ab_matmul, free_dims, name=name)
+    if None in a_free_static + b_free_static:
+        product.set_shape(a_free_static + b_free_static)
     return product
