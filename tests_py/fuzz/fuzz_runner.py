@@ -38,7 +38,7 @@ INTERNAL_CLASSES = {"InternalError", "SystemError"}
 PYTHON_INTERNAL = {"ZeroDivisionError", "IndexError", "OverflowError", "RecursionError", "AttributeError",
                    "KeyError", "UnboundLocalError", "NameError", "AssertionError", "UnicodeDecodeError",
                    "UnicodeEncodeError", "MemoryError", "LookupError"}
-# The child's own alarm (CASE_TIMEOUT / 4) stopped a case in Python code: slow, not yet a hang.
+# The child's own timer (CASE_TIMEOUT / 4 of CPU) stopped a case in Python code: slow, not yet a hang.
 SLOW = "TimeoutError case timed out"
 # Python classes TF raises by design for these inputs, which fn raises the same way (docs/DESIGN.md),
 # as (case name prefix, or "" for any case; class; message prefix):
@@ -49,6 +49,7 @@ SLOW = "TimeoutError case timed out"
 #   a gradient's `sources=3` ('int' ... 'dtype'), einsum's equation 3 ('int' ... 'replace').
 TF_RAISED = (("", "OverflowError", "Python int too large to convert to C long"),
              ("tensordot", "IndexError", "list index out of range"),
+             ("tensordot", "IndexError", "cannot fit 'int' into an index-sized integer"),
              ("gradient", "AttributeError", "'int' object has no attribute 'dtype'"),
              ("einsum", "AttributeError", "'int' object has no attribute 'replace'"))
 # Marks a Python-internal class raised by the case's own source text (a Python list, dict or NumPy
@@ -58,8 +59,11 @@ CASE_FILE = "<case>"
 INTERNAL_TEXT = ("Unable to cast", "incompatible function arguments", "'NoneType' object has no attribute '_id'",
                  "make_tensor needs")
 
-CASE_TIMEOUT = 60.0     # seconds a case may take before it counts as a hang (the child's own
-                        # SIGALRM fires first, at CASE_TIMEOUT / 4: graph loops poll for it)
+CASE_TIMEOUT = 60.0     # CPU seconds a case may take before it counts as a hang (the child's own
+                        # SIGPROF fires first, at CASE_TIMEOUT / 4 of CPU: graph loops poll for it)
+HANG_WALL = 10          # a case also hangs after HANG_WALL * CASE_TIMEOUT s of wall time (a
+                        # deadlock uses no CPU); below that, a child starved of CPU on a loaded
+                        # machine is waited for instead of being called a hang
 BATCH = 250             # cases per child process
 
 
@@ -134,7 +138,7 @@ def _child(backend: str) -> None:
 
     def on_alarm(signum: int, frame: object) -> None:
         raise TimeoutError("case timed out")
-    signal.signal(signal.SIGALRM, on_alarm)
+    signal.signal(signal.SIGPROF, on_alarm)   # CPU time, not wall time: a loaded machine is no timeout
     prelude = compile(PRELUDE, "<prelude>", "exec")   # its own errors are never the case's
     cases = json.loads(sys.stdin.read())
     out = sys.stdout
@@ -142,7 +146,7 @@ def _child(backend: str) -> None:
         out.write(f"S {i}\n")
         out.flush()
         ns: Dict[str, object] = {"tf": tf}
-        signal.alarm(int(CASE_TIMEOUT / 4))
+        signal.setitimer(signal.ITIMER_PROF, CASE_TIMEOUT / 4)
         try:
             exec(prelude, ns)
             exec(compile(code, CASE_FILE, "exec"), ns)
@@ -157,12 +161,22 @@ def _child(backend: str) -> None:
                 msg = f"{CASE_CODE_TAG} {msg}"
             outcome = f"{name} {msg}"
         finally:
-            signal.alarm(0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
         out.write(f"R {i} {outcome}\n")
         out.flush()
 
 
 # ------------------------------------------------------------------ parent side
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` (Linux /proc; 0 where unavailable)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
 
 def _report(err: "tempfile._TemporaryFileWrapper[str]") -> str:
     """The line of a crashed child's stderr that says what happened (ASan/UBSan summary)."""
@@ -202,6 +216,7 @@ def _run_batch(python: str, backend: str, cases: Sequence[Tuple[str, str]]) -> L
         pending = b""     # bytes read but not yet a whole line
         lines: List[str] = []
         started: Optional[int] = None
+        wall_at_start, cpu_at_start = time.monotonic(), 0.0
         deadline = time.monotonic() + CASE_TIMEOUT + 60   # the first case also imports the backend
         while True:
             if not lines:
@@ -209,6 +224,11 @@ def _run_batch(python: str, backend: str, cases: Sequence[Tuple[str, str]]) -> L
                 # select() no longer sees, and a slow case would then be blamed on an earlier one.
                 left = deadline - time.monotonic()
                 if left <= 0 or not select.select([fd], [], [], left)[0]:
+                    used = _cpu_seconds(proc.pid) - cpu_at_start
+                    if (started is not None and used < CASE_TIMEOUT
+                            and time.monotonic() - wall_at_start < HANG_WALL * CASE_TIMEOUT):
+                        deadline = time.monotonic() + max(1.0, CASE_TIMEOUT - used)   # starved, not hung
+                        continue
                     proc.kill()   # no answer in time: the started case hangs
                     proc.wait()
                     if started is None:
@@ -238,7 +258,8 @@ def _run_batch(python: str, backend: str, cases: Sequence[Tuple[str, str]]) -> L
             tag, _, rest = lines.pop(0).partition(" ")
             if tag == "S":
                 started = int(rest)
-                deadline = time.monotonic() + CASE_TIMEOUT
+                wall_at_start, cpu_at_start = time.monotonic(), _cpu_seconds(proc.pid)
+                deadline = wall_at_start + CASE_TIMEOUT
             elif tag == "R":
                 i, _, outcome = rest.partition(" ")
                 outcomes[pos + int(i)] = outcome
