@@ -224,9 +224,8 @@ def _run_batch(python: str, backend: str, cases: Sequence[Tuple[str, str]]) -> L
                 # select() no longer sees, and a slow case would then be blamed on an earlier one.
                 left = deadline - time.monotonic()
                 if left <= 0 or not select.select([fd], [], [], left)[0]:
-                    used = _cpu_seconds(proc.pid) - cpu_at_start
-                    if (started is not None and used < CASE_TIMEOUT
-                            and time.monotonic() - wall_at_start < HANG_WALL * CASE_TIMEOUT):
+                    used = _cpu_seconds(proc.pid) - cpu_at_start   # (before the first case: the import)
+                    if used < CASE_TIMEOUT and time.monotonic() - wall_at_start < HANG_WALL * CASE_TIMEOUT:
                         deadline = time.monotonic() + max(1.0, CASE_TIMEOUT - used)   # starved, not hung
                         continue
                     proc.kill()   # no answer in time: the started case hangs
