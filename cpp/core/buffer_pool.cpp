@@ -26,16 +26,6 @@ size_t BufferPool::budget() { return g_budget.load(std::memory_order_relaxed); }
 void BufferPool::set_budget(size_t bytes) { g_budget.store(bytes, std::memory_order_relaxed); }
 size_t BufferPool::total_held() { return g_held.load(std::memory_order_relaxed); }
 
-bool BufferPool::try_hold(size_t bytes) {
-  size_t held = g_held.load(std::memory_order_relaxed);
-  do {
-    if (held + bytes > budget()) return false;
-  } while (!g_held.compare_exchange_weak(held, held + bytes, std::memory_order_relaxed));
-  return true;
-}
-
-void BufferPool::unhold(size_t bytes) { g_held.fetch_sub(bytes, std::memory_order_relaxed); }
-
 std::shared_ptr<Buffer> BufferPool::take(size_t bytes) {
   size_t best = free_.size();
   for (size_t i = 0; i < free_.size(); ++i) {
@@ -67,7 +57,10 @@ void BufferPool::recycle(EagerPtr& t) {
   // use_count() reads relaxed, so order our later writes after it.
   std::atomic_thread_fence(std::memory_order_acquire);
   size_t cap = b->capacity();
-  if (!try_hold(cap)) return;  // over budget: freed as usual
+  size_t held = g_held.load(std::memory_order_relaxed);
+  do {
+    if (held + cap > budget()) return;  // over budget: freed as usual
+  } while (!g_held.compare_exchange_weak(held, held + cap, std::memory_order_relaxed));
   held_ += cap;
   free_.push_back(std::move(b));
 }

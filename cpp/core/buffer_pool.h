@@ -32,10 +32,6 @@ class BufferPool {
   static size_t budget();
   static void set_budget(size_t bytes);
   static size_t total_held();
-  // Counts `bytes` more as held (pools, and Buffer's cache of freed large buffers) if the budget
-  // allows; unhold gives them back.
-  static bool try_hold(size_t bytes);
-  static void unhold(size_t bytes);
 
  private:
   std::vector<std::shared_ptr<Buffer>> free_;

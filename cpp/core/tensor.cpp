@@ -1,11 +1,8 @@
 #include "core/tensor.h"
 
 #include <atomic>
-#include <cstddef>
 #include <cstdlib>
-#include <mutex>
 #include <new>
-#include <utility>
 #include <vector>
 
 #include "core/buffer_pool.h"
@@ -41,78 +38,16 @@ BlockCache* block_cache() {
   thread_local BlockCache cache;
   return t_blocks_alive ? &cache : nullptr;
 }
-
-// Large buffers freed outside a plan run (a Function's outputs, eager results): glibc serves
-// them with mmap and unmaps them when freed, so the next tensor of that size pays a page fault
-// and the kernel's zeroing for each 4 KiB page it writes (a 16 MiB all-reduce's output: ~1200
-// faults per call). A few recently freed ones are kept, within BufferPool's byte budget
-// (FN_BUFFER_POOL_MB), for the next allocation they fit (at most twice its size).
-constexpr size_t kLargeMin = size_t{256} << 10;
-constexpr size_t kLargeEntries = 8;
-struct LargeCache {
-  std::mutex mu;
-  std::vector<std::pair<void*, size_t>> free;  // (storage, capacity), oldest first
-  size_t bytes = 0;                              // their capacities' sum
-};
-LargeCache& large_cache() {
-  static LargeCache* c = new LargeCache();  // never destroyed: buffers may die during exit
-  return *c;
-}
-
-// Keeps `p` (capacity `bytes`), evicting the oldest entries to make room (the cache holds at
-// most a quarter of the budget, so plan runs keep theirs); false: the caller frees it.
-bool keep_large(void* p, size_t bytes) {
-  std::vector<std::pair<void*, size_t>> evicted;
-  bool kept = false;
-  {
-    LargeCache& c = large_cache();
-    std::lock_guard<std::mutex> lock(c.mu);
-    auto fits = [&] {
-      return c.free.size() < kLargeEntries && c.bytes + bytes <= BufferPool::budget() / 4 &&
-             BufferPool::try_hold(bytes);
-    };
-    while (!(kept = fits()) && !c.free.empty()) {
-      evicted.push_back(c.free.front());
-      c.bytes -= c.free.front().second;
-      BufferPool::unhold(c.free.front().second);
-      c.free.erase(c.free.begin());
-    }
-    if (kept) {
-      c.free.emplace_back(p, bytes);
-      c.bytes += bytes;
-    }
-  }
-  for (auto& e : evicted) std::free(e.first);
-  return kept;
-}
-
-// The newest kept buffer of `bytes` to `2 * bytes` capacity (nullptr: none); its capacity in *cap.
-void* take_large(size_t bytes, size_t* cap) {
-  LargeCache& c = large_cache();
-  std::lock_guard<std::mutex> lock(c.mu);
-  for (size_t i = c.free.size(); i-- > 0;) {
-    size_t have = c.free[i].second;
-    if (have < bytes || have > 2 * bytes) continue;
-    void* p = c.free[i].first;
-    c.free.erase(c.free.begin() + static_cast<std::ptrdiff_t>(i));
-    c.bytes -= have;
-    BufferPool::unhold(have);
-    *cap = have;
-    return p;
-  }
-  return nullptr;
-}
 }  // namespace
 
 void Buffer::FreeDeleter::operator()(void* p) const {
-  if (kRecycle && bytes == kBlock) {
+  if (kRecycle && small) {
     BlockCache* c = block_cache();
     if (c && c->free.size() < kMaxCachedBlocks) {
       c->free.push_back(p);
       return;
     }
   }
-  if (kRecycle && bytes >= kLargeMin && keep_large(p, bytes)) return;
   std::free(p);
 }
 
@@ -150,17 +85,15 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
       c->free.pop_back();
     }
   }
-  size_t capacity = rounded;
-  if (!p && kRecycle && rounded >= kLargeMin) p = take_large(rounded, &capacity);
   if (!p) {
     g_fresh.fetch_add(1, std::memory_order_relaxed);
     p = std::aligned_alloc(64, rounded);
   }
   if (!p) throw std::bad_alloc();
-  b->storage_ = std::unique_ptr<void, FreeDeleter>(p, FreeDeleter{capacity});
+  b->storage_ = std::unique_ptr<void, FreeDeleter>(p, FreeDeleter{rounded == kBlock});
   b->data_ = p;
   b->nbytes_ = bytes;
-  b->capacity_ = capacity;
+  b->capacity_ = rounded;
   return b;
 }
 

@@ -41,9 +41,9 @@ class Buffer {
 
  private:
   struct FreeDeleter {
-    FreeDeleter() noexcept : bytes(0) {}
-    explicit FreeDeleter(size_t b) noexcept : bytes(b) {}
-    size_t bytes;  // one 64-byte block: back to this thread's free list; large: the shared cache
+    FreeDeleter() noexcept : small(false) {}
+    explicit FreeDeleter(bool s) noexcept : small(s) {}
+    bool small;  // one 64-byte block: back to this thread's free list
     void operator()(void* p) const;
   };
   std::unique_ptr<void, FreeDeleter> storage_;

@@ -159,8 +159,7 @@ class Transport {
 
   // The split all-reduce's halves: start queues the collective for the communication thread and
   // returns a request id at once; wait_for waits for it.
-  int start(std::function<int()> call, double timeout, const char* what, int64_t* request, char* err,
-            size_t err_len) {
+  int start(std::function<int()> call, double timeout, const char* what, int64_t* request, char* err, size_t err_len) {
     std::unique_lock<std::mutex> lock(mu_);
     if (int rc = refuse_locked(what, err, err_len)) return rc;
     JobPtr job = make_job_locked(std::move(call), timeout, what);
@@ -530,9 +529,7 @@ class Transport {
     const void* src = staged ? g->in.data() : send;
     void* dst = staged ? g->out.data() : recv;
     int rc = t->run(
-        [=] {
-          return MPI_Allgatherv(src, n, MPI_BYTE, dst, g->counts.data(), g->displs.data(), MPI_BYTE, comm);
-        },
+        [=] { return MPI_Allgatherv(src, n, MPI_BYTE, dst, g->counts.data(), g->displs.data(), MPI_BYTE, comm); },
         timeout, what, err, err_len);
     if (rc == 0 && staged && at > 0) std::memcpy(recv, g->out.data(), static_cast<size_t>(at));
     return rc;
