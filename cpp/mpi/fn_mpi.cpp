@@ -2,17 +2,22 @@
 //
 // The communicator comes from mpi4py (its Fortran handle, converted with MPI_Comm_f2c), so MPI
 // is initialised once, by mpi4py, with MPI_THREAD_MULTIPLE. Two duplicates of it are used:
-//   data: the collectives themselves, run on the calling (executor) thread as MPI's nonblocking
-//         collectives, polled with MPI_Test until they complete or the deadline passes (no thread
-//         hand-off per collective: on a loaded machine that costs a scheduler time slice);
-//         The split all-reduce (CollectiveAllReduceStart/Done) is posted on the calling thread too
-//         (program order) and progressed by a progress thread (MPI_Testall) while the executor
-//         computes, until the Done step waits for it;
+//   data: the collectives themselves, run by one communication thread as MPI's *blocking*
+//         collectives (MPI_Allreduce & co.: the library's tuned algorithms, progressed in its own
+//         tight loop), in the order the executor submitted them, which is program order on every
+//         worker. A blocking op (CollectiveAllReduce) submits its collective and waits for it
+//         with a deadline; the split all-reduce (CollectiveAllReduceStart/Done) submits in its
+//         start and waits in its done, so the reduction runs while the executor computes.
 //   ctrl: status queries, answered by a watchdog thread: when a collective times out, the
 //         waiting worker asks every other worker which collective it has reached and names in
 //         its error the ranks that are elsewhere or do not answer.
-// A timed-out collective leaves the communicator unusable: later collectives fail at once, and
-// fn._distribute aborts the MPI job at exit (so no process hangs in MPI_Finalize).
+// Why a thread and blocking calls (measured, benchmarks/README.md): MPI's nonblocking
+// collectives (Open MPI's libnbc) polled with MPI_Test reach 0.6-0.8 of MPI_Allreduce's
+// bandwidth from 1 MiB up, and only progress inside MPI calls; a blocking call cannot time out,
+// so it runs on a thread the caller waits for until its deadline.
+// A timed-out collective leaves the communicator unusable: later collectives fail at once, the
+// communication thread may stay inside MPI, and fn._distribute aborts the MPI job at exit (so no
+// process hangs in MPI_Finalize).
 // The C API only (Open MPI and MPICH would otherwise pull in their deprecated C++ bindings).
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -26,6 +31,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -48,10 +54,23 @@ constexpr size_t kWhatLen = 240;
 
 struct Status {  // what a worker tells a worker that asks
   int64_t query_id;
-  int64_t started;      // collectives this worker has started
+  int64_t started;      // collectives this worker has submitted
   int64_t completed;    // ... and completed
-  char what[kWhatLen];  // the collective it is in (or last ran)
+  char what[kWhatLen];  // the last it submitted
 };
+
+// One collective for the communication thread: `run` makes the blocking MPI call(s) and owns
+// what they read or write besides the caller's tensors (which collective.cpp keeps alive).
+struct Job {
+  std::function<int()> run;
+  int64_t seq = 0;
+  std::string what;
+  double timeout = 0;
+  Clock::time_point deadline;
+  std::atomic<bool> done{false};
+  int rc = MPI_SUCCESS;  // written before `done`
+};
+using JobPtr = std::shared_ptr<Job>;
 
 class Transport {
  public:
@@ -62,7 +81,7 @@ class Transport {
     MPI_Comm_size(data_, &size_);
     std::memset(&status_, 0, sizeof status_);
     watchdog_ = std::thread([this] { watchdog_loop(); });
-    progress_ = std::thread([this] { progress_loop(); });
+    comm_ = std::thread([this] { comm_loop(); });
     table_.abi_version = fn::kFnCollectiveAbi;
     table_.state = this;
     table_.rank = [](void* s) { return static_cast<Transport*>(s)->rank_; };
@@ -76,43 +95,98 @@ class Transport {
 
   ~Transport() { shutdown(); }
 
-  // Stops the watchdog and frees the communicators (not after a timeout: a collective is still
-  // pending on them, and the job ends with MPI_Abort).
-  void shutdown() {
-    if (stopped_.exchange(true)) return;
-    stop_ = true;
+  // Stops the threads and frees the communicators. Returns false when a collective may still be
+  // pending inside MPI (one timed out, or one submitted and never waited for did not complete by
+  // its deadline): then nothing is freed, the communication thread may be detached, this object
+  // must outlive the process (the caller leaks it), and the job is to be aborted.
+  bool shutdown() {
+    if (stopped_.exchange(true)) return clean_;
+    bool exited;
     {
-      std::lock_guard<std::mutex> lock(async_mu_);
-      async_cv_.notify_all();
+      std::unique_lock<std::mutex> lock(mu_);
+      stop_ = true;
+      work_cv_.notify_all();
+      // A collective still running (submitted, never waited for): give it until its deadline.
+      done_cv_.wait_until(lock, idle_deadline_locked(), [&] { return comm_exited_ || broken_; });
+      exited = comm_exited_;
+      if (!exited) broken_ = true;
+      clean_ = !broken_;
     }
-    if (progress_.joinable()) progress_.join();
+    if (exited)
+      comm_.join();
+    else
+      comm_.detach();
+    watchdog_stop_ = true;
     if (watchdog_.joinable()) watchdog_.join();
-    if (!broken_) {
+    if (clean_) {
       MPI_Comm_free(&data_);
       MPI_Comm_free(&ctrl_);
     }
+    return clean_;
   }
 
   const FnCollectiveBackend* table() const { return &table_; }
   bool broken() const { return broken_; }
-  int rank() const { return rank_; }
-  int size() const { return size_; }
-  int64_t completed() const { return completed_; }
-
-  // A collective's prologue (caller holds op_mu_): refuses after a failure, fills in the default
-  // timeout, and numbers the collective for the stall diagnosis.
-  int begin(const char* what, double* timeout, int64_t* seq, char* err, size_t err_len) {
-    if (broken_) {
-      std::snprintf(err, err_len, "%s: the collective communicator is unusable after an earlier failure: %s", what,
-                    broken_msg_.c_str());
-      return static_cast<int>(fn::Code::FailedPrecondition);
-    }
-    if (*timeout <= 0) *timeout = default_timeout_;
+  int64_t completed() {
     std::lock_guard<std::mutex> lock(mu_);
-    *seq = started_++;
-    std::snprintf(status_.what, kWhatLen, "#%lld %s", static_cast<long long>(*seq), what);
+    return completed_;
+  }
+
+  // A blocking collective (all-reduce, gather, broadcast): run on the calling thread when no
+  // collective is queued or running (no hand-off), else queued behind them (program order) and
+  // waited for. Either way with its deadline.
+  int run(std::function<int()> call, double timeout, const char* what, char* err, size_t err_len) {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (int rc = refuse_locked(what, err, err_len)) return rc;
+    JobPtr job = make_job_locked(std::move(call), timeout, what);
+    if (!queue_.empty() || running_ || inline_) {
+      queue_.push_back(job);
+      lock.unlock();
+      work_cv_.notify_one();
+      return wait(job, err, err_len);
+    }
+    inline_ = true;  // the communication thread starts nothing meanwhile
+    lock.unlock();
+    int rc = guarded(*job);
+    lock.lock();
+    inline_ = false;
+    if (rc == MPI_SUCCESS) ++completed_;
+    bool queued = !queue_.empty();
+    lock.unlock();
+    if (queued) work_cv_.notify_one();
+    return finish(*job, rc, err, err_len);
+  }
+
+  // The split all-reduce's halves: start queues the collective for the communication thread and
+  // returns a request id at once; wait_for waits for it.
+  int start(std::function<int()> call, double timeout, const char* what, int64_t* request, char* err, size_t err_len) {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (int rc = refuse_locked(what, err, err_len)) return rc;
+    JobPtr job = make_job_locked(std::move(call), timeout, what);
+    queue_.push_back(job);
+    *request = next_request_++;
+    started_jobs_[*request] = std::move(job);
+    lock.unlock();
+    work_cv_.notify_one();
     return 0;
   }
+
+  int wait_for(int64_t request, char* err, size_t err_len) {
+    JobPtr job;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = started_jobs_.find(request);
+      if (it == started_jobs_.end()) {
+        std::snprintf(err, err_len, "no started collective #%lld", static_cast<long long>(request));
+        return static_cast<int>(fn::Code::Internal);
+      }
+      job = std::move(it->second);
+      started_jobs_.erase(it);
+    }
+    return wait(job, err, err_len);
+  }
+
+  MPI_Comm data() const { return data_; }
 
   static int mpi_failure(int rc, const char* what, char* err, size_t err_len) {
     char text[MPI_MAX_ERROR_STRING];
@@ -122,152 +196,48 @@ class Transport {
     return static_cast<int>(fn::Code::Internal);
   }
 
-  // Runs one collective: `post(i, &request)` posts its i-th nonblocking MPI call (0 <= i < parts;
-  // large tensors go in parts, MPI counts being ints); each is polled with MPI_Test until it
-  // completes or `timeout` (for the whole collective) passes. Serialised: one collective at a time.
-  int run(int64_t parts, const std::function<int(int64_t, MPI_Request*)>& post, double timeout, const char* what,
-          char* err, size_t err_len) {
-    std::lock_guard<std::mutex> one_at_a_time(op_mu_);
-    int64_t seq;
-    if (int rc = begin(what, &timeout, &seq, err, err_len)) return rc;
-    auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
-    for (int64_t part = 0; part < parts; ++part) {
-      MPI_Request req = MPI_REQUEST_NULL;
-      int rc = post(part, &req);
-      if (rc == MPI_SUCCESS) rc = wait(&req, deadline);
-      if (rc == kTimedOut) {
-        std::string who = diagnose(seq);
-        broken_msg_ = "collective #" + std::to_string(seq) + " timed out";
-        broken_ = true;
-        std::snprintf(err, err_len,
-                      "Collective #%lld %s timed out after %g s on rank %d waiting for the other workers "
-                      "(CommunicationOptions(timeout_seconds=...)). %s",
-                      static_cast<long long>(seq), what, timeout, rank_, who.c_str());
-        return static_cast<int>(fn::Code::DeadlineExceeded);
-      }
-      if (rc != MPI_SUCCESS) return mpi_failure(rc, what, err, err_len);
-    }
-    std::lock_guard<std::mutex> lock(mu_);
-    ++completed_;
-    return 0;
-  }
-
-  MPI_Comm data() const { return data_; }
-
-  // Posts a split collective's nonblocking calls (`parts` of them, in order) and returns its
-  // request id; the progress thread completes it.
-  int start(int64_t parts, const std::function<int(int64_t, MPI_Request*)>& post, double timeout, const char* what,
-            int64_t* request, char* err, size_t err_len) {
-    std::lock_guard<std::mutex> one_at_a_time(op_mu_);
-    Async a;
-    if (int rc = begin(what, &timeout, &a.seq, err, err_len)) return rc;
-    a.what = what;
-    a.timeout = timeout;
-    a.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
-    for (int64_t part = 0; part < parts; ++part) {
-      MPI_Request req = MPI_REQUEST_NULL;
-      int rc = post(part, &req);
-      if (rc != MPI_SUCCESS) return mpi_failure(rc, what, err, err_len);
-      a.reqs.push_back(req);
-    }
-    std::lock_guard<std::mutex> lock(async_mu_);
-    *request = next_request_++;
-    a.done = a.reqs.empty();
-    async_[*request] = std::move(a);
-    async_cv_.notify_all();
-    return 0;
-  }
-
-  // Waits for a started collective (until its deadline; a timeout names the late ranks).
-  int wait_for(int64_t request, char* err, size_t err_len) {
-    std::unique_lock<std::mutex> lock(async_mu_);
-    auto it = async_.find(request);
-    if (it == async_.end()) {
-      std::snprintf(err, err_len, "no started collective #%lld", static_cast<long long>(request));
-      return static_cast<int>(fn::Code::Internal);
-    }
-    Async& a = it->second;
-    if (!async_cv_.wait_until(lock, a.deadline, [&] { return a.done; })) {
-      int64_t seq = a.seq;
-      std::string what = a.what;
-      double timeout = a.timeout;
-      lock.unlock();
-      std::string who = diagnose(seq);
-      broken_msg_ = "collective #" + std::to_string(seq) + " timed out";
-      broken_ = true;
-      std::snprintf(err, err_len,
-                    "Collective #%lld %s timed out after %g s on rank %d waiting for the other workers "
-                    "(CommunicationOptions(timeout_seconds=...)). %s",
-                    static_cast<long long>(seq), what.c_str(), timeout, rank_, who.c_str());
-      return static_cast<int>(fn::Code::DeadlineExceeded);
-    }
-    int rc = a.rc;
-    std::string what = a.what;
-    async_.erase(it);
-    if (rc != MPI_SUCCESS) return mpi_failure(rc, what.c_str(), err, err_len);
-    return 0;
-  }
-
  private:
-  struct Async {
-    std::vector<MPI_Request> reqs;
-    int64_t seq = 0;
-    std::string what;
-    double timeout = 0;
-    Clock::time_point deadline;
-    bool done = false;
-    int rc = MPI_SUCCESS;
-  };
+  static constexpr int kTimedOut = -1;
+  static constexpr int kSkipped = -2;
+  static constexpr int kWaitChecks = 16;  // yields before a waiter sleeps
 
-  // Drives the started collectives (MPI progresses only inside MPI calls): MPI_Testall on each
-  // pending one, busy for 2 ms after a post, then every 100 us; asleep while none is pending.
-  void progress_loop() {
-    std::unique_lock<std::mutex> lock(async_mu_);
-    auto busy_until = Clock::now();
-    while (!stop_) {
-      bool pending = false;
-      for (auto& entry : async_) {
-        Async& a = entry.second;
-        if (a.done || broken_) continue;
-        int flag = 0;
-        int rc = MPI_Testall(static_cast<int>(a.reqs.size()), a.reqs.data(), &flag, MPI_STATUSES_IGNORE);
-        if (rc != MPI_SUCCESS || flag) {
-          a.rc = rc;
-          a.done = true;
-          {
-            std::lock_guard<std::mutex> status_lock(mu_);
-            ++completed_;
-          }
-          async_cv_.notify_all();
-        } else {
-          pending = true;
-        }
-      }
-      if (!pending) {
-        async_cv_.wait(lock, [&] {
-          if (stop_) return true;
-          for (auto& entry : async_)
-            if (!entry.second.done && !broken_) return true;
-          return false;
-        });
-        busy_until = Clock::now() + std::chrono::milliseconds(2);
-        continue;
-      }
-      lock.unlock();
-      if (Clock::now() < busy_until)
-        std::this_thread::yield();
-      else
-        std::this_thread::sleep_for(std::chrono::microseconds(100));
-      lock.lock();
-    }
+  // After a failure (or at shutdown) collectives fail at once (caller holds mu_).
+  int refuse_locked(const char* what, char* err, size_t err_len) const {
+    if (!broken_ && !stop_) return 0;
+    std::snprintf(err, err_len, "%s: the collective communicator is unusable after an earlier failure: %s", what,
+                  broken_msg_.empty() ? "the transport was shut down" : broken_msg_.c_str());
+    return static_cast<int>(fn::Code::FailedPrecondition);
   }
 
-  static constexpr int kTimedOut = -1;
+  // Numbers a collective (program order: the executor runs collectives one at a time, in order,
+  // and the lock numbers and queues each in one step) and records it for the stall diagnosis.
+  JobPtr make_job_locked(std::function<int()> call, double timeout, const char* what) {
+    auto job = std::make_shared<Job>();
+    job->run = std::move(call);
+    job->seq = started_++;
+    job->what = what;
+    job->timeout = timeout > 0 ? timeout : default_timeout_;
+    job->deadline =
+        Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(job->timeout));
+    std::snprintf(status_.what, kWhatLen, "#%lld %s", static_cast<long long>(job->seq), what);
+    return job;
+  }
+
+  // Runs a collective's blocking MPI call once every worker has reached it: an MPI_Ibarrier,
+  // polled until the deadline, comes first (a blocking call cannot time out, and once every
+  // worker is in the barrier each goes straight into the call: no worker can stall in it).
+  int guarded(Job& job) {
+    MPI_Request req = MPI_REQUEST_NULL;
+    int rc = MPI_Ibarrier(data_, &req);
+    if (rc == MPI_SUCCESS) rc = poll(&req, job.deadline);
+    if (rc == MPI_SUCCESS) rc = job.run();
+    return rc;  // after a timeout the barrier stays pending: the communicator is then unusable
+  }
 
   // Polls `req` (MPI_Test drives MPI's progress) until it completes or `deadline`: busy for the
-  // first 2 ms (a collective's usual latency), then yielding the CPU between tests, so that
+  // first 2 ms (a barrier's usual latency), then yielding the CPU between tests, so that
   // oversubscribed workers still make progress.
-  static int wait(MPI_Request* req, Clock::time_point deadline) {
+  static int poll(MPI_Request* req, Clock::time_point deadline) {
     auto spin_until = Clock::now() + std::chrono::milliseconds(2);
     bool yielding = false;
     for (int64_t spins = 0;; ++spins) {
@@ -284,6 +254,89 @@ class Transport {
     }
   }
 
+  // Waits for a queued collective until its deadline.
+  int wait(const JobPtr& job, char* err, size_t err_len) {
+    // Most collectives queued behind others finish soon: a few checks before sleeping save the
+    // wake-up on the way back.
+    for (int i = 0; i < kWaitChecks && !job->done.load(std::memory_order_acquire); ++i) std::this_thread::yield();
+    if (!job->done.load(std::memory_order_acquire)) {
+      std::unique_lock<std::mutex> lock(mu_);
+      bool finished = done_cv_.wait_until(lock, job->deadline, [&] { return job->done.load() || broken_; });
+      if (!job->done.load()) {
+        if (finished) {  // another collective timed out: this one will not run
+          std::snprintf(err, err_len, "Collective #%lld %s: the collective communicator is unusable: %s",
+                        static_cast<long long>(job->seq), job->what.c_str(), broken_msg_.c_str());
+          return static_cast<int>(fn::Code::FailedPrecondition);
+        }
+        lock.unlock();
+        return timed_out(*job, err, err_len);
+      }
+    }
+    return finish(*job, job->rc, err, err_len);
+  }
+
+  // A collective's outcome as an fn::Code with its message.
+  int finish(const Job& job, int rc, char* err, size_t err_len) {
+    if (rc == MPI_SUCCESS) return 0;
+    if (rc == kTimedOut) return timed_out(job, err, err_len);
+    if (rc == kSkipped) {
+      std::lock_guard<std::mutex> lock(mu_);
+      std::snprintf(err, err_len, "Collective #%lld %s was not run: the collective communicator is unusable: %s",
+                    static_cast<long long>(job.seq), job.what.c_str(), broken_msg_.c_str());
+      return static_cast<int>(fn::Code::FailedPrecondition);
+    }
+    return mpi_failure(rc, job.what.c_str(), err, err_len);
+  }
+
+  // The communication thread: runs the queued collectives one after the other (skipped, once
+  // the communicator is broken); asleep while the queue is empty.
+  void comm_loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      work_cv_.wait(lock, [&] { return stop_ || (!queue_.empty() && !inline_); });
+      if (queue_.empty() || inline_) break;  // stopping, and nothing left
+      JobPtr job = std::move(queue_.front());
+      queue_.pop_front();
+      bool skip = broken_ || stop_;
+      running_ = job;
+      lock.unlock();
+      int rc = skip ? kSkipped : guarded(*job);
+      lock.lock();
+      running_.reset();
+      job->rc = rc;
+      job->done.store(true, std::memory_order_release);
+      if (!skip) ++completed_;
+      lock.unlock();  // the waiter wakes to a free lock
+      done_cv_.notify_all();
+      lock.lock();
+    }
+    comm_exited_ = true;
+    done_cv_.notify_all();
+  }
+
+  // When shutdown stops waiting for the communication thread (caller holds mu_).
+  Clock::time_point idle_deadline_locked() const {
+    Clock::time_point t = Clock::now() + std::chrono::seconds(2);  // time to see `stop_` and leave
+    if (running_) t = std::max(t, running_->deadline);
+    return t;
+  }
+
+  // The deadline of `job` passed: asks the others where they are, breaks the communicator.
+  int timed_out(const Job& job, char* err, size_t err_len) {
+    std::string who = diagnose(job.seq);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!broken_) broken_msg_ = "collective #" + std::to_string(job.seq) + " timed out";
+      broken_ = true;
+      done_cv_.notify_all();
+    }
+    std::snprintf(err, err_len,
+                  "Collective #%lld %s timed out after %g s on rank %d waiting for the other workers "
+                  "(CommunicationOptions(timeout_seconds=...)). %s",
+                  static_cast<long long>(job.seq), job.what.c_str(), job.timeout, rank_, who.c_str());
+    return static_cast<int>(fn::Code::DeadlineExceeded);
+  }
+
   Status snapshot(int64_t query_id) {
     std::lock_guard<std::mutex> lock(mu_);
     Status s = status_;
@@ -295,7 +348,7 @@ class Transport {
 
   // Answers other workers' status queries (every 5 ms) until shutdown.
   void watchdog_loop() {
-    while (!stop_) {
+    while (!watchdog_stop_) {
       int flag = 0;
       MPI_Status st;
       MPI_Iprobe(MPI_ANY_SOURCE, kQueryTag, ctrl_, &flag, &st);
@@ -361,8 +414,8 @@ class Transport {
                " (it has started " + std::to_string(s.started) + " collectives" +
                (s.started > 0 ? std::string(", the last: ") + std::string(s.what, strnlen(s.what, kWhatLen)) : "") +
                "): it is stalled or running different code. ";
-      } else if (s.completed <= seq && s.started == seq + 1) {
-        // also waiting in this collective
+      } else if (s.completed <= seq) {
+        // submitted it and not done with it: also waiting (collectives complete in order)
       } else {
         out += "Rank " + std::to_string(r) + " is past it (started " + std::to_string(s.started) + "). ";
       }
@@ -374,55 +427,6 @@ class Transport {
     for (int r : late) names += (names.empty() ? "" : ", ") + std::to_string(r);
     if (names.empty()) return out.empty() ? "Every worker answered from inside this collective." : out;
     return "Waiting for rank(s) " + names + ". " + out;
-  }
-
-  // One nonblocking MPI_SUM all-reduce of `count` elements, posted in parts of at most INT_MAX / 2
-  // (MPI counts are int): how many parts, and a function posting part i.
-  struct Chunked {
-    int64_t parts = 0;
-    std::function<int(int64_t, MPI_Request*)> post;
-  };
-  static bool chunked_sum(Transport* t, const void* send, void* recv, int64_t count, int dtype, const char* what,
-                          char* err, size_t err_len, Chunked* out) {
-    MPI_Datatype type;
-    int64_t elem;
-    if (!mpi_type(dtype, &type, &elem)) {
-      std::snprintf(err, err_len, "%s: dtype %s cannot be all-reduced", what,
-                    fn::dtype_name(static_cast<fn::DType>(dtype)));
-      return false;
-    }
-    const int64_t chunk = INT_MAX / 2;
-    out->parts = count == 0 ? 0 : (count + chunk - 1) / chunk;
-    MPI_Comm comm = t->data();
-    out->post = [=](int64_t part, MPI_Request* req) {
-      int64_t begin = part * chunk;
-      int n = static_cast<int>(std::min(count - begin, chunk));
-      return MPI_Iallreduce(static_cast<const char*>(send) + begin * elem, static_cast<char*>(recv) + begin * elem, n,
-                            type, MPI_SUM, comm, req);
-    };
-    return true;
-  }
-
-  static int all_reduce_sum_c(void* s, const void* send, void* recv, int64_t count, int dtype, double timeout,
-                              const char* what, char* err, size_t err_len) {
-    auto* t = static_cast<Transport*>(s);
-    Chunked c;
-    if (!chunked_sum(t, send, recv, count, dtype, what, err, err_len, &c))
-      return static_cast<int>(fn::Code::InvalidArgument);
-    return t->run(c.parts, c.post, timeout, what, err, err_len);
-  }
-
-  static int all_reduce_start_c(void* s, const void* send, void* recv, int64_t count, int dtype, double timeout,
-                                const char* what, int64_t* request, char* err, size_t err_len) {
-    auto* t = static_cast<Transport*>(s);
-    Chunked c;
-    if (!chunked_sum(t, send, recv, count, dtype, what, err, err_len, &c))
-      return static_cast<int>(fn::Code::InvalidArgument);
-    return t->start(c.parts, c.post, timeout, what, request, err, err_len);
-  }
-
-  static int wait_c(void* s, int64_t request, char* err, size_t err_len) {
-    return static_cast<Transport*>(s)->wait_for(request, err, err_len);
   }
 
   static bool mpi_type(int dtype, MPI_Datatype* type, int64_t* elem) {
@@ -447,10 +451,61 @@ class Transport {
     }
   }
 
+  // recv = the MPI_SUM over workers of `count` elements in send, in calls of at most INT_MAX / 2
+  // elements (MPI counts are int); nullptr (with err filled) for a dtype MPI cannot sum here.
+  static std::function<int()> sum_call(Transport* t, const void* send, void* recv, int64_t count, int dtype,
+                                       const char* what, char* err, size_t err_len) {
+    MPI_Datatype type;
+    int64_t elem;
+    if (!mpi_type(dtype, &type, &elem)) {
+      std::snprintf(err, err_len, "%s: dtype %s cannot be all-reduced", what,
+                    fn::dtype_name(static_cast<fn::DType>(dtype)));
+      return nullptr;
+    }
+    MPI_Comm comm = t->data();
+    return [=] {
+      const int64_t chunk = INT_MAX / 2;
+      for (int64_t begin = 0; begin < count; begin += chunk) {
+        int n = static_cast<int>(std::min(count - begin, chunk));
+        int rc = MPI_Allreduce(static_cast<const char*>(send) + begin * elem, static_cast<char*>(recv) + begin * elem,
+                               n, type, MPI_SUM, comm);
+        if (rc != MPI_SUCCESS) return rc;
+      }
+      return MPI_SUCCESS;
+    };
+  }
+
+  static int all_reduce_sum_c(void* s, const void* send, void* recv, int64_t count, int dtype, double timeout,
+                              const char* what, char* err, size_t err_len) {
+    auto* t = static_cast<Transport*>(s);
+    auto call = sum_call(t, send, recv, count, dtype, what, err, err_len);
+    if (!call) return static_cast<int>(fn::Code::InvalidArgument);
+    return t->run(std::move(call), timeout, what, err, err_len);
+  }
+
+  static int all_reduce_start_c(void* s, const void* send, void* recv, int64_t count, int dtype, double timeout,
+                                const char* what, int64_t* request, char* err, size_t err_len) {
+    auto* t = static_cast<Transport*>(s);
+    auto call = sum_call(t, send, recv, count, dtype, what, err, err_len);
+    if (!call) return static_cast<int>(fn::Code::InvalidArgument);
+    return t->start(std::move(call), timeout, what, request, err, err_len);
+  }
+
+  static int wait_c(void* s, int64_t request, char* err, size_t err_len) {
+    return static_cast<Transport*>(s)->wait_for(request, err, err_len);
+  }
+
   static int all_gatherv_c(void* s, const void* send, int64_t send_bytes, void* recv, const int64_t* recv_bytes,
                            double timeout, const char* what, char* err, size_t err_len) {
     auto* t = static_cast<Transport*>(s);
-    std::vector<int> counts(static_cast<size_t>(t->size_)), displs(static_cast<size_t>(t->size_));
+    // Owned by the job (it may outlive this call if the collective times out).
+    struct Gather {
+      std::vector<int> counts, displs;
+      std::vector<char> in, out;  // staging for small gathers (sizes, plan digests)
+    };
+    auto g = std::make_shared<Gather>();
+    g->counts.resize(static_cast<size_t>(t->size_));
+    g->displs.resize(static_cast<size_t>(t->size_));
     int64_t at = 0;
     for (int r = 0; r < t->size_; ++r) {
       auto i = static_cast<size_t>(r);
@@ -458,38 +513,25 @@ class Transport {
         std::snprintf(err, err_len, "%s: gathers above 2 GiB are not supported", what);
         return static_cast<int>(fn::Code::InvalidArgument);
       }
-      counts[i] = static_cast<int>(recv_bytes[i]);
-      displs[i] = static_cast<int>(at);
+      g->counts[i] = static_cast<int>(recv_bytes[i]);
+      g->displs[i] = static_cast<int>(at);
       at += recv_bytes[i];
     }
     MPI_Comm comm = t->data();
     int n = static_cast<int>(send_bytes);
-    if (at > (1 << 20)) {  // large: the caller keeps its buffers alive if this times out
-      auto post = [&](int64_t, MPI_Request* req) {
-        return MPI_Iallgatherv(send, n, MPI_BYTE, recv, counts.data(), displs.data(), MPI_BYTE, comm, req);
-      };
-      return t->run(1, post, timeout, what, err, err_len);
+    // Large gathers write into the caller's buffers (kept alive by the caller after a timeout);
+    // small ones are staged here, so MPI never writes into freed memory.
+    bool staged = at <= (1 << 20);
+    if (staged) {
+      g->in.assign(static_cast<const char*>(send), static_cast<const char*>(send) + n);
+      g->out.resize(static_cast<size_t>(at));
     }
-    // Small (sizes, plan digests): staged in buffers that are not freed if the collective times
-    // out (it may complete later), so MPI never writes into freed memory.
-    struct Staging {
-      std::vector<char> in, out;
-      std::vector<int> counts, displs;
-    };
-    auto st = std::make_unique<Staging>(
-        Staging{std::vector<char>(static_cast<const char*>(send), static_cast<const char*>(send) + n),
-                std::vector<char>(static_cast<size_t>(at)), counts, displs});
-    Staging* p = st.get();
-    auto post = [&](int64_t, MPI_Request* req) {
-      return MPI_Iallgatherv(p->in.data(), n, MPI_BYTE, p->out.data(), p->counts.data(), p->displs.data(), MPI_BYTE,
-                             comm, req);
-    };
-    int rc = t->run(1, post, timeout, what, err, err_len);
-    if (rc == static_cast<int>(fn::Code::DeadlineExceeded)) {
-      st.release();  // pending in MPI: leaked on purpose (the job is about to end)
-      return rc;
-    }
-    if (rc == 0 && at > 0) std::memcpy(recv, p->out.data(), static_cast<size_t>(at));
+    const void* src = staged ? g->in.data() : send;
+    void* dst = staged ? g->out.data() : recv;
+    int rc = t->run(
+        [=] { return MPI_Allgatherv(src, n, MPI_BYTE, dst, g->counts.data(), g->displs.data(), MPI_BYTE, comm); },
+        timeout, what, err, err_len);
+    if (rc == 0 && staged && at > 0) std::memcpy(recv, g->out.data(), static_cast<size_t>(at));
     return rc;
   }
 
@@ -497,37 +539,58 @@ class Transport {
                          size_t err_len) {
     auto* t = static_cast<Transport*>(s);
     MPI_Comm comm = t->data();
-    const int64_t chunk = INT_MAX / 2;
-    int64_t parts = bytes == 0 ? 0 : (bytes + chunk - 1) / chunk;
-    auto post = [&](int64_t part, MPI_Request* req) {
-      int64_t begin = part * chunk;
-      return MPI_Ibcast(static_cast<char*>(buf) + begin, static_cast<int>(std::min(bytes - begin, chunk)), MPI_BYTE,
-                        root, comm, req);
-    };
-    return t->run(parts, post, timeout, what, err, err_len);
+    return t->run(
+        [=] {
+          const int64_t chunk = INT_MAX / 2;
+          for (int64_t begin = 0; begin < bytes; begin += chunk) {
+            int rc = MPI_Bcast(static_cast<char*>(buf) + begin, static_cast<int>(std::min(bytes - begin, chunk)),
+                               MPI_BYTE, root, comm);
+            if (rc != MPI_SUCCESS) return rc;
+          }
+          return MPI_SUCCESS;
+        },
+        timeout, what, err, err_len);
   }
 
   double default_timeout_;
+
   MPI_Comm data_ = MPI_COMM_NULL, ctrl_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
-  std::mutex mu_;     // guards the status the watchdog reports
-  std::mutex op_mu_;  // one collective at a time
-  std::atomic<bool> stop_{false};
+  // mu_ guards the queue, the started split collectives, the counters and the status the
+  // watchdog reports.
+  std::mutex mu_;
+  std::condition_variable work_cv_;  // the communication thread waits for work
+  std::condition_variable done_cv_;  // callers wait for their collective
+  std::deque<JobPtr> queue_;
+  JobPtr running_;
+  std::map<int64_t, JobPtr> started_jobs_;
+  int64_t next_request_ = 0;
+  bool stop_ = false, comm_exited_ = false, clean_ = true;
+  bool inline_ = false;  // a caller runs a collective itself
   std::atomic<bool> stopped_{false};
+  std::atomic<bool> watchdog_stop_{false};
   std::atomic<bool> broken_{false};
   std::string broken_msg_;
   int64_t started_ = 0, completed_ = 0;
   Status status_;
-  std::mutex async_mu_;  // guards async_ (the started split collectives)
-  std::condition_variable async_cv_;
-  std::map<int64_t, Async> async_;
-  int64_t next_request_ = 0;
   std::thread watchdog_;
-  std::thread progress_;
+  std::thread comm_;
   FnCollectiveBackend table_{};
 };
 
 std::unique_ptr<Transport> g_transport;
+
+// Stops the transport; one whose communication thread may still be inside MPI is leaked (its
+// thread uses it) and the job must be aborted. Returns whether it stopped cleanly.
+bool stop_transport() {
+  if (!g_transport) return true;
+  bool clean = g_transport->shutdown();
+  if (clean)
+    g_transport.reset();
+  else
+    (void)g_transport.release();  // still used by the detached communication thread
+  return clean;
+}
 
 }  // namespace fnmpi
 
@@ -540,16 +603,18 @@ PYBIND11_MODULE(_mpi, m) {
     MPI_Query_thread(&provided);
     if (provided < MPI_THREAD_MULTIPLE)
       throw std::runtime_error("fn's collectives need MPI_THREAD_MULTIPLE (mpi4py's default thread level)");
-    if (fnmpi::g_transport) fnmpi::g_transport->shutdown();
+    {
+      py::gil_scoped_release nogil;
+      fnmpi::stop_transport();
+    }
     fnmpi::g_transport =
         std::make_unique<fnmpi::Transport>(MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_comm)), default_timeout);
     return py::capsule(fnmpi::g_transport->table(), "fn.collective_backend");
   });
+  // False when a collective may still be pending inside MPI: the caller then aborts the job.
   m.def("shutdown", [] {
-    if (fnmpi::g_transport) {
-      py::gil_scoped_release nogil;
-      fnmpi::g_transport->shutdown();
-    }
+    py::gil_scoped_release nogil;
+    return fnmpi::stop_transport();
   });
   m.def("broken", [] { return fnmpi::g_transport && fnmpi::g_transport->broken(); });
   m.def("completed", [] { return fnmpi::g_transport ? fnmpi::g_transport->completed() : 0; });

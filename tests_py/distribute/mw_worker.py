@@ -332,19 +332,22 @@ def state(out):
 
 
 def stall_split(out):
-    """As ``stall``, in a Function's second call: the gradients' split all-reduce (start, then
-    done) times out in its done."""
-    strategy = make_strategy(timeout=3)
+    """As ``stall``, in a Function's second call: the gradients go in two packs (a split
+    all-reduce, start then done, and the last pack's plain all-reduce queued behind it), which
+    time out while rank 1 sleeps."""
+    strategy = make_strategy(timeout=3, bytes_per_pack=4)
     idx = worker_index(strategy)
     with strategy.scope():
         w = tf.Variable([1.0, 2.0])
+        v = tf.Variable([3.0])
 
     @tf.function
     def step():
         def replica():
             with tf.GradientTape() as tape:
-                loss = tf.reduce_sum(w * w)
-            return tf.distribute.get_replica_context().all_reduce("SUM", tape.gradient(loss, w))
+                loss = tf.reduce_sum(w * w) + tf.reduce_sum(v * v)
+            grads = tape.gradient(loss, [w, v])
+            return tf.distribute.get_replica_context().all_reduce("SUM", grads)
         return strategy.run(replica)
 
     step()                     # both workers: traced, plan compared

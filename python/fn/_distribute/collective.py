@@ -84,7 +84,9 @@ def packed_all_reduce(tensors: Sequence[Any], mean: bool, timeout: float, bytes_
     Inside a Function the packs are split all-reduces (start, then done) formed from the last
     tensor backwards (backprop produces the last layers' gradients first), at most
     ``OVERLAP_BUCKET_BYTES`` each unless ``bytes_per_pack`` says otherwise: the executor starts each
-    as soon as its gradients exist and waits for it only where its result is read."""
+    as soon as its gradients exist and waits for it only where its result is read. The last one
+    (the first layers' gradients, produced last) is a plain all-reduce: nothing is left to overlap
+    it with."""
     split_ops = bool(_core.current_graph_id()) and _core._collective_backend_installed()
     if split_ops and not bytes_per_pack:
         bytes_per_pack = OVERLAP_BUCKET_BYTES
@@ -93,21 +95,23 @@ def packed_all_reduce(tensors: Sequence[Any], mean: bool, timeout: float, bytes_
     order = range(len(tensors) - 1, -1, -1) if split_ops else range(len(tensors))
     for i in order:
         by_dtype.setdefault(tensors[i].dtype, []).append(i)
-    started = []
+    # One all-reduce per (pack, value): a pack of several tensors is reduced as one flat tensor.
+    units: List[Any] = []
     for indices in by_dtype.values():
         for pack in _packs(tensors, indices, bytes_per_pack):
             if len(pack) == 1 or any(tensors[i].shape.num_elements() is None for i in pack):
-                for i in pack:
-                    if split_ops:
-                        started.append(([i], tensors[i], all_reduce_start(tensors[i], mean, timeout)))
-                    else:
-                        out[i] = all_reduce(tensors[i], mean, timeout)
-                continue
-            flat = concat([reshape(tensors[i], [-1]) for i in pack], 0)
-            if split_ops:
-                started.append((pack, flat, all_reduce_start(flat, mean, timeout)))
+                units.extend(([i], tensors[i]) for i in pack)
             else:
-                _unpack(out, tensors, pack, all_reduce(flat, mean, timeout))
+                units.append((pack, concat([reshape(tensors[i], [-1]) for i in pack], 0)))
+    started = []
+    for k, (pack, value) in enumerate(units):
+        # The last all-reduce posted has no backprop left to overlap: a blocking op (no hand-off).
+        if split_ops and k < len(units) - 1:
+            started.append((pack, value, all_reduce_start(value, mean, timeout)))
+        elif len(pack) == 1 and value is tensors[pack[0]]:
+            out[pack[0]] = all_reduce(value, mean, timeout)
+        else:
+            _unpack(out, tensors, pack, all_reduce(value, mean, timeout))
     for pack, like, token in started:
         reduced = all_reduce_done(token, like)
         if len(pack) == 1 and like is tensors[pack[0]]:

@@ -67,11 +67,12 @@ def start(comm: Any, timeout_seconds: Optional[float]) -> None:
 
 def _at_exit() -> None:
     native = import_native("fn")
-    if native.broken():
-        # A collective timed out and is still pending in MPI: MPI_Finalize would wait for it
-        # forever. End the whole job instead (mpirun reports which process aborted).
+    _core._set_collective_backend(None)
+    clean = native.shutdown()
+    if native.broken() or not clean:
+        # A collective timed out (or never completed) and may still be pending in MPI:
+        # MPI_Finalize would wait for it forever. End the whole job instead (mpirun reports which
+        # process aborted).
         sys.stdout.flush()
         sys.stderr.flush()
         native.abort(1)
-    _core._set_collective_backend(None)
-    native.shutdown()
