@@ -74,10 +74,11 @@ class TracedFunction:
         fname = getattr(func, "__name__", "fn")
         self._function = Function(traced, name=f"{name}_{fname}".replace("<", "_").replace(">", "_"),
                                   autograph=False)
-        input_spec = _plain_dicts(input_spec)   # fn.function nests plain dicts (OrderedDicts too)
+        # fn.function nests plain dicts (OrderedDicts too); a None component is a Python None.
+        input_spec = structure.none_as_python(_plain_dicts(input_spec))
         specs = tuple(input_spec) if self._unpack else (input_spec,)
         self._concrete = self._function.get_concrete_function(*specs)
-        self.output_spec = structure.map_structure(structure.spec_of, traced_structure[0])
+        self.output_spec = structure.spec_from_value(traced_structure[0])
         self._flat_specs = structure.flatten(self.output_spec)
 
     def __call__(self, element: Any) -> Any:

@@ -36,6 +36,8 @@ class _LoadedFunction:
         self._input_signature = input_signature
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self._concretes:   # saved before it was ever traced
+            raise ValueError("Found zero restored functions for caller function.")
         problems = []
         for c in self._concretes:
             try:
@@ -135,6 +137,11 @@ class _SignatureFunction:
     @property
     def inputs(self) -> List[Any]:
         return self._specs()
+
+
+def _pairs(signatures: Any) -> List[Any]:
+    """The saved signatures in order (a dict in files written before they kept their order)."""
+    return list(signatures.items()) if isinstance(signatures, dict) else [tuple(p) for p in signatures]
 
 
 def _load_concrete(record: Dict[str, Any], blobs: List[bytes], objects: List[Any]) -> ConcreteFunction:
@@ -240,6 +247,6 @@ def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
     root = objects[0]
     if isinstance(root, _UserObject):
         object.__setattr__(
-            root, "signatures", {k: _SignatureFunction(concretes[i]) for k, i in header["signatures"].items()}
+            root, "signatures", {k: _SignatureFunction(concretes[i]) for k, i in _pairs(header["signatures"])}
         )
     return root

@@ -277,6 +277,8 @@ def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None)
     _checkpoint_io.write(os.path.join(export_dir, "variables", "variables"), tensors, graph)
     _format.write(
         export_dir,
-        {"nodes": kinds, "functions": saver.functions, "attached": attached, "signatures": sigs},
+        # signatures as [key, function] pairs: the header's dicts are written with sorted keys,
+        # and the loaded `signatures` keep the order they were given in (as TF's).
+        {"nodes": kinds, "functions": saver.functions, "attached": attached, "signatures": list(sigs.items())},
         saver.blobs,
     )
