@@ -78,7 +78,7 @@ def test_generator_yielding_empty_optionals():
     @tf.function
     def count(it):
         n = tf.constant(0)
-        for x, o in it:
+        for _x, o in it:
             n += tf.cast(o.has_value(), tf.int32) + 1
         return n
 

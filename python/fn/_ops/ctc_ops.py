@@ -18,8 +18,26 @@ import numpy as np
 
 from fn import nest
 from fn._autodiff.custom_gradient import custom_gradient
-from fn._ops.array_ops import (cast, concat, convert_to_tensor, expand_dims, gather, one_hot, ones, pad, range as
-                               _range, reshape, scatter_nd, shape, squeeze, stack, tile, transpose, where, zeros)
+from fn._ops.array_ops import (
+    cast,
+    concat,
+    convert_to_tensor,
+    expand_dims,
+    gather,
+    one_hot,
+    ones,
+    pad,
+    range as _range,
+    reshape,
+    scatter_nd,
+    shape,
+    squeeze,
+    stack,
+    tile,
+    transpose,
+    where,
+    zeros,
+)
 from fn._ops.control_flow_ops import while_loop
 from fn._ops.manip_ops import eye, sequence_mask, tensor_scatter_nd_update
 from fn._ops.math_ops import equal, exp, less, log, reduce_logsumexp, reduce_sum
@@ -102,8 +120,7 @@ def _scan(fn: Callable, elems: Any, initial: Any, reverse: bool = False) -> Any:
     outs = []
     for acc in flat_init:
         out = zeros(concat([reshape(n + 1, [1]), shape(acc)], 0), acc.dtype)
-        outs.append(tensor_scatter_nd_update(out, reshape(init_i + (1 if reverse else 0), [1, 1]),
-                                             expand_dims(acc, 0)))
+        outs.append(tensor_scatter_nd_update(out, reshape(init_i + (1 if reverse else 0), [1, 1]), expand_dims(acc, 0)))
     k = len(flat_init)
 
     def cond(i: Any, *args: Any) -> Any:
@@ -118,7 +135,7 @@ def _scan(fn: Callable, elems: Any, initial: Any, reverse: bool = False) -> Any:
         return [i - 1 if reverse else i + 1] + new_out + list(acc)
 
     res = while_loop(cond, body, [init_i] + outs + flat_init)
-    return nest.pack_sequence_as(initial, list(res[1:k + 1]))
+    return nest.pack_sequence_as(initial, list(res[1 : k + 1]))
 
 
 def _forward_backward_log(trans_log: Any, initial: Any, final: Any, observed: Any, seq_len: Any) -> Any:
@@ -155,8 +172,7 @@ def _loss_and_grad(logits: Any, labels: Any, label_length: Any, logit_length: An
     ilabel_log_probs = log_softmax(logits)
     state_log_probs = _ilabel_to_state(labels, num_labels, ilabel_log_probs)
     initial, final = _initial_final_log_probs(label_length, _dim(labels, 1))
-    fb, log_likelihood = _forward_backward_log(log(_state_trans(labels)), initial, final,
-                                               state_log_probs, logit_length)
+    fb, log_likelihood = _forward_backward_log(log(_state_trans(labels)), initial, final, state_log_probs, logit_length)
     olabel = _state_to_olabel(labels, num_labels, fb)
     grad = exp(ilabel_log_probs) - exp(olabel)
     logit_mask = transpose(sequence_mask(logit_length, _dim(logits, 0), float32), [1, 0])
@@ -174,8 +190,16 @@ def _sparse_to_dense_labels(labels: Any) -> Any:
     return dense, lengths
 
 
-def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, logits_time_major: bool = True,
-             unique: Any = None, blank_index: Optional[int] = None, name: Optional[str] = None) -> Any:
+def ctc_loss(
+    labels: Any,
+    logits: Any,
+    label_length: Any,
+    logit_length: Any,
+    logits_time_major: bool = True,
+    unique: Any = None,
+    blank_index: Optional[int] = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.nn.ctc_loss``: negative log-probability of each label sequence, shape [batch].
 
     ``logits`` [frames, batch, classes] (``logits_time_major=False``: [batch, frames, classes]),
@@ -203,8 +227,10 @@ def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, log
     if blank_index != 0:
         if blank_index < 0:
             blank_index += _dim(logits, 2)
-        logits = concat([logits[:, :, blank_index:blank_index + 1], logits[:, :, :blank_index],
-                         logits[:, :, blank_index + 1:]], 2)
+        logits = concat(
+            [logits[:, :, blank_index : blank_index + 1], logits[:, :, :blank_index], logits[:, :, blank_index + 1 :]],
+            2,
+        )
         labels = where(less(labels, blank_index), labels + 1, labels)
 
     @custom_gradient
@@ -220,4 +246,3 @@ def ctc_loss(labels: Any, logits: Any, label_length: Any, logit_length: Any, log
     if orig_dtype in (float16, bfloat16):
         loss = cast(loss, orig_dtype)
     return loss
-
