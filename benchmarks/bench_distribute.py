@@ -48,15 +48,24 @@ def _timeit(call, repeats, number):
 
 def _barrier_timeit(comm, call, repeats, number):
     """Median per-call seconds, every repeat started together on all ranks; the slowest rank's."""
-    call()
-    times = []
+    return _interleaved_timeit(comm, [call], repeats, number)[0]
+
+
+def _interleaved_timeit(comm, calls, repeats, number):
+    """Like _barrier_timeit for several calls, their repeats interleaved (call 1, call 2, ..., call 1,
+    ...) so a slow spell of the shared machine hits each of them alike."""
+    for call in calls:
+        call()
+    times = [[] for _ in calls]
     for _ in range(repeats):
-        comm.Barrier()
-        t0 = time.perf_counter()
-        for _ in range(number):
-            call()
-        times.append((time.perf_counter() - t0) / number)
-    return comm.allreduce(statistics.median(times), op=__import__("mpi4py").MPI.MAX)
+        for i, call in enumerate(calls):
+            comm.Barrier()
+            t0 = time.perf_counter()
+            for _ in range(number):
+                call()
+            times[i].append((time.perf_counter() - t0) / number)
+    op = __import__("mpi4py").MPI.MAX
+    return [comm.allreduce(statistics.median(t), op=op) for t in times]
 
 
 def bench_allreduce(args):
@@ -88,9 +97,9 @@ def bench_allreduce(args):
         expect = np.empty_like(buf)
         comm.Allreduce(buf, expect, op=MPI.SUM)
         np.testing.assert_allclose(fn_allreduce(x).numpy(), expect, rtol=1e-6)
-        t_fn = _barrier_timeit(comm, lambda: fn_allreduce(x), args.repeats, number)
-        t_mpi = _barrier_timeit(comm, lambda: comm.Allreduce(buf, out, op=MPI.SUM), args.repeats, number)
-        t_py = _barrier_timeit(comm, lambda: pyfunc_allreduce(x), args.repeats, number)
+        t_fn, t_mpi, t_py = _interleaved_timeit(
+            comm, [lambda: fn_allreduce(x), lambda: comm.Allreduce(buf, out, op=MPI.SUM), lambda: pyfunc_allreduce(x)],
+            args.repeats, number)
         rows.append({"bytes": size, "fn_us": t_fn * 1e6, "mpi4py_us": t_mpi * 1e6, "py_function_us": t_py * 1e6})
     if comm.Get_rank() == 0:
         print(f"allreduce, {comm.Get_size()} ranks ({MPI.Get_library_version().splitlines()[0].strip()})")

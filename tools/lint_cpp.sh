@@ -11,7 +11,7 @@
 #   tools/lint_cpp.sh --fix              rewrites the sources in the project's format
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t sources < <(find cpp tests_cpp -name '*.cpp' -o -name '*.h' | sort)
+mapfile -t sources < <(find cpp tests_cpp -name '*.cpp' -o -name '*.h' -o -name '*.inc' | sort)
 if [ "${1:-}" = "--fix" ]; then
   clang-format -i "${sources[@]}"
   exit 0

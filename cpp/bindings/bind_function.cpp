@@ -275,11 +275,15 @@ class TraceKey {
   TypePtr type;
 };
 
+// How a cached call hands its outputs back: the fast path builds one tensor or a tuple of
+// tensors itself; any other structure is repacked by the Python ConcreteFunction.
+enum class OutputMode { OneTensor, TensorTuple, PythonPack };
+
 // What a Function's cache holds: the concrete function plus how to rebuild its outputs.
 struct CacheEntry {
   std::shared_ptr<ConcreteFunction> concrete;
   py::object python_concrete;  // the Python ConcreteFunction wrapper
-  int output_mode = 2;         // 0: one tensor, 1: tuple of tensors, 2: Python repacks
+  OutputMode output_mode = OutputMode::PythonPack;
   ~CacheEntry() {
     py::gil_scoped_acquire gil;
     python_concrete = py::object();
@@ -318,8 +322,8 @@ py::object run_entry(const CacheEntry& e, const std::vector<TensorPtr>& leaves) 
   } else {
     out = e.concrete->call(leaves);
   }
-  if (e.output_mode == 0) return py::cast(out[0]);
-  if (e.output_mode == 1) {
+  if (e.output_mode == OutputMode::OneTensor) return py::cast(out[0]);
+  if (e.output_mode == OutputMode::TensorTuple) {
     py::tuple t(out.size());
     for (size_t i = 0; i < out.size(); ++i) t[i] = py::cast(out[i]);
     return std::move(t);
@@ -593,6 +597,10 @@ void init_function_objects(py::module_& m) {
       .def("num_plan_steps", [](const ConcreteFunction& c) { return c.plan()->num_steps(); })
       .def("plan_step_ops", [](const ConcreteFunction& c) { return c.plan()->step_ops(); });
 
+  py::enum_<OutputMode>(m, "OutputMode")
+      .value("ONE_TENSOR", OutputMode::OneTensor)
+      .value("TENSOR_TUPLE", OutputMode::TensorTuple)
+      .value("PYTHON_PACK", OutputMode::PythonPack);
   py::class_<FunctionBase, std::shared_ptr<FunctionBase>>(m, "FunctionBase", py::dynamic_attr())
       .def(py::init<>())
       .def("__call__",
@@ -649,7 +657,7 @@ void init_function_objects(py::module_& m) {
            })
       .def("_cache_insert",
            [](FunctionBase& f, const TraceKey& k, std::shared_ptr<ConcreteFunction> c, py::object python_concrete,
-              int mode) {
+              OutputMode mode) {
              auto e = std::make_shared<CacheEntry>();
              e->concrete = std::move(c);
              e->python_concrete = std::move(python_concrete);

@@ -1,9 +1,36 @@
 // FN_MULTIVERSION: compile a hot loop for AVX-512, AVX2 and baseline x86-64 and pick one at load
 // time (GCC's target_clones). Off under ASan (its interceptors and ifuncs do not mix) and elsewhere.
+// Auto-vectorised loops adapt to each clone's vector width by themselves. Code written with
+// explicit GCC vectors must instead pick a width per level (a 64-byte vector in the AVX2 clone is
+// lowered through the stack, ~30x slower): FN_TARGET_V4/V3 and cpu_level() below.
 #pragma once
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define FN_X86_LEVELS 1
+#define FN_TARGET_V4 __attribute__((target("arch=x86-64-v4")))
+#define FN_TARGET_V3 __attribute__((target("arch=x86-64-v3")))
+#else
+#define FN_X86_LEVELS 0
+#define FN_TARGET_V4
+#define FN_TARGET_V3
+#endif
+
+#if FN_X86_LEVELS && !defined(__SANITIZE_ADDRESS__)
 #define FN_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define FN_MULTIVERSION
 #endif
+
+namespace fn {
+
+// The x86-64 micro-architecture level this CPU supports: 4 (AVX-512), 3 (AVX2 + FMA) or 0.
+inline int cpu_level() {
+#if FN_X86_LEVELS
+  static const int level = __builtin_cpu_supports("x86-64-v4") ? 4 : __builtin_cpu_supports("x86-64-v3") ? 3 : 0;
+  return level;
+#else
+  return 0;
+#endif
+}
+
+}  // namespace fn

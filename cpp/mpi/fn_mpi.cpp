@@ -99,24 +99,37 @@ class Transport {
   int size() const { return size_; }
   int64_t completed() const { return completed_; }
 
+  // A collective's prologue (caller holds op_mu_): refuses after a failure, fills in the default
+  // timeout, and numbers the collective for the stall diagnosis.
+  int begin(const char* what, double* timeout, int64_t* seq, char* err, size_t err_len) {
+    if (broken_) {
+      std::snprintf(err, err_len, "%s: the collective communicator is unusable after an earlier failure: %s", what,
+                    broken_msg_.c_str());
+      return static_cast<int>(fn::Code::FailedPrecondition);
+    }
+    if (*timeout <= 0) *timeout = default_timeout_;
+    std::lock_guard<std::mutex> lock(mu_);
+    *seq = started_++;
+    std::snprintf(status_.what, kWhatLen, "#%lld %s", static_cast<long long>(*seq), what);
+    return 0;
+  }
+
+  static int mpi_failure(int rc, const char* what, char* err, size_t err_len) {
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    std::snprintf(err, err_len, "%s failed in MPI: %.*s", what, len, text);
+    return static_cast<int>(fn::Code::Internal);
+  }
+
   // Runs one collective: `post(i, &request)` posts its i-th nonblocking MPI call (0 <= i < parts;
   // large tensors go in parts, MPI counts being ints); each is polled with MPI_Test until it
   // completes or `timeout` (for the whole collective) passes. Serialised: one collective at a time.
   int run(int64_t parts, const std::function<int(int64_t, MPI_Request*)>& post, double timeout, const char* what,
           char* err, size_t err_len) {
     std::lock_guard<std::mutex> one_at_a_time(op_mu_);
-    if (broken_) {
-      std::snprintf(err, err_len, "%s: the collective communicator is unusable after an earlier failure: %s", what,
-                    broken_msg_.c_str());
-      return static_cast<int>(fn::Code::FailedPrecondition);
-    }
-    if (timeout <= 0) timeout = default_timeout_;
     int64_t seq;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      seq = started_++;
-      std::snprintf(status_.what, kWhatLen, "#%lld %s", static_cast<long long>(seq), what);
-    }
+    if (int rc = begin(what, &timeout, &seq, err, err_len)) return rc;
     auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
     for (int64_t part = 0; part < parts; ++part) {
       MPI_Request req = MPI_REQUEST_NULL;
@@ -132,13 +145,7 @@ class Transport {
                       static_cast<long long>(seq), what, timeout, rank_, who.c_str());
         return static_cast<int>(fn::Code::DeadlineExceeded);
       }
-      if (rc != MPI_SUCCESS) {
-        char text[MPI_MAX_ERROR_STRING];
-        int len = 0;
-        MPI_Error_string(rc, text, &len);
-        std::snprintf(err, err_len, "%s failed in MPI: %.*s", what, len, text);
-        return static_cast<int>(fn::Code::Internal);
-      }
+      if (rc != MPI_SUCCESS) return mpi_failure(rc, what, err, err_len);
     }
     std::lock_guard<std::mutex> lock(mu_);
     ++completed_;
@@ -152,31 +159,15 @@ class Transport {
   int start(int64_t parts, const std::function<int(int64_t, MPI_Request*)>& post, double timeout, const char* what,
             int64_t* request, char* err, size_t err_len) {
     std::lock_guard<std::mutex> one_at_a_time(op_mu_);
-    if (broken_) {
-      std::snprintf(err, err_len, "%s: the collective communicator is unusable after an earlier failure: %s", what,
-                    broken_msg_.c_str());
-      return static_cast<int>(fn::Code::FailedPrecondition);
-    }
-    if (timeout <= 0) timeout = default_timeout_;
     Async a;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      a.seq = started_++;
-      std::snprintf(status_.what, kWhatLen, "#%lld %s", static_cast<long long>(a.seq), what);
-    }
+    if (int rc = begin(what, &timeout, &a.seq, err, err_len)) return rc;
     a.what = what;
     a.timeout = timeout;
     a.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout));
     for (int64_t part = 0; part < parts; ++part) {
       MPI_Request req = MPI_REQUEST_NULL;
       int rc = post(part, &req);
-      if (rc != MPI_SUCCESS) {
-        char text[MPI_MAX_ERROR_STRING];
-        int len = 0;
-        MPI_Error_string(rc, text, &len);
-        std::snprintf(err, err_len, "%s failed in MPI: %.*s", what, len, text);
-        return static_cast<int>(fn::Code::Internal);
-      }
+      if (rc != MPI_SUCCESS) return mpi_failure(rc, what, err, err_len);
       a.reqs.push_back(req);
     }
     std::lock_guard<std::mutex> lock(async_mu_);
@@ -213,13 +204,7 @@ class Transport {
     int rc = a.rc;
     std::string what = a.what;
     async_.erase(it);
-    if (rc != MPI_SUCCESS) {
-      char text[MPI_MAX_ERROR_STRING];
-      int len = 0;
-      MPI_Error_string(rc, text, &len);
-      std::snprintf(err, err_len, "%s failed in MPI: %.*s", what.c_str(), len, text);
-      return static_cast<int>(fn::Code::Internal);
-    }
+    if (rc != MPI_SUCCESS) return mpi_failure(rc, what.c_str(), err, err_len);
     return 0;
   }
 

@@ -132,18 +132,23 @@ std::vector<int64_t> packed_dims(const std::vector<int64_t>& batch, const DiagRa
   return d;
 }
 
-std::vector<EagerPtr> diag_part_kernel(KernelContext& ctx, const std::vector<EagerPtr>& in) {
-  const EagerTensor& x = *in[0];
-  int rk = x.shape().rank();
-  if (rk < 2) throw_error(Code::InvalidArgument, "input must be at least 2-dim, received shape: ", tf_shape(x.shape()));
-  int64_t m = x.shape()[rk - 2], n = x.shape()[rk - 1];
-  DiagRange r = diag_range(*in[1], ctx.attrs);
+// TF's bound check of a diagonal range against an m x n matrix (MatrixDiagPart/SetDiag).
+void check_diag_bounds(int64_t m, int64_t n, const DiagRange& r) {
   if (!((-m < r.lo && r.lo < n) || r.lo == 0))
     throw_error(Code::InvalidArgument, "lower_diag_index is out of bound: ", r.lo, ". It must be between ", -m, " and ",
                 n);
   if (!((-m < r.hi && r.hi < n) || r.hi == 0))
     throw_error(Code::InvalidArgument, "upper_diag_index is out of bound: ", r.hi, " It must be between ", -m, " and ",
                 n);
+}
+
+std::vector<EagerPtr> diag_part_kernel(KernelContext& ctx, const std::vector<EagerPtr>& in) {
+  const EagerTensor& x = *in[0];
+  int rk = x.shape().rank();
+  if (rk < 2) throw_error(Code::InvalidArgument, "input must be at least 2-dim, received shape: ", tf_shape(x.shape()));
+  int64_t m = x.shape()[rk - 2], n = x.shape()[rk - 1];
+  DiagRange r = diag_range(*in[1], ctx.attrs);
+  check_diag_bounds(m, n, r);
   int64_t width = std::max<int64_t>(max_diag_len(m, n, r), 0);
   std::vector<int64_t> batch(x.shape().dims().begin(), x.shape().dims().end() - 2);
   auto out = make_tensor(x.dtype(), Shape(packed_dims(batch, r, width)));
@@ -214,12 +219,7 @@ std::vector<EagerPtr> set_diag_kernel(KernelContext& ctx, const std::vector<Eage
   if (x.dtype() != v.dtype()) throw_error(Code::InvalidArgument, "input and diagonal must have the same dtype");
   DiagRange r = diag_range(*in[2], ctx.attrs);
   int64_t m = x.shape()[rk - 2], n = x.shape()[rk - 1];
-  if (!((-m < r.lo && r.lo < n) || r.lo == 0))
-    throw_error(Code::InvalidArgument, "lower_diag_index is out of bound: ", r.lo, ". It must be between ", -m, " and ",
-                n);
-  if (!((-m < r.hi && r.hi < n) || r.hi == 0))
-    throw_error(Code::InvalidArgument, "upper_diag_index is out of bound: ", r.hi, " It must be between ", -m, " and ",
-                n);
+  check_diag_bounds(m, n, r);
   int64_t width = std::max<int64_t>(max_diag_len(m, n, r), 0);
   std::vector<int64_t> batch(x.shape().dims().begin(), x.shape().dims().end() - 2);
   std::vector<int64_t> want = packed_dims(batch, r, width);

@@ -1,7 +1,8 @@
 // Fused elementwise kernel. Every op but tanh applies the reference functor (so a fused chain
 // computes bit for bit what the unfused ops do); the tile loops are compiled for AVX-512, AVX2
 // and baseline x86-64 and picked at load time (target_clones).
-#pragma GCC optimize("no-math-errno")  // lets sqrt vectorise (no errno is ever read)
+#pragma GCC optimize("no-math-errno", "no-trapping-math")  // lets sqrt and selects vectorise (no errno or FP
+// exception flag is ever read; the values are unchanged)
 #include "kernels/fused/elementwise.h"
 
 #include <algorithm>

@@ -451,11 +451,11 @@ class Function(_core.FunctionBase):
             core, func_graph, self._name, self._signature, spec_pos, spec_kw, names, structured, [], variables=created
         )
         concrete._trace_order = trace_id
-        mode = 2
+        mode = _core.OutputMode.PYTHON_PACK
         if _core.is_tensor(structured):
-            mode = 0
+            mode = _core.OutputMode.ONE_TENSOR
         elif type(structured) is tuple and all(_core.is_tensor(t) for t in structured):
-            mode = 1
+            mode = _core.OutputMode.TENSOR_TUPLE
         self._cache_insert(key, core, concrete, mode)
         self._tracing_count += 1
         self._trace_time += time.perf_counter() - start
