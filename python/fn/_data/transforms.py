@@ -26,13 +26,19 @@ def _to_output(value: Any) -> Any:
     if value is None:
         raise ValueError("The function passed to a fn.data transformation must return a value "
                          "(it returned None).")
+    return _component(value)
+
+
+def _component(value: Any) -> Any:
+    if value is None:   # a None component (TF's NoneTensor) stays None
+        return None
     if structure._is_extension(value):
         return value
     if isinstance(value, tuple):
-        items = [_to_output(v) for v in value]
+        items = [_component(v) for v in value]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     if isinstance(value, dict):
-        out = {k: _to_output(v) for k, v in value.items()}
+        out = {k: _component(v) for k, v in value.items()}
         return out if type(value) is dict else type(value)(out)   # OrderedDict stays one
     if isinstance(value, list):
         if any(_core.is_tensor(v) for v in value):
