@@ -73,7 +73,7 @@ def _keras_default_signature(obj: Any) -> Any:
     (its inputs' specs, as TF's SavedModel takes it), or None when the model is not built."""
     try:
         return obj._default_save_signature
-    except (AttributeError, ValueError, KeyError):
+    except Exception:  # TF lists an attribute whose getter raises as absent
         return None
 
 
