@@ -1,13 +1,10 @@
 """Keras ``fit`` benchmark: seconds per epoch of the same models, data, weights and batch size
-under fn.keras and Keras 3 (TensorFlow backend), and the loss each reaches.
+under Keras 3 on fn (``tf.keras`` is the real Keras package with fn as its TensorFlow) and under
+Keras 3 on TensorFlow 2.21, and the loss each reaches.
 
     python benchmarks/bench_fit.py --compare ~/.cache/fn/tfref/bin/python   # one table, same run
 
-On a shared, overloaded machine run it with ``OMP_NUM_THREADS=1`` (inherited by the TF run):
-oneDNN's OpenMP threads spin-wait when the cores are busy, which made fn's steps 15x slower
-there (2 cores, load 12: MLP 1.03 s per epoch; 0.07 s with one thread, 0.13 s with
-``OMP_WAIT_POLICY=PASSIVE``). Same run, one thread: MLP fn 0.070 s vs Keras 3 0.454 s, CNN 0.078 s
-vs 0.443 s, identical final losses.
+Results: benchmarks/README.md ("Keras fit").
 """
 from __future__ import annotations
 

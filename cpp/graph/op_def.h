@@ -77,6 +77,10 @@ struct AttrAllowed {
   std::vector<std::string> extra;
 };
 
+// Control-flow ops run graphs of their own (branches, loop bodies): passes that rewrite loops
+// find them by this fact, not by name.
+enum class ControlFlow : uint8_t { None, Cond, Loop };
+
 struct OpDef {
   std::string name;          // TensorFlow op type, e.g. "AddV2"
   std::string default_name;  // node name TensorFlow's Python API gives it, e.g. "add"
@@ -99,7 +103,8 @@ struct OpDef {
   // TF's output argument names ("z" for AddV2): FunctionDefs name results node:arg:index.
   // Empty: one argument named "output" (TF's most common name).
   std::vector<std::string> output_args;
-  std::vector<AttrAllowed> attr_allowed;  // string/type attrs' allowed values (StringLength's unit)
+  std::vector<AttrAllowed> attr_allowed;         // string/type attrs' allowed values (StringLength's unit)
+  ControlFlow control_flow = ControlFlow::None;  // If/StatelessIf: Cond; While/StatelessWhile: Loop
 
   // The facts above stated where the op is defined, before it is registered (a registered
   // OpDef is never changed): r.add(OpDef{...}.with_input_types({...}).with_min_inputs(1)).
@@ -121,6 +126,10 @@ struct OpDef {
   }
   OpDef with_attr_allowed(std::vector<AttrAllowed> a) && {
     attr_allowed = std::move(a);
+    return std::move(*this);
+  }
+  OpDef with_control_flow(ControlFlow c) && {
+    control_flow = c;
     return std::move(*this);
   }
 };

@@ -268,12 +268,13 @@ void register_control_flow_ops(OpRegistry& r) {
     };
   };
   for (const char* op : {"If", "StatelessIf"}) {
-    OpDef def{op, "cond", -1, if_infer, no_kernel(op), if_gradient()};
+    OpDef def = OpDef{op, "cond", -1, if_infer, no_kernel(op), if_gradient()}.with_control_flow(ControlFlow::Cond);
     def.stateful = std::string(op) == "If";
     r.add(std::move(def));
   }
   for (const char* op : {"While", "StatelessWhile"}) {
-    OpDef def{op, "while", -1, while_infer, no_kernel(op), while_gradient()};
+    OpDef def =
+        OpDef{op, "while", -1, while_infer, no_kernel(op), while_gradient()}.with_control_flow(ControlFlow::Loop);
     def.stateful = std::string(op) == "While";
     r.add(std::move(def));
   }

@@ -13,7 +13,7 @@ namespace fn {
 
 namespace {
 
-bool is_while(const Node& n) { return n.op == "While" || n.op == "StatelessWhile"; }
+bool is_while(const Node& n) { return n.def && n.def->control_flow == ControlFlow::Loop; }
 
 // Side effects a replay may repeat or drop: reading a variable.
 bool only_reads(const Graph& g) {

@@ -1,4 +1,5 @@
 #include "passes/passes.h"
+#include "graph/op_def.h"
 #include "passes/rewriter.h"
 
 namespace fn {
@@ -6,7 +7,7 @@ namespace fn {
 namespace {
 bool has_while(const Graph& g) {
   for (const Node& n : g.nodes())
-    if (n.op == "While" || n.op == "StatelessWhile") return true;
+    if (n.def && n.def->control_flow == ControlFlow::Loop) return true;
   return false;
 }
 }  // namespace

@@ -14,7 +14,7 @@ namespace fn {
 
 namespace {
 
-bool is_while(const Node& n) { return n.op == "While" || n.op == "StatelessWhile"; }
+bool is_while(const Node& n) { return n.def && n.def->control_flow == ControlFlow::Loop; }
 
 // Narrows `dead` (loop var k is a candidate) to the vars that can go together: var k's
 // placeholder reaches, in the body, only outputs of candidates and no stateful node, and the
