@@ -62,6 +62,8 @@ class OptionalSpec(TraceType):
 class Optional:
     """``tf.experimental.Optional``: ``from_value(v)`` holds ``v``; ``empty(spec)`` holds nothing."""
 
+    _fn_is_optional = True   # a composite leaf of tf.data elements (structure.is_composite)
+
     def __init__(self, has_value: Any, value: Any, element_spec: Any) -> None:
         self._has_value = has_value
         self._value = value

@@ -171,10 +171,9 @@ def same_structure(a: Any, b: Any) -> bool:
 
 def is_composite(value: Any) -> bool:
     """A SparseTensor, RaggedTensor or Optional leaf (kept as is; its spec is its own TypeSpec)."""
-    from fn._data.optional import Optional
     from fn._ragged import RaggedTensor
     from fn._sparse.sparse_tensor import SparseTensor
-    return isinstance(value, (SparseTensor, RaggedTensor, Optional))
+    return isinstance(value, (SparseTensor, RaggedTensor)) or getattr(type(value), "_fn_is_optional", False)
 
 
 def to_tensor(value: Any, dtype: Any = None) -> Any:
@@ -195,10 +194,9 @@ def normalize_element(element: Any) -> Any:
 
 def spec_of(tensor: Any) -> Any:
     if is_composite(tensor):
-        from fn._data.optional import Optional, OptionalSpec
         from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
-        if isinstance(tensor, Optional):
-            return OptionalSpec(tensor.element_spec)
+        if getattr(type(tensor), "_fn_is_optional", False):
+            return tensor.__fn_composite__()[0]   # its OptionalSpec
         return SparseTensorSpec.from_value(tensor) if isinstance(tensor, SparseTensor) else tensor._type_spec
     return TensorSpec(tensor.shape, tensor.dtype)
 
@@ -390,9 +388,11 @@ class IteratorSpec(_HandleSpec):
 
     _label = "IteratorSpec"
 
+    # fn._data.iterator_ops (which imports this module) sets its SymbolicIterator class here.
+    _symbolic_iterator: Any = None
+
     def _fn_from_components(self, components: List[Any]) -> Any:
-        from fn._data.iterator_ops import SymbolicIterator
-        return SymbolicIterator(components[0], self._element_spec)
+        return IteratorSpec._symbolic_iterator(components[0], self._element_spec)
 
     def __repr__(self) -> str:
         return f"IteratorSpec({spec_text(self._element_spec)},)"

@@ -29,12 +29,14 @@ from fn.distribute import cluster_resolver, experimental
 
 from fn._tf_compat._distribute_names import TPUStrategy
 
+from fn._public import export as _export
+
 # tf.types.experimental.distributed (attached here: fn.types sits below fn._distribute).
 import fn.types.experimental as _types_experimental
 from fn._distribute import types as _distributed_types
 
 _types_experimental.distributed = _distributed_types  # type: ignore[attr-defined]
-
-from fn._public import export as _export
+_types_experimental.__all__ = sorted(set(_types_experimental.__all__) | {"distributed"})
+_export(vars(_types_experimental))
 
 _export(globals())
