@@ -154,8 +154,8 @@ def run(python: str, use_fn: bool, files: List[str], timeout: float,
                                timeout=timeout)
             except subprocess.TimeoutExpired:
                 results[f] = {"<file>": ("timeout", f"over {timeout:.0f} s")}
-                continue
-            results[f] = _parse(xml) if os.path.exists(xml) else {"<file>": ("error", "no report (crash)")}
+            else:
+                results[f] = _parse(xml) if os.path.exists(xml) else {"<file>": ("error", "no report (crash)")}
         if partial:
             with open(partial, "w") as fh:
                 json.dump({"fn" if use_fn else "tf": results}, fh, indent=1)
