@@ -43,13 +43,13 @@ def is_gap(code: str) -> bool:
     return any(t in code for t in GAP_TEXT)
 
 
-def tf_fails(outcome: str) -> bool:
+def tf_fails(outcome: str, cid: str = "") -> bool:
     """TF itself fails on the case: a hang or crash, an error of its own Python code's internals
     (AssertionError, IndexError, AttributeError... from inside TF) or an InternalError. fn raises a
     TF-class error there instead; such cases measure nothing (docs/DESIGN.md)."""
     name = outcome.split(" ", 1)[0]
     return (outcome.startswith(("HANG", "CRASH")) or name == "InternalError"
-            or fuzz_runner.is_python_internal(outcome))
+            or fuzz_runner.is_python_internal(outcome, cid))
 
 
 def main() -> int:
@@ -98,12 +98,12 @@ def report(surface: str, rows: list, show: int) -> None:
         name = o.split(" ", 1)[0]
         return tf_class if tf_class and tf_class in name.split("+") else name
     fails = sum(fuzz_runner.is_failure(f) for _, f, _ in rows)
-    internal = Counter(cls(f) for _, f, t in rows if fuzz_runner.is_python_internal(f) and cls(f) != cls(t))
+    internal = Counter(cls(f) for c, f, t in rows if fuzz_runner.is_python_internal(f, c[0]) and cls(f) != cls(t))
     n_excluded = sum(excluded(r[0][0]) for r in rows)
     rows = [r for r in rows if not excluded(r[0][0])]
     gaps = [r for r in rows if is_gap(r[0][1])]
-    tf_failed = [r for r in rows if not is_gap(r[0][1]) and tf_fails(r[2])]
-    rows = [r for r in rows if not is_gap(r[0][1]) and not tf_fails(r[2])]
+    tf_failed = [r for r in rows if not is_gap(r[0][1]) and tf_fails(r[2], r[0][0])]
+    rows = [r for r in rows if not is_gap(r[0][1]) and not tf_fails(r[2], r[0][0])]
     both = [(c, f, t) for c, f, t in rows if cls(t) != "ok" and cls(f) != "ok"]
     agree = sum(cls(f, cls(t)) == cls(t) for _, f, t in both)
     only_tf = sum(cls(f) == "ok" and cls(t) != "ok" for _, f, t in rows)

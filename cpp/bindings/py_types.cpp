@@ -1,6 +1,7 @@
 #include "bindings/py_types.h"
 #include "exec/control_flow.h"
 
+#include <cstring>
 #include <new>
 #include <stdexcept>
 
@@ -107,6 +108,17 @@ bool restore_stashed_error() {
   return true;
 }
 
+namespace {
+// An error message as a Python str. Raw bytes in it (a string op's input quoted in a kernel's
+// message, e.g. StringToNumber of b'\xff') are escaped: a strict UTF-8 decode would turn the
+// error into a UnicodeDecodeError (TF 2.21 does that; fn raises the kernel's class).
+py::str message_str(const char* what) {
+  PyObject* s = PyUnicode_DecodeUTF8(what, static_cast<Py_ssize_t>(std::strlen(what)), "backslashreplace");
+  if (!s) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
+}
+}  // namespace
+
 void init_py_types(py::module_& m) {
   m.def("_register_dtypes", [](py::list dtypes) {
     for (py::handle d : dtypes) types().dtypes[d.attr("_type_enum").cast<int>()] = keep(d);
@@ -128,9 +140,9 @@ void init_py_types(py::module_& m) {
       py::object cls = error_class(e.code());
       if (e.code() < Code::ValueError) {
         // fn.errors.OpError(node_def, op, message)
-        PyErr_SetObject(cls.ptr(), cls(py::none(), py::none(), e.what()).ptr());
+        PyErr_SetObject(cls.ptr(), cls(py::none(), py::none(), message_str(e.what())).ptr());
       } else {
-        PyErr_SetString(cls.ptr(), e.what());
+        PyErr_SetObject(cls.ptr(), message_str(e.what()).ptr());
       }
     } catch (const Interrupted&) {  // a signal handler's exception, raised under C++ frames
       if (!restore_stashed_error()) PyErr_SetNone(PyExc_KeyboardInterrupt);

@@ -54,8 +54,9 @@ Shape shape_arg(const EagerTensor& s) {
 }
 
 InferFn shape_infer(const std::string& dtype_attr) {
-  return
-      [dtype_attr](const InferContext& c) { return one(c.attrs.get_or(dtype_attr, DType::Float32), dims_input(c, 0)); };
+  return [dtype_attr](const InferContext& c) {
+    return one(c.attrs.get_or(dtype_attr, DType::Float32), random_shape_input(c, 0));
+  };
 }
 
 std::vector<EagerPtr> uniform_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
@@ -285,6 +286,12 @@ void fill_normal_float(philox::Philox4x32& gen, EagerTensor& out) {
 }
 
 Shape random_shape_arg(const EagerTensor& s) { return shape_arg(s); }
+
+Shape random_shape_input(const InferContext& c, size_t i) {
+  const Shape& s = c.inputs.at(i).shape;
+  if (s.has_rank() && s.rank() != 1) throw_error(Code::InvalidArgument, "Shape must be rank 1 but is rank ", s.rank());
+  return dims_input(c, i);
+}
 
 void register_random_ops(OpRegistry& r) {
   r.add(random_op("RandomUniform", "dtype", uniform_kernel, 1).with_input_types({{0, "shape", "T", kIndexDTypes}}));

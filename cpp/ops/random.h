@@ -13,6 +13,8 @@
 
 namespace fn {
 
+struct InferContext;
+
 struct RandomState : HostObject {
   RandomState();
   std::atomic<uint64_t> offset{0};   // blocks of 128 bits used so far
@@ -25,6 +27,9 @@ std::shared_ptr<HostObject> make_random_state();
 // the output shape from a shape input; n outputs `per` Philox block via fill(block, out, count);
 // uniform [0, 1) and standard normal float32/float64 filling `out` in order.
 Shape random_shape_arg(const EagerTensor& s);
+// The output shape of input i while inferring (TF's MakeShapeFromShapeTensor): the input must be a
+// vector ("Shape must be rank 1 but is rank 2", ValueError while tracing), dims >= -1.
+Shape random_shape_input(const InferContext& c, size_t i);
 template <typename T, typename F>
 void fill_blocks(philox::Philox4x32& gen, T* out, int64_t n, int per, F fill) {
   for (int64_t i = 0; i < n; i += per) {

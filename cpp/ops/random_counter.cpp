@@ -358,7 +358,7 @@ std::vector<EagerPtr> binomial_kernel(KernelContext& k, const std::vector<EagerP
 }
 
 std::vector<TensorSpec> shape_infer(const InferContext& c, size_t shape_input_index, DType d) {
-  return one(d, dims_input(c, shape_input_index));
+  return one(d, random_shape_input(c, shape_input_index));
 }
 
 OpDef v2_op(const std::string& name, KernelFn kernel, int inputs, DType default_dtype) {

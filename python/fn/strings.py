@@ -132,18 +132,53 @@ def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Optional[st
         a, pa, na = np.broadcast_arrays(a, np.asarray(pa), np.asarray(na))
         out = np.empty(a.shape, dtype=object)
         for i, (b, q, k) in enumerate(zip(a.reshape(-1), pa.reshape(-1), na.reshape(-1))):
-            seq = bytes(b) if unit == "BYTE" else bytes(b).decode("utf-8")
-            q = int(q)
+            seq, q = bytes(b), int(q)
+            if unit == "UTF8_CHAR":
+                span = _utf8_span(seq, q, int(k))
+                if span is None:
+                    raise InvalidArgumentError(None, None, f"pos {q} out of range for string at index {i}")
+                out.reshape(-1)[i] = seq[span[0] : span[1]]
+                continue
             if q > builtins.len(seq) or q < -builtins.len(seq):
                 raise InvalidArgumentError(
-                    None, None, f"pos {q} out of range for string b'{bytes(b).decode('latin-1')}' at index {i}"
+                    None, None, f"pos {q} out of range for string b'{seq.decode('latin-1')}' at index {i}"
                 )
             q = q if q >= 0 else builtins.len(seq) + q
-            piece = seq[q : q + max(int(k), 0)]
-            out.reshape(-1)[i] = piece if unit == "BYTE" else piece.encode("utf-8")
+            k = int(k)   # a negative length is a huge size_t in TF's substr: to the end
+            out.reshape(-1)[i] = seq[q:] if k < 0 else seq[q : q + k]
         return out
 
     return _host(f, [x, p, n], x.shape if p.shape.rank == 0 and n.shape.rank == 0 else None, name or "Substr")
+
+
+def _utf8_step(b: bytes, n: int, pos: int, back: bool) -> Optional[int]:
+    """TF's Forward/BackNUTF8CharPositions: ``pos`` moved by ``n`` characters, a character being a
+    byte that is not a continuation byte (10xxxxxx) and those after it (no decoding: invalid UTF-8
+    counts byte by byte, as TF's kernels do); None when the string ends first."""
+    counted, size = 0, builtins.len(b)
+    while counted < n and (pos > 0 if back else pos < size):
+        pos += -1 if back else 1
+        while (pos > 0 if back else pos < size) and b[pos] & 0xC0 == 0x80:
+            pos += -1 if back else 1
+        counted += 1
+    return pos if counted == n else None
+
+
+def _utf8_span(b: bytes, pos: int, length: int) -> Optional[tuple]:
+    """The bytes [start, end) of TF's Substr(unit='UTF8_CHAR'), or None for a ``pos`` out of range
+    (TF's UpdatePositive/NegativePosAndLenForUtf8)."""
+    if pos >= 0:
+        start = _utf8_step(b, pos, 0, back=False)
+        if start is None:
+            return None
+        end = _utf8_step(b, length, start, back=False)
+        if end is None:   # the length is capped at the end of the string
+            end = builtins.len(b) if length > 0 else start
+        return start, end
+    skip = max(-pos - length, 0)
+    end = _utf8_step(b, skip, builtins.len(b), back=True)
+    start = None if end is None else _utf8_step(b, -pos - skip, end, back=True)
+    return None if start is None else (start, end)
 
 
 def _utf8_case(x: Any, upper_case: bool, name: Optional[str]) -> Any:
@@ -234,7 +269,16 @@ def _pieces(x: Any, pieces: Any, name: str, dtype: Any = string) -> Any:
 def _decode(data: bytes, encoding: str, errors: str, replacement_char: int) -> str:
     if errors not in ("replace", "ignore", "strict"):
         raise ValueError(f"errors must be one of 'strict', 'replace', 'ignore'; got {errors!r}")
-    text = data.decode(encoding.replace("-", "").lower(), "strict" if errors == "strict" else errors)
+    import codecs
+
+    try:   # ICU's converter names; unknown ones are the kernel's InvalidArgumentError in TF
+        codec = codecs.lookup(encoding.replace("-", "").lower())
+    except LookupError:
+        raise InvalidArgumentError(None, None, f"Could not create converter for input encoding: {encoding}") from None
+    try:
+        text = codec.decode(data, errors)[0]
+    except UnicodeDecodeError:   # errors='strict'
+        raise InvalidArgumentError(None, None, "Invalid formatting on input string") from None
     return text.replace("\ufffd", chr(replacement_char)) if errors == "replace" else text
 
 

@@ -2,6 +2,7 @@
 TF 2.21, each pinned to TF's class eagerly and, where TF's differs, while tracing."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tfbackend import tf
@@ -83,3 +84,70 @@ def test_slices_beyond_int32_and_scalar_matrix_norm():
     assert tf.function(lambda: x[-(2**40) : 1], autograph=False)().shape == (1, 4, 1)
     with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid reduction dimension"):
         tf.linalg.norm(tf.constant(0.0), ord=1, axis=[-2, -1])
+
+
+@pytest.mark.parametrize("run", [lambda f: f(), traced], ids=["eager", "traced"])
+def test_tensordot_axes_past_the_rank_are_index_errors(run):
+    # TF's documented IndexError (its Python code indexes the shape with the axis), a's axes
+    # first; a scalar operand was a ZeroDivisionError in fn (axis % rank)
+    with pytest.raises(IndexError):
+        run(lambda: tf.tensordot(tf.ones([0, 2, 1]), tf.constant(1.0), axes=[[3], [5]]))
+    with pytest.raises(IndexError):
+        run(lambda: tf.tensordot(tf.ones([2, 3]), tf.constant(1.0), axes=[[1], [0]]))
+    with pytest.raises(IndexError):    # N is checked against a's rank only: b's axes index past b
+        run(lambda: tf.tensordot(tf.ones([2, 3]), tf.ones([3]), axes=2))
+    with pytest.raises(IndexError):
+        run(lambda: tf.tensordot(tf.ones([3, 2]), tf.ones([2, 3]), axes=[[-9], [0]]))
+
+
+def test_tensordot_axes_past_the_rank_with_unknown_dims():
+    f = tf.function(lambda a: tf.tensordot(a, tf.ones([2, 3]), axes=[[2], [0]]),
+                    input_signature=[tf.TensorSpec([None, 2], tf.float32)], autograph=False)
+    with pytest.raises(IndexError):
+        f(tf.ones([4, 2]))
+    g = tf.function(lambda a: tf.tensordot(a, tf.ones([2, 3]), axes=[[1], [0]]),
+                    input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    np.testing.assert_allclose(g(tf.ones([4, 2])).numpy(), np.full([4, 3], 2.0))
+
+
+def test_tensordot_contracted_dims_are_matmuls_check():
+    # TF reshapes both operands and lets MatMul compare the contracted sizes
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.tensordot(tf.ones([2, 3]), tf.ones([4, 5]), 1)
+    with pytest.raises(ValueError):
+        traced(lambda: tf.tensordot(tf.ones([2, 3]), tf.ones([4, 5]), 1))
+    # products that agree contract, as in TF: [2, 3] with [3, 2] over both axes
+    r = tf.tensordot(tf.reshape(tf.range(6.0), [2, 3]), tf.reshape(tf.range(6.0), [3, 2]), [[0, 1], [0, 1]])
+    assert float(r) == float(np.dot(np.arange(6.0), np.arange(6.0)))
+    with pytest.raises(TypeError):
+        tf.tensordot(tf.ones([2, 3]), tf.ones([3, 2]), axes=[0, [1]])   # len() of an int, as in TF
+
+
+def test_random_shape_must_be_a_vector():
+    with pytest.raises(ValueError, match="must be rank 1"):   # TF's MakeShapeFromShapeTensor while tracing
+        traced(lambda: tf.random.normal([[0]], stddev=1.5))
+    with pytest.raises(ValueError, match="must be rank 1"):
+        traced(lambda: tf.random.stateless_uniform([[2]], seed=[1, 2]))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.random.normal([[0]])
+
+
+def test_reduce_variance_checks_in_tfs_order():
+    # Mean's dtype check first (bool), then the wrapper's integer TypeError
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.math.reduce_std([[False], [False]], axis=1)
+    with pytest.raises(TypeError):
+        traced(lambda: tf.math.reduce_std([[False], [False]], axis=1))
+    with pytest.raises(TypeError, match="Input must be either real or complex"):
+        tf.math.reduce_variance(tf.constant([1, 2]))
+    assert float(tf.math.reduce_std(tf.constant([1.0, 3.0]))) == 1.0
+
+
+def test_sparse_dense_shape_minus_one_is_an_unknown_dim():
+    # TF's constant_value_as_shape reads -1 as unknown; SparseToDense's kernel refuses it
+    sp = tf.sparse.SparseTensor([[0, 0]], [2], [3, -1])
+    assert sp.shape.as_list() == [3, None]
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        tf.sparse.to_dense(sp)
+    with pytest.raises(ValueError):
+        tf.sparse.SparseTensor([[0, 0]], [2], [3, -3])

@@ -271,3 +271,14 @@ def test_huge_string_tensor_is_resource_exhausted_before_allocating():
     # TF would try to construct 2**32 strings; fn refuses up front (no OOM kill, no sanitizer abort).
     with pytest.raises(tf.errors.ResourceExhaustedError, match="OOM when allocating tensor with shape"):
         tf.zeros([2**31, 2], tf.string)
+
+
+@pytest.mark.fn_only
+def test_kernel_messages_quoting_invalid_utf8_stay_the_kernels_class():
+    # TF 2.21 turns StringToNumber's InvalidArgumentError about b'\xff\xfe' into a
+    # UnicodeDecodeError (its message is decoded strictly); fn escapes the bytes and raises the
+    # kernel's class (docs/DESIGN.md, deliberate differences)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\\xff\\xfe"):
+        tf.strings.to_number(tf.constant([b"\xff\xfe"]))
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\\xff"):
+        tf.function(lambda: tf.strings.to_number(tf.constant([b"\xff"]), out_type=tf.int64))()

@@ -189,3 +189,21 @@ def test_as_numpy_iterator_and_iteration():
     assert repr(it).startswith("NumpyIterator(iterator=")
     assert [x for x in it] == [0, 1]
     assert [int(x) for x in D.range(3)] == [0, 1, 2]
+
+
+def test_skip_counts_whole_epochs_of_a_repeated_source():
+    # values as TF 2.21 gives them (counts below 2**31)
+    assert values(D.range(3).repeat(-1).skip(7).take(2)) == [1, 2]
+    assert values(D.range(5).repeat(3).skip(13)) == [3, 4]
+    assert values(D.range(5).repeat(3).skip(15)) == []
+    assert values(D.from_tensor_slices([10, 20]).repeat(2).skip(3)) == [20]
+    assert values(D.range(10).skip(8)) == [8, 9]
+
+
+def test_skip_past_int32_does_not_iterate_and_cardinality_stays_int64():
+    # fn skips 10**12 elements by counting (TF 2.21 truncates the count to 32 bits in its
+    # SkipDataset kernel: docs/DESIGN.md); cardinalities past 2**63 wrap as TF's int64 arithmetic
+    assert values(D.range(3).repeat(-1).skip(10**12).take(2)) == [1, 2]
+    ds = D.range(5).repeat(2**62)
+    assert int(ds.cardinality()) == 2**62 and len(ds.skip(2)) == 2**62 - 2
+    assert int(D.range(2**62).concatenate(D.range(2**62)).cardinality()) == -2**63

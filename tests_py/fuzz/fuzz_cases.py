@@ -186,7 +186,8 @@ def _calls() -> Dict[str, Callable[[Gen], str]]:
     c["gradient"] = lambda g: f"_grad({T(g)}, lambda x: {g.r.choice(['x', 'None', '[x, None]', '3', '[x, x]'])})"
     c["data.batch"] = lambda g: f"list(tf.data.Dataset.range({g.r.randint(0, 5)}).batch({g.int_()}).take(3))"
     c["data.shuffle"] = lambda g: f"list(tf.data.Dataset.range({g.r.randint(0, 5)}).shuffle({g.int_()}).take(3))"
-    c["data.take_skip"] = lambda g: f"list(tf.data.Dataset.range({g.r.randint(0, 5)}).repeat({g.int_()}).skip({g.int_()}).take({g.int_()}))"
+    # ending in .take(100): a negative repeat and take count is an endless dataset (in TF too)
+    c["data.take_skip"] = lambda g: f"list(tf.data.Dataset.range({g.r.randint(0, 5)}).repeat({g.int_()}).skip({g.int_()}).take({g.int_()}).take(100))"
     c["data.from_tensor_slices"] = lambda g: f"list(tf.data.Dataset.from_tensor_slices({T(g)}).take(3))"
     c["function_max_cache"] = lambda g: f"tf.function(lambda x: x + 1, reduce_retracing={g.r.choice(['True', 'False'])})({T(g)})"
     return c

@@ -33,11 +33,14 @@ def _saved_model_roundtrip(fn_, spec, arg):
 def _onnx_roundtrip(fn_, spec, arg):
     import fn.onnx, onnxruntime
     f = tf.function(fn_, input_signature=[spec])
-    want = f(arg).numpy()          # fn's own errors (a wrong argument) first
-    model = tf.onnx.export(f.get_concrete_function())
-    sess = onnxruntime.InferenceSession(model.SerializeToString())
-    got = sess.run(None, {sess.get_inputs()[0].name: arg.numpy()})[0]
-    if not np.allclose(got, want, rtol=1e-3, atol=1e-3, equal_nan=True):
+    want = np.asarray(f(arg).numpy())          # fn's own errors (a wrong argument) first
+    model = tf.onnx.export(f.get_concrete_function())   # refusing is fine: NotImplementedError
+    try:   # an export that onnxruntime cannot load or run is a failure (AssertionError), whatever it raises
+        sess = onnxruntime.InferenceSession(model.SerializeToString())
+        got = sess.run(None, {sess.get_inputs()[0].name: np.asarray(arg.numpy())})[0]   # a 0-d array, not a NumPy scalar
+    except Exception as e:
+        raise AssertionError(f'onnxruntime cannot run the export: {type(e).__name__}: {e}') from None
+    if got.dtype != want.dtype or got.shape != want.shape or not np.allclose(got, want, rtol=1e-3, atol=1e-3, equal_nan=True):
         raise AssertionError(f'onnxruntime {got!r} != fn {want!r}')
     return want
 """

@@ -32,17 +32,38 @@ TF_PYTHON = os.path.expanduser("~/.cache/fn/tfref/bin/python")
 
 # Errors a user must never see: fn's or pybind11's internals leaking out.
 INTERNAL_CLASSES = {"InternalError", "SystemError"}
-# Python's own errors escaping from inside fn (TF raises its own classes for these inputs).
+# Python's own errors escaping from inside fn (TF raises its own classes for these inputs): a
+# MemoryError from a NumPy buffer fn sized (TF: ResourceExhaustedError), a UnicodeDecodeError
+# from a message or string decoded strictly (TF: the kernel's InvalidArgumentError)...
 PYTHON_INTERNAL = {"ZeroDivisionError", "IndexError", "OverflowError", "RecursionError", "AttributeError",
-                   "KeyError", "UnboundLocalError", "NameError", "AssertionError"}
-# Python classes TF raises by design for these inputs, which fn raises the same way (docs/DESIGN.md):
-# NumPy's OverflowError for a Python int past 64 bits converted to a typed graph constant.
-TF_RAISED = (("OverflowError", "Python int too large to convert to C long"),)
+                   "KeyError", "UnboundLocalError", "NameError", "AssertionError", "UnicodeDecodeError",
+                   "UnicodeEncodeError", "MemoryError", "LookupError"}
+# The child's own timer (CASE_TIMEOUT / 4 of CPU) stopped a case in Python code: slow, not yet a hang.
+SLOW = "TimeoutError case timed out"
+# Python classes TF raises by design for these inputs, which fn raises the same way (docs/DESIGN.md),
+# as (case name prefix, or "" for any case; class; message prefix):
+# - NumPy's OverflowError for a Python int past 64 bits converted to a typed graph constant;
+# - tf.tensordot's IndexError for an axis past the operand's rank (TF's docstring names it; its
+#   Python code indexes the shape list with the axis).
+# - the AttributeErrors of TF's Python code for a wrong argument type (checked under TF 2.21):
+#   a gradient's `sources=3` ('int' ... 'dtype'), einsum's equation 3 ('int' ... 'replace').
+TF_RAISED = (("", "OverflowError", "Python int too large to convert to C long"),
+             ("tensordot", "IndexError", "list index out of range"),
+             ("tensordot", "IndexError", "cannot fit 'int' into an index-sized integer"),
+             ("gradient", "AttributeError", "'int' object has no attribute 'dtype'"),
+             ("einsum", "AttributeError", "'int' object has no attribute 'replace'"))
+# Marks a Python-internal class raised by the case's own source text (a Python list, dict or NumPy
+# array the case indexes itself, e.g. ``([[]])[2]``), never inside the backend: not the backend's error.
+CASE_CODE_TAG = "(raised by the case's own code)"
+CASE_FILE = "<case>"
 INTERNAL_TEXT = ("Unable to cast", "incompatible function arguments", "'NoneType' object has no attribute '_id'",
                  "make_tensor needs")
 
-CASE_TIMEOUT = 60.0     # seconds a case may take before it counts as a hang (the child's own
-                        # SIGALRM fires first, at CASE_TIMEOUT / 4: graph loops poll for it)
+CASE_TIMEOUT = 60.0     # CPU seconds a case may take before it counts as a hang (the child's own
+                        # SIGPROF fires first, at CASE_TIMEOUT / 4 of CPU: graph loops poll for it)
+HANG_WALL = 10          # a case also hangs after HANG_WALL * CASE_TIMEOUT s of wall time (a
+                        # deadlock uses no CPU); below that, a child starved of CPU on a loaded
+                        # machine is waited for instead of being called a hang
 BATCH = 250             # cases per child process
 
 
@@ -51,17 +72,28 @@ def is_internal(outcome: str) -> bool:
     return cls in INTERNAL_CLASSES or any(t in msg for t in INTERNAL_TEXT)
 
 
-def is_tf_raised(outcome: str) -> bool:
-    """One of TF_RAISED: a Python class with the message TF raises it with."""
+def is_tf_raised(outcome: str, cid: str = "") -> bool:
+    """One of TF_RAISED: a Python class with the message TF raises it with (for that call)."""
     cls, _, msg = outcome.partition(" ")
-    return any(cls == c and msg.startswith(m) for c, m in TF_RAISED)
+    name = cid.rsplit(":", 1)[-1]
+    return any(name.startswith(n) and cls == c and msg.startswith(m) for n, c, m in TF_RAISED)
 
 
-def is_python_internal(outcome: str) -> bool:
-    """A Python-internal class (ZeroDivisionError, IndexError...): a failure unless TF raises the
-    same class for the case (tools/fuzz_tf_agreement.py tells; e.g. einsum(3) is an
-    AttributeError in TF too)."""
-    return outcome.partition(" ")[0] in PYTHON_INTERNAL and not is_tf_raised(outcome)
+def is_python_internal(outcome: str, cid: str = "") -> bool:
+    """A Python-internal class (ZeroDivisionError, IndexError...) raised inside the backend: a
+    failure unless TF raises the same class for the case (tools/fuzz_tf_agreement.py tells; e.g.
+    einsum(3) is an AttributeError in TF too)."""
+    cls, _, msg = outcome.partition(" ")
+    return cls in PYTHON_INTERNAL and not is_tf_raised(outcome, cid) and not msg.startswith(CASE_CODE_TAG)
+
+
+def raised_in_case_code(e: BaseException) -> bool:
+    """The exception's innermost frame is the case's own code (compiled as CASE_FILE): Python or
+    NumPy raised it on an object the case made itself; the backend was not running."""
+    tb = e.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and tb.tb_frame.f_code.co_filename == CASE_FILE
 
 
 def is_failure(outcome: str) -> bool:
@@ -106,17 +138,18 @@ def _child(backend: str) -> None:
 
     def on_alarm(signum: int, frame: object) -> None:
         raise TimeoutError("case timed out")
-    signal.signal(signal.SIGALRM, on_alarm)
+    signal.signal(signal.SIGPROF, on_alarm)   # CPU time, not wall time: a loaded machine is no timeout
+    prelude = compile(PRELUDE, "<prelude>", "exec")   # its own errors are never the case's
     cases = json.loads(sys.stdin.read())
     out = sys.stdout
     for i, (_cid, code) in enumerate(cases):
         out.write(f"S {i}\n")
         out.flush()
         ns: Dict[str, object] = {"tf": tf}
-        signal.alarm(int(CASE_TIMEOUT / 4))
+        signal.setitimer(signal.ITIMER_PROF, CASE_TIMEOUT / 4)
         try:
-            exec(PRELUDE, ns)
-            exec(code, ns)
+            exec(prelude, ns)
+            exec(compile(code, CASE_FILE, "exec"), ns)
             _touch(ns.get("r"))
             outcome = "ok"
         except BaseException as e:
@@ -124,14 +157,26 @@ def _child(backend: str) -> None:
             name = type(e).__name__
             if isinstance(e, TypeError) and isinstance(e, ValueError) and name in ("TypeError", "ValueError"):
                 name = "ValueError+TypeError"    # fn's input_signature mismatch is both (docs/DESIGN.md)
+            if name in PYTHON_INTERNAL and raised_in_case_code(e):
+                msg = f"{CASE_CODE_TAG} {msg}"
             outcome = f"{name} {msg}"
         finally:
-            signal.alarm(0)
+            signal.setitimer(signal.ITIMER_PROF, 0)
         out.write(f"R {i} {outcome}\n")
         out.flush()
 
 
 # ------------------------------------------------------------------ parent side
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` (Linux /proc; 0 where unavailable)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
 
 def _report(err: "tempfile._TemporaryFileWrapper[str]") -> str:
     """The line of a crashed child's stderr that says what happened (ASan/UBSan summary)."""
@@ -163,23 +208,39 @@ def _run_batch(python: str, backend: str, cases: Sequence[Tuple[str, str]]) -> L
         err = tempfile.TemporaryFile(mode="w+")   # a sanitizer's report, kept for a crash
         proc = subprocess.Popen([python, str(HERE / "fuzz_runner.py"), "--child", backend],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-                                env=child_env(backend), text=True, bufsize=1)
+                                env=child_env(backend))
         assert proc.stdin and proc.stdout
-        proc.stdin.write(json.dumps(list(cases[pos:])))
+        proc.stdin.write(json.dumps(list(cases[pos:])).encode())
         proc.stdin.close()
+        fd = proc.stdout.fileno()
+        pending = b""     # bytes read but not yet a whole line
+        lines: List[str] = []
         started: Optional[int] = None
+        wall_at_start, cpu_at_start = time.monotonic(), 0.0
         deadline = time.monotonic() + CASE_TIMEOUT + 60   # the first case also imports the backend
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([proc.stdout], [], [], left)[0]:
-                proc.kill()   # no answer in time: the started case hangs
-                proc.wait()
-                if started is None:
-                    raise RuntimeError(f"fuzz child ({backend}) did not start")
-                outcomes[pos + started] = "HANG"
-                break
-            line = proc.stdout.readline()
-            if not line:   # the child exited: done, or it died in the case it started last
+            if not lines:
+                # Raw reads: a buffered readline() could hold later lines ("R i", "S i+1"...) that
+                # select() no longer sees, and a slow case would then be blamed on an earlier one.
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([fd], [], [], left)[0]:
+                    used = _cpu_seconds(proc.pid) - cpu_at_start   # (before the first case: the import)
+                    if used < CASE_TIMEOUT and time.monotonic() - wall_at_start < HANG_WALL * CASE_TIMEOUT:
+                        deadline = time.monotonic() + max(1.0, CASE_TIMEOUT - used)   # starved, not hung
+                        continue
+                    proc.kill()   # no answer in time: the started case hangs
+                    proc.wait()
+                    if started is None:
+                        raise RuntimeError(f"fuzz child ({backend}) did not start")
+                    outcomes[pos + started] = "HANG"
+                    break
+                chunk = os.read(fd, 1 << 16)
+                if chunk:
+                    pending += chunk
+                    *whole, pending = pending.split(b"\n")
+                    lines.extend(ln.decode("utf-8", "replace") for ln in whole)
+                    continue
+            if not lines:   # EOF: the child exited: done, or it died in the case it started last
                 rc = proc.wait()
                 if started is None:   # e.g. the extension being rebuilt under us: retry
                     failed_starts += 1
@@ -193,10 +254,11 @@ def _run_batch(python: str, backend: str, cases: Sequence[Tuple[str, str]]) -> L
                     name = signal.Signals(sig).name if rc < 0 and sig in signal.Signals._value2member_map_ else f"exit {rc}"
                     outcomes[pos + started] = f"CRASH({name}) {_report(err)}"
                 break
-            tag, _, rest = line.rstrip("\n").partition(" ")
+            tag, _, rest = lines.pop(0).partition(" ")
             if tag == "S":
                 started = int(rest)
-                deadline = time.monotonic() + CASE_TIMEOUT
+                wall_at_start, cpu_at_start = time.monotonic(), _cpu_seconds(proc.pid)
+                deadline = wall_at_start + CASE_TIMEOUT
             elif tag == "R":
                 i, _, outcome = rest.partition(" ")
                 outcomes[pos + int(i)] = outcome
@@ -237,8 +299,10 @@ def summarize(cases: Sequence[Tuple[str, str]], outcomes: Sequence[str], backend
     for (cid, code), o in zip(cases, outcomes):
         if is_failure(o):
             lines.append(f"FAIL {cid}: {o}\n--- reproducer ---\n{reproducer(backend, code)}\n---")
-        elif is_python_internal(o):
+        elif is_python_internal(o, cid):
             lines.append(f"PYTHON-INTERNAL {cid}: {o[:200]}\n  {code[:300]}")
+        elif o.startswith(SLOW):
+            lines.append(f"SLOW {cid}: {o[:200]}\n  {code[:300]}")
     return "\n".join(lines)
 
 

@@ -56,3 +56,29 @@ def test_runner_reports_a_crash_with_its_reproducer() -> None:
     outcomes = fuzz_runner.run(cases, "fn", python=sys.executable)
     assert outcomes[0] == "ok" and outcomes[1].startswith("CRASH(SIGKILL)") and outcomes[2] == "ok", outcomes
     assert "os.kill" in fuzz_runner.summarize(cases, outcomes)
+
+
+def test_runner_tells_the_cases_own_python_errors_from_the_backends() -> None:
+    # ``([[]])[2]`` is Python's IndexError on the case's own list (TF's too): not fn's. An
+    # AttributeError raised inside fn stays Python-internal unless TF_RAISED names it for the call
+    # (the gradient of sources=3: TF raises it as well).
+    cases = [("a:1:getitem", "r = ([[]])[2]"), ("a:2:getitem", "r = tf.function(lambda: ({'a': 1})[None])()"),
+             ("a:3:other", "r = _grad(tf.constant([1.0]), lambda x: 3)")]
+    outcomes = fuzz_runner.run(cases, "fn", python=sys.executable)
+    assert [o.split(" ", 1)[0] for o in outcomes] == ["IndexError", "KeyError", "AttributeError"], outcomes
+    assert [fuzz_runner.is_python_internal(o, c) for (c, _), o in zip(cases, outcomes)] == [False, False, True]
+    assert fuzz_runner.is_tf_raised(outcomes[2], "a:3:gradient")
+    assert fuzz_runner.is_tf_raised("IndexError list index out of range", "core:1:2:tensordot")
+    assert not fuzz_runner.is_tf_raised("IndexError list index out of range", "core:1:2:gather")
+
+
+def test_runner_blames_a_slow_case_not_the_one_before(monkeypatch) -> None:
+    # The child answers "S i"/"R i" lines faster than the parent reads them; a case that then
+    # never answers is the HANG, not an earlier case whose lines sat in a read buffer.
+    # A case waiting (no CPU: a starved child on a loaded machine) past the timeout is waited for;
+    # one computing past it is the HANG.
+    monkeypatch.setattr(fuzz_runner, "CASE_TIMEOUT", 4.0)
+    cases = ([(f"c{i}", "r = 1") for i in range(5)] + [("waits", "import time; time.sleep(6); r = 2")]
+             + [("busy", "while True: pass")])
+    outcomes = fuzz_runner.run(cases, "fn", python=sys.executable)
+    assert outcomes == ["ok"] * 6 + ["HANG"], outcomes

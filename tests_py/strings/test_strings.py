@@ -111,3 +111,27 @@ def test_bytes_and_unicode_split_decode_scalars():
 
     parts, ints = f(tf.constant("hé"))
     assert b(parts) == [b"h", b"\xc3", b"\xa9"] and b(ints) == [104, 233]
+
+
+def test_substr_utf8_char_counts_bytes_as_tfs_kernel():
+    # a character starts at each byte that is not a continuation byte: invalid UTF-8 is no error
+    s = tf.constant([b"\xff\xfe"])
+    assert b(tf.strings.substr(s, 0, 1, unit="UTF8_CHAR")) == [b"\xff"]
+    assert b(tf.strings.substr(s, -1, 5, unit="UTF8_CHAR")) == [b"\xfe"]
+    assert b(tf.strings.substr(tf.constant(["\u00e9t\u00e9"]), 1, 1, unit="UTF8_CHAR")) == [b"t"]
+    assert b(tf.strings.substr(tf.constant(["\u00e9t\u00e9"]), -1, 1, unit="UTF8_CHAR")) == ["\u00e9".encode()]
+    assert tf.strings.substr(b"\x80ab", 0, 1, unit="UTF8_CHAR").numpy() == b"\x80"
+    assert tf.strings.substr(b"ab", 1, -1, unit="UTF8_CHAR").numpy() == b""
+    assert tf.strings.substr("hello", 1, -1).numpy() == b"ello"   # BYTE: a negative length runs to the end
+    for pos in (3, -3):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="out of range"):
+            tf.strings.substr(b"ab", pos, 1, unit="UTF8_CHAR")
+
+
+def test_unicode_decode_errors_are_the_kernels():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Invalid formatting on input string"):
+        tf.strings.unicode_decode(b"\xff\xfe", "UTF-8", errors="strict")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Could not create converter for input encoding: nope"):
+        tf.strings.unicode_decode(b"ab", "nope")
+    assert tf.strings.unicode_decode(tf.constant([b"\xff\xfe"]), "UTF-8").to_list() == [[65533, 65533]]
+    assert tf.strings.unicode_decode(tf.constant([b"\xff\xfe"]), "latin-1").to_list() == [[255, 254]]

@@ -12,6 +12,7 @@ each time the graph runs (``_graph_inputs``).
 from __future__ import annotations
 
 import copy
+import itertools
 from typing import Any, Callable, Iterator as PyIterator, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -23,6 +24,12 @@ from fn._data.structure import DatasetSpec
 AUTOTUNE = -1
 INFINITE = -1
 UNKNOWN = -2
+
+
+def wrap_int64(n: int) -> int:
+    """``n`` as TF's int64 cardinality arithmetic leaves it (two's complement past 2**63), so a
+    product or sum of counts stays an int64 as ``cardinality()`` and ``len()`` need."""
+    return (n + 2**63) % 2**64 - 2**63
 
 
 class Dataset:
@@ -39,6 +46,11 @@ class Dataset:
     def _elements(self) -> PyIterator[Any]:
         """The elements, eagerly, as nested eager tensors."""
         raise NotImplementedError
+
+    def _elements_from(self, n: int) -> PyIterator[Any]:
+        """The elements after the first ``n`` (``skip``); a range or a repeat of a source skips
+        without producing them (skipping 2**62 of them must not take forever)."""
+        return itertools.islice(self._elements(), n, None)
 
     def _cardinality(self) -> int:
         return UNKNOWN

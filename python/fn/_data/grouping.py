@@ -15,7 +15,7 @@ from fn.dtypes import int32, int64, string
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
-from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
+from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, wrap_int64
 from fn._data.sources import _as_int
 from fn._data.structure import DatasetSpec
 from fn._data.transforms import TracedFunction, _UnaryDataset, batched_cardinality, dataset_function, traced_predicate
@@ -179,7 +179,7 @@ class WindowDataset(_UnaryDataset):
         if c < 0:
             return c
         if self._drop:
-            span = (self._size - 1) * self._stride + 1
+            span = wrap_int64((self._size - 1) * self._stride + 1)
             return 0 if c < span else (c - span) // self._shift + 1
         return -(-c // self._shift)
 

@@ -134,10 +134,13 @@ class RangeDataset(Dataset):
             self._range = self._make_range(self._tensors)
 
     def _elements(self) -> PyIterator[Any]:
+        return self._elements_from(0)
+
+    def _elements_from(self, n: int) -> PyIterator[Any]:
         if self._range is None:
             self._range = self._make_range(self._args)
         dtype = self._element_spec.dtype
-        for i in self._range:
+        for i in self._range[n:]:
             yield _core.to_eager(i, dtype) if i <= 2**31 - 1 or dtype == int64 else _core.to_eager(np.int64(i), dtype)
 
     def _cardinality(self) -> int:

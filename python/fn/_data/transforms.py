@@ -14,8 +14,8 @@ from fn.dtypes import bool_
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
-from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
-from fn._data.sources import _as_int
+from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, wrap_int64
+from fn._data.sources import RangeDataset, TensorDataset, TensorSliceDataset, _as_int
 from fn._ops.array_ops import identity, stack
 
 
@@ -303,14 +303,23 @@ class RepeatDataset(_CountDataset):
         _init_count(self, input_dataset, -1 if count is None else count)
 
     def _elements(self) -> PyIterator[Any]:
-        epoch = 0
+        return self._epochs(0, 0)
+
+    def _elements_from(self, n: int) -> PyIterator[Any]:
+        c = self._input._cardinality()
+        if c <= 0 or not isinstance(self._input, (RangeDataset, TensorDataset, TensorSliceDataset)):
+            return super()._elements_from(n)   # epochs may differ (shuffles): produce them
+        return self._epochs(*divmod(n, c))   # whole epochs of a source skipped by counting
+
+    def _epochs(self, epoch: int, skip: int) -> PyIterator[Any]:
         while self._count < 0 or epoch < self._count:
             any_element = False
-            for e in self._input._elements():
+            for e in self._input._elements_from(skip) if skip else self._input._elements():
                 any_element = True
                 yield e
             if not any_element:
                 return
+            skip = 0
             epoch += 1
 
     def _cardinality(self) -> int:
@@ -319,7 +328,7 @@ class RepeatDataset(_CountDataset):
             return 0
         if self._count < 0:
             return INFINITE if c != UNKNOWN else UNKNOWN
-        return c * self._count if c >= 0 else c
+        return wrap_int64(c * self._count) if c >= 0 else c   # int64, as TF's kernel
 
 
 class TakeDataset(_CountDataset):
@@ -354,7 +363,7 @@ class SkipDataset(_CountDataset):
     def _elements(self) -> PyIterator[Any]:
         if self._count < 0:
             return iter(())
-        return itertools.islice(self._input._elements(), self._count, None)
+        return self._input._elements_from(self._count)
 
     def _cardinality(self) -> int:
         c = self._input._cardinality()
@@ -501,7 +510,7 @@ class ConcatenateDataset(Dataset):
         a, b = (d._cardinality() for d in self._inputs)
         if INFINITE in (a, b):
             return INFINITE
-        return UNKNOWN if UNKNOWN in (a, b) else a + b
+        return UNKNOWN if UNKNOWN in (a, b) else wrap_int64(a + b)
 
 
 # ---------------------------------------------------------------- reduce

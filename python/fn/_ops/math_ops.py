@@ -8,6 +8,7 @@ The non-tensor operand of a binary op is converted to the tensor operand's dtype
 
 from __future__ import annotations
 
+import builtins
 from typing import Any, Optional
 
 import numpy as np
@@ -318,10 +319,16 @@ reduce_all = _reduction("All", "reduce_all", "logical and of a bool tensor")
 def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Optional[str] = None) -> Any:
     """``tf.math.reduce_variance``: mean of squared deviations (floating dtypes)."""
     x = convert_to_tensor(input_tensor)
-    if not (x.dtype.is_floating or x.dtype.is_complex):
-        raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype!r}.")
-    mean = reduce_mean(x, axis, keepdims=True)
-    return reduce_mean(squared_difference(x, mean), axis, keepdims, name=name or "reduce_variance")
+    mean = reduce_mean(x, axis, keepdims=True)   # TF's order: Mean's own dtype check (bool, string) first
+    if mean.dtype.is_integer:
+        raise TypeError(f"Input must be either real or complex. Received integer type {mean.dtype!r}.")
+    diff = subtract(x, mean)
+    if diff.dtype.is_complex:   # |d|^2 = real(conj(d) * d), a real result as TF's
+        from fn._ops.complex_ops import conj, real
+        squared = real(multiply(conj(diff), diff))
+    else:
+        squared = square(diff)
+    return reduce_mean(squared, axis, keepdims, name=name or "reduce_variance")
 
 
 def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Optional[str] = None) -> Any:
@@ -456,69 +463,89 @@ def _invert(self: Any) -> Any:
     return _run("Invert", [self], None, "Invert")
 
 
-def _tensordot_dynamic(a: Any, b: Any, a_axes: list, b_axes: list, name: Optional[str]) -> Any:
-    from fn._ops import array_ops
+def _tensordot_axes(a: Any, axes: Any) -> tuple:
+    """TF's ``_tensordot_axes``: the contraction axes of ``a`` and of ``b`` (lists, as given)."""
+    if isinstance(axes, (int, np.integer)):
+        if axes < 0:
+            raise ValueError(f"`axes` must be at least 0. Received: {axes}.")
+        if a._rank < 0:
+            raise ValueError("fn.tensordot needs operands of known rank")
+        if axes > a._rank:   # TF checks `a` only: an N past b's rank is b's IndexError
+            raise ValueError(f"`axes` must not be larger than the number of dimensions of tensor {a}.  "
+                             f"Received {axes}, vs tensor dimensions {a._rank}.")
+        return list(builtins.range(a._rank - axes, a._rank)), list(builtins.range(axes))
+    if not isinstance(axes, (list, tuple)):   # an int32 tensor of shape [2, k]
+        axes = convert_to_tensor(axes, int32)
+        if not _core.executing_eagerly():
+            raise NotImplementedError("fn.tensordot needs `axes` as Python ints or lists inside a Function")
+        axes = axes.numpy().tolist()
+        if not isinstance(axes, list) or len(axes) != 2:
+            raise ValueError(f"`axes` must be an integer or have length 2. Received {axes}.")
+        return axes[0] if isinstance(axes[0], list) else [axes[0]], axes[1] if isinstance(axes[1], list) else [axes[1]]
+    if len(axes) != 2:
+        raise ValueError(f"`axes` must be an integer or have length 2. Received {axes}.")
+    a_axes, b_axes = axes[0], axes[1]
+    if isinstance(a_axes, (int, np.integer)) and isinstance(b_axes, (int, np.integer)):
+        a_axes, b_axes = [a_axes], [b_axes]
+    if len(a_axes) != len(b_axes):   # TF compares the counts before reading the axes
+        raise ValueError(f"Different number of contraction axes `a` and `b`, {len(a_axes)} != {len(b_axes)}.")
+    return a_axes, b_axes
 
-    ra, rb = a._rank, b._rank
-    sa, sb = a._shape_tuple, b._shape_tuple
-    for x, y in zip(a_axes, b_axes):
-        if sa[x] is not None and sb[y] is not None and sa[x] != sb[y]:
-            raise ValueError(f"Dimensions {sa[x]} and {sb[y]} of the contracted axes must be equal.")
-    dyn_a, dyn_b = array_ops.shape(a), array_ops.shape(b)
-    dim_a = [sa[i] if sa[i] is not None else dyn_a[i] for i in range(ra)]
-    dim_b = [sb[i] if sb[i] is not None else dyn_b[i] for i in range(rb)]
-    free_a = [i for i in range(ra) if i not in a_axes]
-    free_b = [i for i in range(rb) if i not in b_axes]
 
-    def prod(dims: list) -> Any:
+def _tensordot_reshape(a: Any, axes: Any, flipped: bool = False) -> tuple:
+    """TF's ``_tensordot_reshape``: ``a`` transposed and reshaped to a matrix whose columns (rows
+    when ``flipped``) are the contracted ``axes``; also its free dims (ints, or scalar tensors of
+    ``Shape`` where a dim is unknown) and their static values. Like TF, an axis past the rank is Python's
+    IndexError (TF's documented class) and one within [-2 * rank, -rank) reaches Transpose."""
+    rank = a._rank
+    if rank < 0:
+        raise ValueError("fn.tensordot needs operands of known rank")
+    shape_a = list(a._shape_tuple)
+    axes = [i if i >= 0 else i + rank for i in axes]
+    free = [i for i in builtins.range(rank) if i not in axes]
+    if None not in shape_a:
+        free_dims = [shape_a[i] for i in free]
+        prod_free = int(np.prod([shape_a[i] for i in free]))
+        prod_axes = int(np.prod([shape_a[i] for i in axes]))
+        perm = list(axes) + free if flipped else free + list(axes)
+        new_shape = [prod_axes, prod_free] if flipped else [prod_free, prod_axes]
+        a_trans = array_ops.transpose(a, perm) if (perm != np.arange(rank)).any() else a
+        if list(a_trans._shape_tuple) != new_shape:
+            a_trans = array_ops.reshape(a_trans, new_shape)
+        return a_trans, free_dims, free_dims
+    axes_dims = [shape_a[i] for i in axes]   # noqa: F841  (TF's IndexError for an axis past the rank)
+    free_dims_static = [shape_a[i] for i in free]
+    # TF builds perm and the shapes from constants and Shape's dims; fn keeps what is static as
+    # Python ints (a constant perm: exporters and the shape rules see it) and reads the unknown
+    # dims from the Shape op.
+    shape_t = array_ops.shape(a)
+    dims = [d if d is not None else shape_t[i] for i, d in enumerate(shape_a)]
+
+    def prod(ds: list) -> Any:
         out: Any = 1
-        for d in dims:
+        for d in ds:
             out = out * d
         return out
-
-    a2 = array_ops.reshape(array_ops.transpose(a, free_a + a_axes), [-1, prod([dim_a[i] for i in a_axes])])
-    b2 = array_ops.reshape(array_ops.transpose(b, b_axes + free_b), [prod([dim_b[i] for i in b_axes]), -1])
-    out = matmul(a2, b2)
-    return array_ops.reshape(out, [dim_a[i] for i in free_a] + [dim_b[i] for i in free_b], name=name)
+    free_dims = [dims[i] for i in free]
+    prod_free, prod_axes = prod(free_dims), prod([dims[i] for i in axes])
+    perm = list(axes) + free if flipped else free + list(axes)
+    new_shape = [prod_axes, prod_free] if flipped else [prod_free, prod_axes]
+    return array_ops.reshape(array_ops.transpose(a, perm), new_shape), free_dims, free_dims_static
 
 
 def tensordot(a: Any, b: Any, axes: Any, name: Optional[str] = None) -> Any:
     """``tf.tensordot``: contracts ``axes`` of ``a`` with those of ``b`` (an int N means the last
-    N of ``a`` with the first N of ``b``), as one matmul between reshaped, transposed operands."""
+    N of ``a`` with the first N of ``b``), as one matmul between transposed, reshaped operands,
+    checked in TF's order (``a``'s axes, then ``b``'s, then the matmul's dims and dtypes)."""
     a, b = _core.convert_to_tensor(a), _core.convert_to_tensor(b)
-    ra, rb = a._rank, b._rank
-    if ra < 0 or rb < 0:
-        raise ValueError("fn.tensordot needs operands of known rank")
-    if isinstance(axes, int):
-        if axes < 0 or axes > min(ra, rb):
-            raise ValueError(f"'axes' must be at most {min(ra, rb)}, got {axes}.")
-        a_axes, b_axes = list(range(ra - axes, ra)), list(range(axes))
-    else:
-        if len(axes) != 2:
-            raise ValueError(f"`axes` must be an integer or have length 2. Received {axes}.")
-        a_axes, b_axes = ([axes[0]] if isinstance(axes[0], int) else list(axes[0]),
-                          [axes[1]] if isinstance(axes[1], int) else list(axes[1]))
-        if len(a_axes) != len(b_axes):   # TF compares the counts before reading the axes
-            raise ValueError(f"Different number of contraction axes `a` and `b`, {len(a_axes)} != {len(b_axes)}.")
-        for x in a_axes + b_axes:
-            if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
-                raise TypeError(f"Expected int32, but got {x!r} of type '{type(x).__name__}'.")
-    a_axes = [x % ra for x in a_axes]
-    b_axes = [x % rb for x in b_axes]
-    sa, sb = a._shape_tuple, b._shape_tuple
-    if None in sa or None in sb:  # dimensions known only when running: shapes as tensors
-        return _tensordot_dynamic(a, b, a_axes, b_axes, name)
-    for x, y in zip(a_axes, b_axes):
-        if sa[x] != sb[y]:
-            raise ValueError(f"Dimensions {sa[x]} and {sb[y]} of the contracted axes must be equal.")
-    free_a = [i for i in range(ra) if i not in a_axes]
-    free_b = [i for i in range(rb) if i not in b_axes]
-    prod = lambda dims: int(np.prod(dims, dtype=np.int64)) if dims else 1  # noqa: E731
-    a2 = array_ops.reshape(
-        array_ops.transpose(a, free_a + a_axes), [prod([sa[i] for i in free_a]), prod([sa[i] for i in a_axes])]
-    )
-    b2 = array_ops.reshape(
-        array_ops.transpose(b, b_axes + free_b), [prod([sb[i] for i in b_axes]), prod([sb[i] for i in free_b])]
-    )
-    out = matmul(a2, b2)
-    return array_ops.reshape(out, [sa[i] for i in free_a] + [sb[i] for i in free_b], name=name)
+    a_axes, b_axes = _tensordot_axes(a, axes)
+    a_reshape, a_free_dims, a_free_static = _tensordot_reshape(a, a_axes)
+    b_reshape, b_free_dims, b_free_static = _tensordot_reshape(b, b_axes, True)
+    ab_matmul = matmul(a_reshape, b_reshape)
+    free_dims = a_free_dims + b_free_dims
+    if all(isinstance(d, int) for d in free_dims) and list(ab_matmul._shape_tuple) == free_dims:
+        return ab_matmul
+    product = array_ops.reshape(ab_matmul, free_dims, name=name)
+    if None in a_free_static + b_free_static:
+        product.set_shape(a_free_static + b_free_static)
+    return product

@@ -15,14 +15,17 @@ from fn.dtypes import as_dtype, int64
 from fn.types.experimental import TraceType
 
 def _static_shape(dense_shape: Any, given: Any) -> TensorShape:
-    """The static shape: the dense_shape's value when it is known (eager, or a Python value)."""
+    """The static shape: the dense_shape's value when it is known (eager, or a Python value), with
+    -1 an unknown dim as TF's ``constant_value_as_shape`` reads it (the kernels refuse it later)."""
+    def dims(v: Any) -> TensorShape:
+        return TensorShape([None if int(d) == -1 else int(d) for d in np.asarray(v).reshape(-1).tolist()])
     if not _core.is_tensor(given) and not isinstance(given, TensorShape):
         try:
-            return TensorShape([int(d) for d in np.asarray(given).reshape(-1).tolist()])
+            return dims(given)
         except (TypeError, ValueError):
             pass
     if hasattr(dense_shape, "numpy"):
-        return TensorShape([int(d) for d in np.asarray(dense_shape.numpy()).reshape(-1).tolist()])
+        return dims(dense_shape.numpy())
     rank = dense_shape.shape[0] if dense_shape.shape.rank == 1 else None
     return TensorShape(None if rank is None else [None] * rank)
 
