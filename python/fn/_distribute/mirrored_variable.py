@@ -54,7 +54,7 @@ class MirroredVariable(ResourceVariable, Mirrored):
         return self._mirrored_values
 
     @property
-    def _values(self) -> Tuple[Variable, ...]:
+    def _values(self) -> Tuple[Variable, ...]:  # type: ignore[override]
         return self._mirrored_values
 
     @property
@@ -130,7 +130,7 @@ def mirror(variable: Variable, num_replicas: int) -> None:
 
     for c in copies + [variable]:
         c._distribute_strategy = variable._distribute_strategy
-        if c.synchronization == VariableSynchronization.AUTO:   # TF: AUTO is ON_WRITE when mirrored
+        if c.synchronization == VariableSynchronization.AUTO:  # TF: AUTO is ON_WRITE when mirrored
             c._synchronization = VariableSynchronization.ON_WRITE
     variable.__class__ = MirroredVariable
     variable._mirrored_values = tuple(copies)  # type: ignore[attr-defined]

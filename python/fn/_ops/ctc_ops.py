@@ -127,9 +127,9 @@ def _scan(fn: Callable, elems: Any, initial: Any, reverse: bool = False) -> Any:
         return i >= 0 if reverse else i < n
 
     def body(i: Any, *args: Any) -> List[Any]:
-        out, acc = args[:k], args[k:]
+        out = args[:k]
         sl = [gather(e, i) for e in flat_elems]
-        acc = nest.flatten(fn(nest.pack_sequence_as(initial, list(acc)), nest.pack_sequence_as(elems, sl)))
+        acc = nest.flatten(fn(nest.pack_sequence_as(initial, list(args[k:])), nest.pack_sequence_as(elems, sl)))
         at = reshape(i if reverse else i + 1, [1, 1])
         new_out = [tensor_scatter_nd_update(o, at, expand_dims(a, 0)) for o, a in zip(out, acc)]
         return [i - 1 if reverse else i + 1] + new_out + list(acc)

@@ -36,7 +36,8 @@ import fn.types.experimental as _types_experimental
 from fn._distribute import types as _distributed_types
 
 _types_experimental.distributed = _distributed_types  # type: ignore[attr-defined]
-_types_experimental.__all__ = sorted(set(_types_experimental.__all__) | {"distributed"})
-_export(vars(_types_experimental))
+_types_namespace = vars(_types_experimental)
+_types_namespace["__all__"] = sorted(set(_types_namespace["__all__"]) | {"distributed"})
+_export(_types_namespace)
 
 _export(globals())
