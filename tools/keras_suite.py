@@ -80,6 +80,58 @@ def _site_packages(python: str) -> str:
     return out.stdout.strip().splitlines()[-1]
 
 
+# The Keras repository's root conftest.py is not in the wheel, yet some test files import from it
+# (`from conftest import skip_if_backend`) and use its markers: this is the part they use, loaded as
+# a plugin (`-p conftest`) from the run's working directory.
+_CONFTEST = '''import pytest
+from keras.src.backend import backend
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "requires_trainable_backend: trainable backends only")
+    config.addinivalue_line("markers", "multi_device: needs several devices")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:   # one CPU device: the multi-device tests skip, as in Keras' own CI on CPU
+        if "multi_device" in item.keywords:
+            item.add_marker(pytest.mark.skip(reason="Requires multiple devices"))
+
+
+def skip_if_backend(given_backend, reason):
+    return pytest.mark.skipif(backend() == given_backend, reason=reason)
+'''
+# A test file that does `import jax` at module level but uses JAX only under KERAS_BACKEND=jax
+# (trainers/trainer_test.py) gets this placeholder when JAX is not installed (identically on both
+# sides): its tests that do need JAX fail on both, the others run.
+_NO_JAX = '''"""Placeholder for JAX (not installed): every attribute is an ImportError."""
+
+
+def __getattr__(name):
+    raise ImportError(f"jax is not installed (tools/keras_suite.py placeholder; jax.{name})")
+'''
+
+
+def _has_module(python: str, name: str) -> bool:
+    code = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({name!r}) is None)"
+    return subprocess.run([python, "-c", code], capture_output=True).returncode == 0
+
+
+def _prepare(tmp: str, test_file: str, python: str) -> List[str]:
+    """Writes the conftest plugin (and the JAX placeholder when the file needs it) into ``tmp``;
+    returns the extra PYTHONPATH entries."""
+    with open(os.path.join(tmp, "conftest.py"), "w") as fh:
+        fh.write(_CONFTEST)
+    with open(test_file) as fh:
+        imports_jax = any(line.startswith(("import jax", "from jax")) for line in fh)
+    if not imports_jax or _has_module(python, "jax"):
+        return []
+    os.makedirs(os.path.join(tmp, "nojax", "jax"))
+    with open(os.path.join(tmp, "nojax", "jax", "__init__.py"), "w") as fh:
+        fh.write(_NO_JAX)
+    return [os.path.join(tmp, "nojax")]
+
+
 def run(python: str, use_fn: bool, files: List[str], timeout: float,
         partial: str = "") -> Dict[str, Dict[str, Tuple[str, str]]]:
     """{file: {test id: (outcome, first message line)}} from one pytest run per file; with
@@ -87,21 +139,23 @@ def run(python: str, use_fn: bool, files: List[str], timeout: float,
     stopped keeps what it measured)."""
     site = _site_packages(python)
     env = {**os.environ, "KERAS_BACKEND": "tensorflow", "TF_CPP_MIN_LOG_LEVEL": "3"}
-    if use_fn:
-        env["PYTHONPATH"] = FN_SOURCE + os.pathsep + env.get("PYTHONPATH", "")
+    base_path = ([FN_SOURCE] if use_fn else []) + [p for p in [env.get("PYTHONPATH", "")] if p]
     results: Dict[str, Dict[str, Tuple[str, str]]] = {}
     for f in files:
         with tempfile.TemporaryDirectory() as tmp:
             xml = os.path.join(tmp, "r.xml")
+            extra = _prepare(tmp, os.path.join(site, f), python)
+            file_env = {**env, "PYTHONPATH": os.pathsep.join([tmp] + extra + base_path)}
             head = [python, "-m", "fn.run", "-m", "pytest"] if use_fn else [python, "-m", "pytest"]
-            cmd = head + ["-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", tmp,
-                          f"--junitxml={xml}", os.path.join(site, f)]
+            cmd = head + ["-q", "-p", "no:cacheprovider", "-p", "conftest", "-o", "addopts=",
+                          "--rootdir", tmp, f"--junitxml={xml}", os.path.join(site, f)]
             try:
-                subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, timeout=timeout)
+                subprocess.run(cmd, cwd=tmp, env=file_env, capture_output=True, text=True,
+                               timeout=timeout)
             except subprocess.TimeoutExpired:
                 results[f] = {"<file>": ("timeout", f"over {timeout:.0f} s")}
-                continue
-            results[f] = _parse(xml) if os.path.exists(xml) else {"<file>": ("error", "no report (crash)")}
+            else:
+                results[f] = _parse(xml) if os.path.exists(xml) else {"<file>": ("error", "no report (crash)")}
         if partial:
             with open(partial, "w") as fh:
                 json.dump({"fn" if use_fn else "tf": results}, fh, indent=1)

@@ -16,6 +16,8 @@ skipped; matplotlib is a stub that draws nothing.
 
 Interpreters: ``--tf-python`` (default ``~/.cache/fn/tfref/bin/python``) and ``--fn-python``
 (default ``.venv-test/bin/python`` of this checkout, with ``python/`` on ``PYTHONPATH``).
+With ``--fn-run`` the fn side runs the cells unchanged under ``python -m fn.run`` (``import
+tensorflow`` is fn), as an unmodified TensorFlow program would run.
 """
 from __future__ import annotations
 
@@ -190,19 +192,22 @@ for i, src in enumerate(cells):
 '''
 
 
-def run_backend(python: str, backend: str, cells: list, timeout: int, env: dict) -> dict:
+def run_backend(python: str, backend: str, cells: list, timeout: int, env: dict,
+                fn_run: bool = False) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         spec = os.path.join(tmp, "spec.json")
         out = os.path.join(tmp, "out.jsonl")
         kernel = os.path.join(tmp, "kernel.py")
         with open(spec, "w") as f:
-            json.dump([cells, backend, out, timeout], f)
+            # Under `python -m fn.run` the cells keep `import tensorflow`: no rewriting.
+            json.dump([cells, "fn-run" if fn_run else backend, out, timeout], f)
         with open(kernel, "w") as f:
             f.write(_KERNEL)
         work = os.path.join(tmp, "cwd")
         os.mkdir(work)
         try:
-            proc = subprocess.run([python, kernel, spec], cwd=work, env=env, capture_output=True,
+            head = [python, "-m", "fn.run"] if fn_run else [python]
+            proc = subprocess.run(head + [kernel, spec], cwd=work, env=env, capture_output=True,
                                   text=True, timeout=timeout * 4 + 600)
         except subprocess.TimeoutExpired as e:
             proc = subprocess.CompletedProcess(e.cmd, -9, "", "timed out")
@@ -279,7 +284,8 @@ def diff_notebook(path: str, args, envs: dict) -> dict:
                 with open(cache) as f:
                     res[b] = {int(k) if k.isdigit() else k: v for k, v in json.load(f).items()}
                 continue
-        res[b] = run_backend(py, b, runnable, args.timeout, envs[b])
+        res[b] = run_backend(py, b, runnable, args.timeout, envs[b],
+                             fn_run=b == "fn" and getattr(args, "fn_run", False))
         if cache and "crash" not in res[b]:
             os.makedirs(args.cache, exist_ok=True)
             with open(cache, "w") as f:
@@ -308,6 +314,8 @@ def main(argv=None) -> int:
     p.add_argument("--timeout", type=int, default=120, help="seconds per cell")
     p.add_argument("--cache", default=os.path.expanduser("~/.cache/fn/nb_diff"),
                    help="where TensorFlow's outputs are kept between runs ('' to disable)")
+    p.add_argument("--fn-run", action="store_true",
+                   help="run fn's side unchanged under `python -m fn.run` (import tensorflow is fn)")
     p.add_argument("--show", action="store_true", help="print the differing cells")
     p.add_argument("--json", help="write the full report here")
     args = p.parse_args(argv)

@@ -2,6 +2,7 @@
 convolution, pooling, bias, softmax, losses and normalisation (NHWC layout; float32 runs on oneDNN)."""
 
 from fn._distribute.losses import compute_average_loss, scale_regularization_loss
+from fn._ops.ctc_ops import ctc_loss
 from fn._ops.math_ops import elu, relu, relu6, sigmoid, softplus, tanh
 from fn._ops.nn_ops import (
     avg_pool2d,

@@ -364,3 +364,6 @@ def _relax(invariants: List[Any], body_shapes: List[Any]) -> Optional[List[Any]]
         changed = changed or new != inv
         out.append(new)
     return out if changed else None
+
+
+structure.IteratorSpec._symbolic_iterator = SymbolicIterator

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any, List, Optional as PyOptional
 
-from fn import _core, errors, nest
-from fn._ops.array_ops import constant, convert_to_tensor, zeros
+from fn import _core, errors
+from fn._data import structure
+from fn._ops.array_ops import constant, zeros
 from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import bool_
 from fn.types.experimental import TraceType
@@ -24,8 +25,8 @@ class OptionalSpec(TraceType):
         return self._element_spec
 
     def _leaves(self) -> List[Any]:
-
-        return [] if self._element_spec is None else nest.flatten(self._element_spec)
+        # tf.data's nesting (TF builds Optionals with it): a None component has no tensor.
+        return structure.flatten(self._element_spec)
 
     def _component_specs(self) -> List[Any]:
 
@@ -36,7 +37,7 @@ class OptionalSpec(TraceType):
 
     def _fn_from_components(self, components: List[Any]) -> "Optional":
 
-        value = None if self._element_spec is None else nest.pack_sequence_as(self._element_spec, components[1:])
+        value = structure.pack(self._element_spec, components[1:])
         return Optional(components[0], value, self._element_spec)
 
     def is_subtype_of(self, other: Any) -> bool:
@@ -61,6 +62,8 @@ class OptionalSpec(TraceType):
 class Optional:
     """``tf.experimental.Optional``: ``from_value(v)`` holds ``v``; ``empty(spec)`` holds nothing."""
 
+    _fn_is_optional = True   # a composite leaf of tf.data elements (structure.is_composite)
+
     def __init__(self, has_value: Any, value: Any, element_spec: Any) -> None:
         self._has_value = has_value
         self._value = value
@@ -70,22 +73,15 @@ class Optional:
     def from_value(value: Any) -> "Optional":
         """An Optional holding ``value`` (a nested structure of tensors)."""
 
-        def to_tensor(x: Any) -> Any:
-            return x if _core.is_tensor(x) else convert_to_tensor(x)
-
-        value = nest.map_structure(to_tensor, value)
-        spec = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), value)
-        return Optional(constant(True), value, spec)
+        value = structure.normalize_element(value)   # TF's normalize_element: lists are tensors
+        return Optional(constant(True), value, structure.spec_from_value(value))
 
     @staticmethod
     def empty(element_spec: Any) -> "Optional":
         """An Optional holding no value of structure ``element_spec``."""
 
-        value = None
-        if element_spec is not None:
-            value = nest.map_structure(
-                lambda s: zeros([d or 0 for d in s.shape.as_list()], s.dtype), element_spec
-            )
+        value = structure.pack(element_spec, [zeros([d or 0 for d in s.shape.as_list()], s.dtype)
+                                              for s in structure.flatten(element_spec)])
         return Optional(constant(False), value, element_spec)
 
     @property
@@ -104,7 +100,7 @@ class Optional:
 
     def __fn_composite__(self) -> tuple:
 
-        leaves = [] if self._element_spec is None else nest.flatten(self._value)
+        leaves = structure.flatten(self._value)
         return OptionalSpec(self._element_spec), [self._has_value] + leaves
 
     def __repr__(self) -> str:

@@ -155,11 +155,12 @@ def _generator_spec(output_types: Any, output_shapes: Any, output_signature: Any
         if output_shapes is not None:
             raise TypeError("The `output_shapes` argument can not be used together with the "
                             "`output_signature` argument.")
+        from fn._data.optional import OptionalSpec
         from fn._ragged import RaggedTensorSpec
         from fn._sparse.sparse_tensor import SparseTensorSpec
         for s in structure.flatten(output_signature):
             # (ExtensionType specs flatten to TensorSpecs)
-            if not isinstance(s, (TensorSpec, RaggedTensorSpec, SparseTensorSpec)):
+            if not isinstance(s, (TensorSpec, RaggedTensorSpec, SparseTensorSpec, OptionalSpec)):
                 raise TypeError(f"`output_signature` must contain objects that are subclass of "
                                 f"`fn.TypeSpec` but found {type(s)} which is not.")
         return output_signature
@@ -263,7 +264,13 @@ class GeneratorDataset(Dataset):
         return structure.pack(spec, out)
 
     def _composite(self, value: Any, v: Any, s: Any) -> Any:
-        """A ragged or sparse component: it must be yielded as one (TF converts no lists to them)."""
+        """A ragged, sparse or Optional component: it must be yielded as one (TF converts no lists
+        to them)."""
+        from fn._data.optional import Optional, OptionalSpec
+        if isinstance(s, OptionalSpec):
+            if not isinstance(v, Optional) or OptionalSpec(v.element_spec) != s:
+                raise self._mismatch(value, structure.spec_text(self._element_spec))
+            return v
         if not structure.is_composite(v) or structure.spec_of(v).dtype != s.dtype or \
                 not v.shape.is_compatible_with(s.shape):
             raise self._mismatch(value, structure.spec_text(self._element_spec))

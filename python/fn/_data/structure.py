@@ -18,6 +18,31 @@ from fn.types.experimental import TraceType
 
 # ---------------------------------------------------------------- nesting
 
+class NoneTensorSpec(TraceType):
+    """``tf.NoneTensorSpec``: the spec of a ``None`` component of an element (TF's NoneTensor).
+    It has no component tensors: ``None`` nests as an empty structure (no leaves), so it passes
+    through slicing, batching, map functions and iterators unchanged."""
+
+    def is_subtype_of(self, other: Any) -> bool:
+        return isinstance(other, NoneTensorSpec)
+
+    def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional[Any]:
+        return self if all(isinstance(o, NoneTensorSpec) for o in others) else None
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, NoneTensorSpec)
+
+    def __hash__(self) -> int:
+        return hash("NoneTensorSpec")
+
+    def __repr__(self) -> str:
+        return "NoneTensorSpec()"
+
+
+def _is_none(x: Any) -> bool:
+    return x is None or isinstance(x, NoneTensorSpec)
+
+
 def is_structure(x: Any) -> bool:
     """Tuples (and namedtuples) and dicts nest; everything else, lists included, is a leaf."""
     return isinstance(x, (tuple, dict))
@@ -49,6 +74,8 @@ def flatten(x: Any) -> List[Any]:
         for k in sorted(x):
             out.extend(flatten(x[k]))
         return out
+    if _is_none(x):
+        return []
     return [x]
 
 
@@ -60,6 +87,8 @@ def pack(structure: Any, flat: Sequence[Any]) -> Any:
 
 
 def _pack(s: Any, it: Any) -> Any:
+    if _is_none(s):
+        return None
     if _is_extension(s):
         spec = _extension_spec(s)
         items = [next(it) for _ in spec._component_specs()]
@@ -82,6 +111,8 @@ def map_structure(fn: Callable[[Any], Any], x: Any) -> Any:
 def map_specs(tensor_fn: Callable[[TensorSpec], Any], extension_fn: Callable[[Any], Any], spec: Any) -> Any:
     """An element spec with each TensorSpec mapped by ``tensor_fn`` and each ExtensionType spec
     by ``extension_fn`` (batching and unbatching use the spec's own rules)."""
+    if _is_none(spec):
+        return NoneTensorSpec()
     if _is_extension(spec):
         return extension_fn(spec)
     if isinstance(spec, tuple):
@@ -125,6 +156,8 @@ def unbatched_spec(spec: Any) -> Any:
 
 
 def same_structure(a: Any, b: Any) -> bool:
+    if _is_none(a) or _is_none(b):
+        return _is_none(a) and _is_none(b)
     if isinstance(a, tuple) or isinstance(b, tuple):
         return (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
                 and all(same_structure(x, y) for x, y in zip(a, b)))
@@ -137,10 +170,10 @@ def same_structure(a: Any, b: Any) -> bool:
 # ---------------------------------------------------------------- values and specs
 
 def is_composite(value: Any) -> bool:
-    """A SparseTensor or RaggedTensor leaf (kept as is; its spec is its own TypeSpec)."""
+    """A SparseTensor, RaggedTensor or Optional leaf (kept as is; its spec is its own TypeSpec)."""
     from fn._ragged import RaggedTensor
     from fn._sparse.sparse_tensor import SparseTensor
-    return isinstance(value, (SparseTensor, RaggedTensor))
+    return isinstance(value, (SparseTensor, RaggedTensor)) or getattr(type(value), "_fn_is_optional", False)
 
 
 def to_tensor(value: Any, dtype: Any = None) -> Any:
@@ -162,12 +195,38 @@ def normalize_element(element: Any) -> Any:
 def spec_of(tensor: Any) -> Any:
     if is_composite(tensor):
         from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+        if getattr(type(tensor), "_fn_is_optional", False):
+            return tensor.__fn_composite__()[0]   # its OptionalSpec
         return SparseTensorSpec.from_value(tensor) if isinstance(tensor, SparseTensor) else tensor._type_spec
     return TensorSpec(tensor.shape, tensor.dtype)
 
 
 def spec_from_value(element: Any) -> Any:
-    return map_structure(spec_of, element)
+    return _none_specs(map_structure(spec_of, element))
+
+
+def none_as_python(spec: Any) -> Any:
+    """``spec`` with each ``NoneTensorSpec`` as ``None`` (what a traced function receives)."""
+    if _is_none(spec):
+        return None
+    if isinstance(spec, tuple):
+        items = [none_as_python(v) for v in spec]
+        return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
+    if isinstance(spec, dict):
+        return type(spec)((k, none_as_python(v)) for k, v in spec.items())
+    return spec
+
+
+def _none_specs(spec: Any) -> Any:
+    """``spec`` with its ``None`` components as ``NoneTensorSpec()`` (as TF prints them)."""
+    if spec is None:
+        return NoneTensorSpec()
+    if isinstance(spec, tuple):
+        items = [_none_specs(v) for v in spec]
+        return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
+    if isinstance(spec, dict):
+        return type(spec)((k, _none_specs(v)) for k, v in spec.items())
+    return spec
 
 
 def _composite_spec(s: Any) -> bool:
@@ -223,17 +282,26 @@ def spec_text(spec: Any) -> str:
 
 def _spec_key(spec: Any) -> Any:
     """A hashable description of a nested spec (names left out, as TF's DatasetSpec does)."""
+    if _is_none(spec):
+        return ("None",)
     if isinstance(spec, tuple):
         return (type(spec).__name__,) + tuple(_spec_key(s) for s in spec)
     if isinstance(spec, dict):
         return ("dict",) + tuple((k, _spec_key(spec[k])) for k in sorted(spec))
+    if not _has_dtype(spec):   # an OptionalSpec: compared as a whole
+        return ("spec", spec)
     return (spec.dtype.name, spec.shape)
+
+
+def _has_dtype(spec: Any) -> bool:
+    return hasattr(spec, "dtype") and hasattr(spec, "shape")
 
 
 def _spec_subtype(a: Any, b: Any) -> bool:
     if not same_structure(a, b):
         return False
-    return all(x.dtype == y.dtype and x.shape.is_subtype_of(y.shape) for x, y in zip(flatten(a), flatten(b)))
+    return all(x.dtype == y.dtype and x.shape.is_subtype_of(y.shape) if _has_dtype(x) and _has_dtype(y) else x == y
+               for x, y in zip(flatten(a), flatten(b)))
 
 
 def _spec_supertype(a: Any, b: Any) -> Optional[Any]:
@@ -241,6 +309,11 @@ def _spec_supertype(a: Any, b: Any) -> Optional[Any]:
         return None
     out = []
     for x, y in zip(flatten(a), flatten(b)):
+        if not (_has_dtype(x) and _has_dtype(y)):
+            if x != y:
+                return None
+            out.append(x)
+            continue
         if x.dtype != y.dtype:
             return None
         if x.shape.rank != y.shape.rank:
@@ -250,7 +323,7 @@ def _spec_supertype(a: Any, b: Any) -> Optional[Any]:
         else:
             shape = TensorShape([d if d == e else None for d, e in zip(x.shape.as_list(), y.shape.as_list())])
         out.append(TensorSpec(shape, x.dtype))
-    return pack(a, out)
+    return _none_specs(pack(a, out))
 
 
 # ---------------------------------------------------------------- trace types
@@ -315,9 +388,11 @@ class IteratorSpec(_HandleSpec):
 
     _label = "IteratorSpec"
 
+    # fn._data.iterator_ops (which imports this module) sets its SymbolicIterator class here.
+    _symbolic_iterator: Any = None
+
     def _fn_from_components(self, components: List[Any]) -> Any:
-        from fn._data.iterator_ops import SymbolicIterator
-        return SymbolicIterator(components[0], self._element_spec)
+        return IteratorSpec._symbolic_iterator(components[0], self._element_spec)
 
     def __repr__(self) -> str:
         return f"IteratorSpec({spec_text(self._element_spec)},)"

@@ -26,13 +26,19 @@ def _to_output(value: Any) -> Any:
     if value is None:
         raise ValueError("The function passed to a fn.data transformation must return a value "
                          "(it returned None).")
+    return _component(value)
+
+
+def _component(value: Any) -> Any:
+    if value is None:   # a None component (TF's NoneTensor) stays None
+        return None
     if structure._is_extension(value):
         return value
     if isinstance(value, tuple):
-        items = [_to_output(v) for v in value]
+        items = [_component(v) for v in value]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     if isinstance(value, dict):
-        out = {k: _to_output(v) for k, v in value.items()}
+        out = {k: _component(v) for k, v in value.items()}
         return out if type(value) is dict else type(value)(out)   # OrderedDict stays one
     if isinstance(value, list):
         if any(_core.is_tensor(v) for v in value):
@@ -74,10 +80,11 @@ class TracedFunction:
         fname = getattr(func, "__name__", "fn")
         self._function = Function(traced, name=f"{name}_{fname}".replace("<", "_").replace(">", "_"),
                                   autograph=False)
-        input_spec = _plain_dicts(input_spec)   # fn.function nests plain dicts (OrderedDicts too)
+        # fn.function nests plain dicts (OrderedDicts too); a None component is a Python None.
+        input_spec = structure.none_as_python(_plain_dicts(input_spec))
         specs = tuple(input_spec) if self._unpack else (input_spec,)
         self._concrete = self._function.get_concrete_function(*specs)
-        self.output_spec = structure.map_structure(structure.spec_of, traced_structure[0])
+        self.output_spec = structure.spec_from_value(traced_structure[0])
         self._flat_specs = structure.flatten(self.output_spec)
 
     def __call__(self, element: Any) -> Any:

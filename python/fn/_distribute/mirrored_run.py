@@ -16,6 +16,7 @@ from fn import nest
 from fn._distribute import context as _context
 from fn._distribute.values import DistributedValues, Mirrored, PerReplica
 from fn._function import function as _function
+from fn._state.variables import Variable
 
 
 def select_replica(replica_id: int, structured: Any) -> Any:
@@ -23,7 +24,8 @@ def select_replica(replica_id: int, structured: Any) -> Any:
     becomes its ``replica_id``-th value (TF's ``distribute_utils.select_replica``)."""
 
     def get(x: Any) -> Any:
-        if isinstance(x, DistributedValues):
+        # A distributed variable is handled by the replica itself (its handle is the replica's).
+        if isinstance(x, DistributedValues) and not isinstance(x, Variable):
             return x._values[replica_id]
         return x
 

@@ -16,6 +16,7 @@ import threading
 from typing import Any, Tuple
 
 from fn._distribute import context as _context
+from fn._distribute.values import Mirrored
 from fn._state.variables import ResourceVariable, Variable
 
 _creating = threading.local()
@@ -33,8 +34,9 @@ def _replica_index(var: "MirroredVariable") -> int:
     return 0
 
 
-class MirroredVariable(ResourceVariable):
-    """A variable with one copy per local replica, kept in sync (TF's ``MirroredVariable``)."""
+class MirroredVariable(ResourceVariable, Mirrored):
+    """A variable with one copy per local replica, kept in sync (TF's ``MirroredVariable``: a
+    ``tf.Variable`` and a ``Mirrored`` ``tf.distribute.DistributedValues``)."""
 
     _mirrored_values: Tuple[Variable, ...]
 
@@ -52,7 +54,7 @@ class MirroredVariable(ResourceVariable):
         return self._mirrored_values
 
     @property
-    def _values(self) -> Tuple[Variable, ...]:
+    def _values(self) -> Tuple[Variable, ...]:  # type: ignore[override]
         return self._mirrored_values
 
     @property
@@ -124,7 +126,11 @@ def mirror(variable: Variable, num_replicas: int) -> None:
             )
     finally:
         _creating.active = False
-    for c in copies:
+    from fn._tf_compat._variable_enums import VariableSynchronization
+
+    for c in copies + [variable]:
         c._distribute_strategy = variable._distribute_strategy
+        if c.synchronization == VariableSynchronization.AUTO:  # TF: AUTO is ON_WRITE when mirrored
+            c._synchronization = VariableSynchronization.ON_WRITE
     variable.__class__ = MirroredVariable
     variable._mirrored_values = tuple(copies)  # type: ignore[attr-defined]

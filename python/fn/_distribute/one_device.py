@@ -176,7 +176,15 @@ class MirroredExtended(StrategyExtended):
     ) -> List[Any]:
         if self._num_local_replicas == 1:
             return super()._batch_reduce_to(reduce_op, pairs, options)
-        return [mirrored_run.reduce_per_replica(reduce_op, v, self._num_local_replicas) for v, _ in pairs]
+        # TF's CrossDeviceOps.batch_reduce makes a plain value a one-value PerReplica, whose
+        # reduction is the value itself (whatever the op): the same tensor in every replica, e.g.
+        # a gradient computed outside `run`, is not summed over replicas.
+        return [
+            mirrored_run.reduce_per_replica(reduce_op, v, self._num_local_replicas)
+            if isinstance(v, DistributedValues)
+            else v
+            for v, _ in pairs
+        ]
 
     def _batch_gather_to(
         self, value_destination_pairs: Sequence[Tuple[Any, Any]], axis: int, options: Any = None

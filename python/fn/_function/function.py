@@ -78,6 +78,16 @@ def _next_trace_id() -> int:
         return _trace_counter[0]
 
 
+def _plain_dicts(value: Any) -> Any:
+    """An input_signature with its mappings as plain dicts (a Keras ``TrackedDict`` of specs
+    nests like the dict it is, as in TF's nest)."""
+    if isinstance(value, dict):
+        return {k: _plain_dicts(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return type(value)(_plain_dicts(v) for v in value) if type(value) in (list, tuple) else value
+    return value
+
+
 class Function(_core.FunctionBase):
     """A Python function traced into graphs per input signature (``tf.types.experimental.PolymorphicFunction``,
     what ``tf.function`` returns). Calls with a cached trace type run the graph from C++."""
@@ -106,7 +116,7 @@ class Function(_core.FunctionBase):
         self._signature = _Signature(python_function, skip_first=_bound_self is not None)
         if input_signature is not None and not isinstance(input_signature, (tuple, list)):
             raise TypeError(f"input_signature must be either a tuple or a list, got {type(input_signature)}.")
-        self._input_signature = None if input_signature is None else tuple(input_signature)
+        self._input_signature = None if input_signature is None else tuple(_plain_dicts(input_signature))
         if (
             self._input_signature is not None
             and self._signature.var_positional is None

@@ -219,8 +219,9 @@ def shape_n(input: Any, out_type: Any = None, name: Optional[str] = None) -> lis
 def size(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
     """``tf.size``: the number of elements as a scalar int32 tensor."""
     out_type = as_dtype(out_type or "int32")
-    if getattr(type(input), "_fn_is_sparse", False):  # a SparseTensor: its dense_shape (TF's)
-        return cast(input.dense_shape, out_type, name)
+    if getattr(type(input), "_fn_is_sparse", False):  # a SparseTensor: the product of its dense_shape (TF's)
+        dims = cast(input.dense_shape, out_type)
+        return _execute("Prod", [dims, convert_to_tensor(np.int32(0))], {"keep_dims": False}, name or "Size")
     input = convert_to_tensor(input)
     static = _static_shape(input)
     if static is not None:

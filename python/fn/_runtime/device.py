@@ -80,6 +80,13 @@ def mark_runtime_initialized() -> None:
     _runtime_state["initialized"] = True
 
 
+def reset_runtime() -> None:
+    """A fresh runtime (TF's ``context._reset_context``, for tests): the virtual-device
+    configuration is dropped and can be set again."""
+    _runtime_state["cpu_config"] = None
+    _runtime_state["initialized"] = False
+
+
 def get_logical_device_configuration(device: PhysicalDevice) -> Optional[List[LogicalDeviceConfiguration]]:
     """``tf.config.get_logical_device_configuration``."""
     if device not in list_physical_devices():

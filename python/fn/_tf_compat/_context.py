@@ -5,6 +5,7 @@ per-op kernel cache, so ``async_wait`` and ``clear_kernel_cache`` have nothing t
 from __future__ import annotations
 
 from fn import _core
+from fn._runtime.device import reset_runtime
 
 
 class _Context:
@@ -33,3 +34,12 @@ def executing_eagerly() -> bool:
 
 def async_wait() -> None:
     """Eager ops in fn complete before they return: nothing is pending."""
+
+
+def _reset_context() -> None:
+    """``context._reset_context()`` (TF's test helper): a new eager context, whose logical devices
+    are not configured yet (Keras' distribute tests then split the CPU into two)."""
+    import gc
+
+    gc.collect()
+    reset_runtime()

@@ -31,4 +31,13 @@ from fn._tf_compat._distribute_names import TPUStrategy
 
 from fn._public import export as _export
 
+# tf.types.experimental.distributed (attached here: fn.types sits below fn._distribute).
+import fn.types.experimental as _types_experimental
+from fn._distribute import types as _distributed_types
+
+_types_experimental.distributed = _distributed_types  # type: ignore[attr-defined]
+_types_namespace = vars(_types_experimental)
+_types_namespace["__all__"] = sorted(set(_types_namespace["__all__"]) | {"distributed"})
+_export(_types_namespace)
+
 _export(globals())

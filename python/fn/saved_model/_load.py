@@ -9,7 +9,7 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-from fn import _core, errors
+from fn import _core, errors, nest
 from fn._function.function import ConcreteFunction, FuncGraph
 from fn._state.module import Module
 from fn._state.variables import Variable
@@ -36,6 +36,8 @@ class _LoadedFunction:
         self._input_signature = input_signature
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not self._concretes:   # saved before it was ever traced
+            raise ValueError("Found zero restored functions for caller function.")
         problems = []
         for c in self._concretes:
             try:
@@ -76,11 +78,28 @@ class _SignatureFunction:
 
     def _entries(self) -> List[Any]:
         """(name, spec, keyword) per tensor input: the positional TensorSpecs, then keyword ones
-        (a keyword-only parameter whose default is a tensor is an input too, as in TF)."""
+        (a keyword-only parameter whose default is a tensor is an input too, as in TF). A nested
+        argument's specs are named as TF's placeholders are: ``inputs``, ``inputs_1``, ..."""
         c = self._concrete
-        out = [(v.name or n, v, False) for n, v in zip(c._arg_names, c._pos_values) if isinstance(v, TensorSpec)]
-        out += [(v.name or k, v, True) for k, v in c._kw_values.items() if isinstance(v, TensorSpec)]
+        out: List[Any] = []
+        for names, kw in ((zip(c._arg_names, c._pos_values), False), (c._kw_values.items(), True)):
+            for n, v in names:
+                leaves = [x for x in nest.flatten(v) if isinstance(x, TensorSpec)]
+                out += [(x.name or (n if k == 0 else f"{n}_{k}"), x, kw) for k, x in enumerate(leaves)]
         return out
+
+    def _pack(self, given: Dict[str, Any]) -> Any:
+        """The concrete function's (args, kwargs) with each TensorSpec leaf replaced by the value
+        given under its signature name."""
+        values = iter(given[n] for n, _, _ in self._entries())
+
+        def fill(v: Any) -> Any:
+            flat = [next(values) if isinstance(x, TensorSpec) else x for x in nest.flatten(v)]
+            return nest.pack_sequence_as(v, flat)
+
+        c = self._concrete
+        args = [fill(v) for v in c._pos_values]
+        return args, {k: fill(v) for k, v in c._kw_values.items()}
 
     def _specs(self) -> List[Any]:
         return [spec for _, spec, _ in self._entries()]
@@ -112,14 +131,17 @@ class _SignatureFunction:
         missing = [n for n in names if n not in given]
         if missing:
             raise TypeError(f"signature_wrapper missing required arguments: {', '.join(missing)}.")
-        entries = self._entries()
-        values = [given[n] for n, _, kw in entries if not kw]
-        keywords = {n: given[n] for n, _, kw in entries if kw}
-        return self._named(self._concrete(*values, **keywords), lambda t: t)
+        args, keywords = self._pack(given)
+        return self._named(self._concrete(*args, **keywords), lambda t: t)
 
     @property
     def inputs(self) -> List[Any]:
         return self._specs()
+
+
+def _pairs(signatures: Any) -> List[Any]:
+    """The saved signatures in order (a dict in files written before they kept their order)."""
+    return list(signatures.items()) if isinstance(signatures, dict) else [tuple(p) for p in signatures]
 
 
 def _load_concrete(record: Dict[str, Any], blobs: List[bytes], objects: List[Any]) -> ConcreteFunction:
@@ -225,6 +247,6 @@ def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
     root = objects[0]
     if isinstance(root, _UserObject):
         object.__setattr__(
-            root, "signatures", {k: _SignatureFunction(concretes[i]) for k, i in header["signatures"].items()}
+            root, "signatures", {k: _SignatureFunction(concretes[i]) for k, i in _pairs(header["signatures"])}
         )
     return root

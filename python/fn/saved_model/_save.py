@@ -73,8 +73,28 @@ def _keras_default_signature(obj: Any) -> Any:
     (its inputs' specs, as TF's SavedModel takes it), or None when the model is not built."""
     try:
         return obj._default_save_signature
-    except (AttributeError, ValueError, KeyError):
+    except Exception:  # TF lists an attribute whose getter raises as absent
         return None
+
+
+def _valid_signature(c: ConcreteFunction) -> bool:
+    """TF's ``_valid_signature``: a signature needs outputs, all of them tensors."""
+    outs = _flat(c.structured_outputs) if c.structured_outputs is not None else []
+    return bool(outs) and all(_core.is_tensor(t) for t in outs)
+
+
+def _find_function_to_export(obj: Any) -> Any:
+    """The default ``serving_default`` when ``signatures`` is not given (TF's
+    ``find_function_to_export``): a Keras model's ``_default_save_signature`` when it has one,
+    else the root's one function with an ``input_signature`` whose concrete function can be a
+    signature (it returns tensors), else none."""
+    if _is_keras_model(obj):
+        default = _keras_default_signature(obj)
+        if isinstance(default, Function):
+            return default
+    candidates = [c for c in (f.get_concrete_function() for _, f in _functions_of(obj)
+                              if f._input_signature is not None) if _valid_signature(c)]
+    return candidates[0] if len(candidates) == 1 else None
 
 
 def _is_keras_model(obj: Any) -> bool:
@@ -238,11 +258,7 @@ def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None)
                 ]
             )
     if signatures is None:
-        candidates = [f for _, f in _functions_of(obj) if f._input_signature is not None]
-        if len(candidates) == 1:
-            signatures = candidates[0]
-        elif not candidates and _is_keras_model(obj):
-            signatures = _keras_default_signature(obj)
+        signatures = _find_function_to_export(obj)
     if signatures is not None and not isinstance(signatures, dict):
         signatures = {"serving_default": signatures}
     sigs = {key: saver.concrete(_signature_concrete(value, key)) for key, value in (signatures or {}).items()}
@@ -261,6 +277,8 @@ def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None)
     _checkpoint_io.write(os.path.join(export_dir, "variables", "variables"), tensors, graph)
     _format.write(
         export_dir,
-        {"nodes": kinds, "functions": saver.functions, "attached": attached, "signatures": sigs},
+        # signatures as [key, function] pairs: the header's dicts are written with sorted keys,
+        # and the loaded `signatures` keep the order they were given in (as TF's).
+        {"nodes": kinds, "functions": saver.functions, "attached": attached, "signatures": list(sigs.items())},
         saver.blobs,
     )
