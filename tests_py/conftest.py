@@ -29,8 +29,14 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "tf_oracle: behaviour test that also runs under TensorFlow 2.21 (--against-tf)")
     config.addinivalue_line("markers", "fn_only: test of fn's own additions (skipped under TF)")
     config.addinivalue_line(
-        "markers", "avx512_bits: expected bits recorded from TF 2.21 on an AVX-512 host (TF's own differ "
-                   "on other CPUs; fn gives them everywhere)")
+        "markers", "tf_onednn: expectation is TF 2.21's with its oneDNN kernels (TF's default on AVX-512 "
+                   "CPUs, TF_ENABLE_ONEDNN_OPTS=1 elsewhere); under TF skipped when they are off")
+    config.addinivalue_line(
+        "markers", "tf_eigen: expectation is TF 2.21's without oneDNN (its Eigen kernels: TF's default on "
+                   "CPUs without AVX-512); under TF skipped when oneDNN is on")
+    config.addinivalue_line(
+        "markers", "avx512_bits: expected bits recorded from TF 2.21 on an AVX-512 CPU (oneDNN sums in 16 "
+                   "lanes there, 8 elsewhere; fn gives these bits everywhere)")
     if config.getoption("--against-tf"):
         os.environ["FN_TEST_BACKEND"] = "tf"
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -52,18 +58,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not against_tf():
         return
     skip = pytest.mark.skip(reason="tests fn's own additions, not TensorFlow behaviour")
-    isa = pytest.mark.skip(reason="expected bits are TF's on AVX-512; TF's differ on this CPU (no avx512f)")
-    avx512 = _cpu_has("avx512f")
+    onednn = _tf_onednn_enabled()
+    skips = {
+        "tf_onednn": (not onednn, "TF's oneDNN kernels are off on this CPU (set TF_ENABLE_ONEDNN_OPTS=1)"),
+        "tf_eigen": (onednn, "TF runs its oneDNN kernels here; the expectation is its Eigen kernels'"),
+        "avx512_bits": (not _cpu_has("avx512f"), "expected bits are TF's on an AVX-512 CPU (no avx512f here)"),
+    }
     for item in items:
         if "fn_only" in item.keywords:
             item.add_marker(skip)
-        elif "avx512_bits" in item.keywords and not avx512:
-            item.add_marker(isa)
+            continue
+        for marker, (off, reason) in skips.items():
+            if marker in item.keywords and off:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def _tf_onednn_enabled() -> bool:
+    # TF runs oneDNN ("Mkl") kernels by default only on CPUs with AVX-512; they differ from its Eigen
+    # kernels in bits, NaN handling of fused activations, kernel names in messages and supported attrs.
+    from tensorflow.python.util import _pywrap_util_port
+
+    return bool(_pywrap_util_port.IsMklEnabled())
 
 
 def _cpu_has(flag: str) -> bool:
-    # oneDNN inside TF picks its kernels by ISA: softmax sums in 16 lanes with AVX-512, 8 without,
-    # and its fused relu maps NaN to 0 only with AVX-512.
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as f:
             return any(line.startswith("flags") and flag in line.split() for line in f)

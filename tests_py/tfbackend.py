@@ -25,3 +25,15 @@ def fn_import_root() -> str:
 
 
 __all__ = ["tf", "IS_TF", "fn_import_root"]
+
+
+def disable_numpy_behavior(tnp) -> None:
+    """Undoes ``tnp.experimental_enable_numpy_behavior()`` for the test modules that follow: NumPy
+    promotion off, and under TF also NumPy-style slicing, which TF has no public switch for (it
+    stays on for the whole process, and later modules' ``__getitem__`` tests would see NumPy's
+    rules)."""
+    tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="off")
+    if IS_TF:
+        from tensorflow.python.framework import ops
+
+        ops._numpy_style_slicing = False

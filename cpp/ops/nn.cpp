@@ -1,6 +1,7 @@
 // Neural-network ops besides convolution: BiasAdd (+BiasAddGrad), Softmax / LogSoftmax (over
 // the last axis, with fn's SoftmaxGrad / LogSoftmaxGrad), MaxPool / AvgPool (NHWC, with
 // TensorFlow's MaxPoolGrad / AvgPoolGrad). float32 runs on oneDNN when the tensor is big enough.
+#include "kernels/direct/softmax.h"
 #include "kernels/onednn/pool.h"
 #include "kernels/onednn/softmax.h"
 #include "kernels/reference/pool.h"
@@ -152,13 +153,11 @@ EagerPtr softmax_grad_compute(const std::string& op, const EagerPtr& y, const Ea
   return float_kernel(op, {y, dy}, y->shape(), [&](auto tag, const std::vector<EagerPtr>& in, EagerTensor& o) {
     using T = decltype(tag);
     const T *yv = in[0]->template data<T>(), *dv = in[1]->template data<T>();
-    if constexpr (std::is_same<T, float>::value) {
-      if (onednn::softmax_worthwhile(rows, cols)) {
-        onednn::softmax_backward(yv, dv, o.template data<T>(), rows, cols, log);
-        return;
-      }
+    if constexpr (std::is_same<T, float>::value) {  // at every size: oneDNN's is its reference kernel on AVX2
+      direct::softmax_backward_f32(yv, dv, o.template data<T>(), rows, cols, log);
+    } else {
+      ref::softmax_backward(yv, dv, o.template data<T>(), rows, cols, log);
     }
-    ref::softmax_backward(yv, dv, o.template data<T>(), rows, cols, log);
   });
 }
 

@@ -69,7 +69,8 @@ bool exact_alone(int code) {
     case fused::kSub:
     case fused::kMul:
     case fused::kDiv:
-    case fused::kSquaredDiff: return true;
+    case fused::kSquaredDiff:
+    case fused::kPow: return true;  // ref::Pow alone too (no oneDNN kernel)
     default: return false;
   }
 }
@@ -79,7 +80,24 @@ struct Tail {
   int slot = -1;                        // the tail input that is the contraction's output
 };
 
-// The tail computed by node `e` over contraction `c`'s output, or slot -1 when `e` is not one.
+// A node that only relabels its input's dims (Squeeze, ExpandDims, Reshape of a static float32
+// tensor to a static shape): the elements keep their row-major order, so an elementwise tail over
+// its output is the same tail over its input's elements (fused::Operand rules index the flat
+// output). `tf.nn.conv1d` is ExpandDims -> Conv2D -> Squeeze: its bias and activation sit after
+// such a node.
+bool relabels(const Graph& g, const Node& n, int src) {
+  if ((n.op != "Squeeze" && n.op != "ExpandDims" && n.op != "Reshape") || !n.def || n.inputs.empty() ||
+      n.inputs[0].node != src || n.inputs[0].index != 0 || n.outputs.size() != 1 || !n.control_inputs.empty())
+    return false;
+  for (size_t k = 1; k < n.inputs.size(); ++k)
+    if (n.inputs[k].node == src) return false;
+  const TensorSpec &in = g.node(src).outputs[0], &out = n.outputs[0];
+  return out.dtype == DType::Float32 && out.shape.has_rank() && out.shape.num_elements() >= 0 &&
+         out.shape.num_elements() == in.shape.num_elements();
+}
+
+// The tail computed by node `e` over node `c`'s output (a contraction's, or a relabelling of it),
+// or slot -1 when `e` is not one.
 Tail tail_of(const Graph& g, int e, int c) {
   Tail t;
   const Node& en = g.node(e);
@@ -122,19 +140,24 @@ Tail tail_of(const Graph& g, int e, int c) {
 std::shared_ptr<Graph> fuse_epilogues_or_null(const Graph& g) {
   const int n = g.num_nodes();
   const Readers readers(g);
-  std::vector<int> tail_of_contraction(n, -1), contraction_of(n, -1);
+  std::vector<int> tail_of_contraction(n, -1), contraction_of(n, -1), relabel_of(n, -1);
   std::vector<Tail> tails(n);
   for (int c = 0; c < n; ++c) {
     const Node& cn = g.node(c);
     if (!readers.live[c] || !is_contraction(cn) || readers.uses[c] != 1 || readers.pinned[c] ||
         !cn.control_inputs.empty() || !cn.outputs[0].shape.has_rank() || cn.outputs[0].shape.num_elements() <= 0)
       continue;
-    int e = readers.consumer[c];
+    int e = readers.consumer[c], via = -1;
+    if (e >= 0 && relabels(g, g.node(e), c) && readers.uses[e] == 1 && !readers.pinned[e]) {
+      via = e;  // contraction -> Squeeze/Reshape -> tail: the tail runs on the contraction's output
+      e = readers.consumer[via];
+    }
     if (e < 0 || !g.node(e).control_inputs.empty()) continue;
-    Tail t = tail_of(g, e, c);
+    Tail t = tail_of(g, e, via >= 0 ? via : c);
     if (t.slot < 0) continue;
     tails[e] = std::move(t);
     contraction_of[e] = c;
+    relabel_of[e] = via;
     tail_of_contraction[c] = e;
   }
   bool any = false;
@@ -169,9 +192,19 @@ std::shared_ptr<Graph> fuse_epilogues_or_null(const Graph& g) {
     f.attrs.set("epilogue_bcast", t.bcast);
     f.attrs.set("epilogue_slot", static_cast<int64_t>(t.slot));
     f.attrs.set("epilogue_inputs", static_cast<int64_t>(extra));
-    f.outputs = copy.outputs;
+    const int via = relabel_of[i];
+    f.outputs = via >= 0 ? cn.outputs : copy.outputs;
     f.defined_at = cn.defined_at;
-    r.replace_outputs(i, {NodeOutput{r.target().add_node(std::move(f)), 0}});
+    NodeOutput result{r.target().add_node(std::move(f)), 0};
+    if (via >= 0) {  // the relabelling again, now of the fused result
+      Node v = g.node(via);
+      v.inputs = remapped[via];
+      v.inputs[0] = result;
+      v.name = copy.name + "/relabel";
+      v.outputs = copy.outputs;
+      result = NodeOutput{r.target().add_node(std::move(v)), 0};
+    }
+    r.replace_outputs(i, {result});
     return true;
   });
 }

@@ -19,6 +19,8 @@ UNARY = {
     "relu": (tf.nn.relu, lambda a: np.maximum(a, 0)),
     "tanh": (tf.tanh, np.tanh),
     "sigmoid": (tf.sigmoid, lambda a: 1 / (1 + np.exp(-a))),
+    "cube": (lambda t: t ** 3, lambda a: a ** 3),   # Pow by a constant (gelu's x ** 3)
+    "inv_square": (lambda t: t ** -2.0, lambda a: a ** -2.0),
 }
 BINARY = {
     "add": (lambda a, b: a + b, lambda a, b: a + b),

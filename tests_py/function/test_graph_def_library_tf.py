@@ -32,11 +32,11 @@ def _golden(name):
 
 def _flat_map_order():
     """fn's model of TF's library order, loaded from its file (runs under TF too: no fn import)."""
-    path = HERE.parents[1] / "python" / "fn" / "_function" / "graph_def_library.py"
+    path = HERE.parents[1] / "python" / "fn" / "_function" / "flat_map_order.py"
     spec = importlib.util.spec_from_file_location("_graph_def_library_model", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod._flat_map_order
+    return mod.flat_map_order
 
 
 def simple_relu(x):

@@ -27,7 +27,7 @@ def same(got, want):
     np.testing.assert_array_equal(got, np.array(want, np.float32))
 
 
-@pytest.mark.avx512_bits  # TF's fused Relu maps NaN to 0 on AVX-512 CPUs only
+@pytest.mark.tf_onednn  # TF's oneDNN post-op Relu maps NaN to 0; its Eigen fused Relu keeps NaN
 @pytest.mark.parametrize("add", ["bias_add", "add", "radd"])
 def test_matmul_bias_relu_maps_nan_to_zero(add):
     def f(x, b):
@@ -37,17 +37,17 @@ def test_matmul_bias_relu_maps_nan_to_zero(add):
     same(run(f, X, B), [0, INF, 0, 1.5, 0, 0.5])
 
 
-@pytest.mark.avx512_bits  # TF's fused Relu maps NaN to 0 on AVX-512 CPUs only
+@pytest.mark.tf_onednn  # TF's oneDNN post-op Relu maps NaN to 0; its Eigen fused Relu keeps NaN
 def test_matmul_2d_bias_relu():
     same(run(lambda x: tf.nn.relu(tf.matmul(x, W) + W), X), [0, INF, 0, 2, 0, 1])
 
 
-@pytest.mark.avx512_bits  # TF's fused Relu maps NaN to 0 on AVX-512 CPUs only
+@pytest.mark.tf_onednn  # TF's oneDNN post-op Relu maps NaN to 0; its Eigen fused Relu keeps NaN
 def test_matmul_bias_relu6_and_transpose_b():
     same(run(lambda x, b: tf.nn.relu6(tf.matmul(x, W, transpose_b=True) + b), X, B), [0, 6, 0, 1.5, 0, 0.5])
 
 
-@pytest.mark.avx512_bits  # TF's fused Relu maps NaN to 0 on AVX-512 CPUs only
+@pytest.mark.tf_onednn  # TF's oneDNN post-op Relu maps NaN to 0; its Eigen fused Relu keeps NaN
 @pytest.mark.parametrize("act", ["relu", "relu6"])
 def test_matmul_bias_relu_under_a_tape(act):
     w, b = tf.Variable(W), tf.Variable(B)
@@ -82,7 +82,7 @@ def test_eager_relu_keeps_nan():
     np.testing.assert_array_equal(np.asarray(tf.nn.relu(tf.matmul(X, W) + B)).ravel(), [NAN, INF, 0, 1.5, 0, 0.5])
 
 
-@pytest.mark.avx512_bits  # TF's fused Relu maps NaN to 0 on AVX-512 CPUs only
+@pytest.mark.tf_onednn  # TF's oneDNN post-op Relu maps NaN to 0; its Eigen fused Relu keeps NaN
 def test_conv_bias_relu_and_residual():
     conv = lambda x: tf.nn.conv2d(x, K, 1, "SAME")
     same(run(lambda x, b: tf.nn.relu(tf.nn.bias_add(conv(x), b)), XC, B), [0, INF, 0, 1.5, 0, 0.5])

@@ -6,7 +6,7 @@ import importlib
 import numpy as np
 import pytest
 
-from tfbackend import tf, IS_TF
+from tfbackend import tf, IS_TF, disable_numpy_behavior
 
 tnp = importlib.import_module("tensorflow.experimental.numpy" if IS_TF else "fn.experimental.numpy")
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.tf_oracle
 def numpy_behavior():
     tnp.experimental_enable_numpy_behavior()
     yield
-    tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="off")
+    disable_numpy_behavior(tnp)
 
 
 DTYPES = (np.int32, np.int64, np.float32, np.float64)

@@ -3,7 +3,7 @@ tf.function. The TF run proves that TensorFlow agrees with NumPy on each case li
 import numpy as np
 import pytest
 
-from tfbackend import tf, IS_TF
+from tfbackend import tf, IS_TF, disable_numpy_behavior
 
 import importlib
 tnp = importlib.import_module("tensorflow.experimental.numpy" if IS_TF else "fn.experimental.numpy")
@@ -17,7 +17,7 @@ def numpy_behavior():
     # on first. Promotion is switched off again so that other test modules see TF's default.
     tnp.experimental_enable_numpy_behavior()
     yield
-    tnp.experimental_enable_numpy_behavior(dtype_conversion_mode="off")
+    disable_numpy_behavior(tnp)
 
 A = np.arange(1, 13, dtype=np.float32).reshape(3, 4) / 4.0
 AI = np.arange(12, dtype=np.int32).reshape(3, 4)

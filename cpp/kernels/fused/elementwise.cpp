@@ -1,4 +1,4 @@
-// Fused elementwise kernel. Every op but tanh applies the reference functor (so a fused chain
+// Fused elementwise kernel. Every op but tanh and sigmoid (TensorFlow's Eigen formulas) applies the reference functor (so a fused chain
 // computes bit for bit what the unfused ops do); the tile loops are compiled for AVX-512, AVX2
 // and baseline x86-64 and picked at load time (target_clones).
 #pragma GCC optimize("no-math-errno", "no-trapping-math")  // lets sqrt and selects vectorise (no errno or FP
@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <unordered_map>
 
 #include "core/error.h"
@@ -37,6 +39,7 @@ int opcode_of(const std::string& tf_op) {
                                                              {"Maximum", kMax},
                                                              {"Minimum", kMin},
                                                              {"SquaredDifference", kSquaredDiff},
+                                                             {"Pow", kPow},
                                                              {"Cast", kCastBool},
                                                              {"Greater", kGreater},
                                                              {"GreaterEqual", kGreaterEqual},
@@ -69,6 +72,33 @@ __attribute__((always_inline)) inline float tanh1(float x) {
   q = q * x2 + 4.89352518554385e-03f;
   float r = p / q;
   return std::fabs(x) < 0.0004f ? x : r;
+}
+
+// Eigen's scalar_logistic_op<float>::packetOp, TensorFlow's CPU Sigmoid: exp(x) / (1 + exp(x))
+// from a degree-5 polynomial of exp(x / 2), squared. Multiplies and adds round separately, as in
+// TF's wheel (built without FMA; this file has -ffp-contract=off), and a denormal exp(x) flushed
+// to zero as TF's threads do (flush-to-zero mode): sigmoid(-100) is 0, as in TF. TF's bits.
+__attribute__((always_inline)) inline float sigmoid1(float v) {
+  const bool zero = v < -104.f;
+  float x = 16.6355324f < v ? 16.6355324f : v;  // pmin: a NaN stays NaN
+  x = x * 0.5f;
+  const float m = std::floor(x * 1.44269504088896341f + 0.5f);
+  float r = m * -0.693359375f + x;
+  r = m * 2.12194440e-4f + r;
+  const float r2 = r * r;
+  const float p_even = r2 * 4.1898667812347412109375e-2f + 0.49999141693115234375f;
+  const float p_odd = r2 * 8.33471305668354034423828125e-3f + 0.16666877269744873046875f;
+  float p = r * p_odd + p_even;
+  p = r2 * p + (r + 1.f);
+  float b = m + 127.f;  // pldexp_fast: 2^m as a float's exponent bits, clamped to [0, 255]
+  b = b < 0.f ? 0.f : b;
+  b = b > 255.f ? 255.f : b;
+  const uint32_t bits = static_cast<uint32_t>(static_cast<int32_t>(b)) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, sizeof scale);
+  float e = p * scale;
+  e = e * e;
+  return zero || e < std::numeric_limits<float>::min() ? 0.f : e / (1.f + e);
 }
 
 // An operand's elements for one tile: n values, or one value standing for all of them (a
@@ -105,6 +135,31 @@ __attribute__((always_inline)) inline void map2(Span a, Span b, float* y, int64_
   }
 }
 
+// Pow: a loop-invariant small integer exponent (x ** 3, its gradient's x ** 2) takes the
+// vectorisable product in double, as ref::Pow does for it; any other exponent is libm's powf.
+template <int N>
+__attribute__((always_inline)) inline void pow_n(Span a, float* y, int64_t n) {
+  map1(a, y, n, [](float v) { return ref::pow_small_int<N>(v); });
+}
+__attribute__((always_inline)) inline void pow_map(Span a, Span b, float* y, int64_t n) {
+  int e;
+  if (!b.one || !ref::small_int_exponent(*b.p, &e)) {
+    map2(a, b, y, n, [](float u, float v) { return ref::Pow::apply(u, v); });
+    return;
+  }
+  switch (e) {
+    case -4: pow_n<-4>(a, y, n); break;
+    case -3: pow_n<-3>(a, y, n); break;
+    case -2: pow_n<-2>(a, y, n); break;
+    case -1: pow_n<-1>(a, y, n); break;
+    case 0: pow_n<0>(a, y, n); break;
+    case 1: pow_n<1>(a, y, n); break;
+    case 2: pow_n<2>(a, y, n); break;
+    case 3: pow_n<3>(a, y, n); break;
+    default: pow_n<4>(a, y, n); break;
+  }
+}
+
 FN_MULTIVERSION
 void apply(int op, Span a, Span b, float* y, int64_t n) {
   switch (op) {
@@ -115,7 +170,7 @@ void apply(int op, Span a, Span b, float* y, int64_t n) {
     case kRsqrt: map1(a, y, n, [](float v) { return 1.f / std::sqrt(v); }); break;
     case kExp: map1(a, y, n, [](float v) { return ref::Exp::apply(v); }); break;
     case kTanh: map1(a, y, n, tanh1); break;
-    case kSigmoid: map1(a, y, n, [](float v) { return ref::Sigmoid::apply(v); }); break;
+    case kSigmoid: map1(a, y, n, sigmoid1); break;
     case kRelu: map1(a, y, n, [](float v) { return v > 0.f ? v : (v == v ? 0.f : v); }); break;
     case kReciprocal: map1(a, y, n, [](float v) { return 1.f / v; }); break;
     case kCastBool: map1(a, y, n, [](float v) { return v; }); break;
@@ -135,6 +190,7 @@ void apply(int op, Span a, Span b, float* y, int64_t n) {
         return d * d;
       });
       break;
+    case kPow: pow_map(a, b, y, n); break;
     default: break;  // validate() rejected it before any tile ran
   }
 }
@@ -265,6 +321,7 @@ void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, flo
 }
 
 void tanh(const float* x, float* y, int64_t n) { apply(kTanh, Span{x, false}, Span{nullptr, false}, y, n); }
+void sigmoid(const float* x, float* y, int64_t n) { apply(kSigmoid, Span{x, false}, Span{nullptr, false}, y, n); }
 
 }  // namespace fused
 }  // namespace fn

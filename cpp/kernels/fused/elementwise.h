@@ -28,7 +28,8 @@ enum OpCode : int {
   kDiv,
   kMax,
   kMin,
-  kSquaredDiff,  // binary
+  kSquaredDiff,
+  kPow,  // binary
   kGreater,
   kGreaterEqual,
   kLess,
@@ -39,7 +40,8 @@ constexpr bool is_comparison(int op) { return op >= kGreater; }
 // Ops worth computing once rather than again in each tree that reads them (transcendentals,
 // roots, divisions: tens of cycles a vector).
 constexpr bool is_costly(int op) {
-  return op == kSqrt || op == kRsqrt || op == kExp || op == kTanh || op == kSigmoid || op == kReciprocal || op == kDiv;
+  return op == kSqrt || op == kRsqrt || op == kExp || op == kTanh || op == kSigmoid || op == kReciprocal ||
+         op == kDiv || op == kPow;
 }
 // The opcode of a TensorFlow op type, -1 when it has none. BiasAdd is kAdd (its bias
 // broadcasts along the last dim, for NHWC); Cast is kCastBool (the pass checks it is bool->float).
@@ -75,6 +77,8 @@ void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, flo
 
 // tanh with TensorFlow's CPU formula (Eigen's rational approximation, a few ulp), vectorised.
 void tanh(const float* x, float* y, int64_t n);
+// sigmoid with TensorFlow's CPU formula (Eigen's packet logistic, no FMA), vectorised.
+void sigmoid(const float* x, float* y, int64_t n);
 
 }  // namespace fused
 }  // namespace fn

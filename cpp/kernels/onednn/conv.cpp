@@ -85,7 +85,10 @@ memory::desc weights_layout(const dnnl::primitive& p, bool diff) {
 double macs_of(const Conv2DGeom& g) { return double(g.output_size()) * double(g.kh) * double(g.kw) * double(g.ic); }
 
 // Filter reorders between HWIO and the layout a convolution chose, cached with it. A filter is
-// small (a few KiB to a few MiB): below small_pass's size it is reordered on this thread alone.
+// small (a few KiB to a few MiB): below 64K floats (256 KiB, a few microseconds of copying) it is
+// reordered on this thread alone, always: waking a sleeping OpenMP worker takes ~40 us on an
+// idle machine, more than the copy (a conv1d layer's 2,560-float filter, each call). Larger ones
+// below small_pass's size too.
 std::shared_ptr<dnnl::primitive> filter_reorder(const std::string& key, const memory::desc& from,
                                                 const memory::desc& to) {
   return cached_primitive(key,
@@ -94,7 +97,8 @@ std::shared_ptr<dnnl::primitive> filter_reorder(const std::string& key, const me
 
 void reorder_filter(const std::string& key, const Descs& d, const memory& from, const memory& to, dnnl::stream& s) {
   const memory::desc &f = from.get_desc(), &t = to.get_desc();
-  ThreadScope threads(small_pass(d.wei[0] * d.wei[1] * d.wei[2] * d.wei[3]));
+  const int64_t elements = d.wei[0] * d.wei[1] * d.wei[2] * d.wei[3];
+  ThreadScope threads(elements < (int64_t{1} << 16) || small_pass(elements));
   filter_reorder(key + "reorder" + threads.key(), f, t)->execute(s, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
 }
 

@@ -36,20 +36,5 @@ void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols, bool 
   stream().wait();
 }
 
-void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols, bool log) {
-  ThreadScope threads(small_pass(rows * cols));
-  std::string key = std::string(log ? "log_softmax_bwd:" : "softmax_bwd:") + std::to_string(rows) + "," +
-                    std::to_string(cols) + threads.key();
-  auto prim = cached_primitive(key, [&] {
-    auto md = desc2d(rows, cols);
-    auto hint = forward_pd(rows, cols, log, dnnl::prop_kind::forward_training);
-    return dnnl::softmax_backward(dnnl::softmax_backward::primitive_desc(engine(), alg(log), md, md, md, 1, hint));
-  });
-  auto md = desc2d(rows, cols);
-  memory dst(md, engine(), const_cast<float*>(y)), ddst(md, engine(), const_cast<float*>(dy)), dsrc(md, engine(), dx);
-  prim->execute(stream(), {{DNNL_ARG_DST, dst}, {DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_SRC, dsrc}});
-  stream().wait();
-}
-
 }  // namespace onednn
 }  // namespace fn

@@ -6,6 +6,5 @@ namespace fn {
 namespace onednn {
 inline bool softmax_worthwhile(int64_t rows, int64_t cols) { return rows * cols >= (int64_t{1} << 14); }
 void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols, bool log);
-void softmax_backward(const float* y, const float* dy, float* dx, int64_t rows, int64_t cols, bool log);
 }  // namespace onednn
 }  // namespace fn

@@ -119,6 +119,38 @@ struct FloorMod {
     }
   }
 };
+// float x^n for a small integer n, from the product in double (x^2 is exact there, x^3 and x^4
+// are rounded once to 53 bits, then to float): the correctly rounded power but for double-rounding
+// ties, where libm's powf (0.82 ulp) is not always. Loop-invariant n lets callers vectorise it
+// (the gelu's x^3 and its gradient's x^2), where powf is a scalar call.
+constexpr int kMaxSmallPow = 4;
+inline bool small_int_exponent(float b, int* n) {
+  if (!(b >= -kMaxSmallPow && b <= kMaxSmallPow) || b != static_cast<float>(static_cast<int>(b))) return false;
+  *n = static_cast<int>(b);
+  return true;
+}
+template <int N>
+inline float pow_small_int(float x) {
+  static_assert(N >= -kMaxSmallPow && N <= kMaxSmallPow, "small exponent");
+  const double d = x;
+  double p = 1.0;
+  for (int k = 0; k < (N < 0 ? -N : N); ++k) p = k == 0 ? d : p * d;
+  return static_cast<float>(N < 0 ? 1.0 / p : p);
+}
+inline float pow_small_int(float x, int n) {
+  switch (n) {
+    case -4: return pow_small_int<-4>(x);
+    case -3: return pow_small_int<-3>(x);
+    case -2: return pow_small_int<-2>(x);
+    case -1: return pow_small_int<-1>(x);
+    case 0: return pow_small_int<0>(x);
+    case 1: return pow_small_int<1>(x);
+    case 2: return pow_small_int<2>(x);
+    case 3: return pow_small_int<3>(x);
+    default: return pow_small_int<4>(x);
+  }
+}
+
 struct Pow {
   template <typename T>
   static T apply(T a, T b) {
@@ -132,6 +164,10 @@ struct Pow {
     } else if constexpr (std::is_same<T, bool>::value) {
       return a || !b;
     } else {
+      if constexpr (std::is_same<T, float>::value) {
+        int n;
+        if (small_int_exponent(b, &n)) return pow_small_int(a, n);
+      }
       return std::pow(a, b);
     }
   }
