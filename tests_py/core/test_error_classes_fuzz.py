@@ -151,3 +151,11 @@ def test_sparse_dense_shape_minus_one_is_an_unknown_dim():
         tf.sparse.to_dense(sp)
     with pytest.raises(ValueError):
         tf.sparse.SparseTensor([[0, 0]], [2], [3, -3])
+
+
+def test_map_fn_argument_classes():
+    with pytest.raises(TypeError, match="Could not build a TypeSpec"):
+        tf.map_fn(lambda x: x, 2**70, fn_output_signature=tf.int64)
+    with pytest.raises(TypeError, match="'parallel_iterations' must be a positive integer"):
+        tf.map_fn(lambda x: x * 2, tf.ones([2, 3]), parallel_iterations=-1)
+    assert tf.map_fn(lambda x: x * 2, tf.ones([2]), parallel_iterations=0).numpy().tolist() == [2.0, 2.0]

@@ -282,3 +282,20 @@ def test_kernel_messages_quoting_invalid_utf8_stay_the_kernels_class():
         tf.strings.to_number(tf.constant([b"\xff\xfe"]))
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"\\xff"):
         tf.function(lambda: tf.strings.to_number(tf.constant([b"\xff"]), out_type=tf.int64))()
+
+
+@pytest.mark.fn_only
+def test_ragged_constant_refuses_a_ragged_rank_it_cannot_nest():
+    # TF 2.21 loops ragged_rank times (minutes for 2**40, then MemoryError); fn refuses a depth
+    # past Python's recursion limit at once (docs/DESIGN.md)
+    with pytest.raises(ValueError, match="ragged_rank"):
+        tf.ragged.constant([], ragged_rank=2**40)
+    assert tf.ragged.constant([[], []], ragged_rank=3).shape.rank == 4
+
+
+@pytest.mark.fn_only
+def test_conv2d_of_zero_input_channels_is_no_zero_division():
+    # was `oc % (0 // fc)` in the grouped-convolution check; TF 2.21 computes zeros eagerly and
+    # raises "Number of groups must not be 0" while tracing; fn's kernel refuses (errors4's notes)
+    with pytest.raises(tf.errors.OpError):
+        tf.nn.conv2d(tf.zeros([5, 5, 4, 0]), tf.zeros([1, 0, 1, 1]), strides=1, padding="VALID")

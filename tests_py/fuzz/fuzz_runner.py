@@ -124,6 +124,9 @@ def _child(backend: str) -> None:
     if backend == "tf":
         os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
         import tensorflow as tf
+        # TF drops its own frames from tracebacks: an error of TF's code would look raised by
+        # the case's (raised_in_case_code); fn filters nothing
+        tf.debugging.disable_traceback_filtering()
     else:
         import fn as tf
     import warnings

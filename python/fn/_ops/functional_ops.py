@@ -196,6 +196,15 @@ def _empty(spec: TensorSpec) -> Any:
     return zeros(dims, spec.dtype)
 
 
+def _elem_tensor(value: Any) -> Any:
+    """An element of map_fn's ``elems`` as a tensor; TF's ``type_spec_from_value`` turns a value
+    that does not convert into its TypeError."""
+    try:
+        return _tensor(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"Could not build a TypeSpec for {value} of unsupported type {type(value)}.") from None
+
+
 def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_iterations: Optional[int] = None,
            back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True, name: Optional[str] = None,
            fn_output_signature: Any = None) -> Any:
@@ -212,7 +221,7 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_ite
     if len(elems_flat) == 0:
         raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "
                          f"Got {elems}, which does not contain any Tensors.")
-    elems_flat = [t if isinstance(t, (RaggedTensor, SparseTensor)) else _tensor(t) for t in elems_flat]
+    elems_flat = [t if isinstance(t, (RaggedTensor, SparseTensor)) else _elem_tensor(t) for t in elems_flat]
     if fn_output_signature is None:   # an element of each input, ragged ones ragged
         out_specs = [RaggedTensorSpec([None, None], t.dtype) if isinstance(t, RaggedTensor) else
                      TensorSpec(None, t.dtype) for t in elems_flat]
@@ -223,6 +232,8 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_ite
     if any(isinstance(t, (RaggedTensor, SparseTensor)) for t in elems_flat) or \
             any(isinstance(s, RaggedTensorSpec) for s in out_specs):
         return _map_composite(fn, elems, elems_flat, out_specs, out_structure)
+    if parallel_iterations is not None and parallel_iterations < 0:   # reaches TF's while_loop as it is
+        raise TypeError("'parallel_iterations' must be a positive integer.")
     n = _length(elems_flat)
     elems_ta = _unstacked(elems_flat, n)
     result_ta = [TensorArray(dtype=s.dtype, size=n, dynamic_size=False, infer_shape=infer_shape,

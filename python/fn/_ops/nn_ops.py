@@ -74,7 +74,7 @@ def _conv_groups(input: Any, filters: Any, channel_axis: int) -> int:
     filter is shallower (TF's grouped convolution); 1 otherwise (the kernel checks the rest)."""
     ic = input.shape.as_list()[channel_axis] if input.shape.rank == 4 else None
     fc = filters.shape.as_list()[2] if filters.shape.rank == 4 else None
-    if ic is None or fc is None or fc == 0 or ic == fc or ic % fc:
+    if ic is None or fc is None or fc == 0 or ic == 0 or ic == fc or ic % fc:   # ic == 0: no groups (was oc % 0)
         return 1
     oc = filters.shape.as_list()[3]
     if oc is not None and oc % (ic // fc):

@@ -1,6 +1,8 @@
 """``tf.ragged.constant``, ``tf.ragged.range``, ``tf.ragged.map_flat_values``."""
 from __future__ import annotations
 
+import sys
+
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -47,6 +49,11 @@ def _constant_value(ragged_factory: Callable, inner_factory: Callable, pylist: A
         return inner_factory(pylist, dtype, ())
     if ragged_rank is not None and ragged_rank < 0:
         raise ValueError("Invalid ragged_rank=%r: must be nonnegative" % ragged_rank)
+    if ragged_rank is not None and ragged_rank > sys.getrecursionlimit():
+        # one nested RaggedTensor per ragged dimension: TF loops ragged_rank times building them
+        # (minutes, then MemoryError for 2**40); nothing deeper than Python's recursion can be used
+        raise ValueError(f"Invalid ragged_rank={ragged_rank}: more nested ragged dimensions than fn can "
+                         f"represent (Python's recursion limit, {sys.getrecursionlimit()})")
     scalar_depth, max_depth = _find_scalar_and_max_depth(pylist)
     if scalar_depth is not None:
         if max_depth > scalar_depth:
