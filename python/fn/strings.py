@@ -144,7 +144,7 @@ def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Optional[st
                     None, None, f"pos {q} out of range for string b'{seq.decode('latin-1')}' at index {i}"
                 )
             q = q if q >= 0 else builtins.len(seq) + q
-            k = int(k)   # a negative length is a huge size_t in TF's substr: to the end
+            k = int(k)  # a negative length is a huge size_t in TF's substr: to the end
             out.reshape(-1)[i] = seq[q:] if k < 0 else seq[q : q + k]
         return out
 
@@ -172,7 +172,7 @@ def _utf8_span(b: bytes, pos: int, length: int) -> Optional[tuple]:
         if start is None:
             return None
         end = _utf8_step(b, length, start, back=False)
-        if end is None:   # the length is capped at the end of the string
+        if end is None:  # the length is capped at the end of the string
             end = builtins.len(b) if length > 0 else start
         return start, end
     skip = max(-pos - length, 0)
@@ -271,13 +271,13 @@ def _decode(data: bytes, encoding: str, errors: str, replacement_char: int) -> s
         raise ValueError(f"errors must be one of 'strict', 'replace', 'ignore'; got {errors!r}")
     import codecs
 
-    try:   # ICU's converter names; unknown ones are the kernel's InvalidArgumentError in TF
+    try:  # ICU's converter names; unknown ones are the kernel's InvalidArgumentError in TF
         codec = codecs.lookup(encoding.replace("-", "").lower())
     except LookupError:
         raise InvalidArgumentError(None, None, f"Could not create converter for input encoding: {encoding}") from None
     try:
         text = codec.decode(data, errors)[0]
-    except UnicodeDecodeError:   # errors='strict'
+    except UnicodeDecodeError:  # errors='strict'
         raise InvalidArgumentError(None, None, "Invalid formatting on input string") from None
     return text.replace("\ufffd", chr(replacement_char)) if errors == "replace" else text
 

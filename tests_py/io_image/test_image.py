@@ -154,3 +154,17 @@ def test_gradients_through_resize_flip_brightness():
         s = tf.reduce_sum(tf.image.resize(x, [10, 14]))
     gr = tf.convert_to_tensor(tape.gradient(s, x)).numpy()
     np.testing.assert_allclose(gr.sum(), 10 * 14 * 3, rtol=1e-5)   # each output pixel's weights sum to 1
+
+
+@pytest.mark.parametrize("method", ["bilinear", "nearest"])
+@pytest.mark.parametrize("size", [[-1, 2**31 - 1], [0, 3], [3, 0]])
+def test_resize_to_a_non_positive_size_is_the_kernels_error(method, size):
+    with pytest.raises(tf.errors.InvalidArgumentError, match="output dimensions must be positive"):
+        tf.image.resize(tf.zeros([1, 2, 2, 1]), size, method=method)
+
+
+@pytest.mark.parametrize("method", ["bilinear", "nearest"])
+def test_resize_past_memory_is_an_oom_error_not_a_python_memory_error(method):
+    # 2**62 output elements: TF's allocator fails with ResourceExhaustedError before any work.
+    with pytest.raises(tf.errors.ResourceExhaustedError, match=r"OOM when allocating tensor with shape\[1,2147483647"):
+        tf.image.resize(tf.zeros([1, 2, 2, 1]), [2**31 - 1, 2**31 - 1], method=method)

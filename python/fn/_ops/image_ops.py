@@ -3,18 +3,21 @@ come from the composed ops where TF has them). ``adjust_contrast`` stands for TF
 ``AdjustContrastv2`` kernel, which has no gradient: differentiating it raises TF's LookupError."""
 from __future__ import annotations
 
+import os
 from typing import Any, Optional
 
 import numpy as np
 
 from fn import _core
 from fn._ops import array_ops as A
+from fn._ops.op_errors import op_error, type_text
 from fn._ops import math_ops as M
 from fn._autodiff.custom_gradient import custom_gradient
 from fn._ops.manip_ops import reverse
 from fn._ops.clip_ops import clip_by_value
 from fn._tensor.tensor_shape import TensorShape
 from fn.dtypes import as_dtype, float16, float32, int32, int64
+from fn.errors import InvalidArgumentError, ResourceExhaustedError
 
 def _t(x: Any) -> Any:
     return x if _core.is_tensor(x) else A.convert_to_tensor(x)
@@ -306,6 +309,30 @@ def _axis_nearest(in_size: int, out_size: int) -> np.ndarray:
     return np.minimum(src.astype(np.int64), in_size - 1)
 
 
+def _check_resize_output(method: str, dims: list, oh: int, ow: int, dtype: Any) -> None:
+    """The ResizeBilinear/ResizeNearestNeighbor kernels' checks, before anything is allocated:
+    positive output dims, and TF's OOM error when the output cannot be allocated."""
+    op = "ResizeNearestNeighbor" if method == ResizeMethod.NEAREST_NEIGHBOR else "ResizeBilinear"
+    if oh <= 0 or ow <= 0:
+        raise op_error(InvalidArgumentError, op, "output dimensions must be positive")
+    shape = [dims[0], oh, ow, dims[3]]
+    if None not in shape and int(np.prod(shape, dtype=object)) * dtype.size > _allocatable_bytes():
+        raise op_error(
+            ResourceExhaustedError, op,
+            f"OOM when allocating tensor with shape[{','.join(map(str, shape))}] and type {type_text(dtype)} on "
+            "/job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu")
+
+
+def _allocatable_bytes() -> int:
+    # What one allocation can get: the address-space limit if one is set (RLIMIT_AS), else the
+    # machine's memory plus swap, as an allocation beyond both fails in TF's allocator too.
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    return min(soft, total) if soft != resource.RLIM_INFINITY else total
+
+
 def resize(images: Any, size: Any, method: str = ResizeMethod.BILINEAR, preserve_aspect_ratio: bool = False,
            antialias: bool = False, name: Optional[str] = None) -> Any:
     """``tf.image.resize`` (bilinear and nearest, TF's half-pixel centres): bilinear returns
@@ -333,6 +360,7 @@ def resize(images: Any, size: Any, method: str = ResizeMethod.BILINEAR, preserve
         scale = min(oh / dims[1], ow / dims[2])
         oh, ow = int(round(dims[1] * scale)), int(round(dims[2] * scale))
     method = str(method).lower()
+    _check_resize_output(method, dims, oh, ow, float32 if method == ResizeMethod.BILINEAR else img.dtype)
     if method == ResizeMethod.NEAREST_NEIGHBOR:
         rows = A.convert_to_tensor(_axis_nearest(dims[1], oh), int64)
         cols = A.convert_to_tensor(_axis_nearest(dims[2], ow), int64)
