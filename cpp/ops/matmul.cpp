@@ -103,36 +103,6 @@ std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs, c
   int64_t m = out_shape[r - 2], n = out_shape[r - 1];
   int64_t k = t.ta ? a->shape()[r - 2] : a->shape()[r - 1];
   int64_t batches = out->num_elements() / (m * n);
-  if (is_complex(dt)) {  // MatMul runs on one batch; BatchMatMulV2 broadcasts the batch dims
-    std::vector<int64_t> bd(out_shape.dims().begin(), out_shape.dims().end() - 2);
-    auto batch_of = [&](const EagerPtr& x) {
-      return Shape(std::vector<int64_t>(x->shape().dims().begin(), x->shape().dims().end() - 2));
-    };
-    auto sa = ref::broadcast_strides(batch_of(a), Shape(bd)), sb = ref::broadcast_strides(batch_of(b), Shape(bd));
-    auto so = row_major_strides(bd);
-    auto ob = [&](int64_t bi) {
-      int64_t oa = 0, obb = 0, rem = bi;
-      for (size_t d = 0; d < bd.size(); ++d) {
-        int64_t q = rem / so[d];
-        rem %= so[d];
-        oa += q * sa[d];
-        obb += q * sb[d];
-      }
-      return std::pair<int64_t, int64_t>(oa, obb);
-    };
-    bool conj = op != "MatMul";
-    if (dt == DType::Complex64)
-      complex_matmul<std::complex<float>>(*a, *b, *out, batches, m, n, k, t, conj, ob);
-    else
-      complex_matmul<std::complex<double>>(*a, *b, *out, batches, m, n, k, t, conj, ob);
-    return {out};
-  }
-  // Small float32 problems run on the direct single-threaded kernel (below), not oneDNN.
-  bool direct = a->dtype() == DType::Float32 && direct::matmul_is_small(batches, m, n, k);
-  if (!direct && onednn::matmul_applicable(*a, *b)) {
-    onednn::matmul(*a, *b, t.ta, t.tb, *out);
-    return {out};
-  }
   std::vector<int64_t> bdims(out_shape.dims().begin(), out_shape.dims().end() - 2);
   Shape bshape(bdims);
   auto sa = ref::broadcast_strides(Shape(std::vector<int64_t>(a->shape().dims().begin(), a->shape().dims().end() - 2)),
@@ -151,6 +121,20 @@ std::vector<EagerPtr> matmul_kernel(const std::string& op, const Attrs& attrs, c
     }
     return std::pair<int64_t, int64_t>(oa, ob);
   };
+  if (is_complex(dt)) {  // MatMul runs on one batch; BatchMatMulV2 broadcasts the batch dims
+    bool conj = op != "MatMul";
+    if (dt == DType::Complex64)
+      complex_matmul<std::complex<float>>(*a, *b, *out, batches, m, n, k, t, conj, operand_batches);
+    else
+      complex_matmul<std::complex<double>>(*a, *b, *out, batches, m, n, k, t, conj, operand_batches);
+    return {out};
+  }
+  // Small float32 problems run on the direct single-threaded kernel (below), not oneDNN.
+  bool direct = a->dtype() == DType::Float32 && direct::matmul_is_small(batches, m, n, k);
+  if (!direct && onednn::matmul_applicable(*a, *b)) {
+    onednn::matmul(*a, *b, t.ta, t.tb, *out);
+    return {out};
+  }
   visit_pod(a->dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same<T, half_t>::value || std::is_same<T, bfloat16_t>::value ||
