@@ -149,17 +149,36 @@ def run(python: str, use_fn: bool, files: List[str], timeout: float,
             head = [python, "-m", "fn.run", "-m", "pytest"] if use_fn else [python, "-m", "pytest"]
             cmd = head + ["-q", "-p", "no:cacheprovider", "-p", "conftest", "-o", "addopts=",
                           "--rootdir", tmp, f"--junitxml={xml}", os.path.join(site, f)]
-            try:
-                subprocess.run(cmd, cwd=tmp, env=file_env, capture_output=True, text=True,
-                               timeout=timeout)
-            except subprocess.TimeoutExpired:
-                results[f] = {"<file>": ("timeout", f"over {timeout:.0f} s")}
-            else:
-                results[f] = _parse(xml) if os.path.exists(xml) else {"<file>": ("error", "no report (crash)")}
+            results[f] = _run_file(cmd, tmp, file_env, xml, timeout)
         if partial:
             with open(partial, "w") as fh:
                 json.dump({"fn" if use_fn else "tf": results}, fh, indent=1)
     return results
+
+
+def _run_file(cmd: List[str], tmp: str, env: Dict[str, str], xml: str,
+              timeout: float) -> Dict[str, Tuple[str, str]]:
+    """One file's results; a file that produced no report (a crash, a timeout) is run once more,
+    and if it fails again its results are the single entry ``<file>`` with the exit status and the
+    end of its output (so CI's log says why, instead of listing every test as missing)."""
+    problem = ""
+    for _attempt in range(2):
+        if os.path.exists(xml):
+            os.remove(xml)
+        try:
+            out = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True,
+                                 timeout=timeout)
+        except subprocess.TimeoutExpired as e:
+            text = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else e.stdout or ""
+            problem = f"timeout over {timeout:.0f} s; output ends:\n{text[-1500:]}"
+            print(f"[keras_suite] {cmd[-1]}: {problem}", file=sys.stderr)
+            continue
+        if os.path.exists(xml):
+            return _parse(xml)
+        problem = (f"no report, exit status {out.returncode}; output ends:\n"
+                   f"{out.stdout[-1500:]}\n{out.stderr[-1500:]}")
+        print(f"[keras_suite] {cmd[-1]}: {problem}", file=sys.stderr)
+    return {"<file>": ("error", problem)}
 
 
 def _parse(path: str) -> Dict[str, Tuple[str, str]]:
@@ -209,6 +228,7 @@ def main() -> int:
         fn_res = run(FN_PYTHON, True, files, args.timeout)
     total_tf = total_both = 0
     regressions: List[str] = []
+    file_problems: List[str] = []
     print(f"{'file':70s} {'TF pass':>8s} {'fn pass':>8s} {'both':>6s}")
     for f in files:
         t, n = tf_res.get(f, {}), fn_res.get(f, {})
@@ -218,6 +238,9 @@ def main() -> int:
         total_tf += len(tp)
         total_both += len(both)
         print(f"{f:70s} {len(tp):8d} {len(np_):8d} {len(both):6d}")
+        if "<file>" in n:   # the file produced no report, twice: one entry with the reason
+            file_problems.append(f"{f}: {len(tp)} tests TF passes did not run: {n['<file>'][1]}")
+            continue
         for k in sorted(tp - np_):
             regressions.append(f"{f}::{k}: {n.get(k, ('missing', ''))[1] or n.get(k, ('missing',))[0]}")
     ratio = total_both / total_tf if total_tf else 1.0
@@ -227,6 +250,10 @@ def main() -> int:
         print("\nPass under TF, not under fn:")
         for r in regressions:
             print("  " + r)
+    if file_problems:   # last, so the end of a CI log shows them
+        print("\nFiles that did not run under fn:")
+        for p in file_problems:
+            print("  " + p)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"tf": tf_res, "fn": fn_res, "ratio": ratio}, fh, indent=1)
