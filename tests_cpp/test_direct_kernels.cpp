@@ -2,10 +2,14 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "kernels/direct/matmul.h"
 #include "kernels/direct/reduce.h"
+#include "kernels/reference/elementwise.h"
 #include "kernels/reference/matmul.h"
 
 using namespace fn;
@@ -17,7 +21,17 @@ TEST_CASE("direct float32 matmul matches the reference loop (all transposes, rag
                          {7, 130, 17},
                          {4, 64, 1},
                          {16, 32, 48},
-                         {3, 48, 16}}) {
+                         {3, 48, 16},
+                         // every leftover row count of 4- and 6-row blocks, edge blocks of 1-3
+                         // vectors plus a scalar tail, n below one vector
+                         {6, 16, 5},
+                         {11, 24, 9},
+                         {13, 8, 33},
+                         {2, 12, 7},
+                         {17, 40, 3},
+                         {9, 56, 20},
+                         {10, 4, 6},
+                         {23, 100, 11}}) {
     std::vector<float> a(m * k), b(k * n), want(m * n), got(m * n, -1.f);
     uint32_t x = 12345;
     auto rnd = [&] {
@@ -36,7 +50,13 @@ TEST_CASE("direct float32 matmul matches the reference loop (all transposes, rag
 }
 
 TEST_CASE("direct float32 matmul with a fused add equals the matmul followed by the add, bit for bit") {
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{32, 64, 64}, {5, 70, 3}, {7, 130, 17}, {1, 64, 9}}) {
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{32, 64, 64},
+                         {5, 70, 3},
+                         {7, 130, 17},
+                         {1, 64, 9},
+                         {11, 24, 9},
+                         {13, 8, 33},
+                         {23, 100, 11}}) {
     std::vector<float> a(m * k), b(k * n), add(m * n), want(m * n), got(m * n, -1.f);
     uint32_t x = 777;
     auto rnd = [&] {
@@ -56,6 +76,28 @@ TEST_CASE("direct float32 matmul with a fused add equals the matmul followed by 
         direct::matmul_f32(a.data(), b.data(), inplace.data(), m, n, k, ta, tb, inplace.data());
         CHECK(inplace == want);
       }
+  }
+}
+
+TEST_CASE("direct float32 matmul: a row's values do not depend on the block that computes it") {
+  // Full blocks, leftover-row blocks and edge columns all sum over k in the same order: each row
+  // of the product equals the product of that row alone (a one-row block), bit for bit.
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{13, 40, 21}, {6, 16, 64}, {29, 100, 7}}) {
+    std::vector<float> a(m * k), b(k * n), full(m * n), row(n);
+    uint32_t x = 4242;
+    auto rnd = [&] {
+      x = x * 1664525u + 1013904223u;
+      return static_cast<float>(x >> 8) / (1 << 24) - 0.5f;
+    };
+    for (auto& v : a) v = rnd();
+    for (auto& v : b) v = rnd();
+    for (bool tb : {false, true}) {
+      direct::matmul_f32(a.data(), b.data(), full.data(), m, n, k, false, tb);
+      for (int64_t i = 0; i < m; ++i) {
+        direct::matmul_f32(a.data() + i * k, b.data(), row.data(), 1, n, k, false, tb);
+        for (int64_t j = 0; j < n; ++j) CHECK(row[j] == full[i * n + j]);
+      }
+    }
   }
 }
 
@@ -87,4 +129,77 @@ TEST_CASE("direct float32 sum/mean matches a double-accumulated loop over one ru
   CHECK_FALSE(direct::contiguous_reduction(dims, {true, false, true, false}, &o, &m, &i));
   CHECK(direct::contiguous_reduction({3, 1, 4}, {true, false, true}, &o, &m, &i));  // a size-1 axis between
   CHECK(m == 12);
+}
+
+TEST_CASE("direct float32 max/min equal the reference fold bit for bit (NaN first met, signed zeros, infinities)") {
+  const float nan1 = std::nanf("1"), nan2 = std::nanf("2"), inf = std::numeric_limits<float>::infinity();
+  auto bits = [](float v) {
+    uint32_t u;
+    std::memcpy(&u, &v, sizeof u);
+    return u;
+  };
+  // Rows of several lengths (below, at and past one eight-lane block) with special values placed
+  // in the lanes and in the tail.
+  for (int64_t mid : {1, 3, 8, 13, 40}) {
+    for (int variant = 0; variant < 7; ++variant) {
+      const int64_t outer = 3, inner_rows = 1;
+      std::vector<float> x(outer * mid);
+      for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 37) % 23) - 11.f;
+      for (int64_t o = 0; o < outer; ++o) {
+        float* row = x.data() + o * mid;
+        switch (variant) {
+          case 1:
+            row[mid / 2] = nan1;
+            row[mid - 1] = nan2;
+            break;  // two NaNs: the first wins
+          case 2:
+            for (int64_t m = 0; m < mid; ++m) row[m] = (m % 2) ? 0.f : -0.f;
+            break;
+          case 3:
+            for (int64_t m = 0; m < mid; ++m) row[m] = (m % 3) ? -0.f : 0.f;
+            break;
+          case 4:
+            for (int64_t m = 0; m < mid; ++m) row[m] = -inf;
+            break;
+          case 5:
+            row[0] = inf;
+            row[mid - 1] = -inf;
+            break;
+          case 6:
+            for (int64_t m = 0; m < mid; ++m) row[m] = m == mid - 1 ? -0.f : -1.f - m;
+            break;
+          default: break;
+        }
+      }
+      for (bool max : {true, false}) {
+        std::vector<float> got(outer), want(outer);
+        direct::extreme_f32(x.data(), got.data(), outer, mid, inner_rows, max);
+        for (int64_t o = 0; o < outer; ++o) {
+          float acc = max ? -inf : inf;
+          for (int64_t m = 0; m < mid; ++m)
+            acc = max ? ref::Maximum::apply(acc, x[o * mid + m]) : ref::Minimum::apply(acc, x[o * mid + m]);
+          want[o] = acc;
+          CHECK(bits(got[o]) == bits(want[o]));
+        }
+      }
+    }
+  }
+  // Columns: [2, 5, 11] over axis 1, with a NaN and signed zeros in some columns.
+  std::vector<float> x(2 * 5 * 11);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 13) % 17) - 8.f;
+  x[11 * 2 + 3] = nan1;
+  for (int64_t m = 0; m < 5; ++m) x[m * 11 + 7] = (m % 2) ? 0.f : -0.f;
+  for (bool max : {true, false}) {
+    std::vector<float> got(2 * 11);
+    direct::extreme_f32(x.data(), got.data(), 2, 5, 11, max);
+    for (int64_t o = 0; o < 2; ++o)
+      for (int64_t j = 0; j < 11; ++j) {
+        float acc = max ? -inf : inf;
+        for (int64_t m = 0; m < 5; ++m) {
+          float v = x[(o * 5 + m) * 11 + j];
+          acc = max ? ref::Maximum::apply(acc, v) : ref::Minimum::apply(acc, v);
+        }
+        CHECK(bits(got[o * 11 + j]) == bits(acc));
+      }
+  }
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 
 #include "exec/plan.h"
 #include "kernels/fused/elementwise.h"
@@ -378,4 +379,55 @@ TEST_CASE("fusion: a small shared value with a costly op (exp, tanh, division) i
   CHECK(count_op(*f, "Neg") == 0);
   CHECK(Plan::compile(f)->num_steps() == 3);  // Exp, then the two fused trees
   for (int k = 0; k < 2; ++k) check_close(*got[k], *ref[k], 0.f);
+}
+
+TEST_CASE("fusion: a BroadcastTo read by trees is read through, with no copy; read by anything else it stays") {
+  auto bits_equal = [](const EagerTensor& a, const EagerTensor& b) {
+    REQUIRE(a.shape() == b.shape());
+    for (int64_t i = 0; i < a.num_elements(); ++i) CHECK(std::memcmp(a.data<float>() + i, b.data<float>() + i, 4) == 0);
+  };
+  {  // a mean's gradient: BroadcastTo(dy, x's shape) / count, then the rest of the backward chain
+    auto g = std::make_shared<Graph>("f");
+    {
+      GraphBuilder b(g);
+      ContextScope scope(&b);
+      auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{6, 1100}});
+      auto dy = b.add_placeholder("dy", TensorSpec{DType::Float32, Shape{6, 1}});
+      auto ds = b.add_placeholder("ds", TensorSpec{DType::Float32, Shape{}});
+      auto count =
+          dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 1100.0)}, {"dtype", DType::Float32}});
+      auto rows = op2("RealDiv", dispatch1("BroadcastTo", {dy, int_const({6, 1100})}), count);
+      auto all = op2("RealDiv", dispatch1("BroadcastTo", {ds, int_const({6, 1100})}), count);  // a lone op
+      g->outputs.push_back(NodeOutput{op2("Mul", op1("Tanh", x), rows)->node, 0});
+      g->outputs.push_back(NodeOutput{all->node, 0});
+    }
+    std::shared_ptr<Graph> f;
+    auto [ref, got] =
+        both(g, {random_tensor(Shape{6, 1100}, 31), random_tensor(Shape{6, 1}, 32), random_tensor(Shape{}, 33)}, &f);
+    CHECK(count_op(*f, "BroadcastTo") == 0);
+    CHECK(count_op(*f, "_FusedElementwise") == 2);
+    CHECK(Plan::compile(f)->num_steps() == 2);
+    for (int k = 0; k < 2; ++k) bits_equal(*got[k], *ref[k]);
+  }
+  {  // read by a non-elementwise op (a Sum) and by a tree: the copy stays for the Sum; a BroadcastTo
+     // whose input does not broadcast as one run of dims ([3, 1, 5] -> [3, 4, 5]) stays
+    auto g = std::make_shared<Graph>("f");
+    {
+      GraphBuilder b(g);
+      ContextScope scope(&b);
+      auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{4, 50}});
+      auto d = b.add_placeholder("d", TensorSpec{DType::Float32, Shape{50}});
+      auto y = b.add_placeholder("y", TensorSpec{DType::Float32, Shape{3, 1, 5}});
+      auto bd = dispatch1("BroadcastTo", {d, int_const({4, 50})});
+      g->outputs.push_back(NodeOutput{op2("Mul", op1("Exp", x), bd)->node, 0});
+      g->outputs.push_back(NodeOutput{reduce("Sum", bd, {0}, false)->node, 0});
+      auto by = dispatch1("BroadcastTo", {y, int_const({3, 4, 5})});
+      g->outputs.push_back(NodeOutput{op1("Neg", op1("Tanh", by))->node, 0});
+    }
+    std::shared_ptr<Graph> f;
+    auto [ref, got] =
+        both(g, {random_tensor(Shape{4, 50}, 34), random_tensor(Shape{50}, 35), random_tensor(Shape{3, 1, 5}, 36)}, &f);
+    CHECK(count_op(*f, "BroadcastTo") == 2);
+    for (int k = 0; k < 3; ++k) bits_equal(*got[k], *ref[k]);
+  }
 }

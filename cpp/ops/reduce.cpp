@@ -1,6 +1,7 @@
 // Reductions: Sum, Mean, Max, Min, Prod (numbers), Any, All (bool) over an int32/int64 axes
-// tensor with attr keep_dims; ArgMax/ArgMin (attr output_type). Large float32 reductions run
-// on oneDNN; the reference loop (kernels/reference/reduce.h) handles the rest.
+// tensor with attr keep_dims; ArgMax/ArgMin (attr output_type). Float32 Sum/Mean/Max/Min over one
+// contiguous run of axes run the direct single-threaded loops (kernels/direct/reduce.h); other
+// large float32 reductions run on oneDNN; the reference loop (kernels/reference/reduce.h) handles the rest.
 #include <algorithm>
 #include <complex>
 #include <limits>
@@ -144,6 +145,14 @@ EagerPtr reduce_compute(const std::string& op, const EagerTensor& x, const std::
     if (x.dtype() == DType::Float32 && x.num_elements() > 0 &&
         direct::contiguous_reduction(x.shape().dims(), reduced, &outer, &mid, &inner)) {
       direct::sum_f32(x.data<float>(), out->data<float>(), outer, mid, inner, K == Kind::Mean);
+      return out;
+    }
+  }
+  if constexpr (K == Kind::Max || K == Kind::Min) {  // float32 over one run of axes: the direct loop
+    int64_t outer, mid, inner;
+    if (x.dtype() == DType::Float32 && x.num_elements() > 0 &&
+        direct::contiguous_reduction(x.shape().dims(), reduced, &outer, &mid, &inner)) {
+      direct::extreme_f32(x.data<float>(), out->data<float>(), outer, mid, inner, K == Kind::Max);
       return out;
     }
   }

@@ -5,7 +5,8 @@
 // subtree (at most kDupMax cheap ops) read only by fused trees: each of them recomputes it (a
 // layer norm's `x - mean`), which costs less than writing and re-reading it. Inputs may broadcast
 // when their non-1 dims are one contiguous run of the output's dims (scalars, biases, rows,
-// per-row statistics such as that mean). The fused trees' members are dropped.
+// per-row statistics such as that mean); a BroadcastTo read by a tree is read through (its input
+// by the broadcast rule, no copy). The fused trees' members are dropped.
 #include <map>
 
 #include "core/error.h"
@@ -80,6 +81,17 @@ int64_t trailing_reduction(const Graph& g, const Node& node) {
   int64_t outer, mid, inner;
   if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, &inner) || inner != 1 || mid <= 0) return 0;
   return mid;
+}
+
+// A BroadcastTo of a static float32 value to a static shape, where the value broadcasts as one
+// contiguous run of dims (a mean's gradient spread over the reduced rows): a tree reading it
+// reads the value itself by the broadcast rule instead, so the copy is never made.
+bool transparent_broadcast(const Graph& g, const Node& node) {
+  if (node.op != "BroadcastTo" || node.inputs.size() != 2 || node.outputs.size() != 1) return false;
+  const TensorSpec& in = g.node(node.inputs[0].node).outputs.at(node.inputs[0].index);
+  int64_t div, mod;
+  return static_float(node.outputs[0]) && static_float(in) &&
+         broadcast_rule(in.shape, node.outputs[0].shape, &div, &mod);
 }
 
 std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
@@ -169,12 +181,15 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
     const Node& node = g.node(v.node);
     if (v.next < node.inputs.size()) {
       size_t k = v.next++;
-      const NodeOutput& in = node.inputs[k];
-      if (absorbed[in.node]) {
+      NodeOutput in = node.inputs[k];
+      NodeOutput m = remapped[v.node][k];
+      if (absorbed[in.node] && g.node(in.node).op == "BroadcastTo") {  // read its input, broadcast
+        m = remapped[in.node][0];
+        in = g.node(in.node).inputs[0];
+      } else if (absorbed[in.node]) {
         stack.push_back(Visit{in.node, 0, {0, 0}});  // invalidates v
         continue;
       }
-      NodeOutput m = remapped[v.node][k];
       auto it = ext_index.find({m.node, m.index});
       if (it == ext_index.end()) {
         int64_t div = 1, mod = 1;
@@ -218,9 +233,13 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   const Readers readers(g);
   const std::vector<int>& uses = readers.uses;
   const std::vector<char>& pinned = readers.pinned;
-  std::vector<char> cand(n, 0), absorbed(n, 0), has_member(n, 0);
+  std::vector<char> cand(n, 0), absorbed(n, 0), has_member(n, 0), is_bt(n, 0);
   for (int i = 0; i < n; ++i) {
     const Node& node = g.node(i);
+    if (transparent_broadcast(g, node)) {  // absorbed by its readers' trees, never a root
+      cand[i] = is_bt[i] = 1;
+      continue;
+    }
     int code = fused::opcode_of(node.op);
     if (code < 0 || !node.def || node.outputs.size() != 1 || !node.outputs[0].shape.has_rank() ||
         node.outputs[0].shape.num_elements() < 0)
@@ -259,9 +278,10 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
       int i = cn.inputs[k].node;
       if (i < 0 || !cand[i]) continue;
       bool cmp = fused::is_comparison(fused::opcode_of(g.node(i).op));
-      bool ok = cand[c] && g.node(i).outputs[0].shape == cn.outputs[0].shape &&
+      // A BroadcastTo reads nothing fused (it has no instruction) and feeds elementwise readers only.
+      bool ok = cand[c] && !is_bt[c] && g.node(i).outputs[0].shape == cn.outputs[0].shape &&
                 cmp == (fused::opcode_of(cn.op) == fused::kCastBool);
-      ok = ok || (red_mid[c] > 0 && k == 0 && !cmp);
+      ok = ok || (red_mid[c] > 0 && k == 0 && !cmp && !is_bt[i]);
       if (!ok) bad_reader[i] = 1;
     }
   }
@@ -272,7 +292,7 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   for (int i = 0; i < n; ++i) {
     if (!cand[i]) continue;
     const int code = fused::opcode_of(g.node(i).op);
-    size[i] = 1;
+    size[i] = code < 0 ? 0 : 1;  // a transparent BroadcastTo: no instruction
     costly[i] = fused::is_costly(code);
     for (const NodeOutput& in : g.node(i).inputs)
       if (absorbed[in.node]) {
@@ -288,7 +308,7 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
       if (absorbed[in.node]) has_member[c] = 1;
   bool any = false;
   auto is_root = [&](int i) {
-    return !absorbed[i] && has_member[i] &&
+    return !absorbed[i] && has_member[i] && !is_bt[i] &&
            ((cand[i] && g.node(i).outputs[0].dtype == DType::Float32) || red_mid[i] > 0);
   };
   for (int i = 0; i < n && !any; ++i) any = is_root(i);

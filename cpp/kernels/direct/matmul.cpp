@@ -13,7 +13,8 @@ namespace direct {
 
 // One kernel per CPU level; each sums over k in the same order with the same contraction (FMA on
 // v3 and v4), so v3 and v4 give the same bits. Block shapes fit the level's register file: 4 x 4
-// zmm accumulators (of 32 registers), 4 x 2 ymm or xmm (of 16).
+// zmm accumulators (of 32 registers); 6 x 2 ymm with AVX2 (12 of 16: two FMA units of four
+// cycles' latency need eight chains in flight, which 4 x 2 only just had); 4 x 2 xmm baseline.
 namespace {
 #if FN_X86_LEVELS
 #pragma GCC push_options
@@ -21,6 +22,7 @@ namespace {
 namespace v4 {
 #define FN_MM_W 16
 #define FN_MM_NV 4
+#define FN_MM_ROWS 4
 #include "kernels/direct/matmul_kernel.inc"
 }  // namespace v4
 #pragma GCC pop_options
@@ -29,6 +31,7 @@ namespace v4 {
 namespace v3 {
 #define FN_MM_W 8
 #define FN_MM_NV 2
+#define FN_MM_ROWS 6
 #include "kernels/direct/matmul_kernel.inc"
 }  // namespace v3
 #pragma GCC pop_options
@@ -36,6 +39,7 @@ namespace v3 {
 namespace base {
 #define FN_MM_W 4
 #define FN_MM_NV 2
+#define FN_MM_ROWS 4
 #include "kernels/direct/matmul_kernel.inc"
 }  // namespace base
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 
 #include "kernels/multiversion.h"
 
@@ -55,6 +56,81 @@ void sum_f32(const float* x, float* out, int64_t outer, int64_t mid, int64_t inn
     }
     float* dst = out + o * inner;
     for (int64_t j = 0; j < inner; ++j) dst[j] = static_cast<float>(mean ? a[j] / scale : a[j]);
+  }
+}
+
+namespace {
+// ref::Maximum / ref::Minimum on floats: a NaN accumulator stays, a NaN value replaces it, else
+// the new value only when strictly beyond (equal extremes keep the first).
+template <bool kMax>
+__attribute__((always_inline)) inline float pick(float acc, float v) {
+  if (acc != acc) return acc;
+  if (v != v) return v;
+  return (kMax ? acc < v : v < acc) ? v : acc;
+}
+
+template <bool kMax>
+__attribute__((always_inline)) inline void extreme_rows(const float* x, float* out, int64_t outer, int64_t mid) {
+  const float start = kMax ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+  for (int64_t o = 0; o < outer; ++o) {
+    const float* row = x + o * mid;
+    float lane[8];
+    int nan[8];
+    for (int q = 0; q < 8; ++q) {
+      lane[q] = start;
+      nan[q] = 0;
+    }
+    int64_t m = 0;
+    for (; m + 8 <= mid; m += 8)
+      for (int q = 0; q < 8; ++q) {
+        const float v = row[m + q];
+        nan[q] |= v != v;
+        lane[q] = (kMax ? lane[q] < v : v < lane[q]) ? v : lane[q];
+      }
+    float e = start;
+    int any_nan = 0;
+    for (int q = 0; q < 8; ++q) {
+      any_nan |= nan[q];
+      e = (kMax ? e < lane[q] : lane[q] < e) ? lane[q] : e;
+    }
+    for (; m < mid; ++m) {
+      any_nan |= row[m] != row[m];
+      e = (kMax ? e < row[m] : row[m] < e) ? row[m] : e;
+    }
+    if (any_nan || e == 0.f) {  // the order decides: fold the row as the reference does
+      e = start;
+      for (m = 0; m < mid; ++m) e = pick<kMax>(e, row[m]);
+    }
+    out[o] = e;
+  }
+}
+
+template <bool kMax>
+__attribute__((always_inline)) inline void extreme_columns(const float* x, float* out, int64_t outer, int64_t mid,
+                                                           int64_t inner) {
+  const float start = kMax ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+  for (int64_t o = 0; o < outer; ++o) {
+    float* acc = out + o * inner;
+    std::fill(acc, acc + inner, start);
+    for (int64_t m = 0; m < mid; ++m) {  // in the reference loop's order, vectorised across j
+      const float* row = x + (o * mid + m) * inner;
+      for (int64_t j = 0; j < inner; ++j) acc[j] = pick<kMax>(acc[j], row[j]);
+    }
+  }
+}
+}  // namespace
+
+FN_MULTIVERSION
+void extreme_f32(const float* x, float* out, int64_t outer, int64_t mid, int64_t inner, bool max) {
+  if (inner == 1) {
+    if (max)
+      extreme_rows<true>(x, out, outer, mid);
+    else
+      extreme_rows<false>(x, out, outer, mid);
+  } else if (max) {
+    extreme_columns<true>(x, out, outer, mid, inner);
+  } else {
+    extreme_columns<false>(x, out, outer, mid, inner);
   }
 }
 

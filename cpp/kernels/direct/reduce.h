@@ -14,6 +14,11 @@ bool contiguous_reduction(const std::vector<int64_t>& dims, const std::vector<bo
                           int64_t* mid, int64_t* inner);
 // out[o, j] = sum over m of x[o, m, j] (divided by mid when `mean`).
 void sum_f32(const float* x, float* out, int64_t outer, int64_t mid, int64_t inner, bool mean);
+// out[o, j] = max (or min) over m of x[o, m, j], exactly as the reference fold computes it from
+// -inf (+inf): the first NaN met wins, and of equal extremes the first (which decides the sign
+// of a zero). A row's lanes are compared eight at a time; a row holding a NaN or whose extreme
+// is a zero is folded again in order. mid >= 1.
+void extreme_f32(const float* x, float* out, int64_t outer, int64_t mid, int64_t inner, bool max);
 
 }  // namespace direct
 }  // namespace fn

@@ -308,16 +308,24 @@ void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, flo
   const bool reducing = reduce.kind != Reduce::kNone;
   if (reducing && (reduce.mid <= 0 || n % reduce.mid != 0))
     throw_error(Code::Internal, "fused elementwise: bad reduction of ", n, " elements by ", reduce.mid);
-  std::vector<float> scratch(slots.scratch());
+  // Scratch reused by the thread's next runs (no allocation and zero-fill of (slots + 3) tiles
+  // per call, which outweighed the arithmetic of small tensors); an unusually wide program's
+  // scratch is its own.
+  constexpr size_t kKeep = size_t{1} << 18;  // floats (1 MiB)
+  thread_local std::vector<float> kept;
+  std::vector<float> own;
+  std::vector<float>& buf = slots.scratch() <= kKeep ? kept : own;
+  if (buf.size() < slots.scratch()) buf.resize(slots.scratch());
+  float* scratch = buf.data();
   // One thread: beside a busy process an OpenMP region waits for a descheduled worker (3x slower
   // at 65,536 elements), while a second core saves a memory-bound pass little (docs/DESIGN.md).
   if (reducing) {
     for (int64_t row = 0, rows = n / reduce.mid; row < rows; ++row)
-      out[row] = reduce_row(prog, slots, inputs, scratch.data(), row, reduce.mid, reduce.kind == Reduce::kMean);
+      out[row] = reduce_row(prog, slots, inputs, scratch, row, reduce.mid, reduce.kind == Reduce::kMean);
     return;
   }
   for (int64_t i0 = 0; i0 < n; i0 += kTile)
-    run_tile(prog, slots, inputs, scratch.data(), i0, std::min(kTile, n - i0), out + i0);
+    run_tile(prog, slots, inputs, scratch, i0, std::min(kTile, n - i0), out + i0);
 }
 
 void tanh(const float* x, float* y, int64_t n) { apply(kTanh, Span{x, false}, Span{nullptr, false}, y, n); }
