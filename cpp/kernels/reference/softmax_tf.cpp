@@ -20,8 +20,9 @@ __attribute__((always_inline)) inline float onednn_exp(float x) {
   const float hi = 88.7228394f, lo = -87.3365479f;      // 0x42b17218, 0xc2aeac50
   const float p1 = 0.999999701f, p2 = 0.499991506f, p3 = 0.166676521f, p4 = 0.0418978221f, p5 = 0.00828929059f;
   const uint32_t keep = x < lo ? 0u : ~0u;  // below ln(FLT_MIN): 0
-  x = std::fmin(x, hi);                     // as minps here: a NaN becomes hi
-  x = std::fmax(x, lo);
+  // minps / maxps as selects (std::fmin does not vectorise): a NaN becomes hi; x is a number after
+  x = x < hi ? x : hi;
+  x = x > lo ? x : lo;
   float t = x * log2e;
   float n = std::floor(t + 0.5f);
   float r = std::fma(-n, ln2, x);
