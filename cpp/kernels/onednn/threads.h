@@ -15,15 +15,19 @@
 namespace fn {
 namespace onednn {
 
-// Below these sizes a oneDNN call runs single-threaded: FN_ONEDNN_SMALL_MACS (multiply-adds)
-// and FN_ONEDNN_SMALL_ELEMENTS (elements of a memory-bound pass). Off (0) by default: on the
-// oversubscribed machine it was measured on (load average 18-24 on 2 cores) single-threaded
-// calls made the LSTM/GRU/random-graph steps 3-4x slower in wall time (a one-thread process
-// gets one scheduler share instead of two) at equal CPU time; the idle-machine gain it targets
-// (one ~40 us wake-up saved per call, ~300 calls per LSTM step) is unmeasured. Suggested values
-// to try on a quiet machine: 3145728 (~6 MFLOP, ~100 us on one AVX2 core) and 262144.
-constexpr int64_t kSmallMacs = 0;
-constexpr int64_t kSmallElements = 0;
+// Below these sizes a oneDNN call runs single-threaded: FN_ONEDNN_SMALL_MACS (multiply-adds,
+// default 2^22: ~100 us on one AVX2 core, where a second core saves at most ~50 us and its wake-up
+// costs 10-40 us idle) and FN_ONEDNN_SMALL_ELEMENTS (elements of a memory-bound pass, default
+// 2^18: 1 MiB). Beside a busy process a parallel region waits at its barrier for a descheduled
+// worker: the idle/one-busy-process tables of 2026-11-27 17:15 had the random small graphs 1.24
+// -> 2.16 ms (JAX, single-threaded kernels: 0.70 -> 0.91) and the MLP/CNN steps 2.5-3.4x slower.
+// Measured on the shared machine (load 4-8, profile_step.py, interleaved, this build with the
+// variables at 0 vs these defaults): random graphs 3.0-5.1 -> 2.1-2.7 ms (CPU 1.5-2.2 -> 1.0-1.4),
+// random graphs under a tape CPU 2.4 -> 2.0-2.1 ms, LSTM CPU 25.6-26.2 -> 21.9-25.5, GRU CPU
+// 21.4-23.0 -> 15.2-18.4 ms. An earlier measurement at load 18-24 found the opposite in wall time
+// (a one-thread process gets one scheduler share there); 0 turns each limit off.
+constexpr int64_t kSmallMacs = int64_t{1} << 22;
+constexpr int64_t kSmallElements = int64_t{1} << 18;
 
 // True when a contraction of `macs` multiply-adds should stay on the calling thread.
 bool small_contraction(double macs);
