@@ -431,3 +431,29 @@ TEST_CASE("fusion: a BroadcastTo read by trees is read through, with no copy; re
     for (int k = 0; k < 3; ++k) bits_equal(*got[k], *ref[k]);
   }
 }
+
+TEST_CASE("fusion: a lone binary op that broadcasts an operand runs as a fused node; same-shape lone ops stay") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{9, 70}});
+    auto y = b.add_placeholder("y", TensorSpec{DType::Float32, Shape{9, 70}});
+    auto row = b.add_placeholder("row", TensorSpec{DType::Float32, Shape{9, 1}});
+    auto col = b.add_placeholder("col", TensorSpec{DType::Float32, Shape{70}});
+    g->outputs.push_back(NodeOutput{op2("Sub", x, row)->node, 0});      // x - max(x) of a row
+    g->outputs.push_back(NodeOutput{op2("Maximum", col, x)->node, 0});  // the broadcast operand first
+    g->outputs.push_back(NodeOutput{op2("Mul", x, y)->node, 0});        // nothing to gain: stays
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g,
+                         {random_tensor(Shape{9, 70}, 41), random_tensor(Shape{9, 70}, 42),
+                          random_tensor(Shape{9, 1}, 43), random_tensor(Shape{70}, 44)},
+                         &f);
+  CHECK(count_op(*f, "_FusedElementwise") == 2);
+  CHECK(count_op(*f, "Sub") == 0);
+  CHECK(count_op(*f, "Mul") == 1);
+  for (int k = 0; k < 3; ++k)
+    for (int64_t i = 0; i < ref[k]->num_elements(); ++i)
+      CHECK(std::memcmp(got[k]->data<float>() + i, ref[k]->data<float>() + i, 4) == 0);
+}

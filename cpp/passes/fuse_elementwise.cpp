@@ -307,8 +307,19 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     for (const NodeOutput& in : g.node(c).inputs)
       if (absorbed[in.node]) has_member[c] = 1;
   bool any = false;
+  // A lone binary op that broadcasts an operand (a row's `x - mean(x)`) is a tree of its own: the
+  // fused kernel reads a per-row or per-column operand once per run of elements, where the
+  // binary kernel's general broadcast walks indices element by element.
+  auto lone_broadcast = [&](int i) {
+    const Node& node = g.node(i);
+    const int code = fused::opcode_of(node.op);
+    if (!cand[i] || is_bt[i] || !fused::is_binary(code) || fused::is_comparison(code)) return false;
+    for (const NodeOutput& in : node.inputs)
+      if (g.node(in.node).outputs.at(in.index).shape != node.outputs[0].shape) return true;
+    return false;
+  };
   auto is_root = [&](int i) {
-    return !absorbed[i] && has_member[i] && !is_bt[i] &&
+    return !absorbed[i] && (has_member[i] || lone_broadcast(i)) && !is_bt[i] &&
            ((cand[i] && g.node(i).outputs[0].dtype == DType::Float32) || red_mid[i] > 0);
   };
   for (int i = 0; i < n && !any; ++i) any = is_root(i);

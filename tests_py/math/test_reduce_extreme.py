@@ -90,3 +90,23 @@ def test_reduce_mean_gradient_through_a_fused_chain(shape, axis):
     count = x.size // m.size
     want = 2 * m / count * w * (1 - np.tanh(x) ** 2)
     np.testing.assert_allclose(grad(tf.constant(x), tf.constant(w)).numpy(), want, rtol=2e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("shape", [(9, 70), (256, 32), (3, 1)])
+def test_centered_rows_in_a_function_equal_eager_bits(shape):
+    # a lone broadcasting binary op (fn runs it as a fused node inside a function) gives the
+    # eager op's bits: x - max(x), x - mean(x) over rows, a per-column scale
+    r = np.random.default_rng(shape[0])
+    x = tf.constant(r.standard_normal(shape).astype(np.float32))
+    c = tf.constant(r.standard_normal(shape[1:]).astype(np.float32))
+
+    def f(t):
+        return (
+            t - tf.reduce_max(t, axis=-1, keepdims=True),
+            t - tf.reduce_mean(t, axis=-1, keepdims=True),
+            tf.maximum(c, t),
+            t * 0.5,
+        )
+
+    for got, want in zip(tf.function(f)(x), f(x)):
+        np.testing.assert_array_equal(got.numpy().view(np.int32), want.numpy().view(np.int32))

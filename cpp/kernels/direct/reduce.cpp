@@ -1,7 +1,10 @@
 #include "kernels/direct/reduce.h"
 
+#pragma GCC diagnostic ignored "-Wpsabi"  // vector types cross no ABI boundary here
+
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 
 #include "kernels/multiversion.h"
@@ -69,24 +72,23 @@ __attribute__((always_inline)) inline float pick(float acc, float v) {
   return (kMax ? acc < v : v < acc) ? v : acc;
 }
 
+typedef float v8f __attribute__((vector_size(32)));
+typedef int v8i __attribute__((vector_size(32)));
+
 template <bool kMax>
 __attribute__((always_inline)) inline void extreme_rows(const float* x, float* out, int64_t outer, int64_t mid) {
   const float start = kMax ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
   for (int64_t o = 0; o < outer; ++o) {
     const float* row = x + o * mid;
-    float lane[8];
-    int nan[8];
-    for (int q = 0; q < 8; ++q) {
-      lane[q] = start;
-      nan[q] = 0;
-    }
+    v8f lane = v8f{} + start;  // start is +-inf, never -0
+    v8i nan = v8i{};
     int64_t m = 0;
-    for (; m + 8 <= mid; m += 8)
-      for (int q = 0; q < 8; ++q) {
-        const float v = row[m + q];
-        nan[q] |= v != v;
-        lane[q] = (kMax ? lane[q] < v : v < lane[q]) ? v : lane[q];
-      }
+    for (; m + 8 <= mid; m += 8) {  // eight lanes: a lane's extreme and whether it met a NaN
+      v8f v;
+      std::memcpy(&v, row + m, sizeof v);
+      nan |= v != v;
+      lane = (kMax ? lane < v : v < lane) ? v : lane;
+    }
     float e = start;
     int any_nan = 0;
     for (int q = 0; q < 8; ++q) {
