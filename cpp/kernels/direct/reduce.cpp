@@ -35,23 +35,36 @@ bool contiguous_reduction(const std::vector<int64_t>& dims, const std::vector<bo
   return true;
 }
 
+typedef double v4d __attribute__((vector_size(32)));
+typedef float v4f __attribute__((vector_size(16)));
+
 FN_MULTIVERSION
 void sum_f32(const float* x, float* out, int64_t outer, int64_t mid, int64_t inner, bool mean) {
   const double scale = mean && mid > 0 ? static_cast<double>(mid) : 1.0;
-  std::vector<double> acc(static_cast<size_t>(inner > 1 ? inner : 8));
+  if (inner == 1) {  // rows: eight partial sums (two vectors of four doubles), then added in order
+    for (int64_t o = 0; o < outer; ++o) {
+      const float* base = x + o * mid;
+      v4d a0 = v4d{}, a1 = v4d{};
+      int64_t m = 0;
+      for (; m + 8 <= mid; m += 8) {
+        v4f lo, hi;
+        std::memcpy(&lo, base + m, sizeof lo);
+        std::memcpy(&hi, base + m + 4, sizeof hi);
+        a0 += __builtin_convertvector(lo, v4d);
+        a1 += __builtin_convertvector(hi, v4d);
+      }
+      double s = 0;
+      for (int q = 0; q < 4; ++q) s += a0[q];
+      for (int q = 0; q < 4; ++q) s += a1[q];
+      for (; m < mid; ++m) s += base[m];
+      out[o] = static_cast<float>(mean ? s / scale : s);
+    }
+    return;
+  }
+  std::vector<double> acc(static_cast<size_t>(inner));
   for (int64_t o = 0; o < outer; ++o) {
     const float* base = x + o * mid * inner;
     std::fill(acc.begin(), acc.end(), 0.0);
-    if (inner == 1) {  // a row: eight partial sums, then added in order
-      int64_t m = 0;
-      for (; m + 8 <= mid; m += 8)
-        for (int q = 0; q < 8; ++q) acc[q] += base[m + q];
-      double s = 0;
-      for (int q = 0; q < 8; ++q) s += acc[q];
-      for (; m < mid; ++m) s += base[m];
-      out[o] = static_cast<float>(mean ? s / scale : s);
-      continue;
-    }
     double* a = acc.data();
     for (int64_t m = 0; m < mid; ++m) {  // columns: in the reference loop's order, vectorised across j
       const float* row = base + m * inner;
