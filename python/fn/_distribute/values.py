@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable, List, Optional, Sequence
 
 from fn import _core
+from fn._data import structure
 from fn._data.iterator_ops import Iterator as _DataIterator, SymbolicIterator
 from fn._data.structure import IteratorSpec, spec_text as structure_text
 from fn import nest
@@ -157,8 +158,9 @@ def _any_worker_optional(strategy: Any, local: Any, element_spec: Any, wrap: Cal
     contributes a dummy (TF's ``_dummy_tensor_fn``: unknown dimensions 0, and the first dimension
     0 when the shape is fully known)."""
     from fn._data.optional import Optional as _Optional
+    from fn._ops.array_ops import cast
     from fn._ops.control_flow_ops import cond
-    from fn._ops.math_ops import cast, greater
+    from fn._ops.math_ops import greater
     from fn.dtypes import int64
 
     count = strategy.reduce("SUM", cast(local.has_value(), int64), axis=None)
@@ -168,12 +170,10 @@ def _any_worker_optional(strategy: Any, local: Any, element_spec: Any, wrap: Cal
         value = local.get_value() if bool(local.has_value().numpy()) else _dummy(element_spec)
     else:
         value = cond(local.has_value(), local.get_value, lambda: _dummy(element_spec))
-    from fn._data import structure
     return _Optional(greater(count, 0), wrap(value), structure.spec_from_value(value))
 
 
 def _dummy(element_spec: Any) -> Any:
-    from fn._data import structure
     from fn._ops.array_ops import zeros
 
     def dummy(spec: Any) -> Any:
