@@ -401,9 +401,13 @@ def var_arg(out):
     strategy.run(add, args=(plain, tf.constant(idx + 1.0)))
     strategy.run(add, args=(mirrored, tf.constant(idx + 1.0)))
     plain2.assign([idx + 1.0, 1.0])
-    on_read.assign([0.0, 0.0])
+    try:
+        on_read.assign([0.0, 0.0])   # a SUM sync-on-read assign divides the value by the replicas
+        assign_list = None
+    except TypeError as e:
+        assign_list = type(e).__name__
     strategy.run(lambda: on_read.assign_add([idx + 1.0, 1.0]))
-    return {"_index": idx, "plain": float(plain.numpy()), "mirrored": float(mirrored.numpy()),
+    return {"_index": idx, "assign_list": assign_list, "plain": float(plain.numpy()), "mirrored": float(mirrored.numpy()),
             "read_plain": read(plain2).numpy().tolist(), "read_on_read": read(on_read).numpy().tolist(),
             "read_plain_again": read(plain2).numpy().tolist()}
 

@@ -256,8 +256,15 @@ def test_keras_fit_on_n_workers_equals_one_process_with_the_global_batch(tmp_pat
 
 
 @needs_launcher
+@pytest.mark.fn_only
 @pytest.mark.parametrize("n,steps_per_execution", [(2, 5), (3, 3)])
 def test_keras_fit_with_steps_per_execution_on_n_workers(tmp_path, n, steps_per_execution):
+    """fn only: TF 2.21 cannot run it (with keras-team/keras#20585's fix, as in ``_keras()``, its
+    multi-step train Function fails: "You must feed a value for placeholder tensor
+    'while/body/.../while/cond/Placeholder_1'", the all-reduce of the logs inside the while loop's
+    cond). The expectation is the property TF proves for one step per execution
+    (test_keras_fit_on_n_workers_equals_one_process_with_the_global_batch): N workers end where one
+    process with the global batch ends."""
     # 96 samples, global batch 4n: 12 (n=2) or 8 (n=3) steps per epoch, a partial last execution.
     per_worker, epochs = 4, 2
     multi = tmp_path / "multi"
@@ -302,6 +309,7 @@ def test_distributed_variables_as_function_arguments(tmp_path, n):
         assert r["mirrored"] == tri                   # traced again: the update is all-reduced (SUM)
         assert r["read_plain"] == r["read_plain_again"] == [i + 1.0, 1.0]
         assert r["read_on_read"] == [tri, float(n)]   # traced again: the read is reduced
+        assert r["assign_list"] == "TypeError"        # TF's value / num_replicas of a Python list
 
 
 @needs_launcher
