@@ -101,3 +101,16 @@ def test_a_loop_body_returning_another_structure_for_an_optional_fails():
 
     with pytest.raises((ValueError, TypeError)):
         bad(iter(ds))
+
+
+def test_optional_loop_variables_eagerly():
+    # Eagerly an Optional is a leaf of the loop's structure (its spec may change, as in Keras'
+    # run_eagerly multi-step fit).
+    it = iter(tf.data.Dataset.range(3))
+
+    def body(i, out, inp):
+        return i + 1, tf.experimental.Optional.from_value(inp.get_value() * 2), it.get_next_as_optional()
+
+    i, out, inp = tf.while_loop(lambda i, out, inp: inp.has_value(), body,
+                                [0, tf.experimental.Optional.empty(None), it.get_next_as_optional()])
+    assert int(i) == 3 and int(out.get_value()) == 4 and not bool(inp.has_value())
