@@ -6,8 +6,10 @@
 ``allreduce``: the same float32 buffers summed across the ranks by (a) fn's CollectiveAllReduce
 op inside an fn.function (the C++ executor, GIL released, fn._mpi's transport), (b) mpi4py's
 ``Comm.Allreduce`` called from Python (the floor: one MPI call), (c) an fn.function whose
-all-reduce is a ``py_function`` calling mpi4py (the "mpi4py only" design). Reported as the
-algorithm bandwidth (bytes / time) per message size.
+all-reduce is a ``py_function`` calling mpi4py (the "mpi4py only" design); and, as ratios to (b),
+mpi4py writing a fresh output per call (what a tensor-returning op pays) and mpi4py's
+``MPI_IN_PLACE`` (a buffer the caller owns). Reported as the algorithm bandwidth (bytes / time) per
+message size.
 
 ``train``: one step of an MLP (or, ``--model transformer``, of the transformer block of
 ``models_tf_train.py``) under MultiWorkerMirroredStrategy (fn on MPI, TF with TF_CONFIG on
@@ -95,20 +97,30 @@ def bench_allreduce(args):
         def pyfunc_allreduce(t):
             return tf.py_function(py_allreduce, [t], tf.float32)
 
+        def mpi_fresh():   # a new output per call, as fn's op returns a new tensor
+            comm.Allreduce(buf, np.empty_like(buf), op=MPI.SUM)
+
+        def mpi_in_place():   # the floor of a design that reduces into a buffer it owns
+            comm.Allreduce(MPI.IN_PLACE, out, op=MPI.SUM)
+
         expect = np.empty_like(buf)
         comm.Allreduce(buf, expect, op=MPI.SUM)
         np.testing.assert_allclose(fn_allreduce(x).numpy(), expect, rtol=1e-6)
-        t_fn, t_mpi, t_py = _interleaved_timeit(
-            comm, [lambda: fn_allreduce(x), lambda: comm.Allreduce(buf, out, op=MPI.SUM), lambda: pyfunc_allreduce(x)],
+        t_fn, t_mpi, t_py, t_fresh, t_inplace = _interleaved_timeit(
+            comm, [lambda: fn_allreduce(x), lambda: comm.Allreduce(buf, out, op=MPI.SUM), lambda: pyfunc_allreduce(x),
+                   mpi_fresh, mpi_in_place],
             args.repeats, number)
-        rows.append({"bytes": size, "fn_us": t_fn * 1e6, "mpi4py_us": t_mpi * 1e6, "py_function_us": t_py * 1e6})
+        rows.append({"bytes": size, "fn_us": t_fn * 1e6, "mpi4py_us": t_mpi * 1e6, "py_function_us": t_py * 1e6,
+                     "mpi4py_fresh_us": t_fresh * 1e6, "mpi4py_in_place_us": t_inplace * 1e6})
     if comm.Get_rank() == 0:
         print(f"allreduce, {comm.Get_size()} ranks ({MPI.Get_library_version().splitlines()[0].strip()})")
-        print(f"{'bytes':>10} {'fn MB/s':>10} {'mpi4py MB/s':>12} {'fn/mpi4py':>10} {'py_function MB/s':>17}")
+        print(f"{'bytes':>10} {'fn MB/s':>10} {'mpi4py MB/s':>12} {'fn/mpi4py':>10} {'py_function MB/s':>17} "
+              f"{'fresh/mpi4py':>13} {'in-place/mpi4py':>16}")
         for r in rows:
             bw = lambda us: r["bytes"] / us   # bytes per microsecond == MB/s
             print(f"{r['bytes']:>10} {bw(r['fn_us']):>10.1f} {bw(r['mpi4py_us']):>12.1f} "
-                  f"{r['mpi4py_us'] / r['fn_us']:>10.2f} {bw(r['py_function_us']):>17.1f}")
+                  f"{r['mpi4py_us'] / r['fn_us']:>10.2f} {bw(r['py_function_us']):>17.1f} "
+                  f"{r['mpi4py_us'] / r['mpi4py_fresh_us']:>13.2f} {r['mpi4py_us'] / r['mpi4py_in_place_us']:>16.2f}")
         if args.json:
             print(json.dumps(rows))
 
