@@ -1,6 +1,7 @@
 // Broadcasting binary arithmetic: Sub, Mul, RealDiv, DivNoNan, FloorDiv, FloorMod, Pow,
 // Maximum, Minimum, SquaredDifference. AddV2 is in elementwise.cpp. Gradients sum over the
 // broadcast axes with unbroadcast().
+#include "kernels/fused/elementwise.h"
 #include "ops/elementwise_impl.h"
 #include "ops/complex.h"
 #include "ops/families.h"
@@ -65,7 +66,8 @@ KernelFn float_kernel(std::string op, int dnnl_alg) {
 
 OpDef binary_op(const char* name, const char* default_name, unsigned mask, KernelFn kernel, GradFn grad) {
   return OpDef{name, default_name, 2, binary_infer(name, mask, false), std::move(kernel), std::move(grad)}
-      .with_output_args({"z"});
+      .with_output_args({"z"})
+      .with_class(OpClass::Binary);
 }
 
 // Both gradients from the broadcast-shaped pieces gx and gy.
@@ -149,11 +151,17 @@ struct DivNoNan {
 void register_binary_ops(OpRegistry& r) {
   using namespace dnnl;
   r.add(with_complex(binary_op("Sub", "sub", kNumberTypes,
-                               binary_kernel<ref::Sub, kNumberTypes>("Sub", alg(algorithm::binary_sub)), sub_grad)));
+                               binary_kernel<ref::Sub, kNumberTypes>("Sub", alg(algorithm::binary_sub)), sub_grad))
+            .with_onnx("Sub")
+            .with_fusion(fused::kSub));
   r.add(with_complex(binary_op("Mul", "mul", kNumberTypes,
-                               binary_kernel<ref::Mul, kNumberTypes>("Mul", alg(algorithm::binary_mul)), mul_grad)));
+                               binary_kernel<ref::Mul, kNumberTypes>("Mul", alg(algorithm::binary_mul)), mul_grad))
+            .with_onnx("Mul")
+            .with_fusion(fused::kMul));
   r.add(with_complex(binary_op("RealDiv", "truediv", kNumberTypes,
-                               float_kernel<ref::RealDiv>("RealDiv", alg(algorithm::binary_div)), realdiv_grad)));
+                               float_kernel<ref::RealDiv>("RealDiv", alg(algorithm::binary_div)), realdiv_grad))
+            .with_onnx("Div")
+            .with_fusion(fused::kDiv));
   r.add(binary_op("DivNoNan", "div_no_nan", kFloatTypes, binary_kernel<DivNoNan, kFloatTypes>("DivNoNan"),
                   div_no_nan_grad));
   r.add(binary_op("FloorDiv", "floordiv", kNumberTypes, int_div_kernel<ref::FloorDiv, kNumberTypes>("FloorDiv"), {}));
@@ -167,11 +175,17 @@ void register_binary_ops(OpRegistry& r) {
           throw_error(Code::InvalidArgument, "Integers to negative integer powers are not allowed");
         return std::vector<EagerPtr>{binary_compute<ref::Pow, kPowTypes>("Pow", *in[0], *in[1])};
       },
-      pow_grad));
+      pow_grad)
+            .with_onnx("Pow")
+            .with_fusion(fused::kPow));
   r.add(binary_op("Maximum", "Maximum", kNumberTypes, binary_kernel<ref::Maximum, kNumberTypes>("Maximum"),
-                  select_grad("GreaterEqual")));
+                  select_grad("GreaterEqual"))
+            .with_onnx("Max")
+            .with_fusion(fused::kMax));
   r.add(binary_op("Minimum", "Minimum", kNumberTypes, binary_kernel<ref::Minimum, kNumberTypes>("Minimum"),
-                  select_grad("LessEqual")));
+                  select_grad("LessEqual"))
+            .with_onnx("Min")
+            .with_fusion(fused::kMin));
   r.add(binary_op(
       "SquaredDifference", "SquaredDifference", kSqDiffTypes,
       [](KernelContext&, const std::vector<EagerPtr>& in) {
@@ -184,7 +198,8 @@ void register_binary_ops(OpRegistry& r) {
         }
         return std::vector<EagerPtr>{binary_compute<ref::SquaredDifference, kSqDiffTypes>(kOp, *in[0], *in[1])};
       },
-      sqdiff_grad));
+      sqdiff_grad)
+            .with_fusion(fused::kSquaredDiff));
 }
 
 }  // namespace fn
