@@ -168,14 +168,14 @@ void register_binary_ops(OpRegistry& r) {
   r.add(binary_op("FloorMod", "FloorMod", kNumberTypes, int_div_kernel<ref::FloorMod, kNumberTypes>("FloorMod"),
                   floormod_grad));
   r.add(binary_op(
-      "Pow", "Pow", kPowTypes,
-      [](KernelContext&, const std::vector<EagerPtr>& in) {
-        check_same_dtype_eager("Pow", in);
-        if (is_integer(in[1]->dtype()) && any_int_negative(*in[1]))
-          throw_error(Code::InvalidArgument, "Integers to negative integer powers are not allowed");
-        return std::vector<EagerPtr>{binary_compute<ref::Pow, kPowTypes>("Pow", *in[0], *in[1])};
-      },
-      pow_grad)
+            "Pow", "Pow", kPowTypes,
+            [](KernelContext&, const std::vector<EagerPtr>& in) {
+              check_same_dtype_eager("Pow", in);
+              if (is_integer(in[1]->dtype()) && any_int_negative(*in[1]))
+                throw_error(Code::InvalidArgument, "Integers to negative integer powers are not allowed");
+              return std::vector<EagerPtr>{binary_compute<ref::Pow, kPowTypes>("Pow", *in[0], *in[1])};
+            },
+            pow_grad)
             .with_onnx("Pow")
             .with_fusion(fused::kPow));
   r.add(binary_op("Maximum", "Maximum", kNumberTypes, binary_kernel<ref::Maximum, kNumberTypes>("Maximum"),
@@ -187,18 +187,18 @@ void register_binary_ops(OpRegistry& r) {
             .with_onnx("Min")
             .with_fusion(fused::kMin));
   r.add(binary_op(
-      "SquaredDifference", "SquaredDifference", kSqDiffTypes,
-      [](KernelContext&, const std::vector<EagerPtr>& in) {
-        static const std::string kOp = "SquaredDifference";
-        check_same_dtype_eager(kOp, in);
-        DType d = in[0]->dtype();
-        if (d == DType::Float16 || d == DType::BFloat16) {  // TF rounds x - y to half first
-          auto diff = binary_compute<ref::Sub, kSqDiffTypes>(kOp, *in[0], *in[1]);
-          return std::vector<EagerPtr>{unary_compute<ref::Square, kSqDiffTypes>(kOp, *diff)};
-        }
-        return std::vector<EagerPtr>{binary_compute<ref::SquaredDifference, kSqDiffTypes>(kOp, *in[0], *in[1])};
-      },
-      sqdiff_grad)
+            "SquaredDifference", "SquaredDifference", kSqDiffTypes,
+            [](KernelContext&, const std::vector<EagerPtr>& in) {
+              static const std::string kOp = "SquaredDifference";
+              check_same_dtype_eager(kOp, in);
+              DType d = in[0]->dtype();
+              if (d == DType::Float16 || d == DType::BFloat16) {  // TF rounds x - y to half first
+                auto diff = binary_compute<ref::Sub, kSqDiffTypes>(kOp, *in[0], *in[1]);
+                return std::vector<EagerPtr>{unary_compute<ref::Square, kSqDiffTypes>(kOp, *diff)};
+              }
+              return std::vector<EagerPtr>{binary_compute<ref::SquaredDifference, kSqDiffTypes>(kOp, *in[0], *in[1])};
+            },
+            sqdiff_grad)
             .with_fusion(fused::kSquaredDiff));
 }
 

@@ -149,13 +149,13 @@ void register_compare_ops(OpRegistry& r) {
   r.add(compare_op("BitwiseXor", kIntTypes, binary_kernel<ref::BitwiseXor, kIntTypes>("BitwiseXor"), false));
   r.add(compare_op("LeftShift", kIntTypes, binary_kernel<LeftShift, kIntTypes>("LeftShift"), false));
   r.add(compare_op("RightShift", kIntTypes, binary_kernel<RightShift, kIntTypes>("RightShift"), false));
-  r.add(OpDef{
-      "Invert",
-      "Invert",
-      1,
-      unary_infer("Invert", kIntTypes, false),
-      unary_kernel<ref::Invert, kIntTypes>("Invert"),
-      {}}.with_output_args({"y"})
+  r.add(OpDef{"Invert",
+              "Invert",
+              1,
+              unary_infer("Invert", kIntTypes, false),
+              unary_kernel<ref::Invert, kIntTypes>("Invert"),
+              {}}
+            .with_output_args({"y"})
             .with_class(OpClass::Unary));
 }
 

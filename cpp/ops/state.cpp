@@ -108,7 +108,7 @@ void register_state_ops(OpRegistry& r) {
   // of one variable are never merged (CSE) or reordered around an assignment.
   OpDef read{
       kReadVariableOp, kReadVariableOp, 1,
-      read_infer,       read_kernel,      [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }};
+      read_infer,      read_kernel,     [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }};
   read.stateful = true;
   read.output_args = {"value"};
   r.add(std::move(read));

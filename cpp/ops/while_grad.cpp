@@ -108,7 +108,9 @@ std::vector<int> intermediates_to_stack(const Graph& body, const GraphBuilder& b
   }
   std::vector<int> out;
   for (int i = 0; i < body.num_nodes(); ++i) {
-    if (!read[i] || is_placeholder[i] || is_output[i] || !varying[i] || (body.node(i).def && body.node(i).def->constant)) continue;
+    if (!read[i] || is_placeholder[i] || is_output[i] || !varying[i] ||
+        (body.node(i).def && body.node(i).def->constant))
+      continue;
     bool pod = !body.node(i).outputs.empty();
     for (const TensorSpec& spec : body.node(i).outputs) pod = pod && is_pod(spec.dtype);
     if (pod) out.push_back(i);

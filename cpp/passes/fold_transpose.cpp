@@ -27,9 +27,7 @@ namespace fn {
 
 namespace {
 
-bool is_batched(const std::string& op) {
-  return op == kBatchMatMulV2Op || op == fused_batch_matmul_op().name;
-}
+bool is_batched(const std::string& op) { return op == kBatchMatMulV2Op || op == fused_batch_matmul_op().name; }
 bool is_matmul(const std::string& op) { return op == kMatMulOp || op == fused_matmul_op().name || is_batched(op); }
 
 // The constant perm of Transpose node t when it is a valid permutation of rank(t's input).

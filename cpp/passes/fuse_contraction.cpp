@@ -80,7 +80,9 @@ bool residual_add(const Graph& g, int r, int p, const Shape& out, int* input) {
 bool scaled(const Graph& g, int s, int c, int* input) {
   const Node& cn = g.node(c);
   const Node& sn = g.node(s);
-  if (!(sn.def && sn.def->op_class == OpClass::Binary && fused_opcode(sn) == fused::kMul) || sn.inputs.size() != 2 || cn.outputs.size() != 1) return false;
+  if (!(sn.def && sn.def->op_class == OpClass::Binary && fused_opcode(sn) == fused::kMul) || sn.inputs.size() != 2 ||
+      cn.outputs.size() != 1)
+    return false;
   const TensorSpec& out = cn.outputs[0];
   // The operands' shapes with folded transposes applied (passes/fold_transpose.cpp).
   auto operand = [&](int k, const char* perm_attr) {

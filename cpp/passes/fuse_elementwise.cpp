@@ -205,8 +205,8 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
       int i = cn.inputs[k].node;
       if (i < 0 || !cand[i]) continue;
       bool cmp = fused::is_comparison(fused_opcode(g.node(i)));
-      bool ok = cand[c] && g.node(i).outputs[0].shape == cn.outputs[0].shape &&
-                cmp == (fused_opcode(cn) == fused::kCastBool);
+      bool ok =
+          cand[c] && g.node(i).outputs[0].shape == cn.outputs[0].shape && cmp == (fused_opcode(cn) == fused::kCastBool);
       ok = ok || (red_mid[c] > 0 && k == 0 && !cmp);
       if (!ok) bad_reader[i] = 1;
     }

@@ -89,8 +89,8 @@ struct Tail {
 // output). `tf.nn.conv1d` is ExpandDims -> Conv2D -> Squeeze: its bias and activation sit after
 // such a node.
 bool relabels(const Graph& g, const Node& n, int src) {
-  if (!n.def || !n.def->relabels_dims || n.inputs.empty() ||
-      n.inputs[0].node != src || n.inputs[0].index != 0 || n.outputs.size() != 1 || !n.control_inputs.empty())
+  if (!n.def || !n.def->relabels_dims || n.inputs.empty() || n.inputs[0].node != src || n.inputs[0].index != 0 ||
+      n.outputs.size() != 1 || !n.control_inputs.empty())
     return false;
   for (size_t k = 1; k < n.inputs.size(); ++k)
     if (n.inputs[k].node == src) return false;
