@@ -1,6 +1,9 @@
-// Broadcasting binary arithmetic: Sub, Mul, RealDiv, DivNoNan, FloorDiv, FloorMod, Pow,
-// Maximum, Minimum, SquaredDifference. AddV2 is in elementwise.cpp. Gradients sum over the
+// Broadcasting binary arithmetic: Sub, Mul, RealDiv, DivNoNan, FloorDiv, FloorMod, TruncateDiv,
+// TruncateMod, Pow, Maximum, Minimum, SquaredDifference. AddV2 is in elementwise.cpp. Gradients sum over the
 // broadcast axes with unbroadcast().
+#include <cmath>
+#include <type_traits>
+
 #include "ops/elementwise_impl.h"
 #include "ops/complex.h"
 #include "ops/families.h"
@@ -144,6 +147,58 @@ struct DivNoNan {
   }
 };
 
+// C's division and remainder (rounding toward zero); integer division by zero is checked by
+// int_div_kernel first. INT_MIN / -1 wraps (and must not trap).
+struct TruncateDiv {
+  template <typename T>
+  static T apply(T a, T b) {
+    if constexpr (ref::is_int_v<T>) {
+      if (b == 0) return T(0);
+      if constexpr (std::is_signed<T>::value)
+        if (b == T(-1)) return ref::wrap_neg(a);
+      return static_cast<T>(a / b);
+    } else {
+      return std::trunc(a / b);
+    }
+  }
+};
+struct TruncateMod {
+  template <typename T>
+  static T apply(T a, T b) {
+    if constexpr (ref::is_int_v<T>) {
+      if (b == 0) return T(0);
+      if constexpr (std::is_signed<T>::value)
+        if (b == T(-1)) return T(0);
+      return static_cast<T>(a % b);
+    } else {
+      return static_cast<T>(std::fmod(a, b));
+    }
+  }
+};
+
+// TF 2.21's CPU kernels of TruncateDiv / TruncateMod; the other types of their op definitions
+// are NotFound eagerly.
+constexpr unsigned kTruncateDivKernels =
+    bit(DType::UInt8) | bit(DType::UInt16) | bit(DType::Int16) | bit(DType::Int32) | bit(DType::Int64);
+constexpr unsigned kTruncateModTypes = kFloatTypes | bit(DType::Int32) | bit(DType::Int64);
+constexpr unsigned kTruncateModKernels =
+    bit(DType::Float32) | bit(DType::Float64) | bit(DType::Int32) | bit(DType::Int64);
+
+// An op TF defines for `defined` with CPU kernels for `kernels` only: eagerly, other dtypes are
+// "not in the list of allowed values" (naming the definition's list), defined ones without a
+// kernel NotFound.
+template <typename Op, unsigned Defined, unsigned Kernels>
+KernelFn defined_int_div_kernel(std::string op) {
+  KernelFn run = int_div_kernel<Op, Kernels>(op);
+  return [op, run](KernelContext& c, const std::vector<EagerPtr>& in) {
+    check_same_dtype_eager(op, in);
+    DType d = in[0]->dtype();
+    if (!(Defined & bit(d))) throw_unsupported_dtype(op, d, Defined);
+    if (!(Kernels & bit(d))) throw_no_kernel(op, d);
+    return run(c, in);
+  };
+}
+
 }  // namespace
 
 void register_binary_ops(OpRegistry& r) {
@@ -159,6 +214,14 @@ void register_binary_ops(OpRegistry& r) {
   r.add(binary_op("FloorDiv", "floordiv", kNumberTypes, int_div_kernel<ref::FloorDiv, kNumberTypes>("FloorDiv"), {}));
   r.add(binary_op("FloorMod", "FloorMod", kNumberTypes, int_div_kernel<ref::FloorMod, kNumberTypes>("FloorMod"),
                   floormod_grad));
+  // tf.truncatediv / tf.truncatemod (TF: TruncateDiv's gradient is None; TruncateMod has no
+  // gradient registered, so differentiating it is TF's LookupError).
+  r.add(binary_op("TruncateDiv", "TruncateDiv", kNumberTypes,
+                  defined_int_div_kernel<TruncateDiv, kNumberTypes, kTruncateDivKernels>("TruncateDiv"), {}));
+  r.add(
+      binary_op("TruncateMod", "TruncateMod", kTruncateModTypes,
+                defined_int_div_kernel<TruncateMod, kTruncateModTypes, kTruncateModKernels>("TruncateMod"),
+                [](G) -> Grads { throw_error(Code::LookupError, "gradient registry has no entry for: TruncateMod"); }));
   r.add(binary_op(
       "Pow", "Pow", kPowTypes,
       [](KernelContext&, const std::vector<EagerPtr>& in) {
