@@ -135,7 +135,20 @@ def batched_spec(spec: Any, lead: Any) -> Any:
         if not hasattr(s, "_batch"):
             raise ValueError(f"{type(s).__qualname__} is not batchable: use a BatchableExtensionType")
         return s._batch(lead)
-    return map_specs(lambda s: TensorSpec(TensorShape([lead]).concatenate(s.shape), s.dtype), ext, spec)
+    return map_specs(lambda s: _batched_leaf(s, lead), ext, spec)
+
+
+def _batched_leaf(s: Any, lead: Any) -> Any:
+    """A batch's spec of a tensor, SparseTensor or RaggedTensor spec (a batch of ragged rows gains
+    a ragged dimension: TF's RaggedTensorSpec._batch)."""
+    from fn._ragged import RaggedTensorSpec
+    from fn._sparse.sparse_tensor import SparseTensorSpec
+    shape = TensorShape([lead]).concatenate(s.shape)
+    if isinstance(s, SparseTensorSpec):
+        return SparseTensorSpec(shape, s.dtype)
+    if isinstance(s, RaggedTensorSpec):
+        return RaggedTensorSpec(shape, s.dtype, s.ragged_rank + 1, s.row_splits_dtype)
+    return TensorSpec(shape, s.dtype)
 
 
 def _unbatched_leaf(s: Any) -> Any:

@@ -216,6 +216,65 @@ def _stack(tensors: List[Any], component: int) -> Any:
     return _core.to_eager(arr, first.dtype)
 
 
+def batch_leaf(values: List[Any], component: int, spec: Any) -> Any:
+    """One component of a batch: tensors stacked; ragged rows (dense tensors of a ragged_rank-0
+    spec, or RaggedTensors) as the rows of a RaggedTensor; SparseTensors as one SparseTensor with
+    a leading batch dimension and the largest of each dimension (TF's batching of each)."""
+    from fn._ops.array_ops import concat
+    from fn._ragged import RaggedTensor, RaggedTensorSpec
+    from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+    if isinstance(spec, RaggedTensorSpec):
+        dt = spec.row_splits_dtype
+        if isinstance(values[0], RaggedTensor):
+            from fn._ragged._array_ops import _concat_rows
+            values = [v.with_row_splits_dtype(dt) for v in values]
+            rows, lengths = _concat_rows(values), [int(v.nrows()) for v in values]
+        else:
+            rows, lengths = concat(values, 0), [int(v.shape[0]) for v in values]
+        return RaggedTensor.from_row_lengths(rows, _core.to_eager(np.asarray(lengths, dt.as_numpy_dtype), dt),
+                                             validate=False)
+    if isinstance(spec, SparseTensorSpec):
+        indices = [np.asarray(v.indices.numpy(), np.int64) for v in values]
+        indices = [np.concatenate([np.full([len(ix), 1], j, np.int64), ix.reshape(len(ix), -1)], 1)
+                   for j, ix in enumerate(indices)]
+        shape = np.max(np.stack([np.asarray(v.dense_shape.numpy(), np.int64) for v in values]), 0)
+        return SparseTensor(np.concatenate(indices), concat([v.values for v in values], 0),
+                            np.concatenate([[len(values)], shape]))
+    return _stack(values, component)
+
+
+class DenseToRaggedDataset(_UnaryDataset):
+    """The elements of ``input_dataset`` whose tensors of partly unknown shape are ragged, with
+    ragged_rank the last unknown dimension (0: a ragged row, still a dense tensor): what
+    ``ragged_batch`` batches (TF's _DenseToRaggedDataset)."""
+
+    _type_name = "_DenseToRaggedDataset"
+
+    def __init__(self, input_dataset: Dataset, row_splits_dtype: Any = None) -> None:
+        from fn._ragged import RaggedTensorSpec
+        from fn.dtypes import as_dtype, int64
+        self._splits_dtype = as_dtype(row_splits_dtype) if row_splits_dtype is not None else int64
+
+        def to_ragged(s: Any) -> Any:
+            if not isinstance(s, TensorSpec) or s.shape.rank is None or s.shape.is_fully_defined():
+                return s
+            k = max(i for i, d in enumerate(s.shape.as_list()) if d is None)
+            return RaggedTensorSpec(s.shape, s.dtype, k, self._splits_dtype)
+
+        spec = structure.map_specs(to_ragged, lambda e: e, input_dataset.element_spec)
+        self._leaf_specs = structure.flatten(spec)
+        super().__init__(input_dataset, spec)
+
+    def _elements(self) -> PyIterator[Any]:
+        from fn._ragged import RaggedTensor, RaggedTensorSpec
+        for e in self._input._elements():
+            flat = structure.flatten(e)
+            out = [RaggedTensor.from_tensor(v, ragged_rank=s.ragged_rank, row_splits_dtype=self._splits_dtype)
+                   if isinstance(s, RaggedTensorSpec) and s.ragged_rank > 0 and not isinstance(v, RaggedTensor)
+                   else v for v, s in zip(flat, self._leaf_specs)]
+            yield structure.pack(self._element_spec, out)
+
+
 class BatchDataset(_UnaryDataset):
     """``Dataset.batch``: each component gets a leading batch dimension (``None`` unless
     ``drop_remainder``)."""
@@ -227,6 +286,7 @@ class BatchDataset(_UnaryDataset):
         if n <= 0:
             raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         self._n, self._drop = n, bool(drop_remainder)
+        self._leaf_specs = structure.flatten(input_dataset.element_spec)
         spec = structure.batched_spec(input_dataset.element_spec, n if self._drop else None)
         super().__init__(input_dataset, spec)
 
@@ -237,7 +297,7 @@ class BatchDataset(_UnaryDataset):
             if not batch or (self._drop and len(batch) < self._n):
                 return
             flats = [structure.flatten(e) for e in batch]
-            cols = [_stack([f[i] for f in flats], i) for i in range(len(flats[0]))]
+            cols = [batch_leaf([f[i] for f in flats], i, spec) for i, spec in enumerate(self._leaf_specs)]
             yield structure.pack(self._element_spec, cols)
 
     def _cardinality(self) -> int:
