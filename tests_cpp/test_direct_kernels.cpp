@@ -6,6 +6,7 @@
 
 #include "kernels/direct/matmul.h"
 #include "kernels/direct/reduce.h"
+#include "kernels/multiversion.h"
 #include "kernels/reference/matmul.h"
 
 using namespace fn;
@@ -57,6 +58,45 @@ TEST_CASE("direct float32 matmul with a fused add equals the matmul followed by 
         CHECK(inplace == want);
       }
   }
+}
+
+TEST_CASE("every CPU level's direct matmul body this CPU can run matches the reference; v3 and v4 agree bitwise") {
+  const int detected = detected_cpu_level();
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1},
+                         {32, 64, 64},
+                         {5, 70, 3},
+                         {7, 130, 17},
+                         {17, 33, 65},
+                         {3, 48, 16}}) {
+    std::vector<float> a(m * k), b(k * n), add(m * n), want(m * n);
+    uint32_t x = 4242;
+    auto rnd = [&] {
+      x = x * 1664525u + 1013904223u;
+      return static_cast<float>(x >> 8) / (1 << 24) - 0.5f;
+    };
+    for (auto& v : a) v = rnd();
+    for (auto& v : b) v = rnd();
+    for (auto& v : add) v = rnd();
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        ref::matmul2d(a.data(), b.data(), want.data(), m, n, k, ta, tb);
+        for (int64_t i = 0; i < m * n; ++i) want[i] += add[i];
+        std::vector<std::vector<float>> by_level;
+        for (int level : {0, 3, 4}) {
+          if (level > detected) continue;
+          std::vector<float> got(m * n, -1.f);
+          direct::matmul_f32_at(level, a.data(), b.data(), got.data(), m, n, k, ta, tb, add.data());
+          INFO("level " << level << " m=" << m << " n=" << n << " k=" << k << " ta=" << ta << " tb=" << tb);
+          for (int64_t i = 0; i < m * n; ++i) CHECK(std::fabs(got[i] - want[i]) <= 1e-5f * (1 + std::fabs(want[i])));
+          if (level >= 3) by_level.push_back(got);
+        }
+        if (by_level.size() == 2) CHECK(by_level[0] == by_level[1]);
+      }
+  }
+  // A level above the CPU's runs the CPU's best body, never an instruction the CPU lacks.
+  std::vector<float> a(4 * 4, 1.f), b(4 * 4, 2.f), c(4 * 4, 0.f);
+  direct::matmul_f32_at(99, a.data(), b.data(), c.data(), 4, 4, 4, false, false);
+  CHECK(c[0] == 8.f);
 }
 
 TEST_CASE("direct float32 sum/mean matches a double-accumulated loop over one run of axes") {

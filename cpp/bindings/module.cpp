@@ -3,6 +3,7 @@
 
 #include "bindings/py_types.h"
 #include "exec/start_up.h"
+#include "kernels/multiversion.h"
 #include <oneapi/dnnl/dnnl_version.h>
 
 namespace fn {
@@ -37,4 +38,5 @@ PYBIND11_MODULE(_core, m) {
   fn::init_serialize(m);
   fn::init_collective(m);
   m.attr("onednn_version") = DNNL_VERSION_MAJOR * 10000 + DNNL_VERSION_MINOR * 100 + DNNL_VERSION_PATCH;
+  m.attr("cpu_level") = fn::cpu_level();  // the x86-64 level fn's own vector kernels run at (FN_CPU_LEVEL caps it)
 }

@@ -5,6 +5,8 @@
 // lowered through the stack, ~30x slower): FN_TARGET_V4/V3 and cpu_level() below.
 #pragma once
 
+#include <cstdlib>
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define FN_X86_LEVELS 1
 #define FN_TARGET_V4 __attribute__((target("arch=x86-64-v4")))
@@ -24,13 +26,28 @@
 namespace fn {
 
 // The x86-64 micro-architecture level this CPU supports: 4 (AVX-512), 3 (AVX2 + FMA) or 0.
-inline int cpu_level() {
+inline int detected_cpu_level() {
 #if FN_X86_LEVELS
-  static const int level = __builtin_cpu_supports("x86-64-v4") ? 4 : __builtin_cpu_supports("x86-64-v3") ? 3 : 0;
-  return level;
+  return __builtin_cpu_supports("x86-64-v4") ? 4 : __builtin_cpu_supports("x86-64-v3") ? 3 : 0;
 #else
   return 0;
 #endif
+}
+
+// The level fn's explicit-vector kernels run at: the detected one, capped by FN_CPU_LEVEL (0, 3
+// or 4; read once) so every level's body can be tested on one machine, as oneDNN's
+// ONEDNN_MAX_CPU_ISA caps its own. (GCC's target_clones pick their clone at load, uncapped.)
+inline int cpu_level() {
+  static const int level = [] {
+    int detected = detected_cpu_level();
+    const char* cap = std::getenv("FN_CPU_LEVEL");
+    if (cap == nullptr || *cap == '\0') return detected;
+    char* end = nullptr;
+    long want = std::strtol(cap, &end, 10);
+    if (*end != '\0' || want < 0) return detected;  // not a level: ignored, as a typo should not crash
+    return static_cast<int>(want < detected ? (want >= 4 ? 4 : want >= 3 ? 3 : 0) : detected);
+  }();
+  return level;
 }
 
 }  // namespace fn

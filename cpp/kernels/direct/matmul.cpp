@@ -40,16 +40,22 @@ namespace base {
 }  // namespace base
 }  // namespace
 
-void matmul_f32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb,
-                const float* add) {
+void matmul_f32_at(int level, const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta,
+                   bool tb, const float* add) {
 #if FN_X86_LEVELS
-  switch (cpu_level()) {
+  switch (std::min(level, detected_cpu_level())) {  // never an instruction this CPU lacks
     case 4: return v4::matmul(a, b, c, m, n, k, ta, tb, add);
     case 3: return v3::matmul(a, b, c, m, n, k, ta, tb, add);
     default: break;
   }
 #endif
+  (void)level;
   base::matmul(a, b, c, m, n, k, ta, tb, add);
+}
+
+void matmul_f32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb,
+                const float* add) {
+  matmul_f32_at(cpu_level(), a, b, c, m, n, k, ta, tb, add);
 }
 
 }  // namespace direct

@@ -22,5 +22,10 @@ inline bool matmul_is_small(int64_t batches, int64_t m, int64_t n, int64_t k) {
 void matmul_f32(const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta, bool tb,
                 const float* add = nullptr);
 
+// The same at one CPU level's body (4, 3 or 0; above what this CPU supports, its best), for tests
+// that compare the levels on one machine.
+void matmul_f32_at(int level, const float* a, const float* b, float* c, int64_t m, int64_t n, int64_t k, bool ta,
+                   bool tb, const float* add = nullptr);
+
 }  // namespace direct
 }  // namespace fn
