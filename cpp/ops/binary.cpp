@@ -148,7 +148,7 @@ struct DivNoNan {
 };
 
 // C's division and remainder (rounding toward zero); integer division by zero is checked by
-// int_div_kernel first. INT_MIN / -1 wraps (and must not trap).
+// truncate_kernel first. INT_MIN / -1 wraps (and must not trap).
 struct TruncateDiv {
   template <typename T>
   static T apply(T a, T b) {
@@ -158,7 +158,7 @@ struct TruncateDiv {
         if (b == T(-1)) return ref::wrap_neg(a);
       return static_cast<T>(a / b);
     } else {
-      return std::trunc(a / b);
+      return static_cast<T>(std::trunc(a / b));
     }
   }
 };
@@ -176,26 +176,27 @@ struct TruncateMod {
   }
 };
 
-// TF 2.21's CPU kernels of TruncateDiv / TruncateMod; the other types of their op definitions
-// are NotFound eagerly.
-constexpr unsigned kTruncateDivKernels =
-    bit(DType::UInt8) | bit(DType::UInt16) | bit(DType::Int16) | bit(DType::Int32) | bit(DType::Int64);
+// TF 2.21's CPU kernels of TruncateDiv (every real type; complex is defined without one) and
+// TruncateMod (int32/int64/float/double of a definition that also has half and bfloat16).
+constexpr unsigned kComplexTypes = bit(DType::Complex64) | bit(DType::Complex128);
 constexpr unsigned kTruncateModTypes = kFloatTypes | bit(DType::Int32) | bit(DType::Int64);
 constexpr unsigned kTruncateModKernels =
     bit(DType::Float32) | bit(DType::Float64) | bit(DType::Int32) | bit(DType::Int64);
 
-// An op TF defines for `defined` with CPU kernels for `kernels` only: eagerly, other dtypes are
+// An op TF defines for `Defined` with CPU kernels for `Kernels` only: eagerly, other dtypes are
 // "not in the list of allowed values" (naming the definition's list), defined ones without a
-// kernel NotFound.
+// kernel NotFound. Integer division by zero is TF's InternalError for these two ops (their
+// kernels report it through the generic binary-op path).
 template <typename Op, unsigned Defined, unsigned Kernels>
-KernelFn defined_int_div_kernel(std::string op) {
-  KernelFn run = int_div_kernel<Op, Kernels>(op);
-  return [op, run](KernelContext& c, const std::vector<EagerPtr>& in) {
+KernelFn truncate_kernel(std::string op) {
+  return [op](KernelContext&, const std::vector<EagerPtr>& in) {
     check_same_dtype_eager(op, in);
     DType d = in[0]->dtype();
     if (!(Defined & bit(d))) throw_unsupported_dtype(op, d, Defined);
     if (!(Kernels & bit(d))) throw_no_kernel(op, d);
-    return run(c, in);
+    if (is_integer(d) && any_int_zero(*in[1]))
+      throw_error(Code::Internal, "Unexpected error in binary operator (only integer div and mod should have errors)");
+    return std::vector<EagerPtr>{binary_compute<Op, Kernels>(op, *in[0], *in[1])};
   };
 }
 
@@ -216,11 +217,11 @@ void register_binary_ops(OpRegistry& r) {
                   floormod_grad));
   // tf.truncatediv / tf.truncatemod (TF: TruncateDiv's gradient is None; TruncateMod has no
   // gradient registered, so differentiating it is TF's LookupError).
-  r.add(binary_op("TruncateDiv", "TruncateDiv", kNumberTypes,
-                  defined_int_div_kernel<TruncateDiv, kNumberTypes, kTruncateDivKernels>("TruncateDiv"), {}));
+  r.add(binary_op("TruncateDiv", "TruncateDiv", kNumberTypes | kComplexTypes,
+                  truncate_kernel<TruncateDiv, kNumberTypes | kComplexTypes, kNumberTypes>("TruncateDiv"), {}));
   r.add(
       binary_op("TruncateMod", "TruncateMod", kTruncateModTypes,
-                defined_int_div_kernel<TruncateMod, kTruncateModTypes, kTruncateModKernels>("TruncateMod"),
+                truncate_kernel<TruncateMod, kTruncateModTypes, kTruncateModKernels>("TruncateMod"),
                 [](G) -> Grads { throw_error(Code::LookupError, "gradient registry has no entry for: TruncateMod"); }));
   r.add(binary_op(
       "Pow", "Pow", kPowTypes,

@@ -68,8 +68,6 @@ from fn._ops.math_ops import (
     subtract,
     tanh,
     truediv,
-    truncatediv,
-    truncatemod,
 )
 
 # Scans, top_k and special functions (issue 14).

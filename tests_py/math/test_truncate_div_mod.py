@@ -1,7 +1,7 @@
-"""tf.truncatediv / tf.truncatemod (and their tf.math names): C's division and remainder (toward
+"""tf.truncatediv / tf.truncatemod (TF 2.21 has no tf.math names for them): C's division and remainder (toward
 zero), for the dtypes TF 2.21 has CPU kernels for; the dtypes its op definitions allow without a
 kernel are NotFoundError, the others InvalidArgumentError (eager) / TypeError (tracing); integer
-division by zero; broadcasting; in tf.function; TruncateMod's gradient (TF registers none:
+division by zero (TF's InternalError); broadcasting; in tf.function; TruncateMod's gradient (TF registers none:
 LookupError). Expected values are NumPy's (np.fmod is C's remainder)."""
 import numpy as np
 import pytest
@@ -20,8 +20,9 @@ def c_div(x, y):
     return (np.sign(x) * np.sign(y) * q).astype(np.result_type(x, y))
 
 
-DIV_KERNELS = ["int16", "int32", "int64", "uint8", "uint16"]
-DIV_NO_KERNEL = ["int8", "uint32", "uint64", "float16", "bfloat16", "float32", "float64"]
+DIV_KERNELS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+DIV_FLOATS = ["float16", "bfloat16", "float32", "float64"]
+DIV_NO_KERNEL = ["complex64", "complex128"]
 MOD_KERNELS = ["int32", "int64", "float32", "float64"]
 MOD_NO_KERNEL = ["float16", "bfloat16"]
 MOD_NOT_ALLOWED = ["int8", "int16", "uint8", "uint16"]
@@ -35,19 +36,30 @@ def pair(dtype, signed=True):
 @pytest.mark.parametrize("dtype", DIV_KERNELS)
 def test_truncatediv_values(dtype):
     x, y, xn, yn = pair(dtype, signed=not dtype.startswith("uint"))
-    for f in (tf.truncatediv, tf.math.truncatediv):
-        got = f(x, y)
-        assert got.dtype == x.dtype
-        np.testing.assert_array_equal(got.numpy(), c_div(xn, yn).astype(dtype))
+    got = tf.truncatediv(x, y)
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(got.numpy(), c_div(xn, yn).astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", DIV_FLOATS)
+def test_truncatediv_floats_round_toward_zero(dtype):
+    x = tf.cast(tf.constant([7.0, -7.0, 7.5, -7.5, 0.5]), dtype)
+    y = tf.cast(tf.constant([2.0, 2.0, -2.0, 2.5, 4.0]), dtype)
+    got = tf.cast(tf.truncatediv(x, y), tf.float32)
+    assert tf.truncatediv(x, y).dtype == x.dtype
+    np.testing.assert_array_equal(got.numpy(), [3.0, -3.0, -3.0, -3.0, 0.0])
 
 
 @pytest.mark.parametrize("dtype", MOD_KERNELS)
 def test_truncatemod_values(dtype):
     x, y, xn, yn = pair(dtype)
-    for f in (tf.truncatemod, tf.math.truncatemod):
-        got = f(x, y)
-        assert got.dtype == x.dtype
-        np.testing.assert_array_equal(got.numpy(), np.fmod(xn, yn).astype(dtype))
+    got = tf.truncatemod(x, y)
+    assert got.dtype == x.dtype
+    np.testing.assert_array_equal(got.numpy(), np.fmod(xn, yn).astype(dtype))
+
+
+def test_no_math_names():
+    assert not hasattr(tf.math, "truncatediv") and not hasattr(tf.math, "truncatemod")
 
 
 def test_float_remainder_is_fmod():
@@ -68,6 +80,16 @@ def test_python_numbers_and_broadcasting():
 def test_truncatediv_dtypes_without_kernel(dtype):
     with pytest.raises(tf.errors.NotFoundError):
         tf.truncatediv(tf.cast([4, 3], dtype), tf.cast([2, 2], dtype))
+
+    @tf.function
+    def f(a):
+        return tf.truncatediv(a, a)
+
+    # the definition allows complex: tracing works, running finds no kernel (TF's lookup error)
+    cf = f.get_concrete_function(tf.TensorSpec([2], dtype))
+    assert cf.structured_outputs.dtype == dtype
+    with pytest.raises(tf.errors.InvalidArgumentError, match="No OpKernel was registered to support Op 'TruncateDiv'"):
+        cf(tf.cast([4, 3], dtype))
 
 
 @pytest.mark.parametrize("dtype", MOD_NO_KERNEL)
@@ -99,15 +121,17 @@ def test_bool_and_string_not_allowed():
 
 @pytest.mark.parametrize("f", ["truncatediv", "truncatemod"])
 def test_integer_division_by_zero(f):
+    # TF 2.21's kernels report it as an InternalError (the generic binary-op error path)
     op = getattr(tf, f)
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
+    message = r"only integer div and mod should have errors"
+    with pytest.raises(tf.errors.InternalError, match=message):
         op(tf.constant([4, 5]), tf.constant([2, 0]))
 
     @tf.function
     def g(a, b):
         return op(a, b)
 
-    with pytest.raises(tf.errors.InvalidArgumentError, match="Integer division by zero"):
+    with pytest.raises(tf.errors.InternalError, match=message):
         g(tf.constant([4, 5], tf.int64), tf.constant([0, 1], tf.int64))
 
 

@@ -64,7 +64,9 @@ def _shape_tensor(shape: Any) -> Any:
     if not isinstance(shape, (list, tuple, np.ndarray)):   # None, a string...: conversion's error
         return convert_to_tensor(shape, "int32")
     if any(_core.is_tensor(d) for d in shape):
-        return stack([d if _core.is_tensor(d) else convert_to_tensor(d, "int32") for d in shape])
+        # TF's autopacking: Python numbers take the dtype of the first tensor ([n, 2], n int64)
+        dt = next(d.dtype for d in shape if _core.is_tensor(d))
+        return stack([d if _core.is_tensor(d) else convert_to_tensor(d, dt) for d in shape])
     if not len(shape):
         return convert_to_tensor(np.zeros([0], np.int32))
     if any(isinstance(d, int) and not -2**63 <= d < 2**63 for d in shape):

@@ -20,7 +20,8 @@ _UNARY = ["abs", "negative", "sign", "square", "sqrt", "rsqrt", "exp", "log", "l
           "sin", "cos", "floor", "ceil", "round", "reciprocal", "is_nan", "is_inf", "is_finite",
           "logical_not", "relu", "elu", "softplus", "cast", "identity", "zeros_like", "ones_like", "erf",
           "invert", "one_hot", "clip_by_value"]
-_STRING_UNARY = ["length", "lower", "upper", "to_number", "as_string", "regex_replace"]
+_STRING_UNARY = ["length", "lower", "upper", "to_number", "as_string", "regex_replace", "regex_full_match",
+                 "to_hash_bucket_fast"]
 _REDUCE = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
            "reduce_prod": "prod", "reduce_any": "any", "reduce_all": "all"}
 _MODULES = ["fn", "fn.math", "fn.nn", "fn.strings", "fn.bitwise"]
