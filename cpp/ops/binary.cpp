@@ -219,10 +219,10 @@ void register_binary_ops(OpRegistry& r) {
   // gradient registered, so differentiating it is TF's LookupError).
   r.add(binary_op("TruncateDiv", "TruncateDiv", kNumberTypes | kComplexTypes,
                   truncate_kernel<TruncateDiv, kNumberTypes | kComplexTypes, kNumberTypes>("TruncateDiv"), {}));
-  r.add(
-      binary_op("TruncateMod", "TruncateMod", kTruncateModTypes,
-                truncate_kernel<TruncateMod, kTruncateModTypes, kTruncateModKernels>("TruncateMod"),
-                [](G) -> Grads { throw_error(Code::LookupError, "gradient registry has no entry for: TruncateMod"); }));
+  r.add(binary_op("TruncateMod", "TruncateMod", kTruncateModTypes,
+                  truncate_kernel<TruncateMod, kTruncateModTypes, kTruncateModKernels>("TruncateMod"), [](G) -> Grads {
+                    throw_error(Code::LookupError, "gradient registry has no entry for: TruncateMod");
+                  }));
   r.add(binary_op(
       "Pow", "Pow", kPowTypes,
       [](KernelContext&, const std::vector<EagerPtr>& in) {
