@@ -98,6 +98,8 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
         out["reduce_std"] = reduce_std
     if "join" in ns:
         out["join"] = _join_impl(ns["join"])
+    if "substr" in ns:
+        out["substr"] = _substr_impl(ns["substr"])
     if "embedding_lookup" in ns:
         lookup = ns["embedding_lookup"]
         out["embedding_lookup"] = lambda params, ids, max_norm=None, name=None: \
@@ -117,6 +119,23 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
     out["ones"] = ds.ones
     out["fill"] = ds.fill
     return out
+
+
+def _substr_impl(substr: Callable) -> Callable:
+    """``tf.strings.substr`` of a RaggedTensor: elementwise over its flat values, with ``pos`` and
+    ``len`` scalars, RaggedTensors of the same row partitions, or tensors broadcast onto it."""
+    def f(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Any = None) -> Any:
+        from fn._ops.array_ops import convert_to_tensor
+        from fn._ragged._elementwise import assert_same_partitions, dense_like_flat_values
+
+        def flat(v: Any) -> Any:
+            if isinstance(v, RaggedTensor):
+                assert_same_partitions(input, v)
+                return v.flat_values
+            v = convert_to_tensor(v)
+            return v if v.shape.rank == 0 else dense_like_flat_values(v, input)
+        return input.with_flat_values(substr(input.flat_values, flat(pos), flat(len), unit=unit))
+    return f
 
 
 def _join_impl(join: Callable) -> Callable:
@@ -154,7 +173,7 @@ def install() -> None:
             orig = ns.get(name)
             if orig is None or not callable(orig) or hasattr(orig, "_fn_ragged_original"):
                 continue
-            if mod_name == "fn.strings" and name not in _STRING_UNARY + ["join"]:
+            if mod_name == "fn.strings" and name not in _STRING_UNARY + ["join", "substr"]:
                 continue
             w = wrapped.get(id(orig))
             if w is None:
