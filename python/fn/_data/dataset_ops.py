@@ -261,6 +261,12 @@ class Dataset:
         from fn._data.transforms import BatchDataset, DenseToRaggedDataset
         return BatchDataset(DenseToRaggedDataset(self, row_splits_dtype), batch_size, drop_remainder)
 
+    def rebatch(self, batch_size: Any, drop_remainder: bool = False, name: Optional[str] = None) -> "Dataset":
+        """``tf.data.Dataset.rebatch``: the rows of the batches cut again into ``batch_size``
+        (a size, or a list of sizes used in turn)."""
+        from fn._data.transforms import RebatchDataset
+        return RebatchDataset(self, batch_size, drop_remainder)
+
     def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
                      drop_remainder: bool = False, name: Optional[str] = None) -> "Dataset":
         """Batches whose components are padded to ``padded_shapes`` (unknown dimensions to the
@@ -441,6 +447,12 @@ class _VariantDataset(Dataset):
         return _core.variant_value(next(values))
 
 
+def _to_numpy(x: Any) -> Any:
+    """One leaf as NumPy, as TF's NumpyIterator: ``_numpy()`` where a composite has it (a
+    SparseTensor's dense array), else ``numpy()``."""
+    return x._numpy() if hasattr(x, "_numpy") else x.numpy()
+
+
 class NumpyIterator:
     """``Dataset.as_numpy_iterator()``: the elements with NumPy values."""
 
@@ -451,7 +463,7 @@ class NumpyIterator:
         return self
 
     def __next__(self) -> Any:
-        return structure.map_structure(lambda t: t.numpy(), next(self._elements))
+        return structure.map_structure(_to_numpy, next(self._elements))
 
     next = __next__
 

@@ -156,13 +156,19 @@ def _ahead(items: PyIterator[Any], n: int) -> PyIterator[Any]:
 def parallel_map(elements: PyIterator[Any], func: Callable[[Any], Any], width: int) -> PyIterator[Any]:
     """``func`` over ``elements`` on ``width`` threads, results in input order."""
     pending: List[Any] = []
-    with ThreadPoolExecutor(width, thread_name_prefix="fn_data_map") as pool:
+    pool = ThreadPoolExecutor(width, thread_name_prefix="fn_data_map")
+    try:
         for e in elements:
             pending.append(pool.submit(func, e))
             if len(pending) >= width:
                 yield pending.pop(0).result()
         while pending:
             yield pending.pop(0).result()
+    finally:
+        # Not joined: an iterator given up early is closed by the garbage collector, which may run
+        # inside threading's own bookkeeping (a new thread's start); joining there deadlocked on
+        # threading's non-reentrant shutdown lock. The idle workers exit by themselves.
+        pool.shutdown(wait=False, cancel_futures=True)
 
 
 class _DirectedInterleave(Dataset):

@@ -139,15 +139,15 @@ def batched_spec(spec: Any, lead: Any) -> Any:
 
 
 def _batched_leaf(s: Any, lead: Any) -> Any:
-    """A batch's spec of a tensor, SparseTensor or RaggedTensor spec (a batch of ragged rows gains
-    a ragged dimension: TF's RaggedTensorSpec._batch)."""
+    """A tensor, SparseTensor or RaggedTensor spec with an outer dimension (TF: a batch of ragged
+    rows is ragged one more time; a batch of SparseTensors is one SparseTensor)."""
     from fn._ragged import RaggedTensorSpec
     from fn._sparse.sparse_tensor import SparseTensorSpec
     shape = TensorShape([lead]).concatenate(s.shape)
-    if isinstance(s, SparseTensorSpec):
-        return SparseTensorSpec(shape, s.dtype)
     if isinstance(s, RaggedTensorSpec):
         return RaggedTensorSpec(shape, s.dtype, s.ragged_rank + 1, s.row_splits_dtype)
+    if isinstance(s, SparseTensorSpec):
+        return SparseTensorSpec(shape, s.dtype)
     return TensorSpec(shape, s.dtype)
 
 

@@ -32,8 +32,8 @@ def _to_output(value: Any) -> Any:
 def _component(value: Any) -> Any:
     if value is None:   # a None component (TF's NoneTensor) stays None
         return None
-    if structure._is_extension(value):
-        return value
+    if structure._is_extension(value) or structure.is_composite(value):
+        return value   # ExtensionTypes, RaggedTensors, SparseTensors, Optionals cross as themselves
     if isinstance(value, tuple):
         items = [_component(v) for v in value]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
@@ -91,8 +91,8 @@ class TracedFunction:
         element = _plain_dicts(element)
         args = tuple(element) if self._unpack else (element,)
         flat: List[Any] = []
-        for a in args:
-            flat.extend(structure.flatten(a))
+        for a in args:   # ragged and sparse leaves cross as their component tensors
+            flat.extend(structure.flatten_components(a))
         out = self._concrete._core.call(flat)
         if len(out) == len(self._flat_specs):   # packed with tf.data's nesting (OrderedDicts kept)
             return structure.pack(self.output_spec, list(out))
@@ -216,31 +216,47 @@ def _stack(tensors: List[Any], component: int) -> Any:
     return _core.to_eager(arr, first.dtype)
 
 
-def batch_leaf(values: List[Any], component: int, spec: Any) -> Any:
-    """One component of a batch: tensors stacked; ragged rows (dense tensors of a ragged_rank-0
-    spec, or RaggedTensors) as the rows of a RaggedTensor; SparseTensors as one SparseTensor with
-    a leading batch dimension and the largest of each dimension (TF's batching of each)."""
-    from fn._ops.array_ops import concat
+def _batch_component(items: List[Any], spec: Any, component: int) -> Any:
+    """One component of a batch: dense rows stacked; ragged rows (tensors of a RaggedTensorSpec of
+    ragged_rank 0, or RaggedTensors) one RaggedTensor ragged once more; SparseTensors one
+    SparseTensor whose dense shape is the largest of each dimension (TF's batch of each)."""
     from fn._ragged import RaggedTensor, RaggedTensorSpec
-    from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+    from fn._sparse.sparse_tensor import SparseTensorSpec
     if isinstance(spec, RaggedTensorSpec):
-        dt = spec.row_splits_dtype
-        if isinstance(values[0], RaggedTensor):
-            from fn._ragged._array_ops import _concat_rows
-            values = [v.with_row_splits_dtype(dt) for v in values]
-            rows, lengths = _concat_rows(values), [int(v.nrows()) for v in values]
+        from fn._ragged._array_ops import _concat_rows
+        split_np = spec.row_splits_dtype.as_numpy_dtype
+        if all(isinstance(t, RaggedTensor) for t in items):
+            values = _concat_rows(items)
+            lengths = [int(t.nrows()) for t in items]
         else:
-            rows, lengths = concat(values, 0), [int(v.shape[0]) for v in values]
-        return RaggedTensor.from_row_lengths(rows, _core.to_eager(np.asarray(lengths, dt.as_numpy_dtype), dt),
-                                             validate=False)
+            arrays = [np.asarray(t.numpy()) for t in items]
+            if any(a.ndim == 0 or a.shape[1:] != arrays[0].shape[1:] for a in arrays):
+                raise errors.InvalidArgumentError(
+                    None, None, f"Cannot batch ragged rows with different inner shapes in component {component}.")
+            values = _core.to_eager(np.concatenate(arrays), items[0].dtype)
+            lengths = [a.shape[0] for a in arrays]
+        out = RaggedTensor.from_row_lengths(values, _core.to_eager(np.asarray(lengths, split_np)), validate=False)
+        out._set_shape(TensorShape([len(items)]).concatenate(spec.shape))  # the spec's uniform dims, as TF
+        return out
     if isinstance(spec, SparseTensorSpec):
-        indices = [np.asarray(v.indices.numpy(), np.int64) for v in values]
-        indices = [np.concatenate([np.full([len(ix), 1], j, np.int64), ix.reshape(len(ix), -1)], 1)
-                   for j, ix in enumerate(indices)]
-        shape = np.max(np.stack([np.asarray(v.dense_shape.numpy(), np.int64) for v in values]), 0)
-        return SparseTensor(np.concatenate(indices), concat([v.values for v in values], 0),
-                            np.concatenate([[len(values)], shape]))
-    return _stack(values, component)
+        return _batch_sparse(items)
+    return _stack(items, component)
+
+
+def _batch_sparse(items: List[Any]) -> Any:
+    from fn._sparse.sparse_tensor import SparseTensor
+    shapes = [np.asarray(t.dense_shape.numpy()) for t in items]
+    if len({s.shape for s in shapes}) > 1:
+        raise errors.InvalidArgumentError(None, None, "Cannot batch SparseTensors of different ranks.")
+    indices, values = [], []
+    for j, t in enumerate(items):
+        idx = np.asarray(t.indices.numpy())
+        indices.append(np.concatenate([np.full((idx.shape[0], 1), j, np.int64), idx], axis=1))
+        values.append(np.asarray(t.values.numpy()))
+    dense_shape = np.concatenate([[len(items)], np.max(np.stack(shapes), axis=0)]).astype(np.int64)
+    vals = np.concatenate(values) if items[0].dtype.name != "string" else np.array(sum((list(v) for v in values), []), object)
+    return SparseTensor(_core.to_eager(np.concatenate(indices).astype(np.int64), None),
+                        _core.to_eager(vals, items[0].dtype), _core.to_eager(dense_shape, None))
 
 
 class DenseToRaggedDataset(_UnaryDataset):
@@ -286,8 +302,8 @@ class BatchDataset(_UnaryDataset):
         if n <= 0:
             raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         self._n, self._drop = n, bool(drop_remainder)
-        self._leaf_specs = structure.flatten(input_dataset.element_spec)
         spec = structure.batched_spec(input_dataset.element_spec, n if self._drop else None)
+        self._leaf_specs = structure.flatten(input_dataset.element_spec)
         super().__init__(input_dataset, spec)
 
     def _elements(self) -> PyIterator[Any]:
@@ -296,12 +312,46 @@ class BatchDataset(_UnaryDataset):
             batch = list(itertools.islice(it, self._n))
             if not batch or (self._drop and len(batch) < self._n):
                 return
-            flats = [structure.flatten(e) for e in batch]
-            cols = [batch_leaf([f[i] for f in flats], i, spec) for i, spec in enumerate(self._leaf_specs)]
-            yield structure.pack(self._element_spec, cols)
+            yield _make_batch(batch, self._leaf_specs, self._element_spec)
 
     def _cardinality(self) -> int:
         return batched_cardinality(self._input._cardinality(), self._n, self._drop)
+
+
+def _make_batch(batch: List[Any], leaf_specs: List[Any], spec: Any) -> Any:
+    flats = [structure.flatten(e) for e in batch]
+    cols = [_batch_component([f[i] for f in flats], s, i) for i, s in enumerate(leaf_specs)]
+    return structure.pack(spec, cols)
+
+
+class RebatchDataset(_UnaryDataset):
+    """``Dataset.rebatch``: the rows of the input's batches cut again into batches of
+    ``batch_size`` (one size, or sizes taken in turn), as ``unbatch().batch(...)`` would. TF loops
+    forever on a size of 0; fn refuses it."""
+
+    _type_name = "_RebatchDatasetV2"
+
+    def __init__(self, input_dataset: Dataset, batch_size: Any, drop_remainder: bool) -> None:
+        given = batch_size.numpy() if _core.is_tensor(batch_size) else batch_size
+        sizes = np.asarray(given).reshape(-1)
+        if sizes.size == 0 or sizes.dtype.kind not in "iu" or (sizes <= 0).any():
+            raise errors.InvalidArgumentError(None, None, f"batch_size must be positive integers; got {given!r}")
+        self._sizes, self._drop = [int(n) for n in sizes], bool(drop_remainder)
+        self._rows = UnbatchDataset(input_dataset)
+        lead = self._sizes[0] if self._drop and len(set(self._sizes)) == 1 else None
+        self._leaf_specs = structure.flatten(self._rows.element_spec)
+        super().__init__(input_dataset, structure.batched_spec(self._rows.element_spec, lead))
+
+    def _elements(self) -> PyIterator[Any]:
+        it = self._rows._elements()
+        for n in itertools.cycle(self._sizes):
+            batch = list(itertools.islice(it, n))
+            if not batch or (self._drop and len(batch) < n):
+                return
+            yield _make_batch(batch, self._leaf_specs, self._element_spec)
+
+    def _cardinality(self) -> int:
+        return UNKNOWN
 
 
 class UnbatchDataset(_UnaryDataset):

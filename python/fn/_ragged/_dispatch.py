@@ -123,15 +123,14 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
 
 def _substr_impl(substr: Callable) -> Callable:
     """``tf.strings.substr`` of a RaggedTensor: elementwise over its flat values, with ``pos`` and
-    ``len`` scalars, RaggedTensors of the same row partitions, or tensors broadcast onto it."""
+    ``len`` scalars or tensors broadcast onto it (TF's dispatch refuses ragged ones)."""
     def f(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Any = None) -> Any:
         from fn._ops.array_ops import convert_to_tensor
-        from fn._ragged._elementwise import assert_same_partitions, dense_like_flat_values
+        from fn._ragged._elementwise import dense_like_flat_values
 
         def flat(v: Any) -> Any:
             if isinstance(v, RaggedTensor):
-                assert_same_partitions(input, v)
-                return v.flat_values
+                raise ValueError("TypeError: object of type 'RaggedTensor' has no len()")
             v = convert_to_tensor(v)
             return v if v.shape.rank == 0 else dense_like_flat_values(v, input)
         return input.with_flat_values(substr(input.flat_values, flat(pos), flat(len), unit=unit))

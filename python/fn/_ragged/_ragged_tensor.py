@@ -34,6 +34,8 @@ def _splits_tensor(x: Any, name: str, dtype: Any = None) -> Any:
     """A row-partitioning vector: tensors keep their int32/int64 dtype; Python values are int64."""
     if _core.is_tensor(x):
         t = x
+    elif isinstance(x, (list, tuple)) and any(_core.is_tensor(v) for v in x):
+        t = convert_to_tensor(x)  # tensors inside a list are packed, as TF converts them
     else:
         arr = np.asarray(x)
         if arr.dtype.kind == "O":   # ints past 64 bits, mixed values: TF's conversion error (int64 hinted)
@@ -302,6 +304,16 @@ class RaggedTensor:
 
     def get_shape(self) -> TensorShape:
         return self.shape
+
+    def _set_shape(self, shape: Any) -> None:
+        """TF's ``RaggedTensor._set_shape`` (used where a value meets its spec, e.g. a dataset's
+        element): a known size of a ragged dimension becomes that partition's uniform row length."""
+        dims = TensorShape(shape).as_list() if TensorShape(shape).rank is not None else None
+        rt: Any = self
+        for size in (dims or [])[1:self.ragged_rank + 1]:
+            if size is not None and rt._uniform_row_length is None:
+                rt._uniform_row_length = convert_to_tensor(np.array(size, rt._row_splits.dtype.as_numpy_dtype))
+            rt = rt._values
 
     @property
     def ndim(self) -> Optional[int]:

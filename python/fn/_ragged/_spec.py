@@ -71,7 +71,10 @@ class RaggedTensorSpec(TraceType):
 
     # -- components
     def _component_specs(self) -> List[TensorSpec]:
-        """flat_values, then one row_splits per ragged dimension (TF's order: outermost first)."""
+        """flat_values, then one row_splits per ragged dimension (TF's order: outermost first);
+        a spec of ragged_rank 0 is a plain tensor's."""
+        if self._ragged_rank == 0:
+            return [TensorSpec(self._shape, self._dtype)]
         dims = self._shape.as_list() if self._shape.rank is not None else None
         if dims is None:
             flat = TensorSpec(None, self._dtype)

@@ -88,6 +88,15 @@ class SparseTensor:
     def graph(self) -> Any:
         return getattr(self._values, "graph", None)
 
+    def _numpy(self) -> np.ndarray:
+        """TF's ``SparseTensor._numpy`` (what ``Dataset.as_numpy_iterator`` yields): the dense array."""
+        if not all(getattr(t, "_is_eager", False) for t in (self._indices, self._values, self._dense_shape)):
+            raise ValueError("SparseTensor.numpy() is only supported in eager mode.")
+        arr = np.zeros(self._dense_shape.numpy(), dtype=self.dtype.as_numpy_dtype)
+        for i, v in zip(self._indices.numpy(), self._values.numpy()):
+            arr[tuple(i)] = v
+        return arr
+
     def with_values(self, new_values: Any) -> "SparseTensor":
         """``SparseTensor.with_values``: the same indices and shape with other values."""
         out = SparseTensor(self._indices, new_values, self._dense_shape)
