@@ -49,3 +49,11 @@ def test_bytes_with_trailing_nul_survive_conversion():
         "lengths": tf.train.Feature(int64_list=tf.train.Int64List(value=[3, 5]))})).SerializeToString()
     parsed = tf.io.parse_example([other, empty_lengths], {"lengths": tf.io.RaggedFeature(tf.int64)})
     assert parsed["lengths"].to_list() == [[3, 5], []]
+
+
+def test_row_partition_from_value_rowids():
+    # what Keras' sparse data adapter calls (the sparse-tensor guide's Keras model)
+    rp = tf.experimental.RowPartition.from_value_rowids(tf.constant([0, 0, 2, 2, 2], tf.int64), nrows=4)
+    assert rp.row_splits().numpy().tolist() == [0, 2, 2, 5, 5]
+    assert rp.row_splits().dtype == tf.int64
+    assert tf.experimental.RowPartition.from_value_rowids([1, 1, 3]).row_splits().numpy().tolist() == [0, 0, 2, 2, 3]
