@@ -57,3 +57,24 @@ def test_row_partition_from_value_rowids():
     assert rp.row_splits().numpy().tolist() == [0, 2, 2, 5, 5]
     assert rp.row_splits().dtype == tf.int64
     assert tf.experimental.RowPartition.from_value_rowids([1, 1, 3]).row_splits().numpy().tolist() == [0, 0, 2, 2, 3]
+
+
+def test_sparse_dense_shape_holding_int32_tensors():
+    @tf.function
+    def f(i):
+        st = tf.SparseTensor([[0, 0]], [1.0], (tf.shape(i)[0], 4))
+        return st.dense_shape
+
+    got = f(tf.constant([1, 2, 3]))
+    assert got.dtype == tf.int64 and got.numpy().tolist() == [3, 4]
+
+
+def test_keras_predict_on_sparse_input():
+    # the sparse-tensor guide's model: Keras slices the SparseTensor per batch in a Dataset.map
+    x = tf.keras.Input(shape=(4,), sparse=True)
+    model = tf.keras.Model(x, tf.keras.layers.Dense(4)(x))
+    data = tf.sparse.SparseTensor([(0, 0), (0, 1), (0, 2), (4, 3), (5, 0), (5, 1)], [1.0] * 6, (6, 4))
+    direct = model(data)
+    predicted = model.predict(data, verbose=0)
+    assert predicted.shape == (6, 4)
+    assert abs(direct.numpy() - predicted).max() < 1e-5
