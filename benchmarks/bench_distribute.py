@@ -1,15 +1,18 @@
 """Multi-worker benchmarks: allreduce throughput and a 2-worker MLP training step.
 
     mpirun --allow-run-as-root --oversubscribe -np 2 python benchmarks/bench_distribute.py allreduce
-    python benchmarks/bench_distribute.py train --workers 2 [--compare ~/.cache/fn/tfref/bin/python]
+    python benchmarks/bench_distribute.py train --workers 2 [--model transformer] [--compare ~/.cache/fn/tfref/bin/python]
 
 ``allreduce``: the same float32 buffers summed across the ranks by (a) fn's CollectiveAllReduce
 op inside an fn.function (the C++ executor, GIL released, fn._mpi's transport), (b) mpi4py's
 ``Comm.Allreduce`` called from Python (the floor: one MPI call), (c) an fn.function whose
-all-reduce is a ``py_function`` calling mpi4py (the "mpi4py only" design). Reported as the
-algorithm bandwidth (bytes / time) per message size.
+all-reduce is a ``py_function`` calling mpi4py (the "mpi4py only" design); and, as ratios to (b),
+mpi4py writing a fresh output per call (what a tensor-returning op pays) and mpi4py's
+``MPI_IN_PLACE`` (a buffer the caller owns). Reported as the algorithm bandwidth (bytes / time) per
+message size.
 
-``train``: one step of an MLP under MultiWorkerMirroredStrategy (fn on MPI, TF with TF_CONFIG on
+``train``: one step of an MLP (or, ``--model transformer``, of the transformer block of
+``models_tf_train.py``) under MultiWorkerMirroredStrategy (fn on MPI, TF with TF_CONFIG on
 localhost ports), split into compute (the same step without the all-reduce) and communication
 (the all-reduce of the gradients alone). The launcher starts the workers itself.
 
@@ -94,20 +97,30 @@ def bench_allreduce(args):
         def pyfunc_allreduce(t):
             return tf.py_function(py_allreduce, [t], tf.float32)
 
+        def mpi_fresh():   # a new output per call, as fn's op returns a new tensor
+            comm.Allreduce(buf, np.empty_like(buf), op=MPI.SUM)
+
+        def mpi_in_place():   # the floor of a design that reduces into a buffer it owns
+            comm.Allreduce(MPI.IN_PLACE, out, op=MPI.SUM)
+
         expect = np.empty_like(buf)
         comm.Allreduce(buf, expect, op=MPI.SUM)
         np.testing.assert_allclose(fn_allreduce(x).numpy(), expect, rtol=1e-6)
-        t_fn, t_mpi, t_py = _interleaved_timeit(
-            comm, [lambda: fn_allreduce(x), lambda: comm.Allreduce(buf, out, op=MPI.SUM), lambda: pyfunc_allreduce(x)],
+        t_fn, t_mpi, t_py, t_fresh, t_inplace = _interleaved_timeit(
+            comm, [lambda: fn_allreduce(x), lambda: comm.Allreduce(buf, out, op=MPI.SUM), lambda: pyfunc_allreduce(x),
+                   mpi_fresh, mpi_in_place],
             args.repeats, number)
-        rows.append({"bytes": size, "fn_us": t_fn * 1e6, "mpi4py_us": t_mpi * 1e6, "py_function_us": t_py * 1e6})
+        rows.append({"bytes": size, "fn_us": t_fn * 1e6, "mpi4py_us": t_mpi * 1e6, "py_function_us": t_py * 1e6,
+                     "mpi4py_fresh_us": t_fresh * 1e6, "mpi4py_in_place_us": t_inplace * 1e6})
     if comm.Get_rank() == 0:
         print(f"allreduce, {comm.Get_size()} ranks ({MPI.Get_library_version().splitlines()[0].strip()})")
-        print(f"{'bytes':>10} {'fn MB/s':>10} {'mpi4py MB/s':>12} {'fn/mpi4py':>10} {'py_function MB/s':>17}")
+        print(f"{'bytes':>10} {'fn MB/s':>10} {'mpi4py MB/s':>12} {'fn/mpi4py':>10} {'py_function MB/s':>17} "
+              f"{'fresh/mpi4py':>13} {'in-place/mpi4py':>16}")
         for r in rows:
             bw = lambda us: r["bytes"] / us   # bytes per microsecond == MB/s
             print(f"{r['bytes']:>10} {bw(r['fn_us']):>10.1f} {bw(r['mpi4py_us']):>12.1f} "
-                  f"{r['mpi4py_us'] / r['fn_us']:>10.2f} {bw(r['py_function_us']):>17.1f}")
+                  f"{r['mpi4py_us'] / r['fn_us']:>10.2f} {bw(r['py_function_us']):>17.1f} "
+                  f"{r['mpi4py_us'] / r['mpi4py_fresh_us']:>13.2f} {r['mpi4py_us'] / r['mpi4py_in_place_us']:>16.2f}")
         if args.json:
             print(json.dumps(rows))
 
@@ -121,25 +134,13 @@ def _mlp_worker(args):
     else:
         import fn as tf
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
-    rng = np.random.RandomState(0)
-    dims = [args.features] + [args.hidden] * args.layers + [10]
-    with strategy.scope():
-        ws = [tf.Variable(rng.randn(a, b).astype(np.float32) * 0.05) for a, b in zip(dims[:-1], dims[1:])]
-        bs = [tf.Variable(np.zeros(b, np.float32)) for b in dims[1:]]
-    params = ws + bs
-    x = tf.constant(rng.randn(args.batch, args.features).astype(np.float32))
-    y = tf.constant(rng.randint(0, 10, args.batch).astype(np.int64))
     gb = args.batch * strategy.num_replicas_in_sync
+    model = _transformer_model if args.model == "transformer" else _mlp_model
+    params, x, y, loss_of = model(tf, strategy, args, gb)
 
     def grads_of(xb, yb):
         with tf.GradientTape() as tape:
-            h = xb
-            for i, (w, b) in enumerate(zip(ws, bs)):
-                h = tf.matmul(h, w) + b
-                if i < len(ws) - 1:
-                    h = tf.nn.relu(h)
-            per = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=yb, logits=h)
-            loss = tf.nn.compute_average_loss(per, global_batch_size=gb)
+            loss = loss_of(xb, yb)
         return loss, tape.gradient(loss, params)
 
     def apply(grads):
@@ -172,6 +173,69 @@ def _mlp_worker(args):
     if idx == 0:
         print(json.dumps({"step_ms": t_step * 1e3, "compute_ms": t_compute * 1e3, "comm_ms": t_comm * 1e3,
                           "grad_bytes": nbytes, "lib": "tf" if args.tf else "fn"}), flush=True)
+
+
+def _mlp_model(tf, strategy, args, gb):
+    """The MLP of `train`: (params, x, y, loss(x, y)), its variables made in the strategy's scope."""
+    rng = np.random.RandomState(0)
+    dims = [args.features] + [args.hidden] * args.layers + [10]
+    with strategy.scope():
+        ws = [tf.Variable(rng.randn(a, b).astype(np.float32) * 0.05) for a, b in zip(dims[:-1], dims[1:])]
+        bs = [tf.Variable(np.zeros(b, np.float32)) for b in dims[1:]]
+    x = tf.constant(rng.randn(args.batch, args.features).astype(np.float32))
+    y = tf.constant(rng.randint(0, 10, args.batch).astype(np.int64))
+
+    def loss_of(xb, yb):
+        h = xb
+        for i, (w, b) in enumerate(zip(ws, bs)):
+            h = tf.matmul(h, w) + b
+            if i < len(ws) - 1:
+                h = tf.nn.relu(h)
+        per = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=yb, logits=h)
+        return tf.nn.compute_average_loss(per, global_batch_size=gb)
+
+    return ws + bs, x, y, loss_of
+
+
+def _transformer_model(tf, strategy, args, gb):
+    """The transformer block of benchmarks/models_tf_train.py (per-worker batch x seq 64 x d 128,
+    4 heads, MLP 512, gelu-tanh), with a mean-squared loss averaged over the global batch."""
+    b, s, m, nh = args.batch, 64, 128, 4
+    rng = np.random.RandomState(0)
+
+    def n(*shape, scale=1.0):
+        return (rng.standard_normal(shape) * scale).astype(np.float32)
+
+    shapes = [(m, m)] * 4 + [(m,), (m,), (m, 4 * m), (4 * m,), (4 * m, m), (m,), (m,), (m,)]
+    scales = [m ** -0.5] * 4 + [0.1, 0.1, m ** -0.5, 0.1, (4 * m) ** -0.5, 0.1, 0.1, 0.1]
+    values = [n(*sh, scale=sc) for sh, sc in zip(shapes, scales)]
+    values[4] += 1.0   # the layer norms' gains
+    values[10] += 1.0
+    with strategy.scope():
+        ps = [tf.Variable(v) for v in values]
+    x, y = tf.constant(n(b, s, m)), tf.constant(n(b, s, m, scale=0.5))
+
+    def layer_norm(h, g, beta):
+        mean = tf.reduce_mean(h, axis=-1, keepdims=True)
+        var = tf.reduce_mean(tf.square(h - mean), axis=-1, keepdims=True)
+        return (h - mean) * tf.math.rsqrt(var + 1e-5) * g + beta
+
+    def heads(a):   # (b*s, m) -> (b, h, s, m/h)
+        return tf.transpose(tf.reshape(a, [b, s, nh, m // nh]), [0, 2, 1, 3])
+
+    def loss_of(xb, yb):
+        wq, wk, wv, wo, g1, n1, w1, b1, w2, b2, g2, n2 = ps
+        x2 = tf.reshape(xb, [b * s, m])
+        q, k, v = (heads(tf.matmul(x2, w)) for w in (wq, wk, wv))
+        a = tf.nn.softmax(tf.matmul(q, k, transpose_b=True) * (1.0 / np.sqrt(m // nh)))
+        o = tf.reshape(tf.transpose(tf.matmul(a, v), [0, 2, 1, 3]), [b * s, m])
+        x2 = layer_norm(x2 + tf.matmul(o, wo), g1, n1)
+        f = tf.matmul(tf.nn.gelu(tf.matmul(x2, w1) + b1, approximate=True), w2) + b2
+        out = tf.reshape(layer_norm(x2 + f, g2, n2), [b, s, m])
+        per = tf.reduce_mean(tf.square(out - yb), axis=[1, 2])
+        return tf.nn.compute_average_loss(per, global_batch_size=gb)
+
+    return ps, x, y, loss_of
 
 
 def _transformer_worker(args):
@@ -279,7 +343,8 @@ def _free_ports(n):
 
 
 def _launch(python, tf_mode, args):
-    base = [python, os.path.abspath(__file__), "train-worker", "--batch", str(args.batch), "--hidden",
+    base = [python, os.path.abspath(__file__), "train-worker", "--model", args.model, "--batch", str(args.batch),
+            "--hidden",
             str(args.hidden), "--layers", str(args.layers), "--features", str(args.features), "--repeats",
             str(args.repeats), "--number", str(args.number)]
     if tf_mode:
@@ -305,7 +370,9 @@ def bench_train(args):
     rows = [_launch(sys.executable, False, args)]
     if args.compare:
         rows.append(_launch(args.compare, True, args))
-    print(f"MLP {args.layers}x{args.hidden}, per-worker batch {args.batch}, {args.workers} workers on one machine")
+    what = ("transformer block (seq 64, d 128, 4 heads, MLP 512)" if args.model == "transformer"
+            else f"MLP {args.layers}x{args.hidden}")
+    print(f"{what}, per-worker batch {args.batch}, {args.workers} workers on one machine")
     print(f"{'lib':>4} {'step ms':>9} {'compute ms':>11} {'allreduce ms':>13} {'grad MB':>8}")
     for r in rows:
         print(f"{r['lib']:>4} {r['step_ms']:>9.3f} {r['compute_ms']:>11.3f} {r['comm_ms']:>13.3f} "
@@ -324,6 +391,7 @@ def main():
     p.add_argument("--batch", type=int, default=64)
     p.add_argument("--hidden", type=int, default=512)
     p.add_argument("--layers", type=int, default=3)
+    p.add_argument("--model", choices=["mlp", "transformer"], default="mlp", help="train: the workload")
     p.add_argument("--features", type=int, default=784)
     p.add_argument("--tf", action="store_true")
     p.add_argument("--compare", metavar="PYTHON", help="also run TensorFlow's MWMS under this interpreter")
@@ -331,7 +399,7 @@ def main():
     p.add_argument("--epochs", type=int, default=2, help="transformer: epochs of the fit")
     p.add_argument("--out", help="transformer-worker: where to write the weights")
     args = p.parse_args()
-    if args.what.startswith("transformer") and "--batch" not in sys.argv:
+    if (args.what.startswith("transformer") or args.model == "transformer") and "--batch" not in sys.argv:
         args.batch = 8
     modes = {"allreduce": bench_allreduce, "train": bench_train, "train-worker": _mlp_worker,
              "transformer": bench_transformer, "transformer-worker": _transformer_worker}

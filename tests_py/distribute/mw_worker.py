@@ -202,23 +202,24 @@ def _keras():
     return keras
 
 
-def _keras_model(keras, strategy):
+def _keras_model(keras, strategy, steps_per_execution=1):
     with strategy.scope():
         model = keras.Sequential([keras.Input((5,)), keras.layers.Dense(8, activation="tanh"), keras.layers.Dense(1)])
         model.set_weights(initial_weights())
-        model.compile(keras.optimizers.Adam(0.02), "mse", metrics=["mae"])
+        model.compile(keras.optimizers.Adam(0.02), "mse", metrics=["mae"], steps_per_execution=steps_per_execution)
     return model
 
 
-def keras_fit(out, per_worker_batch, epochs):
-    """compile/fit/evaluate under strategy.scope(): the global batch is split across workers."""
+def keras_fit(out, per_worker_batch, epochs, steps_per_execution=1):
+    """compile/fit/evaluate under strategy.scope(): the global batch is split across workers (with
+    ``steps_per_execution`` steps per call of the train Function)."""
     keras = _keras()
     strategy = make_strategy(timeout=120)
     n = strategy.num_replicas_in_sync
     idx = worker_index(strategy)
     global_batch = per_worker_batch * n
     x, y = data()
-    model = _keras_model(keras, strategy)
+    model = _keras_model(keras, strategy, steps_per_execution)
     dataset = tf.data.Dataset.from_tensor_slices((x, y)).batch(global_batch)
     history = model.fit(dataset, epochs=epochs, verbose=0)
     evaluation = model.evaluate(x, y, batch_size=global_batch, verbose=0, return_dict=True)
@@ -329,6 +330,86 @@ def state(out):
     r_sum2.assign(6.0)                      # cross-replica: each copy holds 6 / n
     res.update(assigned_r_sum=float(r_sum2.numpy()), assigned_r_sum_local=local(r_sum2))
     return res
+
+
+def optional_uneven(out):
+    """``DistributedIterator.get_next_as_optional`` when the workers' datasets have different
+    lengths (worker i: i + 2 batches of 2): it has a value while any worker has one, so every
+    worker runs n + 1 steps, a worker whose data ended on an empty batch (TF's dummy)."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+
+    def dataset_fn(ctx):
+        i = ctx.input_pipeline_id
+        return tf.data.Dataset.range(2 * (i + 2)).map(lambda x: tf.cast(x + 100 * i, tf.float32)).batch(2)
+
+    def local(x):
+        return strategy.experimental_local_results(x)[0]
+
+    res = {"_index": idx}
+    it = iter(strategy.distribute_datasets_from_function(dataset_fn))
+    rows, total = [], 0.0
+    while True:
+        opt = it.get_next_as_optional()
+        if not bool(opt.has_value()):
+            break
+        x = local(opt.get_value())
+        rows.append(int(x.shape[0]))
+        total += float(tf.reduce_sum(x))
+    res.update(eager_rows=rows, eager_total=total)
+
+    @tf.function
+    def loop(iterator):
+        def cond(step, rows, total, opt):
+            return opt.has_value()
+
+        def body(step, rows, total, opt):
+            x = local(opt.get_value())
+            rows = rows + tf.shape(x)[0] * 10 ** step
+            return step + 1, rows, total + tf.reduce_sum(x), iterator.get_next_as_optional()
+
+        return tf.while_loop(cond, body, [0, 0, 0.0, iterator.get_next_as_optional()])[:3]
+
+    steps, rows, total = loop(iter(strategy.distribute_datasets_from_function(dataset_fn)))
+    res.update(fn_steps=int(steps), fn_rows=int(rows), fn_total=float(total))
+    return res
+
+
+def var_arg(out):
+    """Distributed variables as Function arguments keep their class in the trace (TF's
+    DistributedVariableTraceType): a Function traced for a plain variable is traced again for a
+    mirrored one (whose replica-context update is aggregated) and for a sync-on-read one (whose
+    cross-replica read is reduced)."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    agg, sync = tf.VariableAggregation, tf.VariableSynchronization
+    plain = tf.Variable(0.0)
+    with strategy.scope():
+        mirrored = tf.Variable(0.0, aggregation=agg.SUM)
+        on_read = tf.Variable([0.0, 0.0], synchronization=sync.ON_READ, aggregation=agg.SUM)
+    plain2 = tf.Variable([0.0, 0.0], trainable=False)   # the same VariableSpec as on_read's
+
+    @tf.function
+    def add(v, x):
+        v.assign_add(x)
+        return tf.constant(0.0)
+
+    @tf.function
+    def read(v):
+        return v.read_value()
+
+    strategy.run(add, args=(plain, tf.constant(idx + 1.0)))
+    strategy.run(add, args=(mirrored, tf.constant(idx + 1.0)))
+    plain2.assign([idx + 1.0, 1.0])
+    try:
+        on_read.assign([0.0, 0.0])   # a SUM sync-on-read assign divides the value by the replicas
+        assign_list = None
+    except TypeError as e:
+        assign_list = type(e).__name__
+    strategy.run(lambda: on_read.assign_add([idx + 1.0, 1.0]))
+    return {"_index": idx, "assign_list": assign_list, "plain": float(plain.numpy()), "mirrored": float(mirrored.numpy()),
+            "read_plain": read(plain2).numpy().tolist(), "read_on_read": read(on_read).numpy().tolist(),
+            "read_plain_again": read(plain2).numpy().tolist()}
 
 
 def stall_split(out):

@@ -25,7 +25,6 @@ from fn._distribute import context as _context
 from fn._distribute.options import CommunicationOptions, ReduceOp
 from fn._distribute.values import DistributedValues
 from fn._ops.array_ops import cast
-from fn._ops.math_ops import truediv
 from fn._state.variables import ResourceVariable
 from fn._tf_compat._variable_enums import VariableAggregation, VariableSynchronization
 
@@ -47,6 +46,8 @@ def _sync_context(var: "DistributedVariable") -> str:
 
 class DistributedVariable(ResourceVariable, DistributedValues):
     """A variable of a strategy with one replica per worker (TF's ``DistributedVariable``)."""
+
+    _fn_trace_class = True   # a Function argument keeps its class in the trace type
 
     @property
     def _values(self) -> tuple:  # type: ignore[override]
@@ -114,10 +115,11 @@ class SyncOnReadVariable(DistributedVariable):
                     "aggregation is set to `tf.VariableAggregation.SUM`."
                 )
             if op == "AssignVariableOp" and sum_aggregated:
-                # Each replica holds a share, so that the sum read back is the value assigned.
-                value = _core.convert_to_tensor(value, self._dtype, None)
+                # Each replica holds a share, so that the sum read back is the value assigned
+                # (TF's on_read_assign_cross_replica: `value / n` as given, so a Python list is
+                # a TypeError there too).
                 n = self._distribute_strategy.num_replicas_in_sync
-                value = cast(truediv(value, n), self._dtype)
+                value = cast(value / n, self._dtype)
         return super()._assign(op, value, read_value)
 
     def _scatter(self, op: str, sparse_delta: Any) -> Any:

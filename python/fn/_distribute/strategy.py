@@ -307,9 +307,11 @@ class StrategyExtended:
 
     def _call_for_each_replica(self, fn: Callable, args: Any, kwargs: dict) -> Any:
         nest = _nest()
-        # Each replica gets its own value of a PerReplica argument (this worker's one replica).
-        args = nest.map_structure(self._local_value, list(args))
-        kwargs = nest.map_structure(self._local_value, dict(kwargs))
+        # Each replica gets its own value of a PerReplica argument (this worker's one replica);
+        # a distributed variable stays itself (TF's select_replica): a Function it is passed to
+        # traces its replica-context behaviour (aggregated updates).
+        args = nest.map_structure(self._replica_value, list(args))
+        kwargs = nest.map_structure(self._replica_value, dict(kwargs))
         with self._make_replica_context():
             return fn(*args, **kwargs)
 
@@ -411,6 +413,11 @@ class StrategyExtended:
         _context.require_cross_replica_or_default_context_extended(self)
         values = [convert_to_tensor(local_tensor(self._local_value(v))) for v, _ in value_destination_pairs]
         return self._collective_all_gather(values, axis, options or CommunicationOptions())
+
+    def _replica_value(self, value: Any) -> Any:
+        if isinstance(value, _variables.Variable):
+            return value
+        return self._local_value(value)
 
     def _local_value(self, value: Any) -> Any:
         if isinstance(value, DistributedValues):

@@ -9,10 +9,12 @@ iterator is an ``fn.data.Iterator`` (so it can be passed to a Function and advan
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence
 
 from fn import _core
-from fn._data.iterator_ops import Iterator as _DataIterator
+from fn._data import structure
+from fn._data.iterator_ops import Iterator as _DataIterator, SymbolicIterator
+from fn._data.structure import IteratorSpec, spec_text as structure_text
 from fn import nest
 from fn._tensor.tensor_spec import TensorSpec
 
@@ -131,8 +133,94 @@ class DistributedIterator(_DataIterator):
     def get_next(self) -> Any:
         return self._wrapped(super().get_next())
 
+    def get_next_as_optional(self) -> Any:
+        """``DistributedIterator.get_next_as_optional``: across workers (as TF's input_lib), an
+        Optional that has a value while any worker has one (all workers stop together); a worker
+        whose data has ended gets an empty batch of the element's structure."""
+        local = super().get_next_as_optional()
+        if not self._wrap:
+            return local
+        return _any_worker_optional(self._strategy, local, self._element_spec, self._wrapped)
+
+    def __fn_composite__(self) -> tuple:
+        spec, components = super().__fn_composite__()
+        if self._wrap:   # inside a Function its get_next_as_optional still agrees across workers
+            spec = DistributedIteratorSpec(spec.element_spec, self._strategy)
+        return spec, components
+
     def __repr__(self) -> str:
         return f"<fn.distribute.DistributedIterator object at 0x{id(self):x}>"
+
+
+def _any_worker_optional(strategy: Any, local: Any, element_spec: Any, wrap: Callable[[Any], Any]) -> Any:
+    """TF's ``_calculate_replicas_with_values`` + ``_get_value_or_dummy``: the number of workers
+    with a value (one all-reduce) decides whether the Optional has one; a worker without a value
+    contributes a dummy (TF's ``_dummy_tensor_fn``: unknown dimensions 0, and the first dimension
+    0 when the shape is fully known)."""
+    from fn._data.optional import Optional as _Optional
+    from fn._ops.array_ops import cast
+    from fn._ops.control_flow_ops import cond
+    from fn._ops.math_ops import greater
+    from fn.dtypes import int64
+
+    count = strategy.reduce("SUM", cast(local.has_value(), int64), axis=None)
+    if _core.executing_eagerly():
+        if not bool(count.numpy() > 0):
+            return _Optional.empty(element_spec)
+        value = local.get_value() if bool(local.has_value().numpy()) else _dummy(element_spec)
+    else:
+        value = cond(local.has_value(), local.get_value, lambda: _dummy(element_spec))
+    return _Optional(greater(count, 0), wrap(value), structure.spec_from_value(value))
+
+
+def _dummy(element_spec: Any) -> Any:
+    from fn._ops.array_ops import zeros
+
+    def dummy(spec: Any) -> Any:
+        dims = [0 if d is None else d for d in spec.shape.as_list()] if spec.shape.rank else []
+        if dims and spec.shape.is_fully_defined():
+            dims[0] = 0
+        return zeros(dims, spec.dtype)
+
+    return structure.pack(element_spec, [dummy(s) for s in structure.flatten(element_spec)])
+
+
+class DistributedIteratorSpec(IteratorSpec):
+    """The trace type of a multi-worker ``DistributedIterator`` argument: an ``IteratorSpec`` whose
+    symbolic iterator reduces ``get_next_as_optional``'s has-value across workers."""
+
+    _label = "DistributedIteratorSpec"
+
+    def __init__(self, element_spec: Any, strategy: Any) -> None:
+        super().__init__(element_spec)
+        self._strategy = strategy
+
+    def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional[Any]:
+        sup = IteratorSpec(self._element_spec).most_specific_common_supertype(
+            [IteratorSpec(o._element_spec) if type(o) is type(self) else o for o in others])
+        return None if sup is None else DistributedIteratorSpec(sup.element_spec, self._strategy)
+
+    def __eq__(self, other: Any) -> bool:
+        return super().__eq__(other) and other._strategy is self._strategy
+
+    def __hash__(self) -> int:
+        return hash((super().__hash__(), id(self._strategy)))
+
+    def _fn_from_components(self, components: List[Any]) -> Any:
+        return _SymbolicDistributedIterator(components[0], self._element_spec, self._strategy)
+
+    def __repr__(self) -> str:
+        return f"DistributedIteratorSpec({structure_text(self._element_spec)},)"
+
+
+class _SymbolicDistributedIterator(SymbolicIterator):
+    def __init__(self, handle: Any, element_spec: Any, strategy: Any) -> None:
+        super().__init__(handle, element_spec)
+        self._strategy = strategy
+
+    def get_next_as_optional(self) -> Any:
+        local = super().get_next_as_optional()
+        return _any_worker_optional(self._strategy, local, self._element_spec, lambda v: v)
 
 
 class DistributedDataset:

@@ -267,19 +267,43 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
     if loop_vars is None or (not single and len(loop_vars) == 0):
         raise ValueError("'loop_vars' must be provided.")
     vars_seq = [loop_vars] if single else loop_vars
-    if composite.has_composite(vars_seq):   # RaggedTensor loop vars run as their component tensors
-        parts = composite.to_parts(loop_vars)
-        result = while_loop(lambda *a: cond(*composite.from_parts(list(a))),
-                            lambda *a: composite.to_parts(body(*composite.from_parts(list(a)))), parts,
-                            composite.loop_invariants(parts) if shape_invariants is None else shape_invariants,
-                            parallel_iterations, back_prop, swap_memory, maximum_iterations, name, _names=_names)
-        return composite.from_parts(result)
+    has_composite = composite.has_composite(vars_seq)
     if _core.executing_eagerly():
-        init = _Flat(vars_seq, "A loop variable")
-        values = _eager_while(cond, body, init.rebuild(init.tensors), _static_int(maximum_iterations))
+        if has_composite:   # eagerly a composite is a leaf (TF compares its loop vars' type specs)
+            values = _eager_while(cond, body, list(vars_seq), _static_int(maximum_iterations))
+        else:
+            init = _Flat(vars_seq, "A loop variable")
+            values = _eager_while(cond, body, init.rebuild(init.tensors), _static_int(maximum_iterations))
         out = nest.pack_sequence_as(vars_seq, nest.flatten(values))
         return out[0] if single else out
+    if has_composite:   # RaggedTensor loop vars run as their component tensors
+        return _composite_while(cond, body, loop_vars, shape_invariants, maximum_iterations, name, _names)
     return _graph_while(cond, body, vars_seq, single, shape_invariants, maximum_iterations, name, _names)
+
+
+def _composite_while(cond: Callable, body: Callable, loop_vars: Any, shape_invariants: Any,
+                     maximum_iterations: Any, name: Optional[str], names: Optional[Sequence[str]]) -> Any:
+    """``while_loop`` over composite loop vars (RaggedTensor, ExtensionType, Optional): a loop
+    over their parts. A composite whose spec is assigned while the body is traced (Keras'
+    multi-step fit starts from ``Optional.empty(None)`` and sets its element spec in the body; in
+    TF an Optional is one variant tensor whatever its spec) has other components afterwards: the
+    loop is traced again from the loop vars as they are now (a body whose structure still differs
+    fails as any other)."""
+    for _ in range(3):
+        parts = composite.to_parts(loop_vars)
+        sig = composite.signature(parts)
+        try:
+            result = while_loop(lambda *a: cond(*composite.from_parts(list(a))),
+                                lambda *a: composite.to_parts(body(*composite.from_parts(list(a)))), parts,
+                                composite.loop_invariants(parts) if shape_invariants is None else shape_invariants,
+                                maximum_iterations=maximum_iterations, name=name, _names=names)
+        except (ValueError, TypeError):
+            if composite.signature(composite.to_parts(loop_vars)) == sig:
+                raise
+            continue
+        if composite.signature(composite.to_parts(loop_vars)) == sig:
+            return composite.from_parts(result)
+    raise ValueError("The body of fn.while_loop keeps changing the specs of its composite loop variables.")
 
 
 def _invariants(init: "_Flat", vars_seq: Any, shape_invariants: Any) -> List[Any]:

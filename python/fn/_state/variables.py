@@ -300,13 +300,20 @@ class Variable(metaclass=_VariableMeta):
         return CPU_DEVICE
 
     _fn_variable = True  # a Function input: its handle is passed at call time (trace type below)
+    # A class whose accesses trace differently (a distributed variable: its replica-context
+    # updates are all-reduced) is part of the trace type, as TF's DistributedVariableTraceType
+    # is not a VariableSpec: a trace made for a plain variable never serves it, nor the reverse.
+    _fn_trace_class = False
+
+    def _trace_kind(self) -> Optional[type]:
+        return type(self) if type(self)._fn_trace_class else None
 
     def __tf_tracing_type__(self, context: Any) -> Any:
-        return _VariableType(self._dtype, self._shape, self._trainable)
+        return _VariableType(self._dtype, self._shape, self._trainable, kind=self._trace_kind())
 
     def _fn_aliased_tracing_type(self, alias_id: int) -> Any:
         # The cache key's type: also which distinct variable of the call this is (alias_id).
-        return _VariableType(self._dtype, self._shape, self._trainable, alias_id)
+        return _VariableType(self._dtype, self._shape, self._trainable, alias_id, self._trace_kind())
 
     # -- reading
     def read_value(self) -> Any:
@@ -487,10 +494,12 @@ class _VariableType:
     """Trace type of a Variable argument: dtype, shape and trainability (TF's VariableSpec). Its
     handle is an input of the traced graph, so another Variable of that type reuses the trace."""
 
-    __slots__ = ("dtype", "shape", "trainable", "alias_id")
+    __slots__ = ("dtype", "shape", "trainable", "alias_id", "kind")
 
-    def __init__(self, dtype: Any, shape: Any, trainable: bool, alias_id: Optional[int] = None) -> None:
+    def __init__(self, dtype: Any, shape: Any, trainable: bool, alias_id: Optional[int] = None,
+                 kind: Optional[type] = None) -> None:
         self.dtype, self.shape, self.trainable, self.alias_id = dtype, shape, trainable, alias_id
+        self.kind = kind   # a distributed variable's class (Variable._fn_trace_class), else None
 
     def is_subtype_of(self, other: Any) -> bool:
         return self == other
@@ -505,11 +514,13 @@ class _VariableType:
             and self.shape == other.shape
             and self.trainable == other.trainable
             and self.alias_id == other.alias_id
+            and self.kind is other.kind
         )
 
     def __hash__(self) -> int:
-        return hash((self.dtype, self.shape, self.trainable, self.alias_id))
+        return hash((self.dtype, self.shape, self.trainable, self.alias_id, self.kind))
 
     def __repr__(self) -> str:
         alias = "" if self.alias_id is None else f", alias_id={self.alias_id}"
-        return f"VariableSpec(shape={self.shape}, dtype={self.dtype!r}, trainable={self.trainable}{alias})"
+        kind = "" if self.kind is None else f", class={self.kind.__name__}"
+        return f"VariableSpec(shape={self.shape}, dtype={self.dtype!r}, trainable={self.trainable}{alias}{kind})"

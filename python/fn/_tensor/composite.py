@@ -86,6 +86,35 @@ def has_composite(structure: Any) -> bool:
     return False
 
 
+def signature(parts: Any) -> list:
+    """What a loop over ``parts`` is traced for: each parts node's type and spec (an ExtensionType's
+    or Optional's) and each component's dtype, in order. It changes when a composite's spec is
+    assigned while the loop body is traced (see ``control_flow_ops.while_loop``)."""
+    out: list = []
+
+    def walk(x: Any) -> None:
+        if isinstance(x, CompositeParts):
+            out.append((type(x), x.spec))
+            for c in x.components:
+                walk(c)
+        elif _is_parts(x):
+            out.append(type(x))
+            for c in x.__tf_flatten__()[1]:
+                walk(c)
+        elif isinstance(x, (list, tuple)):
+            out.append(len(x))
+            for v in x:
+                walk(v)
+        elif type(x) is dict:
+            for k in sorted(x):
+                walk(x[k])
+        else:
+            out.append(getattr(x, "dtype", type(x)))
+
+    walk(parts)
+    return out
+
+
 def loop_invariants(parts: Any) -> Any:
     """Shape invariants for loop variables holding parts: each parts object says which of its
     components may change shape between iterations; other loop variables keep their shapes (None:
