@@ -8,6 +8,7 @@
 #include "exec/plan.h"
 #include "kernels/fused/elementwise.h"
 #include "passes/passes.h"
+#include "test_ops.h"
 #include "trace/context.h"
 #include "tracing_fixture.h"
 
@@ -38,6 +39,19 @@ void check_close(const EagerTensor& a, const EagerTensor& b, float rtol) {
     CHECK(std::fabs(x - y) <= rtol * std::fabs(y) + 1e-6f);
   }
 }
+
+// Two test-only copies of Neg: one whose definition states Neg's fusion opcode, one stating none.
+// The fuser must go by the definition, never by the op's name.
+void add_fusion_test_ops(OpRegistry& r) {
+  OpDef fusable = r.get("Neg");
+  fusable.name = fusable.default_name = "TestFusableNeg";
+  r.add(std::move(fusable));
+  OpDef plain = r.get("Neg");
+  plain.name = plain.default_name = "TestUnfusableNeg";
+  plain.fusion = Fusion{};
+  r.add(std::move(plain));
+}
+const testing::TestOps fusion_test_ops(add_fusion_test_ops);
 
 // Runs graph g unfused (Plan of g) and fused (Plan of fuse_elementwise(g)) on `inputs`.
 std::pair<std::vector<EagerPtr>, std::vector<EagerPtr>> both(const std::shared_ptr<Graph>& g,
@@ -378,4 +392,23 @@ TEST_CASE("fusion: a small shared value with a costly op (exp, tanh, division) i
   CHECK(count_op(*f, "Neg") == 0);
   CHECK(Plan::compile(f)->num_steps() == 3);  // Exp, then the two fused trees
   for (int k = 0; k < 2; ++k) check_close(*got[k], *ref[k], 0.f);
+}
+
+TEST_CASE("fusion: an op joins a fused tree by its definition's fusion fact, not by its name") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{5, 70}});
+    auto y = op2("Mul", op1("TestFusableNeg", op2("AddV2", x, x)), x);  // one tree
+    auto z = op2("Mul", op1("TestUnfusableNeg", op2("Sub", x, y)), y);  // stops at the plain copy
+    g->outputs.push_back(NodeOutput{z->node, 0});
+  }
+  REQUIRE(OpRegistry::global().get("TestFusableNeg").fusion.opcode == fused::kNeg);
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{5, 70}, 41)}, &f);
+  CHECK(count_op(*f, "TestFusableNeg") == 0);
+  CHECK(count_op(*f, "TestUnfusableNeg") == 1);
+  CHECK(count_op(*f, "_FusedElementwise") == 2);  // below and above the unfusable op
+  check_close(*got[0], *ref[0], 0.f);
 }

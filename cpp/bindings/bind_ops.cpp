@@ -94,6 +94,12 @@ py::dict op_def_dict(const OpDef& d) {
   for (const std::string& a : d.output_args) outs.append(a);
   if (d.output_args.empty()) outs.append("output");
   out["output_args"] = outs;
+  static const char* const kClasses[] = {"other", "unary", "binary", "reduction"};
+  out["op_class"] = kClasses[static_cast<int>(d.op_class)];
+  out["onnx"] = d.onnx;
+  out["fused_opcode"] = d.fusion.opcode;  // -1: the elementwise fuser leaves it alone
+  out["fused_reduce"] = d.fusion.reduce;
+  out["relabels_dims"] = d.relabels_dims;
   return out;
 }
 

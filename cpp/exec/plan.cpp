@@ -120,7 +120,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
   for (int i : step_order(g, live)) {
     if (!live[i] || is_input[i]) continue;
     const Node& node = g.node(i);
-    if (node.op == "Const") {  // no kernel call: the value goes straight into its slot
+    if (node.def && node.def->constant) {  // no kernel call: the value goes straight into its slot
       plan->consts_.emplace_back(base[i], node.attrs.get<EagerPtr>("value"));
       continue;
     }

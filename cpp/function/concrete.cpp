@@ -82,7 +82,7 @@ std::vector<TensorPtr> ConcreteFunction::inline_into(GraphBuilder* b, const std:
     std::vector<int> controls;
     for (int c : n.control_inputs)
       if (remap[c] >= 0) controls.push_back(remap[c]);
-    if (!n.def || n.op == "Placeholder") {
+    if (!n.def || n.def->graph_input) {
       Node copy = n;
       copy.inputs = std::move(inputs);
       copy.control_inputs = std::move(controls);
@@ -128,7 +128,7 @@ std::vector<TensorPtr> ConcreteFunction::interpret(const std::vector<TensorPtr>&
     for (const NodeOutput& o : n.inputs) in.push_back(values[o.node][o.index]);
     // While tracing the read kernel does not run, so tapes learn of the access here (the
     // eager read kernel notifies them itself).
-    if (n.op == "ReadVariableOp" && current_builder() && !in.empty() && in[0] && in[0]->is_eager() &&
+    if (n.op == kReadVariableOp && current_builder() && !in.empty() && in[0] && in[0]->is_eager() &&
         variable_state(*as_eager(in[0])).trainable())
       notify_variable_accessed(in[0]);
     values[i] = dispatch(*n.def, in, n.attrs, n.name);

@@ -81,6 +81,21 @@ struct AttrAllowed {
 // find them by this fact, not by name.
 enum class ControlFlow : uint8_t { None, Cond, Loop };
 
+// How output elements follow from input elements, for the code that treats ops by class (ragged
+// dispatch, the ONNX exporter): Unary, output element i is f(input element i); Binary, f of the two
+// inputs' elements under NumPy broadcasting; Reduction, inputs (input, axis) reduced over `axis`
+// (attr keep_dims).
+enum class OpClass : uint8_t { Other, Unary, Binary, Reduction };
+
+// What the elementwise fuser (passes/fuse_elementwise.cpp) may do with an op: its instruction in a
+// fused program (`opcode`, a fused::OpCode of kernels/fused/elementwise.h; -1: none), or, for a
+// reduction over trailing axes that may end a fused program, its fused::Reduce kind (`reduce`;
+// 0: none). Set where the op is registered (ops/ sees kernels/; graph/ only stores the numbers).
+struct Fusion {
+  int opcode = -1;
+  int reduce = 0;
+};
+
 struct OpDef {
   std::string name;          // TensorFlow op type, e.g. "AddV2"
   std::string default_name;  // node name TensorFlow's Python API gives it, e.g. "add"
@@ -105,6 +120,20 @@ struct OpDef {
   std::vector<std::string> output_args;
   std::vector<AttrAllowed> attr_allowed;         // string/type attrs' allowed values (StringLength's unit)
   ControlFlow control_flow = ControlFlow::None;  // If/StatelessIf: Cond; While/StatelessWhile: Loop
+  OpClass op_class = OpClass::Other;
+  Fusion fusion;
+  // The ONNX (opset 18) operator computing the same function of the same inputs (a Unary/Binary op
+  // elementwise, a Reduction over the same axes): fn.onnx.export emits it for the op. Empty: none, or
+  // the exporter's own handler.
+  std::string onnx;
+  // Output 0 is input 0's elements in the same row-major order under other dims (Reshape,
+  // ExpandDims, Squeeze): passes may move an elementwise tail across it.
+  bool relabels_dims = false;
+  // Output 0 is the node's "value" attr, known before any run (Const): passes fold into it and
+  // merge such nodes by value.
+  bool constant = false;
+  // A value the caller feeds at run time (Placeholder): two such nodes are never the same value.
+  bool graph_input = false;
 
   // The facts above stated where the op is defined, before it is registered (a registered
   // OpDef is never changed): r.add(OpDef{...}.with_input_types({...}).with_min_inputs(1)).
@@ -132,7 +161,42 @@ struct OpDef {
     control_flow = c;
     return std::move(*this);
   }
+  OpDef with_class(OpClass c, std::string onnx_op = {}) && {
+    op_class = c;
+    onnx = std::move(onnx_op);
+    return std::move(*this);
+  }
+  OpDef with_onnx(std::string onnx_op) && {
+    onnx = std::move(onnx_op);
+    return std::move(*this);
+  }
+  OpDef with_fusion(int opcode) && {
+    fusion.opcode = opcode;
+    return std::move(*this);
+  }
+  OpDef with_fused_reduce(int kind) && {
+    fusion.reduce = kind;
+    return std::move(*this);
+  }
+  OpDef with_relabels_dims() && {
+    relabels_dims = true;
+    return std::move(*this);
+  }
+  OpDef with_constant() && {
+    constant = true;
+    return std::move(*this);
+  }
+  OpDef with_graph_input() && {
+    graph_input = true;
+    return std::move(*this);
+  }
 };
+
+// The op types that layers below and beside ops/ create themselves (a traced argument, a folded
+// value): registered under these names by ops/array.cpp. Code that asks what a node is reads its
+// definition's facts instead (OpDef::constant, OpDef::graph_input).
+inline const std::string kConstOp = "Const";
+inline const std::string kPlaceholderOp = "Placeholder";
 
 // Dtype lists TF's op definitions share for index-like inputs.
 inline const std::vector<DType> kIndexDTypes{DType::Int32, DType::Int64};

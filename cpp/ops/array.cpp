@@ -54,28 +54,33 @@ Shape fill_shape(const InferContext& c) {
 }  // namespace
 
 void register_array_ops(OpRegistry& r) {
-  r.add(OpDef{"Const",
-              "Const",
-              0,
-              [](const InferContext& c) {
-                const EagerPtr& v = c.attrs.get<EagerPtr>("value");
-                return one(v->dtype(), v->shape());
-              },
-              [](KernelContext& k, const std::vector<EagerPtr>&) {
-                return std::vector<EagerPtr>{k.attrs.get<EagerPtr>("value")};
-              },
-              {}});
-  r.add(OpDef{"Placeholder",
-              "Placeholder",
-              0,
-              [](const InferContext& c) { return one(c.attrs.get<DType>("dtype"), c.attrs.get<Shape>("shape")); },
-              [](KernelContext&, const std::vector<EagerPtr>&) -> std::vector<EagerPtr> {
-                throw_error(Code::InvalidArgument, "You must feed a value for placeholder tensor");
-              },
-              {}});
-  r.add(OpDef{"Identity", "Identity", 1, same_as_input,
-              [](KernelContext&, const std::vector<EagerPtr>& in) { return std::vector<EagerPtr>{in[0]}; },
-              [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }});
+  r.add(OpDef{
+      kConstOp,
+      kConstOp,
+      0,
+      [](const InferContext& c) {
+        const EagerPtr& v = c.attrs.get<EagerPtr>("value");
+        return one(v->dtype(), v->shape());
+      },
+      [](KernelContext& k, const std::vector<EagerPtr>&) {
+        return std::vector<EagerPtr>{k.attrs.get<EagerPtr>("value")};
+      },
+      {}}.with_constant());
+  r.add(OpDef{
+      kPlaceholderOp,
+      kPlaceholderOp,
+      0,
+      [](const InferContext& c) { return one(c.attrs.get<DType>("dtype"), c.attrs.get<Shape>("shape")); },
+      [](KernelContext&, const std::vector<EagerPtr>&) -> std::vector<EagerPtr> {
+        throw_error(Code::InvalidArgument, "You must feed a value for placeholder tensor");
+      },
+      {}}.with_graph_input());
+  r.add(OpDef{
+      "Identity", "Identity", 1, same_as_input,
+      [](KernelContext&, const std::vector<EagerPtr>& in) { return std::vector<EagerPtr>{in[0]}; },
+      [](const GradContext& g) {
+        return std::vector<TensorPtr>{g.out_grads[0]};
+      }}.with_class(OpClass::Unary, "Identity"));
   r.add(OpDef{
       "Fill",
       "Fill",

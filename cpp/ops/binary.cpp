@@ -4,6 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "kernels/fused/elementwise.h"
 #include "ops/elementwise_impl.h"
 #include "ops/complex.h"
 #include "ops/families.h"
@@ -68,7 +69,8 @@ KernelFn float_kernel(std::string op, int dnnl_alg) {
 
 OpDef binary_op(const char* name, const char* default_name, unsigned mask, KernelFn kernel, GradFn grad) {
   return OpDef{name, default_name, 2, binary_infer(name, mask, false), std::move(kernel), std::move(grad)}
-      .with_output_args({"z"});
+      .with_output_args({"z"})
+      .with_class(OpClass::Binary);
 }
 
 // Both gradients from the broadcast-shaped pieces gx and gy.
@@ -205,11 +207,17 @@ KernelFn truncate_kernel(std::string op) {
 void register_binary_ops(OpRegistry& r) {
   using namespace dnnl;
   r.add(with_complex(binary_op("Sub", "sub", kNumberTypes,
-                               binary_kernel<ref::Sub, kNumberTypes>("Sub", alg(algorithm::binary_sub)), sub_grad)));
+                               binary_kernel<ref::Sub, kNumberTypes>("Sub", alg(algorithm::binary_sub)), sub_grad))
+            .with_onnx("Sub")
+            .with_fusion(fused::kSub));
   r.add(with_complex(binary_op("Mul", "mul", kNumberTypes,
-                               binary_kernel<ref::Mul, kNumberTypes>("Mul", alg(algorithm::binary_mul)), mul_grad)));
+                               binary_kernel<ref::Mul, kNumberTypes>("Mul", alg(algorithm::binary_mul)), mul_grad))
+            .with_onnx("Mul")
+            .with_fusion(fused::kMul));
   r.add(with_complex(binary_op("RealDiv", "truediv", kNumberTypes,
-                               float_kernel<ref::RealDiv>("RealDiv", alg(algorithm::binary_div)), realdiv_grad)));
+                               float_kernel<ref::RealDiv>("RealDiv", alg(algorithm::binary_div)), realdiv_grad))
+            .with_onnx("Div")
+            .with_fusion(fused::kDiv));
   r.add(binary_op("DivNoNan", "div_no_nan", kFloatTypes, binary_kernel<DivNoNan, kFloatTypes>("DivNoNan"),
                   div_no_nan_grad));
   r.add(binary_op("FloorDiv", "floordiv", kNumberTypes, int_div_kernel<ref::FloorDiv, kNumberTypes>("FloorDiv"), {}));
@@ -224,31 +232,38 @@ void register_binary_ops(OpRegistry& r) {
                     throw_error(Code::LookupError, "gradient registry has no entry for: TruncateMod");
                   }));
   r.add(binary_op(
-      "Pow", "Pow", kPowTypes,
-      [](KernelContext&, const std::vector<EagerPtr>& in) {
-        check_same_dtype_eager("Pow", in);
-        if (is_integer(in[1]->dtype()) && any_int_negative(*in[1]))
-          throw_error(Code::InvalidArgument, "Integers to negative integer powers are not allowed");
-        return std::vector<EagerPtr>{binary_compute<ref::Pow, kPowTypes>("Pow", *in[0], *in[1])};
-      },
-      pow_grad));
+            "Pow", "Pow", kPowTypes,
+            [](KernelContext&, const std::vector<EagerPtr>& in) {
+              check_same_dtype_eager("Pow", in);
+              if (is_integer(in[1]->dtype()) && any_int_negative(*in[1]))
+                throw_error(Code::InvalidArgument, "Integers to negative integer powers are not allowed");
+              return std::vector<EagerPtr>{binary_compute<ref::Pow, kPowTypes>("Pow", *in[0], *in[1])};
+            },
+            pow_grad)
+            .with_onnx("Pow")
+            .with_fusion(fused::kPow));
   r.add(binary_op("Maximum", "Maximum", kNumberTypes, binary_kernel<ref::Maximum, kNumberTypes>("Maximum"),
-                  select_grad("GreaterEqual")));
+                  select_grad("GreaterEqual"))
+            .with_onnx("Max")
+            .with_fusion(fused::kMax));
   r.add(binary_op("Minimum", "Minimum", kNumberTypes, binary_kernel<ref::Minimum, kNumberTypes>("Minimum"),
-                  select_grad("LessEqual")));
+                  select_grad("LessEqual"))
+            .with_onnx("Min")
+            .with_fusion(fused::kMin));
   r.add(binary_op(
-      "SquaredDifference", "SquaredDifference", kSqDiffTypes,
-      [](KernelContext&, const std::vector<EagerPtr>& in) {
-        static const std::string kOp = "SquaredDifference";
-        check_same_dtype_eager(kOp, in);
-        DType d = in[0]->dtype();
-        if (d == DType::Float16 || d == DType::BFloat16) {  // TF rounds x - y to half first
-          auto diff = binary_compute<ref::Sub, kSqDiffTypes>(kOp, *in[0], *in[1]);
-          return std::vector<EagerPtr>{unary_compute<ref::Square, kSqDiffTypes>(kOp, *diff)};
-        }
-        return std::vector<EagerPtr>{binary_compute<ref::SquaredDifference, kSqDiffTypes>(kOp, *in[0], *in[1])};
-      },
-      sqdiff_grad));
+            "SquaredDifference", "SquaredDifference", kSqDiffTypes,
+            [](KernelContext&, const std::vector<EagerPtr>& in) {
+              static const std::string kOp = "SquaredDifference";
+              check_same_dtype_eager(kOp, in);
+              DType d = in[0]->dtype();
+              if (d == DType::Float16 || d == DType::BFloat16) {  // TF rounds x - y to half first
+                auto diff = binary_compute<ref::Sub, kSqDiffTypes>(kOp, *in[0], *in[1]);
+                return std::vector<EagerPtr>{unary_compute<ref::Square, kSqDiffTypes>(kOp, *diff)};
+              }
+              return std::vector<EagerPtr>{binary_compute<ref::SquaredDifference, kSqDiffTypes>(kOp, *in[0], *in[1])};
+            },
+            sqdiff_grad)
+            .with_fusion(fused::kSquaredDiff));
 }
 
 }  // namespace fn

@@ -1,6 +1,7 @@
 // Cast (TensorFlow's conversion semantics), ZerosLike, OnesLike and AddN.
 #include <cstring>
 
+#include "kernels/fused/elementwise.h"
 #include "ops/elementwise_impl.h"
 #include "ops/complex.h"
 #include "ops/families.h"
@@ -207,7 +208,9 @@ void register_cast_ops(OpRegistry& r) {
                              return std::vector<EagerPtr>{cast_kernel(in[0], k.attrs.get<DType>("DstT"))};
                            },
                            cast_grad})
-            .with_output_args({"y"}));
+            .with_output_args({"y"})
+            .with_class(OpClass::Unary)
+            .with_fusion(fused::kCastBool));  // fused only as bool -> float32 under a comparison
   r.add(with_complex(OpDef{"ZerosLike",
                            "zeros_like",
                            1,

@@ -1,5 +1,6 @@
 // Comparisons (-> bool), logical ops on bools and bitwise ops on integers. None of them is
 // differentiable.
+#include "kernels/fused/elementwise.h"
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
 #include "trace/context.h"
@@ -103,7 +104,9 @@ struct RightShift {
 };
 
 OpDef compare_op(const char* name, unsigned mask, KernelFn kernel, bool bool_out = true) {
-  return OpDef{name, name, 2, binary_infer(name, mask, bool_out), std::move(kernel), {}}.with_output_args({"z"});
+  return OpDef{name, name, 2, binary_infer(name, mask, bool_out), std::move(kernel), {}}
+      .with_output_args({"z"})
+      .with_class(OpClass::Binary);
 }
 
 }  // namespace
@@ -112,35 +115,48 @@ OpDef compare_op(const char* name, unsigned mask, KernelFn kernel, bool bool_out
 // Greater and GreaterEqual always use the reference loop.
 void register_compare_ops(OpRegistry& r) {
   using namespace dnnl;
-  r.add(compare_op("Equal", kEqualTypes, equality_kernel<ref::Equal>("Equal", true, alg(algorithm::binary_eq))));
+  r.add(compare_op("Equal", kEqualTypes, equality_kernel<ref::Equal>("Equal", true, alg(algorithm::binary_eq)))
+            .with_onnx("Equal"));
   r.add(compare_op("NotEqual", kEqualTypes,
                    equality_kernel<ref::NotEqual>("NotEqual", false, alg(algorithm::binary_ne))));
-  r.add(compare_op("Less", kNumberTypes, binary_kernel<ref::Less, kNumberTypes>("Less", alg(algorithm::binary_lt))));
+  r.add(compare_op("Less", kNumberTypes, binary_kernel<ref::Less, kNumberTypes>("Less", alg(algorithm::binary_lt)))
+            .with_onnx("Less")
+            .with_fusion(fused::kLess));
   r.add(compare_op("LessEqual", kNumberTypes,
-                   binary_kernel<ref::LessEqual, kNumberTypes>("LessEqual", alg(algorithm::binary_le))));
-  r.add(compare_op("Greater", kNumberTypes, binary_kernel<ref::Greater, kNumberTypes>("Greater")));
-  r.add(compare_op("GreaterEqual", kNumberTypes, binary_kernel<ref::GreaterEqual, kNumberTypes>("GreaterEqual")));
+                   binary_kernel<ref::LessEqual, kNumberTypes>("LessEqual", alg(algorithm::binary_le)))
+            .with_onnx("LessOrEqual")
+            .with_fusion(fused::kLessEqual));
+  r.add(compare_op("Greater", kNumberTypes, binary_kernel<ref::Greater, kNumberTypes>("Greater"))
+            .with_onnx("Greater")
+            .with_fusion(fused::kGreater));
+  r.add(compare_op("GreaterEqual", kNumberTypes, binary_kernel<ref::GreaterEqual, kNumberTypes>("GreaterEqual"))
+            .with_onnx("GreaterOrEqual")
+            .with_fusion(fused::kGreaterEqual));
 
   r.add(OpDef{
       "LogicalAnd", "LogicalAnd", 2, logical_infer("LogicalAnd"), logical_kernel<ref::LogicalAnd>("LogicalAnd"), {}}
-            .with_output_args({"z"}));
+            .with_output_args({"z"})
+            .with_class(OpClass::Binary, "And"));
   r.add(OpDef{"LogicalOr", "LogicalOr", 2, logical_infer("LogicalOr"), logical_kernel<ref::LogicalOr>("LogicalOr"), {}}
-            .with_output_args({"z"}));
-  r.add(OpDef{"LogicalNot", "LogicalNot", 1, logical_infer("LogicalNot"), logical_not_kernel(), {}}.with_output_args(
-      {"y"}));
+            .with_output_args({"z"})
+            .with_class(OpClass::Binary, "Or"));
+  r.add(OpDef{"LogicalNot", "LogicalNot", 1, logical_infer("LogicalNot"), logical_not_kernel(), {}}
+            .with_output_args({"y"})
+            .with_class(OpClass::Unary, "Not"));
 
   r.add(compare_op("BitwiseAnd", kIntTypes, binary_kernel<ref::BitwiseAnd, kIntTypes>("BitwiseAnd"), false));
   r.add(compare_op("BitwiseOr", kIntTypes, binary_kernel<ref::BitwiseOr, kIntTypes>("BitwiseOr"), false));
   r.add(compare_op("BitwiseXor", kIntTypes, binary_kernel<ref::BitwiseXor, kIntTypes>("BitwiseXor"), false));
   r.add(compare_op("LeftShift", kIntTypes, binary_kernel<LeftShift, kIntTypes>("LeftShift"), false));
   r.add(compare_op("RightShift", kIntTypes, binary_kernel<RightShift, kIntTypes>("RightShift"), false));
-  r.add(OpDef{
-      "Invert",
-      "Invert",
-      1,
-      unary_infer("Invert", kIntTypes, false),
-      unary_kernel<ref::Invert, kIntTypes>("Invert"),
-      {}}.with_output_args({"y"}));
+  r.add(OpDef{"Invert",
+              "Invert",
+              1,
+              unary_infer("Invert", kIntTypes, false),
+              unary_kernel<ref::Invert, kIntTypes>("Invert"),
+              {}}
+            .with_output_args({"y"})
+            .with_class(OpClass::Unary));
 }
 
 }  // namespace fn

@@ -3,6 +3,7 @@
 // unary.cpp. Each op's gradient sits next to it.
 #include <string>
 
+#include "kernels/fused/elementwise.h"
 #include "ops/elementwise_impl.h"
 #include "ops/complex.h"
 #include "ops/families.h"
@@ -171,7 +172,9 @@ void register_elementwise_ops(OpRegistry& r) {
                              return std::vector<TensorPtr>{unbroadcast(g.out_grads[0], g.inputs[0]),
                                                            unbroadcast(g.out_grads[0], g.inputs[1])};
                            }})
-            .with_output_args({"z"}));
+            .with_output_args({"z"})
+            .with_class(OpClass::Binary, "Add")
+            .with_fusion(fused::kAdd));
 }
 
 }  // namespace fn

@@ -271,8 +271,8 @@ OpDef make_matmul(const std::string& op) {
 }  // namespace
 
 void register_matmul_ops(OpRegistry& r) {
-  r.add(make_matmul("MatMul").with_output_args({"product"}));
-  r.add(make_matmul("BatchMatMulV2"));
+  r.add(make_matmul(kMatMulOp).with_output_args({"product"}));
+  r.add(make_matmul(kBatchMatMulV2Op));
 }
 
 }  // namespace fn

@@ -11,6 +11,10 @@
 
 namespace fn {
 
+// Op types passes that rewrite matmul patterns name (fold_transpose, fuse_contraction, fuse_epilogue).
+inline const std::string kMatMulOp = "MatMul";
+inline const std::string kBatchMatMulV2Op = "BatchMatMulV2";
+
 bool has_folded_perms(const Attrs& attrs);
 // The product on oneDNN with permuted strides where the unfolded graph would run oneDNN and oneDNN
 // keeps a fast kernel; otherwise the transposes are copied and the plain kernel runs. `e`: a

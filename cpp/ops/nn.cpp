@@ -2,6 +2,7 @@
 // the last axis, with fn's SoftmaxGrad / LogSoftmaxGrad), MaxPool / AvgPool (NHWC, with
 // TensorFlow's MaxPoolGrad / AvgPoolGrad). float32 runs on oneDNN when the tensor is big enough.
 #include "kernels/direct/softmax.h"
+#include "kernels/fused/elementwise.h"
 #include "kernels/onednn/pool.h"
 #include "kernels/onednn/softmax.h"
 #include "kernels/reference/pool.h"
@@ -278,13 +279,14 @@ std::vector<EagerPtr> avg_pool_grad_kernel(KernelContext& k, const std::vector<E
 }  // namespace
 
 void register_nn_ops(OpRegistry& r) {
-  r.add(OpDef{"BiasAdd", "BiasAdd", 2, bias_add_infer, bias_add_kernel, [](const GradContext& g) {
-                const TensorPtr& dy = g.out_grads[0];
-                if (!dy) return std::vector<TensorPtr>{nullptr, nullptr};
-                Attrs a;
-                a.set("data_format", g.attrs.get_or("data_format", std::string("NHWC")));
-                return std::vector<TensorPtr>{dy, dispatch1("BiasAddGrad", {dy}, a)};
-              }});
+  r.add(OpDef{
+      kBiasAddOp, kBiasAddOp, 2, bias_add_infer, bias_add_kernel, [](const GradContext& g) {
+        const TensorPtr& dy = g.out_grads[0];
+        if (!dy) return std::vector<TensorPtr>{nullptr, nullptr};
+        Attrs a;
+        a.set("data_format", g.attrs.get_or("data_format", std::string("NHWC")));
+        return std::vector<TensorPtr>{dy, dispatch1("BiasAddGrad", {dy}, a)};
+      }}.with_fusion(fused::kAdd));  // NHWC: the bias broadcasts along the last dim
   r.add(OpDef{"BiasAddGrad", "BiasAddGrad", 1,
               [](const InferContext& c) {
                 const Shape& s = c.inputs[0].shape;

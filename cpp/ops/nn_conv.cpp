@@ -142,7 +142,7 @@ std::vector<EagerPtr> backprop_filter_kernel(KernelContext& k, const std::vector
 }  // namespace
 
 void register_conv_ops(OpRegistry& r) {
-  r.add(OpDef{"Conv2D", "Conv2D", 2, conv_infer, conv_kernel, conv_grad});
+  r.add(OpDef{kConv2DOp, kConv2DOp, 2, conv_infer, conv_kernel, conv_grad});
   // Both gradient ops are linear in their tensor inputs, so their gradients are convolutions too.
   r.add(OpDef{
       "Conv2DBackpropInput", "Conv2DBackpropInput", 3, backprop_input_infer, backprop_input_kernel,

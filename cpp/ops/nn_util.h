@@ -9,6 +9,13 @@
 
 namespace fn {
 
+// Op types passes that rewrite contraction patterns name (fuse_contraction, fuse_epilogue).
+inline const std::string kConv2DOp = "Conv2D";
+inline const std::string kBiasAddOp = "BiasAdd";
+inline const std::string kReluOp = "Relu";
+inline const std::string kRelu6Op = "Relu6";
+inline const std::string kTanhOp = "Tanh";
+
 enum class Padding { Same, Valid, Explicit };
 
 struct WindowAttrs {

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "kernels/direct/reduce.h"
+#include "kernels/fused/elementwise.h"
 #include "kernels/onednn/reduction.h"
 #include "kernels/reference/reduce.h"
 #include "ops/elementwise_impl.h"
@@ -353,9 +354,11 @@ GradFn reduce_grad(Kind kind, std::string op) {
 }
 
 template <Kind K>
-OpDef reduce_op(const char* name, bool differentiable) {
+OpDef reduce_op(const char* name, bool differentiable, const char* onnx) {
   return OpDef{
-      name, name, 2, reduce_infer(name, K), reduce_kernel<K>(name), differentiable ? reduce_grad(K, name) : GradFn{}};
+      name, name, 2, reduce_infer(name, K), reduce_kernel<K>(name), differentiable ? reduce_grad(K, name) : GradFn{}}
+      .with_class(OpClass::Reduction, onnx)
+      .with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}});
 }
 
 // ---- ArgMax / ArgMin ----
@@ -467,13 +470,14 @@ OpDef arg_op(const char* name) {
 }  // namespace
 
 void register_reduce_ops(OpRegistry& r) {
-  r.add(reduce_op<Kind::Sum>("Sum", true).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
-  r.add(reduce_op<Kind::Mean>("Mean", true).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
-  r.add(reduce_op<Kind::Max>("Max", true).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
-  r.add(reduce_op<Kind::Min>("Min", true).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
-  r.add(reduce_op<Kind::Prod>("Prod", true).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
-  r.add(reduce_op<Kind::Any>("Any", false).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
-  r.add(reduce_op<Kind::All>("All", false).with_input_types({{1, "reduction_indices", "Tidx", kIndexDTypes}}));
+  // Any/All: ONNX's ReduceMax/ReduceMin of the bools as 0/1.
+  r.add(reduce_op<Kind::Sum>("Sum", true, "ReduceSum").with_fused_reduce(fused::Reduce::kSum));
+  r.add(reduce_op<Kind::Mean>("Mean", true, "ReduceMean").with_fused_reduce(fused::Reduce::kMean));
+  r.add(reduce_op<Kind::Max>("Max", true, "ReduceMax"));
+  r.add(reduce_op<Kind::Min>("Min", true, "ReduceMin"));
+  r.add(reduce_op<Kind::Prod>("Prod", true, "ReduceProd"));
+  r.add(reduce_op<Kind::Any>("Any", false, "ReduceMax"));
+  r.add(reduce_op<Kind::All>("All", false, "ReduceMin"));
   r.add(arg_op<true>("ArgMax").with_input_types({{1, "dimension", "Tidx", kIndex16DTypes}}));
   r.add(arg_op<false>("ArgMin").with_input_types({{1, "dimension", "Tidx", kIndex16DTypes}}));
 }

@@ -497,10 +497,11 @@ std::vector<TensorPtr> pad_grad(const GradContext& g) {
 void register_mirror_pad_ops(OpRegistry& r);
 
 void register_shape_ops(OpRegistry& r) {
-  r.add(OpDef{"Reshape", "Reshape", 2, reshape_infer, reshape_kernel, reshape_like_input_grad}.with_input_types(
-      {{1, "shape", "Tshape", kIndexDTypes}}));
+  r.add(OpDef{"Reshape", "Reshape", 2, reshape_infer, reshape_kernel, reshape_like_input_grad}
+            .with_input_types({{1, "shape", "Tshape", kIndexDTypes}})
+            .with_relabels_dims());
 
-  r.add(OpDef{"Transpose", "transpose", 2, transpose_infer, transpose_kernel, transpose_grad}
+  r.add(OpDef{kTransposeOp, "transpose", 2, transpose_infer, transpose_kernel, transpose_grad}
             .with_input_types({{1, "perm", "Tperm", kIndexDTypes}})
             .with_output_args({"y"}));
   r.add(OpDef{"InvertPermutation",
@@ -526,22 +527,24 @@ void register_shape_ops(OpRegistry& r) {
             .with_output_args({"y"}));
 
   r.add(OpDef{"ExpandDims", "ExpandDims", 2, expand_dims_infer, expand_dims_kernel, reshape_like_input_grad}
-            .with_input_types({{1, "dim", "Tdim", kIndexDTypes}}));
-  r.add(OpDef{"Squeeze", "Squeeze", 1,
-              [](const InferContext& c) {
-                return graph_rule(c, "Squeeze", [&] {
-                  return one(c.inputs[0].dtype, squeeze_shape(c.inputs[0].shape, squeeze_dims(c.attrs), false));
-                });
-              },
-              [](KernelContext& k, const std::vector<EagerPtr>& in) {
-                Shape s = squeeze_shape(in[0]->shape(), squeeze_dims(k.attrs), true);
-                std::vector<EagerPtr> ins{in[0], int_vector(DType::Int64, s.dims())};
-                return reshape_kernel(k, ins);
-              },
-              [](const GradContext& g) {
-                if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr};
-                return std::vector<TensorPtr>{dispatch1("Reshape", {g.out_grads[0], shape_tensor(g.inputs[0])})};
-              }});
+            .with_input_types({{1, "dim", "Tdim", kIndexDTypes}})
+            .with_relabels_dims());
+  r.add(OpDef{
+      "Squeeze", "Squeeze", 1,
+      [](const InferContext& c) {
+        return graph_rule(c, "Squeeze", [&] {
+          return one(c.inputs[0].dtype, squeeze_shape(c.inputs[0].shape, squeeze_dims(c.attrs), false));
+        });
+      },
+      [](KernelContext& k, const std::vector<EagerPtr>& in) {
+        Shape s = squeeze_shape(in[0]->shape(), squeeze_dims(k.attrs), true);
+        std::vector<EagerPtr> ins{in[0], int_vector(DType::Int64, s.dims())};
+        return reshape_kernel(k, ins);
+      },
+      [](const GradContext& g) {
+        if (!g.out_grads[0]) return std::vector<TensorPtr>{nullptr};
+        return std::vector<TensorPtr>{dispatch1("Reshape", {g.out_grads[0], shape_tensor(g.inputs[0])})};
+      }}.with_relabels_dims());
 
   OpDef& shape = r.add(OpDef{"Shape",
                              "Shape",
@@ -577,12 +580,13 @@ void register_shape_ops(OpRegistry& r) {
                             {}});
   rank.shape_only = true;
 
-  r.add(OpDef{"StopGradient",
-              "StopGradient",
-              1,
-              same_spec,
-              [](KernelContext&, const std::vector<EagerPtr>& in) { return std::vector<EagerPtr>{in[0]}; },
-              {}});
+  r.add(OpDef{
+      "StopGradient",
+      "StopGradient",
+      1,
+      same_spec,
+      [](KernelContext&, const std::vector<EagerPtr>& in) { return std::vector<EagerPtr>{in[0]}; },
+      {}}.with_class(OpClass::Unary, "Identity"));
   r.add(OpDef{"Tile", "Tile", 2, tile_infer, tile_kernel, tile_grad}.with_input_types(
       {{1, "multiples", "Tmultiples", kIndexDTypes}}));
   r.add(OpDef{"Pad", "Pad", 2, pad_infer, pad_kernel, pad_grad}.with_input_types(

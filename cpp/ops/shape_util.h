@@ -12,6 +12,8 @@
 
 namespace fn {
 
+inline const std::string kTransposeOp = "Transpose";  // named by passes/fold_transpose.cpp
+
 struct Bytes16 {
   uint64_t lo, hi;
 };

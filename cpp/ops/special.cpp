@@ -48,10 +48,12 @@ Grads atan2_grad(const GradContext& g) {
 void register_special_ops(OpRegistry& r) {
   r.add(
       OpDef{"Erf", "Erf", 1, unary_infer("Erf", kFloatTypes, false), unary_kernel<ErfOp, kFloatTypes>("Erf"), erf_grad}
-          .with_output_args({"y"}));
+          .with_output_args({"y"})
+          .with_class(OpClass::Unary, "Erf"));
   r.add(OpDef{"Atan2", "Atan2", 2, binary_infer("Atan2", kFloatTypes, false),
               binary_kernel<Atan2Op, kFloatTypes>("Atan2"), atan2_grad}
-            .with_output_args({"z"}));
+            .with_output_args({"z"})
+            .with_class(OpClass::Binary));
 }
 
 }  // namespace fn

@@ -107,8 +107,8 @@ void register_state_ops(OpRegistry& r) {
   // Stateful: a read must see the assignments made before it in program order, so two reads
   // of one variable are never merged (CSE) or reordered around an assignment.
   OpDef read{
-      "ReadVariableOp", "ReadVariableOp", 1,
-      read_infer,       read_kernel,      [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }};
+      kReadVariableOp, kReadVariableOp, 1,
+      read_infer,      read_kernel,     [](const GradContext& g) { return std::vector<TensorPtr>{g.out_grads[0]}; }};
   read.stateful = true;
   read.output_args = {"value"};
   r.add(std::move(read));

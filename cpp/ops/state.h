@@ -11,6 +11,8 @@
 
 namespace fn {
 
+inline const std::string kReadVariableOp = "ReadVariableOp";  // named by passes/merge_forward_while.cpp
+
 class VariableState {
  public:
   VariableState(EagerPtr value, bool trainable, std::string name);

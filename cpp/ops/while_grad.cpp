@@ -7,6 +7,7 @@
 #include "ops/grad_util.h"
 #include "ops/op.h"
 #include "ops/shape_util.h"
+#include "ops/state.h"
 #include "trace/context.h"
 
 namespace fn {
@@ -70,7 +71,7 @@ std::vector<char> varying_nodes(const Graph& g) {
   for (int p : g.arg_placeholders) v[p] = 1;
   for (int i = 0; i < g.num_nodes(); ++i) {
     const Node& node = g.node(i);
-    if (node.def && node.def->stateful && node.op != "ReadVariableOp") v[i] = 1;
+    if (node.def && node.def->stateful && node.op != kReadVariableOp) v[i] = 1;
     for (const NodeOutput& in : node.inputs)
       if (v[in.node]) v[i] = 1;
   }
@@ -107,7 +108,9 @@ std::vector<int> intermediates_to_stack(const Graph& body, const GraphBuilder& b
   }
   std::vector<int> out;
   for (int i = 0; i < body.num_nodes(); ++i) {
-    if (!read[i] || is_placeholder[i] || is_output[i] || !varying[i] || body.node(i).op == "Const") continue;
+    if (!read[i] || is_placeholder[i] || is_output[i] || !varying[i] ||
+        (body.node(i).def && body.node(i).def->constant))
+      continue;
     bool pod = !body.node(i).outputs.empty();
     for (const TensorSpec& spec : body.node(i).outputs) pod = pod && is_pod(spec.dtype);
     if (pod) out.push_back(i);

@@ -13,7 +13,7 @@ constexpr int64_t kMaxFoldedElements = 1 << 12;
 
 namespace {
 bool foldable(const Node& n) {
-  return n.def && !n.def->stateful && !n.def->needs_host && !n.inputs.empty() && n.op != "Const";
+  return n.def && !n.def->stateful && !n.def->needs_host && !n.inputs.empty() && !is_constant(n);
 }
 }  // namespace
 
@@ -29,17 +29,17 @@ std::shared_ptr<Graph> fold_constants_or_null(const Graph& g) {
     const Node& n = g.node(i);
     if (!foldable(n)) continue;
     any = true;
-    for (const NodeOutput& in : n.inputs) any = any && g.node(in.node).op == "Const";
+    for (const NodeOutput& in : n.inputs) any = any && is_constant(g.node(in.node));
   }
   if (!any) return nullptr;
   Rewriter rw(g);
-  const OpDef& const_def = OpRegistry::global().get("Const");
+  const OpDef& const_def = OpRegistry::global().get(kConstOp);
   return rw.run([&](int i, const Node& n, Rewriter& r) {
     if (!foldable(n)) return false;
     std::vector<EagerPtr> values;
     for (const NodeOutput& in : n.inputs) {
       const Node& src = r.target().node(in.node);
-      if (src.op != "Const") return false;
+      if (!is_constant(src)) return false;
       values.push_back(src.attrs.get<EagerPtr>("value"));
     }
     for (const TensorSpec& s : n.outputs)
@@ -55,7 +55,7 @@ std::shared_ptr<Graph> fold_constants_or_null(const Graph& g) {
     std::vector<NodeOutput> outs;
     for (size_t k = 0; k < out.size(); ++k) {
       Node c;
-      c.op = "Const";
+      c.op = kConstOp;
       c.def = &const_def;
       c.name = n.name + (k ? "_" + std::to_string(k) : "");
       c.attrs.set("value", out[k]);

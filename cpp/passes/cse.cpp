@@ -15,7 +15,7 @@ constexpr int64_t kMaxConstBytes = 256;
 // The value of a small numeric Const (compared by content: Python scalars make one Const per
 // use while tracing, `x * 2.0 + 2.0` two of them), or nullptr.
 const EagerTensor* small_const_value(const Node& n) {
-  if (n.op != "Const") return nullptr;
+  if (!is_constant(n)) return nullptr;
   const AttrValue* v = n.attrs.find("value");
   const EagerPtr* t = v ? std::get_if<EagerPtr>(v) : nullptr;
   if (!t || !*t || !is_pod((*t)->dtype()) || !(*t)->buffer() || !(*t)->shape().is_fully_defined()) return nullptr;
@@ -65,7 +65,7 @@ bool find_duplicates(const Graph& g, std::vector<int>* rep) {
   for (int i = 0; i < n; ++i) {
     (*rep)[i] = i;
     const Node& node = g.node(i);
-    if (!node.def || node.def->stateful || node.op == "Placeholder") continue;
+    if (!node.def || node.def->stateful || node.def->graph_input) continue;
     if (const EagerTensor* v = small_const_value(node)) {
       size_t h = content_hash(*v);
       auto range = seen.equal_range(h);

@@ -16,7 +16,10 @@
 // fuse_contractions then fuses a folded BatchMatMulV2 * scale (its kernel takes the attrs).
 #include <algorithm>
 
+#include "ops/fused_contraction.h"
 #include "ops/helpers.h"
+#include "ops/matmul.h"
+#include "ops/shape_util.h"
 #include "passes/passes.h"
 #include "passes/rewriter.h"
 
@@ -24,16 +27,14 @@ namespace fn {
 
 namespace {
 
-bool is_batched(const std::string& op) {
-  return op == "BatchMatMulV2" || op == "BatchMatMul" || op == "_FusedBatchMatMulV2";
-}
-bool is_matmul(const std::string& op) { return op == "MatMul" || op == "_FusedMatMul" || is_batched(op); }
+bool is_batched(const std::string& op) { return op == kBatchMatMulV2Op || op == fused_batch_matmul_op().name; }
+bool is_matmul(const std::string& op) { return op == kMatMulOp || op == fused_matmul_op().name || is_batched(op); }
 
 // The constant perm of Transpose node t when it is a valid permutation of rank(t's input).
 bool const_perm(const Graph& g, const Node& t, std::vector<int64_t>* perm) {
-  if (t.op != "Transpose" || t.inputs.size() != 2 || t.outputs.size() != 1) return false;
+  if (t.op != kTransposeOp || t.inputs.size() != 2 || t.outputs.size() != 1) return false;
   const Node& p = g.node(t.inputs[1].node);
-  if (p.op != "Const") return false;
+  if (!is_constant(p)) return false;
   const AttrValue* v = p.attrs.find("value");
   const EagerPtr* val = v ? std::get_if<EagerPtr>(v) : nullptr;
   if (!val || !*val || !is_integer((*val)->dtype()) || (*val)->shape().rank() != 1) return false;
@@ -90,7 +91,7 @@ struct Fold {
 };
 
 const char* flip_attr(const std::string& op, int k) {
-  bool mm = op == "MatMul" || op == "_FusedMatMul";
+  bool mm = op == kMatMulOp || op == fused_matmul_op().name;
   return k == 0 ? (mm ? "transpose_a" : "adj_x") : (mm ? "transpose_b" : "adj_y");
 }
 
@@ -104,7 +105,7 @@ std::shared_ptr<Graph> fold_transposes(const Graph& g) {
 std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g) {
   const int n = g.num_nodes();
   bool any = false;
-  for (int i = 0; i < n && !any; ++i) any = g.node(i).op == "Transpose";
+  for (int i = 0; i < n && !any; ++i) any = g.node(i).op == kTransposeOp;
   if (!any) return nullptr;
   // Live readers only: passes leave the nodes they replaced in the graph, still reading.
   const Readers readers(g);

@@ -12,13 +12,20 @@
 // over the product, so again the same bits. The replaced nodes
 // stay in the graph, unused, and Plan::compile prunes them.
 #include <algorithm>
+#include "kernels/fused/elementwise.h"
 #include "ops/fused_contraction.h"
+#include "ops/matmul.h"
+#include "ops/nn_util.h"
 #include "passes/passes.h"
 #include "passes/rewriter.h"
 
 namespace fn {
 
 namespace {
+
+// AddV2: the binary op whose definition's fused instruction is an add (BiasAdd adds too, but is
+// no binary op: its bias runs along data_format's channel dim).
+bool is_add(const Node& n) { return n.def && n.def->op_class == OpClass::Binary && fused_opcode(n) == fused::kAdd; }
 
 struct Chain {
   int bias_node = -1, bias_input = -1;  // the bias-adding node and which input is the bias
@@ -40,10 +47,10 @@ const TensorSpec& spec_of(const Graph& g, const NodeOutput& o) { return g.node(o
 bool bias_add(const Graph& g, int b, int c, const Shape& out, int* input) {
   const Node& bn = g.node(b);
   if (bn.inputs.size() != 2 || !is_f32(bn.outputs[0]) || !(bn.outputs[0].shape == out)) return false;
-  if (bn.op == "BiasAdd") {
+  if (bn.op == kBiasAddOp) {
     if (bn.inputs[0].node != c || !channels_last(bn)) return false;
     *input = 1;
-  } else if (bn.op == "AddV2" || bn.op == "Add") {
+  } else if (is_add(bn)) {
     *input = bn.inputs[0].node == c ? 1 : 0;
     if (bn.inputs[1 - *input].node != c) return false;
   } else {
@@ -51,7 +58,7 @@ bool bias_add(const Graph& g, int b, int c, const Shape& out, int* input) {
   }
   const Shape& s = spec_of(g, bn.inputs[*input]).shape;
   if (!is_f32(spec_of(g, bn.inputs[*input])) || !s.has_rank() || s.rank() < 1 || s.rank() > out.rank() ||
-      s[s.rank() - 1] != out[out.rank() - 1] || s == out || (bn.op == "BiasAdd" && s.rank() != 1))
+      s[s.rank() - 1] != out[out.rank() - 1] || s == out || (bn.op == kBiasAddOp && s.rank() != 1))
     return false;
   for (int d = 0; d + 1 < s.rank(); ++d)
     if (s[d] != 1) return false;
@@ -61,7 +68,7 @@ bool bias_add(const Graph& g, int b, int c, const Shape& out, int* input) {
 // Node r adds a tensor of the (static) shape `out` to node p's output.
 bool residual_add(const Graph& g, int r, int p, const Shape& out, int* input) {
   const Node& rn = g.node(r);
-  if ((rn.op != "AddV2" && rn.op != "Add") || rn.inputs.size() != 2 || out.num_elements() < 0) return false;
+  if (!is_add(rn) || rn.inputs.size() != 2 || out.num_elements() < 0) return false;
   *input = rn.inputs[0].node == p ? 1 : 0;
   const TensorSpec& res = spec_of(g, rn.inputs[*input]);
   return rn.inputs[1 - *input].node == p && rn.inputs[*input].node != p && is_f32(res) && res.shape == out &&
@@ -73,7 +80,9 @@ bool residual_add(const Graph& g, int r, int p, const Shape& out, int* input) {
 bool scaled(const Graph& g, int s, int c, int* input) {
   const Node& cn = g.node(c);
   const Node& sn = g.node(s);
-  if (sn.op != "Mul" || sn.inputs.size() != 2 || cn.outputs.size() != 1) return false;
+  if (!(sn.def && sn.def->op_class == OpClass::Binary && fused_opcode(sn) == fused::kMul) || sn.inputs.size() != 2 ||
+      cn.outputs.size() != 1)
+    return false;
   const TensorSpec& out = cn.outputs[0];
   // The operands' shapes with folded transposes applied (passes/fold_transpose.cpp).
   auto operand = [&](int k, const char* perm_attr) {
@@ -123,7 +132,7 @@ std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g) {
   std::vector<int> scale_input(n, -1);  // BatchMatMulV2 * scale: root -> which Mul input
   for (int i = 0; i < n; ++i) {
     const Node& c = g.node(i);
-    if (c.op == "BatchMatMulV2" && c.def && c.inputs.size() == 2) {
+    if (c.op == kBatchMatMulV2Op && c.def && c.inputs.size() == 2) {
       int s = next(i), k = -1;
       if (s >= 0 && scaled(g, s, i, &k)) {
         chains[i].root = s;
@@ -132,7 +141,7 @@ std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g) {
       }
       continue;
     }
-    bool mm = c.op == "MatMul", conv = c.op == "Conv2D";
+    bool mm = c.op == kMatMulOp, conv = c.op == kConv2DOp;
     if (!(mm || conv) || !c.def || c.inputs.size() != 2 || c.outputs.size() != 1) continue;
     const TensorSpec& out = c.outputs[0];
     if (!is_f32(out) || !out.shape.has_rank() || out.shape.rank() != (mm ? 2 : 4)) continue;
@@ -153,10 +162,10 @@ std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g) {
     // MatMul only straight after it.
     int a = next(cur);
     if (a >= 0 && ch.bias_node >= 0 && !(mm && ch.residual_node >= 0) &&
-        (g.node(a).op == "Relu" || g.node(a).op == "Relu6") && is_f32(g.node(a).outputs[0]))
+        (g.node(a).op == kReluOp || g.node(a).op == kRelu6Op) && is_f32(g.node(a).outputs[0]))
       ch.act_node = cur = a;
     int t = next(cur);
-    if (mm && ch.act_node < 0 && t >= 0 && g.node(t).op == "Tanh" && g.node(t).inputs.size() == 1 &&
+    if (mm && ch.act_node < 0 && t >= 0 && g.node(t).op == kTanhOp && g.node(t).inputs.size() == 1 &&
         is_f32(g.node(t).outputs[0]) && g.node(t).outputs[0].shape == out.shape)
       ch.tanh_node = cur = t;
     if (cur == i) continue;
@@ -175,7 +184,7 @@ std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g) {
     const Node& cn = g.node(c);
     Node f;
     if (scale_input[i] >= 0) {  // BatchMatMulV2 * scale
-      f.op = "_FusedBatchMatMulV2";
+      f.op = fused_batch_matmul_op().name;
       f.def = &fused_batch_matmul_op();
       f.name = copy.name + "/fused";
       f.inputs = {remapped[c][0], remapped[c][1], copy.inputs[scale_input[i]]};
@@ -185,8 +194,8 @@ std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g) {
       r.replace_outputs(i, {NodeOutput{r.target().add_node(std::move(f)), 0}});
       return true;
     }
-    bool mm = cn.op == "MatMul";
-    f.op = mm ? "_FusedMatMul" : "_FusedConv2D";
+    bool mm = cn.op == kMatMulOp;
+    f.op = mm ? fused_matmul_op().name : fused_conv2d_op().name;
     f.def = mm ? &fused_matmul_op() : &fused_conv2d_op();
     f.name = copy.name + "/fused";
     f.inputs = {remapped[c][0], remapped[c][1]};

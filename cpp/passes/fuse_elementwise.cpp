@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "kernels/direct/reduce.h"
 #include "kernels/fused/elementwise.h"
+#include "ops/fused_elementwise.h"
 #include "ops/op.h"
 #include "passes/passes.h"
 #include "passes/rewriter.h"
@@ -60,10 +61,10 @@ bool broadcast_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mo
 // Rows summed by a Sum/Mean over the trailing axes (ignoring size-1 dims) of a static float32
 // input with constant axes, or 0 when the node is not such a reduction.
 int64_t trailing_reduction(const Graph& g, const Node& node) {
-  if ((node.op != "Mean" && node.op != "Sum") || node.inputs.size() != 2 || node.outputs.size() != 1) return 0;
+  if (fused_reduce(node) == fused::Reduce::kNone || node.inputs.size() != 2 || node.outputs.size() != 1) return 0;
   const TensorSpec& x = g.node(node.inputs[0].node).outputs.at(node.inputs[0].index);
   const Node& axes = g.node(node.inputs[1].node);
-  if (!static_float(x) || node.outputs[0].dtype != DType::Float32 || axes.op != "Const" || node.inputs[1].index != 0 ||
+  if (!static_float(x) || node.outputs[0].dtype != DType::Float32 || !is_constant(axes) || node.inputs[1].index != 0 ||
       !axes.attrs.has("value"))
     return 0;
   const EagerPtr& v = axes.attrs.get<EagerPtr>("value");
@@ -82,62 +83,7 @@ int64_t trailing_reduction(const Graph& g, const Node& node) {
   return mid;
 }
 
-std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
-  const auto& prog = k.attrs.get<std::vector<int64_t>>("program");
-  const auto& bcast = k.attrs.get<std::vector<int64_t>>("bcast");
-  const Shape& shape = k.attrs.get<Shape>("shape");
-  if (bcast.size() != 2 * in.size() || prog.size() % 3 != 0)
-    throw_error(Code::Internal, "malformed fused elementwise node");
-  std::vector<fused::Operand> ops(in.size());
-  for (size_t i = 0; i < in.size(); ++i) {
-    // The plan was made for these shapes: a mismatch is a bug, never a wrong read.
-    if (in[i]->dtype() != DType::Float32 || in[i]->num_elements() != bcast[2 * i + 1])
-      throw_error(Code::Internal, "fused elementwise input ", i, " has shape ", in[i]->shape().to_string(),
-                  ", not the traced one");
-    ops[i] = fused::Operand{in[i]->data<float>(), bcast[2 * i], bcast[2 * i + 1]};
-  }
-  std::vector<fused::Instr> instrs(prog.size() / 3);
-  for (size_t i = 0; i < instrs.size(); ++i)
-    instrs[i] = fused::Instr{static_cast<int>(prog[3 * i]), static_cast<int>(prog[3 * i + 1]),
-                             static_cast<int>(prog[3 * i + 2])};
-  // In place when an input of the output's size dies here: the plan handed over its only
-  // reference and no view shares its buffer (elements are read before they are written). The
-  // buffer must own its storage: a slice or wrapped array is a view of memory others still see.
-  EagerPtr out;
-  for (size_t i = 0; i < in.size() && !out; ++i)
-    if (!k.attrs.has("reduce") && bcast[2 * i] == 1 && bcast[2 * i + 1] == shape.num_elements() &&
-        in[i].use_count() == 1 && in[i]->buffer() && in[i]->buffer().use_count() == 1 &&
-        in[i]->buffer()->capacity() > 0 && in[i]->shape() == shape)
-      out = in[i];
-  fused::Reduce red;
-  if (k.attrs.has("reduce")) {
-    const auto& r = k.attrs.get<std::vector<int64_t>>("reduce");
-    if (r.size() != 2) throw_error(Code::Internal, "malformed fused elementwise reduction");
-    red.kind = static_cast<int>(r[0]);
-    red.mid = r[1];
-    out = make_tensor(DType::Float32, k.attrs.get<Shape>("out_shape"));
-    if (red.mid <= 0 || out->num_elements() * red.mid != shape.num_elements())
-      throw_error(Code::Internal, "fused elementwise reduction does not match its shapes");
-  }
-  if (!out) out = make_tensor(DType::Float32, shape);
-  fused::run(instrs, ops, out->data<float>(), shape.num_elements(), red);
-  return {out};
-}
-
 }  // namespace
-
-const OpDef& fused_elementwise_op() {
-  static const OpDef def{"_FusedElementwise",
-                         "fused",
-                         -1,
-                         [](const InferContext& c) {
-                           return one(DType::Float32,
-                                      c.attrs.get<Shape>(c.attrs.has("reduce") ? "out_shape" : "shape"));
-                         },
-                         fused_kernel,
-                         {}};
-  return def;
-}
 
 std::shared_ptr<Graph> fuse_elementwise(const Graph& g) {
   auto r = fuse_elementwise_or_null(g);
@@ -187,14 +133,14 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
       v.refs[k] = it->second;
       continue;
     }
-    prog.push_back(fused::opcode_of(node.op));
+    prog.push_back(fused_opcode(node));
     prog.push_back(v.refs[0]);
     prog.push_back(v.refs[1]);
     stack.pop_back();
     if (!stack.empty()) stack.back().refs[stack.back().next - 1] = -static_cast<int>(prog.size() / 3);
   }
   Node f;
-  f.op = "_FusedElementwise";
+  f.op = fused_elementwise_op().name;
   f.def = &fused_elementwise_op();
   f.name = copy.name + "/fused";
   f.inputs = std::move(ext);
@@ -202,8 +148,7 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
   f.attrs.set("bcast", std::move(bcast));
   f.attrs.set("shape", shape);
   if (red_mid[i] > 0) {
-    int64_t kind = g.node(i).op == "Mean" ? fused::Reduce::kMean : fused::Reduce::kSum;
-    f.attrs.set("reduce", std::vector<int64_t>{kind, red_mid[i]});
+    f.attrs.set("reduce", std::vector<int64_t>{fused_reduce(g.node(i)), red_mid[i]});
     f.attrs.set("out_shape", copy.outputs[0].shape);
   }
   f.outputs = copy.outputs;
@@ -221,20 +166,21 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   std::vector<char> cand(n, 0), absorbed(n, 0), has_member(n, 0);
   for (int i = 0; i < n; ++i) {
     const Node& node = g.node(i);
-    int code = fused::opcode_of(node.op);
-    if (code < 0 || !node.def || node.outputs.size() != 1 || !node.outputs[0].shape.has_rank() ||
+    int code = fused_opcode(node);
+    if (code < 0 || node.outputs.size() != 1 || !node.outputs[0].shape.has_rank() ||
         node.outputs[0].shape.num_elements() < 0)
       continue;
     // Comparisons give bool: fusable only into the bool->float Cast using them (checked below).
     DType out_dtype = fused::is_comparison(code) ? DType::Bool : DType::Float32;
     if (node.outputs[0].dtype != out_dtype) continue;
     if (node.inputs.size() != (fused::is_binary(code) ? 2u : 1u)) continue;
-    if (node.op == "BiasAdd" && node.attrs.get_or("data_format", std::string("NHWC")) != "NHWC") continue;
+    // An op laid out by data_format (BiasAdd) broadcasts as the fused rule does only in NHWC.
+    if (node.attrs.get_or("data_format", std::string("NHWC")) != "NHWC") continue;
     bool ok = true;
     if (code == fused::kCastBool) {  // its input must be a comparison it absorbs
       const NodeOutput& in = node.inputs[0];
       const Node& src = g.node(in.node);
-      ok = cand[in.node] && fused::is_comparison(fused::opcode_of(src.op)) && uses[in.node] == 1 && !pinned[in.node] &&
+      ok = cand[in.node] && fused::is_comparison(fused_opcode(src)) && uses[in.node] == 1 && !pinned[in.node] &&
            src.outputs[0].shape == node.outputs[0].shape;
     } else {
       for (const NodeOutput& in : node.inputs) {
@@ -258,9 +204,9 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     for (size_t k = 0; k < cn.inputs.size(); ++k) {
       int i = cn.inputs[k].node;
       if (i < 0 || !cand[i]) continue;
-      bool cmp = fused::is_comparison(fused::opcode_of(g.node(i).op));
-      bool ok = cand[c] && g.node(i).outputs[0].shape == cn.outputs[0].shape &&
-                cmp == (fused::opcode_of(cn.op) == fused::kCastBool);
+      bool cmp = fused::is_comparison(fused_opcode(g.node(i)));
+      bool ok =
+          cand[c] && g.node(i).outputs[0].shape == cn.outputs[0].shape && cmp == (fused_opcode(cn) == fused::kCastBool);
       ok = ok || (red_mid[c] > 0 && k == 0 && !cmp);
       if (!ok) bad_reader[i] = 1;
     }
@@ -271,7 +217,7 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   std::vector<char> costly(n, 0);
   for (int i = 0; i < n; ++i) {
     if (!cand[i]) continue;
-    const int code = fused::opcode_of(g.node(i).op);
+    const int code = fused_opcode(g.node(i));
     size[i] = 1;
     costly[i] = fused::is_costly(code);
     for (const NodeOutput& in : g.node(i).inputs)

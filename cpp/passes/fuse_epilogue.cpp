@@ -11,6 +11,9 @@
 // (an OpenMP wake-up and, for Relu, a NaN fix-up pass).
 #include "kernels/fused/elementwise.h"
 #include "ops/fused_contraction.h"
+#include "ops/fused_elementwise.h"
+#include "ops/matmul.h"
+#include "ops/nn_util.h"
 #include "passes/passes.h"
 #include "passes/rewriter.h"
 
@@ -21,9 +24,9 @@ namespace {
 bool is_contraction(const Node& n) {
   if (!n.def || n.outputs.size() != 1 || n.outputs[0].dtype != DType::Float32) return false;
   if (n.attrs.has("epilogue_program")) return false;  // one epilogue per contraction
-  if (n.op == "_FusedConv2D" || n.op == "_FusedMatMul") return true;
-  if (n.op == "Conv2D") return n.inputs.size() == 2 && n.attrs.get_or("data_format", std::string("NHWC")) == "NHWC";
-  if (n.op == "MatMul") return n.inputs.size() == 2 && !n.attrs.get_or("transpose_a", false);
+  if (n.op == fused_conv2d_op().name || n.op == fused_matmul_op().name) return true;
+  if (n.op == kConv2DOp) return n.inputs.size() == 2 && n.attrs.get_or("data_format", std::string("NHWC")) == "NHWC";
+  if (n.op == kMatMulOp) return n.inputs.size() == 2 && !n.attrs.get_or("transpose_a", false);
   return false;
 }
 
@@ -86,8 +89,8 @@ struct Tail {
 // output). `tf.nn.conv1d` is ExpandDims -> Conv2D -> Squeeze: its bias and activation sit after
 // such a node.
 bool relabels(const Graph& g, const Node& n, int src) {
-  if ((n.op != "Squeeze" && n.op != "ExpandDims" && n.op != "Reshape") || !n.def || n.inputs.empty() ||
-      n.inputs[0].node != src || n.inputs[0].index != 0 || n.outputs.size() != 1 || !n.control_inputs.empty())
+  if (!n.def || !n.def->relabels_dims || n.inputs.empty() || n.inputs[0].node != src || n.inputs[0].index != 0 ||
+      n.outputs.size() != 1 || !n.control_inputs.empty())
     return false;
   for (size_t k = 1; k < n.inputs.size(); ++k)
     if (n.inputs[k].node == src) return false;
@@ -110,7 +113,7 @@ Tail tail_of(const Graph& g, int e, int c) {
       slot = static_cast<int>(k);
     }
   if (slot < 0) return t;
-  if (en.op == "_FusedElementwise") {
+  if (en.op == fused_elementwise_op().name) {
     if (en.attrs.has("reduce") || !(en.attrs.get<Shape>("shape") == out)) return t;
     t.program = en.attrs.get<std::vector<int64_t>>("program");
     t.bcast = en.attrs.get<std::vector<int64_t>>("bcast");
@@ -119,10 +122,10 @@ Tail tail_of(const Graph& g, int e, int c) {
     t.slot = slot;
     return t;
   }
-  int code = fused::opcode_of(en.op);
-  if (code < 0 || !exact_alone(code) || !en.def) return t;
+  int code = fused_opcode(en);
+  if (code < 0 || !exact_alone(code)) return t;
   if (en.inputs.size() != (fused::is_binary(code) ? 2u : 1u)) return t;
-  if (en.op == "BiasAdd" && en.attrs.get_or("data_format", std::string("NHWC")) != "NHWC") return t;
+  if (en.attrs.get_or("data_format", std::string("NHWC")) != "NHWC") return t;  // BiasAdd's NCHW
   for (const NodeOutput& in : en.inputs) {
     const TensorSpec& s = g.node(in.node).outputs.at(in.index);
     int64_t div, mod;
@@ -172,13 +175,13 @@ std::shared_ptr<Graph> fuse_epilogues_or_null(const Graph& g) {
     const Node& cn = g.node(c);
     const Tail& t = tails[i];
     Node f;
-    bool mm = cn.op == "MatMul" || cn.op == "_FusedMatMul";
-    f.op = mm ? "_FusedMatMul" : "_FusedConv2D";
+    bool mm = cn.op == kMatMulOp || cn.op == fused_matmul_op().name;
+    f.op = mm ? fused_matmul_op().name : fused_conv2d_op().name;
     f.def = mm ? &fused_matmul_op() : &fused_conv2d_op();
     f.name = copy.name + "/epilogue";
     f.inputs = remapped[c];
     f.attrs = cn.attrs;
-    if (cn.op == "MatMul" || cn.op == "Conv2D") {  // a fused node with nothing fused yet
+    if (cn.op == kMatMulOp || cn.op == kConv2DOp) {  // a fused node with nothing fused yet
       f.attrs.set("bias", false);
       f.attrs.set("activation", std::string());
     }

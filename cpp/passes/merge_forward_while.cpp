@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "ops/op.h"
+#include "ops/state.h"
 #include "passes/passes.h"
 #include "passes/rewriter.h"
 
@@ -18,7 +19,7 @@ bool is_while(const Node& n) { return n.def && n.def->control_flow == ControlFlo
 // Side effects a replay may repeat or drop: reading a variable.
 bool only_reads(const Graph& g) {
   for (int s : g.stateful_nodes)
-    if (g.node(s).op != "ReadVariableOp") return false;
+    if (g.node(s).op != kReadVariableOp) return false;
   return true;
 }
 
@@ -65,7 +66,7 @@ std::shared_ptr<Graph> merge(const Graph& g, int a, int w) {
     work.pop_back();
     if (i < w || moved[i]) continue;
     const Node& node = g.node(i);
-    if (i == w || !node.def || node.def->stateful || node.op == "Placeholder") return nullptr;
+    if (i == w || !node.def || node.def->stateful || node.def->graph_input) return nullptr;
     moved[i] = 1;
     for (const NodeOutput& in : node.inputs) work.push_back(in.node);
     for (int c : node.control_inputs) work.push_back(c);

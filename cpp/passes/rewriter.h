@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "graph/graph.h"
+#include "graph/op_def.h"
 
 namespace fn {
 
@@ -40,6 +41,14 @@ struct Readers {
   std::vector<int> uses, consumer;
   std::vector<char> control_target, pinned;
 };
+
+// Op facts the fusion passes read from a node's definition (OpDef::fusion): its instruction in a
+// fused elementwise program (-1: none) and the trailing reduction it may end one with (0: none).
+inline int fused_opcode(const Node& n) { return n.def ? n.def->fusion.opcode : -1; }
+inline int fused_reduce(const Node& n) { return n.def ? n.def->fusion.reduce : 0; }
+// A Const (its value is its "value" attr) and a fed graph input (Placeholder), by their facts.
+inline bool is_constant(const Node& n) { return n.def && n.def->constant; }
+inline bool is_graph_input(const Node& n) { return n.def && n.def->graph_input; }
 
 // A node-for-node copy (same indices and names) that a pass may edit.
 std::shared_ptr<Graph> copy_graph(const Graph& src);

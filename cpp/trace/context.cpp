@@ -88,8 +88,8 @@ TensorPtr GraphBuilder::symbolic(int node, int index) const {
 
 TensorPtr GraphBuilder::add_placeholder(const std::string& name, const TensorSpec& spec) {
   Node n;
-  n.op = "Placeholder";
-  n.def = &OpRegistry::global().get("Placeholder");
+  n.op = kPlaceholderOp;
+  n.def = &OpRegistry::global().get(kPlaceholderOp);
   n.name = name;
   n.attrs.set("dtype", spec.dtype);
   n.attrs.set("shape", spec.shape);
@@ -106,8 +106,8 @@ NodeOutput GraphBuilder::capture_by_reference(const TensorPtr& outer_value, cons
   auto it = outer_captures_.find(outer_value.get());
   if (it != outer_captures_.end()) return it->second;
   Node n;
-  n.op = "Placeholder";
-  n.def = &OpRegistry::global().get("Placeholder");
+  n.op = kPlaceholderOp;
+  n.def = &OpRegistry::global().get(kPlaceholderOp);
   n.name = name;
   n.attrs.set("dtype", outer_value->dtype());
   n.attrs.set("shape", outer_value->shape());
@@ -137,7 +137,7 @@ NodeOutput GraphBuilder::use(const TensorPtr& t, GraphBuilder* outer) {
 
 EagerPtr GraphBuilder::constant_value(const NodeOutput& o) const {
   const Node& n = graph_->node(o.node);
-  if (n.op == "Const") return n.attrs.get<EagerPtr>("value");
+  if (n.def && n.def->constant) return n.attrs.get<EagerPtr>("value");
   auto it = folded_.find(o.node);
   if (it != folded_.end() && o.index < static_cast<int>(it->second.size())) return it->second[o.index];
   return nullptr;

@@ -257,7 +257,7 @@ from fn._tensor import methods as _tensor_methods
 
 _tensor_methods.install()
 _ragged._install()
-_dispatch.install()  # after the ragged wrappers: type-based dispatch sees calls first
+_dispatch.install(_sys.modules[__name__])  # after the ragged wrappers: type-based dispatch sees calls first
 _sparse_ops.install_operators()
 _tf_types._register_specs()
 _autograph_backend.use(_sys.modules[__name__])

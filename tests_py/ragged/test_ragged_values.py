@@ -130,6 +130,13 @@ CASES = [
      '<tf.RaggedTensor [[1, 4], [9, 16, 25], [36], [], [49]]>'),
     ('math_sqrt', 'tf.math.sqrt(tf.cast(rt, tf.float32))',
      '<tf.RaggedTensor [[1.0, 1.4142135], [1.7320508, 2.0, 2.236068], [2.4494898], [],\n [2.6457512]]>'),
+    # Ops whose wrapper ragged dispatch finds by the op definition's class (no ragged list names them).
+    ('relu6', 'tf.nn.relu6(tf.cast(rt, tf.float32) * 2.0 - 5.0)',
+     '<tf.RaggedTensor [[0.0, 0.0], [1.0, 3.0, 5.0], [6.0], [], [6.0]]>'),
+    ('bitwise_and', 'tf.bitwise.bitwise_and(rt, 3)',
+     '<tf.RaggedTensor [[1, 2], [3, 0, 1], [2], [], [3]]>'),
+    ('bitwise_xor', 'tf.bitwise.bitwise_xor(rt, rt * 2)',
+     '<tf.RaggedTensor [[3, 6], [5, 12, 15], [10], [], [9]]>'),
     ('cast', 'tf.cast(rt, tf.float64)',
      '<tf.RaggedTensor [[1.0, 2.0], [3.0, 4.0, 5.0], [6.0], [], [7.0]]>'),
     ('ones_like', 'tf.ones_like(rt)',

@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <unordered_map>
 
 #include "core/error.h"
 #include "kernels/reference/elementwise.h"
@@ -18,36 +17,6 @@
 
 namespace fn {
 namespace fused {
-
-int opcode_of(const std::string& tf_op) {
-  static const std::unordered_map<std::string, int> codes = {{"Neg", kNeg},
-                                                             {"Abs", kAbs},
-                                                             {"Square", kSquare},
-                                                             {"Sqrt", kSqrt},
-                                                             {"Rsqrt", kRsqrt},
-                                                             {"Exp", kExp},
-                                                             {"Tanh", kTanh},
-                                                             {"Sigmoid", kSigmoid},
-                                                             {"Relu", kRelu},
-                                                             {"Reciprocal", kReciprocal},
-                                                             {"AddV2", kAdd},
-                                                             {"Add", kAdd},
-                                                             {"BiasAdd", kAdd},
-                                                             {"Sub", kSub},
-                                                             {"Mul", kMul},
-                                                             {"RealDiv", kDiv},
-                                                             {"Maximum", kMax},
-                                                             {"Minimum", kMin},
-                                                             {"SquaredDifference", kSquaredDiff},
-                                                             {"Pow", kPow},
-                                                             {"Cast", kCastBool},
-                                                             {"Greater", kGreater},
-                                                             {"GreaterEqual", kGreaterEqual},
-                                                             {"Less", kLess},
-                                                             {"LessEqual", kLessEqual}};
-  auto it = codes.find(tf_op);
-  return it == codes.end() ? -1 : it->second;
-}
 
 namespace {
 

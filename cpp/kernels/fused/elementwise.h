@@ -10,7 +10,7 @@
 namespace fn {
 namespace fused {
 
-enum OpCode : int {
+enum OpCode : int {  // the instructions of a fused program
   kNeg,
   kAbs,
   kSquare,
@@ -43,9 +43,9 @@ constexpr bool is_costly(int op) {
   return op == kSqrt || op == kRsqrt || op == kExp || op == kTanh || op == kSigmoid || op == kReciprocal ||
          op == kDiv || op == kPow;
 }
-// The opcode of a TensorFlow op type, -1 when it has none. BiasAdd is kAdd (its bias
-// broadcasts along the last dim, for NHWC); Cast is kCastBool (the pass checks it is bool->float).
-int opcode_of(const std::string& tf_op);
+// An op's opcode is a fact of its definition (OpDef::fusion, set where the op is registered with
+// .with_fusion(fused::kAdd)); passes read it from there. BiasAdd is kAdd (its bias broadcasts along
+// the last dim, for NHWC); Cast is kCastBool (the pass checks it is bool->float).
 
 // Operand reference: >= 0 is input k, < 0 is the result of instruction -(ref + 1).
 struct Instr {

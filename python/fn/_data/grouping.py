@@ -19,6 +19,10 @@ from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, wrap_int64
 from fn._data.sources import _as_int
 from fn._data.structure import DatasetSpec
 from fn._data.transforms import TracedFunction, _UnaryDataset, batched_cardinality, dataset_function, traced_predicate
+from fn._ops import array_ops as _array_ops
+from fn._ops import math_ops as _math_ops
+from fn._ops import random_ops as _random_ops
+from fn import dtypes as _dtypes
 
 
 # ---------------------------------------------------------------- padded_batch
@@ -301,9 +305,8 @@ class BucketBySequenceLengthDataset(_UnaryDataset):
 def _acceptance_probs_with_mixing(initial: Any, target: Any) -> Tuple[Any, Any]:
     """TF's ``_calculate_acceptance_probs_with_mixing``: per-class acceptance ``a_i`` of the
     rejection sampler and the probability ``m`` of taking an element unfiltered."""
-    import fn
     ratio = target / (initial + np.finfo(np.float32).tiny)
-    top, m = fn.reduce_max(ratio), fn.reduce_min(ratio)
+    top, m = _math_ops.reduce_max(ratio), _math_ops.reduce_min(ratio)
     return (ratio - m) / (top - m), m
 
 
@@ -336,15 +339,14 @@ def rejection_resample(dataset: Dataset, class_func: Callable, target_dist: Any,
     filter (``random.uniform < a_class``) mixed with the original elements with probability
     ``m`` by ``sample_from_datasets``; without ``initial_dist`` the class distribution is
     estimated from batches of 32 class values (smoothing 10 per class)."""
-    import fn
-    target = fn.cast(fn.convert_to_tensor(target_dist), fn.float32)
+    target = _array_ops.cast(_array_ops.convert_to_tensor(target_dist), _dtypes.float32)
     unpack = type(dataset.element_spec) is tuple
 
     def klass(data: Any) -> Any:
         return class_func(*data) if unpack else class_func(data)
 
     if initial_dist is not None:
-        initial = fn.cast(fn.convert_to_tensor(initial_dist), fn.float32)
+        initial = _array_ops.cast(_array_ops.convert_to_tensor(initial_dist), _dtypes.float32)
         accept, p_original = _acceptance_probs_with_mixing(initial, target)
         initial_ds = Dataset.from_tensors(initial).repeat()
         accept_ds = Dataset.from_tensors(accept).repeat()
@@ -354,11 +356,11 @@ def rejection_resample(dataset: Dataset, class_func: Callable, target_dist: Any,
         n = int(target.shape[0])
 
         def estimate(seen: Any, c: Any) -> Any:
-            seen = seen + fn.reduce_sum(fn.one_hot(c, n, dtype=fn.int64), 0)
-            dist = fn.cast(seen / fn.reduce_sum(seen), fn.float32)
-            return seen, fn.tile(fn.expand_dims(dist, 0), [32, 1])
+            seen = seen + _math_ops.reduce_sum(_array_ops.one_hot(c, n, dtype=_dtypes.int64), 0)
+            dist = _array_ops.cast(seen / _math_ops.reduce_sum(seen), _dtypes.float32)
+            return seen, _array_ops.tile(_array_ops.expand_dims(dist, 0), [32, 1])
         initial_ds = (dataset.map(class_func).batch(32)
-                      .scan(fn.fill([n], np.int64(10)), estimate).unbatch())
+                      .scan(_array_ops.fill([n], np.int64(10)), estimate).unbatch())
         both = initial_ds.map(lambda d: _acceptance_probs_with_mixing(d, target))
         accept_ds = both.map(lambda a, _: a)
         original_ds = both.map(lambda _, m: m)
@@ -368,9 +370,9 @@ def rejection_resample(dataset: Dataset, class_func: Callable, target_dist: Any,
 
     def gather(accept: Any, data: Any) -> Any:
         c = klass(data)
-        return c, fn.gather(accept, c), data
+        return c, _array_ops.gather(accept, c), data
     filtered = (Dataset.zip((accept_ds, dataset)).map(gather)
-                .filter(lambda c, p, data: fn.random.uniform([], seed=seed, dtype=p.dtype) < p)
+                .filter(lambda c, p, data: _random_ops.uniform([], seed=seed, dtype=p.dtype) < p)
                 .map(lambda c, p, data: (c, data)))
 
     def with_class(*x: Any) -> Any:

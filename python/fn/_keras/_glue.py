@@ -6,6 +6,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from fn import _core
+from fn._data import dataset_ops as _dataset_ops
+from fn._distribute import values as _values
+from fn._ragged import _ragged_tensor
+from fn._sparse import sparse_tensor as _sparse_tensor
+
 _installed = False
 
 
@@ -20,28 +26,19 @@ def _or(original: Callable[[Any], bool], extra: Callable[[Any], bool]) -> Callab
 
 
 def _is_fn_dataset(x: Any) -> bool:
-    import fn
-
-    return isinstance(x, (fn.data.Dataset, fn.distribute.DistributedDataset))
+    return isinstance(x, (_dataset_ops.Dataset, _values.DistributedDataset))
 
 
 def _is_fn_tensor(x: Any) -> bool:
-    import fn
-    from fn import _core
-
-    return _core.is_tensor(x) or isinstance(x, (fn.RaggedTensor, fn.SparseTensor))
+    return _core.is_tensor(x) or isinstance(x, (_ragged_tensor.RaggedTensor, _sparse_tensor.SparseTensor))
 
 
 def _is_fn_ragged(x: Any) -> bool:
-    import fn
-
-    return isinstance(x, fn.RaggedTensor)
+    return isinstance(x, _ragged_tensor.RaggedTensor)
 
 
 def _is_fn_sparse(x: Any) -> bool:
-    import fn
-
-    return isinstance(x, fn.SparseTensor)
+    return isinstance(x, _sparse_tensor.SparseTensor)
 
 
 def install() -> None:

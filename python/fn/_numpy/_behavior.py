@@ -11,7 +11,11 @@ from typing import Any, Callable, Dict
 
 import numpy as np
 
-import fn
+from fn import _core
+from fn._ops import array_ops as _array_ops
+from fn._tensor import tensor as _tensor
+from fn._tensor import tensor_shape as _tensor_shape
+from fn import dtypes as _fn_dtypes
 from fn._numpy import _dtypes
 
 _mode = "off"
@@ -32,9 +36,9 @@ def _operand_dtype(x: Any) -> Any:
     if isinstance(x, numbers.Real) and not isinstance(x, np.generic):
         return x
     dt = getattr(x, "dtype", None)
-    if isinstance(dt, fn.DType):
+    if isinstance(dt, _fn_dtypes.DType):
         return dt.as_numpy_dtype
-    if isinstance(x, fn.TensorShape):
+    if isinstance(x, _tensor_shape.TensorShape):
         return np.int32
     if isinstance(x, (list, tuple)):
         raise ValueError(f"Cannot determine dtype.  Got sequence {x}.")
@@ -49,9 +53,9 @@ def maybe_promote_tensors(x: Any, y: Any) -> Any:
     result = _dtypes.as_fn_dtype(_dtypes._np_result_type(_operand_dtype(x), _operand_dtype(y)))
 
     def promote(v: Any) -> Any:
-        if isinstance(v, fn.Tensor):
-            return v if v.dtype == result else fn.cast(v, result)
-        return fn.convert_to_tensor(v, result)
+        if isinstance(v, _tensor.Tensor):
+            return v if v.dtype == result else _array_ops.cast(v, result)
+        return _array_ops.convert_to_tensor(v, result)
     return promote(x), promote(y)
 
 
@@ -79,18 +83,18 @@ def _tensor_size(self: Any) -> Any:
 
 
 def _tensor_tolist(self: Any) -> Any:
-    if not isinstance(self, fn.EagerTensor):
+    if not isinstance(self, _core.EagerTensor):
         raise ValueError("Symbolic Tensors do not support the tolist API.")
     return self.numpy().tolist()
 
 
 def _astype(self: Any, dtype: Any) -> Any:
-    return fn.cast(self, _dtypes.as_fn_dtype(_dtypes.to_numpy_type(dtype)))
+    return _array_ops.cast(self, _dtypes.as_fn_dtype(_dtypes.to_numpy_type(dtype)))
 
 
 def _install_methods() -> None:
     from fn._numpy import _manip, _math, _reduce
-    T = fn.Tensor
+    T = _tensor.Tensor
     T.T = property(_tensor_t)
     T.size = property(_tensor_size)
     T.__pos__ = lambda self: self
@@ -110,7 +114,7 @@ def _install_methods() -> None:
 
 def _install_operators() -> None:
     from fn._numpy import _indexing
-    T = fn.Tensor
+    T = _tensor.Tensor
     if _original_ops:
         return
     for name in _PROMOTED_OPERATORS:

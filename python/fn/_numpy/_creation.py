@@ -6,7 +6,10 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-import fn
+from fn._ops import array_ops as _array_ops
+from fn._ops import manip_ops as _manip_ops
+from fn._ops import math_ops as _math_ops
+from fn import dtypes as _fn_dtypes
 from fn._numpy import _dtypes
 from fn._numpy._utils import array, asarray, is_ndarray, shape_list
 
@@ -29,32 +32,37 @@ def empty_like(a: Any, dtype: Any = None) -> Any:
 
 def zeros(shape: Any, dtype: Any = float) -> Any:
     """``tnp.zeros``: float64 by default (float32 with ``prefer_float32``)."""
-    return fn.zeros(shape, dtype=_dtype_or_default(dtype))
+    return _array_ops.zeros(shape, dtype=_dtype_or_default(dtype))
 
 
 def ones(shape: Any, dtype: Any = float) -> Any:
     """``tnp.ones``."""
-    return fn.ones(shape, dtype=_dtype_or_default(dtype))
+    return _array_ops.ones(shape, dtype=_dtype_or_default(dtype))
 
 
 def zeros_like(a: Any, dtype: Any = None) -> Any:
     """``tnp.zeros_like``."""
     dt = _dtypes.result_type_unary(a, dtype)
-    return fn.zeros_like(asarray(a), dtype=dt)
+    return _math_ops.zeros_like(asarray(a), dtype=dt)
 
 
 def ones_like(a: Any, dtype: Any = None) -> Any:
     """``tnp.ones_like``."""
     dt = _dtypes.result_type_unary(a, dtype)
-    return fn.ones_like(asarray(a), dtype=dt)
+    return _math_ops.ones_like(asarray(a), dtype=dt)
 
 
 def full(shape: Any, fill_value: Any, dtype: Any = None) -> Any:
     """``tnp.full``: ``fill_value`` broadcast to ``shape``."""
     if not is_ndarray(shape):
-        shape = asarray(fn.convert_to_tensor(shape, dtype_hint=fn.int32))
-    shape = fn.reshape(shape, [-1])
-    return fn.broadcast_to(asarray(fill_value, dtype=dtype), shape)
+        shape = asarray(_array_ops.convert_to_tensor(shape, dtype_hint=_fn_dtypes.int32))
+    shape = _array_ops.reshape(shape, [-1])
+    return _manip_ops.broadcast_to(asarray(fill_value, dtype=dtype), shape)
+
+
+def broadcast_to(array: Any, shape: Any) -> Any:
+    """``tnp.broadcast_to``."""
+    return full(shape, array)
 
 
 def full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
@@ -68,12 +76,12 @@ def full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subo
         raise ValueError("Overriding the shape is not supported.")
     a = asarray(a)
     dtype = dtype or _dtypes.result_type(a)
-    return fn.broadcast_to(asarray(fill_value, dtype=dtype), fn.shape(a))
+    return _manip_ops.broadcast_to(asarray(fill_value, dtype=dtype), _array_ops.shape(a))
 
 
 def _diag_indices(length: Any, k: int) -> Any:
-    idx = fn.range(length)
-    return fn.stack([idx + builtins.max(-k, 0), idx + builtins.max(k, 0)], axis=1)
+    idx = _array_ops.range(length)
+    return _array_ops.stack([idx + builtins.max(-k, 0), idx + builtins.max(k, 0)], axis=1)
 
 
 def eye(N: int, M: Optional[int] = None, k: int = 0, dtype: Any = float) -> Any:
@@ -83,9 +91,9 @@ def eye(N: int, M: Optional[int] = None, k: int = 0, dtype: Any = float) -> Any:
     M = N if not M else int(M)
     k = int(k)
     if k >= M or -k >= N:
-        return fn.zeros([N, M], dtype=dtype)
+        return _array_ops.zeros([N, M], dtype=dtype)
     length = builtins.min(N + builtins.min(k, 0), M - builtins.max(k, 0))
-    return fn.scatter_nd(_diag_indices(length, k), fn.ones([length], dtype), [N, M])
+    return _array_ops.scatter_nd(_diag_indices(length, k), _array_ops.ones([length], dtype), [N, M])
 
 
 def identity(n: int, dtype: Any = float) -> Any:
@@ -107,7 +115,7 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> An
         return array([], dtype=dtype)
     if step < 0 and ((stop is not None and start < stop) or (stop is None and start > 0)):
         return array([], dtype=dtype)
-    return fn.cast(fn.range(start, stop, step), dtype)
+    return _array_ops.cast(_array_ops.range(start, stop, step), dtype)
 
 
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
@@ -120,23 +128,23 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     if num < 0:
         raise ValueError("Argument `num` (number of samples) must be a non-negative integer. "
                          f"Received: num={num}")
-    step = fn.convert_to_tensor(np.nan)
+    step = _array_ops.convert_to_tensor(np.nan)
     if endpoint:
-        result = fn.linspace(start, stop, num, axis=axis)
+        result = _array_ops.linspace(start, stop, num, axis=axis)
         if num > 1:
             step = (stop - start) / (num - 1)
     else:
         if num > 0:
             step = (stop - start) / num
         if num > 1:
-            new_stop = fn.cast(stop, step.dtype) - step
-            result = fn.linspace(fn.cast(start, new_stop.dtype), new_stop, num, axis=axis)
+            new_stop = _array_ops.cast(stop, step.dtype) - step
+            result = _array_ops.linspace(_array_ops.cast(start, new_stop.dtype), new_stop, num, axis=axis)
         else:
-            result = fn.linspace(start, stop, num, axis=axis)
+            result = _array_ops.linspace(start, stop, num, axis=axis)
     if dtype:
         if dtype.is_integer:
-            result = fn.floor(result)
-        result = fn.cast(result, dtype)
+            result = _math_ops.floor(result)
+        result = _array_ops.cast(result, dtype)
     return (result, step) if retstep else result
 
 
@@ -145,31 +153,31 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
     """``tnp.logspace``."""
     dtype = _dtypes.result_type([start * 1.0, stop * 1.0])
     result = linspace(start, stop, num=num, endpoint=endpoint, dtype=dtype, axis=axis)
-    return fn.cast(fn.pow(fn.cast(base, result.dtype), result), dtype)
+    return _array_ops.cast(_math_ops.pow(_array_ops.cast(base, result.dtype), result), dtype)
 
 
 def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
               axis: int = 0) -> Any:
     """``tnp.geomspace``: a geometric progression (NumPy's sign conventions)."""
     from fn._numpy import _math
-    dtype = fn.as_dtype(dtype) if dtype else _dtypes.result_type(start, stop, float(num), zeros((), dtype))
+    dtype = _fn_dtypes.as_dtype(dtype) if dtype else _dtypes.result_type(start, stop, float(num), zeros((), dtype))
     comp = np.promote_types(dtype.as_numpy_dtype, np.float32)
     start = asarray(start, dtype=comp)
     stop = asarray(stop, dtype=comp)
-    start_sign = 1 - fn.sign(start)
-    stop_sign = 1 - fn.sign(stop)
+    start_sign = 1 - _math_ops.sign(start)
+    stop_sign = 1 - _math_ops.sign(stop)
     signflip = 1 - start_sign * stop_sign // 2
     res = signflip * logspace(_math.log10(signflip * start), _math.log10(signflip * stop), num,
                               endpoint=endpoint, base=10.0, dtype=comp, axis=0)
     if axis != 0:
         from fn._numpy._manip import moveaxis
         res = moveaxis(res, 0, axis)
-    return fn.cast(res, dtype)
+    return _array_ops.cast(res, dtype)
 
 
 def _tri_mask(n: Any, m: Any, k: int) -> Any:
-    rows = fn.reshape(fn.range(n), [-1, 1])
-    cols = fn.reshape(fn.range(m), [1, -1])
+    rows = _array_ops.reshape(_array_ops.range(n), [-1, 1])
+    cols = _array_ops.reshape(_array_ops.range(m), [1, -1])
     return cols - rows <= k
 
 
@@ -177,9 +185,9 @@ def tri(N: int, M: Optional[int] = None, k: int = 0, dtype: Any = None) -> Any:
     """``tnp.tri``: ones at and below the ``k``-th diagonal."""
     M = M if M is not None else N
     dtype = _dtypes.result_type(dtype) if dtype else _DT(_dtypes.default_float_type())
-    if dtype is fn.bool:
+    if dtype is _fn_dtypes.bool_:
         return _tri_mask(N, M, k)
-    return fn.cast(_tri_mask(N, M, k), dtype)
+    return _array_ops.cast(_tri_mask(N, M, k), dtype)
 
 
 def _tril_triu(m: Any, k: int, lower: bool) -> Any:
@@ -191,8 +199,8 @@ def _tril_triu(m: Any, k: int, lower: bool) -> Any:
     shp = shape_list(m)
     mask = _tri_mask(shp[-2], shp[-1], k if lower else k - 1)
     if not lower:
-        mask = fn.logical_not(mask)
-    return fn.where(fn.broadcast_to(mask, fn.shape(m)), m, fn.zeros_like(m))
+        mask = _math_ops.logical_not(mask)
+    return _array_ops.where(_manip_ops.broadcast_to(mask, _array_ops.shape(m)), m, _math_ops.zeros_like(m))
 
 
 def tril(m: Any, k: int = 0) -> Any:
@@ -214,14 +222,14 @@ def diag(v: Any, k: int = 0) -> Any:
     if r == 2:
         from fn._numpy._manip import diagonal
         return diagonal(v, k)
-    n = fn.size(v)
+    n = _array_ops.size(v)
     side = n + builtins.abs(k)
-    return fn.scatter_nd(_diag_indices(n, k), v, fn.stack([side, side]))
+    return _array_ops.scatter_nd(_diag_indices(n, k), v, _array_ops.stack([side, side]))
 
 
 def diagflat(v: Any, k: int = 0) -> Any:
     """``tnp.diagflat``."""
-    return diag(fn.reshape(asarray(v), [-1]), k)
+    return diag(_array_ops.reshape(asarray(v), [-1]), k)
 
 
 def vander(x: Any, N: Optional[int] = None, increasing: bool = False) -> Any:
@@ -234,8 +242,8 @@ def vander(x: Any, N: Optional[int] = None, increasing: bool = False) -> Any:
         N = x.shape[0]
     if N is not None and N < 0:
         raise ValueError(f"Argument `N` must be a non-negative integer. Received: N={N}")
-    delta = arange(N, dtype=fn.int32) if increasing else arange(N - 1, -1, -1, dtype=fn.int32)
-    return power(fn.expand_dims(x, -1), delta)
+    delta = arange(N, dtype=_fn_dtypes.int32) if increasing else arange(N - 1, -1, -1, dtype=_fn_dtypes.int32)
+    return power(_array_ops.expand_dims(x, -1), delta)
 
 
 def meshgrid(*xi: Any, **kwargs: Any) -> List[Any]:
@@ -248,7 +256,7 @@ def meshgrid(*xi: Any, **kwargs: Any) -> List[Any]:
     if not copy_:
         raise ValueError(f"Function `meshgrid` only supports copy=True. Received: copy={copy_}")
     indexing = kwargs.get("indexing", "xy")
-    return list(fn.meshgrid(*[asarray(x) for x in xi], indexing=indexing))
+    return list(_manip_ops.meshgrid(*[asarray(x) for x in xi], indexing=indexing))
 
 
 def copy(a: Any) -> Any:
@@ -264,9 +272,9 @@ def ix_(*args: Any) -> Any:
         a = asarray(a)
         if a.shape.rank is not None and a.shape.rank != 1:
             raise ValueError(f"Arguments must be 1-d, got arg {i} of rank {a.shape.rank}")
-        if a.dtype is fn.bool:
-            a = fn.reshape(fn.where(a), [-1])
-        out.append(fn.reshape(a, [1] * i + [-1] + [1] * (n - i - 1)))
+        if a.dtype is _fn_dtypes.bool_:
+            a = _array_ops.reshape(_array_ops.where(a), [-1])
+        out.append(_array_ops.reshape(a, [1] * i + [-1] + [1] * (n - i - 1)))
     return out
 
 
@@ -276,4 +284,4 @@ def diag_indices(n: int, ndim: int = 2) -> Any:
         raise ValueError(f"n argument to diag_indices must be nonnegative, got {n}")
     if ndim < 0:
         raise ValueError(f"ndim argument to diag_indices must be nonnegative, got {ndim}")
-    return (fn.range(n),) * ndim
+    return (_array_ops.range(n),) * ndim

@@ -7,8 +7,12 @@ from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
-import fn
-from fn._numpy import _dtypes
+from fn._ops import array_ops as _array_ops
+from fn._ops import clip_ops as _clip_ops
+from fn import errors as _errors
+from fn._ops import manip_ops as _manip_ops
+from fn._ops import math_ops as _math_ops
+from fn import dtypes as _fn_dtypes
 from fn._numpy._utils import asarray, is_ndarray, norm_axis, promote_dtype, shape_list
 
 
@@ -27,8 +31,8 @@ def reshape(a: Any, newshape: Any, order: str = "C") -> Any:
     if isinstance(newshape, int):
         newshape = [newshape]
     if order == "F":
-        return fn.transpose(fn.reshape(fn.transpose(a), list(newshape)[::-1]))
-    return fn.reshape(a, newshape)
+        return _array_ops.transpose(_array_ops.reshape(_array_ops.transpose(a), list(newshape)[::-1]))
+    return _array_ops.reshape(a, newshape)
 
 
 def reshape_method(a: Any, *newshape: Any, **kwargs: Any) -> Any:
@@ -43,16 +47,16 @@ def reshape_method(a: Any, *newshape: Any, **kwargs: Any) -> Any:
 
 def ravel(a: Any) -> Any:
     """``tnp.ravel``."""
-    return fn.reshape(asarray(a), [-1])
+    return _array_ops.reshape(asarray(a), [-1])
 
 
 def flatten(a: Any, order: str = "C") -> Any:
     """``tnp.flatten`` (row major for 'C', 'A', 'K'; column major for 'F')."""
     a = asarray(a)
     if order in ("C", "A", "K"):
-        return fn.reshape(a, [-1])
+        return _array_ops.reshape(a, [-1])
     if order == "F":
-        return fn.reshape(fn.transpose(a), [-1])
+        return _array_ops.reshape(_array_ops.transpose(a), [-1])
     raise ValueError("order can only be C, A, K (all row major) or F (column major).")
 
 
@@ -61,7 +65,7 @@ def transpose(a: Any, axes: Any = None) -> Any:
     a = asarray(a)
     if axes is not None:
         axes = asarray(axes)
-    return fn.transpose(a, perm=axes)
+    return _array_ops.transpose(a, perm=axes)
 
 
 def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
@@ -71,7 +75,7 @@ def swapaxes(a: Any, axis1: int, axis2: int) -> Any:
     axis1, axis2 = norm_axis(axis1, n), norm_axis(axis2, n)
     perm = list(range(n))
     perm[axis1], perm[axis2] = perm[axis2], perm[axis1]
-    return fn.transpose(a, perm)
+    return _array_ops.transpose(a, perm)
 
 
 def moveaxis(a: Any, source: Any, destination: Any) -> Any:
@@ -87,17 +91,17 @@ def moveaxis(a: Any, source: Any, destination: Any) -> Any:
     perm = [i for i in range(n) if i not in src]
     for d, s in sorted(zip(dst, src)):
         perm.insert(d, s)
-    return fn.transpose(a, perm)
+    return _array_ops.transpose(a, perm)
 
 
 def expand_dims(a: Any, axis: int) -> Any:
     """``tnp.expand_dims``."""
-    return fn.expand_dims(asarray(a), axis=axis)
+    return _array_ops.expand_dims(asarray(a), axis=axis)
 
 
 def squeeze(a: Any, axis: Any = None) -> Any:
     """``tnp.squeeze``."""
-    return fn.squeeze(asarray(a), axis)
+    return _array_ops.squeeze(asarray(a), axis)
 
 
 def atleast_1d(*arys: Any) -> Any:
@@ -116,11 +120,11 @@ def atleast_3d(*arys: Any) -> Any:
         x = asarray(x)
         r = _ndim(x)
         if r == 0:
-            return fn.reshape(x, [1, 1, 1])
+            return _array_ops.reshape(x, [1, 1, 1])
         if r == 1:
-            return fn.reshape(x, [1, -1, 1])
+            return _array_ops.reshape(x, [1, -1, 1])
         if r == 2:
-            return fn.expand_dims(x, -1)
+            return _array_ops.expand_dims(x, -1)
         return x
     out = [f(x) for x in arys]
     return out[0] if len(out) == 1 else out
@@ -131,7 +135,7 @@ def _atleast(n: int, arys: Sequence[Any]) -> Any:
         x = asarray(x)
         r = _ndim(x)
         if r < n:
-            x = fn.reshape(x, [1] * (n - r) + shape_list(x)) if r else fn.reshape(x, [1] * n)
+            x = _array_ops.reshape(x, [1] * (n - r) + shape_list(x)) if r else _array_ops.reshape(x, [1] * n)
         return x
     out = [f(x) for x in arys]
     return out[0] if len(out) == 1 else out
@@ -140,14 +144,14 @@ def _atleast(n: int, arys: Sequence[Any]) -> Any:
 def concatenate(arys: Sequence[Any], axis: Optional[int] = 0) -> Any:
     """``tnp.concatenate`` (``axis=None`` concatenates the flattened arrays)."""
     if not isinstance(arys, (list, tuple)):
-        arys = list(fn.unstack(asarray(arys)))
+        arys = list(_array_ops.unstack(asarray(arys)))
     if not arys:
         raise ValueError("Need at least one array to concatenate.")
     arys = promote_dtype(*arys)
     if axis is None:
         arys = [ravel(a) for a in arys]
         axis = 0
-    return fn.concat(arys, axis=axis)
+    return _array_ops.concat(arys, axis=axis)
 
 
 def stack(arrays: Sequence[Any], axis: int = 0) -> Any:
@@ -157,26 +161,26 @@ def stack(arrays: Sequence[Any], axis: int = 0) -> Any:
         if axis == 0:
             return arrays
         return swapaxes(arrays, 0, axis)
-    return fn.stack(promote_dtype(*arrays), axis)
+    return _array_ops.stack(promote_dtype(*arrays), axis)
 
 
 def hstack(tup: Sequence[Any]) -> Any:
     """``tnp.hstack``."""
     arrays = [atleast_1d(a) for a in tup]
     arrays = promote_dtype(*arrays)
-    return fn.concat(arrays, 0 if _ndim(arrays[0]) == 1 else 1)
+    return _array_ops.concat(arrays, 0 if _ndim(arrays[0]) == 1 else 1)
 
 
 def vstack(tup: Sequence[Any]) -> Any:
     """``tnp.vstack``."""
     arrays = [atleast_2d(a) for a in tup]
-    return fn.concat(promote_dtype(*arrays), 0)
+    return _array_ops.concat(promote_dtype(*arrays), 0)
 
 
 def dstack(tup: Sequence[Any]) -> Any:
     """``tnp.dstack``."""
     arrays = [atleast_3d(a) for a in tup]
-    return fn.concat(promote_dtype(*arrays), 2)
+    return _array_ops.concat(promote_dtype(*arrays), 2)
 
 
 def append(arr: Any, values: Any, axis: Optional[int] = None) -> Any:
@@ -206,7 +210,7 @@ def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> List[Any]:
         indices_or_sections = _boundaries_to_sizes(ary, indices_or_sections, axis)
     elif ary.shape[axis] is not None and ary.shape[axis] % indices_or_sections:
         raise ValueError("array split does not result in an equal division")
-    return fn.split(ary, indices_or_sections, axis=axis)
+    return _array_ops.split(ary, indices_or_sections, axis=axis)
 
 
 def _split_on_axis(axis: int, name: str) -> Any:
@@ -228,9 +232,9 @@ def flip(m: Any, axis: Any = None) -> Any:
     """``tnp.flip``."""
     m = asarray(m)
     if axis is None:
-        return fn.reverse(m, list(range(_ndim(m))))
+        return _manip_ops.reverse(m, list(range(_ndim(m))))
     axes = [axis] if isinstance(axis, int) else list(axis)
-    return fn.reverse(m, [norm_axis(a, _ndim(m)) for a in axes])
+    return _manip_ops.reverse(m, [norm_axis(a, _ndim(m)) for a in axes])
 
 
 def flipud(m: Any) -> Any:
@@ -247,9 +251,9 @@ def roll(a: Any, shift: Any, axis: Any = None) -> Any:
     """``tnp.roll`` (``axis=None`` rolls the flattened array)."""
     a = asarray(a)
     if axis is not None:
-        return fn.roll(a, shift, axis)
-    original_shape = fn.shape(a)
-    return fn.reshape(fn.roll(fn.reshape(a, [-1]), shift, 0), original_shape)
+        return _manip_ops.roll(a, shift, axis)
+    original_shape = _array_ops.shape(a)
+    return _array_ops.reshape(_manip_ops.roll(_array_ops.reshape(a, [-1]), shift, 0), original_shape)
 
 
 def rot90(m: Any, k: int = 1, axes: Sequence[int] = (0, 1)) -> Any:
@@ -265,8 +269,8 @@ def rot90(m: Any, k: int = 1, axes: Sequence[int] = (0, 1)) -> Any:
     perm = list(range(n))
     perm[ax1], perm[ax2] = ax2, ax1
     if k == 1:
-        return fn.transpose(flip(m, ax2), perm)
-    return flip(fn.transpose(m, perm), ax2)
+        return _array_ops.transpose(flip(m, ax2), perm)
+    return flip(_array_ops.transpose(m, perm), ax2)
 
 
 def tile(a: Any, reps: Any) -> Any:
@@ -275,13 +279,13 @@ def tile(a: Any, reps: Any) -> Any:
     reps = [reps] if isinstance(reps, int) else list(np.asarray(reps).reshape(-1)) \
         if not is_ndarray(reps) else reps
     if is_ndarray(reps):
-        return fn.tile(a, reps)
+        return _array_ops.tile(a, reps)
     n, r = _ndim(a), len(reps)
     if r < n:
         reps = [1] * (n - r) + list(reps)
     elif n < r:
-        a = fn.reshape(a, [1] * (r - n) + shape_list(a)) if n else fn.reshape(a, [1] * r)
-    return fn.tile(a, [int(x) for x in reps])
+        a = _array_ops.reshape(a, [1] * (r - n) + shape_list(a)) if n else _array_ops.reshape(a, [1] * r)
+    return _array_ops.tile(a, [int(x) for x in reps])
 
 
 def repeat(a: Any, repeats: Any, axis: Optional[int] = None) -> Any:
@@ -291,7 +295,7 @@ def repeat(a: Any, repeats: Any, axis: Optional[int] = None) -> Any:
     if axis is None:
         a = ravel(a)
         axis = 0
-    return fn.repeat(a, repeats, axis)
+    return _manip_ops.repeat(a, repeats, axis)
 
 
 def pad(array: Any, pad_width: Any, mode: str, **kwargs: Any) -> Any:
@@ -300,8 +304,8 @@ def pad(array: Any, pad_width: Any, mode: str, **kwargs: Any) -> Any:
     if mode not in ("constant", "reflect", "symmetric"):
         raise ValueError("Unsupported padding mode: " + mode)
     array = asarray(array)
-    pad_width = asarray(pad_width, dtype=fn.int32)
-    return fn.pad(array, pad_width, mode=mode.upper(), constant_values=constant_values)
+    pad_width = asarray(pad_width, dtype=_fn_dtypes.int32)
+    return _array_ops.pad(array, pad_width, mode=mode.upper(), constant_values=constant_values)
 
 
 def take(a: Any, indices: Any, axis: Optional[int] = None, out: Any = None, mode: str = "clip") -> Any:
@@ -313,16 +317,16 @@ def take(a: Any, indices: Any, axis: Optional[int] = None, out: Any = None, mode
     a = asarray(a)
     indices = asarray(indices)
     if axis is None:
-        a = fn.reshape(a, [-1])
+        a = _array_ops.reshape(a, [-1])
         axis = 0
-    axis_size = fn.cast(fn.shape(a)[axis], indices.dtype)
+    axis_size = _array_ops.cast(_array_ops.shape(a)[axis], indices.dtype)
     if mode == "clip":
-        indices = fn.clip_by_value(indices, 0, axis_size - 1)
+        indices = _clip_ops.clip_by_value(indices, 0, axis_size - 1)
     elif mode == "wrap":
-        indices = fn.math.floormod(indices, axis_size)
+        indices = _math_ops.floormod(indices, axis_size)
     else:
         raise ValueError("The 'raise' mode to take is not supported.")
-    return fn.gather(a, indices, axis=axis)
+    return _array_ops.gather(a, indices, axis=axis)
 
 
 def take_along_axis(arr: Any, indices: Any, axis: Optional[int]) -> Any:
@@ -337,14 +341,14 @@ def take_along_axis(arr: Any, indices: Any, axis: Optional[int]) -> Any:
     if len(i_shape) != n:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
     bshape = [builtins.max(x, y) if i != axis else None for i, (x, y) in enumerate(zip(a_shape, i_shape))]
-    arr = fn.broadcast_to(arr, [a_shape[axis] if d is None else d for d in bshape])
-    indices = fn.broadcast_to(indices, [i_shape[axis] if d is None else d for d in bshape])
+    arr = _manip_ops.broadcast_to(arr, [a_shape[axis] if d is None else d for d in bshape])
+    indices = _manip_ops.broadcast_to(indices, [i_shape[axis] if d is None else d for d in bshape])
     # Move the axis last, gather along it with batch dims, and move it back.
     perm = [i for i in range(n) if i != axis] + [axis]
     inv = list(np.argsort(perm))
-    idx = fn.where(indices < 0, indices + fn.cast(a_shape[axis], indices.dtype), indices)
-    out = fn.gather(fn.transpose(arr, perm), fn.transpose(idx, perm), batch_dims=n - 1, axis=n - 1)
-    return fn.transpose(out, [int(i) for i in inv])
+    idx = _array_ops.where(indices < 0, indices + _array_ops.cast(a_shape[axis], indices.dtype), indices)
+    out = _array_ops.gather(_array_ops.transpose(arr, perm), _array_ops.transpose(idx, perm), batch_dims=n - 1, axis=n - 1)
+    return _array_ops.transpose(out, [int(i) for i in inv])
 
 
 def where(condition: Any, x: Any = None, y: Any = None) -> Any:
@@ -354,7 +358,7 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
         return nonzero(condition)
     if x is not None and y is not None:
         x, y = promote_dtype(x, y)
-        return fn.where(condition, x, y)
+        return _array_ops.where(condition, x, y)
     raise ValueError("Both x and y must be ndarrays, or both must be None.")
 
 
@@ -385,8 +389,8 @@ def compress(condition: Any, a: Any, axis: Optional[int] = None) -> Any:
         axis = 0
     axis = norm_axis(axis, _ndim(a))
     if condition.shape[0] < a.shape[axis]:
-        condition = fn.concat([condition, fn.fill([a.shape[axis] - condition.shape[0]], False)], 0)
-    return fn.boolean_mask(a, condition, axis=axis)
+        condition = _array_ops.concat([condition, _array_ops.fill([a.shape[axis] - condition.shape[0]], False)], 0)
+    return _manip_ops.boolean_mask(a, condition, axis=axis)
 
 
 def nonzero(a: Any) -> Any:
@@ -394,13 +398,7 @@ def nonzero(a: Any) -> Any:
     a = atleast_1d(a)
     if a.shape.rank is None:
         raise ValueError("The rank of `a` is unknown, so we can't decide how many arrays to return.")
-    return tuple(fn.unstack(fn.where(fn.cast(a, fn.bool)), a.shape.rank, axis=1))
-
-
-def broadcast_to(array: Any, shape: Any) -> Any:
-    """``tnp.broadcast_to``."""
-    from fn._numpy._creation import full
-    return full(shape, array)
+    return tuple(_array_ops.unstack(_array_ops.where(_array_ops.cast(a, _fn_dtypes.bool_)), a.shape.rank, axis=1))
 
 
 def broadcast_arrays(*args: Any, **kwargs: Any) -> List[Any]:
@@ -413,10 +411,10 @@ def broadcast_arrays(*args: Any, **kwargs: Any) -> List[Any]:
     args = [asarray(a) for a in args]
     if len(args) <= 1:
         return args
-    shape = fn.shape(args[0])
+    shape = _array_ops.shape(args[0])
     for a in args[1:]:
-        shape = fn.shape(fn.zeros(shape, fn.bool) | fn.zeros(fn.shape(a), fn.bool))
-    return [fn.broadcast_to(a, shape) for a in args]
+        shape = _array_ops.shape(_array_ops.zeros(shape, _fn_dtypes.bool_) | _array_ops.zeros(_array_ops.shape(a), _fn_dtypes.bool_))
+    return [_manip_ops.broadcast_to(a, shape) for a in args]
 
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
@@ -429,28 +427,16 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     if axis1 == axis2:
         raise ValueError("axis1 and axis2 cannot be the same")
     rest = [i for i in range(n) if i not in (axis1, axis2)]
-    at = fn.transpose(a, [axis1, axis2] + rest)
+    at = _array_ops.transpose(a, [axis1, axis2] + rest)
     shp = shape_list(at)
     rows = shp[0] - builtins.max(-offset, 0)
     cols = shp[1] - builtins.max(offset, 0)
-    length = fn.maximum(fn.minimum(rows, cols), 0) if is_ndarray(rows) or is_ndarray(cols) \
+    length = _math_ops.maximum(_math_ops.minimum(rows, cols), 0) if is_ndarray(rows) or is_ndarray(cols) \
         else builtins.max(builtins.min(rows, cols), 0)
-    idx = fn.range(length)
-    coords = fn.stack([idx + builtins.max(-offset, 0), idx + builtins.max(offset, 0)], axis=1)
-    out = fn.gather_nd(at, coords)
-    return fn.transpose(out, list(range(1, n - 1)) + [0]) if n > 2 else out
-
-
-def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> Any:
-    """``tnp.trace`` (over the last two axes the sum keeps the dtype, as TF's ``tf.linalg.trace``)."""
-    from fn._numpy._reduce import sum as _sum
-    if dtype:
-        dtype = _dtypes.result_type(dtype)
-    a = asarray(a, dtype)
-    rank = a.shape.rank
-    if offset == 0 and rank is not None and axis1 in (-2, rank - 2) and axis2 in (-1, rank - 1):
-        return fn.reduce_sum(diagonal(a, 0, -2, -1), -1)
-    return _sum(diagonal(a, offset, axis1, axis2), -1, dtype)
+    idx = _array_ops.range(length)
+    coords = _array_ops.stack([idx + builtins.max(-offset, 0), idx + builtins.max(offset, 0)], axis=1)
+    out = _array_ops.gather_nd(at, coords)
+    return _array_ops.transpose(out, list(range(1, n - 1)) + [0]) if n > 2 else out
 
 
 def shape(a: Any) -> Any:
@@ -477,4 +463,4 @@ def size(x: Any, axis: Any = None) -> Any:
     x = asarray(x)
     if x.shape.is_fully_defined():
         return int(np.prod(x.shape.as_list(), dtype=int))
-    return fn.size(x)
+    return _array_ops.size(x)

@@ -14,7 +14,16 @@ from typing import Any, Callable
 
 import numpy as np
 
-import fn
+from fn._ops import array_ops as _array_ops
+from fn._ops import clip_ops as _clip_ops
+from fn._ops import complex_ops as _complex_ops
+from fn._ops import control_flow_ops as _control_flow_ops
+from fn._ops import einsum_ops as _einsum_ops
+from fn import errors as _errors
+from fn._ops import linalg_ops as _linalg_ops
+from fn._ops import manip_ops as _manip_ops
+from fn._ops import math_ops as _math_ops
+from fn import dtypes as _fn_dtypes
 from fn._numpy import _dtypes
 from fn._numpy._utils import asarray, is_ndarray, promote_dtype, promote_dtype_binary, to_float
 
@@ -33,34 +42,34 @@ def _scalar(tf_fn: Callable, x: Any, promote_to_float: bool = False) -> Any:
 
 def _bool_or(int_fn: Callable, bool_fn: Callable) -> Callable:
     def f(x1: Any, x2: Any) -> Any:
-        return bool_fn(x1, x2) if x1.dtype is fn.bool else int_fn(x1, x2)
+        return bool_fn(x1, x2) if x1.dtype is _fn_dtypes.bool_ else int_fn(x1, x2)
     return f
 
 
 def add(x1: Any, x2: Any) -> Any:
     """``tnp.add`` (``or`` for booleans)."""
-    return _bin_op(_bool_or(fn.add, fn.logical_or), x1, x2)
+    return _bin_op(_bool_or(_math_ops.add, _math_ops.logical_or), x1, x2)
 
 
 def subtract(x1: Any, x2: Any) -> Any:
     """``tnp.subtract``."""
-    return _bin_op(fn.subtract, x1, x2)
+    return _bin_op(_math_ops.subtract, x1, x2)
 
 
 def multiply(x1: Any, x2: Any) -> Any:
     """``tnp.multiply`` (``and`` for booleans)."""
-    return _bin_op(_bool_or(fn.multiply, fn.logical_and), x1, x2)
+    return _bin_op(_bool_or(_math_ops.multiply, _math_ops.logical_and), x1, x2)
 
 
 def true_divide(x1: Any, x2: Any) -> Any:
     """``tnp.true_divide``: integers divide to the default float type."""
     def f(x1: Any, x2: Any) -> Any:
-        if x1.dtype is fn.bool:
+        if x1.dtype is _fn_dtypes.bool_:
             float_ = _dtypes.result_type(float)
-            x1, x2 = fn.cast(x1, float_), fn.cast(x2, float_)
-        if not _dtypes.is_allow_float64() and x1.dtype in (fn.int32, fn.int64):
-            x1, x2 = fn.cast(x1, fn.float32), fn.cast(x2, fn.float32)
-        return fn.truediv(x1, x2)
+            x1, x2 = _array_ops.cast(x1, float_), _array_ops.cast(x2, float_)
+        if not _dtypes.is_allow_float64() and x1.dtype in (_fn_dtypes.int32, _fn_dtypes.int64):
+            x1, x2 = _array_ops.cast(x1, _fn_dtypes.float32), _array_ops.cast(x2, _fn_dtypes.float32)
+        return _math_ops.truediv(x1, x2)
     return _bin_op(f, x1, x2)
 
 
@@ -69,20 +78,20 @@ divide = true_divide
 
 def _int8_bools(tf_fn: Callable) -> Callable:
     def f(x1: Any, x2: Any) -> Any:
-        if x1.dtype is fn.bool:
-            x1, x2 = fn.cast(x1, fn.int8), fn.cast(x2, fn.int8)
+        if x1.dtype is _fn_dtypes.bool_:
+            x1, x2 = _array_ops.cast(x1, _fn_dtypes.int8), _array_ops.cast(x2, _fn_dtypes.int8)
         return tf_fn(x1, x2)
     return f
 
 
 def floor_divide(x1: Any, x2: Any) -> Any:
     """``tnp.floor_divide``."""
-    return _bin_op(_int8_bools(fn.math.floordiv), x1, x2)
+    return _bin_op(_int8_bools(_math_ops.floordiv), x1, x2)
 
 
 def mod(x1: Any, x2: Any) -> Any:
     """``tnp.mod`` (floored, as NumPy)."""
-    return _bin_op(_int8_bools(fn.math.floormod), x1, x2)
+    return _bin_op(_int8_bools(_math_ops.floormod), x1, x2)
 
 
 remainder = mod
@@ -96,14 +105,14 @@ def divmod(x1: Any, x2: Any) -> Any:
 def maximum(x1: Any, x2: Any) -> Any:
     """``tnp.maximum`` (``relu`` when ``x2`` is the number 0)."""
     if (isinstance(x2, numbers.Real) and not isinstance(x2, bool) and x2 == 0 and is_ndarray(x1)
-            and x1.dtype is not fn.bool):
-        return fn.nn.relu(x1)
-    return _bin_op(_bool_or(fn.maximum, fn.logical_or), x1, x2)
+            and x1.dtype is not _fn_dtypes.bool_):
+        return _math_ops.relu(x1)
+    return _bin_op(_bool_or(_math_ops.maximum, _math_ops.logical_or), x1, x2)
 
 
 def minimum(x1: Any, x2: Any) -> Any:
     """``tnp.minimum``."""
-    return _bin_op(_bool_or(fn.minimum, fn.logical_and), x1, x2)
+    return _bin_op(_bool_or(_math_ops.minimum, _math_ops.logical_and), x1, x2)
 
 
 def clip(a: Any, a_min: Any, a_max: Any) -> Any:
@@ -115,8 +124,8 @@ def clip(a: Any, a_min: Any, a_max: Any) -> Any:
     if a_max is None:
         return maximum(a, a_min)
     a, a_min, a_max = promote_dtype(a, a_min, a_max)
-    shape = fn.shape(a + a_min + a_max) if a.dtype is not fn.bool else fn.shape(a)
-    return fn.clip_by_value(fn.broadcast_to(a, shape), a_min, a_max)
+    shape = _array_ops.shape(a + a_min + a_max) if a.dtype is not _fn_dtypes.bool_ else _array_ops.shape(a)
+    return _clip_ops.clip_by_value(_manip_ops.broadcast_to(a, shape), a_min, a_max)
 
 
 def matmul(x1: Any, x2: Any) -> Any:
@@ -127,19 +136,19 @@ def matmul(x1: Any, x2: Any) -> Any:
             if r1 == 0 or r2 == 0:
                 raise ValueError("matmul: Input operand does not have enough dimensions")
             if r2 == 1:
-                return fn.tensordot(x1, x2, axes=[[-1 % r1], [0]])
+                return _math_ops.tensordot(x1, x2, axes=[[-1 % r1], [0]])
             if r1 == 1:
-                return fn.tensordot(x1, x2, axes=[[0], [r2 - 2]]) if r2 == 2 else \
-                    fn.squeeze(fn.matmul(fn.expand_dims(x1, 0), x2), -2)
-            return fn.matmul(x1, x2)
-        except fn.errors.InvalidArgumentError as err:
+                return _math_ops.tensordot(x1, x2, axes=[[0], [r2 - 2]]) if r2 == 2 else \
+                    _array_ops.squeeze(_math_ops.matmul(_array_ops.expand_dims(x1, 0), x2), -2)
+            return _math_ops.matmul(x1, x2)
+        except _errors.InvalidArgumentError as err:
             raise ValueError(str(err)) from None
     return _bin_op(f, x1, x2)
 
 
 def tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
     """``tnp.tensordot``."""
-    return _bin_op(lambda a, b: fn.tensordot(a, b, axes=axes), a, b)
+    return _bin_op(lambda a, b: _math_ops.tensordot(a, b, axes=axes), a, b)
 
 
 def dot(a: Any, b: Any) -> Any:
@@ -149,8 +158,8 @@ def dot(a: Any, b: Any) -> Any:
         if ra == 0 or rb == 0:
             return a * b
         if rb == 1:
-            return fn.tensordot(a, b, axes=[[ra - 1], [0]])
-        return fn.tensordot(a, b, axes=[[ra - 1], [rb - 2]])
+            return _math_ops.tensordot(a, b, axes=[[ra - 1], [0]])
+        return _math_ops.tensordot(a, b, axes=[[ra - 1], [rb - 2]])
     return _bin_op(f, a, b)
 
 
@@ -160,22 +169,22 @@ def inner(a: Any, b: Any) -> Any:
         ra, rb = a.shape.rank, b.shape.rank
         if ra == 0 or rb == 0:
             return a * b
-        return fn.tensordot(a, b, axes=[[ra - 1], [rb - 1]])
+        return _math_ops.tensordot(a, b, axes=[[ra - 1], [rb - 1]])
     return _bin_op(f, a, b)
 
 
 def vdot(a: Any, b: Any) -> Any:
     """``tnp.vdot``."""
     a, b = promote_dtype(a, b)
-    a, b = fn.reshape(a, [-1]), fn.reshape(b, [-1])
+    a, b = _array_ops.reshape(a, [-1]), _array_ops.reshape(b, [-1])
     if a.dtype.is_complex:
-        a = fn.math.conj(a)
+        a = _complex_ops.conj(a)
     return dot(a, b)
 
 
 def outer(a: Any, b: Any) -> Any:
     """``tnp.outer``."""
-    return _bin_op(lambda a, b: fn.reshape(a, [-1, 1]) * fn.reshape(b, [-1]), a, b)
+    return _bin_op(lambda a, b: _array_ops.reshape(a, [-1, 1]) * _array_ops.reshape(b, [-1]), a, b)
 
 
 def kron(a: Any, b: Any) -> Any:
@@ -185,9 +194,9 @@ def kron(a: Any, b: Any) -> Any:
     n = builtins.max(ra, rb)
     sa = [1] * (n - ra) + a.shape.as_list()
     sb = [1] * (n - rb) + b.shape.as_list()
-    a2 = fn.reshape(a, [d for x in sa for d in (x, 1)])
-    b2 = fn.reshape(b, [d for x in sb for d in (1, x)])
-    return fn.reshape(a2 * b2, [x * y for x, y in zip(sa, sb)])
+    a2 = _array_ops.reshape(a, [d for x in sa for d in (x, 1)])
+    b2 = _array_ops.reshape(b, [d for x in sb for d in (1, x)])
+    return _array_ops.reshape(a2 * b2, [x * y for x, y in zip(sa, sb)])
 
 
 def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: Any = None) -> Any:
@@ -200,19 +209,19 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axi
     da, db = a.shape[-1], b.shape[-1]
     if da not in (2, 3) or db not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
-    ca, cb = fn.unstack(a, axis=-1), fn.unstack(b, axis=-1)
+    ca, cb = _array_ops.unstack(a, axis=-1), _array_ops.unstack(b, axis=-1)
     if da == 2 and db == 2:
         return ca[0] * cb[1] - ca[1] * cb[0]
-    zero = fn.zeros_like(ca[0])
+    zero = _math_ops.zeros_like(ca[0])
     a0, a1, a2 = ca if da == 3 else (ca[0], ca[1], zero)
-    b0, b1, b2 = cb if db == 3 else (cb[0], cb[1], fn.zeros_like(cb[0]))
-    c = fn.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    b0, b1, b2 = cb if db == 3 else (cb[0], cb[1], _math_ops.zeros_like(cb[0]))
+    c = _array_ops.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
     return moveaxis(c, -1, axisc)
 
 
 def power(x1: Any, x2: Any) -> Any:
     """``tnp.power``."""
-    return _bin_op(fn.pow, x1, x2)
+    return _bin_op(_math_ops.pow, x1, x2)
 
 
 float_power = power
@@ -220,17 +229,17 @@ float_power = power
 
 def arctan2(x1: Any, x2: Any) -> Any:
     """``tnp.arctan2``."""
-    return _bin_op(fn.math.atan2, to_float(x1) if not is_ndarray(x1) else x1,
+    return _bin_op(_linalg_ops.atan2, to_float(x1) if not is_ndarray(x1) else x1,
                    to_float(x2) if not is_ndarray(x2) else x2)
 
 
 def heaviside(x1: Any, x2: Any) -> Any:
     """``tnp.heaviside``."""
     def f(x1: Any, x2: Any) -> Any:
-        return fn.where(x1 < 0, fn.zeros_like(x2), fn.where(x1 > 0, fn.ones_like(x2), x2))
+        return _array_ops.where(x1 < 0, _math_ops.zeros_like(x2), _array_ops.where(x1 > 0, _math_ops.ones_like(x2), x2))
     y = _bin_op(f, x1, x2)
     if not _dtypes.is_inexact(y.dtype):
-        y = fn.cast(y, _dtypes.result_type(float))
+        y = _array_ops.cast(y, _dtypes.result_type(float))
     return y
 
 
@@ -259,9 +268,9 @@ def polyval(p: Any, x: Any) -> Any:
     """``tnp.polyval`` (Horner's rule)."""
     def f(p: Any, x: Any) -> Any:
         if p.shape.rank == 0:
-            p = fn.reshape(p, [1])
-        coeffs = fn.unstack(p)
-        y = fn.zeros_like(x) + coeffs[0]
+            p = _array_ops.reshape(p, [1])
+        coeffs = _array_ops.unstack(p)
+        y = _math_ops.zeros_like(x) + coeffs[0]
         for c in coeffs[1:]:
             y = y * x + c
         return y
@@ -273,30 +282,30 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     def f(a: Any, b: Any) -> Any:
         if _dtypes.is_inexact(a.dtype):
             real = a.dtype.real_dtype if hasattr(a.dtype, "real_dtype") else a.dtype
-            result = fn.abs(a - b) <= fn.constant(atol, real) + fn.constant(rtol, real) * fn.abs(b)
+            result = _math_ops.abs(a - b) <= _array_ops.constant(atol, real) + _array_ops.constant(rtol, real) * _math_ops.abs(b)
             if equal_nan:
-                result = result | (fn.math.is_nan(a) & fn.math.is_nan(b))
+                result = result | (_math_ops.is_nan(a) & _math_ops.is_nan(b))
             return result
-        return fn.equal(a, b)
+        return _math_ops.equal(a, b)
     return _bin_op(f, a, b)
 
 
 def allclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Any:
     """``tnp.allclose``."""
-    return fn.reduce_all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return _math_ops.reduce_all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def _tf_gcd(x1: Any, x2: Any) -> Any:
     if not x1.dtype.is_integer:
         raise ValueError("Arguments to gcd must be integers.")
-    shape = fn.shape(x1 + x2)
-    x1, x2 = fn.abs(fn.broadcast_to(x1, shape)), fn.abs(fn.broadcast_to(x2, shape))
+    shape = _array_ops.shape(x1 + x2)
+    x1, x2 = _math_ops.abs(_manip_ops.broadcast_to(x1, shape)), _math_ops.abs(_manip_ops.broadcast_to(x2, shape))
 
     def body(a: Any, b: Any) -> Any:
-        nonzero = fn.not_equal(b, 0)
-        safe_b = fn.where(nonzero, b, fn.ones_like(b))
-        return fn.where(nonzero, b, a), fn.where(nonzero, fn.math.floormod(a, safe_b), fn.zeros_like(b))
-    return fn.while_loop(lambda a, b: fn.reduce_any(fn.not_equal(b, 0)), body, (x1, x2))[0]
+        nonzero = _math_ops.not_equal(b, 0)
+        safe_b = _array_ops.where(nonzero, b, _math_ops.ones_like(b))
+        return _array_ops.where(nonzero, b, a), _array_ops.where(nonzero, _math_ops.floormod(a, safe_b), _math_ops.zeros_like(b))
+    return _control_flow_ops.while_loop(lambda a, b: _math_ops.reduce_any(_math_ops.not_equal(b, 0)), body, (x1, x2))[0]
 
 
 def gcd(x1: Any, x2: Any) -> Any:
@@ -308,40 +317,40 @@ def lcm(x1: Any, x2: Any) -> Any:
     """``tnp.lcm``."""
     def f(x1: Any, x2: Any) -> Any:
         d = _tf_gcd(x1, x2)
-        safe_d = fn.where(fn.equal(d, 0), fn.ones_like(d), d)
-        x1, x2 = fn.abs(x1), fn.abs(x2)
-        return fn.where(fn.equal(d, 0), fn.zeros_like(d), x1 * fn.math.floordiv(x2, safe_d))
+        safe_d = _array_ops.where(_math_ops.equal(d, 0), _math_ops.ones_like(d), d)
+        x1, x2 = _math_ops.abs(x1), _math_ops.abs(x2)
+        return _array_ops.where(_math_ops.equal(d, 0), _math_ops.zeros_like(d), x1 * _math_ops.floordiv(x2, safe_d))
     return _bin_op(f, x1, x2)
 
 
 def _bitwise_binary_op(tf_fn: Callable, bool_fn: Callable, x1: Any, x2: Any) -> Any:
     def f(x1: Any, x2: Any) -> Any:
-        if x1.dtype is fn.bool:
+        if x1.dtype is _fn_dtypes.bool_:
             return bool_fn(x1, x2)
         if not x1.dtype.is_integer:
-            raise fn.errors.InvalidArgumentError(None, None, "Bitwise ops need integer or boolean operands")
+            raise _errors.InvalidArgumentError(None, None, "Bitwise ops need integer or boolean operands")
         return tf_fn(x1, x2)
     return _bin_op(f, x1, x2)
 
 
 def bitwise_and(x1: Any, x2: Any) -> Any:
     """``tnp.bitwise_and``."""
-    return _bitwise_binary_op(fn.bitwise.bitwise_and, fn.logical_and, x1, x2)
+    return _bitwise_binary_op(_math_ops.bitwise_and, _math_ops.logical_and, x1, x2)
 
 
 def bitwise_or(x1: Any, x2: Any) -> Any:
     """``tnp.bitwise_or``."""
-    return _bitwise_binary_op(fn.bitwise.bitwise_or, fn.logical_or, x1, x2)
+    return _bitwise_binary_op(_math_ops.bitwise_or, _math_ops.logical_or, x1, x2)
 
 
 def bitwise_xor(x1: Any, x2: Any) -> Any:
     """``tnp.bitwise_xor``."""
-    return _bitwise_binary_op(fn.bitwise.bitwise_xor, fn.math.logical_xor, x1, x2)
+    return _bitwise_binary_op(_math_ops.bitwise_xor, _math_ops.logical_xor, x1, x2)
 
 
 def bitwise_not(x: Any) -> Any:
     """``tnp.bitwise_not``."""
-    return _scalar(lambda x: fn.logical_not(x) if x.dtype is fn.bool else fn.bitwise.invert(x), x)
+    return _scalar(lambda x: _math_ops.logical_not(x) if x.dtype is _fn_dtypes.bool_ else _math_ops.invert(x), x)
 
 
 # ---- unary ----------------------------------------------------------------------------------
@@ -355,80 +364,80 @@ def _float_unary(tf_fn: Callable, name: str) -> Callable:
 
 
 def _sinh(x: Any) -> Any:
-    return (fn.exp(x) - fn.exp(-x)) / 2
+    return (_math_ops.exp(x) - _math_ops.exp(-x)) / 2
 
 
 def _cosh(x: Any) -> Any:
-    return (fn.exp(x) + fn.exp(-x)) / 2
+    return (_math_ops.exp(x) + _math_ops.exp(-x)) / 2
 
 
 def _expm1(x: Any) -> Any:
     # exp(x) - 1 loses the digits of small x; its series does not.
-    small = fn.abs(x) < 1e-5
-    return fn.where(small, x + x * x / 2, fn.exp(x) - 1)
+    small = _math_ops.abs(x) < 1e-5
+    return _array_ops.where(small, x + x * x / 2, _math_ops.exp(x) - 1)
 
 
 def _asin(x: Any) -> Any:
-    return fn.math.atan2(x, fn.sqrt((1 - x) * (1 + x)))
+    return _linalg_ops.atan2(x, _math_ops.sqrt((1 - x) * (1 + x)))
 
 
 def _acos(x: Any) -> Any:
-    return fn.math.atan2(fn.sqrt((1 - x) * (1 + x)), x)
+    return _linalg_ops.atan2(_math_ops.sqrt((1 - x) * (1 + x)), x)
 
 
 def _atan(x: Any) -> Any:
-    return fn.math.atan2(x, fn.ones_like(x))
+    return _linalg_ops.atan2(x, _math_ops.ones_like(x))
 
 
 def _asinh(x: Any) -> Any:
-    ax = fn.abs(x)
-    return fn.sign(x) * fn.math.log1p(ax + ax * ax / (1 + fn.sqrt(1 + ax * ax)))
+    ax = _math_ops.abs(x)
+    return _math_ops.sign(x) * _math_ops.log1p(ax + ax * ax / (1 + _math_ops.sqrt(1 + ax * ax)))
 
 
 def _acosh(x: Any) -> Any:
-    return fn.math.log(x + fn.sqrt((x - 1) * (x + 1)))
+    return _math_ops.log(x + _math_ops.sqrt((x - 1) * (x + 1)))
 
 
 def _atanh(x: Any) -> Any:
-    return 0.5 * (fn.math.log1p(x) - fn.math.log1p(-x))
+    return 0.5 * (_math_ops.log1p(x) - _math_ops.log1p(-x))
 
 
 def _cbrt(x: Any) -> Any:
-    rt = fn.abs(x) ** (1.0 / 3)
-    return fn.where(x < 0, -rt, rt)
+    rt = _math_ops.abs(x) ** (1.0 / 3)
+    return _array_ops.where(x < 0, -rt, rt)
 
 
 def _sinc(x: Any) -> Any:
     pi_x = x * np.pi
-    return fn.where(x == 0, fn.ones_like(x), fn.sin(pi_x) / pi_x)
+    return _array_ops.where(x == 0, _math_ops.ones_like(x), _math_ops.sin(pi_x) / pi_x)
 
 
 # fn.math and friends are looked up when called: fn is still importing when this module loads.
-log = _float_unary(lambda x: fn.math.log(x), "log")
-exp = _float_unary(lambda x: fn.exp(x), "exp")
-sqrt = _float_unary(lambda x: fn.sqrt(x), "sqrt")
-sin = _float_unary(lambda x: fn.sin(x), "sin")
-cos = _float_unary(lambda x: fn.cos(x), "cos")
-tan = _float_unary(lambda x: fn.sin(x) / fn.cos(x), "tan")
+log = _float_unary(lambda x: _math_ops.log(x), "log")
+exp = _float_unary(lambda x: _math_ops.exp(x), "exp")
+sqrt = _float_unary(lambda x: _math_ops.sqrt(x), "sqrt")
+sin = _float_unary(lambda x: _math_ops.sin(x), "sin")
+cos = _float_unary(lambda x: _math_ops.cos(x), "cos")
+tan = _float_unary(lambda x: _math_ops.sin(x) / _math_ops.cos(x), "tan")
 sinh = _float_unary(_sinh, "sinh")
 cosh = _float_unary(_cosh, "cosh")
-tanh = _float_unary(lambda x: fn.tanh(x), "tanh")
+tanh = _float_unary(lambda x: _math_ops.tanh(x), "tanh")
 arcsin = _float_unary(_asin, "arcsin")
 arccos = _float_unary(_acos, "arccos")
 arctan = _float_unary(_atan, "arctan")
 arcsinh = _float_unary(_asinh, "arcsinh")
 arccosh = _float_unary(_acosh, "arccosh")
 arctanh = _float_unary(_atanh, "arctanh")
-ceil = _float_unary(lambda x: fn.math.ceil(x), "ceil")
-floor = _float_unary(lambda x: fn.floor(x), "floor")
+ceil = _float_unary(lambda x: _math_ops.ceil(x), "ceil")
+floor = _float_unary(lambda x: _math_ops.floor(x), "floor")
 expm1 = _float_unary(_expm1, "expm1")
-log1p = _float_unary(lambda x: fn.math.log1p(x), "log1p")
+log1p = _float_unary(lambda x: _math_ops.log1p(x), "log1p")
 cbrt = _float_unary(_cbrt, "cbrt")
 exp2 = _float_unary(lambda x: 2 ** x, "exp2")
 deg2rad = _float_unary(lambda x: x * (np.pi / 180.0), "deg2rad")
-fix = _float_unary(lambda x: fn.where(x < 0, fn.math.ceil(x), fn.floor(x)), "fix")
-isnan = _float_unary(lambda x: fn.math.is_nan(x), "isnan")
-isfinite = _float_unary(lambda x: fn.math.is_finite(x), "isfinite")
+fix = _float_unary(lambda x: _array_ops.where(x < 0, _math_ops.ceil(x), _math_ops.floor(x)), "fix")
+isnan = _float_unary(lambda x: _math_ops.is_nan(x), "isnan")
+isfinite = _float_unary(lambda x: _math_ops.is_finite(x), "isfinite")
 sinc = _float_unary(_sinc, "sinc")
 
 
@@ -457,24 +466,24 @@ def fabs(x: Any) -> Any:
 def isinf(x: Any) -> Any:
     """``tnp.isinf`` (the Python ``False`` for non-float inputs, as TF)."""
     x = asarray(x)
-    return fn.math.is_inf(x) if x.dtype.is_floating else False
+    return _math_ops.is_inf(x) if x.dtype.is_floating else False
 
 
 def isneginf(x: Any) -> Any:
     """``tnp.isneginf``."""
     x = asarray(x)
-    return fn.equal(x, fn.fill(fn.shape(x), fn.constant(-np.inf, x.dtype))) if x.dtype.is_floating else False
+    return _math_ops.equal(x, _array_ops.fill(_array_ops.shape(x), _array_ops.constant(-np.inf, x.dtype))) if x.dtype.is_floating else False
 
 
 def isposinf(x: Any) -> Any:
     """``tnp.isposinf``."""
     x = asarray(x)
-    return fn.equal(x, fn.fill(fn.shape(x), fn.constant(np.inf, x.dtype))) if x.dtype.is_floating else False
+    return _math_ops.equal(x, _array_ops.fill(_array_ops.shape(x), _array_ops.constant(np.inf, x.dtype))) if x.dtype.is_floating else False
 
 
 def abs(x: Any) -> Any:
     """``tnp.abs``."""
-    return _scalar(fn.abs, x)
+    return _scalar(_math_ops.abs, x)
 
 
 absolute = abs
@@ -482,7 +491,7 @@ absolute = abs
 
 def negative(x: Any) -> Any:
     """``tnp.negative``."""
-    return _scalar(fn.negative, x)
+    return _scalar(_math_ops.negative, x)
 
 
 def positive(x: Any) -> Any:
@@ -492,31 +501,31 @@ def positive(x: Any) -> Any:
 
 def reciprocal(x: Any) -> Any:
     """``tnp.reciprocal``."""
-    return _scalar(fn.math.reciprocal, x)
+    return _scalar(_math_ops.reciprocal, x)
 
 
 def square(x: Any) -> Any:
     """``tnp.square``."""
-    return _scalar(fn.square, x)
+    return _scalar(_math_ops.square, x)
 
 
 def sign(x: Any) -> Any:
     """``tnp.sign``."""
-    return _scalar(fn.sign, x)
+    return _scalar(_math_ops.sign, x)
 
 
 def signbit(x: Any) -> Any:
     """``tnp.signbit``."""
     def f(x: Any) -> Any:
-        if x.dtype is fn.bool:
-            return fn.fill(fn.shape(x), False)
+        if x.dtype is _fn_dtypes.bool_:
+            return _array_ops.fill(_array_ops.shape(x), False)
         return x < 0
     return _scalar(f, x)
 
 
 def conj(x: Any) -> Any:
     """``tnp.conj``."""
-    return _scalar(fn.math.conj, x)
+    return _scalar(_complex_ops.conj, x)
 
 
 conjugate = conj
@@ -525,21 +534,21 @@ conjugate = conj
 def real(val: Any) -> Any:
     """``tnp.real``."""
     val = asarray(val)
-    return fn.math.real(val) if val.dtype.is_complex else val
+    return _complex_ops.real(val) if val.dtype.is_complex else val
 
 
 def imag(val: Any) -> Any:
     """``tnp.imag``."""
     val = asarray(val)
-    return fn.math.imag(val) if val.dtype.is_complex else fn.zeros_like(val)
+    return _complex_ops.imag(val) if val.dtype.is_complex else _math_ops.zeros_like(val)
 
 
 def angle(z: Any, deg: bool = False) -> Any:
     """``tnp.angle`` (real inputs give float32 0 or pi, as TF)."""
     def f(x: Any) -> Any:
         if x.dtype.is_floating:
-            return fn.where(x < 0, fn.constant(np.pi, fn.float32), fn.constant(0.0, fn.float32))
-        return fn.math.atan2(fn.math.imag(x), fn.math.real(x))
+            return _array_ops.where(x < 0, _array_ops.constant(np.pi, _fn_dtypes.float32), _array_ops.constant(0.0, _fn_dtypes.float32))
+        return _linalg_ops.atan2(_complex_ops.imag(x), _complex_ops.real(x))
     y = _scalar(f, z, True)
     return rad2deg(y) if deg else y
 
@@ -547,13 +556,13 @@ def angle(z: Any, deg: bool = False) -> Any:
 def iscomplex(x: Any) -> Any:
     """``tnp.iscomplex``."""
     x = asarray(x)
-    return fn.not_equal(fn.math.imag(x), 0) if x.dtype.is_complex else fn.zeros_like(x, dtype=fn.bool)
+    return _math_ops.not_equal(_complex_ops.imag(x), 0) if x.dtype.is_complex else _math_ops.zeros_like(x, dtype=_fn_dtypes.bool_)
 
 
 def isreal(x: Any) -> Any:
     """``tnp.isreal``."""
     x = asarray(x)
-    return fn.equal(fn.math.imag(x), 0) if x.dtype.is_complex else fn.ones_like(x, dtype=fn.bool)
+    return _math_ops.equal(_complex_ops.imag(x), 0) if x.dtype.is_complex else _math_ops.ones_like(x, dtype=_fn_dtypes.bool_)
 
 
 def iscomplexobj(x: Any) -> bool:
@@ -572,9 +581,9 @@ def around(a: Any, decimals: int = 0) -> Any:
     dtype = a.dtype
     factor = math.pow(10, decimals)
     if not _dtypes.is_inexact(dtype):
-        a = fn.cast(a, _dtypes.result_type(float))
-    factor_t = fn.cast(factor, a.dtype)
-    return fn.cast(fn.truediv(fn.round(a * factor_t), factor_t), dtype)
+        a = _array_ops.cast(a, _dtypes.result_type(float))
+    factor_t = _array_ops.cast(factor, a.dtype)
+    return _array_ops.cast(_math_ops.truediv(_math_ops.round(a * factor_t), factor_t), dtype)
 
 
 round = around
@@ -582,40 +591,40 @@ round = around
 
 def _comparison(tf_fun: Callable, x1: Any, x2: Any, cast_bool_to_int: bool = False) -> Any:
     def f(x1: Any, x2: Any) -> Any:
-        if cast_bool_to_int and x1.dtype is fn.bool:
-            x1, x2 = fn.cast(x1, fn.int32), fn.cast(x2, fn.int32)
+        if cast_bool_to_int and x1.dtype is _fn_dtypes.bool_:
+            x1, x2 = _array_ops.cast(x1, _fn_dtypes.int32), _array_ops.cast(x2, _fn_dtypes.int32)
         return tf_fun(x1, x2)
     return _bin_op(f, x1, x2)
 
 
 def equal(x1: Any, x2: Any) -> Any:
     """``tnp.equal``."""
-    return _comparison(fn.equal, x1, x2)
+    return _comparison(_math_ops.equal, x1, x2)
 
 
 def not_equal(x1: Any, x2: Any) -> Any:
     """``tnp.not_equal``."""
-    return _comparison(fn.not_equal, x1, x2)
+    return _comparison(_math_ops.not_equal, x1, x2)
 
 
 def greater(x1: Any, x2: Any) -> Any:
     """``tnp.greater``."""
-    return _comparison(fn.greater, x1, x2, True)
+    return _comparison(_math_ops.greater, x1, x2, True)
 
 
 def greater_equal(x1: Any, x2: Any) -> Any:
     """``tnp.greater_equal``."""
-    return _comparison(fn.greater_equal, x1, x2, True)
+    return _comparison(_math_ops.greater_equal, x1, x2, True)
 
 
 def less(x1: Any, x2: Any) -> Any:
     """``tnp.less``."""
-    return _comparison(fn.less, x1, x2, True)
+    return _comparison(_math_ops.less, x1, x2, True)
 
 
 def less_equal(x1: Any, x2: Any) -> Any:
     """``tnp.less_equal``."""
-    return _comparison(fn.less_equal, x1, x2, True)
+    return _comparison(_math_ops.less_equal, x1, x2, True)
 
 
 def array_equal(a1: Any, a2: Any) -> Any:
@@ -624,10 +633,10 @@ def array_equal(a1: Any, a2: Any) -> Any:
     s1, s2 = a1.shape.as_list(), a2.shape.as_list()
     if a1.shape.is_fully_defined() and a2.shape.is_fully_defined():
         if s1 != s2:
-            return fn.constant(False)
-        return fn.reduce_all(fn.equal(a1, a2))
-    same = fn.reduce_all(fn.equal(fn.shape(a1), fn.shape(a2))) if len(s1) == len(s2) else fn.constant(False)
-    return fn.cond(same, lambda: fn.reduce_all(fn.equal(a1, a2)), lambda: fn.constant(False))
+            return _array_ops.constant(False)
+        return _math_ops.reduce_all(_math_ops.equal(a1, a2))
+    same = _math_ops.reduce_all(_math_ops.equal(_array_ops.shape(a1), _array_ops.shape(a2))) if len(s1) == len(s2) else _array_ops.constant(False)
+    return _control_flow_ops.cond(same, lambda: _math_ops.reduce_all(_math_ops.equal(a1, a2)), lambda: _array_ops.constant(False))
 
 
 def _logical_binary_op(tf_fun: Callable, x1: Any, x2: Any) -> Any:
@@ -636,22 +645,22 @@ def _logical_binary_op(tf_fun: Callable, x1: Any, x2: Any) -> Any:
 
 def logical_and(x1: Any, x2: Any) -> Any:
     """``tnp.logical_and``."""
-    return _logical_binary_op(fn.logical_and, x1, x2)
+    return _logical_binary_op(_math_ops.logical_and, x1, x2)
 
 
 def logical_or(x1: Any, x2: Any) -> Any:
     """``tnp.logical_or``."""
-    return _logical_binary_op(fn.logical_or, x1, x2)
+    return _logical_binary_op(_math_ops.logical_or, x1, x2)
 
 
 def logical_xor(x1: Any, x2: Any) -> Any:
     """``tnp.logical_xor``."""
-    return _logical_binary_op(fn.math.logical_xor, x1, x2)
+    return _logical_binary_op(_math_ops.logical_xor, x1, x2)
 
 
 def logical_not(x: Any) -> Any:
     """``tnp.logical_not``."""
-    return fn.logical_not(asarray(x, dtype=np.bool_))
+    return _math_ops.logical_not(asarray(x, dtype=np.bool_))
 
 
 def einsum(subscripts: str, *operands: Any, **kwargs: Any) -> Any:
@@ -668,7 +677,7 @@ def einsum(subscripts: str, *operands: Any, **kwargs: Any) -> Any:
     if optimize not in (False, True, "greedy", "optimal"):
         raise ValueError("Invalid value for argument `optimize`. Expected one of "
                          f"{{True, \"greedy\", \"optimal\"}}. Received: optimize={optimize}")
-    return fn.einsum(subscripts, *operands)
+    return _einsum_ops.einsum(subscripts, *operands)
 
 
 def diff(a: Any, n: int = 1, axis: int = -1) -> Any:
@@ -684,11 +693,11 @@ def diff(a: Any, n: int = 1, axis: int = -1) -> Any:
         begin_hi = [0] * r
         begin_hi[axis] = 1
         size_lo = [-1] * r
-        length = a.shape[axis] if a.shape[axis] is not None else fn.shape(a)[axis]
+        length = a.shape[axis] if a.shape[axis] is not None else _array_ops.shape(a)[axis]
         size_lo[axis] = length - 1
-        hi = fn.slice(a, begin_hi, size_lo)
-        lo = fn.slice(a, [0] * r, size_lo)
-        a = fn.math.logical_xor(hi, lo) if a.dtype is fn.bool else hi - lo
+        hi = _array_ops.slice(a, begin_hi, size_lo)
+        lo = _array_ops.slice(a, [0] * r, size_lo)
+        a = _math_ops.logical_xor(hi, lo) if a.dtype is _fn_dtypes.bool_ else hi - lo
     return a
 
 
@@ -696,25 +705,25 @@ def _tf_nextafter(x1: Any, x2: Any) -> Any:
     # fn has no NextAfter kernel: step by one unit in the last place of x1 (half a unit when moving
     # towards zero from a power of two), the exponent read with log2 and corrected to be exact.
     if not x1.dtype.is_floating:
-        raise fn.errors.InvalidArgumentError(None, None, "nextafter needs float operands")
+        raise _errors.InvalidArgumentError(None, None, "nextafter needs float operands")
     info = np.finfo(x1.dtype.as_numpy_dtype)
     dt = x1.dtype
-    ax = fn.abs(x1)
-    safe = fn.where(fn.equal(ax, 0), fn.ones_like(ax), ax)
-    e = fn.floor(fn.math.log(safe) / fn.constant(math.log(2), dt))
-    two = fn.constant(2.0, dt)
-    e = fn.where(fn.pow(two, e) > safe, e - 1, e)
-    e = fn.where(fn.pow(two, e + 1) <= safe, e + 1, e)
-    e = fn.maximum(e, fn.constant(float(info.minexp), dt))
-    ulp = fn.pow(two, e - fn.constant(float(info.nmant), dt))
-    towards_zero = fn.not_equal(fn.sign(x2 - x1), fn.sign(x1))
-    exact_pow2 = fn.equal(fn.pow(two, e), ax) & (e > fn.constant(float(info.minexp), dt))
-    step = fn.where(towards_zero & exact_pow2, ulp / 2, ulp)
-    moved = x1 + fn.sign(x2 - x1) * step
-    tiny = fn.constant(float(info.smallest_subnormal), dt) * fn.sign(x2 - x1)
-    moved = fn.where(fn.equal(x1, 0), tiny, moved)
-    out = fn.where(fn.equal(x1, x2), x2, moved)
-    return fn.where(fn.math.is_nan(x1) | fn.math.is_nan(x2), x1 + x2, out)
+    ax = _math_ops.abs(x1)
+    safe = _array_ops.where(_math_ops.equal(ax, 0), _math_ops.ones_like(ax), ax)
+    e = _math_ops.floor(_math_ops.log(safe) / _array_ops.constant(math.log(2), dt))
+    two = _array_ops.constant(2.0, dt)
+    e = _array_ops.where(_math_ops.pow(two, e) > safe, e - 1, e)
+    e = _array_ops.where(_math_ops.pow(two, e + 1) <= safe, e + 1, e)
+    e = _math_ops.maximum(e, _array_ops.constant(float(info.minexp), dt))
+    ulp = _math_ops.pow(two, e - _array_ops.constant(float(info.nmant), dt))
+    towards_zero = _math_ops.not_equal(_math_ops.sign(x2 - x1), _math_ops.sign(x1))
+    exact_pow2 = _math_ops.equal(_math_ops.pow(two, e), ax) & (e > _array_ops.constant(float(info.minexp), dt))
+    step = _array_ops.where(towards_zero & exact_pow2, ulp / 2, ulp)
+    moved = x1 + _math_ops.sign(x2 - x1) * step
+    tiny = _array_ops.constant(float(info.smallest_subnormal), dt) * _math_ops.sign(x2 - x1)
+    moved = _array_ops.where(_math_ops.equal(x1, 0), tiny, moved)
+    out = _array_ops.where(_math_ops.equal(x1, x2), x2, moved)
+    return _array_ops.where(_math_ops.is_nan(x1) | _math_ops.is_nan(x2), x1 + x2, out)
 
 
 def nextafter(x1: Any, x2: Any) -> Any:

@@ -6,7 +6,13 @@ from typing import Any
 
 import numpy as np
 
-import fn
+from fn._ops import array_ops as _array_ops
+from fn._ops import control_flow_ops as _control_flow_ops
+from fn._ops import manip_ops as _manip_ops
+from fn._ops import math_ops as _math_ops
+from fn._ops import random_ops as _random_ops
+from fn._tensor import tensor as _tensor
+from fn import dtypes as _fn_dtypes
 from fn._numpy import _dtypes
 from fn._numpy._utils import asarray
 
@@ -19,20 +25,20 @@ def seed(s: Any) -> None:
         s = int(s)
     except TypeError:
         raise ValueError(f"Argument `s` got an invalid value {s}. Only integers are supported.") from None
-    fn.random.set_seed(s)
+    _random_ops.set_seed(s)
 
 
 def _size(size: Any) -> Any:
     if size is None:
         return ()
-    if isinstance(size, (int, np.integer)) or (isinstance(size, fn.Tensor) and size.shape.rank == 0):
+    if isinstance(size, (int, np.integer)) or (isinstance(size, _tensor.Tensor) and size.shape.rank == 0):
         return (size,)
     return size
 
 
 def standard_normal(size: Any = None) -> Any:
     """``tnp.random.standard_normal`` (the default float type)."""
-    return fn.random.normal(_size(size), dtype=_dtypes.result_type(float))
+    return _random_ops.normal(_size(size), dtype=_dtypes.result_type(float))
 
 
 def randn(*args: Any) -> Any:
@@ -46,8 +52,8 @@ def uniform(low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
     low = asarray(low, dtype=dtype)
     high = asarray(high, dtype=dtype)
     if size is None:
-        size = fn.shape(low + high)
-    return fn.random.uniform(_size(size), minval=low, maxval=high, dtype=dtype)
+        size = _array_ops.shape(low + high)
+    return _random_ops.uniform(_size(size), minval=low, maxval=high, dtype=dtype)
 
 
 def random(size: Any = None) -> Any:
@@ -67,25 +73,25 @@ def randint(low: Any, high: Any = None, size: Any = None, dtype: Any = np.int64)
         high, low = low, 0
     dtype_orig = dtype
     dtype = _dtypes.result_type(dtype)
-    if dtype not in (fn.int32, fn.int64):
+    if dtype not in (_fn_dtypes.int32, _fn_dtypes.int64):
         raise ValueError(f"Argument `dtype` got an invalid value {dtype_orig}. Only those convertible "
                          f"to {(np.int32, np.int64)} are supported.")
-    return fn.random.uniform(_size(size), minval=low, maxval=high, dtype=dtype)
+    return _random_ops.uniform(_size(size), minval=low, maxval=high, dtype=dtype)
 
 
 def poisson(lam: Any = 1.0, size: Any = None) -> Any:
     """``tnp.random.poisson`` (int64 samples; Knuth's product-of-uniforms method)."""
-    shape = fn.convert_to_tensor(_size(size), dtype_hint=fn.int32)
-    lam = fn.broadcast_to(fn.cast(lam, fn.float64), fn.cast(shape, fn.int32))
-    limit = fn.exp(-lam)
+    shape = _array_ops.convert_to_tensor(_size(size), dtype_hint=_fn_dtypes.int32)
+    lam = _manip_ops.broadcast_to(_array_ops.cast(lam, _fn_dtypes.float64), _array_ops.cast(shape, _fn_dtypes.int32))
+    limit = _math_ops.exp(-lam)
 
     def cond(k: Any, p: Any) -> Any:
-        return fn.reduce_any(p > limit)
+        return _math_ops.reduce_any(p > limit)
 
     def body(k: Any, p: Any) -> Any:
         active = p > limit
-        u = fn.cast(fn.random.uniform(fn.shape(p)), fn.float64)
-        return k + fn.cast(active, fn.int64), fn.where(active, p * u, p)
-    k0 = fn.zeros_like(lam, dtype=fn.int64)
-    k, _ = fn.while_loop(cond, body, (k0, fn.ones_like(lam)))
-    return k - fn.cast(lam > 0, fn.int64)
+        u = _array_ops.cast(_random_ops.uniform(_array_ops.shape(p)), _fn_dtypes.float64)
+        return k + _array_ops.cast(active, _fn_dtypes.int64), _array_ops.where(active, p * u, p)
+    k0 = _math_ops.zeros_like(lam, dtype=_fn_dtypes.int64)
+    k, _ = _control_flow_ops.while_loop(cond, body, (k0, _math_ops.ones_like(lam)))
+    return k - _array_ops.cast(lam > 0, _fn_dtypes.int64)

@@ -6,24 +6,28 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-import fn
+from fn import _core
+from fn._ops import array_ops as _array_ops
+from fn import errors as _errors
+from fn._tensor import tensor as _tensor
+from fn import dtypes as _fn_dtypes
 from fn._numpy import _dtypes
 
 
 def is_ndarray(x: Any) -> bool:
     """``tnp.ndarray`` is ``fn.Tensor`` (eager or symbolic)."""
-    return isinstance(x, fn.Tensor)
+    return isinstance(x, _tensor.Tensor)
 
 
 def static_value(x: Any) -> Any:
     """The NumPy value of an eager tensor (or a non-tensor), None for symbolic tensors."""
-    if isinstance(x, fn.Tensor):
-        return x.numpy() if isinstance(x, fn.EagerTensor) else None
+    if isinstance(x, _tensor.Tensor):
+        return x.numpy() if isinstance(x, _core.EagerTensor) else None
     return np.asarray(x)
 
 
 def _is_string_type(dtype: Any) -> bool:
-    return dtype in (np.str_, np.bytes_) or dtype is fn.string
+    return dtype in (np.str_, np.bytes_) or dtype is _fn_dtypes.string
 
 
 def array_internal(val: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> Any:
@@ -32,22 +36,22 @@ def array_internal(val: Any, dtype: Any = None, copy: bool = True, ndmin: int = 
     if not is_ndarray(result):
         dtype = _dtypes.result_type_unary(result, dtype)
         if _is_string_type(dtype):
-            result = fn.convert_to_tensor(result, dtype=fn.string)
+            result = _array_ops.convert_to_tensor(result, dtype=_fn_dtypes.string)
         else:
-            result = fn.convert_to_tensor(result, dtype_hint=dtype)
+            result = _array_ops.convert_to_tensor(result, dtype_hint=dtype)
             if result.dtype != dtype:
-                result = fn.cast(result, dtype)
+                result = _array_ops.cast(result, dtype)
     elif dtype and result.dtype != dtype:
-        result = fn.cast(result, dtype)
+        result = _array_ops.cast(result, dtype)
     if copy:
-        result = fn.identity(result)
+        result = _array_ops.identity(result)
     if ndmin > 32:
         raise ValueError("ndmin bigger than allowable number of dimensions: 32.")
     rank = result.shape.rank
     if ndmin and rank is not None and ndmin > rank:
-        result = fn.reshape(result, [1] * (ndmin - rank) + [-1 if d is None else d for d in result.shape.as_list()]
+        result = _array_ops.reshape(result, [1] * (ndmin - rank) + [-1 if d is None else d for d in result.shape.as_list()]
                             if result.shape.is_fully_defined() or rank <= 1 else
-                            fn.concat([fn.ones([ndmin - rank], fn.int32), fn.shape(result)], 0))
+                            _array_ops.concat([_array_ops.ones([ndmin - rank], _fn_dtypes.int32), _array_ops.shape(result)], 0))
     return result
 
 
@@ -100,13 +104,13 @@ def to_float(x: Any) -> Any:
     """``x`` as a tensor, cast to the default float type unless already inexact."""
     x = asarray(x)
     if not _dtypes.is_inexact(x.dtype):
-        x = fn.cast(x, _dtypes.result_type(float))   # float64 even with prefer_float32, as TF
+        x = _array_ops.cast(x, _dtypes.result_type(float))   # float64 even with prefer_float32, as TF
     return x
 
 
 def rank(x: Any) -> Any:
     r = x.shape.rank
-    return r if r is not None else fn.rank(x)
+    return r if r is not None else _array_ops.rank(x)
 
 
 def static_shape(x: Any) -> Optional[List[int]]:
@@ -115,7 +119,7 @@ def static_shape(x: Any) -> Optional[List[int]]:
 
 def norm_axis(axis: int, ndim: int) -> int:
     if not -ndim <= axis < ndim:
-        raise fn.errors.InvalidArgumentError(
+        raise _errors.InvalidArgumentError(
             None, None, f"axis {axis} is out of bounds for array of dimension {ndim}")
     return axis % ndim
 
@@ -125,5 +129,5 @@ def shape_list(x: Any) -> List[Any]:
     dims = x.shape.as_list()
     if None not in dims:
         return dims
-    dyn = fn.shape(x)
+    dyn = _array_ops.shape(x)
     return [d if d is not None else dyn[i] for i, d in enumerate(dims)]

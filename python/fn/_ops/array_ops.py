@@ -12,6 +12,7 @@ import numpy as np
 from fn import _core
 from fn.dtypes import DType, as_dtype, float32, float64
 from fn._tensor.tensor_shape import TensorShape
+from fn._ops.op_call import wraps_op
 
 
 def _dt(dtype: Any) -> Optional[DType]:
@@ -240,6 +241,7 @@ def rank(input: Any, name: Optional[str] = None) -> Any:
     return _execute("Rank", [input], None, name)
 
 
+@wraps_op("Identity")
 def identity(input: Any, name: Optional[str] = None) -> Any:
     """``tf.identity``."""
     return _execute("Identity", [convert_to_tensor(input)], None, name)

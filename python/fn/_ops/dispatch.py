@@ -224,8 +224,13 @@ _registrations: Dict[int, List[Tuple[Callable, Any]]] = {}
 _elementwise: Dict[str, List[Tuple[Callable, Callable]]] = {"unary": [], "binary": []}
 
 
+# The public package, handed over by install() (fn's __init__ calls it last): the elementwise API
+# names are paths in it, and importing it from here would close an import circle.
+_ROOT: Any = None
+
+
 def _elementwise_api(name: str) -> Optional[Callable]:
-    obj: Any = sys.modules["fn"]
+    obj: Any = _ROOT
     for part in name.split("."):
         obj = getattr(obj, part, None)
         if obj is None:
@@ -310,8 +315,11 @@ def unregister_dispatch_for(dispatch_target: Callable) -> None:
         api._fn_dispatchers[:] = [d for d in api._fn_dispatchers if d.handler is not target]
 
 
-def install() -> None:
-    """Wraps each public op function once (the same wrapper under all its names)."""
+def install(root: Any) -> None:
+    """Wraps each public op function once (the same wrapper under all its names); ``root`` is the
+    public package the elementwise API names are resolved in."""
+    global _ROOT
+    _ROOT = root
     wrapped: Dict[int, Callable] = {}
     for mod_name in _MODULES:
         mod = sys.modules.get(mod_name)

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from fn import _core
 from fn._ops.array_ops import _int_tensor, convert_to_tensor
-from fn._ops.op_call import run_op as _run
+from fn._ops.op_call import run_op as _run, wraps_op
 from fn._ops.math_ops import _binary_args
 
 
@@ -31,6 +31,7 @@ def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: Optional[str] = No
     return _run("MatrixSolve", [matrix, rhs], {"adjoint": bool(adjoint)}, name)
 
 
+@wraps_op("Erf")
 def erf(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.erf``: the Gauss error function."""
     if hasattr(type(x), "_fn_unary_dispatch"):   # SparseTensor values
@@ -38,6 +39,7 @@ def erf(x: Any, name: Optional[str] = None) -> Any:
     return _run("Erf", [convert_to_tensor(x)], None, name)
 
 
+@wraps_op("Atan2")
 def atan2(y: Any, x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.atan2``: the angle of (x, y), elementwise with broadcasting."""
     y, x = _binary_args(y, x)

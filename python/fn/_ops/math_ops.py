@@ -16,7 +16,7 @@ import numpy as np
 from fn import _core
 from fn._ops.array_ops import convert_to_tensor
 from fn.dtypes import as_dtype, int32, int64
-from fn._ops.op_call import run_op as _run
+from fn._ops.op_call import run_op as _run, wraps_op
 from fn._ops.array_ops import constant
 from fn._ops.array_ops import range as _range
 from fn._ops.array_ops import rank as _rank
@@ -67,6 +67,7 @@ def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = N
 
 
 def _binary(op: str, default_name: str, graph_order: bool = True):
+    @wraps_op(op)
     def f(x: Any, y: Any, name: Optional[str] = None) -> Any:
         x, y = _binary_args(x, y, op_name=name or default_name, op_type=op if graph_order else None)
         return _run(op, [x, y], None, name or default_name)
@@ -77,6 +78,7 @@ def _binary(op: str, default_name: str, graph_order: bool = True):
 def _unary(op: str, default_name: Optional[str] = None):
     node = default_name or op
 
+    @wraps_op(op)
     def f(x: Any, name: Optional[str] = None) -> Any:
         if not _core.is_tensor(x) and hasattr(type(x), "_fn_unary_dispatch"):   # SparseTensor values
             return x._fn_unary_dispatch(op, f, name)
@@ -94,6 +96,7 @@ def _doc(f: Any, name: str, text: str) -> Any:
 # ---- binary arithmetic ----------------------------------------------------------------------
 
 
+@wraps_op("AddV2")
 def add(x: Any, y: Any, name: Optional[str] = None) -> Any:
     """``tf.add`` / ``tf.math.add``: elementwise sum with broadcasting (strings concatenate)."""
     x, y = _binary_args(x, y, strict=False, op_name=name or "Add", op_type="AddV2")

@@ -3,7 +3,7 @@ eager, a node of the graph being traced otherwise); these name the two results w
 
 from __future__ import annotations
 
-from typing import Any, List, Optional
+from typing import Any, Callable, List, Optional, TypeVar
 
 from fn import _core
 
@@ -16,3 +16,16 @@ def run_op(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[s
 def run_op_outputs(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> List[Any]:
     """All the op's outputs."""
     return _core.execute(op, inputs, attrs, name)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def wraps_op(op: str) -> Callable[[_F], _F]:
+    """Marks a public function as the wrapper of one op (``f._fn_op``): code that treats ops by
+    their definition's facts (ragged dispatch wraps every unary/binary elementwise op) finds the
+    op's facts through it, so a new op's wrapper needs no entry in such a list."""
+    def mark(f: _F) -> _F:
+        f._fn_op = op  # type: ignore[attr-defined]
+        return f
+    return mark

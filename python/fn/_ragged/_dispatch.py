@@ -8,23 +8,30 @@ import functools
 import sys
 from typing import Any, Callable, Dict
 
+from fn import _core
 from fn._ragged._dynamic_shape import DynamicRaggedShape
 from fn._ragged._ragged_tensor import RaggedTensor
 
 _TYPES = (RaggedTensor, DynamicRaggedShape)
 
-_BINARY = ["add", "subtract", "multiply", "divide", "truediv", "realdiv", "floordiv", "floormod", "pow",
-           "maximum", "minimum", "squared_difference", "equal", "not_equal", "less", "less_equal", "greater",
-           "greater_equal", "logical_and", "logical_or", "logical_xor", "divide_no_nan", "atan2"]
-_UNARY = ["abs", "negative", "sign", "square", "sqrt", "rsqrt", "exp", "log", "log1p", "tanh", "sigmoid",
-          "sin", "cos", "floor", "ceil", "round", "reciprocal", "is_nan", "is_inf", "is_finite",
-          "logical_not", "relu", "elu", "softplus", "cast", "identity", "zeros_like", "ones_like", "erf",
-          "invert", "one_hot", "clip_by_value"]
+# Public functions that wrap one op (``_fn_op``, set by ``fn._ops.op_call.wraps_op``) accept
+# RaggedTensors when the op's definition says it is elementwise (``_core.op_def(op)["op_class"]``
+# "unary" or "binary": TF's ``register_unary/binary_elementwise_api``); these lists name only the
+# compositions of several ops that TF dispatches too.
+_BINARY = ["divide", "truediv", "divide_no_nan", "logical_xor"]
+_UNARY = ["round", "cast", "zeros_like", "ones_like", "one_hot", "clip_by_value"]
 _STRING_UNARY = ["length", "lower", "upper", "to_number", "as_string", "regex_replace", "regex_full_match",
                  "to_hash_bucket_fast"]
 _REDUCE = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
            "reduce_prod": "prod", "reduce_any": "any", "reduce_all": "all"}
 _MODULES = ["fn", "fn.math", "fn.nn", "fn.strings", "fn.bitwise"]
+
+
+def _op_class(op: Any) -> str:
+    """The elementwise class (``op_class``) the definition of op type ``op`` states, "" for none."""
+    if not isinstance(op, str) or not _core.has_op(op):
+        return ""
+    return str(_core.op_def(op)["op_class"])
 
 
 def _has_ragged(args: tuple, kwargs: dict) -> bool:
@@ -72,6 +79,12 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
             return ra.reduce(kind, lambda t, ax: op(t, ax), input_tensor, axis, keepdims)
         return f
 
+    for n, f in ns.items():
+        op_class = _op_class(getattr(f, "_fn_op", None))
+        if op_class == "binary":
+            out[n] = bin_impl(f)
+        elif op_class == "unary":
+            out[n] = un_impl(f)
     for n in _BINARY:
         if n in ns:
             out[n] = bin_impl(ns[n])

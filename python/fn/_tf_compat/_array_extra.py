@@ -9,18 +9,24 @@ from typing import Any, List, NamedTuple, Optional
 import numpy as np
 
 from fn import _core
+from fn._ops import array_ops as _array_ops
+from fn import errors as _errors
+from fn._ops import manip_ops as _manip_ops
+from fn._ops import math_ops as _math_ops
+from fn._tensor import tensor_shape as _tensor_shape
+from fn._tf_compat import _segment_ops
+from fn import dtypes as _dtypes
 
 
 def _host_op(func: Any, inputs: List[Any], dtype: Any, shape: Any, name: str) -> Any:
     """A PyCall node computing ``func`` on NumPy values (for ops with no fn kernel); eagerly
     the function runs at once."""
-    import fn
 
     if all(_core.is_tensor(x) and x._is_eager for x in inputs):
-        return fn.convert_to_tensor(func(*[x.numpy() for x in inputs]), dtype)
+        return _array_ops.convert_to_tensor(func(*[x.numpy() for x in inputs]), dtype)
 
     def call(*args: Any) -> List[Any]:
-        return [fn.convert_to_tensor(func(*[a.numpy() for a in args]), dtype)]
+        return [_array_ops.convert_to_tensor(func(*[a.numpy() for a in args]), dtype)]
 
     return _core.execute("PyCall", inputs, {"callable": call, "Tout": [dtype], "Tout_shapes": [shape]}, name)[0]
 
@@ -28,10 +34,9 @@ def _host_op(func: Any, inputs: List[Any], dtype: Any, shape: Any, name: str) ->
 def bitcast(input: Any, type: Any, name: Optional[str] = None) -> Any:
     """``tf.bitcast``: the same bytes read as another dtype. A wider type consumes the last
     dimension (which must equal the size ratio); a narrower one adds a last dimension."""
-    import fn
 
-    x = fn.convert_to_tensor(input)
-    to = fn.as_dtype(type)
+    x = _array_ops.convert_to_tensor(input)
+    to = _dtypes.as_dtype(type)
     src, dst = np.dtype(x.dtype.as_numpy_dtype).itemsize, np.dtype(to.as_numpy_dtype).itemsize
     shape = x.shape
     if src == dst:
@@ -40,7 +45,7 @@ def bitcast(input: Any, type: Any, name: Optional[str] = None) -> Any:
         out_shape = shape.concatenate([src // dst])
     else:
         if shape.rank is not None and (shape.rank == 0 or shape[-1] not in (None, dst // src)):
-            raise fn.errors.InvalidArgumentError(
+            raise _errors.InvalidArgumentError(
                 None,
                 None,
                 f"Cannot bitcast from {x.dtype.as_datatype_enum if hasattr(x.dtype, 'as_datatype_enum') else x.dtype.name} "
@@ -63,10 +68,9 @@ def bitcast(input: Any, type: Any, name: Optional[str] = None) -> Any:
 def ensure_shape(x: Any, shape: Any, name: Optional[str] = None) -> Any:
     """``tf.ensure_shape``: ``x`` with its static shape refined to ``shape``; a known mismatch is a
     ValueError, one found when running an InvalidArgumentError (TF's)."""
-    import fn
 
-    x = fn.convert_to_tensor(x)
-    shape = fn.TensorShape(shape)
+    x = _array_ops.convert_to_tensor(x)
+    shape = _tensor_shape.TensorShape(shape)
     if not x.shape.is_compatible_with(shape):
         raise ValueError(f"Shape {x.shape} is not compatible with expected shape {shape}.")
     if x._is_eager or shape.rank is None:
@@ -77,8 +81,8 @@ def ensure_shape(x: Any, shape: Any, name: Optional[str] = None) -> Any:
     expected = shape
 
     def check(a: np.ndarray) -> np.ndarray:
-        if not expected.is_compatible_with(fn.TensorShape(a.shape)):
-            raise fn.errors.InvalidArgumentError(
+        if not expected.is_compatible_with(_tensor_shape.TensorShape(a.shape)):
+            raise _errors.InvalidArgumentError(
                 None,
                 None,
                 f"Shape of tensor {name or 'EnsureShape'} {list(a.shape)} is not compatible "
@@ -91,11 +95,10 @@ def ensure_shape(x: Any, shape: Any, name: Optional[str] = None) -> Any:
 
 def broadcast_static_shape(shape_x: Any, shape_y: Any) -> Any:
     """``tf.broadcast_static_shape``: the broadcast of two TensorShapes (ValueError if none)."""
-    import fn
 
-    a, b = fn.TensorShape(shape_x), fn.TensorShape(shape_y)
+    a, b = _tensor_shape.TensorShape(shape_x), _tensor_shape.TensorShape(shape_y)
     if a.rank is None or b.rank is None:
-        return fn.TensorShape(None)
+        return _tensor_shape.TensorShape(None)
     dims = []
     for i in range(max(a.rank, b.rank)):
         da = a[a.rank - 1 - i] if i < a.rank else 1
@@ -108,17 +111,16 @@ def broadcast_static_shape(shape_x: Any, shape_y: Any) -> Any:
             dims.append(db)
         else:
             raise ValueError(f"Incompatible shapes for broadcasting. Got {a} and {b}.")
-    return fn.TensorShape(dims[::-1])
+    return _tensor_shape.TensorShape(dims[::-1])
 
 
 def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Any:
     """``tf.broadcast_dynamic_shape``: the broadcast shape of two shape vectors, as a tensor."""
-    import fn
 
-    x = fn.convert_to_tensor(shape_x)
-    y = fn.cast(fn.convert_to_tensor(shape_y), x.dtype)
+    x = _array_ops.convert_to_tensor(shape_x)
+    y = _array_ops.cast(_array_ops.convert_to_tensor(shape_y), x.dtype)
     # zeros of each shape broadcast against each other: the result's shape is the answer.
-    return fn.shape(fn.zeros(x, fn.int8) + fn.zeros(y, fn.int8), out_type=x.dtype)
+    return _array_ops.shape(_array_ops.zeros(x, _dtypes.int8) + _array_ops.zeros(y, _dtypes.int8), out_type=x.dtype)
 
 
 def reverse_sequence(
@@ -126,39 +128,39 @@ def reverse_sequence(
 ) -> Any:
     """``tf.reverse_sequence``: reverses the first ``seq_lengths[b]`` entries along ``seq_axis``
     of each batch entry ``b``."""
-    import fn
 
-    x = fn.convert_to_tensor(input)
-    lengths = fn.cast(fn.convert_to_tensor(seq_lengths), fn.int32)
+    x = _array_ops.convert_to_tensor(input)
+    lengths = _array_ops.cast(_array_ops.convert_to_tensor(seq_lengths), _dtypes.int32)
     seq_axis = int(seq_axis) % x.shape.rank
     batch_axis = int(batch_axis or 0) % x.shape.rank
-    n = fn.shape(x)[seq_axis]
-    pos = fn.range(n)
-    rev = fn.expand_dims(lengths, 1) - 1 - fn.expand_dims(pos, 0)  # [batch, time]
-    idx = fn.where(rev >= 0, rev, fn.broadcast_to(fn.expand_dims(pos, 0), fn.shape(rev)))
+    n = _array_ops.shape(x)[seq_axis]
+    pos = _array_ops.range(n)
+    rev = _array_ops.expand_dims(lengths, 1) - 1 - _array_ops.expand_dims(pos, 0)  # [batch, time]
+    idx = _array_ops.where(
+        rev >= 0, rev, _manip_ops.broadcast_to(_array_ops.expand_dims(pos, 0), _array_ops.shape(rev))
+    )
     # Move batch and seq axes to the front, gather per batch row, move back.
     perm = [batch_axis, seq_axis] + [i for i in range(x.shape.rank) if i not in (batch_axis, seq_axis)]
-    xt = fn.transpose(x, perm)
-    out = fn.gather(xt, idx, axis=1, batch_dims=1)
+    xt = _array_ops.transpose(x, perm)
+    out = _array_ops.gather(xt, idx, axis=1, batch_dims=1)
     inverse = list(np.argsort(perm))
-    return fn.transpose(out, inverse)
+    return _array_ops.transpose(out, inverse)
 
 
 def searchsorted(
     sorted_sequence: Any, values: Any, side: str = "left", out_type: Any = None, name: Optional[str] = None
 ) -> Any:
     """``tf.searchsorted``: per row, the insertion index of each value (``side`` left/right)."""
-    import fn
 
     if side not in ("left", "right"):
         raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` = '{side}'.")
-    seq = fn.convert_to_tensor(sorted_sequence)
-    vals = fn.convert_to_tensor(values, seq.dtype)
-    out_type = fn.as_dtype(out_type or fn.int32)
-    cmp = fn.less_equal if side == "right" else fn.less
+    seq = _array_ops.convert_to_tensor(sorted_sequence)
+    vals = _array_ops.convert_to_tensor(values, seq.dtype)
+    out_type = _dtypes.as_dtype(out_type or _dtypes.int32)
+    cmp = _math_ops.less_equal if side == "right" else _math_ops.less
     # count of sequence entries before each value: sum over the last axis of seq < value.
-    hits = cmp(fn.expand_dims(seq, -2), fn.expand_dims(vals, -1))
-    return fn.cast(fn.reduce_sum(fn.cast(hits, fn.int64), axis=-1), out_type)
+    hits = cmp(_array_ops.expand_dims(seq, -2), _array_ops.expand_dims(vals, -1))
+    return _array_ops.cast(_math_ops.reduce_sum(_array_ops.cast(hits, _dtypes.int64), axis=-1), out_type)
 
 
 class _UniqueWithCounts(NamedTuple):
@@ -169,19 +171,17 @@ class _UniqueWithCounts(NamedTuple):
 
 def unique_with_counts(x: Any, out_idx: Any = None, name: Optional[str] = None) -> Any:
     """``tf.unique_with_counts``: ``(y, idx, count)`` of a 1-D tensor, in first-seen order."""
-    import fn
 
-    out_idx = fn.as_dtype(out_idx or fn.int32)
-    y, idx = fn.unique(x, out_idx=out_idx)
-    count = fn.math.unsorted_segment_sum(fn.ones_like(idx), idx, fn.shape(y, out_type=out_idx)[0])
+    out_idx = _dtypes.as_dtype(out_idx or _dtypes.int32)
+    y, idx = _manip_ops.unique(x, out_idx=out_idx)
+    count = _segment_ops.unsorted_segment_sum(_math_ops.ones_like(idx), idx, _array_ops.shape(y, out_type=out_idx)[0])
     return _UniqueWithCounts(y, idx, count)
 
 
 def _shift_args(x: Any, y: Any) -> tuple:
-    import fn
 
-    x = fn.convert_to_tensor(x)
-    y = fn.convert_to_tensor(y, dtype=x.dtype)
+    x = _array_ops.convert_to_tensor(x)
+    y = _array_ops.convert_to_tensor(y, dtype=x.dtype)
     if not x.dtype.is_integer:
         raise TypeError(
             f"Value passed to parameter 'x' has DataType {x.dtype.name} not in list of allowed "

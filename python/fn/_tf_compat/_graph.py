@@ -9,6 +9,9 @@ import threading
 from typing import Any, Iterator, List, Optional
 
 from fn import _core
+from fn._ops import array_ops as _array_ops
+from fn._sparse import sparse_tensor as _sparse_tensor
+from fn import dtypes as _dtypes
 
 _local = threading.local()
 
@@ -65,19 +68,18 @@ def placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None) -> An
 
 def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None) -> Any:
     """``tf.compat.v1.sparse_placeholder``: a SparseTensor of placeholders (indices, values, shape)."""
-    import fn
     from fn.dtypes import as_dtype
     from fn._tensor.tensor_shape import TensorShape
 
     graph = _current("tf.sparse_placeholder")
     shape = TensorShape(shape)
     rank = shape.rank
-    indices = graph._placeholder(fn.int64, TensorShape([None, rank]), None)
+    indices = graph._placeholder(_dtypes.int64, TensorShape([None, rank]), None)
     values = graph._placeholder(as_dtype(dtype), TensorShape([None]), None)
     if shape.is_fully_defined():
-        dense_shape = fn.constant(shape.as_list(), fn.int64)
+        dense_shape = _array_ops.constant(shape.as_list(), _dtypes.int64)
     else:
-        dense_shape = graph._placeholder(fn.int64, TensorShape([rank]), None)
-    st = fn.SparseTensor(indices, values, dense_shape)
+        dense_shape = graph._placeholder(_dtypes.int64, TensorShape([rank]), None)
+    st = _sparse_tensor.SparseTensor(indices, values, dense_shape)
     st.set_shape(shape)  # TF keeps the placeholder's static shape on the SparseTensor
     return st

@@ -7,17 +7,20 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from fn._tf_compat._types import CompositeTensor
+from fn._ops import array_ops as _array_ops
+from fn._tensor import tensor_shape as _tensor_shape
+from fn._tf_compat import _segment_ops
+from fn import dtypes as _dtypes
 
 
 class IndexedSlices(CompositeTensor):
     """``tf.IndexedSlices(values, indices, dense_shape=None)``."""
 
     def __init__(self, values: Any, indices: Any, dense_shape: Optional[Any] = None) -> None:
-        import fn
 
-        self._values = fn.convert_to_tensor(values)
-        self._indices = fn.convert_to_tensor(indices)
-        self._dense_shape = None if dense_shape is None else fn.convert_to_tensor(dense_shape)
+        self._values = _array_ops.convert_to_tensor(values)
+        self._indices = _array_ops.convert_to_tensor(indices)
+        self._dense_shape = None if dense_shape is None else _array_ops.convert_to_tensor(dense_shape)
 
     @property
     def values(self) -> Any:
@@ -37,31 +40,29 @@ class IndexedSlices(CompositeTensor):
 
     @property
     def shape(self) -> Any:
-        import fn
         from fn._tf_compat._static import get_static_value
 
         if self._dense_shape is None:
-            return fn.TensorShape([None]).concatenate(self._values.shape[1:])
+            return _tensor_shape.TensorShape([None]).concatenate(self._values.shape[1:])
         known = get_static_value(self._dense_shape)
         if known is not None:
-            return fn.TensorShape([int(d) for d in known])
-        return fn.TensorShape([None]).concatenate(self._values.shape[1:])
+            return _tensor_shape.TensorShape([int(d) for d in known])
+        return _tensor_shape.TensorShape([None]).concatenate(self._values.shape[1:])
 
     def _fn_cast_values(self, cast_values: Any) -> "IndexedSlices":
         """tf.cast of IndexedSlices: its values cast, indices and dense_shape kept."""
         return IndexedSlices(cast_values(self._values), self._indices, self._dense_shape)
 
     def __fn_tensor__(self, dtype: Any = None) -> Any:
-        import fn
 
         if self._dense_shape is None:
             raise ValueError(
                 f"Tensor conversion requested for IndexedSlices for argument without dense_shape: {self!r}"
             )
-        dense = fn.math.unsorted_segment_sum(self._values, self._indices, self._dense_shape[0])
-        if dtype is not None and fn.as_dtype(dtype) != dense.dtype:
+        dense = _segment_ops.unsorted_segment_sum(self._values, self._indices, self._dense_shape[0])
+        if dtype is not None and _dtypes.as_dtype(dtype) != dense.dtype:
             raise ValueError(
-                f"Tensor conversion requested dtype {fn.as_dtype(dtype).name} for Tensor "
+                f"Tensor conversion requested dtype {_dtypes.as_dtype(dtype).name} for Tensor "
                 f"with dtype {dense.dtype.name}: {self!r}"
             )
         return dense

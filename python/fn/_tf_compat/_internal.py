@@ -10,12 +10,12 @@ from typing import Any, Callable, Iterator
 from fn import _core
 from fn._tf_compat import _tracking, _types
 from fn._tf_compat._graph import FuncGraph
+from fn._ops import control_flow_ops as _control_flow_ops
 
 
 def smart_cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any], name: Any = None) -> Any:
     """``tf.__internal__.smart_cond.smart_cond``: calls one branch when ``pred`` is known before
     running (a Python bool or a tensor with a static value), else builds ``tf.cond``."""
-    import fn
     from fn._tf_compat._static import get_static_value
 
     if isinstance(pred, (bool, int)) or type(pred).__module__ == "numpy":
@@ -23,7 +23,7 @@ def smart_cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any
     value = get_static_value(pred)
     if value is not None:
         return true_fn() if bool(value) else false_fn()
-    return fn.cond(pred, true_fn, false_fn)
+    return _control_flow_ops.cond(pred, true_fn, false_fn)
 
 
 @contextlib.contextmanager
@@ -63,7 +63,8 @@ def _namespace(name: str, **members: Any) -> types.ModuleType:
 def build() -> types.ModuleType:
     """The ``tf.__internal__`` module object."""
     from fn._tensor.tensor import EagerTensor
-    from fn import RaggedTensor, SparseTensor
+    from fn._ragged._ragged_tensor import RaggedTensor
+    from fn._sparse.sparse_tensor import SparseTensor
 
     _types.CompositeTensor.register(RaggedTensor)
     _types.CompositeTensor.register(SparseTensor)

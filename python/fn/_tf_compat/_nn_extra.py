@@ -9,6 +9,12 @@ from __future__ import annotations
 from typing import Any, List, Optional, Tuple
 
 from fn._tf_compat import _conv3d
+from fn import _core
+from fn._ops import array_ops as _array_ops
+from fn import errors as _errors
+from fn._ops import math_ops as _math_ops
+from fn._ops import nn_ops as _nn_ops
+from fn import dtypes as _dtypes
 
 _SPATIAL = {"NWC": 1, "NCW": 1, "NHWC": 2, "NCHW": 2, "NDHWC": 3, "NCDHW": 3}
 
@@ -30,8 +36,6 @@ def _as_list(value: Any, n: int, name: str) -> List[int]:
 
 def _to_nhwc(x: Any, data_format: Optional[str], rank: int) -> Tuple[Any, int, bool]:
     """x as a channels-last 4-D tensor; the spatial rank; whether it was channels-first."""
-    import fn
-
     n = rank - 2
     if n not in (1, 2):
         raise NotImplementedError(
@@ -40,34 +44,28 @@ def _to_nhwc(x: Any, data_format: Optional[str], rank: int) -> Tuple[Any, int, b
         )
     first = data_format is not None and data_format.startswith("NC")
     if first:
-        x = fn.transpose(x, [0] + list(range(2, rank)) + [1])
+        x = _array_ops.transpose(x, [0] + list(range(2, rank)) + [1])
     if n == 1:
-        x = fn.expand_dims(x, 1)
+        x = _array_ops.expand_dims(x, 1)
     return x, n, first
 
 
 def _from_nhwc(y: Any, n: int, first: bool) -> Any:
-    import fn
-
     if n == 1:
-        y = fn.squeeze(y, [1])
+        y = _array_ops.squeeze(y, [1])
     if first:
         rank = n + 2
-        y = fn.transpose(y, [0, rank - 1] + list(range(1, rank - 1)))
+        y = _array_ops.transpose(y, [0, rank - 1] + list(range(1, rank - 1)))
     return y
 
 
 def _to_channels_last(x: Any, data_format: Optional[str]) -> Tuple[Any, bool]:
-    import fn
-
     first = data_format is not None and data_format.startswith("NC")
-    return (fn.transpose(x, [0, 2, 3, 4, 1]) if first else x), first
+    return (_array_ops.transpose(x, [0, 2, 3, 4, 1]) if first else x), first
 
 
 def _from_channels_last(y: Any, first: bool) -> Any:
-    import fn
-
-    return fn.transpose(y, [0, 4, 1, 2, 3]) if first else y
+    return _array_ops.transpose(y, [0, 4, 1, 2, 3]) if first else y
 
 
 def _conv3d_transpose(
@@ -95,10 +93,8 @@ def conv3d(
 ) -> Any:
     """``tf.nn.conv3d``: 3-D convolution of ``input`` with DHWIO ``filters`` (TF's CPU kernel
     takes no dilation; ``tf.nn.convolution`` does)."""
-    import fn
-
     if any(d != 1 for d in _as_list(dilations, 3, "dilations")):
-        raise fn.errors.InvalidArgumentError(
+        raise _errors.InvalidArgumentError(
             None, None, "CPU implementation of Conv3D currently only supports dilated rates of 1."
         )
     return convolution(input, filters, strides, padding, data_format, None, name)
@@ -115,10 +111,8 @@ def conv3d_transpose(
     name: Optional[str] = None,
 ) -> Any:
     """``tf.nn.conv3d_transpose``: the transpose of conv3d; ``filters`` are DHW[out, in]."""
-    import fn
-
-    x = fn.convert_to_tensor(input)
-    w = fn.convert_to_tensor(filters, dtype=x.dtype)
+    x = _array_ops.convert_to_tensor(input)
+    w = _array_ops.convert_to_tensor(filters, dtype=x.dtype)
     return _conv3d_transpose(x, w, output_shape, strides, padding, data_format, dilations)
 
 
@@ -138,13 +132,11 @@ def avg_pool3d(
 
 def _static_ints(value: Any) -> Optional[List[int]]:
     """A shape argument's Python ints, or None when a part of it is only known when running."""
-    import fn
-
-    if fn.is_tensor(value):
+    if _core.is_tensor(value):
         return [int(v) for v in value.numpy()] if value._is_eager else None
     out = []
     for v in value:
-        if fn.is_tensor(v):
+        if _core.is_tensor(v):
             if not v._is_eager:
                 return None
             v = v.numpy()
@@ -154,11 +146,14 @@ def _static_ints(value: Any) -> Optional[List[int]]:
 
 def _shape_tensor(value: Any) -> Any:
     """A shape argument as one int32 tensor (a list mixing ints and scalar tensors is stacked)."""
-    import fn
-
-    if fn.is_tensor(value):
-        return fn.cast(value, fn.int32)
-    return fn.stack([fn.cast(v, fn.int32) if fn.is_tensor(v) else fn.constant(int(v), fn.int32) for v in value])
+    if _core.is_tensor(value):
+        return _array_ops.cast(value, _dtypes.int32)
+    return _array_ops.stack(
+        [
+            _array_ops.cast(v, _dtypes.int32) if _core.is_tensor(v) else _array_ops.constant(int(v), _dtypes.int32)
+            for v in value
+        ]
+    )
 
 
 def _spatial(values: List[int], n: int, fill: int = 1) -> List[int]:
@@ -176,10 +171,8 @@ def convolution(
 ) -> Any:
     """``tf.nn.convolution``: N-D convolution (N = 1 or 2 here) of ``input`` with ``filters``
     ([spatial..., in, out])."""
-    import fn
-
-    x = fn.convert_to_tensor(input)
-    w = fn.convert_to_tensor(filters, dtype=x.dtype)
+    x = _array_ops.convert_to_tensor(input)
+    w = _array_ops.convert_to_tensor(filters, dtype=x.dtype)
     rank = x.shape.rank if x.shape.rank is not None else w.shape.rank
     if rank == 5:
         x5, first = _to_channels_last(x, data_format)
@@ -187,10 +180,10 @@ def convolution(
         return _from_channels_last(y, first)
     x4, n, first = _to_nhwc(x, data_format, rank)
     if n == 1:
-        w = fn.expand_dims(w, 0)
+        w = _array_ops.expand_dims(w, 0)
     s = _spatial(_as_list(strides, n, "strides"), n)
     d = _spatial(_as_list(dilations, n, "dilations"), n)
-    y = fn.nn.conv2d(x4, w, strides=[1] + s + [1], padding=padding, dilations=[1] + d + [1], name=name)
+    y = _nn_ops.conv2d(x4, w, strides=[1] + s + [1], padding=padding, dilations=[1] + d + [1], name=name)
     return _from_nhwc(y, n, first)
 
 
@@ -205,11 +198,9 @@ def pool(
     name: Optional[str] = None,
 ) -> Any:
     """``tf.nn.pool``: max or average pooling over 1 or 2 spatial dimensions."""
-    import fn
-
     if pooling_type not in ("MAX", "AVG"):
         raise ValueError(f"pooling_type must be 'MAX' or 'AVG', got {pooling_type!r}")
-    x = fn.convert_to_tensor(input)
+    x = _array_ops.convert_to_tensor(input)
     rank = x.shape.rank
     if rank is None:
         rank = len(list(window_shape)) + 2
@@ -223,7 +214,7 @@ def pool(
     x4, n, first = _to_nhwc(x, data_format, rank)
     k = _spatial(_as_list(window_shape, n, "window_shape"), n)
     s = _spatial(_as_list(strides, n, "strides"), n)
-    op = fn.nn.max_pool2d if pooling_type == "MAX" else fn.nn.avg_pool2d
+    op = _nn_ops.max_pool2d if pooling_type == "MAX" else _nn_ops.avg_pool2d
     y = op(x4, [1] + k + [1], [1] + s + [1], padding, name=name)
     return _from_nhwc(y, n, first)
 
@@ -231,9 +222,7 @@ def pool(
 def _pool_nd(
     kind: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str], name: Optional[str]
 ) -> Any:
-    import fn
-
-    x = fn.convert_to_tensor(input)
+    x = _array_ops.convert_to_tensor(input)
     rank = x.shape.rank
     n = rank - 2 if rank is not None else 2
     return pool(x, _as_list(ksize, n, "ksize"), kind, _as_list(strides, n, "strides"), padding, data_format, name=name)
@@ -279,10 +268,8 @@ def conv_transpose(
 ) -> Any:
     """``tf.nn.conv_transpose``: the transpose of ``convolution`` (1-D or 2-D); ``filters`` are
     [spatial..., out, in]."""
-    import fn
-
-    x = fn.convert_to_tensor(input)
-    w = fn.convert_to_tensor(filters, dtype=x.dtype)
+    x = _array_ops.convert_to_tensor(input)
+    w = _array_ops.convert_to_tensor(filters, dtype=x.dtype)
     rank = x.shape.rank
     if rank == 5:
         return _conv3d_transpose(x, w, output_shape, strides, padding, data_format, dilations)
@@ -291,17 +278,17 @@ def conv_transpose(
     if out is None:
         out_t = _shape_tensor(output_shape)
         if first:
-            out_t = fn.gather(out_t, [0] + list(range(2, rank)) + [1])
-        out4 = out_t if n == 2 else fn.concat([out_t[:1], [1], out_t[1:]], 0)
+            out_t = _array_ops.gather(out_t, [0] + list(range(2, rank)) + [1])
+        out4 = out_t if n == 2 else _array_ops.concat([out_t[:1], [1], out_t[1:]], 0)
     else:
         if first:
             out = [out[0]] + out[2:] + [out[1]]
         out4 = out if n == 2 else [out[0], 1] + out[1:]
     if n == 1:
-        w = fn.expand_dims(w, 0)
+        w = _array_ops.expand_dims(w, 0)
     s = _spatial(_as_list(strides, n, "strides"), n)
     d = _spatial(_as_list(dilations, n, "dilations"), n)
-    y = fn.nn.conv2d_transpose(x4, w, out4, [1] + s + [1], padding, dilations=[1] + d + [1], name=name)
+    y = _nn_ops.conv2d_transpose(x4, w, out4, [1] + s + [1], padding, dilations=[1] + d + [1], name=name)
     return _from_nhwc(y, n, first)
 
 
@@ -316,72 +303,62 @@ def separable_conv2d(
     name: Optional[str] = None,
 ) -> Any:
     """``tf.nn.separable_conv2d``: a depthwise convolution then a 1x1 (pointwise) convolution."""
-    import fn
-
-    x = fn.convert_to_tensor(input)
+    x = _array_ops.convert_to_tensor(input)
     first = data_format is not None and data_format.startswith("NC")
     if first:
-        x = fn.transpose(x, [0, 2, 3, 1])
+        x = _array_ops.transpose(x, [0, 2, 3, 1])
     strides = list(strides) if not isinstance(strides, int) else [1, strides, strides, 1]
     if first and len(strides) == 4:
         strides = [1, strides[2], strides[3], 1]
-    dw = fn.nn.depthwise_conv2d(x, depthwise_filter, strides, padding, dilations=dilations)
-    y = fn.nn.conv2d(dw, fn.convert_to_tensor(pointwise_filter, dtype=x.dtype), [1, 1, 1, 1], "VALID", name=name)
-    return fn.transpose(y, [0, 3, 1, 2]) if first else y
+    dw = _nn_ops.depthwise_conv2d(x, depthwise_filter, strides, padding, dilations=dilations)
+    y = _nn_ops.conv2d(
+        dw, _array_ops.convert_to_tensor(pointwise_filter, dtype=x.dtype), [1, 1, 1, 1], "VALID", name=name
+    )
+    return _array_ops.transpose(y, [0, 3, 1, 2]) if first else y
 
 
 def depth_to_space(input: Any, block_size: int, data_format: str = "NHWC", name: Optional[str] = None) -> Any:
     """``tf.nn.depth_to_space``: moves channel blocks into b x b spatial blocks (DCR order)."""
-    import fn
-
-    x = fn.convert_to_tensor(input)
+    x = _array_ops.convert_to_tensor(input)
     if data_format == "NCHW":
-        x = fn.transpose(x, [0, 2, 3, 1])
+        x = _array_ops.transpose(x, [0, 2, 3, 1])
     b = int(block_size)
-    s = fn.shape(x)
+    s = _array_ops.shape(x)
     n, h, w, c = s[0], s[1], s[2], s[3]
-    y = fn.reshape(x, fn.stack([n, h, w, b, b, c // (b * b)]))
-    y = fn.transpose(y, [0, 1, 3, 2, 4, 5])
-    y = fn.reshape(y, fn.stack([n, h * b, w * b, c // (b * b)]))
-    return fn.transpose(y, [0, 3, 1, 2]) if data_format == "NCHW" else y
+    y = _array_ops.reshape(x, _array_ops.stack([n, h, w, b, b, c // (b * b)]))
+    y = _array_ops.transpose(y, [0, 1, 3, 2, 4, 5])
+    y = _array_ops.reshape(y, _array_ops.stack([n, h * b, w * b, c // (b * b)]))
+    return _array_ops.transpose(y, [0, 3, 1, 2]) if data_format == "NCHW" else y
 
 
 def space_to_depth(input: Any, block_size: int, data_format: str = "NHWC", name: Optional[str] = None) -> Any:
     """``tf.nn.space_to_depth``: the inverse of ``depth_to_space``."""
-    import fn
-
-    x = fn.convert_to_tensor(input)
+    x = _array_ops.convert_to_tensor(input)
     if data_format == "NCHW":
-        x = fn.transpose(x, [0, 2, 3, 1])
+        x = _array_ops.transpose(x, [0, 2, 3, 1])
     b = int(block_size)
-    s = fn.shape(x)
+    s = _array_ops.shape(x)
     n, h, w, c = s[0], s[1], s[2], s[3]
-    y = fn.reshape(x, fn.stack([n, h // b, b, w // b, b, c]))
-    y = fn.transpose(y, [0, 1, 3, 2, 4, 5])
-    y = fn.reshape(y, fn.stack([n, h // b, w // b, c * b * b]))
-    return fn.transpose(y, [0, 3, 1, 2]) if data_format == "NCHW" else y
+    y = _array_ops.reshape(x, _array_ops.stack([n, h // b, b, w // b, b, c]))
+    y = _array_ops.transpose(y, [0, 1, 3, 2, 4, 5])
+    y = _array_ops.reshape(y, _array_ops.stack([n, h // b, w // b, c * b * b]))
+    return _array_ops.transpose(y, [0, 3, 1, 2]) if data_format == "NCHW" else y
 
 
 def selu(features: Any, name: Optional[str] = None) -> Any:
     """``tf.nn.selu``: scale * elu(x, alpha) with TF's constants."""
-    import fn
-
-    x = fn.convert_to_tensor(features)
+    x = _array_ops.convert_to_tensor(features)
     alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
-    return scale * fn.where(x > 0, x, alpha * fn.nn.elu(x))
+    return scale * _array_ops.where(x > 0, x, alpha * _math_ops.elu(x))
 
 
 def softsign(features: Any, name: Optional[str] = None) -> Any:
     """``tf.nn.softsign``: x / (1 + |x|)."""
-    import fn
-
-    x = fn.convert_to_tensor(features)
-    return x / (1 + fn.abs(x))
+    x = _array_ops.convert_to_tensor(features)
+    return x / (1 + _math_ops.abs(x))
 
 
 def log_sigmoid(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.log_sigmoid``: -softplus(-x) (stable for large |x|)."""
-    import fn
-
-    x = fn.convert_to_tensor(x)
-    return -fn.math.softplus(-x)
+    x = _array_ops.convert_to_tensor(x)
+    return -_math_ops.softplus(-x)

@@ -41,15 +41,17 @@ class TypeSpec(abc.ABC):  # noqa: B024  (fn's spec classes are registered as vir
 
 
 def _register_specs() -> None:
-    import fn
     from fn._data.optional import OptionalSpec
+    from fn._ragged import _spec
+    from fn._sparse import sparse_tensor as _sparse_tensor
+    from fn._tensor import tensor_spec as _tensor_spec
     from fn.data import DatasetSpec, IteratorSpec
     from fn._extension_type import ExtensionTypeSpec
 
     for cls in (
-        fn.TensorSpec,
-        fn.RaggedTensorSpec,
-        fn.SparseTensorSpec,
+        _tensor_spec.TensorSpec,
+        _spec.RaggedTensorSpec,
+        _sparse_tensor.SparseTensorSpec,
         OptionalSpec,
         DatasetSpec,
         IteratorSpec,

@@ -11,6 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from fn import _core
 from fn.onnx import _ir, _runtime
 
 OPSET = 18
@@ -68,17 +69,17 @@ class _Scope:
         return self.consts[ref]
 
 
-_UNARY = {"Identity": "Identity", "Neg": "Neg", "Abs": "Abs", "Exp": "Exp", "Log": "Log", "Sqrt": "Sqrt",
-          "Tanh": "Tanh", "Sigmoid": "Sigmoid", "Floor": "Floor", "Ceil": "Ceil", "Sin": "Sin",
-          "Cos": "Cos", "Erf": "Erf", "Softplus": "Softplus", "Elu": "Elu", "Selu": "Selu", "LogicalNot": "Not",
-          "Sign": "Sign", "Round": "Round", "Reciprocal": "Reciprocal", "StopGradient": "Identity",
-          "Snapshot": "Identity"}
-_BINARY = {"AddV2": "Add", "Add": "Add", "BiasAdd": "Add", "Sub": "Sub", "Mul": "Mul", "RealDiv": "Div",
-           "Div": "Div", "Maximum": "Max", "Minimum": "Min", "Pow": "Pow", "Less": "Less", "Greater": "Greater",
-           "LessEqual": "LessOrEqual", "GreaterEqual": "GreaterOrEqual", "Equal": "Equal",
-           "LogicalAnd": "And", "LogicalOr": "Or"}
-_REDUCE = {"Sum": "ReduceSum", "Mean": "ReduceMean", "Max": "ReduceMax", "Min": "ReduceMin", "Prod": "ReduceProd",
-           "All": "ReduceMin", "Any": "ReduceMax"}
+def _facts(op: str) -> Optional[Dict[str, Any]]:
+    """The op's facts from its C++ definition (``_core.op_def``); None for a type fn has no op of.
+    An op whose definition names its ONNX equivalent (``with_class(..., "Add")``) is exported by
+    that fact alone: adding such an op needs no line here."""
+    d = _FACTS.get(op)
+    if d is None and op not in _FACTS:
+        d = _FACTS[op] = _core.op_def(op) if _core.has_op(op) else None
+    return d
+
+
+_FACTS: Dict[str, Optional[Dict[str, Any]]] = {}
 
 
 class _Exporter:
@@ -134,12 +135,12 @@ class _Exporter:
                 continue
             handler = getattr(self, "op_" + node.op, None)
             ins = [scope.names.get(r) for r in node.inputs]
-            if node.op in _UNARY:
-                outs = [scope.one(_UNARY[node.op], ins[:1], name=node.name)]
-            elif node.op in _BINARY:
-                outs = [scope.one(_BINARY[node.op], ins[:2], name=node.name)]
-            elif node.op in _REDUCE:
-                outs = [self.reduce(scope, node, ins)]
+            facts = _facts(node.op)
+            onnx_op, op_class = (facts["onnx"], facts["op_class"]) if facts else ("", "")
+            if onnx_op and op_class in ("unary", "binary"):
+                outs = [scope.one(onnx_op, ins[: 1 if op_class == "unary" else 2], name=node.name)]
+            elif onnx_op and op_class == "reduction":
+                outs = [self.reduce(scope, node, ins, onnx_op)]
             elif handler is not None:
                 outs = handler(scope, node, ins)
             else:
@@ -193,6 +194,15 @@ class _Exporter:
     def op_Cast(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         return [s.one("Cast", ins[:1], name=n.name, to=self.elem(n.attrs["DstT"][1]))]
 
+    def op_BiasAdd(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
+        bias = ins[1]
+        if str(n.attrs.get("data_format", "NHWC")).startswith("NC"):   # the bias runs along dim 1: [C, 1, ..., 1] broadcasts there
+            shape = n.outputs[0].shape
+            if shape is None:
+                raise NotImplementedError(f"fn.onnx.export: BiasAdd node '{n.name}' (NCHW) needs a known rank")
+            bias = s.one("Reshape", [bias, s.const([-1] + [1] * (len(shape) - 2), np.int64)])
+        return [s.one("Add", [ins[0], bias], name=n.name)]
+
     def op_Square(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         return [s.one("Mul", [ins[0], ins[0]], name=n.name)]
 
@@ -245,15 +255,17 @@ class _Exporter:
         perm = list(range(r - 2)) + [r - 1, r - 2]
         return s.one("Transpose", [x], perm=perm)
 
-    def reduce(self, s: _Scope, n: _ir.Node, ins: List[str]) -> str:
+    def reduce(self, s: _Scope, n: _ir.Node, ins: List[str], onnx_op: str) -> str:
+        """A Reduction op (its definition's class) as ONNX's ``onnx_op`` over the same axes (bools
+        as int32 0/1, as its definition states for Any/All)."""
         axes = s.one("Cast", [ins[1]], to=self.onnx.TensorProto.INT64)
         axes = s.one("Reshape", [axes, s.const([-1], np.int64)])
         x = ins[0]
         keep = int(bool(n.attrs.get("keep_dims")))
-        boolean = n.op in ("All", "Any")
+        boolean = n.outputs[0].dtype == "bool"
         if boolean:
             x = s.one("Cast", [x], to=self.onnx.TensorProto.INT32)
-        if n.op == "Mean":
+        if onnx_op == "ReduceMean":
             # ReduceMean of nothing is 0 in onnxruntime, NaN in TF: the sum over the count
             total = s.one("ReduceSum", [x, axes], keepdims=keep, noop_with_empty_axes=0)
             dims = s.one("Shape", [x])
@@ -261,8 +273,8 @@ class _Exporter:
             pos = s.one("Where", [s.one("Less", [axes, s.const(0, np.int64)]), s.one("Add", [axes, rank]), axes])
             count = s.one("ReduceProd", [s.one("Gather", [dims, pos]), s.const([0], np.int64)], keepdims=0)
             return s.one("Div", [total, s.one("Cast", [count], to=self.elem(n.outputs[0].dtype))], name=n.name)
-        out = s.one(_REDUCE[n.op], [x, axes], keepdims=keep, noop_with_empty_axes=0)
-        if n.op in ("Max", "Min") and n.outputs[0].dtype.startswith(("float", "bfloat")):
+        out = s.one(onnx_op, [x, axes], keepdims=keep, noop_with_empty_axes=0)
+        if onnx_op in ("ReduceMax", "ReduceMin") and n.outputs[0].dtype.startswith(("float", "bfloat")):
             # TF's max/min of a slice holding NaN is NaN; onnxruntime skips NaNs
             nan = s.one("Cast", [s.const(np.nan, np.float32)], to=self.elem(n.outputs[0].dtype))
             isnan = s.one("Cast", [s.one("Not", [s.one("Equal", [x, x])])], to=self.onnx.TensorProto.INT32)
@@ -515,8 +527,11 @@ class _Exporter:
 
 
 def supported_ops() -> List[str]:
+    """fn's op types the exporter converts: by a handler of its own, or by the ONNX equivalent
+    its definition names."""
     named = [m[3:] for m in dir(_Exporter) if m.startswith("op_")]
-    return sorted(set(named) | set(_UNARY) | set(_BINARY) | set(_REDUCE))
+    by_facts = [op for op, d in _core.op_defs().items() if d["onnx"]]
+    return sorted(set(named) | set(by_facts))
 
 
 def export(

@@ -12,15 +12,15 @@ from fn._numpy._dtypes import (bool_, complex64, complex128, complex_, finfo, fl
                                uint16, uint32, uint64, unicode_)
 from fn._numpy._utils import array, asanyarray, asarray, ascontiguousarray
 from fn._numpy._creation import (arange, copy, diag, diag_indices, diagflat, empty, empty_like, eye,
-                                 full, full_like, geomspace, identity, ix_, linspace, logspace,
+                                 broadcast_to, full, full_like, geomspace, identity, ix_, linspace, logspace,
                                  meshgrid, ones, ones_like, tri, tril, triu, vander, zeros,
                                  zeros_like)
 from fn._numpy._manip import (append, atleast_1d, atleast_2d, atleast_3d, broadcast_arrays,
-                              broadcast_to, compress, concatenate, diagonal, dsplit, dstack,
+                              compress, concatenate, diagonal, dsplit, dstack,
                               expand_dims, flatten, flip, fliplr, flipud, hsplit, hstack, isscalar,
                               moveaxis, ndim, nonzero, pad, ravel, repeat, reshape, roll, rot90,
                               select, shape, size, split, squeeze, stack, swapaxes, take,
-                              take_along_axis, tile, trace, transpose, vsplit, vstack, where)
+                              take_along_axis, tile, transpose, vsplit, vstack, where)
 from fn._numpy._math import (abs, absolute, add, allclose, angle, arccos, arccosh, arcsin,
                              arcsinh, arctan, arctan2, arctanh, around, array_equal, bitwise_and,
                              bitwise_not, bitwise_or, bitwise_xor, cbrt, ceil, clip, conj,
@@ -37,7 +37,7 @@ from fn._numpy._math import (abs, absolute, add, allclose, angle, arccos, arccos
 from fn._numpy._math import nextafter
 from fn._numpy._reduce import (all, amax, amin, any, argmax, argmin, argsort, average,
                                count_nonzero, cumprod, cumsum, max, mean, min, nanmean, nanprod,
-                               nansum, prod, ptp, sort, std, sum, var)
+                               nansum, prod, ptp, sort, std, sum, trace, var)
 from fn._numpy._behavior import experimental_enable_numpy_behavior
 from fn.experimental.numpy import random
 
