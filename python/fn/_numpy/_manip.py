@@ -9,7 +9,6 @@ import numpy as np
 
 from fn._ops import array_ops as _array_ops
 from fn._ops import clip_ops as _clip_ops
-from fn import errors as _errors
 from fn._ops import manip_ops as _manip_ops
 from fn._ops import math_ops as _math_ops
 from fn import dtypes as _fn_dtypes
