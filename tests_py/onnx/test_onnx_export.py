@@ -139,3 +139,12 @@ def test_keras_model_directly(tmp_path):
     x = rng.normal(size=(4, 3)).astype(np.float32)
     (out,) = sess.run(None, {sess.get_inputs()[0].name: x})
     np.testing.assert_allclose(out, model.predict(x, verbose=0), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("data_format", ["NHWC", "NCHW"])
+def test_bias_add_follows_its_data_format(tmp_path, data_format):
+    b = tf.constant(rng.normal(size=(3,)).astype(np.float32))
+    f = tf.function(lambda x: tf.nn.bias_add(x, b, data_format=data_format),
+                    input_signature=[tf.TensorSpec([2, 3, 4, 3] if data_format == "NCHW" else [2, 4, 4, 3])])
+    shape = (2, 3, 4, 3) if data_format == "NCHW" else (2, 4, 4, 3)
+    run_both(f, tmp_path, rng.normal(size=shape).astype(np.float32))
