@@ -44,6 +44,8 @@ _FN_PREFIX = re.compile(r"(?<![\w.])fn\.(?=[A-Za-z_])")
 _TMP = re.compile(r"/tmp/tmp\w+/")
 _FLOAT = re.compile(r"-?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?|-?\d+[eE][-+]?\d+|\bnan\b|-?\binf\b")
 _KEEP = re.compile(r"shape=\([\d, ]*\)|TensorShape\(\[[\d, ]*\]\)|\b(?:u?int|float|complex|bfloat)\d+\b")
+_BACKSPACES = re.compile("\b+")
+_PROGBAR_TIME = re.compile(r"(?<=\d)(?:m|u|\u00b5)?s/step")
 _NUMBER = re.compile(r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?")
 _STDERR_NOISE = re.compile(r"^(?:.*Warning: .*|\s+warnings\.warn\(.*|WARNING: All log messages.*|"
                            r"I0000 .*|E0000 .*|W0000 .*|"
@@ -254,6 +256,9 @@ def normalize(rec: dict | None, cls: dict, backend: str) -> str:
         parts.append("[error] " + rec["error"])
     text = _autograph_order("\n".join(parts))
     text = _FUNCTION_UID.sub(r"\1_N", _TMP.sub("<tmp>/", _ADDR.sub("0x?", text)))
+    # Keras' progress bar erases its line with as many backspaces as it was wide, and shows its
+    # step time in s, ms or us: widths and units follow the timings
+    text = _PROGBAR_TIME.sub(r"/step", _BACKSPACES.sub("\b", text))
     if backend == "fn":
         text = _FN_PREFIX.sub("tf.", text)
         text = re.sub(r"(?m)^(\[stderr\] )?(WARNING|INFO|ERROR):fn:", r"\1\2:tensorflow:", text)

@@ -153,6 +153,9 @@ EagerPtr from_sequence(py::handle v, const DType* dtype) {
   std::string kind = py::str(arr.attr("dtype").attr("kind"));
   if ((kind == "U" || kind == "S") && has_non_string_leaf(v))  // NumPy made [2, 'a'] strings
     throw_error(Code::ValueError, "Can't convert Python sequence with mixed types to Tensor.");
+  // NumPy's fixed-width strings drop trailing NULs (a serialized proto ending in 0x00): keep the
+  // Python objects themselves
+  if (kind == "U" || kind == "S") arr = np.attr("array")(v, "object");
   if (kind == "O") {
     // Mixed objects: tensors inside lists (tf.constant([t1, t2])) or ragged data.
     py::list flat;

@@ -1,6 +1,9 @@
-// Broadcasting binary arithmetic: Sub, Mul, RealDiv, DivNoNan, FloorDiv, FloorMod, Pow,
-// Maximum, Minimum, SquaredDifference. AddV2 is in elementwise.cpp. Gradients sum over the
+// Broadcasting binary arithmetic: Sub, Mul, RealDiv, DivNoNan, FloorDiv, FloorMod, TruncateDiv,
+// TruncateMod, Pow, Maximum, Minimum, SquaredDifference. AddV2 is in elementwise.cpp. Gradients sum over the
 // broadcast axes with unbroadcast().
+#include <cmath>
+#include <type_traits>
+
 #include "kernels/fused/elementwise.h"
 #include "ops/elementwise_impl.h"
 #include "ops/complex.h"
@@ -146,6 +149,59 @@ struct DivNoNan {
   }
 };
 
+// C's division and remainder (rounding toward zero); integer division by zero is checked by
+// truncate_kernel first. INT_MIN / -1 wraps (and must not trap).
+struct TruncateDiv {
+  template <typename T>
+  static T apply(T a, T b) {
+    if constexpr (ref::is_int_v<T>) {
+      if (b == 0) return T(0);
+      if constexpr (std::is_signed<T>::value)
+        if (b == T(-1)) return ref::wrap_neg(a);
+      return static_cast<T>(a / b);
+    } else {
+      return static_cast<T>(std::trunc(a / b));
+    }
+  }
+};
+struct TruncateMod {
+  template <typename T>
+  static T apply(T a, T b) {
+    if constexpr (ref::is_int_v<T>) {
+      if (b == 0) return T(0);
+      if constexpr (std::is_signed<T>::value)
+        if (b == T(-1)) return T(0);
+      return static_cast<T>(a % b);
+    } else {
+      return static_cast<T>(std::fmod(a, b));
+    }
+  }
+};
+
+// TF 2.21's CPU kernels of TruncateDiv (every real type; complex is defined without one) and
+// TruncateMod (int32/int64/float/double of a definition that also has half and bfloat16).
+constexpr unsigned kComplexTypes = bit(DType::Complex64) | bit(DType::Complex128);
+constexpr unsigned kTruncateModTypes = kFloatTypes | bit(DType::Int32) | bit(DType::Int64);
+constexpr unsigned kTruncateModKernels =
+    bit(DType::Float32) | bit(DType::Float64) | bit(DType::Int32) | bit(DType::Int64);
+
+// An op TF defines for `Defined` with CPU kernels for `Kernels` only: eagerly, other dtypes are
+// "not in the list of allowed values" (naming the definition's list), defined ones without a
+// kernel NotFound. Integer division by zero is TF's InternalError for these two ops (their
+// kernels report it through the generic binary-op path).
+template <typename Op, unsigned Defined, unsigned Kernels>
+KernelFn truncate_kernel(std::string op) {
+  return [op](KernelContext&, const std::vector<EagerPtr>& in) {
+    check_same_dtype_eager(op, in);
+    DType d = in[0]->dtype();
+    if (!(Defined & bit(d))) throw_unsupported_dtype(op, d, Defined);
+    if (!(Kernels & bit(d))) throw_no_kernel(op, d);
+    if (is_integer(d) && any_int_zero(*in[1]))
+      throw_error(Code::Internal, "Unexpected error in binary operator (only integer div and mod should have errors)");
+    return std::vector<EagerPtr>{binary_compute<Op, Kernels>(op, *in[0], *in[1])};
+  };
+}
+
 }  // namespace
 
 void register_binary_ops(OpRegistry& r) {
@@ -167,6 +223,14 @@ void register_binary_ops(OpRegistry& r) {
   r.add(binary_op("FloorDiv", "floordiv", kNumberTypes, int_div_kernel<ref::FloorDiv, kNumberTypes>("FloorDiv"), {}));
   r.add(binary_op("FloorMod", "FloorMod", kNumberTypes, int_div_kernel<ref::FloorMod, kNumberTypes>("FloorMod"),
                   floormod_grad));
+  // tf.truncatediv / tf.truncatemod (TF: TruncateDiv's gradient is None; TruncateMod has no
+  // gradient registered, so differentiating it is TF's LookupError).
+  r.add(binary_op("TruncateDiv", "TruncateDiv", kNumberTypes | kComplexTypes,
+                  truncate_kernel<TruncateDiv, kNumberTypes | kComplexTypes, kNumberTypes>("TruncateDiv"), {}));
+  r.add(binary_op("TruncateMod", "TruncateMod", kTruncateModTypes,
+                  truncate_kernel<TruncateMod, kTruncateModTypes, kTruncateModKernels>("TruncateMod"), [](G) -> Grads {
+                    throw_error(Code::LookupError, "gradient registry has no entry for: TruncateMod");
+                  }));
   r.add(binary_op(
             "Pow", "Pow", kPowTypes,
             [](KernelContext&, const std::vector<EagerPtr>& in) {

@@ -341,14 +341,20 @@ GradFn reduce_grad(Kind kind, std::string op) {
         return {grad::mul(grad::div(ind, num), dk), nullptr};
       }
       case Kind::Prod: {
-        // Product of the others without dividing by zero: count the zeros per reduction.
-        auto z = grad::mask_like(grad::op2("Equal", x, grad::scalar_like(x, 0)), x);
+        // Product of the others without dividing by zero: count the zeros per reduction. Complex
+        // inputs find their zeros through |x| and take the conjugate (TF's _ProdGrad).
+        const bool cx = is_complex(x->dtype());
+        TensorPtr mag = cx ? grad::op1("ComplexAbs", x) : x;
+        auto zr = grad::mask_like(grad::op2("Equal", mag, grad::scalar_like(mag, 0)), mag);
+        auto as_x = [&](const TensorPtr& m) { return cx ? grad::cast(m, x->dtype()) : m; };
+        auto z = as_x(zr);
         auto x_nz = grad::add(x, z);
         auto p_nz = dispatch1("Prod", {x_nz, grad::int_vector(info.axes)}, Attrs{{"keep_dims", true}});
-        auto zeros = grad::reduce_sum(z, info.axes, true);
-        auto none_zero = grad::mask_like(grad::op2("Equal", zeros, grad::scalar_like(zeros, 0)), x);
-        auto one_zero = grad::mask_like(grad::op2("Equal", zeros, grad::scalar_like(zeros, 1)), x);
+        auto zeros = grad::reduce_sum(zr, info.axes, true);
+        auto none_zero = as_x(grad::mask_like(grad::op2("Equal", zeros, grad::scalar_like(zeros, 0)), mag));
+        auto one_zero = as_x(grad::mask_like(grad::op2("Equal", zeros, grad::scalar_like(zeros, 1)), mag));
         auto dx = grad::add(grad::mul(none_zero, grad::div(p_nz, x_nz)), grad::mul(one_zero, grad::mul(z, p_nz)));
+        if (cx) dx = grad::op1("Conj", dx);
         return {grad::mul(dx, dk), nullptr};
       }
       default: return grad::none(2);

@@ -1,5 +1,5 @@
 // Shape ops: Reshape, Transpose (+ InvertPermutation), ExpandDims, Squeeze, Shape, Size, Rank,
-// StopGradient, Tile, Pad/PadV2. Each rule works on partial shapes and
+// StopGradient, Tile, Pad/PadV2 (MirrorPad in mirror_pad.cpp). Each rule works on partial shapes and
 // uses constant inputs (shape, perm, multiples, paddings) when they are known.
 #include <algorithm>
 #include <cstring>
@@ -407,12 +407,16 @@ std::vector<std::pair<int64_t, int64_t>> check_paddings(const EagerTensor& p, co
   return out;
 }
 
-std::vector<TensorSpec> pad_infer(const InferContext& c) {
+}  // namespace
+
+// TF's PadShapeFn, shared by Pad, PadV2 and MirrorPad (`op` names the node in messages).
+std::vector<TensorSpec> pad_shape_rule(const InferContext& c, const std::string& op) {
   const Shape& in = c.inputs[0].shape;
   const Shape& ps = c.inputs[1].shape;
   DType d = c.inputs[0].dtype;
   auto fail = [&](const std::string& msg) {
-    throw_error(Code::ValueError, msg, " for '{{node Pad}} = Pad[]' with input shapes: ", tf_shapes(c.inputs), ".");
+    throw_error(Code::ValueError, msg, " for '{{node ", op, "}} = ", op, "[]' with input shapes: ", tf_shapes(c.inputs),
+                ".");
   };
   if (ps.has_rank() && ps.rank() != 2) fail("Shape must be rank 2 but is rank " + std::to_string(ps.rank()));
   if (ps.has_rank() && ps[1] >= 0 && ps[1] != 2) fail("Dimension must be 2 but is " + std::to_string(ps[1]));
@@ -433,6 +437,10 @@ std::vector<TensorSpec> pad_infer(const InferContext& c) {
   }
   return one(d, Shape(out));
 }
+
+namespace {
+
+std::vector<TensorSpec> pad_infer(const InferContext& c) { return pad_shape_rule(c, "Pad"); }
 
 std::vector<EagerPtr> pad_kernel(KernelContext&, const std::vector<EagerPtr>& in) {
   const EagerPtr& x = in[0];
@@ -483,6 +491,10 @@ std::vector<TensorPtr> pad_grad(const GradContext& g) {
 }
 
 }  // namespace
+
+// MirrorPad / MirrorPadGrad (mirror_pad.cpp) are registered with the shape ops: declared here
+// rather than in families.h, whose every includer would recompile.
+void register_mirror_pad_ops(OpRegistry& r);
 
 void register_shape_ops(OpRegistry& r) {
   r.add(OpDef{"Reshape", "Reshape", 2, reshape_infer, reshape_kernel, reshape_like_input_grad}
@@ -581,6 +593,7 @@ void register_shape_ops(OpRegistry& r) {
       {{1, "paddings", "Tpaddings", kIndexDTypes}}));
   r.add(OpDef{"PadV2", "PadV2", 3, pad_infer, pad_kernel, pad_grad}.with_input_types(
       {{1, "paddings", "Tpaddings", kIndexDTypes}}));
+  register_mirror_pad_ops(r);
 }
 
 }  // namespace fn

@@ -1,6 +1,7 @@
 // String ops: StringJoin (scalars broadcast), StringLength (BYTE / UTF8_CHAR), StringLower /
 // StringUpper (ASCII), StringToNumber (strict parse, TF's error), AsString (printf formats as
-// TF's kernel builds them). Regex and split run in Python (fn.strings) through host calls.
+// TF's kernel builds them), StringToHashBucketFast (FarmHash's Fingerprint64 modulo the bucket
+// count, TF's ids). Regex and split run in Python (fn.strings) through host calls.
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "kernels/reference/farmhash.h"
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
 #include "ops/shape_util.h"
@@ -218,6 +220,21 @@ std::vector<EagerPtr> as_string_kernel(KernelContext& k, const std::vector<Eager
   return {out};
 }
 
+std::vector<EagerPtr> hash_bucket_fast_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  check_string("StringToHashBucketFast", in[0]->dtype());
+  const int64_t buckets = k.attrs.get_or("num_buckets", int64_t{0});
+  if (buckets < 1)
+    throw_error(Code::InvalidArgument, "Value for attr 'num_buckets' of ", buckets,
+                " must be at least minimum 1\n\t; NodeDef: {{node StringToHashBucketFast}}");
+  auto out = make_tensor(DType::Int64, in[0]->shape());
+  const std::string* src = in[0]->strings().data();
+  int64_t* dst = out->data<int64_t>();
+  for (int64_t i = 0; i < in[0]->num_elements(); ++i)
+    dst[i] =
+        static_cast<int64_t>(farmhash::fingerprint64(src[i].data(), src[i].size()) % static_cast<uint64_t>(buckets));
+  return {out};
+}
+
 }  // namespace
 
 void register_string_ops(OpRegistry& r) {
@@ -244,6 +261,13 @@ void register_string_ops(OpRegistry& r) {
           .with_attr_allowed(
               {{"out_type", {}, {DType::Float32, DType::Float64, DType::Int32, DType::Int64}, {"uint32", "uint64"}}}));
   r.add(OpDef{"AsString", "AsString", 1, as_string_infer, as_string_kernel, {}});
+  r.add(OpDef{
+      "StringToHashBucketFast",
+      "StringToHashBucketFast",
+      1,
+      string_unary_infer("StringToHashBucketFast", DType::Int64),
+      hash_bucket_fast_kernel,
+      {}}.with_attr_mins({{"num_buckets", 1}}));
 }
 
 }  // namespace fn

@@ -280,6 +280,10 @@ std::vector<EagerPtr> run_kernel(const OpDef& op, const std::vector<EagerPtr>& i
   return out;
 }
 
+// TF's eager errors end with the op call's name argument (" name: " when none was given, which
+// is how fn's public wrappers call: they pass TF's default node names only while tracing).
+static const char* const kEagerNameTag = " name: ";
+
 // TF 2.21 runs each eager op as a wrapped function named after the kernel it picks (oneDNN's
 // for MatMul, Conv2D, ...) and the op's number attrs (ConcatV2_N_2, Split_num_split_3); a
 // kernel's error message starts with that function's name and device.
@@ -319,7 +323,7 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
         check_op_inputs(op, dtypes, attrs, b != nullptr);
       } catch (const Error& e) {
         if (b || e.code() >= Code::ValueError) throw;
-        throw Error(e.code(), std::string(e.what()) + " [Op:" + op.name + "]");
+        throw Error(e.code(), std::string(e.what()) + " [Op:" + op.name + "]" + kEagerNameTag);
       }
     }
   }
@@ -343,6 +347,8 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
         bool before_kernel = msg.rfind("cannot compute ", 0) == 0 || msg.rfind("Value for attr ", 0) == 0;
         msg = (before_kernel ? "" : eager_error_prefix(op, inputs.size(), attrs)) + msg + " [Op:" + op.name + "]";
       }
+      if (e.code() < Code::ValueError && msg.size() > 1 && msg.back() == ']' && msg.find(" [Op:") != std::string::npos)
+        msg += kEagerNameTag;
       throw Error(e.code(), msg);
     }
     // A kernel may return an input unchanged (Identity, a no-op Cast): give the output its

@@ -189,6 +189,8 @@ from fn._ops.math_ops import (
     tanh,
     tensordot,
     truediv,
+    truncatediv,
+    truncatemod,
     zeros_like,
 )
 from fn._ops.print_ops import print_ as print  # TensorFlow's name

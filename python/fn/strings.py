@@ -36,6 +36,7 @@ __all__ = [
     "regex_replace",
     "split",
     "substr",
+    "to_hash_bucket_fast",
     "to_number",
     "unicode_decode",
     "unicode_split",
@@ -206,6 +207,17 @@ def upper(input: Any, encoding: str = "", name: Optional[str] = None) -> Any:
     if encoding.lower().replace("-", "") == "utf8":
         return _utf8_case(x, True, name)
     return _run("StringUpper", [x], {"encoding": encoding}, name)
+
+
+def to_hash_bucket_fast(input: Any, num_buckets: int, name: Optional[str] = None) -> Any:
+    """``tf.strings.to_hash_bucket_fast``: FarmHash's Fingerprint64 of each string modulo
+    ``num_buckets`` (int64; TF's bucket ids)."""
+    return _run(
+        "StringToHashBucketFast",
+        [_strings(input, "StringToHashBucketFast")],
+        {"num_buckets": num_buckets},
+        name,
+    )
 
 
 def to_number(input: Any, out_type: Any = float32, name: Optional[str] = None) -> Any:

@@ -104,3 +104,37 @@ def test_sum_of_eigenvalues():
     assert s.dtype == tf.complex128
     np.testing.assert_allclose(s.numpy(), np.trace(m), atol=1e-12)
     np.testing.assert_allclose(tf.reduce_prod(e).numpy(), np.linalg.det(m), atol=1e-12)
+
+
+def others_product(a, axis):
+    """Per element, the product of the other elements along `axis` (no division: zeros are fine)."""
+    a = np.moveaxis(a, axis, -1)
+    out = np.empty_like(a)
+    for i in range(a.shape[-1]):
+        out[..., i] = np.prod(np.delete(a, i, axis=-1), axis=-1)
+    return np.moveaxis(out, -1, axis)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("zeros", [0, 1, 2])
+def test_prod_gradient(dtype, zeros):
+    # TF's _ProdGrad: the upstream gradient times the conjugate of the product of the others
+    a = cplx([2, 4], dtype)
+    a[0, :zeros] = 0
+    a[1, 1:1 + zeros] = 0
+    w = cplx([2], dtype)
+    x = tf.constant(a)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_prod(x, axis=1)
+    g = tape.gradient(y, x, output_gradients=tf.constant(w))
+    close(g, np.conj(others_product(a, 1)) * w[:, None], dtype)
+
+    @tf.function
+    def in_function(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_prod(x)
+        return tape.gradient(y, x)
+
+    close(in_function(x), np.conj(others_product(a.reshape(-1), 0)).reshape(a.shape), dtype)

@@ -254,6 +254,13 @@ class Dataset:
         from fn._data.transforms import BatchDataset
         return BatchDataset(self, batch_size, drop_remainder)
 
+    def ragged_batch(self, batch_size: Any, drop_remainder: bool = False, row_splits_dtype: Any = None,
+                     name: Optional[str] = None) -> "Dataset":
+        """``Dataset.ragged_batch``: batches whose components of varying shape are RaggedTensors
+        (ragged from the last dimension of unknown size on; TF's dense-to-ragged batching)."""
+        from fn._data.transforms import BatchDataset, DenseToRaggedDataset
+        return BatchDataset(DenseToRaggedDataset(self, row_splits_dtype), batch_size, drop_remainder)
+
     def rebatch(self, batch_size: Any, drop_remainder: bool = False, name: Optional[str] = None) -> "Dataset":
         """``tf.data.Dataset.rebatch``: the rows of the batches cut again into ``batch_size``
         (a size, or a list of sizes used in turn)."""

@@ -259,6 +259,38 @@ def _batch_sparse(items: List[Any]) -> Any:
                         _core.to_eager(vals, items[0].dtype), _core.to_eager(dense_shape, None))
 
 
+class DenseToRaggedDataset(_UnaryDataset):
+    """The elements of ``input_dataset`` whose tensors of partly unknown shape are ragged, with
+    ragged_rank the last unknown dimension (0: a ragged row, still a dense tensor): what
+    ``ragged_batch`` batches (TF's _DenseToRaggedDataset)."""
+
+    _type_name = "_DenseToRaggedDataset"
+
+    def __init__(self, input_dataset: Dataset, row_splits_dtype: Any = None) -> None:
+        from fn._ragged import RaggedTensorSpec
+        from fn.dtypes import as_dtype, int64
+        self._splits_dtype = as_dtype(row_splits_dtype) if row_splits_dtype is not None else int64
+
+        def to_ragged(s: Any) -> Any:
+            if not isinstance(s, TensorSpec) or s.shape.rank is None or s.shape.is_fully_defined():
+                return s
+            k = max(i for i, d in enumerate(s.shape.as_list()) if d is None)
+            return RaggedTensorSpec(s.shape, s.dtype, k, self._splits_dtype)
+
+        spec = structure.map_specs(to_ragged, lambda e: e, input_dataset.element_spec)
+        self._leaf_specs = structure.flatten(spec)
+        super().__init__(input_dataset, spec)
+
+    def _elements(self) -> PyIterator[Any]:
+        from fn._ragged import RaggedTensor, RaggedTensorSpec
+        for e in self._input._elements():
+            flat = structure.flatten(e)
+            out = [RaggedTensor.from_tensor(v, ragged_rank=s.ragged_rank, row_splits_dtype=self._splits_dtype)
+                   if isinstance(s, RaggedTensorSpec) and s.ragged_rank > 0 and not isinstance(v, RaggedTensor)
+                   else v for v, s in zip(flat, self._leaf_specs)]
+            yield structure.pack(self._element_spec, out)
+
+
 class BatchDataset(_UnaryDataset):
     """``Dataset.batch``: each component gets a leading batch dimension (``None`` unless
     ``drop_remainder``)."""

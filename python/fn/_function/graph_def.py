@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Optional
 from fn import _core
 from fn._function.graph_def_library import Library, function_name, output_ref
 from fn._function.graph_def_proto import AttrValue, GraphDef, NodeDef
+from fn._runtime.device import node_device
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import int32
@@ -113,7 +114,9 @@ def _node_defs(core: Any, arg_names: Optional[Dict[str, str]], prefix: str, libr
             node_inputs = lead[::-1] + node_inputs
             for k in range(len(outs[i])):
                 redirect[names[i] if k == 0 else f"{names[i]}:{k}"] = f"{names[i]}:{k + 2}"
-        nodes.append(NodeDef(prefix + names[i], op, node_inputs, attr))
+        nd = NodeDef(prefix + names[i], op, node_inputs, attr)
+        nd.device = node_device(core, i)
+        nodes.append(nd)
         if op in _IF:   # TF reads each output of a cond through an Identity in its scope
             for k, (dt, _) in enumerate(outs[i]):
                 ident = f"{names[i]}/Identity" + (f"_{k}" if k else "")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any, List, Optional
 
 from fn import _core
+from fn._runtime.device import node_device
+from fn._tensor.tensor_shape import TensorShape
 
 
 class Operation:
@@ -55,7 +57,9 @@ class Operation:
 
     @property
     def device(self) -> str:
-        return ""
+        """The device requested for the op while it was traced (``tf.device``), as TF's
+        ``DeviceSpec`` string (``/device:CPU:0``); "" when none was."""
+        return node_device(self._core_graph, self._index)
 
     @property
     def node_def(self) -> Any:
@@ -69,7 +73,7 @@ class Operation:
 
     def get_attr(self, name: str) -> Any:
         """The value of attr ``name`` (``tf.Operation.get_attr``): strings as bytes, dtypes as
-        DTypes. ``ValueError`` names a missing attr as TF does."""
+        DTypes, shapes as ``TensorShapeProto``s. ``ValueError`` names a missing attr as TF does."""
         nd = self.node_def
         attr: Optional[Any] = nd.attr.get(name) if nd is not None else None
         if attr is None:
@@ -77,8 +81,11 @@ class Operation:
         value = attr.value
         if isinstance(value, str):
             return value.encode("utf-8")
+        if isinstance(value, TensorShape):   # TF returns the proto of shape attrs
+            return value.as_proto()
         if isinstance(value, list):
-            return [v.encode("utf-8") if isinstance(v, str) else v for v in value]
+            return [v.encode("utf-8") if isinstance(v, str) else v.as_proto() if isinstance(v, TensorShape) else v
+                    for v in value]
         return value
 
     def __eq__(self, other: object) -> bool:

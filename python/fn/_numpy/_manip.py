@@ -9,7 +9,6 @@ import numpy as np
 
 from fn._ops import array_ops as _array_ops
 from fn._ops import clip_ops as _clip_ops
-from fn import errors as _errors
 from fn._ops import manip_ops as _manip_ops
 from fn._ops import math_ops as _math_ops
 from fn import dtypes as _fn_dtypes
@@ -298,41 +297,14 @@ def repeat(a: Any, repeats: Any, axis: Optional[int] = None) -> Any:
     return _manip_ops.repeat(a, repeats, axis)
 
 
-def _mirror_pad(array: Any, widths: Any, symmetric: bool) -> Any:
-    # Each axis gathers the indices NumPy reflects into (any width, by repeated reflection).
-    for axis, (before, after) in enumerate(widths):
-        if before == 0 and after == 0:
-            continue
-        static_n = array.shape[axis]
-        limit = static_n if symmetric else (static_n - 1 if static_n is not None else None)
-        if limit is not None and (before > limit or after > limit):
-            # TF's MirrorPad: reflect widths below the dimension, symmetric ones at most it.
-            raise _errors.InvalidArgumentError(
-                None, None, f"paddings must be {'no greater than' if symmetric else 'less than'} the dimension "
-                f"size: {before}, {after} {'greater than' if symmetric else 'not less than'} {static_n}")
-        n = _array_ops.shape(array)[axis]
-        idx = _array_ops.range(-int(before), n + int(after))
-        period = 2 * n if symmetric else 2 * (n - 1)
-        safe = _math_ops.maximum(period, 1)
-        m = _math_ops.floormod(idx, safe)
-        m = _array_ops.where(m >= n, safe - m - (1 if symmetric else 0), m)
-        array = _array_ops.gather(array, m, axis=axis)
-    return array
-
-
 def pad(array: Any, pad_width: Any, mode: str, **kwargs: Any) -> Any:
-    """``tnp.pad`` (modes 'constant', 'reflect' and 'symmetric')."""
+    """``tnp.pad`` (modes 'constant', 'reflect' and 'symmetric': ``tf.pad``'s, as TF's tnp)."""
     constant_values = kwargs.get("constant_values", 0)
     if mode not in ("constant", "reflect", "symmetric"):
         raise ValueError("Unsupported padding mode: " + mode)
     array = asarray(array)
-    if mode == "constant":
-        return _array_ops.pad(array, _array_ops.cast(asarray(pad_width), _fn_dtypes.int32), constant_values=constant_values)
-    widths = np.asarray(pad_width.numpy() if is_ndarray(pad_width) else pad_width, np.int64)
-    if widths.shape != (_ndim(array), 2):
-        raise _errors.InvalidArgumentError(
-            None, None, f"paddings must be a matrix with 2 columns: {list(widths.shape)}")
-    return _mirror_pad(array, widths.tolist(), mode == "symmetric")
+    pad_width = asarray(pad_width, dtype=_fn_dtypes.int32)
+    return _array_ops.pad(array, pad_width, mode=mode.upper(), constant_values=constant_values)
 
 
 def take(a: Any, indices: Any, axis: Optional[int] = None, out: Any = None, mode: str = "clip") -> Any:

@@ -65,7 +65,9 @@ def _shape_tensor(shape: Any) -> Any:
     if not isinstance(shape, (list, tuple, np.ndarray)):   # None, a string...: conversion's error
         return convert_to_tensor(shape, "int32")
     if any(_core.is_tensor(d) for d in shape):
-        return stack([d if _core.is_tensor(d) else convert_to_tensor(d, "int32") for d in shape])
+        # TF's autopacking: Python numbers take the dtype of the first tensor ([n, 2], n int64)
+        dt = next(d.dtype for d in shape if _core.is_tensor(d))
+        return stack([d if _core.is_tensor(d) else convert_to_tensor(d, dt) for d in shape])
     if not len(shape):
         return convert_to_tensor(np.zeros([0], np.int32))
     if any(isinstance(d, int) and not -2**63 <= d < 2**63 for d in shape):
@@ -257,13 +259,18 @@ def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:
 
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
         name: Optional[str] = None) -> Any:
-    """``tf.pad`` (mode CONSTANT): pads with ``constant_values``; ``paddings`` is [rank, 2]."""
-    if str(mode).upper() != "CONSTANT":
-        raise NotImplementedError(f"fn.pad supports mode='CONSTANT' only, got {mode!r}")
+    """``tf.pad``: pads with ``constant_values`` (mode CONSTANT) or with the tensor's mirror image
+    (REFLECT: without the edge, SYMMETRIC: with it; TF's MirrorPad); ``paddings`` is [rank, 2]."""
+    mode = mode.upper()   # TF's wrapper: NumPy's lower-case modes work too
+    if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError('Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or "SYMMETRIC". '
+                         f"Received `mode` = {mode}")
     tensor = convert_to_tensor(tensor)
     if not _core.is_tensor(paddings) and np.size(paddings) == 0:
         paddings = np.zeros([0, 2], np.int32)   # a scalar's (empty) paddings keep their [0, 2] shape
     paddings = _int_tensor(paddings)
+    if mode != "CONSTANT":
+        return _execute("MirrorPad", [tensor, paddings], {"mode": mode}, name)
     if not _core.is_tensor(constant_values) and np.ndim(constant_values) == 0 and constant_values == 0:
         return _execute("Pad", [tensor, paddings], None, name)
     cv = _core.convert_to_tensor(constant_values, tensor.dtype)

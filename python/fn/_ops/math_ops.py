@@ -124,6 +124,11 @@ floordiv = _doc(_binary("FloorDiv", "floordiv"), "floordiv",
 floormod = _doc(_binary("FloorMod", "FloorMod"), "floormod",
                 "``tf.math.floormod``: x - floor(x / y) * y; the result has the sign of y.")
 mod = floormod
+truncatediv = _doc(_binary("TruncateDiv", "TruncateDiv"), "truncatediv",
+                   "``tf.truncatediv``: x / y rounded toward zero (C's division), for integers.")
+truncatemod = _doc(_binary("TruncateMod", "TruncateMod"), "truncatemod",
+                   "``tf.truncatemod``: x - truncatediv(x, y) * y (C's remainder, fmod for floats); the "
+                   "result has the sign of x.")
 pow = _doc(_binary("Pow", "Pow"), "pow", "``tf.pow``: x ** y (integers to negative powers raise).")
 maximum = _doc(_binary("Maximum", "Maximum"), "maximum", "``tf.maximum``: elementwise max (NaN propagates).")
 minimum = _doc(_binary("Minimum", "Minimum"), "minimum", "``tf.minimum``: elementwise min (NaN propagates).")

@@ -20,7 +20,8 @@ _TYPES = (RaggedTensor, DynamicRaggedShape)
 # compositions of several ops that TF dispatches too.
 _BINARY = ["divide", "truediv", "divide_no_nan", "logical_xor"]
 _UNARY = ["round", "cast", "zeros_like", "ones_like", "one_hot", "clip_by_value"]
-_STRING_UNARY = ["length", "lower", "upper", "to_number", "as_string", "regex_replace"]
+_STRING_UNARY = ["length", "lower", "upper", "to_number", "as_string", "regex_replace", "regex_full_match",
+                 "to_hash_bucket_fast"]
 _REDUCE = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_max": "max", "reduce_min": "min",
            "reduce_prod": "prod", "reduce_any": "any", "reduce_all": "all"}
 _MODULES = ["fn", "fn.math", "fn.nn", "fn.strings", "fn.bitwise"]
@@ -110,6 +111,8 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
         out["reduce_std"] = reduce_std
     if "join" in ns:
         out["join"] = _join_impl(ns["join"])
+    if "substr" in ns:
+        out["substr"] = _substr_impl(ns["substr"])
     if "embedding_lookup" in ns:
         lookup = ns["embedding_lookup"]
         out["embedding_lookup"] = lambda params, ids, max_norm=None, name=None: \
@@ -129,6 +132,22 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
     out["ones"] = ds.ones
     out["fill"] = ds.fill
     return out
+
+
+def _substr_impl(substr: Callable) -> Callable:
+    """``tf.strings.substr`` of a RaggedTensor: elementwise over its flat values, with ``pos`` and
+    ``len`` scalars or tensors broadcast onto it (TF's dispatch refuses ragged ones)."""
+    def f(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Any = None) -> Any:
+        from fn._ops.array_ops import convert_to_tensor
+        from fn._ragged._elementwise import dense_like_flat_values
+
+        def flat(v: Any) -> Any:
+            if isinstance(v, RaggedTensor):
+                raise ValueError("TypeError: object of type 'RaggedTensor' has no len()")
+            v = convert_to_tensor(v)
+            return v if v.shape.rank == 0 else dense_like_flat_values(v, input)
+        return input.with_flat_values(substr(input.flat_values, flat(pos), flat(len), unit=unit))
+    return f
 
 
 def _join_impl(join: Callable) -> Callable:
@@ -166,7 +185,7 @@ def install() -> None:
             orig = ns.get(name)
             if orig is None or not callable(orig) or hasattr(orig, "_fn_ragged_original"):
                 continue
-            if mod_name == "fn.strings" and name not in _STRING_UNARY + ["join"]:
+            if mod_name == "fn.strings" and name not in _STRING_UNARY + ["join", "substr"]:
                 continue
             w = wrapped.get(id(orig))
             if w is None:

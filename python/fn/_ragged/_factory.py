@@ -167,11 +167,12 @@ def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, n
         if a.shape.rank is not None and a.shape.rank > 1:
             from fn.errors import InvalidArgumentError
             raise InvalidArgumentError(None, None, f"{label} must be a scalar or vector [Op:RaggedRange]")
-    starts, limits, deltas = [expand_dims(a, 0) if a.shape.rank == 0 else a for a in (starts, limits, deltas)]
+    # TF's RaggedRange: the vectors' length is the row count (scalars broadcast; all scalars: 1
+    # row), so a scalar start with an empty vector of limits gives no rows
     from fn._ops.array_ops import shape as _shape
-    from fn._ops.math_ops import maximum as _max
-    n = _max(_max(_shape(starts, out_type=int64)[0], _shape(limits, out_type=int64)[0]),
-             _shape(deltas, out_type=int64)[0])
+    vectors = [a for a in (starts, limits, deltas) if a.shape.rank != 0]
+    n = _shape(vectors[0], out_type=int64)[0] if vectors else convert_to_tensor(np.int64(1))
+    starts, limits, deltas = [expand_dims(a, 0) if a.shape.rank == 0 else a for a in (starts, limits, deltas)]
     starts, limits, deltas = [broadcast_to(a, expand_dims(n, 0)) for a in (starts, limits, deltas)]
     if deltas._is_eager and bool(np.any(deltas.numpy() == 0)):
         from fn.errors import InvalidArgumentError

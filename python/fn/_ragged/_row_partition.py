@@ -41,6 +41,15 @@ class RowPartition:
         return cls(concat([zero, cumsum(lengths)], 0), internal=True)
 
     @classmethod
+    def from_value_rowids(cls, value_rowids: Any, nrows: Any = None, validate: bool = True, dtype: Any = None,
+                          dtype_hint: Any = None) -> "RowPartition":
+        """Row ``value_rowids[j]`` holds value ``j`` (ids sorted; ``nrows`` past the last id adds
+        empty rows): RaggedTensor.from_value_rowids's partition."""
+        from fn._ragged._ragged_tensor import RaggedTensor
+        ids = _vector(value_rowids, as_dtype(dtype) if dtype else None)
+        return cls(RaggedTensor.from_value_rowids(ids, ids, nrows, validate=validate).row_splits, internal=True)
+
+    @classmethod
     def from_uniform_row_length(cls, uniform_row_length: Any, nvals: Any, nrows: Any = None,
                                 validate: bool = True, dtype: Any = None, dtype_hint: Any = None) -> "RowPartition":
         dt = as_dtype(dtype) if dtype else int64

@@ -4,8 +4,9 @@ placement does), ``tf.config.list_physical_devices`` and ``Tensor.device``."""
 
 from __future__ import annotations
 
+import bisect
 import contextlib
-from typing import Iterator, List, NamedTuple, Optional
+from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from fn import _core
 
@@ -119,45 +120,116 @@ def set_logical_device_configuration(device: PhysicalDevice, logical_devices: Li
 _VALID_DEVICE_TYPES = frozenset({"CPU", "GPU", "TPU", "CUSTOM", "EPU"})
 
 
-def _check_spec(spec: str) -> None:
-    """Parses a device string as ``tf.DeviceSpec.from_string`` does (device types in any case:
-    ``"cpu"``, ``"/gpu:0"``), raising its ValueErrors."""
-    device_type = None
+def _parse_spec(spec: str) -> Tuple[Optional[str], Optional[int], Optional[int], Optional[str], Optional[int]]:
+    """(job, replica, task, device type, device index) of a device string, as
+    ``tf.DeviceSpec.from_string`` parses it (device types in any case: ``"cpu"``, ``"/gpu:0"``),
+    raising its ValueErrors."""
+    job = replica = task = device_type = index = None
     for y in (x.split(":") for x in spec.split("/")):
         ly = len(y)
-        if ly == 2 and y[0] in ("job", "replica", "task"):
-            if y[0] != "job":
-                int(y[1])  # TF's setter: "invalid literal for int() ..."
+        if ly == 2 and y[0] == "job":
+            job = y[1]
+        elif ly == 2 and y[0] in ("replica", "task"):
+            v = int(y[1])  # TF's setter: "invalid literal for int() ..."
+            replica, task = (v, task) if y[0] == "replica" else (replica, v)
         elif ly in (1, 2) and y[0].upper() in _VALID_DEVICE_TYPES:
             if device_type is not None:
                 raise ValueError(f"Multiple device types are not allowed while parsing the device spec: {spec}.")
             device_type = y[0].upper()
             if ly == 2 and y[1] != "*":
-                int(y[1])
+                index = int(y[1])
         elif ly == 3 and y[0] == "device":
             if device_type is not None:
                 raise ValueError(f"Multiple device types are not allowed while parsing the device spec: {spec}.")
-            device_type = y[1]
+            device_type = y[1].upper() if y[1] in ("cpu", "gpu") else y[1]
             if y[2] != "*":
-                int(y[2])
+                index = int(y[2])
         elif ly and y[0] != "":
             raise ValueError(f"Unknown attribute '{y[0]}' is encountered while parsing the device spec: '{spec}'.")
+    return job, replica, task, device_type, index
+
+
+def _spec_string(parts: Tuple[Any, ...]) -> str:
+    """``tf.DeviceSpec.to_string``: ``/job:j/replica:r/task:t/device:TYPE:index`` ('*': any index)."""
+    job, replica, task, device_type, index = parts
+    out = ""
+    if job is not None:
+        out += "/job:" + job
+    if replica is not None:
+        out += f"/replica:{replica}"
+    if task is not None:
+        out += f"/task:{task}"
+    if device_type is not None:
+        out += f"/device:{device_type}:{'*' if index is None else index}"
+    return out
+
+
+# Placements requested while a graph is traced (TF's Operation.device / NodeDef.device): per graph
+# id, the device scopes open in it (a function body does not inherit the caller's, as TF 2) and
+# the points where the requested device changed, as (first node index, device string).
+_graph_scopes: Dict[int, List[Optional[Tuple[Any, ...]]]] = {}
+_graph_devices: Dict[int, Tuple[List[int], List[str]]] = {}
+
+
+def _merged(scopes: List[Optional[Tuple[Any, ...]]]) -> str:
+    """The device of the open scopes: inner fields override outer ones; ``tf.device(None)`` drops
+    the scopes outside it (TF's device function stack)."""
+    parts: List[Any] = [None] * 5
+    for spec in scopes:
+        if spec is None:
+            parts = [None] * 5
+            continue
+        parts = [b if b is not None else a for a, b in zip(parts, spec)]
+    return _spec_string(tuple(parts))
+
+
+def _record_device(graph: Any, scopes: List[Optional[Tuple[Any, ...]]]) -> None:
+    starts, devices = _graph_devices.setdefault(graph.id, ([], []))
+    starts.append(graph.num_nodes())
+    devices.append(_merged(scopes))
+
+
+def node_device(graph: Any, index: int) -> str:
+    """The device requested for node ``index`` of a traced graph ("" when none was)."""
+    entry = _graph_devices.get(graph.id)
+    if entry is None:
+        return ""
+    k = bisect.bisect_right(entry[0], index) - 1
+    return entry[1][k] if k >= 0 else ""
 
 
 @contextlib.contextmanager
 def device(device_name: Optional[str]) -> Iterator[None]:
-    """``tf.device``: checks the spec; ops inside still run on the CPU (fn's only device)."""
+    """``tf.device``: checks the spec; ops inside still run on the CPU (fn's only device). While a
+    function is traced, its ops record the requested device (``Operation.device``)."""
     if device_name is not None and not isinstance(device_name, str):
         if callable(device_name):
             raise RuntimeError("tf.device does not support functions when eager execution is enabled.")
         device_name = str(device_name)
-    if device_name:
-        _check_spec(device_name)
-    yield
+    spec = _parse_spec(device_name) if device_name else None
+    graph = _core.current_graph()
+    if graph is None:
+        yield
+        return
+    scopes = _graph_scopes.setdefault(graph.id, [])
+    scopes.append(spec if device_name is not None else None)
+    if device_name == "":  # TF: an empty string merges nothing
+        scopes[-1] = (None,) * 5
+    _record_device(graph, scopes)
+    try:
+        yield
+    finally:
+        scopes.pop()
+        _record_device(graph, scopes)
+        if not scopes:
+            del _graph_scopes[graph.id]
 
 
-def _tensor_device(self: object) -> str:
-    """``Tensor.device``: eager values live on the CPU; graph tensors carry no placement."""
+def _tensor_device(self: Any) -> str:
+    """``Tensor.device``: eager values live on the CPU; a graph tensor's is its op's requested
+    device."""
     if isinstance(self, _core.EagerTensor):
         return CPU_DEVICE
-    return ""
+    graph = getattr(self, "graph", None)
+    index = getattr(self, "_node_index", None)
+    return node_device(graph, index) if graph is not None and index is not None else ""

@@ -137,6 +137,10 @@ def _int64(v: Any) -> Any:
         return v
     if isinstance(v, TensorShape):
         v = v.as_list()
+    if isinstance(v, (list, tuple)) and any(_core.is_tensor(d) for d in v):
+        # TF packs a shape holding tensors of another integer dtype ((tf.shape(x)[0], 4)) as int64
+        from fn._ops.array_ops import stack
+        return stack([cast(d, int64) if _core.is_tensor(d) else convert_to_tensor(d, int64) for d in v])
     return convert_to_tensor(v, int64)
 
 

@@ -104,9 +104,49 @@ def _escape(name: str) -> str:
     return name.replace(".", "..").replace("/", "./")  # TensorFlow's escape_local_name
 
 
+class ListWrapper(list):
+    """TF's ``ListWrapper``: a list assigned to a ``tf.train.Checkpoint`` attribute. Items added
+    after a restore get the values checkpointed at their index (deferred restoration)."""
+
+    def __repr__(self) -> str:
+        return f"ListWrapper({list.__repr__(self)})"
+
+    def _fn_added(self, start: int) -> None:
+        pending = self.__dict__.get(DEFERRED)
+        for i in range(start, len(self)) if pending else ():
+            item = unwrap(self[i])
+            if str(i) in pending and is_trackable(item):
+                from fn._state.variables import init_scope
+
+                with init_scope():
+                    pending.pop(str(i))(item)
+
+    def append(self, value: Any) -> None:
+        super().append(value)
+        self._fn_added(len(self) - 1)
+
+    def extend(self, values: Any) -> None:
+        n = len(self)
+        super().extend(values)
+        self._fn_added(n)
+
+    def insert(self, index: Any, value: Any) -> None:
+        super().insert(index, value)
+        self._fn_added(0)
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        super().__setitem__(index, value)
+        self._fn_added(0)
+
+    def __iadd__(self, values: Any) -> "ListWrapper":
+        self.extend(values)
+        return self
+
+
 def add_deferred(obj: Any, name: str, restore: Callable[[Any], None]) -> bool:
-    """Remembers that assigning ``obj.name`` later should call ``restore(value)``."""
-    if isinstance(obj, (list, tuple, dict)) or not hasattr(obj, "__dict__"):
+    """Remembers that assigning ``obj.name`` later should call ``restore(value)`` (for a
+    ListWrapper, adding an item at index ``name``)."""
+    if (isinstance(obj, (list, tuple, dict)) and not isinstance(obj, ListWrapper)) or not hasattr(obj, "__dict__"):
         return False
     pending = obj.__dict__.get(DEFERRED)
     if pending is None:
@@ -120,7 +160,7 @@ def on_setattr(obj: Any, name: str, value: Any) -> None:
     """Called after ``obj.name = value`` on trackable objects: runs a pending restoration."""
     pending = obj.__dict__.get(DEFERRED)
     value = unwrap(value)
-    if pending and name in pending and is_trackable(value):
+    if pending and name in pending and (is_trackable(value) or isinstance(value, ListWrapper)):
         from fn._state.variables import init_scope
 
         with init_scope():  # restored now, even when the attribute is set while tracing (Keras' build)

@@ -18,6 +18,9 @@ class TensorShape:
             self._dims = dims._dims
         elif isinstance(dims, int):
             self._dims = (dims,)
+        elif type(dims).__name__ == "TensorShapeProto" and hasattr(dims, "unknown_rank"):
+            # TF's TensorShapeProto (fn's or TF's own class): -1 is an unknown dimension
+            self._dims = None if dims.unknown_rank else tuple(None if d.size == -1 else int(d.size) for d in dims.dim)
         else:
             try:
                 items = list(dims)
@@ -52,6 +55,14 @@ class TensorShape:
     @property
     def dims(self) -> Optional[List[Optional[int]]]:
         return None if self._dims is None else list(self._dims)
+
+    def as_proto(self) -> Any:
+        """``tf.TensorShape.as_proto``: the shape as a ``TensorShapeProto`` (-1 for unknown dims)."""
+        from fn._tensor.tensor_shape_pb import TensorShapeProto  # protobuf only when asked for
+
+        if self._dims is None:
+            return TensorShapeProto(unknown_rank=True)
+        return TensorShapeProto(dim=[TensorShapeProto.Dim(size=-1 if d is None else d) for d in self._dims])
 
     def as_list(self) -> List[Optional[int]]:
         if self._dims is None:

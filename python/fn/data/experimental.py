@@ -44,6 +44,13 @@ def _transform(method: str, *args: Any, **kwargs: Any) -> Callable[[Any], Any]:
     return lambda ds: getattr(ds, method)(*args, **kwargs)
 
 
+def dense_to_ragged_batch(batch_size: Any, drop_remainder: bool = False, row_splits_dtype: Any = None
+                          ) -> Callable[[Any], Any]:
+    """``tf.data.experimental.dense_to_ragged_batch``: ``Dataset.ragged_batch`` for ``Dataset.apply``."""
+    from fn.dtypes import int64
+    return _transform("ragged_batch", batch_size, drop_remainder, row_splits_dtype or int64)
+
+
 def ignore_errors(log_warning: bool = False) -> Callable[[Any], Any]:
     """``tf.data.experimental.ignore_errors``: for ``Dataset.apply``."""
     return _transform("ignore_errors", log_warning)
