@@ -47,7 +47,7 @@ def _sync_context(var: "DistributedVariable") -> str:
 class DistributedVariable(ResourceVariable, DistributedValues):
     """A variable of a strategy with one replica per worker (TF's ``DistributedVariable``)."""
 
-    _fn_trace_class = True   # a Function argument keeps its class in the trace type
+    _fn_trace_class = True  # a Function argument keeps its class in the trace type
 
     @property
     def _values(self) -> tuple:  # type: ignore[override]

@@ -39,7 +39,7 @@ class MirroredVariable(ResourceVariable, Mirrored):
     ``tf.Variable`` and a ``Mirrored`` ``tf.distribute.DistributedValues``)."""
 
     _mirrored_values: Tuple[Variable, ...]
-    _fn_trace_class = True   # a Function argument keeps its class in the trace type
+    _fn_trace_class = True  # a Function argument keeps its class in the trace type
 
     @property
     def _handle(self) -> Any:

@@ -144,7 +144,7 @@ class DistributedIterator(_DataIterator):
 
     def __fn_composite__(self) -> tuple:
         spec, components = super().__fn_composite__()
-        if self._wrap:   # inside a Function its get_next_as_optional still agrees across workers
+        if self._wrap:  # inside a Function its get_next_as_optional still agrees across workers
             spec = DistributedIteratorSpec(spec.element_spec, self._strategy)
         return spec, components
 
@@ -197,7 +197,8 @@ class DistributedIteratorSpec(IteratorSpec):
 
     def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional[Any]:
         sup = IteratorSpec(self._element_spec).most_specific_common_supertype(
-            [IteratorSpec(o._element_spec) if type(o) is type(self) else o for o in others])
+            [IteratorSpec(o._element_spec) if type(o) is type(self) else o for o in others]
+        )
         return None if sup is None else DistributedIteratorSpec(sup.element_spec, self._strategy)
 
     def __eq__(self, other: Any) -> bool:

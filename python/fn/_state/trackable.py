@@ -6,7 +6,7 @@ Also the hook that restores a checkpointed value into an attribute assigned afte
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Tuple
 
 from fn._state.variables import Variable
 
@@ -113,7 +113,9 @@ class ListWrapper(list):
 
     def _fn_added(self, start: int) -> None:
         pending = self.__dict__.get(DEFERRED)
-        for i in range(start, len(self)) if pending else ():
+        if not pending:
+            return
+        for i in range(start, len(self)):
             item = unwrap(self[i])
             if str(i) in pending and is_trackable(item):
                 from fn._state.variables import init_scope
@@ -138,7 +140,8 @@ class ListWrapper(list):
         super().__setitem__(index, value)
         self._fn_added(0)
 
-    def __iadd__(self, values: Any) -> "ListWrapper":
+    # list's C += would skip extend(); typeshed's list.__add__ overloads make mypy reject any override
+    def __iadd__(self, values: Iterable[Any]) -> "ListWrapper":  # type: ignore[misc]
         self.extend(values)
         return self
 

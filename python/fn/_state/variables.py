@@ -496,10 +496,11 @@ class _VariableType:
 
     __slots__ = ("dtype", "shape", "trainable", "alias_id", "kind")
 
-    def __init__(self, dtype: Any, shape: Any, trainable: bool, alias_id: Optional[int] = None,
-                 kind: Optional[type] = None) -> None:
+    def __init__(
+        self, dtype: Any, shape: Any, trainable: bool, alias_id: Optional[int] = None, kind: Optional[type] = None
+    ) -> None:
         self.dtype, self.shape, self.trainable, self.alias_id = dtype, shape, trainable, alias_id
-        self.kind = kind   # a distributed variable's class (Variable._fn_trace_class), else None
+        self.kind = kind  # a distributed variable's class (Variable._fn_trace_class), else None
 
     def is_subtype_of(self, other: Any) -> bool:
         return self == other
