@@ -35,6 +35,8 @@ import time
 
 import numpy as np
 
+from models_tf_train import transformer_block  # the same block as bench_models' training row
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -215,23 +217,8 @@ def _transformer_model(tf, strategy, args, gb):
         ps = [tf.Variable(v) for v in values]
     x, y = tf.constant(n(b, s, m)), tf.constant(n(b, s, m, scale=0.5))
 
-    def layer_norm(h, g, beta):
-        mean = tf.reduce_mean(h, axis=-1, keepdims=True)
-        var = tf.reduce_mean(tf.square(h - mean), axis=-1, keepdims=True)
-        return (h - mean) * tf.math.rsqrt(var + 1e-5) * g + beta
-
-    def heads(a):   # (b*s, m) -> (b, h, s, m/h)
-        return tf.transpose(tf.reshape(a, [b, s, nh, m // nh]), [0, 2, 1, 3])
-
     def loss_of(xb, yb):
-        wq, wk, wv, wo, g1, n1, w1, b1, w2, b2, g2, n2 = ps
-        x2 = tf.reshape(xb, [b * s, m])
-        q, k, v = (heads(tf.matmul(x2, w)) for w in (wq, wk, wv))
-        a = tf.nn.softmax(tf.matmul(q, k, transpose_b=True) * (1.0 / np.sqrt(m // nh)))
-        o = tf.reshape(tf.transpose(tf.matmul(a, v), [0, 2, 1, 3]), [b * s, m])
-        x2 = layer_norm(x2 + tf.matmul(o, wo), g1, n1)
-        f = tf.matmul(tf.nn.gelu(tf.matmul(x2, w1) + b1, approximate=True), w2) + b2
-        out = tf.reshape(layer_norm(x2 + f, g2, n2), [b, s, m])
+        out = transformer_block(tf, xb, ps, b, s, m, nh)
         per = tf.reduce_mean(tf.square(out - yb), axis=[1, 2])
         return tf.nn.compute_average_loss(per, global_batch_size=gb)
 

@@ -156,6 +156,28 @@ TT_PARAMS = ["tt_wq", "tt_wk", "tt_wv", "tt_wo", "tt_g1", "tt_n1", "tt_w1", "tt_
              "tt_g2", "tt_n2"]
 
 
+def transformer_block(tf: Any, x: Any, p: List[Any], b: int, s: int, m: int, nh: int) -> Any:
+    """One encoder block (4-head attention, hand-written layer norms, gelu-tanh MLP) on ``x``
+    (b, s, m) with the 12 parameters ``p`` in TT_PARAMS order; shared with bench_distribute.py."""
+
+    def layer_norm(h: Any, g: Any, beta: Any) -> Any:
+        mean = tf.reduce_mean(h, axis=-1, keepdims=True)
+        var = tf.reduce_mean(tf.square(h - mean), axis=-1, keepdims=True)
+        return (h - mean) * tf.math.rsqrt(var + 1e-5) * g + beta
+
+    def heads(a: Any) -> Any:   # (b*s, m) -> (b, h, s, m/h)
+        return tf.transpose(tf.reshape(a, [b, s, nh, m // nh]), [0, 2, 1, 3])
+
+    wq, wk, wv, wo, g1, n1, w1, b1, w2, b2, g2, n2 = p
+    x2 = tf.reshape(x, [b * s, m])
+    q, k, v = (heads(tf.matmul(x2, w)) for w in (wq, wk, wv))
+    a = tf.nn.softmax(tf.matmul(q, k, transpose_b=True) * (1.0 / np.sqrt(m // nh)))
+    o = tf.reshape(tf.transpose(tf.matmul(a, v), [0, 2, 1, 3]), [b * s, m])
+    x2 = layer_norm(x2 + tf.matmul(o, wo), g1, n1)
+    f = tf.matmul(tf.nn.gelu(tf.matmul(x2, w1) + b1, approximate=True), w2) + b2
+    return tf.reshape(layer_norm(x2 + f, g2, n2), [b, s, m])
+
+
 def transformer_train(tf: Any, d: Dict[str, np.ndarray]) -> Callable[[], Any]:
     b, s, m, nh = 8, 64, 128, 4
     ps = [tf.Variable(d[k]) for k in TT_PARAMS]
@@ -165,23 +187,8 @@ def transformer_train(tf: Any, d: Dict[str, np.ndarray]) -> Callable[[], Any]:
     x, y = tf.constant(d["tt_x"]), tf.constant(d["tt_y"])
     lr, b1, b2, eps = 1e-3, 0.9, 0.999, 1e-7
 
-    def layer_norm(x, g, beta):
-        mean = tf.reduce_mean(x, axis=-1, keepdims=True)
-        var = tf.reduce_mean(tf.square(x - mean), axis=-1, keepdims=True)
-        return (x - mean) * tf.math.rsqrt(var + 1e-5) * g + beta
-
-    def heads(a):   # (b*s, m) -> (b, h, s, m/h)
-        return tf.transpose(tf.reshape(a, [b, s, nh, m // nh]), [0, 2, 1, 3])
-
     def block(x, p):
-        wq, wk, wv, wo, g1, n1, w1, b1_, w2, b2_, g2, n2 = p
-        x2 = tf.reshape(x, [b * s, m])
-        q, k, v = (heads(tf.matmul(x2, w)) for w in (wq, wk, wv))
-        a = tf.nn.softmax(tf.matmul(q, k, transpose_b=True) * (1.0 / np.sqrt(m // nh)))
-        o = tf.reshape(tf.transpose(tf.matmul(a, v), [0, 2, 1, 3]), [b * s, m])
-        x2 = layer_norm(x2 + tf.matmul(o, wo), g1, n1)
-        f = tf.matmul(tf.nn.gelu(tf.matmul(x2, w1) + b1_, approximate=True), w2) + b2_
-        return tf.reshape(layer_norm(x2 + f, g2, n2), [b, s, m])
+        return transformer_block(tf, x, p, b, s, m, nh)
 
     @tf.function
     def step(x, y):

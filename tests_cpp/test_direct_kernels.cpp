@@ -15,6 +15,17 @@
 
 using namespace fn;
 
+namespace {
+// Repeatable values in [-0.5, 0.5): a linear congruential generator.
+struct Lcg {
+  uint32_t x;
+  float operator()() {
+    x = x * 1664525u + 1013904223u;
+    return static_cast<float>(x >> 8) / (1 << 24) - 0.5f;
+  }
+};
+}  // namespace
+
 TEST_CASE("direct float32 matmul matches the reference loop (all transposes, ragged blocks)") {
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1},
                          {32, 64, 64},
@@ -34,11 +45,7 @@ TEST_CASE("direct float32 matmul matches the reference loop (all transposes, rag
                          {10, 4, 6},
                          {23, 100, 11}}) {
     std::vector<float> a(m * k), b(k * n), want(m * n), got(m * n, -1.f);
-    uint32_t x = 12345;
-    auto rnd = [&] {
-      x = x * 1664525u + 1013904223u;
-      return static_cast<float>(x >> 8) / (1 << 24) - 0.5f;
-    };
+    Lcg rnd{12345u};
     for (auto& v : a) v = rnd();
     for (auto& v : b) v = rnd();
     for (bool ta : {false, true})
@@ -59,11 +66,7 @@ TEST_CASE("direct float32 matmul with a fused add equals the matmul followed by 
                          {13, 8, 33},
                          {23, 100, 11}}) {
     std::vector<float> a(m * k), b(k * n), add(m * n), want(m * n), got(m * n, -1.f);
-    uint32_t x = 777;
-    auto rnd = [&] {
-      x = x * 1664525u + 1013904223u;
-      return static_cast<float>(x >> 8) / (1 << 24) - 0.5f;
-    };
+    Lcg rnd{777u};
     for (auto& v : a) v = rnd();
     for (auto& v : b) v = rnd();
     for (auto& v : add) v = rnd() * 3.f;
@@ -85,11 +88,7 @@ TEST_CASE("direct float32 matmul: a row's values do not depend on the block that
   // of the product equals the product of that row alone (a one-row block), bit for bit.
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{13, 40, 21}, {6, 16, 64}, {29, 100, 7}}) {
     std::vector<float> a(m * k), b(k * n), full(m * n), row(n);
-    uint32_t x = 4242;
-    auto rnd = [&] {
-      x = x * 1664525u + 1013904223u;
-      return static_cast<float>(x >> 8) / (1 << 24) - 0.5f;
-    };
+    Lcg rnd{4242u};
     for (auto& v : a) v = rnd();
     for (auto& v : b) v = rnd();
     for (bool tb : {false, true}) {
@@ -114,11 +113,7 @@ TEST_CASE("every CPU level's direct matmul body this CPU can run matches the ref
                          {23, 100, 11},
                          {11, 24, 9}}) {
     std::vector<float> a(m * k), b(k * n), add(m * n), want(m * n);
-    uint32_t x = 4242;
-    auto rnd = [&] {
-      x = x * 1664525u + 1013904223u;
-      return static_cast<float>(x >> 8) / (1 << 24) - 0.5f;
-    };
+    Lcg rnd{4242u};
     for (auto& v : a) v = rnd();
     for (auto& v : b) v = rnd();
     for (auto& v : add) v = rnd();
