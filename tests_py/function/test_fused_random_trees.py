@@ -5,7 +5,7 @@ and eager results are bit for bit equal (the fused kernels apply the same functo
 order); TF's grappler may regroup, so across systems the check is a tolerance."""
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tfbackend import IS_TF, tf
@@ -74,6 +74,7 @@ def np_reduce(kind, a):
 
 
 @settings(max_examples=60, deadline=None)
+@example(prog=([("u", "relu", 0), ("u", "inv_square", 4)], None, [5]), rows=1, cols=1, seed=2)  # relu(x)**-2 = inf
 @given(prog=programs(), rows=st.integers(1, 6), cols=st.sampled_from([1, 7, 33, 300]), seed=st.integers(0, 2**16))
 def test_random_trees_match_eager_and_numpy(prog, rows, cols, seed):
     rng = np.random.default_rng(seed)
@@ -97,5 +98,8 @@ def test_random_trees_match_eager_and_numpy(prog, rows, cols, seed):
         assert g.shape == e.shape == np.shape(w)
         if not IS_TF:   # fn: the fused function computes exactly what the ops do one by one
             np.testing.assert_array_equal(g, e)
-        scale = np.maximum(1.0, np.abs(w))
-        np.testing.assert_array_less(np.abs(g - w) / scale, 1e-4 * max(1, cols))
+        # Equal infinities (0 ** -2) and NaNs on both sides agree; inf - inf would be NaN.
+        same = (g == w) | (np.isnan(g) & np.isnan(w))
+        with np.errstate(invalid="ignore"):
+            err = np.where(same, 0.0, np.abs(g - w) / np.maximum(1.0, np.abs(w)))
+        np.testing.assert_array_less(err, 1e-4 * max(1, cols))
