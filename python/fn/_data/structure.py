@@ -218,28 +218,25 @@ def spec_from_value(element: Any) -> Any:
     return _none_specs(map_structure(spec_of, element))
 
 
-def none_as_python(spec: Any) -> Any:
-    """``spec`` with each ``NoneTensorSpec`` as ``None`` (what a traced function receives)."""
-    if _is_none(spec):
-        return None
+def _map_nested(spec: Any, leaf: Callable[[Any], Any]) -> Any:
+    """``spec`` rebuilt with ``leaf`` applied to every element of its tuples, namedtuples and dicts
+    (None included: each caller decides what a None means)."""
     if isinstance(spec, tuple):
-        items = [none_as_python(v) for v in spec]
+        items = [_map_nested(v, leaf) for v in spec]
         return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
     if isinstance(spec, dict):
-        return type(spec)((k, none_as_python(v)) for k, v in spec.items())
-    return spec
+        return type(spec)((k, _map_nested(v, leaf)) for k, v in spec.items())
+    return leaf(spec)
+
+
+def none_as_python(spec: Any) -> Any:
+    """``spec`` with each ``NoneTensorSpec`` as ``None`` (what a traced function receives)."""
+    return None if _is_none(spec) else _map_nested(spec, lambda s: None if _is_none(s) else s)
 
 
 def _none_specs(spec: Any) -> Any:
     """``spec`` with its ``None`` components as ``NoneTensorSpec()`` (as TF prints them)."""
-    if spec is None:
-        return NoneTensorSpec()
-    if isinstance(spec, tuple):
-        items = [_none_specs(v) for v in spec]
-        return type(spec)(*items) if hasattr(spec, "_fields") else tuple(items)
-    if isinstance(spec, dict):
-        return type(spec)((k, _none_specs(v)) for k, v in spec.items())
-    return spec
+    return _map_nested(spec, lambda s: NoneTensorSpec() if s is None else s)
 
 
 def _composite_spec(s: Any) -> bool:
