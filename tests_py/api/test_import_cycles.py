@@ -28,17 +28,6 @@ pytestmark = pytest.mark.fn_only
 # Imports that still close a circle (issue 20 removes them; the list only shrinks). Without them
 # the graph is acyclic; each must still exist, so a fixed one is taken off the list.
 KNOWN_BACK_EDGES = {
-    # Dataset's methods build the datasets of the modules that subclass it (TF's dataset_ops.py
-    # closes the same circle with function-level imports).
-    ("fn._data.grouping", "fn._data.dataset_ops"),
-    ("fn._data.interleave", "fn._data.dataset_ops"),
-    ("fn._data.readers", "fn._data.dataset_ops"),
-    ("fn._data.save", "fn._data.dataset_ops"),
-    ("fn._data.shuffle", "fn._data.dataset_ops"),
-    ("fn._data.sources", "fn._data.dataset_ops"),
-    ("fn._data.structure", "fn._data.dataset_ops"),
-    ("fn._data.transforms", "fn._data.dataset_ops"),
-    ("fn._data.transforms", "fn._data.interleave"),
     # install_as_tensorflow() makes the public package itself `tensorflow`; get_static_value tells
     # SparseTensor and RaggedTensor apart, whose modules import it.
     ("fn._tf_compat", "fn"),

@@ -11,18 +11,21 @@ from typing import Any, Callable, Dict, Iterator as PyIterator, List, Optional, 
 import numpy as np
 
 from fn import _core, errors
-from fn.dtypes import int32, int64, string
+from fn.dtypes import int32, int64, string, as_dtype
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
-from fn._data import structure
-from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, wrap_int64
-from fn._data.sources import _as_int
+from fn._data import registry, structure
+from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, as_int, wrap_int64
 from fn._data.structure import DatasetSpec
-from fn._data.transforms import TracedFunction, _UnaryDataset, batched_cardinality, dataset_function, traced_predicate
+from fn._data.traced_functions import TracedFunction, dataset_function, to_output, traced_predicate
+from fn._data.transforms import _UnaryDataset, batched_cardinality
 from fn._ops import array_ops as _array_ops
 from fn._ops import math_ops as _math_ops
 from fn._ops import random_ops as _random_ops
 from fn import dtypes as _dtypes
+from fn._data.interleave import sample_from_datasets
+from fn._autograph import operators as autograph
+from fn._function.function import Function
 
 
 # ---------------------------------------------------------------- padded_batch
@@ -55,6 +58,7 @@ def _flat_up_to(spec: Any, value: Any, n: int) -> List[Any]:
     return structure.flatten(value) if structure.is_structure(value) else [value] * n
 
 
+@registry.register
 class PaddedBatchDataset(_UnaryDataset):
     """``Dataset.padded_batch``: batches whose components are padded to ``padded_shapes``
     (each unknown dimension to the largest in the batch) with ``padding_values``."""
@@ -63,7 +67,7 @@ class PaddedBatchDataset(_UnaryDataset):
 
     def __init__(self, input_dataset: Dataset, batch_size: Any, padded_shapes: Any, padding_values: Any,
                  drop_remainder: bool) -> None:
-        n = _as_int(batch_size, "batch_size")
+        n = as_int(batch_size, "batch_size")
         if n <= 0:
             raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         specs = structure.flatten(input_dataset.element_spec)
@@ -133,6 +137,7 @@ class _ListDataset(Dataset):
         return len(self._items)
 
 
+@registry.register
 class WindowDataset(_UnaryDataset):
     """``Dataset.window``: each element is a nested structure of datasets (one per component)
     of ``size`` consecutive elements (every ``stride``-th), windows ``shift`` apart."""
@@ -140,9 +145,9 @@ class WindowDataset(_UnaryDataset):
     _type_name = "_WindowDataset"
 
     def __init__(self, input_dataset: Dataset, size: Any, shift: Any, stride: Any, drop_remainder: bool) -> None:
-        self._size = _as_int(size, "size")
-        self._shift = self._size if shift is None else _as_int(shift, "shift")
-        self._stride = _as_int(stride, "stride")
+        self._size = as_int(size, "size")
+        self._shift = self._size if shift is None else as_int(shift, "shift")
+        self._stride = as_int(stride, "stride")
         for name, v in (("size", self._size), ("shift", self._shift), ("stride", self._stride)):
             if v <= 0:
                 raise errors.InvalidArgumentError(None, None, f"Window {name} must be greater than zero, but "
@@ -190,6 +195,7 @@ class WindowDataset(_UnaryDataset):
 
 # ---------------------------------------------------------------- group_by_window / bucketing
 
+@registry.register
 class GroupByWindowDataset(_UnaryDataset):
     """``Dataset.group_by_window``: elements grouped by ``key_func`` (int64); a group's window
     of ``window_size`` elements is passed to ``reduce_func(key, window)``, whose dataset's
@@ -213,7 +219,7 @@ class GroupByWindowDataset(_UnaryDataset):
         if window_size_func is not None:
             self._size_func = TracedFunction(window_size_func, TensorSpec([], int64), "Dataset_window_size")
         else:
-            self._size = _as_int(window_size, "window_size")
+            self._size = as_int(window_size, "window_size")
         self._reduce, out_spec = dataset_function(
             reduce_func, (TensorSpec([], int64), DatasetSpec(spec)), "Dataset_group_by_window_reduce")
         super().__init__(input_dataset, out_spec)
@@ -241,6 +247,7 @@ class GroupByWindowDataset(_UnaryDataset):
         return UNKNOWN
 
 
+@registry.register
 class BucketBySequenceLengthDataset(_UnaryDataset):
     """``Dataset.bucket_by_sequence_length``: elements bucketed by ``element_length_func``
     (bucket ``i`` holds lengths in ``[boundaries[i-1], boundaries[i])``) and (padded-)batched
@@ -333,6 +340,7 @@ class _RejectionWarning(_UnaryDataset):
             yield accept
 
 
+@registry.register
 def rejection_resample(dataset: Dataset, class_func: Callable, target_dist: Any, initial_dist: Any = None,
                        seed: Optional[int] = None) -> Dataset:
     """``Dataset.rejection_resample``, composed of datasets as TF composes it: a rejection
@@ -381,26 +389,23 @@ def rejection_resample(dataset: Dataset, class_func: Callable, target_dist: Any,
         return dataset.map(with_class)
     if static == 0:
         return filtered
-    from fn._data.interleave import sample_from_datasets
     return sample_from_datasets([dataset.map(with_class), filtered],
                                 weights=original_ds.map(lambda p: [(p, 1.0 - p)]), seed=seed,
                                 stop_on_empty_dataset=True)
 
 
+@registry.register
 class ScanDataset(_UnaryDataset):
     """``Dataset.scan``: ``(state, output) = scan_func(state, element)`` from ``initial_state``."""
 
     _type_name = "_ScanDataset"
 
     def __init__(self, input_dataset: Dataset, initial_state: Any, scan_func: Callable) -> None:
-        from fn._autograph import operators as autograph
-        from fn._data.transforms import _to_output
-        from fn._function.function import Function
         self._initial = structure.normalize_element(initial_state)
         state_spec = structure.spec_from_value(self._initial)
 
         def step(state: Any, element: Any) -> Any:
-            out = _to_output(autograph.converted_call(scan_func, (state, element)))
+            out = to_output(autograph.converted_call(scan_func, (state, element)))
             if not isinstance(out, tuple) or len(out) != 2:
                 raise TypeError("Invalid `scan_func`. `scan_func` should return a pair consisting of new state "
                                 f"and the output value but its return type is {out!r}.")
@@ -422,6 +427,7 @@ class ScanDataset(_UnaryDataset):
             yield out
 
 
+@registry.register
 class UniqueDataset(_UnaryDataset):
     """``Dataset.unique``: the first occurrence of each element (scalar ints or strings)."""
 
@@ -452,6 +458,7 @@ class UniqueDataset(_UnaryDataset):
         return UNKNOWN
 
 
+@registry.register
 class IgnoreErrorsDataset(_UnaryDataset):
     """``Dataset.ignore_errors``: elements whose computation fails are dropped. The per-element
     steps upstream (map, filter, CSV records, ...) skip failing elements; an error anywhere
@@ -487,6 +494,7 @@ class IgnoreErrorsDataset(_UnaryDataset):
         return UNKNOWN
 
 
+@registry.register
 class TakeWhileDataset(_UnaryDataset):
     """``Dataset.take_while``: elements up to the first for which ``predicate`` is False."""
 
@@ -506,14 +514,15 @@ class TakeWhileDataset(_UnaryDataset):
         return UNKNOWN
 
 
+@registry.register
 class ShardDataset(_UnaryDataset):
     """``Dataset.shard``: every ``num_shards``-th element, starting at ``index``."""
 
     _type_name = "_ShardDataset"
 
     def __init__(self, input_dataset: Dataset, num_shards: Any, index: Any) -> None:
-        self._n = _as_int(num_shards, "num_shards")
-        self._i = _as_int(index, "index")
+        self._n = as_int(num_shards, "num_shards")
+        self._i = as_int(index, "index")
         if self._n <= 0:
             raise errors.InvalidArgumentError(None, None, "Number of shards must be greater than zero "
                                               f"(currently num_shards = {self._n}).")
@@ -532,6 +541,7 @@ class ShardDataset(_UnaryDataset):
         return c // self._n + (1 if self._i < c % self._n else 0)
 
 
+@registry.register
 class CounterDataset(Dataset):
     """``Dataset.counter`` / ``tf.data.experimental.Counter``: ``start``, ``start + step``, ...
     forever (TF builds it with ``scan``, hence its name)."""
@@ -539,8 +549,7 @@ class CounterDataset(Dataset):
     _type_name = "_ScanDataset"
 
     def __init__(self, start: Any = 0, step: Any = 1, dtype: Any = int64) -> None:
-        from fn.dtypes import as_dtype
-        self._start, self._step = _as_int(start, "start"), _as_int(step, "step")
+        self._start, self._step = as_int(start, "start"), as_int(step, "step")
         super().__init__((), TensorSpec([], as_dtype(dtype)))
 
     def _elements(self) -> PyIterator[Any]:

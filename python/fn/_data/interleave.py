@@ -18,9 +18,12 @@ import numpy as np
 
 from fn import _core, errors
 from fn.dtypes import int64
-from fn._data import structure
-from fn._data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset
-from fn._data.sources import _as_int
+from fn._data import registry, structure
+from fn._data.philox import stateless_categorical
+from fn._data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, as_int
+from fn._data.traced_functions import dataset_function
+from fn._tensor.tensor_spec import TensorSpec
+from fn._data.shuffle import RandomDataset
 
 
 def max_parallelism() -> int:
@@ -104,10 +107,10 @@ class _Background:
         self._stop.set()
 
 
-def _width(value: Any, what: str) -> Optional[int]:
+def num_parallel(value: Any, what: str) -> Optional[int]:
     if value is None:
         return None
-    n = _as_int(value, what)
+    n = as_int(value, what)
     if n == AUTOTUNE:
         return max_parallelism()
     if n <= 0:
@@ -115,23 +118,23 @@ def _width(value: Any, what: str) -> Optional[int]:
     return n
 
 
+@registry.register
 class InterleaveDataset(Dataset):
     """``Dataset.interleave``: ``map_func`` (returning a dataset) is traced once for its element
     spec and called per input element; the results are interleaved in TF's order."""
 
     def __init__(self, input_dataset: Dataset, map_func: Callable, cycle_length: Any, block_length: Any,
                  num_parallel_calls: Any, deterministic: Any) -> None:
-        from fn._data.transforms import dataset_function
         self._func, spec = dataset_function(map_func, input_dataset.element_spec, "Dataset_interleave")
         super().__init__((input_dataset,), spec)
-        cl = AUTOTUNE if cycle_length is None else _as_int(cycle_length, "cycle_length")
+        cl = AUTOTUNE if cycle_length is None else as_int(cycle_length, "cycle_length")
         self._cycle = max_parallelism() if cl == AUTOTUNE else cl
         if self._cycle <= 0:
             raise errors.InvalidArgumentError(None, None, "cycle_length must be greater than zero.")
-        self._block = 1 if block_length is None else _as_int(block_length, "block_length")
+        self._block = 1 if block_length is None else as_int(block_length, "block_length")
         if self._block <= 0:
             raise errors.InvalidArgumentError(None, None, "block_length must be greater than zero.")
-        self._parallel = _width(num_parallel_calls, "num_parallel_calls")
+        self._parallel = num_parallel(num_parallel_calls, "num_parallel_calls")
         self._type_name = "_InterleaveDataset" if self._parallel is None else "_ParallelInterleaveDataset"
 
     def _elements(self) -> PyIterator[Any]:
@@ -222,6 +225,7 @@ def _datasets_list(datasets: Any) -> List[Dataset]:
     return list(datasets)
 
 
+@registry.register
 def choose_from_datasets(datasets: Any, choice_dataset: Dataset, stop_on_empty_dataset: bool = True) -> Dataset:
     """``Dataset.choose_from_datasets``: the element of ``datasets[i]`` for each ``i`` of
     ``choice_dataset`` (scalar int64)."""
@@ -244,14 +248,11 @@ class _Categorical(Dataset):
     _type_name = "_MapDataset"
 
     def __init__(self, logits: Any, seed: Optional[int], rerandomize: Any) -> None:
-        from fn._tensor.tensor_spec import TensorSpec
-        from fn._data.shuffle import RandomDataset
         super().__init__(() if not isinstance(logits, Dataset) else (logits,), TensorSpec([], int64))
         self._random = RandomDataset(seed, rerandomize)
         self._logits = logits
 
     def _elements(self) -> PyIterator[Any]:
-        from fn._data.shuffle import stateless_categorical
         it = self._random._elements()
         logits = iter(()) if not isinstance(self._logits, Dataset) else self._inputs[0]._elements()
         while True:
@@ -269,6 +270,7 @@ class _Categorical(Dataset):
         return INFINITE if not isinstance(self._logits, Dataset) else UNKNOWN
 
 
+@registry.register
 def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int] = None,
                          stop_on_empty_dataset: bool = False, rerandomize_each_iteration: Any = None) -> Dataset:
     """``Dataset.sample_from_datasets``: elements drawn at random from ``datasets`` with

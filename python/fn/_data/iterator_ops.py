@@ -19,7 +19,9 @@ from fn.dtypes import bool_, variant
 from fn._tensor.tensor_shape import TensorShape
 from fn._data import structure
 from fn._ops.control_flow_ops import while_loop
+from fn._data.philox import PhiloxSamples
 from fn._data.structure import IteratorSpec
+from fn._data.optional import Optional as _Optional
 
 _END_OF_SEQUENCE = "End of sequence"
 
@@ -99,7 +101,6 @@ class Iterator:
     def get_next_as_optional(self) -> Any:
         """``Iterator.get_next_as_optional``: a ``tf.experimental.Optional`` holding the next
         element, or empty at the end (no ``OutOfRangeError``)."""
-        from fn._data.optional import Optional as _Optional
 
         if not _core.executing_eagerly():
             return get_next_as_optional_op(_core.make_variant(self), self._element_spec)
@@ -160,7 +161,6 @@ def _seed_state(dataset: Any) -> List[int]:
 
 
 def _set_seed_state(dataset: Any, counts: List[int]) -> None:
-    from fn._data.shuffle import PhiloxSamples
     for d, n in zip(_shuffles(dataset), counts):
         g = PhiloxSamples(*d._seeds)
         for _ in range(n):
@@ -243,7 +243,6 @@ def get_next_as_optional_op(handle: Any, element_spec: Any) -> Any:
     values are then zeros of the element's shapes, unknown dimensions 0)."""
     import numpy as np
 
-    from fn._data.optional import Optional as _Optional
 
     specs = structure.flatten(element_spec)
 

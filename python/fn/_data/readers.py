@@ -17,8 +17,12 @@ import numpy as np
 from fn import _core, errors
 from fn.dtypes import as_dtype, float32, float64, int32, int64, string
 from fn._tensor.tensor_spec import TensorSpec
+from fn._data import registry
 from fn._data.dataset_ops import Dataset, UNKNOWN
 from fn._io.tfrecord import TFRecordOptions, open_input, read_records
+from fn._data.sources import TensorSliceDataset
+from fn._data.interleave import cycle
+from fn._data.structure import flatten
 
 _STRING = TensorSpec([], string)
 
@@ -54,7 +58,6 @@ class _FileDataset(Dataset):
 
     def __init__(self, filenames: Any, element_spec: Any, num_parallel_reads: Any = None) -> None:
         if isinstance(filenames, Dataset):
-            from fn._data.structure import flatten
             spec = flatten(filenames.element_spec)
             if len(spec) != 1 or spec[0].dtype != string or spec[0].shape.rank != 0:
                 raise TypeError("The `filenames` argument must contain `tf.string` elements. Got a dataset "
@@ -82,7 +85,6 @@ class _FileDataset(Dataset):
                 yield from self._read(path)
             return
         # num_parallel_reads: TF interleaves the files, one record from each in turn.
-        from fn._data.interleave import cycle
         yield from cycle((self._read(p) for p in self._files()), self._parallel, 1)
 
 
@@ -152,11 +154,11 @@ class FixedLengthRecordDataset(_FileDataset):
             yield _core.to_eager(body[i * record:(i + 1) * record], string)
 
 
+@registry.register
 def list_files(file_pattern: Any, shuffle: Optional[bool] = None, seed: Optional[int] = None,
                name: Optional[str] = None) -> Dataset:
     """``Dataset.list_files``: the files matching the glob pattern(s), shuffled unless
     ``shuffle=False``; ``InvalidArgumentError`` when nothing matches."""
-    from fn._data.sources import TensorSliceDataset
     t = _filenames_tensor(file_pattern)
     patterns = _names(t)
     matches = sorted({m for p in patterns for m in glob.glob(p)})
@@ -339,7 +341,6 @@ def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Optional[
     """``tf.data.experimental.make_csv_dataset``: batches of ``(features, label)`` (an
     OrderedDict of columns, and the label column) read from CSV files, as TF builds it: files
     listed and shuffled, records read, shuffled, repeated and batched."""
-    from fn._data.sources import TensorSliceDataset
     t = _filenames_tensor(file_pattern)
     files = sorted({m for p in _names(t) for m in glob.glob(p)})
     if not files:

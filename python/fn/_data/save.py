@@ -18,7 +18,7 @@ from fn import _core, errors
 from fn.dtypes import as_dtype, string
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
-from fn._data import structure
+from fn._data import registry, structure
 from fn._data.dataset_ops import Dataset
 from fn._io.tfrecord import TFRecordWriter, read_records
 
@@ -71,6 +71,7 @@ def _element(record: bytes, spec: Any) -> Any:
     return structure.pack(spec, out)
 
 
+@registry.register
 def save(dataset: Dataset, path: str) -> None:
     """Writes every element of ``dataset`` under ``path`` (a directory, created)."""
     path = os.fspath(path)
@@ -84,6 +85,7 @@ def save(dataset: Dataset, path: str) -> None:
         json.dump(meta, f)
 
 
+@registry.register
 class LoadDataset(Dataset):
     """``Dataset.load``: the elements saved under ``path``."""
 
@@ -104,6 +106,7 @@ class LoadDataset(Dataset):
             yield _element(r, self._element_spec)
 
 
+@registry.register
 class SnapshotDataset(Dataset):
     """``Dataset.snapshot``: the first complete iteration writes the elements under ``path``;
     later iterations (in this or another program) read them instead of the input."""

@@ -8,16 +8,18 @@ from typing import Any, Callable, Iterator as PyIterator, List, Optional
 import numpy as np
 
 from fn import _core, errors
-from fn.dtypes import as_dtype, int32, int64
+from fn.dtypes import as_dtype, int64
 from fn._tensor.tensor_spec import TensorSpec
-from fn._data import structure
-from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
+from fn._data import registry, structure
+from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, as_int
+from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+from fn._data.optional import OptionalSpec
+from fn._ragged import RaggedTensorSpec
 
 
 def _row_maker(t: Any) -> Callable[[int], Any]:
     """A function returning row i of eager tensor ``t`` as an eager tensor."""
     if structure.is_composite(t):
-        from fn._sparse.sparse_tensor import SparseTensor
         if isinstance(t, SparseTensor):
             idx, vals = np.asarray(t.indices.numpy()), t.values.numpy()
             rest = [int(d) for d in np.asarray(t.dense_shape.numpy())[1:]]
@@ -33,19 +35,7 @@ def _row_maker(t: Any) -> Callable[[int], Any]:
     return lambda i: _core.to_eager(arr[i], dtype)
 
 
-def _as_int(value: Any, what: str) -> int:
-    if _core.is_tensor(value):
-        if not value._is_eager:
-            raise TypeError(f"fn.data needs a Python or eager value for `{what}`, got a graph tensor.")
-        if value.dtype not in (int32, int64) or value.shape.rank != 0:
-            raise TypeError(f"`{what}` must be a scalar int32 or int64 tensor, got {value!r}")
-        return int(value.numpy())
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return int(value)
-    # TF converts to an int64 tensor: its TypeError/ValueError for anything else.
-    return int(_core.convert_to_tensor(value, int64).numpy())
-
-
+@registry.register
 class TensorSliceDataset(Dataset):
     """``Dataset.from_tensor_slices``: one element per row of the (nested) tensors."""
 
@@ -84,6 +74,7 @@ class TensorSliceDataset(Dataset):
         return self._n if self._n is not None else UNKNOWN
 
 
+@registry.register
 class TensorDataset(Dataset):
     """``Dataset.from_tensors``: a single element."""
 
@@ -101,6 +92,7 @@ class TensorDataset(Dataset):
         return 1
 
 
+@registry.register
 class RangeDataset(Dataset):
     """``Dataset.range``: int64 scalars (or ``output_type``) like Python's ``range``."""
 
@@ -120,7 +112,7 @@ class RangeDataset(Dataset):
 
     @staticmethod
     def _make_range(args: Any) -> range:
-        values = [_as_int(a, "args") for a in args]
+        values = [as_int(a, "args") for a in args]
         if len(values) == 1:
             values = [0] + values
         if len(values) == 2:
@@ -155,9 +147,6 @@ def _generator_spec(output_types: Any, output_shapes: Any, output_signature: Any
         if output_shapes is not None:
             raise TypeError("The `output_shapes` argument can not be used together with the "
                             "`output_signature` argument.")
-        from fn._data.optional import OptionalSpec
-        from fn._ragged import RaggedTensorSpec
-        from fn._sparse.sparse_tensor import SparseTensorSpec
         for s in structure.flatten(output_signature):
             # (ExtensionType specs flatten to TensorSpecs)
             if not isinstance(s, (TensorSpec, RaggedTensorSpec, SparseTensorSpec, OptionalSpec)):
@@ -190,6 +179,7 @@ def _types_text(x: Any) -> str:
     return repr(x)
 
 
+@registry.register
 class GeneratorDataset(Dataset):
     """``Dataset.from_generator``. TF builds it as a ``FlatMapDataset`` over a ``py_function``
     and prints it so; each iteration calls ``generator(*args)`` afresh."""

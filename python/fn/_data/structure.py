@@ -14,6 +14,10 @@ from fn.dtypes import as_dtype, variant
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn.types.experimental import TraceType
+from fn._data import registry
+from fn._extension_type._spec import ExtensionTypeSpec, components_of
+from fn._ragged import RaggedTensorSpec, RaggedTensor
+from fn._sparse.sparse_tensor import SparseTensorSpec, SparseTensor
 
 
 # ---------------------------------------------------------------- nesting
@@ -50,7 +54,6 @@ def is_structure(x: Any) -> bool:
 
 def _is_extension(x: Any) -> bool:
     """An ExtensionType value or spec: crosses tf.data as its component tensors/specs."""
-    from fn._extension_type._spec import ExtensionTypeSpec
     return getattr(type(x), "_fn_value_composite", False) or isinstance(x, ExtensionTypeSpec)
 
 
@@ -62,7 +65,6 @@ def flatten(x: Any) -> List[Any]:
     """The leaves of ``x`` in order (dicts by sorted key, as ``tf.nest``; ExtensionTypes as their
     component tensors or specs)."""
     if _is_extension(x):
-        from fn._extension_type._spec import components_of
         return list(x._component_specs()) if x is _extension_spec(x) else components_of(x)
     if isinstance(x, tuple):
         out: List[Any] = []
@@ -141,8 +143,6 @@ def batched_spec(spec: Any, lead: Any) -> Any:
 def _batched_leaf(s: Any, lead: Any) -> Any:
     """A tensor, SparseTensor or RaggedTensor spec with an outer dimension (TF: a batch of ragged
     rows is ragged one more time; a batch of SparseTensors is one SparseTensor)."""
-    from fn._ragged import RaggedTensorSpec
-    from fn._sparse.sparse_tensor import SparseTensorSpec
     shape = TensorShape([lead]).concatenate(s.shape)
     if isinstance(s, RaggedTensorSpec):
         return RaggedTensorSpec(shape, s.dtype, s.ragged_rank + 1, s.row_splits_dtype)
@@ -154,8 +154,6 @@ def _batched_leaf(s: Any, lead: Any) -> Any:
 def _unbatched_leaf(s: Any) -> Any:
     """One row's spec of a tensor, SparseTensor or RaggedTensor spec (a ragged row loses a ragged
     dimension)."""
-    from fn._ragged import RaggedTensorSpec
-    from fn._sparse.sparse_tensor import SparseTensorSpec
     if isinstance(s, SparseTensorSpec):
         return SparseTensorSpec(s.shape[1:], s.dtype)
     if isinstance(s, RaggedTensorSpec):
@@ -184,8 +182,6 @@ def same_structure(a: Any, b: Any) -> bool:
 
 def is_composite(value: Any) -> bool:
     """A SparseTensor, RaggedTensor or Optional leaf (kept as is; its spec is its own TypeSpec)."""
-    from fn._ragged import RaggedTensor
-    from fn._sparse.sparse_tensor import SparseTensor
     return isinstance(value, (SparseTensor, RaggedTensor)) or getattr(type(value), "_fn_is_optional", False)
 
 
@@ -207,7 +203,6 @@ def normalize_element(element: Any) -> Any:
 
 def spec_of(tensor: Any) -> Any:
     if is_composite(tensor):
-        from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
         if getattr(type(tensor), "_fn_is_optional", False):
             return tensor.__fn_composite__()[0]   # its OptionalSpec
         return SparseTensorSpec.from_value(tensor) if isinstance(tensor, SparseTensor) else tensor._type_spec
@@ -386,8 +381,7 @@ class DatasetSpec(_HandleSpec):
     _label = "DatasetSpec"
 
     def _fn_from_components(self, components: List[Any]) -> Any:
-        from fn._data.dataset_ops import _VariantDataset
-        return _VariantDataset(components[0], self._element_spec)
+        return registry.lookup("_VariantDataset")(components[0], self._element_spec)
 
     def __repr__(self) -> str:
         return f"DatasetSpec({spec_text(self._element_spec)}, TensorShape([]))"
