@@ -27,13 +27,7 @@ pytestmark = pytest.mark.fn_only
 
 # Imports that still close a circle (issue 20 removes them; the list only shrinks). Without them
 # the graph is acyclic; each must still exist, so a fixed one is taken off the list.
-KNOWN_BACK_EDGES = {
-    # install_as_tensorflow() makes the public package itself `tensorflow`; get_static_value tells
-    # SparseTensor and RaggedTensor apart, whose modules import it.
-    ("fn._tf_compat", "fn"),
-    ("fn._tf_compat._static", "fn"),
-    ("fn._keras", "fn._tf_compat"),
-}
+KNOWN_BACK_EDGES: Set[Tuple[str, str]] = set()
 
 
 def _module_name(path: Path) -> str:

@@ -84,14 +84,14 @@ def _check(ok: bool, message: str) -> None:
 
 def _check_static_nrows(ids: Any, nrows: Any) -> None:
     """TF's RowPartition.from_value_rowids checks on values known while building: ValueError."""
-    from fn._tf_compat._static import get_static_value
+    from fn._tf_compat._constant_fold import static_value
 
-    const_nrows = get_static_value(nrows)
+    const_nrows = static_value(nrows)
     if const_nrows is None:
         return
     if const_nrows < 0:
         raise ValueError("Expected nrows >= 0; got %d" % const_nrows)
-    const_ids = get_static_value(ids)
+    const_ids = static_value(ids)
     if const_ids is not None and const_ids.size > 0 and not const_nrows >= const_ids[-1] + 1:
         raise ValueError("Expected nrows >= value_rowids[-1] + 1; got nrows=%d, value_rowids[-1]=%d"
                          % (const_nrows, const_ids[-1]))

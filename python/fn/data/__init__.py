@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fn.data import experimental
 # The modules whose datasets Dataset's methods build: importing them registers those datasets.
-from fn._data import grouping, interleave, save, shuffle, sources, transforms  # noqa: F401
+from fn._data import grouping, interleave, save, shuffle, sources, transforms
 from fn._data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, NumpyIterator
 from fn._data.iterator_ops import Iterator
 from fn._data.options import Options, ThreadingOptions
