@@ -20,8 +20,6 @@ from typing import Dict, Iterator, List, Set, Tuple
 import pytest
 
 PKG_DIR = Path(__file__).resolve().parents[2] / "python" / "fn"
-# fn.keras is fn's own Keras clone, being replaced by the real Keras 3 package running on fn.
-EXCLUDED = ("fn.keras",)
 
 pytestmark = pytest.mark.fn_only
 
@@ -39,8 +37,7 @@ def _module_name(path: Path) -> str:
 
 def modules() -> Dict[str, Path]:
     """Every module of the package by dotted name (packages by their ``__init__``)."""
-    found = {_module_name(p): p for p in sorted(PKG_DIR.rglob("*.py"))}
-    return {m: p for m, p in found.items() if not m.startswith(EXCLUDED)}
+    return {_module_name(p): p for p in sorted(PKG_DIR.rglob("*.py"))}
 
 
 # The C++ extensions import no Python module of fn: leaves (present or not, built or linked).
