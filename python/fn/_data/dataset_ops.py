@@ -9,6 +9,7 @@ is a placeholder (``_VariantDataset``), a dataset captured from outside is a cap
 constant, and a dataset built inside the trace from graph tensors is rebuilt from their values
 each time the graph runs (``_graph_inputs``).
 """
+
 from __future__ import annotations
 
 import copy
@@ -52,11 +53,12 @@ class Dataset:
     """A sequence of elements, each a nested structure of tensors (``tf.data.Dataset``)."""
 
     _type_name = "Dataset"
+    _skip_errors = False  # set on copies made by ignore_errors(): drop elements whose computation fails
 
     def __init__(self, inputs: Sequence["Dataset"], element_spec: Any, tensors: Sequence[Any] = ()) -> None:
         self._inputs: Tuple["Dataset", ...] = tuple(inputs)
         self._element_spec = element_spec
-        self._tensors: List[Any] = list(tensors)   # tensor arguments (may be graph tensors)
+        self._tensors: List[Any] = list(tensors)  # tensor arguments (may be graph tensors)
 
     # ------------------------------------------------------------ to implement
     def _elements(self) -> PyIterator[Any]:
@@ -83,8 +85,9 @@ class Dataset:
 
     def __len__(self) -> int:
         if not _core.executing_eagerly():
-            raise TypeError("`fn.data.Dataset` only supports `len` in eager mode. Use "
-                            "`fn.data.Dataset.cardinality()` instead.")
+            raise TypeError(
+                "`fn.data.Dataset` only supports `len` in eager mode. Use `fn.data.Dataset.cardinality()` instead."
+            )
         n = self._cardinality()
         if n == INFINITE:
             raise TypeError("The dataset is infinite.")
@@ -110,8 +113,10 @@ class Dataset:
             raise RuntimeError("`fn.data.Dataset.as_numpy_iterator()` is only supported in eager mode.")
         for s in structure.flatten(self._element_spec):
             if not s.dtype.is_numpy_compatible:
-                raise TypeError(f"Dataset.as_numpy_iterator() is not supported for datasets that produce "
-                                f"values of type {s.dtype.name}")
+                raise TypeError(
+                    f"Dataset.as_numpy_iterator() is not supported for datasets that produce "
+                    f"values of type {s.dtype.name}"
+                )
         return NumpyIterator(self)
 
     def _fn_dataset_loop(self, body: Callable, init_state: tuple, extra_test: Optional[Callable] = None) -> tuple:
@@ -173,8 +178,14 @@ class Dataset:
         return TensorDataset(tensors)
 
     @staticmethod
-    def from_generator(generator: Callable, output_types: Any = None, output_shapes: Any = None,
-                       args: Any = None, output_signature: Any = None, name: Optional[str] = None) -> "Dataset":
+    def from_generator(
+        generator: Callable,
+        output_types: Any = None,
+        output_shapes: Any = None,
+        args: Any = None,
+        output_signature: Any = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """The elements yielded by ``generator()`` (called afresh for each iteration), converted
         and checked against ``output_signature`` (or ``output_types``/``output_shapes``)."""
         GeneratorDataset = registry.lookup("GeneratorDataset")
@@ -197,8 +208,9 @@ class Dataset:
         return ZipDataset(datasets)
 
     # ------------------------------------------------------------ transformations
-    def map(self, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None,
-            name: Optional[str] = None) -> "Dataset":
+    def map(
+        self, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None, name: Optional[str] = None
+    ) -> "Dataset":
         """``map_func`` applied to each element (traced once into a graph, as TF does; a tuple
         element is passed as positional arguments); ``num_parallel_calls`` runs it on threads."""
         MapDataset = registry.lookup("MapDataset")
@@ -216,15 +228,17 @@ class Dataset:
         return CounterDataset(start, step, int64 if dtype is None else dtype)
 
     @staticmethod
-    def random(seed: Optional[int] = None, rerandomize_each_iteration: Optional[bool] = None,
-               name: Optional[str] = None) -> "Dataset":
+    def random(
+        seed: Optional[int] = None, rerandomize_each_iteration: Optional[bool] = None, name: Optional[str] = None
+    ) -> "Dataset":
         """Endless pseudo-random int64 values (TF's stream for the same seeds)."""
         RandomDataset = registry.lookup("RandomDataset")
         return RandomDataset(seed, rerandomize_each_iteration)
 
     @staticmethod
-    def list_files(file_pattern: Any, shuffle: Optional[bool] = None, seed: Optional[int] = None,
-                   name: Optional[str] = None) -> "Dataset":
+    def list_files(
+        file_pattern: Any, shuffle: Optional[bool] = None, seed: Optional[int] = None, name: Optional[str] = None
+    ) -> "Dataset":
         """The file names matching the glob pattern(s), shuffled unless ``shuffle=False``."""
         list_files = registry.lookup("list_files")
         return list_files(file_pattern, shuffle, seed)
@@ -236,15 +250,21 @@ class Dataset:
         return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
 
     @staticmethod
-    def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int] = None,
-                             stop_on_empty_dataset: bool = False, rerandomize_each_iteration: Any = None) -> "Dataset":
+    def sample_from_datasets(
+        datasets: Any,
+        weights: Any = None,
+        seed: Optional[int] = None,
+        stop_on_empty_dataset: bool = False,
+        rerandomize_each_iteration: Any = None,
+    ) -> "Dataset":
         """Elements drawn at random from ``datasets`` with probabilities ``weights``."""
         sample_from_datasets = registry.lookup("sample_from_datasets")
         return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset, rerandomize_each_iteration)
 
     @staticmethod
-    def load(path: str, element_spec: Any = None, compression: Any = None, reader_func: Any = None,
-             wait: bool = False) -> "Dataset":
+    def load(
+        path: str, element_spec: Any = None, compression: Any = None, reader_func: Any = None, wait: bool = False
+    ) -> "Dataset":
         """A dataset saved by ``Dataset.save`` (fn's format)."""
         LoadDataset = registry.lookup("LoadDataset")
         return LoadDataset(path, element_spec)
@@ -254,20 +274,33 @@ class Dataset:
         save = registry.lookup("save")
         save(self, path)
 
-    def snapshot(self, path: str, compression: Any = "AUTO", reader_func: Any = None, shard_func: Any = None,
-                 name: Optional[str] = None) -> "Dataset":
+    def snapshot(
+        self,
+        path: str,
+        compression: Any = "AUTO",
+        reader_func: Any = None,
+        shard_func: Any = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """The same elements, written under ``path`` by the first full pass and read from there after."""
         SnapshotDataset = registry.lookup("SnapshotDataset")
         return SnapshotDataset(self, path)
 
-    def batch(self, batch_size: Any, drop_remainder: bool = False, num_parallel_calls: Any = None,
-              deterministic: Any = None, name: Optional[str] = None) -> "Dataset":
+    def batch(
+        self,
+        batch_size: Any,
+        drop_remainder: bool = False,
+        num_parallel_calls: Any = None,
+        deterministic: Any = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """Consecutive elements stacked into batches of ``batch_size``."""
         BatchDataset = registry.lookup("BatchDataset")
         return BatchDataset(self, batch_size, drop_remainder)
 
-    def ragged_batch(self, batch_size: Any, drop_remainder: bool = False, row_splits_dtype: Any = None,
-                     name: Optional[str] = None) -> "Dataset":
+    def ragged_batch(
+        self, batch_size: Any, drop_remainder: bool = False, row_splits_dtype: Any = None, name: Optional[str] = None
+    ) -> "Dataset":
         """``Dataset.ragged_batch``: batches whose components of varying shape are RaggedTensors
         (ragged from the last dimension of unknown size on; TF's dense-to-ragged batching)."""
         BatchDataset = registry.lookup("BatchDataset")
@@ -280,44 +313,86 @@ class Dataset:
         RebatchDataset = registry.lookup("RebatchDataset")
         return RebatchDataset(self, batch_size, drop_remainder)
 
-    def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
-                     drop_remainder: bool = False, name: Optional[str] = None) -> "Dataset":
+    def padded_batch(
+        self,
+        batch_size: Any,
+        padded_shapes: Any = None,
+        padding_values: Any = None,
+        drop_remainder: bool = False,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """Batches whose components are padded to ``padded_shapes`` (unknown dimensions to the
         batch's largest) with ``padding_values`` (0 or empty strings)."""
         PaddedBatchDataset = registry.lookup("PaddedBatchDataset")
         return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
 
-    def window(self, size: Any, shift: Any = None, stride: Any = 1, drop_remainder: bool = False,
-               name: Optional[str] = None) -> "Dataset":
+    def window(
+        self, size: Any, shift: Any = None, stride: Any = 1, drop_remainder: bool = False, name: Optional[str] = None
+    ) -> "Dataset":
         """Windows of ``size`` elements, ``shift`` apart: each a (nested structure of) dataset."""
         WindowDataset = registry.lookup("WindowDataset")
         return WindowDataset(self, size, shift, stride, drop_remainder)
 
-    def interleave(self, map_func: Callable, cycle_length: Any = None, block_length: Any = None,
-                   num_parallel_calls: Any = None, deterministic: Any = None, name: Optional[str] = None) -> "Dataset":
+    def interleave(
+        self,
+        map_func: Callable,
+        cycle_length: Any = None,
+        block_length: Any = None,
+        num_parallel_calls: Any = None,
+        deterministic: Any = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """The datasets ``map_func`` returns, ``cycle_length`` at a time, ``block_length``
         elements from each in turn (read on threads with ``num_parallel_calls``)."""
         InterleaveDataset = registry.lookup("InterleaveDataset")
         return InterleaveDataset(self, map_func, cycle_length, block_length, num_parallel_calls, deterministic)
 
-    def group_by_window(self, key_func: Callable, reduce_func: Callable, window_size: Any = None,
-                        window_size_func: Optional[Callable] = None, name: Optional[str] = None) -> "Dataset":
+    def group_by_window(
+        self,
+        key_func: Callable,
+        reduce_func: Callable,
+        window_size: Any = None,
+        window_size_func: Optional[Callable] = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """Elements grouped by ``key_func`` into windows reduced by ``reduce_func(key, window)``."""
         GroupByWindowDataset = registry.lookup("GroupByWindowDataset")
         return GroupByWindowDataset(self, key_func, reduce_func, window_size, window_size_func)
 
-    def bucket_by_sequence_length(self, element_length_func: Callable, bucket_boundaries: Any,
-                                  bucket_batch_sizes: Any, padded_shapes: Any = None, padding_values: Any = None,
-                                  pad_to_bucket_boundary: bool = False, no_padding: bool = False,
-                                  drop_remainder: bool = False, name: Optional[str] = None) -> "Dataset":
+    def bucket_by_sequence_length(
+        self,
+        element_length_func: Callable,
+        bucket_boundaries: Any,
+        bucket_batch_sizes: Any,
+        padded_shapes: Any = None,
+        padding_values: Any = None,
+        pad_to_bucket_boundary: bool = False,
+        no_padding: bool = False,
+        drop_remainder: bool = False,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """Elements bucketed by length and padded-batched per bucket."""
         BucketBySequenceLengthDataset = registry.lookup("BucketBySequenceLengthDataset")
-        return BucketBySequenceLengthDataset(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
-                                             padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
-                                             drop_remainder)
+        return BucketBySequenceLengthDataset(
+            self,
+            element_length_func,
+            bucket_boundaries,
+            bucket_batch_sizes,
+            padded_shapes,
+            padding_values,
+            pad_to_bucket_boundary,
+            no_padding,
+            drop_remainder,
+        )
 
-    def rejection_resample(self, class_func: Callable, target_dist: Any, initial_dist: Any = None,
-                           seed: Optional[int] = None, name: Optional[str] = None) -> "Dataset":
+    def rejection_resample(
+        self,
+        class_func: Callable,
+        target_dist: Any,
+        initial_dist: Any = None,
+        seed: Optional[int] = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """``(class, element)`` pairs resampled towards ``target_dist``."""
         rejection_resample = registry.lookup("rejection_resample")
         return rejection_resample(self, class_func, target_dist, initial_dist, seed)
@@ -370,8 +445,13 @@ class Dataset:
         UnbatchDataset = registry.lookup("UnbatchDataset")
         return UnbatchDataset(self)
 
-    def shuffle(self, buffer_size: Any, seed: Optional[int] = None, reshuffle_each_iteration: Optional[bool] = None,
-                name: Optional[str] = None) -> "Dataset":
+    def shuffle(
+        self,
+        buffer_size: Any,
+        seed: Optional[int] = None,
+        reshuffle_each_iteration: Optional[bool] = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """Elements in random order through a buffer of ``buffer_size`` (reproducible with ``seed``)."""
         ShuffleDataset = registry.lookup("ShuffleDataset")
         return ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
@@ -402,7 +482,8 @@ class Dataset:
         PrefetchDataset = registry.lookup("PrefetchDataset")
         if as_int(buffer_size, "buffer_size") < -1:
             raise errors.InvalidArgumentError(
-                None, None, "buffer_size must be >= 0 or set buffer_size to be -1 for auto-tuning")
+                None, None, "buffer_size must be >= 0 or set buffer_size to be -1 for auto-tuning"
+            )
         return PrefetchDataset(self)
 
     def cache(self, filename: str = "", name: Optional[str] = None) -> "Dataset":
@@ -452,7 +533,8 @@ class _VariantDataset(Dataset):
     def _elements(self) -> PyIterator[Any]:
         raise errors.OperatorNotAllowedInGraphError(
             "A dataset argument of a Function can only be iterated by the graph (a for loop that "
-            "AutoGraph converts, iter() and next(), or reduce).")
+            "AutoGraph converts, iter() and next(), or reduce)."
+        )
 
     def _rebuilt(self, values: PyIterator[Any]) -> Dataset:
         return _core.variant_value(next(values))

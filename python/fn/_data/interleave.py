@@ -6,6 +6,7 @@ executor releases the GIL while a graph runs), keeping up to ``num_parallel_call
 flight; a parallel ``interleave`` reads its open input datasets on background threads. With
 ``deterministic`` (the default) the order is the sequential order, as in TF.
 """
+
 from __future__ import annotations
 
 import os
@@ -30,7 +31,7 @@ def max_parallelism() -> int:
     """TF's ``port::MaxParallelism()``: the schedulable CPU cores (AUTOTUNE's default width)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:   # pragma: no cover - not Linux
+    except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
 
 
@@ -89,7 +90,7 @@ class _Background:
                 if self._stop.is_set():
                     return
             self._q.put((True, self._DONE))
-        except BaseException as exc:   # handed to the consumer
+        except BaseException as exc:  # handed to the consumer
             self._q.put((False, exc))
 
     def __iter__(self) -> "_Background":
@@ -123,8 +124,15 @@ class InterleaveDataset(Dataset):
     """``Dataset.interleave``: ``map_func`` (returning a dataset) is traced once for its element
     spec and called per input element; the results are interleaved in TF's order."""
 
-    def __init__(self, input_dataset: Dataset, map_func: Callable, cycle_length: Any, block_length: Any,
-                 num_parallel_calls: Any, deterministic: Any) -> None:
+    def __init__(
+        self,
+        input_dataset: Dataset,
+        map_func: Callable,
+        cycle_length: Any,
+        block_length: Any,
+        num_parallel_calls: Any,
+        deterministic: Any,
+    ) -> None:
         self._func, spec = dataset_function(map_func, input_dataset.element_spec, "Dataset_interleave")
         super().__init__((input_dataset,), spec)
         cl = AUTOTUNE if cycle_length is None else as_int(cycle_length, "cycle_length")
@@ -186,8 +194,9 @@ class _DirectedInterleave(Dataset):
         for s in specs[1:]:
             spec = structure._spec_supertype(spec, s)
             if spec is None:
-                raise TypeError("Incompatible dataset elements:\n  "
-                                + " vs. ".join(structure.spec_text(x) for x in specs))
+                raise TypeError(
+                    "Incompatible dataset elements:\n  " + " vs. ".join(structure.spec_text(x) for x in specs)
+                )
         super().__init__((selector,) + tuple(datasets), spec)
         self._stop = bool(stop_on_empty)
 
@@ -220,8 +229,7 @@ def _datasets_list(datasets: Any) -> List[Dataset]:
         raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
     for d in datasets:
         if not isinstance(d, Dataset):
-            raise TypeError(f"Invalid `datasets`. `datasets` must be a list of `tf.data.Dataset` objects, "
-                            f"got {d!r}.")
+            raise TypeError(f"Invalid `datasets`. `datasets` must be a list of `tf.data.Dataset` objects, got {d!r}.")
     return list(datasets)
 
 
@@ -231,12 +239,15 @@ def choose_from_datasets(datasets: Any, choice_dataset: Dataset, stop_on_empty_d
     ``choice_dataset`` (scalar int64)."""
     ds = _datasets_list(datasets)
     if not isinstance(choice_dataset, Dataset):
-        raise TypeError(f"Invalid `choice_dataset`. `choice_dataset` must be a `tf.data.Dataset`, got "
-                        f"{choice_dataset!r}.")
+        raise TypeError(
+            f"Invalid `choice_dataset`. `choice_dataset` must be a `tf.data.Dataset`, got {choice_dataset!r}."
+        )
     spec = choice_dataset.element_spec
     if not (hasattr(spec, "dtype") and spec.dtype == int64 and spec.shape.rank == 0):
-        raise TypeError("Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar `tf.int64` "
-                        f"tensors but are {structure.spec_text(spec)}.")
+        raise TypeError(
+            "Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar `tf.int64` "
+            f"tensors but are {structure.spec_text(spec)}."
+        )
     return _DirectedInterleave(choice_dataset, ds, stop_on_empty_dataset)
 
 
@@ -271,27 +282,41 @@ class _Categorical(Dataset):
 
 
 @registry.register
-def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int] = None,
-                         stop_on_empty_dataset: bool = False, rerandomize_each_iteration: Any = None) -> Dataset:
+def sample_from_datasets(
+    datasets: Any,
+    weights: Any = None,
+    seed: Optional[int] = None,
+    stop_on_empty_dataset: bool = False,
+    rerandomize_each_iteration: Any = None,
+) -> Dataset:
     """``Dataset.sample_from_datasets``: elements drawn at random from ``datasets`` with
     probabilities ``weights`` (uniform by default); an exhausted dataset is skipped unless
     ``stop_on_empty_dataset``."""
     ds = _datasets_list(datasets)
     if weights is None:
-        logits = np.ones(len(ds), np.float32)   # TF: constant logits of 1.0
+        logits = np.ones(len(ds), np.float32)  # TF: constant logits of 1.0
     else:
-        if isinstance(weights, Dataset):   # a dataset of weight vectors: one per draw
-            return _DirectedInterleave(_Categorical(weights, seed, rerandomize_each_iteration), ds,
-                                       stop_on_empty_dataset)
+        if isinstance(weights, Dataset):  # a dataset of weight vectors: one per draw
+            return _DirectedInterleave(
+                _Categorical(weights, seed, rerandomize_each_iteration), ds, stop_on_empty_dataset
+            )
         w = np.asarray(weights.numpy() if _core.is_tensor(weights) else weights, dtype=np.float32).reshape(-1)
         if w.shape[0] != len(ds):
-            raise ValueError(f"Invalid `weights`. The shape of `weights` should be compatible with `[len(datasets)]` "
-                             f"but is {list(w.shape)}.")
+            raise ValueError(
+                f"Invalid `weights`. The shape of `weights` should be compatible with `[len(datasets)]` "
+                f"but is {list(w.shape)}."
+            )
         with np.errstate(divide="ignore"):
             logits = np.log(w)
     selector = _Categorical(logits, seed, rerandomize_each_iteration)
     return _DirectedInterleave(selector, ds, stop_on_empty_dataset)
 
 
-__all__ = ["InterleaveDataset", "parallel_map", "choose_from_datasets", "sample_from_datasets", "cycle",
-           "max_parallelism"]
+__all__ = [
+    "InterleaveDataset",
+    "parallel_map",
+    "choose_from_datasets",
+    "sample_from_datasets",
+    "cycle",
+    "max_parallelism",
+]

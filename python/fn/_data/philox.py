@@ -1,5 +1,6 @@
 """TF's Philox-4x32-10 stream as tf.data's kernels sample it (``SingleSampleAdapter<PhiloxRandom>``):
 the random numbers of ``shuffle``, ``Dataset.random`` and ``sample_from_datasets``."""
+
 from __future__ import annotations
 
 import bisect

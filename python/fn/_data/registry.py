@@ -8,6 +8,7 @@ it up by name. ``fn.data`` imports every registering module, and importing any m
 runs ``fn/__init__`` (which imports ``fn.data``) first, so every name is present before a method
 can be called. This module imports nothing of fn.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Dict, TypeVar
@@ -20,7 +21,7 @@ def register(builder: _T) -> _T:
     """Class or function decorator: ``builder`` is found by ``lookup(builder.__name__)``."""
     name = builder.__name__
     old = _BUILDERS.get(name, builder)
-    if (old.__module__, old.__qualname__) != (builder.__module__, builder.__qualname__):   # a reload may replace
+    if (old.__module__, old.__qualname__) != (builder.__module__, builder.__qualname__):  # a reload may replace
         raise ValueError(f"fn.data: two dataset builders named {name!r}.")
     _BUILDERS[name] = builder
     return builder
@@ -31,5 +32,4 @@ def lookup(name: str) -> Callable[..., Any]:
     try:
         return _BUILDERS[name]
     except KeyError:
-        raise ImportError(f"fn.data: {name} is not registered; `import fn.data` loads every dataset "
-                          "module.") from None
+        raise ImportError(f"fn.data: {name} is not registered; `import fn.data` loads every dataset module.") from None

@@ -8,6 +8,7 @@ a seed generator ``Philox(seed, seed2)`` owned by the dataset; otherwise every i
 (seed, seed2) themselves. The dataset's (seed, seed2) come from ``tf.random.set_seed`` and the
 op seed as ``tf.data``'s ``random_seed.get_seed`` derives them; (0, 0) means fresh random seeds.
 """
+
 from __future__ import annotations
 
 import os
@@ -21,6 +22,7 @@ from fn._data.philox import PhiloxSamples
 from fn._ops.random_ops import get_seed
 from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import int64
+
 
 @registry.register
 class RandomDataset(Dataset):
@@ -69,12 +71,14 @@ class ShuffleDataset(Dataset):
 
     _type_name = "_ShuffleDataset"
 
-    def __init__(self, input_dataset: Dataset, buffer_size: Any, seed: Optional[int],
-                 reshuffle_each_iteration: Optional[bool]) -> None:
+    def __init__(
+        self, input_dataset: Dataset, buffer_size: Any, seed: Optional[int], reshuffle_each_iteration: Optional[bool]
+    ) -> None:
         n = as_int(buffer_size, "buffer_size")
-        if n <= 0 and n != UNKNOWN:   # -2 (UNKNOWN_CARDINALITY): buffer the whole input
+        if n <= 0 and n != UNKNOWN:  # -2 (UNKNOWN_CARDINALITY): buffer the whole input
             raise errors.InvalidArgumentError(
-                None, None, "buffer_size must be greater than zero or UNKNOWN_CARDINALITY")
+                None, None, "buffer_size must be greater than zero or UNKNOWN_CARDINALITY"
+            )
         super().__init__((input_dataset,), input_dataset.element_spec)
         self._size = n
         self._seeds = _fresh(*op_seeds(seed))
@@ -99,7 +103,7 @@ class ShuffleDataset(Dataset):
             c = self._inputs[0]._cardinality()
             size = c if c > 0 else 2**62
         rand = PhiloxSamples(*self._iterator_seeds())
-        ring: dict = {}     # position % size -> element (a dict: the buffer may be huge)
+        ring: dict = {}  # position % size -> element (a dict: the buffer may be huge)
         start = end = 0
         inputs: Optional[PyIterator[Any]] = self._inputs[0]._elements()
         while True:

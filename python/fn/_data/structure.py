@@ -5,9 +5,10 @@ trace types of datasets and iterators (``tf.data.DatasetSpec``, ``tf.data.Iterat
 converted to one tensor (``from_tensor_slices([[1, 2], [3, 4]])`` slices a 2-D tensor), while
 tuples, namedtuples and dicts are structures.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence, cast
 
 from fn import _core
 from fn.dtypes import as_dtype, variant
@@ -21,6 +22,7 @@ from fn._sparse.sparse_tensor import SparseTensorSpec, SparseTensor
 
 
 # ---------------------------------------------------------------- nesting
+
 
 class NoneTensorSpec(TraceType):
     """``tf.NoneTensorSpec``: the spec of a ``None`` component of an element (TF's NoneTensor).
@@ -133,10 +135,12 @@ def _unbatchable(spec: Any) -> Any:
 
 def batched_spec(spec: Any, lead: Any) -> Any:
     """``spec`` with an outer dimension ``lead`` (None when unknown)."""
+
     def ext(s: Any) -> Any:
         if not hasattr(s, "_batch"):
             raise ValueError(f"{type(s).__qualname__} is not batchable: use a BatchableExtensionType")
         return s._batch(lead)
+
     return map_specs(lambda s: _batched_leaf(s, lead), ext, spec)
 
 
@@ -170,15 +174,24 @@ def same_structure(a: Any, b: Any) -> bool:
     if _is_none(a) or _is_none(b):
         return _is_none(a) and _is_none(b)
     if isinstance(a, tuple) or isinstance(b, tuple):
-        return (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
-                and all(same_structure(x, y) for x, y in zip(a, b)))
+        return (
+            isinstance(a, tuple)
+            and isinstance(b, tuple)
+            and len(a) == len(b)
+            and all(same_structure(x, y) for x, y in zip(a, b))
+        )
     if isinstance(a, dict) or isinstance(b, dict):
-        return (isinstance(a, dict) and isinstance(b, dict) and sorted(a) == sorted(b)
-                and all(same_structure(a[k], b[k]) for k in a))
+        return (
+            isinstance(a, dict)
+            and isinstance(b, dict)
+            and sorted(a) == sorted(b)
+            and all(same_structure(a[k], b[k]) for k in a)
+        )
     return True
 
 
 # ---------------------------------------------------------------- values and specs
+
 
 def is_composite(value: Any) -> bool:
     """A SparseTensor, RaggedTensor or Optional leaf (kept as is; its spec is its own TypeSpec)."""
@@ -204,7 +217,7 @@ def normalize_element(element: Any) -> Any:
 def spec_of(tensor: Any) -> Any:
     if is_composite(tensor):
         if getattr(type(tensor), "_fn_is_optional", False):
-            return tensor.__fn_composite__()[0]   # its OptionalSpec
+            return tensor.__fn_composite__()[0]  # its OptionalSpec
         return SparseTensorSpec.from_value(tensor) if isinstance(tensor, SparseTensor) else tensor._type_spec
     return TensorSpec(tensor.shape, tensor.dtype)
 
@@ -278,7 +291,7 @@ def spec_text(spec: Any) -> str:
         inner = ", ".join(spec_text(s) for s in spec)
         return f"({inner},)" if len(spec) == 1 else f"({inner})"
     if isinstance(spec, tuple):
-        fields = ", ".join(f"{n}={spec_text(v)}" for n, v in zip(spec._fields, spec))
+        fields = ", ".join(f"{n}={spec_text(v)}" for n, v in zip(cast(Any, spec)._fields, spec))
         return f"{type(spec).__name__}({fields})"
     if isinstance(spec, dict):
         return "{" + ", ".join(f"{k!r}: {spec_text(v)}" for k, v in spec.items()) + "}"
@@ -293,7 +306,7 @@ def _spec_key(spec: Any) -> Any:
         return (type(spec).__name__,) + tuple(_spec_key(s) for s in spec)
     if isinstance(spec, dict):
         return ("dict",) + tuple((k, _spec_key(spec[k])) for k in sorted(spec))
-    if not _has_dtype(spec):   # an OptionalSpec: compared as a whole
+    if not _has_dtype(spec):  # an OptionalSpec: compared as a whole
         return ("spec", spec)
     return (spec.dtype.name, spec.shape)
 
@@ -305,8 +318,10 @@ def _has_dtype(spec: Any) -> bool:
 def _spec_subtype(a: Any, b: Any) -> bool:
     if not same_structure(a, b):
         return False
-    return all(x.dtype == y.dtype and x.shape.is_subtype_of(y.shape) if _has_dtype(x) and _has_dtype(y) else x == y
-               for x, y in zip(flatten(a), flatten(b)))
+    return all(
+        x.dtype == y.dtype and x.shape.is_subtype_of(y.shape) if _has_dtype(x) and _has_dtype(y) else x == y
+        for x, y in zip(flatten(a), flatten(b))
+    )
 
 
 def _spec_supertype(a: Any, b: Any) -> Optional[Any]:

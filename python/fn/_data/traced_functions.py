@@ -1,6 +1,7 @@
 """User functions of tf.data transformations, traced once into graphs (TF's
 ``StructuredFunctionWrapper``): ``map``/``filter``/``scan`` functions, predicates, and functions
 returning datasets (``flat_map``, ``interleave``, ``group_by_window``'s reduce)."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Tuple
@@ -18,22 +19,21 @@ from fn._autograph import operators as autograph
 def to_output(value: Any) -> Any:
     """A user function's result as tensors (tf.data: lists become one tensor)."""
     if value is None:
-        raise ValueError("The function passed to a fn.data transformation must return a value "
-                         "(it returned None).")
+        raise ValueError("The function passed to a fn.data transformation must return a value (it returned None).")
     return _component(value)
 
 
 def _component(value: Any) -> Any:
-    if value is None:   # a None component (TF's NoneTensor) stays None
+    if value is None:  # a None component (TF's NoneTensor) stays None
         return None
     if structure._is_extension(value) or structure.is_composite(value):
-        return value   # ExtensionTypes, RaggedTensors, SparseTensors, Optionals cross as themselves
+        return value  # ExtensionTypes, RaggedTensors, SparseTensors, Optionals cross as themselves
     if isinstance(value, tuple):
         items = [_component(v) for v in value]
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
     if isinstance(value, dict):
         out = {k: _component(v) for k, v in value.items()}
-        return out if type(value) is dict else type(value)(out)   # OrderedDict stays one
+        return out if type(value) is dict else type(value)(out)  # OrderedDict stays one
     if isinstance(value, list):
         if any(_core.is_tensor(v) for v in value):
             return stack(value)
@@ -67,11 +67,10 @@ class TracedFunction:
             out = to_output(autograph.converted_call(func, args))
             out = structure.map_structure(lambda t: identity(t) if _core.is_tensor(t) else t, out)
             traced_structure[:] = [out]
-            return plain_dicts(out)   # fn.function's outputs keep plain dicts only
+            return plain_dicts(out)  # fn.function's outputs keep plain dicts only
 
         fname = getattr(func, "__name__", "fn")
-        self._function = Function(traced, name=f"{name}_{fname}".replace("<", "_").replace(">", "_"),
-                                  autograph=False)
+        self._function = Function(traced, name=f"{name}_{fname}".replace("<", "_").replace(">", "_"), autograph=False)
         # fn.function nests plain dicts (OrderedDicts too); a None component is a Python None.
         input_spec = structure.none_as_python(plain_dicts(input_spec))
         specs = tuple(input_spec) if self._unpack else (input_spec,)
@@ -83,10 +82,10 @@ class TracedFunction:
         element = plain_dicts(element)
         args = tuple(element) if self._unpack else (element,)
         flat: List[Any] = []
-        for a in args:   # ragged and sparse leaves cross as their component tensors
+        for a in args:  # ragged and sparse leaves cross as their component tensors
             flat.extend(structure.flatten_components(a))
         out = self._concrete._core.call(flat)
-        if len(out) == len(self._flat_specs):   # packed with tf.data's nesting (OrderedDicts kept)
+        if len(out) == len(self._flat_specs):  # packed with tf.data's nesting (OrderedDicts kept)
             return structure.pack(self.output_spec, list(out))
         return self._concrete._pack_outputs(out)
 
@@ -96,8 +95,10 @@ def traced_predicate(predicate: Callable, element_spec: Any, name: str) -> "Trac
     func = TracedFunction(predicate, element_spec, name)
     out = func.output_spec
     if not (isinstance(out, TensorSpec) and out.dtype == bool_ and out.shape.rank == 0):
-        raise ValueError("Invalid `predicate`. `predicate` must return a `fn.bool` scalar tensor, "
-                         f"but its return type is {structure.spec_text(out)}.")
+        raise ValueError(
+            "Invalid `predicate`. `predicate` must return a `fn.bool` scalar tensor, "
+            f"but its return type is {structure.spec_text(out)}."
+        )
     return func
 
 
@@ -106,11 +107,13 @@ SKIPPED = object()
 
 def skipping(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """``f`` returning ``SKIPPED`` where it fails (under ``ignore_errors``)."""
+
     def call(e: Any) -> Any:
         try:
             return f(e)
         except errors.OpError:
             return SKIPPED
+
     return call
 
 
@@ -131,4 +134,5 @@ def dataset_function(map_func: Callable, spec: Any, name: str) -> Tuple[Callable
         if not isinstance(ds, Dataset):
             raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(ds)}.")
         return ds
+
     return call, out.element_spec

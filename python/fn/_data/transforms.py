@@ -2,6 +2,7 @@
 ``Dataset.reduce``. User functions given to ``map``/``filter``/``reduce`` are traced into graphs
 once (with AutoGraph), as TF does: Python side effects in them run once, ``fn.print`` runs per
 element; the traced graph then runs on each element's eager tensors."""
+
 from __future__ import annotations
 
 import itertools
@@ -16,9 +17,17 @@ from fn._data import registry, structure
 from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, as_int, wrap_int64
 from fn._data.interleave import num_parallel, parallel_map
 from fn._data.sources import RangeDataset, TensorDataset, TensorSliceDataset, _row_maker
-from fn._data.traced_functions import (SKIPPED, TracedFunction, dataset_function, plain_dicts, skipping, to_output,
-                                       traced_predicate)
+from fn._data.traced_functions import (
+    SKIPPED,
+    TracedFunction,
+    dataset_function,
+    plain_dicts,
+    skipping,
+    to_output,
+    traced_predicate,
+)
 from fn._ragged import RaggedTensor, RaggedTensorSpec
+from fn._ragged._conversion import from_tensor as ragged_from_tensor
 from fn._sparse.sparse_tensor import SparseTensorSpec, SparseTensor
 from fn._autograph import operators as autograph
 from fn._function.function import Function
@@ -27,6 +36,7 @@ from fn.dtypes import as_dtype, int64
 
 
 # ---------------------------------------------------------------- one input
+
 
 class _UnaryDataset(Dataset):
     def __init__(self, input_dataset: Dataset, element_spec: Any, tensors: Any = ()) -> None:
@@ -49,8 +59,9 @@ class MapDataset(_UnaryDataset):
 
     _type_name = "_MapDataset"
 
-    def __init__(self, input_dataset: Dataset, map_func: Callable, num_parallel_calls: Any = None,
-                 deterministic: Any = None) -> None:
+    def __init__(
+        self, input_dataset: Dataset, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None
+    ) -> None:
         self._func = TracedFunction(map_func, input_dataset.element_spec, "Dataset_map")
         self._parallel = num_parallel(num_parallel_calls, "num_parallel_calls")
         if self._parallel is not None:
@@ -58,8 +69,8 @@ class MapDataset(_UnaryDataset):
         super().__init__(input_dataset, self._func.output_spec)
 
     def _elements(self) -> PyIterator[Any]:
-        f = self._func
-        if getattr(self, "_skip_errors", False):
+        f: Callable[[Any], Any] = self._func
+        if self._skip_errors:
             f = skipping(f)
         if self._parallel is not None and self._parallel > 1:
             out: PyIterator[Any] = parallel_map(self._input._elements(), f, self._parallel)
@@ -88,8 +99,8 @@ class FilterDataset(_UnaryDataset):
         super().__init__(input_dataset, input_dataset.element_spec)
 
     def _elements(self) -> PyIterator[Any]:
-        f = self._func
-        if getattr(self, "_skip_errors", False):
+        f: Callable[[Any], Any] = self._func
+        if self._skip_errors:
             f = skipping(f)
         for e in self._input._elements():
             keep = f(e)
@@ -109,8 +120,11 @@ def _stack(tensors: List[Any], component: int) -> Any:
     for j, t in enumerate(tensors[1:], 1):
         if t.shape != first.shape:
             raise errors.InvalidArgumentError(
-                None, None, f"Cannot batch tensors with different shapes in component {component}. First "
-                f"element had shape {_shape_text(first.shape)} and element {j} had shape {_shape_text(t.shape)}.")
+                None,
+                None,
+                f"Cannot batch tensors with different shapes in component {component}. First "
+                f"element had shape {_shape_text(first.shape)} and element {j} had shape {_shape_text(t.shape)}.",
+            )
     if first.dtype.name == "string":
         arr = np.empty((len(tensors),) + tuple(first.shape.as_list()), dtype=object)
         for j, t in enumerate(tensors):
@@ -133,7 +147,8 @@ def _batch_component(items: List[Any], spec: Any, component: int) -> Any:
             arrays = [np.asarray(t.numpy()) for t in items]
             if any(a.ndim == 0 or a.shape[1:] != arrays[0].shape[1:] for a in arrays):
                 raise errors.InvalidArgumentError(
-                    None, None, f"Cannot batch ragged rows with different inner shapes in component {component}.")
+                    None, None, f"Cannot batch ragged rows with different inner shapes in component {component}."
+                )
             values = _core.to_eager(np.concatenate(arrays), items[0].dtype)
             lengths = [a.shape[0] for a in arrays]
         out = RaggedTensor.from_row_lengths(values, _core.to_eager(np.asarray(lengths, split_np)), validate=False)
@@ -154,9 +169,16 @@ def _batch_sparse(items: List[Any]) -> Any:
         indices.append(np.concatenate([np.full((idx.shape[0], 1), j, np.int64), idx], axis=1))
         values.append(np.asarray(t.values.numpy()))
     dense_shape = np.concatenate([[len(items)], np.max(np.stack(shapes), axis=0)]).astype(np.int64)
-    vals = np.concatenate(values) if items[0].dtype.name != "string" else np.array(sum((list(v) for v in values), []), object)
-    return SparseTensor(_core.to_eager(np.concatenate(indices).astype(np.int64), None),
-                        _core.to_eager(vals, items[0].dtype), _core.to_eager(dense_shape, None))
+    vals = (
+        np.concatenate(values)
+        if items[0].dtype.name != "string"
+        else np.array(sum((list(v) for v in values), []), object)
+    )
+    return SparseTensor(
+        _core.to_eager(np.concatenate(indices).astype(np.int64), None),
+        _core.to_eager(vals, items[0].dtype),
+        _core.to_eager(dense_shape, None),
+    )
 
 
 @registry.register
@@ -183,9 +205,12 @@ class DenseToRaggedDataset(_UnaryDataset):
     def _elements(self) -> PyIterator[Any]:
         for e in self._input._elements():
             flat = structure.flatten(e)
-            out = [RaggedTensor.from_tensor(v, ragged_rank=s.ragged_rank, row_splits_dtype=self._splits_dtype)
-                   if isinstance(s, RaggedTensorSpec) and s.ragged_rank > 0 and not isinstance(v, RaggedTensor)
-                   else v for v, s in zip(flat, self._leaf_specs)]
+            out = [
+                ragged_from_tensor(v, None, None, s.ragged_rank, as_dtype(self._splits_dtype))
+                if isinstance(s, RaggedTensorSpec) and s.ragged_rank > 0 and not isinstance(v, RaggedTensor)
+                else v
+                for v, s in zip(flat, self._leaf_specs)
+            ]
             yield structure.pack(self._element_spec, out)
 
 
@@ -280,14 +305,15 @@ def TensorSliceDatasetRows(element: Any, spec: Any) -> PyIterator[Any]:
     n = flat[0].shape[0]
     for t in flat[1:]:
         if t.shape[0] != n:
-            raise errors.InvalidArgumentError(None, None, "Input element must have the same batch size in "
-                                                          "each component.")
+            raise errors.InvalidArgumentError(
+                None, None, "Input element must have the same batch size in each component."
+            )
     rows = [_row_maker(t) for t in flat]
     for i in range(n):
         yield structure.pack(spec, [r(i) for r in rows])
 
 
-def _init_count(ds: "_UnaryDataset", input_dataset: Dataset, count: Any) -> None:
+def _init_count(ds: "_CountDataset", input_dataset: Dataset, count: Any) -> None:
     """``count`` of repeat/take/skip; a graph tensor (in a flat_map/interleave function) is
     read when the graph runs and rebuilds the dataset."""
     if _core.is_tensor(count) and not count._is_eager:
@@ -299,6 +325,8 @@ def _init_count(ds: "_UnaryDataset", input_dataset: Dataset, count: Any) -> None
 
 
 class _CountDataset(_UnaryDataset):
+    _count: int
+
     def _on_rebuilt(self) -> None:
         if self._tensors:
             self._count = as_int(self._tensors[0], "count")
@@ -319,8 +347,8 @@ class RepeatDataset(_CountDataset):
     def _elements_from(self, n: int) -> PyIterator[Any]:
         c = self._input._cardinality()
         if c <= 0 or not isinstance(self._input, (RangeDataset, TensorDataset, TensorSliceDataset)):
-            return super()._elements_from(n)   # epochs may differ (shuffles): produce them
-        return self._epochs(*divmod(n, c))   # whole epochs of a source skipped by counting
+            return super()._elements_from(n)  # epochs may differ (shuffles): produce them
+        return self._epochs(*divmod(n, c))  # whole epochs of a source skipped by counting
 
     def _epochs(self, epoch: int, skip: int) -> PyIterator[Any]:
         while self._count < 0 or epoch < self._count:
@@ -339,7 +367,7 @@ class RepeatDataset(_CountDataset):
             return 0
         if self._count < 0:
             return INFINITE if c != UNKNOWN else UNKNOWN
-        return wrap_int64(c * self._count) if c >= 0 else c   # int64, as TF's kernel
+        return wrap_int64(c * self._count) if c >= 0 else c  # int64, as TF's kernel
 
 
 @registry.register
@@ -454,6 +482,7 @@ class FlatMapDataset(_UnaryDataset):
 
 # ---------------------------------------------------------------- several inputs
 
+
 @registry.register
 class ZipDataset(Dataset):
     """``Dataset.zip`` (and ``enumerate``)."""
@@ -465,8 +494,9 @@ class ZipDataset(Dataset):
             datasets = tuple(datasets)
         flat = structure.flatten(datasets)
         if not flat or not all(isinstance(d, Dataset) for d in flat):
-            raise TypeError("Invalid `datasets`. `datasets` is expected to be a (nested) structure of "
-                            "`fn.data.Dataset` objects.")
+            raise TypeError(
+                "Invalid `datasets`. `datasets` is expected to be a (nested) structure of `fn.data.Dataset` objects."
+            )
         self._structure = datasets
         super().__init__(flat, structure.pack(datasets, [d.element_spec for d in flat]))
 
@@ -496,8 +526,9 @@ class ConcatenateDataset(Dataset):
         a, b = first.element_spec, second.element_spec
         spec = structure._spec_supertype(a, b)
         if spec is None:
-            raise TypeError(f"Incompatible dataset elements:\n  {structure.spec_text(a)} vs. "
-                            f"  {structure.spec_text(b)}")
+            raise TypeError(
+                f"Incompatible dataset elements:\n  {structure.spec_text(a)} vs.   {structure.spec_text(b)}"
+            )
         super().__init__((first, second), spec)
 
     def _elements(self) -> PyIterator[Any]:
@@ -513,15 +544,20 @@ class ConcatenateDataset(Dataset):
 
 # ---------------------------------------------------------------- reduce
 
+
 def _check_state(initial: Any, new: Any) -> None:
     if not structure.same_structure(initial, new):
-        raise TypeError("The structure of the new state must match the structure of the initial state. "
-                        f"Expected {initial!r}; got {new!r}.")
+        raise TypeError(
+            "The structure of the new state must match the structure of the initial state. "
+            f"Expected {initial!r}; got {new!r}."
+        )
     want = [t.dtype for t in structure.flatten(initial)]
     got = [t.dtype for t in structure.flatten(new)]
     if want != got:
-        raise TypeError("The element types for the new state must match the initial state. Expected "
-                        f"{tuple(want)}; got {tuple(got)}.")
+        raise TypeError(
+            "The element types for the new state must match the initial state. Expected "
+            f"{tuple(want)}; got {tuple(got)}."
+        )
 
 
 @registry.register

@@ -209,7 +209,7 @@ class Checkpoint:
             setattr(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if type(value) is list:   # TF wraps list attributes (items added later are restored too)
+        if type(value) is list:  # TF wraps list attributes (items added later are restored too)
             value = _trackable.ListWrapper(value)
         object.__setattr__(self, name, value)
         _trackable.on_setattr(self, name, value)
