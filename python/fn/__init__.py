@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes as _ctypes
 import os as _os
+import builtins as _builtins
 import sys as _sys
 
 
@@ -269,7 +270,7 @@ _distribute.install_variable_hook()  # variables record (and sync) the strategy 
 _is_dense_tensor = _core.is_tensor  # AutoGraph's test: a tf.Tensor, eager or graph
 
 
-def is_tensor(x: "object") -> bool:
+def is_tensor(x: "object") -> "_builtins.bool":  # `bool` is tf.bool in this module
     """``tf.is_tensor``: True for a tensor, eager or symbolic, and for the tensor-like values TF
     counts (``tf.Variable``, ``tf.RaggedTensor``, ``tf.sparse.SparseTensor``, subclasses of
     ``tf.__internal__.types.Tensor`` such as Keras' ``Variable``); False for NumPy

@@ -71,10 +71,10 @@ _LIBRARY_PACKAGES = frozenset(
 _STDLIB = frozenset(getattr(sys, 'stdlib_module_names', ())) | {'__builtin__', 'builtins'}
 
 _lock = threading.RLock()
-_code_cache = weakref.WeakKeyDictionary()  # original code -> _Entry
-_function_cache = weakref.WeakKeyDictionary()  # original function -> converted
-_converted_codes = weakref.WeakSet()  # every code object we compiled
-_warned = weakref.WeakSet()  # code objects already warned about
+_code_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # original code -> _Entry
+_function_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # original function -> converted
+_converted_codes: weakref.WeakSet = weakref.WeakSet()  # every code object we compiled
+_warned: weakref.WeakSet = weakref.WeakSet()  # code objects already warned about
 _OPS_CELL = types.CellType(operators)
 
 

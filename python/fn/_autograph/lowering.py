@@ -28,7 +28,7 @@ from fn._autograph import analysis
 NEVER, MAYBE, ALWAYS = 0, 1, 2
 
 _LOOPS = (ast.For, ast.While)
-_BLOCKS = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.Match)
+_BLOCKS: tuple = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.Match)
 if hasattr(ast, 'TryStar'):
     _BLOCKS = _BLOCKS + (ast.TryStar,)
 

@@ -866,7 +866,7 @@ _BUILTIN_OVERRIDES = {id(f): (f, g) for f, g in ((len, _len), (range, _range), (
 # converted_call runs unconverted: id -> the callable itself (held, so the id stays its own).
 # A traced model calls the same few thousands of times; this skips the conversion checks.
 # Bounded: a library making closures per call fills it once, then it stops growing.
-_PASSTHROUGH = {}
+_PASSTHROUGH: dict = {}
 _PASSTHROUGH_MAX = 4096
 # The converter module: fn._autograph.converter imports this module and installs itself here, so
 # converted code's calls convert their callees without this module importing the converter back.

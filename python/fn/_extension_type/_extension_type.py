@@ -10,7 +10,7 @@ import abc
 import functools
 import inspect
 import typing
-from typing import Any, Tuple
+from typing import Any, Tuple, cast
 
 from fn import _core
 from fn._extension_type._field import ExtensionTypeField
@@ -31,7 +31,7 @@ def registered_name(cls: type) -> str:
     return name if isinstance(name, str) else f"{cls.__module__}.{cls.__qualname__}"
 
 
-def lookup_registered(name: str) -> type:
+def lookup_registered(name: str) -> Any:
     cls = _REGISTRY.get(name)
     if cls is None:
         raise ValueError(
@@ -72,7 +72,7 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
     @classmethod
     def _tf_extension_type_fields(cls) -> Tuple[ExtensionTypeField, ...]:
         if "_tf_extension_type_cached_fields" in cls.__dict__:
-            return cls._tf_extension_type_cached_fields
+            return cast(Tuple[ExtensionTypeField, ...], cls._tf_extension_type_cached_fields)
         try:
             hints = typing.get_type_hints(cls)
             ok_to_cache = True
@@ -159,7 +159,7 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
             return logical_not(eq)
         return not eq
 
-    __hash__ = None  # values hold tensors; TF's ExtensionType is not hashable either
+    __hash__ = None  # type: ignore[assignment]  # values hold tensors; TF's ExtensionType is not hashable either
 
     def __validate__(self) -> None:
         """Perform post-construction validation."""
@@ -185,10 +185,10 @@ class BatchableExtensionTypeSpec(ExtensionTypeSpec):
     _tf_extension_type_do_not_transform_this_class = True
 
     def _batch(self, batch_size: Any) -> "BatchableExtensionTypeSpec":
-        return _map_spec(self, lambda s: _batched(s, batch_size))
+        return cast("BatchableExtensionTypeSpec", _map_spec(self, lambda s: _batched(s, batch_size)))
 
     def _unbatch(self) -> "BatchableExtensionTypeSpec":
-        return _map_spec(self, _unbatched)
+        return cast("BatchableExtensionTypeSpec", _map_spec(self, _unbatched))
 
 
 def _map_spec(spec: ExtensionTypeSpec, f: Any) -> ExtensionTypeSpec:
@@ -277,7 +277,7 @@ def _add_extension_type_constructor(cls: type) -> None:
         _build_constructor(cls)
 
 
-def _wrap_user_constructor(cls: type) -> None:
+def _wrap_user_constructor(cls: Any) -> None:
     user_constructor = cls.__init__
 
     @functools.wraps(user_constructor)
@@ -291,7 +291,7 @@ def _wrap_user_constructor(cls: type) -> None:
     type.__setattr__(cls, "__init__", wrapped_init)
 
 
-def _build_constructor(cls: type) -> None:
+def _build_constructor(cls: Any) -> None:
     fields = cls._tf_extension_type_fields()
     got_default, keyword_only_start = False, len(fields)
     for i, f in enumerate(fields):
@@ -311,7 +311,7 @@ def _build_constructor(cls: type) -> None:
         for i, f in enumerate(fields)
     ]
     __init__ = _fields_init(inspect.Signature(params))
-    __init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    __init__.__signature__ = inspect.Signature(
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + params
     )
     type.__setattr__(cls, "__init__", __init__)
@@ -331,14 +331,14 @@ def _fields_init(signature: inspect.Signature) -> Any:
     return __init__
 
 
-def _build_spec_constructor(cls: type) -> None:
+def _build_spec_constructor(cls: Any) -> None:
     params = [
         inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for f in cls._tf_extension_type_fields()
     ]
     type.__setattr__(cls, "__init__", _fields_init(inspect.Signature(params)))
 
 
-def _add_type_spec(cls: type) -> None:
+def _add_type_spec(cls: Any) -> None:
     spec_name = cls.__name__ + ".Spec"
     spec_qualname = cls.__qualname__ + ".Spec"
     spec_dict = {"value_type": cls, "__module__": cls.__module__}

@@ -17,7 +17,7 @@ IN_CONSTRUCTOR = "_tf_extension_type_in_constructor"
 
 def new_object(cls: type, fields: dict) -> Any:
     """An instance of ``cls`` with ``fields`` as its ``__dict__`` (no constructor runs)."""
-    value = object.__new__(cls)
+    value: Any = object.__new__(cls)
     value.__dict__.update(fields)
     return value
 
@@ -389,5 +389,5 @@ def _to_immutable(x: Any) -> Any:
     return x
 
 
-def _deserialize_for_reduce(value_type: type, serialization: Any) -> Any:
+def _deserialize_for_reduce(value_type: Any, serialization: Any) -> Any:
     return value_type.Spec._deserialize(serialization)

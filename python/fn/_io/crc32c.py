@@ -35,14 +35,14 @@ def _crc32c_py(data: bytes) -> int:
 
 def _pick() -> Callable[[bytes], int]:
     try:
-        import google_crc32c  # type: ignore
+        import google_crc32c
 
         if google_crc32c.implementation == "c":
             return lambda data: google_crc32c.value(bytes(data))
     except ImportError:
         pass
     try:
-        import crc32c as _c  # type: ignore
+        import crc32c as _c
 
         return lambda data: _c.crc32c(bytes(data))
     except ImportError:

@@ -80,7 +80,7 @@ _POOL = descriptor_pool.DescriptorPool()
 _FILE = _POOL.Add(_file())
 
 
-def _cls(name: str) -> type:
+def _cls(name: str) -> Any:  # a generated message class (typed Any: mypy cannot see its fields)
     cls = message_factory.GetMessageClass(_POOL.FindMessageTypeByName(f"tensorflow.{name}"))
     cls.__module__ = __name__  # generated classes have none; fn's public namespaces export by origin
     return cls

@@ -91,7 +91,7 @@ def _check_features(features: Dict[str, Any]) -> List[Tuple[str, Any]]:
     if not features:
         raise ValueError("Missing: features was empty.")
     out = []
-    order = {VarLenFeature: 0, FixedLenFeature: 1, FixedLenSequenceFeature: 1, RaggedFeature: 2}
+    order: Dict[type, int] = {VarLenFeature: 0, FixedLenFeature: 1, FixedLenSequenceFeature: 1, RaggedFeature: 2}
     for key in sorted(features, key=lambda k: (order.get(type(features[k]), 3), k)):
         f = features[key]
         if not isinstance(f, (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, RaggedFeature)):
@@ -241,8 +241,8 @@ def _sequence(key: str, f: Any, dt: Any, vals: List[Optional[np.ndarray]], singl
     return out[0] if single else out
 
 
-def _sparse(dt: Any, vals: List[Optional[np.ndarray]], single: bool) -> List[np.ndarray]:
-    vals = [v if v is not None else np.zeros([0], _np_dtype(dt)) for v in vals]
+def _sparse(dt: Any, given: List[Optional[np.ndarray]], single: bool) -> List[np.ndarray]:
+    vals = [v if v is not None else np.zeros([0], _np_dtype(dt)) for v in given]
     n = max((v.size for v in vals), default=0)
     if single:
         v = vals[0]
@@ -253,8 +253,8 @@ def _sparse(dt: Any, vals: List[Optional[np.ndarray]], single: bool) -> List[np.
     return [indices.reshape(-1, 2), values.astype(_np_dtype(dt)), np.array([len(vals), n], np.int64)]
 
 
-def _ragged(f: Any, dt: Any, vals: List[Optional[np.ndarray]], single: bool) -> List[np.ndarray]:
-    vals = [v if v is not None else np.zeros([0], _np_dtype(dt)) for v in vals]
+def _ragged(f: Any, dt: Any, given: List[Optional[np.ndarray]], single: bool) -> List[np.ndarray]:
+    vals = [v if v is not None else np.zeros([0], _np_dtype(dt)) for v in given]
     if single:
         return [vals[0]]
     splits = np.concatenate([[0], np.cumsum([v.size for v in vals])]).astype(f.row_splits_dtype.as_numpy_dtype)

@@ -66,7 +66,9 @@ def getitem(tensor: Any, slice_spec: Any, basic_getitem: Callable) -> Any:
     if rank is None:
         raise ValueError("Advanced indexing needs a tensor of known rank.")
     items = _expand(spec, rank)
-    basic, adv_pos, adv_idx = [], [], []
+    basic: List[Any] = []
+    adv_pos: List[int] = []
+    adv_idx: List[Any] = []
     for n, idx in enumerate(items):
         if idx is None:
             basic.append(None)

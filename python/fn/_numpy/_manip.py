@@ -412,15 +412,15 @@ def broadcast_arrays(*args: Any, **kwargs: Any) -> List[Any]:
         raise ValueError("subok=True is not supported.")
     if kwargs:
         raise ValueError(f"Received unsupported arguments {kwargs.keys()}")
-    args = [asarray(a) for a in args]
-    if len(args) <= 1:
-        return args
-    shape = _array_ops.shape(args[0])
-    for a in args[1:]:
+    arrays = [asarray(a) for a in args]
+    if len(arrays) <= 1:
+        return arrays
+    shape = _array_ops.shape(arrays[0])
+    for a in arrays[1:]:
         shape = _array_ops.shape(
             _array_ops.zeros(shape, _fn_dtypes.bool_) | _array_ops.zeros(_array_ops.shape(a), _fn_dtypes.bool_)
         )
-    return [_manip_ops.broadcast_to(a, shape) for a in args]
+    return [_manip_ops.broadcast_to(a, shape) for a in arrays]
 
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins
 import math
 import numbers
-from typing import Any, Callable
+from typing import Any, Callable, List
 
 import numpy as np
 
@@ -734,10 +734,11 @@ def logical_not(x: Any) -> Any:
 def einsum(subscripts: str, *operands: Any, **kwargs: Any) -> Any:
     """``tnp.einsum`` (``casting`` 'safe' promotes the operands, 'no' keeps them)."""
     casting = kwargs.get("casting", "safe")
+    arrays: List[Any]
     if casting == "safe":
-        operands = promote_dtype(*operands)
+        arrays = list(promote_dtype(*operands))
     elif casting == "no":
-        operands = [asarray(x) for x in operands]
+        arrays = [asarray(x) for x in operands]
     else:
         raise ValueError(
             "Invalid value for argument `casting`. Expected casting=\"safe\" or "
@@ -749,7 +750,7 @@ def einsum(subscripts: str, *operands: Any, **kwargs: Any) -> Any:
             "Invalid value for argument `optimize`. Expected one of "
             f"{{True, \"greedy\", \"optimal\"}}. Received: optimize={optimize}"
         )
-    return _einsum_ops.einsum(subscripts, *operands)
+    return _einsum_ops.einsum(subscripts, *arrays)
 
 
 def diff(a: Any, n: int = 1, axis: int = -1) -> Any:

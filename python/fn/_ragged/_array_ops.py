@@ -22,6 +22,7 @@ from fn._ops.array_ops import (
 from fn._ops.manip_ops import boolean_mask as _boolean_mask, repeat
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn.dtypes import float64
+from fn._tensor.tensor_shape import known_rank
 
 
 def gather_rows(values: Any, idx: Any) -> Any:
@@ -172,7 +173,7 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Any:
     values = list(values)
     _check_splits_dtypes(values)
     ragged = [v for v in values if isinstance(v, RaggedTensor)]
-    rank = ragged[0].shape.rank
+    rank = known_rank(ragged[0].shape)
     if axis < 0:
         axis += rank + 1
     if not 0 <= axis <= rank:
@@ -210,7 +211,7 @@ def reverse(tensor: RaggedTensor, axis: Any, name: Optional[str] = None) -> Any:
     """``tf.reverse`` of a RaggedTensor along axis 0 or a ragged axis."""
     axes = [int(a) for a in _static_axis(axis)]
     rt = tensor
-    rank = rt.shape.rank
+    rank = known_rank(rt.shape)
     for a in axes:
         rt = _reverse(rt, a + rank if a < 0 else a)
     return rt
@@ -284,10 +285,7 @@ def _identity(kind: str, dtype: Any) -> Any:
         return cast(1, dtype)
     if kind in ("any", "all"):
         return convert_to_tensor(kind == "all")
-    if dtype.is_floating:
-        info = np.finfo(dtype.as_numpy_dtype)
-    else:
-        info = np.iinfo(dtype.as_numpy_dtype)
+    info: Any = np.finfo(dtype.as_numpy_dtype) if dtype.is_floating else np.iinfo(dtype.as_numpy_dtype)
     return convert_to_tensor(np.array(info.min if kind == "max" else info.max, dtype.as_numpy_dtype))
 
 
@@ -298,9 +296,9 @@ def reduce(kind: str, dense_op: Any, rt: Any, axis: Any, keepdims: bool) -> Any:
         raise NotImplementedError("keepdims=True for ragged reductions in fn")
     if not isinstance(rt, RaggedTensor):
         return dense_op(rt, axis)
-    rank = rt.shape.rank
     if axis is None:
-        return dense_op(rt.flat_values if kind != "mean" else rt.flat_values, None)
+        return dense_op(rt.flat_values, None)
+    rank = known_rank(rt.shape)
     axes = _static_axis(axis)
     for a in axes:
         if not -rank <= a < rank:

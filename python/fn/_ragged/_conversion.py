@@ -255,7 +255,7 @@ def to_sparse(rt: RaggedTensor) -> Any:
     flat = rt.flat_values
     n = _shape(flat, out_type=int64)[0]
     idx = _range(cast(0, int64), n, dtype=int64)
-    coords = []
+    coords: List[Any] = []
     for splits in reversed(rt.nested_row_splits):
         s64 = cast(splits, int64)
         row = gather(rowids_from_splits(s64), idx)

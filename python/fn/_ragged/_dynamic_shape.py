@@ -135,8 +135,13 @@ class DynamicRaggedShape:
         text = ", ".join(str(x) for x in self.static_lengths())
         return f"<DynamicRaggedShape lengths=[{text}] num_row_partitions={self.num_row_partitions!r}>"
 
+    def _known_rank(self) -> int:
+        if self.rank is None:
+            raise ValueError("The rank of this DynamicRaggedShape is not known.")
+        return self.rank
+
     def _dimension(self, index: int) -> Any:
-        rank = self.rank
+        rank = self._known_rank()
         if index >= rank:
             raise IndexError("Index is too big: " + str(index) + ">=" + str(rank))
         if index < 0:
@@ -152,7 +157,7 @@ class DynamicRaggedShape:
         return self._row_partitions[index - 1].uniform_row_length()
 
     def __getitem__(self, index: Any) -> Any:
-        rank = self.rank
+        rank = self._known_rank()
         if isinstance(index, slice):
             if index.step is not None and index.step != 1:
                 raise IndexError("Cannot stride through a shape")

@@ -19,6 +19,7 @@ from fn._ops.array_ops import (
 from fn._ops.check_ops import assert_equal
 from fn._ops.manip_ops import broadcast_to
 from fn._ragged._ragged_tensor import RaggedTensor
+from fn._tensor.tensor_shape import known_rank
 
 
 def assert_same_partitions(x: RaggedTensor, y: RaggedTensor) -> None:
@@ -67,7 +68,7 @@ def _broadcast_levels(y: Any, rt: RaggedTensor) -> Any:
 
 def dense_like_flat_values(y: Any, rt: RaggedTensor) -> Any:
     """A dense operand broadcast against ``rt``, as a tensor that broadcasts with its flat_values."""
-    rank = rt.shape.rank
+    rank = known_rank(rt.shape)
     inner_rank = rank - rt.ragged_rank - 1
     yr = y.shape.rank
     if yr <= inner_rank:
@@ -159,9 +160,13 @@ def install_operators() -> None:
             setattr(RaggedTensor, "__r" + dunder[2:], _operator(name, reflected=True))
     import fn._ops.math_ops as m
 
-    RaggedTensor.__neg__ = lambda self: unary(m.negative, self)
-    RaggedTensor.__abs__ = lambda self: unary(m.abs, self)
-    RaggedTensor.__invert__ = lambda self: unary(m.logical_not, self)
-    RaggedTensor.__eq__ = _eq
-    RaggedTensor.__ne__ = _ne
-    RaggedTensor.__hash__ = object.__hash__
+    methods = {
+        "__neg__": lambda self: unary(m.negative, self),
+        "__abs__": lambda self: unary(m.abs, self),
+        "__invert__": lambda self: unary(m.logical_not, self),
+        "__eq__": _eq,
+        "__ne__": _ne,
+        "__hash__": object.__hash__,
+    }
+    for name, method in methods.items():
+        setattr(RaggedTensor, name, method)

@@ -12,6 +12,7 @@ from fn import _core
 from fn._ops.array_ops import cast, convert_to_tensor, gather, where
 from fn._ops.math_ops import maximum, minimum, less
 from fn._ragged._ragged_tensor import RaggedTensor
+from fn._tensor.tensor_shape import known_rank
 
 
 def _scalar(x: Any, dt: Any) -> Any:
@@ -50,7 +51,7 @@ def ragged_getitem(rt: RaggedTensor, key: Any) -> Any:
     # Ellipsis stands for the dimensions the other (non-newaxis) keys leave.
     if any(k is Ellipsis for k in key):
         i = next(j for j, k in enumerate(key) if k is Ellipsis)
-        n = rt.shape.rank - (len([k for k in key if k is not None]) - 1)
+        n = known_rank(rt.shape) - (len([k for k in key if k is not None]) - 1)
         key = key[:i] + (slice(None),) * max(n, 0) + key[i + 1 :]
     # tf.newaxis: index without them, then insert each size-1 dimension where it goes.
     new_axes, out_axis = [], 0
@@ -130,9 +131,7 @@ def _slice_rows(rt: RaggedTensor, s: slice) -> RaggedTensor:
         a, b, _ = s.indices(n_static)
         splits = rt.row_splits[a : max(a, b) + 1]
     else:
-        a = s.start
-        b = None if s.stop is None else s.stop + 1
-        splits = rt.row_splits[a:b]
+        splits = rt.row_splits[s.start : None if s.stop is None else s.stop + 1]
     first = splits[0]
     last = splits[-1]
     values = _slice_values(rt.values, first, last)

@@ -33,7 +33,7 @@ def stack(values: Any, axis: int = 0, name: Optional[str] = None) -> Any:
         if ndims == 1 and ax == 0:
             lengths = concat([shape(v, out_type=int64) for v in values], 0)
             return RaggedTensor.from_row_lengths(concat(values, 0), lengths)
-        if ndims is not None and ax in (out_ndims - 1, ndims - 1):
+        if ndims is not None and out_ndims is not None and ax in (out_ndims - 1, ndims - 1):
             return dense_stack(values, ax)
         values = [RaggedTensor.from_tensor(v, ragged_rank=1) for v in values]
     return _stack(values, axis)

@@ -8,7 +8,7 @@ runs eagerly, while tracing and under a GradientTape (gradients reach ``flat_val
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
@@ -25,7 +25,7 @@ from fn._ops.array_ops import (
 )
 from fn._ops.math_ops import maximum, reduce_max
 from fn._ops.sort_ops import cumsum
-from fn._tensor.tensor_shape import TensorShape
+from fn._tensor.tensor_shape import TensorShape, known_rank
 from fn.dtypes import as_dtype, int32, int64
 
 
@@ -117,6 +117,21 @@ class RaggedTensor:
 
     Build one with ``fn.ragged.constant`` or the ``from_*`` factories (the constructor is
     internal, as in TF)."""
+
+    if TYPE_CHECKING:  # set by ``_methods.install()`` (they need modules built on this one)
+
+        @classmethod
+        def from_tensor(
+            cls,
+            tensor: Any,
+            lengths: Any = None,
+            padding: Any = None,
+            ragged_rank: int = 1,
+            name: Optional[str] = None,
+            row_splits_dtype: Any = None,
+        ) -> "RaggedTensor": ...
+
+        def __getitem__(self, key: Any) -> Any: ...
 
     def __init__(
         self,
@@ -247,7 +262,7 @@ class RaggedTensor:
         if nrows is None:
             nrows = n // maximum(length, cast(1, dt)) if not _static_int(length) == 0 else cast(0, dt)
         nv, lv, rv = _static_int(n), _static_int(length), _static_int(nrows)
-        if validate and None not in (nv, lv, rv) and lv * rv != nv:
+        if validate and nv is not None and lv is not None and rv is not None and lv * rv != nv:
             raise ValueError(f"uniform_row_length={lv} times nrows={rv} must equal nvals={nv}")
         splits = _range(cast(0, dt), cast(nrows, dt) + 1, dtype=dt) * length
         return cls._make(values, splits, validate, uniform_row_length=length)
@@ -387,7 +402,7 @@ class RaggedTensor:
             raise ValueError("axis may not be negative for RaggedTensor.row_lengths")
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.row_lengths(axis - 1))
-        rank = self.shape.rank
+        rank = known_rank(self.shape)
         raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
 
     def value_rowids(self, name: Optional[str] = None) -> Any:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
-from typing import Any, Iterator, List, Optional, Union
+from typing import Any, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -52,6 +52,7 @@ class Algorithm(enum.Enum):
 
 
 def _unsupported_alg_error_msg(alg: Any) -> str:
+    names: Tuple[Any, ...]
     if isinstance(alg, int):
         names = (1, 2, 3)
     elif isinstance(alg, str):
@@ -448,7 +449,7 @@ def experimental_module(parent: str) -> Any:
     import sys
     import types
 
-    mod = types.ModuleType(parent + ".experimental", "``tf.random.experimental``")
+    mod: Any = types.ModuleType(parent + ".experimental", "``tf.random.experimental``")
     for name, value in (
         ("Algorithm", Algorithm),
         ("Generator", Generator),

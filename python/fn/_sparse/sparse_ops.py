@@ -24,6 +24,7 @@ from fn._ops.op_errors import op_error, type_text
 from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import as_dtype, bool_, int32, int64
 from fn.errors import InvalidArgumentError
+from fn._tensor.tensor_shape import known_rank
 
 # Unary ops TF's sparse_ops registers for SparseTensor (applied to the values).
 _UNARY = {"Abs", "Neg", "Asinh", "Sin", "Tan", "Atan", "Asin", "Atanh", "Sign", "Square", "Sqrt", "Erf", "Tanh"}
@@ -569,10 +570,9 @@ def dense_cwise(sp: SparseTensor, other: Any, op: str) -> SparseTensor:
 def expand_dims(sp_input: Any, axis: Any = None, name: Optional[str] = None) -> SparseTensor:
     """``tf.sparse.expand_dims``: a dimension of size 1 inserted at ``axis``."""
     sp = _check_sp(sp_input)
-    rank = sp.shape.rank
     ax = int(axis if axis is not None else 0)
     if ax < 0:
-        ax += rank + 1
+        ax += known_rank(sp.shape, "the sparse tensor") + 1
     zeros = A.zeros([A.shape(sp.indices)[0], 1], int64)
     indices = A.concat([sp.indices[:, :ax], zeros, sp.indices[:, ax:]], 1)
     shape = A.concat([sp.dense_shape[:ax], A.convert_to_tensor([1], int64), sp.dense_shape[ax:]], 0)
@@ -592,7 +592,15 @@ def eye(
 def install_operators() -> None:
     """SparseTensor's methods that run sparse ops (set here, where the ops are, so that
     sparse_tensor stays below sparse_ops); called once by fn/__init__.py."""
-    SparseTensor._fn_unary_dispatch = lambda self, op, func, name: unary_on_values(self, op, func, name)
-    SparseTensor.__mul__ = lambda self, other: dense_cwise(self, other, "Mul")
-    SparseTensor.__truediv__ = lambda self, other: dense_cwise(self, other, "RealDiv")
-    SparseTensor.__div__ = SparseTensor.__truediv__
+
+    def truediv(self: SparseTensor, other: Any) -> SparseTensor:
+        return dense_cwise(self, other, "RealDiv")
+
+    methods = {
+        "_fn_unary_dispatch": lambda self, op, func, name: unary_on_values(self, op, func, name),
+        "__mul__": lambda self, other: dense_cwise(self, other, "Mul"),
+        "__truediv__": truediv,
+        "__div__": truediv,
+    }
+    for name, method in methods.items():
+        setattr(SparseTensor, name, method)

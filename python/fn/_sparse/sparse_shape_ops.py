@@ -16,6 +16,7 @@ from fn._sparse.sparse_ops import _check_sp, _eager, _linear, _np, _unlinear, sl
 from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import bool_, int32, int64
 from fn.errors import InvalidArgumentError
+from fn._tensor.tensor_shape import known_rank
 
 
 def _union(a: SparseTensor, b: SparseTensor, combine: Any) -> SparseTensor:
@@ -91,11 +92,12 @@ def split(
     rank = sp.shape.rank
     if rank is not None and not -rank <= int(axis) < rank:  # the SparseSplit kernel's check
         raise InvalidArgumentError(None, None, f"Input axis should be in range [{-rank}, {rank}), got {int(axis)}")
+    rank = known_rank(sp.shape, "the sparse tensor")
     ax = int(axis) + rank if int(axis) < 0 else int(axis)
     dims = sp.shape.as_list()
-    if dims[ax] is None:
-        raise NotImplementedError("fn.sparse.split needs a static size along `axis`")
     size = dims[ax]
+    if size is None:
+        raise NotImplementedError("fn.sparse.split needs a static size along `axis`")
     if k > size:  # checked before the loop: a huge num_split must not build pieces first
         raise InvalidArgumentError(
             None, None, f"Input num_split should be between 1 and the splitting dimension size ({size}), got {k}"

@@ -122,9 +122,8 @@ class _Exporter:
         return getattr(self.onnx.TensorProto, table[dtype])
 
     def value_info(self, name: str, spec: _ir.Spec) -> Any:
-        shape = None if spec.shape is None else [d if d >= 0 else None for d in spec.shape]
-        if shape is not None:
-            shape = [d if d is not None else f"{name}_dim{i}" for i, d in enumerate(shape)]
+        # Unknown dimensions get symbolic names.
+        shape = None if spec.shape is None else [d if d >= 0 else f"{name}_dim{i}" for i, d in enumerate(spec.shape)]
         return self.helper.make_tensor_value_info(name, self.elem(spec.dtype), shape)
 
     # -- graphs
@@ -134,7 +133,7 @@ class _Exporter:
                 scope.names[(i, 0)] = scope.feeds[i]
                 continue
             handler = getattr(self, "op_" + node.op, None)
-            ins = [scope.names.get(r) for r in node.inputs]
+            ins: List[Any] = [scope.names.get(r) for r in node.inputs]
             facts = _facts(node.op)
             onnx_op, op_class = (facts["onnx"], facts["op_class"]) if facts else ("", "")
             if onnx_op and op_class in ("unary", "binary"):
@@ -708,5 +707,10 @@ def _tensor_params(c: Any) -> List[Tuple[str, Any]]:
 
     out: List[Tuple[str, Any]] = []
     for n, v in list(zip(c._arg_names, c._pos_values)) + list(c._kw_values.items()):
-        _walk(v, lambda spec, n=n: out.append((n, spec)) if isinstance(spec, TensorSpec) else None)
+
+        def visit(spec: Any, n: str = n) -> None:
+            if isinstance(spec, TensorSpec):
+                out.append((n, spec))
+
+        _walk(v, visit)
     return out

@@ -86,7 +86,7 @@ class _Reader:
         self.p += struct.calcsize("<" + fmt)
         return v[0] if len(v) == 1 else v
 
-    def str(self) -> str:
+    def text(self) -> str:
         n = self.take("Q")
         s = self.b[self.p : self.p + n]
         self.p += n
@@ -114,7 +114,7 @@ class _Reader:
             n = self.take("Q")
             return np.array([self.bytes_() for _ in range(n)], dtype=object).reshape(shape)
         n = self.take("Q")
-        arr = np.frombuffer(self.b[self.p : self.p + n], dtype=_NP[d]).reshape(shape).copy()
+        arr: np.ndarray = np.frombuffer(self.b[self.p : self.p + n], dtype=_NP[d]).reshape(shape).copy()
         self.p += n
         return arr
 
@@ -129,7 +129,7 @@ class _Reader:
         if tag == 3:
             return bool(self.take("B"))
         if tag == 4:
-            return self.str()
+            return self.text()
         if tag == 5:
             return ("dtype", self.dtype())
         if tag == 6:
@@ -155,16 +155,16 @@ class _Reader:
         return [self.take("i") for _ in range(self.take("I"))]
 
     def graph(self) -> Graph:
-        g = Graph(self.str())
+        g = Graph(self.text())
         for _ in range(self.take("I")):
-            op, name = self.str(), self.str()
+            op, name = self.text(), self.text()
             inputs, control = self.pairs(), self.ints()
             attrs = {}
             for _ in range(self.take("I")):
-                key = self.str()
+                key = self.text()
                 attrs[key] = self.attr()
             outs = [Spec(self.dtype(), self.shape()) for _ in range(self.take("I"))]
-            self.str()  # defined_at
+            self.text()  # defined_at
             g.nodes.append(Node(op, name, inputs, control, attrs, outs))
         g.args, g.captures, g.outputs = self.ints(), self.ints(), self.pairs()
         self.ints()  # stateful nodes
