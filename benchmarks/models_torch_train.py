@@ -32,7 +32,7 @@ def _sgd(lr: float) -> Callable[[List[Any], List[Any]], None]:
     return update
 
 
-def build(name: str, d: Dict[str, np.ndarray], compile: bool = False) -> Callable[[], Any]:  # noqa: A002
+def build(name: str, d: Dict[str, np.ndarray], compile: bool = False) -> Callable[[], Any]:
     import torch
     import torch.nn.functional as F
     a = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in d.items()}
