@@ -182,10 +182,10 @@ void init_function_objects(py::module_& m) {
                if (f.signature_key) {
                  if (kwargs.empty()) hit = call_with_signature(f, args);
                } else if (f.binding) {
-                 py::tuple pos;
-                 py::dict kw;
+                 py::object pos, kw;  // (kw stays null, no dict made, without a keyword part)
                  if (f.binding->bind(args, kwargs, &pos, &kw))
-                   hit = kw.empty() ? call_cached(f, pos) : call_cached(f, py::make_tuple(pos, kw));
+                   hit = !kw || PyDict_GET_SIZE(kw.ptr()) == 0 ? call_cached(f, pos)
+                                                               : call_cached(f, py::make_tuple(pos, kw));
                }
                if (hit) return hit;
              }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <string_view>
+#include <utility>
 
 #include "core/error.h"
 
@@ -33,7 +34,7 @@ int index_of(const std::vector<std::string>& names, size_t from, std::string_vie
 
 }  // namespace
 
-bool BindingSpec::bind(const py::tuple& args, const py::dict& kwargs, py::tuple* pos, py::dict* kw) const {
+bool BindingSpec::bind(const py::tuple& args, const py::dict& kwargs, py::object* pos, py::object* kw) const {
   const size_t n = positional.size(), nargs = args.size();
   if (nargs > n && !var_positional) return false;
   if (kwargs.empty() && nargs >= n && !has_keywords()) {  // the common call: the values as given
@@ -42,7 +43,7 @@ bool BindingSpec::bind(const py::tuple& args, const py::dict& kwargs, py::tuple*
   }
   std::vector<py::object> slots(n), kwvals(kwonly.size());
   for (size_t i = 0; i < std::min(n, nargs); ++i) slots[i] = args[i];
-  py::dict extra;
+  std::vector<std::pair<py::handle, py::handle>> extra;  // **kwargs items (borrowed from kwargs)
   for (auto item : kwargs) {
     std::string_view key;
     if (!key_view(item.first, &key)) return false;
@@ -59,9 +60,9 @@ bool BindingSpec::bind(const py::tuple& args, const py::dict& kwargs, py::tuple*
     if (i >= 0) {
       kwvals[static_cast<size_t>(i)] = py::reinterpret_borrow<py::object>(item.second);
     } else if (var_keyword) {
-      extra[item.first] = item.second;
+      extra.emplace_back(item.first, item.second);
     } else {
-      return false;  // unknown (or positional-only) keyword
+      return false;  // unknown keyword
     }
   }
   const size_t nd = defaults.size();
@@ -82,7 +83,7 @@ bool BindingSpec::bind(const py::tuple& args, const py::dict& kwargs, py::tuple*
       if (!kwvals[j] && !kwonly_defaults[j]) return false;  // missing
       d[kwonly_keys[j]] = kwvals[j] ? kwvals[j] : kwonly_defaults[j];
     }
-    for (auto item : extra) d[item.first] = item.second;
+    for (const auto& item : extra) d[item.first] = item.second;
     *kw = std::move(d);
   }
   *pos = std::move(full);
@@ -116,10 +117,9 @@ void init_binding_spec(py::module_& m) {
       .def(
           "bind",
           [](const BindingSpec& s, const py::tuple& args, const py::dict& kwargs) -> py::object {
-            py::tuple pos;
-            py::dict kw;
+            py::object pos, kw;
             if (!s.bind(args, kwargs, &pos, &kw)) return py::none();
-            return py::make_tuple(pos, kw);
+            return py::make_tuple(pos, kw ? kw : py::dict());
           },
           py::arg("args"), py::arg("kwargs"),
           "(positional values, keyword values) of a call, as Python binds it; None where Python raises TypeError.")

@@ -27,12 +27,12 @@ struct BindingSpec {
   bool has_keywords() const { return !kwonly.empty() || var_keyword; }
   // Binds a call as Python's inspect.Signature.bind + apply_defaults would: `*pos` gets the
   // positional parameters' values (keywords placed, defaults filled) then the *args items; `*kw`
-  // the keyword-only values (defaults filled) then the **kwargs items as passed (left empty
-  // without keyword-only parameters or **kwargs). False where Python raises TypeError (too many
+  // a dict of the keyword-only values (defaults filled) then the **kwargs items as passed (left
+  // null without keyword-only parameters or **kwargs: the common call allocates nothing). False where Python raises TypeError (too many
   // positional values, a value given twice, an unknown keyword, a missing value) and for a
   // positional-only name passed as a keyword (3.11's inspect refuses it even with **kwargs): the
   // caller binds those with inspect, for Python's message or result.
-  bool bind(const py::tuple& args, const py::dict& kwargs, py::tuple* pos, py::dict* kw) const;
+  bool bind(const py::tuple& args, const py::dict& kwargs, py::object* pos, py::object* kw) const;
 };
 
 // _core.BindingSpec (constructed by fn._function.function_args.binding_spec; .bind(args, kwargs)
