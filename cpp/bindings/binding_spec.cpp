@@ -34,13 +34,9 @@ int index_of(const std::vector<std::string>& names, size_t from, std::string_vie
 
 }  // namespace
 
-bool BindingSpec::bind(const py::tuple& args, const py::dict& kwargs, py::object* pos, py::object* kw) const {
+bool BindingSpec::bind_keywords(const py::tuple& args, const py::dict& kwargs, py::object* pos, py::object* kw) const {
   const size_t n = positional.size(), nargs = args.size();
   if (nargs > n && !var_positional) return false;
-  if (kwargs.empty() && nargs >= n && !has_keywords()) {  // the common call: the values as given
-    *pos = args;
-    return true;
-  }
   std::vector<py::object> slots(n), kwvals(kwonly.size());
   for (size_t i = 0; i < std::min(n, nargs); ++i) slots[i] = args[i];
   std::vector<std::pair<py::handle, py::handle>> extra;  // **kwargs items (borrowed from kwargs)

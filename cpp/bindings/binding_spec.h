@@ -7,6 +7,8 @@
 #pragma once
 #include <pybind11/pybind11.h>
 
+#include <cstddef>
+
 #include <string>
 #include <vector>
 
@@ -32,7 +34,20 @@ struct BindingSpec {
   // positional values, a value given twice, an unknown keyword, a missing value) and for a
   // positional-only name passed as a keyword (3.11's inspect refuses it even with **kwargs): the
   // caller binds those with inspect, for Python's message or result.
-  bool bind(const py::tuple& args, const py::dict& kwargs, py::object* pos, py::object* kw) const;
+  bool bind(const py::tuple& args, const py::dict& kwargs, py::object* pos, py::object* kw) const {
+    const size_t nargs = PyTuple_GET_SIZE(args.ptr());
+    if (PyDict_GET_SIZE(kwargs.ptr()) == 0 && nargs >= positional.size() &&
+        (var_positional || nargs == positional.size()) &&
+        !has_keywords()) {  // the common call: its values as given (inline: the fast path's hot case)
+      *pos = args;
+      return true;
+    }
+    return bind_keywords(args, kwargs, pos, kw);
+  }
+
+ private:
+  // The rest of bind: keywords placed, defaults filled, the keyword part built.
+  bool bind_keywords(const py::tuple& args, const py::dict& kwargs, py::object* pos, py::object* kw) const;
 };
 
 // _core.BindingSpec (constructed by fn._function.function_args.binding_spec; .bind(args, kwargs)
