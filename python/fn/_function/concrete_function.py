@@ -1,5 +1,6 @@
 """``ConcreteFunction``: one traced graph of a Function, called with TF's binding rules
 (structured, then flat by TensorSpec names) and introspected as TF's (inputs, outputs, variables)."""
+
 from __future__ import annotations
 
 import inspect
@@ -7,8 +8,15 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from fn import _core
 from fn._function.func_graph import FuncGraph
-from fn._function.function_args import (_FlattenedSpec, _flatten_tensors, _is_variable, _is_variable_leaf, _Signature,
-                               _walk, binding_spec)
+from fn._function.function_args import (
+    _FlattenedSpec,
+    _flatten_tensors,
+    _is_variable,
+    _is_variable_leaf,
+    _Signature,
+    _walk,
+    binding_spec,
+)
 from fn._function.function_type import AtomicFunction, FunctionType, function_type_of
 from fn._function.input_signature import _CastError
 from fn._tensor.tensor_spec import TensorSpec
@@ -29,14 +37,24 @@ def _spec_text(v: Any) -> str:
 class ConcreteFunction:
     """One traced graph of a Function, callable with tensors (``tf.types.experimental.ConcreteFunction``)."""
 
-    def __init__(self, core: Any, graph: FuncGraph, function_name: str, signature: _Signature,
-                 pos_values: tuple, kw_values: dict, arg_names: List[str], structured_outputs: Any,
-                 output_leaves: List[Any], variables: Sequence[Any] = ()) -> None:
+    def __init__(
+        self,
+        core: Any,
+        graph: FuncGraph,
+        function_name: str,
+        signature: _Signature,
+        pos_values: tuple,
+        kw_values: dict,
+        arg_names: List[str],
+        structured_outputs: Any,
+        output_leaves: List[Any],
+        variables: Sequence[Any] = (),
+    ) -> None:
         self._core = core
         self.graph = graph
         self._function_name = function_name
         self._signature = signature
-        self._pos_values = pos_values      # canonical args with TensorSpecs for tensor leaves
+        self._pos_values = pos_values  # canonical args with TensorSpecs for tensor leaves
         self._kw_values = kw_values
         self._arg_names = arg_names
         self.structured_outputs = structured_outputs
@@ -60,7 +78,8 @@ class ConcreteFunction:
                 raise TypeError(
                     f"Binding inputs to tf.function failed due to `{structured_error}`. Received args: {args!r} "
                     f"and kwargs: {kwargs!r} for signature: {self._signature_text()}.\n"
-                    f"Fallback to flat signature also failed due to: {flat_error}" + note) from None
+                    f"Fallback to flat signature also failed due to: {flat_error}" + note
+                ) from None
         return self._pack_outputs(self._core.call(flat))
 
     def _expected(self) -> Tuple[List[str], Dict[str, Any]]:
@@ -122,25 +141,31 @@ class ConcreteFunction:
         if missing:
             raise _CastError(f"{fname} missing required arguments: {', '.join(missing)}.")
         out = []
-        specs = [x for n in names for x in _flatten_tensors(expected[n])
-                 if isinstance(x, TensorSpec) or _is_variable_leaf(x)]
+        specs = [
+            x for n in names for x in _flatten_tensors(expected[n]) if isinstance(x, TensorSpec) or _is_variable_leaf(x)
+        ]
         for i, n in enumerate(flat_names):
             v = given[n]
             if _is_variable_leaf(specs[i]):
                 if not (_is_variable(v) and v.__tf_tracing_type__(None) == specs[i]):
-                    raise _CastError(f"{fname}: expected argument #{i}(zero-based) to be a Variable matching "
-                                     f"{specs[i]!r}; got {type(v).__name__} ({v!r}).")
+                    raise _CastError(
+                        f"{fname}: expected argument #{i}(zero-based) to be a Variable matching "
+                        f"{specs[i]!r}; got {type(v).__name__} ({v!r})."
+                    )
                 out.append(v._fn_handle)
                 continue
             if not _core.is_tensor(v):
                 if not hasattr(v, "__fn_tensor__"):
-                    raise _CastError(f"{fname}: expected argument #{i}(zero-based) to be a Tensor; got "
-                                     f"{type(v).__name__} ({v!r}).")
+                    raise _CastError(
+                        f"{fname}: expected argument #{i}(zero-based) to be a Tensor; got {type(v).__name__} ({v!r})."
+                    )
                 v = v.__fn_tensor__(None)
             if not v._is_eager and (v.dtype != specs[i].dtype or not v.shape.is_compatible_with(specs[i].shape)):
                 # While tracing the flat signature checks the spec too (eagerly the kernel does).
-                raise _CastError(f"{fname}: expected argument #{i}(zero-based) to be a "
-                                 f"{specs[i]!r}; got {TensorSpec(v.shape, v.dtype)!r}.")
+                raise _CastError(
+                    f"{fname}: expected argument #{i}(zero-based) to be a "
+                    f"{specs[i]!r}; got {TensorSpec(v.shape, v.dtype)!r}."
+                )
             out.append(v)
         return out
 
@@ -193,16 +218,18 @@ class ConcreteFunction:
         if got is expected or (type(got) is type(expected) and got == expected):
             return
         if isinstance(expected, dict) and not isinstance(got, dict):
-            what = "a Dict type."   # TF's Dict/Tuple/List trace types name the container
+            what = "a Dict type."  # TF's Dict/Tuple/List trace types name the container
         elif isinstance(expected, (list, tuple)) and not isinstance(got, (list, tuple)):
             what = f"{type(expected).__name__} type."
         else:
             what = f"Literal[{expected!r}]"
         err = _CastError(f"Can not cast {got!r} to {what}")
         # The guide's wording (2.14) follows TF's.
-        err.guide_note = (f"\nConcreteFunction {self._summary(with_defaults=False)} was constructed with "
-                          f"{type(expected).__name__} value {expected!r} in {name}, but was called with "
-                          f"{type(got).__name__} value {got!r}.")
+        err.guide_note = (
+            f"\nConcreteFunction {self._summary(with_defaults=False)} was constructed with "
+            f"{type(expected).__name__} value {expected!r} in {name}, but was called with "
+            f"{type(got).__name__} value {got!r}."
+        )
         raise err
 
     def _match_composite(self, expected: Any, got: Any, flat: List[Any]) -> None:
@@ -215,7 +242,8 @@ class ConcreteFunction:
             raise _CastError(
                 "The two structures don't have the same nested structure.\n\n"
                 f"First structure: type={type(want).__name__} str={want!r}\n\n"
-                f"Second structure: type={type(got).__name__} str={got!r}")
+                f"Second structure: type={type(got).__name__} str={got!r}"
+            )
         for w, part in zip(want, parts):
             if part.dtype != w.dtype or not part.shape.is_compatible_with(w.shape):
                 raise _CastError(f"Can not cast {TensorSpec(part.shape, part.dtype)!r} to {w!r}")
@@ -266,6 +294,7 @@ class ConcreteFunction:
             if isinstance(v, TensorSpec):
                 return TensorSpec(v.shape, v.dtype, v.name or name)
             return v
+
         args = tuple(_walk(v, lambda s, n=n: spec(s, n)) for v, n in zip(self._pos_values, self._arg_names))
         kwargs = {k: _walk(v, lambda s, k=k: spec(s, k)) for k, v in self._kw_values.items()}
         return args, kwargs

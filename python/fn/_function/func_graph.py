@@ -1,4 +1,5 @@
 """The graph of a ConcreteFunction as TF shows it: ``FuncGraph``, ``Operation``, ``GraphDef``."""
+
 from __future__ import annotations
 
 from typing import Any, List

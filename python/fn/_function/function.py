@@ -28,8 +28,7 @@ from fn._state.variables import _creation_scope
 from fn._tensor.tensor_spec import TensorSpec
 from fn._function.concrete_function import ConcreteFunction
 from fn._function.func_graph import FuncGraph
-from fn._function.function_args import (_flatten_tensors, _is_variable_leaf, _placeholders, _Signature, _to_spec,
-                                       _walk)
+from fn._function.function_args import _flatten_tensors, _is_variable_leaf, _placeholders, _Signature, _to_spec, _walk
 from fn._function.input_signature import _binding_error, _CastError, _conform
 from fn._function.retracing import _count_call, _explain
 
@@ -559,6 +558,7 @@ def _spec_evaluator(graph: Any, builder: Any) -> Callable[[Any], Any]:
 def _renames_inputs(concrete: ConcreteFunction, pos: tuple, kw: dict) -> bool:
     """Whether named TensorSpecs among the arguments differ from the names ``concrete`` was
     traced with (an unnamed spec matches any)."""
+
     def specs(v: Any) -> List[Any]:
         return [x for x in _flatten_tensors(v) if isinstance(x, TensorSpec)]
 

@@ -1,5 +1,6 @@
 """Arguments of ``fn.function``: walking nested values for their tensor leaves (in the order
 ``_core.make_key`` visits them) and binding calls to the Python signature."""
+
 from __future__ import annotations
 
 import inspect
@@ -16,7 +17,7 @@ def _walk(value: Any, fn: Callable[[Any], Any]) -> Any:
     if _core.is_tensor(value) or isinstance(value, TensorSpec) or _is_variable_leaf(value):
         return fn(value)
     if type(value).__module__ == "numpy" and type(value).__name__ == "ndarray":
-        return fn(_core.to_eager(value, None))   # a tensor to tf.function, as in TF
+        return fn(_core.to_eager(value, None))  # a tensor to tf.function, as in TF
     if hasattr(type(value), "__fn_composite__"):
         return _walk_composite(value, fn)
     if isinstance(value, _FlattenedSpec):
@@ -48,8 +49,12 @@ class _FlattenedSpec:
         self.cls, self.metadata, self.components = cls, metadata, list(components)
 
     def __eq__(self, other: Any) -> bool:
-        return (isinstance(other, _FlattenedSpec) and self.cls is other.cls and self.metadata == other.metadata
-                and self.components == other.components)
+        return (
+            isinstance(other, _FlattenedSpec)
+            and self.cls is other.cls
+            and self.metadata == other.metadata
+            and self.components == other.components
+        )
 
     def __hash__(self) -> int:
         return hash((self.cls, repr(self.metadata)))
@@ -58,7 +63,7 @@ class _FlattenedSpec:
         return f"{self.cls.__qualname__}[{self.metadata!r}]({', '.join(repr(c) for c in self.components)})"
 
 
-_placeholders = threading.local()   # .on while _trace makes the placeholders of a call
+_placeholders = threading.local()  # .on while _trace makes the placeholders of a call
 
 
 def _walk_composite(value: Any, fn: Callable[[Any], Any]) -> Any:
@@ -127,8 +132,12 @@ class _Signature:
         try:
             sig = inspect.signature(python_function)
         except (TypeError, ValueError):
-            sig = inspect.Signature([inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
-                                     inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD)])
+            sig = inspect.Signature(
+                [
+                    inspect.Parameter("args", inspect.Parameter.VAR_POSITIONAL),
+                    inspect.Parameter("kwargs", inspect.Parameter.VAR_KEYWORD),
+                ]
+            )
         params = list(sig.parameters.values())
         if skip_first and params:
             params = params[1:]
@@ -160,8 +169,10 @@ class _Signature:
         except TypeError as e:
             if raw:
                 raise
-            raise TypeError(f"Binding inputs to tf.function failed due to `{e}`. Received args: {args!r} and "
-                            f"kwargs: {kwargs!r} for signature: {self._text()}.") from None
+            raise TypeError(
+                f"Binding inputs to tf.function failed due to `{e}`. Received args: {args!r} and "
+                f"kwargs: {kwargs!r} for signature: {self._text()}."
+            ) from None
         bound.apply_defaults()  # (a call the spec refuses always fails here; kept total anyway)
         pos: List[Any] = []
         names: List[str] = []
@@ -184,11 +195,12 @@ class _Signature:
 
     def _text(self) -> str:
         """The signature as TF prints it in binding errors (defaults hidden)."""
+
         class Captured:
             def __repr__(self) -> str:
                 return "<captured_default_value>"
-        params = [p.replace(default=Captured()) if p.default is not inspect.Parameter.empty else p
-                  for p in self.params]
+
+        params = [p.replace(default=Captured()) if p.default is not inspect.Parameter.empty else p for p in self.params]
         return str(self.sig.replace(parameters=params))
 
     def call_args(self, pos: tuple, kw: dict) -> Tuple[list, dict]:

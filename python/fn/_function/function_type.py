@@ -1,6 +1,7 @@
 """``ConcreteFunction.function_type`` (TF's ``FunctionType``) and ``.inference_fn`` (TF's
 ``AtomicFunction``): the traced signature as TensorFlow 2.21 prints it, ``(a: TensorSpec(...)) ->
 TensorSpec(...)``, and the function that runs the graph on its flat inputs."""
+
 from __future__ import annotations
 
 import inspect
@@ -40,8 +41,10 @@ class Parameter:
         self.name, self.kind, self.optional, self.type_constraint = name, kind, optional, type_constraint
 
     def __repr__(self) -> str:
-        return (f"Parameter(name={self.name}, kind={self.kind}, optional={self.optional}, "
-                f"type_constraint={type_text(self.type_constraint)})")
+        return (
+            f"Parameter(name={self.name}, kind={self.kind}, optional={self.optional}, "
+            f"type_constraint={type_text(self.type_constraint)})"
+        )
 
 
 class FunctionType:
@@ -78,9 +81,9 @@ class FunctionType:
 def function_type_of(concrete: Any) -> FunctionType:
     """The ``FunctionType`` of a ``ConcreteFunction``: its parameters with their kinds, the
     traced values (TensorSpecs keep only a name the caller gave), outputs and captures."""
-    sig = concrete._signature   # None for a ConcreteFunction loaded from a SavedModel
+    sig = concrete._signature  # None for a ConcreteFunction loaded from a SavedModel
     kinds = {p.name: p.kind for p in sig.params} if sig is not None else {}
-    varargs = _P.VAR_POSITIONAL in kinds.values()   # TF: then every positional is positional-only
+    varargs = _P.VAR_POSITIONAL in kinds.values()  # TF: then every positional is positional-only
     params = []
     for name, value in zip(concrete._arg_names, concrete._pos_values):
         kind = _P.POSITIONAL_ONLY if varargs else kinds.get(name, _P.POSITIONAL_ONLY)

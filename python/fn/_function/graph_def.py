@@ -5,6 +5,7 @@ attr { key: "dtype" value { type: DT_FLOAT } } ... } versions { producer: ... }`
 fn's op names and attrs, plus the ``T`` type attr TensorFlow's kernels carry. If/While
 sub-graphs are written as TF's function ``library`` (``_graph_def_library``).
 """
+
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
@@ -18,9 +19,26 @@ from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import int32
 
-_NO_T = {"Const", "Placeholder", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
-         "AssignSubVariableOp", "VarHandleOp", "Cast", "If", "StatelessIf", "While", "StatelessWhile",
-         "PyCall", "NoOp", "Shape", "Size", "Rank", "CustomGradient"}
+_NO_T = {
+    "Const",
+    "Placeholder",
+    "ReadVariableOp",
+    "AssignVariableOp",
+    "AssignAddVariableOp",
+    "AssignSubVariableOp",
+    "VarHandleOp",
+    "Cast",
+    "If",
+    "StatelessIf",
+    "While",
+    "StatelessWhile",
+    "PyCall",
+    "NoOp",
+    "Shape",
+    "Size",
+    "Rank",
+    "CustomGradient",
+}
 
 _REDUCE = {"Sum", "Prod", "Max", "Min", "Mean", "All", "Any", "ArgMax", "ArgMin", "Cumsum", "Cumprod"}
 
@@ -54,7 +72,7 @@ def _node_defs(core: Any, arg_names: Optional[Dict[str, str]], prefix: str, libr
         args = {names[i] for i in core.arg_placeholders}
     except (AttributeError, TypeError, IndexError):
         pass
-    redirect: Dict[str, str] = {}   # an If output -> the Identity TF reads it through
+    redirect: Dict[str, str] = {}  # an If output -> the Identity TF reads it through
 
     def ref(r: str) -> str:
         control = r.startswith("^")
@@ -90,24 +108,37 @@ def _node_defs(core: Any, arg_names: Optional[Dict[str, str]], prefix: str, libr
         if op in _REDUCE and "Tidx" not in attr and len(data_inputs) > 1:
             attr["Tidx"] = AttrValue(dtype_of.get(data_inputs[1]))
         if op == "Placeholder":
-            attr = {k: attr[k] for k in ("shape", "dtype") if k in attr} | attr   # TF's order
-            if names[i] in args:   # the name asked for (`x` for a placeholder named `x_1`)
+            attr = {k: attr[k] for k in ("shape", "dtype") if k in attr} | attr  # TF's order
+            if names[i] in args:  # the name asked for (`x` for a placeholder named `x_1`)
                 attr["_user_specified_name"] = AttrValue(core.node_attr(i, "_user_specified_name") or names[i], "s")
             else:
                 attr.pop("_user_specified_name", None)
         if op in _IF or op in _WHILE:
-            attr = _control_flow_attrs(core, i, names[i], prefix, op, data_inputs, attr, dtype_of, spec_of,
-                                       args if arg_names is None else set(), library, function_name)
+            attr = _control_flow_attrs(
+                core,
+                i,
+                names[i],
+                prefix,
+                op,
+                data_inputs,
+                attr,
+                dtype_of,
+                spec_of,
+                args if arg_names is None else set(),
+                library,
+                function_name,
+            )
         node_inputs = [ref(x) for x in inputs]
-        if op in _WHILE:   # TF's loop counter and maximum iterations are the first two loop variables
+        if op in _WHILE:  # TF's loop counter and maximum iterations are the first two loop variables
             limit = attr.pop("maximum_iterations", None)
             limit = limit.value if limit is not None and limit.value is not None else -1
             lead = []
             for what, value in (("maximum_iterations", limit), ("loop_counter", 0)):
                 cname = f"{names[i]}/{what}"
                 const = _int32_const(value)
-                nodes.append(NodeDef(prefix + cname, "Const", [], {"value": AttrValue(const),
-                                                                     "dtype": AttrValue(const.dtype)}))
+                nodes.append(
+                    NodeDef(prefix + cname, "Const", [], {"value": AttrValue(const), "dtype": AttrValue(const.dtype)})
+                )
                 names.append(cname)
                 ops.append("Const")
                 lead.append(ref(cname))
@@ -117,7 +148,7 @@ def _node_defs(core: Any, arg_names: Optional[Dict[str, str]], prefix: str, libr
         nd = NodeDef(prefix + names[i], op, node_inputs, attr)
         nd.device = node_device(core, i)
         nodes.append(nd)
-        if op in _IF:   # TF reads each output of a cond through an Identity in its scope
+        if op in _IF:  # TF reads each output of a cond through an Identity in its scope
             for k, (dt, _) in enumerate(outs[i]):
                 ident = f"{names[i]}/Identity" + (f"_{k}" if k else "")
                 src = names[i] if k == 0 else f"{names[i]}:{k}"
@@ -133,9 +164,20 @@ def _int32_const(v: int) -> Any:
     return _core.convert_to_tensor(v, None, int32)
 
 
-def _control_flow_attrs(core: Any, i: int, name: str, prefix: str, op: str, data_inputs: List[str],
-                        attr: Dict[str, AttrValue], dtype_of: Dict[str, Any], spec_of: Dict[str, Any],
-                        args: set, library: Any, function_name: Any) -> Dict[str, AttrValue]:
+def _control_flow_attrs(
+    core: Any,
+    i: int,
+    name: str,
+    prefix: str,
+    op: str,
+    data_inputs: List[str],
+    attr: Dict[str, AttrValue],
+    dtype_of: Dict[str, Any],
+    spec_of: Dict[str, Any],
+    args: set,
+    library: Any,
+    function_name: Any,
+) -> Dict[str, AttrValue]:
     """An If/While node's attrs in TF's order, its sub-graphs added to ``library``."""
     scope = prefix + name
     subs = dict(core.node_subgraphs(i))
@@ -169,7 +211,7 @@ def _control_flow_attrs(core: Any, i: int, name: str, prefix: str, op: str, data
         out["parallel_iterations"] = attr["parallel_iterations"]
     out["output_shapes"] = AttrValue([TensorShape([]), TensorShape([])] + [s.shape for s in specs])
     fnames = {key: function_name(subs[key], scope, key) for key in ("cond", "body")}
-    for key in ("cond", "body"):   # the order while_v2 adds them to the graph
+    for key in ("cond", "body"):  # the order while_v2 adds them to the graph
         library.add(subs[key], fnames[key], scope, outer, specs, users, loop=key)
     out["cond"] = AttrValue(fnames["cond"], "func")
     out["body"] = AttrValue(fnames["body"], "func")

@@ -1,6 +1,7 @@
 """TensorFlow's GraphDef protos as fn prints them: ``GraphDef``, ``NodeDef``, ``AttrValue`` and the
 text-protobuf helpers (``node { name: "x" op: "Placeholder" attr { ... } } versions { ... }``)
 that ``graph_def`` and ``graph_def_library`` write with."""
+
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
@@ -11,15 +12,43 @@ from fn import version
 from fn._tensor.tensor_shape import TensorShape
 from fn.dtypes import DType
 
-_DT = {"float32": "DT_FLOAT", "float64": "DT_DOUBLE", "float16": "DT_HALF", "bfloat16": "DT_BFLOAT16",
-       "int8": "DT_INT8", "int16": "DT_INT16", "int32": "DT_INT32", "int64": "DT_INT64",
-       "uint8": "DT_UINT8", "uint16": "DT_UINT16", "uint32": "DT_UINT32", "uint64": "DT_UINT64",
-       "bool": "DT_BOOL", "string": "DT_STRING", "resource": "DT_RESOURCE", "variant": "DT_VARIANT",
-       "complex64": "DT_COMPLEX64", "complex128": "DT_COMPLEX128"}
-_VAL = {"float32": "float_val", "float64": "double_val", "float16": "half_val", "int8": "int_val",
-        "int16": "int_val", "int32": "int_val", "uint8": "int_val", "uint16": "int_val",
-        "int64": "int64_val", "uint32": "uint32_val", "uint64": "uint64_val", "bool": "bool_val",
-        "string": "string_val"}
+_DT = {
+    "float32": "DT_FLOAT",
+    "float64": "DT_DOUBLE",
+    "float16": "DT_HALF",
+    "bfloat16": "DT_BFLOAT16",
+    "int8": "DT_INT8",
+    "int16": "DT_INT16",
+    "int32": "DT_INT32",
+    "int64": "DT_INT64",
+    "uint8": "DT_UINT8",
+    "uint16": "DT_UINT16",
+    "uint32": "DT_UINT32",
+    "uint64": "DT_UINT64",
+    "bool": "DT_BOOL",
+    "string": "DT_STRING",
+    "resource": "DT_RESOURCE",
+    "variant": "DT_VARIANT",
+    "complex64": "DT_COMPLEX64",
+    "complex128": "DT_COMPLEX128",
+}
+_VAL = {
+    "float32": "float_val",
+    "float64": "double_val",
+    "float16": "half_val",
+    "int8": "int_val",
+    "int16": "int_val",
+    "int32": "int_val",
+    "uint8": "int_val",
+    "uint16": "int_val",
+    "int64": "int64_val",
+    "uint32": "uint32_val",
+    "uint64": "uint64_val",
+    "bool": "bool_val",
+    "string": "string_val",
+}
+
+
 # Ops whose attrs already say every type (no ``T``).
 def _quote(b: Any) -> str:
     """A protobuf text string literal (C escapes, octal for other bytes)."""
@@ -119,9 +148,10 @@ class AttrValue:
 
 def _tensor_lines(t: Any, ind: str) -> List[str]:
     name = t.dtype.name
-    lines = [f"{ind}dtype: {_DT.get(name, name)}",
-             _block("tensor_shape", [ln for ln in _shape_lines(t.shape, ind + "  ")
-                                     if t.shape.rank != 0], ind)]
+    lines = [
+        f"{ind}dtype: {_DT.get(name, name)}",
+        _block("tensor_shape", [ln for ln in _shape_lines(t.shape, ind + "  ") if t.shape.rank != 0], ind),
+    ]
     arr = np.asarray(t.numpy())
     field = _VAL.get(name)
     if name == "string":

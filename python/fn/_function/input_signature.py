@@ -1,5 +1,6 @@
 """``input_signature`` binding for ``fn.function``: values conformed to their specs, and the
 error TF 2.21 raises (``TypeError``) that is also the guide's ``ValueError``."""
+
 from __future__ import annotations
 
 import inspect
@@ -29,11 +30,11 @@ def _signature_text(f: Any, sig: tuple) -> str:
     for i, spec in enumerate(sig):
         name = positional[i].name if i < len(positional) else f"{var.name if var else 'args'}_{i - len(positional)}"
         parts.append(f"{name}: {spec!r}")
-    for p in positional[len(sig):]:
+    for p in positional[len(sig) :]:
         if p.default is not inspect.Parameter.empty:
             parts.append(f"{p.name}: Literal[{p.default!r}] = <captured_default_value>")
     if len(sig) > len(positional):
-        parts.append("/")   # *args become positional-only parameters in TF's signature
+        parts.append("/")  # *args become positional-only parameters in TF's signature
     return "(" + ", ".join(parts) + ")"
 
 
@@ -45,7 +46,8 @@ def _binding_error(f: Any, e: Exception, args: tuple, kwargs: dict, sig: tuple) 
         f"Binding inputs to tf.function failed due to `{e}`. Received args: {args!r} and kwargs: {kwargs!r} "
         f"for signature: {_signature_text(f, sig)}.\n"
         "Python inputs incompatible with input_signature:\n"
-        f"  inputs: (\n    {inputs})\n  input_signature: (\n    {specs}).")
+        f"  inputs: (\n    {inputs})\n  input_signature: (\n    {specs})."
+    )
 
 
 def _conform(value: Any, spec: Any) -> Any:
@@ -63,13 +65,18 @@ def _conform(value: Any, spec: Any) -> Any:
                 raise _CastError(f"Can not cast {value!r} to {spec!r}") from None
         # A graph tensor whose shape is only partly known is cast to the more specific spec
         # (TF: compatible shapes); an eager tensor's shape is fully known.
-        fits = value.shape.is_subtype_of(spec.shape) or (not value._is_eager and value.shape.is_compatible_with(spec.shape))
+        fits = value.shape.is_subtype_of(spec.shape) or (
+            not value._is_eager and value.shape.is_compatible_with(spec.shape)
+        )
         if value.dtype != spec.dtype or not fits:
             raise _CastError(f"Can not cast {TensorSpec(value.shape, value.dtype)!r} to {spec!r}")
         return value
-    if hasattr(type(spec), "_fn_from_components"):   # a composite's spec (Sparse/RaggedTensorSpec)
-        got = value if type(value) is type(spec) else (
-            value.__fn_composite__()[0] if hasattr(type(value), "__fn_composite__") else None)
+    if hasattr(type(spec), "_fn_from_components"):  # a composite's spec (Sparse/RaggedTensorSpec)
+        got = (
+            value
+            if type(value) is type(spec)
+            else (value.__fn_composite__()[0] if hasattr(type(value), "__fn_composite__") else None)
+        )
         if type(got) is not type(spec) or not got.is_subtype_of(spec):
             raise _CastError(f"Can not cast {value!r} to {spec!r}")
         return value

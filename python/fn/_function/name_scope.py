@@ -1,4 +1,5 @@
 """``fn.name_scope`` (``tf.name_scope``): prefixes the names of ops created while tracing."""
+
 from __future__ import annotations
 
 import threading
@@ -48,7 +49,7 @@ class name_scope:  # TensorFlow's name
 
     def __enter__(self) -> str:
         r = _core.name_scope_enter(self._name)
-        if r is None:   # eager: scopes nest by name (TF's eager context scope name)
+        if r is None:  # eager: scopes nest by name (TF's eager context scope name)
             if not self._name or self._name.endswith("/"):
                 scope = self._name
             else:

@@ -5,6 +5,7 @@ An Operation is a view of one node of a C++ graph (``fn._core.Graph``): its name
 inputs and outputs as symbolic Tensors, control inputs, attrs (``get_attr``) and ``node_def``,
 as TensorFlow's public ``tf.Operation`` shows them.
 """
+
 from __future__ import annotations
 
 from typing import Any, List, Optional
@@ -81,16 +82,17 @@ class Operation:
         value = attr.value
         if isinstance(value, str):
             return value.encode("utf-8")
-        if isinstance(value, TensorShape):   # TF returns the proto of shape attrs
+        if isinstance(value, TensorShape):  # TF returns the proto of shape attrs
             return value.as_proto()
         if isinstance(value, list):
-            return [v.encode("utf-8") if isinstance(v, str) else v.as_proto() if isinstance(v, TensorShape) else v
-                    for v in value]
+            return [
+                v.encode("utf-8") if isinstance(v, str) else v.as_proto() if isinstance(v, TensorShape) else v
+                for v in value
+            ]
         return value
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Operation) and other._core_graph is self._core_graph
-                and other._index == self._index)
+        return isinstance(other, Operation) and other._core_graph is self._core_graph and other._index == self._index
 
     def __hash__(self) -> int:
         return hash((id(self._core_graph), self._index))
@@ -107,4 +109,3 @@ def _tensor_op(t: Any) -> Optional[Operation]:
     if g is None:
         return None
     return Operation(g, t._node_index)
-

@@ -1,5 +1,6 @@
 """Retracing diagnostics for ``fn.function``: TF's frequent-retracing warning (same rule and
 message, through ``fn.get_logger()``) and fn's explanation of each retrace."""
+
 from __future__ import annotations
 
 import collections
@@ -11,8 +12,8 @@ from typing import Any, List
 
 
 _logger = logging.getLogger("fn")
-_RETRACE_COMPARE = 32      # cached signatures a retrace explanation compares with
-_RETRACE_LOG_SIZE = 100    # explanations kept per Function
+_RETRACE_COMPARE = 32  # cached signatures a retrace explanation compares with
+_RETRACE_LOG_SIZE = 100  # explanations kept per Function
 
 
 class _Explain:
@@ -68,7 +69,11 @@ class _FrequentTracingDetector:
             "that can avoid unnecessary retracing. For (3), please refer to "
             "https://www.tensorflow.org/guide/function#controlling_retracing and "
             "https://www.tensorflow.org/api_docs/python/tf/function for  more details.%s",
-            len(self.calls_per_tracing), self.call_count, function, explanation)
+            len(self.calls_per_tracing),
+            self.call_count,
+            function,
+            explanation,
+        )
 
 
 # Keyed by the Python function, as TF does, so Functions re-created in a loop count together.
@@ -92,7 +97,7 @@ def _count_call(f: Any, traced: bool, hits_before: int) -> None:
     with _detectors_lock:
         try:
             det = _detectors.setdefault(key, _FrequentTracingDetector())
-        except TypeError:   # not weakly referenceable
+        except TypeError:  # not weakly referenceable
             return
         unseen = hits_before - getattr(f, "_hits_seen", 0)
         if unseen > 0:
@@ -113,8 +118,11 @@ def _describe_retrace(f: Any, key: Any, others: List[Any]) -> str:
         if len(a) != len(b):
             diff = [f"the number of arguments changed ({len(b)} -> {len(a)})"]
         else:
-            diff = [f"argument {names[i] if i < len(names) else i!r}: {b[i]!r} -> {a[i]!r}"
-                    for i in range(len(a)) if not (a[i] == b[i])]
+            diff = [
+                f"argument {names[i] if i < len(names) else i!r}: {b[i]!r} -> {a[i]!r}"
+                for i in range(len(a))
+                if not (a[i] == b[i])
+            ]
         if best_diff is None or len(diff) < len(best_diff):
             best, best_diff = other, diff
     return f"{f._name} retraced: closest cached signature {best!r} differs in " + "; ".join(best_diff or ["(nothing)"])

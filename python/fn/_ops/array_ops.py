@@ -2,6 +2,7 @@
 ``fn.zeros``), shapes (``fn.reshape``, ``fn.transpose``, ``fn.shape``, ...), joining and splitting
 (``fn.concat``, ``fn.stack``, ``fn.split``, ...), indexing (``fn.gather``, ``fn.slice``,
 ``fn.where``, ...) and sequences (``fn.range``, ``fn.linspace``, ``fn.one_hot``)."""
+
 from __future__ import annotations
 
 import builtins
@@ -38,13 +39,14 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str = "Cons
         if have == n:
             t = _core.reshape_eager(t, shape)
         elif have == 1:
-            with _core.ContextScope(None):   # the value is computed now, even while tracing
+            with _core.ContextScope(None):  # the value is computed now, even while tracing
                 t = _core.execute("Fill", [_core.to_eager(shape.as_list(), "int32"), _core.reshape_eager(t, [])])[0]
         else:
             raise TypeError(
                 f"Eager execution of fn.constant with unsupported shape. Tensor {np.asarray(t.numpy())} "
                 f"(converted from {value!r}) has {have} elements, but got `shape` {tuple(shape.as_list())} "
-                f"with {n} elements).")
+                f"with {n} elements)."
+            )
     if not _core.executing_eagerly():
         return _core.execute("Const", [], {"value": t, "dtype": t.dtype}, name)[0]
     return t
@@ -62,7 +64,7 @@ def _shape_tensor(shape: Any) -> Any:
         shape = shape.as_list()
     if isinstance(shape, int):
         shape = [shape]
-    if not isinstance(shape, (list, tuple, np.ndarray)):   # None, a string...: conversion's error
+    if not isinstance(shape, (list, tuple, np.ndarray)):  # None, a string...: conversion's error
         return convert_to_tensor(shape, "int32")
     if any(_core.is_tensor(d) for d in shape):
         # TF's autopacking: Python numbers take the dtype of the first tensor ([n, 2], n int64)
@@ -70,10 +72,10 @@ def _shape_tensor(shape: Any) -> Any:
         return stack([d if _core.is_tensor(d) else convert_to_tensor(d, dt) for d in shape])
     if not len(shape):
         return convert_to_tensor(np.zeros([0], np.int32))
-    if any(isinstance(d, int) and not -2**63 <= d < 2**63 for d in shape):
-        return convert_to_tensor(list(shape))   # TF converts without a dtype: its conversion error
+    if any(isinstance(d, int) and not -(2**63) <= d < 2**63 for d in shape):
+        return convert_to_tensor(list(shape))  # TF converts without a dtype: its conversion error
     # TF's TensorShape conversion: int64 once a dimension needs it (never wrap to int32).
-    wide = any(isinstance(d, (int, np.integer)) and not -2**31 <= d < 2**31 for d in shape)
+    wide = any(isinstance(d, (int, np.integer)) and not -(2**31) <= d < 2**31 for d in shape)
     return convert_to_tensor(list(shape), "int64" if wide else "int32")
 
 
@@ -112,13 +114,14 @@ def cast(x: Any, dtype: Any, name: Optional[str] = None) -> Any:
 
 # ---- helpers ----
 
+
 def _int_tensor(value: Any, dtype_hint: Any = "int32") -> Any:
     """An int32 (or int64, for tensors / values that need it) index tensor."""
     if _core.is_tensor(value):
         return value
     if isinstance(value, (list, tuple)) and len(value) == 0:
         return convert_to_tensor(np.zeros([0], as_dtype(dtype_hint).as_numpy_dtype))
-    if _needs_int64(value):   # the hint never wraps values that need 64 bits
+    if _needs_int64(value):  # the hint never wraps values that need 64 bits
         return _core.convert_to_tensor(value, None, None)
     return _core.convert_to_tensor(value, None, as_dtype(dtype_hint))
 
@@ -126,7 +129,7 @@ def _int_tensor(value: Any, dtype_hint: Any = "int32") -> Any:
 def _needs_int64(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
         return any(_needs_int64(v) for v in value)
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and not -2**31 <= value < 2**31
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool) and not -(2**31) <= value < 2**31
 
 
 def _attr_int(v: Any, arg: str) -> int:
@@ -166,6 +169,7 @@ def _common_dtype_convert(values: Any) -> list:
 
 
 # ---- shapes ----
+
 
 def reshape(tensor: Any, shape: Any, name: Optional[str] = None) -> Any:
     """``tf.reshape``: same elements, new shape (one dimension may be -1)."""
@@ -247,23 +251,27 @@ def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:
     """``tf.tile``: repeats the tensor ``multiples[i]`` times along dimension i."""
     x = convert_to_tensor(input)
     if isinstance(multiples, (list, tuple)) and not all(
-            _core.is_tensor(d) or (isinstance(d, (int, np.integer)) and not isinstance(d, bool)) for d in multiples):
+        _core.is_tensor(d) or (isinstance(d, (int, np.integer)) and not isinstance(d, bool)) for d in multiples
+    ):
         # TF converts them as they are (floats stay floats): the op's Tmultiples check raises
         return run_op("Tile", [x, convert_to_tensor(multiples)], None, name)
     return run_op("Tile", [x, _shape_tensor(multiples)], None, name)
 
 
-def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
-        name: Optional[str] = None) -> Any:
+def pad(
+    tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0, name: Optional[str] = None
+) -> Any:
     """``tf.pad``: pads with ``constant_values`` (mode CONSTANT) or with the tensor's mirror image
     (REFLECT: without the edge, SYMMETRIC: with it; TF's MirrorPad); ``paddings`` is [rank, 2]."""
-    mode = mode.upper()   # TF's wrapper: NumPy's lower-case modes work too
+    mode = mode.upper()  # TF's wrapper: NumPy's lower-case modes work too
     if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
-        raise ValueError('Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or "SYMMETRIC". '
-                         f"Received `mode` = {mode}")
+        raise ValueError(
+            'Value of argument `mode` expected to be one of "CONSTANT", "REFLECT", or "SYMMETRIC". '
+            f"Received `mode` = {mode}"
+        )
     tensor = convert_to_tensor(tensor)
     if not _core.is_tensor(paddings) and np.size(paddings) == 0:
-        paddings = np.zeros([0, 2], np.int32)   # a scalar's (empty) paddings keep their [0, 2] shape
+        paddings = np.zeros([0, 2], np.int32)  # a scalar's (empty) paddings keep their [0, 2] shape
     paddings = _int_tensor(paddings)
     if mode != "CONSTANT":
         return run_op("MirrorPad", [tensor, paddings], {"mode": mode}, name)
@@ -275,15 +283,19 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
 
 # ---- joining and splitting ----
 
+
 def concat(values: Any, axis: Any, name: str = "concat") -> Any:
     """``tf.concat``: joins tensors along an existing axis."""
     values = list(values)
-    if not values and _core.executing_eagerly():   # TF's eager kernel lookup for N=0 (no dtype T)
+    if not values and _core.executing_eagerly():  # TF's eager kernel lookup for N=0 (no dtype T)
         from fn.errors import InvalidArgumentError
 
         raise InvalidArgumentError(
-            None, None, "OpKernel 'ConcatV2' has constraint on attr 'T' not in NodeDef '[N=0, Tidx=DT_INT32]' "
-            "[Op:ConcatV2] name: concat")
+            None,
+            None,
+            "OpKernel 'ConcatV2' has constraint on attr 'T' not in NodeDef '[N=0, Tidx=DT_INT32]' "
+            "[Op:ConcatV2] name: concat",
+        )
     if len(values) == 1:
         return identity(convert_to_tensor(values[0]), name=name)
     values = _common_dtype_convert(values)
@@ -296,7 +308,7 @@ def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
     axis = _attr_int(axis, "axis")
     if not any(_core.is_tensor(v) or isinstance(v, (np.ndarray, np.generic)) for v in values):
         # Python values only: TensorFlow converts the whole list to one constant.
-        t = _core.to_eager(values, None)   # a value now, even while tracing
+        t = _core.to_eager(values, None)  # a value now, even while tracing
         r = _rank_of(t)
         if axis < -r or axis >= r:
             raise ValueError(f"Argument `axis` = {axis} not in range [{-r}, {r})")
@@ -332,8 +344,7 @@ def unstack(value: Any, num: Optional[int] = None, axis: int = 0, name: str = "u
     return _core.execute("Unpack", [value], {"num": num, "axis": axis}, name)
 
 
-def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int] = None,
-          name: str = "split") -> list:
+def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int] = None, name: str = "split") -> list:
     """``tf.split``: ``num_or_size_splits`` equal pieces (an int) or pieces of the given sizes."""
     value = convert_to_tensor(value)
     axis_t = _int_tensor(axis)
@@ -352,14 +363,20 @@ def split(value: Any, num_or_size_splits: Any, axis: Any = 0, num: Optional[int]
 
 # ---- indexing ----
 
-def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None, batch_dims: int = 0,
-           name: Optional[str] = None) -> Any:
+
+def gather(
+    params: Any,
+    indices: Any,
+    validate_indices: Any = None,
+    axis: Any = None,
+    batch_dims: int = 0,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.gather``: slices of ``params`` along ``axis`` at ``indices``."""
     if axis is None:
         axis = batch_dims
     params = convert_to_tensor(params)
-    return run_op("GatherV2", [params, _int_tensor(indices), _int_tensor(axis)],
-                    {"batch_dims": int(batch_dims)}, name)
+    return run_op("GatherV2", [params, _int_tensor(indices), _int_tensor(axis)], {"batch_dims": int(batch_dims)}, name)
 
 
 def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: Optional[str] = None) -> Any:
@@ -381,15 +398,29 @@ def slice(input_: Any, begin: Any, size: Any, name: Optional[str] = None) -> Any
     return run_op("Slice", [convert_to_tensor(input_), begin, _int_tensor(size, begin.dtype)], None, name)
 
 
-def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: int = 0, end_mask: int = 0,
-                  ellipsis_mask: int = 0, new_axis_mask: int = 0, shrink_axis_mask: int = 0,
-                  name: Optional[str] = None) -> Any:
+def strided_slice(
+    input_: Any,
+    begin: Any,
+    end: Any,
+    strides: Any = None,
+    begin_mask: int = 0,
+    end_mask: int = 0,
+    ellipsis_mask: int = 0,
+    new_axis_mask: int = 0,
+    shrink_axis_mask: int = 0,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.strided_slice``."""
     begin = _int_tensor(begin)
     end = _int_tensor(end, begin.dtype)
     strides = _int_tensor(strides if strides is not None else [1] * int(begin.shape[0]), begin.dtype)
-    attrs = {"begin_mask": begin_mask, "end_mask": end_mask, "ellipsis_mask": ellipsis_mask,
-             "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask}
+    attrs = {
+        "begin_mask": begin_mask,
+        "end_mask": end_mask,
+        "ellipsis_mask": ellipsis_mask,
+        "new_axis_mask": new_axis_mask,
+        "shrink_axis_mask": shrink_axis_mask,
+    }
     return run_op("StridedSlice", [convert_to_tensor(input_), begin, end, strides], attrs, name)
 
 
@@ -405,17 +436,29 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Optional[str] = No
     return run_op("SelectV2", [condition, x, y], None, name)
 
 
-def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None, axis: Any = None,
-            dtype: Any = None, name: Optional[str] = None) -> Any:
+def one_hot(
+    indices: Any,
+    depth: Any,
+    on_value: Any = None,
+    off_value: Any = None,
+    axis: Any = None,
+    dtype: Any = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.one_hot``: ``on_value`` where the index equals the position along ``axis``, else ``off_value``."""
     if dtype is None:
         known = next((v for v in (on_value, off_value) if v is not None), None)
-        dtype = known.dtype if _core.is_tensor(known) else (convert_to_tensor(known).dtype if known is not None else float32)
+        dtype = (
+            known.dtype
+            if _core.is_tensor(known)
+            else (convert_to_tensor(known).dtype if known is not None else float32)
+        )
     dtype = as_dtype(dtype)
     on = _core.convert_to_tensor(1 if on_value is None else on_value, dtype)
     off = _core.convert_to_tensor(0 if off_value is None else off_value, dtype)
-    return run_op("OneHot", [_int_tensor(indices), _int_tensor(depth), on, off],
-                    {"axis": -1 if axis is None else int(axis)}, name)
+    return run_op(
+        "OneHot", [_int_tensor(indices), _int_tensor(depth), on, off], {"axis": -1 if axis is None else int(axis)}, name
+    )
 
 
 # ---- sequences ----
@@ -452,7 +495,7 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
 def linspace(start: Any, stop: Any, num: Any, name: Optional[str] = None, axis: int = 0) -> Any:
     """``tf.linspace`` (scalar start/stop): ``num`` evenly spaced values from start to stop."""
     start = convert_to_tensor(start)
-    stop = _core.convert_to_tensor(stop, start.dtype)   # TF: stop must convert to start's dtype
+    stop = _core.convert_to_tensor(stop, start.dtype)  # TF: stop must convert to start's dtype
     if start.dtype.is_integer:
         start, stop = cast(start, float64), cast(stop, float64)
     return run_op("LinSpace", [start, stop, _int_tensor(num)], None, name or "linspace")

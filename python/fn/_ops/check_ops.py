@@ -6,6 +6,7 @@ stateful, so it is never pruned) that raises when the graph runs, with TF's grap
 (``assertion failed: [...] [...]``). Static facts (rank, dtype, scalar) raise ValueError or
 TypeError while tracing, as TF does.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Sequence
@@ -55,10 +56,12 @@ def _summarize(t: Any, summarize: Optional[int]) -> str:
 def _graph_check(check: Callable[..., Optional[str]], inputs: List[Any], name: str) -> None:
     """A host op that calls ``check(*eager inputs)`` when the graph runs; a returned message
     fails the run with InvalidArgumentError."""
+
     def call(*values: Any) -> None:
         msg = check(*values)
         if msg is not None:
             raise InvalidArgumentError(None, None, msg)
+
     _core.execute("PyCall", list(inputs), {"callable": call}, name)
 
 
@@ -77,15 +80,13 @@ def _graph_text(items: Sequence[Any], summarize: Optional[int]) -> str:
     return "assertion failed: " + " ".join(f"[{p}]" if not p.startswith("[") else p for p in parts)
 
 
-def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None,
-           name: Optional[str] = None) -> Any:
+def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None, name: Optional[str] = None) -> Any:
     """``tf.debugging.Assert`` / ``tf.Assert``: fails when ``condition`` is false, printing ``data``."""
     if _core.executing_eagerly():
         cond = condition.numpy() if _core.is_tensor(condition) else condition
         if not cond:
             text = "\n".join(_summarize(d, summarize) for d in data)
-            raise InvalidArgumentError(None, None, f"Expected '{condition!s}' to be true. "
-                                                   f"Summarized data: {text}")
+            raise InvalidArgumentError(None, None, f"Expected '{condition!s}' to be true. Summarized data: {text}")
         return None
     tensors = [_tensor(condition)] + [d for d in data if _core.is_tensor(d)]
     order = [d if not _core.is_tensor(d) else None for d in data]
@@ -95,16 +96,18 @@ def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None,
             return None
         it = iter(values)
         return _graph_text([next(it) if o is None else o for o in order], summarize)
+
     _graph_check(check, tensors, name or "Assert")
     return None
 
 
-def _binary(sym: str, op: Callable, x: Any, y: Any, data: Any, summarize: Optional[int],
-            message: Optional[str], name: str) -> Any:
+def _binary(
+    sym: str, op: Callable, x: Any, y: Any, data: Any, summarize: Optional[int], message: Optional[str], name: str
+) -> Any:
     x, y = _tensor(x), _tensor(y)
     if x.dtype != y.dtype:
         y = _core.convert_to_tensor(y.numpy(), x.dtype, None) if y._is_eager else y
-    n = 3 if summarize is None else (10 ** 9 if summarize < 0 else summarize)
+    n = 3 if summarize is None else (10**9 if summarize < 0 else summarize)
 
     def fail_text(xv: Any, yv: Any) -> Optional[str]:
         xa, ya = np.asarray(xv.numpy()), np.asarray(yv.numpy())
@@ -119,12 +122,21 @@ def _binary(sym: str, op: Callable, x: Any, y: Any, data: Any, summarize: Option
                 if xa.shape == ya.shape and xa.ndim:
                     idx = np.argwhere(~test)
                     k = min(n, idx.shape[0])
-                    items += [f"Indices of first {k} different values:", idx[:k],
-                              "Corresponding x values:", xa[~test].reshape(-1)[:k],
-                              "Corresponding y values:", ya[~test].reshape(-1)[:k]]
+                    items += [
+                        f"Indices of first {k} different values:",
+                        idx[:k],
+                        "Corresponding x values:",
+                        xa[~test].reshape(-1)[:k],
+                        "Corresponding y values:",
+                        ya[~test].reshape(-1)[:k],
+                    ]
                 fx, fy = xa.reshape(-1), ya.reshape(-1)
-                items += [f"First {min(fx.size, n)} elements of x:", fx[:n],
-                          f"First {min(fy.size, n)} elements of y:", fy[:n]]
+                items += [
+                    f"First {min(fx.size, n)} elements of x:",
+                    fx[:n],
+                    f"First {min(fy.size, n)} elements of y:",
+                    fy[:n],
+                ]
         if message is not None:
             items = [message] + items
         return "\n".join(_pretty(i, n) for i in items)
@@ -133,9 +145,12 @@ def _binary(sym: str, op: Callable, x: Any, y: Any, data: Any, summarize: Option
         try:
             np.broadcast_shapes(tuple(x.shape.as_list()), tuple(y.shape.as_list()))
         except ValueError:
-            raise InvalidArgumentError(None, None, _WRAPPED % _OP_NAMES[sym] +
-                                       f"Incompatible shapes: {x.shape.as_list()} vs. "
-                                                   f"{y.shape.as_list()} [Op:{_OP_NAMES[sym]}] name: ") from None
+            raise InvalidArgumentError(
+                None,
+                None,
+                _WRAPPED % _OP_NAMES[sym] + f"Incompatible shapes: {x.shape.as_list()} vs. "
+                f"{y.shape.as_list()} [Op:{_OP_NAMES[sym]}] name: ",
+            ) from None
         msg = fail_text(x, y)
         if msg is not None:
             raise InvalidArgumentError(None, None, msg)
@@ -144,79 +159,94 @@ def _binary(sym: str, op: Callable, x: Any, y: Any, data: Any, summarize: Option
     return None
 
 
-_OP_NAMES = {"==": "Equal", "!=": "NotEqual", "<": "Less", "<=": "LessEqual", ">": "Greater",
-             ">=": "GreaterEqual"}
+_OP_NAMES = {"==": "Equal", "!=": "NotEqual", "<": "Less", "<=": "LessEqual", ">": "Greater", ">=": "GreaterEqual"}
 
 
-def assert_equal(x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None,
-                 name: Optional[str] = None) -> Any:
+def assert_equal(
+    x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None, name: Optional[str] = None
+) -> Any:
     """``tf.debugging.assert_equal``: x == y elementwise."""
     return _binary("==", np.equal, x, y, None, summarize, message, name or "assert_equal")
 
 
-def assert_none_equal(x: Any, y: Any, summarize: Optional[int] = None, message: Optional[str] = None,
-                      name: Optional[str] = None) -> Any:
+def assert_none_equal(
+    x: Any, y: Any, summarize: Optional[int] = None, message: Optional[str] = None, name: Optional[str] = None
+) -> Any:
     """``tf.debugging.assert_none_equal``: x != y elementwise."""
     return _binary("!=", np.not_equal, x, y, None, summarize, message, name or "assert_none_equal")
 
 
-def assert_less(x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None,
-                name: Optional[str] = None) -> Any:
+def assert_less(
+    x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None, name: Optional[str] = None
+) -> Any:
     """``tf.debugging.assert_less``: x < y elementwise."""
     return _binary("<", np.less, x, y, None, summarize, message, name or "assert_less")
 
 
-def assert_less_equal(x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None,
-                      name: Optional[str] = None) -> Any:
+def assert_less_equal(
+    x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None, name: Optional[str] = None
+) -> Any:
     """``tf.debugging.assert_less_equal``: x <= y elementwise."""
     return _binary("<=", np.less_equal, x, y, None, summarize, message, name or "assert_less_equal")
 
 
-def assert_greater(x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None,
-                   name: Optional[str] = None) -> Any:
+def assert_greater(
+    x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None, name: Optional[str] = None
+) -> Any:
     """``tf.debugging.assert_greater``: x > y elementwise."""
     return _binary(">", np.greater, x, y, None, summarize, message, name or "assert_greater")
 
 
-def assert_greater_equal(x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None,
-                         name: Optional[str] = None) -> Any:
+def assert_greater_equal(
+    x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None, name: Optional[str] = None
+) -> Any:
     """``tf.debugging.assert_greater_equal``: x >= y elementwise."""
     return _binary(">=", np.greater_equal, x, y, None, summarize, message, name or "assert_greater_equal")
 
 
-def _unary(sym: str, op: Callable, x: Any, message: Optional[str], summarize: Optional[int],
-           name: str) -> Any:
+def _unary(sym: str, op: Callable, x: Any, message: Optional[str], summarize: Optional[int], name: str) -> Any:
     x = _tensor(x)
     zero = _core.convert_to_tensor(np.zeros([], x.dtype.as_numpy_dtype), None, None)
     label = f"x (shape={x.shape} dtype={x.dtype.name}) = "
     data = [message or "", f"Condition x {sym} 0 did not hold element-wise:", label, x]
     if _core.executing_eagerly():
         return _binary(sym, lambda a, b: op(a, b), x, zero, data, summarize, None, name)
-    return _binary(sym, lambda a, b: op(a, b), x, zero,
-                   [message or "", f"Condition x {sym} 0 did not hold element-wise:"], summarize,
-                   None, name)
+    return _binary(
+        sym,
+        lambda a, b: op(a, b),
+        x,
+        zero,
+        [message or "", f"Condition x {sym} 0 did not hold element-wise:"],
+        summarize,
+        None,
+        name,
+    )
 
 
-def assert_positive(x: Any, message: Optional[str] = None, summarize: Optional[int] = None,
-                    name: Optional[str] = None) -> Any:
+def assert_positive(
+    x: Any, message: Optional[str] = None, summarize: Optional[int] = None, name: Optional[str] = None
+) -> Any:
     """``tf.debugging.assert_positive``: x > 0 elementwise."""
     return _unary(">", np.greater, x, message, summarize, name or "assert_positive")
 
 
-def assert_negative(x: Any, message: Optional[str] = None, summarize: Optional[int] = None,
-                    name: Optional[str] = None) -> Any:
+def assert_negative(
+    x: Any, message: Optional[str] = None, summarize: Optional[int] = None, name: Optional[str] = None
+) -> Any:
     """``tf.debugging.assert_negative``: x < 0 elementwise."""
     return _unary("<", np.less, x, message, summarize, name or "assert_negative")
 
 
-def assert_non_negative(x: Any, message: Optional[str] = None, summarize: Optional[int] = None,
-                        name: Optional[str] = None) -> Any:
+def assert_non_negative(
+    x: Any, message: Optional[str] = None, summarize: Optional[int] = None, name: Optional[str] = None
+) -> Any:
     """``tf.debugging.assert_non_negative``: x >= 0 elementwise."""
     return _unary(">=", np.greater_equal, x, message, summarize, name or "assert_non_negative")
 
 
-def assert_non_positive(x: Any, message: Optional[str] = None, summarize: Optional[int] = None,
-                        name: Optional[str] = None) -> Any:
+def assert_non_positive(
+    x: Any, message: Optional[str] = None, summarize: Optional[int] = None, name: Optional[str] = None
+) -> Any:
     """``tf.debugging.assert_non_positive``: x <= 0 elementwise."""
     return _unary("<=", np.less_equal, x, message, summarize, name or "assert_non_positive")
 
@@ -231,15 +261,13 @@ def assert_rank(x: Any, rank: int, message: Optional[str] = None, name: Optional
     return None
 
 
-def assert_rank_at_least(x: Any, rank: int, message: Optional[str] = None,
-                         name: Optional[str] = None) -> Any:
+def assert_rank_at_least(x: Any, rank: int, message: Optional[str] = None, name: Optional[str] = None) -> Any:
     """``tf.debugging.assert_rank_at_least``."""
     x = _tensor(x)
     r = x.shape.rank
     if r is not None and r < int(rank):
         prefix = f"{message}.  " if message else ""
-        raise ValueError(f"{prefix}Tensor  must have rank at least {int(rank)}.  Received rank {r}, "
-                         f"shape {x.shape}")
+        raise ValueError(f"{prefix}Tensor  must have rank at least {int(rank)}.  Received rank {r}, shape {x.shape}")
     return None
 
 
@@ -278,11 +306,11 @@ def check_numerics(tensor: Any, message: str, name: Optional[str] = None) -> Any
         if np.isinf(a).any():
             return f"{message} : Tensor had Inf values"
         return None
+
     if _core.executing_eagerly():
         msg = bad(t)
         if msg is not None:
-            raise InvalidArgumentError(None, None, _WRAPPED % "CheckNumerics" +
-                                       f"{msg} [Op:CheckNumerics] name: ")
+            raise InvalidArgumentError(None, None, _WRAPPED % "CheckNumerics" + f"{msg} [Op:CheckNumerics] name: ")
         return t
     _graph_check(bad, [t], name or "CheckNumerics")
     return t

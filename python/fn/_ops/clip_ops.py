@@ -1,6 +1,7 @@
 """Clipping and norms, composed of existing ops exactly as TensorFlow's ``clip_ops`` and
 ``linalg_ops.norm`` compose them: ``tf.clip_by_value``, ``tf.clip_by_norm``, ``tf.linalg.global_norm``,
 ``tf.clip_by_global_norm``, ``tf.norm``."""
+
 from __future__ import annotations
 
 import collections.abc
@@ -59,13 +60,15 @@ def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None, name:
     clip = _core.convert_to_tensor(clip_norm, None, use_norm.dtype)
     scale_for_finite = clip * minimum(one / use_norm, one / clip)
     scale = scale_for_finite + (use_norm - use_norm)
-    clipped = [None if t is None else identity(convert_to_tensor(t) * cast(scale, convert_to_tensor(t).dtype))
-               for t in t_list]
+    clipped = [
+        None if t is None else identity(convert_to_tensor(t) * cast(scale, convert_to_tensor(t).dtype)) for t in t_list
+    ]
     return clipped, use_norm
 
 
-def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = None,
-         name: Optional[str] = None) -> Any:
+def norm(
+    tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = None, name: Optional[str] = None
+) -> Any:
     """``tf.norm``: vector norms (``ord`` 1, 2/'euclidean', inf, or p > 0) over ``axis`` (None:
     all elements), and matrix norms ('fro', 1, inf) over a pair of axes."""
     keepdims = bool(keepdims)
@@ -86,7 +89,7 @@ def norm(tensor: Any, ord: Any = "euclidean", axis: Any = None, keepdims: Any = 
     x = convert_to_tensor(tensor)
     rank = x._rank
     if is_matrix:
-        axis = [a % rank if rank > 0 and a < 0 else a for a in axis]   # rank 0: the reduction refuses
+        axis = [a % rank if rank > 0 and a < 0 else a for a in axis]  # rank 0: the reduction refuses
         if ord in ("euclidean", "fro"):
             result = sqrt(reduce_sum(x * x, axis, keepdims=True))
         elif ord == 2:

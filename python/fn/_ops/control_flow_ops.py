@@ -10,6 +10,7 @@ Python per iteration (except ops that call back into Python, such as ``fn.print`
 Loop variables and branch outputs may be nested structures (``fn.nest``) of tensors, Python
 numbers (converted to tensors), ``fn.TensorArray`` (carried as its TensorList value) and None.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Sequence, Tuple
@@ -24,6 +25,7 @@ __all__ = ["cond", "while_loop", "case", "switch_case"]
 
 # ---------------------------------------------------------------- structures
 
+
 def _leaves(structure: Any) -> List[Any]:
     return nest.flatten(structure)
 
@@ -34,19 +36,22 @@ def _to_tensor(value: Any, what: str) -> Any:
     try:
         return _core.convert_to_tensor(value)
     except Exception as e:  # re-raised with context
-        raise TypeError(f"{what} must be a tensor or convertible to one (a Python number, bool, string, "
-                        f"NumPy array or TensorArray), got {value!r}: {e}") from None
+        raise TypeError(
+            f"{what} must be a tensor or convertible to one (a Python number, bool, string, "
+            f"NumPy array or TensorArray), got {value!r}: {e}"
+        ) from None
 
 
 class _Flat:
     """A structure's leaves as tensors (TensorArrays as their value, Python numbers converted)
     and how to rebuild the structure from tensors of the same kind."""
 
-    def __init__(self, structure: Any, what: str, keep_none: bool = False,
-                 post: Optional[Callable[[Any], Any]] = None) -> None:
+    def __init__(
+        self, structure: Any, what: str, keep_none: bool = False, post: Optional[Callable[[Any], Any]] = None
+    ) -> None:
         self.structure = structure
-        self.metas: List[Optional[TensorArray]] = []   # the TensorArray a leaf stands for
-        self.nones: List[bool] = []                     # leaf is None (no tensor)
+        self.metas: List[Optional[TensorArray]] = []  # the TensorArray a leaf stands for
+        self.nones: List[bool] = []  # leaf is None (no tensor)
         self.tensors: List[Any] = []
         for leaf in _leaves(structure):
             if isinstance(leaf, TensorArray):
@@ -102,6 +107,7 @@ def _structure_text(s: Any) -> str:
 
 # ---------------------------------------------------------------- cond
 
+
 def _trace_branch(fn: Callable[[], Any], graph_name: str) -> Tuple[Any, "_Flat"]:
     builder = _core.GraphBuilder(_core.Graph(graph_name))
     with _core.ContextScope(builder):
@@ -113,8 +119,14 @@ def _trace_branch(fn: Callable[[], Any], graph_name: str) -> Tuple[Any, "_Flat"]
     return builder, flat
 
 
-def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None, false_fn: Optional[Callable[[], Any]] = None,
-         name: Optional[str] = None, *, _names: Optional[Sequence[str]] = None) -> Any:
+def cond(
+    pred: Any,
+    true_fn: Optional[Callable[[], Any]] = None,
+    false_fn: Optional[Callable[[], Any]] = None,
+    name: Optional[str] = None,
+    *,
+    _names: Optional[Sequence[str]] = None,
+) -> Any:
     """``tf.cond``: ``true_fn()`` if ``pred`` else ``false_fn()``.
 
     Eagerly, calls the one branch ``pred`` selects. While tracing, traces both branches once
@@ -127,7 +139,7 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None, false_fn: Optio
     if not callable(false_fn):
         raise TypeError("false_fn must be callable.")
     if _core.executing_eagerly():
-        if _core.is_tensor(pred):   # TF tests the value's NumPy truth (ValueError when not one element)
+        if _core.is_tensor(pred):  # TF tests the value's NumPy truth (ValueError when not one element)
             return true_fn() if pred.numpy() else false_fn()
         return true_fn() if pred else false_fn()
     if isinstance(pred, bool):
@@ -143,14 +155,17 @@ def cond(pred: Any, true_fn: Optional[Callable[[], Any]] = None, false_fn: Optio
             raise ValueError("one branch returns a TensorArray where the other returns a tensor")
     except (ValueError, TypeError) as e:
         if _names:
-            raise TypeError(f"{', '.join(repr(n) for n in _names)} must have the same nested structure "
-                             f"in the main and else branches:\n\n{e}") from None
+            raise TypeError(
+                f"{', '.join(repr(n) for n in _names)} must have the same nested structure "
+                f"in the main and else branches:\n\n{e}"
+            ) from None
         raise TypeError(
             "true_fn and false_fn arguments to fn.cond must have the same number, type, and overall "
             "structure of return values.\n\n"
             f"true_fn output: {_structure_text(then_flat.structure)}\n"
             f"false_fn output: {_structure_text(else_flat.structure)}\n\n"
-            f"Error details:\n{e}") from None
+            f"Error details:\n{e}"
+        ) from None
     names = _flat_names(_names, then_flat.structure) if _names else []
     outs = _core.build_if(pred, then_b, else_b, name or "cond", names)
     return composite.from_parts(then_flat.rebuild(outs, _merged_metas(then_flat, else_flat)))
@@ -168,8 +183,13 @@ def _flat_names(names: Sequence[str], structure: Any) -> List[str]:
     return out
 
 
-def case(pred_fn_pairs: Any, default: Optional[Callable[[], Any]] = None, exclusive: bool = False,
-         strict: bool = False, name: str = "case") -> Any:
+def case(
+    pred_fn_pairs: Any,
+    default: Optional[Callable[[], Any]] = None,
+    exclusive: bool = False,
+    strict: bool = False,
+    name: str = "case",
+) -> Any:
     """``tf.case``: the first pair whose predicate holds, else ``default`` (nested conds)."""
     pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else list(pred_fn_pairs)
     for p in pairs:
@@ -185,11 +205,13 @@ def case(pred_fn_pairs: Any, default: Optional[Callable[[], Any]] = None, exclus
             return default()
         p, f = pairs[i]
         return cond(p, f, lambda: chain(i + 1), name=name)
+
     return chain(0)
 
 
-def switch_case(branch_index: Any, branch_fns: Any, default: Optional[Callable[[], Any]] = None,
-                name: str = "switch_case") -> Any:
+def switch_case(
+    branch_index: Any, branch_fns: Any, default: Optional[Callable[[], Any]] = None, name: str = "switch_case"
+) -> Any:
     """``tf.switch_case``: ``branch_fns[branch_index]()``, or ``default`` (the last branch when
     None) for an index out of range."""
     fns = [f for _, f in sorted(branch_fns.items())] if isinstance(branch_fns, dict) else list(branch_fns)
@@ -201,12 +223,15 @@ def switch_case(branch_index: Any, branch_fns: Any, default: Optional[Callable[[
         i = int(branch_index)
         return fns[i]() if 0 <= i < len(fns) else default()
     index = _to_tensor(branch_index, "branch_index")
-    pairs = [(_core.execute("Equal", [index, _core.convert_to_tensor(i, index.dtype)], None, None)[0], f)
-             for i, f in enumerate(fns)]
+    pairs = [
+        (_core.execute("Equal", [index, _core.convert_to_tensor(i, index.dtype)], None, None)[0], f)
+        for i, f in enumerate(fns)
+    ]
     return case(pairs, default=default, name=name)
 
 
 # ---------------------------------------------------------------- while_loop
+
 
 def _as_vars(result: Any, loop_vars: Sequence[Any]) -> Any:
     """The body's result as a sequence of loop vars (a lone value for a single var is wrapped)."""
@@ -246,10 +271,19 @@ def _static_int(x: Any) -> Optional[int]:
     return int(x)
 
 
-def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: Any,
-               shape_invariants: Any = None, parallel_iterations: int = 10, back_prop: bool = True,
-               swap_memory: bool = False, maximum_iterations: Any = None, name: Optional[str] = None,
-               *, _names: Optional[Sequence[str]] = None) -> Any:
+def while_loop(
+    cond: Callable[..., Any],
+    body: Callable[..., Any],
+    loop_vars: Any,
+    shape_invariants: Any = None,
+    parallel_iterations: int = 10,
+    back_prop: bool = True,
+    swap_memory: bool = False,
+    maximum_iterations: Any = None,
+    name: Optional[str] = None,
+    *,
+    _names: Optional[Sequence[str]] = None,
+) -> Any:
     """``tf.while_loop``: ``while cond(*loop_vars): loop_vars = body(*loop_vars)``.
 
     ``loop_vars`` is a list or tuple (possibly nested) of tensors, Python numbers and
@@ -269,20 +303,27 @@ def while_loop(cond: Callable[..., Any], body: Callable[..., Any], loop_vars: An
     vars_seq = [loop_vars] if single else loop_vars
     has_composite = composite.has_composite(vars_seq)
     if _core.executing_eagerly():
-        if has_composite:   # eagerly a composite is a leaf (TF compares its loop vars' type specs)
+        if has_composite:  # eagerly a composite is a leaf (TF compares its loop vars' type specs)
             values = _eager_while(cond, body, list(vars_seq), _static_int(maximum_iterations))
         else:
             init = _Flat(vars_seq, "A loop variable")
             values = _eager_while(cond, body, init.rebuild(init.tensors), _static_int(maximum_iterations))
         out = nest.pack_sequence_as(vars_seq, nest.flatten(values))
         return out[0] if single else out
-    if has_composite:   # RaggedTensor loop vars run as their component tensors
+    if has_composite:  # RaggedTensor loop vars run as their component tensors
         return _composite_while(cond, body, loop_vars, shape_invariants, maximum_iterations, name, _names)
     return _graph_while(cond, body, vars_seq, single, shape_invariants, maximum_iterations, name, _names)
 
 
-def _composite_while(cond: Callable, body: Callable, loop_vars: Any, shape_invariants: Any,
-                     maximum_iterations: Any, name: Optional[str], names: Optional[Sequence[str]]) -> Any:
+def _composite_while(
+    cond: Callable,
+    body: Callable,
+    loop_vars: Any,
+    shape_invariants: Any,
+    maximum_iterations: Any,
+    name: Optional[str],
+    names: Optional[Sequence[str]],
+) -> Any:
     """``while_loop`` over composite loop vars (RaggedTensor, ExtensionType, Optional): a loop
     over their parts. A composite whose spec is assigned while the body is traced (Keras'
     multi-step fit starts from ``Optional.empty(None)`` and sets its element spec in the body; in
@@ -293,10 +334,15 @@ def _composite_while(cond: Callable, body: Callable, loop_vars: Any, shape_invar
         parts = composite.to_parts(loop_vars)
         sig = composite.signature(parts)
         try:
-            result = while_loop(lambda *a: cond(*composite.from_parts(list(a))),
-                                lambda *a: composite.to_parts(body(*composite.from_parts(list(a)))), parts,
-                                composite.loop_invariants(parts) if shape_invariants is None else shape_invariants,
-                                maximum_iterations=maximum_iterations, name=name, _names=names)
+            result = while_loop(
+                lambda *a: cond(*composite.from_parts(list(a))),
+                lambda *a: composite.to_parts(body(*composite.from_parts(list(a)))),
+                parts,
+                composite.loop_invariants(parts) if shape_invariants is None else shape_invariants,
+                maximum_iterations=maximum_iterations,
+                name=name,
+                _names=names,
+            )
         except (ValueError, TypeError):
             if composite.signature(composite.to_parts(loop_vars)) == sig:
                 raise
@@ -319,13 +365,13 @@ def _invariants(init: "_Flat", vars_seq: Any, shape_invariants: Any) -> List[Any
         if meta is None and inv is not None:
             out.append(inv if isinstance(inv, TensorShape) else TensorShape(inv))
         else:
-            out.append(shapes[k])   # no invariant; a TensorArray's value is a scalar list handle
+            out.append(shapes[k])  # no invariant; a TensorArray's value is a scalar list handle
     return out
 
 
 def _inv_leaves(v: Any, inv: Any) -> List[Any]:
     """The shape invariants matched to the loop vars' leaves (``inv`` mirrors ``v``)."""
-    if hasattr(type(v), "__tf_flatten__") and hasattr(type(inv), "__tf_flatten__"):   # ragged loop vars
+    if hasattr(type(v), "__tf_flatten__") and hasattr(type(inv), "__tf_flatten__"):  # ragged loop vars
         return [x for a, b in zip(v.__tf_flatten__()[1], inv.__tf_flatten__()[1]) for x in _inv_leaves(a, b)]
     if isinstance(v, (list, tuple)):
         if not isinstance(inv, (list, tuple)) or len(inv) != len(v):
@@ -338,8 +384,16 @@ def _inv_leaves(v: Any, inv: Any) -> List[Any]:
     return [inv]
 
 
-def _graph_while(cond_fn: Callable, body: Callable, vars_seq: Any, single: bool, shape_invariants: Any,
-                 maximum_iterations: Any, name: Optional[str], names: Optional[Sequence[str]]) -> Any:
+def _graph_while(
+    cond_fn: Callable,
+    body: Callable,
+    vars_seq: Any,
+    single: bool,
+    shape_invariants: Any,
+    maximum_iterations: Any,
+    name: Optional[str],
+    names: Optional[Sequence[str]],
+) -> Any:
     init = _Flat(vars_seq, "A loop variable")
     invariants = _invariants(init, vars_seq, shape_invariants)
     max_iter = -1
@@ -366,7 +420,7 @@ def _graph_while(cond_fn: Callable, body: Callable, vars_seq: Any, single: bool,
         if with_counter:
             phs.append(builder.add_placeholder("iteration", counter.dtype, TensorShape([])))
         with _core.ContextScope(builder):
-            builder.set_outputs([_local(t) for t in fn(phs, init.rebuild(phs[:len(init.tensors)]))])
+            builder.set_outputs([_local(t) for t in fn(phs, init.rebuild(phs[: len(init.tensors)]))])
         return builder
 
     def cond_graph(phs: List[Any], args: Any) -> List[Any]:
@@ -384,8 +438,10 @@ def _graph_while(cond_fn: Callable, body: Callable, vars_seq: Any, single: bool,
             nest.assert_same_structure(list(vars_seq), list(result) if isinstance(result, (list, tuple)) else result)
         except (ValueError, TypeError) as e:
             if names:
-                raise ValueError(f"the loop variables {', '.join(repr(n) for n in names)} must keep their "
-                                 f"nested structure from one iteration to the next:\n\n{e}") from None
+                raise ValueError(
+                    f"the loop variables {', '.join(repr(n) for n in names)} must keep their "
+                    f"nested structure from one iteration to the next:\n\n{e}"
+                ) from None
             raise ValueError(f"The body of fn.while_loop must return the same structure as loop_vars.\n\n{e}") from None
         out = _Flat(result, "A loop variable")
         if [m is None for m in out.metas] != [m is None for m in init.metas]:
@@ -403,7 +459,7 @@ def _graph_while(cond_fn: Callable, body: Callable, vars_seq: Any, single: bool,
         loop_inputs.append(_core.convert_to_tensor(0, counter.dtype))
     names_arg = list(flat_names) + ([""] if with_counter and flat_names else [])
     finals = _core.build_while(loop_inputs, cond_b, body_b, max_iter, name or "while", names_arg)
-    finals = finals[:len(init.tensors)]
+    finals = finals[: len(init.tensors)]
     packed = init.rebuild(finals, _merged_metas(init, body_out[0]))
     return packed[0] if single else packed
 

@@ -7,6 +7,7 @@ is wrapped once by ``install``; a wrapper holds the dispatchers registered for i
 call's arguments match one's signature, calls it instead of the op. The check costs one attribute
 read when nothing is registered. ExtensionTypes register here; so could RaggedTensor.
 """
+
 from __future__ import annotations
 
 import collections.abc
@@ -16,47 +17,165 @@ import sys
 import typing
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-_MODULES = ["fn", "fn.math", "fn.nn", "fn.linalg", "fn.strings", "fn.bitwise", "fn.image", "fn.dtypes",
-            "fn.debugging", "fn.io", "fn.random", "fn.sparse"]
+_MODULES = [
+    "fn",
+    "fn.math",
+    "fn.nn",
+    "fn.linalg",
+    "fn.strings",
+    "fn.bitwise",
+    "fn.image",
+    "fn.dtypes",
+    "fn.debugging",
+    "fn.io",
+    "fn.random",
+    "fn.sparse",
+]
 # fn._ops modules whose functions are not dispatchable APIs in TF (control flow, Python callbacks).
-_NOT_APIS = ("fn._ops.control_flow_ops", "fn._ops.functional_ops", "fn._ops.script_ops",
-             "fn._ops.print_ops")
+_NOT_APIS = ("fn._ops.control_flow_ops", "fn._ops.functional_ops", "fn._ops.script_ops", "fn._ops.print_ops")
 
 # TF 2.21's elementwise API lists (dispatch.unary_elementwise_apis / binary_elementwise_apis),
 # by public name; names fn does not have are skipped.
 UNARY_ELEMENTWISE_APIS = [
-    "bitwise.invert", "cast", "clip_by_value", "debugging.check_numerics", "dtypes.saturate_cast",
-    "image.adjust_brightness", "image.adjust_gamma", "image.convert_image_dtype", "io.decode_base64",
-    "io.decode_compressed", "io.encode_base64", "math.abs", "math.acos", "math.acosh", "math.angle",
-    "math.asin", "math.asinh", "math.atan", "math.atanh", "math.bessel_i0", "math.bessel_i0e",
-    "math.bessel_i1", "math.bessel_i1e", "math.ceil", "math.conj", "math.cos", "math.cosh", "math.digamma",
-    "math.erf", "math.erfc", "math.erfcinv", "math.erfinv", "math.exp", "math.expm1", "math.floor",
-    "math.imag", "math.is_finite", "math.is_inf", "math.is_nan", "math.lgamma", "math.log", "math.log1p",
-    "math.log_sigmoid", "math.logical_not", "math.ndtri", "math.negative", "math.nextafter", "math.real",
-    "math.reciprocal", "math.reciprocal_no_nan", "math.rint", "math.round", "math.rsqrt", "math.sigmoid",
-    "math.sign", "math.sin", "math.sinh", "math.softplus", "math.sqrt", "math.square", "math.tan",
-    "math.tanh", "nn.elu", "nn.gelu", "nn.leaky_relu", "nn.log_softmax", "nn.relu", "nn.relu6", "nn.selu",
-    "nn.silu", "nn.softsign", "ones_like", "strings.as_string", "strings.length", "strings.lower",
-    "strings.regex_full_match", "strings.regex_replace", "strings.strip", "strings.substr",
-    "strings.to_hash_bucket", "strings.to_hash_bucket_fast", "strings.to_hash_bucket_strong",
-    "strings.to_number", "strings.unicode_script", "strings.unicode_transcode", "strings.upper", "zeros_like",
+    "bitwise.invert",
+    "cast",
+    "clip_by_value",
+    "debugging.check_numerics",
+    "dtypes.saturate_cast",
+    "image.adjust_brightness",
+    "image.adjust_gamma",
+    "image.convert_image_dtype",
+    "io.decode_base64",
+    "io.decode_compressed",
+    "io.encode_base64",
+    "math.abs",
+    "math.acos",
+    "math.acosh",
+    "math.angle",
+    "math.asin",
+    "math.asinh",
+    "math.atan",
+    "math.atanh",
+    "math.bessel_i0",
+    "math.bessel_i0e",
+    "math.bessel_i1",
+    "math.bessel_i1e",
+    "math.ceil",
+    "math.conj",
+    "math.cos",
+    "math.cosh",
+    "math.digamma",
+    "math.erf",
+    "math.erfc",
+    "math.erfcinv",
+    "math.erfinv",
+    "math.exp",
+    "math.expm1",
+    "math.floor",
+    "math.imag",
+    "math.is_finite",
+    "math.is_inf",
+    "math.is_nan",
+    "math.lgamma",
+    "math.log",
+    "math.log1p",
+    "math.log_sigmoid",
+    "math.logical_not",
+    "math.ndtri",
+    "math.negative",
+    "math.nextafter",
+    "math.real",
+    "math.reciprocal",
+    "math.reciprocal_no_nan",
+    "math.rint",
+    "math.round",
+    "math.rsqrt",
+    "math.sigmoid",
+    "math.sign",
+    "math.sin",
+    "math.sinh",
+    "math.softplus",
+    "math.sqrt",
+    "math.square",
+    "math.tan",
+    "math.tanh",
+    "nn.elu",
+    "nn.gelu",
+    "nn.leaky_relu",
+    "nn.log_softmax",
+    "nn.relu",
+    "nn.relu6",
+    "nn.selu",
+    "nn.silu",
+    "nn.softsign",
+    "ones_like",
+    "strings.as_string",
+    "strings.length",
+    "strings.lower",
+    "strings.regex_full_match",
+    "strings.regex_replace",
+    "strings.strip",
+    "strings.substr",
+    "strings.to_hash_bucket",
+    "strings.to_hash_bucket_fast",
+    "strings.to_hash_bucket_strong",
+    "strings.to_number",
+    "strings.unicode_script",
+    "strings.unicode_transcode",
+    "strings.upper",
+    "zeros_like",
 ]
 BINARY_ELEMENTWISE_APIS = [
-    "bitwise.bitwise_and", "bitwise.bitwise_or", "bitwise.bitwise_xor", "bitwise.left_shift",
-    "bitwise.right_shift", "dtypes.complex", "math.add", "math.atan2", "math.divide", "math.divide_no_nan",
-    "math.equal", "math.floordiv", "math.floormod", "math.greater", "math.greater_equal", "math.less",
-    "math.less_equal", "math.logical_and", "math.logical_or", "math.logical_xor", "math.maximum",
-    "math.minimum", "math.multiply", "math.multiply_no_nan", "math.not_equal", "math.pow",
-    "math.scalar_mul", "math.squared_difference", "math.subtract", "math.truediv", "math.xdivy",
-    "math.xlog1py", "math.xlogy", "math.zeta", "nn.sigmoid_cross_entropy_with_logits", "realdiv",
-    "truncatediv", "truncatemod",
+    "bitwise.bitwise_and",
+    "bitwise.bitwise_or",
+    "bitwise.bitwise_xor",
+    "bitwise.left_shift",
+    "bitwise.right_shift",
+    "dtypes.complex",
+    "math.add",
+    "math.atan2",
+    "math.divide",
+    "math.divide_no_nan",
+    "math.equal",
+    "math.floordiv",
+    "math.floormod",
+    "math.greater",
+    "math.greater_equal",
+    "math.less",
+    "math.less_equal",
+    "math.logical_and",
+    "math.logical_or",
+    "math.logical_xor",
+    "math.maximum",
+    "math.minimum",
+    "math.multiply",
+    "math.multiply_no_nan",
+    "math.not_equal",
+    "math.pow",
+    "math.scalar_mul",
+    "math.squared_difference",
+    "math.subtract",
+    "math.truediv",
+    "math.xdivy",
+    "math.xlog1py",
+    "math.xlogy",
+    "math.zeta",
+    "nn.sigmoid_cross_entropy_with_logits",
+    "realdiv",
+    "truncatediv",
+    "truncatemod",
 ]
 
 
 # TF 2.21's binary elementwise assert APIs (tf.debugging's, v2).
 BINARY_ELEMENTWISE_ASSERT_APIS = [
-    "debugging.assert_equal", "debugging.assert_none_equal", "debugging.assert_near", "debugging.assert_less",
-    "debugging.assert_less_equal", "debugging.assert_greater", "debugging.assert_greater_equal",
+    "debugging.assert_equal",
+    "debugging.assert_none_equal",
+    "debugging.assert_near",
+    "debugging.assert_less",
+    "debugging.assert_less_equal",
+    "debugging.assert_greater",
+    "debugging.assert_greater_equal",
 ]
 
 
@@ -76,6 +195,7 @@ def _wrap(api: Callable) -> Callable:
             if result is not NotImplemented:
                 return result
         return api(*args, **kwargs)
+
     dispatch_wrapper._fn_dispatchers = []  # type: ignore[attr-defined]
     dispatch_wrapper._fn_dispatch_api = api  # type: ignore[attr-defined]
     return dispatch_wrapper
@@ -94,13 +214,14 @@ def _dispatch(wrapper: Callable, targets: List[_Dispatcher], args: tuple, kwargs
         bound = _signature(wrapper).bind(*args, **kwargs)
     except TypeError:
         return NotImplemented
-    for target in reversed(targets):   # the most recent registration wins
+    for target in reversed(targets):  # the most recent registration wins
         if target.check(bound):
             return target.handler(*args, **kwargs)
     return NotImplemented
 
 
 # ---- type annotations as value checkers -------------------------------------------------------
+
 
 def _is_dispatchable_type(t: Any) -> bool:
     """ExtensionTypes and other composites (not tf.Tensor) make a signature dispatch."""
@@ -113,18 +234,21 @@ def _checker(annotation: Any) -> Tuple[Callable[[Any], bool], Callable[[Any], bo
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
     if origin is typing.Union:
         parts = [_checker(a) for a in args]
-        return (lambda v: any(m(v) for m, _ in parts),
-                lambda v: any(m(v) and d(v) for m, d in parts))
+        return (lambda v: any(m(v) for m, _ in parts), lambda v: any(m(v) and d(v) for m, d in parts))
     if origin in (list, tuple, collections.abc.Sequence, collections.abc.Iterable) and args:
         elem_m, elem_d = _checker(args[0])
-        return (lambda v: isinstance(v, (list, tuple)) and all(elem_m(x) for x in v),
-                lambda v: isinstance(v, (list, tuple)) and any(elem_d(x) for x in v))
+        return (
+            lambda v: isinstance(v, (list, tuple)) and all(elem_m(x) for x in v),
+            lambda v: isinstance(v, (list, tuple)) and any(elem_d(x) for x in v),
+        )
     if annotation is None or annotation is type(None):
         return (lambda v: v is None), (lambda v: False)
     if isinstance(annotation, type):
         from fn._tensor.tensor import Tensor
+
         if annotation is Tensor:
             from fn import _core
+
             return (lambda v: _core.is_tensor(v)), (lambda v: False)
         dispatchable = _is_dispatchable_type(annotation)
         return (lambda v: isinstance(v, annotation)), (lambda v: dispatchable and isinstance(v, annotation))
@@ -144,6 +268,7 @@ def _make_check(signature: Dict[str, Any]) -> Callable[[inspect.BoundArguments],
                 return False
             found = found or dispatchable(v)
         return found
+
     return check
 
 
@@ -154,6 +279,7 @@ def _annotation_has_dispatchable(t: Any) -> bool:
 
 
 # ---- public registration API -------------------------------------------------------------------
+
 
 def _check_api(api: Callable) -> None:
     if not hasattr(api, "_fn_dispatchers"):
@@ -172,12 +298,14 @@ def _add_name_scope_wrapper(handler: Callable, api_sig: inspect.Signature) -> Ca
     @functools.wraps(handler)
     def with_name(*args: Any, **kwargs: Any) -> Any:
         if name_index < len(args):
-            args = args[:name_index] + args[name_index + 1:]
+            args = args[:name_index] + args[name_index + 1 :]
         else:
             kwargs.pop("name", None)
         return handler(*args, **kwargs)
+
     with_name.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        list(params.values())[:name_index] + [api_sig.parameters["name"]] + list(params.values())[name_index:])
+        list(params.values())[:name_index] + [api_sig.parameters["name"]] + list(params.values())[name_index:]
+    )
     return with_name
 
 
@@ -187,7 +315,8 @@ def _check_signature(api_sig: inspect.Signature, handler: Callable) -> None:
     if kinds == [inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD]:
         return
     ok = len(api_sig.parameters) == len(sig.parameters) and all(
-        a.name == b.name and a.kind == b.kind for a, b in zip(api_sig.parameters.values(), sig.parameters.values()))
+        a.name == b.name and a.kind == b.kind for a, b in zip(api_sig.parameters.values(), sig.parameters.values())
+    )
     if not ok:
         raise ValueError(f"Dispatch function's signature {sig} does not match API's signature {api_sig}.")
 
@@ -205,18 +334,23 @@ def dispatch_for_api(api: Callable, *signatures: Dict[str, Any]) -> Callable:
         _check_signature(api_sig, target)
         sigs = list(signatures)
         if not sigs:
-            annotated = {n: p.annotation for n, p in inspect.signature(handler).parameters.items()
-                         if p.annotation is not inspect.Parameter.empty}
+            annotated = {
+                n: p.annotation
+                for n, p in inspect.signature(handler).parameters.items()
+                if p.annotation is not inspect.Parameter.empty
+            }
             hints = typing.get_type_hints(handler) if annotated else {}
             sigs = [{n: hints.get(n, t) for n, t in annotated.items()}]
         for sig in sigs:
             for name in sig:
                 if name not in api_sig.parameters:
-                    raise ValueError(f"Dispatch signature names parameter {name!r}, which {api.__name__} does "
-                                     "not have.")
+                    raise ValueError(
+                        f"Dispatch signature names parameter {name!r}, which {api.__name__} does not have."
+                    )
             api._fn_dispatchers.append(_Dispatcher(target, _make_check(sig)))
         _registrations.setdefault(id(handler), []).append((api, target))
         return handler
+
     return decorator
 
 
@@ -263,9 +397,11 @@ def dispatch_for_unary_elementwise_apis(x_type: Any) -> Callable:
                 bound = _signature(_api).bind(*args, **kwargs)
                 x = bound.arguments.pop(_x)
                 return handler(functools.partial(_api._fn_dispatch_api, **bound.arguments), x)
+
             api._fn_dispatchers.append(_Dispatcher(target, check))
             _registrations.setdefault(id(handler), []).append((api, target))
         return handler
+
     return decorator
 
 
@@ -288,9 +424,11 @@ def _register_binary(names: List[str], x_type: Any, y_type: Any) -> Callable:
                 bound = _signature(_api).bind(*args, **kwargs)
                 x, y = bound.arguments.pop(_xn), bound.arguments.pop(_yn)
                 return handler(functools.partial(_api._fn_dispatch_api, **bound.arguments), x, y)
+
             api._fn_dispatchers.append(_Dispatcher(target, check))
             _registrations.setdefault(id(handler), []).append((api, target))
         return handler
+
     return decorator
 
 

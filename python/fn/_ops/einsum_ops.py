@@ -2,6 +2,7 @@
 (masked sum) and letters used nowhere else are summed away; two operands contract with one
 batched matmul (batch, free and contracted letters grouped by transpose + reshape); the result
 is transposed into the output's letter order. Gradients come from the ops used."""
+
 from __future__ import annotations
 
 import re
@@ -39,7 +40,7 @@ def _parse(equation: str, ranks: List[int]) -> tuple:
             raise ValueError(f"Invalid einsum equation: {equation}")
         if "..." in s:
             k = r - (len(s) - 3)
-            s = s.replace("...", ell[n_ell - k:] if k else "")
+            s = s.replace("...", ell[n_ell - k :] if k else "")
         if r >= 0 and len(s) != r:
             raise ValueError(f"Input {len(subs)} has rank {r} but the equation gives {len(s)} labels: {equation}")
         subs.append(s)
@@ -72,7 +73,7 @@ def _diagonal(x: Any, s: str) -> tuple:
         eye_shape[i] = eye_shape[j] = n
         mask = convert_to_tensor(np.eye(n, dtype=x.dtype.as_numpy_dtype).reshape(eye_shape))
         x = reduce_sum(x * mask, j)
-        s = s[:j] + s[j + 1:]
+        s = s[:j] + s[j + 1 :]
 
 
 def _sum_unused(x: Any, s: str, keep: str) -> tuple:
@@ -97,7 +98,7 @@ def _dims(x: Any, s: str, letters: str) -> Any:
     if not letters:
         return [1]
     full = shape(x)
-    parts = [full[s.index(ch):s.index(ch) + 1] for ch in letters]
+    parts = [full[s.index(ch) : s.index(ch) + 1] for ch in letters]
     prod = parts[0]
     for p in parts[1:]:
         prod = prod * p
@@ -111,14 +112,22 @@ def _contract(a: Any, sa: str, b: Any, sb: str, keep: str) -> tuple:
     fb = "".join(ch for ch in sb if ch not in sa)
     a = _permute(a, sa, batch + fa + contract)
     b = _permute(b, sb, batch + contract + fb)
-    bshape = shape(a)[:len(batch)] if batch else None
-    a3 = reshape(a, concat([[-1] if batch else [1], _dims(a, batch + fa + contract, fa),
-                            _dims(a, batch + fa + contract, contract)], 0))
-    b3 = reshape(b, concat([[-1] if batch else [1], _dims(b, batch + contract + fb, contract),
-                            _dims(b, batch + contract + fb, fb)], 0))
+    bshape = shape(a)[: len(batch)] if batch else None
+    a3 = reshape(
+        a,
+        concat(
+            [[-1] if batch else [1], _dims(a, batch + fa + contract, fa), _dims(a, batch + fa + contract, contract)], 0
+        ),
+    )
+    b3 = reshape(
+        b,
+        concat(
+            [[-1] if batch else [1], _dims(b, batch + contract + fb, contract), _dims(b, batch + contract + fb, fb)], 0
+        ),
+    )
     c = _core.execute("BatchMatMulV2", [a3, b3], {"adj_x": False, "adj_y": False})[0]
-    free_a = shape(a)[len(batch):len(batch) + len(fa)]
-    free_b = shape(b)[len(batch) + len(contract):]
+    free_a = shape(a)[len(batch) : len(batch) + len(fa)]
+    free_b = shape(b)[len(batch) + len(contract) :]
     parts = ([bshape] if batch else []) + [free_a, free_b]
     return reshape(c, concat(parts, 0)), batch + fa + fb
 
@@ -130,13 +139,20 @@ def _check_same_dtype(xs: list) -> None:
         if x.dtype == xs[0].dtype:
             continue
         if not _core.executing_eagerly():
-            raise TypeError(f"Tensors in list passed to 'inputs' of 'Einsum' Op have types "
-                            f"[{', '.join(t.dtype.name for t in xs)}] that don't all match.")
+            raise TypeError(
+                f"Tensors in list passed to 'inputs' of 'Einsum' Op have types "
+                f"[{', '.join(t.dtype.name for t in xs)}] that don't all match."
+            )
         from fn.errors import InvalidArgumentError
         from fn._ops.op_errors import type_text
-        raise InvalidArgumentError(None, None, f"cannot compute Einsum as input #{i}(zero-based) was expected to be "
-                                   f"a {type_text(xs[0].dtype)} tensor but is a {type_text(x.dtype)} tensor "
-                                   "[Op:Einsum] name: ")
+
+        raise InvalidArgumentError(
+            None,
+            None,
+            f"cannot compute Einsum as input #{i}(zero-based) was expected to be "
+            f"a {type_text(xs[0].dtype)} tensor but is a {type_text(x.dtype)} tensor "
+            "[Op:Einsum] name: ",
+        )
 
 
 def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Any:
@@ -148,7 +164,7 @@ def einsum(equation: str, *inputs: Any, **kwargs: Any) -> Any:
         raise TypeError(f"Invalid keyword arguments for this function: {', '.join(sorted(kwargs))}")
     xs = [convert_to_tensor(x) for x in inputs]
     if isinstance(equation, str) and len(equation.split("->")[0].split(",")) == len(xs):
-        _check_same_dtype(xs)   # TF: the operand count (Python), then the op's dtype, then ranks
+        _check_same_dtype(xs)  # TF: the operand count (Python), then the op's dtype, then ranks
     if any(x._rank < 0 for x in xs):
         raise ValueError("fn.einsum needs inputs of known rank")
     subs, out = _parse(equation, [x._rank for x in xs])

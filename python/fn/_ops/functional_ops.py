@@ -1,6 +1,7 @@
 """``tf.map_fn``, ``tf.scan``, ``tf.foldl`` and ``tf.foldr``: a ``while_loop`` over
 TensorArrays holding the elements unstacked along axis 0, as TensorFlow builds them (eagerly the
 loop runs in Python; in a function it is one While node whatever the number of elements)."""
+
 from typing import Any, Callable, List, Optional
 
 from fn import _core, nest
@@ -28,7 +29,7 @@ def _int(i: Any) -> Any:
 
 
 def _tensor(x: Any) -> Any:
-    return convert_to_tensor(x)   # reads a Variable's value
+    return convert_to_tensor(x)  # reads a Variable's value
 
 
 def _static_length(flat: List[Any], mapping: bool = True) -> Optional[int]:
@@ -105,8 +106,11 @@ def _map_extension_types(fn: Callable[[Any], Any], elems: Any, signature: Any, i
         return x.spec._fn_from_components(list(x.components)) if isinstance(x, _Batched) else x
 
     def unwrap(structure: Any) -> Any:
-        return nest.map_structure(rebuild, structure, expand_composites=False) if nest.is_nested(structure) \
+        return (
+            nest.map_structure(rebuild, structure, expand_composites=False)
+            if nest.is_nested(structure)
             else rebuild(structure)
+        )
 
     def out_parts(v: Any) -> Any:
         if _is_ext(v):
@@ -118,15 +122,32 @@ def _map_extension_types(fn: Callable[[Any], Any], elems: Any, signature: Any, i
         if isinstance(sig, ExtensionTypeSpec):
             return _Batched(sig, tuple(sig._component_specs()))
         return sig
+
     parts = _map_nodes(batch_parts, elems)
-    out_sig = _map_nodes(spec_parts, signature) if signature is not None else \
-        _map_nodes(lambda b: _Batched(b.spec, tuple(TensorSpec(None, c.dtype) for c in b.components))
-                   if isinstance(b, _Batched) else b, parts)
-    result = map_fn(lambda p: _map_nodes(out_parts, fn(_map_nodes(rebuild, p, into=True))), parts,
-                    fn_output_signature=out_sig, infer_shape=infer_shape)
+    out_sig = (
+        _map_nodes(spec_parts, signature)
+        if signature is not None
+        else _map_nodes(
+            lambda b: (
+                _Batched(b.spec, tuple(TensorSpec(None, c.dtype) for c in b.components))
+                if isinstance(b, _Batched)
+                else b
+            ),
+            parts,
+        )
+    )
+    result = map_fn(
+        lambda p: _map_nodes(out_parts, fn(_map_nodes(rebuild, p, into=True))),
+        parts,
+        fn_output_signature=out_sig,
+        infer_shape=infer_shape,
+    )
     n = nest.flatten(parts)[0].shape[0]
-    return _map_nodes(lambda b: b.spec._batch(n)._fn_from_components(list(b.components))
-                      if isinstance(b, _Batched) else b, result, into=True)
+    return _map_nodes(
+        lambda b: b.spec._batch(n)._fn_from_components(list(b.components)) if isinstance(b, _Batched) else b,
+        result,
+        into=True,
+    )
 
 
 def _map_nodes(f: Callable[[Any], Any], x: Any, into: bool = False) -> Any:
@@ -143,13 +164,14 @@ def _map_nodes(f: Callable[[Any], Any], x: Any, into: bool = False) -> Any:
 def _spec_of(d: Any) -> Any:
     if isinstance(d, (TensorSpec, RaggedTensorSpec)):
         return d
-    if isinstance(d, TraceType):   # SparseTensorSpec and other composite specs
+    if isinstance(d, TraceType):  # SparseTensorSpec and other composite specs
         raise TypeError(f"map_fn can not generate {d} outputs")
     return TensorSpec(None, as_dtype(d))
 
 
-def _map_composite(fn: Callable[[Any], Any], elems: Any, elems_flat: List[Any], out_specs: List[Any],
-                   out_structure: Any) -> Any:
+def _map_composite(
+    fn: Callable[[Any], Any], elems: Any, elems_flat: List[Any], out_specs: List[Any], out_structure: Any
+) -> Any:
     """map_fn over RaggedTensors, or into RaggedTensorSpec results: element by element (eagerly,
     or unrolled in a function when the number of elements is static), the results stacked by
     ``tf.stack`` / ``tf.ragged.stack`` as the signature says."""
@@ -157,8 +179,10 @@ def _map_composite(fn: Callable[[Any], Any], elems: Any, elems_flat: List[Any], 
     if n is None and _core.executing_eagerly():
         n = int(elems_flat[0].nrows()) if hasattr(elems_flat[0], "nrows") else int(elems_flat[0].shape[0])
     if n is None:
-        raise TypeError("fn's map_fn over RaggedTensors in a function needs a static number of elements "
-                        "(give the function an input_signature with a known first dimension)")
+        raise TypeError(
+            "fn's map_fn over RaggedTensors in a function needs a static number of elements "
+            "(give the function an input_signature with a known first dimension)"
+        )
     rows: List[List[Any]] = [[] for _ in out_specs]
     for i in range(n):
         result = fn(nest.pack_sequence_as(elems, [_row(t, i) for t in elems_flat]))
@@ -205,9 +229,17 @@ def _elem_tensor(value: Any) -> Any:
         raise TypeError(f"Could not build a TypeSpec for {value} of unsupported type {type(value)}.") from None
 
 
-def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_iterations: Optional[int] = None,
-           back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True, name: Optional[str] = None,
-           fn_output_signature: Any = None) -> Any:
+def map_fn(
+    fn: Callable[[Any], Any],
+    elems: Any,
+    dtype: Any = None,
+    parallel_iterations: Optional[int] = None,
+    back_prop: bool = True,
+    swap_memory: bool = False,
+    infer_shape: bool = True,
+    name: Optional[str] = None,
+    fn_output_signature: Any = None,
+) -> Any:
     """``tf.map_fn``: stacks ``fn(x)`` for each ``x`` unstacked from ``elems`` along axis 0.
     ``fn_output_signature`` (or the deprecated ``dtype``) describes ``fn``'s result when it
     differs from an element of ``elems`` (dtypes, ``tf.TensorSpec``, nested structures)."""
@@ -219,25 +251,32 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_ite
         return _map_extension_types(fn, elems, fn_output_signature, infer_shape)
     elems_flat = nest.flatten(elems)
     if len(elems_flat) == 0:
-        raise ValueError("elems must be a Tensor or (possibly nested) sequence of Tensors. "
-                         f"Got {elems}, which does not contain any Tensors.")
+        raise ValueError(
+            "elems must be a Tensor or (possibly nested) sequence of Tensors. "
+            f"Got {elems}, which does not contain any Tensors."
+        )
     elems_flat = [t if isinstance(t, (RaggedTensor, SparseTensor)) else _elem_tensor(t) for t in elems_flat]
-    if fn_output_signature is None:   # an element of each input, ragged ones ragged
-        out_specs = [RaggedTensorSpec([None, None], t.dtype) if isinstance(t, RaggedTensor) else
-                     TensorSpec(None, t.dtype) for t in elems_flat]
+    if fn_output_signature is None:  # an element of each input, ragged ones ragged
+        out_specs = [
+            RaggedTensorSpec([None, None], t.dtype) if isinstance(t, RaggedTensor) else TensorSpec(None, t.dtype)
+            for t in elems_flat
+        ]
         out_structure = elems
     else:
         out_specs = [_spec_of(d) for d in nest.flatten(fn_output_signature)]
         out_structure = fn_output_signature
-    if any(isinstance(t, (RaggedTensor, SparseTensor)) for t in elems_flat) or \
-            any(isinstance(s, RaggedTensorSpec) for s in out_specs):
+    if any(isinstance(t, (RaggedTensor, SparseTensor)) for t in elems_flat) or any(
+        isinstance(s, RaggedTensorSpec) for s in out_specs
+    ):
         return _map_composite(fn, elems, elems_flat, out_specs, out_structure)
-    if parallel_iterations is not None and parallel_iterations < 0:   # reaches TF's while_loop as it is
+    if parallel_iterations is not None and parallel_iterations < 0:  # reaches TF's while_loop as it is
         raise TypeError("'parallel_iterations' must be a positive integer.")
     n = _length(elems_flat)
     elems_ta = _unstacked(elems_flat, n)
-    result_ta = [TensorArray(dtype=s.dtype, size=n, dynamic_size=False, infer_shape=infer_shape,
-                             element_shape=s.shape) for s in out_specs]
+    result_ta = [
+        TensorArray(dtype=s.dtype, size=n, dynamic_size=False, infer_shape=infer_shape, element_shape=s.shape)
+        for s in out_specs
+    ]
 
     def compute(i: Any, tas: List[TensorArray]) -> Any:
         value = nest.pack_sequence_as(elems, [ta.read(i) for ta in elems_ta])
@@ -249,15 +288,29 @@ def map_fn(fn: Callable[[Any], Any], elems: Any, dtype: Any = None, parallel_ite
     return nest.pack_sequence_as(out_structure, [ta.stack() for ta in tas])
 
 
-def foldl(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, parallel_iterations: int = 10,
-          back_prop: bool = True, swap_memory: bool = False, name: Optional[str] = None) -> Any:
+def foldl(
+    fn: Callable[[Any, Any], Any],
+    elems: Any,
+    initializer: Any = None,
+    parallel_iterations: int = 10,
+    back_prop: bool = True,
+    swap_memory: bool = False,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.foldl``: ``fn(...fn(fn(initializer, e0), e1)..., e_{n-1})`` over ``elems`` unstacked
     along axis 0 (without an initializer the first element starts the fold)."""
     return _fold(fn, elems, initializer, reverse=False)
 
 
-def foldr(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, parallel_iterations: int = 10,
-          back_prop: bool = True, swap_memory: bool = False, name: Optional[str] = None) -> Any:
+def foldr(
+    fn: Callable[[Any, Any], Any],
+    elems: Any,
+    initializer: Any = None,
+    parallel_iterations: int = 10,
+    back_prop: bool = True,
+    swap_memory: bool = False,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.foldr``: ``foldl`` from the last element to the first."""
     return _fold(fn, elems, initializer, reverse=True)
 
@@ -283,8 +336,7 @@ def _fold(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any, reverse: 
             i = i - 1
             return [i, fn(a, element(i))]
 
-        _, a = while_loop(lambda i, a: i > 0, compute, [_int(i), a],
-                          maximum_iterations=n)
+        _, a = while_loop(lambda i, a: i > 0, compute, [_int(i), a], maximum_iterations=n)
         return a
     if initializer is None:
         a, i = element(0), 1
@@ -298,9 +350,17 @@ def _fold(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any, reverse: 
     return a
 
 
-def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, parallel_iterations: int = 10,
-         back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True, reverse: bool = False,
-         name: Optional[str] = None) -> Any:
+def scan(
+    fn: Callable[[Any, Any], Any],
+    elems: Any,
+    initializer: Any = None,
+    parallel_iterations: int = 10,
+    back_prop: bool = True,
+    swap_memory: bool = False,
+    infer_shape: bool = True,
+    reverse: bool = False,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.scan``: the stacked accumulators of a fold, ``a_i = fn(a_{i-1}, e_i)`` for every
     ``i`` (from the last element with ``reverse=True``)."""
     if not callable(fn):
@@ -320,8 +380,10 @@ def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, par
 
     elems_flat = [_tensor(t) for t in (nest.flatten(elems) if in_nested else [elems])]
     n = _length(elems_flat, mapping=False)
-    elems_ta = [TensorArray(dtype=t.dtype, size=n, dynamic_size=False, element_shape=t.shape[1:],
-                            infer_shape=True).unstack(t) for t in elems_flat]
+    elems_ta = [
+        TensorArray(dtype=t.dtype, size=n, dynamic_size=False, element_shape=t.shape[1:], infer_shape=True).unstack(t)
+        for t in elems_flat
+    ]
     first = (n - 1) if reverse else 0
     if initializer is None:
         a_flat = [ta.read(first) for ta in elems_ta]
@@ -329,8 +391,16 @@ def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, par
     else:
         a_flat = [_tensor(t) for t in flat_out(initializer)]
         start = 0
-    accs = [TensorArray(dtype=a.dtype, size=n, element_shape=a.shape if infer_shape else None,
-                        dynamic_size=False, infer_shape=infer_shape) for a in a_flat]
+    accs = [
+        TensorArray(
+            dtype=a.dtype,
+            size=n,
+            element_shape=a.shape if infer_shape else None,
+            dynamic_size=False,
+            infer_shape=infer_shape,
+        )
+        for a in a_flat
+    ]
     if initializer is None:
         accs = [ta.write(first, a) for ta, a in zip(accs, a_flat)]
 
@@ -351,8 +421,7 @@ def scan(fn: Callable[[Any, Any], Any], elems: Any, initializer: Any = None, par
     return pack_out([ta.stack() for ta in tas])
 
 
-def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop: bool = True,
-                   warn: bool = True) -> Any:
+def vectorized_map(fn: Callable[[Any], Any], elems: Any, fallback_to_while_loop: bool = True, warn: bool = True) -> Any:
     """``tf.vectorized_map``: ``fn`` applied to each slice of ``elems`` along axis 0, the results
     stacked. fn has no pfor converter, so this always takes TF's fallback (a ``map_fn`` while
     loop), with ``fn``'s output structure read from one trace on an element's spec."""

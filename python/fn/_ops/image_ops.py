@@ -1,6 +1,7 @@
 """``tf.image`` ops as compositions of fn ops, following TF's ``image_ops_impl`` (so gradients
 come from the composed ops where TF has them). ``adjust_contrast`` stands for TF's
 ``AdjustContrastv2`` kernel, which has no gradient: differentiating it raises TF's LookupError."""
+
 from __future__ import annotations
 
 import os
@@ -18,6 +19,7 @@ from fn._ops.clip_ops import clip_by_value
 from fn._tensor.tensor_shape import TensorShape
 from fn.dtypes import as_dtype, float16, float32, int32, int64
 from fn.errors import InvalidArgumentError, ResourceExhaustedError
+
 
 def _t(x: Any) -> Any:
     return x if _core.is_tensor(x) else A.convert_to_tensor(x)
@@ -103,8 +105,11 @@ def _adjust_contrast_kernel(images: Any, factor: Any) -> Any:
     while remaining > 1:
         right = remaining // 2
         left = remaining - right
-        parts = [acc[:, left:left + right] + acc[:, :right]] if acc is flat else \
-            [acc[:, :right] + acc[:, left:left + right]]
+        parts = (
+            [acc[:, left : left + right] + acc[:, :right]]
+            if acc is flat
+            else [acc[:, :right] + acc[:, left : left + right]]
+        )
         if left > right:
             parts.append(acc[:, right:left])
         acc = A.concat(parts, 1) if len(parts) > 1 else parts[0]
@@ -125,6 +130,7 @@ def adjust_contrast(images: Any, contrast_factor: Any) -> Any:
     def adjust_contrastv2(x: Any, f: Any) -> Any:
         def grad(*unused: Any) -> Any:
             raise LookupError("gradient registry has no entry for: AdjustContrastv2")
+
         return _adjust_contrast_kernel(x, A.cast(f, x.dtype)), grad
 
     return convert_image_dtype(adjust_contrastv2(flt, factor), images.dtype, saturate=True)
@@ -226,8 +232,9 @@ def _static_check(cond: bool, msg: str) -> None:
         raise ValueError(msg)
 
 
-def crop_to_bounding_box(image: Any, offset_height: int, offset_width: int, target_height: int,
-                         target_width: int) -> Any:
+def crop_to_bounding_box(
+    image: Any, offset_height: int, offset_width: int, target_height: int, target_width: int
+) -> Any:
     """``tf.image.crop_to_bounding_box``: the ``target`` box whose top-left is at the offsets."""
     image = _t(image)
     img, is_batch = _batched(image)
@@ -246,8 +253,9 @@ def crop_to_bounding_box(image: Any, offset_height: int, offset_width: int, targ
     return cropped if is_batch else A.squeeze(cropped, [0])
 
 
-def pad_to_bounding_box(image: Any, offset_height: int, offset_width: int, target_height: int,
-                        target_width: int) -> Any:
+def pad_to_bounding_box(
+    image: Any, offset_height: int, offset_width: int, target_height: int, target_width: int
+) -> Any:
     """``tf.image.pad_to_bounding_box``: zero-pads the image into a ``target`` box at the offsets."""
     image = _t(image)
     img, is_batch = _batched(image)
@@ -280,6 +288,7 @@ def per_image_standardization(image: Any) -> Any:
 
 class ResizeMethod:
     """``tf.image.ResizeMethod``: the ``method`` names of ``tf.image.resize``."""
+
     BILINEAR = "bilinear"
     NEAREST_NEIGHBOR = "nearest"
     BICUBIC = "bicubic"
@@ -318,9 +327,11 @@ def _check_resize_output(method: str, dims: list, oh: int, ow: int, dtype: Any) 
     shape = [dims[0], oh, ow, dims[3]]
     if None not in shape and int(np.prod(shape, dtype=object)) * dtype.size > _allocatable_bytes():
         raise op_error(
-            ResourceExhaustedError, op,
+            ResourceExhaustedError,
+            op,
             f"OOM when allocating tensor with shape[{','.join(map(str, shape))}] and type {type_text(dtype)} on "
-            "/job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu")
+            "/job:localhost/replica:0/task:0/device:CPU:0 by allocator cpu",
+        )
 
 
 def _allocatable_bytes() -> int:
@@ -333,8 +344,14 @@ def _allocatable_bytes() -> int:
     return min(soft, total) if soft != resource.RLIM_INFINITY else total
 
 
-def resize(images: Any, size: Any, method: str = ResizeMethod.BILINEAR, preserve_aspect_ratio: bool = False,
-           antialias: bool = False, name: Optional[str] = None) -> Any:
+def resize(
+    images: Any,
+    size: Any,
+    method: str = ResizeMethod.BILINEAR,
+    preserve_aspect_ratio: bool = False,
+    antialias: bool = False,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.image.resize`` (bilinear and nearest, TF's half-pixel centres): bilinear returns
     float32, nearest keeps the dtype."""
     images = _t(images)
@@ -342,7 +359,7 @@ def resize(images: Any, size: Any, method: str = ResizeMethod.BILINEAR, preserve
         raise ValueError("'images' must have either 3 or 4 dimensions.")
     if _core.is_tensor(size) and size.dtype != int32:
         raise ValueError("'size' must be a 1-D int32 Tensor")
-    if not _core.is_tensor(size):   # TF converts size before looking at the image's dims
+    if not _core.is_tensor(size):  # TF converts size before looking at the image's dims
         try:
             A.convert_to_tensor(size, int32)
         except (TypeError, ValueError):

@@ -1,6 +1,7 @@
 """``tf.linalg`` solvers and ``tf.math`` special functions, one C++ op each: ``inv``
 (MatrixInverse), ``det`` (MatrixDeterminant), ``solve`` (MatrixSolve), ``erf``, ``atan2``,
 ``segment_sum``."""
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -9,8 +10,6 @@ from fn import _core
 from fn._ops.array_ops import _int_tensor, convert_to_tensor
 from fn._ops.op_call import run_op as _run, wraps_op
 from fn._ops.math_ops import _binary_args
-
-
 
 
 def inv(input: Any, adjoint: bool = False, name: Optional[str] = None) -> Any:
@@ -34,7 +33,7 @@ def solve(matrix: Any, rhs: Any, adjoint: bool = False, name: Optional[str] = No
 @wraps_op("Erf")
 def erf(x: Any, name: Optional[str] = None) -> Any:
     """``tf.math.erf``: the Gauss error function."""
-    if hasattr(type(x), "_fn_unary_dispatch"):   # SparseTensor values
+    if hasattr(type(x), "_fn_unary_dispatch"):  # SparseTensor values
         return x._fn_unary_dispatch("Erf", erf, name)
     return _run("Erf", [convert_to_tensor(x)], None, name)
 

@@ -2,6 +2,7 @@
 ``tf.unique``, ``tf.tensor_scatter_nd_*`` (one C++ op each), and the compositions TensorFlow
 itself builds in Python: ``tf.eye``, ``tf.meshgrid``, ``tf.boolean_mask``, ``tf.sequence_mask``,
 ``tf.repeat``."""
+
 from __future__ import annotations
 
 import collections
@@ -10,15 +11,27 @@ from typing import Any, Optional
 import numpy as np
 
 from fn import _core
-from fn._ops.array_ops import (_int_tensor, _shape_tensor, cast, concat, convert_to_tensor, expand_dims, gather,
-                           ones, range as _range, reshape, shape, squeeze, tile, where)
+from fn._ops.array_ops import (
+    _int_tensor,
+    _shape_tensor,
+    cast,
+    concat,
+    convert_to_tensor,
+    expand_dims,
+    gather,
+    ones,
+    range as _range,
+    reshape,
+    shape,
+    squeeze,
+    tile,
+    where,
+)
 from fn._ops.math_ops import reduce_max, reduce_prod
 from fn.dtypes import as_dtype, bool_, float32, int32
 from fn._ops.op_call import run_op as _run
 
 Unique = collections.namedtuple("Unique", ["y", "idx"])
-
-
 
 
 def broadcast_to(input: Any, shape: Any, name: Optional[str] = None) -> Any:
@@ -75,8 +88,9 @@ def tensor_scatter_nd_max(tensor: Any, indices: Any, updates: Any, name: Optiona
     return _scatter("TensorScatterMax", tensor, indices, updates, name)
 
 
-def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: Any = float32,
-        name: Optional[str] = None) -> Any:
+def eye(
+    num_rows: Any, num_columns: Any = None, batch_shape: Any = None, dtype: Any = float32, name: Optional[str] = None
+) -> Any:
     """``tf.eye``: an identity matrix (``num_rows`` x ``num_columns``), optionally batched."""
     dtype = as_dtype(dtype)
     rows = _int_tensor(num_rows)
@@ -104,7 +118,7 @@ def meshgrid(*args: Any, **kwargs: Any) -> list:
         return []
     s0 = (1,) * ndim
     args = [convert_to_tensor(a) for a in args]
-    output = [reshape(x, s0[:i] + (-1,) + s0[i + 1:]) for i, x in enumerate(args)]
+    output = [reshape(x, s0[:i] + (-1,) + s0[i + 1 :]) for i, x in enumerate(args)]
     shapes = [_run("Size", [x], {"out_type": int32}) for x in args]
     dtype = args[0].dtype
     if indexing == "xy" and ndim > 1:
@@ -124,17 +138,19 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     if ndims_mask == 0:
         raise ValueError("mask cannot be scalar.")
     if ndims_mask < 0:
-        raise ValueError("Number of mask dimensions must be specified, even if some dimensions are None.  "
-                         "E.g. shape=[None] is ok, but shape=None is not.")
+        raise ValueError(
+            "Number of mask dimensions must be specified, even if some dimensions are None.  "
+            "E.g. shape=[None] is ok, but shape=None is not."
+        )
     axis = 0 if axis is None else int(axis)
     rank = tensor._rank
     if axis < 0 and rank >= 0:
         axis += rank
     if rank >= 0:
-        tensor.shape[axis:axis + ndims_mask].assert_is_compatible_with(mask.shape)
+        tensor.shape[axis : axis + ndims_mask].assert_is_compatible_with(mask.shape)
     shp = shape(tensor)
-    leading = reduce_prod(shp[axis:axis + ndims_mask], [0])
-    tensor = reshape(tensor, concat([shp[:axis], expand_dims(leading, 0), shp[axis + ndims_mask:]], 0))
+    leading = reduce_prod(shp[axis : axis + ndims_mask], [0])
+    tensor = reshape(tensor, concat([shp[:axis], expand_dims(leading, 0), shp[axis + ndims_mask :]], 0))
     mask = reshape(mask, [-1])
     indices = squeeze(where(mask), axis=[1])
     return gather(tensor, indices, axis=axis)
@@ -151,8 +167,10 @@ def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = bool_, name: Op
     else:
         maxlen = convert_to_tensor(maxlen)
     if maxlen._rank not in (-1, 0):
-        raise ValueError(f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {maxlen_arg} "
-                         f"with shape '{maxlen.shape}' instead")
+        raise ValueError(
+            f"Argument `maxlen` must be scalar for sequence_mask, received `maxlen` = {maxlen_arg} "
+            f"with shape '{maxlen.shape}' instead"
+        )
     row = _range(convert_to_tensor(0, maxlen.dtype), maxlen, convert_to_tensor(1, maxlen.dtype))
     matrix = cast(expand_dims(lengths, -1), maxlen.dtype)
     result = row < matrix
@@ -182,10 +200,11 @@ def repeat(input: Any, repeats: Any, axis: Any = None, name: Optional[str] = Non
     if repeats.shape.num_elements() == 1:
         reps = reshape(repeats, [])
         expanded = expand_dims(data, axis + 1)
-        multiples = concat([np.ones([axis + 1], np.int32), expand_dims(reps, 0),
-                            np.ones([rank - axis - 1], np.int32)], 0)
+        multiples = concat(
+            [np.ones([axis + 1], np.int32), expand_dims(reps, 0), np.ones([rank - axis - 1], np.int32)], 0
+        )
         tiled = tile(expanded, multiples)
-        new = concat([data_shape[:axis], expand_dims(reps * data_shape[axis], 0), data_shape[axis + 1:]], 0)
+        new = concat([data_shape[:axis], expand_dims(reps * data_shape[axis], 0), data_shape[axis + 1 :]], 0)
         return reshape(tiled, new)
     if repeats._rank == 1:
         d, r = data.shape[axis], repeats.shape[0]
@@ -195,6 +214,7 @@ def repeat(input: Any, repeats: Any, axis: Any = None, name: Optional[str] = Non
     max_repeat = _run("Maximum", [convert_to_tensor(0, int32), reduce_max(repeats)])
     mask = sequence_mask(repeats, max_repeat)
     expanded = expand_dims(data, axis + 1)
-    multiples = concat([np.ones([axis + 1], np.int32), expand_dims(max_repeat, 0),
-                        np.ones([rank - axis - 1], np.int32)], 0)
+    multiples = concat(
+        [np.ones([axis + 1], np.int32), expand_dims(max_repeat, 0), np.ones([rank - axis - 1], np.int32)], 0
+    )
     return boolean_mask(tile(expanded, multiples), mask, axis=axis)

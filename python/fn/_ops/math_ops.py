@@ -44,8 +44,9 @@ def _operand_name(value: Any, op_name: Optional[str], reflected: bool) -> str:
     return _core.operand_const_name(op_name, reflected)
 
 
-def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = None,
-                 op_type: Optional[str] = None) -> tuple:
+def _binary_args(
+    x: Any, y: Any, strict: bool = True, op_name: Optional[str] = None, op_type: Optional[str] = None
+) -> tuple:
     """TF converts the non-tensor operand to the tensor operand's dtype (named in the op's scope
     when ``op_name`` says the op's node name). While tracing, an op wrapper (``op_type``) takes
     op_def_library's order instead: ``x`` converts as it is and ``y`` must match it."""
@@ -54,8 +55,10 @@ def _binary_args(x: Any, y: Any, strict: bool = True, op_name: Optional[str] = N
         if op_type and not _core.executing_eagerly():
             x = _core.convert_to_tensor(x, None, None, xn)
             if x.dtype != y.dtype:
-                raise TypeError(f"Input 'y' of '{op_type}' Op has type {y.dtype.name} that does not match type "
-                                f"{x.dtype.name} of argument 'x'.")
+                raise TypeError(
+                    f"Input 'y' of '{op_type}' Op has type {y.dtype.name} that does not match type "
+                    f"{x.dtype.name} of argument 'x'."
+                )
             return x, y
         return (_like(x, y.dtype, xn) if strict else _core.convert_to_tensor(x, None, y.dtype, xn)), y
     if not _core.is_tensor(x) and op_name and isinstance(x, (bool, int, float, complex)):
@@ -80,7 +83,7 @@ def _unary(op: str, default_name: Optional[str] = None):
 
     @wraps_op(op)
     def f(x: Any, name: Optional[str] = None) -> Any:
-        if not _core.is_tensor(x) and hasattr(type(x), "_fn_unary_dispatch"):   # SparseTensor values
+        if not _core.is_tensor(x) and hasattr(type(x), "_fn_unary_dispatch"):  # SparseTensor values
             return x._fn_unary_dispatch(op, f, name)
         return _core.execute(op, [x if _core.is_tensor(x) else convert_to_tensor(x)], None, name or node)[0]
 
@@ -106,12 +109,12 @@ def add(x: Any, y: Any, name: Optional[str] = None) -> Any:
 subtract = _doc(_binary("Sub", "Sub"), "subtract", "``tf.subtract``: x - y elementwise, broadcasting.")
 multiply = _doc(_binary("Mul", "Mul"), "multiply", "``tf.multiply``: x * y elementwise, broadcasting.")
 realdiv = _doc(_binary("RealDiv", "RealDiv"), "realdiv", "``tf.realdiv``: x / y for floating dtypes.")
-_div_no_nan = _binary("DivNoNan", "div_no_nan", graph_order=False)   # TF's wrapper converts x to y's dtype
+_div_no_nan = _binary("DivNoNan", "div_no_nan", graph_order=False)  # TF's wrapper converts x to y's dtype
 
 
 def divide_no_nan(x: Any, y: Any, name: Optional[str] = None) -> Any:
     """``tf.math.divide_no_nan``: x / y, and 0 where y is 0."""
-    if _core.is_tensor(x) and _core.is_tensor(y) and x.dtype != y.dtype:   # TF's wrapper checks first
+    if _core.is_tensor(x) and _core.is_tensor(y) and x.dtype != y.dtype:  # TF's wrapper checks first
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     if _core.is_tensor(x) and x.dtype.is_integer and _core.is_tensor(y) and y.dtype == x.dtype:
         # TF's wrapper divides integers as truediv does: in float32 (8/16-bit) or float64
@@ -119,16 +122,29 @@ def divide_no_nan(x: Any, y: Any, name: Optional[str] = None) -> Any:
         attrs = {"SrcT": x.dtype, "DstT": f, "Truncate": False}
         x, y = _run("Cast", [x], attrs, None), _run("Cast", [y], attrs, None)
     return _div_no_nan(x, y, name)
-floordiv = _doc(_binary("FloorDiv", "floordiv"), "floordiv",
-                "``tf.math.floordiv``: floor(x / y), rounding toward -inf for negatives too.")
-floormod = _doc(_binary("FloorMod", "FloorMod"), "floormod",
-                "``tf.math.floormod``: x - floor(x / y) * y; the result has the sign of y.")
+
+
+floordiv = _doc(
+    _binary("FloorDiv", "floordiv"),
+    "floordiv",
+    "``tf.math.floordiv``: floor(x / y), rounding toward -inf for negatives too.",
+)
+floormod = _doc(
+    _binary("FloorMod", "FloorMod"),
+    "floormod",
+    "``tf.math.floormod``: x - floor(x / y) * y; the result has the sign of y.",
+)
 mod = floormod
-truncatediv = _doc(_binary("TruncateDiv", "TruncateDiv"), "truncatediv",
-                   "``tf.truncatediv``: x / y rounded toward zero (C's division), for integers.")
-truncatemod = _doc(_binary("TruncateMod", "TruncateMod"), "truncatemod",
-                   "``tf.truncatemod``: x - truncatediv(x, y) * y (C's remainder, fmod for floats); the "
-                   "result has the sign of x.")
+truncatediv = _doc(
+    _binary("TruncateDiv", "TruncateDiv"),
+    "truncatediv",
+    "``tf.truncatediv``: x / y rounded toward zero (C's division), for integers.",
+)
+truncatemod = _doc(
+    _binary("TruncateMod", "TruncateMod"),
+    "truncatemod",
+    "``tf.truncatemod``: x - truncatediv(x, y) * y (C's remainder, fmod for floats); the result has the sign of x.",
+)
 pow = _doc(_binary("Pow", "Pow"), "pow", "``tf.pow``: x ** y (integers to negative powers raise).")
 maximum = _doc(_binary("Maximum", "Maximum"), "maximum", "``tf.maximum``: elementwise max (NaN propagates).")
 minimum = _doc(_binary("Minimum", "Minimum"), "minimum", "``tf.minimum``: elementwise min (NaN propagates).")
@@ -207,6 +223,8 @@ def round(x: Any, name: Optional[str] = None) -> Any:
     if _core.is_tensor(x) and x.dtype.is_integer:
         return x
     return _round(x, name)
+
+
 reciprocal = _doc(_unary("Reciprocal"), "reciprocal", "``tf.math.reciprocal``: 1 / x.")
 is_nan = _doc(_unary("IsNan"), "is_nan", "``tf.math.is_nan`` (bool).")
 is_inf = _doc(_unary("IsInf"), "is_inf", "``tf.math.is_inf`` (bool).")
@@ -287,26 +305,29 @@ def _reduction_axes(x: Any, axis: Any) -> Any:
         return convert_to_tensor(np.zeros([0], np.int32))
     if isinstance(axis, np.ndarray) and axis.dtype == np.int64:
         return convert_to_tensor(axis)
-    if isinstance(axis, (str, bytes)):   # the op's dtype check raises TF's error for it
+    if isinstance(axis, (str, bytes)):  # the op's dtype check raises TF's error for it
         return convert_to_tensor(axis)
-    if isinstance(axis, (list, tuple)) and not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool)
-                                                   for a in axis):
-        return _core.convert_to_tensor(axis, None, int32)   # int32 preferred: ['a'] meets the op's Tidx check
+    if isinstance(axis, (list, tuple)) and not all(
+        isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in axis
+    ):
+        return _core.convert_to_tensor(axis, None, int32)  # int32 preferred: ['a'] meets the op's Tidx check
     return _like(axis, int32)
 
 
 def _reduce(op: str, input_tensor: Any, axis: Any, keepdims: Any, name: Optional[str]) -> Any:
-    if op in ("Any", "All"):   # a bool input: Python values convert to bool (TF's TypeError otherwise)
+    if op in ("Any", "All"):  # a bool input: Python values convert to bool (TF's TypeError otherwise)
         x = input_tensor if _core.is_tensor(input_tensor) else _core.convert_to_tensor(input_tensor, as_dtype("bool"))
-        if x.dtype != as_dtype("bool") and not _core.executing_eagerly():   # op_def_library, before the axis
-            raise TypeError(f"Input 'input' of '{op}' Op has type {x.dtype.name} that does not match expected type of bool.")
+        if x.dtype != as_dtype("bool") and not _core.executing_eagerly():  # op_def_library, before the axis
+            raise TypeError(
+                f"Input 'input' of '{op}' Op has type {x.dtype.name} that does not match expected type of bool."
+            )
     else:
         x = input_tensor if _core.is_tensor(input_tensor) else convert_to_tensor(input_tensor)
     keepdims = bool(keepdims) if keepdims is not None else False
     axes = _reduction_axes(x, axis)
     if axes is None:
         # Unknown rank, all axes: reduce the flattened tensor (the result is a scalar).
-        if keepdims:   # TF's range(rank(x)) as the axes
+        if keepdims:  # TF's range(rank(x)) as the axes
             return _run(op, [x, _range(0, _rank(x))], {"keep_dims": True}, name or op)
         if not _core.has_op("Reshape"):
             raise NotImplementedError(f"{op} over all axes of a tensor of unknown rank")
@@ -339,12 +360,13 @@ reduce_all = _reduction("All", "reduce_all", "logical and of a bool tensor")
 def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Optional[str] = None) -> Any:
     """``tf.math.reduce_variance``: mean of squared deviations (floating dtypes)."""
     x = convert_to_tensor(input_tensor)
-    mean = reduce_mean(x, axis, keepdims=True)   # TF's order: Mean's own dtype check (bool, string) first
+    mean = reduce_mean(x, axis, keepdims=True)  # TF's order: Mean's own dtype check (bool, string) first
     if mean.dtype.is_integer:
         raise TypeError(f"Input must be either real or complex. Received integer type {mean.dtype!r}.")
     diff = subtract(x, mean)
-    if diff.dtype.is_complex:   # |d|^2 = real(conj(d) * d), a real result as TF's
+    if diff.dtype.is_complex:  # |d|^2 = real(conj(d) * d), a real result as TF's
         from fn._ops.complex_ops import conj, real
+
         squared = real(multiply(conj(diff), diff))
     else:
         squared = square(diff)
@@ -365,7 +387,7 @@ def reduce_logsumexp(input_tensor: Any, axis: Any = None, keepdims: bool = False
     result = log(reduce_sum(exp(x - my_max), axis, keepdims=True)) + my_max
     if keepdims:
         return result
-    return reduce_sum(result, axis, name=name or "reduce_logsumexp")   # drops the size-1 dims
+    return reduce_sum(result, axis, name=name or "reduce_logsumexp")  # drops the size-1 dims
 
 
 def _arg(op: str, input: Any, axis: Any, output_type: Any, name: Optional[str]) -> Any:
@@ -449,9 +471,9 @@ def matmul(
     ra, rb = a._rank, b._rank
     if a.dtype.is_complex:  # MatMul transposes, BatchMatMulV2's adj_x/y conjugate too (TF's conj + flag)
         batch = not (ra == 2 and rb == 2)
-        if (transpose_a if batch else adjoint_a):
+        if transpose_a if batch else adjoint_a:
             a = _run("Conj", [a], None, None)
-        if (transpose_b if batch else adjoint_b):
+        if transpose_b if batch else adjoint_b:
             b = _run("Conj", [b], None, None)
     if ra == 2 and rb == 2:
         return _core.execute("MatMul", [a, b], {"transpose_a": ta, "transpose_b": tb}, name)[0]
@@ -496,11 +518,13 @@ def _tensordot_axes(a: Any, axes: Any) -> tuple:
             raise ValueError(f"`axes` must be at least 0. Received: {axes}.")
         if a._rank < 0:
             raise ValueError("fn.tensordot needs operands of known rank")
-        if axes > a._rank:   # TF checks `a` only: an N past b's rank is b's IndexError
-            raise ValueError(f"`axes` must not be larger than the number of dimensions of tensor {a}.  "
-                             f"Received {axes}, vs tensor dimensions {a._rank}.")
+        if axes > a._rank:  # TF checks `a` only: an N past b's rank is b's IndexError
+            raise ValueError(
+                f"`axes` must not be larger than the number of dimensions of tensor {a}.  "
+                f"Received {axes}, vs tensor dimensions {a._rank}."
+            )
         return list(builtins.range(a._rank - axes, a._rank)), list(builtins.range(axes))
-    if not isinstance(axes, (list, tuple)):   # an int32 tensor of shape [2, k]
+    if not isinstance(axes, (list, tuple)):  # an int32 tensor of shape [2, k]
         axes = convert_to_tensor(axes, int32)
         if not _core.executing_eagerly():
             raise NotImplementedError("fn.tensordot needs `axes` as Python ints or lists inside a Function")
@@ -513,7 +537,7 @@ def _tensordot_axes(a: Any, axes: Any) -> tuple:
     a_axes, b_axes = axes[0], axes[1]
     if isinstance(a_axes, (int, np.integer)) and isinstance(b_axes, (int, np.integer)):
         a_axes, b_axes = [a_axes], [b_axes]
-    if len(a_axes) != len(b_axes):   # TF compares the counts before reading the axes
+    if len(a_axes) != len(b_axes):  # TF compares the counts before reading the axes
         raise ValueError(f"Different number of contraction axes `a` and `b`, {len(a_axes)} != {len(b_axes)}.")
     return a_axes, b_axes
 
@@ -539,7 +563,7 @@ def _tensordot_reshape(a: Any, axes: Any, flipped: bool = False) -> tuple:
         if list(a_trans._shape_tuple) != new_shape:
             a_trans = array_ops.reshape(a_trans, new_shape)
         return a_trans, free_dims, free_dims
-    axes_dims = [shape_a[i] for i in axes]   # noqa: F841  (TF's IndexError for an axis past the rank)
+    axes_dims = [shape_a[i] for i in axes]  # noqa: F841  (TF's IndexError for an axis past the rank)
     free_dims_static = [shape_a[i] for i in free]
     # TF builds perm and the shapes from constants and Shape's dims; fn keeps what is static as
     # Python ints (a constant perm: exporters and the shape rules see it) and reads the unknown
@@ -552,6 +576,7 @@ def _tensordot_reshape(a: Any, axes: Any, flipped: bool = False) -> tuple:
         for d in ds:
             out = out * d
         return out
+
     free_dims = [dims[i] for i in free]
     prod_free, prod_axes = prod(free_dims), prod([dims[i] for i in axes])
     perm = list(axes) + free if flipped else free + list(axes)

@@ -4,6 +4,7 @@ bias_add, softmax and pooling on their C++ ops; cross-entropy losses
 l2_loss, l2_normalize, moments, batch_normalization, conv1d, conv2d_transpose,
 depthwise_conv2d and embedding_lookup. Compositions follow TensorFlow's ``nn_impl``/``nn_ops``
 so values, dtypes and gradients match."""
+
 from __future__ import annotations
 
 import numbers
@@ -12,18 +13,37 @@ from typing import Any, Optional
 import numpy as np
 
 from fn import _core, errors
-from fn._ops.array_ops import (cast, concat, convert_to_tensor, expand_dims, gather, reshape, shape, squeeze,
-                           transpose, where)
-from fn._ops.math_ops import (maximum, multiply, reduce_mean, reduce_sum, rsqrt, sigmoid, square,
-                          squared_difference, stop_gradient, tanh, zeros_like)
+from fn._ops.array_ops import (
+    cast,
+    concat,
+    convert_to_tensor,
+    expand_dims,
+    gather,
+    reshape,
+    shape,
+    squeeze,
+    transpose,
+    where,
+)
+from fn._ops.math_ops import (
+    maximum,
+    multiply,
+    reduce_mean,
+    reduce_sum,
+    rsqrt,
+    sigmoid,
+    square,
+    squared_difference,
+    stop_gradient,
+    tanh,
+    zeros_like,
+)
 from fn._ops.random_ops import uniform
 from fn.dtypes import float16, float32
 from fn._ops.op_call import run_op_outputs as _run
 from fn._ops.op_errors import attr_not_allowed
 from fn._ops.array_ops import _shape_tensor
 from fn._ops.clip_ops import clip_by_norm
-
-
 
 
 def _sequence(value: Any, n: int, name: str) -> list:
@@ -54,15 +74,26 @@ def _padding_attrs(padding: Any) -> dict:
     return {"padding": "EXPLICIT", "explicit_paddings": [int(v) for p in pads for v in p]}
 
 
-def conv2d(input: Any, filters: Any, strides: Any, padding: Any, data_format: str = "NHWC",
-           dilations: Any = None, name: Optional[str] = None) -> Any:
+def conv2d(
+    input: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    data_format: str = "NHWC",
+    dilations: Any = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.nn.conv2d``: 2-D convolution of NHWC ``input`` with HWIO ``filters``."""
     input = convert_to_tensor(input)
     filters = _core.convert_to_tensor(filters, None, input.dtype)
-    if isinstance(padding, str) and padding.upper() not in ("SAME", "VALID"):   # TF: the op's attr check
+    if isinstance(padding, str) and padding.upper() not in ("SAME", "VALID"):  # TF: the op's attr check
         raise attr_not_allowed("Conv2D", "padding", padding, ("SAME", "VALID", "EXPLICIT"))
-    attrs = {"strides": _sequence(strides, 2, "strides"), "dilations": _sequence(dilations, 2, "dilations"),
-             "data_format": data_format, **_padding_attrs(padding)}
+    attrs = {
+        "strides": _sequence(strides, 2, "strides"),
+        "dilations": _sequence(dilations, 2, "dilations"),
+        "data_format": data_format,
+        **_padding_attrs(padding),
+    }
     groups = _conv_groups(input, filters, 1 if data_format.startswith("NC") else 3)
     if groups > 1:
         return _grouped_conv2d(input, filters, attrs, groups, name)
@@ -74,12 +105,13 @@ def _conv_groups(input: Any, filters: Any, channel_axis: int) -> int:
     filter is shallower (TF's grouped convolution); 1 otherwise (the kernel checks the rest)."""
     ic = input.shape.as_list()[channel_axis] if input.shape.rank == 4 else None
     fc = filters.shape.as_list()[2] if filters.shape.rank == 4 else None
-    if ic is None or fc is None or fc == 0 or ic == 0 or ic == fc or ic % fc:   # ic == 0: no groups (was oc % 0)
+    if ic is None or fc is None or fc == 0 or ic == 0 or ic == fc or ic % fc:  # ic == 0: no groups (was oc % 0)
         return 1
     oc = filters.shape.as_list()[3]
     if oc is not None and oc % (ic // fc):
         raise errors.InvalidArgumentError(
-            None, None, f"output depth must be evenly divisible by number of groups: {oc} vs {ic // fc}")
+            None, None, f"output depth must be evenly divisible by number of groups: {oc} vs {ic // fc}"
+        )
     return ic // fc
 
 
@@ -87,6 +119,7 @@ def _grouped_conv2d(input: Any, filters: Any, attrs: dict, groups: int, name: Op
     """A grouped convolution as TF computes it: group ``g`` convolves input channels
     ``[g*fc, (g+1)*fc)`` with output filters ``[g*oc/groups, (g+1)*oc/groups)``."""
     from fn._ops.array_ops import concat, split
+
     axis = 1 if attrs["data_format"].startswith("NC") else 3
     xs = split(input, groups, axis=axis)
     ws = split(filters, groups, axis=3)
@@ -97,9 +130,9 @@ def _grouped_conv2d(input: Any, filters: Any, attrs: dict, groups: int, name: Op
 def bias_add(value: Any, bias: Any, data_format: Optional[str] = None, name: Optional[str] = None) -> Any:
     """``tf.nn.bias_add``: adds the 1-D ``bias`` along the channel (last) dimension."""
     value = convert_to_tensor(value)
-    if _core.executing_eagerly():   # TF's eager path leaves a dtype mismatch to the kernel's check
+    if _core.executing_eagerly():  # TF's eager path leaves a dtype mismatch to the kernel's check
         bias = _core.convert_to_tensor(bias, None, value.dtype)
-    else:   # while tracing: convert_to_tensor(bias, dtype=value.dtype) (ValueError for a tensor)
+    else:  # while tracing: convert_to_tensor(bias, dtype=value.dtype) (ValueError for a tensor)
         bias = _core.convert_to_tensor(bias, value.dtype)
     fmt = "NCHW" if data_format is not None and data_format.startswith("NC") else "NHWC"
     return _core.execute("BiasAdd", [value, bias], {"data_format": fmt}, name)[0]
@@ -112,10 +145,13 @@ def _over_axis(op: str, logits: Any, axis: Optional[int], name: Optional[str]) -
         return _core.execute(op, [logits], None, name)[0]
     if rank < 0:
         raise ValueError(f"{op} over axis {axis} needs a tensor of known rank")
-    if axis < -rank or axis >= rank:   # TF's class and wording (it says `dim`)
+    if axis < -rank or axis >= rank:  # TF's class and wording (it says `dim`)
         raise errors.InvalidArgumentError(
-            None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number of "
-            f"dimensions in the input. Received: dim={axis}")
+            None,
+            None,
+            f"`dim` must be in the range [{-rank}, {rank}) where {rank} is the number of "
+            f"dimensions in the input. Received: dim={axis}",
+        )
     axis %= rank
     perm = list(range(rank))
     perm[axis], perm[-1] = perm[-1], perm[axis]
@@ -133,67 +169,83 @@ def log_softmax(logits: Any, axis: Optional[int] = None, name: Optional[str] = N
     return _over_axis("LogSoftmax", logits, axis, name)
 
 
-def _pool(op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str],
-          name: Optional[str]) -> Any:
+def _pool(
+    op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str], name: Optional[str]
+) -> Any:
     input = convert_to_tensor(input)
-    attrs = {"ksize": _sequence(ksize, 2, "ksize"), "strides": _sequence(strides, 2, "strides"),
-             "data_format": data_format or "NHWC", **_padding_attrs(padding)}
+    attrs = {
+        "ksize": _sequence(ksize, 2, "ksize"),
+        "strides": _sequence(strides, 2, "strides"),
+        "data_format": data_format or "NHWC",
+        **_padding_attrs(padding),
+    }
     return _core.execute(op, [input], attrs, name)[0]
 
 
-def max_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",
-               name: Optional[str] = None) -> Any:
+def max_pool2d(
+    input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC", name: Optional[str] = None
+) -> Any:
     """``tf.nn.max_pool2d``: the maximum of each ``ksize`` window of an NHWC tensor."""
     return _pool("MaxPool", input, ksize, strides, padding, data_format, name)
 
 
-def avg_pool2d(input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC",
-               name: Optional[str] = None) -> Any:
+def avg_pool2d(
+    input: Any, ksize: Any, strides: Any, padding: Any, data_format: str = "NHWC", name: Optional[str] = None
+) -> Any:
     """``tf.nn.avg_pool2d``: the mean of each window (padding excluded from the count)."""
     return _pool("AvgPool", input, ksize, strides, padding, data_format, name)
 
 
-def _nd_pool(op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str],
-             name: Optional[str]) -> Any:
+def _nd_pool(
+    op: str, input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str], name: Optional[str]
+) -> Any:
     input = convert_to_tensor(input)
     if input._rank not in (4, -1):
         raise NotImplementedError(f"fn.nn pooling supports 4-D (NHWC) inputs only, got rank {input._rank}")
     return _pool(op, input, ksize, strides, padding, data_format, name)
 
 
-def max_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None,
-             name: Optional[str] = None) -> Any:
+def max_pool(
+    input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None, name: Optional[str] = None
+) -> Any:
     """``tf.nn.max_pool`` (2-D inputs)."""
     return _nd_pool("MaxPool", input, ksize, strides, padding, data_format, name)
 
 
-def avg_pool(input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None,
-             name: Optional[str] = None) -> Any:
+def avg_pool(
+    input: Any, ksize: Any, strides: Any, padding: Any, data_format: Optional[str] = None, name: Optional[str] = None
+) -> Any:
     """``tf.nn.avg_pool`` (2-D inputs)."""
     return _nd_pool("AvgPool", input, ksize, strides, padding, data_format, name)
 
 
 # ---- losses ----
 
+
 def sigmoid_cross_entropy_with_logits(labels: Any = None, logits: Any = None, name: Optional[str] = None) -> Any:
     """``tf.nn.sigmoid_cross_entropy_with_logits``: ``max(x, 0) - x * z + log(1 + exp(-|x|))``."""
     if labels is None or logits is None:
-        raise ValueError("Both `labels` and `logits` must be provided. Received: `labels`=%s and `logits`=%s"
-                         % (labels, logits))
+        raise ValueError(
+            "Both `labels` and `logits` must be provided. Received: `labels`=%s and `logits`=%s" % (labels, logits)
+        )
     logits = convert_to_tensor(logits)
-    labels = convert_to_tensor(labels)   # not cast: int labels fail in Mul, as in TF
+    labels = convert_to_tensor(labels)  # not cast: int labels fail in Mul, as in TF
     try:
         labels.shape.assert_is_compatible_with(logits.shape)
     except ValueError:
-        raise ValueError(f"`logits` and `labels` must have the same shape, received ({logits.shape} vs "
-                         f"{labels.shape}).") from None
+        raise ValueError(
+            f"`logits` and `labels` must have the same shape, received ({logits.shape} vs {labels.shape})."
+        ) from None
     zeros = zeros_like(logits)
     cond = logits >= zeros
     relu_logits = where(cond, logits, zeros)
     neg_abs_logits = where(cond, -logits, logits)
-    return _core.execute("AddV2", [relu_logits - logits * labels,
-                                   _core.execute("Log1p", [_core.execute("Exp", [neg_abs_logits])[0]])[0]],
-                         None, name or "logistic_loss")[0]
+    return _core.execute(
+        "AddV2",
+        [relu_logits - logits * labels, _core.execute("Log1p", [_core.execute("Exp", [neg_abs_logits])[0]])[0]],
+        None,
+        name or "logistic_loss",
+    )[0]
 
 
 def _move_axis_last(t: Any, axis: int) -> Any:
@@ -248,11 +300,15 @@ def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any, name: Opt
         raise ValueError(f"Logits cannot be scalars - received shape {logits.shape}.")
     if lr >= 0 and xr >= 0:
         if lr != xr - 1:
-            raise ValueError("`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
-                             f"labels.shape={labels.shape} of rank {lr} and logits.shape={logits.shape} of rank {xr}")
+            raise ValueError(
+                "`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: "
+                f"labels.shape={labels.shape} of rank {lr} and logits.shape={logits.shape} of rank {xr}"
+            )
         if not labels.shape.is_compatible_with(logits.shape[:-1]):
-            raise ValueError("`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
-                             f"labels.shape={labels.shape} and logits.shape={logits.shape}")
+            raise ValueError(
+                "`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
+                f"labels.shape={labels.shape} and logits.shape={logits.shape}"
+            )
     if xr == 2:
         return _run("SparseSoftmaxCrossEntropyWithLogits", [logits, labels], None, name)[0]
     out_shape = shape(labels)
@@ -269,6 +325,7 @@ def l2_loss(t: Any, name: Optional[str] = None) -> Any:
 
 # ---- activations ----
 
+
 def leaky_relu(features: Any, alpha: float = 0.2, name: Optional[str] = None) -> Any:
     """``tf.nn.leaky_relu``: ``x`` where positive, else ``alpha * x`` (integers become float32)."""
     features = convert_to_tensor(features)
@@ -284,8 +341,7 @@ def gelu(features: Any, approximate: bool = False, name: Optional[str] = None) -
     """``tf.nn.gelu``: ``x * Phi(x)`` (erf form), or the tanh approximation."""
     features = convert_to_tensor(features)
     if not features.dtype.is_floating:
-        raise ValueError("`features.dtype` must be a floating point tensor."
-                         f"Received:features.dtype={features.dtype}")
+        raise ValueError(f"`features.dtype` must be a floating point tensor.Received:features.dtype={features.dtype}")
     dt = features.dtype
     half, one = convert_to_tensor(0.5, dt), convert_to_tensor(1.0, dt)
     if approximate:
@@ -304,6 +360,7 @@ def silu(features: Any, beta: Any = 1.0, name: Optional[str] = None) -> Any:
 
 
 # ---- normalisation ----
+
 
 def l2_normalize(x: Any, axis: Any = None, epsilon: float = 1e-12, name: Optional[str] = None, dim: Any = None) -> Any:
     """``tf.math.l2_normalize``: ``x / sqrt(max(sum(x**2, axis), epsilon))``."""
@@ -330,8 +387,9 @@ def moments(x: Any, axes: Any, shift: Any = None, keepdims: bool = False, name: 
     return mean, variance
 
 
-def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: Any, variance_epsilon: float,
-                        name: Optional[str] = None) -> Any:
+def batch_normalization(
+    x: Any, mean: Any, variance: Any, offset: Any, scale: Any, variance_epsilon: float, name: Optional[str] = None
+) -> Any:
     """``tf.nn.batch_normalization``: ``(x - mean) * scale / sqrt(variance + eps) + offset``."""
     x = convert_to_tensor(x)
     variance = convert_to_tensor(variance)
@@ -344,6 +402,7 @@ def batch_normalization(x: Any, mean: Any, variance: Any, offset: Any, scale: An
 
 
 # ---- convolutions ----
+
 
 def _conv_attrs(strides: list, padding: Any, dilations: list) -> dict:
     return {"strides": strides, "dilations": dilations, "data_format": "NHWC", **_padding_attrs(padding)}
@@ -362,8 +421,15 @@ def _one_stride(value: Any, name: str) -> int:
     raise ValueError(f"{name} should be of length 1 or 3 but was {len(value)}")
 
 
-def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str = "NWC",
-           dilations: Any = None, name: Optional[str] = None) -> Any:
+def conv1d(
+    input: Any,
+    filters: Any,
+    stride: Any,
+    padding: Any,
+    data_format: str = "NWC",
+    dilations: Any = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.nn.conv1d``: 1-D convolution of NWC ``input`` with WIO ``filters`` (a Conv2D over a
     height-1 image, as TF computes it)."""
     if data_format not in ("NWC", "NHWC", None):
@@ -377,8 +443,16 @@ def conv1d(input: Any, filters: Any, stride: Any, padding: Any, data_format: str
     return squeeze(y, [1], name=name)
 
 
-def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, padding: Any = "SAME",
-                     data_format: str = "NHWC", dilations: Any = None, name: Optional[str] = None) -> Any:
+def conv2d_transpose(
+    input: Any,
+    filters: Any,
+    output_shape: Any,
+    strides: Any,
+    padding: Any = "SAME",
+    data_format: str = "NHWC",
+    dilations: Any = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.nn.conv2d_transpose``: the gradient of conv2d with respect to its input
     (Conv2DBackpropInput), ``filters`` in HW[out][in] layout."""
     x = convert_to_tensor(input)
@@ -387,22 +461,31 @@ def conv2d_transpose(input: Any, filters: Any, output_shape: Any, strides: Any, 
     return _run("Conv2DBackpropInput", [_shape_tensor(output_shape), w, x], attrs, name or "conv2d_transpose")[0]
 
 
-def depthwise_conv2d(input: Any, filter: Any, strides: Any, padding: Any, data_format: Any = None,
-                     dilations: Any = None, name: Optional[str] = None) -> Any:
+def depthwise_conv2d(
+    input: Any,
+    filter: Any,
+    strides: Any,
+    padding: Any,
+    data_format: Any = None,
+    dilations: Any = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.nn.depthwise_conv2d``: each input channel convolved with its own ``channel_multiplier``
     filters ([kh, kw, C, M] -> C*M channels, channel c*M + m). Computed as one Conv2D with a
     block-diagonal [kh, kw, C, C*M] filter, so Conv2D's kernels and gradients apply."""
     x = convert_to_tensor(input)
     w = _core.convert_to_tensor(filter, None, x.dtype)
-    if 0 <= x._rank < 3:   # TF's with_space_to_batch checks the input's rank first
+    if 0 <= x._rank < 3:  # TF's with_space_to_batch checks the input's rank first
         raise ValueError(f"`input.shape.rank` must be at least 3. Received: input.shape={x.shape} with rank {x._rank}")
     ws = w._shape_tuple
     if ws is not None and len(ws) != 4:
         # TF: the kernel's InvalidArgument eagerly, the shape function's ValueError while tracing
         if x._is_eager and w._is_eager:
             raise errors.InvalidArgumentError(None, None, f"filter must be 4-dimensional: {list(ws)}")
-        raise ValueError(f"Shape must be rank 4 but is rank {len(ws)} for '{{{{node depthwise}}}} = "
-                         f"DepthwiseConv2dNative[]' with input shapes: {x.shape}, {w.shape}.")
+        raise ValueError(
+            f"Shape must be rank 4 but is rank {len(ws)} for '{{{{node depthwise}}}} = "
+            f"DepthwiseConv2dNative[]' with input shapes: {x.shape}, {w.shape}."
+        )
     if ws is None or ws[2] is None or ws[3] is None:
         raise ValueError(f"fn.nn.depthwise_conv2d needs a 4-D filter with static channels, got {w.shape}")
     c, m = ws[2], ws[3]
@@ -438,8 +521,9 @@ def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Optional[int] = No
         raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
     x = convert_to_tensor(x)
     if not x.dtype.is_floating:
-        raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. Received: "
-                         f"x_dtype={x.dtype}")
+        raise ValueError(
+            f"`x.dtype` must be a floating point tensor as `x` will be scaled. Received: x_dtype={x.dtype}"
+        )
     if is_rate_number and rate == 0:
         return x
     rate_t = _core.convert_to_tensor(rate, x.dtype)

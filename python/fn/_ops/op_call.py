@@ -25,7 +25,9 @@ def wraps_op(op: str) -> Callable[[_F], _F]:
     """Marks a public function as the wrapper of one op (``f._fn_op``): code that treats ops by
     their definition's facts (ragged dispatch wraps every unary/binary elementwise op) finds the
     op's facts through it, so a new op's wrapper needs no entry in such a list."""
+
     def mark(f: _F) -> _F:
         f._fn_op = op  # type: ignore[attr-defined]
         return f
+
     return mark

@@ -1,4 +1,5 @@
 """Eager errors of ops written in Python, worded as TF 2.21's kernels report them."""
+
 from __future__ import annotations
 
 _DEVICE = "_device_/job:localhost/replica:0/task:0/device:CPU:0"
@@ -28,5 +29,8 @@ def attr_not_allowed(op: str, attr: str, value: str, allowed: tuple) -> Exceptio
     if not _core.executing_eagerly():
         return ValueError(f"Attr '{attr}' of '{op}' Op passed string '{value}' not in: {listed}.")
     return InvalidArgumentError(
-        None, None, f"Value for attr '{attr}' of \"{value}\" is not in the list of allowed values: {listed}"
-                    f"\n\t; NodeDef: {{{{node {op}}}}} [Op:{op}]")
+        None,
+        None,
+        f"Value for attr '{attr}' of \"{value}\" is not in the list of allowed values: {listed}"
+        f"\n\t; NodeDef: {{{{node {op}}}}} [Op:{op}]",
+    )

@@ -1,4 +1,5 @@
 """``fn.print`` (``tf.print``): prints on every execution, eagerly or inside a graph."""
+
 from __future__ import annotations
 
 import sys
@@ -22,12 +23,19 @@ class _PyValue:
 
 
 def _leaves_and_rebuild(inputs: tuple, summarize: Optional[int] = None):
-    flat = [(_PyValue(x) if type(x).__module__ == "numpy" or isinstance(x, bytes) else x)
-            for x in nest.flatten(list(inputs))]
+    flat = [
+        (_PyValue(x) if type(x).__module__ == "numpy" or isinstance(x, bytes) else x)
+        for x in nest.flatten(list(inputs))
+    ]
     # A RaggedTensor is printed from its components (flat values and row splits).
-    parts = [[x.flat_values, *x.nested_row_splits] if isinstance(x, RaggedTensor) else
-             [x if _core.is_tensor(x) else x.__fn_tensor__(None)] if (_core.is_tensor(x) or hasattr(x, "__fn_tensor__"))
-             else [] for x in flat]
+    parts = [
+        [x.flat_values, *x.nested_row_splits]
+        if isinstance(x, RaggedTensor)
+        else [x if _core.is_tensor(x) else x.__fn_tensor__(None)]
+        if (_core.is_tensor(x) or hasattr(x, "__fn_tensor__"))
+        else []
+        for x in flat
+    ]
     tensors = [t for p in parts for t in p]
 
     def rebuild(values: list) -> list:
@@ -39,6 +47,7 @@ def _leaves_and_rebuild(inputs: tuple, summarize: Optional[int] = None):
             else:
                 filled.append(next(it) if p else x)
         return nest.pack_sequence_as(list(inputs), filled)
+
     return tensors, rebuild
 
 
@@ -50,7 +59,7 @@ def _resolve_stream(stream: Any) -> Any:
     if stream == "stdout":
         return sys.stdout
     if isinstance(stream, str) and stream.startswith("file://"):
-        return open(stream[len("file://"):], "a")  # closed below
+        return open(stream[len("file://") :], "a")  # closed below
     if stream is sys.__stderr__:
         return sys.stderr
     if stream is sys.__stdout__:
@@ -58,8 +67,14 @@ def _resolve_stream(stream: Any) -> Any:
     return stream
 
 
-def print_(*inputs: Any, output_stream: Any = None, summarize: Optional[int] = 3, sep: str = " ",
-           end: str = "\n", name: Optional[str] = None) -> Any:
+def print_(
+    *inputs: Any,
+    output_stream: Any = None,
+    summarize: Optional[int] = 3,
+    sep: str = " ",
+    end: str = "\n",
+    name: Optional[str] = None,
+) -> Any:
     """``tf.print``: formats like TensorFlow (floats to 9 significant digits, ``...`` summaries)
     and writes to ``output_stream`` (default: the current ``sys.stderr``) on every execution."""
     tensors, rebuild = _leaves_and_rebuild(inputs, summarize)
@@ -81,5 +96,3 @@ def print_(*inputs: Any, output_stream: Any = None, summarize: Optional[int] = 3
     # which also lets `fn.cond(p, lambda: fn.print(...), lambda: None)` match its branches.
     _core.execute("PyCall", tensors, {"callable": emit, "Tout": []}, name or "PrintV2")
     return None
-
-

@@ -9,6 +9,7 @@ the op's ``seed`` as TensorFlow derives them, so the same seeds give TensorFlow'
 Eagerly, calls with the same op, dtype and seeds continue one stream (until ``set_seed``);
 every traced op has its own stream.
 """
+
 from __future__ import annotations
 
 import random as _pyrandom
@@ -24,13 +25,13 @@ from fn.dtypes import as_dtype, float32, int32, int64
 from fn.errors import InvalidArgumentError
 
 _DEFAULT_GRAPH_SEED = 87654321
-_MAXINT32 = 2 ** 31 - 1
+_MAXINT32 = 2**31 - 1
 
 _lock = threading.Lock()
 _global_seed: Optional[int] = None
 _op_seed_rng: Optional[_pyrandom.Random] = None
-_eager_states: dict = {}     # (op, dtype, seed, seed2) -> generator state of the eager "kernel"
-_graph_counters: dict = {}   # traced graph id -> ops given an op seed from the global seed
+_eager_states: dict = {}  # (op, dtype, seed, seed2) -> generator state of the eager "kernel"
+_graph_counters: dict = {}  # traced graph id -> ops given an op seed from the global seed
 
 
 def set_seed(seed: Optional[int]) -> None:
@@ -61,7 +62,7 @@ def get_seed(op_seed: Optional[int]) -> Tuple[int, int]:
         elif op_seed is not None:
             seeds = (_DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32)
         else:
-            return 0, 0   # nondeterministic
+            return 0, 0  # nondeterministic
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
@@ -82,8 +83,14 @@ def _random(op: str, inputs: list, dtype: Any, dtype_attr: str, seed: Optional[i
     return _core.execute(op, inputs, attrs, name)[0]
 
 
-def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float32, seed: Optional[int] = None,
-            name: Optional[str] = None) -> Any:
+def uniform(
+    shape: Any,
+    minval: Any = 0,
+    maxval: Any = None,
+    dtype: Any = float32,
+    seed: Optional[int] = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.random.uniform``: values in ``[minval, maxval)`` (floats default to ``[0, 1)``;
     integer dtypes need ``maxval``)."""
     dtype = as_dtype(dtype)
@@ -113,21 +120,33 @@ def _normal_like(op: str, shape: Any, mean: Any, stddev: Any, dtype: Any, seed: 
     """``mean + stddev * op(shape)`` for the normal-like stateful draws."""
     dtype = as_dtype(dtype)
     shape_t = _shape_tensor(shape)
-    mean_t, stddev_t = convert_to_tensor(mean, dtype), convert_to_tensor(stddev, dtype)   # TF's order
+    mean_t, stddev_t = convert_to_tensor(mean, dtype), convert_to_tensor(stddev, dtype)  # TF's order
     rnd = _random(op, [shape_t], dtype, "dtype", seed, None)
     return run_op("AddV2", [run_op("Mul", [rnd, stddev_t]), mean_t], None, name)
 
 
-def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32, seed: Optional[int] = None,
-           name: Optional[str] = None) -> Any:
+def normal(
+    shape: Any,
+    mean: Any = 0.0,
+    stddev: Any = 1.0,
+    dtype: Any = float32,
+    seed: Optional[int] = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.random.normal``: ``mean + stddev * N(0, 1)`` samples."""
     if not as_dtype(dtype).is_floating:
         raise ValueError(f"Invalid dtype {as_dtype(dtype)}: fn.random.normal needs a floating dtype")
     return _normal_like("RandomStandardNormal", shape, mean, stddev, dtype, seed, name or "random_normal")
 
 
-def truncated_normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
-                     seed: Optional[int] = None, name: Optional[str] = None) -> Any:
+def truncated_normal(
+    shape: Any,
+    mean: Any = 0.0,
+    stddev: Any = 1.0,
+    dtype: Any = float32,
+    seed: Optional[int] = None,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.random.truncated_normal``: normal samples redrawn until within two standard
     deviations of ``mean`` (TF's numbers for the same seeds)."""
     if not as_dtype(dtype).is_floating:
@@ -144,15 +163,20 @@ def shuffle(value: Any, seed: Optional[int] = None, name: Optional[str] = None) 
     return gather(value, argsort(keys), name=name)
 
 
-def categorical(logits: Any, num_samples: Any, dtype: Any = None, seed: Optional[int] = None,
-                name: Optional[str] = None) -> Any:
+def categorical(
+    logits: Any, num_samples: Any, dtype: Any = None, seed: Optional[int] = None, name: Optional[str] = None
+) -> Any:
     """``tf.random.categorical``: ``num_samples`` class indices per row of ``logits`` [batch,
     classes], drawn with probabilities softmax(logits) (the Gumbel-max trick)."""
     logits = convert_to_tensor(logits)
     if logits._rank not in (-1, 2):
         if _core.executing_eagerly():
-            raise InvalidArgumentError(None, None, f"logits should be a matrix, got shape "
-                                       f"[{','.join(str(d) for d in logits.shape.as_list())}] [Op:Multinomial]")
+            raise InvalidArgumentError(
+                None,
+                None,
+                f"logits should be a matrix, got shape "
+                f"[{','.join(str(d) for d in logits.shape.as_list())}] [Op:Multinomial]",
+            )
         raise ValueError(f"Shape must be rank 2 but is rank {logits._rank}")
     dtype = int64 if dtype is None else as_dtype(dtype)
     if dtype not in (int32, int64):
@@ -174,31 +198,45 @@ def _seed_tensor(seed: Any) -> Any:
     return s
 
 
-def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float32,
-                      name: Optional[str] = None, alg: str = "auto_select") -> Any:
+def stateless_uniform(
+    shape: Any,
+    seed: Any,
+    minval: Any = 0,
+    maxval: Any = None,
+    dtype: Any = float32,
+    name: Optional[str] = None,
+    alg: str = "auto_select",
+) -> Any:
     """``tf.random.stateless_uniform``: deterministic uniform numbers in ``[minval, maxval)`` from
     a shape-[2] ``seed`` (TensorFlow's numbers for the same seed; integers over the whole range
     when both bounds are None)."""
     dtype = as_dtype(dtype)
     # TF's argument checks first (ValueError), then fn's gap: integer draws
     if dtype.name not in ("float16", "bfloat16", "float32", "float64", "int32", "int64", "uint32", "uint64"):
-        raise ValueError(f"Argument `dtype` got invalid value {dtype!r}. Accepted dtypes are (tf.float16, "
-                         "tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64, tf.uint32, tf.uint64).")
+        raise ValueError(
+            f"Argument `dtype` got invalid value {dtype!r}. Accepted dtypes are (tf.float16, "
+            "tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64, tf.uint32, tf.uint64)."
+        )
     if dtype.is_integer:
         if (minval is None) != (maxval is None):
-            raise ValueError(f"For integer `dtype` argument {dtype!r}, argument `minval` and `maxval` must be both "
-                             f"None or not None. Got `minval`={minval} and `maxval`={maxval}.")
+            raise ValueError(
+                f"For integer `dtype` argument {dtype!r}, argument `minval` and `maxval` must be both "
+                f"None or not None. Got `minval`={minval} and `maxval`={maxval}."
+            )
         if minval is not None and dtype.is_unsigned:
-            raise ValueError(f"Argument `dtype` got invalid value {dtype!r} when argument `minval` is not None. "
-                             "Please don't use unsigned integers in this case.")
+            raise ValueError(
+                f"Argument `dtype` got invalid value {dtype!r} when argument `minval` is not None. "
+                "Please don't use unsigned integers in this case."
+            )
         return _stateless_int(shape, seed, minval, maxval, dtype, name)
     if maxval is None:
         maxval = 1
     if dtype.name in ("float16", "bfloat16"):
         rnd = _half_uniform(shape, seed, dtype)
     else:
-        rnd = _core.execute("StatelessRandomUniform", [_shape_tensor(shape), _seed_tensor(seed)], {"dtype": dtype},
-                            None)[0]
+        rnd = _core.execute(
+            "StatelessRandomUniform", [_shape_tensor(shape), _seed_tensor(seed)], {"dtype": dtype}, None
+        )[0]
     lo = convert_to_tensor(minval, dtype)
     hi = convert_to_tensor(maxval, dtype)
     return _core.execute("AddV2", [rnd * (hi - lo), lo], None, name or "stateless_random_uniform")[0]
@@ -212,8 +250,9 @@ def _stateless_int(shape: Any, seed: Any, minval: Any, maxval: Any, dtype: Any, 
     if minval is None:
         key, counter = _core.execute("StatelessRandomGetKeyCounter", [_seed_tensor(seed)], None, None)
         alg_t = convert_to_tensor(3, int32)  # Philox on the CPU, as TF's auto-select
-        return _core.execute("StatelessRandomUniformFullIntV2", [shape_t, key, counter, alg_t], {"dtype": dtype},
-                             name)[0]
+        return _core.execute("StatelessRandomUniformFullIntV2", [shape_t, key, counter, alg_t], {"dtype": dtype}, name)[
+            0
+        ]
     lo = convert_to_tensor(minval, dtype)
     hi = convert_to_tensor(maxval, dtype)
     key, counter = _core.execute("StatelessRandomGetKeyCounter", [_seed_tensor(seed)], None, None)
@@ -225,16 +264,23 @@ def _half_uniform(shape: Any, seed: Any, dtype: Any) -> Any:
     """Uniform [0, 1) float16/bfloat16 as TF draws them: one 32-bit Philox sample per element, as
     float32 draws, whose low 10 (float16) or 7 (bfloat16) bits are the mantissa of a number in
     [1, 2), minus 1. The float32 draw keeps the low 23 bits (``f * 2**23`` is that integer)."""
-    f = _core.execute("StatelessRandomUniform", [_shape_tensor(shape), _seed_tensor(seed)], {"dtype": float32},
-                      None)[0]
+    f = _core.execute("StatelessRandomUniform", [_shape_tensor(shape), _seed_tensor(seed)], {"dtype": float32}, None)[0]
     bits = 10 if dtype.name == "float16" else 7
-    low = _core.execute("BitwiseAnd", [cast(f * float(2**23), int32), convert_to_tensor((1 << bits) - 1, int32)],
-                        None, None)[0]
+    low = _core.execute(
+        "BitwiseAnd", [cast(f * float(2**23), int32), convert_to_tensor((1 << bits) - 1, int32)], None, None
+    )[0]
     return cast(cast(low, float32) / float(1 << bits), dtype)
 
 
-def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
-                     name: Optional[str] = None, alg: str = "auto_select") -> Any:
+def stateless_normal(
+    shape: Any,
+    seed: Any,
+    mean: Any = 0.0,
+    stddev: Any = 1.0,
+    dtype: Any = float32,
+    name: Optional[str] = None,
+    alg: str = "auto_select",
+) -> Any:
     """``tf.random.stateless_normal``: deterministic ``mean + stddev * N(0, 1)`` samples from a
     shape-[2] ``seed`` (TensorFlow's numbers for the same seed)."""
     dtype = as_dtype(dtype)
@@ -245,8 +291,15 @@ def stateless_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, 
     return _core.execute("AddV2", [rnd * stddev_t, mean_t], None, name or "stateless_random_normal")[0]
 
 
-def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
-                               name: Optional[str] = None, alg: str = "auto_select") -> Any:
+def stateless_truncated_normal(
+    shape: Any,
+    seed: Any,
+    mean: Any = 0.0,
+    stddev: Any = 1.0,
+    dtype: Any = float32,
+    name: Optional[str] = None,
+    alg: str = "auto_select",
+) -> Any:
     """``tf.random.stateless_truncated_normal``: deterministic normal samples within two standard
     deviations of ``mean`` from a shape-[2] ``seed`` (the seed scrambled into a Philox key and
     counter as TF's StatelessRandomGetKeyCounter; TensorFlow's numbers)."""
@@ -254,6 +307,6 @@ def stateless_truncated_normal(shape: Any, seed: Any, mean: Any = 0.0, stddev: A
     shape_t = _shape_tensor(shape)
     mean_t, stddev_t = convert_to_tensor(mean, dtype), convert_to_tensor(stddev, dtype)
     key, counter = _core.execute("StatelessRandomGetKeyCounter", [_seed_tensor(seed)], None, None)
-    alg_t = convert_to_tensor(3, int32)   # Philox on the CPU, as TF's auto-select
+    alg_t = convert_to_tensor(3, int32)  # Philox on the CPU, as TF's auto-select
     rnd = _core.execute("StatelessTruncatedNormalV2", [shape_t, key, counter, alg_t], {"dtype": dtype}, None)[0]
     return _core.execute("AddV2", [rnd * stddev_t, mean_t], None, name or "stateless_truncated_normal")[0]

@@ -1,5 +1,6 @@
 """``Tensor.__getitem__``: Python indexing (ints, slices with steps, negative indices, ``...``,
 ``None``/``fn.newaxis``, scalar int tensors) as one StridedSlice op, the way TensorFlow does it."""
+
 from __future__ import annotations
 
 import numbers
@@ -11,8 +12,10 @@ from fn import _core
 from fn._ops import array_ops
 from fn.dtypes import int32, int64
 
-_BAD_INDEX = ("Only integers, slices (`:`), ellipsis (`...`), fn.newaxis (`None`) and scalar "
-              "fn.int32/fn.int64 tensors are valid indices, got {!r}")
+_BAD_INDEX = (
+    "Only integers, slices (`:`), ellipsis (`...`), fn.newaxis (`None`) and scalar "
+    "fn.int32/fn.int64 tensors are valid indices, got {!r}"
+)
 
 
 def _check_index(idx: Any) -> None:
@@ -78,15 +81,22 @@ def getitem(tensor: Any, slice_spec: Any) -> Any:
                 index_dtype = v.dtype
     dtype = index_dtype or int32
     values = begin + end + strides
-    if index_dtype is None and not any(_core.is_tensor(v) for v in values) and \
-            any(not -2**31 <= int(v) < 2**31 for v in values):
-        dtype = int64     # TF packs Python indices beyond int32 as int64 (x[1:2**40] is a valid slice)
-    attrs = {"begin_mask": begin_mask, "end_mask": end_mask, "ellipsis_mask": ellipsis_mask,
-             "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask}
+    if (
+        index_dtype is None
+        and not any(_core.is_tensor(v) for v in values)
+        and any(not -(2**31) <= int(v) < 2**31 for v in values)
+    ):
+        dtype = int64  # TF packs Python indices beyond int32 as int64 (x[1:2**40] is a valid slice)
+    attrs = {
+        "begin_mask": begin_mask,
+        "end_mask": end_mask,
+        "ellipsis_mask": ellipsis_mask,
+        "new_axis_mask": new_axis_mask,
+        "shrink_axis_mask": shrink_axis_mask,
+    }
     if not begin:
         empty = array_ops.constant(np.zeros([0], np.int32))
         packed = [empty, empty, empty]
     else:
         packed = [_pack(begin, dtype), _pack(end, dtype), _pack(strides, dtype)]
     return _core.execute("StridedSlice", [tensor] + packed, attrs, "strided_slice")[0]
-

@@ -3,6 +3,7 @@
 
 ``sort``/``argsort`` are built on TopKV2 as TensorFlow's ``sort_ops`` are: ascending order sorts
 the negated values (``-x - 1`` for integers, so the most negative integer survives)."""
+
 from __future__ import annotations
 
 import collections
@@ -18,16 +19,14 @@ from fn._ops.op_call import run_op_outputs as _run
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
-
-
-def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = int32,
-          name: Optional[str] = None) -> TopKV2:
+def top_k(input: Any, k: Any = 1, sorted: bool = True, index_type: Any = int32, name: Optional[str] = None) -> TopKV2:
     """``tf.math.top_k``: the ``k`` largest entries of the last axis and their indices (ties:
     the lower index first)."""
     x = convert_to_tensor(input)
     k_t = k if _core.is_tensor(k) else convert_to_tensor(k, int32)
-    values, indices = _run("TopKV2", [x, k_t], {"sorted": bool(sorted), "index_type": as_dtype(index_type)},
-                           name or "TopKV2")
+    values, indices = _run(
+        "TopKV2", [x, k_t], {"sorted": bool(sorted), "index_type": as_dtype(index_type)}, name or "TopKV2"
+    )
     return TopKV2(values, indices)
 
 
@@ -55,10 +54,21 @@ def _descending(values: Any, axis: int, return_argsort: bool) -> Any:
         perm[axis], perm[-1] = perm[-1], perm[axis]
         values = transpose(values, perm)
     n = values._shape_tuple[-1]
-    k = convert_to_tensor(n, int32) if n is not None else _core.execute(
-        "StridedSlice", [_core.execute("Shape", [values], {"out_type": int32}, None)[0],
-                         convert_to_tensor([-1], int32), convert_to_tensor([0], int32), convert_to_tensor([1], int32)],
-        {"begin_mask": 0, "end_mask": 1, "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 1}, None)[0]
+    k = (
+        convert_to_tensor(n, int32)
+        if n is not None
+        else _core.execute(
+            "StridedSlice",
+            [
+                _core.execute("Shape", [values], {"out_type": int32}, None)[0],
+                convert_to_tensor([-1], int32),
+                convert_to_tensor([0], int32),
+                convert_to_tensor([1], int32),
+            ],
+            {"begin_mask": 0, "end_mask": 1, "ellipsis_mask": 0, "new_axis_mask": 0, "shrink_axis_mask": 1},
+            None,
+        )[0]
+    )
     out = top_k(values, k)
     result = out.indices if return_argsort else out.values
     return transpose(result, perm) if perm is not None else result
@@ -89,8 +99,9 @@ def sort(values: Any, axis: Any = -1, direction: str = "ASCENDING", name: Option
     return _sort_or_argsort(values, axis, direction, return_argsort=False)
 
 
-def argsort(values: Any, axis: Any = -1, direction: str = "ASCENDING", stable: bool = False,
-            name: Optional[str] = None) -> Any:
+def argsort(
+    values: Any, axis: Any = -1, direction: str = "ASCENDING", stable: bool = False, name: Optional[str] = None
+) -> Any:
     """``tf.argsort``: int32 indices that sort ``values`` along ``axis`` (always stable)."""
     return _sort_or_argsort(values, axis, direction, return_argsort=True)
 

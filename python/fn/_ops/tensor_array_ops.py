@@ -7,6 +7,7 @@ TensorArray works the same way). Eagerly, ``write`` also updates the array in pl
 returns it, as TensorFlow's eager TensorArray does, so ``ta.write(0, x)`` without reassigning
 works there too.
 """
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -22,7 +23,7 @@ from fn._ops.array_ops import zeros
 def _index(i: Any) -> Any:
     if _core.is_tensor(i):
         return i
-    if isinstance(i, (int, np.integer)) and not isinstance(i, bool) and not -2**31 <= i < 2**31:
+    if isinstance(i, (int, np.integer)) and not isinstance(i, bool) and not -(2**31) <= i < 2**31:
         # TensorArray indices are int32 in TF: never wrap (2**40 must not write element 0).
         raise errors.InvalidArgumentError(None, None, f"TensorArray index {i} does not fit in int32")
     return _core.convert_to_tensor(i, int32)
@@ -31,10 +32,20 @@ def _index(i: Any) -> Any:
 class TensorArray:
     """``tf.TensorArray``: ``write``/``read``/``stack``/``unstack``/``gather``/``scatter``/``concat``/``size``."""
 
-    def __init__(self, dtype: Any, size: Any = None, dynamic_size: Optional[bool] = None,
-                 clear_after_read: Optional[bool] = None, tensor_array_name: Optional[str] = None,
-                 handle: Any = None, flow: Any = None, infer_shape: bool = True, element_shape: Any = None,
-                 colocate_with_first_write_call: bool = True, name: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        dtype: Any,
+        size: Any = None,
+        dynamic_size: Optional[bool] = None,
+        clear_after_read: Optional[bool] = None,
+        tensor_array_name: Optional[str] = None,
+        handle: Any = None,
+        flow: Any = None,
+        infer_shape: bool = True,
+        element_shape: Any = None,
+        colocate_with_first_write_call: bool = True,
+        name: Optional[str] = None,
+    ) -> None:
         self._dtype = as_dtype(dtype)
         self._dynamic_size = bool(dynamic_size)
         self._infer_shape = infer_shape
@@ -47,7 +58,7 @@ class TensorArray:
         if flow is not None:
             self._flow = flow
             return
-        if size is None:   # TF requires it even with dynamic_size
+        if size is None:  # TF requires it even with dynamic_size
             if _core.executing_eagerly():
                 raise ValueError("Size must be declared for TensorArrays when eager execution is enabled.")
             raise ValueError("Argument `size` must be provided if argument `flow` is not provided.")
@@ -55,9 +66,12 @@ class TensorArray:
             self._static_size = int(size)
             if self._static_size < 0:
                 raise ValueError(f"The size of a TensorArray must be >= 0, got {self._static_size}")
-        self._flow = _core.execute("TensorListReserve", [_index(size)],
-                                   {"element_dtype": self._dtype, "element_shape": self._element_shape},
-                                   name or "TensorArrayV2")[0]
+        self._flow = _core.execute(
+            "TensorListReserve",
+            [_index(size)],
+            {"element_dtype": self._dtype, "element_shape": self._element_shape},
+            name or "TensorArrayV2",
+        )[0]
 
     # -- properties
     @property
@@ -117,8 +131,9 @@ class TensorArray:
         if not self._infer_shape:
             return self._element_shape
         if not shape.is_compatible_with(self._element_shape):
-            raise ValueError(f"Inconsistent shapes: saw {shape} but expected {self._element_shape} "
-                             "(and infer_shape=True)")
+            raise ValueError(
+                f"Inconsistent shapes: saw {shape} but expected {self._element_shape} (and infer_shape=True)"
+            )
         return self._element_shape.merge_with(shape)
 
     def _attrs(self, **extra: Any) -> dict:
@@ -134,8 +149,10 @@ class TensorArray:
                 value = _core.convert_to_tensor(value)
         if value.dtype != self._dtype:
             raise errors.InvalidArgumentError(
-                None, None, f"TensorArray dtype is {self._dtype.name} but Op is trying to write dtype "
-                f"{value.dtype.name}")
+                None,
+                None,
+                f"TensorArray dtype is {self._dtype.name} but Op is trying to write dtype {value.dtype.name}",
+            )
         return value
 
     # -- TensorArray API
@@ -149,9 +166,14 @@ class TensorArray:
                 raise errors.OutOfRangeError(None, None, f"Writing to negative indices (index {i}) is not allowed.")
             if i >= size and not self._dynamic_size:
                 raise errors.OutOfRangeError(
-                    None, None, f"Tried to write to index {i} but array is not resizeable and size is: {size} ")
-        flow = _core.execute("TensorListSetItem", [self._flow, _index(index), value],
-                             {"resize_if_index_out_of_bounds": self._dynamic_size}, name)[0]
+                    None, None, f"Tried to write to index {i} but array is not resizeable and size is: {size} "
+                )
+        flow = _core.execute(
+            "TensorListSetItem",
+            [self._flow, _index(index), value],
+            {"resize_if_index_out_of_bounds": self._dynamic_size},
+            name,
+        )[0]
         if self._cleared and _core.is_tensor(flow) and flow._is_eager:
             self._cleared.discard(int(_index(index).numpy()))
         return self._with_flow(flow, shape)
@@ -163,11 +185,15 @@ class TensorArray:
             i = int(_index(index).numpy())
             if i in self._cleared:
                 raise errors.InvalidArgumentError(
-                    None, None, f"Could not read index {i} twice because it was cleared after a previous read "
-                    "(perhaps try setting clear_after_read = false?)")
+                    None,
+                    None,
+                    f"Could not read index {i} twice because it was cleared after a previous read "
+                    "(perhaps try setting clear_after_read = false?)",
+                )
             zeros = _core.execute("ZerosLike", [value], None, None)[0]
-            self._flow = _core.execute("TensorListSetItem", [self._flow, _index(i), zeros],
-                                       {"resize_if_index_out_of_bounds": False}, None)[0]
+            self._flow = _core.execute(
+                "TensorListSetItem", [self._flow, _index(i), zeros], {"resize_if_index_out_of_bounds": False}, None
+            )[0]
             self._cleared.add(i)
         return value
 
@@ -204,8 +230,12 @@ class TensorArray:
         value = self._value(value)
         shape = self._merged_shape(value.shape[1:])
         idx = indices if _core.is_tensor(indices) else _core.convert_to_tensor(indices, int32)
-        flow = _core.execute("TensorListScatterIntoExistingList", [self._flow, value, idx],
-                             {"resize_if_index_out_of_bounds": self._dynamic_size}, name)[0]
+        flow = _core.execute(
+            "TensorListScatterIntoExistingList",
+            [self._flow, value, idx],
+            {"resize_if_index_out_of_bounds": self._dynamic_size},
+            name,
+        )[0]
         if self._cleared and idx._is_eager:
             self._cleared -= {int(i) for i in idx.numpy().reshape(-1)}
         return self._with_flow(flow, shape)
@@ -213,13 +243,19 @@ class TensorArray:
     def split(self, value: Any, lengths: Any, name: Optional[str] = None) -> "TensorArray":
         """The array holding consecutive pieces of ``value`` of the given ``lengths`` (eagerly)."""
         import numpy as np
+
         value = self._value(value)
         if not value._is_eager:
             raise NotImplementedError("TensorArray.split is only supported eagerly in fn")
         arr = value.numpy()
         pieces = np.split(arr, np.cumsum(np.asarray(lengths))[:-1])
-        ta = TensorArray(self._dtype, size=len(pieces), dynamic_size=self._dynamic_size,
-                         infer_shape=False, element_shape=self._element_shape)
+        ta = TensorArray(
+            self._dtype,
+            size=len(pieces),
+            dynamic_size=self._dynamic_size,
+            infer_shape=False,
+            element_shape=self._element_shape,
+        )
         for i, p in enumerate(pieces):
             ta = ta.write(i, p)
         return ta
@@ -238,5 +274,7 @@ class TensorArray:
         raise NotImplementedError("TensorArray gradients are not supported in fn yet")
 
     def __repr__(self) -> str:
-        return (f"<fn.TensorArray dtype={self._dtype.name} element_shape={self._element_shape}"
-                f"{'' if self._static_size is None else f' size={self._static_size}'}>")
+        return (
+            f"<fn.TensorArray dtype={self._dtype.name} element_shape={self._element_shape}"
+            f"{'' if self._static_size is None else f' size={self._static_size}'}>"
+        )
