@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any, Dict, List, Sequence, Tuple
+import functools
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 from fn import _core
 from fn._function.func_graph import FuncGraph
@@ -42,7 +43,7 @@ class ConcreteFunction:
         core: Any,
         graph: FuncGraph,
         function_name: str,
-        signature: _Signature,
+        signature: Optional[_Signature],
         pos_values: tuple,
         kw_values: dict,
         arg_names: List[str],
@@ -60,6 +61,8 @@ class ConcreteFunction:
         self.structured_outputs = structured_outputs
         self._output_leaves = output_leaves  # per output position: True if tensor, else constant
         self._variables = list(variables)
+        self._fn_trace_context: Any = None  # set by Function when the trace had a context (SavedModel)
+        self._trace_order = 0  # set by Function: the order of the traces
         graph.structured_outputs = structured_outputs
 
     # -- calling
@@ -202,7 +205,7 @@ class ConcreteFunction:
             self._match_composite(expected, got, flat)
             return
         if isinstance(expected, _FlattenedSpec) and type(got) is expected.cls:
-            metadata, components = got.__tf_flatten__()
+            metadata, components = cast(Any, got).__tf_flatten__()
             if metadata == expected.metadata and len(components) == len(expected.components):
                 for e, g in zip(expected.components, components):
                     self._match(name, e, g, flat)
@@ -295,8 +298,8 @@ class ConcreteFunction:
                 return TensorSpec(v.shape, v.dtype, v.name or name)
             return v
 
-        args = tuple(_walk(v, lambda s, n=n: spec(s, n)) for v, n in zip(self._pos_values, self._arg_names))
-        kwargs = {k: _walk(v, lambda s, k=k: spec(s, k)) for k, v in self._kw_values.items()}
+        args = tuple(_walk(v, functools.partial(spec, name=n)) for v, n in zip(self._pos_values, self._arg_names))
+        kwargs = {k: _walk(v, functools.partial(spec, name=k)) for k, v in self._kw_values.items()}
         return args, kwargs
 
     @property

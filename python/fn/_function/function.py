@@ -17,6 +17,7 @@ import threading
 import time
 import warnings
 import weakref
+from types import FrameType
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -38,7 +39,7 @@ _FN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the fn 
 
 def _user_location() -> str:
     """File and line of the innermost frame outside fn itself (for leak and error messages)."""
-    f = sys._getframe(1)
+    f: Optional[FrameType] = sys._getframe(1)
     while f is not None:
         fname = f.f_code.co_filename
         if not fname.startswith(_FN_DIR) and "importlib" not in fname:
@@ -107,7 +108,7 @@ class Function(_core.FunctionBase):
         if not callable(python_function):
             raise TypeError(f"{python_function!r} is not a callable object")
         self._python_function = python_function
-        self._name = name or getattr(python_function, "__name__", "function")
+        self._name: str = name or str(getattr(python_function, "__name__", "function"))
         self._autograph = autograph
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
         self._jit_compile = jit_compile
@@ -344,7 +345,7 @@ class Function(_core.FunctionBase):
         positional = self._signature.positional
         if positional and positional[0].name == "self":  # a method, bound later (TF skips it too)
             positional = positional[1:]
-        for p in positional[len(self._input_signature) :]:
+        for p in positional[len(self._input_signature or ()) :]:
             if p.default is inspect.Parameter.empty:
                 raise TypeError(f"input_signature missing type constraint for {p.name}")
 
@@ -352,6 +353,7 @@ class Function(_core.FunctionBase):
         """Values converted to match the signature, and the canonical arguments to trace with
         (the specs, then the defaults of parameters beyond the signature)."""
         sig = self._input_signature
+        assert sig is not None  # called only when the Function has an input_signature
         try:
             pos, kw, names = self._signature.bind(args, kwargs, self._name, raw=True)
             for p in self._signature.params:
@@ -401,8 +403,8 @@ class Function(_core.FunctionBase):
 
             _placeholders.on = True
             try:
-                call_pos = tuple(_walk(v, lambda leaf, n=n: make_placeholder(leaf, n)) for v, n in zip(pos, names))
-                call_kw = {k: _walk(kw[k], lambda leaf, k=k: make_placeholder(leaf, k)) for k in sorted(kw, key=repr)}
+                call_pos = tuple(_walk(v, functools.partial(make_placeholder, name=n)) for v, n in zip(pos, names))
+                call_kw = {k: _walk(kw[k], functools.partial(make_placeholder, name=k)) for k in sorted(kw, key=repr)}
             finally:
                 _placeholders.on = False
             call_kw = {k: call_kw[k] for k in kw}
@@ -652,8 +654,8 @@ def _merge_specs(a: Any, b: Any) -> Any:
             return None
         return type(a)(*parts) if hasattr(a, "_fields") else type(a)(parts)
     if isinstance(a, dict) and isinstance(b, dict) and set(a) == set(b):
-        parts = {k: _merge_specs(a[k], b[k]) for k in a}
-        return None if any(v is None for v in parts.values()) else parts
+        merged = {k: _merge_specs(a[k], b[k]) for k in a}
+        return None if any(v is None for v in merged.values()) else merged
     return a if (type(a) is type(b) and a == b) or a is b else None
 
 

@@ -130,12 +130,12 @@ def _node_defs(core: Any, arg_names: Optional[Dict[str, str]], prefix: str, libr
             )
         node_inputs = [ref(x) for x in inputs]
         if op in _WHILE:  # TF's loop counter and maximum iterations are the first two loop variables
-            limit = attr.pop("maximum_iterations", None)
-            limit = limit.value if limit is not None and limit.value is not None else -1
+            limit_attr = attr.pop("maximum_iterations", None)
+            limit = limit_attr.value if limit_attr is not None and limit_attr.value is not None else -1
             lead = []
-            for what, value in (("maximum_iterations", limit), ("loop_counter", 0)):
+            for what, start in (("maximum_iterations", limit), ("loop_counter", 0)):
                 cname = f"{names[i]}/{what}"
-                const = _int32_const(value)
+                const = _int32_const(start)
                 nodes.append(
                     NodeDef(prefix + cname, "Const", [], {"value": AttrValue(const), "dtype": AttrValue(const.dtype)})
                 )
@@ -152,8 +152,8 @@ def _node_defs(core: Any, arg_names: Optional[Dict[str, str]], prefix: str, libr
             for k, (dt, _) in enumerate(outs[i]):
                 ident = f"{names[i]}/Identity" + (f"_{k}" if k else "")
                 src = names[i] if k == 0 else f"{names[i]}:{k}"
-                value = src if arg_names is None else f"{prefix}{names[i]}:output:{k}"
-                nodes.append(NodeDef(prefix + ident, "Identity", [value], {"T": AttrValue(dt)}))
+                read = src if arg_names is None else f"{prefix}{names[i]}:output:{k}"
+                nodes.append(NodeDef(prefix + ident, "Identity", [read], {"T": AttrValue(dt)}))
                 redirect[src] = ident
                 names.append(ident)
                 ops.append("Identity")
@@ -185,7 +185,7 @@ def _control_flow_attrs(
     empty = AttrValue([])
     if op in _IF:
         outer = data_inputs[1:]
-        specs = [spec_of.get(x) for x in outer]
+        specs = [spec_of[x] for x in outer]
         users = [x if x in args else None for x in outer]
         fnames = {}
         for key, kind in (("then_branch", "true"), ("else_branch", "false")):

@@ -112,7 +112,7 @@ class Library:
                     consumers[ph_names[src]] = sub.node_name(j)
         arg_names: Dict[str, str] = {}
         used: set = set()
-        inputs = []
+        inputs: List[Tuple[str, Any, Optional[str]]] = []
         scalar = TensorSpec([], int32)
         if loop:
             for lead in ("loop_counter", "maximum_iterations"):
@@ -208,11 +208,11 @@ class FunctionDef:
                     ind + "    ",
                 )
             )
-        for out, _, dt in self.rets:
+        for ret_name, _, dt in self.rets:
             sig.append(
                 _block(
                     "output_arg",
-                    [f"{ind}      name: {_quote(out)}", f"{ind}      type: {_DT.get(dt.name, dt.name)}"],
+                    [f"{ind}      name: {_quote(ret_name)}", f"{ind}      type: {_DT.get(dt.name, dt.name)}"],
                     ind + "    ",
                 )
             )

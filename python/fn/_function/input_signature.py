@@ -13,6 +13,8 @@ from fn._tensor.tensor_spec import TensorSpec
 class _CastError(Exception):
     """A value does not match its input_signature spec (worded as TF's trace types say it)."""
 
+    guide_note = ""  # the guide's wording of the mismatch, where a ConcreteFunction call adds it
+
 
 class _InputSignatureError(ValueError, TypeError):
     """A call that does not match ``input_signature``. TF 2.21 raises ``TypeError`` ("Binding
@@ -77,7 +79,7 @@ def _conform(value: Any, spec: Any) -> Any:
             if type(value) is type(spec)
             else (value.__fn_composite__()[0] if hasattr(type(value), "__fn_composite__") else None)
         )
-        if type(got) is not type(spec) or not got.is_subtype_of(spec):
+        if got is None or type(got) is not type(spec) or not got.is_subtype_of(spec):
             raise _CastError(f"Can not cast {value!r} to {spec!r}")
         return value
     if isinstance(spec, (list, tuple)) and isinstance(value, (list, tuple)) and len(spec) == len(value):

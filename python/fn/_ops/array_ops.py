@@ -310,6 +310,7 @@ def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
         # Python values only: TensorFlow converts the whole list to one constant.
         t = _core.to_eager(values, None)  # a value now, even while tracing
         r = _rank_of(t)
+        assert r is not None  # an eager value: its rank is known
         if axis < -r or axis >= r:
             raise ValueError(f"Argument `axis` = {axis} not in range [{-r}, {r})")
         if axis in (0, -r):
@@ -447,7 +448,7 @@ def one_hot(
 ) -> Any:
     """``tf.one_hot``: ``on_value`` where the index equals the position along ``axis``, else ``off_value``."""
     if dtype is None:
-        known = next((v for v in (on_value, off_value) if v is not None), None)
+        known: Any = next((v for v in (on_value, off_value) if v is not None), None)
         dtype = (
             known.dtype
             if _core.is_tensor(known)

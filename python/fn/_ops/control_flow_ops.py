@@ -70,7 +70,7 @@ class _Flat:
     def rebuild(self, tensors: Sequence[Any], metas: Optional[List[Optional[TensorArray]]] = None) -> Any:
         metas = self.metas if metas is None else metas
         it = iter(tensors)
-        leaves = []
+        leaves: List[Any] = []
         for meta, none in zip(metas, self.nones):
             if none:
                 leaves.append(None)
@@ -397,7 +397,7 @@ def _graph_while(
     init = _Flat(vars_seq, "A loop variable")
     invariants = _invariants(init, vars_seq, shape_invariants)
     max_iter = -1
-    counter = None
+    counter: Any = None
     if maximum_iterations is not None:
         static = _static_int(maximum_iterations)
         if static is not None:

@@ -186,22 +186,29 @@ class _Dispatcher:
         self.handler, self.check = handler, check
 
 
-def _wrap(api: Callable) -> Callable:
+# A public op wrapped by _wrap: callable, with the attributes _fn_dispatchers (its registered
+# targets) and _fn_dispatch_api (the op itself).
+DispatchWrapper = Any
+
+
+def _wrap(api: Callable) -> DispatchWrapper:
+    targets: List[_Dispatcher] = []
+
     @functools.wraps(api)
     def dispatch_wrapper(*args: Any, **kwargs: Any) -> Any:
-        targets = dispatch_wrapper._fn_dispatchers
         if targets:
-            result = _dispatch(dispatch_wrapper, targets, args, kwargs)
+            result = _dispatch(wrapper, targets, args, kwargs)
             if result is not NotImplemented:
                 return result
         return api(*args, **kwargs)
 
-    dispatch_wrapper._fn_dispatchers = []  # type: ignore[attr-defined]
-    dispatch_wrapper._fn_dispatch_api = api  # type: ignore[attr-defined]
-    return dispatch_wrapper
+    wrapper: DispatchWrapper = dispatch_wrapper
+    wrapper._fn_dispatchers = targets
+    wrapper._fn_dispatch_api = api
+    return wrapper
 
 
-def _signature(wrapper: Callable) -> inspect.Signature:
+def _signature(wrapper: DispatchWrapper) -> inspect.Signature:
     sig = getattr(wrapper, "_fn_signature", None)
     if sig is None:
         sig = inspect.signature(wrapper._fn_dispatch_api)
@@ -209,7 +216,7 @@ def _signature(wrapper: Callable) -> inspect.Signature:
     return sig
 
 
-def _dispatch(wrapper: Callable, targets: List[_Dispatcher], args: tuple, kwargs: dict) -> Any:
+def _dispatch(wrapper: DispatchWrapper, targets: List[_Dispatcher], args: tuple, kwargs: dict) -> Any:
     try:
         bound = _signature(wrapper).bind(*args, **kwargs)
     except TypeError:
@@ -321,7 +328,7 @@ def _check_signature(api_sig: inspect.Signature, handler: Callable) -> None:
         raise ValueError(f"Dispatch function's signature {sig} does not match API's signature {api_sig}.")
 
 
-def dispatch_for_api(api: Callable, *signatures: Dict[str, Any]) -> Callable:
+def dispatch_for_api(api: DispatchWrapper, *signatures: Dict[str, Any]) -> Callable:
     """``tf.experimental.dispatch_for_api``: a decorator registering a function to run instead of
     ``api`` when the arguments match its type annotations (or the given ``signatures``)."""
     _check_api(api)
@@ -354,7 +361,7 @@ def dispatch_for_api(api: Callable, *signatures: Dict[str, Any]) -> Callable:
     return decorator
 
 
-_registrations: Dict[int, List[Tuple[Callable, Any]]] = {}
+_registrations: Dict[int, List[Tuple[DispatchWrapper, Any]]] = {}
 _elementwise: Dict[str, List[Tuple[Callable, Callable]]] = {"unary": [], "binary": []}
 
 
@@ -363,7 +370,7 @@ _elementwise: Dict[str, List[Tuple[Callable, Callable]]] = {"unary": [], "binary
 _ROOT: Any = None
 
 
-def _elementwise_api(name: str) -> Optional[Callable]:
+def _elementwise_api(name: str) -> Optional[DispatchWrapper]:
     obj: Any = _ROOT
     for part in name.split("."):
         obj = getattr(obj, part, None)
@@ -393,7 +400,7 @@ def dispatch_for_unary_elementwise_apis(x_type: Any) -> Callable:
                 v = bound.arguments.get(x_name)
                 return x_matches(v) and x_dispatchable(v)
 
-            def target(*args: Any, _api: Callable = api, _x: str = x_name, **kwargs: Any) -> Any:
+            def target(*args: Any, _api: DispatchWrapper = api, _x: str = x_name, **kwargs: Any) -> Any:
                 bound = _signature(_api).bind(*args, **kwargs)
                 x = bound.arguments.pop(_x)
                 return handler(functools.partial(_api._fn_dispatch_api, **bound.arguments), x)
@@ -420,7 +427,9 @@ def _register_binary(names: List[str], x_type: Any, y_type: Any) -> Callable:
                 x, y = bound.arguments.get(xn), bound.arguments.get(yn)
                 return xm(x) and ym(y) and (xd(x) or yd(y))
 
-            def target(*args: Any, _api: Callable = api, _xn: str = x_name, _yn: str = y_name, **kwargs: Any) -> Any:
+            def target(
+                *args: Any, _api: DispatchWrapper = api, _xn: str = x_name, _yn: str = y_name, **kwargs: Any
+            ) -> Any:
                 bound = _signature(_api).bind(*args, **kwargs)
                 x, y = bound.arguments.pop(_xn), bound.arguments.pop(_yn)
                 return handler(functools.partial(_api._fn_dispatch_api, **bound.arguments), x, y)

@@ -34,7 +34,7 @@ def _parse(equation: str, ranks: List[int]) -> tuple:
         if "..." in s:
             n_ell = max(n_ell, r - (len(s) - 3))
     ell = "".join(chr(0x100 + i) for i in range(n_ell))
-    subs = []
+    subs: List[str] = []
     for s, r in zip(ins, ranks):
         if not _LETTERS.match(s):
             raise ValueError(f"Invalid einsum equation: {equation}")

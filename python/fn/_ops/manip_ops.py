@@ -117,10 +117,10 @@ def meshgrid(*args: Any, **kwargs: Any) -> list:
     if not ndim:
         return []
     s0 = (1,) * ndim
-    args = [convert_to_tensor(a) for a in args]
-    output = [reshape(x, s0[:i] + (-1,) + s0[i + 1 :]) for i, x in enumerate(args)]
-    shapes = [_run("Size", [x], {"out_type": int32}) for x in args]
-    dtype = args[0].dtype
+    tensors = [convert_to_tensor(a) for a in args]
+    output = [reshape(x, s0[:i] + (-1,) + s0[i + 1 :]) for i, x in enumerate(tensors)]
+    shapes = [_run("Size", [x], {"out_type": int32}) for x in tensors]
+    dtype = tensors[0].dtype
     if indexing == "xy" and ndim > 1:
         output[0] = reshape(output[0], (1, -1) + (1,) * (ndim - 2))
         output[1] = reshape(output[1], (-1, 1) + (1,) * (ndim - 2))

@@ -559,7 +559,7 @@ def _tensordot_reshape(a: Any, axes: Any, flipped: bool = False) -> tuple:
         prod_axes = int(np.prod([shape_a[i] for i in axes]))
         perm = list(axes) + free if flipped else free + list(axes)
         new_shape = [prod_axes, prod_free] if flipped else [prod_free, prod_axes]
-        a_trans = array_ops.transpose(a, perm) if (perm != np.arange(rank)).any() else a
+        a_trans = array_ops.transpose(a, perm) if np.any(np.asarray(perm) != np.arange(rank)) else a
         if list(a_trans._shape_tuple) != new_shape:
             a_trans = array_ops.reshape(a_trans, new_shape)
         return a_trans, free_dims, free_dims

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Optional
+from typing import Any, List, Optional
 
 from fn import _core, nest
 from fn._tensor import printing
@@ -23,7 +23,7 @@ class _PyValue:
 
 
 def _leaves_and_rebuild(inputs: tuple, summarize: Optional[int] = None):
-    flat = [
+    flat: List[Any] = [
         (_PyValue(x) if type(x).__module__ == "numpy" or isinstance(x, bytes) else x)
         for x in nest.flatten(list(inputs))
     ]
@@ -40,7 +40,7 @@ def _leaves_and_rebuild(inputs: tuple, summarize: Optional[int] = None):
 
     def rebuild(values: list) -> list:
         it = iter(values)
-        filled = []
+        filled: List[Any] = []
         for x, p in zip(flat, parts):
             if isinstance(x, RaggedTensor):
                 filled.append(RaggedText([next(it) for _ in p], summarize))

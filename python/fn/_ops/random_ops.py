@@ -54,6 +54,7 @@ def get_seed(op_seed: Optional[int]) -> Tuple[int, int]:
             if op_seed is None:
                 graph = _core.current_graph_id()
                 if graph == 0:
+                    assert _op_seed_rng is not None  # made with the global seed
                     op_seed = _op_seed_rng.randint(0, _MAXINT32)
                 else:
                     op_seed = _graph_counters.get(graph, 0)

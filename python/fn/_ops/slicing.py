@@ -76,6 +76,7 @@ def getitem(tensor: Any, slice_spec: Any) -> Any:
             end.append(s + 1)
             strides.append(1)
             shrink_axis_mask |= bit
+        v: Any
         for v in (begin[-1], end[-1], strides[-1]):
             if _core.is_tensor(v) and v.dtype.name == "int64":
                 index_dtype = v.dtype
