@@ -442,6 +442,86 @@ def stall_split(out):
         return {"error": type(e).__name__, "message": str(e), "seconds": time.time() - t0}
 
 
+def in_place(out):
+    """All-reduces whose input dies there (fn reduces those in place, MPI_IN_PLACE) next to ones
+    whose input is still seen afterwards (a Function argument, a value read again): every result
+    and every input the program reads again must be as when each all-reduce has its own output."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    ctx = tf.distribute.get_replica_context
+    x = tf.constant([1.0, 2.0, 3.0]) * (idx + 1)
+
+    @tf.function
+    def of_argument(t):              # the caller still holds t: not in place
+        return strategy.run(lambda v: ctx().all_reduce("SUM", v), args=(t,))
+
+    @tf.function
+    def chained(t):                  # t * 2 dies in the first all-reduce, its result in the second
+        def replica(v):
+            once = ctx().all_reduce("SUM", v * 2.0)
+            twice = ctx().all_reduce("MEAN", once)
+            kept = v * 3.0            # read again after the all-reduce: not in place
+            summed = ctx().all_reduce("SUM", kept)
+            return twice, summed, kept
+        return strategy.run(replica, args=(t,))
+
+    @tf.function
+    def looped(t):                   # a loop variable all-reduced in the body
+        return tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, ctx().all_reduce("SUM", v + 1.0)),
+                             [0, t])[1]
+
+    res = {"_index": idx}
+    res["argument"] = of_argument(x).numpy().tolist()
+    res["argument_after"] = x.numpy().tolist()
+    twice, summed, kept = chained(x)
+    res.update(twice=twice.numpy().tolist(), summed=summed.numpy().tolist(), kept=kept.numpy().tolist())
+    res["looped"] = strategy.run(looped, args=(x,)).numpy().tolist()
+    res["looped_after"] = x.numpy().tolist()
+    return res
+
+
+def optional_infinite(out):
+    """``get_next_as_optional`` on an INFINITE distributed dataset: TF skips the all-reduce of the
+    has-value count (no worker's data ends); the Optional always has the worker's next batch.
+    Under fn the collectives completed meanwhile are counted (none)."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+
+    def dataset_fn(ctx):
+        return tf.data.Dataset.range(3).map(lambda v: tf.cast(v + 10 * ctx.input_pipeline_id, tf.float32)).batch(
+            2, drop_remainder=True).repeat()
+
+    def local(v):
+        return strategy.experimental_local_results(v)[0]
+
+    def completed():
+        if IS_TF:
+            return 0
+        from fn import _mpi
+        return _mpi.completed()
+
+    res = {"_index": idx}
+    dist = strategy.distribute_datasets_from_function(dataset_fn)
+    res["cardinality"] = int(dist.cardinality) if not hasattr(dist.cardinality, "numpy") else int(
+        dist.cardinality.numpy())
+    before = completed()
+    it = iter(dist)
+    eager = []
+    for _ in range(3):
+        opt = it.get_next_as_optional()
+        eager.append([bool(opt.has_value()), local(opt.get_value()).numpy().tolist()])
+
+    @tf.function
+    def two(iterator):
+        a, b = iterator.get_next_as_optional(), iterator.get_next_as_optional()
+        return a.has_value(), local(a.get_value()), b.has_value(), local(b.get_value())
+
+    got = two(it)
+    res.update(eager=eager, fn=[bool(got[0]), got[1].numpy().tolist(), bool(got[2]), got[3].numpy().tolist()],
+               collectives=completed() - before)
+    return res
+
+
 def main():
     scenario, out = sys.argv[1], sys.argv[2]
     args = [int(a) for a in sys.argv[3:]]
