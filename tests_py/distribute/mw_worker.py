@@ -452,8 +452,9 @@ def in_place(out):
     x = tf.constant([1.0, 2.0, 3.0]) * (idx + 1)
 
     @tf.function
-    def of_argument(t):              # the caller still holds t: not in place
-        return strategy.run(lambda v: ctx().all_reduce("SUM", v), args=(t,))
+    def of_argument(t):              # the caller still holds t (the identity is a view): not in place
+        # (TF cannot all-reduce a Function argument itself: its placeholder has no device.)
+        return strategy.run(lambda v: ctx().all_reduce("SUM", tf.identity(v)), args=(t,))
 
     @tf.function
     def chained(t):                  # t * 2 dies in the first all-reduce, its result in the second
@@ -466,7 +467,7 @@ def in_place(out):
         return strategy.run(replica, args=(t,))
 
     @tf.function
-    def looped(t):                   # a loop variable all-reduced in the body
+    def looped(t):                   # a loop variable all-reduced in the body (fn only)
         return tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, ctx().all_reduce("SUM", v + 1.0)),
                              [0, t])[1]
 
@@ -475,8 +476,9 @@ def in_place(out):
     res["argument_after"] = x.numpy().tolist()
     twice, summed, kept = chained(x)
     res.update(twice=twice.numpy().tolist(), summed=summed.numpy().tolist(), kept=kept.numpy().tolist())
-    res["looped"] = strategy.run(looped, args=(x,)).numpy().tolist()
-    res["looped_after"] = x.numpy().tolist()
+    if not IS_TF:   # TF 2.21 refuses a collective in a loop body in a nested Function (merge_call)
+        res["looped"] = strategy.run(looped, args=(x,)).numpy().tolist()
+        res["looped_after"] = x.numpy().tolist()
     return res
 
 
