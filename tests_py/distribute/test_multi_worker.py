@@ -124,6 +124,32 @@ def test_n_workers_train_like_one_process_with_n_times_the_batch(tmp_path, n, by
 @pytest.mark.parametrize("n", [2, 3])
 def test_cross_worker_values(tmp_path, n):
     _, _, results = launch(n, "api", tmp_path)
+    _check_api(results, n)
+
+
+# Under mpirun with TF_CONFIG set per process (here the reverse of the MPI rank order), TF's
+# resolver gives the task and fn re-orders the ranks so that rank = TF's worker index.
+_REVERSED_TF_CONFIG = """import json, os, runpy, sys
+n, rank = int(os.environ["OMPI_COMM_WORLD_SIZE"]), int(os.environ["OMPI_COMM_WORLD_RANK"])
+cluster = {"worker": [f"localhost:{20000 + k}" for k in range(n)]}
+os.environ["TF_CONFIG"] = json.dumps({"cluster": cluster, "task": {"type": "worker", "index": n - 1 - rank}})
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+@needs_launcher
+@pytest.mark.fn_only
+def test_cross_worker_values_with_tf_config_under_mpirun(tmp_path):
+    """fn only (under TF, TF_CONFIG is how every test here runs): the expectations of
+    test_cross_worker_values, with the worker index taken from TF_CONFIG, not from the MPI rank."""
+    n = 2
+    cmd = [sys.executable, "-c", _REVERSED_TF_CONFIG, WORKER, "api", str(tmp_path)]
+    _, _, results = launch(n, "api", tmp_path, cmd=cmd)
+    _check_api(results, n)
+
+
+def _check_api(results, n):
     assert sorted(results) == list(range(n))
     tri = n * (n + 1) / 2
     for i, r in results.items():
