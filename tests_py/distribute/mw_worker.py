@@ -524,6 +524,23 @@ def optional_infinite(out):
     return res
 
 
+def shard_policy(out):
+    """``experimental_distribute_dataset`` under each auto-shard policy of the dataset's options:
+    DATA (and AUTO, for data not read from files) keeps the worker's piece of every global batch,
+    OFF gives every worker every piece in turn."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    n = strategy.num_replicas_in_sync
+    res = {"_index": idx}
+    for name in ("OFF", "DATA", "AUTO"):
+        options = tf.data.Options()
+        options.experimental_distribute.auto_shard_policy = getattr(tf.data.experimental.AutoShardPolicy, name)
+        ds = tf.data.Dataset.range(6 * n).batch(2 * n).with_options(options)
+        dist = strategy.experimental_distribute_dataset(ds)
+        res[name] = [strategy.experimental_local_results(e)[0].numpy().tolist() for e in dist]
+    return res
+
+
 def main():
     scenario, out = sys.argv[1], sys.argv[2]
     args = [int(a) for a in sys.argv[3:]]

@@ -449,3 +449,15 @@ def test_the_distributed_custom_training_example_runs_on_two_workers(tmp_path):
     restored = [line for line in output.splitlines() if "restored" in line]
     assert len(restored) == 2 and all(line.endswith(os.path.join(str(tmp_path / "ckpt"), "ckpt-2")) for line in restored)
     assert glob.glob(str(tmp_path / "tmp" / "workertemp_*")) == []
+
+
+@needs_launcher
+@pytest.mark.parametrize("n", [2])
+def test_auto_shard_policies_of_a_distributed_dataset(tmp_path, n):
+    _, _, results = launch(n, "shard_policy", tmp_path)
+    assert sorted(results) == list(range(n))
+    batches = [list(range(b, b + 2 * n)) for b in range(0, 6 * n, 2 * n)]
+    pieces = [[batch[2 * k:2 * k + 2] for k in range(n)] for batch in batches]
+    for i, r in results.items():
+        assert r["DATA"] == r["AUTO"] == [p[i] for p in pieces]
+        assert r["OFF"] == [piece for p in pieces for piece in p]
