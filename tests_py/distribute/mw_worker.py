@@ -357,6 +357,16 @@ def optional_uneven(out):
         rows.append(int(x.shape[0]))
         total += float(tf.reduce_sum(x))
     res.update(eager_rows=rows, eager_total=total)
+    # next() / get_next(): the same agreement (TF's partial-batch handling), then OutOfRangeError.
+    it = iter(strategy.distribute_datasets_from_function(dataset_fn))
+    res["next_rows"] = [int(local(x).shape[0]) for x in it]
+    it = iter(strategy.distribute_datasets_from_function(dataset_fn))
+    got = []
+    try:
+        while True:
+            got.append(int(local(it.get_next()).shape[0]))
+    except tf.errors.OutOfRangeError:
+        res["get_next_rows"] = got
 
     @tf.function
     def loop(iterator):

@@ -322,6 +322,7 @@ def test_get_next_as_optional_has_a_value_while_any_worker_has_one(tmp_path, n):
         rows = [2] * (i + 2) + [0] * (n - 1 - i)          # worker i has i + 2 batches; all run n + 1 steps
         own = float(sum(range(2 * (i + 2))) + 100 * i * 2 * (i + 2))
         assert r["eager_rows"] == rows and r["eager_total"] == own
+        assert r["next_rows"] == r["get_next_rows"] == rows
         assert r["fn_steps"] == n + 1 and r["fn_total"] == own
         assert r["fn_rows"] == sum(k * 10 ** s for s, k in enumerate(rows))
 

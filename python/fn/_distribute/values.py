@@ -130,10 +130,32 @@ class DistributedIterator(_DataIterator):
         return nest.map_structure(lambda t: PerReplica([t]), element)
 
     def __next__(self) -> Any:
+        if self._agreed():
+            return self._next_agreed(StopIteration)
         return self._wrapped(super().__next__())
 
     def get_next(self) -> Any:
+        if self._agreed():
+            return self._next_agreed(None)
         return self._wrapped(super().get_next())
+
+    def _agreed(self) -> bool:
+        """TF's partial-batch handling (multi-worker, not INFINITE): every worker's next element
+        comes after one all-reduce of the has-value count, so all workers stop together and one
+        whose data ended gets an empty batch meanwhile (TF's ``_enable_get_next_as_optional``)."""
+        return self._wrap and self._cardinality != INFINITE and _core.executing_eagerly()
+
+    def _next_agreed(self, end: Any) -> Any:
+        from fn._data.iterator_ops import _end_of_sequence
+        from fn._ops.array_ops import cast
+        from fn.dtypes import int64
+
+        local = super().get_next_as_optional()
+        has = bool(local.has_value().numpy())
+        count = self._strategy.reduce("SUM", cast(local.has_value(), int64), axis=None)
+        if not bool(count.numpy() > 0):
+            raise end() if end is not None else _end_of_sequence()
+        return self._wrapped(local.get_value() if has else _dummy(self._element_spec))
 
     def get_next_as_optional(self) -> Any:
         """``DistributedIterator.get_next_as_optional``: across workers (as TF's input_lib), an
