@@ -9,7 +9,9 @@ op inside an fn.function (the C++ executor, GIL released, fn._mpi's transport), 
 all-reduce is a ``py_function`` calling mpi4py (the "mpi4py only" design); and, as ratios to (b),
 mpi4py writing a fresh output per call (what a tensor-returning op pays) and mpi4py's
 ``MPI_IN_PLACE`` (a buffer the caller owns). Reported as the algorithm bandwidth (bytes / time) per
-message size.
+message size. The last column compares a chain of CHAIN all-reduces, each of the previous result,
+in one fn.function (fn reduces a value that dies in its all-reduce in place, as it does gradient
+packs) with the same chain in mpi4py (one Allreduce, then MPI_IN_PLACE ones).
 
 ``train``: one step of an MLP (or, ``--model transformer``, of the transformer block of
 ``models_tf_train.py``) under MultiWorkerMirroredStrategy (fn on MPI, TF with TF_CONFIG on
@@ -38,6 +40,7 @@ import numpy as np
 from models_tf_train import transformer_block  # the same block as bench_models' training row
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+CHAIN = 4   # all-reduces per call in the in-place rows
 
 
 def _timeit(call, repeats, number):
@@ -105,24 +108,44 @@ def bench_allreduce(args):
         def mpi_in_place():   # the floor of a design that reduces into a buffer it owns
             comm.Allreduce(MPI.IN_PLACE, out, op=MPI.SUM)
 
+        # A chain of CHAIN all-reduces, each reducing the previous one's result: fn forwards a value
+        # that dies in its all-reduce (the executor held its last reference) and reduces it in place,
+        # as gradient packs are; the mpi4py counterpart does the same work (one copy, then in place).
+        @tf.function
+        def fn_chain(t):
+            def replica(v):
+                for _ in range(CHAIN):
+                    v = tf.distribute.get_replica_context().all_reduce("SUM", v)
+                return v
+            return strategy.run(replica, args=(t,))
+
+        def mpi_chain():
+            comm.Allreduce(buf, out, op=MPI.SUM)
+            for _ in range(CHAIN - 1):
+                comm.Allreduce(MPI.IN_PLACE, out, op=MPI.SUM)
+
         expect = np.empty_like(buf)
         comm.Allreduce(buf, expect, op=MPI.SUM)
         np.testing.assert_allclose(fn_allreduce(x).numpy(), expect, rtol=1e-6)
-        t_fn, t_mpi, t_py, t_fresh, t_inplace = _interleaved_timeit(
+        mpi_chain()
+        np.testing.assert_allclose(fn_chain(x).numpy(), out, rtol=1e-5)
+        t_fn, t_mpi, t_py, t_fresh, t_inplace, t_fn_chain, t_mpi_chain = _interleaved_timeit(
             comm, [lambda: fn_allreduce(x), lambda: comm.Allreduce(buf, out, op=MPI.SUM), lambda: pyfunc_allreduce(x),
-                   mpi_fresh, mpi_in_place],
+                   mpi_fresh, mpi_in_place, lambda: fn_chain(x), mpi_chain],
             args.repeats, number)
         rows.append({"bytes": size, "fn_us": t_fn * 1e6, "mpi4py_us": t_mpi * 1e6, "py_function_us": t_py * 1e6,
-                     "mpi4py_fresh_us": t_fresh * 1e6, "mpi4py_in_place_us": t_inplace * 1e6})
+                     "mpi4py_fresh_us": t_fresh * 1e6, "mpi4py_in_place_us": t_inplace * 1e6,
+                     "fn_chain_us": t_fn_chain * 1e6, "mpi4py_chain_us": t_mpi_chain * 1e6})
     if comm.Get_rank() == 0:
         print(f"allreduce, {comm.Get_size()} ranks ({MPI.Get_library_version().splitlines()[0].strip()})")
         print(f"{'bytes':>10} {'fn MB/s':>10} {'mpi4py MB/s':>12} {'fn/mpi4py':>10} {'py_function MB/s':>17} "
-              f"{'fresh/mpi4py':>13} {'in-place/mpi4py':>16}")
+              f"{'fresh/mpi4py':>13} {'in-place/mpi4py':>16} {'chain fn/mpi4py':>16}")
         for r in rows:
             bw = lambda us: r["bytes"] / us   # bytes per microsecond == MB/s
             print(f"{r['bytes']:>10} {bw(r['fn_us']):>10.1f} {bw(r['mpi4py_us']):>12.1f} "
                   f"{r['mpi4py_us'] / r['fn_us']:>10.2f} {bw(r['py_function_us']):>17.1f} "
-                  f"{r['mpi4py_us'] / r['mpi4py_fresh_us']:>13.2f} {r['mpi4py_us'] / r['mpi4py_in_place_us']:>16.2f}")
+                  f"{r['mpi4py_us'] / r['mpi4py_fresh_us']:>13.2f} {r['mpi4py_us'] / r['mpi4py_in_place_us']:>16.2f} "
+                  f"{r['mpi4py_chain_us'] / r['fn_chain_us']:>16.2f}")
         if args.json:
             print(json.dumps(rows))
 

@@ -117,7 +117,7 @@ for epoch in range(EPOCHS):
     train_loss = total_loss / num_batches
     for x in test_dist_dataset:
         distributed_test_step(x)
-    # Metrics are per worker here (fn's metrics are not synchronised across workers).
+    # Metrics created in the scope are synchronised on read (as TF): every worker prints the global values.
     print(f"[{task_type}:{task_id}] Epoch {epoch + 1}, Loss: {train_loss:.4f}, "
           f"Accuracy: {train_accuracy.result().numpy() * 100:.2f}, "
           f"Test Loss: {test_loss.result().numpy():.4f}, Test Accuracy: {test_accuracy.result().numpy() * 100:.2f}")

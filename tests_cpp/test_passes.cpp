@@ -155,3 +155,40 @@ TEST_CASE("CSE merges small Consts by value: same dtype, shape and bits only") {
   CHECK(out[1]->dtype() == DType::Float64);
   CHECK(out[2]->data<float>()[99] == 2.f);
 }
+
+TEST_CASE("CustomGradient nodes are bypassed in the execution copy: readers read the passed-through input") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Int32, Shape{2}});
+    auto y = dispatch1("Neg", {x});
+    auto cg = dispatch1("CustomGradient", {y, x}, Attrs{{"num_outputs", int64_t{1}}});
+    auto z = dispatch1("AddV2", {cg, cg});
+    g->outputs.push_back(NodeOutput{z->node, 0});
+    g->outputs.push_back(NodeOutput{cg->node, 0});
+  }
+  CHECK(bypass_custom_gradients_or_null(*g) != nullptr);
+  auto opt = optimize(*g);
+  CHECK(count_op(*g, "CustomGradient") == 1);
+  CHECK(count_op(*opt, "CustomGradient") == 0);
+  // x's last reader is now Neg: nothing reads it after (the node read it for the gradient only).
+  for (const Node& n : opt->nodes())
+    if (n.op == "AddV2") CHECK(opt->node(n.inputs[0].node).op == "Neg");
+  auto x = make_tensor(DType::Int32, Shape{2});
+  x->data<int32_t>()[0] = 3;
+  x->data<int32_t>()[1] = -4;
+  auto out = Plan::compile(opt)->run({x});
+  CHECK(out[0]->data<int32_t>()[0] == -6);
+  CHECK(out[0]->data<int32_t>()[1] == 8);
+  CHECK(out[1]->data<int32_t>()[1] == 4);
+  CHECK(x->data<int32_t>()[0] == 3);
+  auto plain = std::make_shared<Graph>("g");
+  {
+    GraphBuilder b(plain);
+    ContextScope scope(&b);
+    auto x2 = b.add_placeholder("x", TensorSpec{DType::Int32, Shape{}});
+    plain->outputs.push_back(NodeOutput{dispatch1("Neg", {x2})->node, 0});
+  }
+  CHECK(bypass_custom_gradients_or_null(*plain) == nullptr);
+}

@@ -452,7 +452,8 @@ class Transport {
   }
 
   // recv = the MPI_SUM over workers of `count` elements in send, in calls of at most INT_MAX / 2
-  // elements (MPI counts are int); nullptr (with err filled) for a dtype MPI cannot sum here.
+  // elements (MPI counts are int); in place (MPI_IN_PLACE) when send == recv, which saves the
+  // library's copy of send into recv; nullptr (with err filled) for a dtype MPI cannot sum here.
   static std::function<int()> sum_call(Transport* t, const void* send, void* recv, int64_t count, int dtype,
                                        const char* what, char* err, size_t err_len) {
     MPI_Datatype type;
@@ -467,8 +468,8 @@ class Transport {
       const int64_t chunk = INT_MAX / 2;
       for (int64_t begin = 0; begin < count; begin += chunk) {
         int n = static_cast<int>(std::min(count - begin, chunk));
-        int rc = MPI_Allreduce(static_cast<const char*>(send) + begin * elem, static_cast<char*>(recv) + begin * elem,
-                               n, type, MPI_SUM, comm);
+        const void* src = send == recv ? MPI_IN_PLACE : static_cast<const char*>(send) + begin * elem;
+        int rc = MPI_Allreduce(src, static_cast<char*>(recv) + begin * elem, n, type, MPI_SUM, comm);
         if (rc != MPI_SUCCESS) return rc;
       }
       return MPI_SUCCESS;

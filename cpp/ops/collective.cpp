@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "ops/families.h"
+#include "ops/forward.h"
 #include "ops/op.h"
 
 namespace fn {
@@ -164,6 +165,12 @@ void maybe_validate(const FnCollectiveBackend& b, const KernelContext& k, const 
   plans().validated.insert(plan_id);
 }
 
+// The output of an all-reduce or broadcast: its input itself when the executor handed over the
+// last reference (ops/forward.h: a gradient pack, a loop variable), so the transport
+// reduces in place (MPI_IN_PLACE: no copy of the input into a fresh output, as mpi4py's
+// Allreduce(IN_PLACE, buf)); else a fresh tensor (the caller still sees the input).
+EagerPtr output_of(const EagerPtr& x) { return forwardable(x) ? x : make_tensor(x->dtype(), x->shape()); }
+
 bool reducible(DType d) { return d == DType::Float32 || d == DType::Float64 || d == DType::Int32 || d == DType::Int64; }
 
 void divide_by_workers(EagerTensor& out, int n) {
@@ -200,7 +207,7 @@ std::vector<EagerPtr> all_reduce_kernel(KernelContext& k, const std::vector<Eage
                 dtype_name(x.dtype()));
   std::string what = what_of(k, "CollectiveAllReduce");
   maybe_validate(b, k, what.c_str());
-  EagerPtr out = make_tensor(x.dtype(), x.shape());
+  EagerPtr out = output_of(in[0]);
   char err[2048] = {0};
   int rc = b.all_reduce_sum(b.state, x.raw(), out->raw(), x.num_elements(), static_cast<int>(x.dtype()),
                             timeout_of(k.attrs), what.c_str(), err, sizeof err);
@@ -239,7 +246,7 @@ std::vector<EagerPtr> all_reduce_start_kernel(KernelContext& k, const std::vecto
     throw_error(Code::FailedPrecondition, "The installed collective transport has no split all-reduce");
   std::string what = what_of(k, "CollectiveAllReduceStart");
   maybe_validate(b, k, what.c_str());
-  EagerPtr out = make_tensor(x.dtype(), x.shape());
+  EagerPtr out = output_of(in[0]);
   char err[2048] = {0};
   int64_t request = -1;
   int rc = b.all_reduce_start(b.state, x.raw(), out->raw(), x.num_elements(), static_cast<int>(x.dtype()),
@@ -324,9 +331,9 @@ std::vector<EagerPtr> broadcast_kernel(KernelContext& k, const std::vector<Eager
     throw_error(Code::InvalidArgument, "CollectiveBroadcast does not support ", dtype_name(x.dtype()), " tensors");
   std::string what = what_of(k, "CollectiveBroadcast");
   maybe_validate(b, k, what.c_str());
-  EagerPtr out = make_tensor(x.dtype(), x.shape());
+  EagerPtr out = output_of(in[0]);
   size_t bytes = static_cast<size_t>(x.num_elements()) * dtype_size(x.dtype());
-  if (bytes) std::memcpy(out->raw(), x.raw(), bytes);
+  if (bytes && out != in[0]) std::memcpy(out->raw(), x.raw(), bytes);
   char err[2048] = {0};
   int rc = b.broadcast(b.state, out->raw(), static_cast<int64_t>(bytes),
                        static_cast<int>(k.attrs.get_or<int64_t>("root", 0)), timeout_of(k.attrs), what.c_str(), err,

@@ -20,6 +20,7 @@ struct FnCollectiveBackend {
   int (*rank)(void* state);
   int (*size)(void* state);
   // recv = the sum over workers of each worker's `count` elements of `dtype` (fn::DType) in send.
+  // send == recv: in place (the kernel forwarded its input; MPI_IN_PLACE).
   int (*all_reduce_sum)(void* state, const void* send, void* recv, int64_t count, int dtype, double timeout_seconds,
                         const char* what, char* err, size_t err_len);
   // Concatenation of every worker's bytes in rank order; recv_bytes[r]: bytes of rank r.
@@ -40,7 +41,7 @@ struct FnCollectiveBackend {
 
 namespace fn {
 
-constexpr int kFnCollectiveAbi = 3;
+constexpr int kFnCollectiveAbi = 4;  // 4: send == recv means in place
 
 // The installed transport (nullptr: none; the kernels then fail with FailedPrecondition).
 void set_collective_backend(const FnCollectiveBackend* backend);

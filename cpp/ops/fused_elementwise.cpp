@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "kernels/fused/elementwise.h"
+#include "ops/forward.h"
 
 namespace fn {
 
@@ -27,14 +28,12 @@ std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>
   for (size_t i = 0; i < instrs.size(); ++i)
     instrs[i] = fused::Instr{static_cast<int>(prog[3 * i]), static_cast<int>(prog[3 * i + 1]),
                              static_cast<int>(prog[3 * i + 2])};
-  // In place when an input of the output's size dies here: the plan handed over its only
-  // reference and no view shares its buffer (elements are read before they are written). The
-  // buffer must own its storage: a slice or wrapped array is a view of memory others still see.
+  // In place when an input of the output's size dies here and can be forwarded (ops/forward.h;
+  // elements are read before they are written).
   EagerPtr out;
   for (size_t i = 0; i < in.size() && !out; ++i)
-    if (!k.attrs.has("reduce") && bcast[2 * i] == 1 && bcast[2 * i + 1] == shape.num_elements() &&
-        in[i].use_count() == 1 && in[i]->buffer() && in[i]->buffer().use_count() == 1 &&
-        in[i]->buffer()->capacity() > 0 && in[i]->shape() == shape)
+    if (!k.attrs.has("reduce") && bcast[2 * i] == 1 && bcast[2 * i + 1] == shape.num_elements() && forwardable(in[i]) &&
+        in[i]->shape() == shape)
       out = in[i];
   fused::Reduce red;
   if (k.attrs.has("reduce")) {

@@ -21,6 +21,7 @@ std::shared_ptr<Graph> optimize(const Graph& g) {
     cur = merge_forward_while(g);
     cur = prune_while_loop_vars(*cur);
   }
+  apply(bypass_custom_gradients_or_null);
   apply(fold_constants_or_null);
   apply(eliminate_common_subexpressions_or_null);
   apply(fold_transposes_or_null);  // before fusion, as grappler's arithmetic optimizer

@@ -23,7 +23,10 @@ std::shared_ptr<Graph> fold_transposes(const Graph& g);
 std::shared_ptr<Graph> prune_while_loop_vars(const Graph& g);
 // A While gradient's accumulating forward loop replaces the forward loop it repeats.
 std::shared_ptr<Graph> merge_forward_while(const Graph& g);
-// The pass manager: constant folding, CSE, transpose folding, contraction fusion, elementwise fusion,
+// CustomGradient nodes' readers read the passed-through inputs (the gradient-only inputs no
+// longer extend the arguments' lifetimes); nullptr when there is none to bypass.
+std::shared_ptr<Graph> bypass_custom_gradients_or_null(const Graph& g);
+// The pass manager: CustomGradient bypass, constant folding, CSE, transpose folding, contraction fusion, elementwise fusion,
 // contraction epilogues (dead nodes are pruned by Plan::compile).
 // Passes with nothing to do are skipped without copying, so a graph is copied about once.
 std::shared_ptr<Graph> optimize(const Graph& g);

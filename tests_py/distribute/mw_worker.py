@@ -357,6 +357,16 @@ def optional_uneven(out):
         rows.append(int(x.shape[0]))
         total += float(tf.reduce_sum(x))
     res.update(eager_rows=rows, eager_total=total)
+    # next() / get_next(): the same agreement (TF's partial-batch handling), then OutOfRangeError.
+    it = iter(strategy.distribute_datasets_from_function(dataset_fn))
+    res["next_rows"] = [int(local(x).shape[0]) for x in it]
+    it = iter(strategy.distribute_datasets_from_function(dataset_fn))
+    got = []
+    try:
+        while True:
+            got.append(int(local(it.get_next()).shape[0]))
+    except tf.errors.OutOfRangeError:
+        res["get_next_rows"] = got
 
     @tf.function
     def loop(iterator):
@@ -440,6 +450,105 @@ def stall_split(out):
         return {"error": None}
     except Exception as e:  # noqa: BLE001
         return {"error": type(e).__name__, "message": str(e), "seconds": time.time() - t0}
+
+
+def in_place(out):
+    """All-reduces whose input dies there (fn reduces those in place, MPI_IN_PLACE) next to ones
+    whose input is still seen afterwards (a Function argument, a value read again): every result
+    and every input the program reads again must be as when each all-reduce has its own output."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    ctx = tf.distribute.get_replica_context
+    x = tf.constant([1.0, 2.0, 3.0]) * (idx + 1)
+
+    @tf.function
+    def of_argument(t):              # the caller still holds t (the identity is a view): not in place
+        # (TF cannot all-reduce a Function argument itself: its placeholder has no device.)
+        return strategy.run(lambda v: ctx().all_reduce("SUM", tf.identity(v)), args=(t,))
+
+    @tf.function
+    def chained(t):                  # t * 2 dies in the first all-reduce, its result in the second
+        def replica(v):
+            once = ctx().all_reduce("SUM", v * 2.0)
+            twice = ctx().all_reduce("MEAN", once)
+            kept = v * 3.0            # read again after the all-reduce: not in place
+            summed = ctx().all_reduce("SUM", kept)
+            return twice, summed, kept
+        return strategy.run(replica, args=(t,))
+
+    @tf.function
+    def looped(t):                   # a loop variable all-reduced in the body (fn only)
+        return tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, ctx().all_reduce("SUM", v + 1.0)),
+                             [0, t])[1]
+
+    res = {"_index": idx}
+    res["argument"] = of_argument(x).numpy().tolist()
+    res["argument_after"] = x.numpy().tolist()
+    twice, summed, kept = chained(x)
+    res.update(twice=twice.numpy().tolist(), summed=summed.numpy().tolist(), kept=kept.numpy().tolist())
+    if not IS_TF:   # TF 2.21 refuses a collective in a loop body in a nested Function (merge_call)
+        res["looped"] = strategy.run(looped, args=(x,)).numpy().tolist()
+        res["looped_after"] = x.numpy().tolist()
+    return res
+
+
+def optional_infinite(out):
+    """``get_next_as_optional`` on an INFINITE distributed dataset: TF skips the all-reduce of the
+    has-value count (no worker's data ends); the Optional always has the worker's next batch.
+    Under fn the collectives completed meanwhile are counted (none)."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+
+    def dataset_fn(ctx):
+        return tf.data.Dataset.range(3).map(lambda v: tf.cast(v + 10 * ctx.input_pipeline_id, tf.float32)).batch(
+            2, drop_remainder=True).repeat()
+
+    def local(v):
+        return strategy.experimental_local_results(v)[0]
+
+    def completed():
+        if IS_TF:
+            return 0
+        from fn import _mpi
+        return _mpi.completed()
+
+    res = {"_index": idx}
+    dist = strategy.distribute_datasets_from_function(dataset_fn)
+    res["cardinality"] = int(dist.cardinality) if not hasattr(dist.cardinality, "numpy") else int(
+        dist.cardinality.numpy())
+    before = completed()
+    it = iter(dist)
+    eager = []
+    for _ in range(3):
+        opt = it.get_next_as_optional()
+        eager.append([bool(opt.has_value()), local(opt.get_value()).numpy().tolist()])
+
+    @tf.function
+    def two(iterator):
+        a, b = iterator.get_next_as_optional(), iterator.get_next_as_optional()
+        return a.has_value(), local(a.get_value()), b.has_value(), local(b.get_value())
+
+    got = two(it)
+    res.update(eager=eager, fn=[bool(got[0]), got[1].numpy().tolist(), bool(got[2]), got[3].numpy().tolist()],
+               collectives=completed() - before)
+    return res
+
+
+def shard_policy(out):
+    """``experimental_distribute_dataset`` under each auto-shard policy of the dataset's options:
+    DATA (and AUTO, for data not read from files) keeps the worker's piece of every global batch,
+    OFF gives every worker every piece in turn."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    n = strategy.num_replicas_in_sync
+    res = {"_index": idx}
+    for name in ("OFF", "DATA", "AUTO"):
+        options = tf.data.Options()
+        options.experimental_distribute.auto_shard_policy = getattr(tf.data.experimental.AutoShardPolicy, name)
+        ds = tf.data.Dataset.range(6 * n).batch(2 * n).with_options(options)
+        dist = strategy.experimental_distribute_dataset(ds)
+        res[name] = [strategy.experimental_local_results(e)[0].numpy().tolist() for e in dist]
+    return res
 
 
 def main():

@@ -54,15 +54,17 @@ def _env():
     return env
 
 
-def launch(n, scenario, out, *args, timeout=300, check=True):
-    """Runs ``n`` workers of ``scenario``; returns (returncode, output, results by worker index)."""
-    cmd = [sys.executable, WORKER, scenario, str(out)] + [str(a) for a in args]
+def launch(n, scenario, out, *args, timeout=300, check=True, cmd=None, env_extra=None):
+    """Runs ``n`` workers of ``scenario`` (or of ``cmd``); returns (returncode, output, results by
+    worker index)."""
+    cmd = cmd or [sys.executable, WORKER, scenario, str(out)] + [str(a) for a in args]
     if IS_TF:
         ports = _free_ports(n)
         cluster = {"worker": [f"localhost:{p}" for p in ports]}
         procs = []
         for i in range(n):
             env = _env()
+            env.update(env_extra or {})
             env["TF_CONFIG"] = json.dumps({"cluster": cluster, "task": {"type": "worker", "index": i}})
             procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
         outputs, code = [], 0
@@ -78,7 +80,7 @@ def launch(n, scenario, out, *args, timeout=300, check=True):
         output = "\n".join(outputs)
     else:
         mpi = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-np", str(n)]
-        proc = subprocess.run(mpi + cmd, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        proc = subprocess.run(mpi + cmd, env=dict(_env(), **(env_extra or {})), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                               timeout=timeout)
         code, output = proc.returncode, proc.stdout
     if check:
@@ -122,6 +124,32 @@ def test_n_workers_train_like_one_process_with_n_times_the_batch(tmp_path, n, by
 @pytest.mark.parametrize("n", [2, 3])
 def test_cross_worker_values(tmp_path, n):
     _, _, results = launch(n, "api", tmp_path)
+    _check_api(results, n)
+
+
+# Under mpirun with TF_CONFIG set per process (here the reverse of the MPI rank order), TF's
+# resolver gives the task and fn re-orders the ranks so that rank = TF's worker index.
+_REVERSED_TF_CONFIG = """import json, os, runpy, sys
+n, rank = int(os.environ["OMPI_COMM_WORLD_SIZE"]), int(os.environ["OMPI_COMM_WORLD_RANK"])
+cluster = {"worker": [f"localhost:{20000 + k}" for k in range(n)]}
+os.environ["TF_CONFIG"] = json.dumps({"cluster": cluster, "task": {"type": "worker", "index": n - 1 - rank}})
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+@needs_launcher
+@pytest.mark.fn_only
+def test_cross_worker_values_with_tf_config_under_mpirun(tmp_path):
+    """fn only (under TF, TF_CONFIG is how every test here runs): the expectations of
+    test_cross_worker_values, with the worker index taken from TF_CONFIG, not from the MPI rank."""
+    n = 2
+    cmd = [sys.executable, "-c", _REVERSED_TF_CONFIG, WORKER, "api", str(tmp_path)]
+    _, _, results = launch(n, "api", tmp_path, cmd=cmd)
+    _check_api(results, n)
+
+
+def _check_api(results, n):
     assert sorted(results) == list(range(n))
     tri = n * (n + 1) / 2
     for i, r in results.items():
@@ -294,6 +322,7 @@ def test_get_next_as_optional_has_a_value_while_any_worker_has_one(tmp_path, n):
         rows = [2] * (i + 2) + [0] * (n - 1 - i)          # worker i has i + 2 batches; all run n + 1 steps
         own = float(sum(range(2 * (i + 2))) + 100 * i * 2 * (i + 2))
         assert r["eager_rows"] == rows and r["eager_total"] == own
+        assert r["next_rows"] == r["get_next_rows"] == rows
         assert r["fn_steps"] == n + 1 and r["fn_total"] == own
         assert r["fn_rows"] == sum(k * 10 ** s for s, k in enumerate(rows))
 
@@ -359,3 +388,77 @@ def test_variables_and_checkpoints_across_workers(tmp_path):
         assert r["restored_r_mean"] == pytest.approx(10.0 * (n - 1) / 2)
         assert r["restored_r_mean_local"] == pytest.approx(10.0 * (n - 1) / 2)
         assert r["assigned_r_sum"] == pytest.approx(6.0) and r["assigned_r_sum_local"] == pytest.approx(6.0 / n)
+
+
+@needs_launcher
+@pytest.mark.parametrize("n", [2])
+def test_all_reduce_results_and_inputs_when_inputs_die_there(tmp_path, n):
+    _, _, results = launch(n, "in_place", tmp_path)
+    assert sorted(results) == list(range(n))
+    tri = n * (n + 1) / 2
+    base = np.array([1.0, 2.0, 3.0])
+    for i, r in results.items():
+        np.testing.assert_allclose(r["argument"], tri * base)
+        assert r["argument_after"] == ((i + 1) * base).tolist()
+        np.testing.assert_allclose(r["twice"], 2 * tri * base)          # MEAN of n equal sums
+        np.testing.assert_allclose(r["summed"], 3 * tri * base)
+        assert r["kept"] == (3 * (i + 1) * base).tolist()
+        if IS_TF:   # TF 2.21 raises for a collective in a loop body inside a nested Function
+            continue
+        assert r["looped_after"] == ((i + 1) * base).tolist()
+        # v <- sum over workers of (v + 1), three times.
+        v = np.array([(k + 1) * base for k in range(n)])
+        for _ in range(3):
+            v = np.tile((v + 1).sum(axis=0), (n, 1))
+        np.testing.assert_allclose(r["looped"], v[0])
+
+
+@needs_launcher
+@pytest.mark.parametrize("n", [2])
+def test_get_next_as_optional_of_an_infinite_dataset_needs_no_all_reduce(tmp_path, n):
+    _, _, results = launch(n, "optional_infinite", tmp_path)
+    assert sorted(results) == list(range(n))
+    for i, r in results.items():
+        assert r["cardinality"] == -1                                    # INFINITE
+        batch = [float(10 * i), 10 * i + 1.0]
+        assert r["eager"] == [[True, batch]] * 3
+        assert r["fn"] == [True, batch, True, batch]
+        assert r["collectives"] == 0                                     # (TF: not counted)
+
+
+EXAMPLE = os.path.join(os.path.dirname(TESTS_PY), "examples", "distributed_custom_training.py")
+# The example imports fn as tf; under TF the same file runs with TensorFlow in fn's place.
+_AS_TF = "import sys, runpy, tensorflow; sys.modules['fn'] = tensorflow; runpy.run_path(sys.argv[1], run_name='__main__')"
+
+
+@needs_launcher
+def test_the_distributed_custom_training_example_runs_on_two_workers(tmp_path):
+    """examples/distributed_custom_training.py (TF's custom-training tutorial) under ``mpirun -np 2``
+    (TF: TF_CONFIG): the workers agree on every epoch's numbers, the chief's checkpoint is the one
+    every worker restores, and the other worker's temporary checkpoint is gone."""
+    (tmp_path / "tmp").mkdir()
+    cmd = [sys.executable, "-c", _AS_TF, EXAMPLE] if IS_TF else [sys.executable, EXAMPLE]
+    env = {"CKPT_DIR": str(tmp_path / "ckpt"), "TMPDIR": str(tmp_path / "tmp")}
+    _, output, _ = launch(2, "example", tmp_path, cmd=cmd, env_extra=env, timeout=600)
+    epochs = {}
+    for line in output.splitlines():
+        if "] Epoch " in line:
+            who, text = line.split("] Epoch ", 1)
+            epochs.setdefault(who.split("[")[-1], []).append(text)
+    assert sorted(epochs) == ["worker:0", "worker:1"], output[-3000:]
+    assert epochs["worker:0"] == epochs["worker:1"] and len(epochs["worker:0"]) == 2
+    restored = [line for line in output.splitlines() if "restored" in line]
+    assert len(restored) == 2 and all(line.endswith(os.path.join(str(tmp_path / "ckpt"), "ckpt-2")) for line in restored)
+    assert glob.glob(str(tmp_path / "tmp" / "workertemp_*")) == []
+
+
+@needs_launcher
+@pytest.mark.parametrize("n", [2])
+def test_auto_shard_policies_of_a_distributed_dataset(tmp_path, n):
+    _, _, results = launch(n, "shard_policy", tmp_path)
+    assert sorted(results) == list(range(n))
+    batches = [list(range(b, b + 2 * n)) for b in range(0, 6 * n, 2 * n)]
+    pieces = [[batch[2 * k:2 * k + 2] for k in range(n)] for batch in batches]
+    for i, r in results.items():
+        assert r["DATA"] == r["AUTO"] == [p[i] for p in pieces]
+        assert r["OFF"] == [piece for p in pieces for piece in p]

@@ -10,6 +10,7 @@ from typing import Any, Iterator
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
+from fn._data.options import AutoShardPolicy
 from fn._data.transforms import _UnaryDataset
 
 
@@ -23,8 +24,8 @@ def piece_bounds(batch: int, workers: int, index: int) -> tuple:
 class _WorkerShardDataset(_UnaryDataset):
     _type_name = "_RebatchDataset"
 
-    def __init__(self, input_dataset: Any, workers: int, index: int) -> None:
-        self._workers, self._index = workers, index
+    def __init__(self, input_dataset: Any, workers: int, index: Any) -> None:
+        self._workers, self._index = workers, index  # index None: every piece (AutoShardPolicy.OFF)
         specs = structure.flatten(input_dataset.element_spec)
         for s in specs:
             if s.shape.rank == 0:
@@ -46,10 +47,20 @@ class _WorkerShardDataset(_UnaryDataset):
         for element in self._input._elements():
             flat = structure.flatten(element)
             rows = int(flat[0].shape[0])
-            begin, end = piece_bounds(rows, self._workers, self._index)
-            yield structure.pack(self._element_spec, [t[begin:end] for t in flat])
+            for k in range(self._workers) if self._index is None else [self._index]:
+                begin, end = piece_bounds(rows, self._workers, k)
+                yield structure.pack(self._element_spec, [t[begin:end] for t in flat])
+
+    def _cardinality(self) -> int:
+        n = self._input._cardinality()
+        return n * self._workers if self._index is None and n > 0 else n
 
 
 def shard_global_batches(dataset: Any, workers: int, index: int) -> Any:
-    """This worker's part of ``dataset``'s batches."""
-    return _WorkerShardDataset(dataset, workers, index)
+    """This worker's part of ``dataset``'s batches: its piece of each (TF's rebatch +
+    ``AutoShardPolicy.DATA``, which ``AUTO`` falls back to for data not read from files), or,
+    when the dataset's options say ``AutoShardPolicy.OFF``, every piece of each batch in turn
+    (TF rebatches and does not shard: every worker reads all the data)."""
+    policy = dataset.options().experimental_distribute.auto_shard_policy
+    off = policy is not None and int(policy) == int(AutoShardPolicy.OFF)
+    return _WorkerShardDataset(dataset, workers, None if off else index)

@@ -13,6 +13,7 @@ from typing import Any, Callable, List, Optional, Sequence
 
 from fn import _core
 from fn._data import structure
+from fn._data.dataset_ops import INFINITE, UNKNOWN
 from fn._data.iterator_ops import Iterator as _DataIterator, SymbolicIterator
 from fn._data.structure import IteratorSpec, spec_text as structure_text
 from fn import nest
@@ -119,6 +120,7 @@ class DistributedIterator(_DataIterator):
     def __init__(self, dataset: Any, strategy: Any) -> None:
         super().__init__(dataset)
         self._strategy = strategy
+        self._cardinality = dataset._cardinality()  # INFINITE: no per-step has-value all-reduce
         # As TF: across workers each element's tensors are PerReplica values (one local replica).
         self._wrap = bool(strategy.extended._in_multi_worker_mode())
 
@@ -128,15 +130,39 @@ class DistributedIterator(_DataIterator):
         return nest.map_structure(lambda t: PerReplica([t]), element)
 
     def __next__(self) -> Any:
+        if self._agreed():
+            return self._next_agreed(StopIteration)
         return self._wrapped(super().__next__())
 
     def get_next(self) -> Any:
+        if self._agreed():
+            return self._next_agreed(None)
         return self._wrapped(super().get_next())
+
+    def _agreed(self) -> bool:
+        """TF's partial-batch handling (multi-worker, not INFINITE): every worker's next element
+        comes after one all-reduce of the has-value count, so all workers stop together and one
+        whose data ended gets an empty batch meanwhile (TF's ``_enable_get_next_as_optional``)."""
+        return self._wrap and self._cardinality != INFINITE and _core.executing_eagerly()
+
+    def _next_agreed(self, end: Any) -> Any:
+        from fn._data.iterator_ops import _end_of_sequence
+        from fn._ops.array_ops import cast
+        from fn.dtypes import int64
+
+        local = super().get_next_as_optional()
+        has = bool(local.has_value().numpy())
+        count = self._strategy.reduce("SUM", cast(local.has_value(), int64), axis=None)
+        if not bool(count.numpy() > 0):
+            raise end() if end is not None else _end_of_sequence()
+        return self._wrapped(local.get_value() if has else _dummy(self._element_spec))
 
     def get_next_as_optional(self) -> Any:
         """``DistributedIterator.get_next_as_optional``: across workers (as TF's input_lib), an
         Optional that has a value while any worker has one (all workers stop together); a worker
         whose data has ended gets an empty batch of the element's structure."""
+        if self._wrap and self._cardinality == INFINITE:
+            return _local_optional(super().get_next(), self._wrapped)
         local = super().get_next_as_optional()
         if not self._wrap:
             return local
@@ -145,11 +171,20 @@ class DistributedIterator(_DataIterator):
     def __fn_composite__(self) -> tuple:
         spec, components = super().__fn_composite__()
         if self._wrap:  # inside a Function its get_next_as_optional still agrees across workers
-            spec = DistributedIteratorSpec(spec.element_spec, self._strategy)
+            spec = DistributedIteratorSpec(spec.element_spec, self._strategy, self._cardinality)
         return spec, components
 
     def __repr__(self) -> str:
         return f"<fn.distribute.DistributedIterator object at 0x{id(self):x}>"
+
+
+def _local_optional(value: Any, wrap: Callable[[Any], Any]) -> Any:
+    """TF's ``get_next_as_optional`` for an INFINITE dataset: ``Optional.from_value(get_next())``,
+    no all-reduce of the has-value count (no worker's data ends, so none gets a partial batch)."""
+    from fn._data.optional import Optional as _Optional
+    from fn._ops.array_ops import constant
+
+    return _Optional(constant(True), wrap(value), structure.spec_from_value(value))
 
 
 def _any_worker_optional(strategy: Any, local: Any, element_spec: Any, wrap: Callable[[Any], Any]) -> Any:
@@ -191,35 +226,42 @@ class DistributedIteratorSpec(IteratorSpec):
 
     _label = "DistributedIteratorSpec"
 
-    def __init__(self, element_spec: Any, strategy: Any) -> None:
+    def __init__(self, element_spec: Any, strategy: Any, cardinality: int = UNKNOWN) -> None:
         super().__init__(element_spec)
         self._strategy = strategy
+        self._cardinality = cardinality
 
     def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional[Any]:
         sup = IteratorSpec(self._element_spec).most_specific_common_supertype(
             [IteratorSpec(o._element_spec) if type(o) is type(self) else o for o in others]
         )
-        return None if sup is None else DistributedIteratorSpec(sup.element_spec, self._strategy)
+        if sup is None:
+            return None
+        same = all(type(o) is type(self) and o._cardinality == self._cardinality for o in others)
+        return DistributedIteratorSpec(sup.element_spec, self._strategy, self._cardinality if same else UNKNOWN)
 
     def __eq__(self, other: Any) -> bool:
-        return super().__eq__(other) and other._strategy is self._strategy
+        return super().__eq__(other) and other._strategy is self._strategy and other._cardinality == self._cardinality
 
     def __hash__(self) -> int:
-        return hash((super().__hash__(), id(self._strategy)))
+        return hash((super().__hash__(), id(self._strategy), self._cardinality))
 
     def _fn_from_components(self, components: List[Any]) -> Any:
-        return _SymbolicDistributedIterator(components[0], self._element_spec, self._strategy)
+        return _SymbolicDistributedIterator(components[0], self._element_spec, self._strategy, self._cardinality)
 
     def __repr__(self) -> str:
         return f"DistributedIteratorSpec({structure_text(self._element_spec)},)"
 
 
 class _SymbolicDistributedIterator(SymbolicIterator):
-    def __init__(self, handle: Any, element_spec: Any, strategy: Any) -> None:
+    def __init__(self, handle: Any, element_spec: Any, strategy: Any, cardinality: int) -> None:
         super().__init__(handle, element_spec)
         self._strategy = strategy
+        self._cardinality = cardinality
 
     def get_next_as_optional(self) -> Any:
+        if self._cardinality == INFINITE:
+            return _local_optional(super().get_next(), lambda v: v)
         local = super().get_next_as_optional()
         return _any_worker_optional(self._strategy, local, self._element_spec, lambda v: v)
 
