@@ -417,11 +417,17 @@ TEST_CASE("a TensorList only one holder writes keeps its elements in rows of one
     std::vector<EagerPtr> in{std::move(list), as_eager(i32(i)), std::move(item)};
     return run_kernel(set, in, grow, "set")[0];
   };
-  EagerPtr list = as_eager(dispatch1("TensorListReserve", {i32(0)}, f32));
+  // A list grown from nothing keeps its elements as they are: stacking copies them.
+  EagerPtr grown = as_eager(dispatch1("TensorListReserve", {i32(0)}, f32));
+  for (int i = 0; i < 3; ++i) grown = write(std::move(grown), i, row(static_cast<float>(i)));
+  CHECK(as_eager(dispatch1("TensorListStack", {grown}, f32))->raw() !=
+        as_eager(dispatch1("TensorListStack", {grown}, f32))->raw());
+  // A list reserved at a size keeps rows, and grows them (4 -> 8 -> 16) past that size.
+  EagerPtr list = as_eager(dispatch1("TensorListReserve", {i32(4)}, f32));
   EagerPtr early;
-  for (int i = 0; i < 10; ++i) {  // grows the rows (1, 2, 4, 8, 16) as the list grows
+  for (int i = 0; i < 10; ++i) {
     list = write(std::move(list), i, row(static_cast<float>(i)));
-    if (i == 2) early = as_eager(dispatch1("TensorListGetItem", {list, i32(1)}, f32));
+    if (i == 3) early = as_eager(dispatch1("TensorListGetItem", {list, i32(1)}, f32));
   }
   CHECK(early->data<float>()[0] == 1);  // a read before the rows moved keeps its value
   auto stacked = as_eager(dispatch1("TensorListStack", {list}, f32));

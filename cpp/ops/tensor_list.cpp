@@ -186,8 +186,8 @@ constexpr size_t kMaxArenaBytes = size_t{256} << 20;
 // the arena's rows, the row was written before, or the arena would be too large.
 bool write_to_arena(TensorList& l, size_t i, const EagerTensor& item) {
   const size_t per = arena_row_bytes(item.dtype(), item.shape());
-  if (per == 0 || item.dtype() != l.dtype) return false;
   ListArena& a = l.arena;
+  if (!a.wanted || per == 0 || item.dtype() != l.dtype) return false;
   size_t have = a.rows ? static_cast<size_t>(a.rows->shape()[0]) : 0;
   if (a.rows) {
     const Shape& rs = a.rows->shape();
@@ -352,6 +352,7 @@ void add_list_makers(OpRegistry& r) {
         l->dtype = k.attrs.get<DType>("element_dtype");
         l->element_shape = element_shape_attr(k.attrs);
         l->items.resize(static_cast<size_t>(n));
+        l->arena.wanted = n > 0;
         return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
       },
       {}}.with_output_args({"handle"}));

@@ -10,16 +10,21 @@
 namespace fn {
 
 // Contiguous storage of a list's elements (row i holds element i), so that stacking the list is
-// a view instead of a copy of every element (a While gradient's or a TensorArray's stacked
-// values). A row is written once: its element is handed out as a view, and nothing that holds
-// the view may see it change. A copied list starts without one (two lists writing one row
-// would see each other's writes), keeping views of the source's rows as its elements.
+// a view instead of a copy of every element (a While gradient's stacked operands, a TensorArray
+// of a known size stacked after its loop). Only lists reserved at a size > 0 keep one (a list
+// grown one element at a time, a While gradient's accumulator read back element by element,
+// keeps its elements as they are: copying them into rows would cost more than it saves). A row
+// is written once: its element is handed out as a view, and nothing that holds the view may see
+// it change. A copied list starts with no rows (two lists writing one row would see each
+// other's writes), keeping views of the source's rows as its elements.
 struct ListArena {
+  bool wanted = false;     // the list was reserved at a size > 0
   EagerPtr rows;           // [capacity, element...], or null
   std::vector<char> used;  // per row: written (never written again)
   ListArena() = default;
-  ListArena(const ListArena&) {}
-  ListArena& operator=(const ListArena&) {
+  ListArena(const ListArena& o) : wanted(o.wanted) {}
+  ListArena& operator=(const ListArena& o) {
+    wanted = o.wanted;
     rows.reset();
     used.clear();
     return *this;
