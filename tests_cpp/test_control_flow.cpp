@@ -445,6 +445,16 @@ TEST_CASE("a TensorList only one holder writes keeps its elements in rows of one
   CHECK(restacked->raw() != stacked->raw());
   CHECK(restacked->data<float>()[6] == 100);
   CHECK(restacked->data<float>()[8] == 4);
+  // Two loops' lists from one reservation (CSE merges equal TensorListReserve nodes): the first
+  // write copies the list, and the copy keeps rows of its own.
+  EagerPtr shared = as_eager(dispatch1("TensorListReserve", {i32(3)}, f32));
+  EagerPtr other = shared;
+  for (int i = 2; i >= 0; --i) shared = write(std::move(shared), i, row(static_cast<float>(i)));
+  auto shared_stacked = as_eager(dispatch1("TensorListStack", {shared}, f32));
+  CHECK(shared_stacked->raw() == as_eager(dispatch1("TensorListStack", {shared}, f32))->raw());
+  CHECK(shared_stacked->data<float>()[4] == 2);
+  const Attrs f32_2{{"element_dtype", DType::Float32}, {"element_shape", Shape{2}}};
+  CHECK(as_eager(dispatch1("TensorListGetItem", {other, i32(2)}, f32_2))->data<float>()[0] == 0);  // unwritten
   // A copied list (the handle held twice) writes nothing into the source's rows.
   EagerPtr keep = list;
   auto copy = write(keep, 12, row(12));

@@ -236,9 +236,10 @@ std::vector<EagerPtr> set_item(const EagerPtr& handle, int64_t i, const EagerPtr
     if (!write_to_arena(l, static_cast<size_t>(i), *item)) l.items[i] = item;
     return {handle};
   }
+  // A new list (starting with no rows of its own), which only this call holds yet.
   auto l = copy_list(src);
   if (static_cast<size_t>(i) >= l->items.size()) l->items.resize(i + 1);
-  l->items[i] = item;
+  if (!write_to_arena(*l, static_cast<size_t>(i), *item)) l->items[i] = item;
   return {make_list_tensor(std::move(l))};
 }
 
