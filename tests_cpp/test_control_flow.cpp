@@ -401,6 +401,76 @@ TEST_CASE("TensorList values: reserve, set, get, stack, gather, scatter, concat,
   CHECK_THROWS_AS(list_of(*i32(1)), Error);
 }
 
+TEST_CASE("a TensorList only one holder writes keeps its elements in rows of one buffer") {
+  // What a While body does: the list handle is handed to TensorListSetItem as its only reference,
+  // so the write is in place, and the element is copied into the list's row buffer.
+  const OpDef& set = OpRegistry::global().get("TensorListSetItem");
+  const Attrs grow{{"resize_if_index_out_of_bounds", true}};
+  const Attrs f32{{"element_dtype", DType::Float32}};
+  auto row = [](float a) {
+    auto t = make_tensor(DType::Float32, Shape{2});
+    t->data<float>()[0] = a;
+    t->data<float>()[1] = -a;
+    return t;
+  };
+  auto write = [&](EagerPtr list, int i, EagerPtr item) {
+    std::vector<EagerPtr> in{std::move(list), as_eager(i32(i)), std::move(item)};
+    return run_kernel(set, in, grow, "set")[0];
+  };
+  // A list grown from nothing keeps its elements as they are: stacking copies them.
+  EagerPtr grown = as_eager(dispatch1("TensorListReserve", {i32(0)}, f32));
+  for (int i = 0; i < 3; ++i) grown = write(std::move(grown), i, row(static_cast<float>(i)));
+  CHECK(as_eager(dispatch1("TensorListStack", {grown}, f32))->raw() !=
+        as_eager(dispatch1("TensorListStack", {grown}, f32))->raw());
+  // A list reserved at a size keeps rows, and grows them (4 -> 8 -> 16) past that size.
+  EagerPtr list = as_eager(dispatch1("TensorListReserve", {i32(4)}, f32));
+  EagerPtr early;
+  for (int i = 0; i < 10; ++i) {
+    list = write(std::move(list), i, row(static_cast<float>(i)));
+    if (i == 3) early = as_eager(dispatch1("TensorListGetItem", {list, i32(1)}, f32));
+  }
+  CHECK(early->data<float>()[0] == 1);  // a read before the rows moved keeps its value
+  auto stacked = as_eager(dispatch1("TensorListStack", {list}, f32));
+  auto again = as_eager(dispatch1("TensorListStack", {list}, f32));
+  CHECK(stacked->shape() == Shape{10, 2});
+  CHECK(stacked->raw() == again->raw());  // a view of the rows: no copy
+  for (int i = 0; i < 10; ++i) CHECK(stacked->data<float>()[2 * i + 1] == -static_cast<float>(i));
+  // Writing a written row again (the list still held only by the loop) must not change the
+  // stacked view or a read element: the new element is kept on its own.
+  auto item3 = as_eager(dispatch1("TensorListGetItem", {list, i32(3)}, f32));
+  list = write(std::move(list), 3, row(100));
+  CHECK(stacked->data<float>()[6] == 3);
+  CHECK(item3->data<float>()[0] == 3);
+  auto restacked = as_eager(dispatch1("TensorListStack", {list}, f32));
+  CHECK(restacked->raw() != stacked->raw());
+  CHECK(restacked->data<float>()[6] == 100);
+  CHECK(restacked->data<float>()[8] == 4);
+  // Two loops' lists from one reservation (CSE merges equal TensorListReserve nodes): the first
+  // write copies the list, and the copy keeps rows of its own.
+  EagerPtr shared = as_eager(dispatch1("TensorListReserve", {i32(3)}, f32));
+  EagerPtr other = shared;
+  for (int i = 2; i >= 0; --i) shared = write(std::move(shared), i, row(static_cast<float>(i)));
+  auto shared_stacked = as_eager(dispatch1("TensorListStack", {shared}, f32));
+  CHECK(shared_stacked->raw() == as_eager(dispatch1("TensorListStack", {shared}, f32))->raw());
+  CHECK(shared_stacked->data<float>()[4] == 2);
+  const Attrs f32_2{{"element_dtype", DType::Float32}, {"element_shape", Shape{2}}};
+  CHECK(as_eager(dispatch1("TensorListGetItem", {other, i32(2)}, f32_2))->data<float>()[0] == 0);  // unwritten
+  // A copied list (the handle held twice) writes nothing into the source's rows.
+  EagerPtr keep = list;
+  auto copy = write(keep, 12, row(12));
+  CHECK(as_eager(dispatch1("TensorListLength", {list}))->scalar_as_int() == 10);
+  CHECK(as_eager(dispatch1("TensorListLength", {copy}))->scalar_as_int() == 13);
+  auto copy_stacked = as_eager(dispatch1("TensorListStack", {copy}, f32));
+  CHECK(copy_stacked->data<float>()[24] == 12);
+  CHECK(copy_stacked->data<float>()[20] == 0);  // unwritten
+  CHECK(as_eager(dispatch1("TensorListStack", {list}, f32))->data<float>()[6] == 100);
+  // Elements of another shape than the rows' are kept as they are.
+  auto wide = make_tensor(DType::Float32, Shape{3});
+  for (int k = 0; k < 3; ++k) wide->data<float>()[k] = 7;
+  list = write(std::move(list), 11, wide);
+  CHECK(as_eager(dispatch1("TensorListGetItem", {list, i32(11)}, f32))->shape() == Shape{3});
+}
+
 TEST_CASE("a TensorList is carried through a While loop") {
   // for i < n: list[i] = float(i)... (here: list = set(list, i, x)); return stack(list)
   auto plan = function({scalar(DType::Int32), scalar(DType::Float32)}, [](const std::vector<TensorPtr>& a) {

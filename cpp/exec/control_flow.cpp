@@ -72,7 +72,12 @@ std::vector<EagerPtr> while_kernel(KernelContext& k, const std::vector<EagerPtr>
   auto body = subplan(k.attrs, "body", 1);
   const size_t n = body->graph().arg_placeholders.size();
   const int64_t max_iter = k.attrs.get_or<int64_t>("maximum_iterations", -1);
-  std::vector<EagerPtr> state(in.begin(), in.end());  // loop vars, then captures
+  // Loop vars, then captures, taken over from the step's input list (the plan's or a dispatch's
+  // own vector, dropped after the call): a value the plan handed over is then held by the loop
+  // alone from the first iteration on, so a TensorList it carries is written in place.
+  std::vector<EagerPtr> state;
+  state.reserve(in.size());
+  for (const EagerPtr& v : in) state.push_back(std::move(const_cast<EagerPtr&>(v)));
   InterruptPoll poll;
   for (int64_t it = 0; max_iter < 0 || it < max_iter; ++it) {
     poll();

@@ -1,12 +1,14 @@
 // TensorList ops: the values behind fn.TensorArray. A list is an immutable value held by a
 // scalar Variant tensor (TensorFlow's TensorList), so it flows through While loops and If
 // branches like any tensor; "writing" makes a new list sharing the unchanged elements.
+#include <algorithm>
 #include <cstring>
 
 #include "core/error.h"
 #include "ops/families.h"
 #include "ops/helpers.h"
 #include "ops/op.h"
+#include "ops/shape_util.h"
 #include "ops/tensor_list.h"
 #include "trace/context.h"
 
@@ -108,8 +110,41 @@ Shape common_element_shape(const TensorList& l, const std::vector<int64_t>& indi
   return shape;
 }
 
+Shape prepend(int64_t d, const Shape& s) {
+  if (!s.has_rank()) return Shape::unknown_rank();
+  std::vector<int64_t> dims{d};
+  dims.insert(dims.end(), s.dims().begin(), s.dims().end());
+  return Shape(dims);
+}
+
+// Bytes of one arena row of elements shaped `es` (0: no arena for such elements).
+size_t arena_row_bytes(DType d, const Shape& es) {
+  if (!is_pod(d) || !es.is_fully_defined()) return 0;
+  return static_cast<size_t>(es.num_elements()) * dtype_size(d);
+}
+
+// The list's elements 0..n-1 are rows 0..n-1 of its arena, in order: stacking them is a view.
+bool stacked_in_arena(const TensorList& l, const std::vector<int64_t>& indices, const Shape& es) {
+  const EagerPtr& rows = l.arena.rows;
+  const size_t per = arena_row_bytes(l.dtype, es);
+  if (!rows || per == 0 || indices.empty() || rows->shape().rank() != es.rank() + 1 ||
+      static_cast<size_t>(rows->shape()[0]) < indices.size())
+    return false;
+  for (int d = 0; d < es.rank(); ++d)
+    if (rows->shape()[d + 1] != es[d]) return false;
+  const char* base = static_cast<const char*>(rows->raw());
+  for (size_t k = 0; k < indices.size(); ++k) {
+    if (indices[k] != static_cast<int64_t>(k)) return false;
+    const EagerPtr& t = l.items[k];
+    if (!t || t->raw() != base + k * per || t->shape() != es) return false;
+  }
+  return true;
+}
+
 EagerPtr stack_items(const TensorList& l, const std::vector<int64_t>& indices, const Shape& hint) {
   Shape es = common_element_shape(l, indices, hint);
+  if (stacked_in_arena(l, indices, es))
+    return view_of(l.arena.rows, 0, prepend(static_cast<int64_t>(indices.size()), es));
   std::vector<int64_t> dims{static_cast<int64_t>(indices.size())};
   dims.insert(dims.end(), es.dims().begin(), es.dims().end());
   auto out = make_tensor(l.dtype, Shape(dims));
@@ -133,13 +168,6 @@ std::vector<int64_t> read_indices(const EagerTensor& t, size_t size) {
 
 Shape element_shape_attr(const Attrs& a) { return a.get_or<Shape>("element_shape", Shape::unknown_rank()); }
 
-Shape prepend(int64_t d, const Shape& s) {
-  if (!s.has_rank()) return Shape::unknown_rank();
-  std::vector<int64_t> dims{d};
-  dims.insert(dims.end(), s.dims().begin(), s.dims().end());
-  return Shape(dims);
-}
-
 std::vector<TensorSpec> handle_spec(const InferContext&) { return one(DType::Variant, Shape{}); }
 
 std::shared_ptr<TensorList> copy_list(const TensorList& l) { return std::make_shared<TensorList>(l); }
@@ -147,6 +175,52 @@ std::shared_ptr<TensorList> copy_list(const TensorList& l) { return std::make_sh
 // True if the kernel's input `t` is referenced by nothing else (the executor handed over its
 // last reference): its list may then be updated in place, as no one can observe the change.
 bool sole_owner(const EagerPtr& t) { return t.use_count() == 1 && t->buffer().use_count() == 1; }
+
+// Past this size a list's elements are kept as they are (an arena is allocated for all the
+// list's rows at once, written or not).
+constexpr size_t kMaxArenaBytes = size_t{256} << 20;
+
+// Copies `item` into row i of the arena of list `l` (which the caller owns alone), growing the
+// arena to the list's length (doubling past it); the element becomes a view of the row. False
+// (the caller keeps the item itself) when the element has no fixed POD layout, does not match
+// the arena's rows, the row was written before, or the arena would be too large.
+bool write_to_arena(TensorList& l, size_t i, const EagerTensor& item) {
+  const size_t per = arena_row_bytes(item.dtype(), item.shape());
+  ListArena& a = l.arena;
+  if (!a.wanted || per == 0 || item.dtype() != l.dtype) return false;
+  size_t have = a.rows ? static_cast<size_t>(a.rows->shape()[0]) : 0;
+  if (a.rows) {
+    const Shape& rs = a.rows->shape();
+    if (rs.rank() != item.shape().rank() + 1) return false;
+    for (int d = 0; d < item.shape().rank(); ++d)
+      if (rs[d + 1] != item.shape()[d]) return false;
+  }
+  if (i >= have) {
+    size_t want = std::max({i + 1, l.items.size(), 2 * have});
+    if (want > kMaxArenaBytes / per) return false;
+    EagerPtr grown = make_tensor(item.dtype(), prepend(static_cast<int64_t>(want), item.shape()));
+    if (a.rows) {
+      // Written rows move over and the list's views follow them (views held elsewhere keep the
+      // old rows alive).
+      const char* old = static_cast<const char*>(a.rows->raw());
+      char* now = static_cast<char*>(grown->raw());
+      const int64_t per_elems = item.shape().num_elements();
+      for (size_t k = 0; k < have; ++k) {
+        if (!a.used[k]) continue;
+        std::memcpy(now + k * per, old + k * per, per);
+        if (k < l.items.size() && l.items[k] && l.items[k]->raw() == old + k * per)
+          l.items[k] = view_of(grown, static_cast<int64_t>(k) * per_elems, item.shape());
+      }
+    }
+    a.rows = std::move(grown);
+    a.used.resize(want, 0);
+  }
+  if (a.used[i]) return false;
+  std::memcpy(static_cast<char*>(a.rows->raw()) + i * per, item.raw(), per);
+  a.used[i] = 1;
+  l.items[i] = view_of(a.rows, static_cast<int64_t>(i) * item.shape().num_elements(), item.shape());
+  return true;
+}
 
 std::vector<EagerPtr> set_item(const EagerPtr& handle, int64_t i, const EagerPtr& item, bool resize) {
   const TensorList& src = list_of(*handle);
@@ -159,12 +233,13 @@ std::vector<EagerPtr> set_item(const EagerPtr& handle, int64_t i, const EagerPtr
   if (sole_owner(handle)) {
     auto& l = const_cast<TensorList&>(src);
     if (static_cast<size_t>(i) >= l.items.size()) l.items.resize(i + 1);
-    l.items[i] = item;
+    if (!write_to_arena(l, static_cast<size_t>(i), *item)) l.items[i] = item;
     return {handle};
   }
+  // A new list (starting with no rows of its own), which only this call holds yet.
   auto l = copy_list(src);
   if (static_cast<size_t>(i) >= l->items.size()) l->items.resize(i + 1);
-  l->items[i] = item;
+  if (!write_to_arena(*l, static_cast<size_t>(i), *item)) l->items[i] = item;
   return {make_list_tensor(std::move(l))};
 }
 
@@ -278,6 +353,7 @@ void add_list_makers(OpRegistry& r) {
         l->dtype = k.attrs.get<DType>("element_dtype");
         l->element_shape = element_shape_attr(k.attrs);
         l->items.resize(static_cast<size_t>(n));
+        l->arena.wanted = n > 0;
         return std::vector<EagerPtr>{make_list_tensor(std::move(l))};
       },
       {}}.with_output_args({"handle"}));

@@ -9,12 +9,37 @@
 
 namespace fn {
 
+// Contiguous storage of a list's elements (row i holds element i), so that stacking the list is
+// a view instead of a copy of every element (a While gradient's stacked operands, a TensorArray
+// of a known size stacked after its loop). Only lists reserved at a size > 0 keep one (a list
+// grown one element at a time, a While gradient's accumulator read back element by element,
+// keeps its elements as they are: copying them into rows would cost more than it saves). A row
+// is written once: its element is handed out as a view, and nothing that holds the view may see
+// it change. A copied list starts with no rows (two lists writing one row would see each
+// other's writes), keeping views of the source's rows as its elements.
+struct ListArena {
+  bool wanted = false;     // the list was reserved at a size > 0
+  EagerPtr rows;           // [capacity, element...], or null
+  std::vector<char> used;  // per row: written (never written again)
+  ListArena() = default;
+  ListArena(const ListArena& o) : wanted(o.wanted) {}
+  ListArena& operator=(const ListArena& o) {
+    wanted = o.wanted;
+    rows.reset();
+    used.clear();
+    return *this;
+  }
+  ListArena(ListArena&&) = default;
+  ListArena& operator=(ListArena&&) = default;
+};
+
 struct TensorList {
   static constexpr uint64_t kMagic = 0x666e5f746c697374ull;  // tells a list from other variants
   uint64_t magic = kMagic;
   DType dtype = DType::Float32;
   Shape element_shape = Shape::unknown_rank();  // the shape every element must be compatible with
   std::vector<EagerPtr> items;                  // nullptr: not written yet (reads give zeros)
+  ListArena arena;                              // written elements of a sole-owned list: views of its rows
 };
 
 // A scalar Variant tensor holding `list`.

@@ -145,6 +145,29 @@ std::pair<NodeOutput, NodeOutput> row_contraction(const GraphBuilder& b, const T
   return {mm.inputs[0], mm.inputs[1]};
 }
 
+// When `t`, a value of builder `b`'s graph, is Sum(x, axis 0) (through Identity nodes) of a
+// static rank-2 float x -- a bias's gradient, a sum over the rows of x -- x; else node -1.
+// Summed over the iterations of a loop it is one sum over x stacked over time.
+NodeOutput row_sum(const GraphBuilder& b, const TensorPtr& t) {
+  const NodeOutput none{-1, 0};
+  const Graph& g = *b.graph();
+  if (!t || t->is_eager() || t->graph_id != g.id()) return none;
+  NodeOutput o{t->node, t->index};
+  while (g.node(o.node).op == "Identity" && g.node(o.node).inputs.size() == 1) o = g.node(o.node).inputs[0];
+  const Node& sum = g.node(o.node);
+  if (sum.op != "Sum" || sum.inputs.size() != 2 || sum.attrs.get_or("keep_dims", false)) return none;
+  const Node& axes = g.node(sum.inputs[1].node);
+  const EagerPtr* value = axes.def && axes.def->constant ? std::get_if<EagerPtr>(axes.attrs.find("value")) : nullptr;
+  if (!value || !*value || !is_integer((*value)->dtype()) || (*value)->num_elements() != 1 ||
+      (*value)->scalar_as_int() != 0)
+    return none;
+  const TensorSpec& spec = g.node(sum.inputs[0].node).outputs.at(sum.inputs[0].index);
+  if ((spec.dtype != DType::Float32 && spec.dtype != DType::Float64) || !spec.shape.has_rank() ||
+      spec.shape.rank() != 2 || spec.shape.num_elements() < 0)
+    return none;
+  return sum.inputs[0];
+}
+
 TensorPtr capture(GraphBuilder& b, const TensorPtr& outer, const char* name) {
   NodeOutput o = b.capture_by_reference(outer, name);
   return b.symbolic(o.node, o.index);
@@ -278,7 +301,9 @@ class WhileGradient {
   // Capture gradients that are one matmul over rows per iteration (a weight's gradient
   // x_t^T @ dz_t) are not summed in the backward loop: its operands are stacked, and one large
   // matmul after the loop sums them all (fewer, larger matmuls). Operands shared by several
-  // gradients (an LSTM's dz_t feeds both weights') get one stack.
+  // gradients (an LSTM's dz_t feeds both weights') get one stack. A gradient that is a sum over
+  // the rows of one operand per iteration (a bias's: sum(dz_t, axis 0)) is one sum over that
+  // operand's stack after the loop (the stack a weight's gradient already made, when shared).
   void plan_hoisting(const GraphBuilder& probe, const std::vector<TensorPtr>& g) {
     hoist_.assign(m_, {-1, -1});
     hoist_spec_.clear();
@@ -291,10 +316,14 @@ class WhileGradient {
       return static_cast<int>(seen.size() - 1);
     };
     for (size_t j = 0; j < m_; ++j) {
-      if (!cap_grad_[j]) continue;
+      if (!cap_grad_[j] || g[n_ + j]->dtype() != cap_grad_spec_[j].dtype) continue;
       auto ab = row_contraction(probe, g[n_ + j]);
-      if (ab.first.node < 0 || g[n_ + j]->dtype() != cap_grad_spec_[j].dtype) continue;
-      hoist_[j] = {slot(ab.first), slot(ab.second)};
+      if (ab.first.node >= 0) {
+        hoist_[j] = {slot(ab.first), slot(ab.second)};
+        continue;
+      }
+      NodeOutput rows = row_sum(probe, g[n_ + j]);
+      if (rows.node >= 0) hoist_[j] = {slot(rows), -1};  // one operand: a sum over its rows
     }
   }
 
@@ -341,15 +370,25 @@ class WhileGradient {
     const size_t first_hoisted = n_ + inter_spec_.size();
     std::vector<TensorPtr> operand(hoist_spec_.size());
     hoisted_.assign(m_, 0);
+    auto fits = [](const TensorPtr& have, const TensorPtr& v) {
+      return !have || (have->node == v->node && have->index == v->index);
+    };
     for (size_t j : gcap_) {
       if (hoist_[j].first < 0) continue;
+      if (hoist_[j].second < 0) {  // a sum over the rows of one operand
+        NodeOutput rows = row_sum(b, grads[n_ + j]);
+        if (rows.node < 0) continue;
+        TensorPtr x = b.symbolic(rows.node, rows.index);
+        TensorPtr& sx = operand[hoist_[j].first];
+        if (!fits(sx, x)) continue;
+        sx = x;
+        hoisted_[j] = 1;
+        continue;
+      }
       auto ab = row_contraction(b, grads[n_ + j]);
       if (ab.first.node < 0) continue;
       TensorPtr x = b.symbolic(ab.first.node, ab.first.index), y = b.symbolic(ab.second.node, ab.second.index);
       TensorPtr &sx = operand[hoist_[j].first], &sy = operand[hoist_[j].second];
-      auto fits = [](const TensorPtr& have, const TensorPtr& v) {
-        return !have || (have->node == v->node && have->index == v->index);
-      };
       if (!fits(sx, x) || !fits(sy, y)) continue;
       sx = x;
       sy = y;
@@ -398,8 +437,10 @@ class WhileGradient {
     for (size_t k : gv_) binit.push_back(gc_.out_grads[k] ? gc_.out_grads[k] : zeros_like(gc_.outputs[k]));
     for (size_t j : gcap_) binit.push_back(cap_zero_[j]);
     for (auto& s : stacks_) binit.push_back(s);
+    // One element per iteration, reserved at the loop's iteration count: the list keeps them in
+    // rows of one buffer (ops/tensor_list.h), so stacking them after the loop is no copy.
     for (const TensorSpec& spec : hoist_spec_)
-      binit.push_back(dispatch1("TensorListReserve", {scalar_i32(0)}, list_attrs(spec)));
+      binit.push_back(dispatch1("TensorListReserve", {iterations_}, list_attrs(spec)));
     std::vector<TensorPtr> out = build_while(binit, *bwd[0], *bwd[1], -1, "while_grad");
     std::vector<TensorPtr> result(gc_.inputs.size());
     for (size_t q = 0; q < gv_.size(); ++q) result[gv_[q]] = out[1 + q];
@@ -417,10 +458,14 @@ class WhileGradient {
       }
       return rows[q];
     };
-    for (size_t j : gcap_)
-      if (hoisted_[j])
+    for (size_t j : gcap_) {
+      if (!hoisted_[j]) continue;
+      if (hoist_[j].second < 0)
+        result[n_ + j] = grad::reduce_sum(stacked_rows(hoist_[j].first), {0}, false);
+      else
         result[n_ + j] = dispatch1("MatMul", {stacked_rows(hoist_[j].first), stacked_rows(hoist_[j].second)},
                                    Attrs{{"transpose_a", true}, {"transpose_b", false}});
+    }
     return result;
   }
 
@@ -433,7 +478,7 @@ class WhileGradient {
   std::vector<TensorPtr> stacks_;           // per loop var: its value at each iteration; then per intermediate
   std::vector<int> inter_;                  // the body nodes whose values are stacked (intermediates_to_stack)
   std::vector<TensorSpec> inter_spec_;      // their outputs, one stack each
-  std::vector<std::pair<int, int>> hoist_;  // per capture: its gradient's operand stacks, or -1 (plan_hoisting)
+  std::vector<std::pair<int, int>> hoist_;  // per capture: its gradient's operand stacks (second -1: a row sum), or -1
   std::vector<TensorSpec> hoist_spec_;      // per operand stack: the operand
   std::vector<char> hoisted_;               // per capture: its gradient is summed after the loop
   std::vector<char> var_grad_, cap_grad_;

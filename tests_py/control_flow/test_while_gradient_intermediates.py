@@ -212,3 +212,58 @@ def test_weight_gradients_summed_after_the_loop(dtype, n_steps):
         for k, (g, v) in enumerate(zip(unrolled, [None, w1, w2, u, xs]))
     ]
     _close(looped, unrolled, tol=1e-5)
+
+
+@pytest.mark.parametrize("n_steps", [0, 1, 6])
+def test_bias_gradients_summed_after_the_loop(n_steps):
+    # A bias's gradient is a sum over the rows per iteration (sum(dz, axis 0)): fn sums it after
+    # the loop over the stacked rows. Variants: the rows shared with a weight's stacked operand
+    # (x @ w + b), a scale whose row sum is of a product (b2 * h), a bias of a rank-3 value (a
+    # sum over two axes, summed in the loop), a capture reduced over axis 1 (not a row sum).
+    r = _rng(4)
+    w = tf.Variable(r.normal(size=(4, 4)).astype(np.float32) * 0.4)
+    b = tf.Variable(r.normal(size=(4,)).astype(np.float32) * 0.1)
+    b2 = tf.Variable(r.normal(size=(4,)).astype(np.float32) + 1.0)
+    b3 = tf.Variable(r.normal(size=(4,)).astype(np.float32) * 0.1)
+    c = tf.Variable(r.normal(size=(3, 1)).astype(np.float32) * 0.1)
+    xs = tf.constant(r.normal(size=(max(n_steps, 1), 3, 4)).astype(np.float32))
+
+    def run(xs, steps):
+        with tf.GradientTape() as tape:
+            h = tf.ones([3, 4]) * 0.5
+            for t in steps:
+                z = tf.matmul(h, w) + b + c
+                h = tf.tanh(b2 * z + xs[t])
+                q = tf.reduce_sum(tf.tanh(tf.reshape(h, [3, 2, 2]) + tf.reshape(b3, [2, 2])), axis=2)
+                h = h + tf.tile(q, [1, 2]) * 0.1
+            loss = tf.reduce_sum(h * h)
+        return [loss] + tape.gradient(loss, [w, b, b2, b3, c])
+
+    looped = tf.function(lambda xs: run(xs, tf.range(n_steps)))(xs)
+    unrolled = run(xs, range(n_steps))
+    unrolled = [
+        tf.zeros_like(v) if g is None and looped[k] is not None else g
+        for k, (g, v) in enumerate(zip(unrolled, [None, w, b, b2, b3, c]))
+    ]
+    _close(looped, unrolled, tol=1e-5)
+
+
+@pytest.mark.fn_only
+def test_bias_gradient_is_one_sum_after_the_loop():
+    w = tf.Variable(np.eye(4, dtype=np.float32))
+    b = tf.Variable(np.ones(4, dtype=np.float32))
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as t:
+            h = x
+            for _ in tf.range(3):
+                h = tf.tanh(tf.matmul(h, w) + b)
+            loss = tf.reduce_mean(h * h)
+        return t.gradient(loss, [w, b])
+
+    text = str(f.get_concrete_function(tf.ones((2, 4))).graph.as_graph_def())
+    outer = text.split("  function {")[0]
+    # b's gradient: one Sum over the stacked rows of dz (the stack w's gradient matmul reads).
+    assert outer.count('op: "Sum"') == 1
+    assert outer.count('op: "TensorListStack"') == 2
