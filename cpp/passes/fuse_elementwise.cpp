@@ -6,7 +6,10 @@
 // layer norm's `x - mean`), which costs less than writing and re-reading it. Inputs may broadcast
 // when their non-1 dims are one contiguous run of the output's dims (scalars, biases, rows,
 // per-row statistics such as that mean); a BroadcastTo read by a tree is read through (its input
-// by the broadcast rule, no copy). The fused trees' members are dropped.
+// by the broadcast rule, no copy). An n-ary sum with the Add fusion fact (AddN: gradients of a
+// value read several times) is the chain ((a + b) + c) + ..., AddN's own order, so the same bits.
+// The fused trees' members are dropped.
+#include <algorithm>
 #include <map>
 
 #include "core/error.h"
@@ -119,9 +122,9 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
   struct Visit {
     int node;
     size_t next;
-    int refs[2];
+    std::vector<int> refs;
   };
-  std::vector<Visit> stack{{top, 0, {0, 0}}};
+  std::vector<Visit> stack{{top, 0, std::vector<int>(std::max<size_t>(2, g.node(top).inputs.size()), 0)}};
   while (!stack.empty()) {
     Visit& v = stack.back();
     const Node& node = g.node(v.node);
@@ -133,7 +136,8 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
         m = remapped[in.node][0];
         in = g.node(in.node).inputs[0];
       } else if (absorbed[in.node]) {
-        stack.push_back(Visit{in.node, 0, {0, 0}});  // invalidates v
+        stack.push_back(Visit{in.node, 0, std::vector<int>(std::max<size_t>(2, g.node(in.node).inputs.size()), 0)});
+        // (invalidates v)
         continue;
       }
       auto it = ext_index.find({m.node, m.index});
@@ -151,6 +155,10 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
     prog.push_back(fused_opcode(node));
     prog.push_back(v.refs[0]);
     prog.push_back(v.refs[1]);
+    for (size_t k = 2; k < node.inputs.size(); ++k) {  // an n-ary sum: ((a + b) + c) + ..., AddN's order
+      const int64_t previous = -static_cast<int64_t>(prog.size() / 3);
+      prog.insert(prog.end(), {fused::kAdd, previous, v.refs[k]});
+    }
     stack.pop_back();
     if (!stack.empty()) stack.back().refs[stack.back().next - 1] = -static_cast<int>(prog.size() / 3);
   }
@@ -192,7 +200,9 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     // Comparisons give bool: fusable only into the bool->float Cast using them (checked below).
     DType out_dtype = fused::is_comparison(code) ? DType::Bool : DType::Float32;
     if (node.outputs[0].dtype != out_dtype) continue;
-    if (node.inputs.size() != (fused::is_binary(code) ? 2u : 1u)) continue;
+    // An n-ary sum (AddN, the gradient of a value read several times) is a chain of adds.
+    const bool nary_sum = code == fused::kAdd && node.inputs.size() > 2;
+    if (node.inputs.size() != (fused::is_binary(code) ? 2u : 1u) && !nary_sum) continue;
     // An op laid out by data_format (BiasAdd) broadcasts as the fused rule does only in NHWC.
     if (node.attrs.get_or("data_format", std::string("NHWC")) != "NHWC") continue;
     bool ok = true;
@@ -238,7 +248,8 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   for (int i = 0; i < n; ++i) {
     if (!cand[i]) continue;
     const int code = fused_opcode(g.node(i));
-    size[i] = code < 0 ? 0 : 1;  // a transparent BroadcastTo: no instruction
+    // A transparent BroadcastTo: no instruction; an n-ary sum: one add fewer than its inputs.
+    size[i] = code < 0 ? 0 : std::max(1, static_cast<int>(g.node(i).inputs.size()) - 1);
     costly[i] = fused::is_costly(code);
     for (const NodeOutput& in : g.node(i).inputs)
       if (absorbed[in.node]) {

@@ -56,6 +56,9 @@ struct Instr {
 struct Operand {
   const float* data;
   int64_t div, mod;
+  // Set by run() for a short repeating operand (div 1, mod < one tile): `data` repeated to one
+  // tile plus mod values, so any tile's elements are one contiguous span of it.
+  const float* tiled = nullptr;
 };
 
 // A trailing reduction of the program's result: rows of `mid` consecutive elements are summed
