@@ -300,27 +300,62 @@ TEST_CASE("fusion: a layer norm is three passes, bit for bit the unfused graph")
   }
 }
 
-TEST_CASE("fusion: Sum without keep_dims ends a tree; other reductions stay apart") {
+TEST_CASE("fusion: a Sum/Mean over one run of axes ends a tree, bit for bit; other reductions stay apart") {
   auto g = std::make_shared<Graph>("f");
   {
     GraphBuilder b(g);
     ContextScope scope(&b);
     auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{3, 4, 300}});
     auto e = op1("Exp", op2("Mul", x, x));
-    auto s = reduce("Sum", e, {1, 2}, false);              // trailing: fused, shape [3]
-    auto lead = reduce("Sum", op1("Tanh", x), {0}, true);  // leading axis: stays a Sum
-    auto mid = reduce("Mean", op1("Neg", x), {1}, false);  // a middle axis: stays a Mean
-    g->outputs.push_back(NodeOutput{s->node, 0});
-    g->outputs.push_back(NodeOutput{lead->node, 0});
-    g->outputs.push_back(NodeOutput{mid->node, 0});
+    auto s = reduce("Sum", e, {1, 2}, false);              // trailing (rows): fused, shape [3]
+    auto lead = reduce("Sum", op1("Tanh", x), {0}, true);  // leading axis (columns): fused
+    auto mid = reduce("Mean", op1("Neg", x), {1}, false);  // a middle axis (outer 3, inner 300): fused
+    auto bn = reduce("Mean", op2("SquaredDifference", x, op1("Neg", x)), {0, 1}, false);  // moments' variance
+    auto gap = reduce("Sum", op1("Relu", x), {0, 2}, false);                              // not one run: stays a Sum
+    auto mx = reduce("Max", op1("Square", x), {0}, false);                                // not a sum: stays
+    for (auto& t : {s, lead, mid, bn, gap, mx}) g->outputs.push_back(NodeOutput{t->node, 0});
   }
   std::shared_ptr<Graph> f;
   auto [ref, got] = both(g, {random_tensor(Shape{3, 4, 300}, 23, -1.f, 1.f)}, &f);
-  CHECK(fused_reductions(*f) == 1);
+  CHECK(fused_reductions(*f) == 4);
   CHECK(count_op(*f, "Sum") == 1);
-  CHECK(count_op(*f, "Mean") == 1);
+  CHECK(count_op(*f, "Mean") == 0);
+  CHECK(count_op(*f, "Max") == 1);
   CHECK(got[0]->shape() == Shape{3});
-  for (int k = 0; k < 3; ++k) check_close(*got[k], *ref[k], 0.f);
+  CHECK(got[1]->shape() == (Shape{1, 4, 300}));
+  CHECK(got[2]->shape() == (Shape{3, 300}));
+  CHECK(got[3]->shape() == Shape{300});
+  for (int k = 0; k < 6; ++k) {
+    REQUIRE(got[k]->shape() == ref[k]->shape());
+    CHECK(std::memcmp(got[k]->raw(), ref[k]->raw(), sizeof(float) * static_cast<size_t>(ref[k]->num_elements())) == 0);
+  }
+}
+
+TEST_CASE("fusion: a column reduction across many tiles (a batch norm's moments over N, H, W) is bit-exact") {
+  // 16x32x32x16 NHWC: 16 columns of 16384 rows, the rows crossing every 1024-element tile; and
+  // 37 columns (not dividing the tile) with a per-channel operand.
+  for (int64_t c : {int64_t{16}, int64_t{37}}) {
+    auto g = std::make_shared<Graph>("f");
+    {
+      GraphBuilder b(g);
+      ContextScope scope(&b);
+      auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{4, 32, 32, c}});
+      auto m = b.add_placeholder("m", TensorSpec{DType::Float32, Shape{c}});
+      auto var = reduce("Mean", op2("SquaredDifference", x, m), {0, 1, 2}, false);
+      auto dsum = reduce("Sum", op2("Mul", op1("Relu", x), op2("Sub", x, m)), {0, 1, 2}, true);
+      g->outputs.push_back(NodeOutput{var->node, 0});
+      g->outputs.push_back(NodeOutput{dsum->node, 0});
+    }
+    std::shared_ptr<Graph> f;
+    auto [ref, got] = both(g, {random_tensor(Shape{4, 32, 32, c}, 61), random_tensor(Shape{c}, 62)}, &f);
+    CHECK(fused_reductions(*f) == 2);
+    CHECK(Plan::compile(f)->num_steps() == 2);
+    for (int k = 0; k < 2; ++k) {
+      REQUIRE(got[k]->shape() == ref[k]->shape());
+      CHECK(std::memcmp(got[k]->raw(), ref[k]->raw(), sizeof(float) * static_cast<size_t>(ref[k]->num_elements())) ==
+            0);
+    }
+  }
 }
 
 TEST_CASE("fusion: a shared value is recomputed only when small and read only by fused trees") {

@@ -1,6 +1,6 @@
 // Elementwise fusion: a tree of float32 elementwise ops over one static output shape becomes one
 // _FusedElementwise node that makes a single tiled pass over the data (kernels/fused/
-// elementwise.h), optionally ending in a Sum/Mean over trailing axes (a layer norm's variance).
+// elementwise.h), optionally ending in a Sum/Mean over one run of axes (a layer norm's or a batch norm's variance).
 // An intermediate joins the tree of its reader when it is used once, or when it is a small
 // subtree (at most kDupMax cheap ops) read only by fused trees: each of them recomputes it (a
 // layer norm's `x - mean`), which costs less than writing and re-reading it. Inputs may broadcast
@@ -62,9 +62,12 @@ bool broadcast_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mo
   return true;
 }
 
-// Rows summed by a Sum/Mean over the trailing axes (ignoring size-1 dims) of a static float32
-// input with constant axes, or 0 when the node is not such a reduction.
-int64_t trailing_reduction(const Graph& g, const Node& node) {
+// Elements summed per output by a Sum/Mean over one contiguous run of axes (ignoring size-1
+// dims) of a static float32 input with constant axes, or 0 when the node is not such a
+// reduction; *inner: the elements after the run (1 for trailing axes, a layer norm's rows;
+// more for leading ones, a batch norm's columns).
+int64_t run_reduction(const Graph& g, const Node& node, int64_t* inner) {
+  *inner = 1;
   if (fused_reduce(node) == fused::Reduce::kNone || node.inputs.size() != 2 || node.outputs.size() != 1) return 0;
   const TensorSpec& x = g.node(node.inputs[0].node).outputs.at(node.inputs[0].index);
   const Node& axes = g.node(node.inputs[1].node);
@@ -82,8 +85,8 @@ int64_t trailing_reduction(const Graph& g, const Node& node) {
       return 0;  // the kernel reports it
     reduced[static_cast<size_t>(a < 0 ? a + rank : a)] = true;
   }
-  int64_t outer, mid, inner;
-  if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, &inner) || inner != 1 || mid <= 0) return 0;
+  int64_t outer, mid;
+  if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, inner) || mid <= 0 || *inner <= 0) return 0;
   return mid;
 }
 
@@ -110,7 +113,8 @@ namespace {
 // The _FusedElementwise node of the tree rooted at node i (at a reduction's data input), its
 // operands emitted first; `copy` is node i as copied into the new graph.
 Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>& absorbed,
-               const std::vector<std::vector<NodeOutput>>& remapped, const std::vector<int64_t>& red_mid) {
+               const std::vector<std::vector<NodeOutput>>& remapped, const std::vector<int64_t>& red_mid,
+               const std::vector<int64_t>& red_inner) {
   const int top = red_mid[i] > 0 ? g.node(i).inputs[0].node : i;
   std::vector<int64_t> prog, bcast;
   std::vector<NodeOutput> ext;
@@ -171,7 +175,9 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
   f.attrs.set("bcast", std::move(bcast));
   f.attrs.set("shape", shape);
   if (red_mid[i] > 0) {
-    f.attrs.set("reduce", std::vector<int64_t>{fused_reduce(g.node(i)), red_mid[i]});
+    std::vector<int64_t> reduce{fused_reduce(g.node(i)), red_mid[i]};
+    if (red_inner[i] > 1) reduce.push_back(red_inner[i]);  // columns
+    f.attrs.set("reduce", std::move(reduce));
     f.attrs.set("out_shape", copy.outputs[0].shape);
   }
   f.outputs = copy.outputs;
@@ -220,9 +226,9 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     }
     cand[i] = ok;
   }
-  // A Sum/Mean over trailing axes may end a tree (its input joins it like any reader's).
-  std::vector<int64_t> red_mid(n, 0);
-  for (int i = 0; i < n; ++i) red_mid[i] = trailing_reduction(g, g.node(i));
+  // A Sum/Mean over one run of axes may end a tree (its input joins it like any reader's).
+  std::vector<int64_t> red_mid(n, 0), red_inner(n, 1);
+  for (int i = 0; i < n; ++i) red_mid[i] = run_reduction(g, g.node(i), &red_inner[i]);
   // Edges i -> c that may be fused: c is an elementwise candidate of i's shape, or a reduction
   // reading i as its data; a comparison goes only into its Cast (nothing else reads its 0/1s).
   // Only live readers count (Readers): earlier passes leave the nodes they replaced behind.
@@ -294,7 +300,7 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   return rw.run([&](int i, const Node& copy, Rewriter& r) {
     if (absorbed[i] || is_root(i)) remapped[i] = copy.inputs;
     if (!is_root(i)) return absorbed[i] && in_fused[i];
-    Node f = emit_tree(g, i, copy, absorbed, remapped, red_mid);
+    Node f = emit_tree(g, i, copy, absorbed, remapped, red_mid, red_inner);
     r.replace_outputs(i, {NodeOutput{r.target().add_node(std::move(f)), 0}});
     return true;
   });

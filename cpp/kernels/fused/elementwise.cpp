@@ -257,6 +257,34 @@ float reduce_row(const std::vector<Instr>& prog, const Slots& slots, const std::
   return static_cast<float>(mean ? s / static_cast<double>(mid) : s);
 }
 
+// Columns of a reduction (inner > 1): each (outer) block of mid x inner elements is run tile by
+// tile and element (m, j) added to column j's double sum, m in increasing order, as
+// direct::sum_f32's column loop adds them.
+FN_MULTIVERSION
+void reduce_columns(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
+                    float* scratch, float* out, int64_t n, int64_t mid, int64_t inner, bool mean) {
+  float* y = scratch + static_cast<size_t>(slots.count + 2) * kTile;
+  std::vector<double> acc(static_cast<size_t>(inner));
+  double* a = acc.data();
+  const int64_t block = mid * inner;
+  for (int64_t o = 0, outer = n / block; o < outer; ++o) {
+    std::fill(acc.begin(), acc.end(), 0.0);
+    for (int64_t e0 = 0; e0 < block; e0 += kTile) {
+      const int64_t len = std::min(kTile, block - e0);
+      run_tile(prog, slots, inputs, scratch, o * block + e0, len, y);
+      for (int64_t t = 0, j = e0 % inner; t < len;) {  // runs of one row's columns
+        const int64_t run = std::min(inner - j, len - t);
+        for (int64_t q = 0; q < run; ++q) a[j + q] += y[t + q];
+        t += run;
+        j += run;
+        if (j == inner) j = 0;
+      }
+    }
+    float* dst = out + o * inner;
+    for (int64_t j = 0; j < inner; ++j) dst[j] = static_cast<float>(mean ? a[j] / static_cast<double>(mid) : a[j]);
+  }
+}
+
 }  // namespace
 
 void validate(const std::vector<Instr>& prog, size_t num_inputs) {
@@ -279,8 +307,9 @@ void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, flo
   validate(prog, inputs.size());
   const Slots slots(prog);
   const bool reducing = reduce.kind != Reduce::kNone;
-  if (reducing && (reduce.mid <= 0 || n % reduce.mid != 0))
-    throw_error(Code::Internal, "fused elementwise: bad reduction of ", n, " elements by ", reduce.mid);
+  if (reducing && (reduce.mid <= 0 || reduce.inner <= 0 || n % (reduce.mid * reduce.inner) != 0))
+    throw_error(Code::Internal, "fused elementwise: bad reduction of ", n, " elements by ", reduce.mid, " x ",
+                reduce.inner);
   // Scratch reused by the thread's next runs (no allocation and zero-fill of (slots + 3) tiles
   // per call, which outweighed the arithmetic of small tensors); an unusually wide program's
   // scratch is its own.
@@ -319,6 +348,10 @@ void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, flo
   }
   // One thread: beside a busy process an OpenMP region waits for a descheduled worker (3x slower
   // at 65,536 elements), while a second core saves a memory-bound pass little (docs/DESIGN.md).
+  if (reducing && reduce.inner > 1) {
+    reduce_columns(prog, slots, *ins, scratch, out, n, reduce.mid, reduce.inner, reduce.kind == Reduce::kMean);
+    return;
+  }
   if (reducing) {
     for (int64_t row = 0, rows = n / reduce.mid; row < rows; ++row)
       out[row] = reduce_row(prog, slots, *ins, scratch, row, reduce.mid, reduce.kind == Reduce::kMean);
