@@ -102,7 +102,12 @@ def builder(system: str) -> Callable[[str, Dict[str, np.ndarray]], Callable[[], 
             return lambda: models_jax.block_on(f())
         return build_jax
     import models_torch
-    return lambda name, d: models_torch.build(name, d, compile=(system == "torch.compile"))
+    import models_torch_train
+
+    def build_torch(name: str, d: Dict[str, np.ndarray]) -> Callable[[], Any]:
+        module = models_torch_train if name in models_tf_train.WORKLOADS else models_torch
+        return module.build(name, d, compile=(system == "torch.compile"))
+    return build_torch
 
 
 def time_call(call: Callable[[], Any], repeats: int, budget: float) -> float:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ctypes as _ctypes
 import os as _os
+import builtins as _builtins
 import sys as _sys
 
 
@@ -249,7 +250,8 @@ from fn._tf_compat._types import TypeSpec
 
 # Wiring, once every module is loaded: Tensor's Python methods, the ragged operators and the
 # ragged dispatch of public ops, the type-based dispatch of ExtensionTypes, SparseTensor's operators, and the API that AutoGraph's converted code stages with.
-from fn import _distribute, _ragged
+from fn import _distribute, _keras as _keras_glue, _ragged
+from fn._tf_compat import _bindings as _tf_bindings
 from fn._autograph import backend as _autograph_backend
 from fn._ops import dispatch as _dispatch
 from fn._sparse import sparse_ops as _sparse_ops
@@ -261,12 +263,14 @@ _dispatch.install(_sys.modules[__name__])  # after the ragged wrappers: type-bas
 _sparse_ops.install_operators()
 _tf_types._register_specs()
 _autograph_backend.use(_sys.modules[__name__])
+# install_as_tensorflow() aliases this package, and `import tensorflow.keras` loads Keras on it.
+_tf_bindings.bind(_sys.modules[__name__], _keras_glue.load_keras, _keras_glue.install_glue)
 _distribute.install_variable_hook()  # variables record (and sync) the strategy whose scope made them
 
 _is_dense_tensor = _core.is_tensor  # AutoGraph's test: a tf.Tensor, eager or graph
 
 
-def is_tensor(x: "object") -> bool:
+def is_tensor(x: "object") -> "_builtins.bool":  # `bool` is tf.bool in this module
     """``tf.is_tensor``: True for a tensor, eager or symbolic, and for the tensor-like values TF
     counts (``tf.Variable``, ``tf.RaggedTensor``, ``tf.sparse.SparseTensor``, subclasses of
     ``tf.__internal__.types.Tensor`` such as Keras' ``Variable``); False for NumPy

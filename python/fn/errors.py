@@ -39,35 +39,108 @@ class OpError(Exception):
         return type(self), (self._node_def, self._op, self._message)
 
 
-def _make(name: str, code: int, doc: str) -> type:
+class _StatusError(OpError):
+    """The subclasses for the status codes: every argument optional (fn raises them with a message
+    only)."""
+
     def __init__(self, node_def: Any = None, op: Any = None, message: Optional[str] = None, *args: Any) -> None:
         OpError.__init__(self, node_def, op, message if message is not None else "")
 
-    return type(name, (OpError,), {"__init__": __init__, "error_code": code, "__doc__": doc, "__module__": "fn.errors"})
+
+class CancelledError(_StatusError):
+    """tf.errors.CancelledError"""
+
+    error_code = CANCELLED
 
 
-CancelledError = _make("CancelledError", CANCELLED, "tf.errors.CancelledError")
-UnknownError = _make("UnknownError", UNKNOWN, "tf.errors.UnknownError")
-InvalidArgumentError = _make(
-    "InvalidArgumentError", INVALID_ARGUMENT, "tf.errors.InvalidArgumentError: bad argument values or dtypes."
-)
-DeadlineExceededError = _make("DeadlineExceededError", DEADLINE_EXCEEDED, "tf.errors.DeadlineExceededError")
-NotFoundError = _make("NotFoundError", NOT_FOUND, "tf.errors.NotFoundError")
-AlreadyExistsError = _make("AlreadyExistsError", ALREADY_EXISTS, "tf.errors.AlreadyExistsError")
-PermissionDeniedError = _make("PermissionDeniedError", PERMISSION_DENIED, "tf.errors.PermissionDeniedError")
-ResourceExhaustedError = _make("ResourceExhaustedError", RESOURCE_EXHAUSTED, "tf.errors.ResourceExhaustedError")
-FailedPreconditionError = _make(
-    "FailedPreconditionError",
-    FAILED_PRECONDITION,
-    "tf.errors.FailedPreconditionError: state not ready (e.g. a deleted variable).",
-)
-AbortedError = _make("AbortedError", ABORTED, "tf.errors.AbortedError")
-OutOfRangeError = _make("OutOfRangeError", OUT_OF_RANGE, "tf.errors.OutOfRangeError: iterator exhausted.")
-UnimplementedError = _make("UnimplementedError", UNIMPLEMENTED, "tf.errors.UnimplementedError")
-InternalError = _make("InternalError", INTERNAL, "tf.errors.InternalError")
-UnavailableError = _make("UnavailableError", UNAVAILABLE, "tf.errors.UnavailableError")
-DataLossError = _make("DataLossError", DATA_LOSS, "tf.errors.DataLossError")
-UnauthenticatedError = _make("UnauthenticatedError", UNAUTHENTICATED, "tf.errors.UnauthenticatedError")
+class UnknownError(_StatusError):
+    """tf.errors.UnknownError"""
+
+    error_code = UNKNOWN
+
+
+class InvalidArgumentError(_StatusError):
+    """tf.errors.InvalidArgumentError: bad argument values or dtypes."""
+
+    error_code = INVALID_ARGUMENT
+
+
+class DeadlineExceededError(_StatusError):
+    """tf.errors.DeadlineExceededError"""
+
+    error_code = DEADLINE_EXCEEDED
+
+
+class NotFoundError(_StatusError):
+    """tf.errors.NotFoundError"""
+
+    error_code = NOT_FOUND
+
+
+class AlreadyExistsError(_StatusError):
+    """tf.errors.AlreadyExistsError"""
+
+    error_code = ALREADY_EXISTS
+
+
+class PermissionDeniedError(_StatusError):
+    """tf.errors.PermissionDeniedError"""
+
+    error_code = PERMISSION_DENIED
+
+
+class ResourceExhaustedError(_StatusError):
+    """tf.errors.ResourceExhaustedError"""
+
+    error_code = RESOURCE_EXHAUSTED
+
+
+class FailedPreconditionError(_StatusError):
+    """tf.errors.FailedPreconditionError: state not ready (e.g. a deleted variable)."""
+
+    error_code = FAILED_PRECONDITION
+
+
+class AbortedError(_StatusError):
+    """tf.errors.AbortedError"""
+
+    error_code = ABORTED
+
+
+class OutOfRangeError(_StatusError):
+    """tf.errors.OutOfRangeError: iterator exhausted."""
+
+    error_code = OUT_OF_RANGE
+
+
+class UnimplementedError(_StatusError):
+    """tf.errors.UnimplementedError"""
+
+    error_code = UNIMPLEMENTED
+
+
+class InternalError(_StatusError):
+    """tf.errors.InternalError"""
+
+    error_code = INTERNAL
+
+
+class UnavailableError(_StatusError):
+    """tf.errors.UnavailableError"""
+
+    error_code = UNAVAILABLE
+
+
+class DataLossError(_StatusError):
+    """tf.errors.DataLossError"""
+
+    error_code = DATA_LOSS
+
+
+class UnauthenticatedError(_StatusError):
+    """tf.errors.UnauthenticatedError"""
+
+    error_code = UNAUTHENTICATED
 
 
 class OperatorNotAllowedInGraphError(TypeError):

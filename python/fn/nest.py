@@ -146,7 +146,7 @@ def _sequence_like(instance: Any, kind: int, args: list) -> Any:
         if t is dict:
             return {k: result[k] for k in instance}
         if t is collections.defaultdict:
-            d = collections.defaultdict(instance.default_factory)
+            d: collections.defaultdict = collections.defaultdict(instance.default_factory)
             for k in instance:
                 d[k] = result[k]
             return d

@@ -433,7 +433,7 @@ def format(template: str, inputs: Any, placeholder: str = "{}", summarize: int =
     tensors = [x if _core.is_tensor(x) else convert_to_tensor(x) for x in inputs]
     pieces = template.split(placeholder)
 
-    def f(*arrays: np.ndarray) -> bytes:
+    def f(*arrays: np.ndarray) -> np.ndarray:
         out = pieces[0]
         for a, rest in zip(arrays, pieces[1:]):
             out += _printing.format_tensor(a, summarize) + rest

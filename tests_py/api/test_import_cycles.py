@@ -20,31 +20,12 @@ from typing import Dict, Iterator, List, Set, Tuple
 import pytest
 
 PKG_DIR = Path(__file__).resolve().parents[2] / "python" / "fn"
-# fn.keras is fn's own Keras clone, being replaced by the real Keras 3 package running on fn.
-EXCLUDED = ("fn.keras",)
 
 pytestmark = pytest.mark.fn_only
 
 # Imports that still close a circle (issue 20 removes them; the list only shrinks). Without them
 # the graph is acyclic; each must still exist, so a fixed one is taken off the list.
-KNOWN_BACK_EDGES = {
-    # Dataset's methods build the datasets of the modules that subclass it (TF's dataset_ops.py
-    # closes the same circle with function-level imports).
-    ("fn._data.grouping", "fn._data.dataset_ops"),
-    ("fn._data.interleave", "fn._data.dataset_ops"),
-    ("fn._data.readers", "fn._data.dataset_ops"),
-    ("fn._data.save", "fn._data.dataset_ops"),
-    ("fn._data.shuffle", "fn._data.dataset_ops"),
-    ("fn._data.sources", "fn._data.dataset_ops"),
-    ("fn._data.structure", "fn._data.dataset_ops"),
-    ("fn._data.transforms", "fn._data.dataset_ops"),
-    ("fn._data.transforms", "fn._data.interleave"),
-    # install_as_tensorflow() makes the public package itself `tensorflow`; get_static_value tells
-    # SparseTensor and RaggedTensor apart, whose modules import it.
-    ("fn._tf_compat", "fn"),
-    ("fn._tf_compat._static", "fn"),
-    ("fn._keras", "fn._tf_compat"),
-}
+KNOWN_BACK_EDGES: Set[Tuple[str, str]] = set()
 
 
 def _module_name(path: Path) -> str:
@@ -56,8 +37,7 @@ def _module_name(path: Path) -> str:
 
 def modules() -> Dict[str, Path]:
     """Every module of the package by dotted name (packages by their ``__init__``)."""
-    found = {_module_name(p): p for p in sorted(PKG_DIR.rglob("*.py"))}
-    return {m: p for m, p in found.items() if not m.startswith(EXCLUDED)}
+    return {_module_name(p): p for p in sorted(PKG_DIR.rglob("*.py"))}
 
 
 # The C++ extensions import no Python module of fn: leaves (present or not, built or linked).

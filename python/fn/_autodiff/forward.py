@@ -58,15 +58,17 @@ class ForwardAccumulator:
         target = _core.convert_to_tensor(target, None, None)
         if not (target.dtype.is_floating or target.dtype.is_complex):
             return zeros_like(target) if zero else None
+        core_tape = self._tape._tape
+        assert core_tape is not None  # persistent: an accumulator's tape is never released
         paused = self._tape._recording
         if paused:
-            _core.pop_tape(self._tape._tape)
+            _core.pop_tape(core_tape)
         try:
             u = zeros_like(target)
             with GradientTape(watch_accessed_variables=False) as outer:
                 outer.watch(u)
                 sources = [self._tape._as_source(p) for p in self._primals]
-                grads = self._tape._tape.gradient([target], sources, [u], False)
+                grads = core_tape.gradient([target], sources, [u], False)
             pairs = [(g, t) for g, t in zip(grads, self._tangents) if g is not None]
             if not pairs:
                 return zeros_like(target) if zero else None

@@ -107,7 +107,7 @@ def _staged_jacobian(tape: Any, target: Any, flat_sources: List[Any], core_sourc
 
     arrays = tuple(TensorArray(spec.dtype, size=n, element_shape=spec.shape) for spec in specs)
     results = while_loop(lambda i, *_: i < n, body, (A.constant(0),) + arrays)[1:]
-    out = []
+    out: List[Any] = []
     for k, (ta, g) in enumerate(zip(results, connected)):
         if g is None and not zero:
             out.append(None)

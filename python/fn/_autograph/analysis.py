@@ -18,8 +18,16 @@ lose a value.
 
 import ast
 
-_SCOPE_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
-                ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_SCOPE_NODES = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.Lambda,
+    ast.ClassDef,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
 
 
 def _target_names(target, out):
@@ -142,8 +150,7 @@ def nested_scope_reads(body):
     out = set()
     for n in body:
         for sub in ast.walk(n):
-            if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-                                ast.ClassDef)):
+            if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
                 out |= read_names(sub) - _parameter_names(sub)
     return out
 
@@ -234,8 +241,7 @@ class Liveness:
     def visit_If(self, s, out, always):
         s._fn_live_out = out
         s._fn_modified = bound_names(s.body) | bound_names(s.orelse)
-        live_in = (frozenset(read_names(s.test)) | self.block(s.body, out, always)
-                   | self.block(s.orelse, out, always))
+        live_in = frozenset(read_names(s.test)) | self.block(s.body, out, always) | self.block(s.orelse, out, always)
         s._fn_composites = _carried(s.body + s.orelse, live_in)
         s._fn_live_in = live_in
         return live_in
@@ -366,8 +372,7 @@ def is_qualified(node):
         return is_qualified(node.value)
     if isinstance(node, ast.Subscript):
         s = node.slice
-        key_ok = ((isinstance(s, ast.Constant) and s.value is not Ellipsis)
-                  or is_qualified(s))
+        key_ok = (isinstance(s, ast.Constant) and s.value is not Ellipsis) or is_qualified(s)
         return key_ok and is_qualified(node.value)
     return False
 
@@ -378,7 +383,6 @@ def composite_writes(stmts):
     out = set()
     for s in stmts:
         for sub in _walk_scope(s):
-            if (isinstance(sub, (ast.Attribute, ast.Subscript))
-                    and isinstance(sub.ctx, ast.Store) and is_qualified(sub)):
+            if isinstance(sub, (ast.Attribute, ast.Subscript)) and isinstance(sub.ctx, ast.Store) and is_qualified(sub):
                 out.add(Composite(sub))
     return out

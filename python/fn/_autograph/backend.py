@@ -68,8 +68,7 @@ def _require(name):
     mod = _fn()
     attr = getattr(mod, name, None) if mod is not None else None
     if attr is None:
-        raise NotImplementedError(
-            'fn.autograph needs fn.%s, which is not available yet' % name)
+        raise NotImplementedError('fn.autograph needs fn.%s, which is not available yet' % name)
     return attr
 
 
@@ -85,7 +84,7 @@ def is_tensor(x):
 
 def _named(fn, names):
     code = getattr(fn, '__code__', None)
-    if names and code is not None and '_names' in code.co_varnames[code.co_argcount:]:
+    if names and code is not None and '_names' in code.co_varnames[code.co_argcount :]:
         return {'_names': names}
     return {}
 
@@ -232,8 +231,8 @@ def dataset_loop(ds, body, init_state, extra_test=None):
         state = tuple(state)
         if extra_test is None:
             return tuple(body(element, state))
-        return tuple(cond(extra_test(state), lambda: tuple(body(element, state)),
-                          lambda: state))
+        return tuple(cond(extra_test(state), lambda: tuple(body(element, state)), lambda: state))
+
     return tuple(ds.reduce(tuple(init_state), reduce_fn))
 
 
@@ -314,13 +313,12 @@ def require_true(flag, message, values):
     InvalidArgumentError ``assertion failed: [message]``, TensorFlow's Assert)."""
     fn = _fn()
     # Assert prints its string data C-escaped: y['a'] reads y[\'a\'].
-    escaped = ''.join({'\\': '\\\\', "'": "\\'", '"': '\\"', '\n': '\\n'}.get(c, c)
-                      for c in message)
+    escaped = ''.join({'\\': '\\\\', "'": "\\'", '"': '\\"', '\n': '\\n'}.get(c, c) for c in message)
 
     def fail():
         def raise_():
-            raise fn.errors.InvalidArgumentError(None, None,
-                                                 'assertion failed: [%s]' % escaped)
+            raise fn.errors.InvalidArgumentError(None, None, 'assertion failed: [%s]' % escaped)
+
         fn.py_function(raise_, [], [])
         return values
 

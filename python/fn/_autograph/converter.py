@@ -40,18 +40,41 @@ from fn._autograph import transformer
 DO_NOT_CONVERT_ATTR = '__fn_do_not_convert__'
 
 # Top-level packages whose functions are never converted.
-_LIBRARY_PACKAGES = frozenset([
-    'fn', 'numpy', 'scipy', 'pandas', 'tensorflow', 'jax', 'jaxlib', 'torch', 'keras',
-    'six', 'absl', 'google', 'pytest', '_pytest', 'pluggy', 'IPython', 'ipykernel',
-    'traitlets', 'tornado', 'zmq', 'wrapt', 'typing_extensions', 'attr', 'attrs',
-])
+_LIBRARY_PACKAGES = frozenset(
+    [
+        'fn',
+        'numpy',
+        'scipy',
+        'pandas',
+        'tensorflow',
+        'jax',
+        'jaxlib',
+        'torch',
+        'keras',
+        'six',
+        'absl',
+        'google',
+        'pytest',
+        '_pytest',
+        'pluggy',
+        'IPython',
+        'ipykernel',
+        'traitlets',
+        'tornado',
+        'zmq',
+        'wrapt',
+        'typing_extensions',
+        'attr',
+        'attrs',
+    ]
+)
 _STDLIB = frozenset(getattr(sys, 'stdlib_module_names', ())) | {'__builtin__', 'builtins'}
 
 _lock = threading.RLock()
-_code_cache = weakref.WeakKeyDictionary()      # original code -> _Entry
-_function_cache = weakref.WeakKeyDictionary()  # original function -> converted
-_converted_codes = weakref.WeakSet()           # every code object we compiled
-_warned = weakref.WeakSet()                    # code objects already warned about
+_code_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # original code -> _Entry
+_function_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # original function -> converted
+_converted_codes: weakref.WeakSet = weakref.WeakSet()  # every code object we compiled
+_warned: weakref.WeakSet = weakref.WeakSet()  # code objects already warned about
 _OPS_CELL = types.CellType(operators)
 
 
@@ -139,7 +162,7 @@ def _lambda_node(f):
         tree = ast.parse(''.join(lines))
     except SyntaxError as e:
         raise ConversionError('could not parse its source file: %s' % e) from None
-    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    params = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
     candidates = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno:
@@ -154,11 +177,17 @@ def _lambda_node(f):
     if len(candidates) != 1:
         raise ConversionError(
             'it is a lambda defined on the same line as other lambdas, so its source'
-            ' cannot be identified; define it with def or on its own line')
+            ' cannot be identified; define it with def or on its own line'
+        )
     lam = candidates[0]
-    fdef = ast.FunctionDef(name='__fn_lambda__', args=lam.args,
-                           body=[ast.copy_location(ast.Return(value=lam.body), lam.body)],
-                           decorator_list=[], returns=None, type_comment=None)
+    fdef = ast.FunctionDef(
+        name='__fn_lambda__',
+        args=lam.args,
+        body=[ast.copy_location(ast.Return(value=lam.body), lam.body)],
+        decorator_list=[],
+        returns=None,
+        type_comment=None,
+    )
     return ast.copy_location(fdef, lam)
 
 
@@ -182,8 +211,8 @@ def _compile(f):
         # TensorFlow's AutoGraph refuses loops with an else clause: the function runs as-is.
         if isinstance(sub, (ast.For, ast.While)) and sub.orelse:
             raise UnsupportedLanguageElementError(
-                '%s/else statement not yet supported'
-                % ('for' if isinstance(sub, ast.For) else 'while'))
+                '%s/else statement not yet supported' % ('for' if isinstance(sub, ast.For) else 'while')
+            )
     freevars = code.co_freevars
     node = transformer.transform_function(node, freevars)
     # Inside the factory the def must not bind the function's own name: that
@@ -191,12 +220,20 @@ def _compile(f):
     node.name = '__fn_converted__'
     factory = ast.FunctionDef(
         name='__fn_factory__',
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=transformer.OPS)] +
-                           [ast.arg(arg=n) for n in freevars],
-                           vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-                           defaults=[]),
+        args=ast.arguments(
+            posonlyargs=[],
+            args=[ast.arg(arg=transformer.OPS)] + [ast.arg(arg=n) for n in freevars],
+            vararg=None,
+            kwonlyargs=[],
+            kw_defaults=[],
+            kwarg=None,
+            defaults=[],
+        ),
         body=[node],
-        decorator_list=[], returns=None, type_comment=None)
+        decorator_list=[],
+        returns=None,
+        type_comment=None,
+    )
     module = ast.Module(body=[ast.copy_location(factory, node)], type_ignores=[])
     ast.fix_missing_locations(module)
     try:
@@ -235,10 +272,8 @@ def _entry(f):
 
 def _instantiate(entry, f):
     cells = dict(zip(f.__code__.co_freevars, f.__closure__ or ()))
-    closure = tuple(_OPS_CELL if n == transformer.OPS else cells[n]
-                    for n in entry.code.co_freevars)
-    new = types.FunctionType(entry.code, f.__globals__, f.__name__, f.__defaults__,
-                             closure or None)
+    closure = tuple(_OPS_CELL if n == transformer.OPS else cells[n] for n in entry.code.co_freevars)
+    new = types.FunctionType(entry.code, f.__globals__, f.__name__, f.__defaults__, closure or None)
     new.__kwdefaults__ = dict(f.__kwdefaults__) if f.__kwdefaults__ else None
     new.__dict__.update(f.__dict__)
     new.__doc__ = f.__doc__
@@ -257,8 +292,11 @@ def _warn(f, reason):
     where = ''
     if code is not None:
         where = ' (%s, line %d)' % (code.co_filename, code.co_firstlineno)
-    warnings.warn('fn.autograph could not convert %s%s and will run it as-is. Cause: %s'
-                  % (getattr(f, '__qualname__', repr(f)), where, reason), stacklevel=4)
+    warnings.warn(
+        'fn.autograph could not convert %s%s and will run it as-is. Cause: %s'
+        % (getattr(f, '__qualname__', repr(f)), where, reason),
+        stacklevel=4,
+    )
 
 
 def _convert_function(f, warn=True):
@@ -341,12 +379,16 @@ def to_code(func):
     func = _unwrap_for_code(func)
     entry = _entry(func)
     if entry.error is not None:
-        raise ConversionError('fn.autograph could not convert %s: %s'
-                              % (func.__qualname__, entry.error))
+        raise ConversionError('fn.autograph could not convert %s: %s' % (func.__qualname__, entry.error))
     node = entry.node
-    shown = ast.FunctionDef(name='tf__' + func.__name__.strip('<>'), args=node.args,
-                            body=node.body, decorator_list=[], returns=None,
-                            type_comment=None)
+    shown = ast.FunctionDef(
+        name='tf__' + func.__name__.strip('<>'),
+        args=node.args,
+        body=node.body,
+        decorator_list=[],
+        returns=None,
+        type_comment=None,
+    )
     return ast.unparse(ast.fix_missing_locations(ast.copy_location(shown, node))) + '\n'
 
 

@@ -19,8 +19,17 @@ class StagingError(RecursionError):
 StagingError.__module__ = "fn"
 
 # The classes TF rebuilds from a message (its KNOWN_STRING_CONSTRUCTOR_ERRORS).
-_STRING_CONSTRUCTED = (AssertionError, AttributeError, NameError, NotImplementedError, RuntimeError,
-                       StopIteration, TypeError, UnboundLocalError, ValueError)
+_STRING_CONSTRUCTED = (
+    AssertionError,
+    AttributeError,
+    NameError,
+    NotImplementedError,
+    RuntimeError,
+    StopIteration,
+    TypeError,
+    UnboundLocalError,
+    ValueError,
+)
 _FN_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
@@ -76,12 +85,16 @@ def in_user_code(error):
     message = "\n".join(lines)
     if isinstance(error, OpError):
         new = cls(None, None, message, error.error_code)
-    elif (cls in _STRING_CONSTRUCTED or cls.__init__ is Exception.__init__
-          or cls is OperatorNotAllowedInGraphError or cls.__name__ == "InaccessibleTensorError"):
+    elif (
+        cls in _STRING_CONSTRUCTED
+        or cls.__init__ is Exception.__init__
+        or cls is OperatorNotAllowedInGraphError
+        or cls.__name__ == "InaccessibleTensorError"
+    ):
         new = cls(message)
     elif cls is KeyError:
         new = _MultilineKeyError(message, error.args[0] if error.args else None)
-    else:   # TF: classes it cannot rebuild from a message become a StagingError
+    else:  # TF: classes it cannot rebuild from a message become a StagingError
         new = StagingError(message)
     new.ag_error_metadata = True
     return new

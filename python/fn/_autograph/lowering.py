@@ -28,7 +28,7 @@ from fn._autograph import analysis
 NEVER, MAYBE, ALWAYS = 0, 1, 2
 
 _LOOPS = (ast.For, ast.While)
-_BLOCKS = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.Match)
+_BLOCKS: tuple = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.Match)
 if hasattr(ast, 'TryStar'):
     _BLOCKS = _BLOCKS + (ast.TryStar,)
 
@@ -59,8 +59,7 @@ def _guard(test, body, loc):
 def _add_loop_test(loop, expr):
     """Make ``expr`` a condition checked before each iteration of ``loop``."""
     if isinstance(loop, ast.While):
-        loop.test = ast.copy_location(
-            ast.BoolOp(op=ast.And(), values=[expr, loop.test]), loop.test)
+        loop.test = ast.copy_location(ast.BoolOp(op=ast.And(), values=[expr, loop.test]), loop.test)
     else:
         loop._fn_extra_test = [expr] + list(getattr(loop, '_fn_extra_test', []))
 
@@ -124,13 +123,22 @@ class ReturnLowering:
         new_body, status = self.block(body)
         init = [
             _assign(self.do_return, ast.Constant(False)),
-            _assign(self.retval, ast.Call(
-                func=ast.Attribute(value=_name(self.ops), attr='UndefinedReturnValue',
-                                   ctx=ast.Load()), args=[], keywords=[])),
+            _assign(
+                self.retval,
+                ast.Call(
+                    func=ast.Attribute(value=_name(self.ops), attr='UndefinedReturnValue', ctx=ast.Load()),
+                    args=[],
+                    keywords=[],
+                ),
+            ),
         ]
-        final = ast.Return(value=ast.Call(
-            func=ast.Attribute(value=_name(self.fscope), attr='ret', ctx=ast.Load()),
-            args=[_name(self.retval), _name(self.do_return)], keywords=[]))
+        final = ast.Return(
+            value=ast.Call(
+                func=ast.Attribute(value=_name(self.fscope), attr='ret', ctx=ast.Load()),
+                args=[_name(self.retval), _name(self.do_return)],
+                keywords=[],
+            )
+        )
         end = body[-1] if body else loc
         init = [ast.copy_location(n, loc) for n in init]
         return init + new_body + [ast.copy_location(final, end)]
@@ -139,10 +147,12 @@ class ReturnLowering:
         """TF's form: ``try: do_return = True; retval_ = v`` / ``except: do_return = False;
         raise``, so a failing return expression leaves the function not returned."""
         ret = _assign(self.retval, ast.Constant(None))
-        handler = ast.ExceptHandler(type=None, name=None,
-                                    body=[_assign(self.do_return, ast.Constant(False)), ast.Raise()])
-        node = ast.Try(body=[_assign(self.do_return, ast.Constant(True)), ret], handlers=[handler],
-                       orelse=[], finalbody=[])
+        handler = ast.ExceptHandler(
+            type=None, name=None, body=[_assign(self.do_return, ast.Constant(False)), ast.Raise()]
+        )
+        node = ast.Try(
+            body=[_assign(self.do_return, ast.Constant(True)), ret], handlers=[handler], orelse=[], finalbody=[]
+        )
         for n in ast.walk(node):
             if not isinstance(n, ast.expr_context):
                 ast.copy_location(n, s)
@@ -153,7 +163,7 @@ class ReturnLowering:
     def block(self, stmts):
         out = []
         for i, s in enumerate(stmts):
-            rest = stmts[i + 1:]
+            rest = stmts[i + 1 :]
             if isinstance(s, ast.Return):
                 out.extend(self._ret(s))
                 return out, ALWAYS
@@ -272,7 +282,7 @@ class JumpLowering:
         """Returns (new statements, flags possibly set, always jumps)."""
         out = []
         for i, s in enumerate(stmts):
-            rest = stmts[i + 1:]
+            rest = stmts[i + 1 :]
             if isinstance(s, (ast.Break, ast.Continue)):
                 flag = self.brk if isinstance(s, ast.Break) else self.cont
                 out.append(ast.copy_location(_assign(flag, ast.Constant(True)), s))
@@ -311,8 +321,7 @@ class JumpLowering:
                     orelse, f, _ = self.block(s.orelse)
                     guard_flags = set(flags)
                     flags |= f
-                    s.orelse = ([_guard(_none_of(guard_flags), orelse, s.orelse[0])]
-                                if guard_flags else orelse)
+                    s.orelse = [_guard(_none_of(guard_flags), orelse, s.orelse[0])] if guard_flags else orelse
                 if s.finalbody:
                     s.finalbody, f, _ = self.block(s.finalbody)
                     flags |= f

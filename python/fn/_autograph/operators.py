@@ -19,9 +19,25 @@ import types
 from fn._autograph import backend as _backend
 
 __all__ = [
-    'Undefined', 'UndefinedReturnValue', 'ld', 'ldu', 'set_item', 'set_attr', 'retval', 'if_stmt', 'while_stmt',
-    'for_stmt', 'and_', 'or_', 'not_', 'if_exp', 'converted_call', 'ConversionOptions', 'STD',
-    'FunctionScope', 'autograph_artifact',
+    'Undefined',
+    'UndefinedReturnValue',
+    'ld',
+    'ldu',
+    'set_item',
+    'set_attr',
+    'retval',
+    'if_stmt',
+    'while_stmt',
+    'for_stmt',
+    'and_',
+    'or_',
+    'not_',
+    'if_exp',
+    'converted_call',
+    'ConversionOptions',
+    'STD',
+    'FunctionScope',
+    'autograph_artifact',
 ]
 
 
@@ -49,12 +65,52 @@ class Undefined:
         self.read()
 
 
-for _dunder in ('bool', 'len', 'iter', 'call', 'getitem', 'setitem', 'neg', 'pos', 'abs',
-                'invert', 'index', 'int', 'float', 'add', 'radd', 'sub', 'rsub', 'mul',
-                'rmul', 'truediv', 'rtruediv', 'floordiv', 'rfloordiv', 'mod', 'rmod',
-                'pow', 'rpow', 'matmul', 'rmatmul', 'and', 'rand', 'or', 'ror', 'xor',
-                'rxor', 'lshift', 'rlshift', 'rshift', 'rrshift', 'lt', 'le', 'gt', 'ge',
-                'contains'):
+for _dunder in (
+    'bool',
+    'len',
+    'iter',
+    'call',
+    'getitem',
+    'setitem',
+    'neg',
+    'pos',
+    'abs',
+    'invert',
+    'index',
+    'int',
+    'float',
+    'add',
+    'radd',
+    'sub',
+    'rsub',
+    'mul',
+    'rmul',
+    'truediv',
+    'rtruediv',
+    'floordiv',
+    'rfloordiv',
+    'mod',
+    'rmod',
+    'pow',
+    'rpow',
+    'matmul',
+    'rmatmul',
+    'and',
+    'rand',
+    'or',
+    'ror',
+    'xor',
+    'rxor',
+    'lshift',
+    'rlshift',
+    'rshift',
+    'rrshift',
+    'lt',
+    'le',
+    'gt',
+    'ge',
+    'contains',
+):
     setattr(Undefined, '__%s__' % _dunder, Undefined._use)
 del _dunder
 
@@ -115,18 +171,18 @@ class ConversionOptions:
 
     __slots__ = ('recursive', 'user_requested', 'optional_features', 'internal_convert_user_code')
 
-    def __init__(self, recursive=False, user_requested=False, internal_convert_user_code=True,
-                 optional_features=()):
+    def __init__(self, recursive=False, user_requested=False, internal_convert_user_code=True, optional_features=()):
         self.recursive = recursive
         self.user_requested = user_requested
         self.optional_features = optional_features
         self.internal_convert_user_code = internal_convert_user_code
 
     def __repr__(self):
-        return ('ConversionOptions[recursive=%s, user_requested=%s, optional_features=%s, '
-                'internal_convert_user_code=%s]' % (self.recursive, self.user_requested,
-                                                    self.optional_features,
-                                                    self.internal_convert_user_code))
+        return (
+            'ConversionOptions[recursive=%s, user_requested=%s, optional_features=%s, '
+            'internal_convert_user_code=%s]'
+            % (self.recursive, self.user_requested, self.optional_features, self.internal_convert_user_code)
+        )
 
 
 STD = ConversionOptions(recursive=True)
@@ -173,19 +229,16 @@ def _error(cls, message):
     err = cls(message)
     frame = _user_frame()
     if frame is not None:
-        err.add_note('  File "%s", line %d, in %s' % (
-            frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name))
+        err.add_note('  File "%s", line %d, in %s' % (frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name))
     return err
 
 
 def _check_branch(values, names, branch):
     for name, value in zip(names, values):
         if isinstance(value, UndefinedReturnValue):
-            raise _error(ValueError,
-                         'the %s branch must also have a return statement.' % branch)
+            raise _error(ValueError, 'the %s branch must also have a return statement.' % branch)
         if isinstance(value, Undefined):
-            raise _error(ValueError,
-                         "'%s' must also be initialized in the %s branch" % (name, branch))
+            raise _error(ValueError, "'%s' must also be initialized in the %s branch" % (name, branch))
 
 
 def _check_branch_pair(main, orelse, names):
@@ -194,11 +247,11 @@ def _check_branch_pair(main, orelse, names):
         try:
             _backend.assert_same_structure(_structure_of(a), _structure_of(b))
         except (ValueError, TypeError) as err:
-            raise _error(TypeError, "'%s' must have the same nested structure in the main and"
-                         ' else branches:\n\n%s' % (name, err)) from None
+            raise _error(
+                TypeError, "'%s' must have the same nested structure in the main and else branches:\n\n%s" % (name, err)
+            ) from None
         nested = isinstance(a, (list, tuple, dict))
-        for x, y in zip(_backend.flatten(a) if nested else [a],
-                        _backend.flatten(b) if nested else [b]):
+        for x, y in zip(_backend.flatten(a) if nested else [a], _backend.flatten(b) if nested else [b]):
             if x is None:
                 raise _error(ValueError, "'%s' is None at the end of the main branch." % name)
             if y is None:
@@ -223,8 +276,11 @@ def _check_dtypes(name, x, y):
     if getattr(x, 'dtype', None) is None or getattr(y, 'dtype', None) is None:
         return
     if x.dtype != y.dtype:
-        raise _error(TypeError, "'%s' has dtype %s in the main branch, but dtype %s in the else"
-                     ' branch' % (name, x.dtype.name, y.dtype.name))
+        raise _error(
+            TypeError,
+            "'%s' has dtype %s in the main branch, but dtype %s in the else"
+            ' branch' % (name, x.dtype.name, y.dtype.name),
+        )
 
 
 def _check_loop_init(values, names, first=None, note=None):
@@ -233,13 +289,17 @@ def _check_loop_init(values, names, first=None, note=None):
     for name, value, first_value in zip(names, values, first):
         if isinstance(value, UndefinedReturnValue):
             if first_value is not None and not isinstance(first_value, Undefined):
-                raise _error(ValueError, 'the return value from a fn loop may only be'
-                             ' a tensor or a nested structure of tensors; got %s'
-                             % type(first_value))
-            raise _error(NotImplementedError,
-                         'a return statement cannot be placed inside this fn loop;'
-                         ' this may happen if a return statement depends on a'
-                         ' static Python condition such as a hyperparameter')
+                raise _error(
+                    ValueError,
+                    'the return value from a fn loop may only be'
+                    ' a tensor or a nested structure of tensors; got %s' % type(first_value),
+                )
+            raise _error(
+                NotImplementedError,
+                'a return statement cannot be placed inside this fn loop;'
+                ' this may happen if a return statement depends on a'
+                ' static Python condition such as a hyperparameter',
+            )
         if value is None:
             raise _error(ValueError, "'%s' is not allowed to be None before the loop" % name)
         if isinstance(value, Undefined):
@@ -297,10 +357,10 @@ def _staged_if(cond, body, orelse, get_state, set_state, names, n_out):
             elif main_values:
                 _check_branch_pair(main_values[0], values, out_names)
             return values if n_out else None
+
         return run
 
-    result = _backend.cond(cond, branch(body, 'main'), branch(orelse, 'else'),
-                           names=_names_of(names, n_out))
+    result = _backend.cond(cond, branch(body, 'main'), branch(orelse, 'else'), names=_names_of(names, n_out))
     _restore(set_state, _as_outputs(result, n_out) + init[n_out:])
 
 
@@ -351,28 +411,32 @@ def _and_tests(c, extra):
 
 
 # while ----------------------------------------------------------------------------
-_LIMITATIONS = ('\nSee https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/'
-                'autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types'
-                ' for more info.')
+_LIMITATIONS = (
+    '\nSee https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/'
+    'autograph/g3doc/reference/limitations.md#consistency-of-control-flow-types'
+    ' for more info.'
+)
 
 
 def while_stmt(test, body, get_state, set_state, symbol_names=(), opts=None):
     """``while test(): body()``: staged when the first test yields a tensor, else Python.
     ``symbol_names`` are the loop variables (TensorFlow's signature)."""
     names, n_vars = symbol_names, len(symbol_names)
-    with _backend.isolated_graph():   # TF dispatches on a first test evaluated in a throwaway graph
+    with _backend.isolated_graph():  # TF dispatches on a first test evaluated in a throwaway graph
         c = test()
     if _backend.is_tensor(c):
         _staged_while(test, body, get_state, set_state, names, n_vars, opts or {})
         return
     while True:
         if _backend.is_tensor(c):
-            raise _error(NotImplementedError,
-                         'The condition of while loop started as non-Tensor, then changed to'
-                         ' Tensor. This may happen either because variables changed type, or'
-                         ' when a break or return statement inside the loop depends on a'
-                         ' Tensor condition. In both cases, changing to a TF loop should'
-                         ' remove the error.' + _LIMITATIONS)
+            raise _error(
+                NotImplementedError,
+                'The condition of while loop started as non-Tensor, then changed to'
+                ' Tensor. This may happen either because variables changed type, or'
+                ' when a break or return statement inside the loop depends on a'
+                ' Tensor condition. In both cases, changing to a TF loop should'
+                ' remove the error.' + _LIMITATIONS,
+            )
         if not c:
             return
         body()
@@ -407,20 +471,18 @@ def _staged_loop(test, body, get_vars, set_vars, names, opts):
     orig = init
     require_once = False
     if any(nulls):
-        require_once, init, extra = _define_in_body(body, get_vars, set_vars, init, nulls,
-                                                    invariants, names)
+        require_once, init, extra = _define_in_body(body, get_vars, set_vars, init, nulls, invariants, names)
         if any(x is not None for x in extra):
-            invariants = [e if i is None else i
-                          for i, e in zip(invariants or [None] * len(init), extra)]
+            invariants = [e if i is None else i for i, e in zip(invariants or [None] * len(init), extra)]
     _check_loop_init(init, names)
     flag = (False,) if require_once else ()
 
     def cond_fn(*values):
-        set_vars(values[len(flag):])
+        set_vars(values[len(flag) :])
         return test()
 
     def body_fn(*values):
-        entry = values[len(flag):]
+        entry = values[len(flag) :]
         set_vars(entry)
         body()
         out = tuple(get_vars())
@@ -429,16 +491,16 @@ def _staged_loop(test, body, get_vars, set_vars, names, opts):
 
     loop_names = _names_of(('',) * len(flag) + tuple(names), len(flag) + len(names))
     if invariants is not None:
-        opts['shape_invariants'] = _full_invariants([None] * len(flag) + list(invariants),
-                                                    flag + init)
+        opts['shape_invariants'] = _full_invariants([None] * len(flag) + list(invariants), flag + init)
     final = _backend.while_loop(cond_fn, body_fn, flag + init, names=loop_names, **opts)
     final = _as_outputs(final, len(flag) + len(init))
     if require_once:
         message = 'loop must iterate at least once to initialize ' + ', '.join(
             'the function return value' if isinstance(v, UndefinedReturnValue) else n
-            for n, v, null in zip(names, orig, nulls) if null)
-        final = _as_outputs(_backend.require_true(final[0], message, tuple(final[1:])),
-                            len(init))
+            for n, v, null in zip(names, orig, nulls)
+            if null
+        )
+        final = _as_outputs(_backend.require_true(final[0], message, tuple(final[1:])), len(init))
     set_vars(final)
 
 
@@ -455,8 +517,7 @@ def _full_invariants(invariants, values):
     out = []
     for inv, v in zip(invariants, values):
         if inv is None:
-            out.append(_backend.map_structure(lambda _: None, v)
-                       if isinstance(v, (list, tuple, dict)) else None)
+            out.append(_backend.map_structure(lambda _: None, v) if isinstance(v, (list, tuple, dict)) else None)
         else:
             out.append(inv)
     return out
@@ -484,17 +545,18 @@ def _placeholder_value(like, invariant, original):
                 concrete.append(0 if i is None else i)
             else:
                 concrete.append(d)
-        return (_backend.zeros(concrete, like.dtype),
-                _backend.tensor_shape(list(like.shape)) if dynamic else None)
+        return (_backend.zeros(concrete, like.dtype), _backend.tensor_shape(list(like.shape)) if dynamic else None)
     if isinstance(like, (list, tuple, dict)):
         leaves = _backend.flatten(like)
         pairs = [_placeholder_value(v, None, None) for v in leaves]
-        return (_backend.pack_sequence_as(like, [p[0] for p in pairs]),
-                None if all(p[1] is None for p in pairs)
-                else _backend.pack_sequence_as(like, [p[1] for p in pairs]))
-    raise TypeError("Found an unsupported type '%s' while creating placeholder for %r."
-                    ' Supported types include Tensor, int, float, bool, list, tuple, dict.'
-                    % (type(like), like))
+        return (
+            _backend.pack_sequence_as(like, [p[0] for p in pairs]),
+            None if all(p[1] is None for p in pairs) else _backend.pack_sequence_as(like, [p[1] for p in pairs]),
+        )
+    raise TypeError(
+        "Found an unsupported type '%s' while creating placeholder for %r."
+        ' Supported types include Tensor, int, float, bool, list, tuple, dict.' % (type(like), like)
+    )
 
 
 def _define_in_body(body, get_vars, set_vars, init, nulls, invariants, names):
@@ -508,20 +570,22 @@ def _define_in_body(body, get_vars, set_vars, init, nulls, invariants, names):
     modified = False
     try:
         with _backend.trial_graph() as g:
+
             def autocast(v):
                 return g.placeholder_like(v) if _backend.is_python_literal(v) else v
-            set_vars(tuple(_backend.map_structure(autocast, v) if not _is_null(v) else v
-                           for v in init))
+
+            set_vars(tuple(_backend.map_structure(autocast, v) if not _is_null(v) else v for v in init))
             modified = True
             body()
             first = tuple(get_vars())
-        pairs = [(_placeholder_value(f, inv, v) if null else (v, None))
-                 for v, null, f, inv in zip(init, nulls, first, invariants)]
+        pairs = [
+            (_placeholder_value(f, inv, v) if null else (v, None))
+            for v, null, f, inv in zip(init, nulls, first, invariants)
+        ]
         new_init = tuple(p[0] for p in pairs)
         extra = [p[1] for p in pairs]
     except (UnboundLocalError, TypeError, ValueError, KeyError) as e:
-        failure = ('Note: AutoGraph tried to define it automatically, but ran into a %s: %s'
-                   % (type(e).__name__, e))
+        failure = 'Note: AutoGraph tried to define it automatically, but ran into a %s: %s' % (type(e).__name__, e)
         new_init = init
     finally:
         if modified:
@@ -541,14 +605,18 @@ def _check_iteration(init, entry, out, names, invariants=None, check_shapes=True
             try:
                 _backend.assert_same_structure(_structure_of(a), _structure_of(b))
             except (ValueError, TypeError) as err:
-                raise _error(TypeError, "'%s' does not have the same nested structure after"
-                             ' one iteration.\n\n%s' % (name, err)) from None
+                raise _error(
+                    TypeError, "'%s' does not have the same nested structure after one iteration.\n\n%s" % (name, err)
+                ) from None
         if not isinstance(e, (list, tuple, dict)) or not isinstance(o, (list, tuple, dict)):
             triples = [(i, e, o)]
         else:
             triples = zip(_backend.flatten(i), _backend.flatten(e), _backend.flatten(o))
-        inv_leaves = ([inv] if not isinstance(inv, (list, tuple, dict)) or
-                      not isinstance(e, (list, tuple, dict)) else _backend.flatten(inv))
+        inv_leaves = (
+            [inv]
+            if not isinstance(inv, (list, tuple, dict)) or not isinstance(e, (list, tuple, dict))
+            else _backend.flatten(inv)
+        )
         for (iv, ev, ov), lv in zip(triples, inv_leaves + [None] * 1000):
             _check_leaf(name, iv, ev, ov, lv if check_shapes else None, check_shapes)
 
@@ -570,24 +638,35 @@ def _check_leaf(name, init, entry, exit_, invariant, check_shapes):
     if se is None or so is None:
         return
     if se[0] != so[0]:
-        raise _error(TypeError, "'%s' has dtype %s before the loop, but dtype %s after one"
-                     ' iteration' % (name, se[0].name, so[0].name))
+        raise _error(
+            TypeError,
+            "'%s' has dtype %s before the loop, but dtype %s after one iteration" % (name, se[0].name, so[0].name),
+        )
     if not check_shapes:
         return
     if invariant is None:
         if not _backend.is_subshape(so[1], se[1]):
-            raise _error(ValueError, "'%s' has shape %s before the loop, but shape %s after one"
-                         ' iteration. Use fn.autograph.experimental.set_loop_options to set'
-                         ' shape invariants.' % (name, se[1], so[1]))
+            raise _error(
+                ValueError,
+                "'%s' has shape %s before the loop, but shape %s after one"
+                ' iteration. Use fn.autograph.experimental.set_loop_options to set'
+                ' shape invariants.' % (name, se[1], so[1]),
+            )
         return
     invariant = _backend.tensor_shape(invariant)
     si = _spec(init)
     if si is not None and not _backend.is_subshape(si[1], invariant):
-        raise _error(ValueError, "'%s' has shape %s before the loop, which does not conform with"
-                     ' the shape invariant %s.' % (name, si[1], invariant))
+        raise _error(
+            ValueError,
+            "'%s' has shape %s before the loop, which does not conform with"
+            ' the shape invariant %s.' % (name, si[1], invariant),
+        )
     if not _backend.is_subshape(so[1], invariant):
-        raise _error(ValueError, "'%s' has shape %s after one iteration, which does not conform"
-                     ' with the shape invariant %s.' % (name, so[1], invariant))
+        raise _error(
+            ValueError,
+            "'%s' has shape %s after one iteration, which does not conform"
+            ' with the shape invariant %s.' % (name, so[1], invariant),
+        )
 
 
 def _structure_of(v):
@@ -604,11 +683,9 @@ def for_stmt(iterable, extra_test, body, get_state, set_state, symbol_names=(), 
     if _backend.is_tensor(iterable):
         bounds = _backend.range_loop_bounds(iterable)
         if bounds is not None:
-            _staged_range_for(bounds, extra_test, body, get_state, set_state, names, n_vars,
-                              opts)
+            _staged_range_for(bounds, extra_test, body, get_state, set_state, names, n_vars, opts)
         else:
-            _staged_tensor_for(iterable, extra_test, body, get_state, set_state, names,
-                               n_vars, opts)
+            _staged_tensor_for(iterable, extra_test, body, get_state, set_state, names, n_vars, opts)
     elif _backend.is_dataset(iterable):
         _dataset_for(iterable, extra_test, body, get_state, set_state, names, n_vars, opts)
     else:
@@ -632,10 +709,11 @@ def _py_for(iterable, extra_test, body):
 
 def _python_test(go):
     if _backend.is_tensor(go):
-        raise _error(NotImplementedError,
-                     'break and return statements which depend on a TF condition are not'
-                     ' supported in Python for loops. Did you intend to make it a TF loop?'
-                     + _LIMITATIONS)
+        raise _error(
+            NotImplementedError,
+            'break and return statements which depend on a TF condition are not'
+            ' supported in Python for loops. Did you intend to make it a TF loop?' + _LIMITATIONS,
+        )
     return go
 
 
@@ -645,8 +723,9 @@ def _loop_pieces(get_state, set_state, names, n_vars):
     return init[:n_vars], init[n_vars:]
 
 
-def _staged_counted_loop(start, step, test, item_of, extra_test, body, get_state,
-                         set_state, names, n_vars, opts, target_default=False):
+def _staged_counted_loop(
+    start, step, test, item_of, extra_test, body, get_state, set_state, names, n_vars, opts, target_default=False
+):
     rest = _state(get_state)[n_vars:]
     counter = [start]
     opts = dict(opts or {})
@@ -657,8 +736,7 @@ def _staged_counted_loop(start, step, test, item_of, extra_test, body, get_state
         values = _state(get_state)[:n_vars]
         if target is not None:
             # An undefined loop target starts as the range's start (no run-time check).
-            values = tuple(counter[0] if n == target and isinstance(v, Undefined) else v
-                           for n, v in zip(names, values))
+            values = tuple(counter[0] if n == target and isinstance(v, Undefined) else v for n, v in zip(names, values))
         return (counter[0],) + values
 
     def set_vars(values):
@@ -676,35 +754,58 @@ def _staged_counted_loop(start, step, test, item_of, extra_test, body, get_state
         body(item_of(i))
         counter[0] = _backend.add(i, step)
 
-    _staged_loop(loop_test, loop_body, get_vars, set_vars, ('',) + tuple(names[:n_vars]),
-                 opts)
+    _staged_loop(loop_test, loop_body, get_vars, set_vars, ('',) + tuple(names[:n_vars]), opts)
 
 
-def _staged_tensor_for(tensor, extra_test, body, get_state, set_state, names, n_vars,
-                       opts):
+def _staged_tensor_for(tensor, extra_test, body, get_state, set_state, names, n_vars, opts):
     n = _backend.shape0(tensor)
-    _staged_counted_loop(0, 1, lambda i: _backend.less(i, n),
-                         lambda i: _backend.gather_first_axis(tensor, i), extra_test, body,
-                         get_state, set_state, names, n_vars, opts)
+    _staged_counted_loop(
+        0,
+        1,
+        lambda i: _backend.less(i, n),
+        lambda i: _backend.gather_first_axis(tensor, i),
+        extra_test,
+        body,
+        get_state,
+        set_state,
+        names,
+        n_vars,
+        opts,
+    )
 
 
 def _staged_range_for(bounds, extra_test, body, get_state, set_state, names, n_vars, opts):
     start, limit, delta = bounds
 
     if _backend.is_tensor(delta):
+
         def test(i):
             up = _backend.logical_and(_backend.greater(delta, 0), _backend.less(i, limit))
             down = _backend.logical_and(_backend.less(delta, 0), _backend.greater(i, limit))
             return _backend.logical_or(up, down)
     elif delta > 0:
+
         def test(i):
             return _backend.less(i, limit)
     else:
+
         def test(i):
             return _backend.greater(i, limit)
 
-    _staged_counted_loop(start, delta, test, lambda i: i, extra_test, body, get_state,
-                         set_state, names, n_vars, opts, target_default=True)
+    _staged_counted_loop(
+        start,
+        delta,
+        test,
+        lambda i: i,
+        extra_test,
+        body,
+        get_state,
+        set_state,
+        names,
+        n_vars,
+        opts,
+        target_default=True,
+    )
 
 
 def _dataset_for(ds, extra_test, body, get_state, set_state, names, n_vars, opts=None):
@@ -719,12 +820,12 @@ def _dataset_for(ds, extra_test, body, get_state, set_state, names, n_vars, opts
         _restore(set_state, entry + rest)
         body(element)
         out = _state(get_state)[:n_vars]
-        _check_iteration(loop_vars, entry, out, names[:n_vars], invariants,
-                         check_shapes=over_iterator)
+        _check_iteration(loop_vars, entry, out, names[:n_vars], invariants, check_shapes=over_iterator)
         return out
 
     test_fn = None
     if extra_test is not None:
+
         def test_fn(state):
             _restore(set_state, tuple(state) + rest)
             return extra_test()
@@ -758,15 +859,14 @@ def _float(x=0.0):
     return float(x)
 
 
-_BUILTIN_OVERRIDES = {id(f): (f, g) for f, g in
-                      ((len, _len), (range, _range), (int, _int), (float, _float))}
+_BUILTIN_OVERRIDES = {id(f): (f, g) for f, g in ((len, _len), (range, _range), (int, _int), (float, _float))}
 
 
 # Library functions (fn's ops, the standard library) and module-level builtins that
 # converted_call runs unconverted: id -> the callable itself (held, so the id stays its own).
 # A traced model calls the same few thousands of times; this skips the conversion checks.
 # Bounded: a library making closures per call fills it once, then it stops growing.
-_PASSTHROUGH = {}
+_PASSTHROUGH: dict = {}
 _PASSTHROUGH_MAX = 4096
 # The converter module: fn._autograph.converter imports this module and installs itself here, so
 # converted code's calls convert their callees without this module importing the converter back.
@@ -787,7 +887,7 @@ def _remember_passthrough(f, target):
             return
     elif t is types.BuiltinFunctionType:
         if not isinstance(getattr(f, '__self__', None), types.ModuleType):
-            return   # bound builtin methods are new objects on every attribute access
+            return  # bound builtin methods are new objects on every attribute access
     else:
         return
     _PASSTHROUGH[id(f)] = f

@@ -23,7 +23,7 @@ import ast
 from fn._autograph import analysis
 from fn._autograph import lowering
 
-OPS = 'ag__'   # TensorFlow's name for the operators module in converted code
+OPS = 'ag__'  # TensorFlow's name for the operators module in converted code
 
 # Calls whose meaning depends on the caller's frame: never wrapped.
 _FRAME_CALLS = frozenset(['super', 'locals', 'globals', 'vars', 'eval', 'exec', 'dir'])
@@ -33,7 +33,7 @@ class Namer:
     """Fresh names that do not clash with any name used in the function."""
 
     def __init__(self, node, shared=None):
-        self.generated = set()   # names of generated variables: loaded without ``ag__.ld``
+        self.generated = set()  # names of generated variables: loaded without ``ag__.ld``
         # One set of names per converted top-level function, nested functions included, so
         # generated names are numbered across them (fscope_1, get_state_2, ...) as in TF.
         self.used = shared if shared is not None else set()
@@ -68,7 +68,7 @@ class Namer:
     def like(self, base, model, model_base):
         """``base`` with the numeric suffix of ``model`` (``do_return_3`` for ``fscope_3``,
         as TF numbers a nested function's return variables)."""
-        name = base + model[len(model_base):]
+        name = base + model[len(model_base) :]
         if name in self.used:
             return self.new(base)
         self.used.add(name)
@@ -81,15 +81,13 @@ def _name(id_, store=False):
 
 
 def _ops_call(attr, args):
-    call = ast.Call(func=ast.Attribute(value=_name(OPS), attr=attr, ctx=ast.Load()),
-                    args=args, keywords=[])
+    call = ast.Call(func=ast.Attribute(value=_name(OPS), attr=attr, ctx=ast.Load()), args=args, keywords=[])
     call._fn_generated = True
     return call
 
 
 def _str_tuple(names):
-    return ast.Tuple(elts=[ast.Constant(n if isinstance(n, str) else n.src) for n in names],
-                     ctx=ast.Load())
+    return ast.Tuple(elts=[ast.Constant(n if isinstance(n, str) else n.src) for n in names], ctx=ast.Load())
 
 
 def _plain(names):
@@ -101,18 +99,24 @@ def _copy(node):
 
 
 def _fdef(name, params, body):
-    args = ast.arguments(posonlyargs=[], args=[ast.arg(arg=p) for p in params],
-                         vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-                         defaults=[])
-    node = ast.FunctionDef(name=name, args=args, body=body or [ast.Pass()],
-                           decorator_list=[], returns=None, type_comment=None)
+    args = ast.arguments(
+        posonlyargs=[],
+        args=[ast.arg(arg=p) for p in params],
+        vararg=None,
+        kwonlyargs=[],
+        kw_defaults=[],
+        kwarg=None,
+        defaults=[],
+    )
+    node = ast.FunctionDef(
+        name=name, args=args, body=body or [ast.Pass()], decorator_list=[], returns=None, type_comment=None
+    )
     node._fn_generated = True
     return node
 
 
 def _lambda(expr):
-    args = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
-                         kw_defaults=[], kwarg=None, defaults=[])
+    args = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
     return ast.Lambda(args=args, body=expr)
 
 
@@ -156,8 +160,7 @@ class _SuperRewriter(ast.NodeTransformer):
 
     def visit_Call(self, node):
         self.generic_visit(node)
-        if (isinstance(node.func, ast.Name) and node.func.id == 'super'
-                and not node.args and not node.keywords):
+        if isinstance(node.func, ast.Name) and node.func.id == 'super' and not node.args and not node.keywords:
             node.args = [_name('__class__'), _name(self.first_arg)]
         return node
 
@@ -177,8 +180,11 @@ def _remove_declarations(stmts, found):
             if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 break
             if isinstance(getattr(s, field, None), list):
-                setattr(s, field, _remove_declarations(getattr(s, field), found) or
-                        ([ast.Pass()] if field == 'body' else []))
+                setattr(
+                    s,
+                    field,
+                    _remove_declarations(getattr(s, field), found) or ([ast.Pass()] if field == 'body' else []),
+                )
         for h in getattr(s, 'handlers', []):
             h.body = _remove_declarations(h.body, found) or [ast.Pass()]
         for c in getattr(s, 'cases', []):
@@ -194,8 +200,8 @@ class ControlFlow:
         self.namer = namer
         self.globals = globals_
         self.captured = set()  # names declared nonlocal in generated code
-        self.defined = set()   # names possibly bound before the statement being converted
-        self.top_undefined = set()   # names given an Undefined value by a top-level statement
+        self.defined = set()  # names possibly bound before the statement being converted
+        self.top_undefined = set()  # names given an Undefined value by a top-level statement
         # Parameters of generated functions: one name each, as TF writes them.
         self.vars_name = namer.param('vars_')
         self.itr_name = namer.param('itr')
@@ -238,14 +244,12 @@ class ControlFlow:
     def _with_undefined(self, converted, s, before, top):
         """TF's ``n = ag__.Undefined('n')`` before the statement's call, for the names it binds
         that no earlier statement may have bound."""
-        names = sorted(n for n in s._fn_modified
-                       if isinstance(n, str) and n not in before and n not in self.globals)
+        names = sorted(n for n in s._fn_modified if isinstance(n, str) and n not in before and n not in self.globals)
         if not names:
             return converted
         if top:
             self.top_undefined.update(names)
-        inits = [ast.Assign(targets=[_name(n, True)], value=_ops_call('Undefined', [ast.Constant(n)]))
-                 for n in names]
+        inits = [ast.Assign(targets=[_name(n, True)], value=_ops_call('Undefined', [ast.Constant(n)])) for n in names]
         return converted[:-1] + _located(inits, s) + converted[-1:]
 
     # Helpers ---------------------------------------------------------------
@@ -270,7 +274,7 @@ class ControlFlow:
         """
         get_name = self.namer.new('get_state')
         set_name = self.namer.new('set_state')
-        if not names:   # TensorFlow's empty state functions
+        if not names:  # TensorFlow's empty state functions
             get_fn = _fdef(get_name, [], [ast.Return(value=ast.Tuple(elts=[], ctx=ast.Load()))])
             get_fn._fn_state = True
             set_fn = _fdef(set_name, ['block_vars'], [ast.Pass()])
@@ -292,8 +296,7 @@ class ControlFlow:
                 continue
             value = ast.Subscript(value=_name(vars_), slice=ast.Constant(i), ctx=ast.Load())
             key = ast.Constant(n.key) if n.is_attr else _copy(n.key)
-            call = _ops_call('set_attr' if n.is_attr else 'set_item',
-                             [_copy(n.container), key, value])
+            call = _ops_call('set_attr' if n.is_attr else 'set_item', [_copy(n.container), key, value])
             body.append(ast.Expr(value=call))
         set_fn = _fdef(set_name, [vars_], body)
         return [get_fn, set_fn], _name(get_name), _name(set_name)
@@ -323,11 +326,12 @@ class ControlFlow:
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('if_body')
         defs.append(_fdef(body_name, [], self._decls(_plain(names)) + s.body))
-        else_name = self.namer.new('else_body')   # TF writes an else_body of `pass` when none
+        else_name = self.namer.new('else_body')  # TF writes an else_body of `pass` when none
         defs.append(_fdef(else_name, [], self._decls(_plain(names)) + (s.orelse or [ast.Pass()])))
         orelse = _name(else_name)
-        call = _ops_call('if_stmt', [s.test, _name(body_name), orelse, get_s, set_s,
-                                     _str_tuple(names), ast.Constant(n_out)])
+        call = _ops_call(
+            'if_stmt', [s.test, _name(body_name), orelse, get_s, set_s, _str_tuple(names), ast.Constant(n_out)]
+        )
         return _located(defs + [ast.Expr(value=call)], s)
 
     @staticmethod
@@ -338,8 +342,7 @@ class ControlFlow:
         for st in s.body:
             call = st.value if isinstance(st, ast.Expr) else None
             func = getattr(call, 'func', None)
-            name = (func.attr if isinstance(func, ast.Attribute)
-                    else func.id if isinstance(func, ast.Name) else None)
+            name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
             if isinstance(call, ast.Call) and name == 'set_loop_options' and not call.args:
                 for kw in call.keywords:
                     keys.append(ast.Constant(kw.arg))
@@ -354,15 +357,13 @@ class ControlFlow:
     def convert_while(self, s):
         opts = self._loop_options(s)
         names, n_vars = self._ordered(s, s._fn_live_header)
-        names = names[:n_vars]   # as TF: names dead after the loop are local to its body
+        names = names[:n_vars]  # as TF: names dead after the loop are local to its body
         defs, get_s, set_s = self._state_fns(names)
         body_name = self.namer.new('loop_body')
         defs.append(_fdef(body_name, [], self._decls(_plain(names)) + s.body))
         test_name = self.namer.new('loop_test')
-        defs.append(_fdef(test_name, [], self._decls(analysis.bound_names(s.test))
-                          + [ast.Return(value=s.test)]))
-        call = _ops_call('while_stmt', [_name(test_name), _name(body_name), get_s, set_s,
-                                        _str_tuple(names), opts])
+        defs.append(_fdef(test_name, [], self._decls(analysis.bound_names(s.test)) + [ast.Return(value=s.test)]))
+        call = _ops_call('while_stmt', [_name(test_name), _name(body_name), get_s, set_s, _str_tuple(names), opts])
         return _located(defs + [ast.Expr(value=call)], s)
 
     def convert_for(self, s):
@@ -388,8 +389,7 @@ class ControlFlow:
             extra_fn = _name(test_name)
         else:
             extra_fn = ast.Constant(None)
-        call = _ops_call('for_stmt', [s.iter, extra_fn, _name(body_name), get_s, set_s,
-                                      _str_tuple(names), opts])
+        call = _ops_call('for_stmt', [s.iter, extra_fn, _name(body_name), get_s, set_s, _str_tuple(names), opts])
         return _located(defs + [ast.Expr(value=call)], s)
 
 
@@ -411,13 +411,15 @@ class _DeleteToUndefined(ast.NodeTransformer):
             out.append(ast.copy_location(ast.Delete(targets=others), node))
         for t in names:
             self.deleted.add(t.id)
-            out.append(ast.copy_location(ast.Assign(
-                targets=[_name(t.id, True)],
-                value=_ops_call('Undefined', [ast.Constant(t.id)])), node))
+            out.append(
+                ast.copy_location(
+                    ast.Assign(targets=[_name(t.id, True)], value=_ops_call('Undefined', [ast.Constant(t.id)])), node
+                )
+            )
         return out
 
     def visit_FunctionDef(self, node):
-        return node   # nested scopes delete their own names
+        return node  # nested scopes delete their own names
 
     visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
 
@@ -450,7 +452,7 @@ class Expressions(ast.NodeTransformer):
 
     def visit_FunctionDef(self, node):
         if getattr(node, '_fn_state', False) or getattr(node, '_fn_converted', False):
-            return node   # state functions, and nested functions converted on their own
+            return node  # state functions, and nested functions converted on their own
         self.generic_visit(node)
         return node
 
@@ -474,8 +476,7 @@ class Expressions(ast.NodeTransformer):
         finally:
             self.in_augassign = False
         if isinstance(node.target, ast.Name) and node.target.id not in self.plain:
-            pre = ast.Assign(targets=[_name(node.target.id, True)],
-                             value=self._ld(_name(node.target.id)))
+            pre = ast.Assign(targets=[_name(node.target.id, True)], value=self._ld(_name(node.target.id)))
             return [ast.copy_location(pre, node), node]
         node.target = self.visit(node.target)
         return node
@@ -503,21 +504,21 @@ class Expressions(ast.NodeTransformer):
         if getattr(node, '_fn_generated', False):
             return node
         func = node.func
-        if (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
-                and func.value.id in (OPS, self.fscope)):
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in (OPS, self.fscope):
             return node
         if isinstance(func, ast.Call) and getattr(func, '_fn_ld', False):
             inner = func.args[0]
             if isinstance(inner, ast.Name) and inner.id in _FRAME_CALLS:
-                node.func = inner   # super(), locals(), ...: called directly, as Python would
+                node.func = inner  # super(), locals(), ...: called directly, as Python would
                 return node
         if isinstance(node.func, ast.Name) and node.func.id in _FRAME_CALLS:
             return node
         args = ast.Tuple(elts=node.args, ctx=ast.Load())
         if node.keywords:
-            kwargs = ast.Dict(keys=[k.arg if k.arg is None else ast.Constant(k.arg)
-                                    for k in node.keywords],
-                              values=[k.value for k in node.keywords])
+            kwargs = ast.Dict(
+                keys=[k.arg if k.arg is None else ast.Constant(k.arg) for k in node.keywords],
+                values=[k.value for k in node.keywords],
+            )
         else:
             kwargs = ast.Constant(None)
         new = _ops_call('converted_call', [node.func, args, kwargs, _name(self.fscope)])
@@ -540,8 +541,9 @@ class Expressions(ast.NodeTransformer):
         if len(node.ops) < 2 or _has_scope_breaker(node):
             return node
         operands = [node.left] + list(node.comparators)
-        parts = [ast.Compare(left=operands[k], ops=[op], comparators=[operands[k + 1]])
-                 for k, op in enumerate(node.ops)]
+        parts = [
+            ast.Compare(left=operands[k], ops=[op], comparators=[operands[k + 1]]) for k, op in enumerate(node.ops)
+        ]
         result = parts[-1]
         for part in reversed(parts[:-1]):
             result = _ops_call('and_', [_lambda(part), _lambda(result)])
@@ -558,21 +560,30 @@ class Expressions(ast.NodeTransformer):
         self.generic_visit(node)
         if _has_scope_breaker(node):
             return node
-        new = _ops_call('if_exp', [node.test, _lambda(node.body), _lambda(node.orelse),
-                                   ast.Constant(test_src)])
+        new = _ops_call('if_exp', [node.test, _lambda(node.body), _lambda(node.orelse), ast.Constant(test_src)])
         return ast.copy_location(new, node)
 
 
-_SIMPLE = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Import, ast.ImportFrom,
-           ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Pass, ast.Assert)
+_SIMPLE = (
+    ast.Assign,
+    ast.AnnAssign,
+    ast.AugAssign,
+    ast.Expr,
+    ast.Import,
+    ast.ImportFrom,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.Pass,
+    ast.Assert,
+)
 
 
 def _top_level_bindings(body):
     """(kind, names) per top-level statement, taken before conversion."""
     out = []
     for s in body:
-        kind = 'simple' if isinstance(s, _SIMPLE) else (
-            'del' if isinstance(s, ast.Delete) else 'compound')
+        kind = 'simple' if isinstance(s, _SIMPLE) else ('del' if isinstance(s, ast.Delete) else 'compound')
         out.append((kind, analysis.bound_names(s)))
     return out
 
@@ -626,10 +637,12 @@ def _options(nested):
     """The ``ag__.ConversionOptions`` TensorFlow writes for a converted function."""
     if nested:
         return ast.Attribute(value=_name(OPS), attr='STD', ctx=ast.Load())
-    kw = [ast.keyword(arg='recursive', value=ast.Constant(True)),
-          ast.keyword(arg='user_requested', value=ast.Constant(True)),
-          ast.keyword(arg='optional_features', value=ast.Tuple(elts=[], ctx=ast.Load())),
-          ast.keyword(arg='internal_convert_user_code', value=ast.Constant(True))]
+    kw = [
+        ast.keyword(arg='recursive', value=ast.Constant(True)),
+        ast.keyword(arg='user_requested', value=ast.Constant(True)),
+        ast.keyword(arg='optional_features', value=ast.Tuple(elts=[], ctx=ast.Load())),
+        ast.keyword(arg='internal_convert_user_code', value=ast.Constant(True)),
+    ]
     call = _ops_call('ConversionOptions', [])
     call.keywords = kw
     return call
@@ -639,8 +652,9 @@ def _function_scope(fdef, fscope, nested, body):
     """``with ag__.FunctionScope(name, 'fscope', options) as fscope:`` around ``body``."""
     name = 'lambda' if fdef.name == '__fn_lambda__' else fdef.name
     scope = _ops_call('FunctionScope', [ast.Constant(name), ast.Constant(fscope), _options(nested)])
-    return ast.With(items=[ast.withitem(context_expr=scope, optional_vars=_name(fscope, True))],
-                    body=body or [ast.Pass()])
+    return ast.With(
+        items=[ast.withitem(context_expr=scope, optional_vars=_name(fscope, True))], body=body or [ast.Pass()]
+    )
 
 
 def transform_function(fdef, freevars=(), nested=False, method=False, outer_names=None):
@@ -663,8 +677,7 @@ def transform_function(fdef, freevars=(), nested=False, method=False, outer_name
         do_return = namer.like('do_return', fscope, 'fscope')
         retval = namer.like('retval_', fscope, 'fscope')
 
-    if ((method or '__class__' in freevars) and params
-            and (fdef.args.posonlyargs or fdef.args.args)):
+    if (method or '__class__' in freevars) and params and (fdef.args.posonlyargs or fdef.args.args):
         first = (fdef.args.posonlyargs + fdef.args.args)[0].arg
         fdef.body = [_SuperRewriter(first).visit(s) for s in fdef.body]
     _convert_nested_defs(fdef.body, outer_names=namer.used)
@@ -699,8 +712,7 @@ def transform_function(fdef, freevars=(), nested=False, method=False, outer_name
 
     inits = []
     for n in sorted(maybe_undefined):
-        inits.append(ast.Assign(targets=[_name(n, True)],
-                                value=_ops_call('Undefined', [ast.Constant(n)])))
+        inits.append(ast.Assign(targets=[_name(n, True)], value=_ops_call('Undefined', [ast.Constant(n)])))
     merged = []
     if user_globals:
         merged.append(ast.Global(names=sorted(user_globals)))
@@ -708,15 +720,17 @@ def transform_function(fdef, freevars=(), nested=False, method=False, outer_name
         merged.append(ast.Nonlocal(names=sorted(user_nonlocals)))
     head = _located(merged + inits, fdef.body[0] if fdef.body else fdef)
     doc = []
-    if (body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         doc, body = body[:1], body[1:]
-    scope = _located([_function_scope(fdef, fscope, nested, head + body)],
-                     fdef.body[0] if fdef.body else fdef)
+    scope = _located([_function_scope(fdef, fscope, nested, head + body)], fdef.body[0] if fdef.body else fdef)
     fdef.body = doc + scope
     if nested:
-        fdef.decorator_list.insert(0, ast.Attribute(value=_name(OPS), attr='autograph_artifact',
-                                                    ctx=ast.Load()))
+        fdef.decorator_list.insert(0, ast.Attribute(value=_name(OPS), attr='autograph_artifact', ctx=ast.Load()))
         fdef._fn_converted = True
     else:
         ast.fix_missing_locations(fdef)

@@ -9,6 +9,7 @@ is a placeholder (``_VariantDataset``), a dataset captured from outside is a cap
 constant, and a dataset built inside the trace from graph tensors is rebuilt from their values
 each time the graph runs (``_graph_inputs``).
 """
+
 from __future__ import annotations
 
 import copy
@@ -18,7 +19,9 @@ from typing import Any, Callable, Iterator as PyIterator, List, Optional, Sequen
 import numpy as np
 
 from fn import _core, errors
-from fn._data import structure
+from fn.dtypes import int32, int64
+from fn._data import iterator_ops, registry, structure
+from fn._data.options import Options
 from fn._data.structure import DatasetSpec
 
 AUTOTUNE = -1
@@ -32,15 +35,30 @@ def wrap_int64(n: int) -> int:
     return (n + 2**63) % 2**64 - 2**63
 
 
+def as_int(value: Any, what: str) -> int:
+    """A count or size argument as a Python int (a Python/NumPy int or an eager int scalar)."""
+    if _core.is_tensor(value):
+        if not value._is_eager:
+            raise TypeError(f"fn.data needs a Python or eager value for `{what}`, got a graph tensor.")
+        if value.dtype not in (int32, int64) or value.shape.rank != 0:
+            raise TypeError(f"`{what}` must be a scalar int32 or int64 tensor, got {value!r}")
+        return int(value.numpy())
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    # TF converts to an int64 tensor: its TypeError/ValueError for anything else.
+    return int(_core.convert_to_tensor(value, int64).numpy())
+
+
 class Dataset:
     """A sequence of elements, each a nested structure of tensors (``tf.data.Dataset``)."""
 
     _type_name = "Dataset"
+    _skip_errors = False  # set on copies made by ignore_errors(): drop elements whose computation fails
 
     def __init__(self, inputs: Sequence["Dataset"], element_spec: Any, tensors: Sequence[Any] = ()) -> None:
         self._inputs: Tuple["Dataset", ...] = tuple(inputs)
         self._element_spec = element_spec
-        self._tensors: List[Any] = list(tensors)   # tensor arguments (may be graph tensors)
+        self._tensors: List[Any] = list(tensors)  # tensor arguments (may be graph tensors)
 
     # ------------------------------------------------------------ to implement
     def _elements(self) -> PyIterator[Any]:
@@ -67,8 +85,9 @@ class Dataset:
 
     def __len__(self) -> int:
         if not _core.executing_eagerly():
-            raise TypeError("`fn.data.Dataset` only supports `len` in eager mode. Use "
-                            "`fn.data.Dataset.cardinality()` instead.")
+            raise TypeError(
+                "`fn.data.Dataset` only supports `len` in eager mode. Use `fn.data.Dataset.cardinality()` instead."
+            )
         n = self._cardinality()
         if n == INFINITE:
             raise TypeError("The dataset is infinite.")
@@ -84,10 +103,9 @@ class Dataset:
 
     # ------------------------------------------------------------ iteration
     def __iter__(self) -> Any:
-        from fn._data.iterator_ops import Iterator, SymbolicIterator, make_iterator_op
         if _core.executing_eagerly():
-            return Iterator(self)
-        return SymbolicIterator(make_iterator_op(self), self._element_spec)
+            return iterator_ops.Iterator(self)
+        return iterator_ops.SymbolicIterator(iterator_ops.make_iterator_op(self), self._element_spec)
 
     def as_numpy_iterator(self) -> "NumpyIterator":
         """An iterator of NumPy values (``tf.data.Dataset.as_numpy_iterator``)."""
@@ -95,14 +113,15 @@ class Dataset:
             raise RuntimeError("`fn.data.Dataset.as_numpy_iterator()` is only supported in eager mode.")
         for s in structure.flatten(self._element_spec):
             if not s.dtype.is_numpy_compatible:
-                raise TypeError(f"Dataset.as_numpy_iterator() is not supported for datasets that produce "
-                                f"values of type {s.dtype.name}")
+                raise TypeError(
+                    f"Dataset.as_numpy_iterator() is not supported for datasets that produce "
+                    f"values of type {s.dtype.name}"
+                )
         return NumpyIterator(self)
 
     def _fn_dataset_loop(self, body: Callable, init_state: tuple, extra_test: Optional[Callable] = None) -> tuple:
         """AutoGraph's ``for x in dataset``: ``body(element, state) -> state``. Inside a Function it
         is one graph loop over a fresh iterator (its size does not grow with the data)."""
-        from fn._data import iterator_ops
         if _core.executing_eagerly():
             return iterator_ops.eager_loop(self._elements(), body, init_state, extra_test)
         handle = iterator_ops.make_iterator_op(self)
@@ -114,8 +133,7 @@ class Dataset:
         (``DatasetSpec``) and enters the graph as one variant tensor."""
         if not self._symbolic_tensors():
             return DatasetSpec(self._element_spec), [_core.make_variant(self)]
-        from fn._data.iterator_ops import dataset_handle_op
-        return DatasetSpec(self._element_spec), [dataset_handle_op(self)]
+        return DatasetSpec(self._element_spec), [iterator_ops.dataset_handle_op(self)]
 
     def _all_tensors(self) -> List[Any]:
         out = list(self._tensors)
@@ -150,33 +168,39 @@ class Dataset:
     @staticmethod
     def from_tensor_slices(tensors: Any, name: Optional[str] = None) -> "Dataset":
         """The slices of ``tensors`` along their first dimension (nested structures allowed)."""
-        from fn._data.sources import TensorSliceDataset
+        TensorSliceDataset = registry.lookup("TensorSliceDataset")
         return TensorSliceDataset(tensors)
 
     @staticmethod
     def from_tensors(tensors: Any, name: Optional[str] = None) -> "Dataset":
         """One element: ``tensors``."""
-        from fn._data.sources import TensorDataset
+        TensorDataset = registry.lookup("TensorDataset")
         return TensorDataset(tensors)
 
     @staticmethod
-    def from_generator(generator: Callable, output_types: Any = None, output_shapes: Any = None,
-                       args: Any = None, output_signature: Any = None, name: Optional[str] = None) -> "Dataset":
+    def from_generator(
+        generator: Callable,
+        output_types: Any = None,
+        output_shapes: Any = None,
+        args: Any = None,
+        output_signature: Any = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """The elements yielded by ``generator()`` (called afresh for each iteration), converted
         and checked against ``output_signature`` (or ``output_types``/``output_shapes``)."""
-        from fn._data.sources import GeneratorDataset
+        GeneratorDataset = registry.lookup("GeneratorDataset")
         return GeneratorDataset(generator, output_types, output_shapes, args, output_signature)
 
     @staticmethod
     def range(*args: Any, output_type: Any = None, name: Optional[str] = None) -> "Dataset":
         """``range(stop)``, ``range(start, stop[, step])`` as int64 scalars (or ``output_type``)."""
-        from fn._data.sources import RangeDataset
+        RangeDataset = registry.lookup("RangeDataset")
         return RangeDataset(*args, output_type=output_type)
 
     @staticmethod
     def zip(*args: Any, datasets: Any = None, name: Optional[str] = None) -> "Dataset":
         """Elements of several datasets together: ``zip((a, b))``, ``zip(a, b)`` or ``zip({'x': a})``."""
-        from fn._data.transforms import ZipDataset
+        ZipDataset = registry.lookup("ZipDataset")
         if datasets is None:
             if not args:
                 raise TypeError("Must pass at least one dataset to `zip`.")
@@ -184,159 +208,222 @@ class Dataset:
         return ZipDataset(datasets)
 
     # ------------------------------------------------------------ transformations
-    def map(self, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None,
-            name: Optional[str] = None) -> "Dataset":
+    def map(
+        self, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None, name: Optional[str] = None
+    ) -> "Dataset":
         """``map_func`` applied to each element (traced once into a graph, as TF does; a tuple
         element is passed as positional arguments); ``num_parallel_calls`` runs it on threads."""
-        from fn._data.transforms import MapDataset
+        MapDataset = registry.lookup("MapDataset")
         return MapDataset(self, map_func, num_parallel_calls, deterministic)
 
     def filter(self, predicate: Callable, name: Optional[str] = None) -> "Dataset":
         """The elements for which ``predicate`` (a scalar bool) is True."""
-        from fn._data.transforms import FilterDataset
+        FilterDataset = registry.lookup("FilterDataset")
         return FilterDataset(self, predicate)
 
     @staticmethod
     def counter(start: Any = 0, step: Any = 1, dtype: Any = None, name: Optional[str] = None) -> "Dataset":
         """``start``, ``start + step``, ... forever (int64 unless ``dtype``)."""
-        from fn._data.grouping import CounterDataset
-        from fn.dtypes import int64
+        CounterDataset = registry.lookup("CounterDataset")
         return CounterDataset(start, step, int64 if dtype is None else dtype)
 
     @staticmethod
-    def random(seed: Optional[int] = None, rerandomize_each_iteration: Optional[bool] = None,
-               name: Optional[str] = None) -> "Dataset":
+    def random(
+        seed: Optional[int] = None, rerandomize_each_iteration: Optional[bool] = None, name: Optional[str] = None
+    ) -> "Dataset":
         """Endless pseudo-random int64 values (TF's stream for the same seeds)."""
-        from fn._data.shuffle import RandomDataset
+        RandomDataset = registry.lookup("RandomDataset")
         return RandomDataset(seed, rerandomize_each_iteration)
 
     @staticmethod
-    def list_files(file_pattern: Any, shuffle: Optional[bool] = None, seed: Optional[int] = None,
-                   name: Optional[str] = None) -> "Dataset":
+    def list_files(
+        file_pattern: Any, shuffle: Optional[bool] = None, seed: Optional[int] = None, name: Optional[str] = None
+    ) -> "Dataset":
         """The file names matching the glob pattern(s), shuffled unless ``shuffle=False``."""
-        from fn._data.readers import list_files
+        list_files = registry.lookup("list_files")
         return list_files(file_pattern, shuffle, seed)
 
     @staticmethod
     def choose_from_datasets(datasets: Any, choice_dataset: "Dataset", stop_on_empty_dataset: bool = True) -> "Dataset":
         """Elements of ``datasets[i]`` for each index ``i`` of ``choice_dataset``."""
-        from fn._data.interleave import choose_from_datasets
+        choose_from_datasets = registry.lookup("choose_from_datasets")
         return choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset)
 
     @staticmethod
-    def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int] = None,
-                             stop_on_empty_dataset: bool = False, rerandomize_each_iteration: Any = None) -> "Dataset":
+    def sample_from_datasets(
+        datasets: Any,
+        weights: Any = None,
+        seed: Optional[int] = None,
+        stop_on_empty_dataset: bool = False,
+        rerandomize_each_iteration: Any = None,
+    ) -> "Dataset":
         """Elements drawn at random from ``datasets`` with probabilities ``weights``."""
-        from fn._data.interleave import sample_from_datasets
+        sample_from_datasets = registry.lookup("sample_from_datasets")
         return sample_from_datasets(datasets, weights, seed, stop_on_empty_dataset, rerandomize_each_iteration)
 
     @staticmethod
-    def load(path: str, element_spec: Any = None, compression: Any = None, reader_func: Any = None,
-             wait: bool = False) -> "Dataset":
+    def load(
+        path: str, element_spec: Any = None, compression: Any = None, reader_func: Any = None, wait: bool = False
+    ) -> "Dataset":
         """A dataset saved by ``Dataset.save`` (fn's format)."""
-        from fn._data.save import LoadDataset
+        LoadDataset = registry.lookup("LoadDataset")
         return LoadDataset(path, element_spec)
 
     def save(self, path: str, compression: Any = None, shard_func: Any = None, checkpoint_args: Any = None) -> None:
         """Writes the elements under ``path`` (fn's format; read back with ``Dataset.load``)."""
-        from fn._data.save import save
+        save = registry.lookup("save")
         save(self, path)
 
-    def snapshot(self, path: str, compression: Any = "AUTO", reader_func: Any = None, shard_func: Any = None,
-                 name: Optional[str] = None) -> "Dataset":
+    def snapshot(
+        self,
+        path: str,
+        compression: Any = "AUTO",
+        reader_func: Any = None,
+        shard_func: Any = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """The same elements, written under ``path`` by the first full pass and read from there after."""
-        from fn._data.save import SnapshotDataset
+        SnapshotDataset = registry.lookup("SnapshotDataset")
         return SnapshotDataset(self, path)
 
-    def batch(self, batch_size: Any, drop_remainder: bool = False, num_parallel_calls: Any = None,
-              deterministic: Any = None, name: Optional[str] = None) -> "Dataset":
+    def batch(
+        self,
+        batch_size: Any,
+        drop_remainder: bool = False,
+        num_parallel_calls: Any = None,
+        deterministic: Any = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """Consecutive elements stacked into batches of ``batch_size``."""
-        from fn._data.transforms import BatchDataset
+        BatchDataset = registry.lookup("BatchDataset")
         return BatchDataset(self, batch_size, drop_remainder)
 
-    def ragged_batch(self, batch_size: Any, drop_remainder: bool = False, row_splits_dtype: Any = None,
-                     name: Optional[str] = None) -> "Dataset":
+    def ragged_batch(
+        self, batch_size: Any, drop_remainder: bool = False, row_splits_dtype: Any = None, name: Optional[str] = None
+    ) -> "Dataset":
         """``Dataset.ragged_batch``: batches whose components of varying shape are RaggedTensors
         (ragged from the last dimension of unknown size on; TF's dense-to-ragged batching)."""
-        from fn._data.transforms import BatchDataset, DenseToRaggedDataset
+        BatchDataset = registry.lookup("BatchDataset")
+        DenseToRaggedDataset = registry.lookup("DenseToRaggedDataset")
         return BatchDataset(DenseToRaggedDataset(self, row_splits_dtype), batch_size, drop_remainder)
 
     def rebatch(self, batch_size: Any, drop_remainder: bool = False, name: Optional[str] = None) -> "Dataset":
         """``tf.data.Dataset.rebatch``: the rows of the batches cut again into ``batch_size``
         (a size, or a list of sizes used in turn)."""
-        from fn._data.transforms import RebatchDataset
+        RebatchDataset = registry.lookup("RebatchDataset")
         return RebatchDataset(self, batch_size, drop_remainder)
 
-    def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
-                     drop_remainder: bool = False, name: Optional[str] = None) -> "Dataset":
+    def padded_batch(
+        self,
+        batch_size: Any,
+        padded_shapes: Any = None,
+        padding_values: Any = None,
+        drop_remainder: bool = False,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """Batches whose components are padded to ``padded_shapes`` (unknown dimensions to the
         batch's largest) with ``padding_values`` (0 or empty strings)."""
-        from fn._data.grouping import PaddedBatchDataset
+        PaddedBatchDataset = registry.lookup("PaddedBatchDataset")
         return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
 
-    def window(self, size: Any, shift: Any = None, stride: Any = 1, drop_remainder: bool = False,
-               name: Optional[str] = None) -> "Dataset":
+    def window(
+        self, size: Any, shift: Any = None, stride: Any = 1, drop_remainder: bool = False, name: Optional[str] = None
+    ) -> "Dataset":
         """Windows of ``size`` elements, ``shift`` apart: each a (nested structure of) dataset."""
-        from fn._data.grouping import WindowDataset
+        WindowDataset = registry.lookup("WindowDataset")
         return WindowDataset(self, size, shift, stride, drop_remainder)
 
-    def interleave(self, map_func: Callable, cycle_length: Any = None, block_length: Any = None,
-                   num_parallel_calls: Any = None, deterministic: Any = None, name: Optional[str] = None) -> "Dataset":
+    def interleave(
+        self,
+        map_func: Callable,
+        cycle_length: Any = None,
+        block_length: Any = None,
+        num_parallel_calls: Any = None,
+        deterministic: Any = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """The datasets ``map_func`` returns, ``cycle_length`` at a time, ``block_length``
         elements from each in turn (read on threads with ``num_parallel_calls``)."""
-        from fn._data.interleave import InterleaveDataset
+        InterleaveDataset = registry.lookup("InterleaveDataset")
         return InterleaveDataset(self, map_func, cycle_length, block_length, num_parallel_calls, deterministic)
 
-    def group_by_window(self, key_func: Callable, reduce_func: Callable, window_size: Any = None,
-                        window_size_func: Optional[Callable] = None, name: Optional[str] = None) -> "Dataset":
+    def group_by_window(
+        self,
+        key_func: Callable,
+        reduce_func: Callable,
+        window_size: Any = None,
+        window_size_func: Optional[Callable] = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """Elements grouped by ``key_func`` into windows reduced by ``reduce_func(key, window)``."""
-        from fn._data.grouping import GroupByWindowDataset
+        GroupByWindowDataset = registry.lookup("GroupByWindowDataset")
         return GroupByWindowDataset(self, key_func, reduce_func, window_size, window_size_func)
 
-    def bucket_by_sequence_length(self, element_length_func: Callable, bucket_boundaries: Any,
-                                  bucket_batch_sizes: Any, padded_shapes: Any = None, padding_values: Any = None,
-                                  pad_to_bucket_boundary: bool = False, no_padding: bool = False,
-                                  drop_remainder: bool = False, name: Optional[str] = None) -> "Dataset":
+    def bucket_by_sequence_length(
+        self,
+        element_length_func: Callable,
+        bucket_boundaries: Any,
+        bucket_batch_sizes: Any,
+        padded_shapes: Any = None,
+        padding_values: Any = None,
+        pad_to_bucket_boundary: bool = False,
+        no_padding: bool = False,
+        drop_remainder: bool = False,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """Elements bucketed by length and padded-batched per bucket."""
-        from fn._data.grouping import BucketBySequenceLengthDataset
-        return BucketBySequenceLengthDataset(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
-                                             padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
-                                             drop_remainder)
+        BucketBySequenceLengthDataset = registry.lookup("BucketBySequenceLengthDataset")
+        return BucketBySequenceLengthDataset(
+            self,
+            element_length_func,
+            bucket_boundaries,
+            bucket_batch_sizes,
+            padded_shapes,
+            padding_values,
+            pad_to_bucket_boundary,
+            no_padding,
+            drop_remainder,
+        )
 
-    def rejection_resample(self, class_func: Callable, target_dist: Any, initial_dist: Any = None,
-                           seed: Optional[int] = None, name: Optional[str] = None) -> "Dataset":
+    def rejection_resample(
+        self,
+        class_func: Callable,
+        target_dist: Any,
+        initial_dist: Any = None,
+        seed: Optional[int] = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """``(class, element)`` pairs resampled towards ``target_dist``."""
-        from fn._data.grouping import rejection_resample
+        rejection_resample = registry.lookup("rejection_resample")
         return rejection_resample(self, class_func, target_dist, initial_dist, seed)
 
     def scan(self, initial_state: Any, scan_func: Callable, name: Optional[str] = None) -> "Dataset":
         """The outputs of ``(state, output) = scan_func(state, element)``."""
-        from fn._data.grouping import ScanDataset
+        ScanDataset = registry.lookup("ScanDataset")
         return ScanDataset(self, initial_state, scan_func)
 
     def unique(self, name: Optional[str] = None) -> "Dataset":
         """The first occurrence of each element."""
-        from fn._data.grouping import UniqueDataset
+        UniqueDataset = registry.lookup("UniqueDataset")
         return UniqueDataset(self)
 
     def ignore_errors(self, log_warning: bool = False, name: Optional[str] = None) -> "Dataset":
         """The elements whose computation did not fail."""
-        from fn._data.grouping import IgnoreErrorsDataset
+        IgnoreErrorsDataset = registry.lookup("IgnoreErrorsDataset")
         return IgnoreErrorsDataset(self, log_warning)
 
     def take_while(self, predicate: Callable, name: Optional[str] = None) -> "Dataset":
         """Elements up to the first for which ``predicate`` is False."""
-        from fn._data.grouping import TakeWhileDataset
+        TakeWhileDataset = registry.lookup("TakeWhileDataset")
         return TakeWhileDataset(self, predicate)
 
     def shard(self, num_shards: Any, index: Any, name: Optional[str] = None) -> "Dataset":
         """Every ``num_shards``-th element starting at ``index``."""
-        from fn._data.grouping import ShardDataset
+        ShardDataset = registry.lookup("ShardDataset")
         return ShardDataset(self, num_shards, index)
 
     def options(self) -> Any:
         """The ``tf.data.Options`` of this dataset (merged from its inputs; read-only)."""
-        from fn._data.options import Options
         out = Options()
         for d in self._inputs:
             out = out.merge(d.options())
@@ -348,59 +435,63 @@ class Dataset:
 
     def with_options(self, options: Any, name: Optional[str] = None) -> "Dataset":
         """The same elements with ``options`` merged in (later settings win)."""
-        from fn._data.options import Options
-        from fn._data.transforms import OptionsDataset
+        OptionsDataset = registry.lookup("OptionsDataset")
         if not isinstance(options, Options):
             raise TypeError(f"`options` must be a `tf.data.Options`, got {options!r}.")
         return OptionsDataset(self, options)
 
     def unbatch(self, name: Optional[str] = None) -> "Dataset":
         """The inverse of ``batch``: each element split along its first dimension."""
-        from fn._data.transforms import UnbatchDataset
+        UnbatchDataset = registry.lookup("UnbatchDataset")
         return UnbatchDataset(self)
 
-    def shuffle(self, buffer_size: Any, seed: Optional[int] = None, reshuffle_each_iteration: Optional[bool] = None,
-                name: Optional[str] = None) -> "Dataset":
+    def shuffle(
+        self,
+        buffer_size: Any,
+        seed: Optional[int] = None,
+        reshuffle_each_iteration: Optional[bool] = None,
+        name: Optional[str] = None,
+    ) -> "Dataset":
         """Elements in random order through a buffer of ``buffer_size`` (reproducible with ``seed``)."""
-        from fn._data.shuffle import ShuffleDataset
+        ShuffleDataset = registry.lookup("ShuffleDataset")
         return ShuffleDataset(self, buffer_size, seed, reshuffle_each_iteration)
 
     def repeat(self, count: Any = None, name: Optional[str] = None) -> "Dataset":
         """The dataset ``count`` times (forever when None or -1)."""
-        from fn._data.transforms import RepeatDataset
+        RepeatDataset = registry.lookup("RepeatDataset")
         return RepeatDataset(self, count)
 
     def take(self, count: Any, name: Optional[str] = None) -> "Dataset":
         """The first ``count`` elements (all when -1)."""
-        from fn._data.transforms import TakeDataset
+        TakeDataset = registry.lookup("TakeDataset")
         return TakeDataset(self, count)
 
     def skip(self, count: Any, name: Optional[str] = None) -> "Dataset":
         """All but the first ``count`` elements (none when -1)."""
-        from fn._data.transforms import SkipDataset
+        SkipDataset = registry.lookup("SkipDataset")
         return SkipDataset(self, count)
 
     def enumerate(self, start: Any = 0, name: Optional[str] = None) -> "Dataset":
         """``(index, element)`` pairs, the index an int64 counting from ``start``."""
-        from fn._data.sources import RangeDataset
-        from fn._data.transforms import ZipDataset
+        RangeDataset = registry.lookup("RangeDataset")
+        ZipDataset = registry.lookup("ZipDataset")
         return ZipDataset((RangeDataset(start, np.iinfo(np.int64).max), self))
 
     def prefetch(self, buffer_size: Any, name: Optional[str] = None) -> "Dataset":
         """The same elements (fn runs pipelines synchronously, so prefetching is a no-op)."""
-        from fn._data.sources import _as_int
-        from fn._data.transforms import PrefetchDataset
-        if _as_int(buffer_size, "buffer_size") < -1:
+        PrefetchDataset = registry.lookup("PrefetchDataset")
+        if as_int(buffer_size, "buffer_size") < -1:
             raise errors.InvalidArgumentError(
-                None, None, "buffer_size must be >= 0 or set buffer_size to be -1 for auto-tuning")
+                None, None, "buffer_size must be >= 0 or set buffer_size to be -1 for auto-tuning"
+            )
         return PrefetchDataset(self)
 
     def cache(self, filename: str = "", name: Optional[str] = None) -> "Dataset":
         """The same elements, kept after the first full pass: in memory, or in the file
         ``filename`` (fn's format, read by later iterations and programs)."""
-        from fn._data.transforms import CacheDataset
+        CacheDataset = registry.lookup("CacheDataset")
         if filename:
-            from fn._data.save import SnapshotDataset
+            SnapshotDataset = registry.lookup("SnapshotDataset")
             out = SnapshotDataset(self, filename + ".fn_cache")
             out._type_name = "CacheDataset"
             return out
@@ -408,12 +499,12 @@ class Dataset:
 
     def concatenate(self, dataset: "Dataset", name: Optional[str] = None) -> "Dataset":
         """This dataset's elements followed by ``dataset``'s."""
-        from fn._data.transforms import ConcatenateDataset
+        ConcatenateDataset = registry.lookup("ConcatenateDataset")
         return ConcatenateDataset(self, dataset)
 
     def flat_map(self, map_func: Callable, name: Optional[str] = None) -> "Dataset":
         """The concatenation of the datasets ``map_func(element)`` returns (run eagerly)."""
-        from fn._data.transforms import FlatMapDataset
+        FlatMapDataset = registry.lookup("FlatMapDataset")
         return FlatMapDataset(self, map_func)
 
     def apply(self, transformation_func: Callable[["Dataset"], "Dataset"]) -> "Dataset":
@@ -425,10 +516,11 @@ class Dataset:
 
     def reduce(self, initial_state: Any, reduce_func: Callable) -> Any:
         """Folds the elements: ``state = reduce_func(state, element)`` from ``initial_state``."""
-        from fn._data.transforms import reduce_dataset
+        reduce_dataset = registry.lookup("reduce_dataset")
         return reduce_dataset(self, initial_state, reduce_func)
 
 
+@registry.register
 class _VariantDataset(Dataset):
     """A dataset inside a graph, known only by its variant handle (a Function's dataset argument)."""
 
@@ -441,7 +533,8 @@ class _VariantDataset(Dataset):
     def _elements(self) -> PyIterator[Any]:
         raise errors.OperatorNotAllowedInGraphError(
             "A dataset argument of a Function can only be iterated by the graph (a for loop that "
-            "AutoGraph converts, iter() and next(), or reduce).")
+            "AutoGraph converts, iter() and next(), or reduce)."
+        )
 
     def _rebuilt(self, values: PyIterator[Any]) -> Dataset:
         return _core.variant_value(next(values))

@@ -1,6 +1,7 @@
 """More transformations: ``padded_batch``, ``window``, ``group_by_window``,
 ``bucket_by_sequence_length``, ``rejection_resample``, ``scan``, ``unique``, ``ignore_errors``,
 ``take_while``, ``shard`` and ``Dataset.counter`` (TF's datasets of the same names)."""
+
 from __future__ import annotations
 
 import collections
@@ -11,21 +12,25 @@ from typing import Any, Callable, Dict, Iterator as PyIterator, List, Optional, 
 import numpy as np
 
 from fn import _core, errors
-from fn.dtypes import int32, int64, string
+from fn.dtypes import int32, int64, string, as_dtype
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
-from fn._data import structure
-from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, wrap_int64
-from fn._data.sources import _as_int
+from fn._data import registry, structure
+from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, as_int, wrap_int64
 from fn._data.structure import DatasetSpec
-from fn._data.transforms import TracedFunction, _UnaryDataset, batched_cardinality, dataset_function, traced_predicate
+from fn._data.traced_functions import TracedFunction, dataset_function, to_output, traced_predicate
+from fn._data.transforms import _UnaryDataset, batched_cardinality
 from fn._ops import array_ops as _array_ops
 from fn._ops import math_ops as _math_ops
 from fn._ops import random_ops as _random_ops
 from fn import dtypes as _dtypes
+from fn._data.interleave import sample_from_datasets
+from fn._autograph import operators as autograph
+from fn._function.function import Function
 
 
 # ---------------------------------------------------------------- padded_batch
+
 
 def _padded_shape(spec: TensorSpec, given: Any) -> TensorShape:
     if given is None:
@@ -34,15 +39,22 @@ def _padded_shape(spec: TensorSpec, given: Any) -> TensorShape:
         return TensorShape([None] * spec.shape.rank)
     if _core.is_tensor(given):
         given = given.numpy().tolist()
-    shape = TensorShape([None if d is None or d == -1 else d for d in given]) \
-        if isinstance(given, (list, tuple)) else TensorShape(given)
-    if not spec.shape.is_compatible_with(TensorShape([None] * shape.rank)) and spec.shape.rank is not None:
-        raise ValueError(f"The padded shape {shape} is not compatible with the shape {spec.shape} of the "
-                         "corresponding input component.")
+    shape = (
+        TensorShape([None if d is None or d == -1 else d for d in given])
+        if isinstance(given, (list, tuple))
+        else TensorShape(given)
+    )
+    if shape.rank is not None and not spec.shape.is_compatible_with(TensorShape([None] * shape.rank)):
+        raise ValueError(
+            f"The padded shape {shape} is not compatible with the shape {spec.shape} of the "
+            "corresponding input component."
+        )
     for d, want in zip(spec.shape.as_list() if spec.shape.rank is not None else [], shape.as_list()):
         if d is not None and want is not None and d > want:
-            raise ValueError(f"The padded shape {shape} is not compatible with the shape {spec.shape} of the "
-                             "corresponding input component.")
+            raise ValueError(
+                f"The padded shape {shape} is not compatible with the shape {spec.shape} of the "
+                "corresponding input component."
+            )
     return shape
 
 
@@ -55,20 +67,24 @@ def _flat_up_to(spec: Any, value: Any, n: int) -> List[Any]:
     return structure.flatten(value) if structure.is_structure(value) else [value] * n
 
 
+@registry.register
 class PaddedBatchDataset(_UnaryDataset):
     """``Dataset.padded_batch``: batches whose components are padded to ``padded_shapes``
     (each unknown dimension to the largest in the batch) with ``padding_values``."""
 
     _type_name = "_PaddedBatchDataset"
 
-    def __init__(self, input_dataset: Dataset, batch_size: Any, padded_shapes: Any, padding_values: Any,
-                 drop_remainder: bool) -> None:
-        n = _as_int(batch_size, "batch_size")
+    def __init__(
+        self, input_dataset: Dataset, batch_size: Any, padded_shapes: Any, padding_values: Any, drop_remainder: bool
+    ) -> None:
+        n = as_int(batch_size, "batch_size")
         if n <= 0:
             raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         specs = structure.flatten(input_dataset.element_spec)
-        shapes = [_padded_shape(s, g) for s, g in
-                  zip(specs, _flat_up_to(input_dataset.element_spec, padded_shapes, len(specs)))]
+        shapes = [
+            _padded_shape(s, g)
+            for s, g in zip(specs, _flat_up_to(input_dataset.element_spec, padded_shapes, len(specs)))
+        ]
         pads = []
         for s, v in zip(specs, _flat_up_to(input_dataset.element_spec, padding_values, len(specs))):
             if v is None:
@@ -77,13 +93,18 @@ class PaddedBatchDataset(_UnaryDataset):
             if t.dtype != s.dtype:
                 raise TypeError(f"Padding value {v!r} has dtype {t.dtype.name}, expected {s.dtype.name}.")
             if t.shape.rank != 0:
-                raise ValueError("Invalid `padding_values`. `padding_values` values should be scalars, but got "
-                                 f"{t.shape}.")
+                raise ValueError(
+                    f"Invalid `padding_values`. `padding_values` values should be scalars, but got {t.shape}."
+                )
             pads.append(t.numpy())
         self._n, self._drop, self._shapes, self._pads = n, bool(drop_remainder), shapes, pads
         lead = TensorShape([n if self._drop else None])
-        super().__init__(input_dataset, structure.pack(
-            input_dataset.element_spec, [TensorSpec(lead.concatenate(sh), s.dtype) for sh, s in zip(shapes, specs)]))
+        super().__init__(
+            input_dataset,
+            structure.pack(
+                input_dataset.element_spec, [TensorSpec(lead.concatenate(sh), s.dtype) for sh, s in zip(shapes, specs)]
+            ),
+        )
 
     def _elements(self) -> PyIterator[Any]:
         it = self._input._elements()
@@ -102,8 +123,7 @@ class PaddedBatchDataset(_UnaryDataset):
         for k, w in enumerate(want):
             biggest = max(v.shape[k] for v in values)
             if w is not None and biggest > w:
-                raise errors.DataLossError(None, None, "Attempted to pad to a smaller size than the "
-                                                  "input element.")
+                raise errors.DataLossError(None, None, "Attempted to pad to a smaller size than the input element.")
             dims.append(w if w is not None else biggest)
         dt = tensors[0].dtype
         out = np.full([len(values)] + dims, self._pads[i], dtype=object if dt == string else dt.as_numpy_dtype)
@@ -116,6 +136,7 @@ class PaddedBatchDataset(_UnaryDataset):
 
 
 # ---------------------------------------------------------------- window
+
 
 class _ListDataset(Dataset):
     """A window: a dataset of already produced elements (TF shows it as ``_VariantDataset``)."""
@@ -133,6 +154,7 @@ class _ListDataset(Dataset):
         return len(self._items)
 
 
+@registry.register
 class WindowDataset(_UnaryDataset):
     """``Dataset.window``: each element is a nested structure of datasets (one per component)
     of ``size`` consecutive elements (every ``stride``-th), windows ``shift`` apart."""
@@ -140,20 +162,19 @@ class WindowDataset(_UnaryDataset):
     _type_name = "_WindowDataset"
 
     def __init__(self, input_dataset: Dataset, size: Any, shift: Any, stride: Any, drop_remainder: bool) -> None:
-        self._size = _as_int(size, "size")
-        self._shift = self._size if shift is None else _as_int(shift, "shift")
-        self._stride = _as_int(stride, "stride")
+        self._size = as_int(size, "size")
+        self._shift = self._size if shift is None else as_int(shift, "shift")
+        self._stride = as_int(stride, "stride")
         for name, v in (("size", self._size), ("shift", self._shift), ("stride", self._stride)):
             if v <= 0:
-                raise errors.InvalidArgumentError(None, None, f"Window {name} must be greater than zero, but "
-                                                  f"got {v}.")
+                raise errors.InvalidArgumentError(None, None, f"Window {name} must be greater than zero, but got {v}.")
         self._drop = bool(drop_remainder)
         super().__init__(input_dataset, structure.map_structure(DatasetSpec, input_dataset.element_spec))
 
     def _elements(self) -> PyIterator[Any]:
         span = (self._size - 1) * self._stride + 1
         buf: collections.deque = collections.deque()
-        base = 0   # input index of buf[0]
+        base = 0  # input index of buf[0]
         it = self._input._elements()
         done = False
         start = 0
@@ -190,6 +211,8 @@ class WindowDataset(_UnaryDataset):
 
 # ---------------------------------------------------------------- group_by_window / bucketing
 
+
+@registry.register
 class GroupByWindowDataset(_UnaryDataset):
     """``Dataset.group_by_window``: elements grouped by ``key_func`` (int64); a group's window
     of ``window_size`` elements is passed to ``reduce_func(key, window)``, whose dataset's
@@ -197,30 +220,39 @@ class GroupByWindowDataset(_UnaryDataset):
 
     _type_name = "_GroupByWindowDataset"
 
-    def __init__(self, input_dataset: Dataset, key_func: Callable, reduce_func: Callable,
-                 window_size: Any, window_size_func: Optional[Callable]) -> None:
+    def __init__(
+        self,
+        input_dataset: Dataset,
+        key_func: Callable,
+        reduce_func: Callable,
+        window_size: Any,
+        window_size_func: Optional[Callable],
+    ) -> None:
         if (window_size is None) == (window_size_func is None):
-            raise ValueError("Either the `window_size` argument or the `window_size_func` argument must be "
-                             "specified.")
+            raise ValueError("Either the `window_size` argument or the `window_size_func` argument must be specified.")
         spec = input_dataset.element_spec
         self._key = TracedFunction(key_func, spec, "Dataset_group_by_window_key")
         ks = self._key.output_spec
         if not (isinstance(ks, TensorSpec) and ks.dtype == int64 and ks.shape.rank == 0):
-            raise ValueError(f"Invalid `key_func`. `key_func` must return a single `tf.int64` scalar tensor but "
-                             f"its return type is {structure.spec_text(ks)}.")
+            raise ValueError(
+                f"Invalid `key_func`. `key_func` must return a single `tf.int64` scalar tensor but "
+                f"its return type is {structure.spec_text(ks)}."
+            )
         self._size_func = None
         self._size = None
         if window_size_func is not None:
             self._size_func = TracedFunction(window_size_func, TensorSpec([], int64), "Dataset_window_size")
         else:
-            self._size = _as_int(window_size, "window_size")
+            self._size = as_int(window_size, "window_size")
         self._reduce, out_spec = dataset_function(
-            reduce_func, (TensorSpec([], int64), DatasetSpec(spec)), "Dataset_group_by_window_reduce")
+            reduce_func, (TensorSpec([], int64), DatasetSpec(spec)), "Dataset_group_by_window_reduce"
+        )
         super().__init__(input_dataset, out_spec)
 
     def _window_size(self, key: Any) -> int:
         if self._size is not None:
             return self._size
+        assert self._size_func is not None  # window_size or window_size_func, checked at construction
         return int(self._size_func(key).numpy())
 
     def _elements(self) -> PyIterator[Any]:
@@ -241,6 +273,7 @@ class GroupByWindowDataset(_UnaryDataset):
         return UNKNOWN
 
 
+@registry.register
 class BucketBySequenceLengthDataset(_UnaryDataset):
     """``Dataset.bucket_by_sequence_length``: elements bucketed by ``element_length_func``
     (bucket ``i`` holds lengths in ``[boundaries[i-1], boundaries[i])``) and (padded-)batched
@@ -249,20 +282,35 @@ class BucketBySequenceLengthDataset(_UnaryDataset):
 
     _type_name = "_GroupByWindowDataset"
 
-    def __init__(self, input_dataset: Dataset, element_length_func: Callable, bucket_boundaries: List[int],
-                 bucket_batch_sizes: List[int], padded_shapes: Any = None, padding_values: Any = None,
-                 pad_to_bucket_boundary: bool = False, no_padding: bool = False,
-                 drop_remainder: bool = False) -> None:
+    def __init__(
+        self,
+        input_dataset: Dataset,
+        element_length_func: Callable,
+        bucket_boundaries: List[int],
+        bucket_batch_sizes: List[int],
+        padded_shapes: Any = None,
+        padding_values: Any = None,
+        pad_to_bucket_boundary: bool = False,
+        no_padding: bool = False,
+        drop_remainder: bool = False,
+    ) -> None:
         if len(bucket_batch_sizes) != len(bucket_boundaries) + 1:
-            raise ValueError(f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` but "
-                             f"`len(bucket_batch_sizes)={len(bucket_batch_sizes)}` and "
-                             f"`len(bucket_boundaries)={len(bucket_boundaries)}`.")
+            raise ValueError(
+                f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` but "
+                f"`len(bucket_batch_sizes)={len(bucket_batch_sizes)}` and "
+                f"`len(bucket_boundaries)={len(bucket_boundaries)}`."
+            )
         spec = input_dataset.element_spec
         self._length = TracedFunction(element_length_func, spec, "Dataset_element_length")
         self._bounds = [int(b) for b in bucket_boundaries]
         self._sizes = [int(b) for b in bucket_batch_sizes]
-        self._opts = (padded_shapes, padding_values, bool(pad_to_bucket_boundary), bool(no_padding),
-                      bool(drop_remainder))
+        self._opts = (
+            padded_shapes,
+            padding_values,
+            bool(pad_to_bucket_boundary),
+            bool(no_padding),
+            bool(drop_remainder),
+        )
         super().__init__(input_dataset, self._batcher(0, _ListDataset([], spec)).element_spec)
 
     def _batcher(self, bucket: int, window: Dataset) -> Dataset:
@@ -276,11 +324,12 @@ class BucketBySequenceLengthDataset(_UnaryDataset):
         if to_boundary:
             if bucket >= len(self._bounds):
                 raise errors.InvalidArgumentError(
-                    None, None, "When pad_to_bucket_boundary=True, elements must have length < "
-                    "max(bucket_boundaries).")
+                    None, None, "When pad_to_bucket_boundary=True, elements must have length < max(bucket_boundaries)."
+                )
             fill = self._bounds[bucket] - 1
             shapes = structure.map_structure(
-                lambda sh: TensorShape([fill if d is None else d for d in TensorShape(sh).as_list()]), shapes)
+                lambda sh: TensorShape([fill if d is None else d for d in TensorShape(sh).as_list()]), shapes
+            )
         return PaddedBatchDataset(window, size, shapes, padding_values, drop)
 
     def _bucket(self, element: Any) -> int:
@@ -322,6 +371,7 @@ class _RejectionWarning(_UnaryDataset):
 
     def _elements(self) -> PyIterator[Any]:
         import sys
+
         shown = 0
         for accept, initial in self._input._elements():
             a, p = np.asarray(accept.numpy()), np.asarray(initial.numpy())
@@ -333,8 +383,10 @@ class _RejectionWarning(_UnaryDataset):
             yield accept
 
 
-def rejection_resample(dataset: Dataset, class_func: Callable, target_dist: Any, initial_dist: Any = None,
-                       seed: Optional[int] = None) -> Dataset:
+@registry.register
+def rejection_resample(
+    dataset: Dataset, class_func: Callable, target_dist: Any, initial_dist: Any = None, seed: Optional[int] = None
+) -> Dataset:
     """``Dataset.rejection_resample``, composed of datasets as TF composes it: a rejection
     filter (``random.uniform < a_class``) mixed with the original elements with probability
     ``m`` by ``sample_from_datasets``; without ``initial_dist`` the class distribution is
@@ -359,8 +411,8 @@ def rejection_resample(dataset: Dataset, class_func: Callable, target_dist: Any,
             seen = seen + _math_ops.reduce_sum(_array_ops.one_hot(c, n, dtype=_dtypes.int64), 0)
             dist = _array_ops.cast(seen / _math_ops.reduce_sum(seen), _dtypes.float32)
             return seen, _array_ops.tile(_array_ops.expand_dims(dist, 0), [32, 1])
-        initial_ds = (dataset.map(class_func).batch(32)
-                      .scan(_array_ops.fill([n], np.int64(10)), estimate).unbatch())
+
+        initial_ds = dataset.map(class_func).batch(32).scan(_array_ops.fill([n], np.int64(10)), estimate).unbatch()
         both = initial_ds.map(lambda d: _acceptance_probs_with_mixing(d, target))
         accept_ds = both.map(lambda a, _: a)
         original_ds = both.map(lambda _, m: m)
@@ -371,48 +423,59 @@ def rejection_resample(dataset: Dataset, class_func: Callable, target_dist: Any,
     def gather(accept: Any, data: Any) -> Any:
         c = klass(data)
         return c, _array_ops.gather(accept, c), data
-    filtered = (Dataset.zip((accept_ds, dataset)).map(gather)
-                .filter(lambda c, p, data: _random_ops.uniform([], seed=seed, dtype=p.dtype) < p)
-                .map(lambda c, p, data: (c, data)))
+
+    filtered = (
+        Dataset.zip((accept_ds, dataset))
+        .map(gather)
+        .filter(lambda c, p, data: _random_ops.uniform([], seed=seed, dtype=p.dtype) < p)
+        .map(lambda c, p, data: (c, data))
+    )
 
     def with_class(*x: Any) -> Any:
         return (class_func(*x), x[0]) if len(x) == 1 else (class_func(*x), x)
+
     if static == 1:
         return dataset.map(with_class)
     if static == 0:
         return filtered
-    from fn._data.interleave import sample_from_datasets
-    return sample_from_datasets([dataset.map(with_class), filtered],
-                                weights=original_ds.map(lambda p: [(p, 1.0 - p)]), seed=seed,
-                                stop_on_empty_dataset=True)
+    return sample_from_datasets(
+        [dataset.map(with_class), filtered],
+        weights=original_ds.map(lambda p: [(p, 1.0 - p)]),
+        seed=seed,
+        stop_on_empty_dataset=True,
+    )
 
 
+@registry.register
 class ScanDataset(_UnaryDataset):
     """``Dataset.scan``: ``(state, output) = scan_func(state, element)`` from ``initial_state``."""
 
     _type_name = "_ScanDataset"
 
     def __init__(self, input_dataset: Dataset, initial_state: Any, scan_func: Callable) -> None:
-        from fn._autograph import operators as autograph
-        from fn._data.transforms import _to_output
-        from fn._function.function import Function
         self._initial = structure.normalize_element(initial_state)
         state_spec = structure.spec_from_value(self._initial)
 
         def step(state: Any, element: Any) -> Any:
-            out = _to_output(autograph.converted_call(scan_func, (state, element)))
+            out = to_output(autograph.converted_call(scan_func, (state, element)))
             if not isinstance(out, tuple) or len(out) != 2:
-                raise TypeError("Invalid `scan_func`. `scan_func` should return a pair consisting of new state "
-                                f"and the output value but its return type is {out!r}.")
+                raise TypeError(
+                    "Invalid `scan_func`. `scan_func` should return a pair consisting of new state "
+                    f"and the output value but its return type is {out!r}."
+                )
             return out
+
         self._fn = Function(step, name="Dataset_scan", autograph=False)
         concrete = self._fn.get_concrete_function(state_spec, input_dataset.element_spec)
         new_state, output = concrete.structured_outputs
-        if not structure.same_structure(self._initial, new_state) or \
-                structure.flat_dtypes(state_spec) != [t.dtype for t in structure.flatten(new_state)]:
-            raise TypeError("The element types for the new state must match the initial state. Expected "
-                            f"{structure.spec_text(state_spec)}; got "
-                            f"{structure.spec_text(structure.spec_from_value(new_state))}.")
+        if not structure.same_structure(self._initial, new_state) or structure.flat_dtypes(state_spec) != [
+            t.dtype for t in structure.flatten(new_state)
+        ]:
+            raise TypeError(
+                "The element types for the new state must match the initial state. Expected "
+                f"{structure.spec_text(state_spec)}; got "
+                f"{structure.spec_text(structure.spec_from_value(new_state))}."
+            )
         super().__init__(input_dataset, structure.spec_from_value(output))
 
     def _elements(self) -> PyIterator[Any]:
@@ -422,6 +485,7 @@ class ScanDataset(_UnaryDataset):
             yield out
 
 
+@registry.register
 class UniqueDataset(_UnaryDataset):
     """``Dataset.unique``: the first occurrence of each element (scalar ints or strings)."""
 
@@ -430,19 +494,20 @@ class UniqueDataset(_UnaryDataset):
     def __init__(self, input_dataset: Dataset) -> None:
         spec = input_dataset.element_spec
         if not isinstance(spec, TensorSpec):
-            raise TypeError("`tf.data.Dataset.unique` does not support datasets with elements that are not "
-                            "`tf.Tensor`s.")
+            raise TypeError(
+                "`tf.data.Dataset.unique` does not support datasets with elements that are not `tf.Tensor`s."
+            )
         if spec.dtype not in (int32, int64, string):
-            raise TypeError("`tf.data.Dataset.unique` does not support datasets with elements of type "
-                            f"{spec.dtype!r}.")
+            raise TypeError(f"`tf.data.Dataset.unique` does not support datasets with elements of type {spec.dtype!r}.")
         super().__init__(input_dataset, spec)
 
     def _elements(self) -> PyIterator[Any]:
         seen = set()
         for e in self._input._elements():
             if e.shape.rank != 0:
-                raise errors.InvalidArgumentError(None, None, "Unique expects a scalar element, got shape "
-                                                  f"{list(e.shape)}.")   # TF checks at run time too
+                raise errors.InvalidArgumentError(
+                    None, None, f"Unique expects a scalar element, got shape {list(e.shape)}."
+                )  # TF checks at run time too
             v = e.numpy()
             if v not in seen:
                 seen.add(v)
@@ -452,6 +517,7 @@ class UniqueDataset(_UnaryDataset):
         return UNKNOWN
 
 
+@registry.register
 class IgnoreErrorsDataset(_UnaryDataset):
     """``Dataset.ignore_errors``: elements whose computation fails are dropped. The per-element
     steps upstream (map, filter, CSV records, ...) skip failing elements; an error anywhere
@@ -487,6 +553,7 @@ class IgnoreErrorsDataset(_UnaryDataset):
         return UNKNOWN
 
 
+@registry.register
 class TakeWhileDataset(_UnaryDataset):
     """``Dataset.take_while``: elements up to the first for which ``predicate`` is False."""
 
@@ -506,20 +573,23 @@ class TakeWhileDataset(_UnaryDataset):
         return UNKNOWN
 
 
+@registry.register
 class ShardDataset(_UnaryDataset):
     """``Dataset.shard``: every ``num_shards``-th element, starting at ``index``."""
 
     _type_name = "_ShardDataset"
 
     def __init__(self, input_dataset: Dataset, num_shards: Any, index: Any) -> None:
-        self._n = _as_int(num_shards, "num_shards")
-        self._i = _as_int(index, "index")
+        self._n = as_int(num_shards, "num_shards")
+        self._i = as_int(index, "index")
         if self._n <= 0:
-            raise errors.InvalidArgumentError(None, None, "Number of shards must be greater than zero "
-                                              f"(currently num_shards = {self._n}).")
+            raise errors.InvalidArgumentError(
+                None, None, f"Number of shards must be greater than zero (currently num_shards = {self._n})."
+            )
         if not 0 <= self._i < self._n:
-            raise errors.InvalidArgumentError(None, None, f"Index must be between 0 and {self._n - 1} "
-                                              f"(currently index = {self._i}).")
+            raise errors.InvalidArgumentError(
+                None, None, f"Index must be between 0 and {self._n - 1} (currently index = {self._i})."
+            )
         super().__init__(input_dataset, input_dataset.element_spec)
 
     def _elements(self) -> PyIterator[Any]:
@@ -532,6 +602,7 @@ class ShardDataset(_UnaryDataset):
         return c // self._n + (1 if self._i < c % self._n else 0)
 
 
+@registry.register
 class CounterDataset(Dataset):
     """``Dataset.counter`` / ``tf.data.experimental.Counter``: ``start``, ``start + step``, ...
     forever (TF builds it with ``scan``, hence its name)."""
@@ -539,8 +610,7 @@ class CounterDataset(Dataset):
     _type_name = "_ScanDataset"
 
     def __init__(self, start: Any = 0, step: Any = 1, dtype: Any = int64) -> None:
-        from fn.dtypes import as_dtype
-        self._start, self._step = _as_int(start, "start"), _as_int(step, "step")
+        self._start, self._step = as_int(start, "start"), as_int(step, "step")
         super().__init__((), TensorSpec([], as_dtype(dtype)))
 
     def _elements(self) -> PyIterator[Any]:

@@ -6,6 +6,7 @@ executor releases the GIL while a graph runs), keeping up to ``num_parallel_call
 flight; a parallel ``interleave`` reads its open input datasets on background threads. With
 ``deterministic`` (the default) the order is the sequential order, as in TF.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,16 +19,19 @@ import numpy as np
 
 from fn import _core, errors
 from fn.dtypes import int64
-from fn._data import structure
-from fn._data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset
-from fn._data.sources import _as_int
+from fn._data import registry, structure
+from fn._data.philox import stateless_categorical
+from fn._data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, as_int
+from fn._data.traced_functions import dataset_function
+from fn._tensor.tensor_spec import TensorSpec
+from fn._data.shuffle import RandomDataset
 
 
 def max_parallelism() -> int:
     """TF's ``port::MaxParallelism()``: the schedulable CPU cores (AUTOTUNE's default width)."""
     try:
         return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:   # pragma: no cover - not Linux
+    except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
 
 
@@ -86,7 +90,7 @@ class _Background:
                 if self._stop.is_set():
                     return
             self._q.put((True, self._DONE))
-        except BaseException as exc:   # handed to the consumer
+        except BaseException as exc:  # handed to the consumer
             self._q.put((False, exc))
 
     def __iter__(self) -> "_Background":
@@ -104,10 +108,10 @@ class _Background:
         self._stop.set()
 
 
-def _width(value: Any, what: str) -> Optional[int]:
+def num_parallel(value: Any, what: str) -> Optional[int]:
     if value is None:
         return None
-    n = _as_int(value, what)
+    n = as_int(value, what)
     if n == AUTOTUNE:
         return max_parallelism()
     if n <= 0:
@@ -115,23 +119,30 @@ def _width(value: Any, what: str) -> Optional[int]:
     return n
 
 
+@registry.register
 class InterleaveDataset(Dataset):
     """``Dataset.interleave``: ``map_func`` (returning a dataset) is traced once for its element
     spec and called per input element; the results are interleaved in TF's order."""
 
-    def __init__(self, input_dataset: Dataset, map_func: Callable, cycle_length: Any, block_length: Any,
-                 num_parallel_calls: Any, deterministic: Any) -> None:
-        from fn._data.transforms import dataset_function
+    def __init__(
+        self,
+        input_dataset: Dataset,
+        map_func: Callable,
+        cycle_length: Any,
+        block_length: Any,
+        num_parallel_calls: Any,
+        deterministic: Any,
+    ) -> None:
         self._func, spec = dataset_function(map_func, input_dataset.element_spec, "Dataset_interleave")
         super().__init__((input_dataset,), spec)
-        cl = AUTOTUNE if cycle_length is None else _as_int(cycle_length, "cycle_length")
+        cl = AUTOTUNE if cycle_length is None else as_int(cycle_length, "cycle_length")
         self._cycle = max_parallelism() if cl == AUTOTUNE else cl
         if self._cycle <= 0:
             raise errors.InvalidArgumentError(None, None, "cycle_length must be greater than zero.")
-        self._block = 1 if block_length is None else _as_int(block_length, "block_length")
+        self._block = 1 if block_length is None else as_int(block_length, "block_length")
         if self._block <= 0:
             raise errors.InvalidArgumentError(None, None, "block_length must be greater than zero.")
-        self._parallel = _width(num_parallel_calls, "num_parallel_calls")
+        self._parallel = num_parallel(num_parallel_calls, "num_parallel_calls")
         self._type_name = "_InterleaveDataset" if self._parallel is None else "_ParallelInterleaveDataset"
 
     def _elements(self) -> PyIterator[Any]:
@@ -183,8 +194,9 @@ class _DirectedInterleave(Dataset):
         for s in specs[1:]:
             spec = structure._spec_supertype(spec, s)
             if spec is None:
-                raise TypeError("Incompatible dataset elements:\n  "
-                                + " vs. ".join(structure.spec_text(x) for x in specs))
+                raise TypeError(
+                    "Incompatible dataset elements:\n  " + " vs. ".join(structure.spec_text(x) for x in specs)
+                )
         super().__init__((selector,) + tuple(datasets), spec)
         self._stop = bool(stop_on_empty)
 
@@ -217,22 +229,25 @@ def _datasets_list(datasets: Any) -> List[Dataset]:
         raise ValueError("Invalid `datasets`. `datasets` should not be empty.")
     for d in datasets:
         if not isinstance(d, Dataset):
-            raise TypeError(f"Invalid `datasets`. `datasets` must be a list of `tf.data.Dataset` objects, "
-                            f"got {d!r}.")
+            raise TypeError(f"Invalid `datasets`. `datasets` must be a list of `tf.data.Dataset` objects, got {d!r}.")
     return list(datasets)
 
 
+@registry.register
 def choose_from_datasets(datasets: Any, choice_dataset: Dataset, stop_on_empty_dataset: bool = True) -> Dataset:
     """``Dataset.choose_from_datasets``: the element of ``datasets[i]`` for each ``i`` of
     ``choice_dataset`` (scalar int64)."""
     ds = _datasets_list(datasets)
     if not isinstance(choice_dataset, Dataset):
-        raise TypeError(f"Invalid `choice_dataset`. `choice_dataset` must be a `tf.data.Dataset`, got "
-                        f"{choice_dataset!r}.")
+        raise TypeError(
+            f"Invalid `choice_dataset`. `choice_dataset` must be a `tf.data.Dataset`, got {choice_dataset!r}."
+        )
     spec = choice_dataset.element_spec
     if not (hasattr(spec, "dtype") and spec.dtype == int64 and spec.shape.rank == 0):
-        raise TypeError("Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar `tf.int64` "
-                        f"tensors but are {structure.spec_text(spec)}.")
+        raise TypeError(
+            "Invalid `choice_dataset`. Elements of `choice_dataset` must be scalar `tf.int64` "
+            f"tensors but are {structure.spec_text(spec)}."
+        )
     return _DirectedInterleave(choice_dataset, ds, stop_on_empty_dataset)
 
 
@@ -244,14 +259,11 @@ class _Categorical(Dataset):
     _type_name = "_MapDataset"
 
     def __init__(self, logits: Any, seed: Optional[int], rerandomize: Any) -> None:
-        from fn._tensor.tensor_spec import TensorSpec
-        from fn._data.shuffle import RandomDataset
         super().__init__(() if not isinstance(logits, Dataset) else (logits,), TensorSpec([], int64))
         self._random = RandomDataset(seed, rerandomize)
         self._logits = logits
 
     def _elements(self) -> PyIterator[Any]:
-        from fn._data.shuffle import stateless_categorical
         it = self._random._elements()
         logits = iter(()) if not isinstance(self._logits, Dataset) else self._inputs[0]._elements()
         while True:
@@ -269,27 +281,42 @@ class _Categorical(Dataset):
         return INFINITE if not isinstance(self._logits, Dataset) else UNKNOWN
 
 
-def sample_from_datasets(datasets: Any, weights: Any = None, seed: Optional[int] = None,
-                         stop_on_empty_dataset: bool = False, rerandomize_each_iteration: Any = None) -> Dataset:
+@registry.register
+def sample_from_datasets(
+    datasets: Any,
+    weights: Any = None,
+    seed: Optional[int] = None,
+    stop_on_empty_dataset: bool = False,
+    rerandomize_each_iteration: Any = None,
+) -> Dataset:
     """``Dataset.sample_from_datasets``: elements drawn at random from ``datasets`` with
     probabilities ``weights`` (uniform by default); an exhausted dataset is skipped unless
     ``stop_on_empty_dataset``."""
     ds = _datasets_list(datasets)
     if weights is None:
-        logits = np.ones(len(ds), np.float32)   # TF: constant logits of 1.0
+        logits = np.ones(len(ds), np.float32)  # TF: constant logits of 1.0
     else:
-        if isinstance(weights, Dataset):   # a dataset of weight vectors: one per draw
-            return _DirectedInterleave(_Categorical(weights, seed, rerandomize_each_iteration), ds,
-                                       stop_on_empty_dataset)
+        if isinstance(weights, Dataset):  # a dataset of weight vectors: one per draw
+            return _DirectedInterleave(
+                _Categorical(weights, seed, rerandomize_each_iteration), ds, stop_on_empty_dataset
+            )
         w = np.asarray(weights.numpy() if _core.is_tensor(weights) else weights, dtype=np.float32).reshape(-1)
         if w.shape[0] != len(ds):
-            raise ValueError(f"Invalid `weights`. The shape of `weights` should be compatible with `[len(datasets)]` "
-                             f"but is {list(w.shape)}.")
+            raise ValueError(
+                f"Invalid `weights`. The shape of `weights` should be compatible with `[len(datasets)]` "
+                f"but is {list(w.shape)}."
+            )
         with np.errstate(divide="ignore"):
             logits = np.log(w)
     selector = _Categorical(logits, seed, rerandomize_each_iteration)
     return _DirectedInterleave(selector, ds, stop_on_empty_dataset)
 
 
-__all__ = ["InterleaveDataset", "parallel_map", "choose_from_datasets", "sample_from_datasets", "cycle",
-           "max_parallelism"]
+__all__ = [
+    "InterleaveDataset",
+    "parallel_map",
+    "choose_from_datasets",
+    "sample_from_datasets",
+    "cycle",
+    "max_parallelism",
+]

@@ -10,6 +10,7 @@ iterator) is a scalar ``variant`` tensor holding the Python object, and iteratin
   iterator (``IteratorAdvance``, False at the end) and whose body reads the element it
   fetched, so the graph's size does not depend on the data.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable, Iterator as PyIterator, List, Optional, Sequence
@@ -19,7 +20,9 @@ from fn.dtypes import bool_, variant
 from fn._tensor.tensor_shape import TensorShape
 from fn._data import structure
 from fn._ops.control_flow_ops import while_loop
+from fn._data.philox import PhiloxSamples
 from fn._data.structure import IteratorSpec
+from fn._data.optional import Optional as _Optional
 
 _END_OF_SEQUENCE = "End of sequence"
 
@@ -36,15 +39,15 @@ class Iterator:
     ``next(it)`` becomes a graph op that advances this iterator on every call.
     """
 
-    _fn_trackable = True   # a checkpoint dependency: tf.train.Checkpoint(iterator=it)
+    _fn_trackable = True  # a checkpoint dependency: tf.train.Checkpoint(iterator=it)
 
     def __init__(self, dataset: Any) -> None:
         self._element_spec = dataset.element_spec
         self._dataset = dataset
-        self._seed_state = _seed_state(dataset)   # the shuffles' seed generators at creation
+        self._seed_state = _seed_state(dataset)  # the shuffles' seed generators at creation
         self._produced = 0
         self._elements: PyIterator[Any] = self._counting(dataset._elements())
-        self._current: Any = None   # the element fetched by a graph loop's IteratorAdvance
+        self._current: Any = None  # the element fetched by a graph loop's IteratorAdvance
 
     def _counting(self, elements: PyIterator[Any]) -> PyIterator[Any]:
         for e in elements:
@@ -58,6 +61,7 @@ class Iterator:
         """The position: how many elements were produced, and the random-seed generators'
         counts when this iterator was made (fn restores by replaying the pipeline)."""
         import numpy as np
+
         return np.asarray([self._produced] + self._seed_state, dtype=np.int64)
 
     def _fn_restore_state(self, state: Any) -> None:
@@ -99,7 +103,6 @@ class Iterator:
     def get_next_as_optional(self) -> Any:
         """``Iterator.get_next_as_optional``: a ``tf.experimental.Optional`` holding the next
         element, or empty at the end (no ``OutOfRangeError``)."""
-        from fn._data.optional import Optional as _Optional
 
         if not _core.executing_eagerly():
             return get_next_as_optional_op(_core.make_variant(self), self._element_spec)
@@ -160,7 +163,6 @@ def _seed_state(dataset: Any) -> List[int]:
 
 
 def _set_seed_state(dataset: Any, counts: List[int]) -> None:
-    from fn._data.shuffle import PhiloxSamples
     for d, n in zip(_shuffles(dataset), counts):
         g = PhiloxSamples(*d._seeds)
         for _ in range(n):
@@ -183,7 +185,8 @@ class SymbolicIterator:
     def __iter__(self) -> "SymbolicIterator":
         raise errors.OperatorNotAllowedInGraphError(
             "Iterating over a symbolic fn.data.Iterator with a Python loop is not allowed in a "
-            "Function: use next(iterator), or a for loop that AutoGraph converts.")
+            "Function: use next(iterator), or a for loop that AutoGraph converts."
+        )
 
     def __next__(self) -> Any:
         return get_next_op(self._handle, self._element_spec)
@@ -209,7 +212,10 @@ class SymbolicIterator:
 
 # ---------------------------------------------------------------- graph ops (PyCall)
 
-def _py_call(func: Callable, inputs: Sequence[Any], dtypes: List[Any], shapes: List[TensorShape], name: str) -> List[Any]:
+
+def _py_call(
+    func: Callable, inputs: Sequence[Any], dtypes: List[Any], shapes: List[TensorShape], name: str
+) -> List[Any]:
     attrs: dict = {"callable": func}
     if dtypes:
         attrs["Tout"] = list(dtypes)
@@ -243,8 +249,6 @@ def get_next_as_optional_op(handle: Any, element_spec: Any) -> Any:
     values are then zeros of the element's shapes, unknown dimensions 0)."""
     import numpy as np
 
-    from fn._data.optional import Optional as _Optional
-
     specs = structure.flatten(element_spec)
 
     def next_or_empty(h: Any) -> List[Any]:
@@ -253,8 +257,13 @@ def get_next_as_optional_op(handle: Any, element_spec: Any) -> Any:
             return [True] + structure.flatten(it._current)
         return [False] + [np.zeros([d or 0 for d in s.shape.as_list()], s.dtype.as_numpy_dtype) for s in specs]
 
-    out = _py_call(next_or_empty, [handle], [bool_] + structure.flat_dtypes(element_spec),
-                   [TensorShape([])] + structure.flat_shapes(element_spec), "IteratorGetNextAsOptional")
+    out = _py_call(
+        next_or_empty,
+        [handle],
+        [bool_] + structure.flat_dtypes(element_spec),
+        [TensorShape([])] + structure.flat_shapes(element_spec),
+        "IteratorGetNextAsOptional",
+    )
     return _Optional(out[0], structure.pack(element_spec, out[1:]), element_spec)
 
 
@@ -283,8 +292,10 @@ def dataset_handle_op(dataset: Any) -> Any:
 
 # ---------------------------------------------------------------- loops
 
-def eager_loop(elements: PyIterator[Any], body: Callable, init_state: tuple,
-               extra_test: Optional[Callable] = None) -> tuple:
+
+def eager_loop(
+    elements: PyIterator[Any], body: Callable, init_state: tuple, extra_test: Optional[Callable] = None
+) -> tuple:
     state = tuple(init_state)
     while True:
         if extra_test is not None and not extra_test(state):
@@ -297,10 +308,9 @@ def eager_loop(elements: PyIterator[Any], body: Callable, init_state: tuple,
     return state
 
 
-
-
-def graph_loop(handle: Any, element_spec: Any, body: Callable, init_state: tuple,
-               extra_test: Optional[Callable] = None) -> tuple:
+def graph_loop(
+    handle: Any, element_spec: Any, body: Callable, init_state: tuple, extra_test: Optional[Callable] = None
+) -> tuple:
     """A ``fn.while_loop`` over the iterator behind ``handle``: the condition advances it
     (``IteratorAdvance``), the body reads the fetched element (``IteratorGetNext``) and runs
     ``body(element, state)``. ``extra_test(state)`` (break/return flags) is checked first."""

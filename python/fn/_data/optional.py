@@ -80,20 +80,21 @@ class _OptionalParts(CompositeParts):
 
 def _zeros_of(element_spec: Any) -> Any:
     """A value of ``element_spec`` made of zeros (unknown dimensions 0): an empty Optional's."""
-    return structure.pack(element_spec, [zeros([d or 0 for d in s.shape.as_list()], s.dtype)
-                                         for s in structure.flatten(element_spec)])
+    return structure.pack(
+        element_spec, [zeros([d or 0 for d in s.shape.as_list()], s.dtype) for s in structure.flatten(element_spec)]
+    )
 
 
 class Optional:
     """``tf.experimental.Optional``: ``from_value(v)`` holds ``v``; ``empty(spec)`` holds nothing."""
 
-    _fn_is_optional = True   # a composite leaf of tf.data elements (structure.is_composite)
+    _fn_is_optional = True  # a composite leaf of tf.data elements (structure.is_composite)
 
     def __init__(self, has_value: Any, value: Any, element_spec: Any) -> None:
         self._has_value = has_value
         self._value = value
         self._spec = element_spec
-        self._value_spec = element_spec   # the spec ``_value`` was made with
+        self._value_spec = element_spec  # the spec ``_value`` was made with
 
     @property
     def _element_spec(self) -> Any:
@@ -114,7 +115,7 @@ class Optional:
     def from_value(value: Any) -> "Optional":
         """An Optional holding ``value`` (a nested structure of tensors)."""
 
-        value = structure.normalize_element(value)   # TF's normalize_element: lists are tensors
+        value = structure.normalize_element(value)  # TF's normalize_element: lists are tensors
         return Optional(constant(True), value, structure.spec_from_value(value))
 
     @staticmethod

@@ -2,6 +2,7 @@
 settings a dataset carries (``Dataset.options()``, ``with_options``), kept and merged as TF
 does. fn's parallel map/interleave always produce the sequential order, which
 ``deterministic=False`` allows; the other settings (threading, optimizations) have no effect."""
+
 from __future__ import annotations
 
 import enum
@@ -10,6 +11,7 @@ from typing import Any, Dict
 
 class AutoShardPolicy(enum.IntEnum):
     """``tf.data.experimental.AutoShardPolicy``."""
+
     OFF = -1
     AUTO = 0
     FILE = 1
@@ -19,6 +21,7 @@ class AutoShardPolicy(enum.IntEnum):
 
 class ExternalStatePolicy(enum.Enum):
     """``tf.data.experimental.ExternalStatePolicy``."""
+
     WARN = 0
     IGNORE = 1
     FAIL = 2
@@ -28,6 +31,7 @@ class _OptionsGroup:
     """Attributes from ``_fields`` (default None); setting another name is an error, as TF."""
 
     _fields: Dict[str, Any] = {}
+    _mutable: bool
 
     def __init__(self) -> None:
         for k, default in self._fields.items():
@@ -38,9 +42,11 @@ class _OptionsGroup:
         if name not in self._fields:
             raise AttributeError(f"Cannot set the property {name} on {type(self).__name__}.")
         if not self._mutable:
-            raise ValueError("Mutating `tf.data.Options()` returned by `tf.data.Dataset.options()` has no "
-                             "effect. Use `tf.data.Dataset.with_options(options)` to set or update dataset "
-                             "options.")
+            raise ValueError(
+                "Mutating `tf.data.Options()` returned by `tf.data.Dataset.options()` has no "
+                "effect. Use `tf.data.Dataset.with_options(options)` to set or update dataset "
+                "options."
+            )
         object.__setattr__(self, name, value)
 
     def __eq__(self, other: Any) -> bool:
@@ -73,41 +79,81 @@ class _OptionsGroup:
 
 class AutotuneOptions(_OptionsGroup):
     """``tf.data.experimental.AutotuneOptions``."""
-    _fields = {"enabled": None, "cpu_budget": None, "ram_budget": None, "autotune_algorithm": None,
-               "initial_parallelism": None, "min_parallelism": None}
+
+    _fields = {
+        "enabled": None,
+        "cpu_budget": None,
+        "ram_budget": None,
+        "autotune_algorithm": None,
+        "initial_parallelism": None,
+        "min_parallelism": None,
+    }
 
 
 class DistributeOptions(_OptionsGroup):
     """``tf.data.experimental.DistributeOptions``."""
+
     _fields = {"auto_shard_policy": None, "num_devices": None}
 
 
 class OptimizationOptions(_OptionsGroup):
     """``tf.data.experimental.OptimizationOptions``."""
-    _fields = {name: None for name in (
-        "apply_default_optimizations", "filter_fusion", "filter_parallelization", "inject_prefetch",
-        "seq_interleave_prefetch", "map_and_batch_fusion", "map_and_filter_fusion", "map_fusion",
-        "map_parallelization", "noop_elimination", "parallel_batch", "shuffle_and_repeat_fusion")}
+
+    _fields = {
+        name: None
+        for name in (
+            "apply_default_optimizations",
+            "filter_fusion",
+            "filter_parallelization",
+            "inject_prefetch",
+            "seq_interleave_prefetch",
+            "map_and_batch_fusion",
+            "map_and_filter_fusion",
+            "map_fusion",
+            "map_parallelization",
+            "noop_elimination",
+            "parallel_batch",
+            "shuffle_and_repeat_fusion",
+        )
+    }
 
 
 class ThreadingOptions(_OptionsGroup):
     """``tf.data.ThreadingOptions``."""
+
     _fields = {"max_intra_op_parallelism": None, "private_threadpool_size": None}
 
 
 class Options(_OptionsGroup):
     """``tf.data.Options``: ``deterministic``, ``autotune``, ``experimental_optimization``,
     ``threading``, ``experimental_distribute``, ..."""
-    _fields = {"autotune": AutotuneOptions, "deterministic": None, "experimental_deterministic": None,
-               "experimental_distribute": DistributeOptions, "experimental_external_state_policy": None,
-               "experimental_optimization": OptimizationOptions, "experimental_slack": None,
-               "experimental_symbolic_checkpoint": None, "experimental_warm_start": None,
-               "threading": ThreadingOptions, "dataset_name": None, "framework_type": None}
+
+    _fields = {
+        "autotune": AutotuneOptions,
+        "deterministic": None,
+        "experimental_deterministic": None,
+        "experimental_distribute": DistributeOptions,
+        "experimental_external_state_policy": None,
+        "experimental_optimization": OptimizationOptions,
+        "experimental_slack": None,
+        "experimental_symbolic_checkpoint": None,
+        "experimental_warm_start": None,
+        "threading": ThreadingOptions,
+        "dataset_name": None,
+        "framework_type": None,
+    }
 
     def merge(self, options: "Options") -> "Options":
         """The options with ``options``' set values taking precedence."""
-        return self._merge(options)   # type: ignore[return-value]
+        return self._merge(options)  # type: ignore[return-value]
 
 
-__all__ = ["Options", "AutotuneOptions", "DistributeOptions", "OptimizationOptions", "ThreadingOptions",
-           "AutoShardPolicy", "ExternalStatePolicy"]
+__all__ = [
+    "Options",
+    "AutotuneOptions",
+    "DistributeOptions",
+    "OptimizationOptions",
+    "ThreadingOptions",
+    "AutoShardPolicy",
+    "ExternalStatePolicy",
+]

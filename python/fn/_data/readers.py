@@ -1,6 +1,7 @@
 """File datasets: ``TFRecordDataset``, ``TextLineDataset``, ``FixedLengthRecordDataset``,
 ``Dataset.list_files`` and the CSV readers (``tf.data.experimental.CsvDataset``,
 ``make_csv_dataset``). Files are opened when iteration reaches them, as TF's readers do."""
+
 from __future__ import annotations
 
 import collections
@@ -17,8 +18,12 @@ import numpy as np
 from fn import _core, errors
 from fn.dtypes import as_dtype, float32, float64, int32, int64, string
 from fn._tensor.tensor_spec import TensorSpec
+from fn._data import registry
 from fn._data.dataset_ops import Dataset, UNKNOWN
 from fn._io.tfrecord import TFRecordOptions, open_input, read_records
+from fn._data.sources import TensorSliceDataset
+from fn._data.interleave import cycle
+from fn._data.structure import flatten
 
 _STRING = TensorSpec([], string)
 
@@ -32,16 +37,22 @@ def _compression(value: Any) -> str:
 
 
 def _filenames_tensor(filenames: Any) -> Any:
-    t = filenames if _core.is_tensor(filenames) else _core.convert_to_tensor(
-        [os.fspath(f) if isinstance(f, os.PathLike) else f for f in filenames]
-        if isinstance(filenames, (list, tuple)) else
-        (os.fspath(filenames) if isinstance(filenames, os.PathLike) else filenames), string)
+    t = (
+        filenames
+        if _core.is_tensor(filenames)
+        else _core.convert_to_tensor(
+            [os.fspath(f) if isinstance(f, os.PathLike) else f for f in filenames]
+            if isinstance(filenames, (list, tuple))
+            else (os.fspath(filenames) if isinstance(filenames, os.PathLike) else filenames),
+            string,
+        )
+    )
     if t.dtype != string:
-        raise TypeError("The `filenames` argument must contain `tf.string` elements. Got "
-                        f"`{t.dtype!r}` elements.")
+        raise TypeError(f"The `filenames` argument must contain `tf.string` elements. Got `{t.dtype!r}` elements.")
     if t.shape.rank is not None and t.shape.rank > 1:
-        raise TypeError("The `filenames` argument must contain `tf.string` elements. Got a "
-                        f"tensor of rank {t.shape.rank}.")
+        raise TypeError(
+            f"The `filenames` argument must contain `tf.string` elements. Got a tensor of rank {t.shape.rank}."
+        )
     return t
 
 
@@ -54,11 +65,12 @@ class _FileDataset(Dataset):
 
     def __init__(self, filenames: Any, element_spec: Any, num_parallel_reads: Any = None) -> None:
         if isinstance(filenames, Dataset):
-            from fn._data.structure import flatten
             spec = flatten(filenames.element_spec)
             if len(spec) != 1 or spec[0].dtype != string or spec[0].shape.rank != 0:
-                raise TypeError("The `filenames` argument must contain `tf.string` elements. Got a dataset "
-                                f"of `{filenames.element_spec!r}` elements.")
+                raise TypeError(
+                    "The `filenames` argument must contain `tf.string` elements. Got a dataset "
+                    f"of `{filenames.element_spec!r}` elements."
+                )
             super().__init__((filenames,), element_spec)
             self._files_ds: Optional[Dataset] = filenames
         else:
@@ -82,7 +94,6 @@ class _FileDataset(Dataset):
                 yield from self._read(path)
             return
         # num_parallel_reads: TF interleaves the files, one record from each in turn.
-        from fn._data.interleave import cycle
         yield from cycle((self._read(p) for p in self._files()), self._parallel, 1)
 
 
@@ -91,8 +102,14 @@ class TFRecordDataset(_FileDataset):
 
     _type_name = "TFRecordDatasetV2"
 
-    def __init__(self, filenames: Any, compression_type: Any = None, buffer_size: Any = None,
-                 num_parallel_reads: Any = None, name: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        filenames: Any,
+        compression_type: Any = None,
+        buffer_size: Any = None,
+        num_parallel_reads: Any = None,
+        name: Optional[str] = None,
+    ) -> None:
         super().__init__(filenames, _STRING, num_parallel_reads)
         self._compression = _compression(compression_type)
 
@@ -116,8 +133,14 @@ class TextLineDataset(_FileDataset):
 
     _type_name = "TextLineDatasetV2"
 
-    def __init__(self, filenames: Any, compression_type: Any = None, buffer_size: Any = None,
-                 num_parallel_reads: Any = None, name: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        filenames: Any,
+        compression_type: Any = None,
+        buffer_size: Any = None,
+        num_parallel_reads: Any = None,
+        name: Optional[str] = None,
+    ) -> None:
         super().__init__(filenames, _STRING, num_parallel_reads)
         self._compression = _compression(compression_type)
 
@@ -136,9 +159,17 @@ class FixedLengthRecordDataset(_FileDataset):
 
     _type_name = "FixedLengthRecordDatasetV2"
 
-    def __init__(self, filenames: Any, record_bytes: int, header_bytes: Optional[int] = None,
-                 footer_bytes: Optional[int] = None, buffer_size: Any = None, compression_type: Any = None,
-                 num_parallel_reads: Any = None, name: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        filenames: Any,
+        record_bytes: int,
+        header_bytes: Optional[int] = None,
+        footer_bytes: Optional[int] = None,
+        buffer_size: Any = None,
+        compression_type: Any = None,
+        num_parallel_reads: Any = None,
+        name: Optional[str] = None,
+    ) -> None:
         super().__init__(filenames, _STRING, num_parallel_reads)
         self._sizes = (int(record_bytes), int(header_bytes or 0), int(footer_bytes or 0))
         self._compression = _compression(compression_type)
@@ -147,24 +178,29 @@ class FixedLengthRecordDataset(_FileDataset):
         record, header, footer = self._sizes
         with _open_text(path, self._compression) as f:
             data = f.read()
-        body = data[header:len(data) - footer]
+        body = data[header : len(data) - footer]
         for i in range(len(body) // record):
-            yield _core.to_eager(body[i * record:(i + 1) * record], string)
+            yield _core.to_eager(body[i * record : (i + 1) * record], string)
 
 
-def list_files(file_pattern: Any, shuffle: Optional[bool] = None, seed: Optional[int] = None,
-               name: Optional[str] = None) -> Dataset:
+@registry.register
+def list_files(
+    file_pattern: Any, shuffle: Optional[bool] = None, seed: Optional[int] = None, name: Optional[str] = None
+) -> Dataset:
     """``Dataset.list_files``: the files matching the glob pattern(s), shuffled unless
     ``shuffle=False``; ``InvalidArgumentError`` when nothing matches."""
-    from fn._data.sources import TensorSliceDataset
     t = _filenames_tensor(file_pattern)
     patterns = _names(t)
     matches = sorted({m for p in patterns for m in glob.glob(p)})
     if not matches:
-        raise errors.InvalidArgumentError(None, None, f"Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be "
-                                          f"true. Summarized data: b'No files matched pattern: "
-                                          f"{', '.join(patterns)}'")
-    ds = TensorSliceDataset(_core.convert_to_tensor(matches, string))
+        raise errors.InvalidArgumentError(
+            None,
+            None,
+            f"Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be "
+            f"true. Summarized data: b'No files matched pattern: "
+            f"{', '.join(patterns)}'",
+        )
+    ds: Dataset = TensorSliceDataset(_core.convert_to_tensor(matches, string))
     if shuffle is None or shuffle:
         ds = ds.shuffle(len(matches), seed=seed)
     return ds
@@ -195,8 +231,10 @@ def _record_default(value: Any, i: int) -> Any:
             dt = probe.dtype
             arr = np.asarray(probe.numpy(), dtype=object if dt == string else None)
     if dt.name not in _CSV_TYPES:
-        raise TypeError(f"Value for attr 'OUTPUT_TYPES' of {dt.name} is not in the list of allowed values: "
-                        "float, double, int32, int64, string")
+        raise TypeError(
+            f"Value for attr 'OUTPUT_TYPES' of {dt.name} is not in the list of allowed values: "
+            "float, double, int32, int64, string"
+        )
     return _core.to_eager(arr.reshape(-1), dt)
 
 
@@ -206,10 +244,20 @@ class CsvDataset(_FileDataset):
 
     _type_name = "CsvDatasetV2"
 
-    def __init__(self, filenames: Any, record_defaults: Sequence[Any], compression_type: Any = None,
-                 buffer_size: Any = None, header: bool = False, field_delim: str = ",",
-                 use_quote_delim: bool = True, na_value: str = "", select_cols: Optional[Sequence[int]] = None,
-                 exclude_cols: Optional[Sequence[int]] = None, name: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        filenames: Any,
+        record_defaults: Sequence[Any],
+        compression_type: Any = None,
+        buffer_size: Any = None,
+        header: bool = False,
+        field_delim: str = ",",
+        use_quote_delim: bool = True,
+        na_value: str = "",
+        select_cols: Optional[Sequence[int]] = None,
+        exclude_cols: Optional[Sequence[int]] = None,
+        name: Optional[str] = None,
+    ) -> None:
         defaults = [_record_default(v, i) for i, v in enumerate(record_defaults)]
         if select_cols is not None and exclude_cols is not None:
             raise errors.InvalidArgumentError(None, None, "Either select_cols or exclude_cols should be empty")
@@ -217,8 +265,9 @@ class CsvDataset(_FileDataset):
             if len(select_cols) != len(defaults):
                 raise errors.InvalidArgumentError(None, None, "select_cols should match output size")
             if list(select_cols) != sorted(set(select_cols)) or any(c < 0 for c in select_cols):
-                raise errors.InvalidArgumentError(None, None, "select_cols should be non-negative and sorted "
-                                                  "in strictly increasing order")
+                raise errors.InvalidArgumentError(
+                    None, None, "select_cols should be non-negative and sorted in strictly increasing order"
+                )
         spec = tuple(TensorSpec([], d.dtype) for d in defaults)
         super().__init__(filenames, spec)
         self._defaults = [d.numpy() for d in defaults]
@@ -239,13 +288,14 @@ class CsvDataset(_FileDataset):
                 return _core.to_eager(field.encode(), dt)
             if dt in (int32, int64):
                 v = int(field)
-                if dt == int32 and not -2**31 <= v < 2**31:
+                if dt == int32 and not -(2**31) <= v < 2**31:
                     raise ValueError
                 return _core.to_eager(v, dt)
             return _core.to_eager(float(field), dt)
         except ValueError:
-            raise errors.InvalidArgumentError(None, None, f"Field {col} in record {record} is not a valid "
-                                              f"{dt.name}: {field}") from None
+            raise errors.InvalidArgumentError(
+                None, None, f"Field {col} in record {record} is not a valid {dt.name}: {field}"
+            ) from None
 
     def _read(self, path: str) -> PyIterator[Any]:
         header, delim, quote, _ = self._opts
@@ -259,18 +309,20 @@ class CsvDataset(_FileDataset):
                     continue
                 if self._select is not None:
                     if self._select[-1] >= len(row):
-                        raise errors.InvalidArgumentError(None, None, f"Expect {len(self._select)} fields but "
-                                                          f"have {len(row)} in record {record}")
+                        raise errors.InvalidArgumentError(
+                            None, None, f"Expect {len(self._select)} fields but have {len(row)} in record {record}"
+                        )
                     row = [row[c] for c in self._select]
                 elif self._exclude:
                     row = [v for c, v in enumerate(row) if c not in self._exclude]
                 try:
                     if len(row) != len(self._dtypes):
-                        raise errors.InvalidArgumentError(None, None, f"Expect {len(self._dtypes)} fields but "
-                                                          f"have {len(row)} in record {record}")
+                        raise errors.InvalidArgumentError(
+                            None, None, f"Expect {len(self._dtypes)} fields but have {len(row)} in record {record}"
+                        )
                     values = tuple(self._convert(v, c, record) for c, v in enumerate(row))
                 except errors.InvalidArgumentError:
-                    if getattr(self, "_skip_errors", False):   # under ignore_errors: drop the record
+                    if self._skip_errors:  # under ignore_errors: drop the record
                         continue
                     raise
                 yield values
@@ -295,8 +347,9 @@ def _infer_type(value: str, na_value: str, prev: Any) -> Any:
             return True
         except (ValueError, OverflowError):
             return False
+
     for i, t in enumerate(order):
-        if ok(i) and (prev is None or prev in order[:i + 1]):
+        if ok(i) and (prev is None or prev in order[: i + 1]):
             return t
     return string
 
@@ -313,12 +366,13 @@ def _sorted_col_indices(select_columns: Sequence[Any], names: List[str]) -> List
     for v in select_columns:
         if isinstance(v, int):
             if v < 0 or v >= len(names):
-                raise ValueError(f"Column index {v} specified in `select_columns` should be > 0  and <= "
-                                 f"{len(names)}, which is the number of columns.")
+                raise ValueError(
+                    f"Column index {v} specified in `select_columns` should be > 0  and <= "
+                    f"{len(names)}, which is the number of columns."
+                )
             out.append(v)
         elif v not in index:
-            raise ValueError(f"Column {v} specified in `select_columns` must be of one of the columns: "
-                             f"{index.keys()}.")
+            raise ValueError(f"Column {v} specified in `select_columns` must be of one of the columns: {index.keys()}.")
         else:
             out.append(index[v])
     out = sorted(set(out))
@@ -327,19 +381,32 @@ def _sorted_col_indices(select_columns: Sequence[Any], names: List[str]) -> List
     return out
 
 
-def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Optional[List[str]] = None,
-                     column_defaults: Optional[List[Any]] = None, label_name: Optional[str] = None,
-                     select_columns: Optional[List[Any]] = None, field_delim: str = ",",
-                     use_quote_delim: bool = True, na_value: str = "", header: bool = True,
-                     num_epochs: Optional[int] = None, shuffle: bool = True, shuffle_buffer_size: int = 10000,
-                     shuffle_seed: Optional[int] = None, prefetch_buffer_size: Any = None,
-                     num_parallel_reads: Any = None, sloppy: bool = False, num_rows_for_inference: int = 100,
-                     compression_type: Any = None, ignore_errors: bool = False,
-                     encoding: str = "utf-8") -> Dataset:
+def make_csv_dataset(
+    file_pattern: Any,
+    batch_size: int,
+    column_names: Optional[List[str]] = None,
+    column_defaults: Optional[List[Any]] = None,
+    label_name: Optional[str] = None,
+    select_columns: Optional[List[Any]] = None,
+    field_delim: str = ",",
+    use_quote_delim: bool = True,
+    na_value: str = "",
+    header: bool = True,
+    num_epochs: Optional[int] = None,
+    shuffle: bool = True,
+    shuffle_buffer_size: int = 10000,
+    shuffle_seed: Optional[int] = None,
+    prefetch_buffer_size: Any = None,
+    num_parallel_reads: Any = None,
+    sloppy: bool = False,
+    num_rows_for_inference: int = 100,
+    compression_type: Any = None,
+    ignore_errors: bool = False,
+    encoding: str = "utf-8",
+) -> Dataset:
     """``tf.data.experimental.make_csv_dataset``: batches of ``(features, label)`` (an
     OrderedDict of columns, and the label column) read from CSV files, as TF builds it: files
     listed and shuffled, records read, shuffled, repeated and batched."""
-    from fn._data.sources import TensorSliceDataset
     t = _filenames_tensor(file_pattern)
     files = sorted({m for p in _names(t) for m in glob.glob(p)})
     if not files:
@@ -366,18 +433,23 @@ def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Optional[
                 break
             for j, c in enumerate(cols):
                 types[j] = _infer_type(row[c], na_value, types[j])
-        defaults = [_core.to_eager(np.asarray([0 if (t or string) != string else b""],
-                                              dtype=object if (t or string) == string else None),
-                                   t or string) for t in types]
+        defaults = [
+            _core.to_eager(
+                np.asarray([0 if (t or string) != string else b""], dtype=object if (t or string) == string else None),
+                t or string,
+            )
+            for t in types
+        ]
     if select is not None and len(defaults) != len(select):
-        raise ValueError("If specified, `column_defaults` and `select_columns` must have the same length: "
-                         f"`column_defaults` has length {len(defaults)}, `select_columns` has length "
-                         f"{len(select)}.")
+        raise ValueError(
+            "If specified, `column_defaults` and `select_columns` must have the same length: "
+            f"`column_defaults` has length {len(defaults)}, `select_columns` has length "
+            f"{len(select)}."
+        )
     if select is not None and len(column_names) > len(select):
         column_names = [column_names[i] for i in select]
     if label_name is not None and label_name not in column_names:
-        raise ValueError("`label_name` provided must be one of the columns: "
-                         f"{column_names}. Received: {label_name}.")
+        raise ValueError(f"`label_name` provided must be one of the columns: {column_names}. Received: {label_name}.")
 
     def map_fn(*columns: Any) -> Any:
         features = collections.OrderedDict(zip(column_names, columns))
@@ -389,11 +461,23 @@ def make_csv_dataset(file_pattern: Any, batch_size: int, column_names: Optional[
     ds: Dataset = TensorSliceDataset(_core.convert_to_tensor(files, string))
     if shuffle:
         ds = ds.shuffle(len(files), shuffle_seed)
-    ds = ds.interleave(lambda f: _maybe_ignore(CsvDataset(f, defaults, header=header, field_delim=field_delim,
-                                                          use_quote_delim=use_quote_delim, na_value=na_value,
-                                                          select_cols=select,
-                                                          compression_type=compression_type), ignore_errors),
-                       cycle_length=int(num_parallel_reads or 1), block_length=1)
+    ds = ds.interleave(
+        lambda f: _maybe_ignore(
+            CsvDataset(
+                f,
+                defaults,
+                header=header,
+                field_delim=field_delim,
+                use_quote_delim=use_quote_delim,
+                na_value=na_value,
+                select_cols=select,
+                compression_type=compression_type,
+            ),
+            ignore_errors,
+        ),
+        cycle_length=int(num_parallel_reads or 1),
+        block_length=1,
+    )
     if shuffle:
         ds = ds.shuffle(shuffle_buffer_size, shuffle_seed)
     if num_epochs != 1:
@@ -406,5 +490,12 @@ def _maybe_ignore(ds: Dataset, ignore: bool) -> Dataset:
     return ds.ignore_errors() if ignore else ds
 
 
-__all__ = ["TFRecordDataset", "TextLineDataset", "FixedLengthRecordDataset", "CsvDataset", "list_files",
-           "make_csv_dataset", "UNKNOWN"]
+__all__ = [
+    "TFRecordDataset",
+    "TextLineDataset",
+    "FixedLengthRecordDataset",
+    "CsvDataset",
+    "list_files",
+    "make_csv_dataset",
+    "UNKNOWN",
+]

@@ -5,12 +5,13 @@ and ``data.tfrecord``, one TFRecord record per element holding its flattened ten
 ``.npz`` of arrays). TF's own snapshot format (protobuf metadata and its chunk files) is not
 read or written.
 """
+
 from __future__ import annotations
 
 import io
 import json
 import os
-from typing import Any, Iterator as PyIterator
+from typing import Any, Iterator as PyIterator, cast
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from fn import _core, errors
 from fn.dtypes import as_dtype, string
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
-from fn._data import structure
+from fn._data import registry, structure
 from fn._data.dataset_ops import Dataset
 from fn._io.tfrecord import TFRecordWriter, read_records
 
@@ -30,8 +31,11 @@ def _encode_spec(spec: Any) -> Any:
     if isinstance(spec, tuple) and not hasattr(spec, "_fields"):
         return {"tuple": [_encode_spec(s) for s in spec]}
     if isinstance(spec, tuple):
-        return {"namedtuple": type(spec).__name__, "fields": list(spec._fields),
-                "items": [_encode_spec(s) for s in spec]}
+        return {
+            "namedtuple": type(spec).__name__,
+            "fields": list(cast(Any, spec)._fields),
+            "items": [_encode_spec(s) for s in spec],
+        }
     if isinstance(spec, dict):
         return {"dict": [[k, _encode_spec(v)] for k, v in spec.items()]}
     if not isinstance(spec, TensorSpec):
@@ -44,7 +48,8 @@ def _decode_spec(obj: Any) -> Any:
         return tuple(_decode_spec(s) for s in obj["tuple"])
     if "namedtuple" in obj:
         import collections
-        cls = collections.namedtuple(obj["namedtuple"], obj["fields"])
+
+        cls = collections.namedtuple(obj["namedtuple"], obj["fields"])  # type: ignore[misc]  # a saved name
         return cls(*[_decode_spec(s) for s in obj["items"]])
     if "dict" in obj:
         return {k: _decode_spec(v) for k, v in obj["dict"]}
@@ -53,8 +58,10 @@ def _decode_spec(obj: Any) -> Any:
 
 def _record(element: Any) -> bytes:
     buf = io.BytesIO()
-    arrays = {f"a{i}": np.asarray(t.numpy(), dtype=object if t.dtype == string else None)
-              for i, t in enumerate(structure.flatten(element))}
+    arrays = {
+        f"a{i}": np.asarray(t.numpy(), dtype=object if t.dtype == string else None)
+        for i, t in enumerate(structure.flatten(element))
+    }
     np.savez(buf, allow_pickle=False, **{k: (v.astype(bytes) if v.dtype == object else v) for k, v in arrays.items()})
     return buf.getvalue()
 
@@ -71,6 +78,7 @@ def _element(record: bytes, spec: Any) -> Any:
     return structure.pack(spec, out)
 
 
+@registry.register
 def save(dataset: Dataset, path: str) -> None:
     """Writes every element of ``dataset`` under ``path`` (a directory, created)."""
     path = os.fspath(path)
@@ -84,6 +92,7 @@ def save(dataset: Dataset, path: str) -> None:
         json.dump(meta, f)
 
 
+@registry.register
 class LoadDataset(Dataset):
     """``Dataset.load``: the elements saved under ``path``."""
 
@@ -104,6 +113,7 @@ class LoadDataset(Dataset):
             yield _element(r, self._element_spec)
 
 
+@registry.register
 class SnapshotDataset(Dataset):
     """``Dataset.snapshot``: the first complete iteration writes the elements under ``path``;
     later iterations (in this or another program) read them instead of the input."""
@@ -129,7 +139,7 @@ class SnapshotDataset(Dataset):
             complete = True
         finally:
             w.close()
-            if not complete:   # a partial pass leaves no snapshot
+            if not complete:  # a partial pass leaves no snapshot
                 os.remove(tmp)
         os.replace(tmp, os.path.join(self._path, _DATA))
         with open(os.path.join(self._path, _SPEC), "w") as f:

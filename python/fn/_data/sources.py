@@ -1,6 +1,7 @@
 """Dataset sources: ``from_tensor_slices``, ``from_tensors``, ``range``, ``from_generator``
 (TF's ``TensorSliceDataset``, ``TensorDataset``, ``RangeDataset`` and the ``FlatMapDataset``
 that ``from_generator`` builds)."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, Iterator as PyIterator, List, Optional
@@ -8,24 +9,30 @@ from typing import Any, Callable, Iterator as PyIterator, List, Optional
 import numpy as np
 
 from fn import _core, errors
-from fn.dtypes import as_dtype, int32, int64
+from fn.dtypes import as_dtype, int64
 from fn._tensor.tensor_spec import TensorSpec
-from fn._data import structure
-from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
+from fn._data import registry, structure
+from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, as_int
+from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
+from fn._data.optional import OptionalSpec
+from fn._ragged import RaggedTensorSpec
 
 
 def _row_maker(t: Any) -> Callable[[int], Any]:
     """A function returning row i of eager tensor ``t`` as an eager tensor."""
     if structure.is_composite(t):
-        from fn._sparse.sparse_tensor import SparseTensor
         if isinstance(t, SparseTensor):
             idx, vals = np.asarray(t.indices.numpy()), t.values.numpy()
             rest = [int(d) for d in np.asarray(t.dense_shape.numpy())[1:]]
 
             def sparse_row(i: int) -> Any:
                 keep = idx[:, 0] == i
-                return SparseTensor(_core.to_eager(idx[keep][:, 1:], None), _core.to_eager(vals[keep], t.values.dtype),
-                                    _core.to_eager(np.asarray(rest, np.int64), None))
+                return SparseTensor(
+                    _core.to_eager(idx[keep][:, 1:], None),
+                    _core.to_eager(vals[keep], t.values.dtype),
+                    _core.to_eager(np.asarray(rest, np.int64), None),
+                )
+
             return sparse_row
         return lambda i: t[i]
     arr = np.asarray(t.numpy()) if t.dtype.name != "string" else np.asarray(t.numpy(), dtype=object)
@@ -33,19 +40,7 @@ def _row_maker(t: Any) -> Callable[[int], Any]:
     return lambda i: _core.to_eager(arr[i], dtype)
 
 
-def _as_int(value: Any, what: str) -> int:
-    if _core.is_tensor(value):
-        if not value._is_eager:
-            raise TypeError(f"fn.data needs a Python or eager value for `{what}`, got a graph tensor.")
-        if value.dtype not in (int32, int64) or value.shape.rank != 0:
-            raise TypeError(f"`{what}` must be a scalar int32 or int64 tensor, got {value!r}")
-        return int(value.numpy())
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-        return int(value)
-    # TF converts to an int64 tensor: its TypeError/ValueError for anything else.
-    return int(_core.convert_to_tensor(value, int64).numpy())
-
-
+@registry.register
 class TensorSliceDataset(Dataset):
     """``Dataset.from_tensor_slices``: one element per row of the (nested) tensors."""
 
@@ -84,6 +79,7 @@ class TensorSliceDataset(Dataset):
         return self._n if self._n is not None else UNKNOWN
 
 
+@registry.register
 class TensorDataset(Dataset):
     """``Dataset.from_tensors``: a single element."""
 
@@ -101,6 +97,7 @@ class TensorDataset(Dataset):
         return 1
 
 
+@registry.register
 class RangeDataset(Dataset):
     """``Dataset.range``: int64 scalars (or ``output_type``) like Python's ``range``."""
 
@@ -113,14 +110,17 @@ class RangeDataset(Dataset):
         # Inside a trace (e.g. a flat_map/interleave function) the bounds may be graph tensors:
         # the range is then computed when the graph runs and rebuilds the dataset.
         symbolic = [a for a in args if _core.is_tensor(a) and not a._is_eager]
-        super().__init__((), TensorSpec([], dtype), [a if _core.is_tensor(a) else _core.convert_to_tensor(a, int64)
-                                                    for a in args] if symbolic else [])
+        super().__init__(
+            (),
+            TensorSpec([], dtype),
+            [a if _core.is_tensor(a) else _core.convert_to_tensor(a, int64) for a in args] if symbolic else [],
+        )
         self._args = args
         self._range = None if symbolic else self._make_range(args)
 
     @staticmethod
     def _make_range(args: Any) -> range:
-        values = [_as_int(a, "args") for a in args]
+        values = [as_int(a, "args") for a in args]
         if len(values) == 1:
             values = [0] + values
         if len(values) == 2:
@@ -150,32 +150,37 @@ class RangeDataset(Dataset):
 def _generator_spec(output_types: Any, output_shapes: Any, output_signature: Any) -> Any:
     if output_signature is not None:
         if output_types is not None:
-            raise TypeError("The `output_types` argument can not be used together with the "
-                            "`output_signature` argument.")
+            raise TypeError(
+                "The `output_types` argument can not be used together with the `output_signature` argument."
+            )
         if output_shapes is not None:
-            raise TypeError("The `output_shapes` argument can not be used together with the "
-                            "`output_signature` argument.")
-        from fn._data.optional import OptionalSpec
-        from fn._ragged import RaggedTensorSpec
-        from fn._sparse.sparse_tensor import SparseTensorSpec
+            raise TypeError(
+                "The `output_shapes` argument can not be used together with the `output_signature` argument."
+            )
         for s in structure.flatten(output_signature):
             # (ExtensionType specs flatten to TensorSpecs)
             if not isinstance(s, (TensorSpec, RaggedTensorSpec, SparseTensorSpec, OptionalSpec)):
-                raise TypeError(f"`output_signature` must contain objects that are subclass of "
-                                f"`fn.TypeSpec` but found {type(s)} which is not.")
+                raise TypeError(
+                    f"`output_signature` must contain objects that are subclass of "
+                    f"`fn.TypeSpec` but found {type(s)} which is not."
+                )
         return output_signature
     if output_types is None:
-        raise TypeError("To specify the output signature you need to provide either the "
-                        "`output_signature` argument or the `output_types` argument.")
+        raise TypeError(
+            "To specify the output signature you need to provide either the "
+            "`output_signature` argument or the `output_types` argument."
+        )
     types = structure.flatten(output_types)
     if output_shapes is None:
         shapes: List[Any] = [None] * len(types)
     elif structure.is_structure(output_types):
-        try:   # shapes nest up to the types: a shape `()` or `(None,)` is a leaf
+        try:  # shapes nest up to the types: a shape `()` or `(None,)` is a leaf
             shapes = _flatten_up_to(output_types, output_shapes)
         except TypeError:
-            raise ValueError("The two structures don't have the same nested structure.\n\n"
-                             f"First structure: {output_types}\n\nSecond structure: {output_shapes}") from None
+            raise ValueError(
+                "The two structures don't have the same nested structure.\n\n"
+                f"First structure: {output_types}\n\nSecond structure: {output_shapes}"
+            ) from None
     else:
         shapes = [output_shapes]
     return structure.pack(output_types, [TensorSpec(s, as_dtype(t)) for t, s in zip(types, shapes)])
@@ -190,14 +195,16 @@ def _types_text(x: Any) -> str:
     return repr(x)
 
 
+@registry.register
 class GeneratorDataset(Dataset):
     """``Dataset.from_generator``. TF builds it as a ``FlatMapDataset`` over a ``py_function``
     and prints it so; each iteration calls ``generator(*args)`` afresh."""
 
     _type_name = "_FlatMapDataset"
 
-    def __init__(self, generator: Callable, output_types: Any, output_shapes: Any, args: Any,
-                 output_signature: Any) -> None:
+    def __init__(
+        self, generator: Callable, output_types: Any, output_shapes: Any, args: Any, output_signature: Any
+    ) -> None:
         if not callable(generator):
             raise TypeError("`generator` must be a Python callable.")
         spec = _generator_spec(output_types, output_shapes, output_signature)
@@ -216,16 +223,20 @@ class GeneratorDataset(Dataset):
                 return
             except errors.OpError:
                 raise
-            except Exception as e:   # TF runs the generator in a py_func: UnknownError
+            except Exception as e:  # TF runs the generator in a py_func: UnknownError
                 import traceback
+
                 text = "".join(traceback.format_exception(type(e), e, e.__traceback__))
                 raise errors.UnknownError(None, None, f"{type(e).__name__}: {e}\n{text}") from e
             yield self._convert(value)
 
     def _mismatch(self, value: Any, expected: Any) -> errors.InvalidArgumentError:
         return errors.InvalidArgumentError(
-            None, None, "TypeError: `generator` yielded an element that did not match the expected "
-            f"structure. The expected structure was {expected}, but the yielded element was {value}.")
+            None,
+            None,
+            "TypeError: `generator` yielded an element that did not match the expected "
+            f"structure. The expected structure was {expected}, but the yielded element was {value}.",
+        )
 
     def _convert(self, value: Any) -> Any:
         spec = self._element_spec
@@ -258,8 +269,11 @@ class GeneratorDataset(Dataset):
                 raise self._mismatch(value, structure.spec_text(spec)) from None
             if not t.shape.is_compatible_with(s.shape):
                 raise errors.InvalidArgumentError(
-                    None, None, f"TypeError: `generator` yielded an element of shape {t.shape} where an "
-                    f"element of shape {s.shape} was expected.")
+                    None,
+                    None,
+                    f"TypeError: `generator` yielded an element of shape {t.shape} where an "
+                    f"element of shape {s.shape} was expected.",
+                )
             out.append(t)
         return structure.pack(spec, out)
 
@@ -267,12 +281,16 @@ class GeneratorDataset(Dataset):
         """A ragged, sparse or Optional component: it must be yielded as one (TF converts no lists
         to them)."""
         from fn._data.optional import Optional, OptionalSpec
+
         if isinstance(s, OptionalSpec):
             if not isinstance(v, Optional) or OptionalSpec(v.element_spec) != s:
                 raise self._mismatch(value, structure.spec_text(self._element_spec))
             return v
-        if not structure.is_composite(v) or structure.spec_of(v).dtype != s.dtype or \
-                not v.shape.is_compatible_with(s.shape):
+        if (
+            not structure.is_composite(v)
+            or structure.spec_of(v).dtype != s.dtype
+            or not v.shape.is_compatible_with(s.shape)
+        ):
             raise self._mismatch(value, structure.spec_text(self._element_spec))
         return v
 
@@ -291,6 +309,7 @@ def _call_generator(generator: Callable, args: List[Any]) -> Any:
         def fail() -> Any:
             raise error
             yield  # pragma: no cover
+
         return fail()
 
 

@@ -5,18 +5,24 @@ trace types of datasets and iterators (``tf.data.DatasetSpec``, ``tf.data.Iterat
 converted to one tensor (``from_tensor_slices([[1, 2], [3, 4]])`` slices a 2-D tensor), while
 tuples, namedtuples and dicts are structures.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional, Sequence
+from typing import Any, Callable, List, Optional, Sequence, cast
 
 from fn import _core
 from fn.dtypes import as_dtype, variant
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn.types.experimental import TraceType
+from fn._data import registry
+from fn._extension_type._spec import ExtensionTypeSpec, components_of
+from fn._ragged import RaggedTensorSpec, RaggedTensor
+from fn._sparse.sparse_tensor import SparseTensorSpec, SparseTensor
 
 
 # ---------------------------------------------------------------- nesting
+
 
 class NoneTensorSpec(TraceType):
     """``tf.NoneTensorSpec``: the spec of a ``None`` component of an element (TF's NoneTensor).
@@ -50,7 +56,6 @@ def is_structure(x: Any) -> bool:
 
 def _is_extension(x: Any) -> bool:
     """An ExtensionType value or spec: crosses tf.data as its component tensors/specs."""
-    from fn._extension_type._spec import ExtensionTypeSpec
     return getattr(type(x), "_fn_value_composite", False) or isinstance(x, ExtensionTypeSpec)
 
 
@@ -62,7 +67,6 @@ def flatten(x: Any) -> List[Any]:
     """The leaves of ``x`` in order (dicts by sorted key, as ``tf.nest``; ExtensionTypes as their
     component tensors or specs)."""
     if _is_extension(x):
-        from fn._extension_type._spec import components_of
         return list(x._component_specs()) if x is _extension_spec(x) else components_of(x)
     if isinstance(x, tuple):
         out: List[Any] = []
@@ -131,18 +135,18 @@ def _unbatchable(spec: Any) -> Any:
 
 def batched_spec(spec: Any, lead: Any) -> Any:
     """``spec`` with an outer dimension ``lead`` (None when unknown)."""
+
     def ext(s: Any) -> Any:
         if not hasattr(s, "_batch"):
             raise ValueError(f"{type(s).__qualname__} is not batchable: use a BatchableExtensionType")
         return s._batch(lead)
+
     return map_specs(lambda s: _batched_leaf(s, lead), ext, spec)
 
 
 def _batched_leaf(s: Any, lead: Any) -> Any:
     """A tensor, SparseTensor or RaggedTensor spec with an outer dimension (TF: a batch of ragged
     rows is ragged one more time; a batch of SparseTensors is one SparseTensor)."""
-    from fn._ragged import RaggedTensorSpec
-    from fn._sparse.sparse_tensor import SparseTensorSpec
     shape = TensorShape([lead]).concatenate(s.shape)
     if isinstance(s, RaggedTensorSpec):
         return RaggedTensorSpec(shape, s.dtype, s.ragged_rank + 1, s.row_splits_dtype)
@@ -154,8 +158,6 @@ def _batched_leaf(s: Any, lead: Any) -> Any:
 def _unbatched_leaf(s: Any) -> Any:
     """One row's spec of a tensor, SparseTensor or RaggedTensor spec (a ragged row loses a ragged
     dimension)."""
-    from fn._ragged import RaggedTensorSpec
-    from fn._sparse.sparse_tensor import SparseTensorSpec
     if isinstance(s, SparseTensorSpec):
         return SparseTensorSpec(s.shape[1:], s.dtype)
     if isinstance(s, RaggedTensorSpec):
@@ -172,20 +174,27 @@ def same_structure(a: Any, b: Any) -> bool:
     if _is_none(a) or _is_none(b):
         return _is_none(a) and _is_none(b)
     if isinstance(a, tuple) or isinstance(b, tuple):
-        return (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
-                and all(same_structure(x, y) for x, y in zip(a, b)))
+        return (
+            isinstance(a, tuple)
+            and isinstance(b, tuple)
+            and len(a) == len(b)
+            and all(same_structure(x, y) for x, y in zip(a, b))
+        )
     if isinstance(a, dict) or isinstance(b, dict):
-        return (isinstance(a, dict) and isinstance(b, dict) and sorted(a) == sorted(b)
-                and all(same_structure(a[k], b[k]) for k in a))
+        return (
+            isinstance(a, dict)
+            and isinstance(b, dict)
+            and sorted(a) == sorted(b)
+            and all(same_structure(a[k], b[k]) for k in a)
+        )
     return True
 
 
 # ---------------------------------------------------------------- values and specs
 
+
 def is_composite(value: Any) -> bool:
     """A SparseTensor, RaggedTensor or Optional leaf (kept as is; its spec is its own TypeSpec)."""
-    from fn._ragged import RaggedTensor
-    from fn._sparse.sparse_tensor import SparseTensor
     return isinstance(value, (SparseTensor, RaggedTensor)) or getattr(type(value), "_fn_is_optional", False)
 
 
@@ -207,9 +216,8 @@ def normalize_element(element: Any) -> Any:
 
 def spec_of(tensor: Any) -> Any:
     if is_composite(tensor):
-        from fn._sparse.sparse_tensor import SparseTensor, SparseTensorSpec
         if getattr(type(tensor), "_fn_is_optional", False):
-            return tensor.__fn_composite__()[0]   # its OptionalSpec
+            return tensor.__fn_composite__()[0]  # its OptionalSpec
         return SparseTensorSpec.from_value(tensor) if isinstance(tensor, SparseTensor) else tensor._type_spec
     return TensorSpec(tensor.shape, tensor.dtype)
 
@@ -283,7 +291,7 @@ def spec_text(spec: Any) -> str:
         inner = ", ".join(spec_text(s) for s in spec)
         return f"({inner},)" if len(spec) == 1 else f"({inner})"
     if isinstance(spec, tuple):
-        fields = ", ".join(f"{n}={spec_text(v)}" for n, v in zip(spec._fields, spec))
+        fields = ", ".join(f"{n}={spec_text(v)}" for n, v in zip(cast(Any, spec)._fields, spec))
         return f"{type(spec).__name__}({fields})"
     if isinstance(spec, dict):
         return "{" + ", ".join(f"{k!r}: {spec_text(v)}" for k, v in spec.items()) + "}"
@@ -298,7 +306,7 @@ def _spec_key(spec: Any) -> Any:
         return (type(spec).__name__,) + tuple(_spec_key(s) for s in spec)
     if isinstance(spec, dict):
         return ("dict",) + tuple((k, _spec_key(spec[k])) for k in sorted(spec))
-    if not _has_dtype(spec):   # an OptionalSpec: compared as a whole
+    if not _has_dtype(spec):  # an OptionalSpec: compared as a whole
         return ("spec", spec)
     return (spec.dtype.name, spec.shape)
 
@@ -310,8 +318,10 @@ def _has_dtype(spec: Any) -> bool:
 def _spec_subtype(a: Any, b: Any) -> bool:
     if not same_structure(a, b):
         return False
-    return all(x.dtype == y.dtype and x.shape.is_subtype_of(y.shape) if _has_dtype(x) and _has_dtype(y) else x == y
-               for x, y in zip(flatten(a), flatten(b)))
+    return all(
+        x.dtype == y.dtype and x.shape.is_subtype_of(y.shape) if _has_dtype(x) and _has_dtype(y) else x == y
+        for x, y in zip(flatten(a), flatten(b))
+    )
 
 
 def _spec_supertype(a: Any, b: Any) -> Optional[Any]:
@@ -386,8 +396,7 @@ class DatasetSpec(_HandleSpec):
     _label = "DatasetSpec"
 
     def _fn_from_components(self, components: List[Any]) -> Any:
-        from fn._data.dataset_ops import _VariantDataset
-        return _VariantDataset(components[0], self._element_spec)
+        return registry.lookup("_VariantDataset")(components[0], self._element_spec)
 
     def __repr__(self) -> str:
         return f"DatasetSpec({spec_text(self._element_spec)}, TensorShape([]))"

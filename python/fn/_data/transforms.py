@@ -2,6 +2,7 @@
 ``Dataset.reduce``. User functions given to ``map``/``filter``/``reduce`` are traced into graphs
 once (with AutoGraph), as TF does: Python side effects in them run once, ``fn.print`` runs per
 element; the traced graph then runs on each element's eager tensors."""
+
 from __future__ import annotations
 
 import itertools
@@ -10,96 +11,32 @@ from typing import Any, Callable, Iterator as PyIterator, List, Optional, Tuple
 import numpy as np
 
 from fn import _core, errors
-from fn.dtypes import bool_
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
-from fn._data import structure
-from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, wrap_int64
-from fn._data.sources import RangeDataset, TensorDataset, TensorSliceDataset, _as_int
-from fn._ops.array_ops import identity, stack
-
-
-# ---------------------------------------------------------------- user functions
-
-def _to_output(value: Any) -> Any:
-    """A user function's result as tensors (tf.data: lists become one tensor)."""
-    if value is None:
-        raise ValueError("The function passed to a fn.data transformation must return a value "
-                         "(it returned None).")
-    return _component(value)
-
-
-def _component(value: Any) -> Any:
-    if value is None:   # a None component (TF's NoneTensor) stays None
-        return None
-    if structure._is_extension(value) or structure.is_composite(value):
-        return value   # ExtensionTypes, RaggedTensors, SparseTensors, Optionals cross as themselves
-    if isinstance(value, tuple):
-        items = [_component(v) for v in value]
-        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
-    if isinstance(value, dict):
-        out = {k: _component(v) for k, v in value.items()}
-        return out if type(value) is dict else type(value)(out)   # OrderedDict stays one
-    if isinstance(value, list):
-        if any(_core.is_tensor(v) for v in value):
-            return stack(value)
-        return _core.convert_to_tensor(value)
-    return _core.convert_to_tensor(value)
-
-
-def _plain_dicts(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _plain_dicts(v) for k, v in value.items()}
-    if isinstance(value, tuple):
-        items = [_plain_dicts(v) for v in value]
-        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
-    return value
-
-
-class TracedFunction:
-    """A user function traced once for an element spec (TF's ``StructuredFunctionWrapper``).
-    A plain tuple element is passed as positional arguments, anything else as one argument."""
-
-    def __init__(self, func: Callable, input_spec: Any, name: str, unpack: Optional[bool] = None) -> None:
-        from fn._autograph import operators as autograph
-        from fn._function.function import Function
-        if not callable(func):
-            raise TypeError(f"`{name}` must be callable, got {func!r}.")
-        self._unpack = type(input_spec) is tuple if unpack is None else unpack
-
-        traced_structure: List[Any] = []
-
-        def traced(*args: Any) -> Any:
-            # Identity on each output: an element passed through unchanged is still an output
-            # of the graph (not its argument placeholder).
-            out = _to_output(autograph.converted_call(func, args))
-            out = structure.map_structure(lambda t: identity(t) if _core.is_tensor(t) else t, out)
-            traced_structure[:] = [out]
-            return _plain_dicts(out)   # fn.function's outputs keep plain dicts only
-
-        fname = getattr(func, "__name__", "fn")
-        self._function = Function(traced, name=f"{name}_{fname}".replace("<", "_").replace(">", "_"),
-                                  autograph=False)
-        # fn.function nests plain dicts (OrderedDicts too); a None component is a Python None.
-        input_spec = structure.none_as_python(_plain_dicts(input_spec))
-        specs = tuple(input_spec) if self._unpack else (input_spec,)
-        self._concrete = self._function.get_concrete_function(*specs)
-        self.output_spec = structure.spec_from_value(traced_structure[0])
-        self._flat_specs = structure.flatten(self.output_spec)
-
-    def __call__(self, element: Any) -> Any:
-        element = _plain_dicts(element)
-        args = tuple(element) if self._unpack else (element,)
-        flat: List[Any] = []
-        for a in args:   # ragged and sparse leaves cross as their component tensors
-            flat.extend(structure.flatten_components(a))
-        out = self._concrete._core.call(flat)
-        if len(out) == len(self._flat_specs):   # packed with tf.data's nesting (OrderedDicts kept)
-            return structure.pack(self.output_spec, list(out))
-        return self._concrete._pack_outputs(out)
+from fn._data import registry, structure
+from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, as_int, wrap_int64
+from fn._data.interleave import num_parallel, parallel_map
+from fn._data.sources import RangeDataset, TensorDataset, TensorSliceDataset, _row_maker
+from fn._data.traced_functions import (
+    SKIPPED,
+    TracedFunction,
+    dataset_function,
+    plain_dicts,
+    skipping,
+    to_output,
+    traced_predicate,
+)
+from fn._ragged import RaggedTensor, RaggedTensorSpec
+from fn._ragged._conversion import from_tensor as ragged_from_tensor
+from fn._sparse.sparse_tensor import SparseTensorSpec, SparseTensor
+from fn._autograph import operators as autograph
+from fn._function.function import Function
+from fn._ragged._array_ops import _concat_rows
+from fn.dtypes import as_dtype, int64
 
 
 # ---------------------------------------------------------------- one input
+
 
 class _UnaryDataset(Dataset):
     def __init__(self, input_dataset: Dataset, element_spec: Any, tensors: Any = ()) -> None:
@@ -115,32 +52,32 @@ class _UnaryDataset(Dataset):
         return self._input._cardinality()
 
 
+@registry.register
 class MapDataset(_UnaryDataset):
     """``Dataset.map``; with ``num_parallel_calls`` the function runs on a thread pool (results
     in order)."""
 
     _type_name = "_MapDataset"
 
-    def __init__(self, input_dataset: Dataset, map_func: Callable, num_parallel_calls: Any = None,
-                 deterministic: Any = None) -> None:
-        from fn._data.interleave import _width
+    def __init__(
+        self, input_dataset: Dataset, map_func: Callable, num_parallel_calls: Any = None, deterministic: Any = None
+    ) -> None:
         self._func = TracedFunction(map_func, input_dataset.element_spec, "Dataset_map")
-        self._parallel = _width(num_parallel_calls, "num_parallel_calls")
+        self._parallel = num_parallel(num_parallel_calls, "num_parallel_calls")
         if self._parallel is not None:
             self._type_name = "_ParallelMapDataset"
         super().__init__(input_dataset, self._func.output_spec)
 
     def _elements(self) -> PyIterator[Any]:
-        f = self._func
-        if getattr(self, "_skip_errors", False):
-            f = _skipping(f)
+        f: Callable[[Any], Any] = self._func
+        if self._skip_errors:
+            f = skipping(f)
         if self._parallel is not None and self._parallel > 1:
-            from fn._data.interleave import parallel_map
             out: PyIterator[Any] = parallel_map(self._input._elements(), f, self._parallel)
         else:
             out = map(f, self._input._elements())
         for e in out:
-            if e is not _SKIPPED:
+            if e is not SKIPPED:
                 yield e
 
 
@@ -151,29 +88,7 @@ def batched_cardinality(c: int, n: int, drop_remainder: bool) -> int:
     return c // n if drop_remainder else -(-c // n)
 
 
-def traced_predicate(predicate: Callable, element_spec: Any, name: str) -> "TracedFunction":
-    """``predicate`` traced over ``element_spec``; it must return a scalar bool (TF's check)."""
-    func = TracedFunction(predicate, element_spec, name)
-    out = func.output_spec
-    if not (isinstance(out, TensorSpec) and out.dtype == bool_ and out.shape.rank == 0):
-        raise ValueError("Invalid `predicate`. `predicate` must return a `fn.bool` scalar tensor, "
-                         f"but its return type is {structure.spec_text(out)}.")
-    return func
-
-
-_SKIPPED = object()
-
-
-def _skipping(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """``f`` returning ``_SKIPPED`` where it fails (under ``ignore_errors``)."""
-    def call(e: Any) -> Any:
-        try:
-            return f(e)
-        except errors.OpError:
-            return _SKIPPED
-    return call
-
-
+@registry.register
 class FilterDataset(_UnaryDataset):
     """``Dataset.filter``."""
 
@@ -184,12 +99,12 @@ class FilterDataset(_UnaryDataset):
         super().__init__(input_dataset, input_dataset.element_spec)
 
     def _elements(self) -> PyIterator[Any]:
-        f = self._func
-        if getattr(self, "_skip_errors", False):
-            f = _skipping(f)
+        f: Callable[[Any], Any] = self._func
+        if self._skip_errors:
+            f = skipping(f)
         for e in self._input._elements():
             keep = f(e)
-            if keep is not _SKIPPED and bool(keep):
+            if keep is not SKIPPED and bool(keep):
                 yield e
 
     def _cardinality(self) -> int:
@@ -205,8 +120,11 @@ def _stack(tensors: List[Any], component: int) -> Any:
     for j, t in enumerate(tensors[1:], 1):
         if t.shape != first.shape:
             raise errors.InvalidArgumentError(
-                None, None, f"Cannot batch tensors with different shapes in component {component}. First "
-                f"element had shape {_shape_text(first.shape)} and element {j} had shape {_shape_text(t.shape)}.")
+                None,
+                None,
+                f"Cannot batch tensors with different shapes in component {component}. First "
+                f"element had shape {_shape_text(first.shape)} and element {j} had shape {_shape_text(t.shape)}.",
+            )
     if first.dtype.name == "string":
         arr = np.empty((len(tensors),) + tuple(first.shape.as_list()), dtype=object)
         for j, t in enumerate(tensors):
@@ -220,10 +138,7 @@ def _batch_component(items: List[Any], spec: Any, component: int) -> Any:
     """One component of a batch: dense rows stacked; ragged rows (tensors of a RaggedTensorSpec of
     ragged_rank 0, or RaggedTensors) one RaggedTensor ragged once more; SparseTensors one
     SparseTensor whose dense shape is the largest of each dimension (TF's batch of each)."""
-    from fn._ragged import RaggedTensor, RaggedTensorSpec
-    from fn._sparse.sparse_tensor import SparseTensorSpec
     if isinstance(spec, RaggedTensorSpec):
-        from fn._ragged._array_ops import _concat_rows
         split_np = spec.row_splits_dtype.as_numpy_dtype
         if all(isinstance(t, RaggedTensor) for t in items):
             values = _concat_rows(items)
@@ -232,7 +147,8 @@ def _batch_component(items: List[Any], spec: Any, component: int) -> Any:
             arrays = [np.asarray(t.numpy()) for t in items]
             if any(a.ndim == 0 or a.shape[1:] != arrays[0].shape[1:] for a in arrays):
                 raise errors.InvalidArgumentError(
-                    None, None, f"Cannot batch ragged rows with different inner shapes in component {component}.")
+                    None, None, f"Cannot batch ragged rows with different inner shapes in component {component}."
+                )
             values = _core.to_eager(np.concatenate(arrays), items[0].dtype)
             lengths = [a.shape[0] for a in arrays]
         out = RaggedTensor.from_row_lengths(values, _core.to_eager(np.asarray(lengths, split_np)), validate=False)
@@ -244,7 +160,6 @@ def _batch_component(items: List[Any], spec: Any, component: int) -> Any:
 
 
 def _batch_sparse(items: List[Any]) -> Any:
-    from fn._sparse.sparse_tensor import SparseTensor
     shapes = [np.asarray(t.dense_shape.numpy()) for t in items]
     if len({s.shape for s in shapes}) > 1:
         raise errors.InvalidArgumentError(None, None, "Cannot batch SparseTensors of different ranks.")
@@ -254,11 +169,19 @@ def _batch_sparse(items: List[Any]) -> Any:
         indices.append(np.concatenate([np.full((idx.shape[0], 1), j, np.int64), idx], axis=1))
         values.append(np.asarray(t.values.numpy()))
     dense_shape = np.concatenate([[len(items)], np.max(np.stack(shapes), axis=0)]).astype(np.int64)
-    vals = np.concatenate(values) if items[0].dtype.name != "string" else np.array(sum((list(v) for v in values), []), object)
-    return SparseTensor(_core.to_eager(np.concatenate(indices).astype(np.int64), None),
-                        _core.to_eager(vals, items[0].dtype), _core.to_eager(dense_shape, None))
+    vals = (
+        np.concatenate(values)
+        if items[0].dtype.name != "string"
+        else np.array(sum((list(v) for v in values), []), object)
+    )
+    return SparseTensor(
+        _core.to_eager(np.concatenate(indices).astype(np.int64), None),
+        _core.to_eager(vals, items[0].dtype),
+        _core.to_eager(dense_shape, None),
+    )
 
 
+@registry.register
 class DenseToRaggedDataset(_UnaryDataset):
     """The elements of ``input_dataset`` whose tensors of partly unknown shape are ragged, with
     ragged_rank the last unknown dimension (0: a ragged row, still a dense tensor): what
@@ -267,8 +190,6 @@ class DenseToRaggedDataset(_UnaryDataset):
     _type_name = "_DenseToRaggedDataset"
 
     def __init__(self, input_dataset: Dataset, row_splits_dtype: Any = None) -> None:
-        from fn._ragged import RaggedTensorSpec
-        from fn.dtypes import as_dtype, int64
         self._splits_dtype = as_dtype(row_splits_dtype) if row_splits_dtype is not None else int64
 
         def to_ragged(s: Any) -> Any:
@@ -282,15 +203,18 @@ class DenseToRaggedDataset(_UnaryDataset):
         super().__init__(input_dataset, spec)
 
     def _elements(self) -> PyIterator[Any]:
-        from fn._ragged import RaggedTensor, RaggedTensorSpec
         for e in self._input._elements():
             flat = structure.flatten(e)
-            out = [RaggedTensor.from_tensor(v, ragged_rank=s.ragged_rank, row_splits_dtype=self._splits_dtype)
-                   if isinstance(s, RaggedTensorSpec) and s.ragged_rank > 0 and not isinstance(v, RaggedTensor)
-                   else v for v, s in zip(flat, self._leaf_specs)]
+            out = [
+                ragged_from_tensor(v, None, None, s.ragged_rank, as_dtype(self._splits_dtype))
+                if isinstance(s, RaggedTensorSpec) and s.ragged_rank > 0 and not isinstance(v, RaggedTensor)
+                else v
+                for v, s in zip(flat, self._leaf_specs)
+            ]
             yield structure.pack(self._element_spec, out)
 
 
+@registry.register
 class BatchDataset(_UnaryDataset):
     """``Dataset.batch``: each component gets a leading batch dimension (``None`` unless
     ``drop_remainder``)."""
@@ -298,7 +222,7 @@ class BatchDataset(_UnaryDataset):
     _type_name = "_BatchDataset"
 
     def __init__(self, input_dataset: Dataset, batch_size: Any, drop_remainder: bool) -> None:
-        n = _as_int(batch_size, "batch_size")
+        n = as_int(batch_size, "batch_size")
         if n <= 0:
             raise errors.InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         self._n, self._drop = n, bool(drop_remainder)
@@ -324,6 +248,7 @@ def _make_batch(batch: List[Any], leaf_specs: List[Any], spec: Any) -> Any:
     return structure.pack(spec, cols)
 
 
+@registry.register
 class RebatchDataset(_UnaryDataset):
     """``Dataset.rebatch``: the rows of the input's batches cut again into batches of
     ``batch_size`` (one size, or sizes taken in turn), as ``unbatch().batch(...)`` would. TF loops
@@ -354,6 +279,7 @@ class RebatchDataset(_UnaryDataset):
         return UNKNOWN
 
 
+@registry.register
 class UnbatchDataset(_UnaryDataset):
     """``Dataset.unbatch``."""
 
@@ -375,35 +301,38 @@ class UnbatchDataset(_UnaryDataset):
 
 
 def TensorSliceDatasetRows(element: Any, spec: Any) -> PyIterator[Any]:
-    from fn._data.sources import _row_maker
     flat = structure.flatten(element)
     n = flat[0].shape[0]
     for t in flat[1:]:
         if t.shape[0] != n:
-            raise errors.InvalidArgumentError(None, None, "Input element must have the same batch size in "
-                                                          "each component.")
+            raise errors.InvalidArgumentError(
+                None, None, "Input element must have the same batch size in each component."
+            )
     rows = [_row_maker(t) for t in flat]
     for i in range(n):
         yield structure.pack(spec, [r(i) for r in rows])
 
 
-def _init_count(ds: "_UnaryDataset", input_dataset: Dataset, count: Any) -> None:
+def _init_count(ds: "_CountDataset", input_dataset: Dataset, count: Any) -> None:
     """``count`` of repeat/take/skip; a graph tensor (in a flat_map/interleave function) is
     read when the graph runs and rebuilds the dataset."""
     if _core.is_tensor(count) and not count._is_eager:
         _UnaryDataset.__init__(ds, input_dataset, input_dataset.element_spec, [count])
         ds._count = 0
         return
-    ds._count = _as_int(count, "count")
+    ds._count = as_int(count, "count")
     _UnaryDataset.__init__(ds, input_dataset, input_dataset.element_spec)
 
 
 class _CountDataset(_UnaryDataset):
+    _count: int
+
     def _on_rebuilt(self) -> None:
         if self._tensors:
-            self._count = _as_int(self._tensors[0], "count")
+            self._count = as_int(self._tensors[0], "count")
 
 
+@registry.register
 class RepeatDataset(_CountDataset):
     """``Dataset.repeat``."""
 
@@ -418,8 +347,8 @@ class RepeatDataset(_CountDataset):
     def _elements_from(self, n: int) -> PyIterator[Any]:
         c = self._input._cardinality()
         if c <= 0 or not isinstance(self._input, (RangeDataset, TensorDataset, TensorSliceDataset)):
-            return super()._elements_from(n)   # epochs may differ (shuffles): produce them
-        return self._epochs(*divmod(n, c))   # whole epochs of a source skipped by counting
+            return super()._elements_from(n)  # epochs may differ (shuffles): produce them
+        return self._epochs(*divmod(n, c))  # whole epochs of a source skipped by counting
 
     def _epochs(self, epoch: int, skip: int) -> PyIterator[Any]:
         while self._count < 0 or epoch < self._count:
@@ -438,9 +367,10 @@ class RepeatDataset(_CountDataset):
             return 0
         if self._count < 0:
             return INFINITE if c != UNKNOWN else UNKNOWN
-        return wrap_int64(c * self._count) if c >= 0 else c   # int64, as TF's kernel
+        return wrap_int64(c * self._count) if c >= 0 else c  # int64, as TF's kernel
 
 
+@registry.register
 class TakeDataset(_CountDataset):
     """``Dataset.take``."""
 
@@ -462,6 +392,7 @@ class TakeDataset(_CountDataset):
         return c if c == UNKNOWN else min(c, self._count)
 
 
+@registry.register
 class SkipDataset(_CountDataset):
     """``Dataset.skip``."""
 
@@ -482,6 +413,7 @@ class SkipDataset(_CountDataset):
         return c if c < 0 else max(0, c - self._count)
 
 
+@registry.register
 class PrefetchDataset(_UnaryDataset):
     """``Dataset.prefetch`` (synchronous in fn: the same elements)."""
 
@@ -494,6 +426,7 @@ class PrefetchDataset(_UnaryDataset):
         return self._input._elements()
 
 
+@registry.register
 class OptionsDataset(_UnaryDataset):
     """``Dataset.with_options``: the same elements, with options."""
 
@@ -507,6 +440,7 @@ class OptionsDataset(_UnaryDataset):
         return self._input._elements()
 
 
+@registry.register
 class CacheDataset(_UnaryDataset):
     """``Dataset.cache`` (in memory)."""
 
@@ -527,27 +461,7 @@ class CacheDataset(_UnaryDataset):
         self._cache[0] = seen
 
 
-def dataset_function(map_func: Callable, spec: Any, name: str) -> Tuple[Callable[[Any], Dataset], Any]:
-    """A user function returning a dataset (``flat_map``, ``interleave``, ``group_by_window``'s
-    reduce): traced once to learn the element spec of its result (and reject other results),
-    then called eagerly on each element (returns ``(call, element_spec)``)."""
-    from fn._function.function import Function
-    if not callable(map_func):
-        raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
-    unpack = type(spec) is tuple
-    probe = Function(map_func, name=name).get_concrete_function(*(spec if unpack else (spec,)))
-    out = probe.structured_outputs
-    if not isinstance(out, Dataset):
-        raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(out)}.")
-
-    def call(element: Any) -> Dataset:
-        ds = map_func(*element) if unpack else map_func(element)
-        if not isinstance(ds, Dataset):
-            raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(ds)}.")
-        return ds
-    return call, out.element_spec
-
-
+@registry.register
 class FlatMapDataset(_UnaryDataset):
     """``Dataset.flat_map``: ``map_func`` (which returns a dataset) is traced once for the
     element spec of its result, and called eagerly on each element."""
@@ -568,6 +482,8 @@ class FlatMapDataset(_UnaryDataset):
 
 # ---------------------------------------------------------------- several inputs
 
+
+@registry.register
 class ZipDataset(Dataset):
     """``Dataset.zip`` (and ``enumerate``)."""
 
@@ -578,8 +494,9 @@ class ZipDataset(Dataset):
             datasets = tuple(datasets)
         flat = structure.flatten(datasets)
         if not flat or not all(isinstance(d, Dataset) for d in flat):
-            raise TypeError("Invalid `datasets`. `datasets` is expected to be a (nested) structure of "
-                            "`fn.data.Dataset` objects.")
+            raise TypeError(
+                "Invalid `datasets`. `datasets` is expected to be a (nested) structure of `fn.data.Dataset` objects."
+            )
         self._structure = datasets
         super().__init__(flat, structure.pack(datasets, [d.element_spec for d in flat]))
 
@@ -599,6 +516,7 @@ class ZipDataset(Dataset):
         return UNKNOWN if UNKNOWN in cs else INFINITE
 
 
+@registry.register
 class ConcatenateDataset(Dataset):
     """``Dataset.concatenate``."""
 
@@ -608,8 +526,9 @@ class ConcatenateDataset(Dataset):
         a, b = first.element_spec, second.element_spec
         spec = structure._spec_supertype(a, b)
         if spec is None:
-            raise TypeError(f"Incompatible dataset elements:\n  {structure.spec_text(a)} vs. "
-                            f"  {structure.spec_text(b)}")
+            raise TypeError(
+                f"Incompatible dataset elements:\n  {structure.spec_text(a)} vs.   {structure.spec_text(b)}"
+            )
         super().__init__((first, second), spec)
 
     def _elements(self) -> PyIterator[Any]:
@@ -625,22 +544,26 @@ class ConcatenateDataset(Dataset):
 
 # ---------------------------------------------------------------- reduce
 
+
 def _check_state(initial: Any, new: Any) -> None:
     if not structure.same_structure(initial, new):
-        raise TypeError("The structure of the new state must match the structure of the initial state. "
-                        f"Expected {initial!r}; got {new!r}.")
+        raise TypeError(
+            "The structure of the new state must match the structure of the initial state. "
+            f"Expected {initial!r}; got {new!r}."
+        )
     want = [t.dtype for t in structure.flatten(initial)]
     got = [t.dtype for t in structure.flatten(new)]
     if want != got:
-        raise TypeError("The element types for the new state must match the initial state. Expected "
-                        f"{tuple(want)}; got {tuple(got)}.")
+        raise TypeError(
+            "The element types for the new state must match the initial state. Expected "
+            f"{tuple(want)}; got {tuple(got)}."
+        )
 
 
+@registry.register
 def reduce_dataset(dataset: Dataset, initial_state: Any, reduce_func: Callable) -> Any:
     """``Dataset.reduce``: eagerly a Python loop over a traced ``reduce_func`` (retraced if the
     state's shapes change); inside a Function one graph loop (``_fn_dataset_loop``)."""
-    from fn._autograph import operators as autograph
-    from fn._function.function import Function
     initial = structure.normalize_element(initial_state)
 
     def step(state: Any, element: Any) -> Any:
@@ -648,13 +571,13 @@ def reduce_dataset(dataset: Dataset, initial_state: Any, reduce_func: Callable) 
         # update them in place (the data guide's `counts['class_0'] += ...`)
         state = structure.pack(state, list(structure.flatten(state)))
         element = structure.pack(element, list(structure.flatten(element)))
-        return _to_output(autograph.converted_call(reduce_func, (state, element)))
+        return to_output(autograph.converted_call(reduce_func, (state, element)))
 
     if _core.executing_eagerly():
         f = Function(step, name="Dataset_reduce", autograph=False)
         state = initial
         for e in dataset._elements():
-            new = f(state, _plain_dicts(e))
+            new = f(state, plain_dicts(e))
             _check_state(initial, new)
             state = new
         return state

@@ -3,18 +3,18 @@ user classes of typed, immutable fields, with a generated constructor, ``__valid
 equality and a nested ``Spec`` class. Values cross ``fn.function`` (as arguments, results and
 ``input_signature`` entries), ``tf.nest`` with ``expand_composites``, ``cond``/``while_loop``,
 ``map_fn`` and ``tf.data`` as their component tensors (fn's ``__fn_composite__`` protocol)."""
+
 from __future__ import annotations
 
 import abc
 import functools
 import inspect
 import typing
-from typing import Any, Tuple
+from typing import Any, Tuple, cast
 
 from fn import _core
 from fn._extension_type._field import ExtensionTypeField
-from fn._extension_type._spec import (IN_CONSTRUCTOR, ExtensionTypeSpec, _is_composite_value,
-                                      components_of, new_object)
+from fn._extension_type._spec import IN_CONSTRUCTOR, ExtensionTypeSpec, _is_composite_value, components_of, new_object
 
 _NO_DEFAULT = ExtensionTypeField.NO_DEFAULT
 # Keras stores these on its inputs; TF lets them change.
@@ -31,11 +31,13 @@ def registered_name(cls: type) -> str:
     return name if isinstance(name, str) else f"{cls.__module__}.{cls.__qualname__}"
 
 
-def lookup_registered(name: str) -> type:
+def lookup_registered(name: str) -> Any:
     cls = _REGISTRY.get(name)
     if cls is None:
-        raise ValueError(f"The SavedModel uses the ExtensionType {name!r}, which is not defined in this "
-                         "program: define (or import) the class before loading.")
+        raise ValueError(
+            f"The SavedModel uses the ExtensionType {name!r}, which is not defined in this "
+            "program: define (or import) the class before loading."
+        )
     return cls
 
 
@@ -61,15 +63,16 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         if type(self) is ExtensionType:
-            raise AssertionError("Cannot create an instance of ExtensionType because ExtensionType is an "
-                                 "abstract base class.")
+            raise AssertionError(
+                "Cannot create an instance of ExtensionType because ExtensionType is an abstract base class."
+            )
 
     _tf_extension_type_cached_fields = None
 
     @classmethod
     def _tf_extension_type_fields(cls) -> Tuple[ExtensionTypeField, ...]:
         if "_tf_extension_type_cached_fields" in cls.__dict__:
-            return cls._tf_extension_type_cached_fields
+            return cast(Tuple[ExtensionTypeField, ...], cls._tf_extension_type_cached_fields)
         try:
             hints = typing.get_type_hints(cls)
             ok_to_cache = True
@@ -78,8 +81,9 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
             for base in reversed(cls.__mro__):
                 hints.update(base.__dict__.get("__annotations__", {}))
             ok_to_cache = False
-        fields = tuple(ExtensionTypeField(name, value_type, getattr(cls, name, _NO_DEFAULT))
-                       for name, value_type in hints.items())
+        fields = tuple(
+            ExtensionTypeField(name, value_type, getattr(cls, name, _NO_DEFAULT)) for name, value_type in hints.items()
+        )
         if ok_to_cache:
             type.__setattr__(cls, "_tf_extension_type_cached_fields", fields)
         return fields
@@ -90,6 +94,7 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
 
     def _tf_extension_type_convert_fields(self) -> None:
         from fn._extension_type._field import Context, convert_fields
+
         convert_fields(self._tf_extension_type_fields(), self.__dict__, Context.VALUE)
 
     def __repr__(self) -> str:
@@ -97,20 +102,20 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
         return f"{type(self).__qualname__}({fields})"
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in _MUTABLE_KERAS_PROPERTIES or (IN_CONSTRUCTOR in self.__dict__
-                                                 and self._tf_extension_type_has_field(name)):
+        if name in _MUTABLE_KERAS_PROPERTIES or (
+            IN_CONSTRUCTOR in self.__dict__ and self._tf_extension_type_has_field(name)
+        ):
             self.__dict__[name] = value
         else:
-            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
-                                 "ExtensionType.")
+            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of ExtensionType.")
 
     def __delattr__(self, name: str) -> None:
-        if name in _MUTABLE_KERAS_PROPERTIES or (IN_CONSTRUCTOR in self.__dict__
-                                                 and self._tf_extension_type_has_field(name)):
+        if name in _MUTABLE_KERAS_PROPERTIES or (
+            IN_CONSTRUCTOR in self.__dict__ and self._tf_extension_type_has_field(name)
+        ):
             del self.__dict__[name]
         else:
-            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
-                                 "ExtensionType.")
+            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of ExtensionType.")
 
     def __getattr__(self, name: str) -> Any:
         if name in _MUTABLE_KERAS_PROPERTIES:
@@ -122,6 +127,7 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
         tensor; ``False`` for values of other types)."""
         from fn._ops.array_ops import shape as shape_of, stack
         from fn._ops.math_ops import equal, reduce_all
+
         if type(self) is not type(other):
             return False
         if self._type_spec != other._type_spec:
@@ -137,8 +143,9 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
                 continue
             if not same_shape:
                 s1, s2 = shape_of(t1), shape_of(t2)
-                conditions.append(reduce_all(equal(s1, s2)) if t1.shape.rank == t2.shape.rank
-                                  else _core.convert_to_tensor(False))
+                conditions.append(
+                    reduce_all(equal(s1, s2)) if t1.shape.rank == t2.shape.rank else _core.convert_to_tensor(False)
+                )
             conditions.append(reduce_all(equal(t1, t2)))
         if not conditions:
             return _core.convert_to_tensor(True)
@@ -148,10 +155,11 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
         eq = self.__eq__(other)
         if _core.is_tensor(eq):
             from fn._ops.math_ops import logical_not
+
             return logical_not(eq)
         return not eq
 
-    __hash__ = None   # values hold tensors; TF's ExtensionType is not hashable either
+    __hash__ = None  # type: ignore[assignment]  # values hold tensors; TF's ExtensionType is not hashable either
 
     def __validate__(self) -> None:
         """Perform post-construction validation."""
@@ -177,10 +185,10 @@ class BatchableExtensionTypeSpec(ExtensionTypeSpec):
     _tf_extension_type_do_not_transform_this_class = True
 
     def _batch(self, batch_size: Any) -> "BatchableExtensionTypeSpec":
-        return _map_spec(self, lambda s: _batched(s, batch_size))
+        return cast("BatchableExtensionTypeSpec", _map_spec(self, lambda s: _batched(s, batch_size)))
 
     def _unbatch(self) -> "BatchableExtensionTypeSpec":
-        return _map_spec(self, _unbatched)
+        return cast("BatchableExtensionTypeSpec", _map_spec(self, _unbatched))
 
 
 def _map_spec(spec: ExtensionTypeSpec, f: Any) -> ExtensionTypeSpec:
@@ -194,17 +202,18 @@ def _map_spec(spec: ExtensionTypeSpec, f: Any) -> ExtensionTypeSpec:
         if isinstance(x, TensorShape):
             return f(x)
         return _walk_specs(x, visit)
+
     return new_object(type(spec), {k: field(spec.__dict__[k]) for k in spec._fields()})
 
 
 def _batched(s: Any, batch_size: Any) -> Any:
     from fn._tensor.tensor_shape import TensorShape
     from fn._tensor.tensor_spec import TensorSpec
+
     if isinstance(s, TensorShape):
         return TensorShape([batch_size]).concatenate(s) if s.rank is not None else s
     if isinstance(s, TensorSpec):
-        return TensorSpec(TensorShape([batch_size]).concatenate(s.shape) if s.shape.rank is not None else None,
-                          s.dtype)
+        return TensorSpec(TensorShape([batch_size]).concatenate(s.shape) if s.shape.rank is not None else None, s.dtype)
     if hasattr(s, "_batch"):
         return s._batch(batch_size)
     raise ValueError(f"{s} does not support batching")
@@ -213,6 +222,7 @@ def _batched(s: Any, batch_size: Any) -> Any:
 def _unbatched(s: Any) -> Any:
     from fn._tensor.tensor_shape import TensorShape
     from fn._tensor.tensor_spec import TensorSpec
+
     if isinstance(s, TensorShape):
         return TensorShape(s.as_list()[1:]) if s.rank is not None else s
     if isinstance(s, TensorSpec):
@@ -232,6 +242,7 @@ class BatchableExtensionType(ExtensionType):
 
 # ---- building user classes --------------------------------------------------------------------
 
+
 def _check_field_annotations(cls: type) -> None:
     annotations = cls.__dict__.get("__annotations__", {})
     for name, value in cls.__dict__.items():
@@ -246,11 +257,17 @@ def _check_field_annotations(cls: type) -> None:
         if ExtensionTypeField.is_reserved_name(name):
             raise ValueError(f"The field annotations for {cls.__name__} are invalid. Field '{name}' is reserved.")
     for key, value in cls.__dict__.items():
-        if not (key in annotations or callable(value) or key.startswith("_abc_")
-                or key == "_tf_extension_type_fields" or (key.startswith("__") and key.endswith("__"))
-                or isinstance(value, (property, classmethod, staticmethod))):
-            raise ValueError(f"The field annotations for {cls.__name__} are invalid. Field {key} is missing "
-                             "a type annotation.")
+        if not (
+            key in annotations
+            or callable(value)
+            or key.startswith("_abc_")
+            or key == "_tf_extension_type_fields"
+            or (key.startswith("__") and key.endswith("__"))
+            or isinstance(value, (property, classmethod, staticmethod))
+        ):
+            raise ValueError(
+                f"The field annotations for {cls.__name__} are invalid. Field {key} is missing a type annotation."
+            )
 
 
 def _add_extension_type_constructor(cls: type) -> None:
@@ -260,7 +277,7 @@ def _add_extension_type_constructor(cls: type) -> None:
         _build_constructor(cls)
 
 
-def _wrap_user_constructor(cls: type) -> None:
+def _wrap_user_constructor(cls: Any) -> None:
     user_constructor = cls.__init__
 
     @functools.wraps(user_constructor)
@@ -270,10 +287,11 @@ def _wrap_user_constructor(cls: type) -> None:
         del self.__dict__[IN_CONSTRUCTOR]
         self._tf_extension_type_convert_fields()
         self.__validate__()
+
     type.__setattr__(cls, "__init__", wrapped_init)
 
 
-def _build_constructor(cls: type) -> None:
+def _build_constructor(cls: Any) -> None:
     fields = cls._tf_extension_type_fields()
     got_default, keyword_only_start = False, len(fields)
     for i, f in enumerate(fields):
@@ -283,35 +301,44 @@ def _build_constructor(cls: type) -> None:
                 break
         elif f.default is not _NO_DEFAULT:
             got_default = True
-    params = [inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD if i < keyword_only_start
-                                else inspect.Parameter.KEYWORD_ONLY,
-                                default=inspect.Parameter.empty if f.default is _NO_DEFAULT else f.default,
-                                annotation=f.value_type) for i, f in enumerate(fields)]
+    params = [
+        inspect.Parameter(
+            f.name,
+            inspect.Parameter.POSITIONAL_OR_KEYWORD if i < keyword_only_start else inspect.Parameter.KEYWORD_ONLY,
+            default=inspect.Parameter.empty if f.default is _NO_DEFAULT else f.default,
+            annotation=f.value_type,
+        )
+        for i, f in enumerate(fields)
+    ]
     __init__ = _fields_init(inspect.Signature(params))
-    __init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + params)
+    __init__.__signature__ = inspect.Signature(
+        [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)] + params
+    )
     type.__setattr__(cls, "__init__", __init__)
 
 
 def _fields_init(signature: inspect.Signature) -> Any:
     """An ``__init__`` binding its arguments to ``signature``'s fields, then converting and
     validating them (TF's generated constructor)."""
+
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         bound = signature.bind(*args, **kwargs)
         bound.apply_defaults()
         self.__dict__.update(bound.arguments)
         self._tf_extension_type_convert_fields()
         self.__validate__()
+
     return __init__
 
 
-def _build_spec_constructor(cls: type) -> None:
-    params = [inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-              for f in cls._tf_extension_type_fields()]
+def _build_spec_constructor(cls: Any) -> None:
+    params = [
+        inspect.Parameter(f.name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for f in cls._tf_extension_type_fields()
+    ]
     type.__setattr__(cls, "__init__", _fields_init(inspect.Signature(params)))
 
 
-def _add_type_spec(cls: type) -> None:
+def _add_type_spec(cls: Any) -> None:
     spec_name = cls.__name__ + ".Spec"
     spec_qualname = cls.__qualname__ + ".Spec"
     spec_dict = {"value_type": cls, "__module__": cls.__module__}
@@ -321,8 +348,9 @@ def _add_type_spec(cls: type) -> None:
             if ExtensionTypeField.is_reserved_name(name):
                 raise ValueError(f"TypeSpec {spec_qualname} uses reserved name '{name}'.")
             if cls._tf_extension_type_has_field(name):
-                raise ValueError(f"TypeSpec {spec_qualname} defines a variable '{name}' which shadows a field "
-                                 f"in {cls.__qualname__}")
+                raise ValueError(
+                    f"TypeSpec {spec_qualname} defines a variable '{name}' which shadows a field in {cls.__qualname__}"
+                )
             if name in ("__module__", "__dict__", "__weakref__"):
                 continue
             spec_dict[name] = value
@@ -338,6 +366,7 @@ def _add_type_spec(cls: type) -> None:
 
 # ---- helpers of tf.experimental.extension_type and tf.type_spec_from_value ----------------------
 
+
 def as_dict(value: ExtensionType) -> dict:
     """``tf.experimental.extension_type.as_dict``: the fields of ``value`` as a dict."""
     return {f.name: getattr(value, f.name) for f in value._tf_extension_type_fields()}
@@ -346,14 +375,16 @@ def as_dict(value: ExtensionType) -> dict:
 def type_spec_from_value(value: Any) -> Any:
     """``tf.type_spec_from_value``: the TypeSpec of a tensor, composite or ExtensionType."""
     from fn._tensor.tensor_spec import TensorSpec
+
     if _core.is_tensor(value):
         return TensorSpec(value.shape, value.dtype)
-    if getattr(type(value), "_fn_variable", False):   # TF: a VariableSpec (dtype, shape, trainable)
+    if getattr(type(value), "_fn_variable", False):  # TF: a VariableSpec (dtype, shape, trainable)
         return value.__tf_tracing_type__(None)
     if _is_composite_value(value):
         return value.__fn_composite__()[0]
     try:
         from fn._ops.array_ops import convert_to_tensor
+
         t = convert_to_tensor(value)
     except (TypeError, ValueError):
         raise TypeError(f"Could not build a TypeSpec for {value!r} of unsupported type {type(value)}.") from None

@@ -1,6 +1,7 @@
 """The fields of an ``ExtensionType`` (TF's ``extension_type_field``): which type annotations
 are allowed, and how a value is type-checked and converted for a field (or for a field of the
 type's ``Spec``), with TF's TypeError messages."""
+
 from __future__ import annotations
 
 import collections
@@ -13,11 +14,28 @@ from fn.dtypes import DType, as_dtype
 from fn._tensor.tensor_shape import TensorShape, as_shape
 
 RESERVED_FIELD_NAMES = [
-    "self", "Spec", "_type_spec", "_shape_invariant_to_type_spec", "_consumers", "value_type",
-    "is_compatible_with", "most_specific_compatible_type", "_with_tensor_ranks_only", "_to_components",
-    "_from_components", "_component_specs", "_to_tensor_list", "_from_tensor_list",
-    "_from_compatible_tensor_list", "_flat_tensor_specs", "_serialize", "_deserialize",
-    "_to_legacy_output_types", "_to_legacy_output_shapes", "_to_legacy_output_classes", "_keras_mask",
+    "self",
+    "Spec",
+    "_type_spec",
+    "_shape_invariant_to_type_spec",
+    "_consumers",
+    "value_type",
+    "is_compatible_with",
+    "most_specific_compatible_type",
+    "_with_tensor_ranks_only",
+    "_to_components",
+    "_from_components",
+    "_component_specs",
+    "_to_tensor_list",
+    "_from_tensor_list",
+    "_from_compatible_tensor_list",
+    "_flat_tensor_specs",
+    "_serialize",
+    "_deserialize",
+    "_to_legacy_output_types",
+    "_to_legacy_output_shapes",
+    "_to_legacy_output_classes",
+    "_keras_mask",
 ]
 
 _NoneType = type(None)
@@ -73,6 +91,7 @@ def _is_spec_class(t: type) -> bool:
 def is_spec(x: Any) -> bool:
     """A TypeSpec: TensorSpec or a composite's spec."""
     from fn._tensor.tensor_spec import TensorSpec
+
     return isinstance(x, TensorSpec) or hasattr(type(x), "_fn_from_components") and not _is_value(x)
 
 
@@ -119,10 +138,12 @@ class ExtensionTypeField(collections.namedtuple("ExtensionTypeField", ["name", "
         return name in RESERVED_FIELD_NAMES or name.lower().startswith("_tf_extension_type")
 
 
-def validate_field_value_type(value_type: Any, in_mapping_key: bool = False,
-                              allow_forward_references: bool = False) -> None:
+def validate_field_value_type(
+    value_type: Any, in_mapping_key: bool = False, allow_forward_references: bool = False
+) -> None:
     """Raises TypeError unless ``value_type`` is an annotation ExtensionType supports."""
     from fn._tensor.tensor import Tensor
+
     if isinstance(value_type, str) or is_forward_ref(value_type):
         if allow_forward_references:
             return
@@ -150,9 +171,9 @@ def validate_field_value_type(value_type: Any, in_mapping_key: bool = False,
 
 
 class Context(enum.Enum):
-    VALUE = 1     # an ExtensionType field
-    SPEC = 2      # an ExtensionType.Spec field
-    DEFAULT = 3   # a default value for __init__
+    VALUE = 1  # an ExtensionType field
+    SPEC = 2  # an ExtensionType.Spec field
+    DEFAULT = 3  # a default value for __init__
 
 
 def convert_fields(fields: Sequence[ExtensionTypeField], values: Dict[str, Any], context: Context) -> None:
@@ -170,6 +191,7 @@ def convert_fields(fields: Sequence[ExtensionTypeField], values: Dict[str, Any],
 def convert_value(value: Any, expected_type: Any, path: Tuple[str, ...], context: Context = Context.VALUE) -> Any:
     """``value`` type-checked and converted to ``expected_type`` (TypeError otherwise)."""
     from fn._tensor.tensor import Tensor
+
     where = "".join(path)
     if expected_type is None:
         expected_type = _NoneType
@@ -207,6 +229,7 @@ def convert_value(value: Any, expected_type: Any, path: Tuple[str, ...], context
 
 def _convert_tensor(value: Any, where: str, context: Context) -> Any:
     from fn._tensor.tensor_spec import TensorSpec
+
     if context == Context.SPEC:
         if not isinstance(value, TensorSpec):
             raise TypeError(f"{where}: expected a TensorSpec, got {type(value).__name__!r}")
@@ -216,6 +239,7 @@ def _convert_tensor(value: Any, where: str, context: Context) -> Any:
             return value
         try:
             from fn._ops.array_ops import convert_to_tensor
+
             value = convert_to_tensor(value)
         except (ValueError, TypeError) as e:
             raise TypeError(f"{where}: expected a Tensor, got {type(value).__name__!r}") from e
@@ -226,8 +250,9 @@ def _convert_composite(value: Any, expected_type: type, where: str, context: Con
     if context == Context.SPEC:
         vt = getattr(value, "value_type", None)
         if not (is_spec(value) and isinstance(vt, type) and issubclass(vt, expected_type)):
-            raise TypeError(f"{where}: expected a TypeSpec for {expected_type.__name__!r}, got "
-                            f"{type(value).__name__!r}")
+            raise TypeError(
+                f"{where}: expected a TypeSpec for {expected_type.__name__!r}, got {type(value).__name__!r}"
+            )
         return value
     if not isinstance(value, expected_type):
         raise TypeError(f"{where}: expected {expected_type.__name__!r}, got {type(value).__name__!r}")
@@ -249,9 +274,15 @@ def _convert_mapping(value: Any, expected_type: Any, path: Tuple[str, ...], cont
     if not isinstance(value, typing.Mapping):
         raise TypeError(f"{''.join(path)}: expected mapping, got {type(value).__name__!r}")
     key_type, value_type = typing.get_args(expected_type)
-    return ImmutableDict([(convert_value(k, key_type, path + ("[<key>]",), context),
-                           convert_value(v, value_type, path + (f"[{k!r}]",), context))
-                          for k, v in value.items()])
+    return ImmutableDict(
+        [
+            (
+                convert_value(k, key_type, path + ("[<key>]",), context),
+                convert_value(v, value_type, path + (f"[{k!r}]",), context),
+            )
+            for k, v in value.items()
+        ]
+    )
 
 
 def _report_field_mismatches(fields: Sequence[ExtensionTypeField], values: Dict[str, Any]) -> None:

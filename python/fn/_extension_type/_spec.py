@@ -2,6 +2,7 @@
 for it. A spec holds the value's fields with tensors replaced by ``TensorSpec``s and composites
 by their specs; its components are the value's tensors, flattened through nested composites
 (fields in order, mapping keys sorted as ``tf.nest`` sorts them)."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, Iterator, List, Optional, Sequence
@@ -16,7 +17,7 @@ IN_CONSTRUCTOR = "_tf_extension_type_in_constructor"
 
 def new_object(cls: type, fields: dict) -> Any:
     """An instance of ``cls`` with ``fields`` as its ``__dict__`` (no constructor runs)."""
-    value = object.__new__(cls)
+    value: Any = object.__new__(cls)
     value.__dict__.update(fields)
     return value
 
@@ -26,9 +27,11 @@ def _is_composite_value(x: Any) -> bool:
 
 
 def _is_spec(x: Any) -> bool:
-    return isinstance(x, TensorSpec) or (hasattr(type(x), "_fn_from_components")
-                                         and not getattr(type(x), "_fn_value_composite", False)
-                                         and type(x).__name__ not in ("RaggedTensor", "SparseTensor"))
+    return isinstance(x, TensorSpec) or (
+        hasattr(type(x), "_fn_from_components")
+        and not getattr(type(x), "_fn_value_composite", False)
+        and type(x).__name__ not in ("RaggedTensor", "SparseTensor")
+    )
 
 
 def _children(x: Any) -> Optional[List[Any]]:
@@ -182,15 +185,17 @@ class ExtensionTypeSpec:
         if IN_CONSTRUCTOR in self.__dict__ and self._tf_extension_type_has_field(name):
             self.__dict__[name] = value
         else:
-            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
-                                 "ExtensionTypeSpec.")
+            raise AttributeError(
+                f"Cannot mutate attribute `{name}` outside the custom constructor of ExtensionTypeSpec."
+            )
 
     def __delattr__(self, name: str) -> None:
         if IN_CONSTRUCTOR in self.__dict__ and self._tf_extension_type_has_field(name):
             del self.__dict__[name]
         else:
-            raise AttributeError(f"Cannot mutate attribute `{name}` outside the custom constructor of "
-                                 "ExtensionTypeSpec.")
+            raise AttributeError(
+                f"Cannot mutate attribute `{name}` outside the custom constructor of ExtensionTypeSpec."
+            )
 
     def _fields(self) -> List[str]:
         return [f.name for f in self._tf_extension_type_fields()]
@@ -216,8 +221,11 @@ class ExtensionTypeSpec:
         cached = value.__dict__.get("_tf_extension_type_cached_type_spec")
         if cached is not None:
             return cached
-        fields = {k: _replace_tensor_with_spec(v) for k, v in value.__dict__.items()
-                  if k != "_tf_extension_type_cached_fields"}
+        fields = {
+            k: _replace_tensor_with_spec(v)
+            for k, v in value.__dict__.items()
+            if k != "_tf_extension_type_cached_fields"
+        }
         return new_object(cls, fields)
 
     def _key(self) -> tuple:
@@ -257,8 +265,11 @@ class ExtensionTypeSpec:
 
     def is_compatible_with(self, spec_or_value: Any) -> bool:
         """``TypeSpec.is_compatible_with``."""
-        other = spec_or_value if isinstance(spec_or_value, ExtensionTypeSpec) else \
-            (spec_or_value._type_spec if hasattr(spec_or_value, "_type_spec") else None)
+        other = (
+            spec_or_value
+            if isinstance(spec_or_value, ExtensionTypeSpec)
+            else (spec_or_value._type_spec if hasattr(spec_or_value, "_type_spec") else None)
+        )
         if other is None:
             return False
         try:
@@ -281,6 +292,7 @@ class ExtensionTypeSpec:
         def visit(s: Any) -> Any:
             out.extend(component_specs_of(s))
             return s
+
         for f in self._fields():
             _walk_specs(self.__dict__[f], visit)
         return out
@@ -303,10 +315,13 @@ class ExtensionTypeSpec:
             n = len(component_specs_of(s))
             parts = [next(it) for _ in range(n)]
             return s._fn_from_components(parts)
+
         fields = {f: _walk_specs(self.__dict__[f], visit) for f in self._fields()}
         if next(it, None) is not None:
-            raise ValueError("Cannot build an ExtensionType instance from components because more "
-                             "components are provided than the number expected by the type spec.")
+            raise ValueError(
+                "Cannot build an ExtensionType instance from components because more "
+                "components are provided than the number expected by the type spec."
+            )
         fields["_tf_extension_type_cached_type_spec"] = self
         return new_object(self.value_type, fields)
 
@@ -323,6 +338,7 @@ class ExtensionTypeSpec:
             for _ in range(n):
                 next(it)
             return s
+
         return new_object(type(self), {f: _walk_specs(self.__dict__[f], visit) for f in self._fields()})
 
     def __fn_composite__(self) -> tuple:
@@ -373,5 +389,5 @@ def _to_immutable(x: Any) -> Any:
     return x
 
 
-def _deserialize_for_reduce(value_type: type, serialization: Any) -> Any:
+def _deserialize_for_reduce(value_type: Any, serialization: Any) -> Any:
     return value_type.Spec._deserialize(serialization)

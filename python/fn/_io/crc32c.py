@@ -3,11 +3,12 @@
 Uses the ``google_crc32c`` or ``crc32c`` package when installed (hardware speed); otherwise a
 table-driven implementation in Python (a few MB/s, enough for the records tests and guides use).
 """
+
 from __future__ import annotations
 
 from typing import Callable, List
 
-_POLY = 0x82F63B78   # reflected Castagnoli polynomial
+_POLY = 0x82F63B78  # reflected Castagnoli polynomial
 _MASK_DELTA = 0xA282EAD8
 
 
@@ -34,13 +35,15 @@ def _crc32c_py(data: bytes) -> int:
 
 def _pick() -> Callable[[bytes], int]:
     try:
-        import google_crc32c  # type: ignore
+        import google_crc32c
+
         if google_crc32c.implementation == "c":
             return lambda data: google_crc32c.value(bytes(data))
     except ImportError:
         pass
     try:
-        import crc32c as _c  # type: ignore
+        import crc32c as _c
+
         return lambda data: _c.crc32c(bytes(data))
     except ImportError:
         pass

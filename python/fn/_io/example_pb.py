@@ -7,6 +7,7 @@ protoc-generated ``_pb2`` code because generated code is tied to the protobuf ru
 was generated for (it refuses older runtimes), while a descriptor works with any protobuf >= 4;
 a private pool keeps them from clashing with TensorFlow's own classes in the same process.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,8 +17,16 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 _F = descriptor_pb2.FieldDescriptorProto
 
 
-def _field(msg: Any, name: str, number: int, ftype: int, label: int = _F.LABEL_OPTIONAL,
-           type_name: str = "", packed: bool = False, oneof: int = -1) -> None:
+def _field(
+    msg: Any,
+    name: str,
+    number: int,
+    ftype: int,
+    label: int = _F.LABEL_OPTIONAL,
+    type_name: str = "",
+    packed: bool = False,
+    oneof: int = -1,
+) -> None:
     f = msg.field.add(name=name, number=number, type=ftype, label=label)
     if type_name:
         f.type_name = type_name
@@ -38,8 +47,9 @@ def _map_field(msg: Any, name: str, number: int, value_type: str) -> None:
 
 
 def _file() -> descriptor_pb2.FileDescriptorProto:
-    fd = descriptor_pb2.FileDescriptorProto(name="tensorflow/core/example/example.proto",
-                                            package="tensorflow", syntax="proto3")
+    fd = descriptor_pb2.FileDescriptorProto(
+        name="tensorflow/core/example/example.proto", package="tensorflow", syntax="proto3"
+    )
     rep = _F.LABEL_REPEATED
     m = fd.message_type.add(name="BytesList")
     _field(m, "value", 1, _F.TYPE_BYTES, rep)
@@ -70,9 +80,9 @@ _POOL = descriptor_pool.DescriptorPool()
 _FILE = _POOL.Add(_file())
 
 
-def _cls(name: str) -> type:
+def _cls(name: str) -> Any:  # a generated message class (typed Any: mypy cannot see its fields)
     cls = message_factory.GetMessageClass(_POOL.FindMessageTypeByName(f"tensorflow.{name}"))
-    cls.__module__ = __name__   # generated classes have none; fn's public namespaces export by origin
+    cls.__module__ = __name__  # generated classes have none; fn's public namespaces export by origin
     return cls
 
 
@@ -86,5 +96,14 @@ FeatureLists = _cls("FeatureLists")
 Example = _cls("Example")
 SequenceExample = _cls("SequenceExample")
 
-__all__ = ["BytesList", "FloatList", "Int64List", "Feature", "Features", "FeatureList", "FeatureLists",
-           "Example", "SequenceExample"]
+__all__ = [
+    "BytesList",
+    "FloatList",
+    "Int64List",
+    "Feature",
+    "Features",
+    "FeatureList",
+    "FeatureLists",
+    "Example",
+    "SequenceExample",
+]

@@ -6,6 +6,7 @@ host callback each time a graph runs, as TF's ``ParseExampleV2`` kernel runs on 
 TF's checks and messages. Outputs are dicts keyed like ``features``: dense tensors, a
 ``SparseTensor`` for ``VarLenFeature`` and a ``RaggedTensor`` for ``RaggedFeature``.
 """
+
 from __future__ import annotations
 
 import collections
@@ -32,12 +33,14 @@ class FixedLenFeature(collections.namedtuple("FixedLenFeature", ["shape", "dtype
         return super().__new__(cls, shape, dtype, default_value)
 
 
-class FixedLenSequenceFeature(collections.namedtuple(
-        "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"])):
+class FixedLenSequenceFeature(
+    collections.namedtuple("FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"])
+):
     """``tf.io.FixedLenSequenceFeature``: a variable number of items of ``shape``, padded."""
 
-    def __new__(cls, shape: Any, dtype: Any, allow_missing: bool = False,
-                default_value: Any = None) -> "FixedLenSequenceFeature":
+    def __new__(
+        cls, shape: Any, dtype: Any, allow_missing: bool = False, default_value: Any = None
+    ) -> "FixedLenSequenceFeature":
         return super().__new__(cls, shape, dtype, allow_missing, default_value)
 
 
@@ -45,34 +48,42 @@ class VarLenFeature(collections.namedtuple("VarLenFeature", ["dtype"])):
     """``tf.io.VarLenFeature``: a variable number of values, parsed to a ``SparseTensor``."""
 
 
-class RaggedFeature(collections.namedtuple(
-        "RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])):
+class RaggedFeature(
+    collections.namedtuple("RaggedFeature", ["dtype", "value_key", "partitions", "row_splits_dtype", "validate"])
+):
     """``tf.io.RaggedFeature`` (without partitions): a variable number of values per example,
     parsed to a ``RaggedTensor``."""
 
-    def __new__(cls, dtype: Any, value_key: Optional[str] = None, partitions: Sequence[Any] = (),
-                row_splits_dtype: Any = int32, validate: bool = False) -> "RaggedFeature":
+    def __new__(
+        cls,
+        dtype: Any,
+        value_key: Optional[str] = None,
+        partitions: Sequence[Any] = (),
+        row_splits_dtype: Any = int32,
+        validate: bool = False,
+    ) -> "RaggedFeature":
         if partitions:
             raise NotImplementedError("fn's RaggedFeature does not support `partitions` yet.")
-        return super().__new__(cls, as_dtype(dtype), value_key, tuple(partitions), as_dtype(row_splits_dtype),
-                               validate)
+        return super().__new__(cls, as_dtype(dtype), value_key, tuple(partitions), as_dtype(row_splits_dtype), validate)
 
     def __repr__(self) -> str:
-        return (f"RaggedFeature(dtype={self.dtype!r}, value_key={self.value_key!r}, partitions={self.partitions!r}, "
-                f"row_splits_dtype={self.row_splits_dtype!r}, validate={self.validate!r})")
+        return (
+            f"RaggedFeature(dtype={self.dtype!r}, value_key={self.value_key!r}, partitions={self.partitions!r}, "
+            f"row_splits_dtype={self.row_splits_dtype!r}, validate={self.validate!r})"
+        )
 
 
 def _repr_dtype(self: Any) -> str:
-    fields = ", ".join(f"{n}={(repr(as_dtype(v)) if n == 'dtype' else repr(v))}"
-                       for n, v in zip(self._fields, self))
+    fields = ", ".join(f"{n}={(repr(as_dtype(v)) if n == 'dtype' else repr(v))}" for n, v in zip(self._fields, self))
     return f"{type(self).__name__}({fields})"
 
 
 for _c in (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature):
-    _c.__repr__ = _repr_dtype   # type: ignore[method-assign]
+    _c.__repr__ = _repr_dtype  # type: ignore[method-assign]
 
 
 # ---------------------------------------------------------------- configuration
+
 
 def _check_features(features: Dict[str, Any]) -> List[Tuple[str, Any]]:
     if not isinstance(features, dict):
@@ -80,21 +91,25 @@ def _check_features(features: Dict[str, Any]) -> List[Tuple[str, Any]]:
     if not features:
         raise ValueError("Missing: features was empty.")
     out = []
-    order = {VarLenFeature: 0, FixedLenFeature: 1, FixedLenSequenceFeature: 1, RaggedFeature: 2}
+    order: Dict[type, int] = {VarLenFeature: 0, FixedLenFeature: 1, FixedLenSequenceFeature: 1, RaggedFeature: 2}
     for key in sorted(features, key=lambda k: (order.get(type(features[k]), 3), k)):
         f = features[key]
         if not isinstance(f, (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature, RaggedFeature)):
             raise ValueError(f"Unsupported {type(f).__name__} {f} for key '{key}'")
         dt = as_dtype(f.dtype)
         if dt.name not in _KINDS:
-            raise op_error(InvalidArgumentError, _OP,
-                           f"Value for attr 'Tdense' of {dt.name} is not in the list of allowed values: "
-                           "float, int64, string")
+            raise op_error(
+                InvalidArgumentError,
+                _OP,
+                f"Value for attr 'Tdense' of {dt.name} is not in the list of allowed values: float, int64, string",
+            )
         if isinstance(f, FixedLenFeature):
             shape = list(f.shape) if f.shape is not None else None
             if shape is None or any(d is None for d in shape):
-                raise ValueError(f"First dimension of shape for feature {key} unknown. Consider using "
-                                 f"FixedLenSequenceFeature. Received feature={f}.")
+                raise ValueError(
+                    f"First dimension of shape for feature {key} unknown. Consider using "
+                    f"FixedLenSequenceFeature. Received feature={f}."
+                )
         out.append((key, f))
     return out
 
@@ -113,9 +128,13 @@ def _values(ex: Any, key: str, want: Any, index: int) -> Optional[np.ndarray]:
     if kind is None:
         return np.zeros([0], _np_dtype(want))
     if kind != _KINDS[want.name]:
-        raise op_error(InvalidArgumentError, _OP, f"Name: <unknown>, Key: {key}, Index: {index}.  Data types don't "
-                                                  f"match. Data type: {_KIND_NAMES[kind]} but expected type: "
-                                                  f"{_KIND_NAMES[_KINDS[want.name]]}")
+        raise op_error(
+            InvalidArgumentError,
+            _OP,
+            f"Name: <unknown>, Key: {key}, Index: {index}.  Data types don't "
+            f"match. Data type: {_KIND_NAMES[kind]} but expected type: "
+            f"{_KIND_NAMES[_KINDS[want.name]]}",
+        )
     vals = getattr(feat, kind).value
     if want == string:
         return np.array(list(vals), dtype=object)
@@ -143,8 +162,10 @@ def _parse(serialized: np.ndarray, features: List[Tuple[str, Any]], single: bool
     out: List[np.ndarray] = []
     for key, f in features:
         dt = as_dtype(f.dtype)
-        vals = [_values(ex, key if not isinstance(f, RaggedFeature) else (f.value_key or key), dt, i)
-                for i, ex in enumerate(examples)]
+        vals = [
+            _values(ex, key if not isinstance(f, RaggedFeature) else (f.value_key or key), dt, i)
+            for i, ex in enumerate(examples)
+        ]
         if isinstance(f, FixedLenFeature):
             out.append(_fixed(key, f, dt, vals, single))
         elif isinstance(f, FixedLenSequenceFeature):
@@ -165,15 +186,22 @@ def _fixed(key: str, f: Any, dt: Any, vals: List[Optional[np.ndarray]], single: 
             d = _default(f, dt, shape)
             if d is None:
                 kind = dt.name if dt != float32 else "float"
-                raise op_error(InvalidArgumentError, _OP, f"Name: <unknown>, Feature: {key} (data type: {kind}) is "
-                                                          "required but could not be found.")
+                raise op_error(
+                    InvalidArgumentError,
+                    _OP,
+                    f"Name: <unknown>, Feature: {key} (data type: {kind}) is required but could not be found.",
+                )
             rows.append(d)
             continue
         if v.size != size:
             shown = "[" + ",".join(str(d) for d in shape) + "]"
-            raise op_error(InvalidArgumentError, _OP, f"Name: <unknown>, Key: {key}, Index: {i}.  Number of "
-                                                      f"{_KIND_NAMES[_KINDS[dt.name]]} values != expected.  Values "
-                                                      f"size: {v.size} but output shape: {shown}")
+            raise op_error(
+                InvalidArgumentError,
+                _OP,
+                f"Name: <unknown>, Key: {key}, Index: {i}.  Number of "
+                f"{_KIND_NAMES[_KINDS[dt.name]]} values != expected.  Values "
+                f"size: {v.size} but output shape: {shown}",
+            )
         rows.append(v.reshape(shape))
     if single:
         return rows[0]
@@ -187,26 +215,34 @@ def _sequence(key: str, f: Any, dt: Any, vals: List[Optional[np.ndarray]], singl
     for i, v in enumerate(vals):
         if v is None:
             if not f.allow_missing:
-                raise op_error(InvalidArgumentError, _OP, f"Name: <unknown>, Feature list: {key} (data type: "
-                                                          f"{_KIND_NAMES[_KINDS[dt.name]]}) is required but could "
-                                                          "not be found.")
+                raise op_error(
+                    InvalidArgumentError,
+                    _OP,
+                    f"Name: <unknown>, Feature list: {key} (data type: "
+                    f"{_KIND_NAMES[_KINDS[dt.name]]}) is required but could "
+                    "not be found.",
+                )
             v = np.zeros([0], _np_dtype(dt))
         if v.size % size:
-            raise op_error(InvalidArgumentError, _OP, f"Name: <unknown>, Key: {key}, Index: {i}.  Number of "
-                                                      f"{_KIND_NAMES[_KINDS[dt.name]]} values is not a multiple of "
-                                                      f"stride length. Saw {v.size} values but output shape is: "
-                                                      f"[?{''.join(',' + str(d) for d in shape)}]")
+            raise op_error(
+                InvalidArgumentError,
+                _OP,
+                f"Name: <unknown>, Key: {key}, Index: {i}.  Number of "
+                f"{_KIND_NAMES[_KINDS[dt.name]]} values is not a multiple of "
+                f"stride length. Saw {v.size} values but output shape is: "
+                f"[?{''.join(',' + str(d) for d in shape)}]",
+            )
         rows.append(v.reshape([-1] + shape))
     n = max((r.shape[0] for r in rows), default=0)
     pad = f.default_value if f.default_value is not None else (b"" if dt == string else 0)
     out = np.full([len(rows), n] + shape, pad, dtype=_np_dtype(dt))
     for i, r in enumerate(rows):
-        out[i, :r.shape[0]] = r
+        out[i, : r.shape[0]] = r
     return out[0] if single else out
 
 
-def _sparse(dt: Any, vals: List[Optional[np.ndarray]], single: bool) -> List[np.ndarray]:
-    vals = [v if v is not None else np.zeros([0], _np_dtype(dt)) for v in vals]
+def _sparse(dt: Any, given: List[Optional[np.ndarray]], single: bool) -> List[np.ndarray]:
+    vals = [v if v is not None else np.zeros([0], _np_dtype(dt)) for v in given]
     n = max((v.size for v in vals), default=0)
     if single:
         v = vals[0]
@@ -217,8 +253,8 @@ def _sparse(dt: Any, vals: List[Optional[np.ndarray]], single: bool) -> List[np.
     return [indices.reshape(-1, 2), values.astype(_np_dtype(dt)), np.array([len(vals), n], np.int64)]
 
 
-def _ragged(f: Any, dt: Any, vals: List[Optional[np.ndarray]], single: bool) -> List[np.ndarray]:
-    vals = [v if v is not None else np.zeros([0], _np_dtype(dt)) for v in vals]
+def _ragged(f: Any, dt: Any, given: List[Optional[np.ndarray]], single: bool) -> List[np.ndarray]:
+    vals = [v if v is not None else np.zeros([0], _np_dtype(dt)) for v in given]
     if single:
         return [vals[0]]
     splits = np.concatenate([[0], np.cumsum([v.size for v in vals])]).astype(f.row_splits_dtype.as_numpy_dtype)
@@ -227,6 +263,7 @@ def _ragged(f: Any, dt: Any, vals: List[Optional[np.ndarray]], single: bool) -> 
 
 
 # ---------------------------------------------------------------- outputs
+
 
 def _out_specs(features: List[Tuple[str, Any]], batch: Any, single: bool) -> List[Tuple[Any, List[Any]]]:
     """(dtype, static shape) of every flat output."""
@@ -250,6 +287,7 @@ def _out_specs(features: List[Tuple[str, Any]], batch: Any, single: bool) -> Lis
 def _pack(features: List[Tuple[str, Any]], flat: List[Any], single: bool) -> Dict[str, Any]:
     from fn._sparse.sparse_tensor import SparseTensor
     from fn._ragged import RaggedTensor
+
     it = iter(flat)
     out: Dict[str, Any] = {}
     for key, f in features:
@@ -263,8 +301,9 @@ def _pack(features: List[Tuple[str, Any]], flat: List[Any], single: bool) -> Dic
     return out
 
 
-def parse_example(serialized: Any, features: Dict[str, Any], example_names: Any = None,
-                  name: Optional[str] = None) -> Dict[str, Any]:
+def parse_example(
+    serialized: Any, features: Dict[str, Any], example_names: Any = None, name: Optional[str] = None
+) -> Dict[str, Any]:
     """``tf.io.parse_example``: a batch (vector) of serialized ``Example`` protos parsed into a
     dict of tensors with a leading batch dimension (a scalar parses as one example)."""
     feats = _check_features(features)
@@ -289,13 +328,19 @@ def parse_example(serialized: Any, features: Dict[str, Any], example_names: Any 
 
         def call(v: Any) -> List[Any]:
             return [_core.to_eager(a, dt) for a, (dt, _) in zip(run(v), specs)]
-        flat = _core.execute("PyCall", [x], {"callable": call, "Tout": [dt for dt, _ in specs],
-                                             "Tout_shapes": [TensorShape(s) for _, s in specs]}, _OP)
+
+        flat = _core.execute(
+            "PyCall",
+            [x],
+            {"callable": call, "Tout": [dt for dt, _ in specs], "Tout_shapes": [TensorShape(s) for _, s in specs]},
+            _OP,
+        )
     return _pack(feats, list(flat), single)
 
 
-def parse_single_example(serialized: Any, features: Dict[str, Any], example_names: Any = None,
-                         name: Optional[str] = None) -> Dict[str, Any]:
+def parse_single_example(
+    serialized: Any, features: Dict[str, Any], example_names: Any = None, name: Optional[str] = None
+) -> Dict[str, Any]:
     """``tf.io.parse_single_example``: one serialized ``Example`` (a scalar) parsed into a dict
     of tensors."""
     x = serialized if _core.is_tensor(serialized) else _core.convert_to_tensor(serialized, string)
@@ -304,5 +349,11 @@ def parse_single_example(serialized: Any, features: Dict[str, Any], example_name
     return parse_example(x, features, example_names, name)
 
 
-__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "RaggedFeature", "parse_example",
-           "parse_single_example"]
+__all__ = [
+    "FixedLenFeature",
+    "FixedLenSequenceFeature",
+    "VarLenFeature",
+    "RaggedFeature",
+    "parse_example",
+    "parse_single_example",
+]

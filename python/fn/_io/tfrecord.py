@@ -5,6 +5,7 @@ TF's framing, so files are exchanged with TensorFlow: each record is
 masked_crc32c(data)``. ``ZLIB`` compresses the whole stream with zlib, ``GZIP`` as a gzip
 stream (TF's ``ZlibOutputBuffer`` with gzip window bits).
 """
+
 from __future__ import annotations
 
 import gzip
@@ -21,6 +22,7 @@ _TYPES = {0: "", 1: "ZLIB", 2: "GZIP"}
 
 class TFRecordCompressionType:
     """``tf.compat.v1.io.TFRecordCompressionType``: NONE, ZLIB, GZIP."""
+
     NONE = 0
     ZLIB = 1
     GZIP = 2
@@ -30,12 +32,24 @@ class TFRecordOptions:
     """``tf.io.TFRecordOptions``: the compression of a TFRecord file (``""``, ``"ZLIB"`` or
     ``"GZIP"``) and zlib's settings for writing."""
 
-    compression_type_map = {TFRecordCompressionType.ZLIB: "ZLIB", TFRecordCompressionType.GZIP: "GZIP",
-                            TFRecordCompressionType.NONE: ""}
+    compression_type_map = {
+        TFRecordCompressionType.ZLIB: "ZLIB",
+        TFRecordCompressionType.GZIP: "GZIP",
+        TFRecordCompressionType.NONE: "",
+    }
 
-    def __init__(self, compression_type: Any = None, flush_mode: Any = None, input_buffer_size: Any = None,
-                 output_buffer_size: Any = None, window_bits: Any = None, compression_level: Any = None,
-                 compression_method: Any = None, mem_level: Any = None, compression_strategy: Any = None) -> None:
+    def __init__(
+        self,
+        compression_type: Any = None,
+        flush_mode: Any = None,
+        input_buffer_size: Any = None,
+        output_buffer_size: Any = None,
+        window_bits: Any = None,
+        compression_level: Any = None,
+        compression_method: Any = None,
+        mem_level: Any = None,
+        compression_strategy: Any = None,
+    ) -> None:
         self.get_compression_type_string(compression_type)
         self.compression_type = compression_type
         self.flush_mode = flush_mode
@@ -67,7 +81,7 @@ def _compressor(options: TFRecordOptions) -> Any:
         return None
     level = options.compression_level if options.compression_level is not None else zlib.Z_DEFAULT_COMPRESSION
     bits = options.window_bits if options.window_bits is not None else 15
-    mem = options.mem_level if options.mem_level is not None else 9   # TF's default mem_level
+    mem = options.mem_level if options.mem_level is not None else 9  # TF's default mem_level
     strategy = options.compression_strategy if options.compression_strategy is not None else zlib.Z_DEFAULT_STRATEGY
     return zlib.compressobj(level, zlib.DEFLATED, bits + 16 if kind == "GZIP" else bits, mem, strategy)
 
@@ -105,9 +119,11 @@ class TFRecordWriter:
         elif hasattr(record, "numpy"):
             record = record.numpy()
         if not isinstance(record, (bytes, bytearray, memoryview)):
-            raise TypeError("write(): incompatible function arguments. The following argument types are "
-                            f"supported:\n    1. (self: tensorflow.python.lib.io._pywrap_record_io.RecordWriter, "
-                            f"record: str) -> None\n\nInvoked with: {record!r}")
+            raise TypeError(
+                "write(): incompatible function arguments. The following argument types are "
+                f"supported:\n    1. (self: tensorflow.python.lib.io._pywrap_record_io.RecordWriter, "
+                f"record: str) -> None\n\nInvoked with: {record!r}"
+            )
         self._put(frame(bytes(record)))
 
     def flush(self) -> None:
@@ -153,9 +169,9 @@ def open_input(path: str) -> BinaryIO:
 def _open_stream(path: str, compression: str) -> BinaryIO:
     f = open_input(path)
     if compression == "GZIP":
-        return gzip.GzipFile(fileobj=f)   # type: ignore[return-value]
+        return gzip.GzipFile(fileobj=f)  # type: ignore[return-value]
     if compression == "ZLIB":
-        return _ZlibReader(f)             # type: ignore[return-value]
+        return _ZlibReader(f)  # type: ignore[return-value]
     return f
 
 
@@ -188,17 +204,17 @@ def read_records(path: str, compression: str = "") -> Iterator[bytes]:
             header = f.read(12)
             if not header:
                 return
-            if len(header) < 12:   # TF ends quietly on a partial header
+            if len(header) < 12:  # TF ends quietly on a partial header
                 return
             length_bytes = header[:8]
             if struct.unpack("<I", header[8:])[0] != masked_crc32c(length_bytes):
-                raise errors.DataLossError(None, None, f"corrupted record at {offset} (Is this even a TFRecord "
-                                                       "file?)")
+                raise errors.DataLossError(None, None, f"corrupted record at {offset} (Is this even a TFRecord file?)")
             (length,) = struct.unpack("<Q", length_bytes)
             body = f.read(length + 4)
             if len(body) < length + 4:
-                raise errors.DataLossError(None, None, f"truncated record at {offset}' failed with Read less "
-                                                       f"bytes than requested")
+                raise errors.DataLossError(
+                    None, None, f"truncated record at {offset}' failed with Read less bytes than requested"
+                )
             data = body[:length]
             if struct.unpack("<I", body[length:])[0] != masked_crc32c(data):
                 raise errors.DataLossError(None, None, f"corrupted record at {offset + 12}")

@@ -41,9 +41,14 @@ def load_keras() -> types.ModuleType:
             f"Keras was already imported with the {keras.backend.backend()!r} backend; "
             "fn.keras needs KERAS_BACKEND=tensorflow set before Keras is imported."
         )
-    from fn._keras import _glue
-
-    _glue.install()
+    install_glue()
     import keras._tf_keras.keras as tf_keras
 
     return tf_keras
+
+
+def install_glue() -> None:
+    """Tells the imported Keras fn's classes (data adapters, distributed values...)."""
+    from fn._keras import _glue  # imports Keras: only once Keras is loaded
+
+    _glue.install()

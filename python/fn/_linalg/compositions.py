@@ -2,6 +2,7 @@
 (so their gradients come from the ops'): ``logdet``, ``cholesky_solve``, ``lstsq``, ``pinv``,
 ``matrix_rank``, ``trace``, ``matvec``, ``adjoint``, ``cross``, ``tensor_diag(_part)``,
 ``expm``, ``lu_reconstruct``, ``lu_solve``, ``lu_matrix_inverse``."""
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -9,14 +10,24 @@ from typing import Any, Optional
 import numpy as np
 
 from fn import _core
-from fn._ops.array_ops import (cast, concat, convert_to_tensor, expand_dims, fill, gather, reshape, shape, stack,
-                           transpose, where)
+from fn._ops.array_ops import (
+    cast,
+    concat,
+    convert_to_tensor,
+    expand_dims,
+    fill,
+    gather,
+    reshape,
+    shape,
+    stack,
+    transpose,
+    where,
+)
 from fn._linalg.decompositions import band_part, cholesky, diag, diag_part, svd, triangular_solve
 from fn._ops.linalg_ops import solve
 from fn._ops.manip_ops import eye
 from fn._ops.math_ops import abs as _abs
-from fn._ops.math_ops import (floor, greater, is_finite, less, log, matmul, maximum, pow as _pow, reduce_max,
-                          reduce_sum)
+from fn._ops.math_ops import floor, greater, is_finite, less, log, matmul, maximum, pow as _pow, reduce_max, reduce_sum
 from fn.dtypes import float16, float32, float64, int32
 
 
@@ -106,8 +117,11 @@ def matrix_rank(a: Any, tol: Any = None, validate_args: bool = False, name: Opti
     s = svd(a, compute_uv=False)
     if tol is None:
         m, n = a.shape[-2], a.shape[-1]
-        big = convert_to_tensor(float(max(m, n)), a.dtype) if m is not None and n is not None \
+        big = (
+            convert_to_tensor(float(max(m, n)), a.dtype)
+            if m is not None and n is not None
             else cast(reduce_max(shape(a)[-2:]), a.dtype)
+        )
         tol = float(np.finfo(a.dtype.as_numpy_dtype).eps) * big * reduce_max(s, axis=-1, keepdims=True)
     else:
         tol = _core.convert_to_tensor(tol, None, a.dtype)
@@ -119,8 +133,15 @@ def trace(x: Any, name: Optional[str] = None) -> Any:
     return reduce_sum(diag_part(_t(x)), axis=[-1], name=name)
 
 
-def matvec(a: Any, b: Any, transpose_a: bool = False, adjoint_a: bool = False, a_is_sparse: bool = False,
-           b_is_sparse: bool = False, name: Optional[str] = None) -> Any:
+def matvec(
+    a: Any,
+    b: Any,
+    transpose_a: bool = False,
+    adjoint_a: bool = False,
+    a_is_sparse: bool = False,
+    b_is_sparse: bool = False,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.linalg.matvec``: ``a @ b`` for a batch of vectors ``b``."""
     a = _t(a)
     b = _core.convert_to_tensor(b, None, a.dtype)
@@ -177,6 +198,7 @@ def lu_reconstruct(lower_upper: Any, perm: Any, validate_args: bool = False, nam
 
 def _invert_permutation(perm: Any) -> Any:
     from fn._ops.sort_ops import argsort
+
     return cast(argsort(perm, axis=-1, stable=True), perm.dtype)
 
 
@@ -198,8 +220,7 @@ def lu_matrix_inverse(lower_upper: Any, perm: Any, validate_args: bool = False, 
     """``tf.linalg.lu_matrix_inverse``: the inverse of ``A`` given ``lu(A)``."""
     lower_upper = _t(lower_upper)
     n = shape(lower_upper)[-1]
-    return lu_solve(lower_upper, perm, eye(n, batch_shape=shape(lower_upper)[:-2], dtype=lower_upper.dtype),
-                    name=name)
+    return lu_solve(lower_upper, perm, eye(n, batch_shape=shape(lower_upper)[:-2], dtype=lower_upper.dtype), name=name)
 
 
 # ---- expm: scaling and squaring over Pade approximants (TF's linalg_impl.matrix_exponential) ----
@@ -210,8 +231,21 @@ _PADE = {
     7: [17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0],
     9: [17643225600.0, 8821612800.0, 2075673600.0, 302702400.0, 30270240.0, 2162160.0, 110880.0, 3960.0, 90.0],
 }
-_PADE13 = [64764752532480000.0, 32382376266240000.0, 7771770303897600.0, 1187353796428800.0, 129060195264000.0,
-           10559470521600.0, 670442572800.0, 33522128640.0, 1323241920.0, 40840800.0, 960960.0, 16380.0, 182.0]
+_PADE13 = [
+    64764752532480000.0,
+    32382376266240000.0,
+    7771770303897600.0,
+    1187353796428800.0,
+    129060195264000.0,
+    10559470521600.0,
+    670442572800.0,
+    33522128640.0,
+    1323241920.0,
+    40840800.0,
+    960960.0,
+    16380.0,
+    182.0,
+]
 
 
 def _pade(matrix: Any, order: int) -> tuple:
@@ -243,6 +277,7 @@ def expm(input: Any, name: Optional[str] = None) -> Any:
     """``tf.linalg.expm``: the matrix exponential (Pade approximants of orders 3-7 for float32,
     3-13 for float64, chosen by the 1-norm, with scaling and squaring)."""
     from fn._ops.control_flow_ops import cond, while_loop
+
     matrix = _t(input)
     if matrix.shape[-2:].as_list() == [0, 0]:
         return matrix
@@ -262,16 +297,17 @@ def expm(input: Any, name: Optional[str] = None) -> Any:
         squarings = maximum(floor(log(l1 / 5.371920351148152) / log(two)), 0.0)
         pades = [_pade(matrix, o) for o in (3, 5, 7, 9)]
         pades.append(_pade(matrix / _pow(two, squarings), 13))
-        conds = [1.495585217958292e-002, 2.539398330063230e-001, 9.504178996162932e-001, 2.097847961257068e+000]
+        conds = [1.495585217958292e-002, 2.539398330063230e-001, 9.504178996162932e-001, 2.097847961257068e000]
     else:
         squarings = maximum(floor(log(l1 / 3.925724783138660) / log(two)), 0.0)
         pades = [_pade(matrix, 3), _pade(matrix, 5), _pade(matrix / _pow(two, squarings), 7)]
-        conds = [4.258730016922831e-001, 1.880152677804762e+000]
+        conds = [4.258730016922831e-001, 1.880152677804762e000]
     u = nest_where(conds, [p[0] for p in pades])
     v = nest_where(conds, [p[1] for p in pades])
     finite = is_finite(reduce_max(l1))
-    result = cond(finite, lambda: solve(-u + v, u + v),
-                  lambda: fill(shape(matrix), convert_to_tensor(np.nan, matrix.dtype)))
+    result = cond(
+        finite, lambda: solve(-u + v, u + v), lambda: fill(shape(matrix), convert_to_tensor(np.nan, matrix.dtype))
+    )
     max_squarings = reduce_max(squarings)
 
     def c(i: Any, _: Any) -> Any:
@@ -287,6 +323,7 @@ def expm(input: Any, name: Optional[str] = None) -> Any:
 def normalize(tensor: Any, ord: Any = "euclidean", axis: Any = None, name: Optional[str] = None) -> tuple:
     """``tf.linalg.normalize``: ``(tensor / norm, norm)`` with the norm kept as a dimension."""
     from fn._ops.clip_ops import norm
+
     tensor = _t(tensor)
     n = norm(tensor, ord=ord, axis=axis, keepdims=True)
     return tensor / n, n
@@ -311,15 +348,21 @@ def _tridiagonal_dense(diagonals: Any, diagonals_format: str) -> Any:
     return diag(sup[..., :-1], k=1) + diag(main) + diag(sub[..., 1:], k=-1)
 
 
-def tridiagonal_matmul(diagonals: Any, rhs: Any, diagonals_format: str = "compact",
-                       name: Optional[str] = None) -> Any:
+def tridiagonal_matmul(diagonals: Any, rhs: Any, diagonals_format: str = "compact", name: Optional[str] = None) -> Any:
     """``tf.linalg.tridiagonal_matmul``: a tridiagonal matrix times ``rhs`` [..., M, N]."""
     return matmul(_tridiagonal_dense(diagonals, diagonals_format), rhs, name=name)
 
 
-def tridiagonal_solve(diagonals: Any, rhs: Any, diagonals_format: str = "compact", transpose_rhs: bool = False,
-                      conjugate_rhs: bool = False, name: Optional[str] = None, partial_pivoting: bool = True,
-                      perturb_singular: bool = False) -> Any:
+def tridiagonal_solve(
+    diagonals: Any,
+    rhs: Any,
+    diagonals_format: str = "compact",
+    transpose_rhs: bool = False,
+    conjugate_rhs: bool = False,
+    name: Optional[str] = None,
+    partial_pivoting: bool = True,
+    perturb_singular: bool = False,
+) -> Any:
     """``tf.linalg.tridiagonal_solve``: ``X`` with ``A X = rhs`` for tridiagonal ``A`` (solved
     densely with partial pivoting; ``rhs`` [..., M, K] or [..., M])."""
     if perturb_singular:
@@ -327,8 +370,11 @@ def tridiagonal_solve(diagonals: Any, rhs: Any, diagonals_format: str = "compact
     a = _tridiagonal_dense(diagonals, diagonals_format)
     rhs = _core.convert_to_tensor(rhs, None, a.dtype)
     if transpose_rhs:
-        rhs = adjoint(rhs) if conjugate_rhs else transpose(rhs, list(range(rhs.shape.rank - 2)) +
-                                                          [rhs.shape.rank - 1, rhs.shape.rank - 2])
+        rhs = (
+            adjoint(rhs)
+            if conjugate_rhs
+            else transpose(rhs, list(range(rhs.shape.rank - 2)) + [rhs.shape.rank - 1, rhs.shape.rank - 2])
+        )
     vector = rhs.shape.rank is not None and a.shape.rank is not None and rhs.shape.rank == a.shape.rank - 1
     x = solve(a, expand_dims(rhs, -1) if vector else rhs)
     return x[..., 0] if vector else x

@@ -14,7 +14,7 @@ from fn.dtypes import as_dtype, complex64, complex128, float32, float64, int32, 
 
 Qr = collections.namedtuple("Qr", ["q", "r"])
 Lu = collections.namedtuple("Lu", ["lu", "p"])
-Slogdet = collections.namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
+LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant", ["sign", "log_abs_determinant"])
 
 
 def _t(x: Any) -> Any:
@@ -86,10 +86,10 @@ def eigvals(tensor: Any, name: Optional[str] = None) -> Any:
     return run_op_outputs("Eig", [x], {"Tout": _eig_out_dtype(x), "compute_v": False}, name)[0]
 
 
-def slogdet(input: Any, name: Optional[str] = None) -> Slogdet:
+def slogdet(input: Any, name: Optional[str] = None) -> LogMatrixDeterminant:
     """``tf.linalg.slogdet``: ``(sign, log|det|)`` of square matrices."""
     sign, logabs = run_op_outputs("LogMatrixDeterminant", [_t(input)], None, name)
-    return Slogdet(sign, logabs)
+    return LogMatrixDeterminant(sign, logabs)
 
 
 def lu(input: Any, output_idx_type: Any = int32, name: Optional[str] = None) -> Lu:

@@ -4,6 +4,7 @@
 Everything this switch changes on the Tensor class is installed by ``_install_methods`` and
 ``_install_operators`` below (one place), and only when the switch is turned on, as in TF.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -21,11 +22,36 @@ from fn._numpy import _dtypes
 _mode = "off"
 _original_ops: Dict[str, Callable] = {}
 
-_PROMOTED_OPERATORS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
-                       "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
-                       "__rmod__", "__pow__", "__rpow__", "__lt__", "__le__", "__gt__", "__ge__",
-                       "__eq__", "__ne__", "__matmul__", "__rmatmul__", "__and__", "__rand__",
-                       "__or__", "__ror__", "__xor__", "__rxor__")
+_PROMOTED_OPERATORS = (
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__mul__",
+    "__rmul__",
+    "__truediv__",
+    "__rtruediv__",
+    "__floordiv__",
+    "__rfloordiv__",
+    "__mod__",
+    "__rmod__",
+    "__pow__",
+    "__rpow__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__eq__",
+    "__ne__",
+    "__matmul__",
+    "__rmatmul__",
+    "__and__",
+    "__rand__",
+    "__or__",
+    "__ror__",
+    "__xor__",
+    "__rxor__",
+)
 
 
 def is_numpy_style_type_promotion() -> bool:
@@ -56,6 +82,7 @@ def maybe_promote_tensors(x: Any, y: Any) -> Any:
         if isinstance(v, _tensor.Tensor):
             return v if v.dtype == result else _array_ops.cast(v, result)
         return _array_ops.convert_to_tensor(v, result)
+
     return promote(x), promote(y)
 
 
@@ -65,14 +92,16 @@ def _promoting(name: str, original: Callable) -> Callable:
             try:
                 self, other = maybe_promote_tensors(self, other)
             except (TypeError, ValueError):
-                pass   # not a value NumPy can type (a RaggedTensor, ...): the operator decides
+                pass  # not a value NumPy can type (a RaggedTensor, ...): the operator decides
         return original(self, other)
+
     op.__name__ = name
     return op
 
 
 def _tensor_t(self: Any) -> Any:
     from fn._numpy._manip import transpose
+
     return transpose(self)
 
 
@@ -94,6 +123,7 @@ def _astype(self: Any, dtype: Any) -> Any:
 
 def _install_methods() -> None:
     from fn._numpy import _manip, _math, _reduce
+
     T = _tensor.Tensor
     T.T = property(_tensor_t)
     T.size = property(_tensor_size)
@@ -114,6 +144,7 @@ def _install_methods() -> None:
 
 def _install_operators() -> None:
     from fn._numpy import _indexing
+
     T = _tensor.Tensor
     if _original_ops:
         return
@@ -126,16 +157,17 @@ def _install_operators() -> None:
     T.__getitem__ = lambda self, spec: _indexing.getitem(self, spec, basic)
 
 
-def experimental_enable_numpy_behavior(prefer_float32: bool = False,
-                                       dtype_conversion_mode: str = "legacy") -> None:
+def experimental_enable_numpy_behavior(prefer_float32: bool = False, dtype_conversion_mode: str = "legacy") -> None:
     """``tf.experimental.numpy.experimental_enable_numpy_behavior``: NumPy methods on Tensors,
     NumPy type promotion in Tensor operators (``dtype_conversion_mode='legacy'``), NumPy-style
     indexing, and float32 for Python floats when ``prefer_float32``."""
     global _mode
     if dtype_conversion_mode not in ("off", "legacy", "safe", "all"):
-        raise ValueError(f"The provided promotion mode {dtype_conversion_mode} does not exist. "
-                         "Make sure the provided dtype conversion mode is one of the following: "
-                         "'off', 'legacy', 'safe' or 'all'.")
+        raise ValueError(
+            f"The provided promotion mode {dtype_conversion_mode} does not exist. "
+            "Make sure the provided dtype conversion mode is one of the following: "
+            "'off', 'legacy', 'safe' or 'all'."
+        )
     _mode = dtype_conversion_mode
     _install_operators()
     _install_methods()

@@ -1,4 +1,5 @@
 """Array creation of ``tf.experimental.numpy`` (TF's ``np_array_ops``/``np_math_ops`` creators)."""
+
 from __future__ import annotations
 
 import builtins
@@ -65,8 +66,9 @@ def broadcast_to(array: Any, shape: Any) -> Any:
     return full(shape, array)
 
 
-def full_like(a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
-              shape: Any = None) -> Any:
+def full_like(
+    a: Any, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None
+) -> Any:
     """``tnp.full_like``."""
     if order != "K":
         raise ValueError("Non-standard orders are not supported.")
@@ -118,16 +120,22 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> An
     return _array_ops.cast(_array_ops.range(start, stop, step), dtype)
 
 
-def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
-             dtype: Any = float, axis: int = 0) -> Any:
+def linspace(
+    start: Any,
+    stop: Any,
+    num: int = 50,
+    endpoint: bool = True,
+    retstep: bool = False,
+    dtype: Any = float,
+    axis: int = 0,
+) -> Any:
     """``tnp.linspace`` (NumPy 2's result type: that of ``start * 1.0`` and ``stop * 1.0``)."""
     if dtype:
         dtype = _dtypes.result_type([start * 1.0, stop * 1.0])
     start = array(start, dtype=dtype)
     stop = array(stop, dtype=dtype)
     if num < 0:
-        raise ValueError("Argument `num` (number of samples) must be a non-negative integer. "
-                         f"Received: num={num}")
+        raise ValueError(f"Argument `num` (number of samples) must be a non-negative integer. Received: num={num}")
     step = _array_ops.convert_to_tensor(np.nan)
     if endpoint:
         result = _array_ops.linspace(start, stop, num, axis=axis)
@@ -148,18 +156,19 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     return (result, step) if retstep else result
 
 
-def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10.0,
-             dtype: Any = None, axis: int = 0) -> Any:
+def logspace(
+    start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10.0, dtype: Any = None, axis: int = 0
+) -> Any:
     """``tnp.logspace``."""
     dtype = _dtypes.result_type([start * 1.0, stop * 1.0])
     result = linspace(start, stop, num=num, endpoint=endpoint, dtype=dtype, axis=axis)
     return _array_ops.cast(_math_ops.pow(_array_ops.cast(base, result.dtype), result), dtype)
 
 
-def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
-              axis: int = 0) -> Any:
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None, axis: int = 0) -> Any:
     """``tnp.geomspace``: a geometric progression (NumPy's sign conventions)."""
     from fn._numpy import _math
+
     dtype = _fn_dtypes.as_dtype(dtype) if dtype else _dtypes.result_type(start, stop, float(num), zeros((), dtype))
     comp = np.promote_types(dtype.as_numpy_dtype, np.float32)
     start = asarray(start, dtype=comp)
@@ -167,10 +176,18 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
     start_sign = 1 - _math_ops.sign(start)
     stop_sign = 1 - _math_ops.sign(stop)
     signflip = 1 - start_sign * stop_sign // 2
-    res = signflip * logspace(_math.log10(signflip * start), _math.log10(signflip * stop), num,
-                              endpoint=endpoint, base=10.0, dtype=comp, axis=0)
+    res = signflip * logspace(
+        _math.log10(signflip * start),
+        _math.log10(signflip * stop),
+        num,
+        endpoint=endpoint,
+        base=10.0,
+        dtype=comp,
+        axis=0,
+    )
     if axis != 0:
         from fn._numpy._manip import moveaxis
+
         res = moveaxis(res, 0, axis)
     return _array_ops.cast(res, dtype)
 
@@ -221,6 +238,7 @@ def diag(v: Any, k: int = 0) -> Any:
         raise ValueError(f"Shape must be at most rank 2 but is rank {r}")
     if r == 2:
         from fn._numpy._manip import diagonal
+
         return diagonal(v, k)
     n = _array_ops.size(v)
     side = n + builtins.abs(k)
@@ -235,6 +253,7 @@ def diagflat(v: Any, k: int = 0) -> Any:
 def vander(x: Any, N: Optional[int] = None, increasing: bool = False) -> Any:
     """``tnp.vander``: columns are powers of ``x``."""
     from fn._numpy._math import power
+
     x = asarray(x)
     if x.shape.rank is not None and x.shape.rank != 1:
         raise ValueError(f"x must be a one-dimensional array. Received: x={x}")
@@ -250,8 +269,7 @@ def meshgrid(*xi: Any, **kwargs: Any) -> List[Any]:
     """``tnp.meshgrid`` (``indexing`` 'xy' or 'ij'; ``sparse`` and ``copy`` as NumPy)."""
     sparse = kwargs.get("sparse", False)
     if sparse:
-        raise ValueError("Function `meshgrid` does not support returning sparse arrays yet. "
-                         f"Received: sparse={sparse}")
+        raise ValueError(f"Function `meshgrid` does not support returning sparse arrays yet. Received: sparse={sparse}")
     copy_ = kwargs.get("copy", True)
     if not copy_:
         raise ValueError(f"Function `meshgrid` only supports copy=True. Received: copy={copy_}")

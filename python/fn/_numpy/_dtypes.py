@@ -4,6 +4,7 @@ Dtypes are NumPy's type objects (``tnp.float32 is np.float32``, as in TF); resul
 ``DType``s computed by ``np.result_type`` over the operands, with Python floats read as float32
 when ``prefer_float32`` is on.
 """
+
 from __future__ import annotations
 
 import numbers
@@ -86,6 +87,7 @@ def _np_result_type(*arrays_and_dtypes: Any) -> Any:
             if isinstance(x, complex):
                 return np.complex64(x)
         return x
+
     return np.result_type(*[preprocess_float(x) for x in arrays_and_dtypes])
 
 
@@ -98,14 +100,15 @@ def _maybe_get_dtype(x: Any) -> Any:
     if isinstance(x, numbers.Real) and not isinstance(x, np.generic):
         return x
     dt = getattr(x, "dtype", None)
-    if isinstance(dt, _fn_dtypes.DType):    # fn tensors, Variables, IndexedSlices
+    if isinstance(dt, _fn_dtypes.DType):  # fn tensors, Variables, IndexedSlices
         return dt.as_numpy_dtype
     if isinstance(x, _fn_dtypes.DType):
         return x.as_numpy_dtype
     if isinstance(x, (list, tuple)):
         raise ValueError(
             "Cannot find dtype for type inference from argument `x` of a sequence "
-            f"type {type(x)}. For sequences, please call this function on each element individually.")
+            f"type {type(x)}. For sequences, please call this function on each element individually."
+        )
     return x
 
 

@@ -1,6 +1,7 @@
 """NumPy-style indexing of tensors under ``experimental_enable_numpy_behavior`` (TF's
 ``np_array_ops._getitem``): integer and boolean arrays (lists, tuples, NumPy arrays, tensors) as
 advanced indices, with NumPy's placement of the broadcast index dimensions."""
+
 from __future__ import annotations
 
 import numbers
@@ -22,8 +23,9 @@ def _is_advanced(idx: Any) -> bool:
 
 
 def _is_int(idx: Any) -> bool:
-    return (isinstance(idx, (numbers.Integral, np.integer)) and not isinstance(idx, (bool, np.bool_))) or \
-        (isinstance(idx, _tensor.Tensor) and idx.dtype.is_integer and idx.shape.rank == 0)
+    return (isinstance(idx, (numbers.Integral, np.integer)) and not isinstance(idx, (bool, np.bool_))) or (
+        isinstance(idx, _tensor.Tensor) and idx.dtype.is_integer and idx.shape.rank == 0
+    )
 
 
 def _expand(spec: Tuple[Any, ...], rank: int) -> List[Any]:
@@ -49,7 +51,7 @@ def _expand(spec: Tuple[Any, ...], rank: int) -> List[Any]:
         raise IndexError("an index can only have a single ellipsis ('...')")
     if Ellipsis in [i for i in items if not isinstance(i, (np.ndarray, _tensor.Tensor))]:
         pos = next(n for n, i in enumerate(items) if i is Ellipsis)
-        items[pos:pos + 1] = [slice(None)] * (rank - consumed)
+        items[pos : pos + 1] = [slice(None)] * (rank - consumed)
     else:
         items.extend([slice(None)] * (rank - consumed))
     return items
@@ -64,7 +66,9 @@ def getitem(tensor: Any, slice_spec: Any, basic_getitem: Callable) -> Any:
     if rank is None:
         raise ValueError("Advanced indexing needs a tensor of known rank.")
     items = _expand(spec, rank)
-    basic, adv_pos, adv_idx = [], [], []
+    basic: List[Any] = []
+    adv_pos: List[int] = []
+    adv_idx: List[Any] = []
     for n, idx in enumerate(items):
         if idx is None:
             basic.append(None)
@@ -77,8 +81,11 @@ def getitem(tensor: Any, slice_spec: Any, basic_getitem: Callable) -> Any:
         else:
             raise IndexError(f"Unsupported index {idx!r}")
     x = basic_getitem(tensor, tuple(basic))
-    dims = _array_ops.shape(x, out_type=_fn_dtypes.int64) if not x.shape.is_fully_defined() else \
-        _array_ops.constant(x.shape.as_list(), _fn_dtypes.int64)
+    dims = (
+        _array_ops.shape(x, out_type=_fn_dtypes.int64)
+        if not x.shape.is_fully_defined()
+        else _array_ops.constant(x.shape.as_list(), _fn_dtypes.int64)
+    )
     index_tensors = []
     for p, idx in zip(adv_pos, adv_idx):
         t = _array_ops.cast(_array_ops.convert_to_tensor(idx), _fn_dtypes.int64)

@@ -1,5 +1,6 @@
 """Shape manipulation, joining, splitting and selection of ``tf.experimental.numpy``
 (TF's ``np_array_ops``), on fn tensors; works on eager and symbolic tensors."""
+
 from __future__ import annotations
 
 import builtins
@@ -115,6 +116,7 @@ def atleast_2d(*arys: Any) -> Any:
 
 def atleast_3d(*arys: Any) -> Any:
     """``tnp.atleast_3d`` (a 1-D ``x`` becomes ``[1, N, 1]``, a 2-D one ``[M, N, 1]``)."""
+
     def f(x: Any) -> Any:
         x = asarray(x)
         r = _ndim(x)
@@ -125,6 +127,7 @@ def atleast_3d(*arys: Any) -> Any:
         if r == 2:
             return _array_ops.expand_dims(x, -1)
         return x
+
     out = [f(x) for x in arys]
     return out[0] if len(out) == 1 else out
 
@@ -136,6 +139,7 @@ def _atleast(n: int, arys: Sequence[Any]) -> Any:
         if r < n:
             x = _array_ops.reshape(x, [1] * (n - r) + shape_list(x)) if r else _array_ops.reshape(x, [1] * n)
         return x
+
     out = [f(x) for x in arys]
     return out[0] if len(out) == 1 else out
 
@@ -217,6 +221,7 @@ def _split_on_axis(axis: int, name: str) -> Any:
         ary = asarray(ary)
         new_axis = 0 if (axis == 1 and _ndim(ary) == 1) else axis
         return split(ary, indices_or_sections, axis=new_axis)
+
     f.__name__ = name
     f.__doc__ = f"``tnp.{name}``."
     return f
@@ -275,8 +280,7 @@ def rot90(m: Any, k: int = 1, axes: Sequence[int] = (0, 1)) -> Any:
 def tile(a: Any, reps: Any) -> Any:
     """``tnp.tile``."""
     a = asarray(a)
-    reps = [reps] if isinstance(reps, int) else list(np.asarray(reps).reshape(-1)) \
-        if not is_ndarray(reps) else reps
+    reps = [reps] if isinstance(reps, int) else list(np.asarray(reps).reshape(-1)) if not is_ndarray(reps) else reps
     if is_ndarray(reps):
         return _array_ops.tile(a, reps)
     n, r = _ndim(a), len(reps)
@@ -346,7 +350,9 @@ def take_along_axis(arr: Any, indices: Any, axis: Optional[int]) -> Any:
     perm = [i for i in range(n) if i != axis] + [axis]
     inv = list(np.argsort(perm))
     idx = _array_ops.where(indices < 0, indices + _array_ops.cast(a_shape[axis], indices.dtype), indices)
-    out = _array_ops.gather(_array_ops.transpose(arr, perm), _array_ops.transpose(idx, perm), batch_dims=n - 1, axis=n - 1)
+    out = _array_ops.gather(
+        _array_ops.transpose(arr, perm), _array_ops.transpose(idx, perm), batch_dims=n - 1, axis=n - 1
+    )
     return _array_ops.transpose(out, [int(i) for i in inv])
 
 
@@ -364,8 +370,7 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
 def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0) -> Any:
     """``tnp.select``: the first choice whose condition holds, else ``default``."""
     if len(condlist) != len(choicelist):
-        raise ValueError(f"condlist must have length equal to choicelist "
-                         f"({len(condlist)} vs {len(choicelist)})")
+        raise ValueError(f"condlist must have length equal to choicelist ({len(condlist)} vs {len(choicelist)})")
     if not condlist:
         raise ValueError("condlist must be non-empty")
     choices = promote_dtype(default, *choicelist)
@@ -407,13 +412,15 @@ def broadcast_arrays(*args: Any, **kwargs: Any) -> List[Any]:
         raise ValueError("subok=True is not supported.")
     if kwargs:
         raise ValueError(f"Received unsupported arguments {kwargs.keys()}")
-    args = [asarray(a) for a in args]
-    if len(args) <= 1:
-        return args
-    shape = _array_ops.shape(args[0])
-    for a in args[1:]:
-        shape = _array_ops.shape(_array_ops.zeros(shape, _fn_dtypes.bool_) | _array_ops.zeros(_array_ops.shape(a), _fn_dtypes.bool_))
-    return [_manip_ops.broadcast_to(a, shape) for a in args]
+    arrays = [asarray(a) for a in args]
+    if len(arrays) <= 1:
+        return arrays
+    shape = _array_ops.shape(arrays[0])
+    for a in arrays[1:]:
+        shape = _array_ops.shape(
+            _array_ops.zeros(shape, _fn_dtypes.bool_) | _array_ops.zeros(_array_ops.shape(a), _fn_dtypes.bool_)
+        )
+    return [_manip_ops.broadcast_to(a, shape) for a in arrays]
 
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
@@ -430,8 +437,11 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     shp = shape_list(at)
     rows = shp[0] - builtins.max(-offset, 0)
     cols = shp[1] - builtins.max(offset, 0)
-    length = _math_ops.maximum(_math_ops.minimum(rows, cols), 0) if is_ndarray(rows) or is_ndarray(cols) \
+    length = (
+        _math_ops.maximum(_math_ops.minimum(rows, cols), 0)
+        if is_ndarray(rows) or is_ndarray(cols)
         else builtins.max(builtins.min(rows, cols), 0)
+    )
     idx = _array_ops.range(length)
     coords = _array_ops.stack([idx + builtins.max(-offset, 0), idx + builtins.max(offset, 0)], axis=1)
     out = _array_ops.gather_nd(at, coords)

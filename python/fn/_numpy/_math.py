@@ -5,12 +5,13 @@ floating point cast integer inputs to the default float type (``_scalar(..., Tru
 fn has no kernel for (``tan``, the inverse and hyperbolic trigonometric functions, ``expm1``) are
 compositions of existing ops, so they differentiate too.
 """
+
 from __future__ import annotations
 
 import builtins
 import math
 import numbers
-from typing import Any, Callable
+from typing import Any, Callable, List
 
 import numpy as np
 
@@ -43,6 +44,7 @@ def _scalar(tf_fn: Callable, x: Any, promote_to_float: bool = False) -> Any:
 def _bool_or(int_fn: Callable, bool_fn: Callable) -> Callable:
     def f(x1: Any, x2: Any) -> Any:
         return bool_fn(x1, x2) if x1.dtype is _fn_dtypes.bool_ else int_fn(x1, x2)
+
     return f
 
 
@@ -63,6 +65,7 @@ def multiply(x1: Any, x2: Any) -> Any:
 
 def true_divide(x1: Any, x2: Any) -> Any:
     """``tnp.true_divide``: integers divide to the default float type."""
+
     def f(x1: Any, x2: Any) -> Any:
         if x1.dtype is _fn_dtypes.bool_:
             float_ = _dtypes.result_type(float)
@@ -70,6 +73,7 @@ def true_divide(x1: Any, x2: Any) -> Any:
         if not _dtypes.is_allow_float64() and x1.dtype in (_fn_dtypes.int32, _fn_dtypes.int64):
             x1, x2 = _array_ops.cast(x1, _fn_dtypes.float32), _array_ops.cast(x2, _fn_dtypes.float32)
         return _math_ops.truediv(x1, x2)
+
     return _bin_op(f, x1, x2)
 
 
@@ -81,6 +85,7 @@ def _int8_bools(tf_fn: Callable) -> Callable:
         if x1.dtype is _fn_dtypes.bool_:
             x1, x2 = _array_ops.cast(x1, _fn_dtypes.int8), _array_ops.cast(x2, _fn_dtypes.int8)
         return tf_fn(x1, x2)
+
     return f
 
 
@@ -104,8 +109,13 @@ def divmod(x1: Any, x2: Any) -> Any:
 
 def maximum(x1: Any, x2: Any) -> Any:
     """``tnp.maximum`` (``relu`` when ``x2`` is the number 0)."""
-    if (isinstance(x2, numbers.Real) and not isinstance(x2, bool) and x2 == 0 and is_ndarray(x1)
-            and x1.dtype is not _fn_dtypes.bool_):
+    if (
+        isinstance(x2, numbers.Real)
+        and not isinstance(x2, bool)
+        and x2 == 0
+        and is_ndarray(x1)
+        and x1.dtype is not _fn_dtypes.bool_
+    ):
         return _math_ops.relu(x1)
     return _bin_op(_bool_or(_math_ops.maximum, _math_ops.logical_or), x1, x2)
 
@@ -130,6 +140,7 @@ def clip(a: Any, a_min: Any, a_max: Any) -> Any:
 
 def matmul(x1: Any, x2: Any) -> Any:
     """``tnp.matmul``: vectors are promoted to matrices as NumPy does (shape errors: ValueError)."""
+
     def f(x1: Any, x2: Any) -> Any:
         try:
             r1, r2 = x1.shape.rank, x2.shape.rank
@@ -138,11 +149,15 @@ def matmul(x1: Any, x2: Any) -> Any:
             if r2 == 1:
                 return _math_ops.tensordot(x1, x2, axes=[[-1 % r1], [0]])
             if r1 == 1:
-                return _math_ops.tensordot(x1, x2, axes=[[0], [r2 - 2]]) if r2 == 2 else \
-                    _array_ops.squeeze(_math_ops.matmul(_array_ops.expand_dims(x1, 0), x2), -2)
+                return (
+                    _math_ops.tensordot(x1, x2, axes=[[0], [r2 - 2]])
+                    if r2 == 2
+                    else _array_ops.squeeze(_math_ops.matmul(_array_ops.expand_dims(x1, 0), x2), -2)
+                )
             return _math_ops.matmul(x1, x2)
         except _errors.InvalidArgumentError as err:
             raise ValueError(str(err)) from None
+
     return _bin_op(f, x1, x2)
 
 
@@ -153,6 +168,7 @@ def tensordot(a: Any, b: Any, axes: Any = 2) -> Any:
 
 def dot(a: Any, b: Any) -> Any:
     """``tnp.dot``."""
+
     def f(a: Any, b: Any) -> Any:
         ra, rb = a.shape.rank, b.shape.rank
         if ra == 0 or rb == 0:
@@ -160,16 +176,19 @@ def dot(a: Any, b: Any) -> Any:
         if rb == 1:
             return _math_ops.tensordot(a, b, axes=[[ra - 1], [0]])
         return _math_ops.tensordot(a, b, axes=[[ra - 1], [rb - 2]])
+
     return _bin_op(f, a, b)
 
 
 def inner(a: Any, b: Any) -> Any:
     """``tnp.inner``."""
+
     def f(a: Any, b: Any) -> Any:
         ra, rb = a.shape.rank, b.shape.rank
         if ra == 0 or rb == 0:
             return a * b
         return _math_ops.tensordot(a, b, axes=[[ra - 1], [rb - 1]])
+
     return _bin_op(f, a, b)
 
 
@@ -202,6 +221,7 @@ def kron(a: Any, b: Any) -> Any:
 def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: Any = None) -> Any:
     """``tnp.cross`` of 2- or 3-vectors."""
     from fn._numpy._manip import moveaxis
+
     if axis is not None:
         axisa = axisb = axisc = axis
     a, b = promote_dtype(a, b)
@@ -229,14 +249,17 @@ float_power = power
 
 def arctan2(x1: Any, x2: Any) -> Any:
     """``tnp.arctan2``."""
-    return _bin_op(_linalg_ops.atan2, to_float(x1) if not is_ndarray(x1) else x1,
-                   to_float(x2) if not is_ndarray(x2) else x2)
+    return _bin_op(
+        _linalg_ops.atan2, to_float(x1) if not is_ndarray(x1) else x1, to_float(x2) if not is_ndarray(x2) else x2
+    )
 
 
 def heaviside(x1: Any, x2: Any) -> Any:
     """``tnp.heaviside``."""
+
     def f(x1: Any, x2: Any) -> Any:
         return _array_ops.where(x1 < 0, _math_ops.zeros_like(x2), _array_ops.where(x1 > 0, _math_ops.ones_like(x2), x2))
+
     y = _bin_op(f, x1, x2)
     if not _dtypes.is_inexact(y.dtype):
         y = _array_ops.cast(y, _dtypes.result_type(float))
@@ -253,6 +276,7 @@ def logaddexp(x1: Any, x2: Any) -> Any:
     amax = maximum(x1, x2)
     delta = subtract(x1, x2)
     from fn._numpy._manip import where
+
     return where(isnan(delta), add(x1, x2), amax + log1p(exp(-absolute(delta))))
 
 
@@ -261,11 +285,13 @@ def logaddexp2(x1: Any, x2: Any) -> Any:
     amax = maximum(x1, x2)
     delta = subtract(x1, x2)
     from fn._numpy._manip import where
+
     return where(isnan(delta), add(x1, x2), amax + log1p(exp2(-absolute(delta))) / np.log(2))
 
 
 def polyval(p: Any, x: Any) -> Any:
     """``tnp.polyval`` (Horner's rule)."""
+
     def f(p: Any, x: Any) -> Any:
         if p.shape.rank == 0:
             p = _array_ops.reshape(p, [1])
@@ -274,19 +300,24 @@ def polyval(p: Any, x: Any) -> Any:
         for c in coeffs[1:]:
             y = y * x + c
         return y
+
     return _bin_op(f, p, x)
 
 
 def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Any:
     """``tnp.isclose``."""
+
     def f(a: Any, b: Any) -> Any:
         if _dtypes.is_inexact(a.dtype):
             real = a.dtype.real_dtype if hasattr(a.dtype, "real_dtype") else a.dtype
-            result = _math_ops.abs(a - b) <= _array_ops.constant(atol, real) + _array_ops.constant(rtol, real) * _math_ops.abs(b)
+            result = _math_ops.abs(a - b) <= _array_ops.constant(atol, real) + _array_ops.constant(
+                rtol, real
+            ) * _math_ops.abs(b)
             if equal_nan:
                 result = result | (_math_ops.is_nan(a) & _math_ops.is_nan(b))
             return result
         return _math_ops.equal(a, b)
+
     return _bin_op(f, a, b)
 
 
@@ -304,7 +335,10 @@ def _tf_gcd(x1: Any, x2: Any) -> Any:
     def body(a: Any, b: Any) -> Any:
         nonzero = _math_ops.not_equal(b, 0)
         safe_b = _array_ops.where(nonzero, b, _math_ops.ones_like(b))
-        return _array_ops.where(nonzero, b, a), _array_ops.where(nonzero, _math_ops.floormod(a, safe_b), _math_ops.zeros_like(b))
+        return _array_ops.where(nonzero, b, a), _array_ops.where(
+            nonzero, _math_ops.floormod(a, safe_b), _math_ops.zeros_like(b)
+        )
+
     return _control_flow_ops.while_loop(lambda a, b: _math_ops.reduce_any(_math_ops.not_equal(b, 0)), body, (x1, x2))[0]
 
 
@@ -315,11 +349,13 @@ def gcd(x1: Any, x2: Any) -> Any:
 
 def lcm(x1: Any, x2: Any) -> Any:
     """``tnp.lcm``."""
+
     def f(x1: Any, x2: Any) -> Any:
         d = _tf_gcd(x1, x2)
         safe_d = _array_ops.where(_math_ops.equal(d, 0), _math_ops.ones_like(d), d)
         x1, x2 = _math_ops.abs(x1), _math_ops.abs(x2)
         return _array_ops.where(_math_ops.equal(d, 0), _math_ops.zeros_like(d), x1 * _math_ops.floordiv(x2, safe_d))
+
     return _bin_op(f, x1, x2)
 
 
@@ -330,6 +366,7 @@ def _bitwise_binary_op(tf_fn: Callable, bool_fn: Callable, x1: Any, x2: Any) -> 
         if not x1.dtype.is_integer:
             raise _errors.InvalidArgumentError(None, None, "Bitwise ops need integer or boolean operands")
         return tf_fn(x1, x2)
+
     return _bin_op(f, x1, x2)
 
 
@@ -355,9 +392,11 @@ def bitwise_not(x: Any) -> Any:
 
 # ---- unary ----------------------------------------------------------------------------------
 
+
 def _float_unary(tf_fn: Callable, name: str) -> Callable:
     def f(x: Any) -> Any:
         return _scalar(tf_fn, x, True)
+
     f.__name__ = name
     f.__doc__ = f"``tnp.{name}`` (integers are computed in the default float type)."
     return f
@@ -433,7 +472,7 @@ floor = _float_unary(lambda x: _math_ops.floor(x), "floor")
 expm1 = _float_unary(_expm1, "expm1")
 log1p = _float_unary(lambda x: _math_ops.log1p(x), "log1p")
 cbrt = _float_unary(_cbrt, "cbrt")
-exp2 = _float_unary(lambda x: 2 ** x, "exp2")
+exp2 = _float_unary(lambda x: 2**x, "exp2")
 deg2rad = _float_unary(lambda x: x * (np.pi / 180.0), "deg2rad")
 fix = _float_unary(lambda x: _array_ops.where(x < 0, _math_ops.ceil(x), _math_ops.floor(x)), "fix")
 isnan = _float_unary(lambda x: _math_ops.is_nan(x), "isnan")
@@ -472,13 +511,21 @@ def isinf(x: Any) -> Any:
 def isneginf(x: Any) -> Any:
     """``tnp.isneginf``."""
     x = asarray(x)
-    return _math_ops.equal(x, _array_ops.fill(_array_ops.shape(x), _array_ops.constant(-np.inf, x.dtype))) if x.dtype.is_floating else False
+    return (
+        _math_ops.equal(x, _array_ops.fill(_array_ops.shape(x), _array_ops.constant(-np.inf, x.dtype)))
+        if x.dtype.is_floating
+        else False
+    )
 
 
 def isposinf(x: Any) -> Any:
     """``tnp.isposinf``."""
     x = asarray(x)
-    return _math_ops.equal(x, _array_ops.fill(_array_ops.shape(x), _array_ops.constant(np.inf, x.dtype))) if x.dtype.is_floating else False
+    return (
+        _math_ops.equal(x, _array_ops.fill(_array_ops.shape(x), _array_ops.constant(np.inf, x.dtype)))
+        if x.dtype.is_floating
+        else False
+    )
 
 
 def abs(x: Any) -> Any:
@@ -516,10 +563,12 @@ def sign(x: Any) -> Any:
 
 def signbit(x: Any) -> Any:
     """``tnp.signbit``."""
+
     def f(x: Any) -> Any:
         if x.dtype is _fn_dtypes.bool_:
             return _array_ops.fill(_array_ops.shape(x), False)
         return x < 0
+
     return _scalar(f, x)
 
 
@@ -545,10 +594,14 @@ def imag(val: Any) -> Any:
 
 def angle(z: Any, deg: bool = False) -> Any:
     """``tnp.angle`` (real inputs give float32 0 or pi, as TF)."""
+
     def f(x: Any) -> Any:
         if x.dtype.is_floating:
-            return _array_ops.where(x < 0, _array_ops.constant(np.pi, _fn_dtypes.float32), _array_ops.constant(0.0, _fn_dtypes.float32))
+            return _array_ops.where(
+                x < 0, _array_ops.constant(np.pi, _fn_dtypes.float32), _array_ops.constant(0.0, _fn_dtypes.float32)
+            )
         return _linalg_ops.atan2(_complex_ops.imag(x), _complex_ops.real(x))
+
     y = _scalar(f, z, True)
     return rad2deg(y) if deg else y
 
@@ -556,13 +609,21 @@ def angle(z: Any, deg: bool = False) -> Any:
 def iscomplex(x: Any) -> Any:
     """``tnp.iscomplex``."""
     x = asarray(x)
-    return _math_ops.not_equal(_complex_ops.imag(x), 0) if x.dtype.is_complex else _math_ops.zeros_like(x, dtype=_fn_dtypes.bool_)
+    return (
+        _math_ops.not_equal(_complex_ops.imag(x), 0)
+        if x.dtype.is_complex
+        else _math_ops.zeros_like(x, dtype=_fn_dtypes.bool_)
+    )
 
 
 def isreal(x: Any) -> Any:
     """``tnp.isreal``."""
     x = asarray(x)
-    return _math_ops.equal(_complex_ops.imag(x), 0) if x.dtype.is_complex else _math_ops.ones_like(x, dtype=_fn_dtypes.bool_)
+    return (
+        _math_ops.equal(_complex_ops.imag(x), 0)
+        if x.dtype.is_complex
+        else _math_ops.ones_like(x, dtype=_fn_dtypes.bool_)
+    )
 
 
 def iscomplexobj(x: Any) -> bool:
@@ -594,6 +655,7 @@ def _comparison(tf_fun: Callable, x1: Any, x2: Any, cast_bool_to_int: bool = Fal
         if cast_bool_to_int and x1.dtype is _fn_dtypes.bool_:
             x1, x2 = _array_ops.cast(x1, _fn_dtypes.int32), _array_ops.cast(x2, _fn_dtypes.int32)
         return tf_fun(x1, x2)
+
     return _bin_op(f, x1, x2)
 
 
@@ -635,8 +697,14 @@ def array_equal(a1: Any, a2: Any) -> Any:
         if s1 != s2:
             return _array_ops.constant(False)
         return _math_ops.reduce_all(_math_ops.equal(a1, a2))
-    same = _math_ops.reduce_all(_math_ops.equal(_array_ops.shape(a1), _array_ops.shape(a2))) if len(s1) == len(s2) else _array_ops.constant(False)
-    return _control_flow_ops.cond(same, lambda: _math_ops.reduce_all(_math_ops.equal(a1, a2)), lambda: _array_ops.constant(False))
+    same = (
+        _math_ops.reduce_all(_math_ops.equal(_array_ops.shape(a1), _array_ops.shape(a2)))
+        if len(s1) == len(s2)
+        else _array_ops.constant(False)
+    )
+    return _control_flow_ops.cond(
+        same, lambda: _math_ops.reduce_all(_math_ops.equal(a1, a2)), lambda: _array_ops.constant(False)
+    )
 
 
 def _logical_binary_op(tf_fun: Callable, x1: Any, x2: Any) -> Any:
@@ -666,18 +734,23 @@ def logical_not(x: Any) -> Any:
 def einsum(subscripts: str, *operands: Any, **kwargs: Any) -> Any:
     """``tnp.einsum`` (``casting`` 'safe' promotes the operands, 'no' keeps them)."""
     casting = kwargs.get("casting", "safe")
+    arrays: List[Any]
     if casting == "safe":
-        operands = promote_dtype(*operands)
+        arrays = list(promote_dtype(*operands))
     elif casting == "no":
-        operands = [asarray(x) for x in operands]
+        arrays = [asarray(x) for x in operands]
     else:
-        raise ValueError("Invalid value for argument `casting`. Expected casting=\"safe\" or "
-                         f"casting=\"no\". Received: casting={casting}")
+        raise ValueError(
+            "Invalid value for argument `casting`. Expected casting=\"safe\" or "
+            f"casting=\"no\". Received: casting={casting}"
+        )
     optimize = kwargs.get("optimize", False)
     if optimize not in (False, True, "greedy", "optimal"):
-        raise ValueError("Invalid value for argument `optimize`. Expected one of "
-                         f"{{True, \"greedy\", \"optimal\"}}. Received: optimize={optimize}")
-    return _einsum_ops.einsum(subscripts, *operands)
+        raise ValueError(
+            "Invalid value for argument `optimize`. Expected one of "
+            f"{{True, \"greedy\", \"optimal\"}}. Received: optimize={optimize}"
+        )
+    return _einsum_ops.einsum(subscripts, *arrays)
 
 
 def diff(a: Any, n: int = 1, axis: int = -1) -> Any:

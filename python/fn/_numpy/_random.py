@@ -1,5 +1,6 @@
 """``tf.experimental.numpy.random`` (TF's ``np_random``): samples from fn's random ops, seeded by
 ``fn.random.set_seed``."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -74,8 +75,10 @@ def randint(low: Any, high: Any = None, size: Any = None, dtype: Any = np.int64)
     dtype_orig = dtype
     dtype = _dtypes.result_type(dtype)
     if dtype not in (_fn_dtypes.int32, _fn_dtypes.int64):
-        raise ValueError(f"Argument `dtype` got an invalid value {dtype_orig}. Only those convertible "
-                         f"to {(np.int32, np.int64)} are supported.")
+        raise ValueError(
+            f"Argument `dtype` got an invalid value {dtype_orig}. Only those convertible "
+            f"to {(np.int32, np.int64)} are supported."
+        )
     return _random_ops.uniform(_size(size), minval=low, maxval=high, dtype=dtype)
 
 
@@ -92,6 +95,7 @@ def poisson(lam: Any = 1.0, size: Any = None) -> Any:
         active = p > limit
         u = _array_ops.cast(_random_ops.uniform(_array_ops.shape(p)), _fn_dtypes.float64)
         return k + _array_ops.cast(active, _fn_dtypes.int64), _array_ops.where(active, p * u, p)
+
     k0 = _math_ops.zeros_like(lam, dtype=_fn_dtypes.int64)
     k, _ = _control_flow_ops.while_loop(cond, body, (k0, _math_ops.ones_like(lam)))
     return k - _array_ops.cast(lam > 0, _fn_dtypes.int64)

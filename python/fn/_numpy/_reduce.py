@@ -1,4 +1,5 @@
 """Reductions, sorting and scans of ``tf.experimental.numpy`` (TF's ``_reduce`` and friends)."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, Optional
@@ -20,9 +21,16 @@ _TO_INT_ = 0
 _TO_FLOAT = 1
 
 
-def _reduce(tf_fn: Callable, a: Any, axis: Any = None, dtype: Any = None, keepdims: Any = None,
-            promote_int: Optional[int] = _TO_INT_, tf_bool_fn: Optional[Callable] = None,
-            preserve_bool: bool = False) -> Any:
+def _reduce(
+    tf_fn: Callable,
+    a: Any,
+    axis: Any = None,
+    dtype: Any = None,
+    keepdims: Any = None,
+    promote_int: Optional[int] = _TO_INT_,
+    tf_bool_fn: Optional[Callable] = None,
+    preserve_bool: bool = False,
+) -> Any:
     if dtype:
         dtype = _dtypes.result_type(dtype)
     keepdims = bool(keepdims)
@@ -35,7 +43,9 @@ def _reduce(tf_fn: Callable, a: Any, axis: Any = None, dtype: Any = None, keepdi
             if promote_int == _TO_INT_:
                 # NumPy sums narrow integers (and bools) in its default int (int64).
                 if dt is _fn_dtypes.bool_ or dt.size < 8:
-                    a = _array_ops.cast(a, _fn_dtypes.int64 if dt is _fn_dtypes.bool_ or not dt.is_unsigned else _fn_dtypes.uint64)
+                    a = _array_ops.cast(
+                        a, _fn_dtypes.int64 if dt is _fn_dtypes.bool_ or not dt.is_unsigned else _fn_dtypes.uint64
+                    )
             elif promote_int == _TO_FLOAT:
                 a = _array_ops.cast(a, _dtypes.result_type(float))
     if isinstance(axis, _tensor.Tensor) and axis.dtype not in (_fn_dtypes.int32, _fn_dtypes.int64):
@@ -64,16 +74,30 @@ def amax(a: Any, axis: Any = None, out: Any = None, keepdims: Any = None) -> Any
     """``tnp.amax`` / ``tnp.max``."""
     if out is not None:
         raise ValueError("Setting out is not supported.")
-    return _reduce(_math_ops.reduce_max, a, axis=axis, keepdims=keepdims, promote_int=None,
-                   tf_bool_fn=_math_ops.reduce_any, preserve_bool=True)
+    return _reduce(
+        _math_ops.reduce_max,
+        a,
+        axis=axis,
+        keepdims=keepdims,
+        promote_int=None,
+        tf_bool_fn=_math_ops.reduce_any,
+        preserve_bool=True,
+    )
 
 
 def amin(a: Any, axis: Any = None, out: Any = None, keepdims: Any = None) -> Any:
     """``tnp.amin`` / ``tnp.min``."""
     if out is not None:
         raise ValueError("Setting out is not supported.")
-    return _reduce(_math_ops.reduce_min, a, axis=axis, keepdims=keepdims, promote_int=None,
-                   tf_bool_fn=_math_ops.reduce_all, preserve_bool=True)
+    return _reduce(
+        _math_ops.reduce_min,
+        a,
+        axis=axis,
+        keepdims=keepdims,
+        promote_int=None,
+        tf_bool_fn=_math_ops.reduce_all,
+        preserve_bool=True,
+    )
 
 
 max = amax
@@ -101,8 +125,7 @@ def _axis_count(t: Any, axis: Any) -> Any:
     return n
 
 
-def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0,
-        keepdims: Any = None) -> Any:
+def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int = 0, keepdims: Any = None) -> Any:
     """``tnp.var`` (``ddof`` as NumPy)."""
     working_dtype = _dtypes.result_type(a, dtype) if dtype else None
     if out is not None:
@@ -118,6 +141,7 @@ def var(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: int 
         squared = _math_ops.reduce_sum(centered, axis=axis, keepdims=keepdims)
         n = _array_ops.cast(_axis_count(input_tensor, axis) - ddof, input_tensor.dtype)
         return _math_ops.truediv(squared, n)
+
     fn_ = reduce_fn if ddof != 0 else _math_ops.reduce_variance
     result = _reduce(fn_, a, axis=axis, dtype=working_dtype, keepdims=keepdims, promote_int=_TO_FLOAT)
     if dtype:
@@ -143,10 +167,16 @@ def count_nonzero(a: Any, axis: Any = None) -> Any:
 def _make_nan_reduction(name: str, reduction: Callable, init_val: Any) -> Callable:
     def nan_reduction(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
         from fn._numpy._math import isnan
+
         a = array(a)
         v = array(init_val, dtype=a.dtype)
-        return reduction(_array_ops.where(isnan(a), _manip_ops.broadcast_to(v, _array_ops.shape(a)), a), axis=axis,
-                         dtype=dtype, keepdims=keepdims)
+        return reduction(
+            _array_ops.where(isnan(a), _manip_ops.broadcast_to(v, _array_ops.shape(a)), a),
+            axis=axis,
+            dtype=dtype,
+            keepdims=keepdims,
+        )
+
     nan_reduction.__name__ = name
     nan_reduction.__doc__ = f"``tnp.{name}``: NaNs count as {init_val}."
     return nan_reduction
@@ -159,6 +189,7 @@ nanprod = _make_nan_reduction("nanprod", prod, 1)
 def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: Any = None) -> Any:
     """``tnp.nanmean``."""
     from fn._numpy._math import isnan, logical_not
+
     a = array(a)
     if a.dtype is _fn_dtypes.bool_ or a.dtype.is_integer:
         return mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
@@ -181,8 +212,11 @@ def average(a: Any, axis: Optional[int] = None, weights: Any = None, returned: b
         avg = _math_ops.reduce_mean(a, axis=axis)
         weights_sum = _array_ops.cast(_array_ops.size(a) if axis is None else _array_ops.shape(a)[axis], a.dtype)
     else:
-        out_dtype = (_dtypes.result_type(a.dtype, weights) if _dtypes.is_inexact(a.dtype)
-                     else _dtypes.result_type(a.dtype, weights, default_float))
+        out_dtype = (
+            _dtypes.result_type(a.dtype, weights)
+            if _dtypes.is_inexact(a.dtype)
+            else _dtypes.result_type(a.dtype, weights, default_float)
+        )
         a = array(a, out_dtype)
         weights = array(weights, out_dtype)
         if axis is None or a.shape.rank == weights.shape.rank:
@@ -191,7 +225,8 @@ def average(a: Any, axis: Optional[int] = None, weights: Any = None, returned: b
         else:
             if weights.shape.rank != 1:
                 raise _errors.InvalidArgumentError(
-                    None, None, "Axis must be specified when shapes of a and weights differ.")
+                    None, None, "Axis must be specified when shapes of a and weights differ."
+                )
             weights_sum = _math_ops.reduce_sum(weights)
             avg = _math_ops.tensordot(a, weights, [[axis], [0]]) / weights_sum
     if returned:
@@ -202,8 +237,10 @@ def average(a: Any, axis: Optional[int] = None, weights: Any = None, returned: b
 def argsort(a: Any, axis: Any = -1, kind: str = "quicksort", order: Any = None) -> Any:
     """``tnp.argsort`` (int64 indices)."""
     if kind not in ("quicksort", "stable"):
-        raise ValueError('Invalid value for argument `kind`. Only kind="quicksort" and kind="stable" '
-                         f"are supported. Received: kind={kind}")
+        raise ValueError(
+            'Invalid value for argument `kind`. Only kind="quicksort" and kind="stable" '
+            f"are supported. Received: kind={kind}"
+        )
     if order is not None:
         raise ValueError("The `order` argument is not supported. Pass order=None")
     a = array(a)
@@ -220,8 +257,9 @@ def argsort(a: Any, axis: Any = -1, kind: str = "quicksort", order: Any = None) 
 def sort(a: Any, axis: Any = -1, kind: str = "quicksort", order: Any = None) -> Any:
     """``tnp.sort``."""
     if kind != "quicksort":
-        raise ValueError('Invalid value for argument `kind`. Only kind="quicksort" is supported. '
-                         f"Received: kind={kind}")
+        raise ValueError(
+            f'Invalid value for argument `kind`. Only kind="quicksort" is supported. Received: kind={kind}'
+        )
     if order is not None:
         raise ValueError("The `order` argument is not supported. Pass order=None")
     a = array(a)
@@ -232,6 +270,7 @@ def sort(a: Any, axis: Any = -1, kind: str = "quicksort", order: Any = None) -> 
 
 def _argminmax(tf_fn: Callable, a: Any, axis: Any) -> Any:
     from fn._numpy._manip import atleast_1d
+
     a = array(a)
     a_t = _array_ops.reshape(a, [-1]) if axis is None else atleast_1d(a)
     return tf_fn(a_t, axis=0 if axis is None else axis)

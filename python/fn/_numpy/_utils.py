@@ -1,5 +1,6 @@
 """Conversion and promotion helpers of ``tf.experimental.numpy`` (TF's ``np_array_ops.array``,
 ``_promote_dtype`` and ``np_utils`` helpers), on fn tensors."""
+
 from __future__ import annotations
 
 from typing import Any, List, Optional
@@ -49,9 +50,12 @@ def array_internal(val: Any, dtype: Any = None, copy: bool = True, ndmin: int = 
         raise ValueError("ndmin bigger than allowable number of dimensions: 32.")
     rank = result.shape.rank
     if ndmin and rank is not None and ndmin > rank:
-        result = _array_ops.reshape(result, [1] * (ndmin - rank) + [-1 if d is None else d for d in result.shape.as_list()]
-                            if result.shape.is_fully_defined() or rank <= 1 else
-                            _array_ops.concat([_array_ops.ones([ndmin - rank], _fn_dtypes.int32), _array_ops.shape(result)], 0))
+        result = _array_ops.reshape(
+            result,
+            [1] * (ndmin - rank) + [-1 if d is None else d for d in result.shape.as_list()]
+            if result.shape.is_fully_defined() or rank <= 1
+            else _array_ops.concat([_array_ops.ones([ndmin - rank], _fn_dtypes.int32), _array_ops.shape(result)], 0),
+        )
     return result
 
 
@@ -88,6 +92,7 @@ def promote_dtype(*arrays: Any) -> List[Any]:
         if is_ndarray(x) and x.dtype == dtype:
             return x
         return array_internal(x, dtype=dtype, copy=False)
+
     return [_fast(a) for a in arrays]
 
 
@@ -104,7 +109,7 @@ def to_float(x: Any) -> Any:
     """``x`` as a tensor, cast to the default float type unless already inexact."""
     x = asarray(x)
     if not _dtypes.is_inexact(x.dtype):
-        x = _array_ops.cast(x, _dtypes.result_type(float))   # float64 even with prefer_float32, as TF
+        x = _array_ops.cast(x, _dtypes.result_type(float))  # float64 even with prefer_float32, as TF
     return x
 
 
@@ -119,8 +124,7 @@ def static_shape(x: Any) -> Optional[List[int]]:
 
 def norm_axis(axis: int, ndim: int) -> int:
     if not -ndim <= axis < ndim:
-        raise _errors.InvalidArgumentError(
-            None, None, f"axis {axis} is out of bounds for array of dimension {ndim}")
+        raise _errors.InvalidArgumentError(None, None, f"axis {axis} is out of bounds for array of dimension {ndim}")
     return axis % ndim
 
 

@@ -5,6 +5,7 @@
 elementwise ops, ``_array_ops`` gather/concat/stack/reverse/boolean_mask/reductions,
 ``_dispatch`` the hook that sends public ops' ragged arguments here.
 """
+
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn._ragged._spec import RaggedTensorSpec
 

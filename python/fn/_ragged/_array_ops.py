@@ -1,5 +1,6 @@
 """Array ops on RaggedTensors: gather, concat/stack, reverse, boolean_mask and reductions
 (TF's ``ragged_gather_ops``, ``ragged_concat_ops``, ``ragged_math_ops``), composed of fn ops."""
+
 from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence
@@ -7,11 +8,21 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 
 from fn import _core
-from fn._ops.array_ops import cast, concat as _concat, convert_to_tensor, expand_dims, gather as _gather, \
-    range as _range, reshape, stack as _stack, zeros
+from fn._ops.array_ops import (
+    cast,
+    concat as _concat,
+    convert_to_tensor,
+    expand_dims,
+    gather as _gather,
+    range as _range,
+    reshape,
+    stack as _stack,
+    zeros,
+)
 from fn._ops.manip_ops import boolean_mask as _boolean_mask, repeat
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn.dtypes import float64
+from fn._tensor.tensor_shape import known_rank
 
 
 def gather_rows(values: Any, idx: Any) -> Any:
@@ -24,6 +35,7 @@ def gather_rows(values: Any, idx: Any) -> Any:
 def ragged_gather(rt: RaggedTensor, indices: Any) -> Any:
     """``tf.gather(rt, indices)`` along axis 0 (``indices`` of any rank)."""
     from fn._ragged._factory import range as ragged_range
+
     dt = rt.row_splits.dtype
     if isinstance(indices, RaggedTensor):
         return indices.with_flat_values(ragged_gather(rt, indices.flat_values))
@@ -33,11 +45,12 @@ def ragged_gather(rt: RaggedTensor, indices: Any) -> Any:
     if idx.shape.rank != 1:
         # Gather the flattened indices, then restore the index dimensions as uniform partitions.
         from fn._ops.array_ops import shape as _shape
+
         out = ragged_gather(rt, reshape(idx, [-1]))
         dims = _shape(idx, out_type=dt)
         for axis in range(idx.shape.rank - 1, 0, -1):
             uniform = RaggedTensor.from_uniform_row_length(out, dims[axis], validate=False)
-            out = RaggedTensor.from_row_splits(out, uniform.row_splits, validate=False)   # TF: (None) dims
+            out = RaggedTensor.from_row_splits(out, uniform.row_splits, validate=False)  # TF: (None) dims
         return out
     idx = cast(idx, dt)
     starts = _gather(rt.row_splits[:-1], idx)
@@ -46,8 +59,14 @@ def ragged_gather(rt: RaggedTensor, indices: Any) -> Any:
     return RaggedTensor.from_row_splits(gather_rows(rt.values, inner.values), inner.row_splits, validate=False)
 
 
-def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = None, batch_dims: int = 0,
-           name: Optional[str] = None) -> Any:
+def gather(
+    params: Any,
+    indices: Any,
+    validate_indices: Any = None,
+    axis: Any = None,
+    batch_dims: int = 0,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.gather`` with a ragged ``params`` or ``indices`` (axis 0, batch_dims 0)."""
     if (axis not in (None, 0)) or batch_dims != 0:
         raise NotImplementedError("tf.gather on RaggedTensors supports axis=0 and batch_dims=0 in fn")
@@ -63,8 +82,10 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
 
 def _check_splits_dtypes(values: List[Any]) -> None:
     if len({v.row_splits.dtype for v in values if isinstance(v, RaggedTensor)}) > 1:
-        raise ValueError("Input RaggedTensors have mismatched row_splits dtypes; use "
-                         "RaggedTensor.with_row_splits_dtype() to convert them to compatible dtypes.")
+        raise ValueError(
+            "Input RaggedTensors have mismatched row_splits dtypes; use "
+            "RaggedTensor.with_row_splits_dtype() to convert them to compatible dtypes."
+        )
 
 
 def _as_ragged(x: Any, ragged_rank: int, splits_dtype: Any, dtype: Any = None) -> RaggedTensor:
@@ -79,8 +100,10 @@ def concat(values: Sequence[Any], axis: int, name: Optional[str] = None) -> Any:
     values = list(values)
     _check_splits_dtypes(values)
     ragged = [v for v in values if isinstance(v, RaggedTensor)]
-    values = [v if isinstance(v, RaggedTensor) or _core.is_tensor(v) else
-              _core.convert_to_tensor(v, None, ragged[0].dtype) for v in values]
+    values = [
+        v if isinstance(v, RaggedTensor) or _core.is_tensor(v) else _core.convert_to_tensor(v, None, ragged[0].dtype)
+        for v in values
+    ]
     rank = values[0].shape.rank
     for v in values[1:]:
         if v.shape.rank is not None and rank is not None and v.shape.rank != rank:
@@ -120,12 +143,14 @@ def _concat_within_rows(rts: List[RaggedTensor]) -> RaggedTensor:
     """Row i of the result is row i of every input, in order: the inputs' values gathered by
     the inverse of the permutation that interleaves them."""
     from fn._ops.array_ops import scatter_nd
+
     dt = rts[0].row_splits.dtype
     lengths = [r.row_splits[1:] - r.row_splits[:-1] for r in rts]
     total = lengths[0]
     for ln in lengths[1:]:
         total = total + ln
     from fn._ops.sort_ops import cumsum
+
     out_splits = _concat([convert_to_tensor(np.zeros([1], dt.as_numpy_dtype)), cumsum(total)], 0)
     positions = []
     before = 0 * total
@@ -148,7 +173,7 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Any:
     values = list(values)
     _check_splits_dtypes(values)
     ragged = [v for v in values if isinstance(v, RaggedTensor)]
-    rank = ragged[0].shape.rank
+    rank = known_rank(ragged[0].shape)
     if axis < 0:
         axis += rank + 1
     if not 0 <= axis <= rank:
@@ -158,10 +183,12 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Any:
     rts = [_as_ragged(v, rr, dt, ragged[0].dtype) for v in values]
     if axis != 0:
         from fn._ragged._shape_ops import expand_dims
+
         return concat([expand_dims(r, axis) for r in rts], axis)
     stacked = _concat_rows(rts)
     n = [r.nrows() for r in rts]
     from fn._ops.sort_ops import cumsum
+
     splits = _concat([convert_to_tensor(np.zeros([1], dt.as_numpy_dtype)), cumsum(_stack(n))], 0)
     return RaggedTensor.from_row_splits(stacked, splits, validate=False)
 
@@ -184,7 +211,7 @@ def reverse(tensor: RaggedTensor, axis: Any, name: Optional[str] = None) -> Any:
     """``tf.reverse`` of a RaggedTensor along axis 0 or a ragged axis."""
     axes = [int(a) for a in _static_axis(axis)]
     rt = tensor
-    rank = rt.shape.rank
+    rank = known_rank(rt.shape)
     for a in axes:
         rt = _reverse(rt, a + rank if a < 0 else a)
     return rt
@@ -193,6 +220,7 @@ def reverse(tensor: RaggedTensor, axis: Any, name: Optional[str] = None) -> Any:
 def _reverse(rt: Any, axis: int) -> Any:
     if not isinstance(rt, RaggedTensor):
         from fn._ops.manip_ops import reverse as dense_reverse
+
         return dense_reverse(rt, [axis])
     dt = rt.row_splits.dtype
     if axis == 0:
@@ -211,9 +239,11 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
     partitions)."""
     if isinstance(mask, RaggedTensor):
         if not isinstance(tensor, RaggedTensor):
-            tensor = RaggedTensor.from_tensor(tensor, ragged_rank=mask.ragged_rank,
-                                              row_splits_dtype=mask.row_splits.dtype)
+            tensor = RaggedTensor.from_tensor(
+                tensor, ragged_rank=mask.ragged_rank, row_splits_dtype=mask.row_splits.dtype
+            )
         from fn._ragged._elementwise import assert_same_partitions
+
         assert_same_partitions(tensor, mask)
         keep = mask.flat_values
         new_flat = _boolean_mask(tensor.flat_values, keep)
@@ -227,6 +257,7 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
 
 def _where_true(m: Any) -> Any:
     from fn._ops.array_ops import where
+
     return where(m)
 
 
@@ -235,6 +266,7 @@ def _mask_partitions(rt: Any, keep: Any, new_flat: Any) -> Any:
     if not isinstance(rt, RaggedTensor):
         return new_flat
     from fn._ops.sort_ops import cumsum
+
     dt = rt.row_splits.dtype
     if isinstance(rt.values, RaggedTensor):
         inner = _mask_partitions(rt.values, keep, new_flat)
@@ -245,6 +277,7 @@ def _mask_partitions(rt: Any, keep: Any, new_flat: Any) -> Any:
 
 # ------------------------------------------------------------------ reductions
 
+
 def _identity(kind: str, dtype: Any) -> Any:
     if kind in ("sum", "mean"):
         return zeros([], dtype)
@@ -252,10 +285,7 @@ def _identity(kind: str, dtype: Any) -> Any:
         return cast(1, dtype)
     if kind in ("any", "all"):
         return convert_to_tensor(kind == "all")
-    if dtype.is_floating:
-        info = np.finfo(dtype.as_numpy_dtype)
-    else:
-        info = np.iinfo(dtype.as_numpy_dtype)
+    info: Any = np.finfo(dtype.as_numpy_dtype) if dtype.is_floating else np.iinfo(dtype.as_numpy_dtype)
     return convert_to_tensor(np.array(info.min if kind == "max" else info.max, dtype.as_numpy_dtype))
 
 
@@ -266,9 +296,9 @@ def reduce(kind: str, dense_op: Any, rt: Any, axis: Any, keepdims: bool) -> Any:
         raise NotImplementedError("keepdims=True for ragged reductions in fn")
     if not isinstance(rt, RaggedTensor):
         return dense_op(rt, axis)
-    rank = rt.shape.rank
     if axis is None:
-        return dense_op(rt.flat_values if kind != "mean" else rt.flat_values, None)
+        return dense_op(rt.flat_values, None)
+    rank = known_rank(rt.shape)
     axes = _static_axis(axis)
     for a in axes:
         if not -rank <= a < rank:
@@ -287,6 +317,7 @@ def _reduce_axis(kind: str, dense_op: Any, rt: Any, axis: int) -> Any:
         if axis >= 2:
             return rt.with_values(_reduce_axis(kind, dense_op, rt.values, axis - 1))
     from fn._ragged._conversion import _dense_rows
+
     if kind == "mean":
         values = rt.values
         fdt = values.dtype if values.dtype.is_floating else float64
@@ -306,6 +337,7 @@ def _reduce_axis(kind: str, dense_op: Any, rt: Any, axis: int) -> Any:
 
 def _row_width(rt: RaggedTensor) -> Any:
     from fn._ops.math_ops import reduce_max
+
     dt = rt.row_splits.dtype
     lengths = rt.row_splits[1:] - rt.row_splits[:-1]
     return reduce_max(_concat([lengths, convert_to_tensor(np.zeros([1], dt.as_numpy_dtype))], 0))
@@ -313,11 +345,13 @@ def _row_width(rt: RaggedTensor) -> Any:
 
 def _sum(x: Any, axis: Any) -> Any:
     from fn._ops.math_ops import reduce_sum
+
     return reduce_sum(x, axis)
 
 
 def _ones_like(x: Any) -> Any:
     from fn._ops.math_ops import ones_like
+
     return ones_like(x)
 
 
@@ -335,12 +369,14 @@ def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:
     if m[1] != 1:
         # Each row repeated m[1] times in a row, then every m[1] consecutive rows joined.
         reps = ragged_gather(rt, repeat(_range(cast(0, dt), n, dtype=dt), m[1]))
-        rt = RaggedTensor.from_row_splits(reps.values, reps.row_splits[::m[1]], validate=False)
+        rt = RaggedTensor.from_row_splits(reps.values, reps.row_splits[:: m[1]], validate=False)
     if len(m) > 2 and any(x != 1 for x in m[2:]):
         from fn._ops.array_ops import tile as dense_tile
+
         rt = rt.with_values(dense_tile(rt.values, [1] + m[2:]))
     if m[0] != 1:
-        idx = reshape(_range(cast(0, dt), n, dtype=dt)[None, :] + 0 * _range(cast(0, dt), m[0], dtype=dt)[:, None],
-                      [-1])
+        idx = reshape(
+            _range(cast(0, dt), n, dtype=dt)[None, :] + 0 * _range(cast(0, dt), m[0], dtype=dt)[:, None], [-1]
+        )
         rt = ragged_gather(rt, idx)
     return rt

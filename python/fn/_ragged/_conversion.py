@@ -1,6 +1,7 @@
 """RaggedTensor <-> dense (and sparse) conversions: ``to_tensor``, ``from_tensor``, ``merge_dims``.
 
 Compositions of gathers and masks, so they trace and differentiate like any other op."""
+
 from __future__ import annotations
 
 from typing import Any, List, Optional
@@ -8,8 +9,19 @@ from typing import Any, List, Optional
 import numpy as np
 
 from fn import _core
-from fn._ops.array_ops import cast, concat, convert_to_tensor, gather, range as _range, reshape, shape as _shape, \
-    stack, expand_dims, where, zeros
+from fn._ops.array_ops import (
+    cast,
+    concat,
+    convert_to_tensor,
+    gather,
+    range as _range,
+    reshape,
+    shape as _shape,
+    stack,
+    expand_dims,
+    where,
+    zeros,
+)
 from fn._ops.manip_ops import boolean_mask, broadcast_to, sequence_mask
 from fn._ops.math_ops import equal, less, logical_not, maximum, minimum, reduce_all, reduce_max, reduce_prod
 from fn._ragged._ragged_tensor import RaggedTensor, _static_len, rowids_from_splits
@@ -54,8 +66,12 @@ def _dense_rows(values: Any, splits: Any, width: Any, default: Any, nrows: Any) 
             if nrows < n_have:
                 dense = dense[:nrows]
             elif nrows > n_have:
-                fill = broadcast_to(expand_dims(pad, 0), concat([
-                    convert_to_tensor(np.array([nrows - n_have], np.int64)), _shape(dense, out_type=int64)[1:]], 0))
+                fill = broadcast_to(
+                    expand_dims(pad, 0),
+                    concat(
+                        [convert_to_tensor(np.array([nrows - n_have], np.int64)), _shape(dense, out_type=int64)[1:]], 0
+                    ),
+                )
                 dense = concat([dense, fill], 0)
     return dense
 
@@ -64,10 +80,15 @@ def to_tensor(rt: RaggedTensor, default_value: Any = None, shape: Any = None) ->
     """``RaggedTensor.to_tensor(default_value, shape)``."""
     dims = _shape_list(shape)
     from fn.errors import InvalidArgumentError
+
     if dims is not None and len(dims) != rt.shape.rank:
-        raise InvalidArgumentError(None, None, f"rt_input.shape and shape={_dims_text(dims)} are incompatible: "
-                                   f"rt_input.rank = {rt.shape.rank} but shape.rank = {len(dims)} "
-                                   "[Op:RaggedTensorToTensor]")
+        raise InvalidArgumentError(
+            None,
+            None,
+            f"rt_input.shape and shape={_dims_text(dims)} are incompatible: "
+            f"rt_input.rank = {rt.shape.rank} but shape.rank = {len(dims)} "
+            "[Op:RaggedTensorToTensor]",
+        )
     if default_value is None:
         default = zeros([], rt.dtype)
     else:
@@ -75,15 +96,25 @@ def to_tensor(rt: RaggedTensor, default_value: Any = None, shape: Any = None) ->
     flat = rt.flat_values.shape
     d, f = default.shape.as_list(), flat.as_list() if flat.rank is not None else None
     if f is not None and d:
-        prefix = (f"default_value.shape={_dims_text(d)} and rt_input.flat_values.shape={_dims_text(f, ',')} are "
-                  "incompatible: ")
+        prefix = (
+            f"default_value.shape={_dims_text(d)} and rt_input.flat_values.shape={_dims_text(f, ',')} are "
+            "incompatible: "
+        )
         if len(d) >= len(f):
-            raise InvalidArgumentError(None, None, prefix + f"default_value.rank = {len(d)}  must be less than "
-                                       f"rt_input.flat_values.rank = {len(f)} [Op:RaggedTensorToTensor]")
+            raise InvalidArgumentError(
+                None,
+                None,
+                prefix + f"default_value.rank = {len(d)}  must be less than "
+                f"rt_input.flat_values.rank = {len(f)} [Op:RaggedTensorToTensor]",
+            )
         for i in range(1, len(d) + 1):
             if d[-i] != 1 and f[-i] is not None and d[-i] != f[-i]:
-                raise InvalidArgumentError(None, None, prefix + f"default_value.shape[{-i}] = {d[-i]} but "
-                                           f"rt_input.flat_values.shape[{-i}] = {f[-i]} [Op:RaggedTensorToTensor]")
+                raise InvalidArgumentError(
+                    None,
+                    None,
+                    prefix + f"default_value.shape[{-i}] = {d[-i]} but "
+                    f"rt_input.flat_values.shape[{-i}] = {f[-i]} [Op:RaggedTensorToTensor]",
+                )
     return _to_tensor(rt, default, dims)
 
 
@@ -118,7 +149,7 @@ def _fit_axis(t: Any, axis: int, size: int, default: Any) -> Any:
 
 def _shape_of(t: Any, axis: int, size: int) -> Any:
     s = _shape(t, out_type=int64)
-    return concat([s[:axis], convert_to_tensor(np.array([size], np.int64)), s[axis + 1:]], 0)
+    return concat([s[:axis], convert_to_tensor(np.array([size], np.int64)), s[axis + 1 :]], 0)
 
 
 def from_tensor(tensor: Any, lengths: Any, padding: Any, ragged_rank: int, splits_dtype: Any) -> RaggedTensor:
@@ -132,11 +163,15 @@ def from_tensor(tensor: Any, lengths: Any, padding: Any, ragged_rank: int, split
         raise ValueError(f"Argument `ragged_rank` must be greater than 0. Received {ragged_rank}.")
     rank = t.shape.rank
     if rank is not None and rank <= 1:
-        raise ValueError("The rank of a RaggedTensor must be greater than 1, i.e., a list of scalars won't have "
-                         f"ragged dimensions. Received argument `tensor` with rank {rank}.")
+        raise ValueError(
+            "The rank of a RaggedTensor must be greater than 1, i.e., a list of scalars won't have "
+            f"ragged dimensions. Received argument `tensor` with rank {rank}."
+        )
     if rank is not None and rank <= ragged_rank:
-        raise ValueError(f"Argument `ragged_rank` must be less than rank of input tensor (rank={rank}). "
-                         f"Received ragged_rank={ragged_rank}.")
+        raise ValueError(
+            f"Argument `ragged_rank` must be less than rank of input tensor (rank={rank}). "
+            f"Received ragged_rank={ragged_rank}."
+        )
     if ragged_rank > 1:
         # Merge the outer dims, make the innermost partition ragged, then re-split uniformly.
         s = _shape(t, out_type=splits_dtype)
@@ -156,9 +191,16 @@ def from_tensor(tensor: Any, lengths: Any, padding: Any, ragged_rank: int, split
         # A row's length is one past its last non-padding value.
         keep = cast(logical_not(is_pad), splits_dtype)
         positions = _range(cast(1, splits_dtype), ncols + 1, dtype=splits_dtype)
-        lengths_t = reduce_max(concat([keep * expand_dims(positions, 0),
-                                       cast(zeros(stack([nrows, cast(1, splits_dtype)]), splits_dtype),
-                                            splits_dtype)], 1), 1)
+        lengths_t = reduce_max(
+            concat(
+                [
+                    keep * expand_dims(positions, 0),
+                    cast(zeros(stack([nrows, cast(1, splits_dtype)]), splits_dtype), splits_dtype),
+                ],
+                1,
+            ),
+            1,
+        )
     elif lengths is not None:
         lengths_t = lengths if _core.is_tensor(lengths) else convert_to_tensor(np.asarray(lengths, np.int64))
         lengths_t = minimum(maximum(cast(lengths_t, splits_dtype), cast(0, splits_dtype)), ncols)
@@ -178,8 +220,7 @@ def merge_dims(rt: Any, outer_axis: int, inner_axis: int) -> Any:
     if inner_axis < 0:
         inner_axis += rank
     if not 0 <= outer_axis <= inner_axis < rank:
-        raise ValueError(f"Expected outer_axis ({outer_axis}) to be less than or equal to inner_axis "
-                         f"({inner_axis}).")
+        raise ValueError(f"Expected outer_axis ({outer_axis}) to be less than or equal to inner_axis ({inner_axis}).")
     if outer_axis == inner_axis:
         return rt
     if outer_axis == 0:
@@ -196,14 +237,14 @@ def merge_dims(rt: Any, outer_axis: int, inner_axis: int) -> Any:
         inner = rt.values
         if isinstance(inner, RaggedTensor):
             # Rows of rt become runs of inner's values: compose the two partitions.
-            merged = RaggedTensor.from_row_splits(inner.values, gather(inner.row_splits, rt.row_splits),
-                                                  validate=False)
+            merged = RaggedTensor.from_row_splits(inner.values, gather(inner.row_splits, rt.row_splits), validate=False)
             return merge_dims(merged, 1, inner_axis - 1)
         s = _shape(inner, out_type=rt.row_splits.dtype)
-        k = inner_axis - rt.ragged_rank + 1   # inner dims 1..k-1 merge into the rows
+        k = inner_axis - rt.ragged_rank + 1  # inner dims 1..k-1 merge into the rows
         width = reduce_prod(s[1:k])
-        values = reshape(inner, concat([convert_to_tensor(np.array([-1], rt.row_splits.dtype.as_numpy_dtype)),
-                                        s[k:]], 0))
+        values = reshape(
+            inner, concat([convert_to_tensor(np.array([-1], rt.row_splits.dtype.as_numpy_dtype)), s[k:]], 0)
+        )
         return RaggedTensor.from_row_splits(values, rt.row_splits * width, validate=False)
     return rt.with_values(merge_dims(rt.values, outer_axis - 1, inner_axis - 1))
 
@@ -214,7 +255,7 @@ def to_sparse(rt: RaggedTensor) -> Any:
     flat = rt.flat_values
     n = _shape(flat, out_type=int64)[0]
     idx = _range(cast(0, int64), n, dtype=int64)
-    coords = []
+    coords: List[Any] = []
     for splits in reversed(rt.nested_row_splits):
         s64 = cast(splits, int64)
         row = gather(rowids_from_splits(s64), idx)
@@ -230,11 +271,13 @@ def to_sparse(rt: RaggedTensor) -> Any:
         count = int(np.prod(inner_dims))
         inner = convert_to_tensor(np.stack(np.unravel_index(np.arange(count), inner_dims), 1).astype(np.int64))
         k = len(coords)
-        outer = reshape(broadcast_to(expand_dims(outer, 1), concat([expand_dims(n, 0), np.array([count, k])], 0)),
-                        [-1, k])
-        inner = reshape(broadcast_to(expand_dims(inner, 0), concat([expand_dims(n, 0),
-                                                                    np.array([count, len(inner_dims)])], 0)),
-                        [-1, len(inner_dims)])
+        outer = reshape(
+            broadcast_to(expand_dims(outer, 1), concat([expand_dims(n, 0), np.array([count, k])], 0)), [-1, k]
+        )
+        inner = reshape(
+            broadcast_to(expand_dims(inner, 0), concat([expand_dims(n, 0), np.array([count, len(inner_dims)])], 0)),
+            [-1, len(inner_dims)],
+        )
         outer = concat([outer, inner], 1)
     return SparseTensor(outer, values, cast(rt.bounding_shape(), int64))
 
@@ -250,10 +293,17 @@ def from_sparse(st: Any, splits_dtype: Any) -> RaggedTensor:
     if idx._is_eager:
         # Ragged-right: each row's columns are 0, 1, 2, ... in order.
         from fn._ragged._ragged_tensor import rowids_from_splits
-        expect = _range(cast(0, splits_dtype), rt.row_splits[-1], dtype=splits_dtype) - \
-            gather(rt.row_splits, rowids_from_splits(rt.row_splits))
+
+        expect = _range(cast(0, splits_dtype), rt.row_splits[-1], dtype=splits_dtype) - gather(
+            rt.row_splits, rowids_from_splits(rt.row_splits)
+        )
         if not np.array_equal(cast(idx[:, 1], splits_dtype).numpy(), expect.numpy()):
             from fn.errors import InvalidArgumentError
-            raise InvalidArgumentError(None, None, "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
-                                       "Summarized data: b'SparseTensor is not right-ragged'")
+
+            raise InvalidArgumentError(
+                None,
+                None,
+                "Expected 'tf.Tensor(False, shape=(), dtype=bool)' to be true. "
+                "Summarized data: b'SparseTensor is not right-ragged'",
+            )
     return rt

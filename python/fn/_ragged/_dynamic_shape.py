@@ -1,6 +1,7 @@
 """``tf.experimental.DynamicRaggedShape``: the shape of a RaggedTensor (what ``tf.shape`` returns
 for one): row partitions for the ragged dimensions, then the flat values' dense shape. Used by
 ``tf.reshape``/``tf.zeros``/``tf.ones``/``tf.fill`` to build RaggedTensors of that shape."""
+
 from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence
@@ -17,20 +18,30 @@ from fn.dtypes import as_dtype, int64
 class DynamicRaggedShape:
     """``tf.experimental.DynamicRaggedShape(row_partitions, inner_shape, dtype)``."""
 
-    def __init__(self, row_partitions: Sequence[RowPartition], inner_shape: Any, dtype: Any = None,
-                 validate: bool = True, static_inner_shape: Any = None) -> None:
+    def __init__(
+        self,
+        row_partitions: Sequence[RowPartition],
+        inner_shape: Any,
+        dtype: Any = None,
+        validate: bool = True,
+        static_inner_shape: Any = None,
+    ) -> None:
         parts = list(row_partitions)
         if dtype is None:
             dtype = parts[0].dtype if parts else (inner_shape.dtype if _core.is_tensor(inner_shape) else int64)
         self._dtype = as_dtype(dtype)
         self._row_partitions = tuple(p if p.dtype == self._dtype else p.with_dtype(self._dtype) for p in parts)
-        inner = inner_shape if _core.is_tensor(inner_shape) else convert_to_tensor(
-            np.asarray(list(inner_shape), self._dtype.as_numpy_dtype).reshape([-1]))
+        inner = (
+            inner_shape
+            if _core.is_tensor(inner_shape)
+            else convert_to_tensor(np.asarray(list(inner_shape), self._dtype.as_numpy_dtype).reshape([-1]))
+        )
         self._inner_shape = inner if inner.dtype == self._dtype else cast(inner, self._dtype)
 
     @classmethod
-    def from_lengths(cls, lengths: Sequence[Any], num_row_partitions: Optional[int] = None,
-                     dtype: Any = int64) -> "DynamicRaggedShape":
+    def from_lengths(
+        cls, lengths: Sequence[Any], num_row_partitions: Optional[int] = None, dtype: Any = int64
+    ) -> "DynamicRaggedShape":
         """``DynamicRaggedShape.from_lengths``: ints for uniform dims, tuples of row lengths for
         ragged ones."""
         lengths = list(lengths)
@@ -45,14 +56,16 @@ class DynamicRaggedShape:
             x = lengths[i]
             if isinstance(x, (tuple, list)):
                 if len(x) != total:
-                    raise ValueError(f"Length of lengths[{i}] = {len(x)} does not match the product of the "
-                                     f"previous dimensions {total}")
+                    raise ValueError(
+                        f"Length of lengths[{i}] = {len(x)} does not match the product of the "
+                        f"previous dimensions {total}"
+                    )
                 parts.append(RowPartition.from_row_lengths(list(x), dtype=dtype))
                 total = int(sum(x))
             else:
                 parts.append(RowPartition.from_uniform_row_length(int(x), total * int(x), nrows=total, dtype=dtype))
                 total *= int(x)
-        inner = [total] + [int(x) for x in lengths[num_row_partitions + 1:]]
+        inner = [total] + [int(x) for x in lengths[num_row_partitions + 1 :]]
         return cls(parts, inner, dtype)
 
     @classmethod
@@ -122,8 +135,13 @@ class DynamicRaggedShape:
         text = ", ".join(str(x) for x in self.static_lengths())
         return f"<DynamicRaggedShape lengths=[{text}] num_row_partitions={self.num_row_partitions!r}>"
 
+    def _known_rank(self) -> int:
+        if self.rank is None:
+            raise ValueError("The rank of this DynamicRaggedShape is not known.")
+        return self.rank
+
     def _dimension(self, index: int) -> Any:
-        rank = self.rank
+        rank = self._known_rank()
         if index >= rank:
             raise IndexError("Index is too big: " + str(index) + ">=" + str(rank))
         if index < 0:
@@ -139,7 +157,7 @@ class DynamicRaggedShape:
         return self._row_partitions[index - 1].uniform_row_length()
 
     def __getitem__(self, index: Any) -> Any:
-        rank = self.rank
+        rank = self._known_rank()
         if isinstance(index, slice):
             if index.step is not None and index.step != 1:
                 raise IndexError("Cannot stride through a shape")
@@ -150,15 +168,16 @@ class DynamicRaggedShape:
                     raise ValueError("All relevant dimensions must be uniform")
                 dims = [self._dimension(i) for i in range(start, stop)]
                 from fn._ops.array_ops import stack
+
                 return DynamicRaggedShape([], stack(dims) if dims else [], self._dtype)
             nrp = self.num_row_partitions
             if stop == 0:
                 return DynamicRaggedShape([], [], self._dtype)
             if stop <= nrp:
-                parts = self._row_partitions[:stop - 1]
+                parts = self._row_partitions[: stop - 1]
                 nvals = parts[-1].nvals() if parts else self._row_partitions[0].nrows()
                 return DynamicRaggedShape(parts, reshape(nvals, [1]), self._dtype)
-            return DynamicRaggedShape(self._row_partitions, self._inner_shape[:stop - nrp], self._dtype)
+            return DynamicRaggedShape(self._row_partitions, self._inner_shape[: stop - nrp], self._dtype)
         if isinstance(index, int):
             if index < 0:
                 return self._dimension(rank + index)
@@ -179,6 +198,7 @@ class DynamicRaggedShape:
 def shape(input: Any, out_type: Any = None, name: Optional[str] = None) -> DynamicRaggedShape:
     """``tf.shape`` of a RaggedTensor: its DynamicRaggedShape (int32 unless ``out_type``)."""
     from fn.dtypes import int32
+
     return DynamicRaggedShape.from_tensor(input, out_type if out_type is not None else int32)
 
 
@@ -195,14 +215,17 @@ def reshape_to(tensor: Any, s: DynamicRaggedShape, name: Optional[str] = None) -
 
 def zeros(s: DynamicRaggedShape, dtype: Any = "float32", name: Optional[str] = None) -> Any:
     from fn._ops.array_ops import zeros as dense_zeros
+
     return s._with_partitions(dense_zeros(_flat_shape(s), dtype))
 
 
 def ones(s: DynamicRaggedShape, dtype: Any = "float32", name: Optional[str] = None) -> Any:
     from fn._ops.array_ops import ones as dense_ones
+
     return s._with_partitions(dense_ones(_flat_shape(s), dtype))
 
 
 def fill(dims: DynamicRaggedShape, value: Any, name: Optional[str] = None) -> Any:
     from fn._ops.array_ops import fill as dense_fill
+
     return dims._with_partitions(dense_fill(_flat_shape(dims), value))

@@ -1,4 +1,5 @@
 """``tf.ragged.constant``, ``tf.ragged.range``, ``tf.ragged.map_flat_values``."""
+
 from __future__ import annotations
 
 import sys
@@ -18,8 +19,14 @@ from fn.dtypes import as_dtype, int64
 _brange = range  # this module defines tf.ragged.range
 
 
-def constant(pylist: Any, dtype: Any = None, ragged_rank: Optional[int] = None, inner_shape: Any = None,
-             name: Optional[str] = None, row_splits_dtype: Any = int64) -> Any:
+def constant(
+    pylist: Any,
+    dtype: Any = None,
+    ragged_rank: Optional[int] = None,
+    inner_shape: Any = None,
+    name: Optional[str] = None,
+    row_splits_dtype: Any = int64,
+) -> Any:
     """``tf.ragged.constant``: a RaggedTensor from a nested Python list (TF's rules for the
     default ragged_rank and inner_shape)."""
     splits_dtype = as_dtype(row_splits_dtype)
@@ -36,8 +43,14 @@ def constant(pylist: Any, dtype: Any = None, ragged_rank: Optional[int] = None, 
     return _constant_value(ragged_factory, inner_factory, pylist, dtype, ragged_rank, inner_shape)
 
 
-def _constant_value(ragged_factory: Callable, inner_factory: Callable, pylist: Any, dtype: Any,
-                    ragged_rank: Optional[int], inner_shape: Any) -> Any:
+def _constant_value(
+    ragged_factory: Callable,
+    inner_factory: Callable,
+    pylist: Any,
+    dtype: Any,
+    ragged_rank: Optional[int],
+    inner_shape: Any,
+) -> Any:
     """Mirrors TF's ``ragged_factory_ops._constant_value``."""
     if is_ragged(pylist):
         raise TypeError("pylist may not be a RaggedTensor or RaggedTensorValue.")
@@ -52,8 +65,10 @@ def _constant_value(ragged_factory: Callable, inner_factory: Callable, pylist: A
     if ragged_rank is not None and ragged_rank > sys.getrecursionlimit():
         # one nested RaggedTensor per ragged dimension: TF loops ragged_rank times building them
         # (minutes, then MemoryError for 2**40); nothing deeper than Python's recursion can be used
-        raise ValueError(f"Invalid ragged_rank={ragged_rank}: more nested ragged dimensions than fn can "
-                         f"represent (Python's recursion limit, {sys.getrecursionlimit()})")
+        raise ValueError(
+            f"Invalid ragged_rank={ragged_rank}: more nested ragged dimensions than fn can "
+            f"represent (Python's recursion limit, {sys.getrecursionlimit()})"
+        )
     scalar_depth, max_depth = _find_scalar_and_max_depth(pylist)
     if scalar_depth is not None:
         if max_depth > scalar_depth:
@@ -62,12 +77,16 @@ def _constant_value(ragged_factory: Callable, inner_factory: Callable, pylist: A
             raise ValueError(f"Invalid pylist={pylist}, max depth smaller than ragged_rank={ragged_rank}")
     if inner_shape is not None and ragged_rank is not None:
         expected_depth = ragged_rank + len(inner_shape) + 1
-        if ((scalar_depth is not None and expected_depth != scalar_depth)
-                or (scalar_depth is None and expected_depth < max_depth)):
-            raise ValueError("Invalid pylist=%r: incompatible with ragged_rank=%d and dim(inner_shape)=%d"
-                             % (pylist, ragged_rank, len(inner_shape)))
-    if (ragged_rank == 0 or (ragged_rank is None and ((max_depth < 2) or (
-            inner_shape is not None and max_depth - len(inner_shape) < 2)))):
+        if (scalar_depth is not None and expected_depth != scalar_depth) or (
+            scalar_depth is None and expected_depth < max_depth
+        ):
+            raise ValueError(
+                "Invalid pylist=%r: incompatible with ragged_rank=%d and dim(inner_shape)=%d"
+                % (pylist, ragged_rank, len(inner_shape))
+            )
+    if ragged_rank == 0 or (
+        ragged_rank is None and ((max_depth < 2) or (inner_shape is not None and max_depth - len(inner_shape) < 2))
+    ):
         return inner_factory(pylist, dtype, inner_shape)
     if inner_shape is None:
         inner_shape = () if ragged_rank is None else _default_inner_shape_for_pylist(pylist, ragged_rank)
@@ -102,6 +121,7 @@ def _check_not_mixed(pylist: Any) -> None:
                 visit(v)
         else:
             kinds.add(isinstance(x, (str, bytes)))
+
     visit(pylist)
     if len(kinds) > 1:
         raise ValueError("Can't convert Python sequence with mixed types to Tensor.")
@@ -143,16 +163,24 @@ def _default_inner_shape_for_pylist(pylist: Any, ragged_rank: int) -> tuple:
     flat_values = pylist
     for dim in _brange(ragged_rank):
         if not all(isinstance(v, (list, tuple)) or np.ndim(v) != 0 for v in flat_values):
-            raise ValueError("pylist has scalar values depth %d, but ragged_rank=%d requires scalar value depth "
-                             "greater than %d" % (dim + 1, ragged_rank, ragged_rank))
+            raise ValueError(
+                "pylist has scalar values depth %d, but ragged_rank=%d requires scalar value depth "
+                "greater than %d" % (dim + 1, ragged_rank, ragged_rank)
+            )
         flat_values = sum((list(v) for v in flat_values), [])
     inner_shape = get_inner_shape(flat_values)
     check_inner_shape(flat_values, inner_shape)
     return inner_shape[1:]
 
 
-def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, name: Optional[str] = None,
-          row_splits_dtype: Any = int64) -> RaggedTensor:
+def range(
+    starts: Any,
+    limits: Any = None,
+    deltas: Any = 1,
+    dtype: Any = None,
+    name: Optional[str] = None,
+    row_splits_dtype: Any = int64,
+) -> RaggedTensor:
     """``tf.ragged.range``: row ``i`` is ``range(starts[i], limits[i], deltas[i])``."""
     splits_dtype = as_dtype(row_splits_dtype)
     if limits is None:
@@ -160,22 +188,28 @@ def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, n
     args = [x if _core.is_tensor(x) else convert_to_tensor(x, dtype) for x in (starts, limits, deltas)]
     dts = [a.dtype for a in args]
     order = ["int32", "int64", "float32", "float64"]
-    dt = as_dtype(dtype) if dtype is not None else as_dtype(max(dts, key=lambda d: order.index(d.name)
-                                                                if d.name in order else 0))
+    dt = (
+        as_dtype(dtype)
+        if dtype is not None
+        else as_dtype(max(dts, key=lambda d: order.index(d.name) if d.name in order else 0))
+    )
     starts, limits, deltas = [cast(a, dt) for a in args]
     for label, a in (("starts", starts), ("limits", limits), ("deltas", deltas)):
         if a.shape.rank is not None and a.shape.rank > 1:
             from fn.errors import InvalidArgumentError
+
             raise InvalidArgumentError(None, None, f"{label} must be a scalar or vector [Op:RaggedRange]")
     # TF's RaggedRange: the vectors' length is the row count (scalars broadcast; all scalars: 1
     # row), so a scalar start with an empty vector of limits gives no rows
     from fn._ops.array_ops import shape as _shape
+
     vectors = [a for a in (starts, limits, deltas) if a.shape.rank != 0]
     n = _shape(vectors[0], out_type=int64)[0] if vectors else convert_to_tensor(np.int64(1))
     starts, limits, deltas = [expand_dims(a, 0) if a.shape.rank == 0 else a for a in (starts, limits, deltas)]
     starts, limits, deltas = [broadcast_to(a, expand_dims(n, 0)) for a in (starts, limits, deltas)]
     if deltas._is_eager and bool(np.any(deltas.numpy() == 0)):
         from fn.errors import InvalidArgumentError
+
         raise InvalidArgumentError(None, None, "Requires delta != 0 [Op:RaggedRange]")
     # size_i = max(0, ceil((limit - start) / delta))
     if dt.is_integer:
@@ -183,13 +217,17 @@ def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, n
         size = (span + deltas - cast(1, dt) * _sign(deltas)) // deltas
     else:
         from fn._ops.math_ops import ceil
+
         size = ceil((limits - starts) / deltas)
     size = cast(maximum(size, cast(0, dt)), splits_dtype)
     from fn._ops.array_ops import concat
+
     splits = concat([convert_to_tensor(np.zeros([1], splits_dtype.as_numpy_dtype)), cumsum(size)], 0)
     from fn._ragged._ragged_tensor import rowids_from_splits
+
     rowids = rowids_from_splits(splits)
     from fn._ops.array_ops import gather
+
     pos = _range(cast(0, splits_dtype), splits[-1], dtype=splits_dtype) - gather(splits, rowids)
     values = gather(starts, rowids) + cast(pos, dt) * gather(deltas, rowids)
     return RaggedTensor.from_row_splits(values, splits, validate=False)
@@ -197,6 +235,7 @@ def range(starts: Any, limits: Any = None, deltas: Any = 1, dtype: Any = None, n
 
 def _sign(x: Any) -> Any:
     from fn._ops.math_ops import sign
+
     return sign(x)
 
 
@@ -214,6 +253,7 @@ def map_flat_values(op: Callable, *args: Any, **kwargs: Any) -> Any:
         if isinstance(x, dict):
             return {k: replace(v) for k, v in x.items()}
         return x
+
     new_args = replace(list(args))
     new_kwargs = replace(kwargs)
     if not partitions:
@@ -229,11 +269,13 @@ def map_flat_values(op: Callable, *args: Any, **kwargs: Any) -> Any:
 def _check_same_splits(x: RaggedTensor, y: RaggedTensor) -> None:
     """map_flat_values' check (TF's RowPartition merge): identical nested row splits."""
     from fn.errors import InvalidArgumentError
+
     if x.ragged_rank != y.ragged_rank:
         raise ValueError("All ragged inputs must have the same ragged_rank.")
     for a, b in zip(x.nested_row_splits, y.nested_row_splits):
         if a is b or not (a._is_eager and b._is_eager):
             continue
         if a.shape != b.shape or not np.array_equal(a.numpy(), b.numpy()):
-            raise InvalidArgumentError(None, None, "RowPartition._merge_precomputed_encodings: partitions have "
-                                       "incompatible row_splits")
+            raise InvalidArgumentError(
+                None, None, "RowPartition._merge_precomputed_encodings: partitions have incompatible row_splits"
+            )

@@ -1,6 +1,7 @@
 """``RaggedTensor.__getitem__``: ints and slices (with Ellipsis), TF's supported forms: a row
 (``rt[i]``), a range of rows (``rt[a:b]``), a slice of every row (``rt[:, a:b]``) and indexing
 of uniform inner dimensions (``rt[:, :, 0]``)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -11,6 +12,7 @@ from fn import _core
 from fn._ops.array_ops import cast, convert_to_tensor, gather, where
 from fn._ops.math_ops import maximum, minimum, less
 from fn._ragged._ragged_tensor import RaggedTensor
+from fn._tensor.tensor_shape import known_rank
 
 
 def _scalar(x: Any, dt: Any) -> Any:
@@ -20,8 +22,12 @@ def _scalar(x: Any, dt: Any) -> Any:
 
 
 def _check_key(k: Any) -> None:
-    ok = k is Ellipsis or k is None or isinstance(k, slice) or (isinstance(k, (int, np.integer))
-                                                             and not isinstance(k, bool))
+    ok = (
+        k is Ellipsis
+        or k is None
+        or isinstance(k, slice)
+        or (isinstance(k, (int, np.integer)) and not isinstance(k, bool))
+    )
     if not ok and _core.is_tensor(k):
         ok = k.shape.rank == 0 and k.dtype.name in ("int32", "int64")
     if isinstance(k, slice):
@@ -29,12 +35,14 @@ def _check_key(k: Any) -> None:
             if part is not None:
                 _check_key(part)
     elif not ok:
-        raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
-                        f"tf.int32/tf.int64 tensors are valid indices, got {k!r}")
+        raise TypeError(
+            "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
+            f"tf.int32/tf.int64 tensors are valid indices, got {k!r}"
+        )
 
 
 def ragged_getitem(rt: RaggedTensor, key: Any) -> Any:
-    if isinstance(key, list):   # TF reads a list key as a tuple of indices
+    if isinstance(key, list):  # TF reads a list key as a tuple of indices
         key = tuple(key)
     if not isinstance(key, tuple):
         key = (key,)
@@ -43,8 +51,8 @@ def ragged_getitem(rt: RaggedTensor, key: Any) -> Any:
     # Ellipsis stands for the dimensions the other (non-newaxis) keys leave.
     if any(k is Ellipsis for k in key):
         i = next(j for j, k in enumerate(key) if k is Ellipsis)
-        n = rt.shape.rank - (len([k for k in key if k is not None]) - 1)
-        key = key[:i] + (slice(None),) * max(n, 0) + key[i + 1:]
+        n = known_rank(rt.shape) - (len([k for k in key if k is not None]) - 1)
+        key = key[:i] + (slice(None),) * max(n, 0) + key[i + 1 :]
     # tf.newaxis: index without them, then insert each size-1 dimension where it goes.
     new_axes, out_axis = [], 0
     for k in key:
@@ -57,9 +65,11 @@ def ragged_getitem(rt: RaggedTensor, key: Any) -> Any:
     for axis in new_axes:
         if isinstance(result, RaggedTensor):
             from fn._ragged._shape_ops import expand_dims
+
             result = expand_dims(result, axis)
         else:
             from fn._ops.array_ops import expand_dims as dense_expand_dims
+
             result = dense_expand_dims(result, axis)
     return result
 
@@ -93,11 +103,12 @@ def _row(rt: RaggedTensor, i: Any) -> Any:
 
 def _slice_values(values: Any, start: Any, limit: Any) -> Any:
     if isinstance(values, RaggedTensor):
-        splits = values.row_splits[start:limit + 1]
+        splits = values.row_splits[start : limit + 1]
         inner_start = gather(values.row_splits, start)
         inner_limit = gather(values.row_splits, limit)
-        return RaggedTensor.from_row_splits(_slice_values(values.values, inner_start, inner_limit),
-                                            splits - inner_start, validate=False)
+        return RaggedTensor.from_row_splits(
+            _slice_values(values.values, inner_start, inner_limit), splits - inner_start, validate=False
+        )
     return values[start:limit]
 
 
@@ -107,6 +118,7 @@ def _slice_rows(rt: RaggedTensor, s: slice) -> RaggedTensor:
         return rt
     if s.step is not None and not (isinstance(s.step, int) and s.step == 1):
         from fn._ragged._array_ops import ragged_gather
+
         dt = rt.row_splits.dtype
         n = rt.nrows()
         start, stop, step = s.start, s.stop, s.step
@@ -117,11 +129,9 @@ def _slice_rows(rt: RaggedTensor, s: slice) -> RaggedTensor:
     n_static = rt.shape[0]
     if n_static is not None and not any(_core.is_tensor(v) for v in (s.start, s.stop)):
         a, b, _ = s.indices(n_static)
-        splits = rt.row_splits[a:max(a, b) + 1]
+        splits = rt.row_splits[a : max(a, b) + 1]
     else:
-        a = s.start
-        b = None if s.stop is None else s.stop + 1
-        splits = rt.row_splits[a:b]
+        splits = rt.row_splits[s.start : None if s.stop is None else s.stop + 1]
     first = splits[0]
     last = splits[-1]
     values = _slice_values(rt.values, first, last)
@@ -156,6 +166,7 @@ def _inner(rt: RaggedTensor, rest: tuple) -> Any:
         t = _scalar(v, dt) + zero
         t = where(less(t, zero), lengths + t, t)
         return minimum(maximum(t, low), high)
+
     if step > 0:
         lo = bound(k1.start, zero, zero, lengths)
         hi = bound(k1.stop, lengths, zero, lengths)
@@ -163,8 +174,10 @@ def _inner(rt: RaggedTensor, rest: tuple) -> Any:
         lo = bound(k1.start, lengths - 1, zero - 1, lengths - 1)
         hi = bound(k1.stop, zero - 1, zero - 1, lengths - 1)
     from fn._ragged._factory import range as ragged_range
+
     idx = ragged_range(starts + lo, starts + hi, _scalar(step, dt), row_splits_dtype=dt)
     from fn._ragged._array_ops import gather_rows
+
     new_values = gather_rows(rt.values, idx.values)
     out = RaggedTensor.from_row_splits(new_values, idx.row_splits, validate=False)
     if rest[1:]:

@@ -13,8 +13,15 @@ from fn._ragged._spec import RaggedTensorSpec
 from fn.dtypes import as_dtype, int64
 
 
-def from_tensor(cls: type, tensor: Any, lengths: Any = None, padding: Any = None, ragged_rank: int = 1,
-                name: Optional[str] = None, row_splits_dtype: Any = int64) -> RaggedTensor:
+def from_tensor(
+    cls: type,
+    tensor: Any,
+    lengths: Any = None,
+    padding: Any = None,
+    ragged_rank: int = 1,
+    name: Optional[str] = None,
+    row_splits_dtype: Any = int64,
+) -> RaggedTensor:
     """``tf.RaggedTensor.from_tensor``: rows trimmed at ``lengths`` or before trailing ``padding``."""
     return _conversion.from_tensor(tensor, lengths, padding, ragged_rank, as_dtype(row_splits_dtype))
 

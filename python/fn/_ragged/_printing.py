@@ -1,5 +1,6 @@
 """How ``tf.print`` shows a RaggedTensor (TF's ``ragged_tensor_to_string``): nested lists with
 ", ", values as ``tf.strings.as_string`` writes them, strings quoted, ``...`` past ``summarize``."""
+
 from __future__ import annotations
 
 from typing import Any, List, Optional
@@ -20,7 +21,7 @@ def _value_text(v: Any) -> str:
 
 def _join(items: List[str], summarize: Optional[int]) -> str:
     if summarize is not None and summarize >= 0 and len(items) > 2 * summarize:
-        items = items[:summarize] + ["..."] + items[len(items) - summarize:]
+        items = items[:summarize] + ["..."] + items[len(items) - summarize :]
     return "[" + ", ".join(items) + "]"
 
 
@@ -36,7 +37,7 @@ def ragged_text(flat: np.ndarray, nested_splits: List[np.ndarray], summarize: Op
     """The text of the RaggedTensor with these flat values and row splits (outermost first)."""
     rows: List[str] = [_dense_text(flat[i], summarize) for i in range(flat.shape[0])]
     for splits in reversed(nested_splits):
-        rows = [_join(rows[splits[i]:splits[i + 1]], summarize) for i in range(len(splits) - 1)]
+        rows = [_join(rows[splits[i] : splits[i + 1]], summarize) for i in range(len(splits) - 1)]
     return _join(rows, summarize)
 
 

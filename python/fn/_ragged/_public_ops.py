@@ -1,4 +1,5 @@
 """``tf.ragged``'s functions that pick a dense or a ragged path (``fn.ragged`` re-exports them)."""
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -32,7 +33,7 @@ def stack(values: Any, axis: int = 0, name: Optional[str] = None) -> Any:
         if ndims == 1 and ax == 0:
             lengths = concat([shape(v, out_type=int64) for v in values], 0)
             return RaggedTensor.from_row_lengths(concat(values, 0), lengths)
-        if ndims is not None and ax in (out_ndims - 1, ndims - 1):
+        if ndims is not None and out_ndims is not None and ax in (out_ndims - 1, ndims - 1):
             return dense_stack(values, ax)
         values = [RaggedTensor.from_tensor(v, ragged_rank=1) for v in values]
     return _stack(values, axis)
@@ -42,13 +43,20 @@ def row_splits_to_segment_ids(splits: Any, name: Optional[str] = None, out_type:
     """``tf.ragged.row_splits_to_segment_ids``: the row of each value."""
     s = _splits_tensor(splits, "splits")
     dt = s.dtype if out_type is None else out_type
-    ids = repeat(_range(cast(0, s.dtype), cast(s.shape[0] - 1, s.dtype) if s.shape[0] is not None else
-                        cast(0, s.dtype), dtype=s.dtype), s[1:] - s[:-1])
+    ids = repeat(
+        _range(
+            cast(0, s.dtype),
+            cast(s.shape[0] - 1, s.dtype) if s.shape[0] is not None else cast(0, s.dtype),
+            dtype=s.dtype,
+        ),
+        s[1:] - s[:-1],
+    )
     return cast(ids, dt)
 
 
-def segment_ids_to_row_splits(segment_ids: Any, num_segments: Any = None, out_type: Any = None,
-                              name: Optional[str] = None) -> Any:
+def segment_ids_to_row_splits(
+    segment_ids: Any, num_segments: Any = None, out_type: Any = None, name: Optional[str] = None
+) -> Any:
     """``tf.ragged.segment_ids_to_row_splits``: row splits from sorted segment ids."""
     ids = _splits_tensor(segment_ids, "segment_ids", out_type)
     return RaggedTensor.from_value_rowids(zeros(shape(ids)), ids, num_segments, validate=False).row_splits

@@ -5,18 +5,27 @@ k - 1) and one ``row_splits`` vector (int64 unless asked otherwise, as TF): row 
 ``values[row_splits[i]:row_splits[i + 1]]``. Everything is built from fn ops, so the same code
 runs eagerly, while tracing and under a GradientTape (gradients reach ``flat_values``).
 """
+
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
 from fn import _core
-from fn._ops.array_ops import cast, concat, convert_to_tensor, expand_dims, gather, range as _range, \
-    shape as _shape, stack
+from fn._ops.array_ops import (
+    cast,
+    concat,
+    convert_to_tensor,
+    expand_dims,
+    gather,
+    range as _range,
+    shape as _shape,
+    stack,
+)
 from fn._ops.math_ops import maximum, reduce_max
 from fn._ops.sort_ops import cumsum
-from fn._tensor.tensor_shape import TensorShape
+from fn._tensor.tensor_shape import TensorShape, known_rank
 from fn.dtypes import as_dtype, int32, int64
 
 
@@ -38,12 +47,13 @@ def _splits_tensor(x: Any, name: str, dtype: Any = None) -> Any:
         t = convert_to_tensor(x)  # tensors inside a list are packed, as TF converts them
     else:
         arr = np.asarray(x)
-        if arr.dtype.kind == "O":   # ints past 64 bits, mixed values: TF's conversion error (int64 hinted)
+        if arr.dtype.kind == "O":  # ints past 64 bits, mixed values: TF's conversion error (int64 hinted)
             _core.convert_to_tensor(x, None, int64)
         if arr.dtype.kind not in "iu" and arr.size:
             raise ValueError(f"{name} must have dtype int32 or int64")
-        t = convert_to_tensor(arr.astype(np.int64) if arr.size or arr.dtype.kind in "iu" else
-                              np.zeros(arr.shape, np.int64))
+        t = convert_to_tensor(
+            arr.astype(np.int64) if arr.size or arr.dtype.kind in "iu" else np.zeros(arr.shape, np.int64)
+        )
     if t.dtype not in (int32, int64):
         raise ValueError(f"{name} must have dtype int32 or int64")
     if dtype is not None and t.dtype != dtype:
@@ -56,12 +66,15 @@ def _splits_tensor(x: Any, name: str, dtype: Any = None) -> Any:
 def _values_tensor(values: Any, splits_dtype: Any) -> Any:
     if isinstance(values, RaggedTensor):
         if values.row_splits.dtype != splits_dtype:
-            raise ValueError("dtype mismatch: values.row_splits.dtype="
-                             f"{values.row_splits.dtype.name}, but row_splits.dtype={splits_dtype.name}")
+            raise ValueError(
+                "dtype mismatch: values.row_splits.dtype="
+                f"{values.row_splits.dtype.name}, but row_splits.dtype={splits_dtype.name}"
+            )
         return values
     t = values if _core.is_tensor(values) else convert_to_tensor(values)
-    if t.shape.rank == 0:   # TF fails slicing the scalar's (missing) first dimension
+    if t.shape.rank == 0:  # TF fails slicing the scalar's (missing) first dimension
         from fn.errors import InvalidArgumentError
+
         raise InvalidArgumentError(None, None, "slice index 0 of dimension 0 out of bounds. [Op:StridedSlice]")
     return t
 
@@ -79,22 +92,24 @@ def _nvals(values: Any, dtype: Any) -> Any:
 def _check(ok: bool, message: str) -> None:
     if not ok:
         from fn.errors import InvalidArgumentError
+
         raise InvalidArgumentError(None, None, message)
 
 
 def _check_static_nrows(ids: Any, nrows: Any) -> None:
     """TF's RowPartition.from_value_rowids checks on values known while building: ValueError."""
-    from fn._tf_compat._static import get_static_value
+    from fn._tf_compat._constant_fold import static_value
 
-    const_nrows = get_static_value(nrows)
+    const_nrows = static_value(nrows)
     if const_nrows is None:
         return
     if const_nrows < 0:
         raise ValueError("Expected nrows >= 0; got %d" % const_nrows)
-    const_ids = get_static_value(ids)
+    const_ids = static_value(ids)
     if const_ids is not None and const_ids.size > 0 and not const_nrows >= const_ids[-1] + 1:
-        raise ValueError("Expected nrows >= value_rowids[-1] + 1; got nrows=%d, value_rowids[-1]=%d"
-                         % (const_nrows, const_ids[-1]))
+        raise ValueError(
+            "Expected nrows >= value_rowids[-1] + 1; got nrows=%d, value_rowids[-1]=%d" % (const_nrows, const_ids[-1])
+        )
 
 
 class RaggedTensor:
@@ -103,12 +118,36 @@ class RaggedTensor:
     Build one with ``fn.ragged.constant`` or the ``from_*`` factories (the constructor is
     internal, as in TF)."""
 
-    def __init__(self, values: Any, row_splits: Any, cached_row_lengths: Any = None,
-                 cached_value_rowids: Any = None, cached_nrows: Any = None, internal: bool = False,
-                 uniform_row_length: Any = None) -> None:
+    if TYPE_CHECKING:  # set by ``_methods.install()`` (they need modules built on this one)
+
+        @classmethod
+        def from_tensor(
+            cls,
+            tensor: Any,
+            lengths: Any = None,
+            padding: Any = None,
+            ragged_rank: int = 1,
+            name: Optional[str] = None,
+            row_splits_dtype: Any = None,
+        ) -> "RaggedTensor": ...
+
+        def __getitem__(self, key: Any) -> Any: ...
+
+    def __init__(
+        self,
+        values: Any,
+        row_splits: Any,
+        cached_row_lengths: Any = None,
+        cached_value_rowids: Any = None,
+        cached_nrows: Any = None,
+        internal: bool = False,
+        uniform_row_length: Any = None,
+    ) -> None:
         if not internal:
-            raise ValueError("RaggedTensor constructor is private; please use one of the factory methods "
-                             "instead (e.g., RaggedTensor.from_row_lengths())")
+            raise ValueError(
+                "RaggedTensor constructor is private; please use one of the factory methods "
+                "instead (e.g., RaggedTensor.from_row_lengths())"
+            )
         self._values = values
         self._row_splits = row_splits
         self._uniform_row_length = uniform_row_length
@@ -117,43 +156,57 @@ class RaggedTensor:
     @classmethod
     def _make(cls, values: Any, splits: Any, validate: bool, uniform_row_length: Any = None) -> "RaggedTensor":
         values = _values_tensor(values, splits.dtype)
-        if validate:   # asserts: checked now eagerly, when the graph runs while tracing (as TF)
+        if validate:  # asserts: checked now eagerly, when the graph runs while tracing (as TF)
             from fn._ops.check_ops import assert_equal, assert_non_negative
-            assert_equal(splits[0], cast(0, splits.dtype),
-                         message="Arguments to from_row_splits do not form a valid RaggedTensor:zero")
-            assert_non_negative(splits[1:] - splits[:-1],
-                                message="Arguments to from_row_splits do not form a valid RaggedTensor:monotonic")
-            assert_equal(splits[-1], _nvals(values, splits.dtype),
-                         message="Arguments to _from_row_partition do not form a valid RaggedTensor")
+
+            assert_equal(
+                splits[0],
+                cast(0, splits.dtype),
+                message="Arguments to from_row_splits do not form a valid RaggedTensor:zero",
+            )
+            assert_non_negative(
+                splits[1:] - splits[:-1],
+                message="Arguments to from_row_splits do not form a valid RaggedTensor:monotonic",
+            )
+            assert_equal(
+                splits[-1],
+                _nvals(values, splits.dtype),
+                message="Arguments to _from_row_partition do not form a valid RaggedTensor",
+            )
         return cls(values, splits, internal=True, uniform_row_length=uniform_row_length)
 
     @classmethod
-    def from_row_splits(cls, values: Any, row_splits: Any, name: Optional[str] = None,
-                        validate: bool = True) -> "RaggedTensor":
+    def from_row_splits(
+        cls, values: Any, row_splits: Any, name: Optional[str] = None, validate: bool = True
+    ) -> "RaggedTensor":
         """``tf.RaggedTensor.from_row_splits``: row ``i`` is ``values[row_splits[i]:row_splits[i+1]]``."""
         if isinstance(row_splits, (list, tuple)) and not row_splits:
             raise ValueError("row_splits tensor may not be empty.")
-        dtype = values.row_splits.dtype if isinstance(values, RaggedTensor) and not _core.is_tensor(row_splits) \
-            else None
+        dtype = (
+            values.row_splits.dtype if isinstance(values, RaggedTensor) and not _core.is_tensor(row_splits) else None
+        )
         return cls._make(values, _splits_tensor(row_splits, "row_splits", dtype), validate)
 
     @classmethod
-    def from_row_lengths(cls, values: Any, row_lengths: Any, name: Optional[str] = None,
-                         validate: bool = True) -> "RaggedTensor":
+    def from_row_lengths(
+        cls, values: Any, row_lengths: Any, name: Optional[str] = None, validate: bool = True
+    ) -> "RaggedTensor":
         """``tf.RaggedTensor.from_row_lengths``: row ``i`` holds the next ``row_lengths[i]`` values."""
         lengths = _splits_tensor(row_lengths, "row_lengths", _partition_dtype(values, row_lengths))
         if validate:
             from fn._ops.check_ops import assert_non_negative
+
             assert_non_negative(lengths, message="Arguments to from_row_lengths do not form a valid RowPartition")
         zero = convert_to_tensor(np.zeros([1], lengths.dtype.as_numpy_dtype))
         return cls._make(values, concat([zero, cumsum(lengths)], 0), validate)
 
     @classmethod
-    def from_value_rowids(cls, values: Any, value_rowids: Any, nrows: Any = None, name: Optional[str] = None,
-                          validate: bool = True) -> "RaggedTensor":
+    def from_value_rowids(
+        cls, values: Any, value_rowids: Any, nrows: Any = None, name: Optional[str] = None, validate: bool = True
+    ) -> "RaggedTensor":
         """``tf.RaggedTensor.from_value_rowids``: ``values[j]`` goes to row ``value_rowids[j]``."""
         if not isinstance(values, RaggedTensor) and not _core.is_tensor(values):
-            values = convert_to_tensor(values)   # TF converts the values first
+            values = convert_to_tensor(values)  # TF converts the values first
         ids = _splits_tensor(value_rowids, "value_rowids", _partition_dtype(values, value_rowids))
         dt = ids.dtype
         if nrows is None:
@@ -165,38 +218,43 @@ class RaggedTensor:
             _check_static_nrows(ids, nrows)
         if validate:
             from fn._ops.check_ops import assert_non_negative
+
             msg = "Arguments to from_value_rowids do not form a valid RowPartition"
             assert_non_negative(ids[:1], message=msg)
             assert_non_negative(ids[1:] - ids[:-1], message=msg)
         n_ids, n_values = ids.shape[:1], getattr(values, "shape", TensorShape(None))[:1]
-        if not n_ids.is_compatible_with(n_values):   # TF: the partition's static nvals against values
+        if not n_ids.is_compatible_with(n_values):  # TF: the partition's static nvals against values
             raise ValueError(f"Shapes {n_values} and {n_ids} are incompatible")
         # Row lengths are counts of each id (scatter_nd sums duplicates), in O(nvals + nrows).
         from fn._ops.array_ops import scatter_nd
         from fn._ops.math_ops import ones_like
+
         lengths = scatter_nd(expand_dims(ids, 1), ones_like(ids), expand_dims(nrows, 0))
         zero = convert_to_tensor(np.zeros([1], dt.as_numpy_dtype))
         return cls._make(values, concat([zero, cumsum(lengths)], 0), validate)
 
     @classmethod
-    def from_row_starts(cls, values: Any, row_starts: Any, name: Optional[str] = None,
-                        validate: bool = True) -> "RaggedTensor":
+    def from_row_starts(
+        cls, values: Any, row_starts: Any, name: Optional[str] = None, validate: bool = True
+    ) -> "RaggedTensor":
         """``tf.RaggedTensor.from_row_starts``: row ``i`` starts at ``row_starts[i]``."""
         starts = _splits_tensor(row_starts, "row_starts", _partition_dtype(values, row_starts))
         n = _nvals(_values_tensor(values, starts.dtype), starts.dtype)
         return cls._make(values, concat([starts, expand_dims(n, 0)], 0), validate)
 
     @classmethod
-    def from_row_limits(cls, values: Any, row_limits: Any, name: Optional[str] = None,
-                        validate: bool = True) -> "RaggedTensor":
+    def from_row_limits(
+        cls, values: Any, row_limits: Any, name: Optional[str] = None, validate: bool = True
+    ) -> "RaggedTensor":
         """``tf.RaggedTensor.from_row_limits``: row ``i`` ends at ``row_limits[i]``."""
         limits = _splits_tensor(row_limits, "row_limits", _partition_dtype(values, row_limits))
         zero = convert_to_tensor(np.zeros([1], limits.dtype.as_numpy_dtype))
         return cls._make(values, concat([zero, limits], 0), validate)
 
     @classmethod
-    def from_uniform_row_length(cls, values: Any, uniform_row_length: Any, nrows: Any = None,
-                                validate: bool = True, name: Optional[str] = None) -> "RaggedTensor":
+    def from_uniform_row_length(
+        cls, values: Any, uniform_row_length: Any, nrows: Any = None, validate: bool = True, name: Optional[str] = None
+    ) -> "RaggedTensor":
         """``tf.RaggedTensor.from_uniform_row_length``: rows of ``uniform_row_length`` values each."""
         dt = values.row_splits.dtype if isinstance(values, RaggedTensor) else int64
         length = cast(convert_to_tensor(uniform_row_length), dt)
@@ -204,14 +262,15 @@ class RaggedTensor:
         if nrows is None:
             nrows = n // maximum(length, cast(1, dt)) if not _static_int(length) == 0 else cast(0, dt)
         nv, lv, rv = _static_int(n), _static_int(length), _static_int(nrows)
-        if validate and None not in (nv, lv, rv) and lv * rv != nv:
+        if validate and nv is not None and lv is not None and rv is not None and lv * rv != nv:
             raise ValueError(f"uniform_row_length={lv} times nrows={rv} must equal nvals={nv}")
         splits = _range(cast(0, dt), cast(nrows, dt) + 1, dtype=dt) * length
         return cls._make(values, splits, validate, uniform_row_length=length)
 
     @classmethod
-    def from_nested_row_splits(cls, flat_values: Any, nested_row_splits: Any, name: Optional[str] = None,
-                               validate: bool = True) -> "RaggedTensor":
+    def from_nested_row_splits(
+        cls, flat_values: Any, nested_row_splits: Any, name: Optional[str] = None, validate: bool = True
+    ) -> "RaggedTensor":
         """``tf.RaggedTensor.from_nested_row_splits``: one ``from_row_splits`` per splits vector."""
         if _core.is_tensor(nested_row_splits):
             shown = nested_row_splits.numpy() if nested_row_splits._is_eager else nested_row_splits
@@ -222,8 +281,9 @@ class RaggedTensor:
         return result
 
     @classmethod
-    def from_nested_row_lengths(cls, flat_values: Any, nested_row_lengths: Any, name: Optional[str] = None,
-                                validate: bool = True) -> "RaggedTensor":
+    def from_nested_row_lengths(
+        cls, flat_values: Any, nested_row_lengths: Any, name: Optional[str] = None, validate: bool = True
+    ) -> "RaggedTensor":
         """``tf.RaggedTensor.from_nested_row_lengths``."""
         result = flat_values
         for lengths in reversed(list(nested_row_lengths)):
@@ -231,8 +291,14 @@ class RaggedTensor:
         return result
 
     @classmethod
-    def from_nested_value_rowids(cls, flat_values: Any, nested_value_rowids: Any, nested_nrows: Any = None,
-                                 name: Optional[str] = None, validate: bool = True) -> "RaggedTensor":
+    def from_nested_value_rowids(
+        cls,
+        flat_values: Any,
+        nested_value_rowids: Any,
+        nested_nrows: Any = None,
+        name: Optional[str] = None,
+        validate: bool = True,
+    ) -> "RaggedTensor":
         """``tf.RaggedTensor.from_nested_value_rowids``."""
         ids = list(nested_value_rowids)
         nrows = [None] * len(ids) if nested_nrows is None else list(nested_nrows)
@@ -310,7 +376,7 @@ class RaggedTensor:
         element): a known size of a ragged dimension becomes that partition's uniform row length."""
         dims = TensorShape(shape).as_list() if TensorShape(shape).rank is not None else None
         rt: Any = self
-        for size in (dims or [])[1:self.ragged_rank + 1]:
+        for size in (dims or [])[1 : self.ragged_rank + 1]:
             if size is not None and rt._uniform_row_length is None:
                 rt._uniform_row_length = convert_to_tensor(np.array(size, rt._row_splits.dtype.as_numpy_dtype))
             rt = rt._values
@@ -336,7 +402,7 @@ class RaggedTensor:
             raise ValueError("axis may not be negative for RaggedTensor.row_lengths")
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.row_lengths(axis - 1))
-        rank = self.shape.rank
+        rank = known_rank(self.shape)
         raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
 
     def value_rowids(self, name: Optional[str] = None) -> Any:
@@ -388,6 +454,7 @@ class RaggedTensor:
         rank = self.shape.rank
         if isinstance(axis, int) and rank is not None and not 0 <= axis < rank:
             from fn.errors import InvalidArgumentError
+
             raise InvalidArgumentError(None, None, f"indices = {axis} is not in [0, {rank}) [Op:GatherV2]")
         return gather(result, axis)
 
@@ -402,8 +469,7 @@ class RaggedTensor:
         old_n, new_n = _static_len(self._values), _static_len(new_values)
         if old_n is not None and new_n is not None and old_n != new_n:
             raise ValueError(f"Shapes ({old_n},) and ({new_n},) are incompatible")
-        return RaggedTensor(new_values, self._row_splits, internal=True,
-                            uniform_row_length=self._uniform_row_length)
+        return RaggedTensor(new_values, self._row_splits, internal=True, uniform_row_length=self._uniform_row_length)
 
     def with_flat_values(self, new_values: Any) -> "RaggedTensor":
         """``RaggedTensor.with_flat_values``: the same nested partitions over ``new_values``."""
@@ -415,8 +481,7 @@ class RaggedTensor:
         dtype = as_dtype(dtype)
         if dtype not in (int32, int64):
             raise ValueError(f"dtype must be int32 or int64; got {dtype}")
-        values = self._values.with_row_splits_dtype(dtype) if isinstance(self._values, RaggedTensor) \
-            else self._values
+        values = self._values.with_row_splits_dtype(dtype) if isinstance(self._values, RaggedTensor) else self._values
         ul = None if self._uniform_row_length is None else cast(self._uniform_row_length, dtype)
         return RaggedTensor(values, cast(self._row_splits, dtype), internal=True, uniform_row_length=ul)
 
@@ -427,7 +492,7 @@ class RaggedTensor:
             raise ValueError("RaggedTensor.numpy() is only supported in eager mode.")
         values = self._values.numpy()
         splits = self._row_splits.numpy()
-        rows = [values[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+        rows = [values[splits[i] : splits[i + 1]] for i in range(len(splits) - 1)]
         if not rows:
             return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
         has_variable_length_rows = any(len(row) != len(rows[0]) for row in rows)
@@ -437,15 +502,17 @@ class RaggedTensor:
     def to_list(self) -> list:
         """``RaggedTensor.to_list``: a nested Python list of the values."""
         if not self._is_eager():
-            raise ValueError("RaggedTensor.to_list() is only supported in eager mode; in graph mode, "
-                             "evaluate the RaggedTensor first and then use RaggedTensorValue.to_list().")
+            raise ValueError(
+                "RaggedTensor.to_list() is only supported in eager mode; in graph mode, "
+                "evaluate the RaggedTensor first and then use RaggedTensorValue.to_list()."
+            )
         splits = self._row_splits.numpy().tolist()
         values = self._values
         if isinstance(values, RaggedTensor):
             inner = values.to_list()
         else:
             inner = values.numpy().tolist()
-        return [inner[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+        return [inner[splits[i] : splits[i + 1]] for i in range(len(splits) - 1)]
 
     def __repr__(self) -> str:
         if self._is_eager():
@@ -500,6 +567,7 @@ def rowids_from_splits(splits: Any) -> Any:
     nrows) (``tf.repeat`` of the row numbers would build an nrows x max-length mask)."""
     from fn._ops.array_ops import scatter_nd
     from fn._ops.math_ops import ones_like
+
     nvals = splits[-1]
     starts = splits[1:-1]
     marks = scatter_nd(expand_dims(starts, 1), ones_like(starts), expand_dims(nvals + 1, 0))

@@ -1,5 +1,6 @@
 """``tf.experimental.RowPartition``: how one dimension's rows split the next one's values
 (row_splits, plus the row length when it is uniform)."""
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -23,35 +24,48 @@ class RowPartition:
 
     def __init__(self, row_splits: Any, uniform_row_length: Any = None, internal: bool = False) -> None:
         if not internal:
-            raise ValueError("RowPartition constructor is private; please use one of the factory methods "
-                             "instead (e.g., RowPartition.from_row_lengths())")
+            raise ValueError(
+                "RowPartition constructor is private; please use one of the factory methods "
+                "instead (e.g., RowPartition.from_row_lengths())"
+            )
         self._row_splits = row_splits
         self._uniform_row_length = uniform_row_length
 
     @classmethod
-    def from_row_splits(cls, row_splits: Any, validate: bool = True, dtype: Any = None,
-                        dtype_hint: Any = None) -> "RowPartition":
+    def from_row_splits(
+        cls, row_splits: Any, validate: bool = True, dtype: Any = None, dtype_hint: Any = None
+    ) -> "RowPartition":
         return cls(_vector(row_splits, as_dtype(dtype) if dtype else None), internal=True)
 
     @classmethod
-    def from_row_lengths(cls, row_lengths: Any, validate: bool = True, dtype: Any = None,
-                         dtype_hint: Any = None) -> "RowPartition":
+    def from_row_lengths(
+        cls, row_lengths: Any, validate: bool = True, dtype: Any = None, dtype_hint: Any = None
+    ) -> "RowPartition":
         lengths = _vector(row_lengths, as_dtype(dtype) if dtype else None)
         zero = convert_to_tensor(np.zeros([1], lengths.dtype.as_numpy_dtype))
         return cls(concat([zero, cumsum(lengths)], 0), internal=True)
 
     @classmethod
-    def from_value_rowids(cls, value_rowids: Any, nrows: Any = None, validate: bool = True, dtype: Any = None,
-                          dtype_hint: Any = None) -> "RowPartition":
+    def from_value_rowids(
+        cls, value_rowids: Any, nrows: Any = None, validate: bool = True, dtype: Any = None, dtype_hint: Any = None
+    ) -> "RowPartition":
         """Row ``value_rowids[j]`` holds value ``j`` (ids sorted; ``nrows`` past the last id adds
         empty rows): RaggedTensor.from_value_rowids's partition."""
         from fn._ragged._ragged_tensor import RaggedTensor
+
         ids = _vector(value_rowids, as_dtype(dtype) if dtype else None)
         return cls(RaggedTensor.from_value_rowids(ids, ids, nrows, validate=validate).row_splits, internal=True)
 
     @classmethod
-    def from_uniform_row_length(cls, uniform_row_length: Any, nvals: Any, nrows: Any = None,
-                                validate: bool = True, dtype: Any = None, dtype_hint: Any = None) -> "RowPartition":
+    def from_uniform_row_length(
+        cls,
+        uniform_row_length: Any,
+        nvals: Any,
+        nrows: Any = None,
+        validate: bool = True,
+        dtype: Any = None,
+        dtype_hint: Any = None,
+    ) -> "RowPartition":
         dt = as_dtype(dtype) if dtype else int64
         length = cast(convert_to_tensor(uniform_row_length), dt)
         if nrows is None:
@@ -89,6 +103,7 @@ class RowPartition:
         if n is not None:
             return convert_to_tensor(np.array(n, self.dtype.as_numpy_dtype))
         from fn._ops.array_ops import shape
+
         return cast(shape(self._row_splits, out_type=int64)[0] - 1, self.dtype)
 
     def nvals(self) -> Any:
@@ -104,6 +119,8 @@ class RowPartition:
 
     def __repr__(self) -> str:
         if self._uniform_row_length is not None:
-            return f"tf.RowPartition(row_splits={self._row_splits!r}, uniform_row_length=" \
-                   f"{self._uniform_row_length!r})".replace("tf.", "fn.", 1)
+            return (
+                f"tf.RowPartition(row_splits={self._row_splits!r}, uniform_row_length="
+                f"{self._uniform_row_length!r})".replace("tf.", "fn.", 1)
+            )
         return f"fn.RowPartition(row_splits={self._row_splits!r})"

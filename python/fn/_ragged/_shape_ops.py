@@ -1,5 +1,6 @@
 """Shape-changing ops on RaggedTensors: ``tf.size``, ``tf.rank``, ``tf.expand_dims``,
 ``tf.squeeze`` (its error), ``tf.tile``; and the n-ary ``tf.where``/``tf.add_n``."""
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -36,6 +37,7 @@ def expand_dims(input: Any, axis: int, name: Optional[str] = None) -> Any:
     if isinstance(rt.values, RaggedTensor):
         return rt.with_values(expand_dims(rt.values, axis - 1))
     from fn._ops.array_ops import expand_dims as dense_expand_dims
+
     return rt.with_values(dense_expand_dims(rt.values, axis - 1))
 
 
@@ -50,6 +52,7 @@ def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:
     if any(a <= rt.ragged_rank for a in axes):
         raise ValueError("Cannot squeeze a ragged dimension in fn yet")
     from fn._ops.array_ops import squeeze as dense_squeeze
+
     return rt.with_flat_values(dense_squeeze(rt.flat_values, [a - rt.ragged_rank for a in axes]))
 
 
@@ -60,6 +63,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Optional[str] = No
         raise NotImplementedError("tf.where(condition) of a RaggedTensor in fn")
     from fn._ops.array_ops import where as dense_where
     from fn._ragged._elementwise import _dense_operand, assert_same_partitions, dense_like_flat_values
+
     ref = next(v for v in (condition, x, y) if isinstance(v, RaggedTensor))
 
     def flat(v: Any, hint: Any) -> Any:
@@ -67,6 +71,7 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Optional[str] = No
             assert_same_partitions(ref, v)
             return v.flat_values
         return dense_like_flat_values(_dense_operand(v, hint), ref)
+
     other = x if isinstance(x, RaggedTensor) else y if isinstance(y, RaggedTensor) else None
     hint = other.dtype if other is not None else None
     return ref.with_flat_values(dense_where(flat(condition, None), flat(x, hint), flat(y, hint)))
@@ -76,6 +81,7 @@ def add_n(inputs: Any, name: Optional[str] = None) -> Any:
     """``tf.add_n`` of RaggedTensors."""
     from fn._ops.math_ops import add
     from fn._ragged._elementwise import binary
+
     values = list(inputs)
     total = values[0]
     for v in values[1:]:

@@ -1,5 +1,6 @@
 """``tf.RaggedTensorSpec``: the trace type of a RaggedTensor argument (shape with None dims,
 dtype, ragged_rank, row_splits_dtype), as fn.function keys its cache."""
+
 from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence
@@ -18,8 +19,14 @@ class RaggedTensorSpec(TraceType):
     # (flat values and inner splits of unknown length), not from the first call's exact sizes.
     _fn_trace_from_spec = True
 
-    def __init__(self, shape: Any = None, dtype: Any = "float32", ragged_rank: Optional[int] = None,
-                 row_splits_dtype: Any = int64, flat_values_spec: Any = None) -> None:
+    def __init__(
+        self,
+        shape: Any = None,
+        dtype: Any = "float32",
+        ragged_rank: Optional[int] = None,
+        row_splits_dtype: Any = int64,
+        flat_values_spec: Any = None,
+    ) -> None:
         self._shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
         self._dtype = as_dtype(dtype)
         self._row_splits_dtype = as_dtype(row_splits_dtype)
@@ -80,7 +87,7 @@ class RaggedTensorSpec(TraceType):
             flat = TensorSpec(None, self._dtype)
             outer = None
         else:
-            flat = TensorSpec([None] + dims[self._ragged_rank + 1:], self._dtype)
+            flat = TensorSpec([None] + dims[self._ragged_rank + 1 :], self._dtype)
             outer = None if dims[0] is None else dims[0] + 1
         splits = [TensorSpec([outer], self._row_splits_dtype)]
         splits += [TensorSpec([None], self._row_splits_dtype) for _ in range(self._ragged_rank - 1)]
@@ -99,16 +106,23 @@ class RaggedTensorSpec(TraceType):
         return (self._shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
 
     def is_subtype_of(self, other: Any) -> bool:
-        return (type(other) is type(self) and self._dtype == other._dtype
-                and self._ragged_rank == other._ragged_rank
-                and self._row_splits_dtype == other._row_splits_dtype
-                and self._shape.is_subtype_of(other._shape))
+        return (
+            type(other) is type(self)
+            and self._dtype == other._dtype
+            and self._ragged_rank == other._ragged_rank
+            and self._row_splits_dtype == other._row_splits_dtype
+            and self._shape.is_subtype_of(other._shape)
+        )
 
     def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional["RaggedTensorSpec"]:
         shape = self._shape
         for o in others:
-            if type(o) is not type(self) or o._dtype != self._dtype or o._ragged_rank != self._ragged_rank \
-                    or o._row_splits_dtype != self._row_splits_dtype:
+            if (
+                type(o) is not type(self)
+                or o._dtype != self._dtype
+                or o._ragged_rank != self._ragged_rank
+                or o._row_splits_dtype != self._row_splits_dtype
+            ):
                 return None
             shape = shape.most_specific_compatible_shape(o._shape)
         return RaggedTensorSpec(shape, self._dtype, self._ragged_rank, self._row_splits_dtype)
@@ -122,8 +136,12 @@ class RaggedTensorSpec(TraceType):
         if type(spec_or_value) is not type(self):
             return False
         o = spec_or_value
-        return (self._dtype == o._dtype and self._ragged_rank == o._ragged_rank
-                and self._row_splits_dtype == o._row_splits_dtype and self._shape.is_compatible_with(o._shape))
+        return (
+            self._dtype == o._dtype
+            and self._ragged_rank == o._ragged_rank
+            and self._row_splits_dtype == o._row_splits_dtype
+            and self._shape.is_compatible_with(o._shape)
+        )
 
     def __eq__(self, other: Any) -> bool:
         return type(other) is type(self) and self._key() == other._key()
@@ -132,9 +150,17 @@ class RaggedTensorSpec(TraceType):
         return not self == other
 
     def __hash__(self) -> int:
-        return hash((tuple(self._shape.as_list()) if self._shape.rank is not None else None,
-                     self._dtype.name, self._ragged_rank, self._row_splits_dtype.name))
+        return hash(
+            (
+                tuple(self._shape.as_list()) if self._shape.rank is not None else None,
+                self._dtype.name,
+                self._ragged_rank,
+                self._row_splits_dtype.name,
+            )
+        )
 
     def __repr__(self) -> str:
-        return (f"RaggedTensorSpec({self._shape!r}, fn.{self._dtype.name}, {self._ragged_rank}, "
-                f"fn.{self._row_splits_dtype.name})")
+        return (
+            f"RaggedTensorSpec({self._shape!r}, fn.{self._dtype.name}, {self._ragged_rank}, "
+            f"fn.{self._row_splits_dtype.name})"
+        )

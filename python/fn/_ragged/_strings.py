@@ -1,6 +1,7 @@
 """String ops whose result is ragged (``tf.strings.split``, ``bytes_split``, ``unicode_split``,
 ``unicode_decode`` of a tensor of rank >= 1): one host call returns the pieces and the row
 splits; outer dimensions of a rank > 1 input become uniform row partitions, as in TF."""
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -28,9 +29,13 @@ def ragged_pieces(x: Any, pieces: Callable[[bytes], list], name: str, dtype: Any
         splits = np.zeros([len(rows) + 1], np.int64)
         np.cumsum([len(r) for r in rows], out=splits[1:])
         return [values, splits]
+
     n = flat.shape[0]
-    attrs = {"callable": call, "Tout": [dtype, int64],
-             "Tout_shapes": [TensorShape([None]), TensorShape([None if n is None else n + 1])]}
+    attrs = {
+        "callable": call,
+        "Tout": [dtype, int64],
+        "Tout_shapes": [TensorShape([None]), TensorShape([None if n is None else n + 1])],
+    }
     values, splits = _core.execute("PyCall", [flat], attrs, name)
     rt = RaggedTensor.from_row_splits(values, splits, validate=False)
     if rank is not None and rank > 1:

@@ -7,12 +7,13 @@ same seed gives TensorFlow's numbers, eagerly and inside ``fn.function`` (where 
 update is an op of the graph). ThreeFry exists in TF only under XLA: on CPU TF raises
 ``UnimplementedError``, and so does fn.
 """
+
 from __future__ import annotations
 
 import contextlib
 import enum
 import os
-from typing import Any, Iterator, List, Optional, Union
+from typing import Any, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -23,6 +24,7 @@ from fn._ops.array_ops import shape as array_shape
 from fn._ops.math_ops import maximum, reduce_prod
 from fn._state.variables import Variable, init_scope
 from fn.dtypes import as_dtype, float32, int32, int64, uint64
+
 
 class _LazyModule:
     """fn._distribute.context, imported on first use (fn._distribute imports much of fn)."""
@@ -35,7 +37,7 @@ class _LazyModule:
 
 _dist_context = _LazyModule()
 
-_STATE_SIZE = 3        # Philox: two counter words and one key word (int64 each)
+_STATE_SIZE = 3  # Philox: two counter words and one key word (int64 each)
 _COUNTER_SIZE = 2
 _SEED_BITS = 64
 _SEED_MASK = (1 << 64) - 1
@@ -43,20 +45,24 @@ _SEED_MASK = (1 << 64) - 1
 
 class Algorithm(enum.Enum):
     """``tf.random.Algorithm``: the RNG algorithms of ``Generator`` and the stateless ops."""
+
     PHILOX = 1
     THREEFRY = 2
     AUTO_SELECT = 3
 
 
 def _unsupported_alg_error_msg(alg: Any) -> str:
+    names: Tuple[Any, ...]
     if isinstance(alg, int):
         names = (1, 2, 3)
     elif isinstance(alg, str):
         names = ("philox", "threefry", "auto_select")
     else:
         names = (Algorithm.PHILOX, Algorithm.THREEFRY, Algorithm.AUTO_SELECT)
-    return (f"Argument `alg` got unsupported value {alg}. Supported values are {names[0]} for the Philox "
-            f"algorithm, {names[1]} for the ThreeFry algorithm, and {names[2]} for auto-selection.")
+    return (
+        f"Argument `alg` got unsupported value {alg}. Supported values are {names[0]} for the Philox "
+        f"algorithm, {names[1]} for the ThreeFry algorithm, and {names[2]} for auto-selection."
+    )
 
 
 def _alg_to_int(alg: Any) -> Any:
@@ -146,7 +152,7 @@ def _check_state_shape(shape: Any, alg: Any) -> None:
 class Generator:
     """``tf.random.Generator``: a random-number generator with its state in a ``fn.Variable``."""
 
-    _fn_trackable = True   # checkpoints and SavedModels reach its state variable
+    _fn_trackable = True  # checkpoints and SavedModels reach its state variable
 
     @classmethod
     def from_state(cls, state: Any, alg: Any) -> "Generator":
@@ -162,6 +168,7 @@ class Generator:
     def from_non_deterministic_state(cls, alg: Any = None) -> "Generator":
         """A generator seeded from the operating system's entropy."""
         from fn.config import experimental as _cfg_exp
+
         if getattr(_cfg_exp, "is_op_determinism_enabled", lambda: False)():
             raise RuntimeError('"from_non_deterministic_state" cannot be called when determinism is enabled.')
         alg = _alg_to_int(Algorithm.PHILOX.value if alg is None else alg)
@@ -271,16 +278,21 @@ class Generator:
             replica_id = cast(stack([cast(ctx.replica_id_in_sync_group, int64), constant(0, int64)]), int64)
             alg = cast(convert_to_tensor(self._alg), int32)
             shape = convert_to_tensor(np.array([1], np.int32))
-            return run_op("StatelessRandomUniformFullIntV2", [shape, key, replica_id, alg],
-                          {"dtype": int64, "Tshape": int32}, None)
+            return run_op(
+                "StatelessRandomUniformFullIntV2",
+                [shape, key, replica_id, alg],
+                {"dtype": int64, "Tshape": int32},
+                None,
+            )
 
     def _prepare_key_counter(self, shape: Any) -> tuple:
         counter_key = self.skip(reduce_prod(shape))
-        key = self._preprocess_key(counter_key[_COUNTER_SIZE:_COUNTER_SIZE + 1])
+        key = self._preprocess_key(counter_key[_COUNTER_SIZE : _COUNTER_SIZE + 1])
         return key, counter_key[:_COUNTER_SIZE]
 
-    def _stateless(self, op: str, shape: Any, dtype: Any, extra: Optional[list] = None,
-                   name: Optional[str] = None) -> Any:
+    def _stateless(
+        self, op: str, shape: Any, dtype: Any, extra: Optional[list] = None, name: Optional[str] = None
+    ) -> Any:
         key, counter = self._prepare_key_counter(shape)
         alg = cast(convert_to_tensor(self._alg), int32)
         attrs = {"dtype": dtype, "Tshape": shape.dtype}
@@ -296,25 +308,30 @@ class Generator:
         rnd = self._stateless(op, shape, dtype)
         return run_op("AddV2", [rnd * stddev, mean], None, name)
 
-    def normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
-               name: Optional[str] = None) -> Any:
+    def normal(
+        self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32, name: Optional[str] = None
+    ) -> Any:
         """Normal samples ``mean + stddev * N(0, 1)``."""
         return self._scaled("StatelessRandomNormalV2", shape, mean, stddev, dtype, name or "stateful_normal")
 
-    def truncated_normal(self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32,
-                         name: Optional[str] = None) -> Any:
+    def truncated_normal(
+        self, shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32, name: Optional[str] = None
+    ) -> Any:
         """Normal samples redrawn until within two standard deviations of ``mean``."""
         return self._scaled("StatelessTruncatedNormalV2", shape, mean, stddev, dtype, name or "truncated_normal")
 
-    def uniform(self, shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float32,
-                name: Optional[str] = None) -> Any:
+    def uniform(
+        self, shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float32, name: Optional[str] = None
+    ) -> Any:
         """Uniform samples in ``[minval, maxval)`` (floats default to ``[0, 1)``; integers need
         both bounds, or neither for the full range)."""
         dtype = as_dtype(dtype)
         if dtype.is_integer:
             if (minval is None) != (maxval is None):
-                raise ValueError(f"For integer dtype {dtype}, minval and maxval must be both `None` or both "
-                                 f"non-`None`; got minval={minval} and maxval={maxval}")
+                raise ValueError(
+                    f"For integer dtype {dtype}, minval and maxval must be both `None` or both "
+                    f"non-`None`; got minval={minval} and maxval={maxval}"
+                )
         elif maxval is None:
             maxval = 1
         shape = _shape_tensor(shape)
@@ -328,8 +345,9 @@ class Generator:
         return run_op("AddV2", [rnd * (hi - lo), lo], None, name or "stateful_uniform")
 
     def _uniform_full_int(self, shape: Any, dtype: Any, name: Optional[str]) -> Any:
-        return self._stateless("StatelessRandomUniformFullIntV2", shape, dtype, None,
-                               name or "stateful_uniform_full_int")
+        return self._stateless(
+            "StatelessRandomUniformFullIntV2", shape, dtype, None, name or "stateful_uniform_full_int"
+        )
 
     def uniform_full_int(self, shape: Any, dtype: Any = uint64, name: Optional[str] = None) -> Any:
         """``tf.random.Generator.uniform_full_int``: integers over the dtype's whole range
@@ -343,17 +361,28 @@ class Generator:
         counts = convert_to_tensor(counts)
         probs = convert_to_tensor(probs)
         if counts.dtype != probs.dtype:
-            if _core.executing_eagerly():   # TF's kernel check eagerly, op_def_library's while tracing
+            if _core.executing_eagerly():  # TF's kernel check eagerly, op_def_library's while tracing
                 from fn.errors import InvalidArgumentError
-                raise InvalidArgumentError(None, None, f"cannot compute StatefulRandomBinomial as input #4(zero-based) "
-                                           f"was expected to be a {_c_name(counts.dtype)} tensor but is a "
-                                           f"{_c_name(probs.dtype)} tensor [Op:StatefulRandomBinomial]")
-            raise TypeError(f"Input 'probs' of 'StatefulRandomBinomial' Op has type {probs.dtype.name} that does "
-                            f"not match type {counts.dtype.name} of argument 'counts'.")
+
+                raise InvalidArgumentError(
+                    None,
+                    None,
+                    f"cannot compute StatefulRandomBinomial as input #4(zero-based) "
+                    f"was expected to be a {_c_name(counts.dtype)} tensor but is a "
+                    f"{_c_name(probs.dtype)} tensor [Op:StatefulRandomBinomial]",
+                )
+            raise TypeError(
+                f"Input 'probs' of 'StatefulRandomBinomial' Op has type {probs.dtype.name} that does "
+                f"not match type {counts.dtype.name} of argument 'counts'."
+            )
         shape = _shape_tensor(shape)
         alg = convert_to_tensor(np.int64(self._alg) if not _core.is_tensor(self._alg) else self._alg)
-        return run_op("StatefulRandomBinomial", [self._state_var.handle, alg, shape, counts, probs],
-                             {"dtype": dtype, "T": counts.dtype, "out_dtype": shape.dtype}, name or "binomial")
+        return run_op(
+            "StatefulRandomBinomial",
+            [self._state_var.handle, alg, shape, counts, probs],
+            {"dtype": dtype, "T": counts.dtype, "out_dtype": shape.dtype},
+            name or "binomial",
+        )
 
     # -- seeds and new generators
     def _make_int64_keys(self, shape: Any = ()) -> Any:
@@ -372,8 +401,10 @@ class Generator:
             raise ValueError(_unsupported_alg_error_msg(self._alg))
         keys = self._make_int64_keys(shape=[count])
         size = _state_size(self._alg)
-        return [Generator(state=concat([zeros([size - 1], int64), reshape(k, [1])], 0), alg=self._alg)
-                for k in unstack(keys, num=count)]
+        return [
+            Generator(state=concat([zeros([size - 1], int64), reshape(k, [1])], 0), alg=self._alg)
+            for k in unstack(keys, num=count)
+        ]
 
 
 @contextlib.contextmanager
@@ -417,10 +448,15 @@ def experimental_module(parent: str) -> Any:
     """``tf.random.experimental``: a module holding the Generator API under its older names."""
     import sys
     import types
-    mod = types.ModuleType(parent + ".experimental", "``tf.random.experimental``")
-    for name, value in (("Algorithm", Algorithm), ("Generator", Generator), ("create_rng_state", create_rng_state),
-                        ("get_global_generator", get_global_generator),
-                        ("set_global_generator", set_global_generator)):
+
+    mod: Any = types.ModuleType(parent + ".experimental", "``tf.random.experimental``")
+    for name, value in (
+        ("Algorithm", Algorithm),
+        ("Generator", Generator),
+        ("create_rng_state", create_rng_state),
+        ("get_global_generator", get_global_generator),
+        ("set_global_generator", set_global_generator),
+    ):
         setattr(mod, name, value)
     mod.__all__ = sorted(n for n in vars(mod) if not n.startswith("_"))
     sys.modules[mod.__name__] = mod

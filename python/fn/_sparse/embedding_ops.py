@@ -1,6 +1,7 @@
 """``tf.nn.embedding_lookup_sparse`` and ``tf.nn.safe_embedding_lookup_sparse``: per row of a
 SparseTensor of ids, the rows of ``params`` at those ids combined (weighted sum, mean or sqrt-n),
 as TF's ``embedding_ops`` composes them (gather, segment sums over the row index)."""
+
 from __future__ import annotations
 
 from typing import Any, Optional, Tuple
@@ -29,7 +30,7 @@ def _one_params(params: Any) -> Any:
 def _as_sparse(x: Any, what: str) -> SparseTensor:
     if isinstance(x, SparseTensor):
         return x
-    if hasattr(x, "to_sparse") and hasattr(x, "row_splits"):   # RaggedTensor ids (TF 2 accepts them)
+    if hasattr(x, "to_sparse") and hasattr(x, "row_splits"):  # RaggedTensor ids (TF 2 accepts them)
         return x.to_sparse()
     raise TypeError(f"{what} must be SparseTensor, got {type(x)}")
 
@@ -57,13 +58,20 @@ def _combine(emb: Any, segment_ids: Any, weights: Any, combiner: str) -> Any:
     return M.cast(total, original) if total.dtype != original else total
 
 
-def embedding_lookup_sparse(params: Any, sp_ids: Any, sp_weights: Any, combiner: Optional[str] = None,
-                            max_norm: Any = None, name: Optional[str] = None,
-                            allow_fast_lookup: bool = False) -> Any:
+def embedding_lookup_sparse(
+    params: Any,
+    sp_ids: Any,
+    sp_weights: Any,
+    combiner: Optional[str] = None,
+    max_norm: Any = None,
+    name: Optional[str] = None,
+    allow_fast_lookup: bool = False,
+) -> Any:
     """``tf.nn.embedding_lookup_sparse``: row ``i`` of the result combines ``params[id]`` over
     the ids of row ``i`` of ``sp_ids`` (weighted by ``sp_weights`` when given). The result has
     as many rows as the largest row index present plus one (TF's segment sum)."""
     from fn._ops.nn_ops import embedding_lookup
+
     combiner = "mean" if combiner is None else combiner
     if combiner not in _COMBINERS:
         raise ValueError(f"combiner must be one of 'mean', 'sqrtn' or 'sum', got {combiner}")
@@ -83,9 +91,16 @@ def embedding_lookup_sparse(params: Any, sp_ids: Any, sp_weights: Any, combiner:
     return _combine(emb, segment_ids, weights, combiner)
 
 
-def safe_embedding_lookup_sparse(embedding_weights: Any, sparse_ids: Any, sparse_weights: Any = None,
-                                 combiner: str = "mean", default_id: Any = None, max_norm: Any = None,
-                                 name: Optional[str] = None, allow_fast_lookup: bool = False) -> Any:
+def safe_embedding_lookup_sparse(
+    embedding_weights: Any,
+    sparse_ids: Any,
+    sparse_weights: Any = None,
+    combiner: str = "mean",
+    default_id: Any = None,
+    max_norm: Any = None,
+    name: Optional[str] = None,
+    allow_fast_lookup: bool = False,
+) -> Any:
     """``tf.nn.safe_embedding_lookup_sparse``: embedding_lookup_sparse over ids of any rank >= 2
     (all but the last dimension are rows), ids < 0 (and weights <= 0 unless summing) dropped,
     and empty rows given ``default_id``'s embedding, or zeros."""
@@ -122,6 +137,7 @@ def safe_embedding_lookup_sparse(embedding_weights: Any, sparse_ids: Any, sparse
     out = A.reshape(result, A.concat([lead, A.shape(result)[1:]], 0))
     if rank is not None:
         from fn._tensor.tensor_shape import TensorShape
+
         out.set_shape(TensorShape([None] * (rank - 1)).concatenate(result.shape[1:]))
     return out
 

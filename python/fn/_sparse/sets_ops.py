@@ -7,6 +7,7 @@ first n-1 coordinates. A value is replaced by its rank among the sorted distinct
 inputs, so that an element is one int64 key ``group * count + rank``: the set operations are then
 operations on unique keys, and sorting the result keys gives TF's output order (groups in
 row-major order, each set's values ascending)."""
+
 from __future__ import annotations
 
 from typing import Any, Tuple
@@ -88,15 +89,19 @@ def _value_ranks(values: Any) -> Tuple[Any, Any]:
 
 def _invert(perm: Any) -> Any:
     perm = M.cast(perm, int64)
-    return A.scatter_nd(perm[:, None], A.range(A.size(perm, out_type=int64), dtype=int64), A.shape(perm, out_type=int64))
+    return A.scatter_nd(
+        perm[:, None], A.range(A.size(perm, out_type=int64), dtype=int64), A.shape(perm, out_type=int64)
+    )
 
 
 def _string_order(uniq: Any) -> Any:
     """argsort of distinct strings by their bytes (TF orders string sets so); no fn op compares
     strings, so the host sorts them."""
     from fn._ops.script_ops import numpy_function
-    return numpy_function(lambda u: np.argsort(np.asarray(u.numpy(), dtype=object), kind="stable").astype(np.int64),
-                          [uniq], int64)
+
+    return numpy_function(
+        lambda u: np.argsort(np.asarray(u.numpy(), dtype=object), kind="stable").astype(np.int64), [uniq], int64
+    )
 
 
 def _check_groups(ga: Any, gb: Any) -> None:
@@ -149,8 +154,14 @@ def _set_operation(a: Any, b: Any, op: str) -> SparseTensor:
         chosen = boolean_mask(keys, M.equal(hits, 2))
     else:
         own = key_a if op == "a-b" else key_b
-        own_hits = A.gather(hits, A.gather(idx, A.range(A.size(own, out_type=int64), dtype=int64)
-                                           + (0 if op == "a-b" else A.size(key_a, out_type=int64))))
+        own_hits = A.gather(
+            hits,
+            A.gather(
+                idx,
+                A.range(A.size(own, out_type=int64), dtype=int64)
+                + (0 if op == "a-b" else A.size(key_a, out_type=int64)),
+            ),
+        )
         chosen = boolean_mask(own, M.equal(own_hits, 1))
     return _output(chosen, sorted_values, count, ga)
 

@@ -1,5 +1,6 @@
 """``tf.sparse`` ops as compositions of fn ops (so they trace, and differentiate w.r.t. values),
 with TF's eager validation of indices and shapes (its kernels' messages) done on the host."""
+
 from __future__ import annotations
 
 from typing import Any, Callable, List, Optional, Sequence
@@ -9,8 +10,13 @@ import numpy as np
 from fn import _core
 from fn._ops import array_ops as A
 from fn._ops import math_ops as M
-from fn._ops.manip_ops import (boolean_mask, tensor_scatter_nd_add, tensor_scatter_nd_max,
-                           tensor_scatter_nd_update, unique)
+from fn._ops.manip_ops import (
+    boolean_mask,
+    tensor_scatter_nd_add,
+    tensor_scatter_nd_max,
+    tensor_scatter_nd_update,
+    unique,
+)
 from fn._ops.complex_ops import conj
 from fn._ops.linalg_ops import segment_sum
 from fn._ops.sort_ops import argsort, cumprod, cumsum
@@ -18,10 +24,10 @@ from fn._ops.op_errors import op_error, type_text
 from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import as_dtype, bool_, int32, int64
 from fn.errors import InvalidArgumentError
+from fn._tensor.tensor_shape import known_rank
 
 # Unary ops TF's sparse_ops registers for SparseTensor (applied to the values).
-_UNARY = {"Abs", "Neg", "Asinh", "Sin", "Tan", "Atan", "Asin", "Atanh", "Sign", "Square", "Sqrt",
-          "Erf", "Tanh"}
+_UNARY = {"Abs", "Neg", "Asinh", "Sin", "Tan", "Atan", "Asin", "Atanh", "Sign", "Square", "Sqrt", "Erf", "Tanh"}
 
 
 def _eager(*ts: Any) -> bool:
@@ -80,14 +86,21 @@ def _validate_order(sp: SparseTensor, op: str) -> None:
     for n in range(idx.shape[0]):
         row = idx[n]
         if np.any(row < 0) or np.any(row >= shape):
-            raise op_error(InvalidArgumentError, op, f"indices[{n}] = {_idx_text(row)} is out of bounds: "
-                                                     f"need 0 <= index < {shape_text}")
+            raise op_error(
+                InvalidArgumentError,
+                op,
+                f"indices[{n}] = {_idx_text(row)} is out of bounds: need 0 <= index < {shape_text}",
+            )
         key = tuple(int(x) for x in row)
         if prev is not None:
             if key < prev:
-                raise op_error(InvalidArgumentError, op, f"indices[{n}] = {_idx_text(row)} is out of order. Many "
-                               "sparse ops require sorted indices.\n    Use `tf.sparse.reorder` to create a "
-                               "correctly ordered copy.\n\n")
+                raise op_error(
+                    InvalidArgumentError,
+                    op,
+                    f"indices[{n}] = {_idx_text(row)} is out of order. Many "
+                    "sparse ops require sorted indices.\n    Use `tf.sparse.reorder` to create a "
+                    "correctly ordered copy.\n\n",
+                )
             if key == prev:
                 raise op_error(InvalidArgumentError, op, f"indices[{n}] = {_idx_text(row)} is repeated")
         prev = key
@@ -97,12 +110,16 @@ def _validate_bounds(sp: SparseTensor, op: str) -> None:
     idx, shape = _np(sp.indices), _np(sp.dense_shape)
     for n in range(idx.shape[0]):
         if np.any(idx[n] < 0) or np.any(idx[n] >= shape):
-            raise op_error(InvalidArgumentError, op, f"indices[{n}] = {_idx_text(idx[n])} is out of bounds: "
-                                                     f"need 0 <= index < {_idx_text(shape)}")
+            raise op_error(
+                InvalidArgumentError,
+                op,
+                f"indices[{n}] = {_idx_text(idx[n])} is out of bounds: need 0 <= index < {_idx_text(shape)}",
+            )
 
 
-def to_dense(sp_input: Any, default_value: Any = None, validate_indices: bool = True,
-             name: Optional[str] = None) -> Any:
+def to_dense(
+    sp_input: Any, default_value: Any = None, validate_indices: bool = True, name: Optional[str] = None
+) -> Any:
     """``tf.sparse.to_dense``: the dense tensor, ``default_value`` (0) where no value is given."""
     sp = _check_sp(sp_input)
     if _eager(sp.indices, sp.dense_shape):
@@ -116,8 +133,9 @@ def to_dense(sp_input: Any, default_value: Any = None, validate_indices: bool = 
     return out
 
 
-def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: bool = False,
-                        name: Optional[str] = None) -> Any:
+def sparse_dense_matmul(
+    sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: bool = False, name: Optional[str] = None
+) -> Any:
     """``tf.sparse.sparse_dense_matmul``: ``sp_a @ b`` (TF's SparseTensorDenseMatMul: for each
     value in order, ``out[row] += value * b[col]``). A dense ``sp_a`` with a sparse ``b`` is the
     transposed product."""
@@ -126,19 +144,29 @@ def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: b
         return A.transpose(sparse_dense_matmul(b, a, adjoint_a=not adjoint_b, adjoint_b=not adjoint_a))
     sp = _check_sp(sp_a)
     b = A.convert_to_tensor(b, sp.dtype) if not _core.is_tensor(b) else b
-    tracing = not _core.executing_eagerly()   # TF's op_def_library/shape function classes, else the kernel's
+    tracing = not _core.executing_eagerly()  # TF's op_def_library/shape function classes, else the kernel's
     if b.dtype != sp.dtype:
         if tracing:
-            raise TypeError(f"Input 'b' of 'SparseTensorDenseMatMul' Op has type {b.dtype.name} that does not "
-                            f"match type {sp.dtype.name} of argument 'a_values'.")
-        raise InvalidArgumentError(None, None, "cannot compute SparseTensorDenseMatMul as input #3(zero-based) was "
-                                   f"expected to be a {type_text(sp.dtype)} tensor but is a {type_text(b.dtype)} tensor "
-                                   "[Op:SparseTensorDenseMatMul] name: ")
-    for bad, msg, rank in ((sp.shape.rank not in (None, 2), "Tensor 'a_shape' must have 2 elements", sp.shape.rank),
-                           (b.shape.rank not in (None, 2), "Tensor 'b' is not a matrix", b.shape.rank)):
+            raise TypeError(
+                f"Input 'b' of 'SparseTensorDenseMatMul' Op has type {b.dtype.name} that does not "
+                f"match type {sp.dtype.name} of argument 'a_values'."
+            )
+        raise InvalidArgumentError(
+            None,
+            None,
+            "cannot compute SparseTensorDenseMatMul as input #3(zero-based) was "
+            f"expected to be a {type_text(sp.dtype)} tensor but is a {type_text(b.dtype)} tensor "
+            "[Op:SparseTensorDenseMatMul] name: ",
+        )
+    for bad, msg, rank in (
+        (sp.shape.rank not in (None, 2), "Tensor 'a_shape' must have 2 elements", sp.shape.rank),
+        (b.shape.rank not in (None, 2), "Tensor 'b' is not a matrix", b.shape.rank),
+    ):
         if bad and tracing:
-            raise ValueError(f"Shape must be rank 2 but is rank {rank} for '{{{{node SparseTensorDenseMatMul}}}} = "
-                             f"SparseTensorDenseMatMul[]' with input shapes: {sp.indices.shape}, {b.shape}.")
+            raise ValueError(
+                f"Shape must be rank 2 but is rank {rank} for '{{{{node SparseTensorDenseMatMul}}}} = "
+                f"SparseTensorDenseMatMul[]' with input shapes: {sp.indices.shape}, {b.shape}."
+            )
         if bad:
             raise op_error(InvalidArgumentError, "SparseTensorDenseMatMul", msg)
     if adjoint_b:
@@ -151,20 +179,29 @@ def sparse_dense_matmul(sp_a: Any, b: Any, adjoint_a: bool = False, adjoint_b: b
         bk = b.shape[0]
         if k != bk:
             bdims = b.shape.as_list()
-            raise op_error(InvalidArgumentError, "SparseTensorDenseMatMul",
-                           f"Cannot multiply A and B because inner dimension does not match: {k} vs. {bk}.  "
-                           f"Did you forget a transpose?  Dimensions of A: [{shape[0]}, {shape[1]}).  "
-                           f"Dimensions of B: [{bdims[0]},{bdims[1]}]")
+            raise op_error(
+                InvalidArgumentError,
+                "SparseTensorDenseMatMul",
+                f"Cannot multiply A and B because inner dimension does not match: {k} vs. {bk}.  "
+                f"Did you forget a transpose?  Dimensions of A: [{shape[0]}, {shape[1]}).  "
+                f"Dimensions of B: [{bdims[0]},{bdims[1]}]",
+            )
         idx = _np(sp.indices)
         for n in range(idx.shape[0]):
             r, c = (idx[n, 1], idx[n, 0]) if adjoint_a else (idx[n, 0], idx[n, 1])
             mm = int(shape[1] if adjoint_a else shape[0])
             if not 0 <= c < k:
-                raise op_error(InvalidArgumentError, "SparseTensorDenseMatMul",
-                               f"k ({c}) from index[{n},{0 if adjoint_a else 1}] out of bounds (>={k})")
+                raise op_error(
+                    InvalidArgumentError,
+                    "SparseTensorDenseMatMul",
+                    f"k ({c}) from index[{n},{0 if adjoint_a else 1}] out of bounds (>={k})",
+                )
             if not 0 <= r < mm:
-                raise op_error(InvalidArgumentError, "SparseTensorDenseMatMul",
-                               f"m ({r}) from index[{n},{1 if adjoint_a else 0}] out of bounds (>={mm})")
+                raise op_error(
+                    InvalidArgumentError,
+                    "SparseTensorDenseMatMul",
+                    f"m ({r}) from index[{n},{1 if adjoint_a else 0}] out of bounds (>={mm})",
+                )
     values = sp.values
     if adjoint_a and values.dtype.is_complex:
         values = conj(values)
@@ -189,19 +226,31 @@ def _check_same_shape(a: SparseTensor, b_shape: np.ndarray, op: str, dense: bool
         for d in range(len(sa)):
             if d >= len(b_shape) or sa[d] != b_shape[d]:
                 other = b_shape[d] if d < len(b_shape) else None
-                raise op_error(InvalidArgumentError, op, f"Dimension {d} does not equal (no broadcasting is "
-                                                         f"supported): sparse side {sa[d]} vs dense side {other}")
+                raise op_error(
+                    InvalidArgumentError,
+                    op,
+                    f"Dimension {d} does not equal (no broadcasting is "
+                    f"supported): sparse side {sa[d]} vs dense side {other}",
+                )
         if len(b_shape) != len(sa):
-            raise op_error(InvalidArgumentError, op, f"Dimension {len(sa)} does not equal (no broadcasting is "
-                                                     f"supported): sparse side None vs dense side {b_shape[-1]}")
+            raise op_error(
+                InvalidArgumentError,
+                op,
+                f"Dimension {len(sa)} does not equal (no broadcasting is "
+                f"supported): sparse side None vs dense side {b_shape[-1]}",
+            )
         return
     if len(sa) != len(b_shape):
-        raise op_error(InvalidArgumentError, op, f"Operands do not have the same ranks; got ranks: {len(sa)} "
-                                                 f"and {len(b_shape)}")
+        raise op_error(
+            InvalidArgumentError, op, f"Operands do not have the same ranks; got ranks: {len(sa)} and {len(b_shape)}"
+        )
     for d in range(len(sa)):
         if sa[d] != b_shape[d]:
-            raise op_error(InvalidArgumentError, op, f"Operands' shapes do not match: got {sa[d]} and "
-                                                     f"{b_shape[d]} for dimension {d}")
+            raise op_error(
+                InvalidArgumentError,
+                op,
+                f"Operands' shapes do not match: got {sa[d]} and {b_shape[d]} for dimension {d}",
+            )
 
 
 def add(a: Any, b: Any, threshold: Any = 0, name: Optional[str] = None) -> Any:
@@ -211,12 +260,18 @@ def add(a: Any, b: Any, threshold: Any = 0, name: Optional[str] = None) -> Any:
         raise TypeError("At least one input should be SparseTensor; do you mean to use tf.add()?")
     if isinstance(a, SparseTensor) and isinstance(b, SparseTensor):
         if a.dtype != b.dtype:
-            if not _core.executing_eagerly():   # op_def_library while tracing
-                raise TypeError(f"Input 'b_values' of 'SparseAdd' Op has type {b.dtype.name} that does not match "
-                                f"type {a.dtype.name} of argument 'a_values'.")
-            raise InvalidArgumentError(None, None, f"cannot compute SparseAdd as input #4(zero-based) was expected "
-                                       f"to be a {type_text(a.dtype)} tensor but is a {type_text(b.dtype)} tensor "
-                                       "[Op:SparseAdd] name: ")
+            if not _core.executing_eagerly():  # op_def_library while tracing
+                raise TypeError(
+                    f"Input 'b_values' of 'SparseAdd' Op has type {b.dtype.name} that does not match "
+                    f"type {a.dtype.name} of argument 'a_values'."
+                )
+            raise InvalidArgumentError(
+                None,
+                None,
+                f"cannot compute SparseAdd as input #4(zero-based) was expected "
+                f"to be a {type_text(a.dtype)} tensor but is a {type_text(b.dtype)} tensor "
+                "[Op:SparseAdd] name: ",
+            )
         if _eager(a.dense_shape, b.dense_shape):
             _check_same_shape(a, _np(b.dense_shape), "SparseAdd", dense=False)
         indices = A.concat([a.indices, b.indices], 0)
@@ -256,8 +311,9 @@ def slice(sp_input: Any, start: Any, size: Any, name: Optional[str] = None) -> S
     start = A.convert_to_tensor(start, int64)
     size = A.convert_to_tensor(size, int64)
     end = M.minimum(start + size, sp.dense_shape)
-    inside = M.reduce_all(M.logical_and(M.greater_equal(sp.indices, start[None, :]),
-                                        M.less(sp.indices, end[None, :])), axis=1)
+    inside = M.reduce_all(
+        M.logical_and(M.greater_equal(sp.indices, start[None, :]), M.less(sp.indices, end[None, :])), axis=1
+    )
     shape = M.maximum(end - start, M.zeros_like(start))
     return _new(boolean_mask(sp.indices, inside) - start[None, :], boolean_mask(sp.values, inside), shape)
 
@@ -289,35 +345,46 @@ def reshape(sp_input: Any, shape: Any, name: Optional[str] = None) -> SparseTens
         total = int(np.prod(old_shape))
         unknown = [i for i, d in enumerate(req) if d == -1]
         if len(unknown) > 1:
-            raise op_error(InvalidArgumentError, "SparseReshape", f"only one output dimension may be -1, not "
-                                                                  f"both {unknown[0]} and {unknown[1]}")
+            raise op_error(
+                InvalidArgumentError,
+                "SparseReshape",
+                f"only one output dimension may be -1, not both {unknown[0]} and {unknown[1]}",
+            )
         for i, d in enumerate(req):
             if d < -1:
                 raise op_error(InvalidArgumentError, "SparseReshape", f"size {i} must be non-negative, not {d}")
         known = int(np.prod([d for d in req if d != -1]))
         if unknown:
             if known == 0 or total % known:
-                raise op_error(InvalidArgumentError, "SparseReshape",
-                               f"Input to reshape is a SparseTensor with {total} dense values, but the requested "
-                               f"shape requires a multiple of {known}. input_shape={_idx_text(old_shape)} "
-                               f"output_shape={_idx_text(req)}")
+                raise op_error(
+                    InvalidArgumentError,
+                    "SparseReshape",
+                    f"Input to reshape is a SparseTensor with {total} dense values, but the requested "
+                    f"shape requires a multiple of {known}. input_shape={_idx_text(old_shape)} "
+                    f"output_shape={_idx_text(req)}",
+                )
             req[unknown[0]] = total // known
         elif known != total:
-            raise op_error(InvalidArgumentError, "SparseReshape",
-                           f"Input to reshape is a tensor with {total} dense values, but the requested shape has "
-                           f"{known}. input_shape={_idx_text(old_shape)} output_shape={_idx_text(req)}")
+            raise op_error(
+                InvalidArgumentError,
+                "SparseReshape",
+                f"Input to reshape is a tensor with {total} dense values, but the requested shape has "
+                f"{known}. input_shape={_idx_text(old_shape)} output_shape={_idx_text(req)}",
+            )
         new = A.convert_to_tensor(req, int64)
     else:
         total = M.reduce_prod(sp.dense_shape)
-        known = M.reduce_prod(M.maximum(new, M.ones_like(new)) * A.cast(M.not_equal(new, -1), int64)
-                              + A.cast(M.equal(new, -1), int64))
+        known = M.reduce_prod(
+            M.maximum(new, M.ones_like(new)) * A.cast(M.not_equal(new, -1), int64) + A.cast(M.equal(new, -1), int64)
+        )
         new = A.where(M.equal(new, -1), A.fill(A.shape(new), total // known), new)
     lin = _linear(sp.indices, sp.dense_shape)
     return _new(_unlinear(lin, new), sp.values, new)
 
 
-def concat(axis: int, sp_inputs: Sequence[Any], expand_nonconcat_dims: bool = False,
-           name: Optional[str] = None) -> SparseTensor:
+def concat(
+    axis: int, sp_inputs: Sequence[Any], expand_nonconcat_dims: bool = False, name: Optional[str] = None
+) -> SparseTensor:
     """``tf.sparse.concat``: joins SparseTensors along ``axis`` (result in row-major order);
     ``expand_nonconcat_dims`` grows the other dimensions to the largest input's."""
     sps = [_check_sp(s) for s in sp_inputs]
@@ -336,14 +403,22 @@ def concat(axis: int, sp_inputs: Sequence[Any], expand_nonconcat_dims: bool = Fa
         for pos, s in enumerate(shapes[1:], start=1):
             got = _np(s)
             if len(got) != len(first):
-                raise op_error(InvalidArgumentError, "SparseConcat", f"Ranks of all input tensors must match: "
-                               f"expected {len(first)} but got {len(got)} at position {pos}",
-                               kernel=f"SparseConcat_N_{len(sps)}")
+                raise op_error(
+                    InvalidArgumentError,
+                    "SparseConcat",
+                    f"Ranks of all input tensors must match: "
+                    f"expected {len(first)} but got {len(got)} at position {pos}",
+                    kernel=f"SparseConcat_N_{len(sps)}",
+                )
             for d in range(len(first)):
                 if d != ax and got[d] != first[d]:
-                    raise op_error(InvalidArgumentError, "SparseConcat", f"Input shapes must match: expected "
-                                   f"{first[d]} for dimension {d} but got {got[d]} at position {pos}",
-                                   kernel=f"SparseConcat_N_{len(sps)}")
+                    raise op_error(
+                        InvalidArgumentError,
+                        "SparseConcat",
+                        f"Input shapes must match: expected "
+                        f"{first[d]} for dimension {d} but got {got[d]} at position {pos}",
+                        kernel=f"SparseConcat_N_{len(sps)}",
+                    )
     sizes = A.stack([s[ax] for s in shapes])
     offsets = cumsum(sizes, exclusive=True)
     onehot = A.cast(M.equal(A.range(A.shape(shapes[0])[0]), ax), int64)
@@ -353,8 +428,7 @@ def concat(axis: int, sp_inputs: Sequence[Any], expand_nonconcat_dims: bool = Fa
     return reorder(SparseTensor(indices, values, dense_shape))
 
 
-def _reduce(sp: SparseTensor, axis: Any, keepdims: Optional[bool], output_is_sparse: bool,
-            kind: str) -> Any:
+def _reduce(sp: SparseTensor, axis: Any, keepdims: Optional[bool], output_is_sparse: bool, kind: str) -> Any:
     rank = sp.shape.rank
     if rank is None:
         raise ValueError("tf.sparse reductions need a known rank")
@@ -403,14 +477,24 @@ def _lowest(dtype: Any) -> Any:
     return np.iinfo(npd).min
 
 
-def reduce_sum(sp_input: Any, axis: Any = None, keepdims: Optional[bool] = None, output_is_sparse: bool = False,
-               name: Optional[str] = None) -> Any:
+def reduce_sum(
+    sp_input: Any,
+    axis: Any = None,
+    keepdims: Optional[bool] = None,
+    output_is_sparse: bool = False,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.sparse.reduce_sum``: sums the values over ``axis`` (implicit zeros add nothing)."""
     return _reduce(_check_sp(sp_input), axis, keepdims, output_is_sparse, "sum")
 
 
-def reduce_max(sp_input: Any, axis: Any = None, keepdims: Optional[bool] = None, output_is_sparse: bool = False,
-               name: Optional[str] = None) -> Any:
+def reduce_max(
+    sp_input: Any,
+    axis: Any = None,
+    keepdims: Optional[bool] = None,
+    output_is_sparse: bool = False,
+    name: Optional[str] = None,
+) -> Any:
     """``tf.sparse.reduce_max``: the maximum of the given values over ``axis`` (implicit zeros are
     not values; an empty group gives 0, as TF's SparseReduceMax)."""
     return _reduce(_check_sp(sp_input), axis, keepdims, output_is_sparse, "max")
@@ -420,6 +504,7 @@ def map_values(op: Callable, *args: Any, **kwargs: Any) -> SparseTensor:
     """``tf.sparse.map_values``: ``op`` applied to the values of the SparseTensors among the
     arguments (which must share their indices), the other arguments as given."""
     from fn import nest
+
     found: List[SparseTensor] = []
 
     def repl(x: Any) -> Any:
@@ -429,8 +514,7 @@ def map_values(op: Callable, *args: Any, **kwargs: Any) -> SparseTensor:
         return x
 
     new_args = [repl(a) if isinstance(a, SparseTensor) else nest.map_structure(repl, a) for a in args]
-    new_kwargs = {k: repl(v) if isinstance(v, SparseTensor) else nest.map_structure(repl, v)
-                  for k, v in kwargs.items()}
+    new_kwargs = {k: repl(v) if isinstance(v, SparseTensor) else nest.map_structure(repl, v) for k, v in kwargs.items()}
     if not found:
         raise ValueError("No SparseTensor in argument list of map_values")
     first = found[0]
@@ -447,18 +531,23 @@ def _assert_same_indices(x: Any, y: Any) -> None:
             fa, fb = a.reshape(-1), b.reshape(-1)
             bad = np.nonzero(fa != fb)[0]
             coords = np.stack(np.unravel_index(bad, a.shape), axis=1)
-            raise InvalidArgumentError(None, None, f"Mismatched indices!\nCondition x == y did not hold.\nIndices "
-                                       f"of first {len(bad)} different values:\n{coords}\nCorresponding x values:\n"
-                                       f"{fa[bad]}\nCorresponding y values:\n{fb[bad]}\nFirst {min(fa.size, 3)} elements "
-                                       f"of x:\n{fa[:3]}\nFirst {min(fb.size, 3)} elements of y:\n{fb[:3]}")
+            raise InvalidArgumentError(
+                None,
+                None,
+                f"Mismatched indices!\nCondition x == y did not hold.\nIndices "
+                f"of first {len(bad)} different values:\n{coords}\nCorresponding x values:\n"
+                f"{fa[bad]}\nCorresponding y values:\n{fb[bad]}\nFirst {min(fa.size, 3)} elements "
+                f"of x:\n{fa[:3]}\nFirst {min(fb.size, 3)} elements of y:\n{fb[:3]}",
+            )
         raise InvalidArgumentError(None, None, "Mismatched indices!")
 
 
 def unary_on_values(sp: SparseTensor, op: str, func: Callable, name: Optional[str]) -> SparseTensor:
     """A unary elementwise op TF dispatches on SparseTensor (abs, negative, sqrt, ...)."""
     if op not in _UNARY:
-        raise ValueError(f"Attempt to convert a value ({sp!r}) with an unsupported type "
-                         f"(<class 'fn.SparseTensor'>) to a Tensor.")
+        raise ValueError(
+            f"Attempt to convert a value ({sp!r}) with an unsupported type (<class 'fn.SparseTensor'>) to a Tensor."
+        )
     return sp.with_values(func(sp.values, name=name))
 
 
@@ -472,6 +561,7 @@ def dense_cwise(sp: SparseTensor, other: Any, op: str) -> SparseTensor:
         picked = d
     else:
         from fn._ops.manip_ops import broadcast_to
+
         picked = A.gather_nd(broadcast_to(d, sp.dense_shape), sp.indices)
     vals = M.multiply(sp.values, picked) if op == "Mul" else M.truediv(sp.values, picked)
     return sp.with_values(vals)
@@ -480,18 +570,18 @@ def dense_cwise(sp: SparseTensor, other: Any, op: str) -> SparseTensor:
 def expand_dims(sp_input: Any, axis: Any = None, name: Optional[str] = None) -> SparseTensor:
     """``tf.sparse.expand_dims``: a dimension of size 1 inserted at ``axis``."""
     sp = _check_sp(sp_input)
-    rank = sp.shape.rank
     ax = int(axis if axis is not None else 0)
     if ax < 0:
-        ax += rank + 1
+        ax += known_rank(sp.shape, "the sparse tensor") + 1
     zeros = A.zeros([A.shape(sp.indices)[0], 1], int64)
     indices = A.concat([sp.indices[:, :ax], zeros, sp.indices[:, ax:]], 1)
     shape = A.concat([sp.dense_shape[:ax], A.convert_to_tensor([1], int64), sp.dense_shape[ax:]], 0)
     return SparseTensor(indices, sp.values, shape)
 
 
-def eye(num_rows: int, num_columns: Optional[int] = None, dtype: Any = "float32",
-        name: Optional[str] = None) -> SparseTensor:
+def eye(
+    num_rows: int, num_columns: Optional[int] = None, dtype: Any = "float32", name: Optional[str] = None
+) -> SparseTensor:
     """``tf.sparse.eye``: a sparse identity matrix."""
     n = int(num_rows)
     m = n if num_columns is None else int(num_columns)
@@ -502,7 +592,15 @@ def eye(num_rows: int, num_columns: Optional[int] = None, dtype: Any = "float32"
 def install_operators() -> None:
     """SparseTensor's methods that run sparse ops (set here, where the ops are, so that
     sparse_tensor stays below sparse_ops); called once by fn/__init__.py."""
-    SparseTensor._fn_unary_dispatch = lambda self, op, func, name: unary_on_values(self, op, func, name)
-    SparseTensor.__mul__ = lambda self, other: dense_cwise(self, other, "Mul")
-    SparseTensor.__truediv__ = lambda self, other: dense_cwise(self, other, "RealDiv")
-    SparseTensor.__div__ = SparseTensor.__truediv__
+
+    def truediv(self: SparseTensor, other: Any) -> SparseTensor:
+        return dense_cwise(self, other, "RealDiv")
+
+    methods = {
+        "_fn_unary_dispatch": lambda self, op, func, name: unary_on_values(self, op, func, name),
+        "__mul__": lambda self, other: dense_cwise(self, other, "Mul"),
+        "__truediv__": truediv,
+        "__div__": truediv,
+    }
+    for name, method in methods.items():
+        setattr(SparseTensor, name, method)

@@ -1,5 +1,6 @@
 """``tf.sparse`` ops that combine or reshape index sets: maximum/minimum (union of indices),
 reset_shape, split, fill_empty_rows, to_indicator. Compositions of fn ops, as in sparse_ops."""
+
 from __future__ import annotations
 
 from typing import Any, List, Optional
@@ -15,6 +16,7 @@ from fn._sparse.sparse_ops import _check_sp, _eager, _linear, _np, _unlinear, sl
 from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import bool_, int32, int64
 from fn.errors import InvalidArgumentError
+from fn._tensor.tensor_shape import known_rank
 
 
 def _union(a: SparseTensor, b: SparseTensor, combine: Any) -> SparseTensor:
@@ -59,13 +61,20 @@ def reset_shape(sp_input: Any, new_shape: Any = None) -> SparseTensor:
     if _eager(new, sp.dense_shape):
         cur, req = _np(sp.dense_shape), _np(new)
         if cur.shape != req.shape or np.any(req < cur):
-            raise ValueError("Requested new_shape should have dimension sizes >= sp_input.shape.  Found new_shape "
-                             f"({cur}), sp_input.shape ({req}).")
+            raise ValueError(
+                "Requested new_shape should have dimension sizes >= sp_input.shape.  Found new_shape "
+                f"({cur}), sp_input.shape ({req})."
+            )
     return SparseTensor(sp.indices, sp.values, new)
 
 
-def split(sp_input: Any = None, num_split: Any = None, axis: Any = None, name: Optional[str] = None,
-          keyword_required: Any = None) -> List[SparseTensor]:
+def split(
+    sp_input: Any = None,
+    num_split: Any = None,
+    axis: Any = None,
+    name: Optional[str] = None,
+    keyword_required: Any = None,
+) -> List[SparseTensor]:
     """``tf.sparse.split``: ``num_split`` pieces along ``axis``; the first ``size % num_split``
     pieces are one longer."""
     sp = _check_sp(sp_input)
@@ -74,29 +83,31 @@ def split(sp_input: Any = None, num_split: Any = None, axis: Any = None, name: O
     if axis is None:
         raise ValueError("axis is required")
     k = int(num_split)
-    if k < 1:   # the op's attr minimum: ValueError while tracing, InvalidArgument eagerly
+    if k < 1:  # the op's attr minimum: ValueError while tracing, InvalidArgument eagerly
         if not _core.executing_eagerly():
             raise ValueError(f"Attr 'num_split' of 'SparseSplit' Op passed {k} less than minimum 1.")
         raise InvalidArgumentError(None, None, f"Value for attr 'num_split' of {k} must be at least minimum 1")
-    if 3 * k > 2**31 - 1:   # SparseSplit has 3 * num_split outputs (TF checks the count first)
+    if 3 * k > 2**31 - 1:  # SparseSplit has 3 * num_split outputs (TF checks the count first)
         raise ValueError(f"Number of outputs is too big: {3 * k}")
     rank = sp.shape.rank
-    if rank is not None and not -rank <= int(axis) < rank:   # the SparseSplit kernel's check
+    if rank is not None and not -rank <= int(axis) < rank:  # the SparseSplit kernel's check
         raise InvalidArgumentError(None, None, f"Input axis should be in range [{-rank}, {rank}), got {int(axis)}")
+    rank = known_rank(sp.shape, "the sparse tensor")
     ax = int(axis) + rank if int(axis) < 0 else int(axis)
     dims = sp.shape.as_list()
-    if dims[ax] is None:
-        raise NotImplementedError("fn.sparse.split needs a static size along `axis`")
     size = dims[ax]
-    if k > size:   # checked before the loop: a huge num_split must not build pieces first
-        raise InvalidArgumentError(None, None, "Input num_split should be between 1 and the splitting "
-                                   f"dimension size ({size}), got {k}")
+    if size is None:
+        raise NotImplementedError("fn.sparse.split needs a static size along `axis`")
+    if k > size:  # checked before the loop: a huge num_split must not build pieces first
+        raise InvalidArgumentError(
+            None, None, f"Input num_split should be between 1 and the splitting dimension size ({size}), got {k}"
+        )
     out, start = [], 0
     for i in range(k):
         n = size // k + (1 if i < size % k else 0)
         begin = [0] * rank
         begin[ax] = start
-        extent = [d if d is not None else 2 ** 62 for d in dims]
+        extent = [d if d is not None else 2**62 for d in dims]
         extent[ax] = n
         out.append(sparse_slice(sp, begin, extent))
         start += n
@@ -131,4 +142,3 @@ def to_indicator(sp_input: Any, vocab_size: Any, name: Optional[str] = None) -> 
     idx = A.concat([sp.indices[:, :-1], ids[:, None]], 1)
     shape = A.concat([sp.dense_shape[:-1], A.convert_to_tensor([vocab_size], int64)], 0)
     return tensor_scatter_nd_update(A.fill(shape, False), idx, M.ones_like(ids, bool_))
-

@@ -1,6 +1,7 @@
 """``tf.SparseTensor`` and ``tf.SparseTensorSpec``: a composite of three tensors (indices int64
 [N, rank], values [N], dense_shape int64 [rank]) that ``fn.function`` traces as three inputs
 (the ``__fn_composite__`` protocol of ``_function_args.py``)."""
+
 from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence
@@ -14,11 +15,14 @@ from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import as_dtype, int64
 from fn.types.experimental import TraceType
 
+
 def _static_shape(dense_shape: Any, given: Any) -> TensorShape:
     """The static shape: the dense_shape's value when it is known (eager, or a Python value), with
     -1 an unknown dim as TF's ``constant_value_as_shape`` reads it (the kernels refuse it later)."""
+
     def dims(v: Any) -> TensorShape:
         return TensorShape([None if int(d) == -1 else int(d) for d in np.asarray(v).reshape(-1).tolist()])
+
     if not _core.is_tensor(given) and not isinstance(given, TensorShape):
         try:
             return dims(given)
@@ -108,8 +112,10 @@ class SparseTensor:
         return self.with_values(cast_values(self._values))
 
     def __repr__(self) -> str:
-        return (f"SparseTensor(indices={str(self._indices)}, values={str(self._values)}, "
-                f"dense_shape={str(self._dense_shape)})")
+        return (
+            f"SparseTensor(indices={str(self._indices)}, values={str(self._values)}, "
+            f"dense_shape={str(self._dense_shape)})"
+        )
 
     __str__ = __repr__
 
@@ -140,6 +146,7 @@ def _int64(v: Any) -> Any:
     if isinstance(v, (list, tuple)) and any(_core.is_tensor(d) for d in v):
         # TF packs a shape holding tensors of another integer dtype ((tf.shape(x)[0], 4)) as int64
         from fn._ops.array_ops import stack
+
         return stack([cast(d, int64) if _core.is_tensor(d) else convert_to_tensor(d, int64) for d in v])
     return convert_to_tensor(v, int64)
 
@@ -172,15 +179,21 @@ class SparseTensorSpec(TraceType):
         return (dims, self._dtype.name)
 
     def is_subtype_of(self, other: Any) -> bool:
-        return (type(other) is SparseTensorSpec and self._dtype == other._dtype
-                and other._shape.is_compatible_with(self._shape)
-                and _more_specific(self._shape, other._shape))
+        return (
+            type(other) is SparseTensorSpec
+            and self._dtype == other._dtype
+            and other._shape.is_compatible_with(self._shape)
+            and _more_specific(self._shape, other._shape)
+        )
 
     def is_compatible_with(self, other: Any) -> bool:
         if isinstance(other, SparseTensor):
             other = SparseTensorSpec.from_value(other)
-        return (isinstance(other, SparseTensorSpec) and self._dtype == other._dtype
-                and self._shape.is_compatible_with(other._shape))
+        return (
+            isinstance(other, SparseTensorSpec)
+            and self._dtype == other._dtype
+            and self._shape.is_compatible_with(other._shape)
+        )
 
     def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional["SparseTensorSpec"]:
         shape = self._shape

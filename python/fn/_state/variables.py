@@ -7,7 +7,7 @@ import functools
 
 import contextlib
 import threading
-from typing import Any, Callable, Iterator, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, Optional
 
 from fn import _core
 from fn._autodiff import tape as _tape
@@ -44,6 +44,7 @@ class _CreationPolicy:
     def __init__(self, allowed: bool) -> None:
         self.allowed = allowed
         self.created: List["Variable"] = []
+        self.message = ""
         # Set by Function._trace: computes a graph tensor's value from the call's arguments, so
         # an initial value made from them (`fn.Variable(fn.ones_like(x))`) is known on the first call.
         self.evaluate: Optional[Callable[[Any], Any]] = None
@@ -122,7 +123,7 @@ class _VariableMeta(type):
             return super().__call__(*args, **kwargs)
         if len(args) > len(_CREATOR_ARGS):
             raise TypeError(f"Variable takes at most {len(_CREATOR_ARGS)} positional arguments")
-        full = {k: None for k in _CREATOR_ARGS}
+        full: Dict[str, Any] = {k: None for k in _CREATOR_ARGS}
         full["validate_shape"] = True
         for k, v in zip(_CREATOR_ARGS, args):
             if k in kwargs:
@@ -241,6 +242,16 @@ class Variable(metaclass=_VariableMeta):
 
     def ref(self) -> Any:
         return Reference(self)
+
+    # TF 2: == and != are elementwise on the values, for variables too (no identity comparison).
+    def __eq__(self, other: Any) -> Any:  # a bool tensor, as TF's
+        return self.read_value() == other
+
+    def __ne__(self, other: Any) -> Any:
+        return self.read_value() != other
+
+    def __getitem__(self, slice_spec: Any) -> Any:
+        return _variable_getitem(self, slice_spec)
 
     def __hash__(self) -> int:
         raise TypeError(f"Variable is unhashable. Instead, use variable.ref() as the key. (Variable: {self!r})")
@@ -466,9 +477,6 @@ def _variable_getitem(self: Variable, slice_spec: Any) -> Any:
     return out
 
 
-Variable.__getitem__ = _variable_getitem
-
-
 class ResourceVariable(Variable):
     """The class of the variables ``fn.Variable`` makes (TF's ``ResourceVariable``)."""
 
@@ -483,11 +491,6 @@ class _UnreadVariable(ResourceVariable):
     @property
     def name(self) -> str:
         return "UnreadVariable"
-
-
-# TF 2: == and != are elementwise on the values, for variables too (no identity comparison).
-Variable.__eq__ = lambda self, other: self.read_value() == other
-Variable.__ne__ = lambda self, other: self.read_value() != other
 
 
 class _VariableType:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, List, Optional, Union
+from typing import Any, Iterator, List, Optional, Sequence, Union, cast
 from fn import _core
 
 
@@ -26,7 +26,7 @@ class TensorShape:
                 items = list(dims)
             except TypeError:
                 raise TypeError(f"Cannot convert {dims!r} to a TensorShape") from None
-            out = []
+            out: List[Optional[int]] = []
             for d in items:
                 if d is None:
                     out.append(None)
@@ -75,8 +75,9 @@ class TensorShape:
 
         if not self.is_fully_defined():
             raise ValueError(f"Cannot convert a partially known TensorShape {self._text()} to a Tensor.")
-        big = any(d > 2**31 - 1 for d in self._dims)
-        return np.asarray(self._dims, dtype=np.int64 if big else np.int32).reshape([len(self._dims)])
+        dims = self._known_dims()
+        big = any(d > 2**31 - 1 for d in dims)
+        return np.asarray(dims, dtype=np.int64 if big else np.int32).reshape([len(dims)])
 
     def _text(self) -> str:
         if self._dims is None:
@@ -96,11 +97,15 @@ class TensorShape:
     def is_fully_defined(self) -> bool:
         return self._dims is not None and all(d is not None for d in self._dims)
 
+    def _known_dims(self) -> Sequence[int]:
+        """The dims of a fully defined shape (callers check ``is_fully_defined`` first)."""
+        return cast(Sequence[int], self._dims)
+
     def num_elements(self) -> Optional[int]:
         if not self.is_fully_defined():
             return None
         n = 1
-        for d in self._dims:
+        for d in self._known_dims():
             n *= d
         return n
 
@@ -233,3 +238,11 @@ def as_shape(shape: Any) -> TensorShape:
 
 def unknown_shape(rank: Optional[int] = None) -> TensorShape:
     return TensorShape(None if rank is None else [None] * rank)
+
+
+def known_rank(shape: TensorShape, what: str = "the tensor") -> int:
+    """``shape.rank`` where an operation needs it: a ValueError (TF's class for a static shape
+    check) when the rank is unknown."""
+    if shape.rank is None:
+        raise ValueError(f"The rank of {what} must be known, but its shape is {shape}.")
+    return shape.rank

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import sys
 
+from fn._tf_compat import _bindings
+
 
 def install_as_tensorflow() -> None:
     """Makes ``import tensorflow`` (and ``import tensorflow.X``) resolve to fn.
@@ -16,8 +18,7 @@ def install_as_tensorflow() -> None:
     fn's own addition (TensorFlow has no such call). Idempotent. Raises ``RuntimeError`` when the
     real TensorFlow is already imported in this process, since its objects and fn's cannot mix.
     """
-    import fn
-
+    fn = _bindings.package()
     current = sys.modules.get("tensorflow")
     if current is not None and current is not fn:
         raise RuntimeError(
@@ -33,6 +34,4 @@ def install_as_tensorflow() -> None:
 
 def is_installed() -> bool:
     """True when ``import tensorflow`` resolves to fn in this process."""
-    import fn
-
-    return sys.modules.get("tensorflow") is fn
+    return _bindings.is_bound() and sys.modules.get("tensorflow") is _bindings.package()

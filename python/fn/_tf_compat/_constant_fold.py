@@ -11,6 +11,17 @@ import numpy as np
 from fn import _core
 
 
+def static_value(x: Any) -> Optional[np.ndarray]:
+    """The NumPy value of a tensor (or plain value) known without running the graph: an eager
+    tensor's value, a graph tensor folded from constants, else None (the tensor half of
+    ``tf.get_static_value``, for modules below the composite types)."""
+    if not _core.is_tensor(x):
+        return np.asarray(x) if x is not None else None
+    if x._is_eager:
+        return x.numpy()
+    return evaluate(x)
+
+
 def evaluate(t: Any) -> Optional[np.ndarray]:
     graph = _core.current_graph()
     if graph is None:

@@ -18,6 +18,8 @@ import sys
 import types
 from typing import Any, Dict, Optional, Sequence
 
+from fn._tf_compat import _bindings
+
 # tensorflow.<private module> -> the fn module that stands in for it (each kept minimal).
 _SHIMS: Dict[str, str] = {
     "tensorflow.python.eager.context": "fn._tf_compat._context",
@@ -83,9 +85,7 @@ def _resolve(fullname: str) -> Optional[types.ModuleType]:
 
 
 def _import_keras_module(name: str) -> types.ModuleType:
-    from fn._keras import load_keras
-
-    load_keras()
+    _bindings.load_keras()
     return importlib.import_module(name)
 
 
@@ -103,9 +103,7 @@ class _KerasLoader(importlib.abc.Loader):
         self._loader.exec_module(module)
         backend = getattr(getattr(module, "backend", None), "backend", None)
         if callable(backend) and backend() == "tensorflow":
-            from fn._keras import _glue
-
-            _glue.install()
+            _bindings.install_keras_glue()
 
     def __getattr__(self, name: str) -> Any:  # resources, get_data...: Keras' loader answers
         return getattr(self._loader, name)

@@ -23,7 +23,7 @@ def _onnx() -> Any:
     try:
         import onnx
         from onnx import helper
-    except ImportError as e:   # pragma: no cover
+    except ImportError as e:  # pragma: no cover
         raise ImportError("fn.onnx.export needs the `onnx` package (pip install onnx)") from e
     return onnx, helper
 
@@ -36,7 +36,7 @@ class _Scope:
         self.nodes: List[Any] = []
         self.names: Dict[Tuple[int, int], str] = {}
         self.consts: Dict[Tuple[int, int], np.ndarray] = {}
-        self.feeds = feeds     # placeholder node index -> ONNX name
+        self.feeds = feeds  # placeholder node index -> ONNX name
 
     def fresh(self, hint: str) -> str:
         return self.x.fresh(self.prefix + hint)
@@ -122,9 +122,8 @@ class _Exporter:
         return getattr(self.onnx.TensorProto, table[dtype])
 
     def value_info(self, name: str, spec: _ir.Spec) -> Any:
-        shape = None if spec.shape is None else [d if d >= 0 else None for d in spec.shape]
-        if shape is not None:
-            shape = [d if d is not None else f"{name}_dim{i}" for i, d in enumerate(shape)]
+        # Unknown dimensions get symbolic names.
+        shape = None if spec.shape is None else [d if d >= 0 else f"{name}_dim{i}" for i, d in enumerate(spec.shape)]
         return self.helper.make_tensor_value_info(name, self.elem(spec.dtype), shape)
 
     # -- graphs
@@ -134,7 +133,7 @@ class _Exporter:
                 scope.names[(i, 0)] = scope.feeds[i]
                 continue
             handler = getattr(self, "op_" + node.op, None)
-            ins = [scope.names.get(r) for r in node.inputs]
+            ins: List[Any] = [scope.names.get(r) for r in node.inputs]
             facts = _facts(node.op)
             onnx_op, op_class = (facts["onnx"], facts["op_class"]) if facts else ("", "")
             if onnx_op and op_class in ("unary", "binary"):
@@ -196,7 +195,9 @@ class _Exporter:
 
     def op_BiasAdd(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         bias = ins[1]
-        if str(n.attrs.get("data_format", "NHWC")).startswith("NC"):   # the bias runs along dim 1: [C, 1, ..., 1] broadcasts there
+        if str(n.attrs.get("data_format", "NHWC")).startswith(
+            "NC"
+        ):  # the bias runs along dim 1: [C, 1, ..., 1] broadcasts there
             shape = n.outputs[0].shape
             if shape is None:
                 raise NotImplementedError(f"fn.onnx.export: BiasAdd node '{n.name}' (NCHW) needs a known rank")
@@ -214,7 +215,7 @@ class _Exporter:
         return [s.one("Reciprocal", [s.one("Sqrt", ins[:1])], name=n.name)]
 
     def op_Relu(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
-        if n.outputs[0].dtype.startswith(("int", "uint")):    # no integer Relu kernels in onnxruntime
+        if n.outputs[0].dtype.startswith(("int", "uint")):  # no integer Relu kernels in onnxruntime
             zero = s.one("Cast", [s.const(0, np.int32)], to=self.elem(n.outputs[0].dtype))
             return [s.one("Max", [ins[0], zero], name=n.name)]
         return [s.one("Relu", ins[:1], name=n.name)]
@@ -278,8 +279,10 @@ class _Exporter:
             # TF's max/min of a slice holding NaN is NaN; onnxruntime skips NaNs
             nan = s.one("Cast", [s.const(np.nan, np.float32)], to=self.elem(n.outputs[0].dtype))
             isnan = s.one("Cast", [s.one("Not", [s.one("Equal", [x, x])])], to=self.onnx.TensorProto.INT32)
-            any_nan = s.one("Greater", [s.one("ReduceMax", [isnan, axes], keepdims=keep, noop_with_empty_axes=0),
-                                        s.const(0, np.int32)])
+            any_nan = s.one(
+                "Greater",
+                [s.one("ReduceMax", [isnan, axes], keepdims=keep, noop_with_empty_axes=0), s.const(0, np.int32)],
+            )
             return s.one("Where", [any_nan, nan, out], name=n.name)
         out = s.one("Identity", [out], name=n.name)
         # an empty All/Any reduces to INT_MAX/INT_MIN: true/false as TF's
@@ -348,7 +351,7 @@ class _Exporter:
     def op_FloorMod(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         x, y = ins[0], ins[1]
         if n.outputs[0].dtype not in ("float16", "bfloat16", "float32", "float64"):
-            return [s.one("Mod", [x, y], name=n.name)]    # ONNX's integer Mod is floored, as TF's
+            return [s.one("Mod", [x, y], name=n.name)]  # ONNX's integer Mod is floored, as TF's
         # TF's float floormod takes the sign of y (fmod(x, y), plus y when the signs differ);
         # ONNX runs floating Mod only as C fmod (fmod=1)
         r = s.one("Mod", [x, y], fmod=1)
@@ -394,7 +397,7 @@ class _Exporter:
             return np.array([bool(a.get(name, 0) >> i & 1) for i in range(r)])
 
         bm, em, sm = mask("begin_mask"), mask("end_mask"), mask("shrink_axis_mask")
-        starts, ends = self._i64(s, ins[1]), self._i64(s, ins[2])   # begin/end may be run-time values
+        starts, ends = self._i64(s, ins[1]), self._i64(s, ins[2])  # begin/end may be run-time values
         if bm.any():
             fill = np.where(strides > 0, 0, _INT64_MAX).astype(np.int64)
             starts = s.one("Where", [s.const(bm), s.const(fill), starts])
@@ -431,7 +434,9 @@ class _Exporter:
             raise NotImplementedError(f"fn.onnx.export: {n.op} '{n.name}' with data_format {n.attrs['data_format']}")
         return s.one("Transpose", [x], perm=[0, 3, 1, 2])
 
-    def _pads(self, s: _Scope, n: _ir.Node, kernel: Sequence[int] = (1, 1), dilations: Sequence[int] = (1, 1)) -> Dict[str, Any]:
+    def _pads(
+        self, s: _Scope, n: _ir.Node, kernel: Sequence[int] = (1, 1), dilations: Sequence[int] = (1, 1)
+    ) -> Dict[str, Any]:
         padding = n.attrs.get("padding", "VALID")
         if padding == "SAME":
             st = n.attrs["strides"][1:3]
@@ -442,8 +447,10 @@ class _Exporter:
             # padding, TF pads max(0, ...): explicit pads, which need the spatial size
             shape = n.inputs and self._spec(s, n.inputs[0]).shape
             if not shape or any(d < 0 for d in shape[1:3]):
-                raise NotImplementedError(f"fn.onnx.export: {n.op} '{n.name}' with SAME padding, a window smaller "
-                                          "than its stride and an unknown spatial size")
+                raise NotImplementedError(
+                    f"fn.onnx.export: {n.op} '{n.name}' with SAME padding, a window smaller "
+                    "than its stride and an unknown spatial size"
+                )
             total = [max((-(-size // t) - 1) * t + e - size, 0) for size, t, e in zip(shape[1:3], st, eff)]
             return {"pads": [total[0] // 2, total[1] // 2, total[0] - total[0] // 2, total[1] - total[1] // 2]}
         if padding == "VALID":
@@ -453,11 +460,12 @@ class _Exporter:
 
     def op_Conv2D(self, s: _Scope, n: _ir.Node, ins: List[str]) -> List[str]:
         x = self._nchw(s, n, ins[0])
-        w = s.one("Transpose", [ins[1]], perm=[3, 2, 0, 1])   # HWIO -> OIHW
+        w = s.one("Transpose", [ins[1]], perm=[3, 2, 0, 1])  # HWIO -> OIHW
         st, dil = n.attrs["strides"], n.attrs.get("dilations", [1, 1, 1, 1])
         fshape = self._spec(s, n.inputs[1]).shape or [1, 1]
-        y = s.one("Conv", [x, w], strides=[st[1], st[2]], dilations=[dil[1], dil[2]],
-                  **self._pads(s, n, fshape[:2], dil[1:3]))
+        y = s.one(
+            "Conv", [x, w], strides=[st[1], st[2]], dilations=[dil[1], dil[2]], **self._pads(s, n, fshape[:2], dil[1:3])
+        )
         return [s.one("Transpose", [y], name=n.name, perm=[0, 2, 3, 1])]
 
     def _pool(self, s: _Scope, n: _ir.Node, ins: List[str], op: str, **extra: Any) -> List[str]:
@@ -482,8 +490,9 @@ class _Exporter:
         # 0 where y == 0, whatever x is (a NaN or inf numerator included)
         z = s.one("Cast", [s.const(0, np.float32)], to=self.elem(n.outputs[0].dtype))
         zero = s.one("Equal", [ins[1], z])
-        safe = s.one("Where", [zero, s.one("Add", [ins[1], s.one("Cast", [zero], to=self.elem(n.outputs[0].dtype))]),
-                               ins[1]])
+        safe = s.one(
+            "Where", [zero, s.one("Add", [ins[1], s.one("Cast", [zero], to=self.elem(n.outputs[0].dtype))]), ins[1]]
+        )
         q = s.one("Div", [ins[0], safe])
         return [s.one("Where", [zero, z, q], name=n.name)]
 
@@ -579,8 +588,10 @@ def export(
         spec = g.nodes[idx].outputs[0]
         if spec.shape is None:
             # an ONNX graph input must have a rank (onnx.checker refuses a tensor type without a shape)
-            raise ValueError(f"fn.onnx.export: input '{name}' has unknown rank; ONNX inputs need a known rank. "
-                             "Trace the function with a TensorSpec of known rank (dimensions may be None).")
+            raise ValueError(
+                f"fn.onnx.export: input '{name}' has unknown rank; ONNX inputs need a known rank. "
+                "Trace the function with a TensorSpec of known rank (dimensions may be None)."
+            )
         inputs.append(x.value_info(name, spec))
     for idx, value in zip(g.captures, concrete_function._core.captures):
         if value is None:
@@ -632,17 +643,22 @@ def _known_rank_outputs(x: _Exporter, model: Any, specs: Sequence[_ir.Spec]) -> 
     if all(spec.shape is not None for spec in specs):
         return
     inferred = x.onnx.shape_inference.infer_shapes(model)
-    known = {v.name: v for v in itertools.chain(inferred.graph.value_info, inferred.graph.output)
-             if v.type.tensor_type.HasField("shape")}
+    known = {
+        v.name: v
+        for v in itertools.chain(inferred.graph.value_info, inferred.graph.output)
+        if v.type.tensor_type.HasField("shape")
+    }
     for out, spec in zip(model.graph.output, specs):
         if spec.shape is not None:
             continue
         node = next(n for n in model.graph.node if out.name in n.output)
         source = known.get(out.name) or known.get(node.input[0])
         if source is None:
-            raise ValueError(f"fn.onnx.export: output '{out.name}' has unknown rank; ONNX outputs need a known rank. "
-                             "Give the result a static rank (e.g. tf.reshape with a shape of known length or "
-                             "tf.ensure_shape) before returning it.")
+            raise ValueError(
+                f"fn.onnx.export: output '{out.name}' has unknown rank; ONNX outputs need a known rank. "
+                "Give the result a static rank (e.g. tf.reshape with a shape of known length or "
+                "tf.ensure_shape) before returning it."
+            )
         out.type.tensor_type.shape.CopyFrom(source.type.tensor_type.shape)
 
 
@@ -691,5 +707,10 @@ def _tensor_params(c: Any) -> List[Tuple[str, Any]]:
 
     out: List[Tuple[str, Any]] = []
     for n, v in list(zip(c._arg_names, c._pos_values)) + list(c._kw_values.items()):
-        _walk(v, lambda spec, n=n: out.append((n, spec)) if isinstance(spec, TensorSpec) else None)
+
+        def visit(spec: Any, n: str = n) -> None:
+            if isinstance(spec, TensorSpec):
+                out.append((n, spec))
+
+        _walk(v, visit)
     return out

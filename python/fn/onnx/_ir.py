@@ -1,5 +1,6 @@
 """Reads the graph IR that ``fn._core.serialize_graph`` writes (docs/FORMATS.md) into Python
 objects: nodes with typed attrs, constant tensors as NumPy arrays, sub-graphs recursively."""
+
 from __future__ import annotations
 
 import struct
@@ -9,18 +10,48 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 # By fn's DType code (cpp/core/dtype.h's enum order).
-_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64", "string",
-           "resource", "variant", "complex64", "complex128", "uint16", "uint32", "uint64"]
-_NP = {"bool": np.bool_, "int8": np.int8, "uint8": np.uint8, "int16": np.int16, "int32": np.int32,
-       "int64": np.int64, "float16": np.float16, "float32": np.float32, "float64": np.float64,
-       "complex64": np.complex64, "complex128": np.complex128, "uint16": np.uint16, "uint32": np.uint32,
-       "uint64": np.uint64}
+_DTYPES = [
+    "bool",
+    "int8",
+    "uint8",
+    "int16",
+    "int32",
+    "int64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "string",
+    "resource",
+    "variant",
+    "complex64",
+    "complex128",
+    "uint16",
+    "uint32",
+    "uint64",
+]
+_NP = {
+    "bool": np.bool_,
+    "int8": np.int8,
+    "uint8": np.uint8,
+    "int16": np.int16,
+    "int32": np.int32,
+    "int64": np.int64,
+    "float16": np.float16,
+    "float32": np.float32,
+    "float64": np.float64,
+    "complex64": np.complex64,
+    "complex128": np.complex128,
+    "uint16": np.uint16,
+    "uint32": np.uint32,
+    "uint64": np.uint64,
+}
 
 
 @dataclass
 class Spec:
     dtype: str
-    shape: Optional[List[int]]    # None: unknown rank; -1: unknown dim
+    shape: Optional[List[int]]  # None: unknown rank; -1: unknown dim
 
 
 @dataclass
@@ -55,15 +86,15 @@ class _Reader:
         self.p += struct.calcsize("<" + fmt)
         return v[0] if len(v) == 1 else v
 
-    def str(self) -> str:
+    def text(self) -> str:
         n = self.take("Q")
-        s = self.b[self.p:self.p + n]
+        s = self.b[self.p : self.p + n]
         self.p += n
         return s.decode("utf-8", "surrogateescape")
 
     def bytes_(self) -> bytes:
         n = self.take("Q")
-        s = self.b[self.p:self.p + n]
+        s = self.b[self.p : self.p + n]
         self.p += n
         return s
 
@@ -83,7 +114,7 @@ class _Reader:
             n = self.take("Q")
             return np.array([self.bytes_() for _ in range(n)], dtype=object).reshape(shape)
         n = self.take("Q")
-        arr = np.frombuffer(self.b[self.p:self.p + n], dtype=_NP[d]).reshape(shape).copy()
+        arr: np.ndarray = np.frombuffer(self.b[self.p : self.p + n], dtype=_NP[d]).reshape(shape).copy()
         self.p += n
         return arr
 
@@ -98,7 +129,7 @@ class _Reader:
         if tag == 3:
             return bool(self.take("B"))
         if tag == 4:
-            return self.str()
+            return self.text()
         if tag == 5:
             return ("dtype", self.dtype())
         if tag == 6:
@@ -115,7 +146,7 @@ class _Reader:
             return self.tensor()
         if tag == 12:
             return HostObject()
-        return None    # null graph / null tensor
+        return None  # null graph / null tensor
 
     def pairs(self) -> List[Tuple[int, int]]:
         return [(self.take("i"), self.take("i")) for _ in range(self.take("I"))]
@@ -124,19 +155,19 @@ class _Reader:
         return [self.take("i") for _ in range(self.take("I"))]
 
     def graph(self) -> Graph:
-        g = Graph(self.str())
+        g = Graph(self.text())
         for _ in range(self.take("I")):
-            op, name = self.str(), self.str()
+            op, name = self.text(), self.text()
             inputs, control = self.pairs(), self.ints()
             attrs = {}
             for _ in range(self.take("I")):
-                key = self.str()
+                key = self.text()
                 attrs[key] = self.attr()
             outs = [Spec(self.dtype(), self.shape()) for _ in range(self.take("I"))]
-            self.str()   # defined_at
+            self.text()  # defined_at
             g.nodes.append(Node(op, name, inputs, control, attrs, outs))
         g.args, g.captures, g.outputs = self.ints(), self.ints(), self.pairs()
-        self.ints()      # stateful nodes
+        self.ints()  # stateful nodes
         return g
 
 

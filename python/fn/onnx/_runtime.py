@@ -4,6 +4,7 @@ type that holds every value of its own (float16 -> float, int8 -> int32, bool ->
 two ``Cast`` nodes. A node with no lossless widening (float64 ``Erf``, float64 ``Conv``) is refused
 at export with an error naming the op and the type, rather than written as a model that fails to
 load. The kernel table is generated from onnxruntime (tools/onnx_ort_kernels.py)."""
+
 from __future__ import annotations
 
 import itertools
@@ -12,19 +13,40 @@ from typing import Any, Dict, List, Optional, Tuple
 from fn.onnx._ort_kernels import KERNELS
 
 # Wider types that represent every value of the key, nearest first.
-_WIDER = {"float16": ["float", "double"], "bfloat16": ["float", "double"], "float": ["double"],
-          "bool": ["int32", "uint8", "int8", "int64", "float"], "int8": ["int32", "int16", "int64", "float", "double"],
-          "uint8": ["int32", "int16", "int64", "float", "double"], "int16": ["int32", "int64", "float", "double"],
-          "int32": ["int64", "double"], "uint16": ["int32", "int64", "float", "double"], "uint32": ["int64", "double"]}
+_WIDER = {
+    "float16": ["float", "double"],
+    "bfloat16": ["float", "double"],
+    "float": ["double"],
+    "bool": ["int32", "uint8", "int8", "int64", "float"],
+    "int8": ["int32", "int16", "int64", "float", "double"],
+    "uint8": ["int32", "int16", "int64", "float", "double"],
+    "int16": ["int32", "int64", "float", "double"],
+    "int32": ["int64", "double"],
+    "uint16": ["int32", "int64", "float", "double"],
+    "uint32": ["int64", "double"],
+}
 # Ops that carry values through unchanged for every type fn has (no kernel check needed).
 _ANY_TYPE = {"Constant", "Identity", "If", "Loop", "Cast"}
 
 
 def _type_names(onnx: Any) -> Dict[int, str]:
     tp = onnx.TensorProto
-    return {tp.FLOAT: "float", tp.DOUBLE: "double", tp.FLOAT16: "float16", tp.BFLOAT16: "bfloat16",
-            tp.INT8: "int8", tp.UINT8: "uint8", tp.INT16: "int16", tp.INT32: "int32", tp.INT64: "int64",
-            tp.BOOL: "bool", tp.STRING: "string", tp.UINT16: "uint16", tp.UINT32: "uint32", tp.UINT64: "uint64"}
+    return {
+        tp.FLOAT: "float",
+        tp.DOUBLE: "double",
+        tp.FLOAT16: "float16",
+        tp.BFLOAT16: "bfloat16",
+        tp.INT8: "int8",
+        tp.UINT8: "uint8",
+        tp.INT16: "int16",
+        tp.INT32: "int32",
+        tp.INT64: "int64",
+        tp.BOOL: "bool",
+        tp.STRING: "string",
+        tp.UINT16: "uint16",
+        tp.UINT32: "uint32",
+        tp.UINT64: "uint64",
+    }
 
 
 class _Typer:
@@ -110,7 +132,8 @@ class _Typer:
                 raise NotImplementedError(
                     f"fn.onnx.export: onnxruntime has no {node.op_type} kernel for {', '.join(sorted(str(x) for x in t))} inputs "
                     f"(node '{node.name}') and no wider type holds the values exactly; compute this op in float32 "
-                    "(tf.cast) before exporting.")
+                    "(tf.cast) before exporting."
+                )
             if not subst:
                 nodes.append(node)
                 continue
@@ -131,8 +154,9 @@ class _Typer:
                     orig = node.output[i]
                     wide = f"{orig}/wide_{next(self.count)}"
                     node.output[i] = wide
-                    after.append(helper.make_node("Cast", [wide], [orig], name=wide + "/back",
-                                                  to=self.codes[actual[c]]))
+                    after.append(
+                        helper.make_node("Cast", [wide], [orig], name=wide + "/back", to=self.codes[actual[c]])
+                    )
                 else:
                     orig = node.input[i]
                     wide = f"{orig}/as_{subst[c]}_{next(self.count)}"
@@ -144,6 +168,7 @@ class _Typer:
 def make_runnable(model: Any, opset: int) -> Any:
     """Rewrites ``model`` in place so every node has an onnxruntime CPU kernel for its types."""
     import onnx
+
     inferred = onnx.shape_inference.infer_shapes(model)
     typer = _Typer(onnx, opset)
     # shape inference adds the intermediate types; rewrite the inferred copy and keep its nodes

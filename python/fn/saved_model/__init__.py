@@ -1,6 +1,7 @@
 """``fn.saved_model`` (``tf.saved_model``): ``save`` an object's traced functions (the graph
 IR), variables and signatures in fn's own versioned format (docs/FORMATS.md) and ``load``
 them in another process without the Python source."""
+
 from __future__ import annotations
 
 from fn.saved_model._load import load
@@ -13,4 +14,5 @@ SERVING = "serve"
 DEFAULT_SERVING_SIGNATURE_DEF_KEY = "serving_default"
 
 from fn._public import export as _export
+
 _export(globals())

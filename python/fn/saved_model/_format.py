@@ -1,6 +1,7 @@
 """The SavedModel file (docs/FORMATS.md): ``<dir>/saved_model.fn`` holds a JSON header (the
 functions, their input/output structures, captures and signatures) followed by the
 serialized graphs; ``<dir>/variables/variables.*`` is an fn checkpoint of the object graph."""
+
 from __future__ import annotations
 
 import json
@@ -50,23 +51,31 @@ def read(export_dir: str) -> Tuple[Dict[str, Any], List[bytes]]:
         raise errors.DataLossError(None, None, f"{path} is not an fn SavedModel (bad magic number)")
     version, size = struct.unpack_from("<IQ", raw, len(MAGIC))
     if version > VERSION:
-        raise errors.UnimplementedError(None, None, f"The SavedModel at {export_dir} has format version {version}, "
-                                                    f"newer than this fn reads (version {VERSION}); upgrade fn to "
-                                                    "load it.")
+        raise errors.UnimplementedError(
+            None,
+            None,
+            f"The SavedModel at {export_dir} has format version {version}, "
+            f"newer than this fn reads (version {VERSION}); upgrade fn to "
+            "load it.",
+        )
     if version < VERSION:
-        raise errors.UnimplementedError(None, None, f"The SavedModel at {export_dir} has format version {version}, "
-                                                    f"older than this fn reads (version {VERSION}); save it again "
-                                                    "with this fn.")
+        raise errors.UnimplementedError(
+            None,
+            None,
+            f"The SavedModel at {export_dir} has format version {version}, "
+            f"older than this fn reads (version {VERSION}); save it again "
+            "with this fn.",
+        )
     start = len(MAGIC) + 12
-    text = raw[start:start + size]
-    crc = raw[start + size:start + size + 4]
+    text = raw[start : start + size]
+    crc = raw[start + size : start + size + 4]
     if len(text) != size or len(crc) != 4 or struct.unpack("<I", crc)[0] != zlib.crc32(text):
         raise errors.DataLossError(None, None, f"{path} is truncated or corrupted (header checksum)")
     header = json.loads(text.decode())
     base = start + size + 4
     blobs = []
     for off, n, c in header["blobs"]:
-        b = raw[base + off:base + off + n]
+        b = raw[base + off : base + off + n]
         if len(b) != n or zlib.crc32(b) != c:
             raise errors.DataLossError(None, None, f"{path} is truncated or corrupted (graph checksum)")
         blobs.append(b)
@@ -74,6 +83,7 @@ def read(export_dir: str) -> Tuple[Dict[str, Any], List[bytes]]:
 
 
 # -- Python structures <-> JSON (leaves: tensor index, spec, or plain value)
+
 
 def encode(value: Any, leaf: Any) -> Any:
     """``value`` as JSON; ``leaf(x)`` encodes tensors/specs (returns None for other leaves)."""
@@ -88,8 +98,10 @@ def encode(value: Any, leaf: Any) -> Any:
         return {"tuple": [encode(v, leaf) for v in value]}
     if isinstance(value, dict):
         return {"dict": [[k, encode(v, leaf)] for k, v in value.items()]}
-    raise ValueError(f"Unable to save a function whose inputs or outputs hold {type(value).__name__} value "
-                     f"{value!r}: only tensors, lists, tuples, dicts and Python literals can be saved.")
+    raise ValueError(
+        f"Unable to save a function whose inputs or outputs hold {type(value).__name__} value "
+        f"{value!r}: only tensors, lists, tuples, dicts and Python literals can be saved."
+    )
 
 
 def decode(data: Any, leaf: Any) -> Any:
@@ -138,13 +150,23 @@ def _field_from_json(d: Dict[str, Any]) -> Any:
 
 
 def spec_json(spec: Any) -> Dict[str, Any]:
-    if _is_extension_spec(spec):   # the registered type name and each field
-        return {"extension_spec": {"type": registered_name(spec.value_type),
-                                   "fields": [[k, _field_json(spec.__dict__[k])] for k in spec._fields()]}}
+    if _is_extension_spec(spec):  # the registered type name and each field
+        return {
+            "extension_spec": {
+                "type": registered_name(spec.value_type),
+                "fields": [[k, _field_json(spec.__dict__[k])] for k in spec._fields()],
+            }
+        }
     dims = spec.shape.as_list() if spec.shape.rank is not None else None
-    if getattr(type(spec), "_fn_trace_from_spec", False):   # RaggedTensorSpec
-        return {"ragged_spec": {"dtype": spec.dtype.name, "shape": dims, "ragged_rank": spec.ragged_rank,
-                                "row_splits_dtype": spec.row_splits_dtype.name}}
+    if getattr(type(spec), "_fn_trace_from_spec", False):  # RaggedTensorSpec
+        return {
+            "ragged_spec": {
+                "dtype": spec.dtype.name,
+                "shape": dims,
+                "ragged_rank": spec.ragged_rank,
+                "row_splits_dtype": spec.row_splits_dtype.name,
+            }
+        }
     return {"spec": {"dtype": spec.dtype.name, "shape": dims, "name": getattr(spec, "name", None)}}
 
 
@@ -158,4 +180,3 @@ def spec_from_json(d: Dict[str, Any]) -> Any:
         return RaggedTensorSpec(r["shape"], r["dtype"], r["ragged_rank"], r["row_splits_dtype"])
     s = d["spec"]
     return TensorSpec(s["shape"], s["dtype"], s.get("name"))
-

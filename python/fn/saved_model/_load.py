@@ -36,7 +36,7 @@ class _LoadedFunction:
         self._input_signature = input_signature
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not self._concretes:   # saved before it was ever traced
+        if not self._concretes:  # saved before it was ever traced
             raise ValueError("Found zero restored functions for caller function.")
         problems = []
         for c in self._concretes:

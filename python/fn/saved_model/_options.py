@@ -1,4 +1,5 @@
 """``tf.saved_model.SaveOptions`` / ``LoadOptions``: accepted for TF compatibility."""
+
 from __future__ import annotations
 
 from typing import Any, Optional
@@ -9,15 +10,33 @@ class SaveOptions:
     ``CustomGradient`` node's gradient is traced and saved with the function), so
     ``experimental_custom_gradients`` is recorded but changes nothing."""
 
-    __slots__ = ("namespace_whitelist", "save_debug_info", "function_aliases", "experimental_io_device",
-                 "experimental_variable_policy", "experimental_custom_gradients", "experimental_image_format",
-                 "experimental_skip_saver", "experimental_sharding_callback", "extra_tags")
+    __slots__ = (
+        "namespace_whitelist",
+        "save_debug_info",
+        "function_aliases",
+        "experimental_io_device",
+        "experimental_variable_policy",
+        "experimental_custom_gradients",
+        "experimental_image_format",
+        "experimental_skip_saver",
+        "experimental_sharding_callback",
+        "extra_tags",
+    )
 
-    def __init__(self, namespace_whitelist: Any = None, save_debug_info: bool = False, function_aliases: Any = None,
-                 experimental_debug_stripper: bool = False, experimental_io_device: Optional[str] = None,
-                 experimental_variable_policy: Any = None, experimental_custom_gradients: bool = True,
-                 experimental_image_format: bool = False, experimental_skip_saver: bool = False,
-                 experimental_sharding_callback: Any = None, extra_tags: Any = None) -> None:
+    def __init__(
+        self,
+        namespace_whitelist: Any = None,
+        save_debug_info: bool = False,
+        function_aliases: Any = None,
+        experimental_debug_stripper: bool = False,
+        experimental_io_device: Optional[str] = None,
+        experimental_variable_policy: Any = None,
+        experimental_custom_gradients: bool = True,
+        experimental_image_format: bool = False,
+        experimental_skip_saver: bool = False,
+        experimental_sharding_callback: Any = None,
+        extra_tags: Any = None,
+    ) -> None:
         self.namespace_whitelist = list(namespace_whitelist or [])
         self.save_debug_info = save_debug_info
         self.function_aliases = dict(function_aliases or {})
@@ -33,9 +52,14 @@ class SaveOptions:
 class LoadOptions:
     """``tf.saved_model.LoadOptions``: accepted; fn loads on the host CPU."""
 
-    def __init__(self, allow_partial_checkpoint: bool = False, experimental_io_device: Optional[str] = None,
-                 experimental_skip_checkpoint: bool = False, experimental_variable_policy: Any = None,
-                 experimental_load_function_aliases: bool = False) -> None:
+    def __init__(
+        self,
+        allow_partial_checkpoint: bool = False,
+        experimental_io_device: Optional[str] = None,
+        experimental_skip_checkpoint: bool = False,
+        experimental_variable_policy: Any = None,
+        experimental_load_function_aliases: bool = False,
+    ) -> None:
         self.allow_partial_checkpoint = allow_partial_checkpoint
         self.experimental_io_device = experimental_io_device
         self.experimental_skip_checkpoint = experimental_skip_checkpoint

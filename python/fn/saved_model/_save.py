@@ -92,8 +92,11 @@ def _find_function_to_export(obj: Any) -> Any:
         default = _keras_default_signature(obj)
         if isinstance(default, Function):
             return default
-    candidates = [c for c in (f.get_concrete_function() for _, f in _functions_of(obj)
-                              if f._input_signature is not None) if _valid_signature(c)]
+    candidates = [
+        c
+        for c in (f.get_concrete_function() for _, f in _functions_of(obj) if f._input_signature is not None)
+        if _valid_signature(c)
+    ]
     return candidates[0] if len(candidates) == 1 else None
 
 

@@ -4,6 +4,7 @@ one; values for objects that do not exist yet are restored when they are assigne
 
 from __future__ import annotations
 
+import functools
 import os
 from typing import Any, Dict, List, Set
 
@@ -103,7 +104,7 @@ class _Restore:
             if c is not None:
                 self.match(cid, c)
             else:
-                _trackable.add_deferred(obj, name, lambda value, cid=cid: self.match(cid, value))
+                _trackable.add_deferred(obj, name, functools.partial(self.match, cid))
 
     def unmatched_objects(self) -> List[Any]:
         nodes, _, _ = _trackable.walk(self.root)
@@ -192,6 +193,8 @@ class Checkpoint:
     ``restore``/``read`` them into the same structure (matched by attribute path)."""
 
     _fn_trackable = True
+    _save_counter: Any  # set with object.__setattr__ (this class's __setattr__ tracks children)
+    _saved: List[str]
 
     def __init__(self, root: Any = None, **kwargs: Any) -> None:
         object.__setattr__(self, "_save_counter", None)
@@ -209,7 +212,7 @@ class Checkpoint:
             setattr(self, name, value)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if type(value) is list:   # TF wraps list attributes (items added later are restored too)
+        if type(value) is list:  # TF wraps list attributes (items added later are restored too)
             value = _trackable.ListWrapper(value)
         object.__setattr__(self, name, value)
         _trackable.on_setattr(self, name, value)

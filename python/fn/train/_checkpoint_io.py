@@ -2,6 +2,7 @@
 holding the object graph and the tensor table, CRC32s) and ``<prefix>.data-00000-of-00001``
 (the raw tensor bytes). Both are written atomically, the data file first, so a checkpoint whose
 index exists is whole."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,13 @@ OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 DATA_SUFFIX = ".data-00000-of-00001"
 
 
-def write(prefix: str, tensors: Dict[str, Tuple[str, np.ndarray]], object_graph: List[dict],
-          single_file: bool = False, kind: str = "fn-checkpoint") -> str:
+def write(
+    prefix: str,
+    tensors: Dict[str, Tuple[str, np.ndarray]],
+    object_graph: List[dict],
+    single_file: bool = False,
+    kind: str = "fn-checkpoint",
+) -> str:
     """Writes ``tensors`` (key -> (dtype name, value)) and ``object_graph`` at ``prefix``
     (``single_file``: one file named ``prefix`` holding the index and then the data)."""
     index, blob = encode(os.path.basename(prefix), tensors, object_graph, single_file, kind)
@@ -35,8 +41,13 @@ def write(prefix: str, tensors: Dict[str, Tuple[str, np.ndarray]], object_graph:
     return prefix
 
 
-def encode(basename: str, tensors: Dict[str, Tuple[str, np.ndarray]], object_graph: List[dict],
-           single_file: bool = False, kind: str = "fn-checkpoint") -> Tuple[bytes, bytes]:
+def encode(
+    basename: str,
+    tensors: Dict[str, Tuple[str, np.ndarray]],
+    object_graph: List[dict],
+    single_file: bool = False,
+    kind: str = "fn-checkpoint",
+) -> Tuple[bytes, bytes]:
     """(index bytes, data bytes) of a checkpoint; a single file is their concatenation."""
     table: Dict[str, dict] = {}
     chunks: List[bytes] = []
@@ -44,22 +55,35 @@ def encode(basename: str, tensors: Dict[str, Tuple[str, np.ndarray]], object_gra
     for key in sorted(tensors):
         dtype_name, value = tensors[key]
         data = array_to_bytes(value, dtype_name)
-        table[key] = {"dtype": dtype_name, "shape": list(np.shape(value)), "offset": offset,
-                      "size": len(data), "crc32": zlib.crc32(data)}
+        table[key] = {
+            "dtype": dtype_name,
+            "shape": list(np.shape(value)),
+            "offset": offset,
+            "size": len(data),
+            "crc32": zlib.crc32(data),
+        }
         chunks.append(data)
         offset += len(data)
     blob = b"".join(chunks)
-    header = json.dumps({"format": kind, "version": VERSION,
-                         "data_file": "" if single_file else basename + DATA_SUFFIX,
-                         "data_size": len(blob),
-                         "tensors": table, "object_graph": object_graph}, sort_keys=True).encode()
+    header = json.dumps(
+        {
+            "format": kind,
+            "version": VERSION,
+            "data_file": "" if single_file else basename + DATA_SUFFIX,
+            "data_size": len(blob),
+            "tensors": table,
+            "object_graph": object_graph,
+        },
+        sort_keys=True,
+    ).encode()
     index = MAGIC + struct.pack("<IQ", VERSION, len(header)) + header + struct.pack("<I", zlib.crc32(header))
     return index, blob
 
 
 def _not_found(path: str) -> errors.NotFoundError:
-    return errors.NotFoundError(None, None, "Unsuccessful TensorSliceReader constructor: Failed to find any "
-                                            f"matching files for {path}")
+    return errors.NotFoundError(
+        None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any matching files for {path}"
+    )
 
 
 def _corrupt(path: str, why: str) -> errors.DataLossError:
@@ -81,20 +105,30 @@ class CheckpointReader:
             with open(index_path, "rb") as f:
                 raw = f.read()
         if not raw.startswith(MAGIC):
-            raise _corrupt(index_path, "not an fn checkpoint (bad magic number); a TensorFlow checkpoint or "
-                                       "another file cannot be read by fn")
+            raise _corrupt(
+                index_path,
+                "not an fn checkpoint (bad magic number); a TensorFlow checkpoint or another file cannot be read by fn",
+            )
         if len(raw) < len(MAGIC) + 12:
             raise _corrupt(index_path, "truncated header")
         version, size = struct.unpack_from("<IQ", raw, len(MAGIC))
         if version > VERSION:
-            raise errors.UnimplementedError(None, None, f"Checkpoint {prefix} has format version {version}, newer "
-                                                        f"than this fn reads (version {VERSION}); upgrade fn.")
+            raise errors.UnimplementedError(
+                None,
+                None,
+                f"Checkpoint {prefix} has format version {version}, newer "
+                f"than this fn reads (version {VERSION}); upgrade fn.",
+            )
         if version < 1:
-            raise errors.UnimplementedError(None, None, f"Checkpoint {prefix} has format version {version}, older "
-                                                        f"than this fn reads (version {VERSION}); write it again.")
+            raise errors.UnimplementedError(
+                None,
+                None,
+                f"Checkpoint {prefix} has format version {version}, older "
+                f"than this fn reads (version {VERSION}); write it again.",
+            )
         start = len(MAGIC) + 12
-        header = raw[start:start + size]
-        crc = raw[start + size:start + size + 4]
+        header = raw[start : start + size]
+        crc = raw[start + size : start + size + 4]
         if len(header) != size or len(crc) != 4 or struct.unpack("<I", crc)[0] != zlib.crc32(header):
             raise _corrupt(index_path, "the index is truncated or corrupted (checksum mismatch)")
         try:
@@ -106,7 +140,7 @@ class CheckpointReader:
         self.object_graph: List[dict] = meta["object_graph"]
         self.kind: str = meta.get("format", "")
         if single_file:
-            self._blob = raw[start + size + 4:]
+            self._blob = raw[start + size + 4 :]
             if len(self._blob) != meta["data_size"]:
                 raise _corrupt(index_path, f"expected {meta['data_size']} data bytes, found {len(self._blob)}")
             return
@@ -127,7 +161,7 @@ class CheckpointReader:
         entry = self._tensors.get(key)
         if entry is None:
             raise errors.NotFoundError(None, None, f"Key {key} not found in checkpoint")
-        data = self._blob[entry["offset"]:entry["offset"] + entry["size"]]
+        data = self._blob[entry["offset"] : entry["offset"] + entry["size"]]
         if zlib.crc32(data) != entry["crc32"]:
             raise _corrupt(self._prefix + DATA_SUFFIX, f"checksum mismatch for {key}")
         value = array_from_bytes(data, entry["dtype"], tuple(entry["shape"]))

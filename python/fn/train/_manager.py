@@ -1,5 +1,6 @@
 """``fn.train.CheckpointManager`` (``tf.train.CheckpointManager``): numbered saves in one
 folder, keeping the newest ``max_to_keep``."""
+
 from __future__ import annotations
 
 import os
@@ -17,9 +18,17 @@ class CheckpointManager:
     """Saves ``checkpoint`` as ``<directory>/<checkpoint_name>-<n>`` and deletes the oldest beyond
     ``max_to_keep`` (None keeps all); picks up the checkpoints an earlier run left in the folder."""
 
-    def __init__(self, checkpoint: Checkpoint, directory: Any, max_to_keep: Optional[int] = None,
-                 keep_checkpoint_every_n_hours: Optional[float] = None, checkpoint_name: str = "ckpt",
-                 step_counter: Any = None, checkpoint_interval: Optional[int] = None, init_fn: Any = None) -> None:
+    def __init__(
+        self,
+        checkpoint: Checkpoint,
+        directory: Any,
+        max_to_keep: Optional[int] = None,
+        keep_checkpoint_every_n_hours: Optional[float] = None,
+        checkpoint_name: str = "ckpt",
+        step_counter: Any = None,
+        checkpoint_interval: Optional[int] = None,
+        init_fn: Any = None,
+    ) -> None:
         if not isinstance(checkpoint, Checkpoint):
             raise TypeError(f"checkpoint must be a fn.train.Checkpoint, got {checkpoint!r}")
         if max_to_keep is not None and max_to_keep <= 0:
@@ -74,8 +83,7 @@ class CheckpointManager:
         self._kept = [k for k in self._kept if k[0] != path] + [[path, time.time()]]
         self._latest = path
         self._sweep()
-        _state.update(self._directory, path, self.checkpoints, [t for _, t in self._kept],
-                      self._last_preserved)
+        _state.update(self._directory, path, self.checkpoints, [t for _, t in self._kept], self._last_preserved)
         return path
 
     def _sweep(self) -> None:

@@ -1,6 +1,7 @@
 """The ``checkpoint`` state file of a checkpoint folder (TensorFlow's text format:
 ``model_checkpoint_path: "ckpt-3"`` then one ``all_model_checkpoint_paths:`` line per kept
 checkpoint), and ``fn.train.latest_checkpoint``."""
+
 from __future__ import annotations
 
 import os
@@ -16,8 +17,13 @@ def _rel(folder: str, path: str) -> str:
     return os.path.basename(path) if os.path.dirname(os.path.abspath(path)) == os.path.abspath(folder) else path
 
 
-def update(folder: str, latest: str, all_paths: Sequence[str], timestamps: Sequence[float] = (),
-           last_preserved: Optional[float] = None) -> None:
+def update(
+    folder: str,
+    latest: str,
+    all_paths: Sequence[str],
+    timestamps: Sequence[float] = (),
+    last_preserved: Optional[float] = None,
+) -> None:
     folder = folder or "."
     lines = [f'model_checkpoint_path: "{_rel(folder, latest)}"']
     lines += [f'all_model_checkpoint_paths: "{_rel(folder, p)}"' for p in all_paths]

@@ -1,4 +1,5 @@
 """``tf.experimental.numpy.random``."""
+
 from __future__ import annotations
 
 from fn._numpy._random import poisson, rand, randint, randn, random, seed, standard_normal, uniform
@@ -6,4 +7,5 @@ from fn._numpy._random import poisson, rand, randint, randn, random, seed, stand
 __all__ = ["poisson", "rand", "randint", "randn", "random", "seed", "standard_normal", "uniform"]
 
 from fn._public import export as _export
+
 _export(globals())
