@@ -595,3 +595,27 @@ TEST_CASE("fusion: an AddN (a gradient's accumulation) joins a tree as its adds 
     }
   CHECK(adds == 4);  // three in y's tree, one in s2's
 }
+
+TEST_CASE("fusion: a shared cheap value is recomputed by its readers only when it reads one full-size tensor") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{8, 300}});
+    auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{8, 300}});
+    auto row = b.add_placeholder("row", TensorSpec{DType::Float32, Shape{300}});
+    auto both_full = dispatch1("AddN", {op1("Neg", x), w});  // two full-size reads: computed once
+    auto centred = op2("Sub", x, row);                       // one, plus a row: each reader recomputes it
+    auto r1 = op1("Relu", op2("Mul", both_full, centred));
+    auto r2 = op2("Maximum", op2("AddV2", both_full, x), centred);
+    for (auto& t : {r1, r2}) g->outputs.push_back(NodeOutput{t->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] =
+      both(g, {random_tensor(Shape{8, 300}, 71), random_tensor(Shape{8, 300}, 72), random_tensor(Shape{300}, 73)}, &f);
+  CHECK(count_op(*f, "Sub") == 0);
+  CHECK(count_op(*f, "_FusedElementwise") == 3);  // AddN's own tree (with Neg), then the two readers
+  CHECK(Plan::compile(f)->num_steps() == 3);
+  for (int k = 0; k < 2; ++k)
+    CHECK(std::memcmp(got[k]->raw(), ref[k]->raw(), sizeof(float) * static_cast<size_t>(ref[k]->num_elements())) == 0);
+}
