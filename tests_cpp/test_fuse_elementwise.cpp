@@ -54,6 +54,19 @@ void add_fusion_test_ops(OpRegistry& r) {
 }
 const testing::TestOps fusion_test_ops(add_fusion_test_ops);
 
+// Two test-only copies of BroadcastTo: one stating the broadcast-view fact, one not. The fuser reads
+// through a broadcast by the fact, never by the op's name.
+void add_broadcast_test_ops(OpRegistry& r) {
+  OpDef view = r.get("BroadcastTo");
+  view.name = view.default_name = "TestBroadcastView";
+  r.add(std::move(view));
+  OpDef plain = r.get("BroadcastTo");
+  plain.name = plain.default_name = "TestPlainBroadcast";
+  plain.broadcast_view = false;
+  r.add(std::move(plain));
+}
+const testing::TestOps broadcast_test_ops(add_broadcast_test_ops);
+
 // Runs graph g unfused (Plan of g) and fused (Plan of fuse_elementwise(g)) on `inputs`.
 std::pair<std::vector<EagerPtr>, std::vector<EagerPtr>> both(const std::shared_ptr<Graph>& g,
                                                              const std::vector<EagerPtr>& inputs,
@@ -618,4 +631,24 @@ TEST_CASE("fusion: a shared cheap value is recomputed by its readers only when i
   CHECK(Plan::compile(f)->num_steps() == 3);
   for (int k = 0; k < 2; ++k)
     CHECK(std::memcmp(got[k]->raw(), ref[k]->raw(), sizeof(float) * static_cast<size_t>(ref[k]->num_elements())) == 0);
+}
+
+TEST_CASE("fusion: a broadcast is read through by its definition's broadcast-view fact, not by its name") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{6, 300}});
+    auto dy = b.add_placeholder("dy", TensorSpec{DType::Float32, Shape{6, 1}});
+    auto view = dispatch1("TestBroadcastView", {dy, int_const({6, 300})});
+    auto plain = dispatch1("TestPlainBroadcast", {dy, int_const({6, 300})});
+    g->outputs.push_back(NodeOutput{op2("Mul", op1("Tanh", x), view)->node, 0});
+    g->outputs.push_back(NodeOutput{op2("Mul", op1("Exp", x), plain)->node, 0});
+  }
+  REQUIRE(OpRegistry::global().get("TestBroadcastView").broadcast_view);
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{6, 300}, 51), random_tensor(Shape{6, 1}, 52)}, &f);
+  CHECK(count_op(*f, "TestBroadcastView") == 0);   // read through by the tree
+  CHECK(count_op(*f, "TestPlainBroadcast") == 1);  // materialised: a plain op to the fuser
+  for (int k = 0; k < 2; ++k) check_close(*got[k], *ref[k], 0.f);
 }

@@ -100,6 +100,11 @@ py::dict op_def_dict(const OpDef& d) {
   out["fused_opcode"] = d.fusion.opcode;  // -1: the elementwise fuser leaves it alone
   out["fused_reduce"] = d.fusion.reduce;
   out["relabels_dims"] = d.relabels_dims;
+  out["broadcast_view"] = d.broadcast_view;
+  static const char* const kCollective[] = {"", "start", "done"};
+  out["collective"] = kCollective[static_cast<int>(d.collective)];  // "": not a split collective
+  static const char* const kComplex[] = {"", "add", "sub", "mul", "div", "neg", "abs", "cast", "zeros", "ones"};
+  out["complex"] = kComplex[static_cast<int>(d.complex)];  // "": no complex path added by with_complex
   return out;
 }
 

@@ -22,8 +22,9 @@ bool node_needs_host(const Node& node) {
           if (node_needs_host(n)) return true;
   return false;
 }
-// The order the steps run in: program order, unless the graph has split all-reduces
-// (CollectiveAllReduceStart/Done, the gradient buckets of a multi-worker strategy). Then a list
+Collective collective(const Node& n) { return n.def ? n.def->collective : Collective::None; }
+// The order the steps run in: program order, unless the graph has split collectives (starts and
+// dones by their op's Collective fact: CollectiveAllReduceStart/Done, the gradient buckets of a multi-worker strategy). Then a list
 // schedule overlaps communication with computation: among the steps ready to run, a start goes
 // first (as soon as its bucket is ready; the transport reduces it on its own thread), then those a
 // start depends on (the backprop producing the buckets), then the rest, and a done as late as
@@ -34,7 +35,7 @@ std::vector<int> step_order(const Graph& g, const std::vector<char>& live) {
   int n = g.num_nodes();
   std::vector<int> order;
   bool split = false;
-  for (int i = 0; i < n && !split; ++i) split = live[i] && g.node(i).op == "CollectiveAllReduceStart";
+  for (int i = 0; i < n && !split; ++i) split = live[i] && collective(g.node(i)) == Collective::Start;
   if (!split) {
     for (int i = 0; i < n; ++i) order.push_back(i);
     return order;
@@ -63,7 +64,7 @@ std::vector<int> step_order(const Graph& g, const std::vector<char>& live) {
   std::vector<int> rank(n, 2);
   std::vector<int> work;
   for (int i = 0; i < n; ++i)
-    if (live[i] && g.node(i).op == "CollectiveAllReduceStart") work.push_back(i);
+    if (live[i] && collective(g.node(i)) == Collective::Start) work.push_back(i);
   while (!work.empty()) {
     int i = work.back();
     work.pop_back();
@@ -73,8 +74,8 @@ std::vector<int> step_order(const Graph& g, const std::vector<char>& live) {
   }
   for (int i = 0; i < n; ++i) {
     if (!live[i]) continue;
-    if (g.node(i).op == "CollectiveAllReduceStart") rank[i] = 0;
-    if (g.node(i).op == "CollectiveAllReduceDone") rank[i] = 3;
+    if (collective(g.node(i)) == Collective::Start) rank[i] = 0;
+    if (collective(g.node(i)) == Collective::Done) rank[i] = 3;
   }
   std::set<std::pair<int, int>> ready;
   for (int i = 0; i < n; ++i)

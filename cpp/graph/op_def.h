@@ -63,18 +63,18 @@ using GradFn = std::function<std::vector<TensorPtr>(const GradContext&)>;
 // An index-like input (perm, axis, indices, shape, ...) and the dtypes its op accepts: checked
 // before the shape rule or kernel reads it (a string perm must never be read as ints).
 struct InputType {
-  int input;                // -1: the last input (ConcatV2's axis)
-  std::string param, attr;  // TF's parameter name ("perm") and type attr ("Tperm")
-  std::vector<DType> allowed;
+  int input = 0;                // -1: the last input (ConcatV2's axis)
+  std::string param{}, attr{};  // TF's parameter name ("perm") and type attr ("Tperm")
+  std::vector<DType> allowed{};
 };
 
 // A string or type attr's allowed values (TF's `attr: {'BYTE', 'UTF8_CHAR'}`, `type: {float, ...}`):
 // checked with the inputs. `extra` names types fn has no DType for (uint32), for the message.
 struct AttrAllowed {
-  std::string attr;
-  std::vector<std::string> values;  // string attrs
-  std::vector<DType> types;         // type attrs
-  std::vector<std::string> extra;
+  std::string attr{};
+  std::vector<std::string> values{};  // string attrs
+  std::vector<DType> types{};         // type attrs
+  std::vector<std::string> extra{};
 };
 
 // Control-flow ops run graphs of their own (branches, loop bodies): passes that rewrite loops
@@ -96,13 +96,27 @@ struct Fusion {
   int reduce = 0;
 };
 
+// An op's part in a split collective, for the step schedule (exec/plan.cpp): a Start posts the
+// collective (the transport runs it on its own thread) and returns a token, a Done waits for the
+// collective its token names. The plan runs starts as early and dones as late as it may, so
+// communication overlaps computation (CollectiveAllReduceStart/Done).
+enum class Collective : uint8_t { None, Start, Done };
+
+// The complex64/complex128 path ops/complex.cpp's with_complex gives an op whose real kernel lives in
+// another family: the elementwise function (Add, Sub, Mul, Div, Neg), the magnitude (Abs), the cast
+// (Cast), a fill of the input's shape (Zeros, Ones). Stated where the op is registered:
+// `with_complex(OpDef{"Sub", ...}, ComplexPath::Sub)`.
+enum class ComplexPath : uint8_t { None, Add, Sub, Mul, Div, Neg, Abs, Cast, Zeros, Ones };
+
 struct OpDef {
-  std::string name;          // TensorFlow op type, e.g. "AddV2"
-  std::string default_name;  // node name TensorFlow's Python API gives it, e.g. "add"
-  int num_inputs = -1;       // -1: variadic
-  InferFn infer;
-  KernelFn kernel;
-  GradFn grad;              // empty: not differentiable (gradient None)
+  // Every field has an initialiser, so OpDef{name, default_name, n, infer, kernel, grad} states
+  // the rest by default (no -Wmissing-field-initializers) and the with_* setters add facts.
+  std::string name{};          // TensorFlow op type, e.g. "AddV2"
+  std::string default_name{};  // node name TensorFlow's Python API gives it, e.g. "add"
+  int num_inputs = -1;         // -1: variadic
+  InferFn infer{};
+  KernelFn kernel{};
+  GradFn grad{};            // empty: not differentiable (gradient None)
   bool stateful = false;    // never pruned, never CSE'd, runs in program order
   bool needs_host = false;  // kernel calls back into Python (takes the GIL itself)
   // The kernel reads only its inputs' shapes (Shape, Size, Rank): while tracing, such a node's
@@ -112,20 +126,20 @@ struct OpDef {
   // from what is known of the inputs' (InferContext::partial_value); unknown rank: nothing.
   // Shape gives its input's partial shape; Pack, ConcatV2 and StridedSlice pass elements on.
   std::function<Shape(const InferContext&)> partial = nullptr;
-  std::vector<InputType> input_types;                      // index-like inputs' allowed dtypes
-  int min_inputs = 0;                                      // variadic ops: fewer inputs is TF's error
-  std::vector<std::pair<std::string, int64_t>> attr_mins;  // int attrs' minimums (num_split >= 1)
+  std::vector<InputType> input_types{};                      // index-like inputs' allowed dtypes
+  int min_inputs = 0;                                        // variadic ops: fewer inputs is TF's error
+  std::vector<std::pair<std::string, int64_t>> attr_mins{};  // int attrs' minimums (num_split >= 1)
   // TF's output argument names ("z" for AddV2): FunctionDefs name results node:arg:index.
   // Empty: one argument named "output" (TF's most common name).
-  std::vector<std::string> output_args;
-  std::vector<AttrAllowed> attr_allowed;         // string/type attrs' allowed values (StringLength's unit)
+  std::vector<std::string> output_args{};
+  std::vector<AttrAllowed> attr_allowed{};       // string/type attrs' allowed values (StringLength's unit)
   ControlFlow control_flow = ControlFlow::None;  // If/StatelessIf: Cond; While/StatelessWhile: Loop
   OpClass op_class = OpClass::Other;
-  Fusion fusion;
+  Fusion fusion{};
   // The ONNX (opset 18) operator computing the same function of the same inputs (a Unary/Binary op
   // elementwise, a Reduction over the same axes): fn.onnx.export emits it for the op. Empty: none, or
   // the exporter's own handler.
-  std::string onnx;
+  std::string onnx{};
   // Output 0 is input 0's elements in the same row-major order under other dims (Reshape,
   // ExpandDims, Squeeze): passes may move an elementwise tail across it.
   bool relabels_dims = false;
@@ -134,6 +148,11 @@ struct OpDef {
   bool constant = false;
   // A value the caller feeds at run time (Placeholder): two such nodes are never the same value.
   bool graph_input = false;
+  // Output 0 is input 0 broadcast (NumPy rules) to the shape input 1 names (BroadcastTo): a reader
+  // may read input 0 by the broadcast rule instead of the copy (the elementwise fuser does).
+  bool broadcast_view = false;
+  Collective collective = Collective::None;
+  ComplexPath complex = ComplexPath::None;  // set by ops/complex.cpp's with_complex
 
   // The facts above stated where the op is defined, before it is registered (a registered
   // OpDef is never changed): r.add(OpDef{...}.with_input_types({...}).with_min_inputs(1)).
@@ -188,6 +207,14 @@ struct OpDef {
   }
   OpDef with_graph_input() && {
     graph_input = true;
+    return std::move(*this);
+  }
+  OpDef with_broadcast_view() && {
+    broadcast_view = true;
+    return std::move(*this);
+  }
+  OpDef with_collective(Collective c) && {
+    collective = c;
     return std::move(*this);
   }
 };

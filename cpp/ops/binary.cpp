@@ -207,15 +207,18 @@ KernelFn truncate_kernel(std::string op) {
 void register_binary_ops(OpRegistry& r) {
   using namespace dnnl;
   r.add(with_complex(binary_op("Sub", "sub", kNumberTypes,
-                               binary_kernel<ref::Sub, kNumberTypes>("Sub", alg(algorithm::binary_sub)), sub_grad))
+                               binary_kernel<ref::Sub, kNumberTypes>("Sub", alg(algorithm::binary_sub)), sub_grad),
+                     ComplexPath::Sub)
             .with_onnx("Sub")
             .with_fusion(fused::kSub));
   r.add(with_complex(binary_op("Mul", "mul", kNumberTypes,
-                               binary_kernel<ref::Mul, kNumberTypes>("Mul", alg(algorithm::binary_mul)), mul_grad))
+                               binary_kernel<ref::Mul, kNumberTypes>("Mul", alg(algorithm::binary_mul)), mul_grad),
+                     ComplexPath::Mul)
             .with_onnx("Mul")
             .with_fusion(fused::kMul));
   r.add(with_complex(binary_op("RealDiv", "truediv", kNumberTypes,
-                               float_kernel<ref::RealDiv>("RealDiv", alg(algorithm::binary_div)), realdiv_grad))
+                               float_kernel<ref::RealDiv>("RealDiv", alg(algorithm::binary_div)), realdiv_grad),
+                     ComplexPath::Div)
             .with_onnx("Div")
             .with_fusion(fused::kDiv));
   r.add(binary_op("DivNoNan", "div_no_nan", kFloatTypes, binary_kernel<DivNoNan, kFloatTypes>("DivNoNan"),

@@ -207,7 +207,8 @@ void register_cast_ops(OpRegistry& r) {
                            [](KernelContext& k, const std::vector<EagerPtr>& in) {
                              return std::vector<EagerPtr>{cast_kernel(in[0], k.attrs.get<DType>("DstT"))};
                            },
-                           cast_grad})
+                           cast_grad},
+                     ComplexPath::Cast)
             .with_output_args({"y"})
             .with_class(OpClass::Unary)
             .with_fusion(fused::kCastBool));  // fused only as bool -> float32 under a comparison
@@ -228,7 +229,8 @@ void register_cast_ops(OpRegistry& r) {
                              }
                              return std::vector<EagerPtr>{filled_like(*in[0], 0.0)};
                            },
-                           {}})
+                           {}},
+                     ComplexPath::Zeros)
             .with_output_args({"y"}));
   r.add(with_complex(OpDef{"OnesLike",
                            "ones_like",
@@ -239,7 +241,8 @@ void register_cast_ops(OpRegistry& r) {
                                throw_unsupported_dtype("OnesLike", in[0]->dtype(), kOnesLikeTypes);
                              return std::vector<EagerPtr>{filled_like(*in[0], 1.0)};
                            },
-                           {}})
+                           {}},
+                     ComplexPath::Ones)
             .with_output_args({"y"}));
   r.add(OpDef{"AddN", "AddN", -1, addn_infer, addn_kernel, [](G g) { return Grads(g.inputs.size(), g.out_grads[0]); }}
             .with_min_inputs(1)

@@ -400,7 +400,7 @@ void register_collective_ops(OpRegistry& r) {
               all_reduce_start_kernel,
               {}};
   start.stateful = true;
-  r.add(std::move(start));
+  r.add(std::move(start).with_collective(Collective::Start));
   OpDef done{"CollectiveAllReduceDone",
              "CollectiveAllReduceDone",
              1,
@@ -408,7 +408,7 @@ void register_collective_ops(OpRegistry& r) {
              all_reduce_done_kernel,
              {}};
   done.stateful = true;
-  r.add(std::move(done));
+  r.add(std::move(done).with_collective(Collective::Done));
 }
 
 }  // namespace fn

@@ -216,47 +216,61 @@ EagerPtr complex_cast(const EagerPtr& x, DType to) {
 
 }  // namespace
 
-OpDef with_complex(OpDef def) {
-  const std::string& n = def.name;
-  if (n == "AddV2" || n == "Sub" || n == "Mul" || n == "RealDiv") {
-    if (n == "Mul" || n == "RealDiv") add_complex_grad(&def, n == "RealDiv");
-    add_complex_binary(&def, n == "AddV2" ? Bin::Add : n == "Sub" ? Bin::Sub : n == "Mul" ? Bin::Mul : Bin::Div);
-  } else if (n == "ZerosLike" || n == "OnesLike") {
-    add_complex_fill_like(&def, n == "OnesLike" ? 1.0 : 0.0);
-  } else if (n == "Cast") {
-    KernelFn base = def.kernel;
-    def.kernel = [base](KernelContext& k, const std::vector<EagerPtr>& in) {
-      DType to = k.attrs.get<DType>("DstT");
-      if (!is_complex(to) && !is_complex(in[0]->dtype())) return base(k, in);
-      if (in[0]->dtype() == to) return std::vector<EagerPtr>{in[0]};
-      return std::vector<EagerPtr>{complex_cast(in[0], to)};
-    };
-  } else if (n == "Neg") {  // -z (gradients of complex ops negate)
-    KernelFn base = def.kernel;
-    InferFn base_infer = def.infer;
-    def.kernel = [base](KernelContext& k, const std::vector<EagerPtr>& in) {
-      if (!is_complex(in[0]->dtype())) return base(k, in);
-      return std::vector<EagerPtr>{complex_map(
-          *in[0], in[0]->dtype(), [](auto z, void* o, int64_t i, auto) { static_cast<decltype(z)*>(o)[i] = -z; })};
-    };
-    def.infer = [base_infer](const InferContext& c) {
-      return is_complex(c.inputs[0].dtype) ? std::vector<TensorSpec>{c.inputs[0]} : base_infer(c);
-    };
-  } else if (n == "Abs") {
-    // tf.abs of a complex tensor is its magnitude (TF calls ComplexAbs).
-    KernelFn base = def.kernel;
-    InferFn base_infer = def.infer;
-    KernelFn mag = part_kernel("ComplexAbs", Part::Abs);
-    def.kernel = [base, mag](KernelContext& k, const std::vector<EagerPtr>& in) {
-      return is_complex(in[0]->dtype()) ? mag(k, in) : base(k, in);
-    };
-    def.infer = [base_infer](const InferContext& c) {
-      return is_complex(c.inputs[0].dtype) ? one(real_of(c.inputs[0].dtype), c.inputs[0].shape) : base_infer(c);
-    };
-  } else {
-    throw_error(Code::Internal, "with_complex: no complex path for op ", n);
+OpDef with_complex(OpDef def, ComplexPath path) {
+  def.complex = path;
+  switch (path) {
+    case ComplexPath::Add:
+    case ComplexPath::Sub:
+    case ComplexPath::Mul:
+    case ComplexPath::Div: {
+      if (path == ComplexPath::Mul || path == ComplexPath::Div) add_complex_grad(&def, path == ComplexPath::Div);
+      add_complex_binary(&def, path == ComplexPath::Add   ? Bin::Add
+                               : path == ComplexPath::Sub ? Bin::Sub
+                               : path == ComplexPath::Mul ? Bin::Mul
+                                                          : Bin::Div);
+      return def;
+    }
+    case ComplexPath::Zeros:
+    case ComplexPath::Ones: add_complex_fill_like(&def, path == ComplexPath::Ones ? 1.0 : 0.0); return def;
+    case ComplexPath::Cast: {
+      KernelFn base = def.kernel;
+      def.kernel = [base](KernelContext& k, const std::vector<EagerPtr>& in) {
+        DType to = k.attrs.get<DType>("DstT");
+        if (!is_complex(to) && !is_complex(in[0]->dtype())) return base(k, in);
+        if (in[0]->dtype() == to) return std::vector<EagerPtr>{in[0]};
+        return std::vector<EagerPtr>{complex_cast(in[0], to)};
+      };
+      return def;
+    }
+    case ComplexPath::Neg: {  // -z (gradients of complex ops negate)
+      KernelFn base = def.kernel;
+      InferFn base_infer = def.infer;
+      def.kernel = [base](KernelContext& k, const std::vector<EagerPtr>& in) {
+        if (!is_complex(in[0]->dtype())) return base(k, in);
+        return std::vector<EagerPtr>{complex_map(
+            *in[0], in[0]->dtype(), [](auto z, void* o, int64_t i, auto) { static_cast<decltype(z)*>(o)[i] = -z; })};
+      };
+      def.infer = [base_infer](const InferContext& c) {
+        return is_complex(c.inputs[0].dtype) ? std::vector<TensorSpec>{c.inputs[0]} : base_infer(c);
+      };
+      return def;
+    }
+    case ComplexPath::Abs: {
+      // tf.abs of a complex tensor is its magnitude (TF calls ComplexAbs).
+      KernelFn base = def.kernel;
+      InferFn base_infer = def.infer;
+      KernelFn mag = part_kernel("ComplexAbs", Part::Abs);
+      def.kernel = [base, mag](KernelContext& k, const std::vector<EagerPtr>& in) {
+        return is_complex(in[0]->dtype()) ? mag(k, in) : base(k, in);
+      };
+      def.infer = [base_infer](const InferContext& c) {
+        return is_complex(c.inputs[0].dtype) ? one(real_of(c.inputs[0].dtype), c.inputs[0].shape) : base_infer(c);
+      };
+      return def;
+    }
+    case ComplexPath::None: break;
   }
-  return def;
+  throw_error(Code::Internal, "with_complex: no complex path named for op ", def.name);
 }
 
 void register_complex_ops(OpRegistry& r) {

@@ -171,7 +171,8 @@ void register_elementwise_ops(OpRegistry& r) {
                            [](const GradContext& g) {
                              return std::vector<TensorPtr>{unbroadcast(g.out_grads[0], g.inputs[0]),
                                                            unbroadcast(g.out_grads[0], g.inputs[1])};
-                           }})
+                           }},
+                     ComplexPath::Add)
             .with_output_args({"z"})
             .with_class(OpClass::Binary, "Add")
             .with_fusion(fused::kAdd));

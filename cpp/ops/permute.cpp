@@ -213,7 +213,8 @@ std::vector<TensorPtr> broadcast_to_grad(const GradContext& g) {
 void register_permute_ops(OpRegistry& r) {
   r.add(OpDef{"ReverseV2", "ReverseV2", 2, reverse_infer, reverse_kernel, reverse_grad});
   r.add(OpDef{"Roll", "Roll", 3, roll_infer, roll_kernel, roll_grad});
-  r.add(OpDef{"BroadcastTo", "BroadcastTo", 2, broadcast_to_infer, broadcast_to_kernel, broadcast_to_grad});
+  r.add(OpDef{"BroadcastTo", "BroadcastTo", 2, broadcast_to_infer, broadcast_to_kernel, broadcast_to_grad}
+            .with_broadcast_view());
 }
 
 }  // namespace fn

@@ -46,11 +46,13 @@ void register_unary_ops(OpRegistry& r) {
   using dnnl::algorithm;
   using namespace grad;
   r.add(with_complex(unary<ref::Neg, kSignedNumbers>("Neg", rule([](T d, T, T) { return neg(d); }),
-                                                     eltwise_of(algorithm::eltwise_linear, -1.f, 0.f)))
+                                                     eltwise_of(algorithm::eltwise_linear, -1.f, 0.f)),
+                     ComplexPath::Neg)
             .with_onnx("Neg")
             .with_fusion(fused::kNeg));
   r.add(with_complex(unary<ref::Abs, kSignedNumbers>("Abs", rule([](T d, T x, T) { return mul(d, op1("Sign", x)); }),
-                                                     eltwise_of(algorithm::eltwise_abs)))
+                                                     eltwise_of(algorithm::eltwise_abs)),
+                     ComplexPath::Abs)
             .with_onnx("Abs")
             .with_fusion(fused::kAbs));
   r.add(

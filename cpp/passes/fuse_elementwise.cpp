@@ -94,7 +94,7 @@ int64_t run_reduction(const Graph& g, const Node& node, int64_t* inner) {
 // contiguous run of dims (a mean's gradient spread over the reduced rows): a tree reading it
 // reads the value itself by the broadcast rule instead, so the copy is never made.
 bool transparent_broadcast(const Graph& g, const Node& node) {
-  if (node.op != "BroadcastTo" || node.inputs.size() != 2 || node.outputs.size() != 1) return false;
+  if (!is_broadcast_view(node) || node.inputs.size() != 2 || node.outputs.size() != 1) return false;
   const TensorSpec& in = g.node(node.inputs[0].node).outputs.at(node.inputs[0].index);
   int64_t div, mod;
   return static_float(node.outputs[0]) && static_float(in) &&
@@ -136,7 +136,7 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
       size_t k = v.next++;
       NodeOutput in = node.inputs[k];
       NodeOutput m = remapped[v.node][k];
-      if (absorbed[in.node] && g.node(in.node).op == "BroadcastTo") {  // read its input, broadcast
+      if (absorbed[in.node] && is_broadcast_view(g.node(in.node))) {  // read its input, broadcast
         m = remapped[in.node][0];
         in = g.node(in.node).inputs[0];
       } else if (absorbed[in.node]) {

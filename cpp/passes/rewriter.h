@@ -49,6 +49,7 @@ inline int fused_reduce(const Node& n) { return n.def ? n.def->fusion.reduce : 0
 // A Const (its value is its "value" attr) and a fed graph input (Placeholder), by their facts.
 inline bool is_constant(const Node& n) { return n.def && n.def->constant; }
 inline bool is_graph_input(const Node& n) { return n.def && n.def->graph_input; }
+inline bool is_broadcast_view(const Node& n) { return n.def && n.def->broadcast_view; }
 
 // A node-for-node copy (same indices and names) that a pass may edit.
 std::shared_ptr<Graph> copy_graph(const Graph& src);

@@ -15,6 +15,13 @@ from typing import Any, Tuple, cast
 from fn import _core
 from fn._extension_type._field import ExtensionTypeField
 from fn._extension_type._spec import IN_CONSTRUCTOR, ExtensionTypeSpec, _is_composite_value, components_of, new_object
+from fn._extension_type._spec import _walk_specs
+from fn._tensor.tensor_shape import TensorShape
+from fn._tensor.tensor_spec import TensorSpec
+from fn._extension_type._field import Context, convert_fields
+from fn._ops.array_ops import shape as shape_of, stack
+from fn._ops.math_ops import equal, reduce_all
+from fn._ops.math_ops import logical_not
 
 _NO_DEFAULT = ExtensionTypeField.NO_DEFAULT
 # Keras stores these on its inputs; TF lets them change.
@@ -93,7 +100,6 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
         return any(name == f.name for f in cls._tf_extension_type_fields())
 
     def _tf_extension_type_convert_fields(self) -> None:
-        from fn._extension_type._field import Context, convert_fields
 
         convert_fields(self._tf_extension_type_fields(), self.__dict__, Context.VALUE)
 
@@ -125,8 +131,6 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
     def __eq__(self, other: Any) -> Any:
         """Equal when the types and specs match and every component tensor is equal (a bool
         tensor; ``False`` for values of other types)."""
-        from fn._ops.array_ops import shape as shape_of, stack
-        from fn._ops.math_ops import equal, reduce_all
 
         if type(self) is not type(other):
             return False
@@ -154,8 +158,6 @@ class ExtensionType(metaclass=ExtensionTypeMetaclass):
     def __ne__(self, other: Any) -> Any:
         eq = self.__eq__(other)
         if _core.is_tensor(eq):
-            from fn._ops.math_ops import logical_not
-
             return logical_not(eq)
         return not eq
 
@@ -192,8 +194,6 @@ class BatchableExtensionTypeSpec(ExtensionTypeSpec):
 
 
 def _map_spec(spec: ExtensionTypeSpec, f: Any) -> ExtensionTypeSpec:
-    from fn._extension_type._spec import _walk_specs
-    from fn._tensor.tensor_shape import TensorShape
 
     def visit(x: Any) -> Any:
         return f(x)
@@ -207,8 +207,6 @@ def _map_spec(spec: ExtensionTypeSpec, f: Any) -> ExtensionTypeSpec:
 
 
 def _batched(s: Any, batch_size: Any) -> Any:
-    from fn._tensor.tensor_shape import TensorShape
-    from fn._tensor.tensor_spec import TensorSpec
 
     if isinstance(s, TensorShape):
         return TensorShape([batch_size]).concatenate(s) if s.rank is not None else s
@@ -220,8 +218,6 @@ def _batched(s: Any, batch_size: Any) -> Any:
 
 
 def _unbatched(s: Any) -> Any:
-    from fn._tensor.tensor_shape import TensorShape
-    from fn._tensor.tensor_spec import TensorSpec
 
     if isinstance(s, TensorShape):
         return TensorShape(s.as_list()[1:]) if s.rank is not None else s
@@ -374,7 +370,6 @@ def as_dict(value: ExtensionType) -> dict:
 
 def type_spec_from_value(value: Any) -> Any:
     """``tf.type_spec_from_value``: the TypeSpec of a tensor, composite or ExtensionType."""
-    from fn._tensor.tensor_spec import TensorSpec
 
     if _core.is_tensor(value):
         return TensorSpec(value.shape, value.dtype)

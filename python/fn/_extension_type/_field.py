@@ -12,6 +12,8 @@ from typing import Any, Dict, Sequence, Tuple
 from fn import _core
 from fn.dtypes import DType, as_dtype
 from fn._tensor.tensor_shape import TensorShape, as_shape
+from fn._tensor.tensor_spec import TensorSpec
+from fn._tensor.tensor import Tensor
 
 RESERVED_FIELD_NAMES = [
     "self",
@@ -90,7 +92,6 @@ def _is_spec_class(t: type) -> bool:
 
 def is_spec(x: Any) -> bool:
     """A TypeSpec: TensorSpec or a composite's spec."""
-    from fn._tensor.tensor_spec import TensorSpec
 
     return isinstance(x, TensorSpec) or hasattr(type(x), "_fn_from_components") and not _is_value(x)
 
@@ -142,7 +143,6 @@ def validate_field_value_type(
     value_type: Any, in_mapping_key: bool = False, allow_forward_references: bool = False
 ) -> None:
     """Raises TypeError unless ``value_type`` is an annotation ExtensionType supports."""
-    from fn._tensor.tensor import Tensor
 
     if isinstance(value_type, str) or is_forward_ref(value_type):
         if allow_forward_references:
@@ -190,7 +190,6 @@ def convert_fields(fields: Sequence[ExtensionTypeField], values: Dict[str, Any],
 
 def convert_value(value: Any, expected_type: Any, path: Tuple[str, ...], context: Context = Context.VALUE) -> Any:
     """``value`` type-checked and converted to ``expected_type`` (TypeError otherwise)."""
-    from fn._tensor.tensor import Tensor
 
     where = "".join(path)
     if expected_type is None:
@@ -228,7 +227,6 @@ def convert_value(value: Any, expected_type: Any, path: Tuple[str, ...], context
 
 
 def _convert_tensor(value: Any, where: str, context: Context) -> Any:
-    from fn._tensor.tensor_spec import TensorSpec
 
     if context == Context.SPEC:
         if not isinstance(value, TensorSpec):

@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 from fn import _core
 from fn._function.func_graph import FuncGraph
 from fn._function.function_args import (_FlattenedSpec, _flatten_tensors, _is_variable, _is_variable_leaf, _Signature,
-                               _walk)
+                               _walk, binding_spec)
 from fn._function.function_type import AtomicFunction, FunctionType, function_type_of
 from fn._function.input_signature import _CastError
 from fn._tensor.tensor_spec import TensorSpec
@@ -72,15 +72,21 @@ class ConcreteFunction:
     def _bind_structured(self, args: tuple, kwargs: dict) -> List[Any]:
         """Every parameter, positionally or by keyword, Python values as traced."""
         names, expected = self._expected()
-        sig = self.__dict__.get("_binding_signature")
-        if sig is None:  # the FunctionType's parameter kinds (positional-only with *args, as TF)
+        spec = self.__dict__.get("_binding_spec")
+        if spec is None:  # the FunctionType's parameters (positional-only with *args, as TF), all required
+            spec = self._binding_spec = binding_spec(list(self.function_type.parameters.values()))
+        bound = spec.bind(args, kwargs)
+        if bound is None:  # Python's message, as TF's
             P = inspect.Parameter
             sig = inspect.Signature([P(p.name, p.kind) for p in self.function_type.parameters.values()])
-            self._binding_signature = sig
-        try:
-            given = sig.bind(*args, **kwargs).arguments   # Python's messages, as TF's
-        except TypeError as e:
-            raise _CastError(str(e)) from None
+            try:
+                sig.bind(*args, **kwargs)
+            except TypeError as e:
+                raise _CastError(str(e)) from None
+            raise _CastError(f"{self._function_name}: the call does not bind to {sig}")
+        pos, kw = bound
+        given = dict(zip(spec.positional, pos))
+        given.update(kw)
         flat: List[Any] = []
         for n in names:
             self._match(n, expected[n], given[n], flat)

@@ -126,24 +126,8 @@ class Function(_core.FunctionBase):
             self._input_signature = self._input_signature[: len(self._signature.positional)]
         if self._input_signature is not None:
             self._validate_input_signature()
-        self._fast_positional = -1 if self._input_signature is not None else self._signature.fast_positional
-        if self._fast_positional >= 0:
-            defaults = [p.default for p in self._signature.positional if p.default is not inspect.Parameter.empty]
-            self._fast_defaults = tuple(defaults)
-            self._param_names = [
-                p.name for p in self._signature.positional if p.kind is not inspect.Parameter.POSITIONAL_ONLY
-            ]
-            if len(self._param_names) != self._fast_positional or self._signature.fast_varargs:
-                self._param_names = []  # positional-only parameters: keywords go the slow way
-            self._fast_varargs = self._signature.fast_varargs
-            if self._signature.fast_keywords:
-                kwonly = [p for p in self._signature.params if p.kind is inspect.Parameter.KEYWORD_ONLY]
-                self._set_fast_keywords(
-                    [p.name for p in kwonly],
-                    [p.default if p.default is not inspect.Parameter.empty else None for p in kwonly],
-                    [p.default is not inspect.Parameter.empty for p in kwonly],
-                    any(p.kind is inspect.Parameter.VAR_KEYWORD for p in self._signature.params),
-                )
+        if self._input_signature is None:  # (with one, calls bind to it: _set_signature_fast)
+            self._set_binding(self._signature.spec)
         if (
             self._input_signature is not None
             and all(isinstance(s, TensorSpec) for s in self._input_signature)

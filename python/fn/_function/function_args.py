@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 import threading
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from fn import _core
 from fn._tensor.tensor_spec import TensorSpec
@@ -94,9 +94,34 @@ def _flatten_tensors(value: Any) -> List[Any]:
     return out
 
 
+def binding_spec(params: Sequence[Any]) -> Any:
+    """The one binding of calls to these parameters (``inspect.Parameter``-like: name, kind and,
+    where given, default), as ``_core.BindingSpec``: Function.__call__'s C++ fast path, the Python
+    slow path (``_Signature.bind``) and ``ConcreteFunction``'s structured binding all run it.
+    Canonical form (TF's ``FunctionType.bind_inputs``): the positional values in parameter order
+    (defaults applied) then the ``*args`` items; the keyword-only values then the ``**kwargs`` items."""
+    P = inspect.Parameter
+    positional = [p for p in params if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
+    kwonly = [p for p in params if p.kind is P.KEYWORD_ONLY]
+
+    def default(p: Any) -> Any:
+        return getattr(p, "default", P.empty)
+
+    return _core.BindingSpec(
+        positional=[p.name for p in positional],
+        positional_only=sum(p.kind is P.POSITIONAL_ONLY for p in positional),
+        defaults=tuple(default(p) for p in positional if default(p) is not P.empty),
+        var_positional=any(p.kind is P.VAR_POSITIONAL for p in params),
+        kwonly=[p.name for p in kwonly],
+        kwonly_defaults=[None if default(p) is P.empty else default(p) for p in kwonly],
+        kwonly_required=[default(p) is P.empty for p in kwonly],
+        var_keyword=any(p.kind is P.VAR_KEYWORD for p in params),
+    )
+
+
 class _Signature:
-    """The Python signature of the traced function and how calls bind to it (canonical form:
-    positional values in parameter order, defaults applied; keyword-only and **kwargs apart)."""
+    """The Python signature of the traced function and how calls bind to it (by its
+    ``binding_spec``; ``inspect`` only words the TypeError of a call that does not bind)."""
 
     def __init__(self, python_function: Callable, skip_first: bool = False) -> None:
         try:
@@ -112,17 +137,24 @@ class _Signature:
         P = inspect.Parameter
         self.positional = [p for p in params if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
         self.var_positional = next((p for p in params if p.kind == P.VAR_POSITIONAL), None)
-        simple = all(p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD) for p in params)
-        # f(a, *args): a positional-only call's values are already the canonical form.
-        self.fast_varargs = not simple and all(p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD, P.VAR_POSITIONAL)
-                                               for p in params)
-        # f(a, *, k=1, **kw): positional parameters then keyword-only ones and/or **kwargs; the
-        # C++ fast path places keywords itself (keyword-only values and defaults, then extras).
-        self.fast_keywords = not simple and all(
-            p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY, P.VAR_KEYWORD) for p in params)
-        self.fast_positional = len(self.positional) if simple or self.fast_varargs or self.fast_keywords else -1
+        self.spec = binding_spec(params)
+        self._names = [p.name for p in self.positional]
 
     def bind(self, args: tuple, kwargs: dict, name: str, raw: bool = False) -> Tuple[tuple, dict, List[str]]:
+        """The canonical (positional values, keyword values) of a call and the positional values'
+        names (``args_0``... for ``*args`` items); TF's TypeError where Python's binding fails."""
+        bound = self.spec.bind(args, kwargs)
+        if bound is not None:
+            pos, kw = bound
+            names = self._names
+            if len(pos) > len(names):
+                var = self.var_positional.name  # type: ignore[union-attr]
+                names = names + [f"{var}_{i}" for i in range(len(pos) - len(names))]
+            return pos, kw, list(names)
+        return self._bind_inspect(args, kwargs, raw)
+
+    def _bind_inspect(self, args: tuple, kwargs: dict, raw: bool) -> Tuple[tuple, dict, List[str]]:
+        """The call the spec refused, bound by ``inspect`` for Python's TypeError text."""
         try:
             bound = self.sig.bind(*args, **kwargs)
         except TypeError as e:
@@ -130,7 +162,7 @@ class _Signature:
                 raise
             raise TypeError(f"Binding inputs to tf.function failed due to `{e}`. Received args: {args!r} and "
                             f"kwargs: {kwargs!r} for signature: {self._text()}.") from None
-        bound.apply_defaults()
+        bound.apply_defaults()  # (a call the spec refuses always fails here; kept total anyway)
         pos: List[Any] = []
         names: List[str] = []
         kw: Dict[str, Any] = {}

@@ -1,4 +1,5 @@
-"""``tf.Operation``: a node of a traced graph, and ``Tensor.op`` for the graph's tensors.
+"""``tf.Operation``: a node of a traced graph, and ``Tensor.op`` for the graph's tensors
+(installed on Tensor with its other Python methods, by ``fn._tensor.methods``).
 
 An Operation is a view of one node of a C++ graph (``fn._core.Graph``): its name, op type, data
 inputs and outputs as symbolic Tensors, control inputs, attrs (``get_attr``) and ``node_def``,
@@ -8,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from fn import _core
 from fn._runtime.device import node_device
 from fn._tensor.tensor_shape import TensorShape
 
@@ -108,5 +108,3 @@ def _tensor_op(t: Any) -> Optional[Operation]:
         return None
     return Operation(g, t._node_index)
 
-
-_core.Tensor.op = property(_tensor_op)

@@ -20,6 +20,9 @@ from fn._ops.op_errors import op_error
 from fn.dtypes import as_dtype, float32, int32, int64, string
 from fn.errors import InvalidArgumentError
 from fn._io.example_pb import Example
+from fn._sparse.sparse_tensor import SparseTensor
+from fn._ragged import RaggedTensor
+from fn._tensor.tensor_shape import TensorShape
 
 _OP = "ParseExampleV2"
 _KINDS = {"float32": "float_list", "int64": "int64_list", "string": "bytes_list"}
@@ -285,8 +288,6 @@ def _out_specs(features: List[Tuple[str, Any]], batch: Any, single: bool) -> Lis
 
 
 def _pack(features: List[Tuple[str, Any]], flat: List[Any], single: bool) -> Dict[str, Any]:
-    from fn._sparse.sparse_tensor import SparseTensor
-    from fn._ragged import RaggedTensor
 
     it = iter(flat)
     out: Dict[str, Any] = {}
@@ -324,7 +325,6 @@ def parse_example(
     if _core.executing_eagerly() and x._is_eager:
         flat = [_core.to_eager(a, dt) for a, (dt, _) in zip(run(x), specs)]
     else:
-        from fn._tensor.tensor_shape import TensorShape
 
         def call(v: Any) -> List[Any]:
             return [_core.to_eager(a, dt) for a, (dt, _) in zip(run(v), specs)]

@@ -19,6 +19,9 @@ import numpy as np
 
 from fn import _core
 from fn.dtypes import as_dtype, string, uint8, uint16
+from fn.errors import InvalidArgumentError
+from fn._tensor.tensor_shape import TensorShape
+from fn.errors import UnimplementedError
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # colour type -> samples per pixel
@@ -27,7 +30,6 @@ _OTHER_FORMATS = (b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"BM", b"RIFF", b"\xff\
 
 
 def _invalid(message: str, op: str = "DecodePng") -> Exception:
-    from fn.errors import InvalidArgumentError
 
     return InvalidArgumentError(None, None, f"{message} [Op:{op}]")
 
@@ -195,8 +197,6 @@ def decode_png_bytes(data: bytes, channels: int, out_dtype: Any) -> np.ndarray:
     """The pixels of a PNG file as an [height, width, channels] array of ``out_dtype``."""
     if not data.startswith(_SIGNATURE):
         if any(data.startswith(s) for s in _OTHER_FORMATS):
-            from fn.errors import UnimplementedError
-
             raise UnimplementedError(
                 None,
                 None,
@@ -242,7 +242,6 @@ def _string_scalar(x: Any, op: str) -> Any:
 def _host(op: str, x: Any, run: Any, out_dtype: Any, shape: List[Optional[int]]) -> Any:
     if _core.executing_eagerly() and x._is_eager:
         return _core.to_eager(run(x), out_dtype)
-    from fn._tensor.tensor_shape import TensorShape
 
     return _core.execute(
         "PyCall",
@@ -280,8 +279,6 @@ def encode_png(image: Any, compression: int = -1, name: Optional[str] = None) ->
     (1 to 4 channels) as a PNG string."""
     image = image if _core.is_tensor(image) else _core.convert_to_tensor(image, None, None)
     if image.dtype not in (uint8, uint16):
-        from fn.errors import InvalidArgumentError
-
         raise InvalidArgumentError(
             None,
             None,

@@ -29,6 +29,9 @@ from fn._ops.manip_ops import eye
 from fn._ops.math_ops import abs as _abs
 from fn._ops.math_ops import floor, greater, is_finite, less, log, matmul, maximum, pow as _pow, reduce_max, reduce_sum
 from fn.dtypes import float16, float32, float64, int32
+from fn._ops.sort_ops import argsort
+from fn._ops.control_flow_ops import cond, while_loop
+from fn._ops.clip_ops import norm
 
 
 def _t(x: Any) -> Any:
@@ -197,7 +200,6 @@ def lu_reconstruct(lower_upper: Any, perm: Any, validate_args: bool = False, nam
 
 
 def _invert_permutation(perm: Any) -> Any:
-    from fn._ops.sort_ops import argsort
 
     return cast(argsort(perm, axis=-1, stable=True), perm.dtype)
 
@@ -276,7 +278,6 @@ def _pade(matrix: Any, order: int) -> tuple:
 def expm(input: Any, name: Optional[str] = None) -> Any:
     """``tf.linalg.expm``: the matrix exponential (Pade approximants of orders 3-7 for float32,
     3-13 for float64, chosen by the 1-norm, with scaling and squaring)."""
-    from fn._ops.control_flow_ops import cond, while_loop
 
     matrix = _t(input)
     if matrix.shape[-2:].as_list() == [0, 0]:
@@ -322,7 +323,6 @@ def expm(input: Any, name: Optional[str] = None) -> Any:
 
 def normalize(tensor: Any, ord: Any = "euclidean", axis: Any = None, name: Optional[str] = None) -> tuple:
     """``tf.linalg.normalize``: ``(tensor / norm, norm)`` with the norm kept as a dimension."""
-    from fn._ops.clip_ops import norm
 
     tensor = _t(tensor)
     n = norm(tensor, ord=ord, axis=axis, keepdims=True)

@@ -18,6 +18,9 @@ from fn._tensor import tensor as _tensor
 from fn._tensor import tensor_shape as _tensor_shape
 from fn import dtypes as _fn_dtypes
 from fn._numpy import _dtypes
+from fn._numpy._manip import transpose
+from fn._numpy import _manip, _math, _reduce
+from fn._numpy import _indexing
 
 _mode = "off"
 _original_ops: Dict[str, Callable] = {}
@@ -100,7 +103,6 @@ def _promoting(name: str, original: Callable) -> Callable:
 
 
 def _tensor_t(self: Any) -> Any:
-    from fn._numpy._manip import transpose
 
     return transpose(self)
 
@@ -122,7 +124,6 @@ def _astype(self: Any, dtype: Any) -> Any:
 
 
 def _install_methods() -> None:
-    from fn._numpy import _manip, _math, _reduce
 
     T = _tensor.Tensor
     T.T = property(_tensor_t)
@@ -143,7 +144,6 @@ def _install_methods() -> None:
 
 
 def _install_operators() -> None:
-    from fn._numpy import _indexing
 
     T = _tensor.Tensor
     if _original_ops:

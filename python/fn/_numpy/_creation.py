@@ -13,6 +13,10 @@ from fn._ops import math_ops as _math_ops
 from fn import dtypes as _fn_dtypes
 from fn._numpy import _dtypes
 from fn._numpy._utils import array, asarray, is_ndarray, shape_list
+from fn._numpy import _math
+from fn._numpy._math import power
+from fn._numpy._manip import moveaxis
+from fn._numpy._manip import diagonal
 
 _DT = _dtypes.as_fn_dtype
 
@@ -167,7 +171,6 @@ def logspace(
 
 def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None, axis: int = 0) -> Any:
     """``tnp.geomspace``: a geometric progression (NumPy's sign conventions)."""
-    from fn._numpy import _math
 
     dtype = _fn_dtypes.as_dtype(dtype) if dtype else _dtypes.result_type(start, stop, float(num), zeros((), dtype))
     comp = np.promote_types(dtype.as_numpy_dtype, np.float32)
@@ -186,8 +189,6 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
         axis=0,
     )
     if axis != 0:
-        from fn._numpy._manip import moveaxis
-
         res = moveaxis(res, 0, axis)
     return _array_ops.cast(res, dtype)
 
@@ -237,8 +238,6 @@ def diag(v: Any, k: int = 0) -> Any:
     if r is not None and r not in (1, 2):
         raise ValueError(f"Shape must be at most rank 2 but is rank {r}")
     if r == 2:
-        from fn._numpy._manip import diagonal
-
         return diagonal(v, k)
     n = _array_ops.size(v)
     side = n + builtins.abs(k)
@@ -252,7 +251,6 @@ def diagflat(v: Any, k: int = 0) -> Any:
 
 def vander(x: Any, N: Optional[int] = None, increasing: bool = False) -> Any:
     """``tnp.vander``: columns are powers of ``x``."""
-    from fn._numpy._math import power
 
     x = asarray(x)
     if x.shape.rank is not None and x.shape.rank != 1:

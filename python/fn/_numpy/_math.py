@@ -27,6 +27,8 @@ from fn._ops import math_ops as _math_ops
 from fn import dtypes as _fn_dtypes
 from fn._numpy import _dtypes
 from fn._numpy._utils import asarray, is_ndarray, promote_dtype, promote_dtype_binary, to_float
+from fn._numpy._manip import moveaxis
+from fn._numpy._manip import where
 
 
 def _bin_op(tf_fun: Callable, a: Any, b: Any, promote: bool = True) -> Any:
@@ -220,7 +222,6 @@ def kron(a: Any, b: Any) -> Any:
 
 def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: Any = None) -> Any:
     """``tnp.cross`` of 2- or 3-vectors."""
-    from fn._numpy._manip import moveaxis
 
     if axis is not None:
         axisa = axisb = axisc = axis
@@ -275,7 +276,6 @@ def logaddexp(x1: Any, x2: Any) -> Any:
     """``tnp.logaddexp``."""
     amax = maximum(x1, x2)
     delta = subtract(x1, x2)
-    from fn._numpy._manip import where
 
     return where(isnan(delta), add(x1, x2), amax + log1p(exp(-absolute(delta))))
 
@@ -284,7 +284,6 @@ def logaddexp2(x1: Any, x2: Any) -> Any:
     """``tnp.logaddexp2``."""
     amax = maximum(x1, x2)
     delta = subtract(x1, x2)
-    from fn._numpy._manip import where
 
     return where(isnan(delta), add(x1, x2), amax + log1p(exp2(-absolute(delta))) / np.log(2))
 

@@ -16,6 +16,8 @@ from fn import dtypes as _fn_dtypes
 from fn._numpy import _dtypes
 from fn._numpy._manip import diagonal
 from fn._numpy._utils import array, asarray
+from fn._numpy._math import isnan, logical_not
+from fn._numpy._manip import atleast_1d
 
 _TO_INT_ = 0
 _TO_FLOAT = 1
@@ -188,7 +190,6 @@ nanprod = _make_nan_reduction("nanprod", prod, 1)
 
 def nanmean(a: Any, axis: Any = None, dtype: Any = None, keepdims: Any = None) -> Any:
     """``tnp.nanmean``."""
-    from fn._numpy._math import isnan, logical_not
 
     a = array(a)
     if a.dtype is _fn_dtypes.bool_ or a.dtype.is_integer:
@@ -269,7 +270,6 @@ def sort(a: Any, axis: Any = -1, kind: str = "quicksort", order: Any = None) -> 
 
 
 def _argminmax(tf_fn: Callable, a: Any, axis: Any) -> Any:
-    from fn._numpy._manip import atleast_1d
 
     a = array(a)
     a_t = _array_ops.reshape(a, [-1]) if axis is None else atleast_1d(a)

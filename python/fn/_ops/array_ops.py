@@ -12,7 +12,7 @@ import numpy as np
 from fn import _core
 from fn.dtypes import DType, as_dtype, float32, float64
 from fn._tensor.tensor_shape import TensorShape
-from fn._ops.op_call import wraps_op
+from fn._ops.op_call import run_op, wraps_op
 
 
 def _dt(dtype: Any) -> Optional[DType]:
@@ -112,10 +112,6 @@ def cast(x: Any, dtype: Any, name: Optional[str] = None) -> Any:
 
 # ---- helpers ----
 
-def _execute(op: str, inputs: list, attrs: Optional[dict] = None, name: Optional[str] = None) -> Any:
-    return _core.execute(op, inputs, attrs, name)[0]
-
-
 def _int_tensor(value: Any, dtype_hint: Any = "int32") -> Any:
     """An int32 (or int64, for tensors / values that need it) index tensor."""
     if _core.is_tensor(value):
@@ -173,7 +169,7 @@ def _common_dtype_convert(values: Any) -> list:
 
 def reshape(tensor: Any, shape: Any, name: Optional[str] = None) -> Any:
     """``tf.reshape``: same elements, new shape (one dimension may be -1)."""
-    return _execute("Reshape", [convert_to_tensor(tensor), _shape_tensor(shape)], None, name)
+    return run_op("Reshape", [convert_to_tensor(tensor), _shape_tensor(shape)], None, name)
 
 
 def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str = "transpose") -> Any:
@@ -184,12 +180,12 @@ def transpose(a: Any, perm: Any = None, conjugate: bool = False, name: str = "tr
         if rank is None:
             raise ValueError("fn.transpose without `perm` needs a tensor of known rank")
         perm = list(builtins.range(rank - 1, -1, -1))
-    return _execute("Transpose", [a, _int_tensor(perm)], None, name)
+    return run_op("Transpose", [a, _int_tensor(perm)], None, name)
 
 
 def expand_dims(input: Any, axis: Any, name: Optional[str] = None) -> Any:
     """``tf.expand_dims``: inserts a dimension of size 1 at ``axis``."""
-    return _execute("ExpandDims", [convert_to_tensor(input), _int_tensor(axis)], None, name)
+    return run_op("ExpandDims", [convert_to_tensor(input), _int_tensor(axis)], None, name)
 
 
 def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:
@@ -199,7 +195,7 @@ def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:
     elif not isinstance(axis, (list, tuple)):
         axis = [axis]
     axis = [_attr_int(a, "axis") for a in axis]
-    return _execute("Squeeze", [convert_to_tensor(input)], {"squeeze_dims": axis}, name)
+    return run_op("Squeeze", [convert_to_tensor(input)], {"squeeze_dims": axis}, name)
 
 
 def shape(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
@@ -211,7 +207,7 @@ def shape(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
     static = _static_shape(input)
     if static is not None:
         return _graph_const(static, out_type, name or "Shape")
-    return _execute("Shape", [input], {"out_type": out_type}, name)
+    return run_op("Shape", [input], {"out_type": out_type}, name)
 
 
 def shape_n(input: Any, out_type: Any = None, name: Optional[str] = None) -> list:
@@ -224,12 +220,12 @@ def size(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
     out_type = as_dtype(out_type or "int32")
     if getattr(type(input), "_fn_is_sparse", False):  # a SparseTensor: the product of its dense_shape (TF's)
         dims = cast(input.dense_shape, out_type)
-        return _execute("Prod", [dims, convert_to_tensor(np.int32(0))], {"keep_dims": False}, name or "Size")
+        return run_op("Prod", [dims, convert_to_tensor(np.int32(0))], {"keep_dims": False}, name or "Size")
     input = convert_to_tensor(input)
     static = _static_shape(input)
     if static is not None:
         return _graph_const(int(np.prod(static, dtype=np.int64)), out_type, name or "Size")
-    return _execute("Size", [input], {"out_type": out_type}, name)
+    return run_op("Size", [input], {"out_type": out_type}, name)
 
 
 def rank(input: Any, name: Optional[str] = None) -> Any:
@@ -238,13 +234,13 @@ def rank(input: Any, name: Optional[str] = None) -> Any:
     r = _rank_of(input)
     if r is not None:
         return _graph_const(r, "int32", name or "Rank")
-    return _execute("Rank", [input], None, name)
+    return run_op("Rank", [input], None, name)
 
 
 @wraps_op("Identity")
 def identity(input: Any, name: Optional[str] = None) -> Any:
     """``tf.identity``."""
-    return _execute("Identity", [convert_to_tensor(input)], None, name)
+    return run_op("Identity", [convert_to_tensor(input)], None, name)
 
 
 def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:
@@ -253,8 +249,8 @@ def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:
     if isinstance(multiples, (list, tuple)) and not all(
             _core.is_tensor(d) or (isinstance(d, (int, np.integer)) and not isinstance(d, bool)) for d in multiples):
         # TF converts them as they are (floats stay floats): the op's Tmultiples check raises
-        return _execute("Tile", [x, convert_to_tensor(multiples)], None, name)
-    return _execute("Tile", [x, _shape_tensor(multiples)], None, name)
+        return run_op("Tile", [x, convert_to_tensor(multiples)], None, name)
+    return run_op("Tile", [x, _shape_tensor(multiples)], None, name)
 
 
 def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
@@ -270,11 +266,11 @@ def pad(tensor: Any, paddings: Any, mode: str = "CONSTANT", constant_values: Any
         paddings = np.zeros([0, 2], np.int32)   # a scalar's (empty) paddings keep their [0, 2] shape
     paddings = _int_tensor(paddings)
     if mode != "CONSTANT":
-        return _execute("MirrorPad", [tensor, paddings], {"mode": mode}, name)
+        return run_op("MirrorPad", [tensor, paddings], {"mode": mode}, name)
     if not _core.is_tensor(constant_values) and np.ndim(constant_values) == 0 and constant_values == 0:
-        return _execute("Pad", [tensor, paddings], None, name)
+        return run_op("Pad", [tensor, paddings], None, name)
     cv = _core.convert_to_tensor(constant_values, tensor.dtype)
-    return _execute("PadV2", [tensor, paddings, cv], None, name)
+    return run_op("PadV2", [tensor, paddings, cv], None, name)
 
 
 # ---- joining and splitting ----
@@ -291,7 +287,7 @@ def concat(values: Any, axis: Any, name: str = "concat") -> Any:
     if len(values) == 1:
         return identity(convert_to_tensor(values[0]), name=name)
     values = _common_dtype_convert(values)
-    return _execute("ConcatV2", values + [_int_tensor(axis)], {"N": len(values)}, name)
+    return run_op("ConcatV2", values + [_int_tensor(axis)], {"N": len(values)}, name)
 
 
 def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
@@ -305,7 +301,7 @@ def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
         if axis < -r or axis >= r:
             raise ValueError(f"Argument `axis` = {axis} not in range [{-r}, {r})")
         if axis in (0, -r):
-            return t if _core.executing_eagerly() else _execute("Const", [], {"value": t, "dtype": t.dtype}, name)
+            return t if _core.executing_eagerly() else run_op("Const", [], {"value": t, "dtype": t.dtype}, name)
         perm = list(builtins.range(1, r))
         perm.insert(axis % r, 0)
         return transpose(t, perm, name=name)
@@ -313,7 +309,7 @@ def stack(values: Any, axis: int = 0, name: str = "stack") -> Any:
     r = _rank_of(values[0])
     if r is not None and (axis < -(r + 1) or axis >= r + 1):
         raise ValueError(f"Argument `axis` = {axis} not in range [{-(r + 1)}, {r + 1})")
-    return _execute("Pack", values, {"axis": axis, "N": len(values)}, name)
+    return run_op("Pack", values, {"axis": axis, "N": len(values)}, name)
 
 
 def unstack(value: Any, num: Optional[int] = None, axis: int = 0, name: str = "unstack") -> list:
@@ -362,7 +358,7 @@ def gather(params: Any, indices: Any, validate_indices: Any = None, axis: Any = 
     if axis is None:
         axis = batch_dims
     params = convert_to_tensor(params)
-    return _execute("GatherV2", [params, _int_tensor(indices), _int_tensor(axis)],
+    return run_op("GatherV2", [params, _int_tensor(indices), _int_tensor(axis)],
                     {"batch_dims": int(batch_dims)}, name)
 
 
@@ -370,19 +366,19 @@ def gather_nd(params: Any, indices: Any, batch_dims: int = 0, name: Optional[str
     """``tf.gather_nd``: slices of ``params`` at the index tuples in ``indices``' last dimension."""
     if batch_dims != 0:
         raise NotImplementedError("fn.gather_nd supports batch_dims=0 only")
-    return _execute("GatherNd", [convert_to_tensor(params), _int_tensor(indices)], None, name)
+    return run_op("GatherNd", [convert_to_tensor(params), _int_tensor(indices)], None, name)
 
 
 def scatter_nd(indices: Any, updates: Any, shape: Any, name: Optional[str] = None) -> Any:
     """``tf.scatter_nd``: ``updates`` summed into zeros of ``shape`` at ``indices``."""
     indices = _int_tensor(indices)
-    return _execute("ScatterNd", [indices, convert_to_tensor(updates), _int_tensor(shape, indices.dtype)], None, name)
+    return run_op("ScatterNd", [indices, convert_to_tensor(updates), _int_tensor(shape, indices.dtype)], None, name)
 
 
 def slice(input_: Any, begin: Any, size: Any, name: Optional[str] = None) -> Any:
     """``tf.slice``: the block starting at ``begin`` of extent ``size`` (-1: to the end)."""
     begin = _int_tensor(begin)
-    return _execute("Slice", [convert_to_tensor(input_), begin, _int_tensor(size, begin.dtype)], None, name)
+    return run_op("Slice", [convert_to_tensor(input_), begin, _int_tensor(size, begin.dtype)], None, name)
 
 
 def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: int = 0, end_mask: int = 0,
@@ -394,19 +390,19 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
     strides = _int_tensor(strides if strides is not None else [1] * int(begin.shape[0]), begin.dtype)
     attrs = {"begin_mask": begin_mask, "end_mask": end_mask, "ellipsis_mask": ellipsis_mask,
              "new_axis_mask": new_axis_mask, "shrink_axis_mask": shrink_axis_mask}
-    return _execute("StridedSlice", [convert_to_tensor(input_), begin, end, strides], attrs, name)
+    return run_op("StridedSlice", [convert_to_tensor(input_), begin, end, strides], attrs, name)
 
 
 def where(condition: Any, x: Any = None, y: Any = None, name: Optional[str] = None) -> Any:
     """``tf.where``: with x and y, elements of x where condition else y (broadcasting, SelectV2);
     alone, the int64 coordinates [N, rank] of the true (non-zero) elements of condition."""
     if x is None and y is None:
-        return _execute("Where", [convert_to_tensor(condition)], None, name)
+        return run_op("Where", [convert_to_tensor(condition)], None, name)
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     condition = convert_to_tensor(condition, dtype_hint="bool")
     x, y = _common_dtype_convert([x, y])
-    return _execute("SelectV2", [condition, x, y], None, name)
+    return run_op("SelectV2", [condition, x, y], None, name)
 
 
 def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = None, axis: Any = None,
@@ -418,7 +414,7 @@ def one_hot(indices: Any, depth: Any, on_value: Any = None, off_value: Any = Non
     dtype = as_dtype(dtype)
     on = _core.convert_to_tensor(1 if on_value is None else on_value, dtype)
     off = _core.convert_to_tensor(0 if off_value is None else off_value, dtype)
-    return _execute("OneHot", [_int_tensor(indices), _int_tensor(depth), on, off],
+    return run_op("OneHot", [_int_tensor(indices), _int_tensor(depth), on, off],
                     {"axis": -1 if axis is None else int(axis)}, name)
 
 
@@ -444,7 +440,7 @@ def range(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None, name
             converted.append(a if a.dtype == dtype else cast(a, dtype))
         else:
             converted.append(_core.convert_to_tensor(np.asarray(a).astype(dtype.as_numpy_dtype), dtype))
-    out = _execute("Range", converted, None, name)
+    out = run_op("Range", converted, None, name)
     if not out._is_eager:
         # AutoGraph's `for i in fn.range(...)` counts with these instead of materialising the
         # range (fn._autograph.backend.range_loop_bounds); a Python step keeps the test simple.
@@ -459,7 +455,7 @@ def linspace(start: Any, stop: Any, num: Any, name: Optional[str] = None, axis: 
     stop = _core.convert_to_tensor(stop, start.dtype)   # TF: stop must convert to start's dtype
     if start.dtype.is_integer:
         start, stop = cast(start, float64), cast(stop, float64)
-    return _execute("LinSpace", [start, stop, _int_tensor(num)], None, name or "linspace")
+    return run_op("LinSpace", [start, stop, _int_tensor(num)], None, name or "linspace")
 
 
 newaxis = None

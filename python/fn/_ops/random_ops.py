@@ -18,6 +18,7 @@ from typing import Any, Optional, Tuple
 from fn import _core
 from fn._ops.array_ops import _shape_tensor, cast, concat, convert_to_tensor, expand_dims, gather, shape
 from fn._ops.math_ops import argmax, log
+from fn._ops.op_call import run_op
 from fn._ops.sort_ops import argsort
 from fn.dtypes import as_dtype, float32, int32, int64
 from fn.errors import InvalidArgumentError
@@ -81,10 +82,6 @@ def _random(op: str, inputs: list, dtype: Any, dtype_attr: str, seed: Optional[i
     return _core.execute(op, inputs, attrs, name)[0]
 
 
-def _math(op: str, a: Any, b: Any, name: Optional[str] = None) -> Any:
-    return _core.execute(op, [a, b], None, name)[0]
-
-
 def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float32, seed: Optional[int] = None,
             name: Optional[str] = None) -> Any:
     """``tf.random.uniform``: values in ``[minval, maxval)`` (floats default to ``[0, 1)``;
@@ -106,10 +103,10 @@ def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: Any = float3
     result = _random("RandomUniform", [shape_t], dtype, "dtype", seed, None)
     if minval_is_zero:
         if not maxval_is_one:
-            result = _math("Mul", result, convert_to_tensor(maxval, dtype), name)
+            result = run_op("Mul", [result, convert_to_tensor(maxval, dtype)], None, name)
         return result
     lo, hi = convert_to_tensor(minval, dtype), convert_to_tensor(maxval, dtype)
-    return _math("AddV2", _math("Mul", result, _math("Sub", hi, lo)), lo, name or "random_uniform")
+    return run_op("AddV2", [run_op("Mul", [result, run_op("Sub", [hi, lo])]), lo], None, name or "random_uniform")
 
 
 def _normal_like(op: str, shape: Any, mean: Any, stddev: Any, dtype: Any, seed: Optional[int], name: str) -> Any:
@@ -118,7 +115,7 @@ def _normal_like(op: str, shape: Any, mean: Any, stddev: Any, dtype: Any, seed: 
     shape_t = _shape_tensor(shape)
     mean_t, stddev_t = convert_to_tensor(mean, dtype), convert_to_tensor(stddev, dtype)   # TF's order
     rnd = _random(op, [shape_t], dtype, "dtype", seed, None)
-    return _math("AddV2", _math("Mul", rnd, stddev_t), mean_t, name)
+    return run_op("AddV2", [run_op("Mul", [rnd, stddev_t]), mean_t], None, name)
 
 
 def normal(shape: Any, mean: Any = 0.0, stddev: Any = 1.0, dtype: Any = float32, seed: Optional[int] = None,

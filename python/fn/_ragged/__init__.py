@@ -8,11 +8,11 @@ elementwise ops, ``_array_ops`` gather/concat/stack/reverse/boolean_mask/reducti
 
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn._ragged._spec import RaggedTensorSpec
+from fn._ragged import _dispatch, _elementwise, _methods
 
 
 def _install() -> None:
     """Called once by fn/__init__.py: RaggedTensor's methods and operators, the ragged dispatch."""
-    from fn._ragged import _dispatch, _elementwise, _methods
 
     _methods.install()
     _elementwise.install_operators()

@@ -23,6 +23,18 @@ from fn._ops.manip_ops import boolean_mask as _boolean_mask, repeat
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn.dtypes import float64
 from fn._tensor.tensor_shape import known_rank
+from fn._ragged._factory import range as ragged_range
+from fn._ops.array_ops import scatter_nd
+from fn._ops.sort_ops import cumsum
+from fn._ops.array_ops import where
+from fn._ragged._conversion import _dense_rows
+from fn._ops.math_ops import reduce_max
+from fn._ops.math_ops import reduce_sum
+from fn._ops.math_ops import ones_like
+from fn._ops.array_ops import shape as _shape
+from fn._ops.manip_ops import reverse as dense_reverse
+from fn._ragged._elementwise import assert_same_partitions
+from fn._ops.array_ops import tile as dense_tile
 
 
 def gather_rows(values: Any, idx: Any) -> Any:
@@ -34,7 +46,6 @@ def gather_rows(values: Any, idx: Any) -> Any:
 
 def ragged_gather(rt: RaggedTensor, indices: Any) -> Any:
     """``tf.gather(rt, indices)`` along axis 0 (``indices`` of any rank)."""
-    from fn._ragged._factory import range as ragged_range
 
     dt = rt.row_splits.dtype
     if isinstance(indices, RaggedTensor):
@@ -44,7 +55,6 @@ def ragged_gather(rt: RaggedTensor, indices: Any) -> Any:
         return rt[idx]
     if idx.shape.rank != 1:
         # Gather the flattened indices, then restore the index dimensions as uniform partitions.
-        from fn._ops.array_ops import shape as _shape
 
         out = ragged_gather(rt, reshape(idx, [-1]))
         dims = _shape(idx, out_type=dt)
@@ -142,14 +152,12 @@ def _concat_rows(rts: List[RaggedTensor]) -> RaggedTensor:
 def _concat_within_rows(rts: List[RaggedTensor]) -> RaggedTensor:
     """Row i of the result is row i of every input, in order: the inputs' values gathered by
     the inverse of the permutation that interleaves them."""
-    from fn._ops.array_ops import scatter_nd
 
     dt = rts[0].row_splits.dtype
     lengths = [r.row_splits[1:] - r.row_splits[:-1] for r in rts]
     total = lengths[0]
     for ln in lengths[1:]:
         total = total + ln
-    from fn._ops.sort_ops import cumsum
 
     out_splits = _concat([convert_to_tensor(np.zeros([1], dt.as_numpy_dtype)), cumsum(total)], 0)
     positions = []
@@ -187,7 +195,6 @@ def stack(values: Sequence[Any], axis: int = 0, name: str = "stack") -> Any:
         return concat([expand_dims(r, axis) for r in rts], axis)
     stacked = _concat_rows(rts)
     n = [r.nrows() for r in rts]
-    from fn._ops.sort_ops import cumsum
 
     splits = _concat([convert_to_tensor(np.zeros([1], dt.as_numpy_dtype)), cumsum(_stack(n))], 0)
     return RaggedTensor.from_row_splits(stacked, splits, validate=False)
@@ -219,8 +226,6 @@ def reverse(tensor: RaggedTensor, axis: Any, name: Optional[str] = None) -> Any:
 
 def _reverse(rt: Any, axis: int) -> Any:
     if not isinstance(rt, RaggedTensor):
-        from fn._ops.manip_ops import reverse as dense_reverse
-
         return dense_reverse(rt, [axis])
     dt = rt.row_splits.dtype
     if axis == 0:
@@ -242,7 +247,6 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
             tensor = RaggedTensor.from_tensor(
                 tensor, ragged_rank=mask.ragged_rank, row_splits_dtype=mask.row_splits.dtype
             )
-        from fn._ragged._elementwise import assert_same_partitions
 
         assert_same_partitions(tensor, mask)
         keep = mask.flat_values
@@ -256,7 +260,6 @@ def boolean_mask(tensor: Any, mask: Any, axis: Any = None, name: str = "boolean_
 
 
 def _where_true(m: Any) -> Any:
-    from fn._ops.array_ops import where
 
     return where(m)
 
@@ -265,7 +268,6 @@ def _mask_partitions(rt: Any, keep: Any, new_flat: Any) -> Any:
     """The partitions of ``rt`` with the masked-out innermost values removed."""
     if not isinstance(rt, RaggedTensor):
         return new_flat
-    from fn._ops.sort_ops import cumsum
 
     dt = rt.row_splits.dtype
     if isinstance(rt.values, RaggedTensor):
@@ -316,7 +318,6 @@ def _reduce_axis(kind: str, dense_op: Any, rt: Any, axis: int) -> Any:
     if axis >= 2 or (axis == 1 and isinstance(rt.values, RaggedTensor)):
         if axis >= 2:
             return rt.with_values(_reduce_axis(kind, dense_op, rt.values, axis - 1))
-    from fn._ragged._conversion import _dense_rows
 
     if kind == "mean":
         values = rt.values
@@ -336,7 +337,6 @@ def _reduce_axis(kind: str, dense_op: Any, rt: Any, axis: int) -> Any:
 
 
 def _row_width(rt: RaggedTensor) -> Any:
-    from fn._ops.math_ops import reduce_max
 
     dt = rt.row_splits.dtype
     lengths = rt.row_splits[1:] - rt.row_splits[:-1]
@@ -344,13 +344,11 @@ def _row_width(rt: RaggedTensor) -> Any:
 
 
 def _sum(x: Any, axis: Any) -> Any:
-    from fn._ops.math_ops import reduce_sum
 
     return reduce_sum(x, axis)
 
 
 def _ones_like(x: Any) -> Any:
-    from fn._ops.math_ops import ones_like
 
     return ones_like(x)
 
@@ -371,8 +369,6 @@ def tile(input: Any, multiples: Any, name: Optional[str] = None) -> Any:
         reps = ragged_gather(rt, repeat(_range(cast(0, dt), n, dtype=dt), m[1]))
         rt = RaggedTensor.from_row_splits(reps.values, reps.row_splits[:: m[1]], validate=False)
     if len(m) > 2 and any(x != 1 for x in m[2:]):
-        from fn._ops.array_ops import tile as dense_tile
-
         rt = rt.with_values(dense_tile(rt.values, [1] + m[2:]))
     if m[0] != 1:
         idx = reshape(

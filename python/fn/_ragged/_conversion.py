@@ -27,6 +27,7 @@ from fn._ops.math_ops import equal, less, logical_not, maximum, minimum, reduce_
 from fn._ragged._ragged_tensor import RaggedTensor, _static_len, rowids_from_splits
 from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import int64
+from fn.errors import InvalidArgumentError
 
 
 def _shape_list(shape: Any) -> Optional[List[Any]]:
@@ -79,7 +80,6 @@ def _dense_rows(values: Any, splits: Any, width: Any, default: Any, nrows: Any) 
 def to_tensor(rt: RaggedTensor, default_value: Any = None, shape: Any = None) -> Any:
     """``RaggedTensor.to_tensor(default_value, shape)``."""
     dims = _shape_list(shape)
-    from fn.errors import InvalidArgumentError
 
     if dims is not None and len(dims) != rt.shape.rank:
         raise InvalidArgumentError(
@@ -298,8 +298,6 @@ def from_sparse(st: Any, splits_dtype: Any) -> RaggedTensor:
             rt.row_splits, rowids_from_splits(rt.row_splits)
         )
         if not np.array_equal(cast(idx[:, 1], splits_dtype).numpy(), expect.numpy()):
-            from fn.errors import InvalidArgumentError
-
             raise InvalidArgumentError(
                 None,
                 None,

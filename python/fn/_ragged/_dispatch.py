@@ -12,6 +12,14 @@ from typing import Any, Callable, Dict
 from fn import _core
 from fn._ragged._dynamic_shape import DynamicRaggedShape
 from fn._ragged._ragged_tensor import RaggedTensor
+from fn._ragged import _array_ops as ra
+from fn._ragged._elementwise import binary, unary
+from fn._ragged import _dynamic_shape as ds, _shape_ops as so
+from fn._ops.array_ops import convert_to_tensor
+from fn._ragged._elementwise import dense_like_flat_values
+from fn.dtypes import string
+from fn._ops.math_ops import maximum, square
+from fn._ops.math_ops import sqrt
 
 _TYPES = (RaggedTensor, DynamicRaggedShape)
 
@@ -73,8 +81,6 @@ def _wrap(orig: Callable, ragged_impl: Callable) -> Callable:
 
 def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
     """name -> ragged implementation, given the plain op of that name."""
-    from fn._ragged import _array_ops as ra
-    from fn._ragged._elementwise import binary, unary
 
     out: Dict[str, Callable] = {}
 
@@ -120,7 +126,6 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
 
         def reduce_variance(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Any:
             # TF's composition (ragged_math_ops.reduce_variance): E[x^2] - E[x]^2, clipped at 0.
-            from fn._ops.math_ops import maximum, square
 
             v = mean(unary(square, input_tensor), axis, keepdims) - square(mean(input_tensor, axis, keepdims))
             return maximum(v, 0) if not isinstance(v, RaggedTensor) else unary(lambda t: maximum(t, 0), v)
@@ -128,7 +133,6 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
         out["reduce_variance"] = reduce_variance
 
         def reduce_std(input_tensor: Any, axis: Any = None, keepdims: bool = False, name: Any = None) -> Any:
-            from fn._ops.math_ops import sqrt
 
             v = reduce_variance(input_tensor, axis, keepdims)
             return unary(sqrt, v) if isinstance(v, RaggedTensor) else sqrt(v)
@@ -148,7 +152,6 @@ def _handlers(ns: Dict[str, Any]) -> Dict[str, Callable]:
     out["gather"] = ra.gather
     # TF 2.21's tf.boolean_mask does not accept RaggedTensors (tf.ragged.boolean_mask does).
     out["reverse"] = lambda tensor, axis, name=None: ra.reverse(tensor, axis)
-    from fn._ragged import _dynamic_shape as ds, _shape_ops as so
 
     for n in ("size", "rank", "expand_dims", "squeeze", "where", "add_n"):
         out[n] = getattr(so, n)
@@ -166,8 +169,6 @@ def _substr_impl(substr: Callable) -> Callable:
     ``len`` scalars or tensors broadcast onto it (TF's dispatch refuses ragged ones)."""
 
     def f(input: Any, pos: Any, len: Any, unit: str = "BYTE", name: Any = None) -> Any:
-        from fn._ops.array_ops import convert_to_tensor
-        from fn._ragged._elementwise import dense_like_flat_values
 
         def flat(v: Any) -> Any:
             if isinstance(v, RaggedTensor):
@@ -185,7 +186,6 @@ def _join_impl(join: Callable) -> Callable:
 
     def f(inputs: Any, separator: str = "", name: Any = None) -> Any:
         from fn._ragged._elementwise import _dense_operand, assert_same_partitions, dense_like_flat_values
-        from fn.dtypes import string
 
         ref = next(v for v in inputs if isinstance(v, RaggedTensor))
         sizes = {v.flat_values.shape[0] for v in inputs if isinstance(v, RaggedTensor)}

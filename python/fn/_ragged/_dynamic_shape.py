@@ -13,6 +13,11 @@ from fn._ops.array_ops import cast, convert_to_tensor, reshape, shape as _shape
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn._ragged._row_partition import RowPartition
 from fn.dtypes import as_dtype, int64
+from fn.dtypes import int32
+from fn._ops.array_ops import zeros as dense_zeros
+from fn._ops.array_ops import ones as dense_ones
+from fn._ops.array_ops import fill as dense_fill
+from fn._ops.array_ops import stack
 
 
 class DynamicRaggedShape:
@@ -167,7 +172,6 @@ class DynamicRaggedShape:
                 if any(not self.is_uniform(i) for i in range(start, stop)):
                     raise ValueError("All relevant dimensions must be uniform")
                 dims = [self._dimension(i) for i in range(start, stop)]
-                from fn._ops.array_ops import stack
 
                 return DynamicRaggedShape([], stack(dims) if dims else [], self._dtype)
             nrp = self.num_row_partitions
@@ -197,7 +201,6 @@ class DynamicRaggedShape:
 
 def shape(input: Any, out_type: Any = None, name: Optional[str] = None) -> DynamicRaggedShape:
     """``tf.shape`` of a RaggedTensor: its DynamicRaggedShape (int32 unless ``out_type``)."""
-    from fn.dtypes import int32
 
     return DynamicRaggedShape.from_tensor(input, out_type if out_type is not None else int32)
 
@@ -214,18 +217,15 @@ def reshape_to(tensor: Any, s: DynamicRaggedShape, name: Optional[str] = None) -
 
 
 def zeros(s: DynamicRaggedShape, dtype: Any = "float32", name: Optional[str] = None) -> Any:
-    from fn._ops.array_ops import zeros as dense_zeros
 
     return s._with_partitions(dense_zeros(_flat_shape(s), dtype))
 
 
 def ones(s: DynamicRaggedShape, dtype: Any = "float32", name: Optional[str] = None) -> Any:
-    from fn._ops.array_ops import ones as dense_ones
 
     return s._with_partitions(dense_ones(_flat_shape(s), dtype))
 
 
 def fill(dims: DynamicRaggedShape, value: Any, name: Optional[str] = None) -> Any:
-    from fn._ops.array_ops import fill as dense_fill
 
     return dims._with_partitions(dense_fill(_flat_shape(dims), value))

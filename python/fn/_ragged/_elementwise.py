@@ -20,6 +20,8 @@ from fn._ops.check_ops import assert_equal
 from fn._ops.manip_ops import broadcast_to
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn._tensor.tensor_shape import known_rank
+import fn._ops.math_ops as m
+from fn._ops.math_ops import equal
 
 
 def assert_same_partitions(x: RaggedTensor, y: RaggedTensor) -> None:
@@ -51,7 +53,6 @@ def _broadcast_levels(y: Any, rt: RaggedTensor) -> Any:
         y = broadcast_to(y, concat([expand_dims(cast(nrows, dt), 0), _shape(y, out_type=dt)[1:]], 0))
     elif y.shape[0] is not None:
         # TF checks that the dense operand's rows line up with the ragged one's.
-        from fn._ops.math_ops import equal
 
         assert_equal(equal(cast(nrows, dt), cast(y.shape[0], dt)), True)
     if y.shape[1] == 1:
@@ -109,7 +110,6 @@ def unary(op: Callable, x: RaggedTensor, *args: Any, **kwargs: Any) -> Any:
 
 def _operator(name: str, reflected: bool = False) -> Callable:
     def f(self: RaggedTensor, other: Any) -> Any:
-        import fn._ops.math_ops as m
 
         op = getattr(m, name)
         return binary(op, other, self) if reflected else binary(op, self, other)
@@ -120,7 +120,6 @@ def _operator(name: str, reflected: bool = False) -> Callable:
 
 def _eq(self: RaggedTensor, other: Any) -> Any:
     """TF's ``RaggedTensor.__eq__``: elementwise where the shapes line up, else False."""
-    import fn._ops.math_ops as m
 
     try:
         return binary(m.equal, self, other)
@@ -129,7 +128,6 @@ def _eq(self: RaggedTensor, other: Any) -> Any:
 
 
 def _ne(self: RaggedTensor, other: Any) -> Any:
-    import fn._ops.math_ops as m
 
     try:
         return binary(m.not_equal, self, other)
@@ -158,7 +156,6 @@ def install_operators() -> None:
         setattr(RaggedTensor, dunder, _operator(name))
         if not dunder.startswith(("__l", "__g")):
             setattr(RaggedTensor, "__r" + dunder[2:], _operator(name, reflected=True))
-    import fn._ops.math_ops as m
 
     methods = {
         "__neg__": lambda self: unary(m.negative, self),

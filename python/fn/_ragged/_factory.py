@@ -15,6 +15,13 @@ from fn._ops.math_ops import maximum
 from fn._ragged._ragged_tensor import RaggedTensor, is_ragged
 from fn._ops.sort_ops import cumsum
 from fn.dtypes import as_dtype, int64
+from fn._ops.array_ops import shape as _shape
+from fn._ops.array_ops import concat
+from fn._ragged._ragged_tensor import rowids_from_splits
+from fn._ops.array_ops import gather
+from fn._ops.math_ops import sign
+from fn.errors import InvalidArgumentError
+from fn._ops.math_ops import ceil
 
 _brange = range  # this module defines tf.ragged.range
 
@@ -196,37 +203,27 @@ def range(
     starts, limits, deltas = [cast(a, dt) for a in args]
     for label, a in (("starts", starts), ("limits", limits), ("deltas", deltas)):
         if a.shape.rank is not None and a.shape.rank > 1:
-            from fn.errors import InvalidArgumentError
-
             raise InvalidArgumentError(None, None, f"{label} must be a scalar or vector [Op:RaggedRange]")
     # TF's RaggedRange: the vectors' length is the row count (scalars broadcast; all scalars: 1
     # row), so a scalar start with an empty vector of limits gives no rows
-    from fn._ops.array_ops import shape as _shape
 
     vectors = [a for a in (starts, limits, deltas) if a.shape.rank != 0]
     n = _shape(vectors[0], out_type=int64)[0] if vectors else convert_to_tensor(np.int64(1))
     starts, limits, deltas = [expand_dims(a, 0) if a.shape.rank == 0 else a for a in (starts, limits, deltas)]
     starts, limits, deltas = [broadcast_to(a, expand_dims(n, 0)) for a in (starts, limits, deltas)]
     if deltas._is_eager and bool(np.any(deltas.numpy() == 0)):
-        from fn.errors import InvalidArgumentError
-
         raise InvalidArgumentError(None, None, "Requires delta != 0 [Op:RaggedRange]")
     # size_i = max(0, ceil((limit - start) / delta))
     if dt.is_integer:
         span = limits - starts
         size = (span + deltas - cast(1, dt) * _sign(deltas)) // deltas
     else:
-        from fn._ops.math_ops import ceil
-
         size = ceil((limits - starts) / deltas)
     size = cast(maximum(size, cast(0, dt)), splits_dtype)
-    from fn._ops.array_ops import concat
 
     splits = concat([convert_to_tensor(np.zeros([1], splits_dtype.as_numpy_dtype)), cumsum(size)], 0)
-    from fn._ragged._ragged_tensor import rowids_from_splits
 
     rowids = rowids_from_splits(splits)
-    from fn._ops.array_ops import gather
 
     pos = _range(cast(0, splits_dtype), splits[-1], dtype=splits_dtype) - gather(splits, rowids)
     values = gather(starts, rowids) + cast(pos, dt) * gather(deltas, rowids)
@@ -234,7 +231,6 @@ def range(
 
 
 def _sign(x: Any) -> Any:
-    from fn._ops.math_ops import sign
 
     return sign(x)
 
@@ -268,7 +264,6 @@ def map_flat_values(op: Callable, *args: Any, **kwargs: Any) -> Any:
 
 def _check_same_splits(x: RaggedTensor, y: RaggedTensor) -> None:
     """map_flat_values' check (TF's RowPartition merge): identical nested row splits."""
-    from fn.errors import InvalidArgumentError
 
     if x.ragged_rank != y.ragged_rank:
         raise ValueError("All ragged inputs must have the same ragged_rank.")

@@ -13,6 +13,11 @@ from fn._ops.array_ops import cast, convert_to_tensor, gather, where
 from fn._ops.math_ops import maximum, minimum, less
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn._tensor.tensor_shape import known_rank
+from fn._ragged._factory import range as ragged_range
+from fn._ragged._array_ops import gather_rows
+from fn._ragged._array_ops import ragged_gather
+from fn._ragged._shape_ops import expand_dims
+from fn._ops.array_ops import expand_dims as dense_expand_dims
 
 
 def _scalar(x: Any, dt: Any) -> Any:
@@ -64,12 +69,8 @@ def ragged_getitem(rt: RaggedTensor, key: Any) -> Any:
     result = _getitem(rt, tuple(k for k in key if k is not None))
     for axis in new_axes:
         if isinstance(result, RaggedTensor):
-            from fn._ragged._shape_ops import expand_dims
-
             result = expand_dims(result, axis)
         else:
-            from fn._ops.array_ops import expand_dims as dense_expand_dims
-
             result = dense_expand_dims(result, axis)
     return result
 
@@ -117,8 +118,6 @@ def _slice_rows(rt: RaggedTensor, s: slice) -> RaggedTensor:
     if s.start is None and s.stop is None and s.step is None:
         return rt
     if s.step is not None and not (isinstance(s.step, int) and s.step == 1):
-        from fn._ragged._array_ops import ragged_gather
-
         dt = rt.row_splits.dtype
         n = rt.nrows()
         start, stop, step = s.start, s.stop, s.step
@@ -173,10 +172,8 @@ def _inner(rt: RaggedTensor, rest: tuple) -> Any:
     else:
         lo = bound(k1.start, lengths - 1, zero - 1, lengths - 1)
         hi = bound(k1.stop, zero - 1, zero - 1, lengths - 1)
-    from fn._ragged._factory import range as ragged_range
 
     idx = ragged_range(starts + lo, starts + hi, _scalar(step, dt), row_splits_dtype=dt)
-    from fn._ragged._array_ops import gather_rows
 
     new_values = gather_rows(rt.values, idx.values)
     out = RaggedTensor.from_row_splits(new_values, idx.row_splits, validate=False)

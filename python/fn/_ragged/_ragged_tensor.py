@@ -27,6 +27,11 @@ from fn._ops.math_ops import maximum, reduce_max
 from fn._ops.sort_ops import cumsum
 from fn._tensor.tensor_shape import TensorShape, known_rank
 from fn.dtypes import as_dtype, int32, int64
+from fn._tf_compat._constant_fold import static_value
+from fn._ops.array_ops import scatter_nd
+from fn._ops.math_ops import ones_like
+from fn.errors import InvalidArgumentError
+from fn._ops.check_ops import assert_equal, assert_non_negative
 
 
 def is_ragged(x: Any) -> bool:
@@ -73,8 +78,6 @@ def _values_tensor(values: Any, splits_dtype: Any) -> Any:
         return values
     t = values if _core.is_tensor(values) else convert_to_tensor(values)
     if t.shape.rank == 0:  # TF fails slicing the scalar's (missing) first dimension
-        from fn.errors import InvalidArgumentError
-
         raise InvalidArgumentError(None, None, "slice index 0 of dimension 0 out of bounds. [Op:StridedSlice]")
     return t
 
@@ -91,14 +94,11 @@ def _nvals(values: Any, dtype: Any) -> Any:
 
 def _check(ok: bool, message: str) -> None:
     if not ok:
-        from fn.errors import InvalidArgumentError
-
         raise InvalidArgumentError(None, None, message)
 
 
 def _check_static_nrows(ids: Any, nrows: Any) -> None:
     """TF's RowPartition.from_value_rowids checks on values known while building: ValueError."""
-    from fn._tf_compat._constant_fold import static_value
 
     const_nrows = static_value(nrows)
     if const_nrows is None:
@@ -157,8 +157,6 @@ class RaggedTensor:
     def _make(cls, values: Any, splits: Any, validate: bool, uniform_row_length: Any = None) -> "RaggedTensor":
         values = _values_tensor(values, splits.dtype)
         if validate:  # asserts: checked now eagerly, when the graph runs while tracing (as TF)
-            from fn._ops.check_ops import assert_equal, assert_non_negative
-
             assert_equal(
                 splits[0],
                 cast(0, splits.dtype),
@@ -226,8 +224,6 @@ class RaggedTensor:
         if not n_ids.is_compatible_with(n_values):  # TF: the partition's static nvals against values
             raise ValueError(f"Shapes {n_values} and {n_ids} are incompatible")
         # Row lengths are counts of each id (scatter_nd sums duplicates), in O(nvals + nrows).
-        from fn._ops.array_ops import scatter_nd
-        from fn._ops.math_ops import ones_like
 
         lengths = scatter_nd(expand_dims(ids, 1), ones_like(ids), expand_dims(nrows, 0))
         zero = convert_to_tensor(np.zeros([1], dt.as_numpy_dtype))
@@ -453,8 +449,6 @@ class RaggedTensor:
             return result
         rank = self.shape.rank
         if isinstance(axis, int) and rank is not None and not 0 <= axis < rank:
-            from fn.errors import InvalidArgumentError
-
             raise InvalidArgumentError(None, None, f"indices = {axis} is not in [0, {rank}) [Op:GatherV2]")
         return gather(result, axis)
 
@@ -565,8 +559,6 @@ class RaggedParts:
 def rowids_from_splits(splits: Any) -> Any:
     """The row of each value: a cumulative count of the row starts at or before it, O(nvals +
     nrows) (``tf.repeat`` of the row numbers would build an nrows x max-length mask)."""
-    from fn._ops.array_ops import scatter_nd
-    from fn._ops.math_ops import ones_like
 
     nvals = splits[-1]
     starts = splits[1:-1]

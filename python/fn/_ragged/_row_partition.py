@@ -11,6 +11,8 @@ from fn import _core
 from fn._ops.array_ops import cast, concat, convert_to_tensor, range as _range
 from fn._ops.sort_ops import cumsum
 from fn.dtypes import as_dtype, int64
+from fn._ragged._ragged_tensor import RaggedTensor
+from fn._ops.array_ops import shape
 
 
 def _vector(x: Any, dtype: Any) -> Any:
@@ -51,7 +53,6 @@ class RowPartition:
     ) -> "RowPartition":
         """Row ``value_rowids[j]`` holds value ``j`` (ids sorted; ``nrows`` past the last id adds
         empty rows): RaggedTensor.from_value_rowids's partition."""
-        from fn._ragged._ragged_tensor import RaggedTensor
 
         ids = _vector(value_rowids, as_dtype(dtype) if dtype else None)
         return cls(RaggedTensor.from_value_rowids(ids, ids, nrows, validate=validate).row_splits, internal=True)
@@ -102,7 +103,6 @@ class RowPartition:
         n = self.static_nrows
         if n is not None:
             return convert_to_tensor(np.array(n, self.dtype.as_numpy_dtype))
-        from fn._ops.array_ops import shape
 
         return cast(shape(self._row_splits, out_type=int64)[0] - 1, self.dtype)
 

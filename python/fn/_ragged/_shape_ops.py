@@ -10,6 +10,12 @@ import numpy as np
 from fn._ops.array_ops import convert_to_tensor, size as _size
 from fn._ragged._ragged_tensor import RaggedTensor
 from fn.dtypes import as_dtype, int32
+from fn._ops.array_ops import expand_dims as dense_expand_dims
+from fn._ops.array_ops import squeeze as dense_squeeze
+from fn._ops.array_ops import where as dense_where
+from fn._ragged._elementwise import _dense_operand, assert_same_partitions, dense_like_flat_values
+from fn._ops.math_ops import add
+from fn._ragged._elementwise import binary
 
 
 def size(input: Any, out_type: Any = None, name: Optional[str] = None) -> Any:
@@ -36,7 +42,6 @@ def expand_dims(input: Any, axis: int, name: Optional[str] = None) -> Any:
         return RaggedTensor.from_uniform_row_length(rt, 1, nrows=rt.nrows(), validate=False)
     if isinstance(rt.values, RaggedTensor):
         return rt.with_values(expand_dims(rt.values, axis - 1))
-    from fn._ops.array_ops import expand_dims as dense_expand_dims
 
     return rt.with_values(dense_expand_dims(rt.values, axis - 1))
 
@@ -51,7 +56,6 @@ def squeeze(input: Any, axis: Any = None, name: Optional[str] = None) -> Any:
     axes = [a + r if a < 0 else a for a in axes]
     if any(a <= rt.ragged_rank for a in axes):
         raise ValueError("Cannot squeeze a ragged dimension in fn yet")
-    from fn._ops.array_ops import squeeze as dense_squeeze
 
     return rt.with_flat_values(dense_squeeze(rt.flat_values, [a - rt.ragged_rank for a in axes]))
 
@@ -61,8 +65,6 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Optional[str] = No
     operands broadcast onto them)."""
     if x is None and y is None:
         raise NotImplementedError("tf.where(condition) of a RaggedTensor in fn")
-    from fn._ops.array_ops import where as dense_where
-    from fn._ragged._elementwise import _dense_operand, assert_same_partitions, dense_like_flat_values
 
     ref = next(v for v in (condition, x, y) if isinstance(v, RaggedTensor))
 
@@ -79,8 +81,6 @@ def where(condition: Any, x: Any = None, y: Any = None, name: Optional[str] = No
 
 def add_n(inputs: Any, name: Optional[str] = None) -> Any:
     """``tf.add_n`` of RaggedTensors."""
-    from fn._ops.math_ops import add
-    from fn._ragged._elementwise import binary
 
     values = list(inputs)
     total = values[0]

@@ -24,13 +24,15 @@ from fn._ops.array_ops import shape as array_shape
 from fn._ops.math_ops import maximum, reduce_prod
 from fn._state.variables import Variable, init_scope
 from fn.dtypes import as_dtype, float32, int32, int64, uint64
+from fn._distribute import context
+from fn.config import experimental as _cfg_exp
+from fn.errors import InvalidArgumentError
 
 
 class _LazyModule:
     """fn._distribute.context, imported on first use (fn._distribute imports much of fn)."""
 
     def __getattr__(self, name: str) -> Any:
-        from fn._distribute import context
 
         return getattr(context, name)
 
@@ -167,7 +169,6 @@ class Generator:
     @classmethod
     def from_non_deterministic_state(cls, alg: Any = None) -> "Generator":
         """A generator seeded from the operating system's entropy."""
-        from fn.config import experimental as _cfg_exp
 
         if getattr(_cfg_exp, "is_op_determinism_enabled", lambda: False)():
             raise RuntimeError('"from_non_deterministic_state" cannot be called when determinism is enabled.')
@@ -362,8 +363,6 @@ class Generator:
         probs = convert_to_tensor(probs)
         if counts.dtype != probs.dtype:
             if _core.executing_eagerly():  # TF's kernel check eagerly, op_def_library's while tracing
-                from fn.errors import InvalidArgumentError
-
                 raise InvalidArgumentError(
                     None,
                     None,

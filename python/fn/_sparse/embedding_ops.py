@@ -15,6 +15,8 @@ from fn._sparse.sparse_ops import retain
 from fn._sparse.sparse_shape_ops import fill_empty_rows
 from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import bfloat16, bool_, float16, float32, int32
+from fn._ops.nn_ops import embedding_lookup
+from fn._tensor.tensor_shape import TensorShape
 
 _COMBINERS = ("mean", "sqrtn", "sum")
 
@@ -70,7 +72,6 @@ def embedding_lookup_sparse(
     """``tf.nn.embedding_lookup_sparse``: row ``i`` of the result combines ``params[id]`` over
     the ids of row ``i`` of ``sp_ids`` (weighted by ``sp_weights`` when given). The result has
     as many rows as the largest row index present plus one (TF's segment sum)."""
-    from fn._ops.nn_ops import embedding_lookup
 
     combiner = "mean" if combiner is None else combiner
     if combiner not in _COMBINERS:
@@ -136,8 +137,6 @@ def safe_embedding_lookup_sparse(
     lead = M.cast(original_shape, int32)[: rank_t - 1]
     out = A.reshape(result, A.concat([lead, A.shape(result)[1:]], 0))
     if rank is not None:
-        from fn._tensor.tensor_shape import TensorShape
-
         out.set_shape(TensorShape([None] * (rank - 1)).concatenate(result.shape[1:]))
     return out
 

@@ -23,6 +23,7 @@ from fn._tf_compat._segment_ops import unsorted_segment_sum
 from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import int32, int64
 from fn.errors import InvalidArgumentError
+from fn._ops.script_ops import numpy_function
 
 _VALID = ("int8", "int16", "int32", "int64", "uint8", "uint16", "string")
 _VALID_TEXT = "{" + ", ".join(f"tf.{n}" for n in _VALID) + "}"
@@ -97,7 +98,6 @@ def _invert(perm: Any) -> Any:
 def _string_order(uniq: Any) -> Any:
     """argsort of distinct strings by their bytes (TF orders string sets so); no fn op compares
     strings, so the host sorts them."""
-    from fn._ops.script_ops import numpy_function
 
     return numpy_function(
         lambda u: np.argsort(np.asarray(u.numpy(), dtype=object), kind="stable").astype(np.int64), [uniq], int64

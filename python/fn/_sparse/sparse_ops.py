@@ -25,6 +25,7 @@ from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import as_dtype, bool_, int32, int64
 from fn.errors import InvalidArgumentError
 from fn._tensor.tensor_shape import known_rank
+from fn._ops.manip_ops import broadcast_to
 
 # Unary ops TF's sparse_ops registers for SparseTensor (applied to the values).
 _UNARY = {"Abs", "Neg", "Asinh", "Sin", "Tan", "Atan", "Asin", "Atanh", "Sign", "Square", "Sqrt", "Erf", "Tanh"}
@@ -560,8 +561,6 @@ def dense_cwise(sp: SparseTensor, other: Any, op: str) -> SparseTensor:
     if d.shape.rank == 0:
         picked = d
     else:
-        from fn._ops.manip_ops import broadcast_to
-
         picked = A.gather_nd(broadcast_to(d, sp.dense_shape), sp.indices)
     vals = M.multiply(sp.values, picked) if op == "Mul" else M.truediv(sp.values, picked)
     return sp.with_values(vals)

@@ -14,6 +14,7 @@ from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn.dtypes import as_dtype, int64
 from fn.types.experimental import TraceType
+from fn._ops.array_ops import stack
 
 
 def _static_shape(dense_shape: Any, given: Any) -> TensorShape:
@@ -145,7 +146,6 @@ def _int64(v: Any) -> Any:
         v = v.as_list()
     if isinstance(v, (list, tuple)) and any(_core.is_tensor(d) for d in v):
         # TF packs a shape holding tensors of another integer dtype ((tf.shape(x)[0], 4)) as int64
-        from fn._ops.array_ops import stack
 
         return stack([cast(d, int64) if _core.is_tensor(d) else convert_to_tensor(d, int64) for d in v])
     return convert_to_tensor(v, int64)

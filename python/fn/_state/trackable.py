@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, List, Tuple
 
 from fn._state.variables import Variable
+from fn._state.variables import init_scope
 
 DEFERRED = "_fn_deferred_restores"
 
@@ -118,8 +119,6 @@ class ListWrapper(list):
         for i in range(start, len(self)):
             item = unwrap(self[i])
             if str(i) in pending and is_trackable(item):
-                from fn._state.variables import init_scope
-
                 with init_scope():
                     pending.pop(str(i))(item)
 
@@ -164,7 +163,5 @@ def on_setattr(obj: Any, name: str, value: Any) -> None:
     pending = obj.__dict__.get(DEFERRED)
     value = unwrap(value)
     if pending and name in pending and (is_trackable(value) or isinstance(value, ListWrapper)):
-        from fn._state.variables import init_scope
-
         with init_scope():  # restored now, even when the attribute is set while tracing (Keras' build)
             pending.pop(name)(value)

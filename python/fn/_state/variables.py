@@ -20,6 +20,9 @@ from fn._ops.manip_ops import broadcast_to, tensor_scatter_nd_update
 from fn._tensor.tensor import Reference
 from fn._runtime.device import CPU_DEVICE
 from fn._tensor.tensor import _numpy_text
+from fn._tf_compat._variable_enums import VariableAggregation
+from fn._tf_compat._variable_enums import VariableSynchronization
+from fn._ops.array_ops import expand_dims
 
 _SINGLETON_MESSAGE = (
     "fn.function only supports singleton fn.Variables created on the first call. Make sure the "
@@ -259,14 +262,12 @@ class Variable(metaclass=_VariableMeta):
     @property
     def aggregation(self) -> Any:
         """``Variable.aggregation`` (``tf.VariableAggregation``; NONE unless given)."""
-        from fn._tf_compat._variable_enums import VariableAggregation
 
         return VariableAggregation(self._aggregation or VariableAggregation.NONE)
 
     @property
     def synchronization(self) -> Any:
         """``Variable.synchronization`` (``tf.VariableSynchronization``; AUTO unless given)."""
-        from fn._tf_compat._variable_enums import VariableSynchronization
 
         return VariableSynchronization(self._synchronization or VariableSynchronization.AUTO)
 
@@ -286,7 +287,6 @@ class Variable(metaclass=_VariableMeta):
 
     def _scatter(self, op: str, sparse_delta: Any) -> Any:
         from fn._ops.manip_ops import tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update
-        from fn._ops.array_ops import expand_dims
 
         scatter = {"add": tensor_scatter_nd_add, "sub": tensor_scatter_nd_sub, "update": tensor_scatter_nd_update}[op]
         indices = expand_dims(sparse_delta.indices, -1)

@@ -3,7 +3,8 @@
 The classes live in C++ (``fn._core``), with the arithmetic and comparison operators; what Python
 adds is set here by ``install()``, which ``fn/__init__.py`` calls once: printing and the Python
 number and sequence protocols (``fn._tensor.tensor``), the operators that pick an op by dtype
-(``fn._ops.math_ops``), indexing (``fn._ops.slicing``) and ``device`` (``fn._runtime.device``).
+(``fn._ops.math_ops``), indexing (``fn._ops.slicing``), ``device`` (``fn._runtime.device``) and
+``op`` (``fn._function.operation``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from fn import _core
+from fn._function.operation import _tensor_op
 from fn._ops import math_ops, slicing
 from fn._runtime import device
 from fn._tensor import tensor as _t
@@ -60,3 +62,4 @@ def install() -> None:
     _install_operators(_core.Tensor)
     _core.Tensor.__getitem__ = slicing.getitem
     _core.Tensor.device = property(device._tensor_device)
+    _core.Tensor.op = property(_tensor_op)

@@ -9,6 +9,7 @@ import numpy as np
 
 from fn import _core
 from fn import errors
+from fn._tensor.tensor_shape import TensorShape
 
 Tensor = _core.Tensor
 EagerTensor = _core.EagerTensor
@@ -134,7 +135,6 @@ def _set_shape(self: Any, shape: Any) -> None:
     """``tf.Tensor.set_shape``: an eager tensor only checks that ``shape`` is compatible; a
     symbolic one takes the merge of its static shape and ``shape`` (TF's ValueErrors on a
     conflict)."""
-    from fn._tensor.tensor_shape import TensorShape
 
     given = shape if isinstance(shape, TensorShape) else TensorShape(shape)
     mine = self.shape

@@ -12,6 +12,8 @@ from fn import _core
 from fn._ops import array_ops as _array_ops
 from fn._sparse import sparse_tensor as _sparse_tensor
 from fn import dtypes as _dtypes
+from fn.dtypes import as_dtype
+from fn._tensor.tensor_shape import TensorShape
 
 _local = threading.local()
 
@@ -60,16 +62,12 @@ def _current(what: str) -> FuncGraph:
 
 def placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None) -> Any:
     """``tf.compat.v1.placeholder``: a symbolic input of the graph being built."""
-    from fn.dtypes import as_dtype
-    from fn._tensor.tensor_shape import TensorShape
 
     return _current("tf.placeholder")._placeholder(as_dtype(dtype), TensorShape(shape), name)
 
 
 def sparse_placeholder(dtype: Any, shape: Any = None, name: Optional[str] = None) -> Any:
     """``tf.compat.v1.sparse_placeholder``: a SparseTensor of placeholders (indices, values, shape)."""
-    from fn.dtypes import as_dtype
-    from fn._tensor.tensor_shape import TensorShape
 
     graph = _current("tf.sparse_placeholder")
     shape = TensorShape(shape)

@@ -11,6 +11,7 @@ from fn._ops import array_ops as _array_ops
 from fn._tensor import tensor_shape as _tensor_shape
 from fn._tf_compat import _segment_ops
 from fn import dtypes as _dtypes
+from fn._tf_compat._static import get_static_value
 
 
 class IndexedSlices(CompositeTensor):
@@ -40,7 +41,6 @@ class IndexedSlices(CompositeTensor):
 
     @property
     def shape(self) -> Any:
-        from fn._tf_compat._static import get_static_value
 
         if self._dense_shape is None:
             return _tensor_shape.TensorShape([None]).concatenate(self._values.shape[1:])

@@ -11,12 +11,15 @@ from fn import _core
 from fn._tf_compat import _tracking, _types
 from fn._tf_compat._graph import FuncGraph
 from fn._ops import control_flow_ops as _control_flow_ops
+from fn._tf_compat._static import get_static_value
+from fn._tensor.tensor import EagerTensor
+from fn._ragged._ragged_tensor import RaggedTensor
+from fn._sparse.sparse_tensor import SparseTensor
 
 
 def smart_cond(pred: Any, true_fn: Callable[[], Any], false_fn: Callable[[], Any], name: Any = None) -> Any:
     """``tf.__internal__.smart_cond.smart_cond``: calls one branch when ``pred`` is known before
     running (a Python bool or a tensor with a static value), else builds ``tf.cond``."""
-    from fn._tf_compat._static import get_static_value
 
     if isinstance(pred, (bool, int)) or type(pred).__module__ == "numpy":
         return true_fn() if pred else false_fn()
@@ -62,9 +65,6 @@ def _namespace(name: str, **members: Any) -> types.ModuleType:
 
 def build() -> types.ModuleType:
     """The ``tf.__internal__`` module object."""
-    from fn._tensor.tensor import EagerTensor
-    from fn._ragged._ragged_tensor import RaggedTensor
-    from fn._sparse.sparse_tensor import SparseTensor
 
     _types.CompositeTensor.register(RaggedTensor)
     _types.CompositeTensor.register(SparseTensor)

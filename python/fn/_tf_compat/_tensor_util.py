@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from fn._tf_compat._static import get_static_value
 
 
 def is_tf_type(x: Any) -> bool:
@@ -14,6 +15,5 @@ def is_tf_type(x: Any) -> bool:
 
 def constant_value(tensor: Any, partial: bool = False) -> Any:
     """The NumPy value of ``tensor`` when known before running (``tf.get_static_value``)."""
-    from fn._tf_compat._static import get_static_value
 
     return get_static_value(tensor, partial)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 from fn._tf_compat._tracking import AutoTrackable
+from fn._state import trackable as _trackable
 
 
 class TrackableView:
@@ -17,7 +18,6 @@ class TrackableView:
     @classmethod
     def children(cls, obj: Any, save_type: str = "checkpoint", **kwargs: Any) -> Dict[str, Any]:
         """The named dependencies of ``obj`` (fn's object graph: attributes, list and dict items)."""
-        from fn._state import trackable as _trackable
 
         own = getattr(obj, "_trackable_children", None)
         if own is not None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import functools
 from typing import Any, Callable, Dict, List, Tuple
+from fn._state.variables import Variable
+from fn._state import trackable as _trackable
 
 _DEPS = "_self_unconditional_dependency_names"
 
@@ -19,8 +21,6 @@ class Trackable:
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)
         if "_fn_deferred_restores" in self.__dict__:  # a checkpoint read before this attribute existed
-            from fn._state import trackable as _trackable
-
             _trackable.on_setattr(self, name, value)
 
     def _track_trackable(self, trackable: Any, name: str, overwrite: bool = False) -> Any:
@@ -68,7 +68,6 @@ class AutoTrackable(Trackable):
 def _is_trackable_value(value: Any) -> bool:
     # Lists and dicts are tracked by reference, even empty (TF wraps them to see later appends;
     # here the same object is walked when saving, so later appends are seen too).
-    from fn._state.variables import Variable
 
     if isinstance(value, (list, dict)):
         return True

@@ -6,6 +6,12 @@ from __future__ import annotations
 
 import abc
 from typing import Any
+from fn._data.optional import OptionalSpec
+from fn._ragged import _spec
+from fn._sparse import sparse_tensor as _sparse_tensor
+from fn._tensor import tensor_spec as _tensor_spec
+from fn.data import DatasetSpec, IteratorSpec
+from fn._extension_type import ExtensionTypeSpec
 
 
 class Tensor:
@@ -41,12 +47,6 @@ class TypeSpec(abc.ABC):  # noqa: B024  (fn's spec classes are registered as vir
 
 
 def _register_specs() -> None:
-    from fn._data.optional import OptionalSpec
-    from fn._ragged import _spec
-    from fn._sparse import sparse_tensor as _sparse_tensor
-    from fn._tensor import tensor_spec as _tensor_spec
-    from fn.data import DatasetSpec, IteratorSpec
-    from fn._extension_type import ExtensionTypeSpec
 
     for cls in (
         _tensor_spec.TensorSpec,

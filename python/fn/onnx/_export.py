@@ -13,6 +13,12 @@ import numpy as np
 
 from fn import _core
 from fn.onnx import _ir, _runtime
+from fn._function.function import ConcreteFunction, Function
+from fn.saved_model._save import _is_keras_model
+from fn._tensor.tensor_spec import TensorSpec
+from fn._function.function import _walk
+from fn.saved_model._save import _keras_default_signature
+from fn._state.serialize import atomic_write
 
 OPSET = 18
 _INT64_MAX = np.iinfo(np.int64).max
@@ -555,12 +561,8 @@ def export(
     returns the ``onnx.ModelProto``. Inputs are the function's tensor arguments
     (named after the parameters); variables become initializers with their current values."""
     from fn import _core
-    from fn._function.function import ConcreteFunction, Function
-    from fn.saved_model._save import _is_keras_model
 
     if _is_keras_model(concrete_function):  # a Keras model: its call on its inputs' specs
-        from fn.saved_model._save import _keras_default_signature
-
         serving = _keras_default_signature(concrete_function)
         if serving is None:
             raise ValueError(
@@ -623,8 +625,6 @@ def export(
     _runtime.make_runnable(model, opset)
     x.onnx.checker.check_model(model, full_check=True)
     if path is not None:
-        from fn._state.serialize import atomic_write
-
         atomic_write(os.fspath(path), model.SerializeToString())
     return model
 
@@ -702,8 +702,6 @@ def _variable_value(handle: Any) -> np.ndarray:
 
 
 def _tensor_params(c: Any) -> List[Tuple[str, Any]]:
-    from fn._tensor.tensor_spec import TensorSpec
-    from fn._function.function import _walk
 
     out: List[Tuple[str, Any]] = []
     for n, v in list(zip(c._arg_names, c._pos_values)) + list(c._kw_values.items()):

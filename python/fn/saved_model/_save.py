@@ -19,6 +19,7 @@ from fn.train import _checkpoint_io
 from fn.train._checkpoint import _collect
 from fn._function.function import function
 from fn._tensor.tensor_spec import TensorSpec
+from fn._distribute.context import saving_non_distributed
 
 
 class _Out:
@@ -63,7 +64,6 @@ def _concretes(f: Function, saving_retrace: Any = frozenset()) -> List[ConcreteF
 
 
 def _saving_non_distributed() -> Any:
-    from fn._distribute.context import saving_non_distributed
 
     return saving_non_distributed()
 
