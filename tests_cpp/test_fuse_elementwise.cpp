@@ -313,27 +313,62 @@ TEST_CASE("fusion: a layer norm is three passes, bit for bit the unfused graph")
   }
 }
 
-TEST_CASE("fusion: Sum without keep_dims ends a tree; other reductions stay apart") {
+TEST_CASE("fusion: a Sum/Mean over one run of axes ends a tree, bit for bit; other reductions stay apart") {
   auto g = std::make_shared<Graph>("f");
   {
     GraphBuilder b(g);
     ContextScope scope(&b);
     auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{3, 4, 300}});
     auto e = op1("Exp", op2("Mul", x, x));
-    auto s = reduce("Sum", e, {1, 2}, false);              // trailing: fused, shape [3]
-    auto lead = reduce("Sum", op1("Tanh", x), {0}, true);  // leading axis: stays a Sum
-    auto mid = reduce("Mean", op1("Neg", x), {1}, false);  // a middle axis: stays a Mean
-    g->outputs.push_back(NodeOutput{s->node, 0});
-    g->outputs.push_back(NodeOutput{lead->node, 0});
-    g->outputs.push_back(NodeOutput{mid->node, 0});
+    auto s = reduce("Sum", e, {1, 2}, false);              // trailing (rows): fused, shape [3]
+    auto lead = reduce("Sum", op1("Tanh", x), {0}, true);  // leading axis (columns): fused
+    auto mid = reduce("Mean", op1("Neg", x), {1}, false);  // a middle axis (outer 3, inner 300): fused
+    auto bn = reduce("Mean", op2("SquaredDifference", x, op1("Neg", x)), {0, 1}, false);  // moments' variance
+    auto gap = reduce("Sum", op1("Relu", x), {0, 2}, false);                              // not one run: stays a Sum
+    auto mx = reduce("Max", op1("Square", x), {0}, false);                                // not a sum: stays
+    for (auto& t : {s, lead, mid, bn, gap, mx}) g->outputs.push_back(NodeOutput{t->node, 0});
   }
   std::shared_ptr<Graph> f;
   auto [ref, got] = both(g, {random_tensor(Shape{3, 4, 300}, 23, -1.f, 1.f)}, &f);
-  CHECK(fused_reductions(*f) == 1);
+  CHECK(fused_reductions(*f) == 4);
   CHECK(count_op(*f, "Sum") == 1);
-  CHECK(count_op(*f, "Mean") == 1);
+  CHECK(count_op(*f, "Mean") == 0);
+  CHECK(count_op(*f, "Max") == 1);
   CHECK(got[0]->shape() == Shape{3});
-  for (int k = 0; k < 3; ++k) check_close(*got[k], *ref[k], 0.f);
+  CHECK(got[1]->shape() == (Shape{1, 4, 300}));
+  CHECK(got[2]->shape() == (Shape{3, 300}));
+  CHECK(got[3]->shape() == Shape{300});
+  for (int k = 0; k < 6; ++k) {
+    REQUIRE(got[k]->shape() == ref[k]->shape());
+    CHECK(std::memcmp(got[k]->raw(), ref[k]->raw(), sizeof(float) * static_cast<size_t>(ref[k]->num_elements())) == 0);
+  }
+}
+
+TEST_CASE("fusion: a column reduction across many tiles (a batch norm's moments over N, H, W) is bit-exact") {
+  // 16x32x32x16 NHWC: 16 columns of 16384 rows, the rows crossing every 1024-element tile; and
+  // 37 columns (not dividing the tile) with a per-channel operand.
+  for (int64_t c : {int64_t{16}, int64_t{37}}) {
+    auto g = std::make_shared<Graph>("f");
+    {
+      GraphBuilder b(g);
+      ContextScope scope(&b);
+      auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{4, 32, 32, c}});
+      auto m = b.add_placeholder("m", TensorSpec{DType::Float32, Shape{c}});
+      auto var = reduce("Mean", op2("SquaredDifference", x, m), {0, 1, 2}, false);
+      auto dsum = reduce("Sum", op2("Mul", op1("Relu", x), op2("Sub", x, m)), {0, 1, 2}, true);
+      g->outputs.push_back(NodeOutput{var->node, 0});
+      g->outputs.push_back(NodeOutput{dsum->node, 0});
+    }
+    std::shared_ptr<Graph> f;
+    auto [ref, got] = both(g, {random_tensor(Shape{4, 32, 32, c}, 61), random_tensor(Shape{c}, 62)}, &f);
+    CHECK(fused_reductions(*f) == 2);
+    CHECK(Plan::compile(f)->num_steps() == 2);
+    for (int k = 0; k < 2; ++k) {
+      REQUIRE(got[k]->shape() == ref[k]->shape());
+      CHECK(std::memcmp(got[k]->raw(), ref[k]->raw(), sizeof(float) * static_cast<size_t>(ref[k]->num_elements())) ==
+            0);
+    }
+  }
 }
 
 TEST_CASE("fusion: a shared value is recomputed only when small and read only by fused trees") {
@@ -502,6 +537,100 @@ TEST_CASE("fusion: an op joins a fused tree by its definition's fusion fact, not
   CHECK(count_op(*f, "TestUnfusableNeg") == 1);
   CHECK(count_op(*f, "_FusedElementwise") == 2);  // below and above the unfusable op
   check_close(*got[0], *ref[0], 0.f);
+}
+
+TEST_CASE("fused kernel: short repeating operands (per-channel, bias) read from one repeated buffer, same values") {
+  // x * scale + shift with scale and shift of `mod` values repeating along the output (NHWC
+  // channels) over several tiles, mod dividing the 1024-element tile or not; and the same
+  // program ending in a row sum. Each element is exactly the unfused x[i] * s[i % mod] + t[i % mod].
+  const std::vector<fused::Instr> prog{{fused::kMul, 0, 1}, {fused::kAdd, -1, 2}};
+  for (int64_t mod : {2, 3, 16, 100, 1000, 1023}) {
+    for (int64_t n : {int64_t{1024}, int64_t{5000}, int64_t{3 * 1024 + 7}}) {
+      const int64_t rows_n = n / mod * mod;  // a whole number of rows for the reduction
+      auto x = random_tensor(Shape{n}, 1), s = random_tensor(Shape{mod}, 2), t = random_tensor(Shape{mod}, 3);
+      std::vector<fused::Operand> ops{{x->data<float>(), 1, n}, {s->data<float>(), 1, mod}, {t->data<float>(), 1, mod}};
+      std::vector<float> out(static_cast<size_t>(n));
+      fused::run(prog, ops, out.data(), n);
+      for (int64_t i = 0; i < n; ++i) {
+        volatile float prod = x->data<float>()[i] * s->data<float>()[i % mod];  // rounded, as the kernel does
+        REQUIRE(out[static_cast<size_t>(i)] == prod + t->data<float>()[i % mod]);
+      }
+      if (rows_n == 0) continue;
+      std::vector<float> sums(static_cast<size_t>(rows_n / mod));
+      fused::Reduce red;
+      red.kind = fused::Reduce::kSum;
+      red.mid = mod;
+      ops[0].mod = rows_n;
+      fused::run(prog, ops, sums.data(), rows_n, red);
+      std::vector<float> row(static_cast<size_t>(mod));
+      for (int64_t r = 0; r < rows_n / mod; ++r) {
+        std::vector<fused::Operand> one{{x->data<float>() + r * mod, 1, mod}, ops[1], ops[2]};
+        fused::Reduce red1 = red;
+        float want = 0;
+        fused::run(prog, one, &want, mod, red1);  // one row alone: no repeated buffer
+        REQUIRE(sums[static_cast<size_t>(r)] == want);
+      }
+    }
+  }
+}
+
+TEST_CASE("fusion: an AddN (a gradient's accumulation) joins a tree as its adds in AddN's order, same bits") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{3, 700}});
+    auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{3, 700}});
+    // Four addends, two of them fused subtrees, one an outside input; the sum feeds a Relu.
+    auto s4 = dispatch1("AddN", {op2("Mul", x, w), op1("Neg", x), w, op1("Tanh", w)});
+    auto y = op1("Relu", s4);
+    // Two addends: an AddN of two is a plain add; a lone AddN of x with itself reads x twice.
+    auto s2 = op1("Neg", dispatch1("AddN", {op1("Square", x), x}));
+    auto s3 = dispatch1("AddN", {x, x, w});
+    for (auto& t : {y, s2, s3}) g->outputs.push_back(NodeOutput{t->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto x = random_tensor(Shape{3, 700}, 51), w = random_tensor(Shape{3, 700}, 52);
+  auto [ref, got] = both(g, {x, w}, &f);
+  CHECK(count_op(*f, "AddN") == 1);  // s3: a lone AddN of plain inputs is no tree (nothing to fuse)
+  CHECK(count_op(*f, "Tanh") == 0);
+  CHECK(count_op(*f, "_FusedElementwise") == 2);
+  for (int k = 0; k < 3; ++k) {
+    REQUIRE(got[k]->shape() == ref[k]->shape());
+    CHECK(std::memcmp(got[k]->raw(), ref[k]->raw(), sizeof(float) * static_cast<size_t>(ref[k]->num_elements())) == 0);
+  }
+  // The sum's chain: three adds, the first over the first two addends.
+  int adds = 0;
+  for (const Node& node : f->nodes())
+    if (node.op == "_FusedElementwise") {
+      const auto& prog = node.attrs.get<std::vector<int64_t>>("program");
+      for (size_t i = 0; i < prog.size(); i += 3) adds += prog[i] == fused::kAdd;
+    }
+  CHECK(adds == 4);  // three in y's tree, one in s2's
+}
+
+TEST_CASE("fusion: a shared cheap value is recomputed by its readers only when it reads one full-size tensor") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{8, 300}});
+    auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{8, 300}});
+    auto row = b.add_placeholder("row", TensorSpec{DType::Float32, Shape{300}});
+    auto both_full = dispatch1("AddN", {op1("Neg", x), w});  // two full-size reads: computed once
+    auto centred = op2("Sub", x, row);                       // one, plus a row: each reader recomputes it
+    auto r1 = op1("Relu", op2("Mul", both_full, centred));
+    auto r2 = op2("Maximum", op2("AddV2", both_full, x), centred);
+    for (auto& t : {r1, r2}) g->outputs.push_back(NodeOutput{t->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] =
+      both(g, {random_tensor(Shape{8, 300}, 71), random_tensor(Shape{8, 300}, 72), random_tensor(Shape{300}, 73)}, &f);
+  CHECK(count_op(*f, "Sub") == 0);
+  CHECK(count_op(*f, "_FusedElementwise") == 3);  // AddN's own tree (with Neg), then the two readers
+  CHECK(Plan::compile(f)->num_steps() == 3);
+  for (int k = 0; k < 2; ++k)
+    CHECK(std::memcmp(got[k]->raw(), ref[k]->raw(), sizeof(float) * static_cast<size_t>(ref[k]->num_elements())) == 0);
 }
 
 TEST_CASE("fusion: a broadcast is read through by its definition's broadcast-view fact, not by its name") {

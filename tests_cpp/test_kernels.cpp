@@ -73,3 +73,47 @@ TEST_CASE("oneDNN matmul matches the reference loop (transposes, batches)") {
     }
   }
 }
+
+TEST_CASE("oneDNN matmul reads a transposed operand with a 2 KiB-multiple stride through a row-major copy") {
+  // a^T with a's rows 512 or 1024 floats long (the weight gradient x^T @ dy): the kernel copies
+  // a row-major first (matmul.cpp, transposed_aliasing); the result equals the reference loop and,
+  // bit for bit, the same product given the row-major operand directly.
+  std::mt19937 rng(5);
+  struct Case {
+    Shape a, b;
+    Shape out;
+    bool tb;
+  };
+  for (const Case& c : std::vector<Case>{{Shape{96, 512}, Shape{96, 128}, Shape{512, 128}, false},
+                                         {Shape{64, 1024}, Shape{160, 64}, Shape{1024, 160}, true},
+                                         {Shape{2, 72, 512}, Shape{2, 72, 200}, Shape{2, 512, 200}, false},
+                                         {Shape{80, 512}, Shape{80, 64}, Shape{512, 64}, false}}) {
+    auto a = random_tensor(c.a, rng), b = random_tensor(c.b, rng);
+    int r = c.out.rank();
+    int64_t m = c.out[r - 2], n = c.out[r - 1], k = c.a[r - 2];
+    int64_t batches = c.out.num_elements() / (m * n);
+    std::vector<int64_t> at = c.a.dims();  // a transposed, stored row-major
+    std::swap(at[r - 1], at[r - 2]);
+    auto a_rows = make_tensor(DType::Float32, Shape(at));
+    for (int64_t bi = 0; bi < batches; ++bi)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < k; ++j)
+          a_rows->data<float>()[bi * m * k + i * k + j] = a->data<float>()[bi * m * k + j * m + i];
+    auto got = make_tensor(DType::Float32, c.out), plain = make_tensor(DType::Float32, c.out);
+    onednn::matmul(*a, *b, true, c.tb, *got);
+    onednn::matmul(*a_rows, *b, false, c.tb, *plain);
+    std::vector<float> want(m * n);
+    for (int64_t bi = 0; bi < batches; ++bi) {
+      ref::matmul2d(a->data<float>() + bi * m * k, b->data<float>() + bi * k * n, want.data(), m, n, k, true, c.tb);
+      for (int64_t i = 0; i < m * n; ++i) REQUIRE(got->data<float>()[bi * m * n + i] == Approx(want[i]).margin(1e-4));
+    }
+    for (int64_t i = 0; i < c.out.num_elements(); ++i) REQUIRE(got->data<float>()[i] == plain->data<float>()[i]);
+  }
+  // The same operand reached through a folded transpose (a layout) rather than ta.
+  auto a = random_tensor(Shape{96, 512}, rng), b = random_tensor(Shape{96, 128}, rng);
+  auto got = make_tensor(DType::Float32, Shape{512, 128}), want = make_tensor(DType::Float32, Shape{512, 128});
+  onednn::MatMulLayout layout{{1, 0}, {}, {}};
+  REQUIRE(onednn::matmul(*a, *b, false, false, *got, nullptr, &layout));
+  onednn::matmul(*a, *b, true, false, *want);
+  for (int64_t i = 0; i < want->num_elements(); ++i) REQUIRE(got->data<float>()[i] == want->data<float>()[i]);
+}

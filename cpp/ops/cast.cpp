@@ -246,7 +246,8 @@ void register_cast_ops(OpRegistry& r) {
             .with_output_args({"y"}));
   r.add(OpDef{"AddN", "AddN", -1, addn_infer, addn_kernel, [](G g) { return Grads(g.inputs.size(), g.out_grads[0]); }}
             .with_min_inputs(1)
-            .with_output_args({"sum"}));
+            .with_output_args({"sum"})
+            .with_fusion(fused::kAdd));  // n inputs: the fuser's chain ((a + b) + c) + ..., this kernel's order
 }
 
 }  // namespace fn

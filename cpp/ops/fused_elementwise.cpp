@@ -38,11 +38,13 @@ std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>
   fused::Reduce red;
   if (k.attrs.has("reduce")) {
     const auto& r = k.attrs.get<std::vector<int64_t>>("reduce");
-    if (r.size() != 2) throw_error(Code::Internal, "malformed fused elementwise reduction");
+    if (r.size() != 2 && r.size() != 3) throw_error(Code::Internal, "malformed fused elementwise reduction");
     red.kind = static_cast<int>(r[0]);
     red.mid = r[1];
+    red.inner = r.size() == 3 ? r[2] : 1;  // columns (absent: rows)
     out = make_tensor(DType::Float32, k.attrs.get<Shape>("out_shape"));
-    if (red.mid <= 0 || out->num_elements() * red.mid != shape.num_elements())
+    if (red.mid <= 0 || red.inner <= 0 || out->num_elements() * red.mid != shape.num_elements() ||
+        out->num_elements() % red.inner != 0)
       throw_error(Code::Internal, "fused elementwise reduction does not match its shapes");
   }
   if (!out) out = make_tensor(DType::Float32, shape);

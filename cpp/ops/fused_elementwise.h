@@ -3,7 +3,8 @@
 // trailing axes. Made by passes/fuse_elementwise.cpp in optimised graphs users never see, so not
 // registered (as _FusedMatMul, ops/fused_contraction.h). Attrs: "program" (3 ints per
 // instruction: opcode, operands), "bcast" (div, mod per input), "shape" (the program's shape), and
-// with a reduction "reduce" (fused::Reduce kind, row length) and "out_shape".
+// with a reduction "reduce" (fused::Reduce kind, reduced length, and the column count when the
+// reduced axes are not the trailing ones) and "out_shape".
 #pragma once
 #include "ops/op.h"
 

@@ -1,12 +1,15 @@
 // Elementwise fusion: a tree of float32 elementwise ops over one static output shape becomes one
 // _FusedElementwise node that makes a single tiled pass over the data (kernels/fused/
-// elementwise.h), optionally ending in a Sum/Mean over trailing axes (a layer norm's variance).
+// elementwise.h), optionally ending in a Sum/Mean over one run of axes (a layer norm's or a batch norm's variance).
 // An intermediate joins the tree of its reader when it is used once, or when it is a small
 // subtree (at most kDupMax cheap ops) read only by fused trees: each of them recomputes it (a
 // layer norm's `x - mean`), which costs less than writing and re-reading it. Inputs may broadcast
 // when their non-1 dims are one contiguous run of the output's dims (scalars, biases, rows,
 // per-row statistics such as that mean); a BroadcastTo read by a tree is read through (its input
-// by the broadcast rule, no copy). The fused trees' members are dropped.
+// by the broadcast rule, no copy). An n-ary sum with the Add fusion fact (AddN: gradients of a
+// value read several times) is the chain ((a + b) + c) + ..., AddN's own order, so the same bits.
+// The fused trees' members are dropped.
+#include <algorithm>
 #include <map>
 
 #include "core/error.h"
@@ -59,9 +62,12 @@ bool broadcast_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mo
   return true;
 }
 
-// Rows summed by a Sum/Mean over the trailing axes (ignoring size-1 dims) of a static float32
-// input with constant axes, or 0 when the node is not such a reduction.
-int64_t trailing_reduction(const Graph& g, const Node& node) {
+// Elements summed per output by a Sum/Mean over one contiguous run of axes (ignoring size-1
+// dims) of a static float32 input with constant axes, or 0 when the node is not such a
+// reduction; *inner: the elements after the run (1 for trailing axes, a layer norm's rows;
+// more for leading ones, a batch norm's columns).
+int64_t run_reduction(const Graph& g, const Node& node, int64_t* inner) {
+  *inner = 1;
   if (fused_reduce(node) == fused::Reduce::kNone || node.inputs.size() != 2 || node.outputs.size() != 1) return 0;
   const TensorSpec& x = g.node(node.inputs[0].node).outputs.at(node.inputs[0].index);
   const Node& axes = g.node(node.inputs[1].node);
@@ -79,8 +85,8 @@ int64_t trailing_reduction(const Graph& g, const Node& node) {
       return 0;  // the kernel reports it
     reduced[static_cast<size_t>(a < 0 ? a + rank : a)] = true;
   }
-  int64_t outer, mid, inner;
-  if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, &inner) || inner != 1 || mid <= 0) return 0;
+  int64_t outer, mid;
+  if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, inner) || mid <= 0 || *inner <= 0) return 0;
   return mid;
 }
 
@@ -107,7 +113,8 @@ namespace {
 // The _FusedElementwise node of the tree rooted at node i (at a reduction's data input), its
 // operands emitted first; `copy` is node i as copied into the new graph.
 Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>& absorbed,
-               const std::vector<std::vector<NodeOutput>>& remapped, const std::vector<int64_t>& red_mid) {
+               const std::vector<std::vector<NodeOutput>>& remapped, const std::vector<int64_t>& red_mid,
+               const std::vector<int64_t>& red_inner) {
   const int top = red_mid[i] > 0 ? g.node(i).inputs[0].node : i;
   std::vector<int64_t> prog, bcast;
   std::vector<NodeOutput> ext;
@@ -119,9 +126,9 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
   struct Visit {
     int node;
     size_t next;
-    int refs[2];
+    std::vector<int> refs;
   };
-  std::vector<Visit> stack{{top, 0, {0, 0}}};
+  std::vector<Visit> stack{{top, 0, std::vector<int>(std::max<size_t>(2, g.node(top).inputs.size()), 0)}};
   while (!stack.empty()) {
     Visit& v = stack.back();
     const Node& node = g.node(v.node);
@@ -133,7 +140,8 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
         m = remapped[in.node][0];
         in = g.node(in.node).inputs[0];
       } else if (absorbed[in.node]) {
-        stack.push_back(Visit{in.node, 0, {0, 0}});  // invalidates v
+        stack.push_back(Visit{in.node, 0, std::vector<int>(std::max<size_t>(2, g.node(in.node).inputs.size()), 0)});
+        // (invalidates v)
         continue;
       }
       auto it = ext_index.find({m.node, m.index});
@@ -151,6 +159,10 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
     prog.push_back(fused_opcode(node));
     prog.push_back(v.refs[0]);
     prog.push_back(v.refs[1]);
+    for (size_t k = 2; k < node.inputs.size(); ++k) {  // an n-ary sum: ((a + b) + c) + ..., AddN's order
+      const int64_t previous = -static_cast<int64_t>(prog.size() / 3);
+      prog.insert(prog.end(), {fused::kAdd, previous, v.refs[k]});
+    }
     stack.pop_back();
     if (!stack.empty()) stack.back().refs[stack.back().next - 1] = -static_cast<int>(prog.size() / 3);
   }
@@ -163,7 +175,9 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
   f.attrs.set("bcast", std::move(bcast));
   f.attrs.set("shape", shape);
   if (red_mid[i] > 0) {
-    f.attrs.set("reduce", std::vector<int64_t>{fused_reduce(g.node(i)), red_mid[i]});
+    std::vector<int64_t> reduce{fused_reduce(g.node(i)), red_mid[i]};
+    if (red_inner[i] > 1) reduce.push_back(red_inner[i]);  // columns
+    f.attrs.set("reduce", std::move(reduce));
     f.attrs.set("out_shape", copy.outputs[0].shape);
   }
   f.outputs = copy.outputs;
@@ -192,7 +206,9 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     // Comparisons give bool: fusable only into the bool->float Cast using them (checked below).
     DType out_dtype = fused::is_comparison(code) ? DType::Bool : DType::Float32;
     if (node.outputs[0].dtype != out_dtype) continue;
-    if (node.inputs.size() != (fused::is_binary(code) ? 2u : 1u)) continue;
+    // An n-ary sum (AddN, the gradient of a value read several times) is a chain of adds.
+    const bool nary_sum = code == fused::kAdd && node.inputs.size() > 2;
+    if (node.inputs.size() != (fused::is_binary(code) ? 2u : 1u) && !nary_sum) continue;
     // An op laid out by data_format (BiasAdd) broadcasts as the fused rule does only in NHWC.
     if (node.attrs.get_or("data_format", std::string("NHWC")) != "NHWC") continue;
     bool ok = true;
@@ -210,9 +226,9 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     }
     cand[i] = ok;
   }
-  // A Sum/Mean over trailing axes may end a tree (its input joins it like any reader's).
-  std::vector<int64_t> red_mid(n, 0);
-  for (int i = 0; i < n; ++i) red_mid[i] = trailing_reduction(g, g.node(i));
+  // A Sum/Mean over one run of axes may end a tree (its input joins it like any reader's).
+  std::vector<int64_t> red_mid(n, 0), red_inner(n, 1);
+  for (int i = 0; i < n; ++i) red_mid[i] = run_reduction(g, g.node(i), &red_inner[i]);
   // Edges i -> c that may be fused: c is an elementwise candidate of i's shape, or a reduction
   // reading i as its data; a comparison goes only into its Cast (nothing else reads its 0/1s).
   // Only live readers count (Readers): earlier passes leave the nodes they replaced behind.
@@ -232,21 +248,37 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     }
   }
   // In index (topological) order, so a node's inputs are decided before it. Only cheap ops are
-  // recomputed (XLA's rule): a shared exp, tanh, division or root is computed once.
+  // recomputed (XLA's rule): a shared exp, tanh, division or root is computed once. And only a
+  // subtree reading at most one full-size tensor (plus broadcast ones): each reader re-reads its
+  // inputs, so `x - mean` costs a reader what reading it materialised would, while a shared
+  // `a + b` or `dy * x` (an AddN of gradients, a batch norm's backward terms) would be read twice
+  // over by every reader (perf5g: the ResNet step's fused kernels ran 40% more instructions).
   std::vector<int> size(n, 0);
   std::vector<char> costly(n, 0);
+  std::vector<std::vector<NodeOutput>> full(n);  // distinct full-size inputs read, at most 2 kept
+  auto add_full = [](std::vector<NodeOutput>& to, const NodeOutput& o) {
+    for (const NodeOutput& q : to)
+      if (q.node == o.node && q.index == o.index) return;
+    if (to.size() < 2) to.push_back(o);
+  };
   for (int i = 0; i < n; ++i) {
     if (!cand[i]) continue;
     const int code = fused_opcode(g.node(i));
-    size[i] = code < 0 ? 0 : 1;  // a transparent BroadcastTo: no instruction
+    // A transparent BroadcastTo: no instruction; an n-ary sum: one add fewer than its inputs.
+    size[i] = code < 0 ? 0 : std::max(1, static_cast<int>(g.node(i).inputs.size()) - 1);
     costly[i] = fused::is_costly(code);
     for (const NodeOutput& in : g.node(i).inputs)
       if (absorbed[in.node]) {
         size[i] += size[in.node];
         costly[i] |= costly[in.node];
+        for (const NodeOutput& q : full[in.node]) add_full(full[i], q);
+      } else if (g.node(in.node).outputs.at(in.index).shape == g.node(i).outputs[0].shape) {
+        add_full(full[i], in);
       }
     bool cmp = fused::is_comparison(code);
-    if (pinned[i] || bad_reader[i] || uses[i] < 1 || (uses[i] > 1 && (cmp || costly[i] || size[i] > kDupMax))) continue;
+    if (pinned[i] || bad_reader[i] || uses[i] < 1 ||
+        (uses[i] > 1 && (cmp || costly[i] || size[i] > kDupMax || full[i].size() > 1)))
+      continue;
     absorbed[i] = 1;
   }
   for (int c = 0; c < n; ++c)
@@ -283,7 +315,7 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   return rw.run([&](int i, const Node& copy, Rewriter& r) {
     if (absorbed[i] || is_root(i)) remapped[i] = copy.inputs;
     if (!is_root(i)) return absorbed[i] && in_fused[i];
-    Node f = emit_tree(g, i, copy, absorbed, remapped, red_mid);
+    Node f = emit_tree(g, i, copy, absorbed, remapped, red_mid, red_inner);
     r.replace_outputs(i, {NodeOutput{r.target().add_node(std::move(f)), 0}});
     return true;
   });

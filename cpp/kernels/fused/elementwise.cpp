@@ -171,6 +171,7 @@ Span load(const Operand& o, int64_t i0, int64_t n, float* buf) {
   if (o.div == 1) {
     int64_t r = i0 % o.mod;
     if (r + n <= o.mod) return Span{o.data + r, false};
+    if (o.tiled) return Span{o.tiled + r, false};
     for (int64_t j = 0; j < n; r = 0) {
       int64_t len = std::min(n - j, o.mod - r);
       std::copy(o.data + r, o.data + r + len, buf + j);
@@ -188,6 +189,9 @@ Span load(const Operand& o, int64_t i0, int64_t n, float* buf) {
   }
   return Span{buf, false};
 }
+
+// A div-1 operand of fewer than one tile's values that repeats (run() tiles it).
+bool repeats_short(const Operand& o) { return o.div == 1 && o.mod > 1 && o.mod < kTile && !o.tiled; }
 
 // Tile slots of a program: a program is a tree (every result is used once), so an
 // instruction's slot is free again once its user has run.
@@ -253,6 +257,34 @@ float reduce_row(const std::vector<Instr>& prog, const Slots& slots, const std::
   return static_cast<float>(mean ? s / static_cast<double>(mid) : s);
 }
 
+// Columns of a reduction (inner > 1): each (outer) block of mid x inner elements is run tile by
+// tile and element (m, j) added to column j's double sum, m in increasing order, as
+// direct::sum_f32's column loop adds them.
+FN_MULTIVERSION
+void reduce_columns(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
+                    float* scratch, float* out, int64_t n, int64_t mid, int64_t inner, bool mean) {
+  float* y = scratch + static_cast<size_t>(slots.count + 2) * kTile;
+  std::vector<double> acc(static_cast<size_t>(inner));
+  double* a = acc.data();
+  const int64_t block = mid * inner;
+  for (int64_t o = 0, outer = n / block; o < outer; ++o) {
+    std::fill(acc.begin(), acc.end(), 0.0);
+    for (int64_t e0 = 0; e0 < block; e0 += kTile) {
+      const int64_t len = std::min(kTile, block - e0);
+      run_tile(prog, slots, inputs, scratch, o * block + e0, len, y);
+      for (int64_t t = 0, j = e0 % inner; t < len;) {  // runs of one row's columns
+        const int64_t run = std::min(inner - j, len - t);
+        for (int64_t q = 0; q < run; ++q) a[j + q] += y[t + q];
+        t += run;
+        j += run;
+        if (j == inner) j = 0;
+      }
+    }
+    float* dst = out + o * inner;
+    for (int64_t j = 0; j < inner; ++j) dst[j] = static_cast<float>(mean ? a[j] / static_cast<double>(mid) : a[j]);
+  }
+}
+
 }  // namespace
 
 void validate(const std::vector<Instr>& prog, size_t num_inputs) {
@@ -275,8 +307,9 @@ void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, flo
   validate(prog, inputs.size());
   const Slots slots(prog);
   const bool reducing = reduce.kind != Reduce::kNone;
-  if (reducing && (reduce.mid <= 0 || n % reduce.mid != 0))
-    throw_error(Code::Internal, "fused elementwise: bad reduction of ", n, " elements by ", reduce.mid);
+  if (reducing && (reduce.mid <= 0 || reduce.inner <= 0 || n % (reduce.mid * reduce.inner) != 0))
+    throw_error(Code::Internal, "fused elementwise: bad reduction of ", n, " elements by ", reduce.mid, " x ",
+                reduce.inner);
   // Scratch reused by the thread's next runs (no allocation and zero-fill of (slots + 3) tiles
   // per call, which outweighed the arithmetic of small tensors); an unusually wide program's
   // scratch is its own.
@@ -286,15 +319,45 @@ void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, flo
   std::vector<float>& buf = slots.scratch() <= kKeep ? kept : own;
   if (buf.size() < slots.scratch()) buf.resize(slots.scratch());
   float* scratch = buf.data();
+  // A short operand repeating along the output (a per-channel scale or shift over NHWC, a bias)
+  // straddles every tile: gathering it run by run cost a memmove per run (16 floats for 16
+  // channels: 64 per tile). It is repeated once per call into a buffer instead, each tile reading
+  // a span of that (when there are several tiles to read it).
+  const std::vector<Operand>* ins = &inputs;
+  std::vector<Operand> with_tiled;
+  if (n > kTile) {
+    size_t extra = 0;
+    for (const Operand& o : inputs)
+      if (repeats_short(o)) extra += static_cast<size_t>(kTile + o.mod);
+    if (extra > 0) {
+      thread_local std::vector<float> tiled_kept;
+      std::vector<float> tiled_own;
+      std::vector<float>& tb = extra <= kKeep ? tiled_kept : tiled_own;
+      if (tb.size() < extra) tb.resize(extra);
+      with_tiled = inputs;
+      float* p = tb.data();
+      for (Operand& o : with_tiled) {
+        if (!repeats_short(o)) continue;
+        for (int64_t j = 0; j < kTile + o.mod; j += o.mod)
+          std::copy(o.data, o.data + std::min(o.mod, kTile + o.mod - j), p + j);
+        o.tiled = p;
+        p += kTile + o.mod;
+      }
+      ins = &with_tiled;
+    }
+  }
   // One thread: beside a busy process an OpenMP region waits for a descheduled worker (3x slower
   // at 65,536 elements), while a second core saves a memory-bound pass little (docs/DESIGN.md).
-  if (reducing) {
-    for (int64_t row = 0, rows = n / reduce.mid; row < rows; ++row)
-      out[row] = reduce_row(prog, slots, inputs, scratch, row, reduce.mid, reduce.kind == Reduce::kMean);
+  if (reducing && reduce.inner > 1) {
+    reduce_columns(prog, slots, *ins, scratch, out, n, reduce.mid, reduce.inner, reduce.kind == Reduce::kMean);
     return;
   }
-  for (int64_t i0 = 0; i0 < n; i0 += kTile)
-    run_tile(prog, slots, inputs, scratch, i0, std::min(kTile, n - i0), out + i0);
+  if (reducing) {
+    for (int64_t row = 0, rows = n / reduce.mid; row < rows; ++row)
+      out[row] = reduce_row(prog, slots, *ins, scratch, row, reduce.mid, reduce.kind == Reduce::kMean);
+    return;
+  }
+  for (int64_t i0 = 0; i0 < n; i0 += kTile) run_tile(prog, slots, *ins, scratch, i0, std::min(kTile, n - i0), out + i0);
 }
 
 void tanh(const float* x, float* y, int64_t n) { apply(kTanh, Span{x, false}, Span{nullptr, false}, y, n); }

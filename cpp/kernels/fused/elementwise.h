@@ -56,14 +56,21 @@ struct Instr {
 struct Operand {
   const float* data;
   int64_t div, mod;
+  // Set by run() for a short repeating operand (div 1, mod < one tile): `data` repeated to one
+  // tile plus mod values, so any tile's elements are one contiguous span of it.
+  const float* tiled = nullptr;
 };
 
-// A trailing reduction of the program's result: rows of `mid` consecutive elements are summed
-// (kSum) or averaged (kMean) into one output each, in direct::sum_f32's order (bit for bit).
+// A reduction of the program's result over one run of axes, seen as (outer, mid, inner): the
+// `mid` elements of each (outer, inner) pair, `inner` apart, are summed (kSum) or averaged (kMean)
+// into one output each, in direct::sum_f32's order (bit for bit). inner 1: rows of `mid`
+// consecutive elements (a layer norm's statistics); inner > 1: columns (a batch norm's moments
+// over N, H, W; a bias gradient).
 struct Reduce {
   enum Kind : int { kNone = 0, kSum = 1, kMean = 2 };
   int kind = kNone;
   int64_t mid = 1;
+  int64_t inner = 1;
 };
 
 // Throws Internal unless every instruction of `prog` is well formed for `num_inputs` inputs
