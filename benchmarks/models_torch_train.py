@@ -10,6 +10,10 @@ import random_graphs
 from models_tf_train import TT_PARAMS
 
 
+TRAINING = {"resnet_train", "resnet_train_keras_bn", "lstm_train", "gru_train", "transformer_train",
+            "random_graphs_train"}
+
+
 def _trainer(loss_fn: Callable[..., Any], params: List[Any], update: Callable[..., None], args: tuple,
              wrap: Callable[..., Any]) -> Callable[[], Any]:
     import torch
@@ -35,6 +39,8 @@ def _sgd(lr: float) -> Callable[[List[Any], List[Any]], None]:
 def build(name: str, d: Dict[str, np.ndarray], compile: bool = False) -> Callable[[], Any]:
     import torch
     import torch.nn.functional as F
+    # Grad mode is global: an inference row built before in the same process turned it off.
+    torch.set_grad_enabled(name in TRAINING)
     a = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in d.items()}
     wrap = torch.compile if compile else (lambda f, **kw: f)
 
@@ -124,7 +130,6 @@ def build(name: str, d: Dict[str, np.ndarray], compile: bool = False) -> Callabl
                 w.sub_(lr_t * m_ / (v_.sqrt() + 1e-7))
         return _trainer(loss_fn, ps, adam, (a["tt_x"], a["tt_y"]), wrap)
 
-    torch.set_grad_enabled(name == "random_graphs_train")
     if name == "cnn_nobias_infer":
         k1, k2 = hwio(a["cnn_k1"]), hwio(a["cnn_k2"])
 
