@@ -143,8 +143,8 @@ TEST_CASE("blocked matmul: the same bits as one single-threaded call where the k
   // the shape, and these shapes keep it for every row block: the bits equal the whole product's
   // on one thread, whatever the load and however the blocks were shared.
   std::mt19937 rng(12);
-  for (const Case& c :
-       std::vector<Case>{{256, 784, 512, false, false}, {200, 512, 300, false, false}, {4096, 1024, 1024, false, false}}) {
+  for (const Case& c : std::vector<Case>{
+           {256, 784, 512, false, false}, {200, 512, 300, false, false}, {4096, 1024, 1024, false, false}}) {
     EagerPtr got;
     auto a = random_tensor(Shape{c.m, c.k}, rng), b = random_tensor(Shape{c.k, c.n}, rng);
     got = make_tensor(DType::Float32, Shape{c.m, c.n});
@@ -172,7 +172,8 @@ TEST_CASE("blocked matmul with bias, residual and relu post-ops on row and colum
     const float tol = 2e-5f * static_cast<float>(c.k);
     for (int64_t i = 0; i < c.m * c.n; ++i) REQUIRE(got->data<float>()[i] == Approx(prod[i]).margin(tol));
     one_call(*a, *b, false, false, *want, &e);
-    for (int64_t i = 0; i < c.m * c.n; ++i) REQUIRE(got->data<float>()[i] == Approx(want->data<float>()[i]).margin(tol));
+    for (int64_t i = 0; i < c.m * c.n; ++i)
+      REQUIRE(got->data<float>()[i] == Approx(want->data<float>()[i]).margin(tol));
   }
 }
 

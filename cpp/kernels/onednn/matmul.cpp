@@ -128,7 +128,6 @@ dnnl::memory row_major_copy(const dnnl::memory& from, const dnnl::memory::desc& 
   return copy;
 }
 
-
 // Big products run as blocks on the task pool (kernels/task_pool.h): output rows (or columns)
 // split into blocks, each a single-threaded oneDNN matmul on its slice of the operands, taken
 // dynamically by the calling thread and the pool's workers. A thread that lost its core holds
@@ -152,9 +151,9 @@ constexpr int64_t kBlockRows = 48;
 constexpr int64_t kMinBlockCols = 64;
 
 struct Split {
-  int dim = 0;          // the output dim split: r - 2 (rows) or r - 1 (columns)
-  int64_t size = 0;     // rows or columns per block; the last block may be shorter
-  int64_t count = 1;    // blocks
+  int dim = 0;        // the output dim split: r - 2 (rows) or r - 1 (columns)
+  int64_t size = 0;   // rows or columns per block; the last block may be shorter
+  int64_t count = 1;  // blocks
 };
 
 // FN_MATMUL_POOL=0 runs big products as one oneDNN call on the OpenMP team instead (A/B timings).
@@ -333,7 +332,8 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
   thread_local std::vector<float> a_scratch;
   if (split.count > 1) {
     const void* a_ptr = a.raw();
-    if (copy_a) a_ptr = row_major_copy(memory(ma_user, engine(), const_cast<void*>(a.raw())), ma, a_scratch).get_data_handle();
+    if (copy_a)
+      a_ptr = row_major_copy(memory(ma_user, engine(), const_cast<void*>(a.raw())), ma, a_scratch).get_data_handle();
     return blocked_matmul(ma, mb, mo, mbias, e, layout != nullptr, key, split, team, a_ptr, b.raw(), out.raw());
   }
   std::shared_ptr<primitive> prim;
