@@ -211,3 +211,19 @@ TEST_CASE("blocked matmuls from two threads at once give each its own product, e
   t.join();
   REQUIRE(ok.load());
 }
+
+TEST_CASE("blocked matmul: many small matrices split by batch, with a broadcast operand") {
+  std::mt19937 rng(16);
+  for (bool broadcast : {false, true}) {
+    auto a = random_tensor(Shape{40, 64, 72}, rng), b = random_tensor(Shape{broadcast ? 1 : 40, 72, 80}, rng);
+    auto got = make_tensor(DType::Float32, Shape{40, 64, 80});
+    onednn::matmul(*a, *b, false, false, *got);
+    std::vector<float> want(64 * 80);
+    for (int64_t bi = 0; bi < 40; ++bi) {
+      ref::matmul2d(a->data<float>() + bi * 64 * 72, b->data<float>() + (broadcast ? 0 : bi) * 72 * 80, want.data(), 64,
+                    80, 72, false, false);
+      for (int64_t i = 0; i < 64 * 80; ++i)
+        REQUIRE(got->data<float>()[bi * 64 * 80 + i] == Approx(want[i]).margin(2e-3));
+    }
+  }
+}

@@ -142,7 +142,8 @@ dnnl::memory row_major_copy(const dnnl::memory& from, const dnnl::memory::desc& 
 // multiple of 48 rows, the row panel of oneDNN 3.2's AVX2 sgemm for a plain left operand: each
 // block's rows then fall into the same kernel calls as in the one-call product, which keeps its
 // bits (blocks of 32 or 100 rows did not, of 48, 96 or 144 did; Catch2 test_task_pool). Columns
-// are split only where the rows cannot make two blocks. A block's shape is fixed by the
+// are split only where the rows cannot make two blocks; batched products split whole matrices
+// of their outermost batch dim where there are enough of them. A block's shape is fixed by the
 // problem's alone (never by the thread count or timing), so the result does not depend on the
 // load.
 constexpr double kMinBlockMacs = double(int64_t{1} << 21);
@@ -165,7 +166,7 @@ bool pool_enabled() {
   return on;
 }
 
-Split choose_split(int r, int64_t rows, int64_t cols, double macs, int threads) {
+Split choose_split(int r, int64_t batch, int64_t rows, int64_t cols, double macs, int threads) {
   if (!pool_enabled()) return Split{};
   const int64_t want = std::min<int64_t>(kBlocksPerThread * threads, static_cast<int64_t>(macs / kMinBlockMacs));
   Split s;
@@ -180,7 +181,11 @@ Split choose_split(int r, int64_t rows, int64_t cols, double macs, int threads) 
     s.count = (extent + size - 1) / size;
     return s.count >= 2;
   };
+  // Whole matrices of the outermost batch dim where they make enough blocks (each block the same
+  // per-matrix gemm calls as the one-call product), else rows, else fewer batch blocks, else columns.
+  if (r >= 3 && batch >= want && fit(0, batch, 1, 1)) return s;
   if (fit(r - 2, rows, kBlockRows, kBlockRows)) return s;
+  if (r >= 3 && fit(0, batch, 1, 1)) return s;
   if (fit(r - 1, cols, kMinBlockCols, 16)) return s;
   return Split{};
 }
@@ -218,16 +223,20 @@ bool blocked_matmul(const dnnl::memory::desc& ma, const dnnl::memory::desc& mb, 
                     const Split& split, int team, const void* a_ptr, const void* b_ptr, void* o_ptr) {
   using namespace dnnl;
   const int r = static_cast<int>(mo.get_dims().size());
-  const bool by_rows = split.dim == r - 2;
+  const int d = split.dim;
+  // An operand is sliced along d unless it does not have that dim (a's columns, b's rows) or
+  // broadcasts it (a batch dim of 1): then every block reads all of it.
+  auto sliced = [&](const memory::desc& md, int skip) { return d != skip && md.get_dims()[d] > 1; };
+  const bool slice_a = sliced(ma, r - 1), slice_b = sliced(mb, r - 2), slice_bias = d == r - 1;
   const int64_t extent = mo.get_dims()[split.dim];
   const int64_t tail = extent - (split.count - 1) * split.size;
   ThreadScope one(true);  // each block is a single-threaded call, made and run so
   auto make = [&](int64_t size) {
     BlockPrim p;
-    p.a = by_rows ? resized(ma, r - 2, size) : ma;
-    p.b = by_rows ? mb : resized(mb, r - 1, size);
-    p.o = resized(mo, split.dim, size);
-    if (e && e->bias) p.bias = by_rows ? mbias : resized(mbias, 1, size);
+    p.a = slice_a ? resized(ma, d, size) : ma;
+    p.b = slice_b ? resized(mb, d, size) : mb;
+    p.o = resized(mo, d, size);
+    if (e && e->bias) p.bias = slice_bias ? resized(mbias, 1, size) : mbias;
     std::string key = std::string("matmul-block") + one.key();
     append_key(key, p.a);
     append_key(key, p.b);
@@ -261,8 +270,8 @@ bool blocked_matmul(const dnnl::memory::desc& ma, const dnnl::memory::desc& mb, 
   const size_t elem = memory::data_type_size(mo.get_data_type());
   // Element offsets of block i's slices: rows (or columns) of a (or b), the output, the residual
   // (laid out as the output) and the bias.
-  const int64_t a_step = by_rows ? ma.get_strides()[r - 2] : 0, b_step = by_rows ? 0 : mb.get_strides()[r - 1];
-  const int64_t o_step = mo.get_strides()[split.dim], bias_step = by_rows ? 0 : 1;
+  const int64_t a_step = slice_a ? ma.get_strides()[d] : 0, b_step = slice_b ? mb.get_strides()[d] : 0;
+  const int64_t o_step = mo.get_strides()[d], bias_step = slice_bias ? 1 : 0;
   auto at = [elem](const void* p, int64_t elements) {
     return const_cast<char*>(static_cast<const char*>(p)) + elements * static_cast<int64_t>(elem);
   };
@@ -318,7 +327,8 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
   const double macs = static_cast<double>(out.num_elements()) * static_cast<double>(ma.get_dims()[r - 1]);
   const bool small = small_contraction(macs);
   const int team = small ? 1 : max_threads();
-  const Split split = team > 1 ? choose_split(r, mo.get_dims()[r - 2], mo.get_dims()[r - 1], macs, team) : Split{};
+  const Split split =
+      team > 1 ? choose_split(r, mo.get_dims()[0], mo.get_dims()[r - 2], mo.get_dims()[r - 1], macs, team) : Split{};
   ThreadScope threads(small);
   std::string key = std::string("matmul") + threads.key();
   append_key(key, ma);
