@@ -796,3 +796,23 @@ TEST_CASE("fusion: a control dependency's target or a value read twice by one tr
   CHECK(count_op(*f, "Exp") == 1);
   for (size_t k = 0; k < ref.size(); ++k) CHECK(same_bits(*got[k], *ref[k]));
 }
+
+TEST_CASE("fusion: a member a left-behind node reads keeps the value it reads out of extra outputs") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{3, 70}});
+    auto a = op2("AddV2", x, x);  // an output, and read by b
+    auto bb = op1("Abs", a);
+    auto axes = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Int32, -1)}, {"dtype", DType::Int32}});
+    auto s = dispatch1("Sum", {bb, axes}, Attrs{{"keep_dims", true}});
+    op1("Abs", bb);  // nothing reads it (a pass left it behind)
+    g->outputs.push_back(NodeOutput{s->node, 0});
+    g->outputs.push_back(NodeOutput{a->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{3, 70}, 96)}, &f);
+  CHECK(extra_outputs_of(*f) == 0);
+  for (size_t k = 0; k < ref.size(); ++k) CHECK(same_bits(*got[k], *ref[k]));
+}

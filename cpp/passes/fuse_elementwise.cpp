@@ -206,8 +206,8 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
 // the root of the tree writing it, or -1. A candidate that stays materialised (not absorbed:
 // stacked for a gradient, a graph output, read by another tree, or costly and shared) joins the
 // tree of one fused reader c when
-// - c leads to that tree's root through members read once (never through a shared subtree some
-//   readers recompute: it would compute the value again without writing it),
+// - c leads to that tree's root through members read once, by live nodes only (never through a
+//   shared subtree some readers recompute: it would compute the value again without writing it),
 // - every other reader, live or left behind, comes after the root (it reads the extra output, so
 //   the tree must run first; with readers after the root, no input of the tree can depend on the
 //   value: a path from it leaves through one of its readers, all after the root or in the tree),
@@ -231,7 +231,9 @@ std::vector<int> extra_outputs(const Graph& g, const Readers& readers, const std
     for (int x = c;;) {
       if (root_of[x] >= 0) return root_of[x];
       if (!absorbed[x]) return (cand[x] && !is_bt[x] && g.node(x).outputs[0].dtype == DType::Float32) || red_mid[x] > 0 ? x : -1;
-      if (readers.uses[x] != 1 || readers.pinned[x]) return -1;
+      // Read once, by a live node: a member some left-behind node reads too is kept as a copy,
+      // which would read the extra output before its tree exists.
+      if (readers.uses[x] != 1 || edges[x].size() != 1 || readers.pinned[x]) return -1;
       x = readers.consumer[x];
     }
   };
