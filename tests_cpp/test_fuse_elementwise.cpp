@@ -755,7 +755,8 @@ TEST_CASE("fusion: at most eight extra outputs a tree; a shared subtree recomput
     auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{9, 130}});
     std::vector<TensorPtr> s;
     for (int k = 0; k < 11; ++k) {
-      auto c = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 0.25 * k)}, {"dtype", DType::Float32}});
+      auto c =
+          dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 0.25 * k)}, {"dtype", DType::Float32}});
       s.push_back(op1("Sigmoid", op2("AddV2", x, c)));
       g->outputs.push_back(NodeOutput{s.back()->node, 0});
     }

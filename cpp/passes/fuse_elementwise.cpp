@@ -221,7 +221,8 @@ std::vector<int> extra_outputs(const Graph& g, const Readers& readers, const std
   std::vector<int> root_of(n, -1), count(n, 0);
   std::vector<std::vector<std::pair<int, int>>> edges(n);  // (reader, input index), all readers
   for (int c = 0; c < n; ++c)
-    for (size_t k = 0; k < g.node(c).inputs.size(); ++k) edges[g.node(c).inputs[k].node].emplace_back(c, static_cast<int>(k));
+    for (size_t k = 0; k < g.node(c).inputs.size(); ++k)
+      edges[g.node(c).inputs[k].node].emplace_back(c, static_cast<int>(k));
   // The root of the tree a member-to-be read by c (as input k) would be in, or -1.
   auto tree_of = [&](int i, int c, int k) {
     const Node& cn = g.node(c);
@@ -230,7 +231,8 @@ std::vector<int> extra_outputs(const Graph& g, const Readers& readers, const std
     if (!readers.live[c] || !(elementwise || (red_mid[c] > 0 && k == 0))) return -1;
     for (int x = c;;) {
       if (root_of[x] >= 0) return root_of[x];
-      if (!absorbed[x]) return (cand[x] && !is_bt[x] && g.node(x).outputs[0].dtype == DType::Float32) || red_mid[x] > 0 ? x : -1;
+      if (!absorbed[x])
+        return (cand[x] && !is_bt[x] && g.node(x).outputs[0].dtype == DType::Float32) || red_mid[x] > 0 ? x : -1;
       // Read once, by a live node: a member some left-behind node reads too is kept as a copy,
       // which would read the extra output before its tree exists.
       if (readers.uses[x] != 1 || edges[x].size() != 1 || readers.pinned[x]) return -1;
