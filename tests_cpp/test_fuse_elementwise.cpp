@@ -817,3 +817,25 @@ TEST_CASE("fusion: a member a left-behind node reads keeps the value it reads ou
   CHECK(extra_outputs_of(*f) == 0);
   for (size_t k = 0; k < ref.size(); ++k) CHECK(same_bits(*got[k], *ref[k]));
 }
+
+TEST_CASE("fusion: a value two trees read is written by the first tree even when the second reads it early") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{6, 200}});
+    auto y = b.add_placeholder("y", TensorSpec{DType::Float32, Shape{6, 200}});
+    auto dc = op2("Mul", op1("Tanh", x), y);  // an LSTM backward's dc, read by every gate's gradient
+    auto m1 = op2("Mul", dc, x);
+    auto m2 = op2("Mul", dc, y);  // a member of the second tree, before the first tree's root
+    auto r1 = op1("Sigmoid", m1);
+    auto r2 = op1("Relu", op2("AddV2", m2, x));
+    for (auto& t : {r1, r2}) g->outputs.push_back(NodeOutput{t->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{6, 200}, 97), random_tensor(Shape{6, 200}, 98)}, &f);
+  CHECK(count_op(*f, "_FusedElementwise") == 2);
+  CHECK(extra_outputs_of(*f) == 1);
+  CHECK(Plan::compile(f)->num_steps() == 2);
+  for (size_t k = 0; k < ref.size(); ++k) CHECK(same_bits(*got[k], *ref[k]));
+}

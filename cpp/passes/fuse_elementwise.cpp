@@ -120,9 +120,8 @@ namespace {
 // in its own tree only (another tree recomputing a shared subtree reads it) and listed in
 // `extra` as (node, instruction).
 Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>& absorbed,
-               const std::vector<int>& extra_root, const std::vector<std::vector<NodeOutput>>& remapped,
-               const std::vector<int64_t>& red_mid, const std::vector<int64_t>& red_inner,
-               std::vector<std::pair<int, int64_t>>* extra) {
+               const std::vector<int>& extra_root, const Rewriter& rw, const std::vector<int64_t>& red_mid,
+               const std::vector<int64_t>& red_inner, std::vector<std::pair<int, int64_t>>* extra) {
   const int top = red_mid[i] > 0 ? g.node(i).inputs[0].node : i;
   std::vector<int64_t> prog, bcast;
   std::vector<NodeOutput> ext;
@@ -143,15 +142,17 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
     if (v.next < node.inputs.size()) {
       size_t k = v.next++;
       NodeOutput in = node.inputs[k];
-      NodeOutput m = remapped[v.node][k];
+      // External inputs are looked up now, not when the member was copied: an extra output of an
+      // earlier tree exists from that tree's root on, which may come after a member reading it.
+      NodeOutput m;
       if (absorbed[in.node] && is_broadcast_view(g.node(in.node))) {  // read its input, broadcast
-        m = remapped[in.node][0];
         in = g.node(in.node).inputs[0];
       } else if (absorbed[in.node] && (extra_root[in.node] < 0 || extra_root[in.node] == i)) {
         stack.push_back(Visit{in.node, 0, std::vector<int>(std::max<size_t>(2, g.node(in.node).inputs.size()), 0)});
         // (invalidates v)
         continue;
       }
+      m = rw.outputs_of(in.node).at(in.index);
       auto it = ext_index.find({m.node, m.index});
       if (it == ext_index.end()) {
         int64_t div = 1, mod = 1;
@@ -208,9 +209,10 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
 // tree of one fused reader c when
 // - c leads to that tree's root through members read once, by live nodes only (never through a
 //   shared subtree some readers recompute: it would compute the value again without writing it),
-// - every other reader, live or left behind, comes after the root (it reads the extra output, so
-//   the tree must run first; with readers after the root, no input of the tree can depend on the
-//   value: a path from it leaves through one of its readers, all after the root or in the tree),
+// - every other reader, live or left behind, runs after the root (it reads the extra output, so
+//   the tree must run first; a member of another tree runs at that tree's root). Then no input
+//   of the tree depends on the value: a path from it leaves through one of its readers, all
+//   running after the root or in the tree,
 // - it is no control dependency's target (the node is gone) and the tree has room.
 // Decided from the last node back, so a reader's own membership is known (an extra output's
 // reader may be an extra output of a bigger tree: an LSTM's gates -> its state -> h).
@@ -223,21 +225,31 @@ std::vector<int> extra_outputs(const Graph& g, const Readers& readers, const std
   for (int c = 0; c < n; ++c)
     for (size_t k = 0; k < g.node(c).inputs.size(); ++k)
       edges[g.node(c).inputs[k].node].emplace_back(c, static_cast<int>(k));
+  // The root of the tree node x is computed in (x itself when it is not a member), or -1 when
+  // x is a member of several trees (a shared subtree each recomputes) or one a left-behind node
+  // reads too (it is kept as a copy as well).
+  auto chain_root = [&](int x) {
+    for (;;) {
+      if (root_of[x] >= 0) return root_of[x];
+      if (!absorbed[x])
+        return (cand[x] && !is_bt[x] && g.node(x).outputs[0].dtype == DType::Float32) || red_mid[x] > 0 ? x : -1;
+      if (readers.uses[x] != 1 || edges[x].size() != 1 || readers.pinned[x]) return -1;
+      x = readers.consumer[x];
+    }
+  };
   // The root of the tree a member-to-be read by c (as input k) would be in, or -1.
   auto tree_of = [&](int i, int c, int k) {
     const Node& cn = g.node(c);
     const bool elementwise = cand[c] && !is_bt[c] && fused_opcode(cn) != fused::kCastBool &&
                              cn.outputs[0].shape == g.node(i).outputs[0].shape;
     if (!readers.live[c] || !(elementwise || (red_mid[c] > 0 && k == 0))) return -1;
-    for (int x = c;;) {
-      if (root_of[x] >= 0) return root_of[x];
-      if (!absorbed[x])
-        return (cand[x] && !is_bt[x] && g.node(x).outputs[0].dtype == DType::Float32) || red_mid[x] > 0 ? x : -1;
-      // Read once, by a live node: a member some left-behind node reads too is kept as a copy,
-      // which would read the extra output before its tree exists.
-      if (readers.uses[x] != 1 || edges[x].size() != 1 || readers.pinned[x]) return -1;
-      x = readers.consumer[x];
-    }
+    return chain_root(c);
+  };
+  // Where reader r runs: its tree's root, or r itself (materialised, or recomputed by several
+  // trees, all after it).
+  auto runs_at = [&](int r) {
+    const int root = readers.live[r] ? chain_root(r) : -1;
+    return root >= 0 ? root : r;
   };
   for (int i = n - 1; i >= 0; --i) {
     const Node& node = g.node(i);
@@ -256,7 +268,7 @@ std::vector<int> extra_outputs(const Graph& g, const Readers& readers, const std
     }
     if (best < 0) continue;
     bool ok = true;
-    for (size_t e = 0; e < edges[i].size() && ok; ++e) ok = e == via || edges[i][e].first > best;
+    for (size_t e = 0; e < edges[i].size() && ok; ++e) ok = e == via || runs_at(edges[i][e].first) > best;
     if (!ok) continue;
     root_of[i] = best;
     ++count[best];
@@ -395,13 +407,11 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     for (const NodeOutput& in : g.node(i).inputs)
       if (!in_fused[i]) all_fused[in.node] = 0;
   }
-  std::vector<std::vector<NodeOutput>> remapped(n);
   Rewriter rw(g);
   return rw.run([&](int i, const Node& copy, Rewriter& r) {
-    if (member[i] || is_root(i)) remapped[i] = copy.inputs;
     if (!is_root(i)) return member[i] && in_fused[i];  // an extra output's readers come after its root
     std::vector<std::pair<int, int64_t>> extra;
-    Node f = emit_tree(g, i, copy, member, extra_root, remapped, red_mid, red_inner, &extra);
+    Node f = emit_tree(g, i, copy, member, extra_root, r, red_mid, red_inner, &extra);
     const int fi = r.target().add_node(std::move(f));
     r.replace_outputs(i, {NodeOutput{fi, 0}});
     for (size_t e = 0; e < extra.size(); ++e)
