@@ -382,6 +382,71 @@ def optional_uneven(out):
 
     steps, rows, total = loop(iter(strategy.distribute_datasets_from_function(dataset_fn)))
     res.update(fn_steps=int(steps), fn_rows=int(rows), fn_total=float(total))
+    res.update(_uneven_in_functions(strategy, dataset_fn, local))
+    return res
+
+
+def _uneven_in_functions(strategy, dataset_fn, local):
+    """Inside Functions (TF's graph-mode input_lib): ``for x in dist_dataset``, ``for x in
+    iterator``, ``dist_dataset.reduce``, ``next(iterator)`` and ``iter()`` + ``next()`` all step
+    every worker until no worker has data; then ``next()`` raises OutOfRangeError on every worker."""
+    res = {}
+
+    def add(step, rows, total, x):
+        x = local(x)
+        return step + 1, rows + tf.shape(x)[0] * 10 ** step, total + tf.reduce_sum(x)
+
+    @tf.function
+    def over_dataset(dist):
+        step, rows, total = 0, 0, 0.0
+        for x in dist:
+            step, rows, total = add(step, rows, total, x)
+        return step, rows, total
+
+    @tf.function
+    def over_iterator(iterator):
+        step, rows, total = 0, 0, 0.0
+        for x in iterator:
+            step, rows, total = add(step, rows, total, x)
+        return step, rows, total
+
+    @tf.function
+    def reduced(dist):
+        return dist.reduce((0, 0, 0.0), lambda s, x: add(s[0], s[1], s[2], x))
+
+    for name, f, arg in [("for_dataset", over_dataset, "dataset"), ("for_iterator", over_iterator, "iterator"),
+                         ("reduce", reduced, "dataset")]:
+        dist = strategy.distribute_datasets_from_function(dataset_fn)
+        step, rows, total = f(iter(dist) if arg == "iterator" else dist)
+        res[name] = [int(step), int(rows), float(total)]
+
+    @tf.function
+    def one(iterator):
+        return tf.shape(local(next(iterator)))[0]
+
+    it = iter(strategy.distribute_datasets_from_function(dataset_fn))
+    rows = []
+    try:
+        while len(rows) < 10:
+            rows.append(int(one(it)))
+    except tf.errors.OutOfRangeError:
+        res["fn_next_rows"] = rows
+
+    n = strategy.num_replicas_in_sync
+
+    def made_inside(steps):
+        @tf.function
+        def f():
+            iterator = iter(strategy.distribute_datasets_from_function(dataset_fn))
+            return [tf.shape(local(next(iterator)))[0] for _ in range(steps)]
+        return f
+
+    res["iter_next_rows"] = [int(r) for r in made_inside(n + 1)()]
+    try:
+        made_inside(n + 2)()
+        res["iter_next_past_end"] = "no error"
+    except tf.errors.OutOfRangeError:
+        res["iter_next_past_end"] = "OutOfRangeError"
     return res
 
 

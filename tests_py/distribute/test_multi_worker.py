@@ -326,6 +326,11 @@ def test_get_next_as_optional_has_a_value_while_any_worker_has_one(tmp_path, n):
         assert r["next_rows"] == r["get_next_rows"] == rows
         assert r["fn_steps"] == n + 1 and r["fn_total"] == own
         assert r["fn_rows"] == sum(k * 10 ** s for s, k in enumerate(rows))
+        # Inside Functions: every loop form steps n + 1 times on every worker; next() then raises.
+        coded = sum(k * 10 ** s for s, k in enumerate(rows))
+        assert r["for_dataset"] == r["for_iterator"] == r["reduce"] == [n + 1, coded, own]
+        assert r["fn_next_rows"] == r["iter_next_rows"] == rows
+        assert r["iter_next_past_end"] == "OutOfRangeError"
 
 
 @needs_launcher
