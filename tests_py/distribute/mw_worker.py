@@ -616,6 +616,46 @@ def shard_policy(out):
     return res
 
 
+def file_shard(out, files=4):
+    """Auto-sharding of file-based datasets (TF's auto_shard rewrite): each policy's elements on
+    this worker for text files read through list_files + flat_map/interleave and a list of names."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    n = strategy.num_replicas_in_sync
+    res = {"_index": idx}
+    base = os.path.join(out, f"files{files}")
+    os.makedirs(base, exist_ok=True)
+    names = []
+    for f in range(files):
+        name = os.path.join(base, f"part{f}.txt")
+        with open(name, "w") as fh:
+            fh.write("".join(f"{10 * f + k}\n" for k in range(3 if f % 2 else 4)))
+        names.append(name)
+    time.sleep(1.0)  # every worker has written its (identical) files before any reads
+
+    pipelines = {
+        "flat_map": lambda: tf.data.Dataset.list_files(os.path.join(base, "*.txt"), shuffle=False)
+        .flat_map(tf.data.TextLineDataset),
+        "interleave": lambda: tf.data.Dataset.from_tensor_slices(names)
+        .interleave(tf.data.TextLineDataset, cycle_length=2),
+        "names": lambda: tf.data.TextLineDataset(names).map(lambda s: s + "!"),
+        "memory": lambda: tf.data.Dataset.range(12 * n).map(lambda x: tf.strings.as_string(x)),
+    }
+    for pipe, make in pipelines.items():
+        for policy in ("AUTO", "FILE", "DATA"):
+            options = tf.data.Options()
+            options.experimental_distribute.auto_shard_policy = getattr(tf.data.experimental.AutoShardPolicy, policy)
+            ds = make().batch(2 * n).with_options(options)
+            key = f"{pipe}_{policy}"
+            try:
+                dist = strategy.experimental_distribute_dataset(ds)
+                res[key] = [[v.decode() for v in strategy.experimental_local_results(e)[0].numpy().tolist()]
+                            for e in dist]
+            except Exception as e:  # noqa: BLE001 - the error class and message are the result
+                res[key] = [type(e).__name__, str(e)[:300]]
+    return res
+
+
 def main():
     scenario, out = sys.argv[1], sys.argv[2]
     args = [int(a) for a in sys.argv[3:]]
