@@ -20,7 +20,67 @@ std::atomic<size_t> g_budget{budget_from_env()};
 constexpr size_t kMaxEntries = 256;  // per pool: the linear best-fit scan stays cheap
 }  // namespace
 
-BufferPool::BufferPool() { free_.reserve(kMaxEntries); }  // recycle never reallocates (noexcept use)
+BufferPool::BufferPool() : bin_(std::make_shared<ReturnBin>()) {
+  free_.reserve(kMaxEntries);  // recycle never reallocates (noexcept use)
+}
+
+namespace {
+// Adds `cap` to the pools' held bytes if the budget allows.
+bool reserve_budget(size_t cap) {
+  size_t held = g_held.load(std::memory_order_relaxed);
+  do {
+    if (held + cap > BufferPool::budget()) return false;
+  } while (!g_held.compare_exchange_weak(held, held + cap, std::memory_order_relaxed));
+  return true;
+}
+}  // namespace
+
+bool ReturnBin::put(void* p, size_t capacity) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (!open || items.size() >= kMaxEntries || !reserve_budget(capacity)) return false;
+  items.emplace_back(p, capacity);
+  return true;
+}
+
+ReturnBin::~ReturnBin() {
+  for (auto& [p, cap] : items) {
+    g_held.fetch_sub(cap, std::memory_order_relaxed);
+    std::free(p);
+  }
+}
+
+void BufferPool::tag(Buffer& b) {
+  b.storage_.get_deleter().home = bin_;
+  b.storage_.get_deleter().capacity = b.capacity_;
+}
+
+// The smallest returned storage that fits `bytes` (at most twice it), made a Buffer again; it
+// keeps its tag, so it comes back again when its next holder drops it.
+std::shared_ptr<Buffer> BufferPool::take_returned(size_t bytes) {
+  void* p = nullptr;
+  size_t cap = 0;
+  {
+    std::lock_guard<std::mutex> lock(bin_->mu);
+    auto& items = bin_->items;
+    size_t best = items.size();
+    for (size_t i = 0; i < items.size(); ++i) {
+      size_t c = items[i].second;
+      if (c < bytes || c > 2 * bytes) continue;
+      if (best == items.size() || c < items[best].second) best = i;
+    }
+    if (best == items.size()) return nullptr;
+    std::tie(p, cap) = items[best];
+    items[best] = items.back();
+    items.pop_back();
+  }
+  g_held.fetch_sub(cap, std::memory_order_relaxed);
+  auto b = std::make_shared<Buffer>();
+  b->storage_ = std::unique_ptr<void, Buffer::FreeDeleter>(p, Buffer::FreeDeleter{false});
+  b->data_ = p;
+  b->capacity_ = cap;
+  tag(*b);
+  return b;
+}
 
 size_t BufferPool::budget() { return g_budget.load(std::memory_order_relaxed); }
 void BufferPool::set_budget(size_t bytes) { g_budget.store(bytes, std::memory_order_relaxed); }
@@ -34,7 +94,7 @@ std::shared_ptr<Buffer> BufferPool::take(size_t bytes) {
     if (best == free_.size() || cap < free_[best]->capacity()) best = i;
     if (cap == bytes) break;
   }
-  if (best == free_.size()) return nullptr;
+  if (best == free_.size()) return bytes >= kReturnMin ? take_returned(bytes) : nullptr;
   std::shared_ptr<Buffer> b = std::move(free_[best]);
   free_[best] = std::move(free_.back());
   free_.pop_back();
@@ -57,10 +117,7 @@ void BufferPool::recycle(EagerPtr& t) {
   // use_count() reads relaxed, so order our later writes after it.
   std::atomic_thread_fence(std::memory_order_acquire);
   size_t cap = b->capacity();
-  size_t held = g_held.load(std::memory_order_relaxed);
-  do {
-    if (held + cap > budget()) return;  // over budget: freed as usual
-  } while (!g_held.compare_exchange_weak(held, held + cap, std::memory_order_relaxed));
+  if (!reserve_budget(cap)) return;  // over budget: freed as usual
   held_ += cap;
   free_.push_back(std::move(b));
 }
@@ -68,7 +125,21 @@ void BufferPool::recycle(EagerPtr& t) {
 void BufferPool::clear() {
   g_held.fetch_sub(held_, std::memory_order_relaxed);
   held_ = 0;
+  {
+    std::lock_guard<std::mutex> lock(bin_->mu);
+    bin_->open = false;  // the buffers dropped below are freed, not kept
+  }
   free_.clear();
+  std::vector<std::pair<void*, size_t>> items;
+  {
+    std::lock_guard<std::mutex> lock(bin_->mu);
+    items.swap(bin_->items);
+    bin_->open = true;
+  }
+  for (auto& [p, cap] : items) {
+    g_held.fetch_sub(cap, std::memory_order_relaxed);
+    std::free(p);
+  }
 }
 
 PoolScope::PoolScope(BufferPool* pool) : prev_(t_pool) { t_pool = pool; }

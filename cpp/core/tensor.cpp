@@ -46,6 +46,11 @@ BlockCache* block_cache() {
 }  // namespace
 
 void Buffer::FreeDeleter::operator()(void* p) const {
+  if (capacity) {  // a run's large output: back to its pool while the pool lives
+    if (auto bin = home.lock(); bin && bin->put(p, capacity)) return;
+    std::free(p);
+    return;
+  }
   if (kRecycle && small) {
     BlockCache* c = block_cache();
     if (c && c->free.size() < kMaxCachedBlocks) {
@@ -117,6 +122,7 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
   b->data_ = p;
   b->nbytes_ = bytes;
   b->capacity_ = rounded;
+  if (BufferPool* pool = current_buffer_pool()) pool->adopt(*b);
   return b;
 }
 
