@@ -49,16 +49,8 @@ ReturnBin::~ReturnBin() {
   }
 }
 
-void BufferPool::tag(Buffer& b) {
-  b.storage_.get_deleter().home = bin_;
-  b.storage_.get_deleter().capacity = b.capacity_;
-}
-
-// The smallest returned storage that fits `bytes` (at most twice it), made a Buffer again; it
-// keeps its tag, so it comes back again when its next holder drops it.
-std::shared_ptr<Buffer> BufferPool::take_returned(size_t bytes) {
-  void* p = nullptr;
-  size_t cap = 0;
+std::pair<void*, size_t> BufferPool::take_returned(size_t bytes) {
+  std::pair<void*, size_t> out{nullptr, 0};
   {
     std::lock_guard<std::mutex> lock(bin_->mu);
     auto& items = bin_->items;
@@ -68,18 +60,13 @@ std::shared_ptr<Buffer> BufferPool::take_returned(size_t bytes) {
       if (c < bytes || c > 2 * bytes) continue;
       if (best == items.size() || c < items[best].second) best = i;
     }
-    if (best == items.size()) return nullptr;
-    std::tie(p, cap) = items[best];
+    if (best == items.size()) return out;
+    out = items[best];
     items[best] = items.back();
     items.pop_back();
   }
-  g_held.fetch_sub(cap, std::memory_order_relaxed);
-  auto b = std::make_shared<Buffer>();
-  b->storage_ = std::unique_ptr<void, Buffer::FreeDeleter>(p, Buffer::FreeDeleter{false});
-  b->data_ = p;
-  b->capacity_ = cap;
-  tag(*b);
-  return b;
+  g_held.fetch_sub(out.second, std::memory_order_relaxed);
+  return out;
 }
 
 size_t BufferPool::budget() { return g_budget.load(std::memory_order_relaxed); }
@@ -94,7 +81,7 @@ std::shared_ptr<Buffer> BufferPool::take(size_t bytes) {
     if (best == free_.size() || cap < free_[best]->capacity()) best = i;
     if (cap == bytes) break;
   }
-  if (best == free_.size()) return bytes >= kReturnMin ? take_returned(bytes) : nullptr;
+  if (best == free_.size()) return nullptr;
   std::shared_ptr<Buffer> b = std::move(free_[best]);
   free_[best] = std::move(free_.back());
   free_.pop_back();

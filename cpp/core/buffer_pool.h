@@ -47,21 +47,17 @@ class BufferPool {
   static void set_budget(size_t bytes);
   static size_t total_held();
 
- private:
-  std::shared_ptr<Buffer> take_returned(size_t bytes);
-  void tag(Buffer& b);
+  // Outputs of at least this many bytes made in a run return to its pool when dropped.
+  static constexpr size_t kReturnMin = size_t{1} << 20;
+  // The smallest returned storage that fits `bytes` (at most twice it): {storage, capacity},
+  // or {nullptr, 0}. Buffer::allocate makes it a buffer whose owner returns it here again.
+  std::pair<void*, size_t> take_returned(size_t bytes);
+  const std::shared_ptr<ReturnBin>& bin() const { return bin_; }
 
+ private:
   std::vector<std::shared_ptr<Buffer>> free_;
   size_t held_ = 0;
   std::shared_ptr<ReturnBin> bin_;
-
- public:
-  // Outputs of at least this many bytes made fresh in a run return to its pool when dropped.
-  static constexpr size_t kReturnMin = size_t{1} << 20;
-  // Called by Buffer::allocate for a fresh buffer made while this pool is current.
-  void adopt(Buffer& b) {
-    if (b.capacity() >= kReturnMin) tag(b);
-  }
 };
 
 // Makes `pool` the calling thread's current pool (Buffer::allocate draws from it) for the

@@ -23,8 +23,6 @@ class NodeSource {
 // Contiguous row-major storage. POD data is 64-byte aligned (oneDNN likes it); strings are a
 // vector. A buffer may also view memory owned by someone else (e.g. a NumPy array): `owner`
 // keeps that memory alive.
-struct ReturnBin;  // core/buffer_pool.h
-
 class Buffer {
  public:
   static std::shared_ptr<Buffer> allocate(DType dtype, int64_t num_elements);
@@ -42,15 +40,10 @@ class Buffer {
   const std::vector<std::string>& strings() const { return strings_; }
 
  private:
-  friend class BufferPool;
   struct FreeDeleter {
     FreeDeleter() noexcept : small(false) {}
     explicit FreeDeleter(bool s) noexcept : small(s) {}
     bool small;  // one 64-byte block: back to this thread's free list
-    // A large output made by a plan run: when its last holder (the caller) drops it, the storage
-    // goes back to that run's pool (core/buffer_pool.h) instead of the allocator.
-    std::weak_ptr<ReturnBin> home;
-    size_t capacity = 0;
     void operator()(void* p) const;
   };
   std::unique_ptr<void, FreeDeleter> storage_;
