@@ -21,7 +21,7 @@ namespace fn {
 struct ReturnBin {
   std::mutex mu;
   std::vector<std::pair<void*, size_t>> items;  // (storage, capacity)
-  bool open = true;                              // false while its pool clears: storage is freed
+  bool open = true;                             // false while its pool clears: storage is freed
   ~ReturnBin();
   // Keeps `p` (returns true) when open and the budget allows; else the caller frees it.
   bool put(void* p, size_t capacity);
