@@ -12,6 +12,7 @@ from typing import Any, Iterator, Optional
 
 from fn import errors
 from fn._data.readers import _FileDataset
+from fn._data.sources import TensorSliceDataset
 from fn._data.transforms import _UnaryDataset
 
 # fn's dataset type names for TF's kPassThroughOps / kFuncDatasetOps (auto_shard.cc).
@@ -99,9 +100,8 @@ def shard_files(dataset: Any, workers: int, index: int) -> Any:
     the walk reaches a source that is not a file reader (TF: "Found an unshardable source")."""
     name = getattr(dataset, "_type_name", "")
     if isinstance(dataset, _FileDataset):
+        names: Any
         if dataset._files_ds is None:
-            from fn._data.sources import TensorSliceDataset
-
             names = TensorSliceDataset(dataset._tensors[0])
         else:
             names = dataset._files_ds

@@ -12,6 +12,7 @@ from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
 from fn._data.options import AutoShardPolicy
 from fn._data.transforms import _UnaryDataset
+from fn._distribute.file_shard import shard_files, try_shard_files
 
 
 def piece_bounds(batch: int, workers: int, index: int) -> tuple:
@@ -105,8 +106,6 @@ def shard_global_batches(dataset: Any, workers: int, index: int) -> Any:
     ``AutoShardPolicy.DATA``, which ``AUTO`` falls back to for data not read from files), or,
     when the dataset's options say ``AutoShardPolicy.OFF``, every piece of each batch in turn
     (TF rebatches and does not shard: every worker reads all the data)."""
-    from fn._distribute.file_shard import shard_files, try_shard_files
-
     policy = dataset.options().experimental_distribute.auto_shard_policy
     policy = int(AutoShardPolicy.AUTO) if policy is None else int(policy)
     if policy == int(AutoShardPolicy.OFF):
