@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <thread>
 
 #include "core/buffer_pool.h"
@@ -124,6 +125,47 @@ TEST_CASE("Buffer::allocate draws from the thread's current pool and respects th
   auto d = make_tensor(DType::Float32, Shape{16});
   pool.recycle(d);
   CHECK(pool.size() == 0);  // budget 0: pooling off
+}
+
+TEST_CASE("a run's large output dropped by its holder goes back to the pool that made it") {
+  BudgetGuard guard;
+  BufferPool::set_budget(size_t{64} << 20);
+  const int64_t n = (int64_t{2} << 20) / 4;  // 2 MiB: above BufferPool::kReturnMin
+  auto pool = std::make_unique<BufferPool>();
+  EagerPtr out;
+  const void* p = nullptr;
+  {
+    PoolScope run(pool.get());
+    out = make_tensor(DType::Float32, Shape{n});
+    p = out->raw();
+    auto small = make_tensor(DType::Float32, Shape{16});  // below the threshold: freed as usual
+  }
+  size_t held = BufferPool::total_held();
+  std::thread([&out] { out.reset(); }).join();  // the caller drops it, on another thread
+  CHECK(BufferPool::total_held() == held + (size_t{2} << 20));
+  uint64_t fresh = Buffer::fresh_allocations();
+  {
+    PoolScope run(pool.get());
+    auto again = make_tensor(DType::Float32, Shape{n - 16});  // fits (at most 2x)
+    CHECK(again->raw() == p);
+    CHECK(Buffer::fresh_allocations() == fresh);
+    CHECK(BufferPool::total_held() == held);
+    out = again;
+  }
+  pool.reset();  // the pool is gone: the output is freed when dropped, not kept
+  held = BufferPool::total_held();
+  out.reset();
+  CHECK(BufferPool::total_held() == held);
+  // Over the budget the storage is freed at once.
+  pool = std::make_unique<BufferPool>();
+  {
+    PoolScope run(pool.get());
+    out = make_tensor(DType::Float32, Shape{n});
+  }
+  BufferPool::set_budget(size_t{1} << 20);
+  held = BufferPool::total_held();
+  out.reset();
+  CHECK(BufferPool::total_held() == held);
 }
 
 TEST_CASE("a planned run reuses dead values' storage, never outputs or views, same results") {

@@ -67,6 +67,15 @@ void add_broadcast_test_ops(OpRegistry& r) {
 }
 const testing::TestOps broadcast_test_ops(add_broadcast_test_ops);
 
+// Extra outputs written by the graph's fused trees (intermediates read elsewhere too).
+size_t extra_outputs_of(const Graph& g) {
+  size_t k = 0;
+  for (const Node& n : g.nodes())
+    if (n.op == "_FusedElementwise" && n.attrs.has("extra_outputs"))
+      k += n.attrs.get<std::vector<int64_t>>("extra_outputs").size();
+  return k;
+}
+
 // Runs graph g unfused (Plan of g) and fused (Plan of fuse_elementwise(g)) on `inputs`.
 std::pair<std::vector<EagerPtr>, std::vector<EagerPtr>> both(const std::shared_ptr<Graph>& g,
                                                              const std::vector<EagerPtr>& inputs,
@@ -436,10 +445,11 @@ TEST_CASE("fusion: a small shared value with a costly op (exp, tanh, division) i
   }
   std::shared_ptr<Graph> f;
   auto [ref, got] = both(g, {random_tensor(Shape{8, 33}, 41)}, &f);
-  CHECK(count_op(*f, "Exp") == 1);
+  CHECK(count_op(*f, "Exp") == 0);  // in r1's tree, which writes it as an extra output for r2's
   CHECK(count_op(*f, "Sub") == 0);
   CHECK(count_op(*f, "Neg") == 0);
-  CHECK(Plan::compile(f)->num_steps() == 3);  // Exp, then the two fused trees
+  CHECK(Plan::compile(f)->num_steps() == 2);  // the two fused trees
+  CHECK(extra_outputs_of(*f) == 1);
   for (int k = 0; k < 2; ++k) check_close(*got[k], *ref[k], 0.f);
 }
 
@@ -627,8 +637,11 @@ TEST_CASE("fusion: a shared cheap value is recomputed by its readers only when i
   auto [ref, got] =
       both(g, {random_tensor(Shape{8, 300}, 71), random_tensor(Shape{8, 300}, 72), random_tensor(Shape{300}, 73)}, &f);
   CHECK(count_op(*f, "Sub") == 0);
-  CHECK(count_op(*f, "_FusedElementwise") == 3);  // AddN's own tree (with Neg), then the two readers
-  CHECK(Plan::compile(f)->num_steps() == 3);
+  // AddN (with Neg) computed once, in r1's tree, written as its extra output for r2's tree
+  CHECK(count_op(*f, "_FusedElementwise") == 2);
+  CHECK(count_op(*f, "AddN") == 0);
+  CHECK(extra_outputs_of(*f) == 1);
+  CHECK(Plan::compile(f)->num_steps() == 2);
   for (int k = 0; k < 2; ++k)
     CHECK(std::memcmp(got[k]->raw(), ref[k]->raw(), sizeof(float) * static_cast<size_t>(ref[k]->num_elements())) == 0);
 }
@@ -651,4 +664,178 @@ TEST_CASE("fusion: a broadcast is read through by its definition's broadcast-vie
   CHECK(count_op(*f, "TestBroadcastView") == 0);   // read through by the tree
   CHECK(count_op(*f, "TestPlainBroadcast") == 1);  // materialised: a plain op to the fuser
   for (int k = 0; k < 2; ++k) check_close(*got[k], *ref[k], 0.f);
+}
+
+namespace {
+bool same_bits(const EagerTensor& a, const EagerTensor& b) {
+  return a.shape() == b.shape() &&
+         std::memcmp(a.raw(), b.raw(), sizeof(float) * static_cast<size_t>(a.num_elements())) == 0;
+}
+}  // namespace
+
+TEST_CASE("fusion: an LSTM cell whose gates and state are stacked for the gradient is one node with extra outputs") {
+  for (Shape s : {Shape{37, 130}, Shape{1, 1}, Shape{32, 128}}) {
+    auto g = std::make_shared<Graph>("f");
+    {
+      GraphBuilder b(g);
+      ContextScope scope(&b);
+      std::vector<TensorPtr> z;
+      for (const char* name : {"zi", "zf", "zg", "zo", "c"})
+        z.push_back(b.add_placeholder(name, TensorSpec{DType::Float32, s}));
+      auto i = op1("Sigmoid", z[0]), f = op1("Sigmoid", z[1]), gg = op1("Tanh", z[2]), o = op1("Sigmoid", z[3]);
+      auto c = op2("AddV2", op2("Mul", f, z[4]), op2("Mul", i, gg));
+      auto tc = op1("Tanh", c);
+      auto h = op2("Mul", o, tc);
+      for (auto& t : {h, c, i, f, gg, o, tc}) g->outputs.push_back(NodeOutput{t->node, 0});  // all stacked
+    }
+    std::vector<EagerPtr> in;
+    for (uint32_t k = 0; k < 5; ++k) in.push_back(random_tensor(s, 80 + k, -4.f, 4.f));
+    std::shared_ptr<Graph> f;
+    auto [ref, got] = both(g, in, &f);
+    CHECK(Plan::compile(f)->num_steps() == 1);
+    CHECK(count_op(*f, "_FusedElementwise") == 1);
+    CHECK(extra_outputs_of(*f) == 6);
+    for (size_t k = 0; k < ref.size(); ++k) CHECK(same_bits(*got[k], *ref[k]));
+  }
+}
+
+TEST_CASE("fusion: an intermediate joins its reader's tree as an extra output only when its other readers come after") {
+  for (bool reader_first : {true, false}) {
+    auto g = std::make_shared<Graph>("f");
+    {
+      GraphBuilder b(g);
+      ContextScope scope(&b);
+      auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{20, 30}});
+      auto w = b.add_placeholder("w", TensorSpec{DType::Float32, Shape{30, 30}});
+      auto t = op1("Tanh", op2("Mul", x, x));
+      TensorPtr m;
+      if (reader_first) m = dispatch1("MatMul", {t, w});  // reads t before the tree's root
+      auto a = op1("Relu", op2("Mul", t, x));
+      if (!reader_first) m = dispatch1("MatMul", {t, w});  // after it: reads the extra output
+      g->outputs.push_back(NodeOutput{a->node, 0});
+      g->outputs.push_back(NodeOutput{m->node, 0});
+    }
+    std::shared_ptr<Graph> f;
+    auto [ref, got] = both(g, {random_tensor(Shape{20, 30}, 90), random_tensor(Shape{30, 30}, 91)}, &f);
+    CHECK(extra_outputs_of(*f) == (reader_first ? 0u : 1u));
+    CHECK(count_op(*f, "_FusedElementwise") == 2 - (reader_first ? 0 : 1));  // t's own tree (with x * x) or none
+    for (size_t k = 0; k < ref.size(); ++k) CHECK(same_bits(*got[k], *ref[k]));
+  }
+}
+
+TEST_CASE("fusion: a reduction's tree writes its data or an intermediate as extra outputs, bit for bit") {
+  for (int axis : {1, 0}) {
+    auto g = std::make_shared<Graph>("f");
+    {
+      GraphBuilder b(g);
+      ContextScope scope(&b);
+      auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{40, 300}});
+      auto m = b.add_placeholder("m", TensorSpec{DType::Float32, axis == 1 ? Shape{40, 1} : Shape{300}});
+      auto d = op2("Sub", x, m);
+      auto e = op2("RealDiv", d, x);  // costly, read by the square's tree and by the output
+      auto sq = op2("Mul", op1("Square", d), e);
+      auto axes = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Int32, axis)}, {"dtype", DType::Int32}});
+      auto var = dispatch1("Mean", {sq, axes}, Attrs{{"keep_dims", true}});
+      for (auto& t : {var, e, sq}) g->outputs.push_back(NodeOutput{t->node, 0});
+    }
+    std::shared_ptr<Graph> f;
+    auto [ref, got] =
+        both(g, {random_tensor(Shape{40, 300}, 92), random_tensor(axis == 1 ? Shape{40, 1} : Shape{300}, 93)}, &f);
+    CHECK(Plan::compile(f)->num_steps() == 1);
+    CHECK(extra_outputs_of(*f) == 2);  // e, and sq (the reduction's data)
+    for (size_t k = 0; k < ref.size(); ++k) CHECK(same_bits(*got[k], *ref[k]));
+  }
+}
+
+TEST_CASE("fusion: at most eight extra outputs a tree; a shared subtree recomputed elsewhere reads an extra output") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{9, 130}});
+    std::vector<TensorPtr> s;
+    for (int k = 0; k < 11; ++k) {
+      auto c =
+          dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 0.25 * k)}, {"dtype", DType::Float32}});
+      s.push_back(op1("Sigmoid", op2("AddV2", x, c)));
+      g->outputs.push_back(NodeOutput{s.back()->node, 0});
+    }
+    auto total = dispatch1("AddN", {s});
+    auto half = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Float32, 0.5)}, {"dtype", DType::Float32}});
+    auto d = op2("AddV2", s[10], half);  // cheap, shared by two trees below: recomputed, reading s[10]
+    auto r1 = op2("Mul", d, x), r2 = op1("Relu", d);
+    for (auto& t : {total, r1, r2}) g->outputs.push_back(NodeOutput{t->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{9, 130}, 94)}, &f);
+  CHECK(count_op(*f, "Sigmoid") == 0);
+  size_t most = 0;
+  for (const Node& n : f->nodes())
+    if (n.attrs.has("extra_outputs")) most = std::max(most, n.attrs.get<std::vector<int64_t>>("extra_outputs").size());
+  CHECK(most == 8);
+  CHECK(extra_outputs_of(*f) == 8);  // three sigmoids are trees of their own (with their add)
+  for (size_t k = 0; k < ref.size(); ++k) CHECK(same_bits(*got[k], *ref[k]));
+}
+
+TEST_CASE("fusion: a control dependency's target or a value read twice by one tree is no extra output") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{50}});
+    auto t = op1("Tanh", x);
+    auto u = op2("Mul", t, op1("Relu", t));  // t read twice by one tree
+    auto e = op1("Exp", x);
+    auto v = op2("Mul", op1("Neg", e), x);
+    g->mutable_node(v->node).control_inputs.push_back(e->node);
+    for (auto& o : {u, v, e}) g->outputs.push_back(NodeOutput{o->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{50}, 95)}, &f);
+  CHECK(extra_outputs_of(*f) == 0);
+  CHECK(count_op(*f, "Tanh") == 1);
+  CHECK(count_op(*f, "Exp") == 1);
+  for (size_t k = 0; k < ref.size(); ++k) CHECK(same_bits(*got[k], *ref[k]));
+}
+
+TEST_CASE("fusion: a member a left-behind node reads keeps the value it reads out of extra outputs") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{3, 70}});
+    auto a = op2("AddV2", x, x);  // an output, and read by b
+    auto bb = op1("Abs", a);
+    auto axes = dispatch1("Const", {}, Attrs{{"value", make_scalar(DType::Int32, -1)}, {"dtype", DType::Int32}});
+    auto s = dispatch1("Sum", {bb, axes}, Attrs{{"keep_dims", true}});
+    op1("Abs", bb);  // nothing reads it (a pass left it behind)
+    g->outputs.push_back(NodeOutput{s->node, 0});
+    g->outputs.push_back(NodeOutput{a->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{3, 70}, 96)}, &f);
+  CHECK(extra_outputs_of(*f) == 0);
+  for (size_t k = 0; k < ref.size(); ++k) CHECK(same_bits(*got[k], *ref[k]));
+}
+
+TEST_CASE("fusion: a value two trees read is written by the first tree even when the second reads it early") {
+  auto g = std::make_shared<Graph>("f");
+  {
+    GraphBuilder b(g);
+    ContextScope scope(&b);
+    auto x = b.add_placeholder("x", TensorSpec{DType::Float32, Shape{6, 200}});
+    auto y = b.add_placeholder("y", TensorSpec{DType::Float32, Shape{6, 200}});
+    auto dc = op2("Mul", op1("Tanh", x), y);  // an LSTM backward's dc, read by every gate's gradient
+    auto m1 = op2("Mul", dc, x);
+    auto m2 = op2("Mul", dc, y);  // a member of the second tree, before the first tree's root
+    auto r1 = op1("Sigmoid", m1);
+    auto r2 = op1("Relu", op2("AddV2", m2, x));
+    for (auto& t : {r1, r2}) g->outputs.push_back(NodeOutput{t->node, 0});
+  }
+  std::shared_ptr<Graph> f;
+  auto [ref, got] = both(g, {random_tensor(Shape{6, 200}, 97), random_tensor(Shape{6, 200}, 98)}, &f);
+  CHECK(count_op(*f, "_FusedElementwise") == 2);
+  CHECK(extra_outputs_of(*f) == 1);
+  CHECK(Plan::compile(f)->num_steps() == 2);
+  for (size_t k = 0; k < ref.size(); ++k) CHECK(same_bits(*got[k], *ref[k]));
 }

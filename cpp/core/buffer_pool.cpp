@@ -20,7 +20,54 @@ std::atomic<size_t> g_budget{budget_from_env()};
 constexpr size_t kMaxEntries = 256;  // per pool: the linear best-fit scan stays cheap
 }  // namespace
 
-BufferPool::BufferPool() { free_.reserve(kMaxEntries); }  // recycle never reallocates (noexcept use)
+BufferPool::BufferPool() : bin_(std::make_shared<ReturnBin>()) {
+  free_.reserve(kMaxEntries);  // recycle never reallocates (noexcept use)
+}
+
+namespace {
+// Adds `cap` to the pools' held bytes if the budget allows.
+bool reserve_budget(size_t cap) {
+  size_t held = g_held.load(std::memory_order_relaxed);
+  do {
+    if (held + cap > BufferPool::budget()) return false;
+  } while (!g_held.compare_exchange_weak(held, held + cap, std::memory_order_relaxed));
+  return true;
+}
+}  // namespace
+
+bool ReturnBin::put(void* p, size_t capacity) {
+  std::lock_guard<std::mutex> lock(mu);
+  if (!open || items.size() >= kMaxEntries || !reserve_budget(capacity)) return false;
+  items.emplace_back(p, capacity);
+  return true;
+}
+
+ReturnBin::~ReturnBin() {
+  for (auto& [p, cap] : items) {
+    g_held.fetch_sub(cap, std::memory_order_relaxed);
+    std::free(p);
+  }
+}
+
+std::pair<void*, size_t> BufferPool::take_returned(size_t bytes) {
+  std::pair<void*, size_t> out{nullptr, 0};
+  {
+    std::lock_guard<std::mutex> lock(bin_->mu);
+    auto& items = bin_->items;
+    size_t best = items.size();
+    for (size_t i = 0; i < items.size(); ++i) {
+      size_t c = items[i].second;
+      if (c < bytes || c > 2 * bytes) continue;
+      if (best == items.size() || c < items[best].second) best = i;
+    }
+    if (best == items.size()) return out;
+    out = items[best];
+    items[best] = items.back();
+    items.pop_back();
+  }
+  g_held.fetch_sub(out.second, std::memory_order_relaxed);
+  return out;
+}
 
 size_t BufferPool::budget() { return g_budget.load(std::memory_order_relaxed); }
 void BufferPool::set_budget(size_t bytes) { g_budget.store(bytes, std::memory_order_relaxed); }
@@ -57,10 +104,7 @@ void BufferPool::recycle(EagerPtr& t) {
   // use_count() reads relaxed, so order our later writes after it.
   std::atomic_thread_fence(std::memory_order_acquire);
   size_t cap = b->capacity();
-  size_t held = g_held.load(std::memory_order_relaxed);
-  do {
-    if (held + cap > budget()) return;  // over budget: freed as usual
-  } while (!g_held.compare_exchange_weak(held, held + cap, std::memory_order_relaxed));
+  if (!reserve_budget(cap)) return;  // over budget: freed as usual
   held_ += cap;
   free_.push_back(std::move(b));
 }
@@ -68,7 +112,21 @@ void BufferPool::recycle(EagerPtr& t) {
 void BufferPool::clear() {
   g_held.fetch_sub(held_, std::memory_order_relaxed);
   held_ = 0;
+  {
+    std::lock_guard<std::mutex> lock(bin_->mu);
+    bin_->open = false;  // the buffers dropped below are freed, not kept
+  }
   free_.clear();
+  std::vector<std::pair<void*, size_t>> items;
+  {
+    std::lock_guard<std::mutex> lock(bin_->mu);
+    items.swap(bin_->items);
+    bin_->open = true;
+  }
+  for (auto& [p, cap] : items) {
+    g_held.fetch_sub(cap, std::memory_order_relaxed);
+    std::free(p);
+  }
 }
 
 PoolScope::PoolScope(BufferPool* pool) : prev_(t_pool) { t_pool = pool; }

@@ -7,11 +7,25 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 #include "core/tensor.h"
 
 namespace fn {
+
+// Storage of a plan run's large outputs that came back when their caller dropped them (from any
+// thread: guarded by `mu`); the pool that made them takes it for later outputs of a matching
+// size, as TF's BFC allocator keeps freed memory. Counted in the pools' byte budget.
+struct ReturnBin {
+  std::mutex mu;
+  std::vector<std::pair<void*, size_t>> items;  // (storage, capacity)
+  bool open = true;                             // false while its pool clears: storage is freed
+  ~ReturnBin();
+  // Keeps `p` (returns true) when open and the budget allows; else the caller frees it.
+  bool put(void* p, size_t capacity);
+};
 
 class BufferPool {
  public:
@@ -33,9 +47,17 @@ class BufferPool {
   static void set_budget(size_t bytes);
   static size_t total_held();
 
+  // Outputs of at least this many bytes made in a run return to its pool when dropped.
+  static constexpr size_t kReturnMin = size_t{1} << 20;
+  // The smallest returned storage that fits `bytes` (at most twice it): {storage, capacity},
+  // or {nullptr, 0}. Buffer::allocate makes it a buffer whose owner returns it here again.
+  std::pair<void*, size_t> take_returned(size_t bytes);
+  const std::shared_ptr<ReturnBin>& bin() const { return bin_; }
+
  private:
   std::vector<std::shared_ptr<Buffer>> free_;
   size_t held_ = 0;
+  std::shared_ptr<ReturnBin> bin_;
 };
 
 // Makes `pool` the calling thread's current pool (Buffer::allocate draws from it) for the

@@ -78,6 +78,27 @@ void advise_huge_pages(void* p, size_t bytes) {
 }  // namespace
 uint64_t Buffer::fresh_allocations() { return g_fresh.load(std::memory_order_relaxed); }
 
+namespace {
+// The owner of a run's large output: when the last holder drops it, its storage goes to the bin
+// of the pool that made it (while that pool lives and its budget allows), else to free.
+struct ReturnToBin {
+  std::weak_ptr<ReturnBin> bin;
+  size_t capacity;
+  void operator()(void* p) const {
+    if (auto b = bin.lock(); b && b->put(p, capacity)) return;
+    std::free(p);
+  }
+};
+
+void* fresh_storage(size_t rounded) {
+  g_fresh.fetch_add(1, std::memory_order_relaxed);
+  void* p = std::aligned_alloc(64, rounded);
+  if (p && rounded >= kHugePageMin) advise_huge_pages(p, rounded);
+  if (!p) throw std::bad_alloc();
+  return p;
+}
+}  // namespace
+
 std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
   if (dtype == DType::String) {
     auto b = std::make_shared<Buffer>();
@@ -97,6 +118,23 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
       r->nbytes_ = bytes;
       return r;
     }
+    if (rounded >= BufferPool::kReturnMin) {
+      // A large output of a plan run: storage the run's pool got back from an earlier output,
+      // or fresh; owned so that it returns to that pool when dropped (TF's BFC allocator keeps
+      // freed memory too). If a constructor throws, `owner` already returns or frees p.
+      auto [p, cap] = pool->take_returned(rounded);
+      if (!p) {
+        p = fresh_storage(rounded);
+        cap = rounded;
+      }
+      std::shared_ptr<void> owner(p, ReturnToBin{pool->bin(), cap});
+      auto b = std::make_shared<Buffer>();
+      b->owner_ = std::move(owner);
+      b->data_ = p;
+      b->nbytes_ = bytes;
+      b->capacity_ = cap;
+      return b;
+    }
   }
   auto b = std::make_shared<Buffer>();
   void* p = nullptr;
@@ -107,12 +145,7 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
       c->free.pop_back();
     }
   }
-  if (!p) {
-    g_fresh.fetch_add(1, std::memory_order_relaxed);
-    p = std::aligned_alloc(64, rounded);
-    if (p && rounded >= kHugePageMin) advise_huge_pages(p, rounded);
-  }
-  if (!p) throw std::bad_alloc();
+  if (!p) p = fresh_storage(rounded);
   b->storage_ = std::unique_ptr<void, FreeDeleter>(p, FreeDeleter{rounded == kBlock});
   b->data_ = p;
   b->nbytes_ = bytes;

@@ -48,8 +48,22 @@ std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>
       throw_error(Code::Internal, "fused elementwise reduction does not match its shapes");
   }
   if (!out) out = make_tensor(DType::Float32, shape);
-  fused::run(instrs, ops, out->data<float>(), shape.num_elements(), red);
-  return {out};
+  // Extra outputs: intermediates read elsewhere too (stacked for a gradient, read by another tree),
+  // written by their instruction from the same tiles. Fresh buffers, never an input's.
+  std::vector<EagerPtr> result{out};
+  std::vector<float*> stores;
+  if (k.attrs.has("extra_outputs")) {
+    const auto& extra = k.attrs.get<std::vector<int64_t>>("extra_outputs");
+    stores.assign(instrs.size(), nullptr);
+    for (int64_t at : extra) {
+      if (at < 0 || static_cast<size_t>(at) >= instrs.size() || stores[static_cast<size_t>(at)])
+        throw_error(Code::Internal, "malformed fused elementwise extra output ", at);
+      result.push_back(make_tensor(DType::Float32, shape));
+      stores[static_cast<size_t>(at)] = result.back()->data<float>();
+    }
+  }
+  fused::run(instrs, ops, out->data<float>(), shape.num_elements(), red, stores);
+  return result;
 }
 
 }  // namespace
@@ -59,8 +73,12 @@ const OpDef& fused_elementwise_op() {
                          "fused",
                          -1,
                          [](const InferContext& c) {
-                           return one(DType::Float32,
-                                      c.attrs.get<Shape>(c.attrs.has("reduce") ? "out_shape" : "shape"));
+                           auto specs =
+                               one(DType::Float32, c.attrs.get<Shape>(c.attrs.has("reduce") ? "out_shape" : "shape"));
+                           if (c.attrs.has("extra_outputs"))  // full-size intermediates, in order
+                             for (size_t e = 0; e < c.attrs.get<std::vector<int64_t>>("extra_outputs").size(); ++e)
+                               specs.push_back(TensorSpec{DType::Float32, c.attrs.get<Shape>("shape")});
+                           return specs;
                          },
                          fused_kernel,
                          {}};

@@ -8,7 +8,10 @@
 // per-row statistics such as that mean); a BroadcastTo read by a tree is read through (its input
 // by the broadcast rule, no copy). An n-ary sum with the Add fusion fact (AddN: gradients of a
 // value read several times) is the chain ((a + b) + c) + ..., AddN's own order, so the same bits.
-// The fused trees' members are dropped.
+// An intermediate that must stay materialised (stacked for a gradient, a loop's result, read by a
+// later tree, or costly and shared) is still computed inside its reader's tree, which writes it
+// as an extra output (up to kMaxExtra): an LSTM cell's gates and state are one pass, not one
+// kernel per stacked value. The fused trees' members are dropped.
 #include <algorithm>
 #include <map>
 
@@ -24,7 +27,8 @@ namespace fn {
 
 namespace {
 
-constexpr int kDupMax = 4;  // ops a shared intermediate may have to be recomputed by each reader
+constexpr int kDupMax = 4;    // ops a shared intermediate may have to be recomputed by each reader
+constexpr int kMaxExtra = 8;  // intermediates one tree may write besides its result
 
 bool static_float(const TensorSpec& s) {
   return s.dtype == DType::Float32 && s.shape.has_rank() && s.shape.num_elements() >= 0;
@@ -112,9 +116,12 @@ namespace {
 
 // The _FusedElementwise node of the tree rooted at node i (at a reduction's data input), its
 // operands emitted first; `copy` is node i as copied into the new graph.
+// `absorbed` marks every member; an extra output (extra_root: its tree's root, else -1) is computed
+// in its own tree only (another tree recomputing a shared subtree reads it) and listed in
+// `extra` as (node, instruction).
 Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>& absorbed,
-               const std::vector<std::vector<NodeOutput>>& remapped, const std::vector<int64_t>& red_mid,
-               const std::vector<int64_t>& red_inner) {
+               const std::vector<int>& extra_root, const Rewriter& rw, const std::vector<int64_t>& red_mid,
+               const std::vector<int64_t>& red_inner, std::vector<std::pair<int, int64_t>>* extra) {
   const int top = red_mid[i] > 0 ? g.node(i).inputs[0].node : i;
   std::vector<int64_t> prog, bcast;
   std::vector<NodeOutput> ext;
@@ -135,15 +142,17 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
     if (v.next < node.inputs.size()) {
       size_t k = v.next++;
       NodeOutput in = node.inputs[k];
-      NodeOutput m = remapped[v.node][k];
+      // External inputs are looked up now, not when the member was copied: an extra output of an
+      // earlier tree exists from that tree's root on, which may come after a member reading it.
+      NodeOutput m;
       if (absorbed[in.node] && is_broadcast_view(g.node(in.node))) {  // read its input, broadcast
-        m = remapped[in.node][0];
         in = g.node(in.node).inputs[0];
-      } else if (absorbed[in.node]) {
+      } else if (absorbed[in.node] && (extra_root[in.node] < 0 || extra_root[in.node] == i)) {
         stack.push_back(Visit{in.node, 0, std::vector<int>(std::max<size_t>(2, g.node(in.node).inputs.size()), 0)});
         // (invalidates v)
         continue;
       }
+      m = rw.outputs_of(in.node).at(in.index);
       auto it = ext_index.find({m.node, m.index});
       if (it == ext_index.end()) {
         int64_t div = 1, mod = 1;
@@ -163,6 +172,7 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
       const int64_t previous = -static_cast<int64_t>(prog.size() / 3);
       prog.insert(prog.end(), {fused::kAdd, previous, v.refs[k]});
     }
+    if (extra_root[v.node] >= 0) extra->emplace_back(v.node, static_cast<int64_t>(prog.size() / 3) - 1);
     stack.pop_back();
     if (!stack.empty()) stack.back().refs[stack.back().next - 1] = -static_cast<int>(prog.size() / 3);
   }
@@ -181,8 +191,89 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
     f.attrs.set("out_shape", copy.outputs[0].shape);
   }
   f.outputs = copy.outputs;
+  if (!extra->empty()) {
+    std::vector<int64_t> at;
+    for (const auto& [node, instr] : *extra) {
+      at.push_back(instr);
+      f.outputs.push_back(g.node(node).outputs[0]);
+    }
+    f.attrs.set("extra_outputs", std::move(at));
+  }
   f.defined_at = copy.defined_at;
   return f;
+}
+
+// Intermediates computed inside a reader's tree and written as its extra outputs: for each node,
+// the root of the tree writing it, or -1. A candidate that stays materialised (not absorbed:
+// stacked for a gradient, a graph output, read by another tree, or costly and shared) joins the
+// tree of one fused reader c when
+// - c leads to that tree's root through members read once, by live nodes only (never through a
+//   shared subtree some readers recompute: it would compute the value again without writing it),
+// - every other reader, live or left behind, runs after the root (it reads the extra output, so
+//   the tree must run first; a member of another tree runs at that tree's root). Then no input
+//   of the tree depends on the value: a path from it leaves through one of its readers, all
+//   running after the root or in the tree,
+// - it is no control dependency's target (the node is gone) and the tree has room.
+// Decided from the last node back, so a reader's own membership is known (an extra output's
+// reader may be an extra output of a bigger tree: an LSTM's gates -> its state -> h).
+std::vector<int> extra_outputs(const Graph& g, const Readers& readers, const std::vector<char>& cand,
+                               const std::vector<char>& is_bt, const std::vector<char>& absorbed,
+                               const std::vector<int64_t>& red_mid) {
+  const int n = g.num_nodes();
+  std::vector<int> root_of(n, -1), count(n, 0);
+  std::vector<std::vector<std::pair<int, int>>> edges(n);  // (reader, input index), all readers
+  for (int c = 0; c < n; ++c)
+    for (size_t k = 0; k < g.node(c).inputs.size(); ++k)
+      edges[g.node(c).inputs[k].node].emplace_back(c, static_cast<int>(k));
+  // The root of the tree node x is computed in (x itself when it is not a member), or -1 when
+  // x is a member of several trees (a shared subtree each recomputes) or one a left-behind node
+  // reads too (it is kept as a copy as well).
+  auto chain_root = [&](int x) {
+    for (;;) {
+      if (root_of[x] >= 0) return root_of[x];
+      if (!absorbed[x])
+        return (cand[x] && !is_bt[x] && g.node(x).outputs[0].dtype == DType::Float32) || red_mid[x] > 0 ? x : -1;
+      if (readers.uses[x] != 1 || edges[x].size() != 1 || readers.pinned[x]) return -1;
+      x = readers.consumer[x];
+    }
+  };
+  // The root of the tree a member-to-be read by c (as input k) would be in, or -1.
+  auto tree_of = [&](int i, int c, int k) {
+    const Node& cn = g.node(c);
+    const bool elementwise = cand[c] && !is_bt[c] && fused_opcode(cn) != fused::kCastBool &&
+                             cn.outputs[0].shape == g.node(i).outputs[0].shape;
+    if (!readers.live[c] || !(elementwise || (red_mid[c] > 0 && k == 0))) return -1;
+    return chain_root(c);
+  };
+  // Where reader r runs: its tree's root, or r itself (materialised, or recomputed by several
+  // trees, all after it).
+  auto runs_at = [&](int r) {
+    const int root = readers.live[r] ? chain_root(r) : -1;
+    return root >= 0 ? root : r;
+  };
+  for (int i = n - 1; i >= 0; --i) {
+    const Node& node = g.node(i);
+    const int code = fused_opcode(node);
+    if (!cand[i] || is_bt[i] || absorbed[i] || code < 0 || fused::is_comparison(code) || !readers.live[i] ||
+        readers.control_target[i] || node.outputs[0].dtype != DType::Float32)
+      continue;
+    int best = -1;
+    size_t via = 0;
+    for (size_t e = 0; e < edges[i].size(); ++e) {
+      const int root = tree_of(i, edges[i][e].first, edges[i][e].second);
+      if (root >= 0 && count[root] < kMaxExtra && (best < 0 || root < best)) {
+        best = root;
+        via = e;
+      }
+    }
+    if (best < 0) continue;
+    bool ok = true;
+    for (size_t e = 0; e < edges[i].size() && ok; ++e) ok = e == via || runs_at(edges[i][e].first) > best;
+    if (!ok) continue;
+    root_of[i] = best;
+    ++count[best];
+  }
+  return root_of;
 }
 
 }  // namespace
@@ -281,9 +372,15 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
       continue;
     absorbed[i] = 1;
   }
+  const std::vector<int> extra_root = extra_outputs(g, readers, cand, is_bt, absorbed, red_mid);
+  std::vector<char> is_extra(n, 0), member(n, 0);
+  for (int i = 0; i < n; ++i) {
+    is_extra[i] = extra_root[i] >= 0;
+    member[i] = absorbed[i] || is_extra[i];
+  }
   for (int c = 0; c < n; ++c)
     for (const NodeOutput& in : g.node(c).inputs)
-      if (absorbed[in.node]) has_member[c] = 1;
+      if (member[in.node]) has_member[c] = 1;
   bool any = false;
   // A lone binary op that broadcasts an operand (a row's `x - mean(x)`) is a tree of its own: the
   // fused kernel reads a per-row or per-column operand once per run of elements, where the
@@ -297,7 +394,7 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
     return false;
   };
   auto is_root = [&](int i) {
-    return !absorbed[i] && (has_member[i] || lone_broadcast(i)) && !is_bt[i] &&
+    return !member[i] && (has_member[i] || lone_broadcast(i)) && !is_bt[i] &&
            ((cand[i] && g.node(i).outputs[0].dtype == DType::Float32) || red_mid[i] > 0);
   };
   for (int i = 0; i < n && !any; ++i) any = is_root(i);
@@ -306,17 +403,19 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   // needs (a comparison whose reader is not a Cast, say) stays as well.
   std::vector<char> in_fused(n, 0), all_fused(n, 1);
   for (int i = n - 1; i >= 0; --i) {
-    in_fused[i] = is_root(i) || (absorbed[i] && all_fused[i]);
+    in_fused[i] = is_root(i) || is_extra[i] || (absorbed[i] && all_fused[i]);
     for (const NodeOutput& in : g.node(i).inputs)
       if (!in_fused[i]) all_fused[in.node] = 0;
   }
-  std::vector<std::vector<NodeOutput>> remapped(n);
   Rewriter rw(g);
   return rw.run([&](int i, const Node& copy, Rewriter& r) {
-    if (absorbed[i] || is_root(i)) remapped[i] = copy.inputs;
-    if (!is_root(i)) return absorbed[i] && in_fused[i];
-    Node f = emit_tree(g, i, copy, absorbed, remapped, red_mid, red_inner);
-    r.replace_outputs(i, {NodeOutput{r.target().add_node(std::move(f)), 0}});
+    if (!is_root(i)) return member[i] && in_fused[i];  // an extra output's readers come after its root
+    std::vector<std::pair<int, int64_t>> extra;
+    Node f = emit_tree(g, i, copy, member, extra_root, r, red_mid, red_inner, &extra);
+    const int fi = r.target().add_node(std::move(f));
+    r.replace_outputs(i, {NodeOutput{fi, 0}});
+    for (size_t e = 0; e < extra.size(); ++e)
+      r.replace_outputs(extra[e].first, {NodeOutput{fi, static_cast<int>(e + 1)}});
     return true;
   });
 }

@@ -382,6 +382,71 @@ def optional_uneven(out):
 
     steps, rows, total = loop(iter(strategy.distribute_datasets_from_function(dataset_fn)))
     res.update(fn_steps=int(steps), fn_rows=int(rows), fn_total=float(total))
+    res.update(_uneven_in_functions(strategy, dataset_fn, local))
+    return res
+
+
+def _uneven_in_functions(strategy, dataset_fn, local):
+    """Inside Functions (TF's graph-mode input_lib): ``for x in dist_dataset``, ``for x in
+    iterator``, ``dist_dataset.reduce``, ``next(iterator)`` and ``iter()`` + ``next()`` all step
+    every worker until no worker has data; then ``next()`` raises OutOfRangeError on every worker."""
+    res = {}
+
+    def add(step, rows, total, x):
+        x = local(x)
+        return step + 1, rows + tf.shape(x)[0] * 10 ** step, total + tf.reduce_sum(x)
+
+    @tf.function
+    def over_dataset(dist):
+        step, rows, total = 0, 0, 0.0
+        for x in dist:
+            step, rows, total = add(step, rows, total, x)
+        return step, rows, total
+
+    @tf.function
+    def over_iterator(iterator):
+        step, rows, total = 0, 0, 0.0
+        for x in iterator:
+            step, rows, total = add(step, rows, total, x)
+        return step, rows, total
+
+    @tf.function
+    def reduced(dist):
+        return dist.reduce((0, 0, 0.0), lambda s, x: add(s[0], s[1], s[2], x))
+
+    for name, f, arg in [("for_dataset", over_dataset, "dataset"), ("for_iterator", over_iterator, "iterator"),
+                         ("reduce", reduced, "dataset")]:
+        dist = strategy.distribute_datasets_from_function(dataset_fn)
+        step, rows, total = f(iter(dist) if arg == "iterator" else dist)
+        res[name] = [int(step), int(rows), float(total)]
+
+    @tf.function
+    def one(iterator):
+        return tf.shape(local(next(iterator)))[0]
+
+    it = iter(strategy.distribute_datasets_from_function(dataset_fn))
+    rows = []
+    try:
+        while len(rows) < 10:
+            rows.append(int(one(it)))
+    except tf.errors.OutOfRangeError:
+        res["fn_next_rows"] = rows
+
+    n = strategy.num_replicas_in_sync
+
+    def made_inside(steps):
+        @tf.function
+        def f():
+            iterator = iter(strategy.distribute_datasets_from_function(dataset_fn))
+            return [tf.shape(local(next(iterator)))[0] for _ in range(steps)]
+        return f
+
+    res["iter_next_rows"] = [int(r) for r in made_inside(n + 1)()]
+    try:
+        made_inside(n + 2)()
+        res["iter_next_past_end"] = "no error"
+    except tf.errors.OutOfRangeError:
+        res["iter_next_past_end"] = "OutOfRangeError"
     return res
 
 
@@ -548,6 +613,46 @@ def shard_policy(out):
         ds = tf.data.Dataset.range(6 * n).batch(2 * n).with_options(options)
         dist = strategy.experimental_distribute_dataset(ds)
         res[name] = [strategy.experimental_local_results(e)[0].numpy().tolist() for e in dist]
+    return res
+
+
+def file_shard(out, files=4):
+    """Auto-sharding of file-based datasets (TF's auto_shard rewrite): each policy's elements on
+    this worker for text files read through list_files + flat_map/interleave and a list of names."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    n = strategy.num_replicas_in_sync
+    res = {"_index": idx}
+    base = os.path.join(out, f"files{files}")
+    os.makedirs(base, exist_ok=True)
+    names = []
+    for f in range(files):
+        name = os.path.join(base, f"part{f}.txt")
+        with open(name, "w") as fh:
+            fh.write("".join(f"{10 * f + k}\n" for k in range(3 if f % 2 else 4)))
+        names.append(name)
+    time.sleep(1.0)  # every worker has written its (identical) files before any reads
+
+    pipelines = {
+        "flat_map": lambda: tf.data.Dataset.list_files(os.path.join(base, "*.txt"), shuffle=False)
+        .flat_map(tf.data.TextLineDataset),
+        "interleave": lambda: tf.data.Dataset.from_tensor_slices(names)
+        .interleave(tf.data.TextLineDataset, cycle_length=2),
+        "names": lambda: tf.data.TextLineDataset(names).map(lambda s: s + "!"),
+        "memory": lambda: tf.data.Dataset.range(12 * n).map(lambda x: tf.strings.as_string(x)),
+    }
+    for pipe, make in pipelines.items():
+        for policy in ("AUTO", "FILE", "DATA"):
+            options = tf.data.Options()
+            options.experimental_distribute.auto_shard_policy = getattr(tf.data.experimental.AutoShardPolicy, policy)
+            ds = make().batch(2 * n).with_options(options)
+            key = f"{pipe}_{policy}"
+            try:
+                dist = strategy.experimental_distribute_dataset(ds)
+                res[key] = [[v.decode() for v in strategy.experimental_local_results(e)[0].numpy().tolist()]
+                            for e in dist]
+            except Exception as e:  # noqa: BLE001 - the error class and message are the result
+                res[key] = [type(e).__name__, str(e)[:300]]
     return res
 
 

@@ -326,6 +326,11 @@ def test_get_next_as_optional_has_a_value_while_any_worker_has_one(tmp_path, n):
         assert r["next_rows"] == r["get_next_rows"] == rows
         assert r["fn_steps"] == n + 1 and r["fn_total"] == own
         assert r["fn_rows"] == sum(k * 10 ** s for s, k in enumerate(rows))
+        # Inside Functions: every loop form steps n + 1 times on every worker; next() then raises.
+        coded = sum(k * 10 ** s for s, k in enumerate(rows))
+        assert r["for_dataset"] == r["for_iterator"] == r["reduce"] == [n + 1, coded, own]
+        assert r["fn_next_rows"] == r["iter_next_rows"] == rows
+        assert r["iter_next_past_end"] == "OutOfRangeError"
 
 
 @needs_launcher
@@ -465,3 +470,86 @@ def test_auto_shard_policies_of_a_distributed_dataset(tmp_path, n):
     for i, r in results.items():
         assert r["DATA"] == r["AUTO"] == [p[i] for p in pieces]
         assert r["OFF"] == [piece for p in pieces for piece in p]
+
+
+def _file_lines(files):
+    """The lines of file_shard's text files: file f holds 10f + k for k < 4 (f even) or 3 (f odd)."""
+    return [[str(10 * f + k) for k in range(3 if f % 2 else 4)] for f in range(files)]
+
+
+def _cycle(lines, length=2):
+    """TF's interleave order (cycle_length 2, block 1): a slot whose file ended opens the next
+    file at its turn and reads from it in the same turn."""
+    out, pending, slots = [], [list(x) for x in lines], [None] * length
+    while True:
+        progressed = False
+        for k in range(length):
+            while True:
+                if not slots[k]:
+                    if not pending:
+                        slots[k] = None
+                        break
+                    slots[k] = pending.pop(0)
+                    continue
+                out.append(slots[k].pop(0))
+                progressed = True
+                break
+        if not progressed:
+            return out
+
+
+def _pieces(stream, batch, n, fill):
+    """Each batch of ``stream`` in n pieces: filled in order (FILE: TF's rebatch), or split as
+    ``piece_bounds`` (DATA: the worker's piece)."""
+    def piece_bounds(rows, workers, k):          # the first rows % workers pieces one larger
+        base, extra = divmod(rows, workers)
+        begin = k * base + min(k, extra)
+        return begin, begin + base + (1 if k < extra else 0)
+
+    out = []
+    for b in range(0, len(stream), batch):
+        rows = stream[b:b + batch]
+        if fill:
+            out.extend([rows[k * (batch // n):(k + 1) * (batch // n)] for k in range(n)])
+        else:
+            out.append([rows[piece_bounds(len(rows), n, k)[0]:piece_bounds(len(rows), n, k)[1]] for k in range(n)])
+    return out
+
+
+@needs_launcher
+def test_file_based_datasets_are_sharded_by_files(tmp_path):
+    """AUTO and FILE shard a file-based pipeline (list_files + flat_map, interleave, a list of
+    names) by files: worker i reads files i, i + n, ... batched with the global batch, each batch
+    in n pieces; DATA keeps the worker's piece of each global batch; FILE on in-memory data is
+    NotFoundError, AUTO falls back to DATA. With fewer files than workers FILE/AUTO fail."""
+    n, files = 2, 4
+    _, _, results = launch(n, "file_shard", tmp_path, files)
+    assert sorted(results) == list(range(n))
+    lines = _file_lines(files)
+    for i, r in results.items():
+        mine = [lines[f] for f in range(i, files, n)]
+        by_file = {"flat_map": sum(mine, []), "interleave": _cycle(mine), "names": [s + "!" for s in sum(mine, [])]}
+        everything = {"flat_map": sum(lines, []), "interleave": _cycle(lines),
+                      "names": [s + "!" for s in sum(lines, [])]}
+        for pipe in by_file:
+            assert r[f"{pipe}_AUTO"] == r[f"{pipe}_FILE"] == _pieces(by_file[pipe], 2 * n, n, True), (i, pipe)
+            assert r[f"{pipe}_DATA"] == [p[i] for p in _pieces(everything[pipe], 2 * n, n, False)], (i, pipe)
+        memory = [str(v) for v in range(12 * n)]
+        assert r["memory_AUTO"] == r["memory_DATA"] == [p[i] for p in _pieces(memory, 2 * n, n, False)]
+        assert r["memory_FILE"][0] == "NotFoundError" and "Found an unshardable source dataset" in r["memory_FILE"][1]
+    one = tmp_path / "one"
+    one.mkdir()
+    _, _, results = launch(n, "file_shard", one, 1)
+    # TF raises where a worker's shard of the names runs out (worker 0 after its file's lines; the
+    # others' results then depend on when the collectives see it); fn raises on every worker at once.
+    for i, r in results.items():
+        if IS_TF and i:
+            continue
+        for pipe in ("flat_map", "interleave", "names"):
+            for policy in ("AUTO", "FILE"):
+                error, message = r[f"{pipe}_{policy}"]
+                assert error == "InvalidArgumentError", (i, pipe, policy, error)
+                assert ("Could not apply FILE based sharding: the dataset only has 1 file(s), which is not enough "
+                        "for the required 2 shards/workers") in message
+            sfx = "!" if pipe == "names" else ""
+            assert r[f"{pipe}_DATA"] == [[f"{2 * i}{sfx}", f"{2 * i + 1}{sfx}"]]          # one batch of 4 lines

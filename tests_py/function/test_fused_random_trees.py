@@ -55,7 +55,8 @@ def programs(draw):
     # a sum or mean over the last axis (rows: a layer norm's statistics) or the first (columns: a
     # batch norm's moments, a bias gradient)
     reduce = draw(st.sampled_from([None, ("sum", -1), ("mean", -1), ("sum", 0), ("mean", 0)]))
-    outputs = draw(st.lists(st.integers(4, n_values - 1), min_size=1, max_size=2, unique=True))
+    # several outputs: intermediates a fused tree also writes (multi-output trees)
+    outputs = draw(st.lists(st.integers(4, n_values - 1), min_size=1, max_size=4, unique=True))
     return steps, reduce, outputs
 
 

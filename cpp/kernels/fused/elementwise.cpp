@@ -215,29 +215,35 @@ struct Slots {
   size_t scratch() const { return static_cast<size_t>(count + 3) * kTile; }
 };
 
-// The program over elements [i0, i0 + len), len <= kTile; the result goes to y.
+// The program over elements [i0, i0 + len), len <= kTile; the result goes to y. An instruction
+// with a store (stores non-null and stores[k] set) writes its tile there instead of its slot,
+// and its readers read it back from there (still in L1).
 void run_tile(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs, float* scratch,
-              int64_t i0, int64_t len, float* y) {
+              int64_t i0, int64_t len, float* y, float* const* stores) {
   float* gather_a = scratch + static_cast<size_t>(slots.count) * kTile;
   float* gather_b = gather_a + kTile;
   const size_t ni = prog.size();
+  auto result = [&](size_t k) {
+    return stores && stores[k] ? stores[k] + i0 : scratch + static_cast<size_t>(slots.of[k]) * kTile;
+  };
   for (size_t k = 0; k < ni; ++k) {
     const Instr& in = prog[k];
     auto operand = [&](int ref, float* buf) -> Span {
       if (ref >= 0) return load(inputs[ref], i0, len, buf);
-      return Span{scratch + static_cast<size_t>(slots.of[-(ref + 1)]) * kTile, false};
+      return Span{result(static_cast<size_t>(-(ref + 1))), false};
     };
     const Span a = operand(in.a, gather_a);
     const Span b = is_binary(in.op) ? operand(in.b, gather_b) : Span{nullptr, false};
-    apply(in.op, a, b, k + 1 == ni ? y : scratch + static_cast<size_t>(slots.of[k]) * kTile, len);
+    apply(in.op, a, b, k + 1 == ni ? y : result(k), len);
   }
+  if (stores && stores[ni - 1]) std::copy(y, y + len, stores[ni - 1] + i0);  // a reduction's data, kept too
 }
 
 // One row of a reduction: eight partial sums in double over blocks of eight, then the tail, as
 // direct::sum_f32 adds them (tiles are multiples of eight, so blocks never straddle tiles).
 FN_MULTIVERSION
 float reduce_row(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs, float* scratch,
-                 int64_t row, int64_t mid, bool mean) {
+                 int64_t row, int64_t mid, bool mean, float* const* stores) {
   float* y = scratch + static_cast<size_t>(slots.count + 2) * kTile;
   double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   const int64_t blocks_end = mid / 8 * 8;
@@ -245,7 +251,7 @@ float reduce_row(const std::vector<Instr>& prog, const Slots& slots, const std::
   int ntail = 0;
   for (int64_t m0 = 0; m0 < mid; m0 += kTile) {
     int64_t len = std::min(kTile, mid - m0);
-    run_tile(prog, slots, inputs, scratch, row * mid + m0, len, y);
+    run_tile(prog, slots, inputs, scratch, row * mid + m0, len, y, stores);
     int64_t full = std::max<int64_t>(0, std::min(len, blocks_end - m0));
     for (int64_t j = 0; j < full; j += 8)
       for (int q = 0; q < 8; ++q) acc[q] += y[j + q];
@@ -262,7 +268,8 @@ float reduce_row(const std::vector<Instr>& prog, const Slots& slots, const std::
 // direct::sum_f32's column loop adds them.
 FN_MULTIVERSION
 void reduce_columns(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
-                    float* scratch, float* out, int64_t n, int64_t mid, int64_t inner, bool mean) {
+                    float* scratch, float* out, int64_t n, int64_t mid, int64_t inner, bool mean,
+                    float* const* stores) {
   float* y = scratch + static_cast<size_t>(slots.count + 2) * kTile;
   std::vector<double> acc(static_cast<size_t>(inner));
   double* a = acc.data();
@@ -271,7 +278,7 @@ void reduce_columns(const std::vector<Instr>& prog, const Slots& slots, const st
     std::fill(acc.begin(), acc.end(), 0.0);
     for (int64_t e0 = 0; e0 < block; e0 += kTile) {
       const int64_t len = std::min(kTile, block - e0);
-      run_tile(prog, slots, inputs, scratch, o * block + e0, len, y);
+      run_tile(prog, slots, inputs, scratch, o * block + e0, len, y, stores);
       for (int64_t t = 0, j = e0 % inner; t < len;) {  // runs of one row's columns
         const int64_t run = std::min(inner - j, len - t);
         for (int64_t q = 0; q < run; ++q) a[j + q] += y[t + q];
@@ -303,8 +310,11 @@ void validate(const std::vector<Instr>& prog, size_t num_inputs) {
 }
 
 void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
-         const Reduce& reduce) {
+         const Reduce& reduce, const std::vector<float*>& stores) {
   validate(prog, inputs.size());
+  if (!stores.empty() && stores.size() != prog.size())
+    throw_error(Code::Internal, "fused elementwise: ", stores.size(), " stores for ", prog.size(), " instructions");
+  float* const* st = stores.empty() ? nullptr : stores.data();
   const Slots slots(prog);
   const bool reducing = reduce.kind != Reduce::kNone;
   if (reducing && (reduce.mid <= 0 || reduce.inner <= 0 || n % (reduce.mid * reduce.inner) != 0))
@@ -349,15 +359,16 @@ void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, flo
   // One thread: beside a busy process an OpenMP region waits for a descheduled worker (3x slower
   // at 65,536 elements), while a second core saves a memory-bound pass little (docs/DESIGN.md).
   if (reducing && reduce.inner > 1) {
-    reduce_columns(prog, slots, *ins, scratch, out, n, reduce.mid, reduce.inner, reduce.kind == Reduce::kMean);
+    reduce_columns(prog, slots, *ins, scratch, out, n, reduce.mid, reduce.inner, reduce.kind == Reduce::kMean, st);
     return;
   }
   if (reducing) {
     for (int64_t row = 0, rows = n / reduce.mid; row < rows; ++row)
-      out[row] = reduce_row(prog, slots, *ins, scratch, row, reduce.mid, reduce.kind == Reduce::kMean);
+      out[row] = reduce_row(prog, slots, *ins, scratch, row, reduce.mid, reduce.kind == Reduce::kMean, st);
     return;
   }
-  for (int64_t i0 = 0; i0 < n; i0 += kTile) run_tile(prog, slots, *ins, scratch, i0, std::min(kTile, n - i0), out + i0);
+  for (int64_t i0 = 0; i0 < n; i0 += kTile)
+    run_tile(prog, slots, *ins, scratch, i0, std::min(kTile, n - i0), out + i0, st);
 }
 
 void tanh(const float* x, float* y, int64_t n) { apply(kTanh, Span{x, false}, Span{nullptr, false}, y, n); }

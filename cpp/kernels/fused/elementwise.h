@@ -78,9 +78,12 @@ struct Reduce {
 void validate(const std::vector<Instr>& prog, size_t num_inputs);
 // Runs `prog` over n elements; the last instruction's result goes to `out` (n elements, or n /
 // mid with a reduction), which may be a non-broadcast input (each tile reads its elements
-// before writing them).
+// before writing them). `stores` (empty, or one pointer per instruction): an instruction whose
+// pointer is set also writes its n results there (an intermediate someone else reads: a value
+// stacked for the gradient), from the same tile, so the bits the later instructions read; such
+// a buffer is never an input.
 void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
-         const Reduce& reduce = Reduce{});
+         const Reduce& reduce = Reduce{}, const std::vector<float*>& stores = {});
 
 // tanh with TensorFlow's CPU formula (Eigen's rational approximation, a few ulp), vectorised.
 void tanh(const float* x, float* y, int64_t n);

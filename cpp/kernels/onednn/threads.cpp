@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace fn {
@@ -45,6 +46,11 @@ bool small_contraction(double macs) {
 bool small_pass(int64_t elements) {
   static const int64_t lim = limit("FN_ONEDNN_SMALL_ELEMENTS", kSmallElements);
   return elements < lim;
+}
+
+int max_threads() {
+  const Omp& o = omp();
+  return o.set_num_threads ? std::max(1, o.get_max_threads()) : 1;
 }
 
 ThreadScope::ThreadScope(bool single) {

@@ -34,6 +34,9 @@ bool small_contraction(double macs);
 // True when a memory-bound pass over `elements` values should stay on the calling thread.
 bool small_pass(int64_t elements);
 
+// The calling thread's OpenMP team size (omp_get_max_threads), 1 where the runtime cannot be reached.
+int max_threads();
+
 // While alive, oneDNN calls made by this thread use one thread (when `single`); restores the
 // previous setting on destruction. A no-op where the OpenMP runtime cannot be reached.
 class ThreadScope {

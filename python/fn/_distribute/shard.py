@@ -56,11 +56,65 @@ class _WorkerShardDataset(_UnaryDataset):
         return n * self._workers if self._index is None and n > 0 else n
 
 
+def batch_sizes_for_worker(global_batch: int, workers: int, index: int) -> list:
+    """TF's ``distribute.batch_sizes_for_worker`` (one replica per worker): the sizes of the
+    ``workers`` pieces of a global batch, ``global_batch % workers`` of them one larger, rolled
+    by the worker's index."""
+    floor, ceil = divmod(global_batch, workers)
+    sizes = [floor + 1] * ceil + [floor] * (workers - ceil)
+    return sizes[-index:] + sizes[:-index] if index else sizes
+
+
+def _global_batch(dataset: Any) -> Any:
+    """The batch size of the pipeline's last ``batch`` (TF's ``compute_batch_size``), or None."""
+    d = dataset
+    while d is not None:
+        if getattr(d, "_type_name", "") in ("_BatchDataset", "_PaddedBatchDataset") and isinstance(
+            getattr(d, "_n", None), int
+        ):
+            return d._n
+        d = d._inputs[0] if len(getattr(d, "_inputs", ())) == 1 else None
+    return None
+
+
+class _FileShardPieces(_WorkerShardDataset):
+    """Under FILE sharding each worker reads its own files and batches them with the global
+    batch size; TF's rebatch then splits every batch into the workers' pieces (sizes from
+    ``batch_sizes_for_worker``, filled in order, so a partial batch fills the first pieces) and
+    the worker yields all of them."""
+
+    def __init__(self, input_dataset: Any, workers: int, index: int, global_batch: Any) -> None:
+        super().__init__(input_dataset, workers, None)
+        self._sizes = None if global_batch is None else batch_sizes_for_worker(global_batch, workers, index)
+
+    def _elements(self) -> Iterator[Any]:
+        for element in self._input._elements():
+            flat = structure.flatten(element)
+            rows = int(flat[0].shape[0])
+            sizes = self._sizes or [piece_bounds(rows, self._workers, k)[1] - piece_bounds(rows, self._workers, k)[0]
+                                    for k in range(self._workers)]  # fmt: skip
+            begin = 0
+            for size in sizes:
+                end = min(begin + size, rows)
+                yield structure.pack(self._element_spec, [t[begin:end] for t in flat])
+                begin = end
+
+
 def shard_global_batches(dataset: Any, workers: int, index: int) -> Any:
     """This worker's part of ``dataset``'s batches: its piece of each (TF's rebatch +
     ``AutoShardPolicy.DATA``, which ``AUTO`` falls back to for data not read from files), or,
     when the dataset's options say ``AutoShardPolicy.OFF``, every piece of each batch in turn
     (TF rebatches and does not shard: every worker reads all the data)."""
+    from fn._distribute.file_shard import shard_files, try_shard_files
+
     policy = dataset.options().experimental_distribute.auto_shard_policy
-    off = policy is not None and int(policy) == int(AutoShardPolicy.OFF)
-    return _WorkerShardDataset(dataset, workers, None if off else index)
+    policy = int(AutoShardPolicy.AUTO) if policy is None else int(policy)
+    if policy == int(AutoShardPolicy.OFF):
+        return _WorkerShardDataset(dataset, workers, None)
+    if policy in (int(AutoShardPolicy.FILE), int(AutoShardPolicy.AUTO)):
+        by_files = shard_files(dataset, workers, index) if policy == int(AutoShardPolicy.FILE) else None
+        if by_files is None and policy == int(AutoShardPolicy.AUTO):
+            by_files = try_shard_files(dataset, workers, index)
+        if by_files is not None:
+            return _FileShardPieces(by_files, workers, index, _global_batch(dataset))
+    return _WorkerShardDataset(dataset, workers, index)

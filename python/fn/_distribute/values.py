@@ -14,8 +14,8 @@ from typing import Any, Callable, List, Optional, Sequence
 from fn import _core
 from fn._data import structure
 from fn._data.dataset_ops import INFINITE, UNKNOWN
-from fn._data.iterator_ops import Iterator as _DataIterator, SymbolicIterator
-from fn._data.structure import IteratorSpec, spec_text as structure_text
+from fn._data.iterator_ops import Iterator as _DataIterator, SymbolicIterator, eager_loop, get_next_op
+from fn._data.structure import DatasetSpec, IteratorSpec, spec_text as structure_text
 from fn import nest
 from fn._tensor.tensor_spec import TensorSpec
 
@@ -130,14 +130,37 @@ class DistributedIterator(_DataIterator):
         return nest.map_structure(lambda t: PerReplica([t]), element)
 
     def __next__(self) -> Any:
+        if self._in_graph():
+            return self._symbolic().get_next()
         if self._agreed():
             return self._next_agreed(StopIteration)
         return self._wrapped(super().__next__())
 
     def get_next(self) -> Any:
+        if self._in_graph():
+            return self._symbolic().get_next()
         if self._agreed():
             return self._next_agreed(None)
         return self._wrapped(super().get_next())
+
+    def _in_graph(self) -> bool:
+        """Used inside a Function without being its argument (captured by a closure): the graph
+        reads it as an argument's symbolic iterator does (agreeing across workers)."""
+        return self._wrap and not _core.executing_eagerly()
+
+    def _symbolic(self) -> "_SymbolicDistributedIterator":
+        return _SymbolicDistributedIterator(
+            _core.make_variant(self), self._element_spec, self._strategy, self._cardinality
+        )
+
+    def _fn_dataset_loop(self, body: Callable, init_state: tuple, extra_test: Optional[Callable] = None) -> tuple:
+        """AutoGraph's ``for x in iterator``: eagerly ``next()`` until every worker's data ended;
+        inside a Function TF's iterator loop (``get_next_as_optional`` each step)."""
+        if self._in_graph():
+            return self._symbolic()._fn_dataset_loop(body, init_state, extra_test)
+        if self._agreed():
+            return eager_loop(self, body, init_state, extra_test)
+        return super()._fn_dataset_loop(body, init_state, extra_test)
 
     def _agreed(self) -> bool:
         """TF's partial-batch handling (multi-worker, not INFINITE): every worker's next element
@@ -161,6 +184,8 @@ class DistributedIterator(_DataIterator):
         """``DistributedIterator.get_next_as_optional``: across workers (as TF's input_lib), an
         Optional that has a value while any worker has one (all workers stop together); a worker
         whose data has ended gets an empty batch of the element's structure."""
+        if self._in_graph():
+            return self._symbolic().get_next_as_optional()
         if self._wrap and self._cardinality == INFINITE:
             return _local_optional(super().get_next(), self._wrapped)
         local = super().get_next_as_optional()
@@ -231,6 +256,13 @@ class DistributedIteratorSpec(IteratorSpec):
         self._strategy = strategy
         self._cardinality = cardinality
 
+    def is_subtype_of(self, other: Any) -> bool:
+        return (
+            super().is_subtype_of(other)
+            and other._strategy is self._strategy
+            and other._cardinality in (self._cardinality, UNKNOWN)
+        )
+
     def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional[Any]:
         sup = IteratorSpec(self._element_spec).most_specific_common_supertype(
             [IteratorSpec(o._element_spec) if type(o) is type(self) else o for o in others]
@@ -253,6 +285,47 @@ class DistributedIteratorSpec(IteratorSpec):
         return f"DistributedIteratorSpec({structure_text(self._element_spec)},)"
 
 
+class DistributedDatasetSpec(DatasetSpec):
+    """The trace type of a multi-worker ``DistributedDataset`` argument (TF's
+    ``DistributedDatasetSpec``): in the graph a ``DistributedDataset`` whose loops and iterators
+    agree across workers."""
+
+    _label = "DistributedDatasetSpec"
+
+    def __init__(self, element_spec: Any, strategy: Any, cardinality: int = UNKNOWN) -> None:
+        super().__init__(element_spec)
+        self._strategy = strategy
+        self._cardinality = cardinality
+
+    def is_subtype_of(self, other: Any) -> bool:
+        return (
+            super().is_subtype_of(other)
+            and other._strategy is self._strategy
+            and other._cardinality in (self._cardinality, UNKNOWN)
+        )
+
+    def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional[Any]:
+        sup = DatasetSpec(self._element_spec).most_specific_common_supertype(
+            [DatasetSpec(o._element_spec) if type(o) is type(self) else o for o in others]
+        )
+        if sup is None or any(type(o) is not type(self) or o._strategy is not self._strategy for o in others):
+            return None
+        same = all(o._cardinality == self._cardinality for o in others)
+        return DistributedDatasetSpec(sup.element_spec, self._strategy, self._cardinality if same else UNKNOWN)
+
+    def __eq__(self, other: Any) -> bool:
+        return super().__eq__(other) and other._strategy is self._strategy and other._cardinality == self._cardinality
+
+    def __hash__(self) -> int:
+        return hash((super().__hash__(), id(self._strategy), self._cardinality))
+
+    def _fn_from_components(self, components: List[Any]) -> Any:
+        return DistributedDataset(super()._fn_from_components(components), self._strategy, self._cardinality)
+
+    def __repr__(self) -> str:
+        return f"DistributedDatasetSpec({structure_text(self._element_spec)},)"
+
+
 class _SymbolicDistributedIterator(SymbolicIterator):
     def __init__(self, handle: Any, element_spec: Any, strategy: Any, cardinality: int) -> None:
         super().__init__(handle, element_spec)
@@ -261,9 +334,74 @@ class _SymbolicDistributedIterator(SymbolicIterator):
 
     def get_next_as_optional(self) -> Any:
         if self._cardinality == INFINITE:
-            return _local_optional(super().get_next(), lambda v: v)
+            return _local_optional(get_next_op(self._handle, self._element_spec), lambda v: v)
         local = super().get_next_as_optional()
         return _any_worker_optional(self._strategy, local, self._element_spec, lambda v: v)
+
+    def __next__(self) -> Any:
+        """TF's ``DistributedIterator.get_next`` in a graph (input_lib): while any worker has data,
+        this worker's element or an empty batch; when none has, every worker reads its ended
+        iterator (``IteratorGetNext``), so all fail with ``OutOfRangeError`` at the same step."""
+        if self._cardinality == INFINITE:
+            return get_next_op(self._handle, self._element_spec)
+        from fn._ops.control_flow_ops import cond
+
+        opt = self.get_next_as_optional()
+        return cond(opt.has_value(), opt.get_value, lambda: get_next_op(self._handle, self._element_spec))
+
+    def _fn_dataset_loop(self, body: Callable, init_state: tuple, extra_test: Optional[Callable] = None) -> tuple:
+        """AutoGraph's ``for x in iterator`` in a Function: TF's ``_tf_iterator_for_stmt``."""
+        return iterator_loop(self, body, init_state, extra_test)
+
+
+def iterator_loop(iterator: Any, body: Callable, init_state: tuple, extra_test: Optional[Callable] = None) -> tuple:
+    """TF's ``_tf_iterator_for_stmt`` over a multi-worker iterator in a graph: one while loop whose
+    body takes ``get_next_as_optional()`` (agreed across workers) and runs ``body`` when it has a
+    value; it stops when no worker has data, or ``extra_test(state)`` (break/return) is false.
+    Loop variables whose shape changes in the body are relaxed and the loop traced again (as
+    fn's dataset loops)."""
+    from fn._data.iterator_ops import _as_invariants, _relax
+    from fn._ops.control_flow_ops import cond, while_loop
+    from fn._ops.math_ops import logical_and
+
+    state = tuple(init_state)
+    dummy = not state  # a loop with no variables carries one (as fn's graph_loop)
+    if dummy:
+        state = (_core.convert_to_tensor(0),)
+
+    def test(has: Any, *s: Any) -> Any:
+        if extra_test is None:
+            return has
+        go = extra_test(() if dummy else tuple(s))
+        return logical_and(has, go if _core.is_tensor(go) else _core.convert_to_tensor(bool(go)))
+
+    body_shapes: List[Any] = []
+
+    def step(has: Any, *s: Any) -> tuple:
+        opt = iterator.get_next_as_optional()
+
+        def run() -> tuple:
+            out = body(opt.get_value(), () if dummy else tuple(s))
+            return tuple(s) if dummy else tuple(out)
+
+        new = cond(opt.has_value(), run, lambda: tuple(s))
+        new = tuple(new) if isinstance(new, (tuple, list)) else (new,)
+        body_shapes[:] = [getattr(t, "shape", None) for t in new]
+        return (opt.has_value(),) + new
+
+    invariants = [getattr(t, "shape", None) for t in state]
+    start = (_core.convert_to_tensor(True),) + state
+    while True:
+        shapes = _as_invariants(invariants)
+        try:
+            out = while_loop(test, step, start, shape_invariants=None if shapes is None else [None] + shapes)
+            break
+        except ValueError:
+            relaxed = _relax(invariants, body_shapes)
+            if relaxed is None:
+                raise
+            invariants = relaxed
+    return () if dummy else tuple(out[1:])
 
 
 class DistributedDataset:
@@ -286,17 +424,50 @@ class DistributedDataset:
     def __iter__(self) -> Any:
         if _core.executing_eagerly():
             return DistributedIterator(self._dataset, self._strategy)
-        return iter(self._dataset)
+        if not self._multi_worker():
+            return iter(self._dataset)
+        # Inside a Function (TF: a DistributedIterator made in the graph): it agrees across workers.
+        from fn._data.iterator_ops import make_iterator_op
+
+        handle = make_iterator_op(self._dataset)
+        return _SymbolicDistributedIterator(handle, self._dataset.element_spec, self._strategy, self._cardinality)
+
+    def _multi_worker(self) -> bool:
+        return bool(self._strategy.extended._in_multi_worker_mode())
 
     def _fn_dataset_loop(self, body: Callable, init_state: tuple, extra_test: Optional[Callable] = None) -> tuple:
-        """AutoGraph's ``for x in dist_dataset`` (inside a Function: one graph loop)."""
-        return self._dataset._fn_dataset_loop(body, init_state, extra_test)
+        """AutoGraph's ``for x in dist_dataset``. Across workers, TF's ``_tf_distributed_iterable_for_stmt``:
+        ``reduce`` over a fresh iterator, every worker stepping until none has data (a worker whose
+        data ended gets empty batches); ``break``/``return`` in the loop raise as in TF."""
+        if not self._multi_worker():
+            return self._dataset._fn_dataset_loop(body, init_state, extra_test)
+        if extra_test is not None:
+            raise NotImplementedError(
+                "break and return statements are not yet supported in for ... in distributed input loops."
+            )
+        if _core.executing_eagerly():
+            return eager_loop(iter(self), body, init_state)
+        return iterator_loop(iter(self), body, init_state)
 
     def __fn_composite__(self) -> tuple:
-        return self._dataset.__fn_composite__()
+        spec, components = self._dataset.__fn_composite__()
+        if self._multi_worker():  # inside a Function it is still a distributed dataset (TF's DistributedDatasetSpec)
+            spec = DistributedDatasetSpec(spec.element_spec, self._strategy, self._cardinality)
+        return spec, components
 
     def reduce(self, initial_state: Any, reduce_fn: Callable) -> Any:
-        """Folds ``reduce_fn(state, element)`` over this worker's elements."""
+        """Folds ``reduce_fn(state, element)`` over this worker's elements (``DistributedDataset.reduce``;
+        across workers until no worker has data, also inside a Function)."""
+        if not _core.executing_eagerly():
+            if not self._multi_worker():
+                return self._dataset.reduce(initial_state, reduce_fn)
+            flat = [_core.convert_to_tensor(t) for t in nest.flatten(initial_state)]
+
+            def body(element: Any, state: tuple) -> tuple:
+                return tuple(nest.flatten(reduce_fn(nest.pack_sequence_as(initial_state, list(state)), element)))
+
+            out = iterator_loop(iter(self), body, tuple(flat))
+            return nest.pack_sequence_as(initial_state, list(out))
         state = initial_state
         for element in self:
             state = reduce_fn(state, element)

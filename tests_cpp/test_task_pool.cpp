@@ -1,0 +1,229 @@
+// kernels/task_pool.h and the blocked big matmuls built on it (kernels/onednn/matmul.cpp).
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <random>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "kernels/onednn/engine.h"
+#include "kernels/onednn/matmul.h"
+#include "kernels/onednn/threads.h"
+#include "kernels/reference/matmul.h"
+#include "kernels/task_pool.h"
+
+using namespace fn;
+
+namespace {
+EagerPtr random_tensor(const Shape& s, std::mt19937& rng) {
+  auto t = make_tensor(DType::Float32, s);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  for (int64_t i = 0; i < t->num_elements(); ++i) t->data<float>()[i] = u(rng);
+  return t;
+}
+
+// The whole product as one single-threaded oneDNN call (the path before the pool, on one thread).
+void one_call(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerTensor& out,
+              const Epilogue* e = nullptr) {
+  using namespace dnnl;
+  onednn::ThreadScope one(true);
+  const Shape &sa = a.shape(), &sb = b.shape();
+  auto desc = [](const Shape& s, bool t) {
+    memory::dims d{s[0], s[1]}, st{s[1], 1};
+    if (t) {
+      std::swap(d[0], d[1]);
+      std::swap(st[0], st[1]);
+    }
+    return memory::desc(d, memory::data_type::f32, st);
+  };
+  memory::desc ma = desc(sa, ta), mb = desc(sb, tb), mo = desc(out.shape(), false);
+  primitive_attr attr;
+  post_ops po;
+  if (e && e->residual) po.append_binary(algorithm::binary_add, mo);
+  if (e && e->act == Activation::Relu) po.append_eltwise(algorithm::eltwise_relu, 0.f, 0.f);
+  attr.set_post_ops(po);
+  memory::desc mbias;
+  if (e && e->bias) mbias = memory::desc({1, out.shape()[1]}, memory::data_type::f32, memory::format_tag::ab);
+  auto pd = e ? dnnl::matmul::primitive_desc(onednn::engine(), ma, mb, mbias, mo, attr)
+              : dnnl::matmul::primitive_desc(onednn::engine(), ma, mb, mo);
+  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(ma, onednn::engine(), const_cast<void*>(a.raw()))},
+                                       {DNNL_ARG_WEIGHTS, memory(mb, onednn::engine(), const_cast<void*>(b.raw()))},
+                                       {DNNL_ARG_DST, memory(mo, onednn::engine(), out.raw())}};
+  if (e && e->bias) args.insert({DNNL_ARG_BIAS, memory(mbias, onednn::engine(), const_cast<float*>(e->bias))});
+  if (e && e->residual)
+    args.insert({DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1,
+                 memory(mo, onednn::engine(), const_cast<float*>(e->residual))});
+  dnnl::matmul(pd).execute(onednn::stream(), args);
+  onednn::stream().wait();
+}
+
+struct Case {
+  int64_t m, k, n;
+  bool ta, tb;
+};
+
+// a (m x k, or k x m when ta) @ b; the product through onednn::matmul and its reference loop.
+void check_against_reference(const Case& c, std::mt19937& rng, EagerPtr* got_out = nullptr) {
+  auto a = random_tensor(c.ta ? Shape{c.k, c.m} : Shape{c.m, c.k}, rng);
+  auto b = random_tensor(c.tb ? Shape{c.n, c.k} : Shape{c.k, c.n}, rng);
+  auto got = make_tensor(DType::Float32, Shape{c.m, c.n});
+  onednn::matmul(*a, *b, c.ta, c.tb, *got);
+  std::vector<float> want(c.m * c.n);
+  ref::matmul2d(a->data<float>(), b->data<float>(), want.data(), c.m, c.n, c.k, c.ta, c.tb);
+  const float tol = 2e-5f * static_cast<float>(c.k);
+  for (int64_t i = 0; i < c.m * c.n; ++i) REQUIRE(got->data<float>()[i] == Approx(want[i]).margin(tol));
+  if (got_out) *got_out = got;
+}
+}  // namespace
+
+TEST_CASE("task pool runs every block exactly once, on any number of threads") {
+  for (int threads : {1, 2, 3, 8}) {
+    for (int64_t blocks : {int64_t{0}, int64_t{1}, int64_t{2}, int64_t{7}, int64_t{100}, int64_t{1000}}) {
+      std::vector<std::atomic<int>> runs(static_cast<size_t>(blocks));
+      for (auto& r : runs) r = 0;
+      TaskPool::global().run(threads, blocks, [&](int64_t i) { runs[static_cast<size_t>(i)]++; });
+      for (auto& r : runs) REQUIRE(r.load() == 1);
+    }
+  }
+}
+
+TEST_CASE("task pool rethrows a block's exception after the other blocks finished") {
+  std::atomic<int> done{0};
+  REQUIRE_THROWS_AS(TaskPool::global().run(2, 50,
+                                           [&](int64_t i) {
+                                             if (i == 17) throw std::runtime_error("block 17");
+                                             std::this_thread::sleep_for(std::chrono::microseconds(50));
+                                             done++;
+                                           }),
+                    std::runtime_error);
+  REQUIRE(done.load() == 49);
+  // The pool is usable afterwards.
+  std::atomic<int> again{0};
+  TaskPool::global().run(2, 10, [&](int64_t) { again++; });
+  REQUIRE(again.load() == 10);
+}
+
+TEST_CASE("task pool: concurrent callers each get all their blocks run") {
+  std::atomic<bool> ok{true};
+  auto caller = [&](int seed) {
+    for (int rep = 0; rep < 200; ++rep) {
+      const int64_t blocks = 1 + (seed * 31 + rep * 7) % 40;
+      std::vector<std::atomic<int>> runs(static_cast<size_t>(blocks));
+      for (auto& r : runs) r = 0;
+      TaskPool::global().run(2, blocks, [&](int64_t i) { runs[static_cast<size_t>(i)]++; });
+      for (auto& r : runs)
+        if (r.load() != 1) ok = false;
+    }
+  };
+  std::thread t1(caller, 1), t2(caller, 2);
+  caller(3);
+  t1.join();
+  t2.join();
+  REQUIRE(ok.load());
+}
+
+TEST_CASE("blocked big matmuls match the reference loop: odd shapes, tail blocks, 1 row, huge K") {
+  // Each of these is over the single-thread limit (2^22 multiply-adds), so it runs as blocks on
+  // the task pool: rows split with a short tail block, columns split (1 row, 40 rows), a huge K.
+  std::mt19937 rng(11);
+  for (const Case& c : std::vector<Case>{{1000, 301, 517, false, false},
+                                         {1000, 301, 517, true, false},
+                                         {1000, 301, 517, false, true},
+                                         {517, 301, 1000, true, true},
+                                         {1, 4099, 2051, false, false},
+                                         {40, 2000, 1500, false, true},
+                                         {33, 65536, 70, false, false},
+                                         {4099, 16, 100, false, false}})
+    check_against_reference(c, rng);
+}
+
+TEST_CASE("blocked matmul: the same bits as one single-threaded call where the kernel keeps its K order") {
+  // Splitting rows reorders no sum over k. oneDNN picks its gemm kernel (copy-based or not) by
+  // the shape, and these shapes keep it for every row block: the bits equal the whole product's
+  // on one thread, whatever the load and however the blocks were shared.
+  std::mt19937 rng(12);
+  for (const Case& c : std::vector<Case>{
+           {256, 784, 512, false, false}, {200, 512, 300, false, false}, {4096, 1024, 1024, false, false}}) {
+    EagerPtr got;
+    auto a = random_tensor(Shape{c.m, c.k}, rng), b = random_tensor(Shape{c.k, c.n}, rng);
+    got = make_tensor(DType::Float32, Shape{c.m, c.n});
+    auto want = make_tensor(DType::Float32, Shape{c.m, c.n});
+    onednn::matmul(*a, *b, false, false, *got);
+    one_call(*a, *b, false, false, *want);
+    for (int64_t i = 0; i < c.m * c.n; ++i) REQUIRE(got->data<float>()[i] == want->data<float>()[i]);
+  }
+}
+
+TEST_CASE("blocked matmul with bias, residual and relu post-ops on row and column blocks") {
+  std::mt19937 rng(13);
+  for (const Case& c : std::vector<Case>{{300, 256, 400, false, false}, {8, 4096, 1000, false, false}}) {
+    auto a = random_tensor(Shape{c.m, c.k}, rng), b = random_tensor(Shape{c.k, c.n}, rng);
+    auto bias = random_tensor(Shape{c.n}, rng), res = random_tensor(Shape{c.m, c.n}, rng);
+    Epilogue e;
+    e.bias = bias->data<float>();
+    e.residual = res->data<float>();
+    e.act = Activation::Relu;
+    auto got = make_tensor(DType::Float32, Shape{c.m, c.n}), want = make_tensor(DType::Float32, Shape{c.m, c.n});
+    onednn::matmul(*a, *b, false, false, *got, &e);
+    std::vector<float> prod(c.m * c.n);
+    ref::matmul2d(a->data<float>(), b->data<float>(), prod.data(), c.m, c.n, c.k, false, false);
+    apply_epilogue(prod.data(), c.m, c.n, e);
+    const float tol = 2e-5f * static_cast<float>(c.k);
+    for (int64_t i = 0; i < c.m * c.n; ++i) REQUIRE(got->data<float>()[i] == Approx(prod[i]).margin(tol));
+    one_call(*a, *b, false, false, *want, &e);
+    for (int64_t i = 0; i < c.m * c.n; ++i)
+      REQUIRE(got->data<float>()[i] == Approx(want->data<float>()[i]).margin(tol));
+  }
+}
+
+TEST_CASE("blocked matmul: batched, broadcast batch dims") {
+  std::mt19937 rng(14);
+  auto a = random_tensor(Shape{3, 200, 300}, rng), b = random_tensor(Shape{1, 300, 250}, rng);
+  auto got = make_tensor(DType::Float32, Shape{3, 200, 250});
+  onednn::matmul(*a, *b, false, false, *got);
+  std::vector<float> want(200 * 250);
+  for (int64_t bi = 0; bi < 3; ++bi) {
+    ref::matmul2d(a->data<float>() + bi * 200 * 300, b->data<float>(), want.data(), 200, 250, 300, false, false);
+    for (int64_t i = 0; i < 200 * 250; ++i)
+      REQUIRE(got->data<float>()[bi * 200 * 250 + i] == Approx(want[i]).margin(1e-2));
+  }
+}
+
+TEST_CASE("blocked matmuls from two threads at once give each its own product, every time") {
+  std::mt19937 rng(15);
+  auto a1 = random_tensor(Shape{512, 300}, rng), b1 = random_tensor(Shape{300, 256}, rng);
+  auto a2 = random_tensor(Shape{256, 700}, rng), b2 = random_tensor(Shape{700, 300}, rng);
+  auto want1 = make_tensor(DType::Float32, Shape{512, 256}), want2 = make_tensor(DType::Float32, Shape{256, 300});
+  onednn::matmul(*a1, *b1, false, false, *want1);
+  onednn::matmul(*a2, *b2, false, false, *want2);
+  std::atomic<bool> ok{true};
+  auto run = [&](const EagerPtr& a, const EagerPtr& b, const EagerPtr& want) {
+    auto got = make_tensor(DType::Float32, want->shape());
+    for (int rep = 0; rep < 20; ++rep) {
+      onednn::matmul(*a, *b, false, false, *got);
+      for (int64_t i = 0; i < got->num_elements(); ++i)
+        if (got->data<float>()[i] != want->data<float>()[i]) ok = false;
+    }
+  };
+  std::thread t(run, a1, b1, want1);
+  run(a2, b2, want2);
+  t.join();
+  REQUIRE(ok.load());
+}
+
+TEST_CASE("blocked matmul: many small matrices split by batch, with a broadcast operand") {
+  std::mt19937 rng(16);
+  for (bool broadcast : {false, true}) {
+    auto a = random_tensor(Shape{40, 64, 72}, rng), b = random_tensor(Shape{broadcast ? 1 : 40, 72, 80}, rng);
+    auto got = make_tensor(DType::Float32, Shape{40, 64, 80});
+    onednn::matmul(*a, *b, false, false, *got);
+    std::vector<float> want(64 * 80);
+    for (int64_t bi = 0; bi < 40; ++bi) {
+      ref::matmul2d(a->data<float>() + bi * 64 * 72, b->data<float>() + (broadcast ? 0 : bi) * 72 * 80, want.data(), 64,
+                    80, 72, false, false);
+      for (int64_t i = 0; i < 64 * 80; ++i)
+        REQUIRE(got->data<float>()[bi * 64 * 80 + i] == Approx(want[i]).margin(2e-3));
+    }
+  }
+}

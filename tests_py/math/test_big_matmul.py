@@ -1,0 +1,79 @@
+"""Big matmuls (over 2^22 multiply-adds): fn runs them as row or column blocks on a task pool
+(cpp/kernels/task_pool.h). Odd shapes with tail blocks, one row, transposes, broadcast batches and
+the fused dense chain, against float64 NumPy, and a NaN in one row or column of an operand
+reaching exactly that row or column of the product (a block reading or writing the wrong slice
+would move it)."""
+
+import numpy as np
+import pytest
+
+from tfbackend import tf
+
+pytestmark = pytest.mark.tf_oracle
+
+
+def rand(shape, seed):
+    return np.random.default_rng(seed).uniform(-1, 1, shape).astype(np.float32)
+
+
+def close(got, want, k):
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-4, atol=2e-5 * k)
+
+
+@pytest.mark.parametrize(
+    "m,k,n,ta,tb",
+    [
+        (1000, 301, 517, False, False),
+        (1000, 301, 517, True, False),
+        (1000, 301, 517, False, True),
+        (517, 301, 1000, True, True),
+        (1, 4099, 2051, False, False),
+        (40, 2000, 1500, False, True),
+        (33, 65536, 70, False, False),
+    ],
+)
+@pytest.mark.parametrize("in_function", [False, True])
+def test_big_matmul_matches_float64(m, k, n, ta, tb, in_function):
+    a = rand((k, m) if ta else (m, k), 1)
+    b = rand((n, k) if tb else (k, n), 2)
+
+    def f(x, y):
+        return tf.matmul(x, y, transpose_a=ta, transpose_b=tb)
+
+    got = (tf.function(f) if in_function else f)(tf.constant(a), tf.constant(b))
+    want = (a.T if ta else a).astype(np.float64) @ (b.T if tb else b).astype(np.float64)
+    assert got.shape == (m, n)
+    close(got, want, k)
+
+
+def test_big_batch_matmul_broadcast_batch():
+    a, b = rand((3, 200, 300), 3), rand((1, 300, 250), 4)
+    got = tf.linalg.matmul(tf.constant(a), tf.constant(b))
+    close(got, a.astype(np.float64) @ b.astype(np.float64), 300)
+
+
+def test_big_dense_relu_chain_in_function():
+    x, w, bias = rand((1000, 512), 5), rand((512, 700), 6), rand((700,), 7)
+
+    @tf.function
+    def f(x, w, bias):
+        return tf.nn.relu(tf.matmul(x, w) + bias)
+
+    want = np.maximum(x.astype(np.float64) @ w.astype(np.float64) + bias, 0)
+    close(f(tf.constant(x), tf.constant(w), tf.constant(bias)), want, 512)
+
+
+@pytest.mark.parametrize("in_function", [False, True])
+def test_nan_reaches_only_its_row_and_column(in_function):
+    m, k, n = 1000, 300, 600
+    a, b = rand((m, k), 8), rand((k, n), 9)
+    a[777, 5] = np.nan  # row 777 of the product (in the pool's last row blocks)
+    b[11, 599] = np.inf  # the product's last column: +-inf or nan
+    f = tf.function(tf.matmul) if in_function else tf.matmul
+    got = np.asarray(f(tf.constant(a), tf.constant(b)))
+    bad = ~np.isfinite(got)
+    assert bad[777].all()
+    assert bad[:, 599].all()
+    bad[777] = False
+    bad[:, 599] = False
+    assert not bad.any()
