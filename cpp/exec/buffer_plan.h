@@ -50,6 +50,7 @@ class PooledRun {
   PooledRun& operator=(const PooledRun&) = delete;
   // Drops `t`, keeping its storage for later outputs of this run when nothing else holds it.
   void recycle(EagerPtr& t) {
+    if (!t) return;  // most slots at a run's end are empty already
     if (pooling_)
       state_->pool.recycle(t);
     else

@@ -30,9 +30,8 @@ struct InterruptPoll {
 }  // namespace
 
 void poll_interrupt() {
-  thread_local unsigned calls = 0;
   thread_local InterruptPoll poll;
-  if ((++calls & 63u) == 0) poll();
+  poll();
 }
 
 namespace {
@@ -79,13 +78,16 @@ std::vector<EagerPtr> while_kernel(KernelContext& k, const std::vector<EagerPtr>
   state.reserve(in.size());
   for (const EagerPtr& v : in) state.push_back(std::move(const_cast<EagerPtr&>(v)));
   InterruptPoll poll;
+  // The cond's and the body's result vectors are reused across iterations (no allocation).
+  std::vector<EagerPtr> c, next;
   for (int64_t it = 0; max_iter < 0 || it < max_iter; ++it) {
     poll();
-    std::vector<EagerPtr> c = cond->run(state);
+    cond->run_into(state.data(), state.size(), 0, c);
     if (!truthy(*c.at(0), "condition of a while loop")) break;
+    c.clear();  // the flag's storage is free for the body's run
     // The body takes the loop vars over, so a value only the loop holds (a TensorList) can be
     // updated in place instead of copied every iteration.
-    std::vector<EagerPtr> next = body->run_consuming(state.data(), state.size(), n);
+    body->run_into(state.data(), state.size(), n, next);
     for (size_t i = 0; i < n; ++i) state[i] = std::move(next[i]);
   }
   state.resize(n);

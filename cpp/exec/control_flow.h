@@ -23,8 +23,10 @@ void add_control_flow_kernels(OpRegistry& r);
 // interrupted.
 void set_interrupt_check(void (*check)());
 
-// The same check between the steps of a graph run, at most every 20 ms per thread (a clock read
-// every 64 calls): a long straight-line graph (many heavy ops, no loop) stops at the next step.
+// The same check between the steps of a graph run, at most every 20 ms per thread (one clock
+// read per call; a plan run calls it every 8 steps, counted in the run, so a step costs no
+// thread-local access): a long straight-line graph (many heavy ops, no loop) stops within 8
+// steps; a loop polls once per iteration itself, however short its body.
 void poll_interrupt();
 
 }  // namespace fn

@@ -185,6 +185,12 @@ void no_kernel_in_graph(const Error& e, const std::string& op, const std::string
 }  // namespace
 
 std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t n_move) const {
+  std::vector<EagerPtr> result;
+  run_into(inputs, count, n_move, result);
+  return result;
+}
+
+void Plan::run_into(EagerPtr* inputs, size_t count, size_t n_move, std::vector<EagerPtr>& result) const {
   if (count != input_slots_.size())
     throw_error(Code::InvalidArgument, "expected ", input_slots_.size(), " inputs, got ", count);
   PooledRun pooled(pools_, num_slots_);  // slots and pool reused from the previous run
@@ -199,8 +205,10 @@ std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t
   for (const auto& c : consts_) slots[c.first] = c.second;
   std::vector<EagerPtr>& in = pooled.in();
   in.reserve(max_inputs_);
+  unsigned polled = 0;
   for (const Step& st : steps_) {
-    poll_interrupt();
+    // Interrupts every 8 steps (control_flow.h); loops poll per iteration themselves.
+    if ((++polled & 7u) == 0) poll_interrupt();
     in.clear();
     for (size_t j = 0; j < st.in_slots.size(); ++j) {
       EagerPtr& v = slots[st.in_slots[j]];
@@ -225,10 +233,9 @@ std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t
     for (size_t k = 0; k < out.size(); ++k) slots[st.out_base + k] = std::move(out[k]);
     for (int s : st.release) pooled.recycle(slots[s]);
   }
-  std::vector<EagerPtr> result;
+  result.clear();
   result.reserve(output_slots_.size());
   for (int s : output_slots_) result.push_back(slots[s]);
-  return result;
 }
 
 }  // namespace fn

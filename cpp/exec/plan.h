@@ -21,6 +21,9 @@ class Plan {
   // Same, taking over (moving from) the first `n_move` inputs: a value the plan then holds
   // alone can be updated in place by its last user (a TensorList written in a loop body).
   std::vector<EagerPtr> run_consuming(EagerPtr* inputs, size_t count, size_t n_move) const;
+  // Same, writing the outputs into `outputs` (cleared first; its capacity is reused): a loop
+  // runs its cond and body plans once per iteration without allocating their result vectors.
+  void run_into(EagerPtr* inputs, size_t count, size_t n_move, std::vector<EagerPtr>& outputs) const;
   const Graph& graph() const { return *graph_; }
   int num_steps() const { return static_cast<int>(steps_.size()); }
   // The ops of the steps, in the order they run (tests read the collective schedule).
