@@ -245,7 +245,24 @@ def _dummy(element_spec: Any) -> Any:
     return structure.pack(element_spec, [dummy(s) for s in structure.flatten(element_spec)])
 
 
-class DistributedIteratorSpec(IteratorSpec):
+class _DistributedSpecMixin:
+    """What TF's ``DistributedDatasetAndIteratorSpec`` adds to both distributed specs: the
+    strategy they run under and the dataset's cardinality, part of the trace type."""
+
+    _strategy: Any
+    _cardinality: int
+
+    def _same_run(self, other: Any) -> bool:
+        return other._strategy is self._strategy and other._cardinality == self._cardinality
+
+    def _covered_by(self, other: Any) -> bool:
+        return other._strategy is self._strategy and other._cardinality in (self._cardinality, UNKNOWN)
+
+    def _run_key(self) -> tuple:
+        return (id(self._strategy), self._cardinality)
+
+
+class DistributedIteratorSpec(_DistributedSpecMixin, IteratorSpec):
     """The trace type of a multi-worker ``DistributedIterator`` argument: an ``IteratorSpec`` whose
     symbolic iterator reduces ``get_next_as_optional``'s has-value across workers."""
 
@@ -257,11 +274,7 @@ class DistributedIteratorSpec(IteratorSpec):
         self._cardinality = cardinality
 
     def is_subtype_of(self, other: Any) -> bool:
-        return (
-            super().is_subtype_of(other)
-            and other._strategy is self._strategy
-            and other._cardinality in (self._cardinality, UNKNOWN)
-        )
+        return super().is_subtype_of(other) and self._covered_by(other)
 
     def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional[Any]:
         sup = IteratorSpec(self._element_spec).most_specific_common_supertype(
@@ -273,10 +286,10 @@ class DistributedIteratorSpec(IteratorSpec):
         return DistributedIteratorSpec(sup.element_spec, self._strategy, self._cardinality if same else UNKNOWN)
 
     def __eq__(self, other: Any) -> bool:
-        return super().__eq__(other) and other._strategy is self._strategy and other._cardinality == self._cardinality
+        return super().__eq__(other) and self._same_run(other)
 
     def __hash__(self) -> int:
-        return hash((super().__hash__(), id(self._strategy), self._cardinality))
+        return hash((super().__hash__(),) + self._run_key())
 
     def _fn_from_components(self, components: List[Any]) -> Any:
         return _SymbolicDistributedIterator(components[0], self._element_spec, self._strategy, self._cardinality)
@@ -285,7 +298,7 @@ class DistributedIteratorSpec(IteratorSpec):
         return f"DistributedIteratorSpec({structure_text(self._element_spec)},)"
 
 
-class DistributedDatasetSpec(DatasetSpec):
+class DistributedDatasetSpec(_DistributedSpecMixin, DatasetSpec):
     """The trace type of a multi-worker ``DistributedDataset`` argument (TF's
     ``DistributedDatasetSpec``): in the graph a ``DistributedDataset`` whose loops and iterators
     agree across workers."""
@@ -298,11 +311,7 @@ class DistributedDatasetSpec(DatasetSpec):
         self._cardinality = cardinality
 
     def is_subtype_of(self, other: Any) -> bool:
-        return (
-            super().is_subtype_of(other)
-            and other._strategy is self._strategy
-            and other._cardinality in (self._cardinality, UNKNOWN)
-        )
+        return super().is_subtype_of(other) and self._covered_by(other)
 
     def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional[Any]:
         sup = DatasetSpec(self._element_spec).most_specific_common_supertype(
@@ -314,10 +323,10 @@ class DistributedDatasetSpec(DatasetSpec):
         return DistributedDatasetSpec(sup.element_spec, self._strategy, self._cardinality if same else UNKNOWN)
 
     def __eq__(self, other: Any) -> bool:
-        return super().__eq__(other) and other._strategy is self._strategy and other._cardinality == self._cardinality
+        return super().__eq__(other) and self._same_run(other)
 
     def __hash__(self) -> int:
-        return hash((super().__hash__(), id(self._strategy), self._cardinality))
+        return hash((super().__hash__(),) + self._run_key())
 
     def _fn_from_components(self, components: List[Any]) -> Any:
         return DistributedDataset(super()._fn_from_components(components), self._strategy, self._cardinality)
