@@ -553,3 +553,41 @@ def test_file_based_datasets_are_sharded_by_files(tmp_path):
                         "for the required 2 shards/workers") in message
             sfx = "!" if pipe == "names" else ""
             assert r[f"{pipe}_DATA"] == [[f"{2 * i}{sfx}", f"{2 * i + 1}{sfx}"]]          # one batch of 4 lines
+
+
+@needs_launcher
+def test_auto_shard_walks_every_input_of_concatenate_and_zip(tmp_path):
+    """TF's auto_shard walks both inputs of concatenate and zip: two file readers are each sharded
+    by files (AUTO, FILE); with an in-memory source after a reader FILE is NotFoundError and AUTO
+    keeps the reader sharded and then shards the result by data (TF's rewrite does so). The
+    flat_map function runs once (its trace), not again to find the reader."""
+    n, files = 2, 4
+    _, _, results = launch(n, "file_shard_multi", tmp_path, files)
+    assert sorted(results) == list(range(n))
+    lines, half = _file_lines(files), files // 2
+    memory = [f"m{k}" for k in range(6)]
+    first, second = list(range(half)), list(range(half, files))
+
+    def zipped(a, b):
+        return [f"{x}|{y}" for x, y in zip(a, b)]
+
+    def own(fs, i):
+        return sum([lines[f] for f in fs[i::n]], [])
+
+    def every(fs):
+        return sum([lines[f] for f in fs], [])
+
+    for i, r in results.items():
+        by_file = {"concat": own(first, i) + own(second, i), "zip": zipped(own(first, i), own(second, i))}
+        everything = {"concat": every(first) + every(second), "zip": zipped(every(first), every(second))}
+        for pipe in by_file:
+            assert r[f"{pipe}_AUTO"] == r[f"{pipe}_FILE"] == _pieces(by_file[pipe], 2 * n, n, True), (i, pipe)
+            assert r[f"{pipe}_DATA"] == [p[i] for p in _pieces(everything[pipe], 2 * n, n, False)], (i, pipe)
+        mixed = {"concat_memory": (own(first, i) + memory, every(first) + memory),
+                 "zip_memory": (zipped(own(first, i), memory), zipped(every(first), memory))}
+        for pipe, (auto, data) in mixed.items():
+            error, message = r[f"{pipe}_FILE"]
+            assert error == "NotFoundError" and "Found an unshardable source dataset" in message, (i, pipe)
+            assert r[f"{pipe}_AUTO"] == [p[i] for p in _pieces(auto, 2 * n, n, False)], (i, pipe)
+            assert r[f"{pipe}_DATA"] == [p[i] for p in _pieces(data, 2 * n, n, False)], (i, pipe)
+        assert r["flat_map_calls"] == [1, 1]   # built (its trace), then distributed: no extra call
