@@ -707,6 +707,29 @@ def file_shard_multi(out, files=4):
     return res
 
 
+def data_uneven(out):
+    """DATA sharding of global batches that do not divide by the workers (global batch 5, a final
+    partial batch), by experimental_distribute_dataset under DATA and AUTO; and
+    distribute_datasets_from_function with a pipeline of its own (no rewrite)."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    res = {"_index": idx}
+    for name in ("DATA", "AUTO"):
+        options = tf.data.Options()
+        options.experimental_distribute.auto_shard_policy = getattr(tf.data.experimental.AutoShardPolicy, name)
+        for total in (13, 10, 3):
+            ds = tf.data.Dataset.range(total).batch(5).with_options(options)
+            dist = strategy.experimental_distribute_dataset(ds)
+            res[f"{name}_{total}"] = [strategy.experimental_local_results(e)[0].numpy().tolist() for e in dist]
+
+    def dataset_fn(ctx):
+        return tf.data.Dataset.range(13).shard(ctx.num_input_pipelines, ctx.input_pipeline_id).batch(2)
+
+    dist = strategy.distribute_datasets_from_function(dataset_fn)
+    res["from_function"] = [strategy.experimental_local_results(e)[0].numpy().tolist() for e in dist]
+    return res
+
+
 def main():
     scenario, out = sys.argv[1], sys.argv[2]
     args = [int(a) for a in sys.argv[3:]]

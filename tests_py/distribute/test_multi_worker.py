@@ -591,3 +591,28 @@ def test_auto_shard_walks_every_input_of_concatenate_and_zip(tmp_path):
             assert r[f"{pipe}_AUTO"] == [p[i] for p in _pieces(auto, 2 * n, n, False)], (i, pipe)
             assert r[f"{pipe}_DATA"] == [p[i] for p in _pieces(data, 2 * n, n, False)], (i, pipe)
         assert r["flat_map_calls"] == [1, 1]   # built (its trace), then distributed: no extra call
+
+
+@needs_launcher
+@pytest.mark.parametrize("n", [2, 3])
+def test_data_sharding_of_a_global_batch_that_does_not_divide(tmp_path, n):
+    """Global batch 5 over 2 and 3 workers (and a final partial batch, and fewer rows than
+    workers): DATA and AUTO give worker i its piece of every batch, the first rows % n pieces one
+    row larger; distribute_datasets_from_function's own pipelines run as built, a worker whose
+    data ended getting an empty batch while another still has one."""
+    _, _, results = launch(n, "data_uneven", tmp_path)
+    assert sorted(results) == list(range(n))
+
+    def piece(rows, i):
+        base, extra = divmod(len(rows), n)
+        begin = i * base + min(i, extra)
+        return rows[begin:begin + base + (1 if i < extra else 0)]
+
+    own = [list(range(i, 13, n)) for i in range(n)]
+    steps = max((len(o) + 1) // 2 for o in own)
+    for i, r in results.items():
+        for total in (13, 10, 3):
+            batches = [list(range(b, min(b + 5, total))) for b in range(0, total, 5)]
+            assert r[f"DATA_{total}"] == r[f"AUTO_{total}"] == [piece(b, i) for b in batches], (i, total)
+        mine = [own[i][k:k + 2] for k in range(0, 2 * steps, 2)]
+        assert r["from_function"] == mine, i
