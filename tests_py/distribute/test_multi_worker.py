@@ -455,7 +455,7 @@ def test_the_distributed_custom_training_example_runs_on_two_workers(tmp_path):
         epochs.setdefault(who, []).append(text)
     assert sorted(epochs) == ["worker:0", "worker:1"], output[-3000:]
     assert epochs["worker:0"] == epochs["worker:1"] and len(epochs["worker:0"]) == 2
-    restored = re.findall(r"\] restored (\S+)", output)
+    restored = re.findall(r"\] restored (\S+?ckpt-\d+)", output)  # the next write may follow at once
     assert restored == [os.path.join(str(tmp_path / "ckpt"), "ckpt-2")] * 2, output[-3000:]
     assert glob.glob(str(tmp_path / "tmp" / "workertemp_*")) == []
 
