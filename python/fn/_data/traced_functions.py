@@ -117,36 +117,73 @@ def skipping(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return call
 
 
-def dataset_function(map_func: Callable, spec: Any, name: str) -> Tuple[Callable[[Any], Dataset], Any]:
+def _captures_graph_tensors(dataset: Any) -> bool:
+    """Whether a dataset built by a trace holds a traced function that captured a tensor of the
+    trace's graph (e.g. a ``map`` reading the element): such a dataset cannot be rebuilt from the
+    graph's values alone."""
+    stack = [dataset]
+    while stack:
+        d = stack.pop()
+        for v in vars(d).values():
+            concrete = getattr(v, "_concrete", None)
+            caps = getattr(concrete, "captured_inputs", ())
+            if any(_core.is_tensor(c) and not c._is_eager for c in caps):
+                return True
+            if isinstance(v, DatasetFunction) and not v.in_graph:
+                return True
+        stack.extend(x for x in getattr(d, "_inputs", ()) if isinstance(x, Dataset))
+    return False
+
+
+class DatasetFunction:
     """A user function returning a dataset (``flat_map``, ``interleave``, ``group_by_window``'s
-    reduce): traced once to learn the element spec of its result (and reject other results),
-    then called eagerly on each element (returns ``(call, element_spec)``)."""
-    if not callable(map_func):
-        raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
-    unpack = type(spec) is tuple
-    func = Function(map_func, name=name)
-    # The dataset the trace builds (its ops are the function's graph, as TF's FunctionDef) is kept:
-    # tf.distribute's auto-shard looks in it for a file reader instead of calling map_func again.
-    # The recording wraps AutoGraph's conversion, so map_func itself is still converted.
-    made: List[Any] = []
-    converted = func._traced_callable()
+    reduce), traced once as TF's ``StructuredFunctionWrapper`` (the trace also gives the element
+    spec of its result and rejects other results). Each element then runs the traced graph, which
+    rebuilds the dataset from the element's values, so ``map_func``'s Python side effects fire
+    once, at trace time, as in TF. A dataset whose own traced functions captured the trace's
+    tensors cannot be rebuilt that way; ``map_func`` is then called eagerly on each element."""
 
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        result = converted(*args, **kwargs)
-        made.append(result)
-        return result
+    def __init__(self, map_func: Callable, spec: Any, name: str) -> None:
+        if not callable(map_func):
+            raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
+        self._map_func = map_func
+        self._unpack = type(spec) is tuple
+        func = Function(map_func, name=name)
+        # The dataset the trace builds is kept: tf.distribute's auto-shard looks in it for a file
+        # reader. The recording wraps AutoGraph's conversion, so map_func itself is converted.
+        made: List[Any] = []
+        converted = func._traced_callable()
 
-    func._converted = recording
-    probe = func.get_concrete_function(*(spec if unpack else (spec,)))
-    out = probe.structured_outputs
-    if not isinstance(out, Dataset):
-        raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(out)}.")
+        def recording(*args: Any, **kwargs: Any) -> Any:
+            result = converted(*args, **kwargs)
+            made.append(result)
+            return result
 
-    def call(element: Any) -> Dataset:
-        ds = map_func(*element) if unpack else map_func(element)
+        func._converted = recording
+        self._concrete = func.get_concrete_function(*(spec if self._unpack else (spec,)))
+        out = self._concrete.structured_outputs
+        if not isinstance(out, Dataset):
+            raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(out)}.")
+        self.element_spec = out.element_spec
+        self.traced_output = made[-1] if made else None
+        caps = self._concrete.captured_inputs
+        self.in_graph = (
+            self.traced_output is not None
+            and all(c._is_eager for c in caps if _core.is_tensor(c))
+            and not _captures_graph_tensors(self.traced_output)
+        )
+
+    def __call__(self, element: Any) -> Dataset:
+        args = tuple(element) if self._unpack else (element,)
+        if self.in_graph:
+            return _core.variant_value(self._concrete(*args)._variant)
+        ds = self._map_func(*args)
         if not isinstance(ds, Dataset):
             raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(ds)}.")
         return ds
 
-    call.traced_output = made[-1] if made else None  # type: ignore[attr-defined]
-    return call, out.element_spec
+
+def dataset_function(map_func: Callable, spec: Any, name: str) -> Tuple[Callable[[Any], Dataset], Any]:
+    """``map_func`` returning a dataset, traced once (``DatasetFunction``): ``(call, element_spec)``."""
+    func = DatasetFunction(map_func, spec, name)
+    return func, func.element_spec
