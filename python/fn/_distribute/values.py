@@ -251,6 +251,7 @@ class _DistributedSpecMixin:
 
     _strategy: Any
     _cardinality: int
+    _element_spec: Any
 
     def _same_run(self, other: Any) -> bool:
         return other._strategy is self._strategy and other._cardinality == self._cardinality
@@ -271,7 +272,8 @@ class _DistributedSpecMixin:
         if sup is None:
             return None
         same = all(o._cardinality == self._cardinality for o in others)
-        return type(self)(sup.element_spec, self._strategy, self._cardinality if same else UNKNOWN)
+        make: Any = type(self)  # both specs take (element_spec, strategy, cardinality)
+        return make(sup.element_spec, self._strategy, self._cardinality if same else UNKNOWN)
 
 
 class DistributedIteratorSpec(_DistributedSpecMixin, IteratorSpec):
