@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <unordered_map>
 #include <string>
 #include <mutex>
 #include <unordered_set>
@@ -111,7 +115,39 @@ dnnl::memory::desc row_major(const dnnl::memory::desc& md) {
   return dnnl::memory::desc(dims, md.get_data_type(), strides);
 }
 
-// `from` copied into `scratch` (the calling thread's, reused) as `to` (row_major(from)).
+// A right operand read as stored (row-major, K x N with row stride ldb) with ldb a multiple of
+// 512 elements: the same L1 set aliasing from the other side. oneDNN 3.2's AVX2 nocopy sgemm
+// reads it column panel by column panel, rows 2 KiB (or a multiple) apart. One Zen 3 core, 64-row
+// blocks, GFLOP/s with ldb = N against ldb = N + 16: 256x784 @ 784x512 48-51 -> 72-77,
+// 512x256 @ 256x512 51-56 -> 75-76, 784x256 (ta) @ 256x512 46-47 -> 64-82, 256x512 @ 512x1024
+// 37 -> 91, 256x256 @ 256x2048 38 -> 91 (N = 256 or 300: no difference; the copy-based kernel of
+// 4096x1024 @ 1024x1024: none). Such an operand is copied once per call with its rows padded by
+// kRowPad elements (64 bytes) and every block reads the copy. The copy moves K*N floats, the
+// saving is ~1/3 of M*K*N FMAs: products of 64 or more rows copy.
+constexpr int64_t kRowPad = 16;
+
+bool right_aliasing(const dnnl::memory::desc& b, int64_t m) {
+  const auto dims = b.get_dims();
+  const auto strides = b.get_strides();
+  const int r = static_cast<int>(dims.size());
+  if (r < 2 || strides.empty() || m < 64 || dims[r - 2] < 64 || dims[r - 1] < 64) return false;
+  const int64_t ldb = strides[r - 2];
+  return strides[r - 1] == 1 && ldb >= 512 && ldb % 512 == 0;
+}
+
+// The same dims, row-major with each row padded by kRowPad elements.
+dnnl::memory::desc padded_rows(const dnnl::memory::desc& md) {
+  dnnl::memory::dims dims = md.get_dims(), strides(dims.size());
+  const int r = static_cast<int>(dims.size());
+  int64_t acc = 1;
+  for (int i = r - 1; i >= 0; --i) {
+    strides[i] = acc;
+    acc *= i == r - 1 ? dims[i] + kRowPad : dims[i];
+  }
+  return dnnl::memory::desc(dims, md.get_data_type(), strides);
+}
+
+// `from` copied into `scratch` (the calling thread's, reused) as `to` (row_major(from) or padded_rows(from)).
 dnnl::memory row_major_copy(const dnnl::memory& from, const dnnl::memory::desc& to, std::vector<float>& scratch) {
   const size_t floats = (to.get_size() + sizeof(float) - 1) / sizeof(float);
   if (scratch.size() < floats) scratch.resize(floats);
@@ -128,33 +164,39 @@ dnnl::memory row_major_copy(const dnnl::memory& from, const dnnl::memory::desc& 
   return copy;
 }
 
-// Big products run as blocks on the task pool (kernels/task_pool.h): output rows (or columns)
-// split into blocks, each a single-threaded oneDNN matmul on its slice of the operands, taken
-// dynamically by the calling thread and the pool's workers. A thread that lost its core holds
-// one block, not the whole product (an OpenMP team of two waits at its barrier for it).
+// Big products run as blocks on the task pool (kernels/task_pool.h): output rows (or columns,
+// or whole matrices of the outermost batch dim) split into blocks, each a single-threaded oneDNN
+// matmul on its slice of the operands, taken dynamically by the calling thread and the pool's
+// workers. A thread that lost its core holds one block, not the whole product (an OpenMP team of
+// two waits at its barrier for it).
 //
-// Block size, from the shape: about kBlocksPerThread blocks per thread, so a late or
-// descheduled thread leaves at most a few blocks to the others; no block under kMinBlockMacs
-// multiply-adds (~50 us on one AVX2 core: a block's fixed cost, a primitive call and its
-// operand descriptors, stays ~1%); and at least kMinBlockRows rows: every row block re-reads
-// the whole right operand (K x N) from L2/L3 once, K*N*4 bytes at ~32 B/cycle against
-// rows*K*N/16 cycles of FMAs, ~2/rows of the block's time (4% at 48 rows). Row blocks are a
-// multiple of 48 rows, the row panel of oneDNN 3.2's AVX2 sgemm for a plain left operand: each
-// block's rows then fall into the same kernel calls as in the one-call product, which keeps its
-// bits (blocks of 32 or 100 rows did not, of 48, 96 or 144 did; Catch2 test_task_pool). Columns
-// are split only where the rows cannot make two blocks; batched products split whole matrices
-// of their outermost batch dim where there are enough of them. A block's shape is fixed by the
-// problem's alone (never by the thread count or timing), so the result does not depend on the
-// load.
+// The blocks depend on the product's shape alone, never on the thread count or timing, and the
+// same blocks run on one thread (in order, on the caller): the bits of a product do not depend on
+// the load or on OMP_NUM_THREADS. Their count is a power of two up to kMaxBlocks, so two, four or
+// eight threads get equal shares (three blocks on two threads, 96+96+64 rows of a 256-row
+// product, left one thread 160 rows against 96: the MLP step's 256-row products ran at 80% of
+// two cores); no block under kMinBlockMacs multiply-adds (~25 us on one AVX2 core: a block's
+// fixed cost, a primitive call and its arguments, stays ~1%) or kMinBlockRows rows (every row
+// block re-reads the whole right operand, K x N, from L2/L3: ~2/rows of the block's time). Block
+// sizes are multiples of kBlockUnit rows/columns (whole AVX2 register panels), spread evenly: a
+// product of U units in n blocks gives U % n blocks one unit more than the others and the last
+// block what is left (784 rows in 8 blocks: 112, 6 x 96, 96). Columns are split only where the
+// rows cannot make two blocks; batched products split whole matrices where there are enough.
 constexpr double kMinBlockMacs = double(int64_t{1} << 21);
-constexpr int64_t kBlocksPerThread = 4;
-constexpr int64_t kBlockRows = 48;
+constexpr int64_t kMaxBlocks = 8;
+constexpr int64_t kMinBlockRows = 64;
 constexpr int64_t kMinBlockCols = 64;
+constexpr int64_t kBlockUnit = 16;
 
 struct Split {
-  int dim = 0;        // the output dim split: r - 2 (rows) or r - 1 (columns)
-  int64_t size = 0;   // rows or columns per block; the last block may be shorter
+  int dim = 0;        // the output dim split: 0 (batch), r - 2 (rows) or r - 1 (columns)
   int64_t count = 1;  // blocks
+  int64_t extent = 0; // the split dim's extent
+  int64_t unit = 1;   // block sizes are multiples of unit (but the last block's)
+  int64_t base = 0;   // units per block; the first `extra` blocks have one more
+  int64_t extra = 0;
+  int64_t start(int64_t i) const { return (i * base + std::min(i, extra)) * unit; }
+  int64_t size(int64_t i) const { return std::min(start(i + 1), extent) - start(i); }
 };
 
 // FN_MATMUL_POOL=0 runs big products as one oneDNN call on the OpenMP team instead (A/B timings).
@@ -166,27 +208,30 @@ bool pool_enabled() {
   return on;
 }
 
-Split choose_split(int r, int64_t batch, int64_t rows, int64_t cols, double macs, int threads) {
+Split choose_split(int r, int64_t batch, int64_t rows, int64_t cols, double macs) {
   if (!pool_enabled()) return Split{};
-  const int64_t want = std::min<int64_t>(kBlocksPerThread * threads, static_cast<int64_t>(macs / kMinBlockMacs));
+  int64_t want = 1;
+  while (want * 2 <= kMaxBlocks && double(want * 2) * kMinBlockMacs <= macs) want *= 2;
   Split s;
   if (want < 2) return s;
-  auto fit = [&](int dim, int64_t extent, int64_t min_size, int64_t align) {
-    const int64_t n = std::min<int64_t>(want, extent / min_size);
-    if (n < 2) return false;
-    int64_t size = (extent + n - 1) / n;
-    size = (size + align - 1) / align * align;
+  // n blocks (a power of two, at most want) of at least min_size along dim.
+  auto fit = [&](int dim, int64_t extent, int64_t min_size, int64_t unit) {
+    int64_t n = want;
+    while (n >= 2 && extent / n < min_size) n /= 2;
+    const int64_t units = (extent + unit - 1) / unit;
+    if (n < 2 || units < n) return false;
     s.dim = dim;
-    s.size = size;
-    s.count = (extent + size - 1) / size;
-    return s.count >= 2;
+    s.count = n;
+    s.extent = extent;
+    s.unit = unit;
+    s.base = units / n;
+    s.extra = units % n;
+    return true;
   };
-  // Whole matrices of the outermost batch dim where they make enough blocks (each block the same
-  // per-matrix gemm calls as the one-call product), else rows, else fewer batch blocks, else columns.
   if (r >= 3 && batch >= want && fit(0, batch, 1, 1)) return s;
-  if (fit(r - 2, rows, kBlockRows, kBlockRows)) return s;
+  if (fit(r - 2, rows, kMinBlockRows, kBlockUnit)) return s;
   if (r >= 3 && fit(0, batch, 1, 1)) return s;
-  if (fit(r - 1, cols, kMinBlockCols, 16)) return s;
+  if (fit(r - 1, cols, kMinBlockCols, kBlockUnit)) return s;
   return Split{};
 }
 
@@ -203,6 +248,41 @@ size_t scratchpad_bytes(const dnnl::primitive& p) {
   if (dnnl_primitive_get_primitive_desc(p.get(), &pd) != dnnl_success || !pd) return 0;
   const_dnnl_memory_desc_t md = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
   return md ? dnnl_memory_desc_get_size(md) : 0;
+}
+
+// A primitive's execute arguments, made once per thread and re-pointed at each call's buffers
+// (dnnl::memory::set_data_handle). Making a dnnl::memory allocates (its descriptor, its storage
+// object) and the map its nodes: a matmul's 3-6 arguments cost ~20 allocations per call, ~60%
+// of oneDNN's per-call allocations in the random-graphs profile (perf6x). The entry holds the
+// primitive, so its address is not reused by another while the entry lives; a primitive's
+// arguments and their descriptors are fixed by the primitive (its cache key has the operands'
+// descriptors and the post-ops).
+using Args = std::unordered_map<int, dnnl::memory>;
+struct ArgPtr {
+  int arg;
+  const void* ptr;
+};
+constexpr size_t kArgCacheEntries = 32;
+
+Args& cached_args(const std::shared_ptr<dnnl::primitive>& prim, const ArgPtr* ptrs, int n,
+                  const std::function<Args()>& make) {
+  struct Entry {
+    std::shared_ptr<dnnl::primitive> prim;
+    Args args;
+  };
+  thread_local std::vector<Entry> entries;  // most recently used first
+  size_t i = 0;
+  while (i < entries.size() && entries[i].prim != prim) ++i;
+  if (i == entries.size()) {
+    if (entries.size() == kArgCacheEntries) entries.pop_back();
+    entries.insert(entries.begin(), Entry{prim, make()});
+  } else if (i > 0) {
+    std::rotate(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(i),
+                entries.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+  }
+  Args& args = entries.front().args;
+  for (int j = 0; j < n; ++j) args.at(ptrs[j].arg).set_data_handle(const_cast<void*>(ptrs[j].ptr));
+  return args;
 }
 
 struct BlockPrim {
@@ -228,8 +308,6 @@ bool blocked_matmul(const dnnl::memory::desc& ma, const dnnl::memory::desc& mb, 
   // broadcasts it (a batch dim of 1): then every block reads all of it.
   auto sliced = [&](const memory::desc& md, int skip) { return d != skip && md.get_dims()[d] > 1; };
   const bool slice_a = sliced(ma, r - 1), slice_b = sliced(mb, r - 2), slice_bias = d == r - 1;
-  const int64_t extent = mo.get_dims()[split.dim];
-  const int64_t tail = extent - (split.count - 1) * split.size;
   ThreadScope one(true);  // each block is a single-threaded call, made and run so
   auto make = [&](int64_t size) {
     BlockPrim p;
@@ -253,10 +331,25 @@ bool blocked_matmul(const dnnl::memory::desc& ma, const dnnl::memory::desc& mb, 
     p.scratch = scratchpad_bytes(*p.prim);
     return p;
   };
-  BlockPrim full, last;
+  // At most three block sizes: split.size(0), the others' and the last's (see Split).
+  struct Sized {
+    int64_t size = -1;
+    BlockPrim p;
+  };
+  Sized sized[3];
+  auto prim_for = [&](int64_t size) -> const BlockPrim& {
+    for (Sized& z : sized) {
+      if (z.size == size) return z.p;
+      if (z.size < 0) {
+        z.p = make(size);
+        z.size = size;
+        return z.p;
+      }
+    }
+    throw std::logic_error("blocked_matmul: more than three block sizes");
+  };
   try {
-    full = make(split.size);
-    last = tail == split.size ? full : make(tail);
+    for (int64_t i : {int64_t{0}, split.count - 2, split.count - 1}) prim_for(split.size(i));
   } catch (const Refused&) {
     std::lock_guard<std::mutex> lock(refused_mu);
     refused.insert(whole_key);
@@ -277,24 +370,33 @@ bool blocked_matmul(const dnnl::memory::desc& ma, const dnnl::memory::desc& mb, 
   };
   std::function<void(int64_t)> task = [&](int64_t i) {
     ThreadScope single(true);
-    const BlockPrim& p = i == split.count - 1 ? last : full;
-    const int64_t start = i * split.size;
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(p.a, engine(), at(a_ptr, start * a_step))},
-                                         {DNNL_ARG_WEIGHTS, memory(p.b, engine(), at(b_ptr, start * b_step))},
-                                         {DNNL_ARG_DST, memory(p.o, engine(), at(o_ptr, start * o_step))}};
-    if (e && e->bias) args.insert({DNNL_ARG_BIAS, memory(p.bias, engine(), at(e->bias, start * bias_step))});
-    if (e) {
-      Epilogue be = *e;
-      if (be.residual) be.residual = reinterpret_cast<const float*>(at(e->residual, start * o_step));
-      add_post_op_args(be, p.o, args);
-    }
+    const BlockPrim& p = prim_for(split.size(i));
+    const int64_t start = split.start(i);
+    Epilogue be = e ? *e : Epilogue{};
+    if (be.residual) be.residual = reinterpret_cast<const float*>(at(e->residual, start * o_step));
+    if (be.bias) be.bias = reinterpret_cast<const float*>(at(e->bias, start * bias_step));
     thread_local std::vector<char> scratch;
-    if (p.scratch) {
-      if (scratch.size() < p.scratch) scratch.resize(p.scratch);
-      args.insert({DNNL_ARG_SCRATCHPAD,
-                   memory(memory::desc({static_cast<int64_t>(p.scratch)}, memory::data_type::u8, memory::format_tag::a),
-                          engine(), scratch.data())});
-    }
+    if (scratch.size() < std::max<size_t>(p.scratch, 1)) scratch.resize(std::max<size_t>(p.scratch, 1));
+    ArgPtr ptrs[7] = {{DNNL_ARG_SRC, at(a_ptr, start * a_step)},
+                      {DNNL_ARG_WEIGHTS, at(b_ptr, start * b_step)},
+                      {DNNL_ARG_DST, at(o_ptr, start * o_step)}};
+    int n = 3;
+    if (p.scratch) ptrs[n++] = {DNNL_ARG_SCRATCHPAD, scratch.data()};
+    if (be.bias) ptrs[n++] = {DNNL_ARG_BIAS, be.bias};
+    std::pair<int, const void*> post[2];
+    for (int j = 0, m = e ? post_op_pointers(be, post) : 0; j < m; ++j) ptrs[n++] = {post[j].first, post[j].second};
+    Args& args = cached_args(p.prim, ptrs, n, [&] {
+      Args made{{DNNL_ARG_SRC, memory(p.a, engine(), const_cast<void*>(ptrs[0].ptr))},
+                {DNNL_ARG_WEIGHTS, memory(p.b, engine(), const_cast<void*>(ptrs[1].ptr))},
+                {DNNL_ARG_DST, memory(p.o, engine(), const_cast<void*>(ptrs[2].ptr))}};
+      if (be.bias) made.insert({DNNL_ARG_BIAS, memory(p.bias, engine(), const_cast<float*>(be.bias))});
+      if (e) add_post_op_args(be, p.o, made);
+      if (p.scratch)
+        made.insert({DNNL_ARG_SCRATCHPAD, memory(memory::desc({static_cast<int64_t>(p.scratch)}, memory::data_type::u8,
+                                                              memory::format_tag::a),
+                                                 engine(), scratch.data())});
+      return made;
+    });
     p.prim->execute(stream(), args);
     stream().wait();
   };
@@ -322,13 +424,17 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
   const memory::desc ma_user = ma;
   const bool copy_a = transposed_aliasing(ma, mo.get_dims()[r - 1]);
   if (copy_a) ma = row_major(ma);
+  const memory::desc mb_user = mb;
+  const bool copy_b = right_aliasing(mb, mo.get_dims()[r - 2]);
+  if (copy_b) mb = padded_rows(mb);
   memory::desc mbias;
   if (e && e->bias) mbias = memory::desc({1, mo.get_dims()[r - 1]}, dt, memory::format_tag::ab);
   const double macs = static_cast<double>(out.num_elements()) * static_cast<double>(ma.get_dims()[r - 1]);
   const bool small = small_contraction(macs);
   const int team = small ? 1 : max_threads();
+  // Big products always run as blocks (on one thread too: the same blocks, the same bits).
   const Split split =
-      team > 1 ? choose_split(r, mo.get_dims()[0], mo.get_dims()[r - 2], mo.get_dims()[r - 1], macs, team) : Split{};
+      small ? Split{} : choose_split(r, mo.get_dims()[0], mo.get_dims()[r - 2], mo.get_dims()[r - 1], macs);
   ThreadScope threads(small);
   std::string key = std::string("matmul") + threads.key();
   append_key(key, ma);
@@ -339,12 +445,19 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
     std::lock_guard<std::mutex> lock(refused_mu);
     if (refused.count(key)) return false;
   }
-  thread_local std::vector<float> a_scratch;
-  if (split.count > 1) {
-    const void* a_ptr = a.raw();
+  thread_local std::vector<float> a_scratch, b_scratch;
+  // The operand copies (see transposed_aliasing, right_aliasing), made once and read by every block.
+  const void* a_ptr = a.raw();
+  const void* b_ptr = b.raw();
+  auto operands = [&] {
     if (copy_a)
       a_ptr = row_major_copy(memory(ma_user, engine(), const_cast<void*>(a.raw())), ma, a_scratch).get_data_handle();
-    return blocked_matmul(ma, mb, mo, mbias, e, layout != nullptr, key, split, team, a_ptr, b.raw(), out.raw());
+    if (copy_b)
+      b_ptr = row_major_copy(memory(mb_user, engine(), const_cast<void*>(b.raw())), mb, b_scratch).get_data_handle();
+  };
+  if (split.count > 1) {
+    operands();
+    return blocked_matmul(ma, mb, mo, mbias, e, layout != nullptr, key, split, team, a_ptr, b_ptr, out.raw());
   }
   std::shared_ptr<primitive> prim;
   try {
@@ -364,12 +477,20 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
     refused.insert(key);
     return false;
   }
-  memory am = copy_a ? row_major_copy(memory(ma_user, engine(), const_cast<void*>(a.raw())), ma, a_scratch)
-                     : memory(ma, engine(), const_cast<void*>(a.raw()));
-  memory bm(mb, engine(), const_cast<void*>(b.raw())), om(mo, engine(), out.raw());
-  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, om}};
-  if (e && e->bias) args.insert({DNNL_ARG_BIAS, memory(mbias, engine(), const_cast<float*>(e->bias))});
-  if (e) add_post_op_args(*e, mo, args);
+  operands();
+  ArgPtr ptrs[6] = {{DNNL_ARG_SRC, a_ptr}, {DNNL_ARG_WEIGHTS, b_ptr}, {DNNL_ARG_DST, out.raw()}};
+  int n = 3;
+  if (e && e->bias) ptrs[n++] = {DNNL_ARG_BIAS, e->bias};
+  std::pair<int, const void*> post[2];
+  for (int j = 0, m = e ? post_op_pointers(*e, post) : 0; j < m; ++j) ptrs[n++] = {post[j].first, post[j].second};
+  Args& args = cached_args(prim, ptrs, n, [&] {
+    Args made{{DNNL_ARG_SRC, memory(ma, engine(), const_cast<void*>(a_ptr))},
+              {DNNL_ARG_WEIGHTS, memory(mb, engine(), const_cast<void*>(b_ptr))},
+              {DNNL_ARG_DST, memory(mo, engine(), out.raw())}};
+    if (e && e->bias) made.insert({DNNL_ARG_BIAS, memory(mbias, engine(), const_cast<float*>(e->bias))});
+    if (e) add_post_op_args(*e, mo, made);
+    return made;
+  });
   prim->execute(stream(), args);
   stream().wait();
   return true;
