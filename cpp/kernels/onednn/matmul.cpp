@@ -189,11 +189,11 @@ constexpr int64_t kMinBlockCols = 64;
 constexpr int64_t kBlockUnit = 16;
 
 struct Split {
-  int dim = 0;        // the output dim split: 0 (batch), r - 2 (rows) or r - 1 (columns)
-  int64_t count = 1;  // blocks
-  int64_t extent = 0; // the split dim's extent
-  int64_t unit = 1;   // block sizes are multiples of unit (but the last block's)
-  int64_t base = 0;   // units per block; the first `extra` blocks have one more
+  int dim = 0;         // the output dim split: 0 (batch), r - 2 (rows) or r - 1 (columns)
+  int64_t count = 1;   // blocks
+  int64_t extent = 0;  // the split dim's extent
+  int64_t unit = 1;    // block sizes are multiples of unit (but the last block's)
+  int64_t base = 0;    // units per block; the first `extra` blocks have one more
   int64_t extra = 0;
   int64_t start(int64_t i) const { return (i * base + std::min(i, extra)) * unit; }
   int64_t size(int64_t i) const { return std::min(start(i + 1), extent) - start(i); }
