@@ -30,6 +30,12 @@ def close(got, want, k):
         (1, 4099, 2051, False, False),
         (40, 2000, 1500, False, True),
         (33, 65536, 70, False, False),
+        # right operands with rows 512 / 1024 / 2048 floats apart (copied with padded rows),
+        # also under a transposed left operand and with 64 rows (the smallest that copies)
+        (256, 784, 512, False, False),
+        (784, 256, 512, True, False),
+        (64, 512, 1024, False, False),
+        (200, 256, 2048, False, False),
     ],
 )
 @pytest.mark.parametrize("in_function", [False, True])
@@ -50,6 +56,19 @@ def test_big_batch_matmul_broadcast_batch():
     a, b = rand((3, 200, 300), 3), rand((1, 300, 250), 4)
     got = tf.linalg.matmul(tf.constant(a), tf.constant(b))
     close(got, a.astype(np.float64) @ b.astype(np.float64), 300)
+
+
+@pytest.mark.parametrize("b_batch", [1, 3])
+def test_big_batch_matmul_right_rows_2kib_apart(b_batch):
+    # batched right operands with 512-float rows, broadcast or not, and a bias + relu epilogue
+    a, b, bias = rand((3, 100, 300), 8), rand((b_batch, 300, 512), 9), rand((512,), 10)
+
+    @tf.function
+    def f(a, b, bias):
+        return tf.nn.relu(tf.linalg.matmul(a, b) + bias)
+
+    got = f(tf.constant(a), tf.constant(b), tf.constant(bias))
+    close(got, np.maximum(a.astype(np.float64) @ b.astype(np.float64) + bias, 0), 300)
 
 
 def test_big_dense_relu_chain_in_function():
