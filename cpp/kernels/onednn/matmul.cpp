@@ -295,8 +295,8 @@ struct ArgPtr {
 };
 constexpr size_t kArgCacheEntries = 32;
 
-Args& cached_args(const std::shared_ptr<dnnl::primitive>& prim, const ArgPtr* ptrs, int n,
-                  const std::function<Args()>& make) {
+template <typename Make>
+Args& cached_args(const std::shared_ptr<dnnl::primitive>& prim, const ArgPtr* ptrs, int n, const Make& make) {
   struct Entry {
     std::shared_ptr<dnnl::primitive> prim;
     Args args;
@@ -327,60 +327,94 @@ std::mutex refused_mu;
 std::unordered_set<std::string> refused;
 struct Refused {};
 
+// A block's operands: the whole product's descriptors with the split dim resized, sliced along
+// dim d unless an operand does not have that dim (a's columns, b's rows) or broadcasts it (a
+// batch dim of 1): then every block reads all of it.
+struct BlockOperands {
+  const dnnl::memory::desc &ma, &mb, &mo, &mbias;
+  const Epilogue* e;
+  bool layout;
+  int d;
+  bool slice_a, slice_b, slice_bias;
+};
+
+// The single-threaded primitive of a block of `size` along the split dim (cached); throws Refused
+// where a folded layout gets only the reference kernel.
+BlockPrim make_block(const BlockOperands& o, int64_t size) {
+  using namespace dnnl;
+  ThreadScope one(true);
+  BlockPrim p;
+  p.a = o.slice_a ? resized(o.ma, o.d, size) : o.ma;
+  p.b = o.slice_b ? resized(o.mb, o.d, size) : o.mb;
+  p.o = resized(o.mo, o.d, size);
+  const Epilogue* e = o.e;
+  if (e && e->bias) p.bias = o.slice_bias ? resized(o.mbias, 1, size) : o.mbias;
+  std::string key = std::string("matmul-block") + one.key();
+  append_key(key, p.a);
+  append_key(key, p.b);
+  append_key(key, p.o);
+  key += post_op_key(e);
+  p.prim = cached_primitive(key, [&] {
+    primitive_attr attr = e ? post_op_attr(*e, p.o) : primitive_attr();
+    attr.set_scratchpad_mode(scratchpad_mode::user);  // per thread: blocks run concurrently
+    auto pd = e ? dnnl::matmul::primitive_desc(engine(), p.a, p.b, p.bias, p.o, attr)
+                : dnnl::matmul::primitive_desc(engine(), p.a, p.b, p.o, attr);
+    if (o.layout && std::string(pd.impl_info_str()).rfind("ref", 0) == 0) throw Refused{};
+    return dnnl::matmul(pd);
+  });
+  p.scratch = scratchpad_bytes(*p.prim);
+  return p;
+}
+
+// Runs block primitive `p` on one thread: src, weights and dst at a, b and o, the epilogue's
+// bias and residual already offset to the block.
+void run_block(const BlockPrim& p, const void* a, const void* b, void* o, const Epilogue* be) {
+  using namespace dnnl;
+  ThreadScope single(true);
+  thread_local std::vector<char> scratch;
+  if (scratch.size() < std::max<size_t>(p.scratch, 1)) scratch.resize(std::max<size_t>(p.scratch, 1));
+  ArgPtr ptrs[7] = {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, o}};
+  int n = 3;
+  if (p.scratch) ptrs[n++] = {DNNL_ARG_SCRATCHPAD, scratch.data()};
+  if (be && be->bias) ptrs[n++] = {DNNL_ARG_BIAS, be->bias};
+  std::pair<int, const void*> post[2];
+  for (int j = 0, m = be ? post_op_pointers(*be, post) : 0; j < m; ++j) ptrs[n++] = {post[j].first, post[j].second};
+  Args& args = cached_args(p.prim, ptrs, n, [&] {
+    Args made{{DNNL_ARG_SRC, memory(p.a, engine(), const_cast<void*>(a))},
+              {DNNL_ARG_WEIGHTS, memory(p.b, engine(), const_cast<void*>(b))},
+              {DNNL_ARG_DST, memory(p.o, engine(), o)}};
+    if (be && be->bias) made.insert({DNNL_ARG_BIAS, memory(p.bias, engine(), const_cast<float*>(be->bias))});
+    if (be) add_post_op_args(*be, p.o, made);
+    if (p.scratch)
+      made.insert({DNNL_ARG_SCRATCHPAD,
+                   memory(memory::desc({static_cast<int64_t>(p.scratch)}, memory::data_type::u8, memory::format_tag::a),
+                          engine(), scratch.data())});
+    return made;
+  });
+  p.prim->execute(stream(), args);
+  stream().wait();
+}
+
 // The product as split.count blocks on the task pool (see choose_split). False, running nothing,
 // where oneDNN offers only its reference kernel for a block of a folded layout (as matmul()).
 bool blocked_matmul(const dnnl::memory::desc& ma, const dnnl::memory::desc& mb, const dnnl::memory::desc& mo,
                     const dnnl::memory::desc& mbias, const Epilogue* e, bool layout, const std::string& whole_key,
                     const Split& split, int team, const void* a_ptr, const void* b_ptr, void* o_ptr) {
-  using namespace dnnl;
   const int r = static_cast<int>(mo.get_dims().size());
   const int d = split.dim;
-  // An operand is sliced along d unless it does not have that dim (a's columns, b's rows) or
-  // broadcasts it (a batch dim of 1): then every block reads all of it.
-  auto sliced = [&](const memory::desc& md, int skip) { return d != skip && md.get_dims()[d] > 1; };
-  const bool slice_a = sliced(ma, r - 1), slice_b = sliced(mb, r - 2), slice_bias = d == r - 1;
-  ThreadScope one(true);  // each block is a single-threaded call, made and run so
-  auto make = [&](int64_t size) {
-    BlockPrim p;
-    p.a = slice_a ? resized(ma, d, size) : ma;
-    p.b = slice_b ? resized(mb, d, size) : mb;
-    p.o = resized(mo, d, size);
-    if (e && e->bias) p.bias = slice_bias ? resized(mbias, 1, size) : mbias;
-    std::string key = std::string("matmul-block") + one.key();
-    append_key(key, p.a);
-    append_key(key, p.b);
-    append_key(key, p.o);
-    key += post_op_key(e);
-    p.prim = cached_primitive(key, [&] {
-      primitive_attr attr = e ? post_op_attr(*e, p.o) : primitive_attr();
-      attr.set_scratchpad_mode(scratchpad_mode::user);  // per thread: blocks run concurrently
-      auto pd = e ? dnnl::matmul::primitive_desc(engine(), p.a, p.b, p.bias, p.o, attr)
-                  : dnnl::matmul::primitive_desc(engine(), p.a, p.b, p.o, attr);
-      if (layout && std::string(pd.impl_info_str()).rfind("ref", 0) == 0) throw Refused{};
-      return dnnl::matmul(pd);
-    });
-    p.scratch = scratchpad_bytes(*p.prim);
-    return p;
-  };
-  // At most three block sizes: split.size(0), the others' and the last's (see Split).
-  struct Sized {
-    int64_t size = -1;
-    BlockPrim p;
-  };
-  Sized sized[3];
-  auto prim_for = [&](int64_t size) -> const BlockPrim& {
-    for (Sized& z : sized) {
-      if (z.size == size) return z.p;
-      if (z.size < 0) {
-        z.p = make(size);
-        z.size = size;
-        return z.p;
-      }
-    }
-    throw std::logic_error("blocked_matmul: more than three block sizes");
-  };
+  auto sliced = [&](const dnnl::memory::desc& md, int skip) { return d != skip && md.get_dims()[d] > 1; };
+  const BlockOperands ops{ma, mb, mo, mbias, e, layout, d, sliced(ma, r - 1), sliced(mb, r - 2), d == r - 1};
+  // The primitives of the (at most three) block sizes, made before any block runs: the first
+  // block's, the others' and the last's (see Split).
+  std::pair<int64_t, BlockPrim> prims[3];
+  int made = 0;
   try {
-    for (int64_t i : {int64_t{0}, split.count - 2, split.count - 1}) prim_for(split.size(i));
+    for (int64_t i : {int64_t{0}, split.count - 2, split.count - 1}) {
+      const int64_t size = split.size(i);
+      bool have = false;
+      for (int j = 0; j < made; ++j) have = have || prims[j].first == size;
+      if (!have) prims[made++] = {size, make_block(ops, size)};
+    }
   } catch (const Refused&) {
     std::lock_guard<std::mutex> lock(refused_mu);
     refused.insert(whole_key);
@@ -391,45 +425,23 @@ bool blocked_matmul(const dnnl::memory::desc& ma, const dnnl::memory::desc& mb, 
     refused.insert(whole_key);
     return false;
   }
-  const size_t elem = memory::data_type_size(mo.get_data_type());
+  const size_t elem = dnnl::memory::data_type_size(mo.get_data_type());
   // Element offsets of block i's slices: rows (or columns) of a (or b), the output, the residual
   // (laid out as the output) and the bias.
-  const int64_t a_step = slice_a ? ma.get_strides()[d] : 0, b_step = slice_b ? mb.get_strides()[d] : 0;
-  const int64_t o_step = mo.get_strides()[d], bias_step = slice_bias ? 1 : 0;
+  const int64_t a_step = ops.slice_a ? ma.get_strides()[d] : 0, b_step = ops.slice_b ? mb.get_strides()[d] : 0;
+  const int64_t o_step = mo.get_strides()[d], bias_step = ops.slice_bias ? 1 : 0;
   auto at = [elem](const void* p, int64_t elements) {
     return const_cast<char*>(static_cast<const char*>(p)) + elements * static_cast<int64_t>(elem);
   };
   std::function<void(int64_t)> task = [&](int64_t i) {
-    ThreadScope single(true);
-    const BlockPrim& p = prim_for(split.size(i));
-    const int64_t start = split.start(i);
+    const int64_t size = split.size(i), start = split.start(i);
+    const BlockPrim* p = &prims[0].second;
+    for (int j = 1; j < made; ++j)
+      if (prims[j].first == size) p = &prims[j].second;
     Epilogue be = e ? *e : Epilogue{};
     if (be.residual) be.residual = reinterpret_cast<const float*>(at(e->residual, start * o_step));
     if (be.bias) be.bias = reinterpret_cast<const float*>(at(e->bias, start * bias_step));
-    thread_local std::vector<char> scratch;
-    if (scratch.size() < std::max<size_t>(p.scratch, 1)) scratch.resize(std::max<size_t>(p.scratch, 1));
-    ArgPtr ptrs[7] = {{DNNL_ARG_SRC, at(a_ptr, start * a_step)},
-                      {DNNL_ARG_WEIGHTS, at(b_ptr, start * b_step)},
-                      {DNNL_ARG_DST, at(o_ptr, start * o_step)}};
-    int n = 3;
-    if (p.scratch) ptrs[n++] = {DNNL_ARG_SCRATCHPAD, scratch.data()};
-    if (be.bias) ptrs[n++] = {DNNL_ARG_BIAS, be.bias};
-    std::pair<int, const void*> post[2];
-    for (int j = 0, m = e ? post_op_pointers(be, post) : 0; j < m; ++j) ptrs[n++] = {post[j].first, post[j].second};
-    Args& args = cached_args(p.prim, ptrs, n, [&] {
-      Args made{{DNNL_ARG_SRC, memory(p.a, engine(), const_cast<void*>(ptrs[0].ptr))},
-                {DNNL_ARG_WEIGHTS, memory(p.b, engine(), const_cast<void*>(ptrs[1].ptr))},
-                {DNNL_ARG_DST, memory(p.o, engine(), const_cast<void*>(ptrs[2].ptr))}};
-      if (be.bias) made.insert({DNNL_ARG_BIAS, memory(p.bias, engine(), const_cast<float*>(be.bias))});
-      if (e) add_post_op_args(be, p.o, made);
-      if (p.scratch)
-        made.insert({DNNL_ARG_SCRATCHPAD, memory(memory::desc({static_cast<int64_t>(p.scratch)}, memory::data_type::u8,
-                                                              memory::format_tag::a),
-                                                 engine(), scratch.data())});
-      return made;
-    });
-    p.prim->execute(stream(), args);
-    stream().wait();
+    run_block(*p, at(a_ptr, start * a_step), at(b_ptr, start * b_step), at(o_ptr, start * o_step), e ? &be : nullptr);
   };
   TaskPool::global().run(team, split.count, task);
   return true;
