@@ -124,14 +124,18 @@ dnnl::memory::desc row_major(const dnnl::memory::desc& md) {
 // 37 -> 91, 256x256 @ 256x2048 38 -> 91 (N = 256 or 300: no difference; the copy-based kernel of
 // 4096x1024 @ 1024x1024: none). Such an operand is copied once per call with its rows padded by
 // kRowPad elements (64 bytes) and every block reads the copy. The copy moves K*N floats, the
-// saving is ~1/3 of M*K*N FMAs: products of 64 or more rows copy.
+// saving is ~1/3 of M*K*N FMAs: blocks of 64 or more rows copy, and only blocks small enough for
+// the nocopy kernel: 1/rows + 1/cols >= 0.0038, the bound over which oneDNN 3.2 always takes it
+// (`nocopy_checker_avx2`); the 512-row blocks of 4096x1024 @ 1024x1024 are copy-based and would
+// only pay the 4 MiB copy.
 constexpr int64_t kRowPad = 16;
 
-bool right_aliasing(const dnnl::memory::desc& b, int64_t m) {
+bool right_aliasing(const dnnl::memory::desc& b, int64_t rows, int64_t cols) {
   const auto dims = b.get_dims();
   const auto strides = b.get_strides();
   const int r = static_cast<int>(dims.size());
-  if (r < 2 || strides.empty() || m < 64 || dims[r - 2] < 64 || dims[r - 1] < 64) return false;
+  if (r < 2 || strides.empty() || rows < 64 || dims[r - 2] < 64 || cols < 64) return false;
+  if (1.0 / static_cast<double>(rows) + 1.0 / static_cast<double>(cols) < 0.0038) return false;
   const int64_t ldb = strides[r - 2];
   return strides[r - 1] == 1 && ldb >= 512 && ldb % 512 == 0;
 }
@@ -467,9 +471,6 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
   const memory::desc ma_user = ma;
   const bool copy_a = transposed_aliasing(ma, mo.get_dims()[r - 1]);
   if (copy_a) ma = row_major(ma);
-  const memory::desc mb_user = mb;
-  const bool copy_b = right_aliasing(mb, mo.get_dims()[r - 2]);
-  if (copy_b) mb = padded_rows(mb);
   memory::desc mbias;
   if (e && e->bias) mbias = memory::desc({1, mo.get_dims()[r - 1]}, dt, memory::format_tag::ab);
   const double macs = static_cast<double>(out.num_elements()) * static_cast<double>(ma.get_dims()[r - 1]);
@@ -478,6 +479,12 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
   // Big products always run as blocks (on one thread too: the same blocks, the same bits).
   const Split split =
       small ? Split{} : choose_split(r, mo.get_dims()[0], mo.get_dims()[r - 2], mo.get_dims()[r - 1], macs);
+  // Read b through a copy with padded rows where its rows alias (see right_aliasing), judged on
+  // one block's rows and columns.
+  const memory::desc mb_user = mb;
+  const bool copy_b = right_aliasing(mb, split.count > 1 && split.dim == r - 2 ? split.size(0) : mo.get_dims()[r - 2],
+                                     split.count > 1 && split.dim == r - 1 ? split.size(0) : mo.get_dims()[r - 1]);
+  if (copy_b) mb = padded_rows(mb);
   ThreadScope threads(small);
   std::string key = std::string("matmul") + threads.key();
   append_key(key, ma);
