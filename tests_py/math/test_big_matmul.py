@@ -36,6 +36,10 @@ def close(got, want, k):
         (784, 256, 512, True, False),
         (64, 512, 1024, False, False),
         (200, 256, 2048, False, False),
+        # transposed left operands with columns 512 / 1024 floats apart (copied row-major first:
+        # a small one by a tiled transpose, a big one by oneDNN's reorder)
+        (512, 300, 1024, True, False),
+        (1024, 512, 256, True, True),
     ],
 )
 @pytest.mark.parametrize("in_function", [False, True])
@@ -56,6 +60,12 @@ def test_big_batch_matmul_broadcast_batch():
     a, b = rand((3, 200, 300), 3), rand((1, 300, 250), 4)
     got = tf.linalg.matmul(tf.constant(a), tf.constant(b))
     close(got, a.astype(np.float64) @ b.astype(np.float64), 300)
+
+
+def test_big_batch_matmul_transposed_left_rows_2kib_apart():
+    a, b = rand((2, 256, 512), 11), rand((2, 256, 300), 12)
+    got = tf.linalg.matmul(tf.constant(a), tf.constant(b), transpose_a=True)
+    close(got, np.swapaxes(a, 1, 2).astype(np.float64) @ b.astype(np.float64), 256)
 
 
 @pytest.mark.parametrize("b_batch", [1, 3])
