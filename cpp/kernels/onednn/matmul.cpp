@@ -317,41 +317,6 @@ size_t scratchpad_bytes(const dnnl::primitive& p) {
   return md ? dnnl_memory_desc_get_size(md) : 0;
 }
 
-// A primitive's execute arguments, made once per thread and re-pointed at each call's buffers
-// (dnnl::memory::set_data_handle). Making a dnnl::memory allocates (its descriptor, its storage
-// object) and the map its nodes: a matmul's 3-6 arguments cost ~20 allocations per call, ~60%
-// of oneDNN's per-call allocations in the random-graphs profile (perf6x). The entry holds the
-// primitive, so its address is not reused by another while the entry lives; a primitive's
-// arguments and their descriptors are fixed by the primitive (its cache key has the operands'
-// descriptors and the post-ops).
-using Args = std::unordered_map<int, dnnl::memory>;
-struct ArgPtr {
-  int arg;
-  const void* ptr;
-};
-constexpr size_t kArgCacheEntries = 32;
-
-template <typename Make>
-Args& cached_args(const std::shared_ptr<dnnl::primitive>& prim, const ArgPtr* ptrs, int n, const Make& make) {
-  struct Entry {
-    std::shared_ptr<dnnl::primitive> prim;
-    Args args;
-  };
-  thread_local std::vector<Entry> entries;  // most recently used first
-  size_t i = 0;
-  while (i < entries.size() && entries[i].prim != prim) ++i;
-  if (i == entries.size()) {
-    if (entries.size() == kArgCacheEntries) entries.pop_back();
-    entries.insert(entries.begin(), Entry{prim, make()});
-  } else if (i > 0) {
-    std::rotate(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(i),
-                entries.begin() + static_cast<std::ptrdiff_t>(i) + 1);
-  }
-  Args& args = entries.front().args;
-  for (int j = 0; j < n; ++j) args.at(ptrs[j].arg).set_data_handle(const_cast<void*>(ptrs[j].ptr));
-  return args;
-}
-
 struct BlockPrim {
   dnnl::memory::desc a, b, o, bias;
   std::shared_ptr<dnnl::primitive> prim;
