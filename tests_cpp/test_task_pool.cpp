@@ -138,20 +138,35 @@ TEST_CASE("blocked big matmuls match the reference loop: odd shapes, tail blocks
     check_against_reference(c, rng);
 }
 
-TEST_CASE("blocked matmul: the same bits as one single-threaded call where the kernel keeps its K order") {
-  // Splitting rows reorders no sum over k. oneDNN picks its gemm kernel (copy-based or not) by
-  // the shape, and these shapes keep it for every row block: the bits equal the whole product's
-  // on one thread, whatever the load and however the blocks were shared.
+TEST_CASE("blocked matmul: the same bits on one thread as on the pool, whatever the shape") {
+  // The blocks depend on the shape alone, and one thread runs the same blocks in order: a product's
+  // bits do not depend on the thread count or on which thread ran a block. Row splits with equal
+  // and uneven blocks (784 rows: 112 + 6 x 96 + 96), transposed operands (the copied one included),
+  // a column split and a bias + relu epilogue.
   std::mt19937 rng(12);
-  for (const Case& c : std::vector<Case>{
-           {256, 784, 512, false, false}, {200, 512, 300, false, false}, {4096, 1024, 1024, false, false}}) {
-    EagerPtr got;
-    auto a = random_tensor(Shape{c.m, c.k}, rng), b = random_tensor(Shape{c.k, c.n}, rng);
-    got = make_tensor(DType::Float32, Shape{c.m, c.n});
-    auto want = make_tensor(DType::Float32, Shape{c.m, c.n});
-    onednn::matmul(*a, *b, false, false, *got);
-    one_call(*a, *b, false, false, *want);
-    for (int64_t i = 0; i < c.m * c.n; ++i) REQUIRE(got->data<float>()[i] == want->data<float>()[i]);
+  for (const Case& c : std::vector<Case>{{256, 784, 512, false, false},
+                                         {784, 256, 512, true, false},
+                                         {512, 256, 512, true, false},
+                                         {256, 512, 512, false, true},
+                                         {200, 512, 300, false, false},
+                                         {1000, 301, 517, true, true},
+                                         {40, 2000, 1500, false, true}}) {
+    auto a = random_tensor(c.ta ? Shape{c.k, c.m} : Shape{c.m, c.k}, rng);
+    auto b = random_tensor(c.tb ? Shape{c.n, c.k} : Shape{c.k, c.n}, rng);
+    auto bias = random_tensor(Shape{c.n}, rng);
+    Epilogue e;
+    e.bias = bias->data<float>();
+    e.act = Activation::Relu;
+    for (const Epilogue* ep : {static_cast<const Epilogue*>(nullptr), static_cast<const Epilogue*>(&e)}) {
+      auto pooled = make_tensor(DType::Float32, Shape{c.m, c.n}), single = make_tensor(DType::Float32, Shape{c.m, c.n});
+      onednn::matmul(*a, *b, c.ta, c.tb, *pooled, ep);
+      {
+        onednn::ThreadScope one(true);
+        REQUIRE(onednn::max_threads() == 1);
+        onednn::matmul(*a, *b, c.ta, c.tb, *single, ep);
+      }
+      for (int64_t i = 0; i < c.m * c.n; ++i) REQUIRE(pooled->data<float>()[i] == single->data<float>()[i]);
+    }
   }
 }
 

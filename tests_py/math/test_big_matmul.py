@@ -30,6 +30,16 @@ def close(got, want, k):
         (1, 4099, 2051, False, False),
         (40, 2000, 1500, False, True),
         (33, 65536, 70, False, False),
+        # right operands with rows 512 / 1024 / 2048 floats apart (copied with padded rows),
+        # also under a transposed left operand and with 64 rows (the smallest that copies)
+        (256, 784, 512, False, False),
+        (784, 256, 512, True, False),
+        (64, 512, 1024, False, False),
+        (200, 256, 2048, False, False),
+        # transposed left operands with columns 512 / 1024 floats apart (copied row-major first:
+        # a small one by a tiled transpose, a big one by oneDNN's reorder)
+        (512, 300, 1024, True, False),
+        (1024, 512, 256, True, True),
     ],
 )
 @pytest.mark.parametrize("in_function", [False, True])
@@ -50,6 +60,25 @@ def test_big_batch_matmul_broadcast_batch():
     a, b = rand((3, 200, 300), 3), rand((1, 300, 250), 4)
     got = tf.linalg.matmul(tf.constant(a), tf.constant(b))
     close(got, a.astype(np.float64) @ b.astype(np.float64), 300)
+
+
+def test_big_batch_matmul_transposed_left_rows_2kib_apart():
+    a, b = rand((2, 256, 512), 11), rand((2, 256, 300), 12)
+    got = tf.linalg.matmul(tf.constant(a), tf.constant(b), transpose_a=True)
+    close(got, np.swapaxes(a, 1, 2).astype(np.float64) @ b.astype(np.float64), 256)
+
+
+@pytest.mark.parametrize("b_batch", [1, 3])
+def test_big_batch_matmul_right_rows_2kib_apart(b_batch):
+    # batched right operands with 512-float rows, broadcast or not, and a bias + relu epilogue
+    a, b, bias = rand((3, 100, 300), 8), rand((b_batch, 300, 512), 9), rand((512,), 10)
+
+    @tf.function
+    def f(a, b, bias):
+        return tf.nn.relu(tf.linalg.matmul(a, b) + bias)
+
+    got = f(tf.constant(a), tf.constant(b), tf.constant(bias))
+    close(got, np.maximum(a.astype(np.float64) @ b.astype(np.float64) + bias, 0), 300)
 
 
 def test_big_dense_relu_chain_in_function():

@@ -122,12 +122,31 @@ void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& 
   auto prim = cached_primitive(
       key, [&] { return dnnl::convolution_forward(forward_pd(d, dnnl::prop_kind::forward_inference, e)); });
   auto& s = stream();
-  memory src(d.src_user, engine(), const_cast<float*>(x)), dst(d.dst_user, engine(), y);
-  memory wei = filter_for(*prim, d, key, w, s);
-  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DST, dst}};
-  if (e && e->bias)
-    args.insert({DNNL_ARG_BIAS, memory(memory::desc({d.dst[1]}, f32, tag::a), engine(), const_cast<float*>(e->bias))});
-  if (e) add_post_op_args(*e, d.dst_user, args);
+  // The arguments are made once per thread (cached_args) and re-pointed; a filter in another
+  // layout than HWIO is reordered each call into a buffer made with them.
+  ArgPtr ptrs[5] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}};
+  int n = 2;
+  if (e && e->bias) ptrs[n++] = {DNNL_ARG_BIAS, e->bias};
+  std::pair<int, const void*> post[2];
+  for (int j = 0, m = e ? post_op_pointers(*e, post) : 0; j < m; ++j) ptrs[n++] = {post[j].first, post[j].second};
+  const memory::desc layout = weights_layout(*prim, false);
+  const bool user_filter = layout == d.wei_user;
+  if (user_filter) ptrs[n++] = {DNNL_ARG_WEIGHTS, w};
+  Args& args = cached_args(prim, ptrs, n, [&] {
+    Args made{{DNNL_ARG_SRC, memory(d.src_user, engine(), const_cast<float*>(x))},
+              {DNNL_ARG_DST, memory(d.dst_user, engine(), y)},
+              {DNNL_ARG_WEIGHTS,
+               user_filter ? memory(d.wei_user, engine(), const_cast<float*>(w)) : memory(layout, engine())}};
+    if (e && e->bias)
+      made.insert(
+          {DNNL_ARG_BIAS, memory(memory::desc({d.dst[1]}, f32, tag::a), engine(), const_cast<float*>(e->bias))});
+    if (e) add_post_op_args(*e, d.dst_user, made);
+    return made;
+  });
+  if (!user_filter) {
+    memory blocked = args.at(DNNL_ARG_WEIGHTS);  // a handle to the same buffer (the entry keeps it)
+    reorder_filter(key, d, memory(d.wei_user, engine(), const_cast<float*>(w)), blocked, s);
+  }
   prim->execute(s, args);
   s.wait();
 }

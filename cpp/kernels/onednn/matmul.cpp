@@ -2,11 +2,17 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <unordered_map>
 #include <string>
 #include <mutex>
 #include <unordered_set>
 #include <vector>
 
+#include "kernels/direct/transpose.h"
 #include "kernels/onednn/engine.h"
 #include "kernels/onednn/post_ops.h"
 #include "kernels/onednn/primitive_cache.h"
@@ -111,13 +117,110 @@ dnnl::memory::desc row_major(const dnnl::memory::desc& md) {
   return dnnl::memory::desc(dims, md.get_data_type(), strides);
 }
 
-// `from` copied into `scratch` (the calling thread's, reused) as `to` (row_major(from)).
+// A right operand read as stored (row-major, K x N with row stride ldb) with ldb a multiple of
+// 512 elements: the same L1 set aliasing from the other side. oneDNN 3.2's AVX2 nocopy sgemm
+// reads it column panel by column panel, rows 2 KiB (or a multiple) apart. One Zen 3 core, 64-row
+// blocks, GFLOP/s with ldb = N against ldb = N + 16: 256x784 @ 784x512 48-51 -> 72-77,
+// 512x256 @ 256x512 51-56 -> 75-76, 784x256 (ta) @ 256x512 46-47 -> 64-82, 256x512 @ 512x1024
+// 37 -> 91, 256x256 @ 256x2048 38 -> 91 (N = 256 or 300: no difference; the copy-based kernel of
+// 4096x1024 @ 1024x1024: none). Such an operand is copied once per call with its rows padded by
+// kRowPad elements (64 bytes) and every block reads the copy. The copy moves K*N floats, the
+// saving is ~1/3 of M*K*N FMAs: blocks of 64 or more rows copy, and only blocks small enough for
+// the nocopy kernel: 1/rows + 1/cols >= 0.0038, the bound over which oneDNN 3.2 always takes it
+// (`nocopy_checker_avx2`); the 512-row blocks of 4096x1024 @ 1024x1024 are copy-based and would
+// only pay the 4 MiB copy.
+constexpr int64_t kRowPad = 16;
+
+bool right_aliasing(const dnnl::memory::desc& b, int64_t rows, int64_t cols) {
+  const auto dims = b.get_dims();
+  const auto strides = b.get_strides();
+  const int r = static_cast<int>(dims.size());
+  if (r < 2 || strides.empty() || rows < 64 || dims[r - 2] < 64 || cols < 64) return false;
+  if (1.0 / static_cast<double>(rows) + 1.0 / static_cast<double>(cols) < 0.0038) return false;
+  const int64_t ldb = strides[r - 2];
+  return strides[r - 1] == 1 && ldb >= 512 && ldb % 512 == 0;
+}
+
+// The same dims, row-major with each row padded by kRowPad elements.
+dnnl::memory::desc padded_rows(const dnnl::memory::desc& md) {
+  dnnl::memory::dims dims = md.get_dims(), strides(dims.size());
+  const int r = static_cast<int>(dims.size());
+  int64_t acc = 1;
+  for (int i = r - 1; i >= 0; --i) {
+    strides[i] = acc;
+    acc *= i == r - 1 ? dims[i] + kRowPad : dims[i];
+  }
+  return dnnl::memory::desc(dims, md.get_data_type(), strides);
+}
+
+// `from` (rows contiguous: unit stride in its last dim) copied row by row into `scratch` as
+// padded_rows(from). oneDNN's reorder between these two plain layouts is its generic "simple"
+// kernel, ~6 GB/s on a 784x512 operand; the rows are contiguous on both sides, so this is one
+// memcpy per row. Returns the copy's data.
+const void* padded_copy(const void* from, const dnnl::memory::desc& from_md, const dnnl::memory::desc& to,
+                        std::vector<float>& scratch) {
+  const size_t floats = (to.get_size() + sizeof(float) - 1) / sizeof(float);
+  if (scratch.size() < floats) scratch.resize(floats);
+  const auto dims = from_md.get_dims();
+  const auto src_strides = from_md.get_strides(), dst_strides = to.get_strides();
+  const int r = static_cast<int>(dims.size());
+  const size_t elem = dnnl::memory::data_type_size(from_md.get_data_type());
+  const size_t row_bytes = static_cast<size_t>(dims[r - 1]) * elem;
+  int64_t rows = 1;
+  for (int i = 0; i < r - 1; ++i) rows *= dims[i];
+  const char* src = static_cast<const char*>(from);
+  char* dst = reinterpret_cast<char*>(scratch.data());
+  std::vector<int64_t> idx(r - 1, 0);
+  for (int64_t row = 0; row < rows; ++row) {
+    int64_t s_off = 0, d_off = 0;
+    for (int i = 0; i < r - 1; ++i) {
+      s_off += idx[i] * src_strides[i];
+      d_off += idx[i] * dst_strides[i];
+    }
+    std::memcpy(dst + d_off * static_cast<int64_t>(elem), src + s_off * static_cast<int64_t>(elem), row_bytes);
+    for (int i = r - 2; i >= 0 && ++idx[i] == dims[i]; --i) idx[i] = 0;  // the next row index
+  }
+  return scratch.data();
+}
+
+// `md` (a permuted view of a row-major buffer, as desc_for makes it) as that buffer's dims and the
+// permutation taking them to md's dims (size-1 dims dropped); false for any other strides.
+bool stored_permutation(const dnnl::memory::desc& md, std::vector<int64_t>& stored, std::vector<int64_t>& perm) {
+  const auto dims = md.get_dims();
+  const auto strides = md.get_strides();
+  std::vector<int> logical;  // md's dims of size > 1, in md's order
+  for (int i = 0; i < static_cast<int>(dims.size()); ++i)
+    if (dims[i] > 1) logical.push_back(i);
+  std::vector<int> order = logical;  // the same dims in the buffer's order: strides descending
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return strides[x] > strides[y]; });
+  int64_t expect = 1;
+  for (int j = static_cast<int>(order.size()) - 1; j >= 0; --j) {
+    if (strides[order[j]] != expect) return false;
+    expect *= dims[order[j]];
+  }
+  stored.clear();
+  perm.clear();
+  for (int o : order) stored.push_back(dims[o]);
+  for (int l : logical) perm.push_back(std::find(order.begin(), order.end(), l) - order.begin());
+  return true;
+}
+
+// `from` copied into `scratch` (the calling thread's, reused) as `to` (row_major(from)). Below
+// small_pass's size a plain permuted view is moved by direct::transpose_copy on this thread (L1
+// tiles: a 512x256 transpose in ~0.05 ms, oneDNN's jit:uni reorder ~0.2 ms); larger ones, or
+// other strides, by a oneDNN reorder on the team.
 dnnl::memory row_major_copy(const dnnl::memory& from, const dnnl::memory::desc& to, std::vector<float>& scratch) {
   const size_t floats = (to.get_size() + sizeof(float) - 1) / sizeof(float);
   if (scratch.size() < floats) scratch.resize(floats);
   dnnl::memory copy(to, engine(), scratch.data());
   int64_t elements = 1;
   for (auto d : to.get_dims()) elements *= d;
+  std::vector<int64_t> stored, perm;
+  if (small_pass(elements) && stored_permutation(from.get_desc(), stored, perm)) {
+    direct::transpose_copy(from.get_data_handle(), scratch.data(), dnnl::memory::data_type_size(to.get_data_type()),
+                           stored, perm);
+    return copy;
+  }
   ThreadScope threads(small_pass(elements));
   std::string key = std::string("matmul-a-reorder") + threads.key();
   append_key(key, from.get_desc());
@@ -128,33 +231,39 @@ dnnl::memory row_major_copy(const dnnl::memory& from, const dnnl::memory::desc& 
   return copy;
 }
 
-// Big products run as blocks on the task pool (kernels/task_pool.h): output rows (or columns)
-// split into blocks, each a single-threaded oneDNN matmul on its slice of the operands, taken
-// dynamically by the calling thread and the pool's workers. A thread that lost its core holds
-// one block, not the whole product (an OpenMP team of two waits at its barrier for it).
+// Big products run as blocks on the task pool (kernels/task_pool.h): output rows (or columns,
+// or whole matrices of the outermost batch dim) split into blocks, each a single-threaded oneDNN
+// matmul on its slice of the operands, taken dynamically by the calling thread and the pool's
+// workers. A thread that lost its core holds one block, not the whole product (an OpenMP team of
+// two waits at its barrier for it).
 //
-// Block size, from the shape: about kBlocksPerThread blocks per thread, so a late or
-// descheduled thread leaves at most a few blocks to the others; no block under kMinBlockMacs
-// multiply-adds (~50 us on one AVX2 core: a block's fixed cost, a primitive call and its
-// operand descriptors, stays ~1%); and at least kMinBlockRows rows: every row block re-reads
-// the whole right operand (K x N) from L2/L3 once, K*N*4 bytes at ~32 B/cycle against
-// rows*K*N/16 cycles of FMAs, ~2/rows of the block's time (4% at 48 rows). Row blocks are a
-// multiple of 48 rows, the row panel of oneDNN 3.2's AVX2 sgemm for a plain left operand: each
-// block's rows then fall into the same kernel calls as in the one-call product, which keeps its
-// bits (blocks of 32 or 100 rows did not, of 48, 96 or 144 did; Catch2 test_task_pool). Columns
-// are split only where the rows cannot make two blocks; batched products split whole matrices
-// of their outermost batch dim where there are enough of them. A block's shape is fixed by the
-// problem's alone (never by the thread count or timing), so the result does not depend on the
-// load.
+// The blocks depend on the product's shape alone, never on the thread count or timing, and the
+// same blocks run on one thread (in order, on the caller): the bits of a product do not depend on
+// the load or on OMP_NUM_THREADS. Their count is a power of two up to kMaxBlocks, so two, four or
+// eight threads get equal shares (three blocks on two threads, 96+96+64 rows of a 256-row
+// product, left one thread 160 rows against 96: the MLP step's 256-row products ran at 80% of
+// two cores); no block under kMinBlockMacs multiply-adds (~25 us on one AVX2 core: a block's
+// fixed cost, a primitive call and its arguments, stays ~1%) or kMinBlockRows rows (every row
+// block re-reads the whole right operand, K x N, from L2/L3: ~2/rows of the block's time). Block
+// sizes are multiples of kBlockUnit rows/columns (whole AVX2 register panels), spread evenly: a
+// product of U units in n blocks gives U % n blocks one unit more than the others and the last
+// block what is left (784 rows in 8 blocks: 112, 6 x 96, 96). Columns are split only where the
+// rows cannot make two blocks; batched products split whole matrices where there are enough.
 constexpr double kMinBlockMacs = double(int64_t{1} << 21);
-constexpr int64_t kBlocksPerThread = 4;
-constexpr int64_t kBlockRows = 48;
+constexpr int64_t kMaxBlocks = 8;
+constexpr int64_t kMinBlockRows = 64;
 constexpr int64_t kMinBlockCols = 64;
+constexpr int64_t kBlockUnit = 16;
 
 struct Split {
-  int dim = 0;        // the output dim split: r - 2 (rows) or r - 1 (columns)
-  int64_t size = 0;   // rows or columns per block; the last block may be shorter
-  int64_t count = 1;  // blocks
+  int dim = 0;         // the output dim split: 0 (batch), r - 2 (rows) or r - 1 (columns)
+  int64_t count = 1;   // blocks
+  int64_t extent = 0;  // the split dim's extent
+  int64_t unit = 1;    // block sizes are multiples of unit (but the last block's)
+  int64_t base = 0;    // units per block; the first `extra` blocks have one more
+  int64_t extra = 0;
+  int64_t start(int64_t i) const { return (i * base + std::min(i, extra)) * unit; }
+  int64_t size(int64_t i) const { return std::min(start(i + 1), extent) - start(i); }
 };
 
 // FN_MATMUL_POOL=0 runs big products as one oneDNN call on the OpenMP team instead (A/B timings).
@@ -166,27 +275,30 @@ bool pool_enabled() {
   return on;
 }
 
-Split choose_split(int r, int64_t batch, int64_t rows, int64_t cols, double macs, int threads) {
+Split choose_split(int r, int64_t batch, int64_t rows, int64_t cols, double macs) {
   if (!pool_enabled()) return Split{};
-  const int64_t want = std::min<int64_t>(kBlocksPerThread * threads, static_cast<int64_t>(macs / kMinBlockMacs));
+  int64_t want = 1;
+  while (want * 2 <= kMaxBlocks && double(want * 2) * kMinBlockMacs <= macs) want *= 2;
   Split s;
   if (want < 2) return s;
-  auto fit = [&](int dim, int64_t extent, int64_t min_size, int64_t align) {
-    const int64_t n = std::min<int64_t>(want, extent / min_size);
-    if (n < 2) return false;
-    int64_t size = (extent + n - 1) / n;
-    size = (size + align - 1) / align * align;
+  // n blocks (a power of two, at most want) of at least min_size along dim.
+  auto fit = [&](int dim, int64_t extent, int64_t min_size, int64_t unit) {
+    int64_t n = want;
+    while (n >= 2 && extent / n < min_size) n /= 2;
+    const int64_t units = (extent + unit - 1) / unit;
+    if (n < 2 || units < n) return false;
     s.dim = dim;
-    s.size = size;
-    s.count = (extent + size - 1) / size;
-    return s.count >= 2;
+    s.count = n;
+    s.extent = extent;
+    s.unit = unit;
+    s.base = units / n;
+    s.extra = units % n;
+    return true;
   };
-  // Whole matrices of the outermost batch dim where they make enough blocks (each block the same
-  // per-matrix gemm calls as the one-call product), else rows, else fewer batch blocks, else columns.
   if (r >= 3 && batch >= want && fit(0, batch, 1, 1)) return s;
-  if (fit(r - 2, rows, kBlockRows, kBlockRows)) return s;
+  if (fit(r - 2, rows, kMinBlockRows, kBlockUnit)) return s;
   if (r >= 3 && fit(0, batch, 1, 1)) return s;
-  if (fit(r - 1, cols, kMinBlockCols, 16)) return s;
+  if (fit(r - 1, cols, kMinBlockCols, kBlockUnit)) return s;
   return Split{};
 }
 
@@ -216,47 +328,94 @@ std::mutex refused_mu;
 std::unordered_set<std::string> refused;
 struct Refused {};
 
+// A block's operands: the whole product's descriptors with the split dim resized, sliced along
+// dim d unless an operand does not have that dim (a's columns, b's rows) or broadcasts it (a
+// batch dim of 1): then every block reads all of it.
+struct BlockOperands {
+  const dnnl::memory::desc &ma, &mb, &mo, &mbias;
+  const Epilogue* e;
+  bool layout;
+  int d;
+  bool slice_a, slice_b, slice_bias;
+};
+
+// The single-threaded primitive of a block of `size` along the split dim (cached); throws Refused
+// where a folded layout gets only the reference kernel.
+BlockPrim make_block(const BlockOperands& o, int64_t size) {
+  using namespace dnnl;
+  ThreadScope one(true);
+  BlockPrim p;
+  p.a = o.slice_a ? resized(o.ma, o.d, size) : o.ma;
+  p.b = o.slice_b ? resized(o.mb, o.d, size) : o.mb;
+  p.o = resized(o.mo, o.d, size);
+  const Epilogue* e = o.e;
+  if (e && e->bias) p.bias = o.slice_bias ? resized(o.mbias, 1, size) : o.mbias;
+  std::string key = std::string("matmul-block") + one.key();
+  append_key(key, p.a);
+  append_key(key, p.b);
+  append_key(key, p.o);
+  key += post_op_key(e);
+  p.prim = cached_primitive(key, [&] {
+    primitive_attr attr = e ? post_op_attr(*e, p.o) : primitive_attr();
+    attr.set_scratchpad_mode(scratchpad_mode::user);  // per thread: blocks run concurrently
+    auto pd = e ? dnnl::matmul::primitive_desc(engine(), p.a, p.b, p.bias, p.o, attr)
+                : dnnl::matmul::primitive_desc(engine(), p.a, p.b, p.o, attr);
+    if (o.layout && std::string(pd.impl_info_str()).rfind("ref", 0) == 0) throw Refused{};
+    return dnnl::matmul(pd);
+  });
+  p.scratch = scratchpad_bytes(*p.prim);
+  return p;
+}
+
+// Runs block primitive `p` on one thread: src, weights and dst at a, b and o, the epilogue's
+// bias and residual already offset to the block.
+void run_block(const BlockPrim& p, const void* a, const void* b, void* o, const Epilogue* be) {
+  using namespace dnnl;
+  ThreadScope single(true);
+  thread_local std::vector<char> scratch;
+  if (scratch.size() < std::max<size_t>(p.scratch, 1)) scratch.resize(std::max<size_t>(p.scratch, 1));
+  ArgPtr ptrs[7] = {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, o}};
+  int n = 3;
+  if (p.scratch) ptrs[n++] = {DNNL_ARG_SCRATCHPAD, scratch.data()};
+  if (be && be->bias) ptrs[n++] = {DNNL_ARG_BIAS, be->bias};
+  std::pair<int, const void*> post[2];
+  for (int j = 0, m = be ? post_op_pointers(*be, post) : 0; j < m; ++j) ptrs[n++] = {post[j].first, post[j].second};
+  Args& args = cached_args(p.prim, ptrs, n, [&] {
+    Args made{{DNNL_ARG_SRC, memory(p.a, engine(), const_cast<void*>(a))},
+              {DNNL_ARG_WEIGHTS, memory(p.b, engine(), const_cast<void*>(b))},
+              {DNNL_ARG_DST, memory(p.o, engine(), o)}};
+    if (be && be->bias) made.insert({DNNL_ARG_BIAS, memory(p.bias, engine(), const_cast<float*>(be->bias))});
+    if (be) add_post_op_args(*be, p.o, made);
+    if (p.scratch)
+      made.insert({DNNL_ARG_SCRATCHPAD,
+                   memory(memory::desc({static_cast<int64_t>(p.scratch)}, memory::data_type::u8, memory::format_tag::a),
+                          engine(), scratch.data())});
+    return made;
+  });
+  p.prim->execute(stream(), args);
+  stream().wait();
+}
+
 // The product as split.count blocks on the task pool (see choose_split). False, running nothing,
 // where oneDNN offers only its reference kernel for a block of a folded layout (as matmul()).
 bool blocked_matmul(const dnnl::memory::desc& ma, const dnnl::memory::desc& mb, const dnnl::memory::desc& mo,
                     const dnnl::memory::desc& mbias, const Epilogue* e, bool layout, const std::string& whole_key,
                     const Split& split, int team, const void* a_ptr, const void* b_ptr, void* o_ptr) {
-  using namespace dnnl;
   const int r = static_cast<int>(mo.get_dims().size());
   const int d = split.dim;
-  // An operand is sliced along d unless it does not have that dim (a's columns, b's rows) or
-  // broadcasts it (a batch dim of 1): then every block reads all of it.
-  auto sliced = [&](const memory::desc& md, int skip) { return d != skip && md.get_dims()[d] > 1; };
-  const bool slice_a = sliced(ma, r - 1), slice_b = sliced(mb, r - 2), slice_bias = d == r - 1;
-  const int64_t extent = mo.get_dims()[split.dim];
-  const int64_t tail = extent - (split.count - 1) * split.size;
-  ThreadScope one(true);  // each block is a single-threaded call, made and run so
-  auto make = [&](int64_t size) {
-    BlockPrim p;
-    p.a = slice_a ? resized(ma, d, size) : ma;
-    p.b = slice_b ? resized(mb, d, size) : mb;
-    p.o = resized(mo, d, size);
-    if (e && e->bias) p.bias = slice_bias ? resized(mbias, 1, size) : mbias;
-    std::string key = std::string("matmul-block") + one.key();
-    append_key(key, p.a);
-    append_key(key, p.b);
-    append_key(key, p.o);
-    key += post_op_key(e);
-    p.prim = cached_primitive(key, [&] {
-      primitive_attr attr = e ? post_op_attr(*e, p.o) : primitive_attr();
-      attr.set_scratchpad_mode(scratchpad_mode::user);  // per thread: blocks run concurrently
-      auto pd = e ? dnnl::matmul::primitive_desc(engine(), p.a, p.b, p.bias, p.o, attr)
-                  : dnnl::matmul::primitive_desc(engine(), p.a, p.b, p.o, attr);
-      if (layout && std::string(pd.impl_info_str()).rfind("ref", 0) == 0) throw Refused{};
-      return dnnl::matmul(pd);
-    });
-    p.scratch = scratchpad_bytes(*p.prim);
-    return p;
-  };
-  BlockPrim full, last;
+  auto sliced = [&](const dnnl::memory::desc& md, int skip) { return d != skip && md.get_dims()[d] > 1; };
+  const BlockOperands ops{ma, mb, mo, mbias, e, layout, d, sliced(ma, r - 1), sliced(mb, r - 2), d == r - 1};
+  // The primitives of the (at most three) block sizes, made before any block runs: the first
+  // block's, the others' and the last's (see Split).
+  std::pair<int64_t, BlockPrim> prims[3];
+  int made = 0;
   try {
-    full = make(split.size);
-    last = tail == split.size ? full : make(tail);
+    for (int64_t i : {int64_t{0}, split.count - 2, split.count - 1}) {
+      const int64_t size = split.size(i);
+      bool have = false;
+      for (int j = 0; j < made; ++j) have = have || prims[j].first == size;
+      if (!have) prims[made++] = {size, make_block(ops, size)};
+    }
   } catch (const Refused&) {
     std::lock_guard<std::mutex> lock(refused_mu);
     refused.insert(whole_key);
@@ -267,36 +426,23 @@ bool blocked_matmul(const dnnl::memory::desc& ma, const dnnl::memory::desc& mb, 
     refused.insert(whole_key);
     return false;
   }
-  const size_t elem = memory::data_type_size(mo.get_data_type());
+  const size_t elem = dnnl::memory::data_type_size(mo.get_data_type());
   // Element offsets of block i's slices: rows (or columns) of a (or b), the output, the residual
   // (laid out as the output) and the bias.
-  const int64_t a_step = slice_a ? ma.get_strides()[d] : 0, b_step = slice_b ? mb.get_strides()[d] : 0;
-  const int64_t o_step = mo.get_strides()[d], bias_step = slice_bias ? 1 : 0;
+  const int64_t a_step = ops.slice_a ? ma.get_strides()[d] : 0, b_step = ops.slice_b ? mb.get_strides()[d] : 0;
+  const int64_t o_step = mo.get_strides()[d], bias_step = ops.slice_bias ? 1 : 0;
   auto at = [elem](const void* p, int64_t elements) {
     return const_cast<char*>(static_cast<const char*>(p)) + elements * static_cast<int64_t>(elem);
   };
   std::function<void(int64_t)> task = [&](int64_t i) {
-    ThreadScope single(true);
-    const BlockPrim& p = i == split.count - 1 ? last : full;
-    const int64_t start = i * split.size;
-    std::unordered_map<int, memory> args{{DNNL_ARG_SRC, memory(p.a, engine(), at(a_ptr, start * a_step))},
-                                         {DNNL_ARG_WEIGHTS, memory(p.b, engine(), at(b_ptr, start * b_step))},
-                                         {DNNL_ARG_DST, memory(p.o, engine(), at(o_ptr, start * o_step))}};
-    if (e && e->bias) args.insert({DNNL_ARG_BIAS, memory(p.bias, engine(), at(e->bias, start * bias_step))});
-    if (e) {
-      Epilogue be = *e;
-      if (be.residual) be.residual = reinterpret_cast<const float*>(at(e->residual, start * o_step));
-      add_post_op_args(be, p.o, args);
-    }
-    thread_local std::vector<char> scratch;
-    if (p.scratch) {
-      if (scratch.size() < p.scratch) scratch.resize(p.scratch);
-      args.insert({DNNL_ARG_SCRATCHPAD,
-                   memory(memory::desc({static_cast<int64_t>(p.scratch)}, memory::data_type::u8, memory::format_tag::a),
-                          engine(), scratch.data())});
-    }
-    p.prim->execute(stream(), args);
-    stream().wait();
+    const int64_t size = split.size(i), start = split.start(i);
+    const BlockPrim* p = &prims[0].second;
+    for (int j = 1; j < made; ++j)
+      if (prims[j].first == size) p = &prims[j].second;
+    Epilogue be = e ? *e : Epilogue{};
+    if (be.residual) be.residual = reinterpret_cast<const float*>(at(e->residual, start * o_step));
+    if (be.bias) be.bias = reinterpret_cast<const float*>(at(e->bias, start * bias_step));
+    run_block(*p, at(a_ptr, start * a_step), at(b_ptr, start * b_step), at(o_ptr, start * o_step), e ? &be : nullptr);
   };
   TaskPool::global().run(team, split.count, task);
   return true;
@@ -327,8 +473,15 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
   const double macs = static_cast<double>(out.num_elements()) * static_cast<double>(ma.get_dims()[r - 1]);
   const bool small = small_contraction(macs);
   const int team = small ? 1 : max_threads();
+  // Big products always run as blocks (on one thread too: the same blocks, the same bits).
   const Split split =
-      team > 1 ? choose_split(r, mo.get_dims()[0], mo.get_dims()[r - 2], mo.get_dims()[r - 1], macs, team) : Split{};
+      small ? Split{} : choose_split(r, mo.get_dims()[0], mo.get_dims()[r - 2], mo.get_dims()[r - 1], macs);
+  // Read b through a copy with padded rows where its rows alias (see right_aliasing), judged on
+  // one block's rows and columns.
+  const memory::desc mb_user = mb;
+  const bool copy_b = right_aliasing(mb, split.count > 1 && split.dim == r - 2 ? split.size(0) : mo.get_dims()[r - 2],
+                                     split.count > 1 && split.dim == r - 1 ? split.size(0) : mo.get_dims()[r - 1]);
+  if (copy_b) mb = padded_rows(mb);
   ThreadScope threads(small);
   std::string key = std::string("matmul") + threads.key();
   append_key(key, ma);
@@ -339,12 +492,18 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
     std::lock_guard<std::mutex> lock(refused_mu);
     if (refused.count(key)) return false;
   }
-  thread_local std::vector<float> a_scratch;
-  if (split.count > 1) {
-    const void* a_ptr = a.raw();
+  thread_local std::vector<float> a_scratch, b_scratch;
+  // The operand copies (see transposed_aliasing, right_aliasing), made once and read by every block.
+  const void* a_ptr = a.raw();
+  const void* b_ptr = b.raw();
+  auto operands = [&] {
     if (copy_a)
       a_ptr = row_major_copy(memory(ma_user, engine(), const_cast<void*>(a.raw())), ma, a_scratch).get_data_handle();
-    return blocked_matmul(ma, mb, mo, mbias, e, layout != nullptr, key, split, team, a_ptr, b.raw(), out.raw());
+    if (copy_b) b_ptr = padded_copy(b.raw(), mb_user, mb, b_scratch);
+  };
+  if (split.count > 1) {
+    operands();
+    return blocked_matmul(ma, mb, mo, mbias, e, layout != nullptr, key, split, team, a_ptr, b_ptr, out.raw());
   }
   std::shared_ptr<primitive> prim;
   try {
@@ -364,12 +523,20 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
     refused.insert(key);
     return false;
   }
-  memory am = copy_a ? row_major_copy(memory(ma_user, engine(), const_cast<void*>(a.raw())), ma, a_scratch)
-                     : memory(ma, engine(), const_cast<void*>(a.raw()));
-  memory bm(mb, engine(), const_cast<void*>(b.raw())), om(mo, engine(), out.raw());
-  std::unordered_map<int, memory> args{{DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, om}};
-  if (e && e->bias) args.insert({DNNL_ARG_BIAS, memory(mbias, engine(), const_cast<float*>(e->bias))});
-  if (e) add_post_op_args(*e, mo, args);
+  operands();
+  ArgPtr ptrs[6] = {{DNNL_ARG_SRC, a_ptr}, {DNNL_ARG_WEIGHTS, b_ptr}, {DNNL_ARG_DST, out.raw()}};
+  int n = 3;
+  if (e && e->bias) ptrs[n++] = {DNNL_ARG_BIAS, e->bias};
+  std::pair<int, const void*> post[2];
+  for (int j = 0, m = e ? post_op_pointers(*e, post) : 0; j < m; ++j) ptrs[n++] = {post[j].first, post[j].second};
+  Args& args = cached_args(prim, ptrs, n, [&] {
+    Args made{{DNNL_ARG_SRC, memory(ma, engine(), const_cast<void*>(a_ptr))},
+              {DNNL_ARG_WEIGHTS, memory(mb, engine(), const_cast<void*>(b_ptr))},
+              {DNNL_ARG_DST, memory(mo, engine(), out.raw())}};
+    if (e && e->bias) made.insert({DNNL_ARG_BIAS, memory(mbias, engine(), const_cast<float*>(e->bias))});
+    if (e) add_post_op_args(*e, mo, made);
+    return made;
+  });
   prim->execute(stream(), args);
   stream().wait();
   return true;

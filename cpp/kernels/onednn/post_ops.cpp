@@ -44,5 +44,12 @@ void add_post_op_args(const Epilogue& e, const dnnl::memory::desc& dst, std::uno
                  dnnl::memory(dst, engine(), const_cast<float*>(e.residual))});
 }
 
+int post_op_pointers(const Epilogue& e, std::pair<int, const void*>* out) {
+  int idx = 0;
+  if (e.scale) out[idx] = {DNNL_ARG_ATTR_MULTIPLE_POST_OP(idx) | DNNL_ARG_SRC_1, e.scale}, ++idx;
+  if (e.residual) out[idx] = {DNNL_ARG_ATTR_MULTIPLE_POST_OP(idx) | DNNL_ARG_SRC_1, e.residual}, ++idx;
+  return idx;
+}
+
 }  // namespace onednn
 }  // namespace fn

@@ -4,6 +4,7 @@
 #pragma once
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include <dnnl.hpp>
 
@@ -17,6 +18,9 @@ dnnl::primitive_attr post_op_attr(const Epilogue& e, const dnnl::memory::desc& d
 std::string post_op_key(const Epilogue* e);
 // The residual's execute argument, if any.
 void add_post_op_args(const Epilogue& e, const dnnl::memory::desc& dst, std::unordered_map<int, dnnl::memory>& args);
+// The same arguments' ids and data pointers, in the order add_post_op_args makes them (to re-point
+// arguments made once: see cached_args in matmul.cpp).
+int post_op_pointers(const Epilogue& e, std::pair<int, const void*>* out);
 
 }  // namespace onednn
 }  // namespace fn

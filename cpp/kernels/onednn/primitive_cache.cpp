@@ -1,8 +1,10 @@
 #include "kernels/onednn/primitive_cache.h"
 
+#include <algorithm>
 #include <list>
 #include <mutex>
 #include <unordered_map>
+#include <vector>
 
 namespace fn {
 namespace onednn {
@@ -52,6 +54,36 @@ void append_key(std::string& key, const dnnl::memory::desc& md) {
   key += '|';
   for (auto s : md.get_strides()) key += std::to_string(s) + ',';
   key += ']';
+}
+
+namespace {
+constexpr size_t kArgCacheEntries = 32;
+struct ArgEntry {
+  std::shared_ptr<dnnl::primitive> prim;
+  Args args;
+};
+std::vector<ArgEntry>& arg_entries() {
+  thread_local std::vector<ArgEntry> entries;  // most recently used first
+  return entries;
+}
+}  // namespace
+
+Args* thread_args(const std::shared_ptr<dnnl::primitive>& prim) {
+  auto& entries = arg_entries();
+  size_t i = 0;
+  while (i < entries.size() && entries[i].prim != prim) ++i;
+  if (i == entries.size()) return nullptr;
+  if (i > 0)
+    std::rotate(entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(i),
+                entries.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+  return &entries.front().args;
+}
+
+Args& thread_args_insert(const std::shared_ptr<dnnl::primitive>& prim, Args args) {
+  auto& entries = arg_entries();
+  if (entries.size() == kArgCacheEntries) entries.pop_back();
+  entries.insert(entries.begin(), ArgEntry{prim, std::move(args)});
+  return entries.front().args;
 }
 
 size_t primitive_cache_size() {
