@@ -57,6 +57,37 @@ TEST_CASE("direct float32 matmul matches the reference loop (all transposes, rag
   }
 }
 
+TEST_CASE("direct float32 matmul: every row and column tail against a float64 product") {
+  // Rows 1..13 cover every leftover of 4- and 6-row blocks (and the 4 + 3, 4 + 4, 5 + 4 splits);
+  // columns 1..41 every ragged edge of 8- and 16-lane vectors (zero-padded panels), odd k.
+  for (int64_t m = 1; m <= 13; ++m)
+    for (int64_t n : {1, 3, 7, 8, 9, 15, 17, 23, 31, 33, 41})
+      for (int64_t k : {1, 5, 19}) {
+        std::vector<float> a(m * k), b(k * n), add(m * n), got(m * n, -1.f);
+        Lcg rnd{uint32_t(99u + m * 1000 + n * 10 + k)};
+        for (auto& v : a) v = rnd();
+        for (auto& v : b) v = rnd();
+        for (auto& v : add) v = rnd();
+        for (bool ta : {false, true})
+          for (bool tb : {false, true})
+            for (bool with_add : {false, true}) {
+              direct::matmul_f32(a.data(), b.data(), got.data(), m, n, k, ta, tb, with_add ? add.data() : nullptr);
+              for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < n; ++j) {
+                  double want = with_add ? add[i * n + j] : 0.0, mag = std::fabs(want);
+                  for (int64_t p = 0; p < k; ++p) {
+                    double x = ta ? a[p * m + i] : a[i * k + p], y = tb ? b[j * k + p] : b[p * n + j];
+                    want += x * y;
+                    mag += std::fabs(x * y);
+                  }
+                  INFO("m=" << m << " n=" << n << " k=" << k << " ta=" << ta << " tb=" << tb << " i=" << i
+                            << " j=" << j);
+                  CHECK(std::fabs(got[i * n + j] - want) <= 1e-6 * (k + 1) * (mag + 1e-30));
+                }
+            }
+      }
+}
+
 TEST_CASE("direct float32 matmul with a fused add equals the matmul followed by the add, bit for bit") {
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{32, 64, 64},
                          {5, 70, 3},

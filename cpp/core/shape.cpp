@@ -6,18 +6,8 @@
 
 namespace fn {
 
-bool Shape::is_fully_defined() const {
-  if (!known_rank_) return false;
-  return std::all_of(dims_.begin(), dims_.end(), [](int64_t d) { return d >= 0; });
-}
-
-int64_t Shape::num_elements() const {
-  if (!is_fully_defined()) return -1;
-  int64_t n = 1;
-  for (int64_t d : dims_)
-    if (__builtin_mul_overflow(n, d, &n))  // TF's TensorShape refuses such shapes
-      throw_error(Code::InvalidArgument, "Shape ", debug_string(), " would have more than 2**63 - 1 elements");
-  return n;
+void Shape::too_many_elements() const {
+  throw_error(Code::InvalidArgument, "Shape ", debug_string(), " would have more than 2**63 - 1 elements");
 }
 
 bool Shape::is_compatible_with(const Shape& o) const {

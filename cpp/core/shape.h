@@ -24,8 +24,20 @@ class Shape {
   int64_t dim(int i) const { return dims_[i]; }
   int64_t operator[](int i) const { return dims_[i]; }
   const std::vector<int64_t>& dims() const { return dims_; }
-  bool is_fully_defined() const;
-  int64_t num_elements() const;  // -1 when not fully defined
+  // Inline: every kernel's output allocation asks (make_tensor), a loop step several times.
+  bool is_fully_defined() const {
+    if (!known_rank_) return false;
+    for (int64_t d : dims_)
+      if (d < 0) return false;
+    return true;
+  }
+  int64_t num_elements() const {  // -1 when not fully defined
+    if (!is_fully_defined()) return -1;
+    int64_t n = 1;
+    for (int64_t d : dims_)
+      if (__builtin_mul_overflow(n, d, &n)) too_many_elements();
+    return n;
+  }
   bool is_compatible_with(const Shape& o) const;
   bool is_subtype_of(const Shape& o) const;  // every shape this admits, o admits too
   Shape most_specific_common_supertype(const Shape& o) const;
@@ -36,6 +48,7 @@ class Shape {
   size_t hash() const;
 
  private:
+  [[noreturn]] void too_many_elements() const;  // TF's TensorShape refuses such shapes
   bool known_rank_;
   std::vector<int64_t> dims_;
 };

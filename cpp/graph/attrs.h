@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -38,20 +39,22 @@ class Attrs {
       }
     items_.emplace_back(name, std::move(v));
   }
-  bool has(const std::string& name) const { return find(name) != nullptr; }
-  const AttrValue* find(const std::string& name) const {
+  // Lookups take a string_view: a kernel's literal name ("shrink_axis_mask") is compared in
+  // place, not copied into a std::string (an allocation past 15 characters) on every call.
+  bool has(std::string_view name) const { return find(name) != nullptr; }
+  const AttrValue* find(std::string_view name) const {
     for (auto& kv : items_)
       if (kv.first == name) return &kv.second;
     return nullptr;
   }
   template <typename T>
-  const T& get(const std::string& name) const {
+  const T& get(std::string_view name) const {
     const AttrValue* v = find(name);
     if (!v || !std::holds_alternative<T>(*v)) throw_error(Code::Internal, "missing or mistyped attr '", name, "'");
     return std::get<T>(*v);
   }
   template <typename T>
-  T get_or(const std::string& name, T dflt) const {
+  T get_or(std::string_view name, T dflt) const {
     const AttrValue* v = find(name);
     if (!v || !std::holds_alternative<T>(*v)) return dflt;
     return std::get<T>(*v);
