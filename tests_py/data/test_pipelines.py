@@ -596,6 +596,33 @@ def test_dataset_returning_functions_run_their_python_once_at_trace_time():
     assert calls == ["flat_map", "flat_map", "reduce"]
 
 
-def test_a_dataset_function_whose_map_reads_the_element_still_runs_per_element():
+def test_a_dataset_function_whose_map_reads_the_element():
     ds = tf.data.Dataset.range(3).flat_map(lambda x: tf.data.Dataset.from_tensors(x).repeat(2).map(lambda y: y * x + 1))
     assert [int(v) for v in ds] == [1, 1, 2, 2, 5, 5]
+
+
+def test_a_dataset_built_in_a_function_maps_with_the_functions_tensors():
+    """A ``map``/``filter`` inside a Function reading the Function's argument: each call runs
+    with that call's value (TF passes the captures as the dataset op's inputs)."""
+
+    @tf.function
+    def total(x):
+        ds = tf.data.Dataset.range(5).map(lambda y: y * x).filter(lambda y: y < 4 * x)
+        s = tf.constant(0, tf.int64)
+        for e in ds:
+            s += e
+        return s
+
+    assert int(total(tf.constant(2, tf.int64))) == 12
+    assert int(total(tf.constant(3, tf.int64))) == 18
+
+
+def test_a_flat_map_whose_inner_map_reads_the_element_runs_its_python_once():
+    calls = []
+
+    def make(x):
+        calls.append(1)
+        return tf.data.Dataset.from_tensors(x).repeat(2).map(lambda y: y * x + 1)
+
+    assert [int(v) for v in tf.data.Dataset.range(3).flat_map(make)] == [1, 1, 2, 2, 5, 5]
+    assert len(calls) == 1

@@ -135,8 +135,14 @@ class Dataset:
             return DatasetSpec(self._element_spec), [_core.make_variant(self)]
         return DatasetSpec(self._element_spec), [iterator_ops.dataset_handle_op(self)]
 
+    def _traced_functions(self) -> List[Tuple[str, Any]]:
+        """The traced functions this dataset holds (``map``'s, ``filter``'s...), by attribute."""
+        return sorted((k, v) for k, v in vars(self).items() if hasattr(v, "graph_captures"))
+
     def _all_tensors(self) -> List[Any]:
         out = list(self._tensors)
+        for _, f in self._traced_functions():  # tensors of the enclosing trace they captured
+            out.extend(f.graph_captures())
         for d in self._inputs:
             out.extend(d._all_tensors())
         return out
@@ -157,6 +163,9 @@ class Dataset:
         ``values``, in ``_all_tensors`` order."""
         new = copy.copy(self)
         new._tensors = [next(values) for _ in self._tensors]
+        for name, f in self._traced_functions():
+            if f.graph_captures():
+                setattr(new, name, f.with_captures(values))
         new._inputs = tuple(d._rebuilt(values) for d in self._inputs)
         new._on_rebuilt()
         return new

@@ -4,6 +4,7 @@ returning datasets (``flat_map``, ``interleave``, ``group_by_window``'s reduce).
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable, List, Optional, Tuple
 
 from fn import _core, errors
@@ -75,6 +76,7 @@ class TracedFunction:
         input_spec = structure.none_as_python(plain_dicts(input_spec))
         specs = tuple(input_spec) if self._unpack else (input_spec,)
         self._concrete = self._function.get_concrete_function(*specs)
+        self._core = self._concrete._core
         self.output_spec = structure.spec_from_value(traced_structure[0])
         self._flat_specs = structure.flatten(self.output_spec)
 
@@ -84,10 +86,23 @@ class TracedFunction:
         flat: List[Any] = []
         for a in args:  # ragged and sparse leaves cross as their component tensors
             flat.extend(structure.flatten_components(a))
-        out = self._concrete._core.call(flat)
+        out = self._core.call(flat)
         if len(out) == len(self._flat_specs):  # packed with tf.data's nesting (OrderedDicts kept)
             return structure.pack(self.output_spec, list(out))
         return self._concrete._pack_outputs(out)
+
+
+    def graph_captures(self) -> List[Any]:
+        """The tensors of an enclosing trace this function captured (a ``map`` inside a Function
+        reading the Function's tensors): the dataset lists them among its graph inputs."""
+        return [c for c in self._core.captures if not c._is_eager]
+
+    def with_captures(self, values: Any) -> "TracedFunction":
+        """A copy whose captured graph tensors are replaced by ``values`` (the running graph's)."""
+        caps = [next(values) if not c._is_eager else c for c in self._core.captures]
+        new = copy.copy(self)
+        new._core = _core.ConcreteFunctionCore(self._core.graph, caps, self._core.name)
+        return new
 
 
 def traced_predicate(predicate: Callable, element_spec: Any, name: str) -> "TracedFunction":
@@ -118,17 +133,13 @@ def skipping(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 def _captures_graph_tensors(dataset: Any) -> bool:
-    """Whether a dataset built by a trace holds a traced function that captured a tensor of the
-    trace's graph (e.g. a ``map`` reading the element): such a dataset cannot be rebuilt from the
-    graph's values alone."""
+    """Whether a dataset built by a trace holds a dataset function that captured a tensor of the
+    trace's graph: such a dataset cannot be rebuilt from the graph's values alone (a ``map``'s
+    captures can: they are among the dataset's graph inputs)."""
     stack = [dataset]
     while stack:
         d = stack.pop()
         for v in vars(d).values():
-            concrete = getattr(v, "_concrete", None)
-            caps = getattr(concrete, "captured_inputs", ())
-            if any(_core.is_tensor(c) and not c._is_eager for c in caps):
-                return True
             if isinstance(v, DatasetFunction) and not v.in_graph:
                 return True
         stack.extend(x for x in getattr(d, "_inputs", ()) if isinstance(x, Dataset))
