@@ -656,6 +656,80 @@ def file_shard(out, files=4):
     return res
 
 
+def file_shard_multi(out, files=4):
+    """Auto-sharding through Dataset.concatenate and Dataset.zip (TF walks every input of both):
+    two file readers, and a file reader with an in-memory source, under each policy; and how often
+    a flat_map's Python function runs while the dataset is built and distributed."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    n = strategy.num_replicas_in_sync
+    res = {"_index": idx}
+    base = os.path.join(out, f"multi{files}")
+    os.makedirs(base, exist_ok=True)
+    names = []
+    for f in range(files):
+        name = os.path.join(base, f"part{f}.txt")
+        with open(name, "w") as fh:
+            fh.write("".join(f"{10 * f + k}\n" for k in range(3 if f % 2 else 4)))
+        names.append(name)
+    time.sleep(1.0)  # every worker has written its (identical) files before any reads
+    half = files // 2
+    text = tf.data.TextLineDataset
+    memory = lambda: tf.data.Dataset.from_tensor_slices([f"m{k}" for k in range(6)])  # noqa: E731
+    pipelines = {
+        "concat": lambda: text(names[:half]).concatenate(text(names[half:])),
+        "zip": lambda: tf.data.Dataset.zip((text(names[:half]), text(names[half:]))).map(lambda a, b: a + "|" + b),
+        "concat_memory": lambda: text(names[:half]).concatenate(memory()),
+        "zip_memory": lambda: tf.data.Dataset.zip((text(names[:half]), memory())).map(lambda a, b: a + "|" + b),
+    }
+    for pipe, make in pipelines.items():
+        for policy in ("AUTO", "FILE", "DATA"):
+            options = tf.data.Options()
+            options.experimental_distribute.auto_shard_policy = getattr(tf.data.experimental.AutoShardPolicy, policy)
+            ds = make().batch(2 * n).with_options(options)
+            key = f"{pipe}_{policy}"
+            try:
+                dist = strategy.experimental_distribute_dataset(ds)
+                res[key] = [[v.decode() for v in strategy.experimental_local_results(e)[0].numpy().tolist()]
+                            for e in dist]
+            except Exception as e:  # noqa: BLE001 - the error class and message are the result
+                res[key] = [type(e).__name__, str(e)[:300]]
+    calls = []
+
+    def read(name):
+        calls.append(1)  # a Python side effect: runs when TF (or fn) calls the function in Python
+        return tf.data.TextLineDataset(name)
+
+    ds = tf.data.Dataset.from_tensor_slices(names).flat_map(read).batch(2 * n)
+    built = len(calls)
+    dist = strategy.experimental_distribute_dataset(ds)
+    res["flat_map_calls"] = [built, len(calls)]
+    return res
+
+
+def data_uneven(out):
+    """DATA sharding of global batches that do not divide by the workers (global batch 5, a final
+    partial batch), by experimental_distribute_dataset under DATA and AUTO; and
+    distribute_datasets_from_function with a pipeline of its own (no rewrite)."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    res = {"_index": idx}
+    for name in ("DATA", "AUTO"):
+        options = tf.data.Options()
+        options.experimental_distribute.auto_shard_policy = getattr(tf.data.experimental.AutoShardPolicy, name)
+        for total in (13, 10, 3):
+            ds = tf.data.Dataset.range(total).batch(5).with_options(options)
+            dist = strategy.experimental_distribute_dataset(ds)
+            res[f"{name}_{total}"] = [strategy.experimental_local_results(e)[0].numpy().tolist() for e in dist]
+
+    def dataset_fn(ctx):
+        return tf.data.Dataset.range(13).shard(ctx.num_input_pipelines, ctx.input_pipeline_id).batch(2)
+
+    dist = strategy.distribute_datasets_from_function(dataset_fn)
+    res["from_function"] = [strategy.experimental_local_results(e)[0].numpy().tolist() for e in dist]
+    return res
+
+
 def main():
     scenario, out = sys.argv[1], sys.argv[2]
     args = [int(a) for a in sys.argv[3:]]

@@ -329,29 +329,42 @@ def graph_loop(
             inputs.append(_core.convert_to_tensor(go, bool_) if not _core.is_tensor(go) else go)
         return _py_call(_py_advance, inputs, [bool_], [TensorShape([])], "IteratorAdvance")[0]
 
-    body_shapes: List[Any] = []
-
     def loop_body(*s: Any) -> Any:
         flat = _py_call(_py_current, [handle], dtypes, shapes, "IteratorGetNext")
         out = tuple(body(structure.pack_components(element_spec, flat), () if dummy else tuple(s)))
-        body_shapes[:] = [getattr(t, "shape", None) for t in out]
         return s if dummy else out
 
-    # Like TF's Dataset.reduce, loop variables whose shape changes in the body (e.g. a sum of
-    # elements of unknown shape) are relaxed and the loop is traced again.
-    invariants = [getattr(t, "shape", None) for t in state]
+    out = relaxing_while_loop(cond, loop_body, state)
+    return () if dummy else out
+
+
+def relaxing_while_loop(cond: Callable, body: Callable, loop_vars: tuple, leading: int = 0) -> tuple:
+    """``fn.while_loop(cond, body, loop_vars)`` as TF's ``Dataset.reduce`` runs its loop: a loop
+    variable whose shape the body changes (e.g. a sum of elements of unknown shape) gets its shape
+    invariant relaxed to cover both, and the loop is traced again. The first ``leading`` loop
+    variables (flags) keep their shapes. Returns the loop's outputs as a tuple."""
+    body_shapes: List[Any] = []
+
+    def recording_body(*s: Any) -> Any:
+        out = body(*s)
+        flat = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+        body_shapes[:] = [getattr(t, "shape", None) for t in flat[leading:]]
+        return out
+
+    invariants = [getattr(t, "shape", None) for t in loop_vars[leading:]]
     while True:
+        shapes = _as_invariants(invariants)
         try:
-            out = while_loop(cond, loop_body, state, shape_invariants=_as_invariants(invariants))
+            out = while_loop(
+                cond, recording_body, loop_vars, shape_invariants=None if shapes is None else [None] * leading + shapes
+            )
             break
         except ValueError:
             relaxed = _relax(invariants, body_shapes)
             if relaxed is None:
                 raise
             invariants = relaxed
-    if not isinstance(out, (tuple, list)):
-        out = (out,)
-    return () if dummy else tuple(out)
+    return tuple(out) if isinstance(out, (tuple, list)) else (out,)
 
 
 def _as_invariants(shapes: List[Any]) -> Any:

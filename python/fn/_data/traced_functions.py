@@ -124,7 +124,20 @@ def dataset_function(map_func: Callable, spec: Any, name: str) -> Tuple[Callable
     if not callable(map_func):
         raise TypeError(f"`map_func` must be callable, got {map_func!r}.")
     unpack = type(spec) is tuple
-    probe = Function(map_func, name=name).get_concrete_function(*(spec if unpack else (spec,)))
+    func = Function(map_func, name=name)
+    # The dataset the trace builds (its ops are the function's graph, as TF's FunctionDef) is kept:
+    # tf.distribute's auto-shard looks in it for a file reader instead of calling map_func again.
+    # The recording wraps AutoGraph's conversion, so map_func itself is still converted.
+    made: List[Any] = []
+    converted = func._traced_callable()
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        result = converted(*args, **kwargs)
+        made.append(result)
+        return result
+
+    func._converted = recording
+    probe = func.get_concrete_function(*(spec if unpack else (spec,)))
     out = probe.structured_outputs
     if not isinstance(out, Dataset):
         raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(out)}.")
@@ -135,4 +148,5 @@ def dataset_function(map_func: Callable, spec: Any, name: str) -> Tuple[Callable
             raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(ds)}.")
         return ds
 
+    call.traced_output = made[-1] if made else None  # type: ignore[attr-defined]
     return call, out.element_spec

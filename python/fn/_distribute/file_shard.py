@@ -1,14 +1,16 @@
 """``AutoShardPolicy.FILE`` (and ``AUTO`` on file-based input): TF's ``auto_shard`` rewrite. The
 pipeline is walked from its end to its source through the transformations TF lets a shard
 pass; at the reader (``TFRecordDataset`` / ``TextLineDataset`` / ``FixedLengthRecordDataset``,
-read directly or inside a ``flat_map`` / ``interleave`` function) the file names are sharded
+read directly or made by a ``flat_map`` / ``interleave`` function's traced graph; every input of
+a ``concatenate`` / ``zip``) the file names are sharded
 across workers (worker ``i`` reads files ``i, i + W, ...``) and a shuffle of the names moves
-after that shard. Any other source is ``NotFoundError`` (``AUTO`` then shards by data)."""
+after that shard. Any other source is ``NotFoundError`` (``AUTO`` then shards by data, the readers
+sharded before it kept, as TF's rewrite leaves them)."""
 
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterator, Optional
+from typing import Any, Iterator, Tuple
 
 from fn import errors
 from fn._data.readers import _FileDataset
@@ -22,6 +24,7 @@ _PASS_THROUGH = {
     "_ShuffleDataset", "_SkipDataset", "_TakeDataset", "_WindowDataset", "_OptionsDataset",
 }  # fmt: skip
 _FUNC = {"_FlatMapDataset", "_InterleaveDataset", "_ParallelInterleaveDataset"}
+_MULTI = {"_ConcatenateDataset", "_ZipDataset"}
 
 
 class _FileNamesShard(_UnaryDataset):
@@ -76,18 +79,16 @@ def _shard_names(names: Any, workers: int, index: int) -> Any:
 
 
 def _reads_files(node: Any) -> bool:
-    """TF's ``ReaderOpInFunction``: the function of a flat_map/interleave makes a reader (fn calls
-    it on the first file name to see what it builds)."""
-    first = next(iter(node._inputs[0]._elements()), None)
-    if first is None:
-        return False
-    made = (node._call if hasattr(node, "_call") else node._func)(first)
-    stack = [made]
+    """TF's ``ReaderOpInFunction``: the flat_map/interleave function's traced graph makes a reader.
+    The dataset its trace (at ``flat_map``/``interleave`` time) returned is inspected; the user's
+    function is not called again (its Python side effects fire as often as under TF)."""
+    func = getattr(node, "_call", None) or getattr(node, "_func", None)  # none: from_generator
+    stack = [getattr(func, "traced_output", None)]
     while stack:
         d = stack.pop()
         if isinstance(d, _FileDataset):
             return True
-        stack.extend(getattr(d, "_inputs", ()))
+        stack.extend(getattr(d, "_inputs", ()) or ())
     return False
 
 
@@ -95,9 +96,22 @@ def _unshardable(node: Any) -> errors.NotFoundError:
     return errors.NotFoundError(None, None, f"Found an unshardable source dataset: {node!r}")
 
 
-def shard_files(dataset: Any, workers: int, index: int) -> Any:
-    """``dataset`` with its reader(s) reading worker ``index``'s files; ``NotFoundError`` when
-    the walk reaches a source that is not a file reader (TF: "Found an unshardable source")."""
+class _NoReader(Exception):
+    """The walk reached a source that is not a file reader: ``partial`` is the dataset with the
+    readers met before it already sharded (TF's rewrite keeps them: AUTO then shards that by data)."""
+
+    def __init__(self, partial: Any, error: errors.NotFoundError) -> None:
+        super().__init__(str(error))
+        self.partial, self.error = partial, error
+
+
+def _with_inputs(node: Any, inputs: Any) -> Any:
+    out = copy.copy(node)
+    out._inputs = tuple(inputs)
+    return out
+
+
+def _walk(dataset: Any, workers: int, index: int) -> Any:
     name = getattr(dataset, "_type_name", "")
     if isinstance(dataset, _FileDataset):
         names: Any
@@ -111,14 +125,38 @@ def shard_files(dataset: Any, workers: int, index: int) -> Any:
         return out
     if name in _FUNC and _reads_files(dataset):
         return _with_input(dataset, _shard_names(dataset._inputs[0], workers, index))
+    if name in _MULTI:  # every input, in order (TF's kMultipleInputsDatasetOps)
+        inputs = list(dataset._inputs)
+        for k, child in enumerate(inputs):
+            try:
+                inputs[k] = _walk(child, workers, index)
+            except _NoReader as e:
+                inputs[k] = e.partial
+                raise _NoReader(_with_inputs(dataset, inputs), e.error) from None
+        return _with_inputs(dataset, inputs)
     if name in _PASS_THROUGH and dataset._inputs:
-        return _with_input(dataset, shard_files(dataset._inputs[0], workers, index))
-    raise _unshardable(dataset)
+        try:
+            return _with_input(dataset, _walk(dataset._inputs[0], workers, index))
+        except _NoReader as e:
+            raise _NoReader(_with_input(dataset, e.partial), e.error) from None
+    raise _NoReader(dataset, _unshardable(dataset))
 
 
-def try_shard_files(dataset: Any, workers: int, index: int) -> Optional[Any]:
-    """``shard_files``, or None when there is no reader to shard (AUTO falls back to DATA)."""
+def shard_files(dataset: Any, workers: int, index: int) -> Any:
+    """``dataset`` with its reader(s) reading worker ``index``'s files; ``NotFoundError`` when
+    the walk reaches a source that is not a file reader (TF: "Found an unshardable source")."""
     try:
-        return shard_files(dataset, workers, index)
-    except errors.NotFoundError:
-        return None
+        return _walk(dataset, workers, index)
+    except _NoReader as e:
+        raise e.error from None
+
+
+def auto_shard_files(dataset: Any, workers: int, index: int) -> Tuple[Any, bool]:
+    """``AUTO``'s attempt: ``(shard_files(dataset), True)``, or, when the walk reaches a source that
+    is not a file reader, ``(dataset, False)`` with the readers the walk sharded before that source
+    kept sharded (a ``concatenate``/``zip`` of files and in-memory data: TF's rewrite keeps them,
+    then shards the result by data)."""
+    try:
+        return _walk(dataset, workers, index), True
+    except _NoReader as e:
+        return e.partial, False

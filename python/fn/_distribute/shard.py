@@ -12,7 +12,7 @@ from fn._tensor.tensor_spec import TensorSpec
 from fn._data import structure
 from fn._data.options import AutoShardPolicy
 from fn._data.transforms import _UnaryDataset
-from fn._distribute.file_shard import shard_files, try_shard_files
+from fn._distribute.file_shard import auto_shard_files, shard_files
 
 
 def piece_bounds(batch: int, workers: int, index: int) -> tuple:
@@ -110,10 +110,11 @@ def shard_global_batches(dataset: Any, workers: int, index: int) -> Any:
     policy = int(AutoShardPolicy.AUTO) if policy is None else int(policy)
     if policy == int(AutoShardPolicy.OFF):
         return _WorkerShardDataset(dataset, workers, None)
-    if policy in (int(AutoShardPolicy.FILE), int(AutoShardPolicy.AUTO)):
-        by_files = shard_files(dataset, workers, index) if policy == int(AutoShardPolicy.FILE) else None
-        if by_files is None and policy == int(AutoShardPolicy.AUTO):
-            by_files = try_shard_files(dataset, workers, index)
-        if by_files is not None:
-            return _FileShardPieces(by_files, workers, index, _global_batch(dataset))
+    if policy == int(AutoShardPolicy.FILE):
+        return _FileShardPieces(shard_files(dataset, workers, index), workers, index, _global_batch(dataset))
+    if policy == int(AutoShardPolicy.AUTO):
+        walked, by_files = auto_shard_files(dataset, workers, index)
+        if by_files:
+            return _FileShardPieces(walked, workers, index, _global_batch(dataset))
+        dataset = walked  # readers sharded before the walk failed stay so (TF's rewrite)
     return _WorkerShardDataset(dataset, workers, index)

@@ -261,6 +261,18 @@ class _DistributedSpecMixin:
     def _run_key(self) -> tuple:
         return (id(self._strategy), self._cardinality)
 
+    def _common_supertype(self, base: Any, others: Sequence[Any]) -> Optional[Any]:
+        """TF's ``DistributedDatasetAndIteratorSpec.most_specific_common_supertype``: none unless
+        every other is of this kind under the same strategy (``sanity_check_type``); else the
+        elements' common supertype, the cardinality kept where all agree (else UNKNOWN)."""
+        if any(type(o) is not type(self) or o._strategy is not self._strategy for o in others):
+            return None
+        sup = base(self._element_spec).most_specific_common_supertype([base(o._element_spec) for o in others])
+        if sup is None:
+            return None
+        same = all(o._cardinality == self._cardinality for o in others)
+        return type(self)(sup.element_spec, self._strategy, self._cardinality if same else UNKNOWN)
+
 
 class DistributedIteratorSpec(_DistributedSpecMixin, IteratorSpec):
     """The trace type of a multi-worker ``DistributedIterator`` argument: an ``IteratorSpec`` whose
@@ -277,13 +289,7 @@ class DistributedIteratorSpec(_DistributedSpecMixin, IteratorSpec):
         return super().is_subtype_of(other) and self._covered_by(other)
 
     def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional[Any]:
-        sup = IteratorSpec(self._element_spec).most_specific_common_supertype(
-            [IteratorSpec(o._element_spec) if type(o) is type(self) else o for o in others]
-        )
-        if sup is None:
-            return None
-        same = all(type(o) is type(self) and o._cardinality == self._cardinality for o in others)
-        return DistributedIteratorSpec(sup.element_spec, self._strategy, self._cardinality if same else UNKNOWN)
+        return self._common_supertype(IteratorSpec, others)
 
     def __eq__(self, other: Any) -> bool:
         return super().__eq__(other) and self._same_run(other)
@@ -314,13 +320,7 @@ class DistributedDatasetSpec(_DistributedSpecMixin, DatasetSpec):
         return super().is_subtype_of(other) and self._covered_by(other)
 
     def most_specific_common_supertype(self, others: Sequence[Any]) -> Optional[Any]:
-        sup = DatasetSpec(self._element_spec).most_specific_common_supertype(
-            [DatasetSpec(o._element_spec) if type(o) is type(self) else o for o in others]
-        )
-        if sup is None or any(type(o) is not type(self) or o._strategy is not self._strategy for o in others):
-            return None
-        same = all(o._cardinality == self._cardinality for o in others)
-        return DistributedDatasetSpec(sup.element_spec, self._strategy, self._cardinality if same else UNKNOWN)
+        return self._common_supertype(DatasetSpec, others)
 
     def __eq__(self, other: Any) -> bool:
         return super().__eq__(other) and self._same_run(other)
@@ -369,8 +369,8 @@ def iterator_loop(iterator: Any, body: Callable, init_state: tuple, extra_test: 
     value; it stops when no worker has data, or ``extra_test(state)`` (break/return) is false.
     Loop variables whose shape changes in the body are relaxed and the loop traced again (as
     fn's dataset loops)."""
-    from fn._data.iterator_ops import _as_invariants, _relax
-    from fn._ops.control_flow_ops import cond, while_loop
+    from fn._data.iterator_ops import relaxing_while_loop
+    from fn._ops.control_flow_ops import cond
     from fn._ops.math_ops import logical_and
 
     state = tuple(init_state)
@@ -384,8 +384,6 @@ def iterator_loop(iterator: Any, body: Callable, init_state: tuple, extra_test: 
         go = extra_test(() if dummy else tuple(s))
         return logical_and(has, go if _core.is_tensor(go) else _core.convert_to_tensor(bool(go)))
 
-    body_shapes: List[Any] = []
-
     def step(has: Any, *s: Any) -> tuple:
         opt = iterator.get_next_as_optional()
 
@@ -395,21 +393,9 @@ def iterator_loop(iterator: Any, body: Callable, init_state: tuple, extra_test: 
 
         new = cond(opt.has_value(), run, lambda: tuple(s))
         new = tuple(new) if isinstance(new, (tuple, list)) else (new,)
-        body_shapes[:] = [getattr(t, "shape", None) for t in new]
         return (opt.has_value(),) + new
 
-    invariants = [getattr(t, "shape", None) for t in state]
-    start = (_core.convert_to_tensor(True),) + state
-    while True:
-        shapes = _as_invariants(invariants)
-        try:
-            out = while_loop(test, step, start, shape_invariants=None if shapes is None else [None] + shapes)
-            break
-        except ValueError:
-            relaxed = _relax(invariants, body_shapes)
-            if relaxed is None:
-                raise
-            invariants = relaxed
+    out = relaxing_while_loop(test, step, (_core.convert_to_tensor(True),) + state, leading=1)
     return () if dummy else tuple(out[1:])
 
 
