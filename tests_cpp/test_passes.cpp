@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "exec/plan.h"
+#include "ops/state.h"
 #include "passes/passes.h"
 #include "passes/rewriter.h"
 #include "trace/context.h"
@@ -191,4 +192,56 @@ TEST_CASE("CustomGradient nodes are bypassed in the execution copy: readers read
     plain->outputs.push_back(NodeOutput{dispatch1("Neg", {x2})->node, 0});
   }
   CHECK(bypass_custom_gradients_or_null(*plain) == nullptr);
+}
+
+namespace {
+// v.assign_sub(read(v) * x) (sign -1) or v.assign_add(...) (+1) in a graph of args (handle, x);
+// `delta_shape` is x's shape; the value is read(v) * x, or x * x.
+std::shared_ptr<Graph> update_graph(const char* op, const Shape& delta_shape, bool read_in_delta = true) {
+  auto g = std::make_shared<Graph>("f");
+  GraphBuilder b(g);
+  ContextScope scope(&b);
+  auto h = b.add_placeholder("h", TensorSpec{DType::Resource, Shape{}});
+  auto x = b.add_placeholder("x", TensorSpec{DType::Float32, delta_shape});
+  auto r = dispatch1("ReadVariableOp", {h}, Attrs{{"dtype", DType::Float32}, {"shape", Shape{3}}});
+  auto d = dispatch1("Mul", {read_in_delta ? r : x, x});
+  dispatch(op, {h, d});
+  auto after = dispatch1("ReadVariableOp", {h}, Attrs{{"dtype", DType::Float32}, {"shape", Shape{3}}});
+  g->outputs.push_back(NodeOutput{after->node, 0});
+  return g;
+}
+}  // namespace
+
+TEST_CASE("assign_sub/assign_add of an elementwise value: the update joins the value's fused tree") {
+  for (const char* op : {"AssignSubVariableOp", "AssignAddVariableOp"}) {
+    auto g = update_graph(op, Shape{3});
+    auto opt = optimize(*g);
+    CHECK(count_op(*opt, op) == 0);
+    CHECK(count_op(*opt, "AssignVariableOp") == 1);
+    auto plan = Plan::compile(opt);
+    const float v0[3] = {1.5f, -2.25f, 3.1f}, x0[3] = {0.3f, 7.f, -1.1f};
+    auto value = make_tensor(DType::Float32, Shape{3});
+    auto x = make_tensor(DType::Float32, Shape{3});
+    for (int i = 0; i < 3; ++i) value->data<float>()[i] = v0[i], x->data<float>()[i] = x0[i];
+    auto state = std::make_shared<VariableState>(value, true, "v");
+    auto out = plan->run({make_variable_handle(state), x});
+    const bool sub = std::string(op) == "AssignSubVariableOp";
+    for (int i = 0; i < 3; ++i) {
+      float d = v0[i] * x0[i];
+      float want = sub ? v0[i] - d : v0[i] + d;  // the update op's arithmetic, bit for bit
+      CHECK(out[0]->data<float>()[i] == want);
+      CHECK(state->read()->data<float>()[i] == want);
+    }
+  }
+  // The value and the plan's fused trees: Mul and the update are one node.
+  auto opt = optimize(*update_graph("AssignSubVariableOp", Shape{3}));
+  CHECK(count_op(*opt, "Sub") == 0);
+  CHECK(count_op(*opt, "Mul") == 0);
+}
+
+TEST_CASE("an update whose value could broadcast stays the update op (its shape error is kept)") {
+  auto g = update_graph("AssignSubVariableOp", Shape{1}, false);  // x * x: shape [1], v: [3]
+  CHECK(split_assign_updates_or_null(*g) == nullptr);
+  auto opt = optimize(*g);
+  CHECK(count_op(*opt, "AssignSubVariableOp") == 1);
 }

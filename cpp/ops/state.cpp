@@ -73,7 +73,11 @@ KernelFn assign_kernel(const std::string& op, int sign) {
     VariableState& v = variable_state(*in[0]);
     std::lock_guard<std::mutex> update(v.update_mutex());
     if (sign == 0) {
+      EagerPtr old = v.read();
       v.assign(in[1]);
+      // As for the updates below: the replaced value's storage serves a later output of the run
+      // (passes/split_assign_update.cpp turns a training step's assign_sub into this op).
+      if (BufferPool* pool = current_buffer_pool(); pool && old != in[1]) pool->recycle(old);
     } else {
       EagerPtr cur = v.read();
       EagerPtr delta = in[1];

@@ -26,6 +26,7 @@ std::shared_ptr<Graph> optimize(const Graph& g) {
   apply(eliminate_common_subexpressions_or_null);
   apply(fold_transposes_or_null);  // before fusion, as grappler's arithmetic optimizer
   apply(fuse_contractions_or_null);
+  apply(split_assign_updates_or_null);  // so a variable update's arithmetic joins its value's tree
   apply(fuse_elementwise_or_null);
   apply(fuse_epilogues_or_null);     // after both fusions: the tails it takes are their results
   return cur ? cur : copy_graph(g);  // the plan never shares the traced graph

@@ -26,6 +26,10 @@ std::shared_ptr<Graph> merge_forward_while(const Graph& g);
 // CustomGradient nodes' readers read the passed-through inputs (the gradient-only inputs no
 // longer extend the arguments' lifetimes); nullptr when there is none to bypass.
 std::shared_ptr<Graph> bypass_custom_gradients_or_null(const Graph& g);
+// AssignSub/AssignAddVariableOp of a single-use float32 elementwise value -> ReadVariableOp,
+// Sub/AddV2 and AssignVariableOp in its place, so the update fuses into the value's tree
+// (passes/split_assign_update.cpp); nullptr when there is none.
+std::shared_ptr<Graph> split_assign_updates_or_null(const Graph& g);
 // The pass manager: CustomGradient bypass, constant folding, CSE, transpose folding, contraction fusion, elementwise fusion,
 // contraction epilogues (dead nodes are pruned by Plan::compile).
 // Passes with nothing to do are skipped without copying, so a graph is copied about once.
