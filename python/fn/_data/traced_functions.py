@@ -91,7 +91,6 @@ class TracedFunction:
             return structure.pack(self.output_spec, list(out))
         return self._concrete._pack_outputs(out)
 
-
     def graph_captures(self) -> List[Any]:
         """The tensors of an enclosing trace this function captured (a ``map`` inside a Function
         reading the Function's tensors): the dataset lists them among its graph inputs."""
