@@ -616,14 +616,12 @@ def shard_policy(out):
     return res
 
 
-def file_shard(out, files=4):
-    """Auto-sharding of file-based datasets (TF's auto_shard rewrite): each policy's elements on
-    this worker for text files read through list_files + flat_map/interleave and a list of names."""
+def _text_files(out, folder, files):
+    """A strategy, this worker's index, the replica count, the result dict, and ``files`` small
+    text files (3 or 4 numbered lines each) that every worker writes identically."""
     strategy = make_strategy(timeout=120)
-    idx = worker_index(strategy)
-    n = strategy.num_replicas_in_sync
-    res = {"_index": idx}
-    base = os.path.join(out, f"files{files}")
+    res = {"_index": worker_index(strategy)}
+    base = os.path.join(out, folder)
     os.makedirs(base, exist_ok=True)
     names = []
     for f in range(files):
@@ -632,6 +630,13 @@ def file_shard(out, files=4):
             fh.write("".join(f"{10 * f + k}\n" for k in range(3 if f % 2 else 4)))
         names.append(name)
     time.sleep(1.0)  # every worker has written its (identical) files before any reads
+    return strategy, strategy.num_replicas_in_sync, res, base, names
+
+
+def file_shard(out, files=4):
+    """Auto-sharding of file-based datasets (TF's auto_shard rewrite): each policy's elements on
+    this worker for text files read through list_files + flat_map/interleave and a list of names."""
+    strategy, n, res, base, names = _text_files(out, f"files{files}", files)
 
     pipelines = {
         "flat_map": lambda: tf.data.Dataset.list_files(os.path.join(base, "*.txt"), shuffle=False)
@@ -660,19 +665,7 @@ def file_shard_multi(out, files=4):
     """Auto-sharding through Dataset.concatenate and Dataset.zip (TF walks every input of both):
     two file readers, and a file reader with an in-memory source, under each policy; and how often
     a flat_map's Python function runs while the dataset is built and distributed."""
-    strategy = make_strategy(timeout=120)
-    idx = worker_index(strategy)
-    n = strategy.num_replicas_in_sync
-    res = {"_index": idx}
-    base = os.path.join(out, f"multi{files}")
-    os.makedirs(base, exist_ok=True)
-    names = []
-    for f in range(files):
-        name = os.path.join(base, f"part{f}.txt")
-        with open(name, "w") as fh:
-            fh.write("".join(f"{10 * f + k}\n" for k in range(3 if f % 2 else 4)))
-        names.append(name)
-    time.sleep(1.0)  # every worker has written its (identical) files before any reads
+    strategy, n, res, base, names = _text_files(out, f"multi{files}", files)
     half = files // 2
     text = tf.data.TextLineDataset
     memory = lambda: tf.data.Dataset.from_tensor_slices([f"m{k}" for k in range(6)])  # noqa: E731
