@@ -633,6 +633,23 @@ def _text_files(out, folder, files):
     return strategy, strategy.num_replicas_in_sync, res, base, names
 
 
+def _shard_under_each_policy(strategy, pipelines, n, res):
+    """Each pipeline batched by 2n and distributed under AUTO, FILE and DATA: this worker's
+    elements (or the error's class and message) into ``res`` as ``pipe_POLICY``."""
+    for pipe, make in pipelines.items():
+        for policy in ("AUTO", "FILE", "DATA"):
+            options = tf.data.Options()
+            options.experimental_distribute.auto_shard_policy = getattr(tf.data.experimental.AutoShardPolicy, policy)
+            ds = make().batch(2 * n).with_options(options)
+            key = f"{pipe}_{policy}"
+            try:
+                dist = strategy.experimental_distribute_dataset(ds)
+                res[key] = [[v.decode() for v in strategy.experimental_local_results(e)[0].numpy().tolist()]
+                            for e in dist]
+            except Exception as e:  # noqa: BLE001 - the error class and message are the result
+                res[key] = [type(e).__name__, str(e)[:300]]
+
+
 def file_shard(out, files=4):
     """Auto-sharding of file-based datasets (TF's auto_shard rewrite): each policy's elements on
     this worker for text files read through list_files + flat_map/interleave and a list of names."""
@@ -646,18 +663,7 @@ def file_shard(out, files=4):
         "names": lambda: tf.data.TextLineDataset(names).map(lambda s: s + "!"),
         "memory": lambda: tf.data.Dataset.range(12 * n).map(lambda x: tf.strings.as_string(x)),
     }
-    for pipe, make in pipelines.items():
-        for policy in ("AUTO", "FILE", "DATA"):
-            options = tf.data.Options()
-            options.experimental_distribute.auto_shard_policy = getattr(tf.data.experimental.AutoShardPolicy, policy)
-            ds = make().batch(2 * n).with_options(options)
-            key = f"{pipe}_{policy}"
-            try:
-                dist = strategy.experimental_distribute_dataset(ds)
-                res[key] = [[v.decode() for v in strategy.experimental_local_results(e)[0].numpy().tolist()]
-                            for e in dist]
-            except Exception as e:  # noqa: BLE001 - the error class and message are the result
-                res[key] = [type(e).__name__, str(e)[:300]]
+    _shard_under_each_policy(strategy, pipelines, n, res)
     return res
 
 
@@ -675,18 +681,7 @@ def file_shard_multi(out, files=4):
         "concat_memory": lambda: text(names[:half]).concatenate(memory()),
         "zip_memory": lambda: tf.data.Dataset.zip((text(names[:half]), memory())).map(lambda a, b: a + "|" + b),
     }
-    for pipe, make in pipelines.items():
-        for policy in ("AUTO", "FILE", "DATA"):
-            options = tf.data.Options()
-            options.experimental_distribute.auto_shard_policy = getattr(tf.data.experimental.AutoShardPolicy, policy)
-            ds = make().batch(2 * n).with_options(options)
-            key = f"{pipe}_{policy}"
-            try:
-                dist = strategy.experimental_distribute_dataset(ds)
-                res[key] = [[v.decode() for v in strategy.experimental_local_results(e)[0].numpy().tolist()]
-                            for e in dist]
-            except Exception as e:  # noqa: BLE001 - the error class and message are the result
-                res[key] = [type(e).__name__, str(e)[:300]]
+    _shard_under_each_policy(strategy, pipelines, n, res)
     calls = []
 
     def read(name):
@@ -695,7 +690,7 @@ def file_shard_multi(out, files=4):
 
     ds = tf.data.Dataset.from_tensor_slices(names).flat_map(read).batch(2 * n)
     built = len(calls)
-    dist = strategy.experimental_distribute_dataset(ds)
+    strategy.experimental_distribute_dataset(ds)  # distributing must not call read again
     res["flat_map_calls"] = [built, len(calls)]
     return res
 
