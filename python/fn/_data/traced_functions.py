@@ -131,27 +131,13 @@ def skipping(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return call
 
 
-def _captures_graph_tensors(dataset: Any) -> bool:
-    """Whether a dataset built by a trace holds a dataset function that captured a tensor of the
-    trace's graph: such a dataset cannot be rebuilt from the graph's values alone (a ``map``'s
-    captures can: they are among the dataset's graph inputs)."""
-    stack = [dataset]
-    while stack:
-        d = stack.pop()
-        for v in vars(d).values():
-            if isinstance(v, DatasetFunction) and not v.in_graph:
-                return True
-        stack.extend(x for x in getattr(d, "_inputs", ()) if isinstance(x, Dataset))
-    return False
-
-
 class DatasetFunction:
     """A user function returning a dataset (``flat_map``, ``interleave``, ``group_by_window``'s
     reduce), traced once as TF's ``StructuredFunctionWrapper`` (the trace also gives the element
     spec of its result and rejects other results). Each element then runs the traced graph, which
     rebuilds the dataset from the element's values, so ``map_func``'s Python side effects fire
-    once, at trace time, as in TF. A dataset whose own traced functions captured the trace's
-    tensors cannot be rebuilt that way; ``map_func`` is then called eagerly on each element."""
+    once, at trace time, as in TF. Tensors of an enclosing Function it captured are inputs of the
+    dataset, re-bound per run (``with_captures``)."""
 
     def __init__(self, map_func: Callable, spec: Any, name: str) -> None:
         if not callable(map_func):
@@ -176,12 +162,24 @@ class DatasetFunction:
             raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(out)}.")
         self.element_spec = out.element_spec
         self.traced_output = made[-1] if made else None
-        caps = self._concrete.captured_inputs
-        self.in_graph = (
-            self.traced_output is not None
-            and all(c._is_eager for c in caps if _core.is_tensor(c))
-            and not _captures_graph_tensors(self.traced_output)
-        )
+        # Tensors of an enclosing trace the function captured are graph inputs of the dataset
+        # (``graph_captures``), re-bound to the running graph's values (TF's other_arguments).
+        self.in_graph = self.traced_output is not None
+
+    def graph_captures(self) -> List[Any]:
+        """The tensors of an enclosing trace the function captured (``TracedFunction``'s)."""
+        if not self.in_graph:
+            return []
+        return [c for c in self._concrete._core.captures if _core.is_tensor(c) and not c._is_eager]
+
+    def with_captures(self, values: Any) -> "DatasetFunction":
+        """A copy whose captured graph tensors are replaced by ``values`` (the running graph's)."""
+        core = self._concrete._core
+        caps = [next(values) if _core.is_tensor(c) and not c._is_eager else c for c in core.captures]
+        new = copy.copy(self)
+        new._concrete = copy.copy(self._concrete)
+        new._concrete._core = _core.ConcreteFunctionCore(core.graph, caps, core.name)
+        return new
 
     def __call__(self, element: Any) -> Dataset:
         args = tuple(element) if self._unpack else (element,)
