@@ -476,13 +476,43 @@ class ScanDataset(_UnaryDataset):
                 f"{structure.spec_text(state_spec)}; got "
                 f"{structure.spec_text(structure.spec_from_value(new_state))}."
             )
-        super().__init__(input_dataset, structure.spec_from_value(output))
+        # The initial state is among the dataset's tensors and the function's captures of an
+        # enclosing trace among its graph inputs (TF's initial_state and other_arguments).
+        self._step = _ScanFunction(self._fn, concrete)
+        super().__init__(input_dataset, structure.spec_from_value(output), structure.flatten(self._initial))
+
+    def _on_rebuilt(self) -> None:
+        self._initial = structure.pack(self._initial, self._tensors)
 
     def _elements(self) -> PyIterator[Any]:
         state = self._initial
         for e in self._input._elements():
-            state, out = self._fn(state, e)
+            state, out = self._step(state, e)
             yield out
+
+
+class _ScanFunction:
+    """``scan``'s Function and its first trace: the trace runs with the running graph's values of
+    the tensors it captured from an enclosing trace (``TracedFunction.with_captures``)."""
+
+    def __init__(self, function: Any, concrete: Any) -> None:
+        self._function = function
+        self._concrete = concrete
+
+    def graph_captures(self) -> List[Any]:
+        return [c for c in self._concrete._core.captures if _core.is_tensor(c) and not c._is_eager]
+
+    def with_captures(self, values: Any) -> "_ScanFunction":
+        core = self._concrete._core
+        caps = [next(values) if _core.is_tensor(c) and not c._is_eager else c for c in core.captures]
+        concrete = copy.copy(self._concrete)
+        concrete._core = _core.ConcreteFunctionCore(core.graph, caps, core.name)
+        return _ScanFunction(None, concrete)
+
+    def __call__(self, state: Any, element: Any) -> Any:
+        if self._function is None:  # re-bound: the first trace's signature is the only one
+            return self._concrete(state, element)
+        return self._function(state, element)
 
 
 @registry.register
