@@ -73,3 +73,72 @@ def test_group_by_window_scan_and_reduce_capturing_a_functions_argument():
         want = [int(v) for v in _pipelines(tf.constant(x, tf.int64), [])]
         assert got == want
     assert sorted(calls) == ["key", "reduce", "scan", "size"]
+
+
+def _even_or_negated(x):
+    if x % 2 == 0:
+        return tf.data.Dataset.from_tensors(x).repeat(2)
+    return tf.data.Dataset.from_tensors(-x)
+
+
+def test_a_python_if_on_a_tensor_may_return_different_datasets():
+    """AutoGraph stages the ``if`` as a cond whose outputs are the datasets' variants."""
+    ds = tf.data.Dataset.range(3).flat_map(
+        lambda x: tf.data.Dataset.from_tensors(x) if x % 2 == 0 else tf.data.Dataset.from_tensors(-x)
+    )
+    assert _ints(ds) == [0, -1, 2]
+    assert _ints(tf.data.Dataset.range(3).flat_map(_even_or_negated)) == [0, 0, -1, 2, 2]
+    assert _ints(tf.data.Dataset.range(4).interleave(_even_or_negated, cycle_length=2)) == [0, -1, 0, 2, -3, 2]
+
+
+def test_cond_over_datasets_relaxes_their_element_shapes():
+    def f(x):
+        if x % 2 == 0:
+            return tf.data.Dataset.from_tensors([x])
+        return tf.data.Dataset.from_tensors([x, x])
+
+    ds = tf.data.Dataset.range(3).flat_map(f)
+    assert _ints(ds) == [[0], [1, 1], [2]]
+    assert ds.element_spec == tf.TensorSpec([None], tf.int64)
+
+
+def test_datasets_chosen_in_a_function_by_cond_and_case():
+    @tf.function
+    def total(p):
+        ds = tf.cond(p > 0, lambda: tf.data.Dataset.range(3), lambda: tf.data.Dataset.range(5).map(lambda v: v * p))
+        picked = tf.case(
+            [(p > 1, lambda: tf.data.Dataset.range(2)), (p > 0, lambda: tf.data.Dataset.range(4))],
+            default=lambda: tf.data.Dataset.range(6),
+        )
+        return ds.reduce(tf.constant(0, tf.int64), lambda s, e: s + e), picked.reduce(
+            tf.constant(0, tf.int64), lambda s, e: s + e
+        )
+
+    assert [int(v) for v in total(tf.constant(1, tf.int64))] == [3, 6]
+    assert [int(v) for v in total(tf.constant(2, tf.int64))] == [3, 1]
+    assert [int(v) for v in total(tf.constant(-1, tf.int64))] == [-10, 15]
+
+
+@pytest.mark.parametrize(
+    "other",
+    [lambda x: tf.data.Dataset.from_tensors(tf.cast(x, tf.float32)), lambda x: tf.data.Dataset.from_tensors((x, x))],
+    ids=["dtype", "structure"],
+)
+def test_datasets_of_incompatible_element_specs_in_a_cond_raise_tfs_error(other):
+    def f(x):
+        if x % 2 == 0:
+            return tf.data.Dataset.from_tensors(x)
+        return other(x)
+
+    with pytest.raises(TypeError, match=r"'retval_' must have the same nested structure in the main and else") as e:
+        tf.data.Dataset.range(3).flat_map(f)
+    assert "More specifically: Incompatible CompositeTensor TypeSpecs: type=DatasetSpec" in str(e.value)
+    assert "First structure: type=_TensorDataset str=<_TensorDataset element_spec=" in str(e.value)
+
+    @tf.function
+    def g(p):
+        return tf.cond(p, lambda: tf.data.Dataset.range(2), lambda: other(tf.constant(1, tf.int64)))
+
+    with pytest.raises(TypeError, match="true_fn and false_fn arguments to .*cond must have the same number") as e:
+        g(tf.constant(True))
+    assert "Incompatible CompositeTensor TypeSpecs" in str(e.value)

@@ -17,6 +17,7 @@ import sys
 import types
 
 from fn._autograph import backend as _backend
+from fn._tensor.composite import type_spec_mismatch
 from fn._autograph.variables import (
     STD,
     ConversionOptions,
@@ -91,6 +92,12 @@ def _check_branch_pair(main, orelse, names):
             ) from None
         nested = isinstance(a, (list, tuple, dict))
         for x, y in zip(_backend.flatten(a) if nested else [a], _backend.flatten(b) if nested else [b]):
+            mismatch = type_spec_mismatch(x, y)  # datasets of incompatible element specs
+            if mismatch is not None:
+                raise _error(
+                    TypeError,
+                    "'%s' must have the same nested structure in the main and else branches:\n\n%s" % (name, mismatch),
+                )
             if x is None:
                 raise _error(ValueError, "'%s' is None at the end of the main branch." % name)
             if y is None:

@@ -23,6 +23,7 @@ from fn.dtypes import int32, int64
 from fn._data import iterator_ops, registry, structure
 from fn._data.options import Options
 from fn._data.structure import DatasetSpec
+from fn._tensor.composite import CompositeParts
 
 AUTOTUNE = -1
 INFINITE = -1
@@ -134,6 +135,16 @@ class Dataset:
         if not self._symbolic_tensors():
             return DatasetSpec(self._element_spec), [_core.make_variant(self)]
         return DatasetSpec(self._element_spec), [iterator_ops.dataset_handle_op(self)]
+
+    def _fn_parts(self) -> Any:
+        """fn's composite protocol for cond/while_loop: a dataset crosses a branch or a loop as
+        its variant tensor (TF's Dataset is a CompositeTensor of its variant)."""
+        spec, components = self.__fn_composite__()
+        return CompositeParts(spec, tuple(components))
+
+    def _fn_type_spec(self) -> Any:
+        """The dataset's ``DatasetSpec`` (TF's ``_type_spec``), without building a graph node."""
+        return DatasetSpec(self._element_spec)
 
     def _traced_functions(self) -> List[Tuple[str, Any]]:
         """The traced functions this dataset holds (``map``'s, ``filter``'s...), by attribute."""

@@ -145,14 +145,20 @@ def cond(
     if isinstance(pred, bool):
         raise TypeError("pred must not be a Python bool", pred)
     pred = _to_tensor(pred, "pred")
-    then_b, then_flat = _trace_branch(lambda: composite.to_parts(true_fn()), "cond_true")
-    else_b, else_flat = _trace_branch(lambda: composite.to_parts(false_fn()), "cond_false")
+    raw: List[Any] = []  # the branches' outputs, for TF's error text
+    then_b, then_flat = _trace_branch(lambda: composite.to_parts(_kept(raw, true_fn())), "cond_true")
+    else_b, else_flat = _trace_branch(lambda: composite.to_parts(_kept(raw, false_fn())), "cond_false")
     try:
         nest.assert_same_structure(then_flat.structure, else_flat.structure)
+        for x, y in zip(nest.flatten(raw[0]), nest.flatten(raw[1])):
+            mismatch = composite.type_spec_mismatch(x, y)  # datasets of incompatible element specs
+            if mismatch is not None:
+                raise TypeError(mismatch)
         if then_flat.nones != else_flat.nones:
             raise ValueError("one branch returns None where the other returns a value")
         if [m is None for m in then_flat.metas] != [m is None for m in else_flat.metas]:
             raise ValueError("one branch returns a TensorArray where the other returns a tensor")
+        merged = _merged_handle_specs(then_flat.structure, else_flat.structure)
     except (ValueError, TypeError) as e:
         if _names:
             raise TypeError(
@@ -162,13 +168,41 @@ def cond(
         raise TypeError(
             "true_fn and false_fn arguments to fn.cond must have the same number, type, and overall "
             "structure of return values.\n\n"
-            f"true_fn output: {_structure_text(then_flat.structure)}\n"
-            f"false_fn output: {_structure_text(else_flat.structure)}\n\n"
+            f"true_fn output: {_structure_text(raw[0])}\n"
+            f"false_fn output: {_structure_text(raw[1])}\n\n"
             f"Error details:\n{e}"
         ) from None
     names = _flat_names(_names, then_flat.structure) if _names else []
     outs = _core.build_if(pred, then_b, else_b, name or "cond", names)
+    then_flat.structure = merged
     return composite.from_parts(then_flat.rebuild(outs, _merged_metas(then_flat, else_flat)))
+
+
+def _kept(store: List[Any], value: Any) -> Any:
+    store.append(value)
+    return value
+
+
+def _merged_handle_specs(a: Any, b: Any) -> Any:
+    """``a`` with each dataset's spec (a ``CompositeParts`` whose spec has an element spec) relaxed
+    to the most specific spec both branches' datasets satisfy; TF's error when there is none."""
+    if isinstance(a, composite.CompositeParts) and isinstance(b, composite.CompositeParts):
+        if a.spec == b.spec or not hasattr(a.spec, "_element_spec"):
+            return a
+        spec = a.spec.most_specific_common_supertype([b.spec])
+        if spec is None:
+            raise ValueError(
+                "Incompatible CompositeTensor TypeSpecs: "
+                f"type={type(a.spec).__name__} str={a.spec!r} and type={type(b.spec).__name__} str={b.spec!r}"
+            )
+        return composite.CompositeParts(spec, a.components)
+    if isinstance(a, (list, tuple)) and not hasattr(a, "_fields"):
+        return type(a)(_merged_handle_specs(x, y) for x, y in zip(a, b))
+    if isinstance(a, tuple):
+        return type(a)(*(_merged_handle_specs(x, y) for x, y in zip(a, b)))
+    if type(a) is dict:
+        return {k: _merged_handle_specs(v, b[k]) for k, v in a.items()}
+    return a
 
 
 def _flat_names(names: Sequence[str], structure: Any) -> List[str]:

@@ -128,3 +128,23 @@ def loop_invariants(parts: Any) -> Any:
     if type(parts) is dict:
         return {k: loop_invariants(v) for k, v in parts.items()}
     return None
+
+
+def type_spec_mismatch(a: Any, b: Any) -> Any:
+    """TF's ``assert_same_structure`` text when ``a`` and ``b`` are values with type specs
+    (``_fn_type_spec()``: datasets) and no spec fits both, else None."""
+    get_a, get_b = getattr(a, "_fn_type_spec", None), getattr(b, "_fn_type_spec", None)
+    if get_a is None or get_b is None:
+        return None
+    sa, sb = get_a(), get_b()
+    ta, tb = (getattr(type(v), "_type_name", type(v).__name__) for v in (a, b))  # TF's class names
+    if sa == sb or sa.most_specific_common_supertype([sb]) is not None:
+        return None
+    return (
+        "The two structures don't have the same nested structure.\n\n"
+        f"First structure: type={ta} str={a!r}\n\n"
+        f"Second structure: type={tb} str={b!r}\n\n"
+        "More specifically: Incompatible CompositeTensor TypeSpecs: "
+        f"type={type(sa).__name__} str={sa!r} vs. type={type(sb).__name__} str={sb!r}\n"
+        "Entire first structure:\n.\nEntire second structure:\n."
+    )
