@@ -142,3 +142,15 @@ def test_datasets_of_incompatible_element_specs_in_a_cond_raise_tfs_error(other)
     with pytest.raises(TypeError, match="true_fn and false_fn arguments to .*cond must have the same number") as e:
         g(tf.constant(True))
     assert "Incompatible CompositeTensor TypeSpecs" in str(e.value)
+
+
+def test_a_tensor_loop_may_carry_a_dataset():
+    @tf.function
+    def total(n):
+        ds = tf.data.Dataset.range(2)
+        for _ in tf.range(n):
+            ds = ds.map(lambda v: v + 1)
+        return ds.reduce(tf.constant(0, tf.int64), lambda s, e: s + e)
+
+    assert int(total(tf.constant(3))) == 7
+    assert int(total(tf.constant(0))) == 1
