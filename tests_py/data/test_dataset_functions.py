@@ -154,3 +154,25 @@ def test_a_tensor_loop_may_carry_a_dataset():
 
     assert int(total(tf.constant(3))) == 7
     assert int(total(tf.constant(0))) == 1
+
+
+def test_nested_dataset_functions_capturing_a_functions_argument():
+    calls = []
+
+    def outer(e, x):
+        calls.append("outer")
+        inner = tf.data.Dataset.range(e + 1).filter(lambda v: v < x)
+        return inner.flat_map(lambda v: tf.data.Dataset.from_tensors(v * x + e))
+
+    @tf.function
+    def run(x):
+        ds = tf.data.Dataset.range(3).interleave(lambda e: outer(e, x), cycle_length=2, num_parallel_calls=2)
+        out = tf.TensorArray(tf.int64, size=0, dynamic_size=True)
+        for v in ds:
+            out = out.write(out.size(), v)
+        return out.stack()
+
+    for x in (1, 2, 3):
+        want = [int(v) for v in tf.data.Dataset.range(3).interleave(lambda e: outer(e, x), cycle_length=2)]
+        assert [int(v) for v in run(tf.constant(x, tf.int64))] == want
+    assert calls.count("outer") == 4  # traced once per Function trace and once per eager build
