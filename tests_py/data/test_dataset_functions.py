@@ -164,15 +164,37 @@ def test_nested_dataset_functions_capturing_a_functions_argument():
         inner = tf.data.Dataset.range(e + 1).filter(lambda v: v < x)
         return inner.flat_map(lambda v: tf.data.Dataset.from_tensors(v * x + e))
 
+    def over(x):
+        return lambda e: outer(e, x)
+
     @tf.function
     def run(x):
-        ds = tf.data.Dataset.range(3).interleave(lambda e: outer(e, x), cycle_length=2, num_parallel_calls=2)
+        ds = tf.data.Dataset.range(3).interleave(over(x), cycle_length=2, num_parallel_calls=2)
         out = tf.TensorArray(tf.int64, size=0, dynamic_size=True)
         for v in ds:
             out = out.write(out.size(), v)
         return out.stack()
 
     for x in (1, 2, 3):
-        want = [int(v) for v in tf.data.Dataset.range(3).interleave(lambda e: outer(e, x), cycle_length=2)]
+        want = [int(v) for v in tf.data.Dataset.range(3).interleave(over(x), cycle_length=2)]
         assert [int(v) for v in run(tf.constant(x, tf.int64))] == want
     assert calls.count("outer") == 4  # traced once per Function trace and once per eager build
+
+
+def test_a_scan_whose_state_grows_inside_a_function():
+    """TF's scan re-traces with the state's shape relaxed; the initial state and the captured
+    argument are the dataset's graph inputs."""
+
+    def pipeline(x):
+        return tf.data.Dataset.range(4).scan(
+            tf.constant([0], tf.int64),
+            lambda s, e: (tf.concat([s, [e * x]], 0), tf.reduce_sum(s) + tf.size(s, tf.int64)),
+        )
+
+    run = tf.function(lambda x: pipeline(x).reduce(tf.constant(0, tf.int64), lambda a, b: a * 100 + b))
+    for x in (2, 3):
+        want = 0
+        for v in pipeline(tf.constant(x, tf.int64)):
+            want = want * 100 + int(v)
+        assert int(run(tf.constant(x, tf.int64))) == want
+    assert pipeline(tf.constant(1, tf.int64)).element_spec == tf.TensorSpec([], tf.int64)

@@ -466,16 +466,21 @@ class ScanDataset(_UnaryDataset):
             return out
 
         self._fn = Function(step, name="Dataset_scan", autograph=False)
-        concrete = self._fn.get_concrete_function(state_spec, input_dataset.element_spec)
-        new_state, output = concrete.structured_outputs
-        if not structure.same_structure(self._initial, new_state) or structure.flat_dtypes(state_spec) != [
-            t.dtype for t in structure.flatten(new_state)
-        ]:
-            raise TypeError(
-                "The element types for the new state must match the initial state. Expected "
-                f"{structure.spec_text(state_spec)}; got "
-                f"{structure.spec_text(structure.spec_from_value(new_state))}."
-            )
+        while True:  # TF's scan: re-traced with the state's shapes relaxed until they are stable
+            concrete = self._fn.get_concrete_function(state_spec, input_dataset.element_spec)
+            new_state, output = concrete.structured_outputs
+            if not structure.same_structure(self._initial, new_state) or structure.flat_dtypes(state_spec) != [
+                t.dtype for t in structure.flatten(new_state)
+            ]:
+                raise TypeError(
+                    "The element types for the new state must match the initial state. Expected "
+                    f"{structure.spec_text(state_spec)}; got "
+                    f"{structure.spec_text(structure.spec_from_value(new_state))}."
+                )
+            relaxed = _relaxed_state_spec(state_spec, structure.spec_from_value(new_state))
+            if relaxed is None:
+                break
+            state_spec = relaxed
         # The initial state is among the dataset's tensors and the function's captures of an
         # enclosing trace among its graph inputs (TF's initial_state and other_arguments).
         self._step = _ScanFunction(self._fn, concrete)
@@ -489,6 +494,18 @@ class ScanDataset(_UnaryDataset):
         for e in self._input._elements():
             state, out = self._step(state, e)
             yield out
+
+
+def _relaxed_state_spec(spec: Any, new: Any) -> Any:
+    """``spec`` with each tensor's shape relaxed to also fit ``new``'s, or None if it already fits."""
+    flat, changed = [], False
+    for a, b in zip(structure.flatten(spec), structure.flatten(new)):
+        if isinstance(a, TensorSpec) and isinstance(b, TensorSpec):
+            shape = a.shape.most_specific_compatible_shape(b.shape)
+            if str(shape) != str(a.shape):
+                a, changed = TensorSpec(shape, a.dtype, a.name), True
+        flat.append(a)
+    return structure.pack(spec, flat) if changed else None
 
 
 class _ScanFunction:
