@@ -152,7 +152,9 @@ InferFn contraction_infer(const char* base) {
 }
 
 std::vector<EagerPtr> fused_matmul_product(KernelContext& k, const std::vector<EagerPtr>& in) {
-  const OpDef& mm = OpRegistry::global().get("MatMul");
+  // Looked up once: the registry is frozen at start-up and owns its defs (stable addresses); a
+  // lookup per call hashed a string on every loop iteration of an RNN.
+  static const OpDef& mm = OpRegistry::global().get("MatMul");
   bool ta = k.attrs.get_or("transpose_a", false), tb = k.attrs.get_or("transpose_b", false);
   const Shape &sa = in.at(0)->shape(), &sb = in.at(1)->shape();
   if (sa.rank() != 2 || sb.rank() != 2) throw_error(Code::Internal, "_FusedMatMul takes matrices");
@@ -191,7 +193,7 @@ std::vector<EagerPtr> fused_matmul_kernel(KernelContext& k, const std::vector<Ea
 
 // BatchMatMulV2 (equal ranks, equal batch dims) * a one-element scale (attention's 1/sqrt(d)).
 std::vector<EagerPtr> fused_batch_matmul_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
-  const OpDef& bmm = OpRegistry::global().get("BatchMatMulV2");
+  static const OpDef& bmm = OpRegistry::global().get("BatchMatMulV2");  // once, as MatMul's above
   if (in.size() != 3) throw_error(Code::Internal, "_FusedBatchMatMulV2 takes 3 inputs");
   for (const auto& t : in)
     if (t->dtype() != DType::Float32) throw_error(Code::Internal, "_FusedBatchMatMulV2 runs on float32 only");
@@ -231,7 +233,7 @@ std::vector<EagerPtr> fused_batch_matmul_kernel(KernelContext& k, const std::vec
 }
 
 std::vector<EagerPtr> fused_conv2d_product(KernelContext& k, const std::vector<EagerPtr>& in) {
-  const OpDef& conv = OpRegistry::global().get("Conv2D");
+  static const OpDef& conv = OpRegistry::global().get("Conv2D");  // once, as MatMul's above
   if (in.size() < 2) throw_error(Code::Internal, "_FusedConv2D takes 3 or 4 inputs");
   const Shape &sx = in[0]->shape(), &sw = in[1]->shape();
   if (sx.rank() != 4 || sw.rank() != 4) throw_error(Code::Internal, "_FusedConv2D takes rank-4 tensors");

@@ -48,6 +48,25 @@ __attribute__((always_inline)) inline v8f load8(const float* p) {
   return v;
 }
 
+typedef float v4f __attribute__((vector_size(16)));
+__attribute__((always_inline)) inline v4f half(v8f v, int which) {
+  v4f h;
+  std::memcpy(&h, reinterpret_cast<const char*>(&v) + which * sizeof h, sizeof h);
+  return h;
+}
+
+// Lanes 0..7 halved pairwise: lane i with lane i + w for w = 4, 2, 1 (maxps's select / addps).
+__attribute__((always_inline)) inline float halve_max(v8f v) {
+  const v4f a = half(v, 0), b = half(v, 1);
+  const v4f m = a > b ? a : b;
+  const float m0 = m[0] > m[2] ? m[0] : m[2], m1 = m[1] > m[3] ? m[1] : m[3];
+  return m0 > m1 ? m0 : m1;
+}
+__attribute__((always_inline)) inline float halve_sum(v8f v) {
+  const v4f s = half(v, 0) + half(v, 1);
+  return (s[0] + s[2]) + (s[1] + s[3]);
+}
+
 FN_MULTIVERSION void softmax_tf(const float* x, float* y, int64_t rows, int64_t cols) {
   // oneDNN's avx512 kernel: the row max over 16 lanes then halved; exps; 16-float blocks summed
   // round-robin into 4 accumulators, the partial last block into the first; (a0 + a1) +
@@ -67,13 +86,18 @@ FN_MULTIVERSION void softmax_tf(const float* x, float* y, int64_t rows, int64_t 
       lo = lo > xl ? lo : xl;
       hi = hi > xh ? hi : xh;
     }
-    float lane[kLanes];
-    std::memcpy(lane, &lo, sizeof lo);
-    std::memcpy(lane + 8, &hi, sizeof hi);
-    for (int64_t i = 0; i < tail; ++i) lane[i] = lane[i] > xr[full * kLanes + i] ? lane[i] : xr[full * kLanes + i];
-    for (int w = kLanes / 2; w >= 1; w /= 2)
-      for (int i = 0; i < w; ++i) lane[i] = lane[i] > lane[i + w] ? lane[i] : lane[i + w];
-    const float mx = lane[0];
+    if (tail) {  // the partial block into the first lanes
+      float lane[kLanes];
+      std::memcpy(lane, &lo, sizeof lo);
+      std::memcpy(lane + 8, &hi, sizeof hi);
+      for (int64_t i = 0; i < tail; ++i) lane[i] = lane[i] > xr[full * kLanes + i] ? lane[i] : xr[full * kLanes + i];
+      lo = load8(lane);
+      hi = load8(lane + 8);
+    }
+    // The 16 lanes halved pairwise (lane i against lane i + w), the halvings as vector selects:
+    // the same comparisons in the same order as lane by lane, without a per-row scalar loop
+    // (rows of 8-32 floats spent most of their time here).
+    const float mx = halve_max(lo > hi ? lo : hi);
     for (int64_t c = 0; c < cols; ++c) yr[c] = onednn_exp(xr[c] - mx);
     v8f a[kAcc][2] = {};  // accumulator b % 4 takes block b
     int64_t b = 0;
@@ -86,17 +110,17 @@ FN_MULTIVERSION void softmax_tf(const float* x, float* y, int64_t rows, int64_t 
       a[q][0] += load8(yr + b * kLanes);
       a[q][1] += load8(yr + b * kLanes + 8);
     }
-    float acc[kAcc][kLanes];
-    for (int q = 0; q < kAcc; ++q) {
-      std::memcpy(acc[q], &a[q][0], sizeof a[q][0]);
-      std::memcpy(acc[q] + 8, &a[q][1], sizeof a[q][1]);
+    if (tail) {
+      float acc0[kLanes];
+      std::memcpy(acc0, &a[0][0], sizeof a[0][0]);
+      std::memcpy(acc0 + 8, &a[0][1], sizeof a[0][1]);
+      for (int64_t i = 0; i < tail; ++i) acc0[i] += yr[full * kLanes + i];
+      a[0][0] = load8(acc0);
+      a[0][1] = load8(acc0 + 8);
     }
-    for (int64_t i = 0; i < tail; ++i) acc[0][i] += yr[full * kLanes + i];
-    float sum[kLanes];
-    for (int i = 0; i < kLanes; ++i) sum[i] = (acc[0][i] + acc[1][i]) + (acc[2][i] + acc[3][i]);
-    for (int w = kLanes / 2; w >= 1; w /= 2)
-      for (int i = 0; i < w; ++i) sum[i] += sum[i + w];
-    const float inv = 1.0f / sum[0];
+    // (a0 + a1) + (a2 + a3) lane by lane, then halved pairwise as the max above.
+    const v8f slo = (a[0][0] + a[1][0]) + (a[2][0] + a[3][0]), shi = (a[0][1] + a[1][1]) + (a[2][1] + a[3][1]);
+    const float inv = 1.0f / halve_sum(slo + shi);
     for (int64_t c = 0; c < cols; ++c) yr[c] *= inv;
   }
 }
