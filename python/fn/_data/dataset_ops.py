@@ -534,6 +534,12 @@ class Dataset:
             raise TypeError("`transformation_func` must return a `fn.data.Dataset` object.")
         return out
 
+    def get_single_element(self, name: Optional[str] = None) -> Any:
+        """``tf.data.Dataset.get_single_element``: the dataset's only element; InvalidArgumentError
+        when it has none or more than one."""
+        del name
+        return iterator_ops.single_element_op(self)
+
     def reduce(self, initial_state: Any, reduce_func: Callable) -> Any:
         """Folds the elements: ``state = reduce_func(state, element)`` from ``initial_state``."""
         reduce_dataset = registry.lookup("reduce_dataset")

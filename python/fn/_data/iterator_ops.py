@@ -267,6 +267,33 @@ def get_next_as_optional_op(handle: Any, element_spec: Any) -> Any:
     return _Optional(out[0], structure.pack(element_spec, out[1:]), element_spec)
 
 
+def _single(elements: PyIterator[Any]) -> Any:
+    """The one element of ``elements``; TF's InvalidArgumentError when there are none or more."""
+    try:
+        first = next(elements)
+    except StopIteration:
+        raise errors.InvalidArgumentError(None, None, "Dataset was empty.") from None
+    for _ in elements:
+        raise errors.InvalidArgumentError(None, None, "Dataset had more than one element.")
+    return first
+
+
+def single_element_op(dataset: Any) -> Any:
+    """``DatasetToSingleElement``: the dataset's only element (``Dataset.get_single_element``);
+    inside a graph it is read when the graph runs, from the dataset rebuilt from its inputs."""
+    if _core.executing_eagerly():
+        return _single(dataset._elements())
+    spec = dataset.element_spec
+    specs = structure.flatten_components(spec)
+    rebuild, inputs = dataset._graph_inputs()
+
+    def run(*handles: Any) -> List[Any]:
+        return structure.flatten_components(_single(rebuild(*handles)._elements()))
+
+    out = _py_call(run, inputs, [s.dtype for s in specs], [s.shape for s in specs], "DatasetToSingleElement")
+    return structure.pack_components(spec, out)
+
+
 def make_iterator_op(dataset: Any) -> Any:
     """``MakeIterator``: a variant tensor holding a fresh iterator over ``dataset`` each time the
     graph runs (the dataset itself comes from its handle, or is captured)."""

@@ -122,6 +122,12 @@ def rejection_resample(
     return _transform("rejection_resample", class_func, target_dist, initial_dist, seed)
 
 
+def get_single_element(dataset: Any) -> Any:
+    """``tf.data.experimental.get_single_element`` (deprecated in TF for
+    ``Dataset.get_single_element``)."""
+    return dataset.get_single_element()
+
+
 from fn._public import export as _export
 
 _export(globals())
