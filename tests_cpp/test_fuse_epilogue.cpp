@@ -118,7 +118,9 @@ const std::vector<std::pair<const char*, Tail>>& tails() {
 }  // namespace
 
 TEST_CASE("fuse_epilogue: Conv2D + any elementwise tail, with or without bias, gives the unfused bits") {
-  for (auto p : {std::array<int64_t, 4>{1, 3, 2, 3}, std::array<int64_t, 4>{2, 12, 8, 16}}) {  // reference, oneDNN
+  // reference, oneDNN, and an output of 204,800 elements whose tail runs in blocks on the task pool
+  for (auto p : {std::array<int64_t, 4>{1, 3, 2, 3}, std::array<int64_t, 4>{2, 12, 8, 16},
+                 std::array<int64_t, 4>{4, 40, 8, 32}}) {
     for (const auto& [name, tail] : tails()) {
       INFO(name << " at oc " << p[3]);
       check_case(conv_case(p[0], p[1], p[2], p[3], tail), 1);
@@ -127,7 +129,8 @@ TEST_CASE("fuse_epilogue: Conv2D + any elementwise tail, with or without bias, g
 }
 
 TEST_CASE("fuse_epilogue: MatMul + any elementwise tail gives the unfused bits (direct kernel and oneDNN)") {
-  for (auto mkn : {std::array<int64_t, 3>{6, 5, 7}, std::array<int64_t, 3>{130, 90, 70}}) {
+  for (auto mkn : {std::array<int64_t, 3>{6, 5, 7}, std::array<int64_t, 3>{130, 90, 70},
+                   std::array<int64_t, 3>{300, 64, 387}}) {  // 116,100 elements: the tail in blocks
     for (const auto& [name, tail] : tails()) {
       INFO(name << " at m " << mkn[0]);
       check_case(matmul_case(mkn[0], mkn[1], mkn[2], tail), 1);

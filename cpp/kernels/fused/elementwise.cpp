@@ -20,7 +20,7 @@ namespace fused {
 
 namespace {
 
-constexpr int64_t kTile = 1024;  // 4 KiB per intermediate: a program's tiles stay in L1/L2
+constexpr int64_t kTile = kTileElements;  // 4 KiB per intermediate: a program's tiles stay in L1/L2
 
 __attribute__((always_inline)) inline float tanh1(float x) {
   // Eigen's generic_fast_tanh_float (TensorFlow's CPU Tanh): odd rational 13/6 on [-c, c].

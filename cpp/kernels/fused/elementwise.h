@@ -47,6 +47,10 @@ constexpr bool is_costly(int op) {
 // .with_fusion(fused::kAdd)); passes read it from there. BiasAdd is kAdd (its bias broadcasts along
 // the last dim, for NHWC); Cast is kCastBool (the pass checks it is bool->float).
 
+// run() computes its program tile by tile, tiles of this many elements from the first: a run over
+// a range starting at a multiple of it computes the same tiles as a run over the whole.
+constexpr int64_t kTileElements = 1024;
+
 // Operand reference: >= 0 is input k, < 0 is the result of instruction -(ref + 1).
 struct Instr {
   int op;

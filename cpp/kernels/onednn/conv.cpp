@@ -102,17 +102,6 @@ void reorder_filter(const std::string& key, const Descs& d, const memory& from, 
   filter_reorder(key + "reorder" + threads.key(), f, t)->execute(s, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
 }
 
-// The filter `w` (HWIO) in the layout `prim` wants, reordered into a scratch buffer if needed.
-memory filter_for(const dnnl::primitive& prim, const Descs& d, const std::string& key, const float* w,
-                  dnnl::stream& s) {
-  memory wei(d.wei_user, engine(), const_cast<float*>(w));
-  memory::desc layout = weights_layout(prim, false);
-  if (layout == d.wei_user) return wei;
-  memory blocked(layout, engine());
-  reorder_filter(key, d, wei, blocked, s);
-  return blocked;
-}
-
 }  // namespace
 
 void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& g, const Epilogue* e) {
@@ -163,9 +152,22 @@ void conv2d_backward_data(const float* dy, const float* w, float* dx, const Conv
     }));
   });
   auto& s = stream();
-  memory ddst(d.dst_user, engine(), const_cast<float*>(dy)), dsrc(d.src_user, engine(), dx);
-  memory wei = filter_for(*prim, d, key, w, s);
-  prim->execute(s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_WEIGHTS, wei}, {DNNL_ARG_DIFF_SRC, dsrc}});
+  // As the forward: arguments made once per thread and re-pointed; a blocked filter is reordered
+  // each call into the buffer made with them (no allocation per call).
+  const memory::desc layout = weights_layout(*prim, false);
+  const bool user_filter = layout == d.wei_user;
+  ArgPtr ptrs[3] = {{DNNL_ARG_DIFF_DST, dy}, {DNNL_ARG_DIFF_SRC, dx}, {DNNL_ARG_WEIGHTS, w}};
+  Args& args = cached_args(prim, ptrs, user_filter ? 3 : 2, [&] {
+    return Args{{DNNL_ARG_DIFF_DST, memory(d.dst_user, engine(), const_cast<float*>(dy))},
+                {DNNL_ARG_DIFF_SRC, memory(d.src_user, engine(), dx)},
+                {DNNL_ARG_WEIGHTS,
+                 user_filter ? memory(d.wei_user, engine(), const_cast<float*>(w)) : memory(layout, engine())}};
+  });
+  if (!user_filter) {
+    memory blocked = args.at(DNNL_ARG_WEIGHTS);  // a handle to the same buffer (the entry keeps it)
+    reorder_filter(key, d, memory(d.wei_user, engine(), const_cast<float*>(w)), blocked, s);
+  }
+  prim->execute(s, args);
   s.wait();
 }
 
@@ -182,13 +184,18 @@ void conv2d_backward_weights(const float* x, const float* dy, float* dw, const C
     }));
   });
   auto& s = stream();
-  memory src(d.src_user, engine(), const_cast<float*>(x)), ddst(d.dst_user, engine(), const_cast<float*>(dy));
-  memory dwei_user(d.wei_user, engine(), dw);
-  memory::desc layout = weights_layout(*prim, true);
-  bool reorder = !(layout == d.wei_user);
-  memory dwei = reorder ? memory(layout, engine()) : dwei_user;
-  prim->execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_WEIGHTS, dwei}});
-  if (reorder) reorder_filter(key, d, dwei, dwei_user, s);
+  // Arguments made once per thread and re-pointed; a blocked filter gradient goes to the buffer
+  // made with them and is reordered from there into `dw`.
+  const memory::desc layout = weights_layout(*prim, true);
+  const bool user_filter = layout == d.wei_user;
+  ArgPtr ptrs[3] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DIFF_DST, dy}, {DNNL_ARG_DIFF_WEIGHTS, dw}};
+  Args& args = cached_args(prim, ptrs, user_filter ? 3 : 2, [&] {
+    return Args{{DNNL_ARG_SRC, memory(d.src_user, engine(), const_cast<float*>(x))},
+                {DNNL_ARG_DIFF_DST, memory(d.dst_user, engine(), const_cast<float*>(dy))},
+                {DNNL_ARG_DIFF_WEIGHTS, user_filter ? memory(d.wei_user, engine(), dw) : memory(layout, engine())}};
+  });
+  prim->execute(s, args);
+  if (!user_filter) reorder_filter(key, d, args.at(DNNL_ARG_DIFF_WEIGHTS), memory(d.wei_user, engine(), dw), s);
   s.wait();
 }
 
