@@ -718,6 +718,10 @@ def data_uneven(out):
     return res
 
 
+def _run_step(strategy, replica_fn):
+    return tf.function(lambda t: strategy.run(replica_fn, args=(t,)))
+
+
 def merge_graph(out):
     """A collective in a control-flow body or a nested Function of the replica function refuses
     (TF's mirrored_run: merge_call in another graph than strategy.run's); strategy.run itself
@@ -739,12 +743,8 @@ def merge_graph(out):
     x = tf.constant([idx + 1.0, 2.0])
     for name, replica_fn in [("in_loop", in_loop), ("nested", lambda v: nested(v)), ("nested_in_loop", nested_in_loop)]:
 
-        @tf.function
-        def step(t):
-            return strategy.run(replica_fn, args=(t,))
-
         try:
-            res[name] = step(x).numpy().tolist()
+            res[name] = _run_step(strategy, replica_fn)(x).numpy().tolist()
         except RuntimeError as e:
             res[name] = "RuntimeError: " + str(e)
     with strategy.scope():
