@@ -150,6 +150,56 @@ def bench_allreduce(args):
             print(json.dumps(rows))
 
 
+def bench_allreduce_paths(args):
+    """Where fn's call path around the same MPI_Allreduce differs from mpi4py's, one factor at a
+    time, interleaved: mpi4py on COMM_WORLD, on a duplicate (fn reduces on its own MPI_Comm_dup),
+    behind a Barrier (fn's guard is an MPI_Ibarrier polled before the call), and fn's Function.
+    Each thread's CPU ticks and context switches (/proc/self/task) during the fn loop show whether
+    fn wakes or runs any thread besides the caller's."""
+    from mpi4py import MPI
+    import fn as tf
+    comm = MPI.COMM_WORLD
+    dup = comm.Dup()
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    for size in args.sizes:
+        buf = np.random.RandomState(comm.Get_rank()).rand(size // 4).astype(np.float32)
+        out = np.empty_like(buf)
+        x = tf.constant(buf)
+        number = max(3, min(200, int(2e7 // max(size, 1))))
+
+        @tf.function
+        def fn_allreduce(t):
+            return strategy.run(lambda v: tf.distribute.get_replica_context().all_reduce("SUM", v), args=(t,))
+
+        calls = {"mpi4py world": lambda: comm.Allreduce(buf, out, op=MPI.SUM),
+                 "mpi4py dup": lambda: dup.Allreduce(buf, out, op=MPI.SUM),
+                 "barrier+world": lambda: (comm.Barrier(), comm.Allreduce(buf, out, op=MPI.SUM)),
+                 "fn": lambda: fn_allreduce(x)}
+        before = _task_stats()
+        times = _interleaved_timeit(comm, list(calls.values()), args.repeats, number)
+        after = _task_stats()
+        if comm.Get_rank() == 0:
+            print(f"{size} bytes: " + ", ".join(f"{k} {size / (t * 1e6):.0f} MB/s" for k, t in zip(calls, times)))
+            for tid, (ticks, vol, invol) in after.items():
+                b = before.get(tid, (0, 0, 0))
+                print(f"  thread {tid}: {ticks - b[0]} ticks, {vol - b[1]} voluntary / {invol - b[2]} involuntary switches")
+
+
+def _task_stats():
+    """{thread id: (utime+stime ticks, voluntary, involuntary context switches)} of this process."""
+    stats = {}
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/self/task/{tid}/status") as f:
+                cs = [int(line.split()[1]) for line in f if "ctxt_switches" in line]
+        except FileNotFoundError:   # the thread ended
+            continue
+        stats[tid] = (int(fields[11]) + int(fields[12]), cs[0], cs[1])
+    return stats
+
+
 # ---------------------------------------------------------------------------- training step
 def _mlp_worker(args):
     """One worker of `train` (fn under mpirun, or TF with TF_CONFIG)."""
@@ -393,7 +443,7 @@ def bench_train(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("what", choices=["allreduce", "train", "train-worker", "transformer", "transformer-worker"])
+    p.add_argument("what", choices=["allreduce", "allreduce-paths", "train", "train-worker", "transformer", "transformer-worker"])
     p.add_argument("--sizes", type=int, nargs="*", default=[4 << 10, 64 << 10, 1 << 20, 4 << 20, 16 << 20])
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--number", type=int, default=20)
@@ -411,7 +461,7 @@ def main():
     args = p.parse_args()
     if (args.what.startswith("transformer") or args.model == "transformer") and "--batch" not in sys.argv:
         args.batch = 8
-    modes = {"allreduce": bench_allreduce, "train": bench_train, "train-worker": _mlp_worker,
+    modes = {"allreduce": bench_allreduce, "allreduce-paths": bench_allreduce_paths, "train": bench_train, "train-worker": _mlp_worker,
              "transformer": bench_transformer, "transformer-worker": _transformer_worker}
     modes[args.what](args)
 

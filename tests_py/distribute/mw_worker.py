@@ -718,6 +718,53 @@ def data_uneven(out):
     return res
 
 
+def _run_step(strategy, replica_fn):
+    return tf.function(lambda t: strategy.run(replica_fn, args=(t,)))
+
+
+def merge_graph(out):
+    """A collective in a control-flow body or a nested Function of the replica function refuses
+    (TF's mirrored_run: merge_call in another graph than strategy.run's); strategy.run itself
+    inside a loop or a nested Function (Keras' steps_per_execution) all-reduces."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    ar = lambda v: tf.distribute.get_replica_context().all_reduce("SUM", v)  # noqa: E731
+    nested = tf.function(ar)
+
+    # Explicit while_loops: fn's strategy.run does not AutoGraph-convert a replica function defined
+    # outside the Function (TF's run does), so a Python `for` over tf.range would unroll here.
+    def in_loop(v):
+        return tf.while_loop(lambda i, v: i < 2, lambda i, v: (i + 1, ar(v)), (0, v))[1]
+
+    def nested_in_loop(v):
+        return tf.while_loop(lambda i, v: i < 2, lambda i, v: (i + 1, nested(v)), (0, v))[1]
+
+    res = {"_index": idx}
+    x = tf.constant([idx + 1.0, 2.0])
+    for name, replica_fn in [("in_loop", in_loop), ("nested", lambda v: nested(v)), ("nested_in_loop", nested_in_loop)]:
+
+        try:
+            res[name] = _run_step(strategy, replica_fn)(x).numpy().tolist()
+        except RuntimeError as e:
+            res[name] = "RuntimeError: " + str(e)
+    with strategy.scope():
+        w = tf.Variable([idx + 1.0, 2.0])
+
+    def replica():
+        return ar(w * 1.0)
+
+    @tf.function
+    def inner():
+        return strategy.run(replica)
+
+    @tf.function
+    def steps():
+        return tf.while_loop(lambda i, t: i < 3, lambda i, t: (i + 1, t + inner()), (0, tf.zeros([2])))[1]
+
+    res["run_in_loop"] = steps().numpy().tolist()
+    return res
+
+
 def main():
     scenario, out = sys.argv[1], sys.argv[2]
     args = [int(a) for a in sys.argv[3:]]

@@ -616,3 +616,17 @@ def test_data_sharding_of_a_global_batch_that_does_not_divide(tmp_path, n):
             assert r[f"DATA_{total}"] == r[f"AUTO_{total}"] == [piece(b, i) for b in batches], (i, total)
         mine = [own[i][k:k + 2] for k in range(0, 2 * steps, 2)]
         assert r["from_function"] == mine, i
+
+
+@needs_launcher
+@pytest.mark.parametrize("n", [2])
+def test_a_collective_in_a_loop_or_nested_function_of_the_replica_function(tmp_path, n):
+    # TF's mirrored_run refuses a merge_call (all_reduce's) in another graph than strategy.run's;
+    # strategy.run inside a loop or a nested Function (steps_per_execution) all-reduces.
+    _, _, results = launch(n, "merge_graph", tmp_path)
+    assert sorted(results) == list(range(n))
+    for r in results.values():
+        for name in ("in_loop", "nested", "nested_in_loop"):
+            assert r[name].startswith("RuntimeError: "), (name, r[name])
+            assert "`merge_call` called while defining a new graph or a tf.function" in r[name], name
+        assert r["run_in_loop"] == [3.0 * n, 6.0 * n]   # w is worker 0's [1, 2] on every worker

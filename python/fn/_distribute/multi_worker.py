@@ -22,6 +22,8 @@ from fn._state.variables import init_scope
 class _CollectiveAllReduceReplicaContext(ReplicaContext):
     """MultiWorkerMirroredStrategy's replica context."""
 
+    _checks_merge_graph = True
+
 
 class CollectiveAllReduceExtended(StrategyExtended):
     """The extended of MultiWorkerMirroredStrategy (TF's ``CollectiveAllReduceExtended``)."""

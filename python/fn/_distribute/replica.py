@@ -20,11 +20,35 @@ def _nest() -> Any:
     return nest
 
 
+# TF's message (mirrored_run._MirroredReplicaThread.merge_call) for a merge_call made in another
+# graph than the one strategy.run was traced in.
+_MERGE_CALL_GRAPH_ERROR = (
+    "`merge_call` called while defining a new graph or a tf.function. This can often happen if the "
+    "function `fn` passed to `strategy.run()` contains a nested `@tf.function`, and the nested "
+    "`@tf.function` contains a synchronization point, such as aggregating gradients (e.g, "
+    "optimizer.apply_gradients), or if the function `fn` uses a control flow statement which contains a "
+    "synchronization point in the body. Such behaviors are not yet supported. Instead, please avoid "
+    "nested `tf.function`s or control flow statements that may potentially cross a synchronization "
+    "boundary, for example, wrap the `fn` passed to `strategy.run` or the entire `strategy.run` inside a "
+    "`tf.function` or move the control flow out of `fn`. If you are subclassing a `tf.keras.Model`, please "
+    "avoid decorating overridden methods `test_step` and `train_step` in `tf.function`."
+)
+
+
 class ReplicaContext:
     """``tf.distribute.ReplicaContext``: the context of one replica of ``strategy.run``."""
 
+    # MultiWorkerMirroredStrategy's context refuses a merge_call made in another graph than
+    # strategy.run's: in a control-flow body or a nested Function of the replica function (TF's
+    # mirrored_run). TF's one-device MirroredStrategy refuses only control-flow bodies; fn cannot
+    # tell a body from a nested Function's graph, so it keeps that strategy permissive.
+    _checks_merge_graph = False
+
     def __init__(self, strategy: Any, replica_id_in_sync_group: Any) -> None:
         self._strategy = strategy
+        # The graph strategy.run is traced in (0 when it runs eagerly: not checked, as TF runs an
+        # eager run of a Function as a Function of the run, which fn does not do).
+        self._run_graph = _core.current_graph_id() if self._checks_merge_graph else 0
         self._thread_mode = _context.replica_mode(self)
         if not (
             replica_id_in_sync_group is None
@@ -70,7 +94,15 @@ class ReplicaContext:
         """Runs ``merge_fn(strategy, *args, **kwargs)`` once in the cross-replica context, with
         the values of all replicas (each worker has one replica here, so its own values)."""
         _context.require_replica_context(self)
+        self._check_merge_graph()
         return _context.run_in_cross_replica(self._strategy, merge_fn, self._strategy, *args, **(kwargs or {}))
+
+    def _check_merge_graph(self) -> None:
+        """Raises TF's RuntimeError for a merge_call outside the graph strategy.run was traced in
+        (``strategy.run`` itself inside a loop or a nested Function stays allowed, as TF's, which
+        Keras' ``steps_per_execution`` relies on)."""
+        if self._run_graph and _core.current_graph_id() != self._run_graph:
+            raise RuntimeError(_MERGE_CALL_GRAPH_ERROR)
 
     def all_reduce(self, reduce_op: Any, value: Any, options: Optional[CommunicationOptions] = None) -> Any:
         """Reduces ``value`` (a nested structure of tensors) across replicas; every replica gets
