@@ -39,3 +39,21 @@ def pool(x, k, stride, padding, kind):
             win = x[:, max(h0, 0): h0 + k[0], max(w0, 0): w0 + k[1], :]
             out[:, i, j, :] = win.max(axis=(1, 2)) if kind == "max" else win.mean(axis=(1, 2))
     return out
+
+
+def conv1d_same(x, k, stride):
+    """SAME 1-D convolution in float64 (NWC input, WIO filter)."""
+    n, w, _ = x.shape
+    kw, _, oc = k.shape
+    ow = -(-w // stride)
+    pad = max((ow - 1) * stride + kw - w, 0)
+    xp = np.pad(x.astype(np.float64), ((0, 0), (pad // 2, pad - pad // 2), (0, 0)))
+    out = np.zeros((n, ow, oc))
+    for t in range(ow):
+        out[:, t] = np.einsum("nwc,wco->no", xp[:, t * stride : t * stride + kw], k.astype(np.float64))
+    return out
+
+
+def gelu_tanh(h):
+    """tf.nn.gelu(approximate=True) in float64."""
+    return 0.5 * h * (1 + np.tanh(0.7978845608028654 * (h + 0.044715 * h**3)))

@@ -9,28 +9,13 @@ same ops run eagerly bit for bit."""
 import numpy as np
 import pytest
 
+from reference import conv1d_same as np_conv1d
+from reference import gelu_tanh as np_gelu_tanh
 from tfbackend import IS_TF, tf
 
 pytestmark = pytest.mark.tf_oracle
 
 NAN, INF = np.float32("nan"), np.float32("inf")
-
-
-def np_conv1d(x, k, stride):
-    """SAME 1-D convolution in float64 (NWC input, WIO filter)."""
-    n, w, _ = x.shape
-    kw, _, oc = k.shape
-    ow = -(-w // stride)
-    pad = max((ow - 1) * stride + kw - w, 0)
-    xp = np.pad(x.astype(np.float64), ((0, 0), (pad // 2, pad - pad // 2), (0, 0)))
-    out = np.zeros((n, ow, oc))
-    for t in range(ow):
-        out[:, t] = np.einsum("nwc,wco->no", xp[:, t * stride : t * stride + kw], k.astype(np.float64))
-    return out
-
-
-def np_gelu_tanh(h):
-    return 0.5 * h * (1 + np.tanh(0.7978845608028654 * (h + 0.044715 * h**3)))
 
 
 @pytest.mark.parametrize("stride", [1, 2])
