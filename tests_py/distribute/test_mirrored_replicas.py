@@ -231,3 +231,43 @@ def test_distributed_dataset_over_local_replicas_in_a_function(tmp_path):
     # TF's pieces: [0 1][2 3][] (ceil(4 / 3) rows each, in order), then [4][5][6]
     assert r["loop"] == (1 + 5 * 2) + (4 + 5 * 2 + 6 * 3)
     assert r["spec"].replace("fn.", "tf.") == "PerReplicaSpec(" + ", ".join(["TensorSpec(shape=(None,), dtype=tf.int64, name=None)"] * 3) + ")"
+
+
+def test_cross_device_ops(tmp_path):
+    # Every implementation reduces the replicas' values; results land on each destination device
+    # (Mirrored for several, the tensor for one); a plain value reduces to itself.
+    r = _run(
+        """
+        strat = tf.distribute.MirroredStrategy(devices=["cpu:0", "cpu:1"],
+                                               cross_device_ops=tf.distribute.HierarchicalCopyAllReduce(num_packs=2))
+        pr = strat.run(lambda: tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32) + 1.0)
+        SUM, MEAN = tf.distribute.ReduceOp.SUM, tf.distribute.ReduceOp.MEAN
+        out["strategy_sum"] = val(strat.reduce("SUM", pr, axis=None))
+        for name in ("ReductionToOneDevice", "HierarchicalCopyAllReduce", "NcclAllReduce"):
+            ops = getattr(tf.distribute, name)()
+            out[name] = [isinstance(ops, tf.distribute.CrossDeviceOps), type(ops.reduce(SUM, pr, pr)).__name__,
+                         [val(v) for v in strat.experimental_local_results(ops.reduce(SUM, pr, pr))],
+                         val(ops.reduce(MEAN, pr, "/cpu:0")), val(ops.reduce(SUM, tf.constant(2.0), "/cpu:0"))]
+        one = tf.distribute.ReductionToOneDevice(reduce_to_device="/cpu:0", accumulation_fn=tf.math.add_n)
+        out["broadcast"] = [val(v) for v in strat.experimental_local_results(one.broadcast(tf.constant(3.0), pr))]
+        out["batch"] = [len(strat.experimental_local_results(v)) for v in one.batch_reduce(SUM, [(pr, pr), (pr, "/cpu:0")])]
+        errors = []
+        for bad in (lambda: one.reduce("SUM", pr, pr), lambda: tf.distribute.NcclAllReduce(num_packs=-1),
+                    lambda: one.reduce(SUM, pr, destinations=None)):
+            try:
+                bad()
+            except ValueError as e:
+                errors.append(str(e))
+        out["errors"] = errors
+        """,
+        tmp_path,
+    )
+    assert r["strategy_sum"] == [3.0]
+    for name in ("ReductionToOneDevice", "HierarchicalCopyAllReduce", "NcclAllReduce"):
+        assert r[name] == [True, "Mirrored", [[3.0], [3.0]], [1.5], [2.0]]
+    assert r["broadcast"] == [[3.0], [3.0]] and r["batch"] == [2, 1]
+    assert r["errors"] == [
+        "`reduce_op` must be Reduce.SUM or Reduce.MEAN.",
+        "NCCL all-reduce requires num_packs >= 0, but -1 is specified",
+        "destinations must be one of a `DistributedValues` object, a tf.Variable object, or a device string.",
+    ]
