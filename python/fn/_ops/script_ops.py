@@ -72,11 +72,11 @@ def _from_numpy(value: Any, dtype: Any, index: int, token: str) -> Any:
         result = np.asarray(result, dtype=object)
     got = result.dtype
     if dtype == string:
-        ok = got == object
+        ok = got.kind == "O"
     else:
         ok = got == np.dtype(dtype.as_numpy_dtype)
     if not ok:
-        got_name = "string" if got == object else _type_string(as_dtype(got.type))
+        got_name = "string" if got.kind == "O" else _type_string(as_dtype(got.type))
         raise errors.InvalidArgumentError(
             None, None, f"{index}-th value returned by {token} is {got_name}, but expects {_type_string(dtype)}"
         )
