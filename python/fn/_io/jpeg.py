@@ -123,8 +123,7 @@ def _decode_scan(f: _Frame, scomps: List[Dict[str, Any]], data: bytes, pos: int)
     vmax = max(c["v"] for c in f.comps)
     if len(scomps) == 1:
         c = scomps[0]
-        bw = -(-(-(-f.width * c["h"] // hmax)) // 8)
-        bh = -(-(-(-f.height * c["v"] // vmax)) // 8)
+        bw, bh = -(-c["dw"] // 8), -(-c["dh"] // 8)  # the component's own block grid
         units = [[(c, by, bx)] for by in range(bh) for bx in range(bw)]
     else:
         mx, my = -(-f.width // (8 * hmax)), -(-f.height // (8 * vmax))
