@@ -282,7 +282,8 @@ EagerPtr to_eager(py::handle value, const DType* dtype) {
 
 namespace {
 
-// A (nested) list or tuple holding a graph tensor: TF packs it into one tensor.
+// Whether a (nested) list or tuple holds a graph tensor (TF packs it into one tensor); `first_dtype`
+// gets the first tensor's dtype, eager or not.
 bool holds_graph_tensor(py::handle v, std::optional<DType>* first_dtype) {
   if (is_tensor(v)) {
     auto t = v.cast<TensorPtr>();
@@ -303,6 +304,8 @@ TensorPtr autopack(py::handle v, DType dtype) {
     for (py::handle x : py::reinterpret_borrow<py::sequence>(v)) parts.push_back(autopack(x, dtype));
     return dispatch1("Pack", parts, Attrs{{"axis", int64_t{0}}, {"N", static_cast<int64_t>(parts.size())}}, "packed");
   }
+  if (is_tensor(v) && v.cast<TensorPtr>()->is_eager() && !current_builder())
+    return v.cast<TensorPtr>();  // eagerly another dtype among the tensors is Pack's error, as TF
   return convert_to_tensor(v, &dtype);
 }
 
@@ -343,9 +346,15 @@ EagerPtr graph_constant(py::handle value, const DType* dtype, const DType* hint)
 }
 
 TensorPtr convert_to_tensor(py::handle value, const DType* dtype, const DType* hint, const std::string& const_name) {
-  if ((PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) && current_builder()) {
+  if (PyList_Check(value.ptr()) || PyTuple_Check(value.ptr())) {
+    // TF's autopacking, eagerly too: a list holding a tensor takes the first tensor's dtype
+    // ([int64 tensor, 2] is int64), not the dtype its numbers would give.
     std::optional<DType> first;
-    if (holds_graph_tensor(value, &first)) return autopack(value, dtype ? *dtype : *first);
+    bool graph = holds_graph_tensor(value, &first);
+    if (graph) return autopack(value, dtype ? *dtype : *first);
+    // Eagerly a requested dtype other than the tensors' converts the values (TF's autopacking
+    // declines and the constant conversion reads the tensors as numbers).
+    if (first && !current_builder() && (!dtype || *dtype == *first)) return autopack(value, *first);
   }
   if (is_tensor(value)) {
     auto t = value.cast<TensorPtr>();
