@@ -517,6 +517,38 @@ def stall_split(out):
         return {"error": type(e).__name__, "message": str(e), "seconds": time.time() - t0}
 
 
+def stall_large(out):
+    """As ``stall``, in a Function's second call, with a 4 MiB all-reduce (and one of 8 MiB in
+    two packs: the split all-reduce): fn hands those to its communication thread, which calls MPI
+    without a barrier first; every worker but the sleeping one still fails in time."""
+    strategy = make_strategy(timeout=3, bytes_per_pack=4 << 20)
+    idx = worker_index(strategy)
+    with strategy.scope():
+        w = tf.Variable(tf.ones([1 << 20]))
+        v = tf.Variable(tf.ones([1 << 20]))
+
+    @tf.function
+    def step(t):
+        def replica(x):
+            big = tf.distribute.get_replica_context().all_reduce("SUM", x * 1.0)
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(w * w) + tf.reduce_sum(v * v)
+            grads = tape.gradient(loss, [w, v])
+            return big, tf.distribute.get_replica_context().all_reduce("SUM", grads)
+        return strategy.run(replica, args=(t,))
+
+    x = tf.ones([1 << 20])
+    step(x)                    # every worker: traced, plan compared
+    if idx == 1:
+        time.sleep(60)
+    t0 = time.time()
+    try:
+        step(x)
+        return {"error": None}
+    except Exception as e:  # noqa: BLE001
+        return {"error": type(e).__name__, "message": str(e), "seconds": time.time() - t0}
+
+
 def in_place(out):
     """All-reduces whose input dies there (fn reduces those in place, MPI_IN_PLACE) next to ones
     whose input is still seen afterwards (a Function argument, a value read again): every result

@@ -189,14 +189,16 @@ def test_mismatched_programs_fail_on_every_worker(tmp_path):
 
 @needs_launcher
 @pytest.mark.fn_only
-@pytest.mark.parametrize("scenario", ["stall", "stall_split"])
-def test_a_stalled_worker_is_named_within_the_timeout(tmp_path, scenario):
-    code, output, results = launch(2, scenario, tmp_path, timeout=60, check=False)
-    assert 0 in results, output[-3000:]
-    r = results[0]
-    assert r["error"] == "DeadlineExceededError", r
-    assert "Waiting for rank(s) 1" in r["message"], r["message"]
-    assert r["seconds"] < 15
+@pytest.mark.parametrize("scenario,n", [("stall", 2), ("stall_split", 2), ("stall_large", 2), ("stall_large", 3)])
+def test_a_stalled_worker_is_named_within_the_timeout(tmp_path, scenario, n):
+    code, output, results = launch(n, scenario, tmp_path, timeout=60, check=False)
+    others = [i for i in range(n) if i != 1]
+    assert sorted(results) == others, output[-3000:]
+    for i in others:
+        r = results[i]
+        assert r["error"] == "DeadlineExceededError", r
+        assert "Waiting for rank(s) 1" in r["message"], r["message"]
+        assert r["seconds"] < 15
     assert code != 0          # the job is ended (MPI_Abort), not left hanging on the sleeping rank
 
 
