@@ -91,7 +91,10 @@ def bench_allreduce(args):
 
         @tf.function
         def fn_allreduce(t):
-            return strategy.run(lambda v: tf.distribute.get_replica_context().all_reduce("SUM", v), args=(t,))
+            # tf.identity: TF refuses an all-reduce of the Function's argument itself (it has no
+            # device: "destinations can not be empty"); the identity aliases it (no copy).
+            return strategy.run(lambda v: tf.distribute.get_replica_context().all_reduce("SUM", tf.identity(v)),
+                                args=(t,))
 
         def py_allreduce(v):
             r = np.empty_like(v.numpy())
@@ -114,6 +117,7 @@ def bench_allreduce(args):
         @tf.function
         def fn_chain(t):
             def replica(v):
+                v = tf.identity(v)   # a tensor of the replica (see fn_allreduce)
                 for _ in range(CHAIN):
                     v = tf.distribute.get_replica_context().all_reduce("SUM", v)
                 return v
@@ -169,7 +173,10 @@ def bench_allreduce_paths(args):
 
         @tf.function
         def fn_allreduce(t):
-            return strategy.run(lambda v: tf.distribute.get_replica_context().all_reduce("SUM", v), args=(t,))
+            # tf.identity: TF refuses an all-reduce of the Function's argument itself (it has no
+            # device: "destinations can not be empty"); the identity aliases it (no copy).
+            return strategy.run(lambda v: tf.distribute.get_replica_context().all_reduce("SUM", tf.identity(v)),
+                                args=(t,))
 
         calls = {"mpi4py world": lambda: comm.Allreduce(buf, out, op=MPI.SUM),
                  "mpi4py dup": lambda: dup.Allreduce(buf, out, op=MPI.SUM),
@@ -233,7 +240,8 @@ def _mlp_worker(args):
         return loss
 
     def comm_only(grads):
-        return tf.distribute.get_replica_context().all_reduce("SUM", grads)
+        # Tensors of the replica (TF refuses to all-reduce captured ones: no device).
+        return tf.distribute.get_replica_context().all_reduce("SUM", [tf.identity(g) for g in grads])
 
     step = tf.function(lambda: strategy.run(full, args=(x, y)))
     compute = tf.function(lambda: strategy.run(compute_only, args=(x, y)))

@@ -517,6 +517,38 @@ def stall_split(out):
         return {"error": type(e).__name__, "message": str(e), "seconds": time.time() - t0}
 
 
+def stall_large(out):
+    """As ``stall``, in a Function's second call, with a 4 MiB all-reduce (and one of 8 MiB in
+    two packs: the split all-reduce): fn hands those to its communication thread, which calls MPI
+    without a barrier first; every worker but the sleeping one still fails in time."""
+    strategy = make_strategy(timeout=3, bytes_per_pack=4 << 20)
+    idx = worker_index(strategy)
+    with strategy.scope():
+        w = tf.Variable(tf.ones([1 << 20]))
+        v = tf.Variable(tf.ones([1 << 20]))
+
+    @tf.function
+    def step(t):
+        def replica(x):
+            big = tf.distribute.get_replica_context().all_reduce("SUM", x * 1.0)
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(w * w) + tf.reduce_sum(v * v)
+            grads = tape.gradient(loss, [w, v])
+            return big, tf.distribute.get_replica_context().all_reduce("SUM", grads)
+        return strategy.run(replica, args=(t,))
+
+    x = tf.ones([1 << 20])
+    step(x)                    # every worker: traced, plan compared
+    if idx == 1:
+        time.sleep(60)
+    t0 = time.time()
+    try:
+        step(x)
+        return {"error": None}
+    except Exception as e:  # noqa: BLE001
+        return {"error": type(e).__name__, "message": str(e), "seconds": time.time() - t0}
+
+
 def in_place(out):
     """All-reduces whose input dies there (fn reduces those in place, MPI_IN_PLACE) next to ones
     whose input is still seen afterwards (a Function argument, a value read again): every result
@@ -542,18 +574,18 @@ def in_place(out):
         return strategy.run(replica, args=(t,))
 
     @tf.function
-    def looped(t):                   # a loop variable all-reduced in the body (fn only)
-        return tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, ctx().all_reduce("SUM", v + 1.0)),
-                             [0, t])[1]
+    def looped(t):                   # v + 1 of a loop variable dies in the all-reduce of the body's run
+        # (strategy.run in the body: TF refuses a collective in a loop body of the replica function.)
+        step = lambda v: strategy.run(lambda u: ctx().all_reduce("SUM", u + 1.0), args=(v,))  # noqa: E731
+        return tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, step(v)), [0, t])[1]
 
     res = {"_index": idx}
     res["argument"] = of_argument(x).numpy().tolist()
     res["argument_after"] = x.numpy().tolist()
     twice, summed, kept = chained(x)
     res.update(twice=twice.numpy().tolist(), summed=summed.numpy().tolist(), kept=kept.numpy().tolist())
-    if not IS_TF:   # TF 2.21 refuses a collective in a loop body in a nested Function (merge_call)
-        res["looped"] = strategy.run(looped, args=(x,)).numpy().tolist()
-        res["looped_after"] = x.numpy().tolist()
+    res["looped"] = looped(x).numpy().tolist()
+    res["looped_after"] = x.numpy().tolist()
     return res
 
 
@@ -731,8 +763,7 @@ def merge_graph(out):
     ar = lambda v: tf.distribute.get_replica_context().all_reduce("SUM", v)  # noqa: E731
     nested = tf.function(ar)
 
-    # Explicit while_loops: fn's strategy.run does not AutoGraph-convert a replica function defined
-    # outside the Function (TF's run does), so a Python `for` over tf.range would unroll here.
+    # Explicit while_loops (the same graphs under both, whatever AutoGraph makes of a `for`).
     def in_loop(v):
         return tf.while_loop(lambda i, v: i < 2, lambda i, v: (i + 1, ar(v)), (0, v))[1]
 
@@ -762,6 +793,47 @@ def merge_graph(out):
         return tf.while_loop(lambda i, t: i < 3, lambda i, t: (i + 1, t + inner()), (0, tf.zeros([2])))[1]
 
     res["run_in_loop"] = steps().numpy().tolist()
+    return res
+
+
+def destinations(out):
+    """An all-reduce of a tensor made outside strategy.run in a Function (an argument, a tf.range
+    loop's variable) raises TF's `destinations can not be empty` on every worker, before any
+    collective; tensors made inside strategy.run are all-reduced. The replica function is
+    AutoGraph-converted (its Python `if` on a tensor works)."""
+    strategy = make_strategy(timeout=120)
+    idx = worker_index(strategy)
+    ar = lambda v: tf.distribute.get_replica_context().all_reduce("SUM", v)  # noqa: E731
+    res = {"_index": idx}
+    x = tf.constant([idx + 1.0, 2.0])
+
+    @tf.function
+    def argument(t):
+        return strategy.run(ar, args=(t,))
+
+    @tf.function
+    def range_loop(t):
+        for _ in tf.range(2):
+            t = strategy.run(ar, args=(t,))
+        return t
+
+    @tf.function
+    def range_loop_inside(t):
+        for _ in tf.range(2):
+            t = strategy.run(lambda v: ar(v * 1.0), args=(t,))
+        return t
+
+    def converted(v):
+        if tf.reduce_sum(v) > 2.5:  # worker 0: 3 (doubled), worker 1: 4 (doubled)
+            v = v * 2.0
+        return ar(v)
+
+    for name, f in [("argument", argument), ("range_loop", range_loop), ("range_loop_inside", range_loop_inside),
+                    ("converted", tf.function(lambda t: strategy.run(converted, args=(t,))))]:
+        try:
+            res[name] = f(x).numpy().tolist()
+        except ValueError as e:
+            res[name] = "ValueError: " + str(e).strip().splitlines()[-1].strip()
     return res
 
 

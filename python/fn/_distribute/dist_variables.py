@@ -88,7 +88,7 @@ class MirroredVariable(DistributedVariable):
                     raise TypeError("Cannot use DistributedValues to update variables in replica context.")
                 value = _core.convert_to_tensor(value, self._dtype, None)
                 reduce_op = ReduceOp.from_variable_aggregation(aggregation)
-                value = self._distribute_strategy.extended._replica_ctx_all_reduce(reduce_op, value)
+                value = self._distribute_strategy.extended._replica_ctx_all_reduce(reduce_op, value, destinations=self)
         return super()._assign(op, value, read_value)
 
 

@@ -114,7 +114,7 @@ def call_for_each_replica(strategy: Any, fn: Callable, args: Any, kwargs: dict) 
     if not _core.executing_eagerly():  # the replicas' traces join the graph being built
         results = []
         for i in range(n):
-            with strategy.extended._make_replica_context_for(i, None):
+            with strategy.extended._make_replica_context_for(i, None), strategy.extended._replica_device_scope(i):
                 results.append(fn(*select_replica(i, args), **select_replica(i, kwargs)))
         return regroup(results)
     _core.enter_context_keyed_calls()

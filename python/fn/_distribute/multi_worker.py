@@ -29,6 +29,7 @@ class CollectiveAllReduceExtended(StrategyExtended):
     """The extended of MultiWorkerMirroredStrategy (TF's ``CollectiveAllReduceExtended``)."""
 
     _mirrors_variables = True
+    _mirrored_run = True
 
     def __init__(
         self, container_strategy: Strategy, cluster_resolver: Any, communication_options: Optional[CommunicationOptions]

@@ -49,11 +49,13 @@ class _MirroredReplicaContext(ReplicaContext):
     ``merge_call`` waits for the other replicas (``mirrored_run``)."""
 
     _thread: Any = None
+    _checks_merge_graph = True
 
     def merge_call(self, merge_fn: Callable, args: tuple = (), kwargs: Optional[dict] = None) -> Any:
         if self._strategy.extended._num_local_replicas == 1:
             return super().merge_call(merge_fn, args, kwargs)
         _context.require_replica_context(self)
+        self._check_merge_graph()
         if self._thread is None:
             raise NotImplementedError(
                 "merge_call (all_reduce, aggregated variable updates) across several local replicas "
@@ -103,6 +105,7 @@ class OneDeviceStrategy(Strategy):
 
 class MirroredExtended(StrategyExtended):
     _mirrors_variables = True  # MirroredVariable / SyncOnReadVariable, as TF's MirroredStrategy
+    _mirrored_run = True
 
     def __init__(self, container_strategy: Strategy, devices: Optional[Sequence[str]], cross_device_ops: Any) -> None:
         super().__init__(container_strategy)

@@ -8,6 +8,7 @@ from typing import Any, Callable, Optional
 
 from fn import _core
 from fn._distribute import context as _context
+from fn._distribute.destinations import reduce_destination
 from fn._distribute.options import CommunicationOptions, ReduceOp, as_reduce_op
 from fn import nest
 from fn._autodiff.custom_gradient import custom_gradient
@@ -18,6 +19,9 @@ from fn.dtypes import int32
 
 def _nest() -> Any:
     return nest
+
+
+_CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
 
 
 # TF's message (mirrored_run._MirroredReplicaThread.merge_call) for a merge_call made in another
@@ -38,17 +42,16 @@ _MERGE_CALL_GRAPH_ERROR = (
 class ReplicaContext:
     """``tf.distribute.ReplicaContext``: the context of one replica of ``strategy.run``."""
 
-    # MultiWorkerMirroredStrategy's context refuses a merge_call made in another graph than
-    # strategy.run's: in a control-flow body or a nested Function of the replica function (TF's
-    # mirrored_run). TF's one-device MirroredStrategy refuses only control-flow bodies; fn cannot
-    # tell a body from a nested Function's graph, so it keeps that strategy permissive.
+    # The mirrored strategies' contexts (MirroredStrategy, MultiWorkerMirroredStrategy) refuse a
+    # merge_call made in another graph than strategy.run's: in a control-flow body or a nested
+    # Function of the replica function, or in a Function traced by an eager run (TF's
+    # mirrored_run). OneDeviceStrategy and the default strategy allow it.
     _checks_merge_graph = False
 
     def __init__(self, strategy: Any, replica_id_in_sync_group: Any) -> None:
         self._strategy = strategy
-        # The graph strategy.run is traced in (0 when it runs eagerly: not checked, as TF runs an
-        # eager run of a Function as a Function of the run, which fn does not do).
-        self._run_graph = _core.current_graph_id() if self._checks_merge_graph else 0
+        # The graph strategy.run runs in (0: eagerly; None: not checked).
+        self._run_graph: Optional[int] = _core.current_graph_id() if self._checks_merge_graph else None
         self._thread_mode = _context.replica_mode(self)
         if not (
             replica_id_in_sync_group is None
@@ -101,26 +104,36 @@ class ReplicaContext:
         """Raises TF's RuntimeError for a merge_call outside the graph strategy.run was traced in
         (``strategy.run`` itself inside a loop or a nested Function stays allowed, as TF's, which
         Keras' ``steps_per_execution`` relies on)."""
-        if self._run_graph and _core.current_graph_id() != self._run_graph:
+        if self._run_graph is not None and _core.current_graph_id() != self._run_graph:
             raise RuntimeError(_MERGE_CALL_GRAPH_ERROR)
 
     def all_reduce(self, reduce_op: Any, value: Any, options: Optional[CommunicationOptions] = None) -> Any:
         """Reduces ``value`` (a nested structure of tensors) across replicas; every replica gets
         the result. Its gradient is the all-reduce of the incoming gradients (as TF's)."""
+        return self._all_reduce(reduce_op, value, options, check_destinations=True)
+
+    def _all_reduce(
+        self, reduce_op: Any, value: Any, options: Optional[CommunicationOptions], check_destinations: bool
+    ) -> Any:
         nest = _nest()
         reduce_op = as_reduce_op(reduce_op)
         options = options or CommunicationOptions()
-        flat = [v if _core.is_tensor(v) else _core.convert_to_tensor(v, None, None) for v in nest.flatten(value)]
-        if not flat:
+        leaves = nest.flatten(value)
+        if not leaves:
             return value
+        # Each value's destination is its device (TF's): the mirrored strategies refuse an empty
+        # one. The gradient's all-reduce is not checked: fn may build it outside the replica's
+        # device scope, where TF's tape builds it inside.
+        flat = [v if _core.is_tensor(v) else _core.convert_to_tensor(v, None, None) for v in leaves]
+        dests = [reduce_destination(v, t) if check_destinations else _CPU0 for v, t in zip(leaves, flat)]
 
         def batch_all_reduce(strategy: Any, *value_flat: Any) -> Any:
-            return strategy.extended.batch_reduce_to(reduce_op, [(v, v) for v in value_flat], options)
+            return strategy.extended.batch_reduce_to(reduce_op, list(zip(value_flat, dests)), options)
 
         @custom_gradient
         def grad_wrapper(*xs: Any) -> Any:
             ys = self.merge_call(batch_all_reduce, args=xs)
-            return list(ys), lambda *dys: list(self.all_reduce(reduce_op, list(dys), options))
+            return list(ys), lambda *dys: list(self._all_reduce(reduce_op, list(dys), options, False))
 
         return nest.pack_sequence_as(value, list(grad_wrapper(*flat)))
 
@@ -139,7 +152,7 @@ class ReplicaContext:
             ys = self.merge_call(batch_all_gather, args=xs)
 
             def grad(*dys: Any) -> Any:
-                grads = self.all_reduce(ReduceOp.SUM, list(dys), options)
+                grads = self._all_reduce(ReduceOp.SUM, list(dys), options, False)
                 out = []
                 for x, g in zip(xs, grads):
                     sizes = self.all_gather(reshape(shape(x)[axis], [1]), axis=0, options=options)

@@ -5,20 +5,24 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import weakref
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from fn import _core
 from fn._distribute import context as _context
 from fn._distribute.options import CommunicationOptions, InputContext, ReduceOp, ValueContext, as_reduce_op
+from fn._distribute.destinations import validate_destinations
 from fn._distribute.replica import ReplicaContext, _DefaultReplicaContext
 from fn._distribute.values import DistributedValues
 from fn._distribute.dist_variables import local_tensor, make_distributed
 from fn import nest
 from fn._distribute.input import datasets_from_function, distribute_dataset
-from fn._function.function import function
+from fn._autograph import converter as autograph_converter, status as ag_status
+from fn._function.function import Function, function
 from fn._ops.array_ops import cast, constant, convert_to_tensor, identity, shape, stack
 from fn._ops.math_ops import reduce_prod, reduce_sum, truediv
+from fn._runtime.device import device as device_scope
 from fn._state import variables as _variables
 from fn.dtypes import int64
 
@@ -77,6 +81,12 @@ class Strategy:
         del options
         if not isinstance(args, (list, tuple)):
             raise ValueError("positional args must be a list or tuple, got {}".format(type(args)))
+        if self._extended._mirrored_run and isinstance(fn, Function):
+            return self._extended._run_function(fn)(*args, **(kwargs or {}))
+        # Inside a Function traced with AutoGraph, the replica function is converted too (TF's
+        # autograph.tf_convert): its Python `if`/`for` on tensors become graph control flow.
+        if ag_status.control_status() == ag_status.ENABLED:
+            fn = autograph_converter.convert(fn)
         with self.scope():
             return self._extended.call_for_each_replica(fn, args=args, kwargs=kwargs)
 
@@ -266,6 +276,29 @@ class StrategyExtended:
     def _make_replica_context(self) -> ReplicaContext:
         return ReplicaContext(self._container_strategy(), replica_id_in_sync_group=self._worker_id)
 
+    # TF's mirrored_run (MirroredStrategy, MultiWorkerMirroredStrategy): each replica runs under
+    # its device, reductions check their destinations (through TF's cross-device ops), and a
+    # Function given to `run` runs as a Function of the whole run (merge_call allowed in it).
+    _mirrored_run = False
+
+    def _run_function(self, fn: Function) -> Function:
+        """A Function calling ``strategy.run`` with ``fn``'s Python function (TF's mirrored_run
+        ``_cfer_fn_cache``), made once per Function."""
+        cache = self.__dict__.setdefault("_run_functions", weakref.WeakKeyDictionary())
+        wrapped = cache.get(fn)
+        if wrapped is None:
+            python_function = fn.python_function
+            if fn._bound_self is not None:
+                python_function = functools.partial(python_function, fn._bound_self())
+            strategy = self._container_strategy()
+
+            def run_fn(*args: Any, **kwargs: Any) -> Any:
+                return strategy.run(python_function, args=args, kwargs=kwargs)
+
+            wrapped = function(run_fn, autograph=fn._autograph, reduce_retracing=fn._reduce_retracing)
+            cache[fn] = wrapped
+        return wrapped
+
     # -- variables
     # Whether variables created in scope become MirroredVariable/SyncOnReadVariable (TF: the
     # mirrored strategies yes; OneDeviceStrategy keeps plain variables).
@@ -312,8 +345,15 @@ class StrategyExtended:
         # traces its replica-context behaviour (aggregated updates).
         args = nest.map_structure(self._replica_value, list(args))
         kwargs = nest.map_structure(self._replica_value, dict(kwargs))
-        with self._make_replica_context():
+        with self._make_replica_context(), self._replica_device_scope(0):
             return fn(*args, **kwargs)
+
+    def _replica_device_scope(self, replica: int) -> Any:
+        """The mirrored strategies run each replica under its device (TF's mirrored_run), so the
+        tensors it makes have a device, as their reductions' destinations need."""
+        if not self._mirrored_run:
+            return contextlib.nullcontext()
+        return device_scope(self.worker_devices[replica])
 
     def update(self, var: Any, fn: Callable, args: Any = (), kwargs: Optional[dict] = None, group: bool = True) -> Any:
         """Runs ``fn(var, *args, **kwargs)`` to update ``var`` (in a replica context: through
@@ -356,13 +396,19 @@ class StrategyExtended:
 
     # -- reductions
     def _reduce(self, reduce_op: ReduceOp, value: Any) -> Any:
-        return self._local_results(self.reduce_to(reduce_op, value, None))[0]
+        return self._local_results(self.reduce_to(reduce_op, value, "/device:CPU:0"))[0]
 
     def reduce_to(
         self, reduce_op: Any, value: Any, destinations: Any, options: Optional[CommunicationOptions] = None
     ) -> Any:
         """Reduces ``value`` across replicas (cross-replica context)."""
         _context.require_cross_replica_or_default_context_extended(self)
+        reduce_op = as_reduce_op(reduce_op)
+        # TF reduces a plain value's MEAN within one worker without looking at the destination.
+        if self._mirrored_run and not (
+            reduce_op == ReduceOp.MEAN and not isinstance(value, DistributedValues) and self._num_workers == 1
+        ):
+            validate_destinations(destinations)
         return self._batch_reduce_to(
             as_reduce_op(reduce_op), [(value, destinations)], options or CommunicationOptions()
         )[0]
@@ -375,6 +421,10 @@ class StrategyExtended:
     ) -> List[Any]:
         """Reduces several values at once (one collective for all of them on several workers)."""
         _context.require_cross_replica_or_default_context_extended(self)
+        value_destination_pairs = list(value_destination_pairs)
+        if self._mirrored_run:
+            for _, d in value_destination_pairs:
+                validate_destinations(d)
         return self._batch_reduce_to(
             as_reduce_op(reduce_op), list(value_destination_pairs), options or CommunicationOptions()
         )
@@ -387,14 +437,17 @@ class StrategyExtended:
         return self._collective_all_reduce(reduce_op, tensors, options)
 
     def _replica_ctx_all_reduce(
-        self, reduce_op: Any, value: Any, options: Optional[CommunicationOptions] = None
+        self, reduce_op: Any, value: Any, options: Optional[CommunicationOptions] = None, destinations: Any = None
     ) -> Any:
+        """All-reduces ``value`` from a replica context, to ``destinations`` (default: each value
+        itself; an aggregated variable update passes the variable, as TF's ``reduce_to``)."""
         replica_context = _context.get_replica_context()
         assert replica_context, "`StrategyExtended._replica_ctx_all_reduce` must be called in a replica context"
         nest = _nest()
 
         def merge_fn(_: Any, flat_value: Any) -> Any:
-            return self.batch_reduce_to(reduce_op, [(v, v) for v in flat_value], options)
+            pairs = [(v, v if destinations is None else destinations) for v in flat_value]
+            return self.batch_reduce_to(reduce_op, pairs, options)
 
         return nest.pack_sequence_as(value, replica_context.merge_call(merge_fn, args=(nest.flatten(value),)))
 

@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from fn import _core
-from fn._autograph import converter as autograph_converter
+from fn._autograph import converter as autograph_converter, status as ag_status
 from fn._autograph.errors import StagingError, in_user_code
 from fn._state.variables import _creation_scope
 from fn._tensor.tensor_spec import TensorSpec
@@ -413,7 +413,8 @@ class Function(_core.FunctionBase):
             target = self._traced_callable()
             before = [_structure(v) for v in call_pos] + [_structure(v) for v in call_kw.values()]
             try:
-                outputs = target(*args, **kwargs)
+                with ag_status.control_status_ctx(ag_status.ENABLED if self._autograph else ag_status.DISABLED):
+                    outputs = target(*args, **kwargs)
             except Exception as e:  # TF's "in user code:" message for errors raised by converted code
                 rewritten = in_user_code(e)
                 if rewritten is None:

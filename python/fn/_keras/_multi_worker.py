@@ -51,7 +51,9 @@ def _reduce_per_replica(original: Callable) -> Callable:
         leaves = tree.flatten(values)
         if not leaves:
             return values
-        reduced = strategy.extended.batch_reduce_to("MEAN", [(v, v) for v in leaves])
+        # To the worker's device: a value of a steps_per_execution loop has none in the Function.
+        dest = strategy.extended.worker_devices[0]
+        reduced = strategy.extended.batch_reduce_to("MEAN", [(v, dest) for v in leaves])
         return tree.pack_sequence_as(values, [strategy.experimental_local_results(r)[0] for r in reduced])
 
     reduce_per_replica.__wrapped__ = original  # type: ignore[attr-defined]
