@@ -190,14 +190,21 @@ dnnl::convolution_backward_weights make_backward_weights(const Descs& d, const m
   return dnnl::convolution_backward_weights(with_filter_layout(d, make));
 }
 
-// Batch slices of a filter gradient: each big enough (kBwdWeightsSliceMacs multiply-adds) that a
-// call's overhead stays small, at most kBwdWeightsSlices. Fixed by the shape alone, so eager and
-// graph calls (and every run) add the same partial sums in the same order.
+// Batch slices of a filter gradient: each big enough (kBwdWeightsSliceMacs multiply-adds, and 64
+// per filter element so adding the partial gradients costs under ~2% of the work) that a call's
+// overhead stays small; at most kBwdWeightsSlices, and partial gradients of at most 2^24 floats
+// (64 MiB) in all. Fixed by the shape alone, so eager and graph calls (and every run) add the
+// same partial sums in the same order.
 constexpr double kBwdWeightsSliceMacs = double(int64_t{1} << 22);
+constexpr double kBwdWeightsMacsPerElement = 64;
+constexpr double kBwdWeightsPartialFloats = double(int64_t{1} << 24);
 constexpr int64_t kBwdWeightsSlices = 16;
 
 int64_t backward_weights_slice(const Conv2DGeom& g) {
-  const double slices = std::min(double(kBwdWeightsSlices), std::floor(macs_of(g) / kBwdWeightsSliceMacs));
+  const double filter = double(g.kh) * double(g.kw) * double(g.ic) * double(g.oc);
+  const double slice_macs = std::max(kBwdWeightsSliceMacs, kBwdWeightsMacsPerElement * filter);
+  const double slices = std::min({double(kBwdWeightsSlices), std::floor(macs_of(g) / slice_macs),
+                                  std::floor(kBwdWeightsPartialFloats / std::max(filter, 1.0))});
   const int64_t k = std::max<int64_t>(1, std::min<int64_t>(g.n, static_cast<int64_t>(slices)));
   return (g.n + k - 1) / k;  // images per slice
 }
@@ -219,6 +226,27 @@ void backward_weights_slice_call(const float* x, const float* dy, float* out, co
   stream().wait();
 }
 
+// The filter gradient on oneDNN's own threads: an argument set made once per thread and
+// re-pointed; a blocked filter gradient goes to the buffer made with them and is reordered from
+// there into `dw`.
+void threaded_backward_weights(const float* x, const float* dy, float* dw, const Conv2DGeom& g) {
+  Descs d = descs(g);
+  std::string key = "conv2d_bwd_weights:" + key_of(g);
+  auto prim = cached_primitive(key, [&] { return make_backward_weights(d); });
+  auto& s = stream();
+  const memory::desc layout = weights_layout(*prim, true);
+  const bool user_filter = layout == d.wei_user;
+  ArgPtr ptrs[3] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DIFF_DST, dy}, {DNNL_ARG_DIFF_WEIGHTS, dw}};
+  Args& args = cached_args(prim, ptrs, user_filter ? 3 : 2, [&] {
+    return Args{{DNNL_ARG_SRC, memory(d.src_user, engine(), const_cast<float*>(x))},
+                {DNNL_ARG_DIFF_DST, memory(d.dst_user, engine(), const_cast<float*>(dy))},
+                {DNNL_ARG_DIFF_WEIGHTS, user_filter ? memory(d.wei_user, engine(), dw) : memory(layout, engine())}};
+  });
+  prim->execute(s, args);
+  if (!user_filter) reorder_filter(key, d, args.at(DNNL_ARG_DIFF_WEIGHTS), memory(d.wei_user, engine(), dw), s);
+  s.wait();
+}
+
 }  // namespace
 
 // The filter gradient sums over the batch. oneDNN's own two-thread split (jit avx512_core) ends
@@ -228,6 +256,10 @@ void backward_weights_slice_call(const float* x, const float* dy, float* out, co
 // into its own partial gradient, added in slice order.
 void conv2d_backward_weights(const float* x, const float* dy, float* dw, const Conv2DGeom& g) {
   const int64_t per = backward_weights_slice(g), slices = (g.n + per - 1) / per;
+  if (slices == 1 && !small_contraction(macs_of(g))) {
+    threaded_backward_weights(x, dy, dw, g);  // one image, or a filter too big to keep partials of
+    return;
+  }
   const int team = max_threads();
   Conv2DGeom gs = g, gt = g;
   gs.n = per;
