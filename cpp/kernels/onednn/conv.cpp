@@ -200,13 +200,17 @@ constexpr double kBwdWeightsMacsPerElement = 64;
 constexpr double kBwdWeightsPartialFloats = double(int64_t{1} << 24);
 constexpr int64_t kBwdWeightsSlices = 16;
 
-int64_t backward_weights_slice(const Conv2DGeom& g) {
+// Images per slice; `threaded`: one slice although the work is worth two or more (one image, or
+// a filter too big to keep partial gradients of), left to oneDNN's own threads.
+int64_t backward_weights_slice(const Conv2DGeom& g, bool* threaded) {
   const double filter = double(g.kh) * double(g.kw) * double(g.ic) * double(g.oc);
   const double slice_macs = std::max(kBwdWeightsSliceMacs, kBwdWeightsMacsPerElement * filter);
-  const double slices = std::min({double(kBwdWeightsSlices), std::floor(macs_of(g) / slice_macs),
-                                  std::floor(kBwdWeightsPartialFloats / std::max(filter, 1.0))});
+  const double worth = std::floor(macs_of(g) / slice_macs);
+  const double slices =
+      std::min({double(kBwdWeightsSlices), worth, std::floor(kBwdWeightsPartialFloats / std::max(filter, 1.0))});
   const int64_t k = std::max<int64_t>(1, std::min<int64_t>(g.n, static_cast<int64_t>(slices)));
-  return (g.n + k - 1) / k;  // images per slice
+  *threaded = k == 1 && worth >= 2;
+  return (g.n + k - 1) / k;
 }
 
 // One single-threaded backward-weights call over a slice's g.n images into `out`, in `layout`.
@@ -255,9 +259,10 @@ void threaded_backward_weights(const float* x, const float* dy, float* dw, const
 // that run single-threaded on the task pool (a late worker delays only the slice it holds), each
 // into its own partial gradient, added in slice order.
 void conv2d_backward_weights(const float* x, const float* dy, float* dw, const Conv2DGeom& g) {
-  const int64_t per = backward_weights_slice(g), slices = (g.n + per - 1) / per;
-  if (slices == 1 && !small_contraction(macs_of(g))) {
-    threaded_backward_weights(x, dy, dw, g);  // one image, or a filter too big to keep partials of
+  bool threaded = false;
+  const int64_t per = backward_weights_slice(g, &threaded), slices = (g.n + per - 1) / per;
+  if (threaded) {
+    threaded_backward_weights(x, dy, dw, g);
     return;
   }
   const int team = max_threads();
