@@ -1,0 +1,103 @@
+// fused::run_blocks (kernels/fused/blocks.h).
+#include "kernels/fused/blocks.h"
+
+#include <algorithm>
+
+#include "kernels/onednn/threads.h"
+#include "kernels/task_pool.h"
+
+namespace fn {
+namespace fused {
+
+namespace {
+
+int64_t gcd64(int64_t a, int64_t b) {
+  while (b) {
+    const int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+// lcm(a, b), or -1 past `limit` (no block size fits).
+int64_t lcm_upto(int64_t a, int64_t b, int64_t limit) {
+  const int64_t g = gcd64(a, b);
+  if (a / g > limit / b) return -1;
+  const int64_t l = a / g * b;
+  return l <= limit ? l : -1;
+}
+
+// Operand `o` as seen from element i0 for len elements: element i0 + j of the whole is element j
+// of the result. i0 is a multiple of o.div. False when the operand wraps around inside the block
+// at an offset (no single (data, div, mod) says it), or when re-basing would turn a varying operand
+// into a one-value one (load() would then read it as a scalar where the whole run gathers it).
+bool rebase(const Operand& o, int64_t i0, int64_t len, Operand* r) {
+  *r = o;
+  r->tiled = nullptr;  // run() tiles the re-based operand again
+  if (o.mod == 1) return true;
+  const int64_t at = (i0 / o.div) % o.mod;
+  if (at == 0) return true;  // the block starts at a period's start: the same (div, mod) rule
+  const int64_t last = (len - 1) / o.div;  // the block's last index, relative to `at`
+  if (at + last >= o.mod || o.mod - at < 2) return false;
+  r->data = o.data + at;
+  r->mod = o.mod - at;
+  return true;
+}
+
+struct Plan {
+  int64_t block = 0;  // elements per block; 0: run whole
+  int64_t blocks = 0;
+};
+
+Plan plan_blocks(const std::vector<Operand>& inputs, int64_t n, const Reduce& reduce, int team) {
+  Plan p;
+  if (team < 2 || n < 2 * kBlockElements || reduce.inner > 1) return p;
+  int64_t unit = kTileElements;
+  if (reduce.kind != Reduce::kNone) unit = lcm_upto(unit, reduce.mid, kBlockElements);
+  for (const Operand& o : inputs) {
+    if (unit < 0 || o.mod == 1) continue;
+    // A short period (a bias, a per-channel scale) divides the block: every block starts at a
+    // period's start. Else blocks start at a multiple of div and the operand is re-based.
+    const int64_t period =
+        o.div <= kBlockElements / o.mod ? lcm_upto(unit, o.div * o.mod, kBlockElements) : int64_t{-1};
+    unit = period > 0 ? period : lcm_upto(unit, o.div, kBlockElements);
+  }
+  if (unit < 0) return p;
+  const int64_t block = kBlockElements / unit * unit, blocks = (n + block - 1) / block;
+  Operand scratch;
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t i0 = b * block, len = std::min(block, n - i0);
+    for (const Operand& o : inputs)
+      if (!rebase(o, i0, len, &scratch)) return p;
+  }
+  p.block = block;
+  p.blocks = blocks;
+  return p;
+}
+
+}  // namespace
+
+void run_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
+                const Reduce& reduce, const std::vector<float*>& stores, int threads) {
+  const int team = threads > 0 ? threads : onednn::max_threads();
+  const Plan p = plan_blocks(inputs, n, reduce, team);
+  if (p.blocks < 2) {
+    run(prog, inputs, out, n, reduce, stores);
+    return;
+  }
+  validate(prog, inputs.size());  // before any worker runs it (run() checks again per block)
+  const int64_t per_out = reduce.kind == Reduce::kNone ? 1 : reduce.mid;  // input elements per output
+  TaskPool::global().run(team, p.blocks, [&](int64_t b) {
+    const int64_t i0 = b * p.block, len = std::min(p.block, n - i0);
+    std::vector<Operand> mine(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) rebase(inputs[i], i0, len, &mine[i]);
+    std::vector<float*> st(stores);
+    for (float*& s : st)
+      if (s) s += i0;
+    run(prog, mine, out + i0 / per_out, len, reduce, st);
+  });
+}
+
+}  // namespace fused
+}  // namespace fn
