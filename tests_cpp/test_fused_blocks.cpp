@@ -36,9 +36,8 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
 // operand 2: 0.5 * x * (1 + tanh(c * (x + k * x ** e))) * s, with c, k, 0.5 and 1 as operands
 // 3..6 (scalars).
 const std::vector<fused::Instr> kTree{
-    {fused::kPow, 0, 2},   {fused::kMul, -1, 4},  {fused::kAdd, 0, -2},  {fused::kMul, -3, 3},
-    {fused::kTanh, -4, 0}, {fused::kAdd, -5, 6},  {fused::kMul, 0, 5},   {fused::kMul, -7, -6},
-    {fused::kMul, -8, 1},
+    {fused::kPow, 0, 2},  {fused::kMul, -1, 4}, {fused::kAdd, 0, -2},  {fused::kMul, -3, 3}, {fused::kTanh, -4, 0},
+    {fused::kAdd, -5, 6}, {fused::kMul, 0, 5},  {fused::kMul, -7, -6}, {fused::kMul, -8, 1},
 };
 
 struct Inputs {
@@ -48,8 +47,13 @@ struct Inputs {
 
 std::vector<fused::Operand> operands(Inputs& in, int64_t n, int64_t s_div, int64_t s_mod, int64_t e_div,
                                      int64_t e_mod) {
-  return {{in.x.data(), 1, n},      {in.s.data(), s_div, s_mod}, {in.e.data(), e_div, e_mod}, {&in.c, 1, 1},
-          {&in.k, 1, 1},            {&in.half, 1, 1},            {&in.one, 1, 1}};
+  return {{in.x.data(), 1, n},
+          {in.s.data(), s_div, s_mod},
+          {in.e.data(), e_div, e_mod},
+          {&in.c, 1, 1},
+          {&in.k, 1, 1},
+          {&in.half, 1, 1},
+          {&in.one, 1, 1}};
 }
 
 }  // namespace
@@ -57,13 +61,17 @@ std::vector<fused::Operand> operands(Inputs& in, int64_t n, int64_t s_div, int64
 TEST_CASE("fused blocks: elementwise trees give run()'s bits on 2, 3 and 8 threads, any broadcast") {
   // (s_div, s_mod): a bias-like period, a per-row value, a period no block is a multiple of;
   // the exponent: a scalar (small-integer Pow), a per-row value (3 or 2.5: gathered vs one).
+  // `split`: blocks run on the pool (the broadcasts fit a block), else one run over the whole.
   struct Case {
     int64_t n, s_div, s_mod, e_div;
+    bool split;
   };
   const std::vector<Case> cases{
-      {65536, 1, 512, 0},        {65536 + 1, 1, 100, 0}, {100003, 1, 37, 0},        {262144, 128, 2048, 128},
-      {262144 + 96, 96, 2731, 0}, {131072, 1, 131072, 0}, {200000, 1000, 200, 1000}, {70000, 1, 1, 0},
-      {65536 * 3, 3000, 66, 0},
+      {65536, 1, 512, 0, true},          {65536 + 1, 1, 100, 0, true},
+      {100003, 1, 37, 0, false},         {262144, 128, 2048, 128, true},
+      {262144 + 96, 96, 2731, 0, false}, {131072, 1, 131072, 0, true},
+      {200000, 1000, 200, 1000, false},  {70000, 1, 1, 0, true},
+      {65536 * 3, 3000, 66, 0, false},   {65536 * 3, 64, 3072, 0, true},
   };
   for (const Case& c : cases) {
     Inputs in;
@@ -78,9 +86,10 @@ TEST_CASE("fused blocks: elementwise trees give run()'s bits on 2, 3 and 8 threa
     fused::run(kTree, ops, want.data(), c.n);
     for (int threads : {1, 2, 3, 8}) {
       std::vector<float> got(static_cast<size_t>(c.n), -7.f);
-      fused::run_blocks(kTree, ops, got.data(), c.n, fused::Reduce{}, {}, threads);
+      const int64_t blocks = fused::run_blocks(kTree, ops, got.data(), c.n, fused::Reduce{}, {}, threads);
       INFO("n " << c.n << " s " << c.s_div << "x" << c.s_mod << " threads " << threads);
       CHECK(same_bits(got, want));
+      CHECK((blocks > 1) == (c.split && threads > 1));
     }
   }
 }
@@ -102,7 +111,7 @@ TEST_CASE("fused blocks: in place over an input, and extra outputs, give run()'s
   stores[4] = got_b.data();
   std::vector<float> x = in.x;  // the output overwrites its own input, tile by tile
   ops[0].data = x.data();
-  fused::run_blocks(kTree, ops, x.data(), n, fused::Reduce{}, stores, 2);
+  CHECK(fused::run_blocks(kTree, ops, x.data(), n, fused::Reduce{}, stores, 2) == 4);
   CHECK(same_bits(x, want));
   CHECK(same_bits(got_a, want_a));
   CHECK(same_bits(got_b, want_b));
@@ -124,8 +133,9 @@ TEST_CASE("fused blocks: row reductions split by whole rows give run()'s bits; c
       fused::run(prog, ops, want.data(), n, red, {data_want.data()});
       for (int threads : {2, 3}) {
         std::vector<float> got(static_cast<size_t>(rows)), data_got(static_cast<size_t>(n));
-        fused::run_blocks(prog, ops, got.data(), n, red, {data_got.data()}, threads);
+        const int64_t blocks = fused::run_blocks(prog, ops, got.data(), n, red, {data_got.data()}, threads);
         INFO("mid " << mid << " kind " << kind << " threads " << threads);
+        CHECK((blocks > 1) == (mid != 40000));  // a row longer than a block: whole
         CHECK(same_bits(got, want));
         CHECK(same_bits(data_got, data_want));
       }
@@ -143,8 +153,28 @@ TEST_CASE("fused blocks: row reductions split by whole rows give run()'s bits; c
   const std::vector<fused::Instr> mul{{fused::kMul, 0, 1}};
   std::vector<float> want(static_cast<size_t>(inner)), got(want.size());
   fused::run(mul, ops, want.data(), n, red);
-  fused::run_blocks(mul, ops, got.data(), n, red, {}, 2);
+  CHECK(fused::run_blocks(mul, ops, got.data(), n, red, {}, 2) == 1);
   CHECK(same_bits(got, want));
+}
+
+TEST_CASE("fused blocks: a streaming program splits from eight blocks, a compute-bound one from two") {
+  // x * s + t with a bias-like s and t of 192 values: memory-bound, worth a second thread only
+  // over a long pass; the same with a sqrt is compute-bound.
+  const std::vector<fused::Instr> axpb{{fused::kMul, 0, 1}, {fused::kAdd, -1, 2}};
+  const std::vector<fused::Instr> root{
+      {fused::kMul, 0, 1}, {fused::kAdd, -1, 2}, {fused::kAbs, -2, 0}, {fused::kSqrt, -3, 0}};
+  for (int64_t n : {4 * fused::kBlockElements, 8 * fused::kBlockElements + 3 * 192}) {
+    const std::vector<float> x = random_values(n, 8, true), s = random_values(192, 9), t = random_values(192, 10);
+    const std::vector<fused::Operand> ops{{x.data(), 1, n}, {s.data(), 1, 192}, {t.data(), 1, 192}};
+    for (const auto* prog : {&axpb, &root}) {
+      std::vector<float> want(static_cast<size_t>(n)), got(want.size());
+      fused::run(*prog, ops, want.data(), n);
+      const int64_t blocks = fused::run_blocks(*prog, ops, got.data(), n, fused::Reduce{}, {}, 2);
+      INFO("n " << n << " instructions " << prog->size());
+      CHECK(same_bits(got, want));
+      CHECK((blocks > 1) == (prog == &root || n > 8 * fused::kBlockElements));
+    }
+  }
 }
 
 TEST_CASE("fused blocks: a malformed program throws before any block runs") {

@@ -37,7 +37,7 @@ bool rebase(const Operand& o, int64_t i0, int64_t len, Operand* r) {
   r->tiled = nullptr;  // run() tiles the re-based operand again
   if (o.mod == 1) return true;
   const int64_t at = (i0 / o.div) % o.mod;
-  if (at == 0) return true;  // the block starts at a period's start: the same (div, mod) rule
+  if (at == 0) return true;                // the block starts at a period's start: the same (div, mod) rule
   const int64_t last = (len - 1) / o.div;  // the block's last index, relative to `at`
   if (at + last >= o.mod || o.mod - at < 2) return false;
   r->data = o.data + at;
@@ -50,11 +50,21 @@ struct Plan {
   int64_t blocks = 0;
 };
 
-Plan plan_blocks(const std::vector<Operand>& inputs, int64_t n, const Reduce& reduce, int team) {
+// Enough work for a second thread: a compute-bound program (a transcendental, root, division
+// or power; a row reduction's double sums) of two blocks or more, else a memory-bound pass of
+// eight (a worker's wake-up, ~5-40 us on this VM, outweighs half of a shorter streaming pass).
+bool worth_splitting(const std::vector<Instr>& prog, int64_t n, const Reduce& reduce) {
+  const bool costly = reduce.kind != Reduce::kNone ||
+                      std::any_of(prog.begin(), prog.end(), [](const Instr& in) { return is_costly(in.op); });
+  return n >= (costly ? 2 : 8) * kBlockElements;
+}
+
+Plan plan_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, int64_t n, const Reduce& reduce,
+                 int team) {
   Plan p;
-  if (team < 2 || n < 2 * kBlockElements || reduce.inner > 1) return p;
-  int64_t unit = kTileElements;
-  if (reduce.kind != Reduce::kNone) unit = lcm_upto(unit, reduce.mid, kBlockElements);
+  if (team < 2 || reduce.inner > 1 || !worth_splitting(prog, n, reduce)) return p;
+  // A row reduction runs its tiles from each row's start, anything else from multiples of the tile.
+  int64_t unit = reduce.kind != Reduce::kNone ? (reduce.mid <= kBlockElements ? reduce.mid : -1) : kTileElements;
   for (const Operand& o : inputs) {
     if (unit < 0 || o.mod == 1) continue;
     // A short period (a bias, a per-channel scale) divides the block: every block starts at a
@@ -78,13 +88,13 @@ Plan plan_blocks(const std::vector<Operand>& inputs, int64_t n, const Reduce& re
 
 }  // namespace
 
-void run_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
-                const Reduce& reduce, const std::vector<float*>& stores, int threads) {
+int64_t run_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
+                   const Reduce& reduce, const std::vector<float*>& stores, int threads) {
   const int team = threads > 0 ? threads : onednn::max_threads();
-  const Plan p = plan_blocks(inputs, n, reduce, team);
+  const Plan p = plan_blocks(prog, inputs, n, reduce, team);
   if (p.blocks < 2) {
     run(prog, inputs, out, n, reduce, stores);
-    return;
+    return 1;
   }
   validate(prog, inputs.size());  // before any worker runs it (run() checks again per block)
   const int64_t per_out = reduce.kind == Reduce::kNone ? 1 : reduce.mid;  // input elements per output
@@ -97,6 +107,7 @@ void run_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inpu
       if (s) s += i0;
     run(prog, mine, out + i0 / per_out, len, reduce, st);
   });
+  return p.blocks;
 }
 
 }  // namespace fused

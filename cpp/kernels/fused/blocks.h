@@ -15,16 +15,18 @@ namespace fused {
 // Floats per block (128 KiB: a block's tiles and its output stay in L2).
 constexpr int64_t kBlockElements = int64_t{1} << 15;
 
-// fused::run(prog, inputs, out, n, reduce, stores), split into blocks when there are two or more
-// blocks' worth of elements and more than one thread (`threads`, 0: the OpenMP team size, so
-// OMP_NUM_THREADS=1 keeps one thread). Blocks start at multiples of the tile, of every broadcast operand's `div`
-// and of a row reduction's row length, and each operand is re-based to the block, so a block
-// computes exactly the tiles (with the same operand elements, gathered or not) that one run over
-// the whole computes: the bits depend neither on the thread count nor on which thread runs a
-// block. Column reductions (inner > 1), and broadcasts a block cannot be re-based onto (an
-// operand that wraps around inside a block at an offset), run whole on the calling thread.
-void run_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
-                const Reduce& reduce = Reduce{}, const std::vector<float*>& stores = {}, int threads = 0);
+// fused::run(prog, inputs, out, n, reduce, stores), split into blocks when there is more than one
+// thread (`threads`, 0: the OpenMP team size, so OMP_NUM_THREADS=1 keeps one) and enough work:
+// two blocks or more of a compute-bound program (a transcendental, root, division, power or a row
+// reduction), eight or more of a streaming one (a scale, an add). Blocks start at multiples of
+// the tile, of every broadcast operand's `div` and of a row reduction's row length, and each
+// operand is re-based to the block, so a block computes exactly the tiles (with the same operand
+// elements, gathered or not) that one run over the whole computes: the bits depend neither on
+// the thread count nor on which thread runs a block. Column reductions (inner > 1), and
+// broadcasts a block cannot be re-based onto (an operand that wraps around inside a block at an
+// offset), run whole on the calling thread. Returns the number of blocks (1: run whole).
+int64_t run_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
+                   const Reduce& reduce = Reduce{}, const std::vector<float*>& stores = {}, int threads = 0);
 
 }  // namespace fused
 }  // namespace fn
