@@ -2,6 +2,8 @@
 #include "kernels/fused/blocks.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 #include "kernels/onednn/threads.h"
 #include "kernels/task_pool.h"
@@ -50,6 +52,15 @@ struct Plan {
   int64_t blocks = 0;
 };
 
+// FN_FUSED_POOL=0 runs every fused program whole on the calling thread (A/B timings in one build).
+bool pool_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("FN_FUSED_POOL");
+    return !(v && std::string(v) == "0");
+  }();
+  return on;
+}
+
 // Enough work for a second thread: a compute-bound program (a transcendental, root, division
 // or power; a row reduction's double sums) of two blocks or more, else a memory-bound pass of
 // eight (a worker's wake-up, ~5-40 us on this VM, outweighs half of a shorter streaming pass).
@@ -90,7 +101,7 @@ Plan plan_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inp
 
 int64_t run_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
                    const Reduce& reduce, const std::vector<float*>& stores, int threads) {
-  const int team = threads > 0 ? threads : onednn::max_threads();
+  const int team = threads > 0 ? threads : pool_enabled() ? onednn::max_threads() : 1;
   const Plan p = plan_blocks(prog, inputs, n, reduce, team);
   if (p.blocks < 2) {
     run(prog, inputs, out, n, reduce, stores);
