@@ -117,7 +117,7 @@ TEST_CASE("fused blocks: in place over an input, and extra outputs, give run()'s
   CHECK(same_bits(got_b, want_b));
 }
 
-TEST_CASE("fused blocks: row reductions split by whole rows give run()'s bits; columns run whole") {
+TEST_CASE("fused blocks: row reductions split by whole rows give run()'s bits") {
   // (x - mean_row) ** 2 summed or averaged per row (a layer norm's variance): rows of 128 (many
   // per block), 1000 (not a tile multiple), 40000 (a row longer than a block: one thread).
   const std::vector<fused::Instr> prog{{fused::kSquaredDiff, 0, 1}};
@@ -141,19 +141,61 @@ TEST_CASE("fused blocks: row reductions split by whole rows give run()'s bits; c
       }
     }
   }
-  // Columns: a bias gradient's sum over 512 rows of 300 columns.
-  const int64_t mid = 512, inner = 300, n = mid * inner;
+}
+
+TEST_CASE("fused blocks: column reductions split by column groups give run()'s bits") {
+  // g * (x > 0) summed over rows (a relu's bias gradient) with the relu mask kept as an extra
+  // output, a per-column scale (bias-like) and a per-row one; 512 x 512 (the transformer's and
+  // MLP's shapes), 300 columns (not a vector multiple), 3 x 100 x 2000 (outer blocks), sum and mean.
+  const std::vector<fused::Instr> prog{
+      {fused::kGreater, 0, 3}, {fused::kMul, -1, 1}, {fused::kMul, -2, 2}, {fused::kMul, -3, 4}};
+  struct Case {
+    int64_t outer, mid, inner;
+  };
+  for (const Case& c : {Case{1, 512, 512}, Case{1, 512, 300}, Case{3, 100, 2000}, Case{1, 4096, 33}}) {
+    for (int kind : {fused::Reduce::kSum, fused::Reduce::kMean}) {
+      const int64_t n = c.outer * c.mid * c.inner;
+      const std::vector<float> x = random_values(n, 11, true), g = random_values(n, 12, true);
+      const std::vector<float> col = random_values(c.inner, 13), row = random_values(c.outer * c.mid, 14);
+      const float zero = 0.f;
+      const std::vector<fused::Operand> ops{{x.data(), 1, n},
+                                            {g.data(), 1, n},
+                                            {col.data(), 1, c.inner},
+                                            {&zero, 1, 1},
+                                            {row.data(), c.inner, c.outer * c.mid}};
+      fused::Reduce red;
+      red.kind = kind;
+      red.mid = c.mid;
+      red.inner = c.inner;
+      std::vector<float> want(static_cast<size_t>(c.outer * c.inner)), mask_want(static_cast<size_t>(n));
+      std::vector<float*> stores(prog.size(), nullptr);
+      stores[1] = mask_want.data();
+      fused::run(prog, ops, want.data(), n, red, stores);
+      for (int threads : {2, 3}) {
+        std::vector<float> got(want.size(), -7.f), mask_got(mask_want.size(), -7.f);
+        stores[1] = mask_got.data();
+        const int64_t groups = fused::run_blocks(prog, ops, got.data(), n, red, stores, threads);
+        INFO("outer " << c.outer << " mid " << c.mid << " inner " << c.inner << " kind " << kind);
+        CHECK(groups > 1);
+        CHECK(same_bits(got, want));
+        CHECK(same_bits(mask_got, mask_want));
+      }
+    }
+  }
+  // A Pow reading a per-row exponent (3 or 2.5: small-integer product or powf by tile) stays whole.
+  const int64_t mid = 512, inner = 512, n = mid * inner;
   const std::vector<float> x = random_values(n, 7);
-  const float two = 2.f;
-  const std::vector<fused::Operand> ops{{x.data(), 1, n}, {&two, 1, 1}};
+  std::vector<float> e(static_cast<size_t>(mid), 3.f);
+  for (size_t i = 1; i < e.size(); i += 2) e[i] = 2.5f;
+  const std::vector<fused::Operand> ops{{x.data(), 1, n}, {e.data(), inner, mid}};
   fused::Reduce red;
   red.kind = fused::Reduce::kSum;
   red.mid = mid;
   red.inner = inner;
-  const std::vector<fused::Instr> mul{{fused::kMul, 0, 1}};
+  const std::vector<fused::Instr> pw{{fused::kAbs, 0, 0}, {fused::kPow, -1, 1}};
   std::vector<float> want(static_cast<size_t>(inner)), got(want.size());
-  fused::run(mul, ops, want.data(), n, red);
-  CHECK(fused::run_blocks(mul, ops, got.data(), n, red, {}, 2) == 1);
+  fused::run(pw, ops, want.data(), n, red);
+  CHECK(fused::run_blocks(pw, ops, got.data(), n, red, {}, 2) == 1);
   CHECK(same_bits(got, want));
 }
 

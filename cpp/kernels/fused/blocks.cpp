@@ -97,11 +97,38 @@ Plan plan_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inp
   return p;
 }
 
+// A column reduction's columns in groups of whole vectors (16 floats), at least a block's worth of
+// elements each: the groups' count, 1 to run whole. Not when a Pow reads a broadcast input as its
+// exponent (its small-integer path depends on where a tile starts; groups tile each row apart).
+int64_t column_groups(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, int64_t n,
+                      const Reduce& reduce, int team) {
+  if (team < 2 || reduce.inner < 32 || !worth_splitting(prog, n, reduce)) return 1;
+  for (const Instr& in : prog)
+    if (in.op == kPow && in.b >= 0 && inputs[static_cast<size_t>(in.b)].mod > 1) return 1;
+  return std::max<int64_t>(1, std::min(n / kBlockElements, reduce.inner / 16));
+}
+
 }  // namespace
 
 int64_t run_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
                    const Reduce& reduce, const std::vector<float*>& stores, int threads) {
   const int team = threads > 0 ? threads : pool_enabled() ? onednn::max_threads() : 1;
+  if (reduce.kind != Reduce::kNone && reduce.inner > 1) {
+    const int64_t groups = column_groups(prog, inputs, n, reduce, team);
+    if (groups < 2) {
+      run(prog, inputs, out, n, reduce, stores);
+      return 1;
+    }
+    validate(prog, inputs.size());
+    const int64_t width = (reduce.inner / groups + 15) / 16 * 16, count = (reduce.inner + width - 1) / width;
+    TaskPool::global().run(team, count, [&](int64_t b) {
+      Reduce part = reduce;
+      part.col_begin = b * width;
+      part.col_end = std::min(reduce.inner, part.col_begin + width);
+      run(prog, inputs, out, n, part, stores);
+    });
+    return count;
+  }
   const Plan p = plan_blocks(prog, inputs, n, reduce, team);
   if (p.blocks < 2) {
     run(prog, inputs, out, n, reduce, stores);
