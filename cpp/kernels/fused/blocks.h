@@ -23,8 +23,8 @@ constexpr int64_t kBlockElements = int64_t{1} << 15;
 // operand is re-based to the block, so a block computes exactly the tiles (with the same operand
 // elements, gathered or not) that one run over the whole computes: the bits depend neither on
 // the thread count nor on which thread runs a block. A column reduction (inner > 1: a bias
-// gradient, a batch norm's moments) is split into groups of columns instead, each row's part of a
-// group run as its own tiles and added in the same order (same bits), unless a Pow reads a
+// gradient over 2,048 columns or more) is split into groups of 1,024 columns or more instead, each
+// row's part of a group run as its own tiles and added in the same order (same bits), unless a Pow reads a
 // broadcast exponent. Broadcasts a block cannot be re-based onto (an operand that wraps around
 // inside a block at an offset) run whole on the calling thread. Returns the number of blocks or
 // column groups (1: run whole).
