@@ -62,12 +62,15 @@ bool pool_enabled() {
 }
 
 // Enough work for a second thread: a compute-bound program (a transcendental, root, division
-// or power; a row reduction's double sums) of two blocks or more, else a memory-bound pass of
-// eight (a worker's wake-up, ~5-40 us on this VM, outweighs half of a shorter streaming pass).
+// or power; a reduction's double sums) of four blocks or more, else a memory-bound pass of
+// eight. Beside a busy process a worker can be descheduled holding a claimed block, and the
+// caller waits for it: over two blocks (65,536 elements) that lost ~20 us per tree at load ~10
+// on 2 cores (a layer norm 56 -> 67-94 us), over eight it gained (a layer norm over 262,144:
+// 445-499 -> 255-353 us).
 bool worth_splitting(const std::vector<Instr>& prog, int64_t n, const Reduce& reduce) {
   const bool costly = reduce.kind != Reduce::kNone ||
                       std::any_of(prog.begin(), prog.end(), [](const Instr& in) { return is_costly(in.op); });
-  return n >= (costly ? 2 : 8) * kBlockElements;
+  return n >= (costly ? 4 : 8) * kBlockElements;
 }
 
 Plan plan_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, int64_t n, const Reduce& reduce,

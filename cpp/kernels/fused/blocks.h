@@ -17,7 +17,7 @@ constexpr int64_t kBlockElements = int64_t{1} << 15;
 
 // fused::run(prog, inputs, out, n, reduce, stores), split into blocks when there is more than one
 // thread (`threads`, 0: the OpenMP team size, so OMP_NUM_THREADS=1 or FN_FUSED_POOL=0 keeps one) and enough work:
-// two blocks or more of a compute-bound program (a transcendental, root, division, power or a row
+// four blocks or more of a compute-bound program (a transcendental, root, division, power or a row
 // reduction), eight or more of a streaming one (a scale, an add). Blocks start at multiples of
 // the tile, of every broadcast operand's `div` and of a row reduction's row length, and each
 // operand is re-based to the block, so a block computes exactly the tiles (with the same operand
