@@ -10,7 +10,7 @@ stdout, stderr (fd-level, so TensorFlow's C++ ``tf.print`` is seen), the repr of
 expression (Jupyter's display, suppressed by a trailing ``;``) and the exception, if any.
 Before comparing, memory addresses are masked everywhere, floating-point numbers in cells whose
 values depend on random ops (data flow through assigned names), and all numbers in cells that
-time things. Shell and magic lines (``!pip install ...``, ``%matplotlib``) are dropped and the
+time things (or call what a timing cell defined). Shell and magic lines (``!pip install ...``, ``%matplotlib``) are dropped and the
 rest of their cell runs; cells that still download or install (or are ``%%`` cell magics) are
 skipped; matplotlib is a stub that draws nothing.
 
@@ -97,6 +97,7 @@ def _names(src: str) -> tuple[set, set]:
 def classify(cells: list[str]) -> list[dict]:
     """Per cell: skip (reason or None), random (mask floats), timing (mask numbers)."""
     tainted: set = set()
+    timed: set = set()  # names whose values (or calls) depend on the clock
     out = []
     for src in cells:
         body = [ln for ln in src.splitlines() if ln.strip() and not ln.strip().startswith("#")]
@@ -112,7 +113,11 @@ def classify(cells: list[str]) -> list[dict]:
             tainted |= stores
             for m in re.finditer(r"\b(\w+)\.(?:assign\w*|append|fit|apply_gradients)\(", src):
                 tainted.add(m.group(1))
-        out.append({"skip": skip, "random": rnd, "timing": bool(_TIMING.search(src))})
+        # A cell calling a function defined in a timing cell (`benchmark(ds)`) prints times too.
+        timing = bool(_TIMING.search(src)) or bool(loads & timed)
+        if timing:
+            timed |= stores
+        out.append({"skip": skip, "random": rnd, "timing": timing})
     return out
 
 

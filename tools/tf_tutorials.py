@@ -31,6 +31,9 @@ NOTEBOOKS = {
     "basics": "site/en/tutorials/customization/basics.ipynb",
     "custom_training_walkthrough": "site/en/tutorials/customization/custom_training_walkthrough.ipynb",
     "basic_training_loops": "site/en/guide/basic_training_loops.ipynb",
+    "distribute_custom_training": "site/en/tutorials/distribute/custom_training.ipynb",
+    "distribute_input": "site/en/tutorials/distribute/input.ipynb",
+    "distributed_training": "site/en/guide/distributed_training.ipynb",
 }
 
 
@@ -92,7 +95,7 @@ def localize(nb: dict, mnist: str) -> dict:
         if cell["cell_type"] != "code":
             continue
         src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
-        src = src.replace("mnist.load_data()", load)
+        src = src.replace("fashion_mnist.load_data()", load).replace("mnist.load_data()", load)
         src = src.replace("import tensorflow_datasets as tfds", "import local_tfds as tfds")
         cell["source"] = src
     return nb

@@ -1,4 +1,5 @@
 // Op execution from Python, graphs, graph building contexts.
+#include <algorithm>
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 #include <frameobject.h>
@@ -305,6 +306,17 @@ void init_graph(py::module_& m) {
              return out;
            })
       .def("node_control_inputs", [](const Graph& g, int i) { return g.node(i).control_inputs; })
+      // tf.control_dependencies: node `i` runs after `controls` (nodes made before it: no cycle).
+      .def("add_control_inputs",
+           [](Graph& g, int i, const std::vector<int>& controls) {
+             if (i < 0 || i >= g.num_nodes()) throw_error(Code::InvalidArgument, "node ", i, " not in the graph");
+             std::vector<int>& mine = g.mutable_node(i).control_inputs;
+             for (int c : controls) {
+               if (c < 0 || c >= i)
+                 throw_error(Code::InvalidArgument, "control input ", c, " does not precede node ", i);
+               if (std::find(mine.begin(), mine.end(), c) == mine.end()) mine.push_back(c);
+             }
+           })
       .def_property_readonly("arg_placeholders", [](const Graph& g) { return g.arg_placeholders; })
       .def_property_readonly("capture_placeholders", [](const Graph& g) { return g.capture_placeholders; });
 }

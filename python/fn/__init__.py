@@ -68,6 +68,7 @@ from fn import (
     image,
     io,
     linalg,
+    lookup,
     math,
     nest,
     nn,
@@ -85,6 +86,7 @@ from fn import (
 from fn._autodiff.custom_gradient import custom_gradient
 from fn._autodiff.tape import GradientTape, UnconnectedGradients, gradients
 from fn._function.function import Function, executing_eagerly, function
+from fn._function.control_dependencies import control_dependencies
 from fn._function.name_scope import name_scope
 from fn._ops.array_ops import (
     cast,

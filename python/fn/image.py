@@ -19,6 +19,7 @@ from fn._ops.image_ops import (
     rgb_to_grayscale,
     rot90,
 )
+from fn._io.jpeg import decode_jpeg
 from fn._io.png import decode_png, encode_png
 
 from fn._public import export as _export

@@ -40,8 +40,9 @@ def test_map_traces_once_and_runs_per_element(capsys):
 def test_map_unpacks_tuples_not_dicts():
     assert values(D.zip((D.range(3), D.range(3))).map(lambda x, y: x + y)) == [0, 2, 4]
     assert values(D.from_tensor_slices({"a": [1, 2]}).map(lambda d: d["a"] * 3)) == [3, 6]
-    # A list result becomes one tensor (tf.data treats lists as tensors).
-    assert values(D.range(2).map(lambda x: [x, x + 1])) == [[0, 1], [1, 2]]
+    # A returned list is a tuple of components (TF's StructuredFunctionWrapper); inner lists stack.
+    assert values(D.range(2).map(lambda x: [x, x + 1])) == [(0, 1), (1, 2)]
+    assert values(D.range(2).map(lambda x: [[x, x], [x, x + 1]])) == [([0, 0], [0, 1]), ([1, 1], [1, 2])]
 
 
 def test_map_with_autograph_control_flow():

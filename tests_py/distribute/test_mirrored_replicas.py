@@ -36,8 +36,10 @@ def _run(body: str, tmp_path) -> dict:
     env = dict(os.environ)
     if not IS_TF:
         env["PYTHONPATH"] = fn_import_root() + os.pathsep + env.get("PYTHONPATH", "")
+    path = tmp_path / "case.py"  # a file, so that AutoGraph can read the Functions' source
+    path.write_text(script)
     proc = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300
+        [sys.executable, str(path)], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     line = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT")][-1]
@@ -165,3 +167,107 @@ def test_unknown_device_is_refused():
         from tfbackend import tf
 
         tf.distribute.MirroredStrategy(devices=["cpu:0", "cpu:7"])
+
+
+def test_default_devices_are_every_logical_cpu(tmp_path):
+    # TF's all_local_devices(): every GPU, else every logical CPU (the input tutorial's two virtual
+    # CPUs give two replicas and a global batch split in two).
+    r = _run(
+        """
+        strat = tf.distribute.MirroredStrategy()
+        out["n"] = strat.num_replicas_in_sync
+        out["devices"] = list(strat.extended.worker_devices)
+        ds = tf.data.Dataset.from_tensors(([1.0], [1.0])).repeat(12).batch(6)
+        x = next(iter(strat.experimental_distribute_dataset(ds)))
+        out["shapes"] = [list(t.shape) for t in strat.experimental_local_results(x[0])]
+        """,
+        tmp_path,
+    )
+    assert r["n"] == 3
+    assert r["devices"] == ["/job:localhost/replica:0/task:0/device:CPU:%d" % i for i in range(3)]
+    assert r["shapes"] == [[2, 1], [2, 1], [2, 1]]
+
+
+def test_distributed_dataset_over_local_replicas_in_a_function(tmp_path):
+    # The input tutorial's loops: get_next_as_optional in a tf.range loop of a Function taking the
+    # iterator, and `for x in dist_dataset` inside a Function; each batch of b rows splits into
+    # contiguous pieces of ceil(b / n) rows in order, a replica with no rows gets an empty piece.
+    r = _run(
+        """
+        strat = tf.distribute.MirroredStrategy()
+        ds = tf.data.Dataset.range(11).batch(5)
+        it = iter(strat.experimental_distribute_dataset(ds))
+
+        @tf.function
+        def steps(iterator):
+            got = tf.TensorArray(tf.int64, size=0, dynamic_size=True, infer_shape=False)
+            for i in tf.range(5):
+                opt = iterator.get_next_as_optional()
+                if not opt.has_value():
+                    break
+                res = strat.run(lambda x: x * 10, args=(opt.get_value(),))
+                for k, part in enumerate(strat.experimental_local_results(res)):
+                    got = got.write(3 * i + k, tf.concat([[tf.size(part, out_type=tf.int64)], part], 0))
+            return got.concat()
+
+        out["optional"] = [int(v) for v in steps(it).numpy()]
+
+        dist = strat.experimental_distribute_dataset(tf.data.Dataset.range(7).batch(4))
+
+        @tf.function
+        def total():
+            s = tf.constant(0, tf.int64)
+            for x in dist:
+                s += tf.add_n([tf.reduce_sum(p) * (k + 1) for k, p in enumerate(strat.experimental_local_results(x))])
+            return s
+
+        out["loop"] = int(total())
+        out["spec"] = repr(dist.element_spec)
+        """,
+        tmp_path,
+    )
+    # pieces (size, values...): [0 1][2 3][4] | [5 6][7 8][9] | [10][][]
+    assert r["optional"] == [2, 0, 10, 2, 20, 30, 1, 40, 2, 50, 60, 2, 70, 80, 1, 90, 1, 100, 0, 0]
+    # TF's pieces: [0 1][2 3][] (ceil(4 / 3) rows each, in order), then [4][5][6]
+    assert r["loop"] == (1 + 5 * 2) + (4 + 5 * 2 + 6 * 3)
+    assert r["spec"].replace("fn.", "tf.") == "PerReplicaSpec(" + ", ".join(["TensorSpec(shape=(None,), dtype=tf.int64, name=None)"] * 3) + ")"
+
+
+def test_cross_device_ops(tmp_path):
+    # Every implementation reduces the replicas' values; results land on each destination device
+    # (Mirrored for several, the tensor for one); a plain value reduces to itself.
+    r = _run(
+        """
+        strat = tf.distribute.MirroredStrategy(devices=["cpu:0", "cpu:1"],
+                                               cross_device_ops=tf.distribute.HierarchicalCopyAllReduce(num_packs=2))
+        pr = strat.run(lambda: tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32) + 1.0)
+        SUM, MEAN = tf.distribute.ReduceOp.SUM, tf.distribute.ReduceOp.MEAN
+        out["strategy_sum"] = val(strat.reduce("SUM", pr, axis=None))
+        for name in ("ReductionToOneDevice", "HierarchicalCopyAllReduce", "NcclAllReduce"):
+            ops = getattr(tf.distribute, name)()
+            out[name] = [isinstance(ops, tf.distribute.CrossDeviceOps), type(ops.reduce(SUM, pr, pr)).__name__,
+                         [val(v) for v in strat.experimental_local_results(ops.reduce(SUM, pr, pr))],
+                         val(ops.reduce(MEAN, pr, "/cpu:0")), val(ops.reduce(SUM, tf.constant(2.0), "/cpu:0"))]
+        one = tf.distribute.ReductionToOneDevice(reduce_to_device="/cpu:0", accumulation_fn=tf.math.add_n)
+        out["broadcast"] = [val(v) for v in strat.experimental_local_results(one.broadcast(tf.constant(3.0), pr))]
+        out["batch"] = [len(strat.experimental_local_results(v)) for v in one.batch_reduce(SUM, [(pr, pr), (pr, "/cpu:0")])]
+        errors = []
+        for bad in (lambda: one.reduce("SUM", pr, pr), lambda: tf.distribute.NcclAllReduce(num_packs=-1),
+                    lambda: one.reduce(SUM, pr, destinations=None)):
+            try:
+                bad()
+            except ValueError as e:
+                errors.append(str(e))
+        out["errors"] = errors
+        """,
+        tmp_path,
+    )
+    assert r["strategy_sum"] == [3.0]
+    for name in ("ReductionToOneDevice", "HierarchicalCopyAllReduce", "NcclAllReduce"):
+        assert r[name] == [True, "Mirrored", [[3.0], [3.0]], [1.5], [2.0]]
+    assert r["broadcast"] == [[3.0], [3.0]] and r["batch"] == [2, 1]
+    assert r["errors"] == [
+        "`reduce_op` must be Reduce.SUM or Reduce.MEAN.",
+        "NCCL all-reduce requires num_packs >= 0, but -1 is specified",
+        "destinations must be one of a `DistributedValues` object, a tf.Variable object, or a device string.",
+    ]

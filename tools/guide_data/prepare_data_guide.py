@@ -7,7 +7,7 @@ of the notebook whose ``get_file``/``load_data`` calls point at them (for ``tool
 Files of the same formats as the originals, with synthetic content: the FSNS TFRecord of
 ``tf.train.Example`` (PNG image + text, written by TensorFlow), the three Iliad text files, the
 Titanic CSV (same columns), the credit-card CSV (30 float columns + ``Class``) and a small
-Fashion-MNIST-shaped ``.npz``. The flower photos are not provided (their cells stay skipped).
+Fashion-MNIST-shaped ``.npz`` and a ``flower_photos`` folder (five class folders of small JPEG files, and LICENSE.txt).
 """
 import json
 import os
@@ -61,6 +61,17 @@ def make_files(out: str) -> dict:
              x_test=rng.integers(0, 255, (1000, 28, 28), dtype=np.uint8),
              y_test=rng.integers(0, 10, 1000, dtype=np.uint8))
     paths["mnist"] = mnist
+    flowers = os.path.join(out, "flower_photos")
+    os.makedirs(flowers, exist_ok=True)
+    with open(os.path.join(flowers, "LICENSE.txt"), "w") as f:
+        f.write("All images in this archive are synthetic stand-ins.\n")
+    for cls in ("daisy", "dandelion", "roses", "sunflowers", "tulips"):
+        os.makedirs(os.path.join(flowers, cls), exist_ok=True)
+        for k in range(2):
+            img = tf.constant(rng.integers(0, 255, (48, 64, 3)), tf.uint8)
+            with open(os.path.join(flowers, cls, f"{k}{cls[:3]}{rng.integers(10**6)}.jpg"), "wb") as f:
+                f.write(tf.io.encode_jpeg(img).numpy())
+    paths["flowers"] = flowers
     paths["dir"] = out
     return paths
 
@@ -75,6 +86,7 @@ def rewrite(nb_path: str, out_nb: str, paths: dict) -> None:
             continue
         src = "".join(cell["source"])
         src = src.replace("tf.keras.datasets.fashion_mnist.load_data()", mnist)
+        src = re.sub(r"tf\.keras\.utils\.get_file\(\s*'flower_photos',[^)]*\)", repr(paths["flowers"]), src)
         src = re.sub(r'tf\.keras\.utils\.get_file\(\s*"fsns\.tfrec"[^)]*\)', repr(paths["fsns"]), src)
         src = re.sub(r'tf\.keras\.utils\.get_file\(\s*"train\.csv"[^)]*\)', repr(paths["titanic"]), src)
         src = re.sub(r"tf\.keras\.utils\.get_file\(file_name, directory_url \+ file_name\)",

@@ -440,7 +440,7 @@ def rejection_resample(
         return filtered
     return sample_from_datasets(
         [dataset.map(with_class), filtered],
-        weights=original_ds.map(lambda p: [(p, 1.0 - p)]),
+        weights=original_ds.map(lambda p: _array_ops.stack([p, 1.0 - p])),
         seed=seed,
         stop_on_empty_dataset=True,
     )

@@ -18,9 +18,13 @@ from fn._autograph import operators as autograph
 
 
 def to_output(value: Any) -> Any:
-    """A user function's result as tensors (tf.data: lists become one tensor)."""
+    """A user function's result as tensors (TF's ``StructuredFunctionWrapper``): a returned list
+    is a tuple of components (it is most often the list of a ``py_function`` / ``numpy_function``,
+    whose tensors need not stack); lists inside it become one tensor each."""
     if value is None:
         raise ValueError("The function passed to a fn.data transformation must return a value (it returned None).")
+    if isinstance(value, list):
+        value = tuple(value)
     return _component(value)
 
 

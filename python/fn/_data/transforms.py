@@ -116,22 +116,32 @@ def _shape_text(shape: TensorShape) -> str:
 
 
 def _stack(tensors: List[Any], component: int) -> Any:
-    first = tensors[0]
-    for j, t in enumerate(tensors[1:], 1):
-        if t.shape != first.shape:
+    # One .numpy() per row and one np.array over them: this runs for every row of every batch.
+    arrays = [t.numpy() for t in tensors]
+    dtype = tensors[0].dtype
+    first = np.shape(arrays[0])
+    if dtype.name != "string":
+        try:
+            arr = np.array(arrays)
+        except ValueError:  # rows of different shapes
+            arr = None
+        if arr is not None and arr.shape[1:] == first and arr.dtype == np.asarray(arrays[0]).dtype:
+            return _core.to_eager(arr, dtype)
+    for j, a in enumerate(arrays):
+        if np.shape(a) != first:
             raise errors.InvalidArgumentError(
                 None,
                 None,
                 f"Cannot batch tensors with different shapes in component {component}. First "
-                f"element had shape {_shape_text(first.shape)} and element {j} had shape {_shape_text(t.shape)}.",
+                f"element had shape {_shape_text(tensors[0].shape)} and element {j} had shape {_shape_text(tensors[j].shape)}.",
             )
-    if first.dtype.name == "string":
-        arr = np.empty((len(tensors),) + tuple(first.shape.as_list()), dtype=object)
-        for j, t in enumerate(tensors):
-            arr[j] = t.numpy()
+    if dtype.name == "string":
+        arr = np.empty((len(arrays),) + first, dtype=object)
+        for j, a in enumerate(arrays):
+            arr[j] = a
     else:
-        arr = np.stack([np.asarray(t.numpy()) for t in tensors])
-    return _core.to_eager(arr, first.dtype)
+        arr = np.stack([np.asarray(a) for a in arrays])
+    return _core.to_eager(arr, dtype)
 
 
 def _batch_component(items: List[Any], spec: Any, component: int) -> Any:
@@ -243,6 +253,8 @@ class BatchDataset(_UnaryDataset):
 
 
 def _make_batch(batch: List[Any], leaf_specs: List[Any], spec: Any) -> Any:
+    if len(leaf_specs) == 1 and type(spec) is TensorSpec:  # elements are single tensors
+        return _batch_component(batch, leaf_specs[0], 0)
     flats = [structure.flatten(e) for e in batch]
     cols = [_batch_component([f[i] for f in flats], s, i) for i, s in enumerate(leaf_specs)]
     return structure.pack(spec, cols)

@@ -15,7 +15,7 @@ from fn._distribute.values import DistributedDataset, DistributedDatasetsFromFun
 from fn._distribute.shard import shard_global_batches
 
 
-def _check_options(options: Any, from_function: bool) -> None:
+def check_options(options: Any, from_function: bool) -> None:
     if options is None:
         return
     mode = getattr(options, "experimental_replication_mode", InputReplicationMode.PER_WORKER)
@@ -27,7 +27,7 @@ def _check_options(options: Any, from_function: bool) -> None:
 
 def distribute_dataset(strategy: Any, dataset: Any, options: Any) -> DistributedDataset:
     """``strategy.experimental_distribute_dataset``: this worker's share of every global batch."""
-    _check_options(options, from_function=False)
+    check_options(options, from_function=False)
     extended = strategy.extended
     if extended._num_workers > 1:
         dataset = shard_global_batches(dataset, extended._num_workers, extended._worker_id)
@@ -39,5 +39,5 @@ def datasets_from_function(
 ) -> DistributedDataset:
     """``strategy.distribute_datasets_from_function``: the worker's own pipeline, as built by
     ``dataset_fn(input_context)`` (the function shards and batches per replica itself)."""
-    _check_options(options, from_function=True)
+    check_options(options, from_function=True)
     return DistributedDatasetsFromFunction(dataset_fn(input_context), strategy)

@@ -106,8 +106,8 @@ class MirroredExtended(StrategyExtended):
 
     def __init__(self, container_strategy: Strategy, devices: Optional[Sequence[str]], cross_device_ops: Any) -> None:
         super().__init__(container_strategy)
-        if devices is None:
-            devices = [_CPU0]
+        if devices is None:  # TF's all_local_devices: every GPU, else every logical CPU
+            devices = [_CPU % i for i in range(num_logical_cpus())]
         if isinstance(devices, str):
             devices = [devices]
         devices = tuple(_canonical_device(d) for d in devices)
@@ -149,7 +149,8 @@ class MirroredExtended(StrategyExtended):
     def _call_for_each_replica(self, fn: Callable, args: Any, kwargs: dict) -> Any:
         if self._num_local_replicas == 1:
             return super()._call_for_each_replica(fn, args, kwargs)
-        if _core.executing_eagerly():
+        # TF traces a Function's replicas into one graph (no warning); a plain function runs eagerly.
+        if _core.executing_eagerly() and not isinstance(fn, _core.FunctionBase):
             _warn_eager(type(self._container_strategy()).__name__)
         return mirrored_run.call_for_each_replica(self._container_strategy(), fn, args, kwargs)
 
@@ -218,10 +219,11 @@ class MirroredExtended(StrategyExtended):
 
     def _experimental_distribute_dataset(self, dataset: Any, options: Any) -> Any:
         if self._num_local_replicas > 1:
-            raise NotImplementedError(
-                "experimental_distribute_dataset over several local replicas (virtual CPUs) is not "
-                "built in fn; use distribute_datasets_from_function or one replica per process."
-            )
+            from fn._distribute.input import check_options
+            from fn._distribute.local_input import LocalReplicasDataset
+
+            check_options(options, from_function=False)
+            return LocalReplicasDataset(dataset, self._container_strategy(), self._num_local_replicas)
         return super()._experimental_distribute_dataset(dataset, options)
 
 

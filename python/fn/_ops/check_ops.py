@@ -14,6 +14,7 @@ from typing import Any, Callable, List, Optional, Sequence
 import numpy as np
 
 from fn import _core
+from fn._function.operation import Operation
 from fn.errors import InvalidArgumentError
 from fn.dtypes import as_dtype
 
@@ -53,9 +54,9 @@ def _summarize(t: Any, summarize: Optional[int]) -> str:
     return ", ".join(lst)
 
 
-def _graph_check(check: Callable[..., Optional[str]], inputs: List[Any], name: str) -> None:
+def _graph_check(check: Callable[..., Optional[str]], inputs: List[Any], name: str) -> Any:
     """A host op that calls ``check(*eager inputs)`` when the graph runs; a returned message
-    fails the run with InvalidArgumentError."""
+    fails the run with InvalidArgumentError. Returns its Operation (TF's assert op)."""
 
     def call(*values: Any) -> None:
         msg = check(*values)
@@ -63,6 +64,8 @@ def _graph_check(check: Callable[..., Optional[str]], inputs: List[Any], name: s
             raise InvalidArgumentError(None, None, msg)
 
     _core.execute("PyCall", list(inputs), {"callable": call}, name)
+    graph = _core.current_graph()
+    return Operation(graph, graph.num_nodes() - 1)
 
 
 def _graph_text(items: Sequence[Any], summarize: Optional[int]) -> str:
@@ -97,8 +100,7 @@ def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None,
         it = iter(values)
         return _graph_text([next(it) if o is None else o for o in order], summarize)
 
-    _graph_check(check, tensors, name or "Assert")
-    return None
+    return _graph_check(check, tensors, name or "Assert")
 
 
 def _binary(
@@ -155,8 +157,7 @@ def _binary(
         if msg is not None:
             raise InvalidArgumentError(None, None, msg)
         return None
-    _graph_check(fail_text, [x, y], name)
-    return None
+    return _graph_check(fail_text, [x, y], name)
 
 
 _OP_NAMES = {"==": "Equal", "!=": "NotEqual", "<": "Less", "<=": "LessEqual", ">": "Greater", ">=": "GreaterEqual"}

@@ -312,6 +312,24 @@ def _axis_bilinear(in_size: int, out_size: int) -> tuple:
     return lower, upper, lerp
 
 
+def _axis_bilinear_dynamic(in_size: Any, out_size: int) -> tuple:
+    """``_axis_bilinear`` for an image dimension known only when the graph runs (a decoded image
+    in a tf.data map): the same float32 arithmetic as ops."""
+    size = A.cast(in_size, float32)
+    scale = size / A.constant(np.float32(out_size))
+    src = (A.range(out_size, dtype=float32) + np.float32(0.5)) * scale - np.float32(0.5)
+    floor = M.floor(src)
+    lower = A.cast(M.maximum(floor, np.float32(0)), int64)
+    upper = A.cast(M.minimum(M.ceil(src), size - np.float32(1)), int64)
+    return lower, upper, src - floor
+
+
+def _axis_nearest_dynamic(in_size: Any, out_size: int) -> Any:
+    scale = A.cast(in_size, float32) / A.constant(np.float32(out_size))
+    src = A.cast(M.floor((A.range(out_size, dtype=float32) + np.float32(0.5)) * scale), int64)
+    return M.minimum(src, A.cast(in_size, int64) - 1)
+
+
 def _axis_nearest(in_size: int, out_size: int) -> np.ndarray:
     scale = np.float32(in_size) / np.float32(out_size)
     src = np.floor(((np.arange(out_size, dtype=np.float32) + np.float32(0.5)) * scale).astype(np.float32))
@@ -367,8 +385,9 @@ def resize(
     _check_3d(images)
     img, is_batch = _batched(images)
     dims = img.shape.as_list()
-    if dims[1] is None or dims[2] is None:
-        raise NotImplementedError("fn.image.resize needs static image height and width")
+    dynamic = dims[1] is None or dims[2] is None
+    if dynamic and preserve_aspect_ratio:
+        raise NotImplementedError("fn.image.resize with preserve_aspect_ratio needs static image height and width")
     new = [int(v) for v in np.asarray(size.numpy() if hasattr(size, "numpy") else size).reshape(-1).tolist()]
     if len(new) != 2:
         raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
@@ -378,20 +397,23 @@ def resize(
         oh, ow = int(round(dims[1] * scale)), int(round(dims[2] * scale))
     method = str(method).lower()
     _check_resize_output(method, dims, oh, ow, float32 if method == ResizeMethod.BILINEAR else img.dtype)
+    in_sizes = [A.shape(img, out_type=int64)[k] if dims[k] is None else dims[k] for k in (1, 2)]
     if method == ResizeMethod.NEAREST_NEIGHBOR:
-        rows = A.convert_to_tensor(_axis_nearest(dims[1], oh), int64)
-        cols = A.convert_to_tensor(_axis_nearest(dims[2], ow), int64)
+        rows, cols = (
+            A.convert_to_tensor(_axis_nearest(n, o), int64) if isinstance(n, int) else _axis_nearest_dynamic(n, o)
+            for n, o in zip(in_sizes, (oh, ow))
+        )
         out = A.gather(A.gather(img, rows, axis=1), cols, axis=2)
     elif method == ResizeMethod.BILINEAR:
         flt = A.cast(img, float32)
-        ylo, yhi, ylerp = _axis_bilinear(dims[1], oh)
-        xlo, xhi, xlerp = _axis_bilinear(dims[2], ow)
+        ylo, yhi, ylerp = (_axis_bilinear if isinstance(in_sizes[0], int) else _axis_bilinear_dynamic)(in_sizes[0], oh)
+        xlo, xhi, xlerp = (_axis_bilinear if isinstance(in_sizes[1], int) else _axis_bilinear_dynamic)(in_sizes[1], ow)
         top = A.gather(flt, A.convert_to_tensor(ylo, int64), axis=1)
         bottom = A.gather(flt, A.convert_to_tensor(yhi, int64), axis=1)
         xl = A.convert_to_tensor(xlo, int64)
         xh = A.convert_to_tensor(xhi, int64)
-        xw = A.convert_to_tensor(xlerp.reshape(1, 1, ow, 1), float32)
-        yw = A.convert_to_tensor(ylerp.reshape(1, oh, 1, 1), float32)
+        xw = A.reshape(A.convert_to_tensor(xlerp, float32), [1, 1, ow, 1])
+        yw = A.reshape(A.convert_to_tensor(ylerp, float32), [1, oh, 1, 1])
         tl, tr = A.gather(top, xl, axis=2), A.gather(top, xh, axis=2)
         bl, br = A.gather(bottom, xl, axis=2), A.gather(bottom, xh, axis=2)
         t = tl + (tr - tl) * xw

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence
+import itertools
+from typing import Any, Callable, List, Optional, Sequence
 
-from fn import _core
-from fn.dtypes import as_dtype
+import numpy as np
+
+from fn import _core, errors
+from fn.dtypes import as_dtype, string
+
+# TF names each registered Python function ``pyfunc_<n>`` (its FuncRegistry token); the name
+# appears in numpy_function's dtype errors. next() on a count is atomic under the GIL.
+# TF's DataTypeString for the dtypes whose TF name differs from the Python one.
+_TYPE_STRING = {"float32": "float", "float64": "double", "float16": "half"}
+_TOKENS = itertools.count()
 
 
 def py_function(
@@ -44,4 +53,71 @@ def py_function(
     return out[0] if single else list(out)
 
 
-numpy_function = py_function
+def _to_numpy(t: Any) -> np.ndarray:
+    # TF passes every argument as an ndarray (0-d for scalars; strings as object arrays of bytes).
+    return np.asarray(t.numpy(), dtype=object if t.dtype == string else None)
+
+
+def _type_string(dtype: Any) -> str:
+    return _TYPE_STRING.get(dtype.name, dtype.name)
+
+
+def _from_numpy(value: Any, dtype: Any, index: int, token: str) -> Any:
+    """One result of a numpy_function as TF's ``FuncRegistry._convert`` makes it, then checked
+    against its ``Tout`` as TF's PyFunc kernel does (no silent casts)."""
+    result = np.asarray(value, order="C")
+    if result.dtype.kind in "SU":
+        if result.dtype.kind == "U":
+            result = np.vectorize(lambda x: x.encode("utf8"), otypes=[object])(result)
+        result = np.asarray(result, dtype=object)
+    got = result.dtype
+    if dtype == string:
+        ok = got.kind == "O"
+    else:
+        ok = got == np.dtype(dtype.as_numpy_dtype)
+    if not ok:
+        got_name = "string" if got.kind == "O" else _type_string(as_dtype(got.type))
+        raise errors.InvalidArgumentError(
+            None, None, f"{index}-th value returned by {token} is {got_name}, but expects {_type_string(dtype)}"
+        )
+    return _core.convert_to_tensor(result, dtype=dtype)
+
+
+def numpy_function(
+    func: Optional[Callable] = None,
+    inp: Optional[Sequence[Any]] = None,
+    Tout: Any = None,
+    stateful: bool = True,
+    name: Optional[str] = None,
+) -> Any:
+    """``tf.numpy_function``: like ``py_function`` but ``func`` receives NumPy arrays (0-d for
+    scalars, object arrays of bytes for strings) and returns NumPy-convertible values, each of
+    which must have its ``Tout`` dtype. ``stateful`` is accepted as TF's (fn never prunes the op)."""
+    if func is None or inp is None:
+
+        def decorate(f: Callable) -> Callable:
+            import functools
+
+            @functools.wraps(f)
+            def wrapper(*args: Any) -> Any:
+                return numpy_function(f, list(args), Tout, stateful, name)
+
+            return wrapper
+
+        return decorate if func is None else decorate(func)
+    single = Tout is not None and not isinstance(Tout, (list, tuple))
+    touts = [] if Tout is None else ([Tout] if single else list(Tout))
+    touts = [as_dtype(t) for t in touts]
+    token = f"pyfunc_{next(_TOKENS)}"
+
+    def np_func(*args: Any) -> Any:
+        result = func(*[_to_numpy(a) for a in args])
+        if not touts:
+            return result
+        values: List[Any] = [result] if single else list(result) if isinstance(result, (list, tuple)) else [result]
+        if len(values) != len(touts):
+            return values  # the op reports the count mismatch
+        out = [_from_numpy(v, d, i, token) for i, (v, d) in enumerate(zip(values, touts))]
+        return out[0] if single else out
+
+    return py_function(np_func, inp, Tout, name)

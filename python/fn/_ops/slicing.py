@@ -10,7 +10,7 @@ import numpy as np
 
 from fn import _core
 from fn._ops import array_ops
-from fn.dtypes import int32, int64
+from fn.dtypes import bool_, int32, int64
 
 _BAD_INDEX = (
     "Only integers, slices (`:`), ellipsis (`...`), fn.newaxis (`None`) and scalar "
@@ -36,8 +36,21 @@ def _pack(values: list, dtype: Any) -> Any:
     return array_ops.stack([v if _core.is_tensor(v) else _core.convert_to_tensor(int(v), dtype) for v in values])
 
 
+def _is_bool_mask(spec: Any) -> bool:
+    if isinstance(spec, (bool, np.bool_)):
+        return True
+    if isinstance(spec, np.ndarray):
+        return spec.dtype == np.bool_
+    return _core.is_tensor(spec) and spec.dtype == bool_
+
+
 def getitem(tensor: Any, slice_spec: Any) -> Any:
-    """``tensor[slice_spec]``."""
+    """``tensor[slice_spec]`` (TF's ``_slice_helper``): a bool, a bool tensor or a bool ndarray
+    alone is a ``boolean_mask``."""
+    if _is_bool_mask(slice_spec):
+        from fn._ops.manip_ops import boolean_mask  # manip_ops builds on the ops slicing uses
+
+        return boolean_mask(tensor, slice_spec)
     if not isinstance(slice_spec, tuple):
         slice_spec = (slice_spec,)
     begin, end, strides = [], [], []

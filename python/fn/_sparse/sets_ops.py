@@ -100,7 +100,7 @@ def _string_order(uniq: Any) -> Any:
     strings, so the host sorts them."""
 
     return numpy_function(
-        lambda u: np.argsort(np.asarray(u.numpy(), dtype=object), kind="stable").astype(np.int64), [uniq], int64
+        lambda u: np.argsort(np.asarray(u, dtype=object), kind="stable").astype(np.int64), [uniq], int64
     )
 
 

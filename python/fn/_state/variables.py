@@ -368,7 +368,13 @@ class Variable(metaclass=_VariableMeta):
                 f"shape {self._shape}, and the assigned value shape {value.shape} are incompatible."
             )
         _core.execute(op, [self._handle, value], None, None)
-        return _UnreadVariable(self) if read_value else None
+        if not read_value:
+            return None
+        unread = _UnreadVariable(self)
+        if not _core.executing_eagerly():  # its `op` is the assignment (tf.control_dependencies)
+            graph = _core.current_graph()
+            unread._assign_node = (graph, graph.num_nodes() - 1)
+        return unread
 
     def assign(self, value: Any, use_locking: Any = None, name: Any = None, read_value: bool = True) -> Any:
         """Sets the value; returns the variable, as TF's ``_UnreadVariable`` (reads see the new
@@ -488,9 +494,20 @@ class _UnreadVariable(ResourceVariable):
     def __init__(self, parent: Variable) -> None:  # no super().__init__: shares the parent's state
         self.__dict__.update(parent.__dict__)
 
+    _assign_node: Any = None
+
     @property
     def name(self) -> str:
         return "UnreadVariable"
+
+    @property
+    def op(self) -> Any:
+        """The assignment's Operation inside a Function (TF's ``_UnreadVariable.op``)."""
+        if self._assign_node is None:
+            raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
+        from fn._function.operation import Operation
+
+        return Operation(*self._assign_node)
 
 
 class _VariableType:

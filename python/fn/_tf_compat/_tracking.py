@@ -5,6 +5,7 @@ derive from. An object's tracked children are what ``fn.train.Checkpoint`` and
 
 from __future__ import annotations
 
+import collections
 import functools
 from typing import Any, Callable, Dict, List, Tuple
 from fn._state.variables import Variable
@@ -67,9 +68,10 @@ class AutoTrackable(Trackable):
 
 def _is_trackable_value(value: Any) -> bool:
     # Lists and dicts are tracked by reference, even empty (TF wraps them to see later appends;
-    # here the same object is walked when saving, so later appends are seen too).
-
-    if isinstance(value, (list, dict)):
+    # here the same object is walked when saving, so later appends are seen too). As TF's
+    # wrap_or_unwrap, only the exact types: subclasses (Keras' TrackedList holding a Sequential's
+    # layers) are not dependencies, so checkpoint paths are TF's.
+    if type(value) in (list, dict, collections.OrderedDict):
         return True
     if isinstance(value, tuple):
         return any(_is_trackable_value(v) for v in value)

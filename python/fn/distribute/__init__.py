@@ -25,6 +25,12 @@ from fn._distribute import (
     has_strategy,
     in_cross_replica_context,
 )
+from fn._distribute.cross_device_ops import (
+    CrossDeviceOps,
+    HierarchicalCopyAllReduce,
+    NcclAllReduce,
+    ReductionToOneDevice,
+)
 from fn.distribute import cluster_resolver, experimental
 
 from fn._tf_compat._distribute_names import TPUStrategy

@@ -1,5 +1,5 @@
 """``fn.distribute.experimental`` (``tf.distribute.experimental``): collective communication
-options and value contexts."""
+options, value contexts, and ``CentralStorageStrategy``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from fn._distribute import (
     MultiWorkerMirroredStrategy,
     ValueContext,
 )
+from fn._distribute.central_storage import CentralStorageStrategy
 
 from fn._public import export as _export
 

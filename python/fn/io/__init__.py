@@ -12,6 +12,8 @@ from fn._io.parsing import (
     parse_example,
     parse_single_example,
 )
+from fn._io.file_ops import read_file, write_file
+from fn._io.jpeg import decode_jpeg
 from fn._io.png import decode_png, encode_png
 from fn._io.tfrecord import TFRecordOptions, TFRecordWriter
 from fn.io import gfile

@@ -1,0 +1,119 @@
+"""Distributed input over several local replicas (``MirroredStrategy`` over virtual CPUs): TF's
+rebatch splits each batch of ``b`` rows into one piece per replica (contiguous, ``ceil(b / n)``
+rows each in order, so the last pieces may be short or empty) and its multi-device iterator hands
+replica ``i`` piece ``i``. Here one pass over the
+pipeline yields the ``n`` pieces of a batch together, and iteration regroups them into
+``PerReplica`` values, eagerly and inside a Function."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator, List, Optional
+
+from fn import nest
+from fn._data import structure
+from fn._data.structure import IteratorSpec
+from fn._distribute.mirrored_run import regroup
+from fn._distribute.shard import _WorkerShardDataset
+from fn._distribute.values import DistributedDataset, PerReplica, PerReplicaSpec
+
+
+class _ReplicaPiecesDataset(_WorkerShardDataset):
+    """Elements are tuples of the ``replicas`` pieces of each input batch."""
+
+    def __init__(self, input_dataset: Any, replicas: int) -> None:
+        super().__init__(input_dataset, replicas, None)
+        self._piece_spec = self._element_spec
+        self._element_spec = tuple(self._piece_spec for _ in range(replicas))
+
+    def _elements(self) -> Iterator[Any]:
+        for element in self._input._elements():
+            flat = structure.flatten(element)
+            rows = int(flat[0].shape[0])
+            size = -(-rows // self._workers)  # TF's rebatch: ceil(rows / n) rows each, in order
+            bounds = [(min(k * size, rows), min((k + 1) * size, rows)) for k in range(self._workers)]
+            yield tuple(structure.pack(self._piece_spec, [t[b:e] for t in flat]) for b, e in bounds)
+
+    def _cardinality(self) -> int:
+        return self._input._cardinality()
+
+
+def _per_replica(element: Any) -> Any:
+    return regroup(list(element), PerReplica)
+
+
+class _LocalReplicasIteratorSpec(IteratorSpec):
+    """The trace type of a local-replicas iterator argument (its own class: never equal to a plain
+    iterator's of tuples)."""
+
+    _label = "DistributedIteratorSpec"
+
+    def _fn_from_components(self, components: List[Any]) -> Any:
+        return _LocalReplicasIterator(super()._fn_from_components(components))
+
+
+class _PerReplicaOptional:
+    """``get_next_as_optional``'s value: present while the pipeline had a batch (a replica whose
+    piece is empty gets an empty batch, as TF's partial-batch handling)."""
+
+    def __init__(self, optional: Any) -> None:
+        self._optional = optional
+
+    def has_value(self, name: Any = None) -> Any:
+        return self._optional.has_value(name)
+
+    def get_value(self, name: Any = None) -> Any:
+        return _per_replica(self._optional.get_value(name))
+
+
+class _LocalReplicasIterator:
+    """``tf.distribute.DistributedIterator`` over local replicas: ``PerReplica`` elements."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner  # a tf.data iterator over tuples of the replicas' pieces
+
+    @property
+    def element_spec(self) -> Any:
+        return _per_replica_spec(self._inner.element_spec)
+
+    def __iter__(self) -> "_LocalReplicasIterator":
+        return self
+
+    def __next__(self) -> Any:
+        return _per_replica(next(self._inner))
+
+    def get_next(self) -> Any:
+        return _per_replica(self._inner.get_next())
+
+    def get_next_as_optional(self) -> Any:
+        return _PerReplicaOptional(self._inner.get_next_as_optional())
+
+    def __fn_composite__(self) -> tuple:
+        spec, components = self._inner.__fn_composite__()
+        return _LocalReplicasIteratorSpec(spec.element_spec), components
+
+    def _fn_dataset_loop(self, body: Callable, init_state: tuple, extra_test: Optional[Callable] = None) -> tuple:
+        return self._inner._fn_dataset_loop(lambda e, s: body(_per_replica(e), s), init_state, extra_test)
+
+
+def _per_replica_spec(pieces_spec: tuple) -> Any:
+    return nest.map_structure(lambda s: PerReplicaSpec([s] * len(pieces_spec)), pieces_spec[0])
+
+
+class LocalReplicasDataset(DistributedDataset):
+    """What ``experimental_distribute_dataset`` returns for several local replicas."""
+
+    def __init__(self, dataset: Any, strategy: Any, replicas: int) -> None:
+        super().__init__(_ReplicaPiecesDataset(dataset, replicas), strategy)
+
+    @property
+    def element_spec(self) -> Any:
+        return _per_replica_spec(self._dataset.element_spec)
+
+    def __iter__(self) -> Any:
+        return _LocalReplicasIterator(iter(self._dataset))
+
+    def _fn_dataset_loop(self, body: Callable, init_state: tuple, extra_test: Optional[Callable] = None) -> tuple:
+        return self._dataset._fn_dataset_loop(lambda e, s: body(_per_replica(e), s), init_state, extra_test)
+
+    def reduce(self, initial_state: Any, reduce_fn: Callable) -> Any:
+        return self._dataset.reduce(initial_state, lambda s, e: reduce_fn(s, _per_replica(e)))

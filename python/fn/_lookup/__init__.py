@@ -1,0 +1,1 @@
+"""``tf.lookup``'s tables and their initializers (public names in ``fn.lookup``)."""
