@@ -5,11 +5,9 @@
 #include "core/error.h"
 #include "kernels/direct/matmul.h"
 #include "kernels/epilogue.h"
-#include "kernels/fused/elementwise.h"
+#include "kernels/fused/blocks.h"
 #include "kernels/onednn/conv.h"
 #include "kernels/onednn/matmul.h"
-#include "kernels/onednn/threads.h"
-#include "kernels/task_pool.h"
 #include "ops/matmul.h"
 #include "ops/nn_util.h"
 
@@ -59,57 +57,6 @@ std::vector<EagerPtr> contraction_inputs(const std::vector<EagerPtr>& in, size_t
   return std::vector<EagerPtr>(in.begin(), in.end() - static_cast<std::ptrdiff_t>(extra));
 }
 
-// An epilogue over a big output (a conv layer's activations, a gelu over a wide product) runs as
-// blocks on the task pool instead of on the calling thread alone while the other cores idle: the
-// tail is an elementwise program (a gelu-tanh is compute-bound) and the contraction has already
-// released its team. Blocks are whole multiples of the fused kernel's tile and of every
-// broadcast operand's period, so each block computes the same tiles, with the same operand
-// elements, as one run over the whole output: the bits depend neither on the thread count nor on
-// which thread runs a block. Other broadcasts (a period longer than a block) run whole.
-constexpr int64_t kEpilogueBlock = int64_t{1} << 15;  // floats (128 KiB: a block stays in L2)
-
-int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
-void run_epilogue_blocks(const std::vector<fused::Instr>& instrs, const std::vector<fused::Operand>& ops, float* out,
-                         int64_t n) {
-  const int team = onednn::max_threads();
-  int64_t unit = fused::kTileElements;  // a block size every operand's period divides
-  bool split = team > 1 && n >= 2 * kEpilogueBlock;
-  for (const fused::Operand& o : ops) {
-    if (!split) break;
-    if (o.div == 1 && o.mod >= n) continue;  // the full shape: read at the block's offset
-    const int64_t period = o.div * o.mod;
-    if (o.div < 1 || o.mod < 1 || period > kEpilogueBlock) {
-      split = false;
-      break;
-    }
-    unit = unit / gcd64(unit, period) * period;
-    split = unit <= kEpilogueBlock;
-  }
-  if (!split) {
-    fused::run(instrs, ops, out, n);
-    return;
-  }
-  const int64_t block = kEpilogueBlock / unit * unit, blocks = (n + block - 1) / block;
-  TaskPool::global().run(team, blocks, [&](int64_t b) {
-    const int64_t i0 = b * block, len = std::min(block, n - i0);
-    std::vector<fused::Operand> mine(ops);
-    for (fused::Operand& o : mine)
-      if (o.div == 1 && o.mod >= n) {
-        o.data += i0;
-        o.mod = len;
-      }
-    fused::run(instrs, mine, out + i0, len);
-  });
-}
-
 // Runs the epilogue program over `out` in place: operand `slot` is `out` itself, the others are
 // the last `extra` inputs in order (fused::run reads a tile's elements before writing them).
 void run_epilogue(const std::string& op, const Attrs& a, const std::vector<EagerPtr>& in, size_t extra,
@@ -139,7 +86,10 @@ void run_epilogue(const std::string& op, const Attrs& a, const std::vector<Eager
     instrs[i] = fused::Instr{static_cast<int>(prog[3 * i]), static_cast<int>(prog[3 * i + 1]),
                              static_cast<int>(prog[3 * i + 2])};
   fused::validate(instrs, ops.size());
-  run_epilogue_blocks(instrs, ops, out.data<float>(), n);
+  // An epilogue over a big output (a conv layer's activations, a gelu over a wide product) runs as
+  // blocks on the task pool, not on the calling thread alone while the other cores idle: the
+  // contraction has already released its team (kernels/fused/blocks.h: same bits on any count).
+  fused::run_blocks(instrs, ops, out.data<float>(), n);
 }
 
 // The unfused op's shape rule on the first two inputs.

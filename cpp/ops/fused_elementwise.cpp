@@ -3,7 +3,7 @@
 #include "ops/fused_elementwise.h"
 
 #include "core/error.h"
-#include "kernels/fused/elementwise.h"
+#include "kernels/fused/blocks.h"
 #include "ops/forward.h"
 
 namespace fn {
@@ -62,7 +62,8 @@ std::vector<EagerPtr> fused_kernel(KernelContext& k, const std::vector<EagerPtr>
       stores[static_cast<size_t>(at)] = result.back()->data<float>();
     }
   }
-  fused::run(instrs, ops, out->data<float>(), shape.num_elements(), red, stores);
+  // Big trees run as blocks on the task pool (kernels/fused/blocks.h: same bits on any thread count).
+  fused::run_blocks(instrs, ops, out->data<float>(), shape.num_elements(), red, stores);
   return result;
 }
 

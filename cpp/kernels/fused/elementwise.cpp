@@ -292,6 +292,33 @@ void reduce_columns(const std::vector<Instr>& prog, const Slots& slots, const st
   }
 }
 
+// Columns [j0, j1) of a column reduction: each row's part of them run as its own tiles (same
+// elements as the whole run's tiles; a program whose Pow reads a broadcast exponent is never
+// split, as its small-integer path depends on where a tile starts), added to column j's double
+// sum in increasing m, as reduce_columns adds them.
+FN_MULTIVERSION
+void reduce_column_range(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
+                         float* scratch, float* out, int64_t n, int64_t mid, int64_t inner, int64_t j0, int64_t j1,
+                         bool mean, float* const* stores) {
+  float* y = scratch + static_cast<size_t>(slots.count + 2) * kTile;
+  const int64_t width = j1 - j0, block = mid * inner;
+  std::vector<double> acc(static_cast<size_t>(width));
+  double* a = acc.data();
+  for (int64_t o = 0, outer = n / block; o < outer; ++o) {
+    std::fill(acc.begin(), acc.end(), 0.0);
+    for (int64_t m = 0; m < mid; ++m) {
+      const int64_t base = o * block + m * inner + j0;
+      for (int64_t t0 = 0; t0 < width; t0 += kTile) {
+        const int64_t len = std::min(kTile, width - t0);
+        run_tile(prog, slots, inputs, scratch, base + t0, len, y, stores);
+        for (int64_t q = 0; q < len; ++q) a[t0 + q] += y[q];
+      }
+    }
+    float* dst = out + o * inner + j0;
+    for (int64_t j = 0; j < width; ++j) dst[j] = static_cast<float>(mean ? a[j] / static_cast<double>(mid) : a[j]);
+  }
+}
+
 }  // namespace
 
 void validate(const std::vector<Instr>& prog, size_t num_inputs) {
@@ -358,6 +385,15 @@ void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, flo
   }
   // One thread: beside a busy process an OpenMP region waits for a descheduled worker (3x slower
   // at 65,536 elements), while a second core saves a memory-bound pass little (docs/DESIGN.md).
+  if (reducing && reduce.inner > 1 &&
+      (reduce.col_begin != 0 || (reduce.col_end >= 0 && reduce.col_end != reduce.inner))) {
+    if (reduce.col_begin < 0 || reduce.col_end <= reduce.col_begin || reduce.col_end > reduce.inner)
+      throw_error(Code::Internal, "fused elementwise: bad column range [", reduce.col_begin, ", ", reduce.col_end,
+                  ") of ", reduce.inner);
+    reduce_column_range(prog, slots, *ins, scratch, out, n, reduce.mid, reduce.inner, reduce.col_begin, reduce.col_end,
+                        reduce.kind == Reduce::kMean, st);
+    return;
+  }
   if (reducing && reduce.inner > 1) {
     reduce_columns(prog, slots, *ins, scratch, out, n, reduce.mid, reduce.inner, reduce.kind == Reduce::kMean, st);
     return;

@@ -70,11 +70,15 @@ struct Operand {
 // into one output each, in direct::sum_f32's order (bit for bit). inner 1: rows of `mid`
 // consecutive elements (a layer norm's statistics); inner > 1: columns (a batch norm's moments
 // over N, H, W; a bias gradient).
+// Columns only: [col_begin, col_end) of the inner columns are computed and written (col_end < 0:
+// all), each row's part of them as its own run of tiles (kernels/fused/blocks.h splits a wide
+// column reduction this way); a column's sum is the same either way.
 struct Reduce {
   enum Kind : int { kNone = 0, kSum = 1, kMean = 2 };
   int kind = kNone;
   int64_t mid = 1;
   int64_t inner = 1;
+  int64_t col_begin = 0, col_end = -1;
 };
 
 // Throws Internal unless every instruction of `prog` is well formed for `num_inputs` inputs
