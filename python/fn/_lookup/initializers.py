@@ -19,8 +19,8 @@ class TextFileIndex:
     LINE_NUMBER = -1
 
 
-class TableInitializerBase:
-    """``tf.lookup.experimental.TableInitializerBase`` (TF's base of the initializers)."""
+class KeyValueTypes:
+    """The key and value dtypes that tables and their initializers both report."""
 
     def __init__(self, key_dtype: Any, value_dtype: Any) -> None:
         self._key_dtype = as_dtype(key_dtype)
@@ -33,6 +33,10 @@ class TableInitializerBase:
     @property
     def value_dtype(self) -> Any:
         return self._value_dtype
+
+
+class TableInitializerBase(KeyValueTypes):
+    """``tf.lookup.experimental.TableInitializerBase`` (TF's base of the initializers)."""
 
     def initialize(self, table: Any) -> None:
         """Fills ``table`` (TF's initializers return the table's import op)."""

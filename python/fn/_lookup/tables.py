@@ -13,10 +13,10 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 
 from fn import _core
-from fn._lookup.initializers import TableInitializerBase
+from fn._lookup.initializers import KeyValueTypes, TableInitializerBase
 from fn._ops.array_ops import constant, convert_to_tensor
 from fn._ops.script_ops import py_function
-from fn.dtypes import as_dtype, int64, string
+from fn.dtypes import int64, string
 
 
 def _key(value: Any) -> Any:
@@ -32,23 +32,15 @@ def _host_array(t: Any) -> np.ndarray:
     return arr.astype(object) if arr.dtype.kind in "SU" else arr
 
 
-class _HashTable:
+class _HashTable(KeyValueTypes):
     """What both tables share: a dict under a lock, lookups eagerly or as host ops."""
 
     def __init__(self, key_dtype: Any, value_dtype: Any, default_value: Any, name: Optional[str]) -> None:
-        self._key_dtype, self._value_dtype = as_dtype(key_dtype), as_dtype(value_dtype)
+        super().__init__(key_dtype, value_dtype)
         self._default_value = convert_to_tensor(default_value, dtype=self._value_dtype)
         self._name = name
         self._table: Dict[Any, Any] = {}
         self._lock = threading.Lock()
-
-    @property
-    def key_dtype(self) -> Any:
-        return self._key_dtype
-
-    @property
-    def value_dtype(self) -> Any:
-        return self._value_dtype
 
     @property
     def default_value(self) -> Any:
