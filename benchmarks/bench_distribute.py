@@ -76,6 +76,22 @@ def _interleaved_timeit(comm, calls, repeats, number):
     return [comm.allreduce(statistics.median(t), op=op) for t in times]
 
 
+def _allreduce_case(tf, comm, strategy, size):
+    """One size's buffers (this rank's data, an output), its tensor, the calls per timing, and
+    fn's all-reduce Function."""
+    buf = np.random.RandomState(comm.Get_rank()).rand(size // 4).astype(np.float32)
+    number = max(3, min(200, int(2e7 // max(size, 1))))
+
+    @tf.function
+    def fn_allreduce(t):
+        # tf.identity: TF refuses an all-reduce of the Function's argument itself (it has no
+        # device: "destinations can not be empty"); the identity aliases it (no copy).
+        return strategy.run(lambda v: tf.distribute.get_replica_context().all_reduce("SUM", tf.identity(v)),
+                            args=(t,))
+
+    return buf, np.empty_like(buf), tf.constant(buf), number, fn_allreduce
+
+
 def bench_allreduce(args):
     from mpi4py import MPI
     import fn as tf
@@ -83,18 +99,7 @@ def bench_allreduce(args):
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     rows = []
     for size in args.sizes:
-        n = size // 4
-        buf = np.random.RandomState(comm.Get_rank()).rand(n).astype(np.float32)
-        out = np.empty_like(buf)
-        x = tf.constant(buf)
-        number = max(3, min(200, int(2e7 // max(size, 1))))
-
-        @tf.function
-        def fn_allreduce(t):
-            # tf.identity: TF refuses an all-reduce of the Function's argument itself (it has no
-            # device: "destinations can not be empty"); the identity aliases it (no copy).
-            return strategy.run(lambda v: tf.distribute.get_replica_context().all_reduce("SUM", tf.identity(v)),
-                                args=(t,))
+        buf, out, x, number, fn_allreduce = _allreduce_case(tf, comm, strategy, size)
 
         def py_allreduce(v):
             r = np.empty_like(v.numpy())
@@ -166,17 +171,7 @@ def bench_allreduce_paths(args):
     dup = comm.Dup()
     strategy = tf.distribute.MultiWorkerMirroredStrategy()
     for size in args.sizes:
-        buf = np.random.RandomState(comm.Get_rank()).rand(size // 4).astype(np.float32)
-        out = np.empty_like(buf)
-        x = tf.constant(buf)
-        number = max(3, min(200, int(2e7 // max(size, 1))))
-
-        @tf.function
-        def fn_allreduce(t):
-            # tf.identity: TF refuses an all-reduce of the Function's argument itself (it has no
-            # device: "destinations can not be empty"); the identity aliases it (no copy).
-            return strategy.run(lambda v: tf.distribute.get_replica_context().all_reduce("SUM", tf.identity(v)),
-                                args=(t,))
+        buf, out, x, number, fn_allreduce = _allreduce_case(tf, comm, strategy, size)
 
         calls = {"mpi4py world": lambda: comm.Allreduce(buf, out, op=MPI.SUM),
                  "mpi4py dup": lambda: dup.Allreduce(buf, out, op=MPI.SUM),
