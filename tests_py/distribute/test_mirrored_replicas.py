@@ -271,3 +271,25 @@ def test_cross_device_ops(tmp_path):
         "NCCL all-reduce requires num_packs >= 0, but -1 is specified",
         "destinations must be one of a `DistributedValues` object, a tf.Variable object, or a device string.",
     ]
+
+
+def test_gpu_device_names_run_on_the_cpu(tmp_path):
+    # TF's soft placement on a machine without GPUs: the replicas keep their GPU names, variables
+    # live on CPU:0, and the work runs on the CPU.
+    r = _run(
+        """
+        strat = tf.distribute.MirroredStrategy(devices=["/gpu:0", "/gpu:1"])
+        out["devices"] = list(strat.extended.worker_devices)
+        with strat.scope():
+            v = tf.Variable(1.0)
+        out["variable"] = [type(v).__name__, v.device]
+        out["run"] = per_replica(strat.run(lambda: v * 2))
+        ds = strat.experimental_distribute_dataset(tf.data.Dataset.range(4).map(lambda i: tf.cast(i, tf.float32)).batch(4))
+        out["data"] = [per_replica(strat.run(lambda x: x * v, args=(x,))) for x in ds]
+        out["one"] = val(tf.distribute.OneDeviceStrategy("/gpu:0").run(lambda: tf.constant(1.0) + 1))
+        """,
+        tmp_path,
+    )
+    assert r["devices"] == ["/job:localhost/replica:0/task:0/device:GPU:%d" % i for i in range(2)]
+    assert r["variable"] == ["MirroredVariable", "/job:localhost/replica:0/task:0/device:CPU:0"]
+    assert r["run"] == [[2.0], [2.0]] and r["data"] == [[[0.0, 1.0], [2.0, 3.0]]] and r["one"] == [2.0]

@@ -22,7 +22,8 @@ _CPU = "/job:localhost/replica:0/task:0/device:CPU:%d"
 
 def _canonical_device(device: str) -> str:
     """``"/cpu:0"``, ``"CPU:1"``, ``"/device:CPU:0"`` -> TF's full name of that (virtual) CPU
-    (``tf.config.set_logical_device_configuration`` makes CPUs beyond the first)."""
+    (``tf.config.set_logical_device_configuration`` makes CPUs beyond the first); ``"/gpu:N"``
+    keeps its name and runs on the CPU, as TF's soft placement does without GPUs."""
     spec = device.strip()
     low = spec.lower()
     parts = [p for p in low.split("/") if p]
@@ -34,6 +35,8 @@ def _canonical_device(device: str) -> str:
         return _CPU0
     if kind.startswith("cpu:") and kind[4:].isdigit() and int(kind[4:]) < num_logical_cpus():
         return _CPU % int(kind[4:])
+    if kind.startswith("gpu:") and kind[4:].isdigit():  # TF places a missing GPU's work on the CPU
+        return "/job:localhost/replica:0/task:0/device:GPU:%d" % int(kind[4:])
     raise ValueError(
         f"Unknown device {device!r}: fn runs on this machine's CPU and the virtual CPUs "
         f"tf.config.set_logical_device_configuration made ({num_logical_cpus()} logical CPU(s))."
