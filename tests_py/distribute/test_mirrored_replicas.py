@@ -293,3 +293,38 @@ def test_gpu_device_names_run_on_the_cpu(tmp_path):
     assert r["devices"] == ["/job:localhost/replica:0/task:0/device:GPU:%d" % i for i in range(2)]
     assert r["variable"] == ["MirroredVariable", "/job:localhost/replica:0/task:0/device:CPU:0"]
     assert r["run"] == [[2.0], [2.0]] and r["data"] == [[[0.0, 1.0], [2.0, 3.0]]] and r["one"] == [2.0]
+
+
+def test_datasets_from_function_over_local_replicas(tmp_path):
+    # One input pipeline; replica i gets element i of each group of n consecutive per-replica
+    # batches, a short last group is filled with empty batches (TF's partial-batch handling).
+    r = _run(
+        """
+        strat = tf.distribute.MirroredStrategy()
+        seen = []
+
+        def dataset_fn(ctx):
+            seen.append([ctx.num_input_pipelines, ctx.input_pipeline_id, ctx.num_replicas_in_sync,
+                         ctx.get_per_replica_batch_size(6)])
+            return tf.data.Dataset.range(7).batch(2)
+
+        dd = strat.distribute_datasets_from_function(dataset_fn)
+        out["ctx"] = seen
+        out["spec"] = repr(dd.element_spec)
+        out["eager"] = [[t.numpy().tolist() for t in strat.experimental_local_results(x)] for x in dd]
+
+        @tf.function
+        def total(it):
+            s = tf.constant(0, tf.int64)
+            for x in it:
+                s += tf.add_n([tf.reduce_sum(t) * (k + 1) for k, t in enumerate(strat.experimental_local_results(x))])
+            return s
+
+        out["loop"] = int(total(iter(dd)))
+        """,
+        tmp_path,
+    )
+    assert r["ctx"] == [[1, 0, 3, 2]]
+    assert r["spec"].replace("fn.", "tf.") == "PerReplicaSpec(" + ", ".join(["TensorSpec(shape=(None,), dtype=tf.int64, name=None)"] * 3) + ")"
+    assert r["eager"] == [[[0, 1], [2, 3], [4, 5]], [[6], [], []]]
+    assert r["loop"] == (1 + 5 * 2 + 9 * 3) + 6

@@ -3,7 +3,9 @@ rebatch splits each batch of ``b`` rows into one piece per replica (contiguous, 
 rows each in order, so the last pieces may be short or empty) and its multi-device iterator hands
 replica ``i`` piece ``i``. Here one pass over the
 pipeline yields the ``n`` pieces of a batch together, and iteration regroups them into
-``PerReplica`` values, eagerly and inside a Function."""
+``PerReplica`` values, eagerly and inside a Function. ``distribute_datasets_from_function``'s
+pipeline gives per-replica batches already: replica ``i`` gets element ``i`` of each group of
+``n`` consecutive elements."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from typing import Any, Callable, Iterator, List, Optional
 from fn import nest
 from fn._data import structure
 from fn._data.structure import IteratorSpec
+from fn._tensor.tensor_shape import TensorShape
+from fn._tensor.tensor_spec import TensorSpec
 from fn._distribute.mirrored_run import regroup
 from fn._distribute.shard import _WorkerShardDataset
 from fn._distribute.values import DistributedDataset, PerReplica, PerReplicaSpec
@@ -35,6 +39,39 @@ class _ReplicaPiecesDataset(_WorkerShardDataset):
 
     def _cardinality(self) -> int:
         return self._input._cardinality()
+
+
+class _ConsecutiveDataset(_WorkerShardDataset):
+    """Elements are tuples of ``replicas`` consecutive input elements (the per-replica batches of
+    ``distribute_datasets_from_function``: TF hands replica ``i`` element ``i`` of each group); a
+    last, short group is filled with empty batches, as TF's partial-batch handling."""
+
+    def __init__(self, input_dataset: Any, replicas: int) -> None:
+        super().__init__(input_dataset, 1, None)  # the per-replica spec: the batch dimension relaxed
+        self._piece_spec = structure.map_structure(_relaxed, input_dataset.element_spec)
+        self._element_spec = tuple(self._piece_spec for _ in range(replicas))
+        self._replicas = replicas
+
+    def _elements(self) -> Iterator[Any]:
+        group: List[Any] = []
+        for element in self._input._elements():
+            group.append(structure.pack(self._piece_spec, structure.flatten(element)))
+            if len(group) == self._replicas:
+                yield tuple(group)
+                group = []
+        if group:
+            empty = structure.pack(self._piece_spec, [t[0:0] for t in structure.flatten(group[0])])
+            yield tuple(group + [empty] * (self._replicas - len(group)))
+
+    def _cardinality(self) -> int:
+        n = self._input._cardinality()
+        return -(-n // self._replicas) if n > 0 else n
+
+
+def _relaxed(spec: Any) -> Any:
+    if spec.shape.rank is None or spec.shape.rank == 0:
+        return spec
+    return TensorSpec(TensorShape([None]).concatenate(spec.shape[1:]), spec.dtype)
 
 
 def _per_replica(element: Any) -> Any:
@@ -102,8 +139,9 @@ def _per_replica_spec(pieces_spec: tuple) -> Any:
 class LocalReplicasDataset(DistributedDataset):
     """What ``experimental_distribute_dataset`` returns for several local replicas."""
 
-    def __init__(self, dataset: Any, strategy: Any, replicas: int) -> None:
-        super().__init__(_ReplicaPiecesDataset(dataset, replicas), strategy)
+    def __init__(self, dataset: Any, strategy: Any, replicas: int, from_function: bool = False) -> None:
+        tupled = _ConsecutiveDataset(dataset, replicas) if from_function else _ReplicaPiecesDataset(dataset, replicas)
+        super().__init__(tupled, strategy)
 
     @property
     def element_spec(self) -> Any:

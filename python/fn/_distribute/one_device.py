@@ -9,7 +9,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 from fn import _core
 from fn._distribute import context as _context
 from fn._distribute import mirrored_run
-from fn._distribute.options import CommunicationOptions, ReduceOp, ValueContext
+from fn._distribute.options import CommunicationOptions, InputReplicationMode, ReduceOp, ValueContext
 from fn._distribute.replica import ReplicaContext
 from fn._distribute.strategy import Strategy, StrategyExtended
 from fn._distribute.values import DistributedValues, PerReplica
@@ -222,6 +222,21 @@ class MirroredExtended(StrategyExtended):
             return super()._experimental_distribute_values_from_function(value_fn)
         n = self._num_local_replicas
         return mirrored_run.regroup([value_fn(ValueContext(i, n)) for i in range(n)], PerReplica)
+
+    def _distribute_datasets_from_function(self, dataset_fn: Callable, options: Any) -> Any:
+        if self._num_local_replicas == 1:
+            return super()._distribute_datasets_from_function(dataset_fn, options)
+        from fn._distribute.input import check_options
+        from fn._distribute.local_input import LocalReplicasDataset
+
+        check_options(options, from_function=True)
+        if getattr(options, "experimental_replication_mode", None) == InputReplicationMode.PER_REPLICA:
+            raise NotImplementedError(
+                "InputReplicationMode.PER_REPLICA over several local replicas (virtual CPUs) is not built in fn; "
+                "use PER_WORKER (the default)."
+            )
+        dataset = dataset_fn(self._input_context())
+        return LocalReplicasDataset(dataset, self._container_strategy(), self._num_local_replicas, from_function=True)
 
     def _experimental_distribute_dataset(self, dataset: Any, options: Any) -> Any:
         if self._num_local_replicas > 1:
