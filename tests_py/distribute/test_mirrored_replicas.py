@@ -321,9 +321,12 @@ def test_datasets_from_function_over_local_replicas(tmp_path):
             return s
 
         out["loop"] = int(total(iter(dd)))
+        scalars = strat.distribute_datasets_from_function(lambda ctx: tf.data.Dataset.range(6))
+        out["scalars"] = [[int(t) for t in strat.experimental_local_results(x)] for x in scalars]
         """,
         tmp_path,
     )
+    assert r["scalars"] == [[0, 1, 2], [3, 4, 5]]  # unbatched elements: one per replica
     assert r["ctx"] == [[1, 0, 3, 2]]
     assert r["spec"].replace("fn.", "tf.") == "PerReplicaSpec(" + ", ".join(["TensorSpec(shape=(None,), dtype=tf.int64, name=None)"] * 3) + ")"
     assert r["eager"] == [[[0, 1], [2, 3], [4, 5]], [[6], [], []]]

@@ -17,6 +17,7 @@ from fn._data.structure import IteratorSpec
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn._distribute.mirrored_run import regroup
+from fn._data.transforms import _UnaryDataset
 from fn._distribute.shard import _WorkerShardDataset
 from fn._distribute.values import DistributedDataset, PerReplica, PerReplicaSpec
 
@@ -41,15 +42,15 @@ class _ReplicaPiecesDataset(_WorkerShardDataset):
         return self._input._cardinality()
 
 
-class _ConsecutiveDataset(_WorkerShardDataset):
+class _ConsecutiveDataset(_UnaryDataset):
     """Elements are tuples of ``replicas`` consecutive input elements (the per-replica batches of
     ``distribute_datasets_from_function``: TF hands replica ``i`` element ``i`` of each group); a
     last, short group is filled with empty batches, as TF's partial-batch handling."""
 
     def __init__(self, input_dataset: Any, replicas: int) -> None:
-        super().__init__(input_dataset, 1, None)  # the per-replica spec: the batch dimension relaxed
+        # the per-replica spec: the batch dimension relaxed (a short group's fillers are empty)
         self._piece_spec = structure.map_structure(_relaxed, input_dataset.element_spec)
-        self._element_spec = tuple(self._piece_spec for _ in range(replicas))
+        super().__init__(input_dataset, tuple(self._piece_spec for _ in range(replicas)))
         self._replicas = replicas
 
     def _elements(self) -> Iterator[Any]:
@@ -59,7 +60,7 @@ class _ConsecutiveDataset(_WorkerShardDataset):
             if len(group) == self._replicas:
                 yield tuple(group)
                 group = []
-        if group:
+        if group and all(t.shape.rank for t in structure.flatten(group[0])):  # scalars: no empty batch
             empty = structure.pack(self._piece_spec, [t[0:0] for t in structure.flatten(group[0])])
             yield tuple(group + [empty] * (self._replicas - len(group)))
 
