@@ -14,10 +14,7 @@
 // Why a thread and blocking calls (measured, benchmarks/README.md): MPI's nonblocking
 // collectives (Open MPI's libnbc) polled with MPI_Test reach 0.6-0.8 of MPI_Allreduce's
 // bandwidth from 1 MiB up, and only progress inside MPI calls; a blocking call cannot time out,
-// so it runs on a thread the caller waits for until its deadline. A small collective with
-// nothing queued runs on the caller's thread instead (no hand-off), behind an MPI_Ibarrier polled
-// until the deadline (guarded()); all-reduces from 4 MiB up always go to the thread, without the
-// barrier (its second rendezvous costs more there than the hand-offs: handed_off()).
+// so it runs on a thread the caller waits for until its deadline.
 // A timed-out collective leaves the communicator unusable: later collectives fail at once, the
 // communication thread may stay inside MPI, and fn._distribute aborts the MPI job at exit (so no
 // process hangs in MPI_Finalize).
@@ -72,7 +69,6 @@ struct Job {
   Clock::time_point deadline;
   std::atomic<bool> done{false};
   int rc = MPI_SUCCESS;  // written before `done`
-  bool guard = true;     // an MPI_Ibarrier first (guarded()); false: a large call, handed off
 };
 using JobPtr = std::shared_ptr<Job>;
 
@@ -138,17 +134,12 @@ class Transport {
 
   // A blocking collective (all-reduce, gather, broadcast): run on the calling thread when no
   // collective is queued or running (no hand-off), else queued behind them (program order) and
-  // waited for. Either way with its deadline. A large one (`guard` false) always goes to the
-  // communication thread, which calls MPI without the barrier: the caller's deadline keeps the
-  // no-hang property (the thread may stay inside MPI after a timeout, as a queued call may),
-  // and the call saves the barrier's second rendezvous, which costs a scheduling round of the
-  // other ranks on a loaded machine, for two thread hand-offs, small next to a large transfer.
-  int run(std::function<int()> call, double timeout, const char* what, char* err, size_t err_len, bool guard = true) {
+  // waited for. Either way with its deadline.
+  int run(std::function<int()> call, double timeout, const char* what, char* err, size_t err_len) {
     std::unique_lock<std::mutex> lock(mu_);
     if (int rc = refuse_locked(what, err, err_len)) return rc;
     JobPtr job = make_job_locked(std::move(call), timeout, what);
-    job->guard = guard;
-    if (!guard || !queue_.empty() || running_ || inline_) {
+    if (!queue_.empty() || running_ || inline_) {
       queue_.push_back(job);
       lock.unlock();
       work_cv_.notify_one();
@@ -168,12 +159,10 @@ class Transport {
 
   // The split all-reduce's halves: start queues the collective for the communication thread and
   // returns a request id at once; wait_for waits for it.
-  int start(std::function<int()> call, double timeout, const char* what, int64_t* request, char* err, size_t err_len,
-            bool guard = true) {
+  int start(std::function<int()> call, double timeout, const char* what, int64_t* request, char* err, size_t err_len) {
     std::unique_lock<std::mutex> lock(mu_);
     if (int rc = refuse_locked(what, err, err_len)) return rc;
     JobPtr job = make_job_locked(std::move(call), timeout, what);
-    job->guard = guard;
     queue_.push_back(job);
     *request = next_request_++;
     started_jobs_[*request] = std::move(job);
@@ -311,7 +300,7 @@ class Transport {
       bool skip = broken_ || stop_;
       running_ = job;
       lock.unlock();
-      int rc = skip ? kSkipped : job->guard ? guarded(*job) : job->run();
+      int rc = skip ? kSkipped : guarded(*job);
       lock.lock();
       running_.reset();
       job->rc = rc;
@@ -487,22 +476,12 @@ class Transport {
     };
   }
 
-  // All-reduces of at least 4 MiB run on the communication thread without the barrier (run()):
-  // measured on 2 ranks at load 8, fn/mpi4py medians of 3 alternating runs went 0.85 -> 0.96 at
-  // 4 MiB and 0.84 -> 0.91 at 16 MiB (benchmarks/README.md, dist10); below, the hand-offs'
-  // fixed cost would show next to the transfer, and the inline call with its barrier stays.
-  static constexpr int64_t kHandOffBytes = int64_t{4} << 20;
-  static bool handed_off(int64_t count, int dtype) {
-    auto elem = static_cast<int64_t>(fn::dtype_size(static_cast<fn::DType>(dtype)));
-    return elem > 0 && count >= kHandOffBytes / elem;  // no product: no overflow
-  }
-
   static int all_reduce_sum_c(void* s, const void* send, void* recv, int64_t count, int dtype, double timeout,
                               const char* what, char* err, size_t err_len) {
     auto* t = static_cast<Transport*>(s);
     auto call = sum_call(t, send, recv, count, dtype, what, err, err_len);
     if (!call) return static_cast<int>(fn::Code::InvalidArgument);
-    return t->run(std::move(call), timeout, what, err, err_len, !handed_off(count, dtype));
+    return t->run(std::move(call), timeout, what, err, err_len);
   }
 
   static int all_reduce_start_c(void* s, const void* send, void* recv, int64_t count, int dtype, double timeout,
@@ -510,7 +489,7 @@ class Transport {
     auto* t = static_cast<Transport*>(s);
     auto call = sum_call(t, send, recv, count, dtype, what, err, err_len);
     if (!call) return static_cast<int>(fn::Code::InvalidArgument);
-    return t->start(std::move(call), timeout, what, request, err, err_len, !handed_off(count, dtype));
+    return t->start(std::move(call), timeout, what, request, err, err_len);
   }
 
   static int wait_c(void* s, int64_t request, char* err, size_t err_len) {
