@@ -1,11 +1,12 @@
 // Micro benchmark of kernels/fused/elementwise.h: typical fused trees (gelu-tanh forward and
 // backward, a layer norm's normalisation and variance, an Adam update, a relu backward with a
-// broadcast bias and its bias gradient) evaluated per chunk (Eval::kChunks, run()'s) and per
-// instruction over whole tiles (Eval::kTiles), interleaved, on the calling thread. Prints ns per
-// element, the fastest of the rounds for each. Not a test: build target bench_fused_elementwise.
-//   build/dev/bench_fused_elementwise [rounds [tree [tiles|chunks]]]
+// broadcast bias and its bias gradient) and every op alone, through fused::run on the calling
+// thread. Prints ns per element, the fastest of the rounds. Not a test: build target
+// bench_fused_elementwise (docs/notes/perf11v.md has its numbers).
+//   build/dev/bench_fused_elementwise [rounds [tree]]
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -71,7 +72,6 @@ int gelu_fwd(Tree& t, int x, int three, int c, int k, int half, int one) {
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 7;
   const std::string only = argc > 2 ? argv[2] : "";  // a tree's name: time only that one
-  const std::string mode = argc > 3 ? argv[3] : "";  // tiles or chunks: run only that evaluation (perf stat)
   const int64_t rows = 512, d = 512, n = rows * d;  // a transformer MLP's hidden activations
   std::vector<std::vector<float>> keep;
   auto data = [&](int64_t len, unsigned seed, float lo = -3.f, float hi = 3.f) {
@@ -151,6 +151,15 @@ int main(int argc, char** argv) {
     g.red.mid = rows;
     cases.push_back(g);
   }
+  {  // a softmax's denominator: sum over a row of exp(x - max[row])
+    Tree t;
+    Case c{"softmax_exp_sum", {}, {{data(n, 18), 1, n}, {data(rows, 19, 2.f, 3.f), d, rows}}, n, rows, {}};
+    t.op1(fused::kExp, t.op2(fused::kSub, 0, 1));
+    c.prog = t.prog;
+    c.red.kind = fused::Reduce::kSum;
+    c.red.mid = d;
+    cases.push_back(c);
+  }
   {  // every op alone over an L2-resident tensor: x op y (y a tensor, or the scalar 3 for Pow)
     const int64_t m = 16384;
     const char* names[] = {"neg", "abs", "square", "sqrt", "rsqrt", "exp", "tanh", "sigmoid", "relu", "reciprocal",
@@ -164,24 +173,31 @@ int main(int argc, char** argv) {
       cases.push_back(c);
     }
   }
-  std::printf("%-22s %6s %12s %12s %8s\n", "tree", "instrs", "tiles ns/el", "chunks ns/el", "speedup");
+  std::printf("%-22s %6s %10s\n", "tree", "instrs", "ns/el");
   for (const Case& c : cases) {
     if (!only.empty() && c.name != only) continue;
     std::vector<float> out(static_cast<size_t>(c.outs));
-    double best[2] = {1e30, 1e30};
-    for (int r = 0; r < rounds; ++r)
-      for (int e = 0; e < 2; ++e) {
-        if ((mode == "tiles" && e == 1) || (mode == "chunks" && e == 0)) continue;
-        const fused::Eval ev = e == 0 ? fused::Eval::kTiles : fused::Eval::kChunks;
-        fused::run_with(ev, c.prog, c.ops, out.data(), c.n, c.red);  // warm
-        const int reps = 3;
+    fused::run(c.prog, c.ops, out.data(), c.n, c.red);  // warm
+    double best = 1e30;
+    for (int r = 0; r < rounds; ++r) {
+      const int reps = 3;
+      auto t0 = std::chrono::steady_clock::now();
+      for (int q = 0; q < reps; ++q) fused::run(c.prog, c.ops, out.data(), c.n, c.red);
+      const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
+      best = std::min(best, ns / reps / static_cast<double>(c.n));
+    }
+    std::printf("%-22s %6zu %10.3f\n", c.name.c_str(), c.prog.size(), best);
+    if (c.name == "op_exp") {  // the loop the kernel ran before fused::exp: std::exp per element
+      const float* x = c.ops[0].data;
+      double before = 1e30;
+      for (int r = 0; r < rounds; ++r) {
         auto t0 = std::chrono::steady_clock::now();
-        for (int q = 0; q < reps; ++q) fused::run_with(ev, c.prog, c.ops, out.data(), c.n, c.red);
+        for (int64_t i = 0; i < c.n; ++i) out[static_cast<size_t>(i)] = std::exp(x[i]);
         const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
-        best[e] = std::min(best[e], ns / reps / static_cast<double>(c.n));
+        before = std::min(before, ns / static_cast<double>(c.n));
       }
-    std::printf("%-22s %6zu %12.3f %12.3f %7.2fx\n", c.name.c_str(), c.prog.size(), best[0], best[1],
-                best[0] / best[1]);
+      std::printf("%-22s %6d %10.3f\n", "std::exp loop", 1, before);
+    }
   }
   return 0;
 }

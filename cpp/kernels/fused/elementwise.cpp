@@ -1,5 +1,5 @@
 // Fused elementwise kernel. Every op but tanh and sigmoid (TensorFlow's Eigen formulas) applies the reference functor (so a fused chain
-// computes bit for bit what the unfused ops do); the tile loops are compiled for AVX-512, AVX2
+// computes bit for bit what the unfused ops do; Exp through fused::exp, std::exp's bits vectorised); the tile loops are compiled for AVX-512, AVX2
 // and baseline x86-64 and picked at load time (target_clones).
 #pragma GCC optimize("no-math-errno", "no-trapping-math")  // lets sqrt and selects vectorise (no errno or FP
 // exception flag is ever read; the values are unchanged)
@@ -8,10 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <string>
 
 #include "core/error.h"
 #include "kernels/reference/elementwise.h"
@@ -80,8 +78,6 @@ struct Span {
   bool one;
 };
 
-// A result may overwrite its own operand's slot (the same element: read, then written), never a
-// shifted one, so the loops vectorise without run-time overlap checks (ivdep).
 template <typename F>
 __attribute__((always_inline)) inline void map1(Span a, float* y, int64_t n, F f) {
   if (a.one) {
@@ -89,7 +85,6 @@ __attribute__((always_inline)) inline void map1(Span a, float* y, int64_t n, F f
     for (int64_t i = 0; i < n; ++i) y[i] = r;
     return;
   }
-#pragma GCC ivdep
   for (int64_t i = 0; i < n; ++i) y[i] = f(a.p[i]);
 }
 template <typename F>
@@ -100,15 +95,12 @@ __attribute__((always_inline)) inline void map2(Span a, Span b, float* y, int64_
       const float r = f(*a.p, v);
       for (int64_t i = 0; i < n; ++i) y[i] = r;
     } else {
-#pragma GCC ivdep
       for (int64_t i = 0; i < n; ++i) y[i] = f(a.p[i], v);
     }
   } else if (a.one) {
     const float u = *a.p;
-#pragma GCC ivdep
     for (int64_t i = 0; i < n; ++i) y[i] = f(u, b.p[i]);
   } else {
-#pragma GCC ivdep
     for (int64_t i = 0; i < n; ++i) y[i] = f(a.p[i], b.p[i]);
   }
 }
@@ -138,7 +130,8 @@ __attribute__((always_inline)) inline void pow_map(Span a, Span b, float* y, int
   }
 }
 
-__attribute__((always_inline)) inline void apply_op(int op, Span a, Span b, float* y, int64_t n) {
+FN_MULTIVERSION
+void apply(int op, Span a, Span b, float* y, int64_t n) {
   switch (op) {
     case kNeg: map1(a, y, n, [](float v) { return -v; }); break;
     case kAbs: map1(a, y, n, [](float v) { return std::fabs(v); }); break;
@@ -146,11 +139,10 @@ __attribute__((always_inline)) inline void apply_op(int op, Span a, Span b, floa
     case kSqrt: map1(a, y, n, [](float v) { return std::sqrt(v); }); break;
     case kRsqrt: map1(a, y, n, [](float v) { return 1.f / std::sqrt(v); }); break;
     case kExp:
-      if (a.one) {
+      if (a.one)
         map1(a, y, n, [](float v) { return ref::Exp::apply(v); });
-      } else {
+      else
         exp(a.p, y, n);  // std::exp's bits, vectorised (kernels/fused/exp.h)
-      }
       break;
     case kTanh: map1(a, y, n, tanh1); break;
     case kSigmoid: map1(a, y, n, sigmoid1); break;
@@ -177,9 +169,6 @@ __attribute__((always_inline)) inline void apply_op(int op, Span a, Span b, floa
     default: break;  // validate() rejected it before any tile ran
   }
 }
-
-FN_MULTIVERSION
-void apply(int op, Span a, Span b, float* y, int64_t n) { apply_op(op, a, b, y, n); }
 
 // Input `o`'s elements for outputs [i0, i0 + n): a pointer into the input when they are
 // contiguous there, one value when they are all the same, else gathered into `buf` run by run.
@@ -210,7 +199,7 @@ Span load(const Operand& o, int64_t i0, int64_t n, float* buf) {
 // A div-1 operand of fewer than one tile's values that repeats (run() tiles it).
 bool repeats_short(const Operand& o) { return o.div == 1 && o.mod > 1 && o.mod < kTile && !o.tiled; }
 
-// Slots of a program's intermediates: a program is a tree (every result is used once), so an
+// Tile slots of a program: a program is a tree (every result is used once), so an
 // instruction's slot is free again once its user has run.
 struct Slots {
   std::vector<int> of;
@@ -228,145 +217,47 @@ struct Slots {
       }
     }
   }
+  // Floats of scratch one thread needs: the slots, two gather buffers and the reduction's tile.
+  size_t scratch() const { return static_cast<size_t>(count + 3) * kTile; }
 };
 
-// Elements per chunk of the per-chunk evaluation: 64 floats (four AVX-512 vectors) per slot, so a
-// program's intermediates stay in L1 (the per-tile evaluation's 4 KiB slots spilled to L2 past
-// ~10 live values) and each op's loop has a fixed trip count.
-constexpr int64_t kChunk = 64;
-
-// One operand of one step over a tile: chunk c0's values start at p + c0 (moves) or at p (a
-// chunk-sized slot, or one value for the whole tile).
-struct Src {
-  const float* p;
-  bool one, moves;
-};
-struct Step {
-  int op;
-  Src a, b;
-  float* y;
-  bool y_moves;
-};
-__attribute__((always_inline)) inline Span at(const Src& s, int64_t c0) {
-  return Span{s.moves ? s.p + c0 : s.p, s.one};
-}
-
-// The steps of one tile of len elements, chunk by chunk: every instruction over a chunk before the
-// next chunk, each op in the same (vectorised) loop as the per-tile evaluation, so the same bits.
-FN_MULTIVERSION
-void run_steps(const Step* steps, size_t ni, int64_t len) {
-  const int64_t full = len / kChunk * kChunk;
-  for (int64_t c0 = 0; c0 < full; c0 += kChunk)
-    for (size_t k = 0; k < ni; ++k) {
-      const Step& s = steps[k];
-      apply_op(s.op, at(s.a, c0), at(s.b, c0), s.y_moves ? s.y + c0 : s.y, kChunk);
-    }
-  for (size_t k = 0; full < len && k < ni; ++k) {  // the last, partial chunk
-    const Step& s = steps[k];
-    apply(s.op, at(s.a, full), at(s.b, full), s.y_moves ? s.y + full : s.y, len - full);
-  }
-}
-
-// What one thread's tiles share: the program, its operands and scratch.
-// Scratch: the tile a reduction sums, then per evaluation: kChunks, one gather tile per input and
-// a chunk per slot; kTiles, two gather tiles and a tile per slot.
-struct Ctx {
-  const std::vector<Instr>& prog;
-  const Slots& slots;
-  const std::vector<Operand>& inputs;
-  float* scratch;
-  float* const* stores;
-  Eval eval;
-  std::vector<Step>& steps;
-  std::vector<Span>& spans;
-
-  static size_t scratch_floats(const Slots& s, size_t num_inputs) {
-    const size_t tiles = 1 + std::max(num_inputs, static_cast<size_t>(s.count) + 2);
-    return tiles * kTile + static_cast<size_t>(s.count) * kChunk;
-  }
-  float* reduce_tile() const { return scratch; }
-};
-
-// The program over elements [i0, i0 + len), len <= kTile, per chunk; the result goes to y. Each
-// input's elements for the tile are resolved once (load(): the same spans, gathered or one value,
-// as the per-tile evaluation reads). An instruction with a store writes its chunks there instead
-// of its slot, and its readers read them back from there.
-void run_tile_chunks(const Ctx& c, int64_t i0, int64_t len, float* y) {
-  const size_t ni = c.prog.size();
-  for (size_t i = 0; i < c.inputs.size(); ++i) c.spans[i] = load(c.inputs[i], i0, len, c.scratch + (i + 1) * kTile);
-  float* slot0 = c.scratch + (1 + std::max(c.inputs.size(), static_cast<size_t>(c.slots.count) + 2)) * kTile;
-  auto src = [&](int ref) -> Src {
-    if (ref >= 0) {
-      const Span& sp = c.spans[static_cast<size_t>(ref)];
-      return Src{sp.p, sp.one, !sp.one};
-    }
-    const size_t j = static_cast<size_t>(-(ref + 1));
-    if (c.stores && c.stores[j]) return Src{c.stores[j] + i0, false, true};
-    return Src{slot0 + static_cast<size_t>(c.slots.of[j]) * kChunk, false, false};
-  };
-  for (size_t k = 0; k < ni; ++k) {
-    const Instr& in = c.prog[k];
-    Step& s = c.steps[k];
-    s.op = in.op;
-    s.a = src(in.a);
-    s.b = is_binary(in.op) ? src(in.b) : Src{nullptr, false, false};
-    if (k + 1 == ni) {
-      s.y = y;
-      s.y_moves = true;
-    } else if (c.stores && c.stores[k]) {
-      s.y = c.stores[k] + i0;
-      s.y_moves = true;
-    } else {
-      s.y = slot0 + static_cast<size_t>(c.slots.of[k]) * kChunk;
-      s.y_moves = false;
-    }
-  }
-  run_steps(c.steps.data(), ni, len);
-  if (c.stores && c.stores[ni - 1]) std::copy(y, y + len, c.stores[ni - 1] + i0);  // a reduction's data, kept too
-}
-
-// The program over elements [i0, i0 + len) per instruction: each op over the whole tile before
-// the next (the earlier evaluation, Eval::kTiles).
-void run_tile_whole(const Ctx& c, int64_t i0, int64_t len, float* y) {
-  float* gather_a = c.scratch + kTile;
+// The program over elements [i0, i0 + len), len <= kTile; the result goes to y. An instruction
+// with a store (stores non-null and stores[k] set) writes its tile there instead of its slot,
+// and its readers read it back from there (still in L1).
+void run_tile(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs, float* scratch,
+              int64_t i0, int64_t len, float* y, float* const* stores) {
+  float* gather_a = scratch + static_cast<size_t>(slots.count) * kTile;
   float* gather_b = gather_a + kTile;
-  float* slot0 = gather_b + kTile;
-  const size_t ni = c.prog.size();
+  const size_t ni = prog.size();
   auto result = [&](size_t k) {
-    return c.stores && c.stores[k] ? c.stores[k] + i0 : slot0 + static_cast<size_t>(c.slots.of[k]) * kTile;
+    return stores && stores[k] ? stores[k] + i0 : scratch + static_cast<size_t>(slots.of[k]) * kTile;
   };
   for (size_t k = 0; k < ni; ++k) {
-    const Instr& in = c.prog[k];
+    const Instr& in = prog[k];
     auto operand = [&](int ref, float* buf) -> Span {
-      if (ref >= 0) return load(c.inputs[static_cast<size_t>(ref)], i0, len, buf);
+      if (ref >= 0) return load(inputs[ref], i0, len, buf);
       return Span{result(static_cast<size_t>(-(ref + 1))), false};
     };
     const Span a = operand(in.a, gather_a);
     const Span b = is_binary(in.op) ? operand(in.b, gather_b) : Span{nullptr, false};
     apply(in.op, a, b, k + 1 == ni ? y : result(k), len);
   }
-  if (c.stores && c.stores[ni - 1]) std::copy(y, y + len, c.stores[ni - 1] + i0);  // a reduction's data, kept too
-}
-
-void run_tile(const Ctx& c, int64_t i0, int64_t len, float* y) {
-  if (c.eval == Eval::kChunks)
-    run_tile_chunks(c, i0, len, y);
-  else
-    run_tile_whole(c, i0, len, y);
+  if (stores && stores[ni - 1]) std::copy(y, y + len, stores[ni - 1] + i0);  // a reduction's data, kept too
 }
 
 // One row of a reduction: eight partial sums in double over blocks of eight, then the tail, as
 // direct::sum_f32 adds them (tiles are multiples of eight, so blocks never straddle tiles).
 FN_MULTIVERSION
-float reduce_row(const Ctx& c, int64_t row, int64_t mid, bool mean) {
-  float* y = c.reduce_tile();
+float reduce_row(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs, float* scratch,
+                 int64_t row, int64_t mid, bool mean, float* const* stores) {
+  float* y = scratch + static_cast<size_t>(slots.count + 2) * kTile;
   double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   const int64_t blocks_end = mid / 8 * 8;
   double tail[8];
   int ntail = 0;
   for (int64_t m0 = 0; m0 < mid; m0 += kTile) {
     int64_t len = std::min(kTile, mid - m0);
-    run_tile(c, row * mid + m0, len, y);
+    run_tile(prog, slots, inputs, scratch, row * mid + m0, len, y, stores);
     int64_t full = std::max<int64_t>(0, std::min(len, blocks_end - m0));
     for (int64_t j = 0; j < full; j += 8)
       for (int q = 0; q < 8; ++q) acc[q] += y[j + q];
@@ -382,8 +273,10 @@ float reduce_row(const Ctx& c, int64_t row, int64_t mid, bool mean) {
 // tile and element (m, j) added to column j's double sum, m in increasing order, as
 // direct::sum_f32's column loop adds them.
 FN_MULTIVERSION
-void reduce_columns(const Ctx& c, float* out, int64_t n, int64_t mid, int64_t inner, bool mean) {
-  float* y = c.reduce_tile();
+void reduce_columns(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
+                    float* scratch, float* out, int64_t n, int64_t mid, int64_t inner, bool mean,
+                    float* const* stores) {
+  float* y = scratch + static_cast<size_t>(slots.count + 2) * kTile;
   std::vector<double> acc(static_cast<size_t>(inner));
   double* a = acc.data();
   const int64_t block = mid * inner;
@@ -391,7 +284,7 @@ void reduce_columns(const Ctx& c, float* out, int64_t n, int64_t mid, int64_t in
     std::fill(acc.begin(), acc.end(), 0.0);
     for (int64_t e0 = 0; e0 < block; e0 += kTile) {
       const int64_t len = std::min(kTile, block - e0);
-      run_tile(c, o * block + e0, len, y);
+      run_tile(prog, slots, inputs, scratch, o * block + e0, len, y, stores);
       for (int64_t t = 0, j = e0 % inner; t < len;) {  // runs of one row's columns
         const int64_t run = std::min(inner - j, len - t);
         for (int64_t q = 0; q < run; ++q) a[j + q] += y[t + q];
@@ -410,9 +303,10 @@ void reduce_columns(const Ctx& c, float* out, int64_t n, int64_t mid, int64_t in
 // split, as its small-integer path depends on where a tile starts), added to column j's double
 // sum in increasing m, as reduce_columns adds them.
 FN_MULTIVERSION
-void reduce_column_range(const Ctx& c, float* out, int64_t n, int64_t mid, int64_t inner, int64_t j0, int64_t j1,
-                         bool mean) {
-  float* y = c.reduce_tile();
+void reduce_column_range(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
+                         float* scratch, float* out, int64_t n, int64_t mid, int64_t inner, int64_t j0, int64_t j1,
+                         bool mean, float* const* stores) {
+  float* y = scratch + static_cast<size_t>(slots.count + 2) * kTile;
   const int64_t width = j1 - j0, block = mid * inner;
   std::vector<double> acc(static_cast<size_t>(width));
   double* a = acc.data();
@@ -422,22 +316,13 @@ void reduce_column_range(const Ctx& c, float* out, int64_t n, int64_t mid, int64
       const int64_t base = o * block + m * inner + j0;
       for (int64_t t0 = 0; t0 < width; t0 += kTile) {
         const int64_t len = std::min(kTile, width - t0);
-        run_tile(c, base + t0, len, y);
+        run_tile(prog, slots, inputs, scratch, base + t0, len, y, stores);
         for (int64_t q = 0; q < len; ++q) a[t0 + q] += y[q];
       }
     }
     float* dst = out + o * inner + j0;
     for (int64_t j = 0; j < width; ++j) dst[j] = static_cast<float>(mean ? a[j] / static_cast<double>(mid) : a[j]);
   }
-}
-
-// FN_FUSED_EVAL=tiles makes run() evaluate per instruction over whole tiles (A/B timings in one build).
-Eval default_eval() {
-  static const Eval e = [] {
-    const char* v = std::getenv("FN_FUSED_EVAL");
-    return v && std::string(v) == "tiles" ? Eval::kTiles : Eval::kChunks;
-  }();
-  return e;
 }
 
 }  // namespace
@@ -459,11 +344,6 @@ void validate(const std::vector<Instr>& prog, size_t num_inputs) {
 
 void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
          const Reduce& reduce, const std::vector<float*>& stores) {
-  run_with(default_eval(), prog, inputs, out, n, reduce, stores);
-}
-
-void run_with(Eval eval, const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
-              const Reduce& reduce, const std::vector<float*>& stores) {
   validate(prog, inputs.size());
   if (!stores.empty() && stores.size() != prog.size())
     throw_error(Code::Internal, "fused elementwise: ", stores.size(), " stores for ", prog.size(), " instructions");
@@ -479,9 +359,8 @@ void run_with(Eval eval, const std::vector<Instr>& prog, const std::vector<Opera
   constexpr size_t kKeep = size_t{1} << 18;  // floats (1 MiB)
   thread_local std::vector<float> kept;
   std::vector<float> own;
-  const size_t floats = Ctx::scratch_floats(slots, inputs.size());
-  std::vector<float>& buf = floats <= kKeep ? kept : own;
-  if (buf.size() < floats) buf.resize(floats);
+  std::vector<float>& buf = slots.scratch() <= kKeep ? kept : own;
+  if (buf.size() < slots.scratch()) buf.resize(slots.scratch());
   float* scratch = buf.data();
   // A short operand repeating along the output (a per-channel scale or shift over NHWC, a bias)
   // straddles every tile: gathering it run by run cost a memmove per run (16 floats for 16
@@ -510,11 +389,6 @@ void run_with(Eval eval, const std::vector<Instr>& prog, const std::vector<Opera
       ins = &with_tiled;
     }
   }
-  thread_local std::vector<Step> steps;
-  thread_local std::vector<Span> spans;
-  if (steps.size() < prog.size()) steps.resize(prog.size());
-  if (spans.size() < inputs.size()) spans.resize(inputs.size());
-  const Ctx c{prog, slots, *ins, scratch, st, eval, steps, spans};
   // One thread: beside a busy process an OpenMP region waits for a descheduled worker (3x slower
   // at 65,536 elements), while a second core saves a memory-bound pass little (docs/DESIGN.md).
   if (reducing && reduce.inner > 1 &&
@@ -522,21 +396,21 @@ void run_with(Eval eval, const std::vector<Instr>& prog, const std::vector<Opera
     if (reduce.col_begin < 0 || reduce.col_end <= reduce.col_begin || reduce.col_end > reduce.inner)
       throw_error(Code::Internal, "fused elementwise: bad column range [", reduce.col_begin, ", ", reduce.col_end,
                   ") of ", reduce.inner);
-    reduce_column_range(c, out, n, reduce.mid, reduce.inner, reduce.col_begin, reduce.col_end,
-                        reduce.kind == Reduce::kMean);
+    reduce_column_range(prog, slots, *ins, scratch, out, n, reduce.mid, reduce.inner, reduce.col_begin, reduce.col_end,
+                        reduce.kind == Reduce::kMean, st);
     return;
   }
   if (reducing && reduce.inner > 1) {
-    reduce_columns(c, out, n, reduce.mid, reduce.inner, reduce.kind == Reduce::kMean);
+    reduce_columns(prog, slots, *ins, scratch, out, n, reduce.mid, reduce.inner, reduce.kind == Reduce::kMean, st);
     return;
   }
   if (reducing) {
     for (int64_t row = 0, rows = n / reduce.mid; row < rows; ++row)
-      out[row] = reduce_row(c, row, reduce.mid, reduce.kind == Reduce::kMean);
+      out[row] = reduce_row(prog, slots, *ins, scratch, row, reduce.mid, reduce.kind == Reduce::kMean, st);
     return;
   }
   for (int64_t i0 = 0; i0 < n; i0 += kTile)
-    run_tile(c, i0, std::min(kTile, n - i0), out + i0);
+    run_tile(prog, slots, *ins, scratch, i0, std::min(kTile, n - i0), out + i0, st);
 }
 
 void tanh(const float* x, float* y, int64_t n) { apply(kTanh, Span{x, false}, Span{nullptr, false}, y, n); }

@@ -1,6 +1,5 @@
-// A fused chain of float32 elementwise ops: one pass over the data in cache-sized tiles, each tile
-// evaluated in chunks of a few vectors (every op over a chunk before the next chunk), so
-// intermediates never leave L1. The program is a
+// A fused chain of float32 elementwise ops: one pass over the data in cache-sized tiles, each op
+// applied to a tile before the next, so intermediates never reach memory. The program is a
 // tree of instructions (passes/fuse_elementwise.cpp builds it); operands are the kernel's
 // inputs (each broadcast by a (div, mod) rule) or earlier instructions' results.
 #pragma once
@@ -93,15 +92,6 @@ void validate(const std::vector<Instr>& prog, size_t num_inputs);
 // a buffer is never an input.
 void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
          const Reduce& reduce = Reduce{}, const std::vector<float*>& stores = {});
-
-// How a tile is evaluated. kChunks (run()'s): every instruction over a chunk of 64 elements before
-// the next chunk, the intermediates in L1-resident chunk slots. kTiles: each instruction over the
-// whole tile before the next (the earlier evaluation; FN_FUSED_EVAL=tiles selects it for A/B
-// timings). Both compute the same bits (each op's element function is the same), from the same
-// tiles and per-tile operand spans.
-enum class Eval { kChunks, kTiles };
-void run_with(Eval eval, const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
-              const Reduce& reduce = Reduce{}, const std::vector<float*>& stores = {});
 
 // tanh with TensorFlow's CPU formula (Eigen's rational approximation, a few ulp), vectorised.
 void tanh(const float* x, float* y, int64_t n);
