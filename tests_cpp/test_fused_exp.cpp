@@ -34,11 +34,18 @@ std::vector<float> mismatches(const std::vector<float>& x, const std::vector<flo
 
 // Floats around glibc's thresholds and the specials: NaNs, infinities, zeros, subnormals.
 std::vector<float> edge_values() {
-  std::vector<float> v{0.f, -0.f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
-                       std::numeric_limits<float>::quiet_NaN(), -std::numeric_limits<float>::quiet_NaN(),
-                       std::numeric_limits<float>::denorm_min(), -std::numeric_limits<float>::denorm_min(),
-                       std::numeric_limits<float>::min(), std::numeric_limits<float>::max(),
-                       std::numeric_limits<float>::lowest(), from_bits(0x7fa00000u) /* signalling NaN */};
+  std::vector<float> v{0.f,
+                       -0.f,
+                       std::numeric_limits<float>::infinity(),
+                       -std::numeric_limits<float>::infinity(),
+                       std::numeric_limits<float>::quiet_NaN(),
+                       -std::numeric_limits<float>::quiet_NaN(),
+                       std::numeric_limits<float>::denorm_min(),
+                       -std::numeric_limits<float>::denorm_min(),
+                       std::numeric_limits<float>::min(),
+                       std::numeric_limits<float>::max(),
+                       std::numeric_limits<float>::lowest(),
+                       from_bits(0x7fa00000u) /* signalling NaN */};
   for (float t : {0x1.62e42ep6f, -0x1.9fe368p6f, -0x1.9d1d9ep6f, 88.f, -88.f, -87.33654f, 1.f, -1.f, 0x1p-25f}) {
     uint32_t u;
     std::memcpy(&u, &t, sizeof u);

@@ -72,7 +72,7 @@ int gelu_fwd(Tree& t, int x, int three, int c, int k, int half, int one) {
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 7;
   const std::string only = argc > 2 ? argv[2] : "";  // a tree's name: time only that one
-  const int64_t rows = 512, d = 512, n = rows * d;  // a transformer MLP's hidden activations
+  const int64_t rows = 512, d = 512, n = rows * d;   // a transformer MLP's hidden activations
   std::vector<std::vector<float>> keep;
   auto data = [&](int64_t len, unsigned seed, float lo = -3.f, float hi = 3.f) {
     keep.push_back(values(len, seed, lo, hi));
@@ -82,17 +82,32 @@ int main(int argc, char** argv) {
   std::vector<Case> cases;
   {  // gelu-tanh forward
     Tree t;
-    Case c{"gelu_tanh_fwd", {}, {{data(n, 1), 1, n}, scalar(3.f), scalar(0.7978845608f), scalar(0.044715f),
-                                  scalar(0.5f), scalar(1.f)}, n, n, {}};
+    Case c{"gelu_tanh_fwd",
+           {},
+           {{data(n, 1), 1, n}, scalar(3.f), scalar(0.7978845608f), scalar(0.044715f), scalar(0.5f), scalar(1.f)},
+           n,
+           n,
+           {}};
     gelu_fwd(t, 0, 1, 2, 3, 4, 5);
     c.prog = t.prog;
     cases.push_back(c);
   }
   {  // gelu-tanh backward: dy * (0.5 (1 + th) + 0.5 x (1 - th^2) c (1 + 3 k x^2)), th recomputed
     Tree t;
-    Case c{"gelu_tanh_bwd", {}, {{data(n, 2), 1, n}, {data(n, 3), 1, n}, scalar(3.f), scalar(0.7978845608f),
-                                  scalar(0.044715f), scalar(0.5f), scalar(1.f), scalar(0.134145f), scalar(2.f)},
-           n, n, {}};
+    Case c{"gelu_tanh_bwd",
+           {},
+           {{data(n, 2), 1, n},
+            {data(n, 3), 1, n},
+            scalar(3.f),
+            scalar(0.7978845608f),
+            scalar(0.044715f),
+            scalar(0.5f),
+            scalar(1.f),
+            scalar(0.134145f),
+            scalar(2.f)},
+           n,
+           n,
+           {}};
     auto th = [&]() {
       int x3 = t.op2(fused::kPow, 0, 2);
       int in = t.op2(fused::kAdd, 0, t.op2(fused::kMul, x3, 4));
@@ -108,8 +123,16 @@ int main(int argc, char** argv) {
   }
   {  // layer norm: (x - mean[row]) * rstd[row] * gamma[col] + beta[col]
     Tree t;
-    Case c{"layernorm_norm", {}, {{data(n, 4), 1, n}, {data(rows, 5), d, rows}, {data(rows, 6, 0.5f, 2.f), d, rows},
-                                   {data(d, 7), 1, d}, {data(d, 8), 1, d}}, n, n, {}};
+    Case c{"layernorm_norm",
+           {},
+           {{data(n, 4), 1, n},
+            {data(rows, 5), d, rows},
+            {data(rows, 6, 0.5f, 2.f), d, rows},
+            {data(d, 7), 1, d},
+            {data(d, 8), 1, d}},
+           n,
+           n,
+           {}};
     int v = t.op2(fused::kMul, t.op2(fused::kSub, 0, 1), 2);
     t.op2(fused::kAdd, t.op2(fused::kMul, v, 3), 4);
     c.prog = t.prog;
@@ -126,9 +149,21 @@ int main(int argc, char** argv) {
   }
   {  // Adam: p - lr * (b1 m + (1 - b1) g) / (sqrt(b2 v + (1 - b2) g g) + eps)
     Tree t;
-    Case c{"adam_update", {}, {{data(n, 11), 1, n}, {data(n, 12), 1, n}, {data(n, 13), 1, n},
-                                {data(n, 14, 0.f, 1.f), 1, n}, scalar(0.9f), scalar(0.1f), scalar(0.999f),
-                                scalar(0.001f), scalar(1e-7f), scalar(0.001f)}, n, n, {}};
+    Case c{"adam_update",
+           {},
+           {{data(n, 11), 1, n},
+            {data(n, 12), 1, n},
+            {data(n, 13), 1, n},
+            {data(n, 14, 0.f, 1.f), 1, n},
+            scalar(0.9f),
+            scalar(0.1f),
+            scalar(0.999f),
+            scalar(0.001f),
+            scalar(1e-7f),
+            scalar(0.001f)},
+           n,
+           n,
+           {}};
     int m = t.op2(fused::kAdd, t.op2(fused::kMul, 2, 4), t.op2(fused::kMul, 1, 5));
     int v = t.op2(fused::kAdd, t.op2(fused::kMul, 3, 6), t.op2(fused::kMul, t.op2(fused::kMul, 1, 1), 7));
     int den = t.op2(fused::kAdd, t.op1(fused::kSqrt, v), 8);
@@ -138,8 +173,7 @@ int main(int argc, char** argv) {
   }
   {  // relu backward through a bias: dy * (x + b[col] > 0)
     Tree t;
-    Case c{"relu_bwd_bias", {}, {{data(n, 15), 1, n}, {data(n, 16), 1, n}, {data(d, 17), 1, d}, scalar(0.f)}, n, n,
-           {}};
+    Case c{"relu_bwd_bias", {}, {{data(n, 15), 1, n}, {data(n, 16), 1, n}, {data(d, 17), 1, d}, scalar(0.f)}, n, n, {}};
     t.op2(fused::kMul, 0, t.op1(fused::kCastBool, t.op2(fused::kGreater, t.op2(fused::kAdd, 1, 2), 3)));
     c.prog = t.prog;
     cases.push_back(c);
@@ -162,14 +196,18 @@ int main(int argc, char** argv) {
   }
   {  // every op alone over an L2-resident tensor: x op y (y a tensor, or the scalar 3 for Pow)
     const int64_t m = 16384;
-    const char* names[] = {"neg", "abs", "square", "sqrt", "rsqrt", "exp", "tanh", "sigmoid", "relu", "reciprocal",
-                           "castbool", "add", "sub", "mul", "div", "max", "min", "sqdiff", "pow3", "greater",
-                           "greater_eq", "less", "less_eq"};
+    const char* names[] = {"neg",  "abs",        "square",   "sqrt",    "rsqrt",      "exp",  "tanh",   "sigmoid",
+                           "relu", "reciprocal", "castbool", "add",     "sub",        "mul",  "div",    "max",
+                           "min",  "sqdiff",     "pow3",     "greater", "greater_eq", "less", "less_eq"};
     const float* x = data(m, 20, 0.1f, 3.f);
     const float* y = data(m, 21, 0.1f, 3.f);
     for (int op = fused::kNeg; op <= fused::kLessEqual; ++op) {
-      Case c{std::string("op_") + names[op], {{op, 0, op == fused::kPow ? 2 : 1}}, {{x, 1, m}, {y, 1, m}, scalar(3.f)},
-             m, m, {}};
+      Case c{std::string("op_") + names[op],
+             {{op, 0, op == fused::kPow ? 2 : 1}},
+             {{x, 1, m}, {y, 1, m}, scalar(3.f)},
+             m,
+             m,
+             {}};
       cases.push_back(c);
     }
   }

@@ -91,8 +91,9 @@ FN_TARGET_V4 inline __m256 exp8_v4(__m256 x, const Limits& lim) {
   __m512d y = _mm512_fmadd_pd(r, _mm512_set1_pd(kC2), _mm512_set1_pd(1.0));
   y = _mm512_fmadd_pd(z, r2, y);
   __m256 f = _mm512_cvtpd_ps(_mm512_mul_pd(y, s));
-  const __m256 nan_or_inf = _mm256_or_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q),
-                                         _mm256_cmp_ps(x, _mm256_set1_ps(std::numeric_limits<float>::infinity()), _CMP_EQ_OQ));
+  const __m256 nan_or_inf =
+      _mm256_or_ps(_mm256_cmp_ps(x, x, _CMP_UNORD_Q),
+                   _mm256_cmp_ps(x, _mm256_set1_ps(std::numeric_limits<float>::infinity()), _CMP_EQ_OQ));
   f = _mm256_blendv_ps(f, _mm256_set1_ps(lim.may_under), _mm256_cmp_ps(x, _mm256_set1_ps(kMayUnder), _CMP_LT_OQ));
   f = _mm256_blendv_ps(f, _mm256_set1_ps(lim.under), _mm256_cmp_ps(x, _mm256_set1_ps(kUnder), _CMP_LT_OQ));
   f = _mm256_blendv_ps(f, _mm256_set1_ps(lim.over), _mm256_cmp_ps(x, _mm256_set1_ps(kOver), _CMP_GT_OQ));
