@@ -3,6 +3,7 @@
 // Large float32 tensors run on oneDNN eltwise where an algorithm computes the same function.
 // Gradients are compositions of other ops (so they are differentiable again).
 #include "kernels/fused/elementwise.h"
+#include "kernels/fused/exp.h"
 #include "ops/elementwise_impl.h"
 #include "ops/complex.h"
 #include "ops/families.h"
@@ -68,8 +69,22 @@ void register_unary_ops(OpRegistry& r) {
                                        rule([](T d, T, T y) { return scale(mul(d, mul(y, mul(y, y))), -0.5); }),
                                        eltwise_of(algorithm::eltwise_pow, 1.f, -0.5f))
             .with_fusion(fused::kRsqrt));
-  r.add(unary<ref::Exp, kFloatTypes>("Exp", rule([](T d, T, T y) { return mul(d, y); }),
-                                     eltwise_of(algorithm::eltwise_exp, 0.f, 0.f, true))
+  // float32 Exp below oneDNN's threshold: std::exp's bits, vectorised (fused::exp; the fused
+  // kernel's Exp), instead of a libm call per element.
+  r.add(OpDef{"Exp", "Exp", 1, unary_infer("Exp", kFloatTypes, false),
+              [](KernelContext&, const std::vector<EagerPtr>& in) {
+                static const auto e = eltwise_of(algorithm::eltwise_exp, 0.f, 0.f, true);
+                const EagerTensor& x = *in[0];
+                if (x.dtype() == DType::Float32 && x.num_elements() < e.min_elements) {
+                  auto out = make_tensor(DType::Float32, x.shape());
+                  fused::exp(x.data<float>(), out->data<float>(), x.num_elements());
+                  return std::vector<EagerPtr>{out};
+                }
+                return std::vector<EagerPtr>{unary_compute<ref::Exp, kFloatTypes>("Exp", x, &e)};
+              },
+              rule([](T d, T, T y) { return mul(d, y); })}
+            .with_output_args({"y"})
+            .with_class(OpClass::Unary)
             .with_onnx("Exp")
             .with_fusion(fused::kExp));
   // No oneDNN for Log: its eltwise_log is ~12 ulp off near x = 1.

@@ -1,9 +1,10 @@
 // Fused elementwise kernel. Every op but tanh and sigmoid (TensorFlow's Eigen formulas) applies the reference functor (so a fused chain
-// computes bit for bit what the unfused ops do); the tile loops are compiled for AVX-512, AVX2
+// computes bit for bit what the unfused ops do; Exp through fused::exp, std::exp's bits vectorised); the tile loops are compiled for AVX-512, AVX2
 // and baseline x86-64 and picked at load time (target_clones).
 #pragma GCC optimize("no-math-errno", "no-trapping-math")  // lets sqrt and selects vectorise (no errno or FP
 // exception flag is ever read; the values are unchanged)
 #include "kernels/fused/elementwise.h"
+#include "kernels/fused/exp.h"
 
 #include <algorithm>
 #include <cmath>
@@ -137,7 +138,12 @@ void apply(int op, Span a, Span b, float* y, int64_t n) {
     case kSquare: map1(a, y, n, [](float v) { return v * v; }); break;
     case kSqrt: map1(a, y, n, [](float v) { return std::sqrt(v); }); break;
     case kRsqrt: map1(a, y, n, [](float v) { return 1.f / std::sqrt(v); }); break;
-    case kExp: map1(a, y, n, [](float v) { return ref::Exp::apply(v); }); break;
+    case kExp:
+      if (a.one)
+        map1(a, y, n, [](float v) { return ref::Exp::apply(v); });
+      else
+        exp(a.p, y, n);  // std::exp's bits, vectorised (kernels/fused/exp.h)
+      break;
     case kTanh: map1(a, y, n, tanh1); break;
     case kSigmoid: map1(a, y, n, sigmoid1); break;
     case kRelu: map1(a, y, n, [](float v) { return v > 0.f ? v : (v == v ? 0.f : v); }); break;
