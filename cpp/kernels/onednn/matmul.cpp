@@ -520,6 +520,7 @@ dnnl::memory::desc packed_layout(const BlockOperands& ops, const Split& split, c
       packed = w;
   } catch (const dnnl::error&) { packed = dnnl::memory::desc(); }
   std::lock_guard<std::mutex> lock(mu);
+  if (decided.size() >= 4096) decided.clear();  // bounded: many shapes only re-decide
   decided.emplace(whole_key, packed);
   return packed;
 }
