@@ -97,13 +97,20 @@ dnnl::memory::desc dst_desc_for(const Shape& o, const std::vector<int64_t>& perm
 // (perf5g's notes). Such an operand is first copied row-major and the product reads the copy.
 // The copy moves M*K floats, the saving grows with N: it pays from N ~ 100 (512x256 @ 256x64
 // gains nothing, @ 256x10 loses 50%), so only products of 128 or more columns copy.
+// On AVX-512 hosts (oneDNN's AVX-512 sgemm) a 2 KiB stride costs 1-5% only, less than the copy,
+// a serial pass before the blocks start: one Zen 4 core, the product as its row blocks, CPU ms
+// min of 15-20, transposed read vs row-major operand (copy not counted): 512x256 @ 256x512 1.24-1.34
+// vs 1.24-1.28, 512x256 @ 256x128 0.336 vs 0.328; a 4 KiB stride or more still costs 8-20%:
+// 1024x512 @ 512x256 2.85-3.22 vs 2.52-2.70, 1024x256 @ 256x128 0.787 vs 0.635, 2048x256 @
+// 256x512 5.78-6.14 vs 5.35-5.44. There only strides of 1024 elements and multiples copy.
 bool transposed_aliasing(const dnnl::memory::desc& a, int64_t n) {
+  static const int64_t period = dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core ? 1024 : 512;
   const auto dims = a.get_dims();
   const auto strides = a.get_strides();
   const int r = static_cast<int>(dims.size());
   if (r < 2 || strides.empty() || n < 128 || dims[r - 2] < 64 || dims[r - 1] < 64) return false;
   const int64_t lda = strides[r - 1];
-  return strides[r - 2] == 1 && lda >= 512 && lda % 512 == 0;
+  return strides[r - 2] == 1 && lda >= period && lda % period == 0;
 }
 
 // The same dims, row-major.
