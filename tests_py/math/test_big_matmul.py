@@ -136,3 +136,15 @@ def test_big_mlp_with_packed_weights_in_function(width):
         want = want @ w.astype(np.float64) + b
         want = np.maximum(want, 0) if act else want
     close(got, want, width)
+
+
+@pytest.mark.parametrize("m,k,n", [(1024, 512, 1024), (1100, 256, 512), (1024, 512, 10)])
+def test_big_bfloat16_matmul(m, k, n):
+    # bfloat16 products of 1024+ rows (AVX-512: the right operand packed into oneDNN's VNNI
+    # layout; a narrow one is not): float32 accumulation, one rounding to bfloat16
+    a = tf.cast(tf.constant(rand((m, k), 30)), tf.bfloat16)
+    b = tf.cast(tf.constant(rand((k, n), 31)), tf.bfloat16)
+    got = np.asarray(tf.cast(tf.function(tf.matmul)(a, b), tf.float32))
+    want = np.asarray(tf.cast(a, tf.float32), np.float64) @ np.asarray(tf.cast(b, tf.float32), np.float64)
+    assert got.shape == (m, n)
+    np.testing.assert_allclose(got, want, rtol=2**-8, atol=1e-3 * k**0.5)
