@@ -40,6 +40,14 @@ def close(got, want, k):
         # a small one by a tiled transpose, a big one by oneDNN's reorder)
         (512, 300, 1024, True, False),
         (1024, 512, 256, True, True),
+        # 1024 rows or more sharing a right operand with rows 512 / 1024 / 2048 floats apart:
+        # packed once into oneDNN's blocked layout (AVX-512), a tail block, a transposed left
+        # operand; a transposed right operand and a narrow one are not packed
+        (1024, 256, 512, False, False),
+        (1100, 300, 2048, False, False),
+        (1024, 512, 1024, True, False),
+        (1024, 512, 512, False, True),
+        (2048, 512, 10, False, False),
     ],
 )
 @pytest.mark.parametrize("in_function", [False, True])
@@ -106,3 +114,37 @@ def test_nan_reaches_only_its_row_and_column(in_function):
     bad[777] = False
     bad[:, 599] = False
     assert not bad.any()
+
+
+@pytest.mark.parametrize("width", [512, 1024])
+def test_big_mlp_with_packed_weights_in_function(width):
+    # the benchmark's dense chain: 1024+ rows through weights whose rows are 2/4 KiB apart (packed
+    # per call), bias + relu epilogues, a narrow last layer (not packed)
+    x = rand((1024, width), 20)
+    w1, w2, w3 = rand((width, width), 21) / 16, rand((width, width), 22) / 16, rand((width, 10), 23)
+    b1, b2, b3 = rand((width,), 24), rand((width,), 25), rand((10,), 26)
+
+    @tf.function
+    def net(x):
+        h = tf.nn.relu(tf.matmul(x, w1) + b1)
+        h = tf.nn.relu(tf.matmul(h, w2) + b2)
+        return tf.matmul(h, w3) + b3
+
+    got = np.asarray(net(tf.constant(x)))
+    want = x.astype(np.float64)
+    for w, b, act in ((w1, b1, True), (w2, b2, True), (w3, b3, False)):
+        want = want @ w.astype(np.float64) + b
+        want = np.maximum(want, 0) if act else want
+    close(got, want, width)
+
+
+@pytest.mark.parametrize("m,k,n", [(1024, 512, 1024), (1100, 256, 512), (1024, 512, 10)])
+def test_big_bfloat16_matmul(m, k, n):
+    # bfloat16 products of 1024+ rows (AVX-512: the right operand packed into oneDNN's VNNI
+    # layout; a narrow one is not): float32 accumulation, one rounding to bfloat16
+    a = tf.cast(tf.constant(rand((m, k), 30)), tf.bfloat16)
+    b = tf.cast(tf.constant(rand((k, n), 31)), tf.bfloat16)
+    got = np.asarray(tf.cast(tf.function(tf.matmul)(a, b), tf.float32))
+    want = np.asarray(tf.cast(a, tf.float32), np.float64) @ np.asarray(tf.cast(b, tf.float32), np.float64)
+    assert got.shape == (m, n)
+    np.testing.assert_allclose(got, want, rtol=2**-8, atol=1e-3 * k**0.5)

@@ -97,13 +97,20 @@ dnnl::memory::desc dst_desc_for(const Shape& o, const std::vector<int64_t>& perm
 // (perf5g's notes). Such an operand is first copied row-major and the product reads the copy.
 // The copy moves M*K floats, the saving grows with N: it pays from N ~ 100 (512x256 @ 256x64
 // gains nothing, @ 256x10 loses 50%), so only products of 128 or more columns copy.
+// On AVX-512 hosts (oneDNN's AVX-512 sgemm) a 2 KiB stride costs 1-5% only, less than the copy,
+// a serial pass before the blocks start: one Zen 4 core, the product as its row blocks, CPU ms
+// min of 15-20, transposed read vs row-major operand (copy not counted): 512x256 @ 256x512 1.24-1.34
+// vs 1.24-1.28, 512x256 @ 256x128 0.336 vs 0.328; a 4 KiB stride or more still costs 8-20%:
+// 1024x512 @ 512x256 2.85-3.22 vs 2.52-2.70, 1024x256 @ 256x128 0.787 vs 0.635, 2048x256 @
+// 256x512 5.78-6.14 vs 5.35-5.44. There only strides of 1024 elements and multiples copy.
 bool transposed_aliasing(const dnnl::memory::desc& a, int64_t n) {
+  static const int64_t period = dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core ? 1024 : 512;
   const auto dims = a.get_dims();
   const auto strides = a.get_strides();
   const int r = static_cast<int>(dims.size());
   if (r < 2 || strides.empty() || n < 128 || dims[r - 2] < 64 || dims[r - 1] < 64) return false;
   const int64_t lda = strides[r - 1];
-  return strides[r - 2] == 1 && lda >= 512 && lda % 512 == 0;
+  return strides[r - 2] == 1 && lda >= period && lda % period == 0;
 }
 
 // The same dims, row-major.
@@ -465,6 +472,87 @@ bool blocked_matmul(const dnnl::memory::desc& ma, const dnnl::memory::desc& mb, 
   TaskPool::global().run(team, split.count, task);
   return true;
 }
+
+// A right operand shared by the blocks is packed once per call into the layout oneDNN's AVX-512
+// kernel (brgemm) prefers (blocks of 16 rows x 64 columns for float32), and every block reads the
+// packed copy. Read as stored, a right operand whose row stride is a multiple of 512 elements
+// (2 KiB) puts the kernel's loads in the same few L1 sets, as right_aliasing describes for the
+// AVX2 kernels. One Zen 4 core, the product as its row blocks (CPU ms, min of 6-15, B packed
+// inside the timing): 4096x1024 @ 1024x1024 88.2-94.2 -> 84.7-86.7, 4096x512 @ 512x512 21.6 ->
+// 20.3, 2048x2048 @ 2048x2048 192 -> 166; row strides 768 and 1000: within 2% either way, so only
+// the aliasing strides pack. The padded copy (right_aliasing) gains 1-2% on those shapes. The
+// pack moves K x N elements on the calling thread (~0.17 ms for 4 MiB) and saves ~5% of M x K x N
+// multiply-adds: it pays from a few hundred rows; kPackMinRows keeps it under ~1.5% of the
+// product. The packed kernel is the plain one with another B layout: the same bits.
+constexpr int64_t kPackMinRows = 1024;
+
+// True when the blocks of `split` share b (no block slices it) and each of b's matrices is read
+// by kPackMinRows output rows or more, with b's rows contiguous at an aliasing stride.
+bool pack_candidate(const dnnl::memory::desc& b, const dnnl::memory::desc& o, const Split& split) {
+  const auto dims = b.get_dims(), strides = b.get_strides(), odims = o.get_dims();
+  const int r = static_cast<int>(dims.size());
+  if (split.count < 2 || split.dim == r - 1 || strides.empty() || strides[r - 1] != 1) return false;
+  int64_t matrices = 1, rows = 1;
+  for (int i = 0; i < r - 2; ++i) matrices *= dims[i];
+  for (int i = 0; i < r - 1; ++i) rows *= odims[i];
+  if (r >= 3 && split.dim == 0 && dims[0] > 1) return false;  // whole matrices of b per block
+  const int64_t ldb = strides[r - 2];
+  return rows / matrices >= kPackMinRows && dims[r - 1] >= 64 && ldb >= 512 && ldb % 512 == 0;
+}
+
+// The packed layout of b for the blocks of `ops`' product, or an empty descriptor where oneDNN
+// has no AVX-512 kernel for it (an AVX2 machine), the layout would pad b by over 1/8 (a narrow
+// N) or is b's own (oneDNN 3.2 also refuses `any` for a broadcast batch dim of b: not packed).
+// Decided once per product shape.
+dnnl::memory::desc packed_layout(const BlockOperands& ops, const Split& split, const std::string& whole_key) {
+  static std::mutex mu;
+  static std::unordered_map<std::string, dnnl::memory::desc> decided;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = decided.find(whole_key);
+    if (it != decided.end()) return it->second;
+  }
+  dnnl::memory::desc packed;
+  try {
+    ThreadScope one(true);
+    const dnnl::memory::desc any(ops.mb.get_dims(), ops.mb.get_data_type(), dnnl::memory::format_tag::any);
+    const int64_t size = split.size(0);
+    const auto a = ops.slice_a ? resized(ops.ma, ops.d, size) : ops.ma, o = resized(ops.mo, ops.d, size);
+    dnnl::primitive_attr attr = ops.e ? post_op_attr(*ops.e, o) : dnnl::primitive_attr();
+    auto pd = ops.e ? dnnl::matmul::primitive_desc(engine(), a, any, ops.mbias, o, attr)
+                    : dnnl::matmul::primitive_desc(engine(), a, any, o, attr);
+    const auto w = pd.weights_desc();
+    if (std::string(pd.impl_info_str()).rfind("brg", 0) == 0 && w.get_inner_nblks() > 0 &&
+        8 * w.get_size() <= 9 * ops.mb.get_size())
+      packed = w;
+  } catch (const dnnl::error&) { packed = dnnl::memory::desc(); }
+  std::lock_guard<std::mutex> lock(mu);
+  if (decided.size() >= 4096) decided.clear();  // bounded: many shapes only re-decide
+  decided.emplace(whole_key, packed);
+  return packed;
+}
+
+// b (as `from`) reordered into `scratch` as `to` on the calling thread; returns the copy's data.
+const void* pack(const void* b, const dnnl::memory::desc& from, const dnnl::memory::desc& to,
+                 std::vector<float>& scratch) {
+  const size_t floats = (to.get_size() + sizeof(float) - 1) / sizeof(float);
+  if (scratch.size() < floats) scratch.resize(floats);
+  ThreadScope one(true);
+  std::string key = std::string("matmul-b-pack") + one.key();
+  append_key(key, from);
+  append_key(key, to);
+  auto prim =
+      cached_primitive(key, [&] { return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to)); });
+  const ArgPtr ptrs[2] = {{DNNL_ARG_FROM, b}, {DNNL_ARG_TO, scratch.data()}};
+  dnnl::stream& s = stream();
+  Args& args = cached_args(prim, ptrs, 2, [&] {
+    return Args{{DNNL_ARG_FROM, dnnl::memory(from, engine(), const_cast<void*>(b))},
+                {DNNL_ARG_TO, dnnl::memory(to, engine(), scratch.data())}};
+  });
+  prim->execute(s, args);
+  s.wait();
+  return scratch.data();
+}
 }  // namespace
 
 bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerTensor& out, const Epilogue* e,
@@ -520,6 +608,22 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
     if (copy_b) b_ptr = padded_copy(b.raw(), mb_user, mb, b_scratch, split.count > 1 ? team : 1);
   };
   if (split.count > 1) {
+    if (pack_candidate(mb_user, mo, split)) {
+      const int d = split.dim;
+      const BlockOperands ops{ma,    mb_user,   mo, mbias, e, layout != nullptr, d, d != r - 1 && ma.get_dims()[d] > 1,
+                              false, d == r - 1};
+      const memory::desc packed = packed_layout(ops, split, key);
+      if (!packed.is_zero()) {
+        thread_local std::vector<float> packed_scratch;
+        if (copy_a)
+          a_ptr =
+              row_major_copy(memory(ma_user, engine(), const_cast<void*>(a.raw())), ma, a_scratch).get_data_handle();
+        b_ptr = pack(b.raw(), mb_user, packed, packed_scratch);
+        std::string packed_key = key + "|packed";
+        return blocked_matmul(ma, packed, mo, mbias, e, layout != nullptr, packed_key, split, team, a_ptr, b_ptr,
+                              out.raw());
+      }
+    }
     operands();
     return blocked_matmul(ma, mb, mo, mbias, e, layout != nullptr, key, split, team, a_ptr, b_ptr, out.raw());
   }

@@ -53,6 +53,13 @@ void append_key(std::string& key, const dnnl::memory::desc& md) {
   for (auto d : md.get_dims()) key += std::to_string(d) + ',';
   key += '|';
   for (auto s : md.get_strides()) key += std::to_string(s) + ',';
+  // A blocked layout (a packed matmul weight) also has inner blocks; plain layouts have none.
+  const int blocks = md.get_inner_nblks();
+  if (blocks > 0) {
+    const auto sizes = md.get_inner_blks(), idxs = md.get_inner_idxs();
+    key += '/';
+    for (int i = 0; i < blocks; ++i) key += std::to_string(sizes[i]) + ':' + std::to_string(idxs[i]) + ',';
+  }
   key += ']';
 }
 
