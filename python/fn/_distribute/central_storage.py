@@ -45,6 +45,17 @@ class CentralStorageExtended(MirroredExtended):
 
             wrap(variable, _canonical_device(self._parameter_device))
 
+    def _distribute_datasets_from_function(self, dataset_fn: Callable, options: Any) -> Any:
+        from fn._distribute.options import InputReplicationMode
+
+        if getattr(options, "experimental_replication_mode", None) != InputReplicationMode.PER_REPLICA:
+            return super()._distribute_datasets_from_function(dataset_fn, options)
+        # TF's ParameterServerStrategyExtended builds one pipeline for its one input worker
+        # whatever the mode, and PER_REPLICA then hands out its elements as they are (not split).
+        from fn._distribute.input import datasets_from_function
+
+        return datasets_from_function(self._container_strategy(), dataset_fn, self._input_context(), options)
+
     def _update(self, var: Any, fn: Callable, args: Any, kwargs: dict, group: bool) -> Any:
         # One copy of each variable: the update runs once, with the first replica's value of a
         # merged argument (TF's ParameterServerStrategyExtended._update, _select_single_value).

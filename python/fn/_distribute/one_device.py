@@ -9,7 +9,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 from fn import _core
 from fn._distribute import context as _context
 from fn._distribute import mirrored_run
-from fn._distribute.options import CommunicationOptions, InputReplicationMode, ReduceOp, ValueContext
+from fn._distribute.options import CommunicationOptions, InputContext, InputReplicationMode, ReduceOp, ValueContext
 from fn._distribute.replica import ReplicaContext
 from fn._distribute.strategy import Strategy, StrategyExtended
 from fn._distribute.values import DistributedValues, PerReplica
@@ -231,10 +231,10 @@ class MirroredExtended(StrategyExtended):
 
         check_options(options, from_function=True)
         if getattr(options, "experimental_replication_mode", None) == InputReplicationMode.PER_REPLICA:
-            raise NotImplementedError(
-                "InputReplicationMode.PER_REPLICA over several local replicas (virtual CPUs) is not built in fn; "
-                "use PER_WORKER (the default)."
-            )
+            # TF: one pipeline per replica, each built with its own InputContext
+            n = self._num_local_replicas
+            datasets = [dataset_fn(InputContext(n, i, self._num_replicas_in_sync)) for i in range(n)]
+            return LocalReplicasDataset(datasets, self._container_strategy(), n, per_replica=True)
         dataset = dataset_fn(self._input_context())
         return LocalReplicasDataset(dataset, self._container_strategy(), self._num_local_replicas, from_function=True)
 
