@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, List, Optional
 
 from fn._distribute import cluster as _cluster, collective as _collective, mpi_backend as _mpi_backend
+from fn._distribute.destinations import validate_destinations
 from fn._distribute.options import CommunicationOptions, ReduceOp
 from fn._distribute.replica import ReplicaContext
 from fn._distribute.strategy import Strategy, StrategyExtended
@@ -66,6 +67,14 @@ class CollectiveAllReduceExtended(StrategyExtended):
             raise ValueError("Two processes claim the same task in TF_CONFIG: each worker needs its own task index.")
         self._comm = comm
         _mpi_backend.start(comm, self._timeout())
+
+    def _batch_gather_to(self, value_destination_pairs: Any, axis: int, options: Any = None) -> List[Any]:
+        # TF's CollectiveAllReduce._gather validates each destination (MirroredStrategy's gather
+        # does not): all_gather of a tensor made outside strategy.run in a Function raises.
+        pairs = list(value_destination_pairs)
+        for _, d in pairs:
+            validate_destinations(d)
+        return super()._batch_gather_to(pairs, axis, options)
 
     def _timeout(self) -> float:
         t = self._communication_options.timeout_seconds

@@ -225,6 +225,12 @@ def device(device_name: Optional[str]) -> Iterator[None]:
             del _graph_scopes[graph.id]
 
 
+def device_scope_open() -> bool:
+    """Whether a ``tf.device`` scope is open in the graph being traced."""
+    graph = _core.current_graph()
+    return graph is not None and bool(_graph_scopes.get(graph.id))
+
+
 def _tensor_device(self: Any) -> str:
     """``Tensor.device``: eager values live on the CPU; a graph tensor's is its op's requested
     device."""
