@@ -49,6 +49,10 @@ class CollectiveAllReduceExtended(StrategyExtended):
         self._is_chief = _cluster.is_chief(spec, task_type, task_id)
         self._task_type = task_type or "worker"
         self._task_id = task_id or 0
+        # TF logs "Collective ops is not configured at program startup. Some performance features
+        # may not be enabled." when the runtime started before the strategy (its scoped allocator
+        # for CollectiveReduce must be configured first). fn's collectives need no start-up
+        # configuration, so the warning would be false here: fn does not log it.
         if self._workers > 1:
             self._connect()
 
