@@ -347,3 +347,28 @@ def test_the_replica_function_is_autograph_converted_in_a_function(name):
     inner_unconverted = tf.function(replica_with_python_control_flow, autograph=False)
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="as a Python `bool` is not allowed"):
         tf.function(lambda t: strategy.run(inner_unconverted, args=(t,)))(x)
+
+
+def test_nccl_without_gpus_is_warned_about():
+    import logging
+
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append(record.getMessage())
+
+    handler = Keep()
+    tf.get_logger().addHandler(handler)
+    try:
+        options = tf.distribute.experimental.CommunicationOptions(
+            implementation=tf.distribute.experimental.CommunicationImplementation.NCCL
+        )
+        tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+        tf.distribute.MultiWorkerMirroredStrategy(
+            communication_options=tf.distribute.experimental.CommunicationOptions(implementation="RING")
+        )
+    finally:
+        tf.get_logger().removeHandler(handler)
+    nccl = [m for m in records if "NCCL" in m]
+    assert nccl == ["Enabled NCCL communication but no GPUs detected/specified."]

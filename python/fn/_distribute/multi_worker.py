@@ -13,7 +13,8 @@ from typing import Any, List, Optional
 
 from fn._distribute import cluster as _cluster, collective as _collective, mpi_backend as _mpi_backend
 from fn._distribute.destinations import validate_destinations
-from fn._distribute.options import CommunicationOptions, ReduceOp
+from fn._distribute.options import CommunicationImplementation, CommunicationOptions, ReduceOp
+from fn._runtime.log import get_logger
 from fn._distribute.replica import ReplicaContext
 from fn._distribute.strategy import Strategy, StrategyExtended
 from fn._ops.array_ops import transpose
@@ -41,6 +42,9 @@ class CollectiveAllReduceExtended(StrategyExtended):
         if not isinstance(communication_options, CommunicationOptions):
             raise ValueError("communication_options must be a tf.distribute.experimental.CommunicationOptions")
         self._communication_options = communication_options
+        if communication_options.implementation == CommunicationImplementation.NCCL:
+            # TF's _warn_nccl_no_gpu: true of fn too, which runs on CPUs only
+            get_logger().warning("Enabled NCCL communication but no GPUs detected/specified.")
         self._cluster_resolver = cluster_resolver or _default_resolver()
         spec = self._cluster_resolver.cluster_spec()
         task_type, task_id = self._cluster_resolver.task_type, self._cluster_resolver.task_id
