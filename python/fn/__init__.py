@@ -299,6 +299,10 @@ def __getattr__(name: str) -> "object":
         import importlib
 
         return importlib.import_module("fn.keras")
+    if name in ("metrics", "losses", "optimizers", "initializers"):  # TF 2.21's aliases of tf.keras.*
+        import importlib
+
+        return getattr(importlib.import_module("fn.keras"), name)
     if name == "__internal__":  # TF's internal namespace for Keras
         from fn._tf_compat._internal import build
 
