@@ -34,6 +34,11 @@ NOTEBOOKS = {
     "distribute_custom_training": "site/en/tutorials/distribute/custom_training.ipynb",
     "distribute_input": "site/en/tutorials/distribute/input.ipynb",
     "distributed_training": "site/en/guide/distributed_training.ipynb",
+    "distribute_keras": "site/en/tutorials/distribute/keras.ipynb",
+    "distribute_save_and_load": "site/en/tutorials/distribute/save_and_load.ipynb",
+    "multi_worker_with_ctl": "site/en/tutorials/distribute/multi_worker_with_ctl.ipynb",
+    "multi_worker_with_keras": "site/en/tutorials/distribute/multi_worker_with_keras.ipynb",
+    "parameter_server_training": "site/en/tutorials/distribute/parameter_server_training.ipynb",
 }
 
 

@@ -9,6 +9,7 @@
 #include "bindings/py_types.h"
 #include "bindings/trace_key.h"
 #include "trace/context.h"
+#include "trace/context_share.h"
 
 namespace fn {
 
@@ -93,6 +94,26 @@ void init_tracing(py::module_& m) {
         return false;
       });
   m.def("context_depth", &context_depth);
+  // A thread's tracing context, entered by another thread that traces into the same graphs
+  // while the first one waits (tf.distribute's replica threads).
+  struct PyFrames {
+    std::vector<Frame> frames;
+  };
+  py::class_<PyFrames>(m, "ContextFrames");
+  m.def("current_context_frames", []() { return PyFrames{current_frames()}; });
+  struct PySharedScope {
+    std::vector<Frame> frames;
+    std::unique_ptr<SharedContextScope> scope;
+  };
+  py::class_<PySharedScope>(m, "SharedContextScope")
+      .def(py::init([](const PyFrames& f) {
+        return PySharedScope{f.frames, nullptr};
+      }))
+      .def("__enter__", [](PySharedScope& s) { s.scope = std::make_unique<SharedContextScope>(s.frames); })
+      .def("__exit__", [](PySharedScope& s, py::args) {
+        s.scope.reset();
+        return false;
+      });
   // tf.name_scope while tracing: enter returns the previous scope, which exit restores.
   m.def("name_scope_enter", [](const std::string& name) -> py::object {
     GraphBuilder* b = current_builder();

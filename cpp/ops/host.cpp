@@ -54,6 +54,18 @@ void register_host_ops(OpRegistry& r) {
              return rule(c);
            }};
   r.add(std::move(cg));
+
+  // tf.no_op / tf.group and the statically true asserts inside a Function: nothing to compute,
+  // only control inputs to wait for. Stateful so that two of them (with different control
+  // inputs) are never merged, and never pruned when the caller holds its Operation.
+  OpDef noop{"NoOp",
+             "NoOp",
+             0,
+             [](const InferContext&) { return std::vector<TensorSpec>{}; },
+             [](KernelContext&, const std::vector<EagerPtr>&) { return std::vector<EagerPtr>{}; },
+             {}};
+  noop.stateful = true;
+  r.add(std::move(noop));
 }
 
 }  // namespace fn

@@ -1,4 +1,5 @@
 #include "trace/context.h"
+#include "trace/context_share.h"
 
 #include <unordered_map>
 
@@ -31,6 +32,17 @@ ContextScope::ContextScope(GraphBuilder* builder) {
   s.push_back(Frame{builder});
 }
 ContextScope::~ContextScope() { stack().pop_back(); }
+
+std::vector<Frame> current_frames() { return stack(); }
+
+SharedContextScope::SharedContextScope(std::vector<Frame> frames) : count_(frames.size()) {
+  auto& s = stack();
+  s.insert(s.end(), frames.begin(), frames.end());
+}
+SharedContextScope::~SharedContextScope() {
+  auto& s = stack();
+  s.resize(s.size() - count_);
+}
 
 GraphBuilder* current_builder() {
   auto& s = stack();

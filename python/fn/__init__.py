@@ -125,6 +125,7 @@ from fn._ops.check_ops import Assert, assert_equal, assert_greater, assert_less,
 from fn._ops.clip_ops import clip_by_global_norm, clip_by_norm, clip_by_value, norm
 from fn._ops.complex_ops import complex
 from fn._ops.control_flow_ops import case, cond, switch_case, while_loop
+from fn._ops.no_op import group, no_op
 from fn._ops.einsum_ops import einsum
 from fn._extension_type import type_spec_from_value
 from fn._ops.functional_ops import foldl, foldr, map_fn, scan, vectorized_map
@@ -298,6 +299,10 @@ def __getattr__(name: str) -> "object":
         import importlib
 
         return importlib.import_module("fn.keras")
+    if name in ("metrics", "losses", "optimizers", "initializers"):  # TF 2.21's aliases of tf.keras.*
+        import importlib
+
+        return getattr(importlib.import_module("fn.keras"), name)
     if name == "__internal__":  # TF's internal namespace for Keras
         from fn._tf_compat._internal import build
 

@@ -1,11 +1,12 @@
 """``tf.distribute.experimental.CentralStorageStrategy`` on a CPU-only machine: one replica on
 CPU:0, plain variables, a training step under ``run`` and ``reduce`` (TF 2.21's values)."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tfbackend import IS_TF, tf
+from tfbackend import tf
 
 pytestmark = pytest.mark.tf_oracle
 CPU0 = "/job:localhost/replica:0/task:0/device:CPU:0"
@@ -35,9 +36,3 @@ def test_one_replica_with_plain_variables_and_a_training_step():
     results = s.experimental_local_results(s.run(lambda: tf.constant(3)))
     assert isinstance(results, tuple) and [r.numpy() for r in results] == [3]
     np.testing.assert_allclose(s.reduce("MEAN", tf.constant([1.0, 3.0]), axis=0).numpy(), 2.0)
-
-
-@pytest.mark.skipif(IS_TF, reason="TF aggregates variables over several compute devices; fn does not build that")
-def test_several_compute_devices_say_what_is_missing():
-    with pytest.raises(NotImplementedError, match="AggregatingVariable"):
-        tf.distribute.experimental.CentralStorageStrategy(compute_devices=["cpu:0", "cpu:1"])

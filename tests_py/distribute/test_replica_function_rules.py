@@ -5,6 +5,7 @@ cluster) refuse an all-reduce of a tensor made outside ``strategy.run`` in a Fun
 of the replica function (the merge_call RuntimeError); OneDeviceStrategy and the default strategy
 allow both. Every strategy AutoGraph-converts the replica function inside a Function. Each
 expectation is TF's (run with ``--against-tf``)."""
+
 import functools
 
 import pytest
@@ -15,7 +16,9 @@ pytestmark = pytest.mark.tf_oracle
 
 MERGE_ERROR = "`merge_call` called while defining a new graph or a tf.function"
 EMPTY = "destinations can not be empty"
-NOT_A_DESTINATION = "destinations must be one of a `DistributedValues` object, a tf.Variable object, or a device string."
+NOT_A_DESTINATION = (
+    "destinations must be one of a `DistributedValues` object, a tf.Variable object, or a device string."
+)
 
 
 @functools.lru_cache(maxsize=None)
@@ -73,8 +76,13 @@ def _outside_programs(strategy):
     def mean(t):
         return strategy.run(lambda v: tf.distribute.get_replica_context().all_reduce("MEAN", v), args=(t,))
 
-    return {"argument": argument, "range_loop": range_loop, "range_loop_constant": range_loop_constant,
-            "captured": captured, "mean": mean}
+    return {
+        "argument": argument,
+        "range_loop": range_loop,
+        "range_loop_constant": range_loop_constant,
+        "captured": captured,
+        "mean": mean,
+    }
 
 
 def _run(program, x):
@@ -139,6 +147,70 @@ def test_all_reduce_of_a_variable_in_a_function(name):
 
 
 @pytest.mark.parametrize("name", ALL)
+def test_all_reduce_of_a_variable_converted_in_a_function(name):
+    # convert_to_tensor(variable) and variable.value() read outside every device scope (TF's
+    # colocation with the handle): no device, so the mirrored strategies refuse their all-reduce;
+    # read_value(), tf.identity and arithmetic keep the replica's device.
+    strategy = make(name)
+    with strategy.scope():
+        w = tf.Variable([1.0, 2.0])
+    refused = {
+        "convert": tf.function(lambda: strategy.run(lambda: all_reduce(tf.convert_to_tensor(w)))),
+        "value": tf.function(lambda: strategy.run(lambda: all_reduce(w.value()))),
+    }
+    allowed = {
+        "identity": tf.function(lambda: strategy.run(lambda: all_reduce(tf.identity(w)))),
+        "arithmetic": tf.function(lambda: strategy.run(lambda: all_reduce(w * 1.0))),
+    }
+    for f in refused.values():
+        if name in MIRRORED:
+            with pytest.raises(ValueError, match=EMPTY):
+                f()
+        else:
+            assert f().numpy().tolist() == [1.0, 2.0]
+    for f in allowed.values():
+        assert f().numpy().tolist() == [1.0, 2.0]
+
+    @tf.function
+    def devices():
+        return tf.convert_to_tensor(w).device, w.value().device, w.read_value().device
+
+    assert devices() == ("", "", "")  # outside strategy.run: no device scope at all
+
+
+def all_gather(v):
+    return tf.distribute.get_replica_context().all_gather(v, 0)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_all_gather_destinations(name):
+    # Only MultiWorkerMirroredStrategy's gather validates its destinations (TF's
+    # CollectiveAllReduce._gather); MirroredStrategy's does not.
+    strategy = make(name)
+    with strategy.scope():
+        w = tf.Variable([1.0, 2.0])
+    x = tf.constant([1.0, 2.0])
+    refused = {
+        "argument": lambda: tf.function(lambda t: strategy.run(all_gather, args=(t,)))(x),
+        "variable": tf.function(lambda: strategy.run(lambda: all_gather(w))),
+    }
+    allowed = {
+        "inside": tf.function(lambda: strategy.run(lambda: all_gather(tf.constant([1.0, 2.0])))),
+        "captured": tf.function(lambda: strategy.run(lambda: all_gather(x))),
+        "read": tf.function(lambda: strategy.run(lambda: all_gather(w.read_value()))),
+        "eager": lambda: strategy.run(all_gather, args=(x,)),
+    }
+    for f in refused.values():
+        if name == "multi_worker":
+            with pytest.raises(ValueError, match=EMPTY):
+                f()
+        else:
+            assert f().numpy().tolist() == [1.0, 2.0]
+    for f in allowed.values():
+        assert f().numpy().tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("name", ALL)
 def test_reduce_to_destinations(name):
     strategy = make(name)
     x = tf.constant([1.0, 2.0])
@@ -184,8 +256,14 @@ def _replica_programs():
     def merge_nested(v):
         return tf.function(merge_add_one)(v)
 
-    return {"in_loop": in_loop, "in_cond": in_cond, "nested": lambda v: nested(v), "nested_in_loop": nested_in_loop,
-            "merge_in_loop": merge_in_loop, "merge_nested": merge_nested}
+    return {
+        "in_loop": in_loop,
+        "in_cond": in_cond,
+        "nested": lambda v: nested(v),
+        "nested_in_loop": nested_in_loop,
+        "merge_in_loop": merge_in_loop,
+        "merge_nested": merge_nested,
+    }
 
 
 # (result in a Function, result eagerly; None: the merge_call RuntimeError)
@@ -269,3 +347,28 @@ def test_the_replica_function_is_autograph_converted_in_a_function(name):
     inner_unconverted = tf.function(replica_with_python_control_flow, autograph=False)
     with pytest.raises(tf.errors.OperatorNotAllowedInGraphError, match="as a Python `bool` is not allowed"):
         tf.function(lambda t: strategy.run(inner_unconverted, args=(t,)))(x)
+
+
+def test_nccl_without_gpus_is_warned_about():
+    import logging
+
+    records = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            records.append(record.getMessage())
+
+    handler = Keep()
+    tf.get_logger().addHandler(handler)
+    try:
+        options = tf.distribute.experimental.CommunicationOptions(
+            implementation=tf.distribute.experimental.CommunicationImplementation.NCCL
+        )
+        tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+        tf.distribute.MultiWorkerMirroredStrategy(
+            communication_options=tf.distribute.experimental.CommunicationOptions(implementation="RING")
+        )
+    finally:
+        tf.get_logger().removeHandler(handler)
+    nccl = [m for m in records if "NCCL" in m]
+    assert nccl == ["Enabled NCCL communication but no GPUs detected/specified."]

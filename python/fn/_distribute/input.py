@@ -23,6 +23,20 @@ def check_options(options: Any, from_function: bool) -> None:
         raise NotImplementedError(
             "InputReplicationMode.PER_REPLICA is only supported in `distribute_datasets_from_function`."
         )
+    if not from_function:
+        return
+    # TF's input_util.get_distributed_datasets_from_function checks
+    place = getattr(options, "experimental_place_dataset_on_device", False)
+    if mode != InputReplicationMode.PER_REPLICA and place:
+        raise ValueError(
+            "When `experimental_place_dataset_on_device` is set for dataset placement, you must also specify "
+            "`PER_REPLICA` for the replication mode"
+        )
+    if mode == InputReplicationMode.PER_REPLICA and place and getattr(options, "experimental_fetch_to_device", True):
+        raise ValueError(
+            "`experimental_place_dataset_on_device` can not be set to True when experimental_fetch_to_device is "
+            "True and replication mode is set to `PER_REPLICA`"
+        )
 
 
 def distribute_dataset(strategy: Any, dataset: Any, options: Any) -> DistributedDataset:

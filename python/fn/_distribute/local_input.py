@@ -5,7 +5,8 @@ replica ``i`` piece ``i``. Here one pass over the
 pipeline yields the ``n`` pieces of a batch together, and iteration regroups them into
 ``PerReplica`` values, eagerly and inside a Function. ``distribute_datasets_from_function``'s
 pipeline gives per-replica batches already: replica ``i`` gets element ``i`` of each group of
-``n`` consecutive elements."""
+``n`` consecutive elements. With ``InputReplicationMode.PER_REPLICA`` each replica has its own
+pipeline (one ``dataset_fn`` call per replica) and replica ``i`` gets pipeline ``i``'s elements."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from fn._data.structure import IteratorSpec
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
 from fn._distribute.mirrored_run import regroup
+from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset
 from fn._data.transforms import _UnaryDataset
 from fn._distribute.shard import _WorkerShardDataset
 from fn._distribute.values import DistributedDataset, PerReplica, PerReplicaSpec
@@ -67,6 +69,67 @@ class _ConsecutiveDataset(_UnaryDataset):
     def _cardinality(self) -> int:
         n = self._input._cardinality()
         return -(-n // self._replicas) if n > 0 else n
+
+
+class _ReplicaPipelinesDataset(Dataset):
+    """Elements are tuples of the next element of each replica's pipeline (TF's per-replica
+    iterators). A pipeline that ends while others go on gives empty batches when its batch
+    dimension is unknown (TF's partial-batch handling); otherwise iteration ends with the first
+    pipeline that ends."""
+
+    def __init__(self, datasets: List[Any]) -> None:
+        piece_spec = datasets[0].element_spec
+        for d in datasets[1:]:
+            piece_spec = structure._spec_supertype(piece_spec, d.element_spec) or d.element_spec
+        self._piece_spec = piece_spec
+        self._partial = all(
+            s.shape.rank is not None and s.shape.rank > 0 and s.shape[0] is None for s in structure.flatten(piece_spec)
+        )
+        super().__init__(tuple(datasets), tuple(piece_spec for _ in datasets))
+
+    def _elements(self) -> Iterator[Any]:
+        its: List[Optional[Iterator[Any]]] = [d._elements() for d in self._inputs]
+        last: List[Any] = [None] * len(its)
+        while True:
+            items: List[Any] = []
+            for i, it in enumerate(its):
+                element = next(it, _END) if it is not None else _END
+                if element is _END:
+                    if not self._partial:
+                        return
+                    its[i] = None
+                else:
+                    last[i] = element
+                items.append(element)
+            if all(x is _END for x in items):
+                return
+            yield tuple(
+                structure.pack(self._piece_spec, structure.flatten(x))
+                if x is not _END
+                else structure.pack(self._piece_spec, [t[0:0] for t in structure.flatten(_template(last, i))])
+                for i, x in enumerate(items)
+            )
+
+    def _cardinality(self) -> int:
+        cards = [d._cardinality() for d in self._inputs]
+        if any(c == UNKNOWN for c in cards):
+            return UNKNOWN
+        finite = [c for c in cards if c >= 0]
+        if not finite:
+            return INFINITE
+        if self._partial:
+            return INFINITE if len(finite) < len(cards) else max(finite)
+        return min(finite)
+
+
+_END = object()
+
+
+def _template(last: List[Any], i: int) -> Any:
+    """An element to take an empty batch's shape from: pipeline ``i``'s last, else any other's."""
+    if last[i] is not None:
+        return last[i]
+    return next(x for x in last if x is not None)
 
 
 def _relaxed(spec: Any) -> Any:
@@ -140,8 +203,16 @@ def _per_replica_spec(pieces_spec: tuple) -> Any:
 class LocalReplicasDataset(DistributedDataset):
     """What ``experimental_distribute_dataset`` returns for several local replicas."""
 
-    def __init__(self, dataset: Any, strategy: Any, replicas: int, from_function: bool = False) -> None:
-        tupled = _ConsecutiveDataset(dataset, replicas) if from_function else _ReplicaPiecesDataset(dataset, replicas)
+    def __init__(
+        self, dataset: Any, strategy: Any, replicas: int, from_function: bool = False, per_replica: bool = False
+    ) -> None:
+        tupled: Any
+        if per_replica:  # ``dataset``: one pipeline per replica
+            tupled = _ReplicaPipelinesDataset(list(dataset))
+        elif from_function:
+            tupled = _ConsecutiveDataset(dataset, replicas)
+        else:
+            tupled = _ReplicaPiecesDataset(dataset, replicas)
         super().__init__(tupled, strategy)
 
     @property

@@ -8,14 +8,17 @@ in the cross-replica context, with the replicas' arguments grouped into ``PerRep
 from __future__ import annotations
 
 import collections.abc
+import contextlib
 import threading
 from typing import Any, Callable, List, Optional, Sequence
 
 from fn import _core
 from fn import nest
 from fn._distribute import context as _context
+from fn._distribute.shared_trace import Handover, SharedTrace
 from fn._distribute.values import DistributedValues, Mirrored, PerReplica
 from fn._function import function as _function
+from fn._function.name_scope import name_scope
 from fn._state.variables import Variable
 
 
@@ -55,10 +58,15 @@ class _RequestedStop(Exception):
 
 
 class _ReplicaThread(threading.Thread):
-    """One replica's run of ``fn`` (TF's ``_MirroredReplicaThread``)."""
+    """One replica's run of ``fn`` (TF's ``_MirroredReplicaThread``); while a Function is traced,
+    it traces into the caller's graph (``trace``)."""
 
-    def __init__(self, strategy: Any, replica_id: int, fn: Callable, args: Any, kwargs: dict) -> None:
+    def __init__(
+        self, strategy: Any, replica_id: int, fn: Callable, args: Any, kwargs: dict, trace: Optional[SharedTrace]
+    ) -> None:
         super().__init__(name=f"fn-replica-{replica_id}", daemon=True)
+        self.trace = trace
+        self.handover = Handover()
         self.strategy = strategy
         self.replica_id = replica_id
         self.fn, self.args, self.kwargs = fn, args, kwargs
@@ -76,13 +84,16 @@ class _ReplicaThread(threading.Thread):
     def run(self) -> None:
         self.should_run.wait()
         self.should_run.clear()
+        if self.stop:
+            self.done = True
+            self.has_paused.set()
+            return
+        shared = self.trace.enter() if self.trace is not None else None
         try:
-            if self.stop:
-                return
             ctx = self.strategy.extended._make_replica_context_for(self.replica_id, self)
             _context.push_mode(_context.cross_replica_mode(self.strategy))  # the strategy's scope
             try:
-                with ctx:
+                with ctx, self.strategy.extended._replica_device_scope(self.replica_id), self._name_scope():
                     self.main_result = self.fn(*self.args, **self.kwargs)
             finally:
                 _context.pop_mode()
@@ -91,49 +102,59 @@ class _ReplicaThread(threading.Thread):
         except BaseException as e:  # re-raised on the calling thread
             self.error = e
         finally:
+            if self.trace is not None:
+                self.trace.exit(shared)
             self.done = True
             self.has_paused.set()
+
+    def _name_scope(self) -> Any:
+        """TF traces replica ``i > 0`` under the name scope ``replica_i``."""
+        if self.trace is None or self.replica_id == 0:
+            return contextlib.nullcontext()
+        return name_scope(f"replica_{self.replica_id}")
 
     def merge_call(self, merge_fn: Callable, args: tuple, kwargs: dict) -> Any:
         """Pauses this replica until the calling thread has run the merge for all replicas."""
         self.merge_fn, self.merge_args, self.merge_kwargs = merge_fn, args, kwargs
+        self.handover.pause()
         self.has_paused.set()
         self.should_run.wait()
         self.should_run.clear()
         if self.stop:
             raise _RequestedStop()
+        self.handover.resume()
         result, self.merge_result = self.merge_result, None
         return result
 
 
 def call_for_each_replica(strategy: Any, fn: Callable, args: Any, kwargs: dict) -> Any:
-    """Runs ``fn`` in each local replica (eagerly: one thread per replica; while a Function is
-    traced: one replica after the other on the tracing thread, where ``merge_call`` is refused,
-    because the graph being built belongs to this thread)."""
+    """Runs ``fn`` in each local replica, one thread per replica taking turns (eagerly, and while
+    a Function is traced: then each thread traces into the graph being built)."""
     n = strategy.extended._num_local_replicas
-    if not _core.executing_eagerly():  # the replicas' traces join the graph being built
-        results = []
-        for i in range(n):
-            with strategy.extended._make_replica_context_for(i, None), strategy.extended._replica_device_scope(i):
-                results.append(fn(*select_replica(i, args), **select_replica(i, kwargs)))
-        return regroup(results)
+    if not _core.executing_eagerly():
+        return _run_threads(strategy, fn, args, kwargs, n, SharedTrace())
     _core.enter_context_keyed_calls()
     try:
-        return _run_threads(strategy, fn, args, kwargs, n)
+        return _run_threads(strategy, fn, args, kwargs, n, None)
     finally:
         _core.exit_context_keyed_calls()
 
 
-def _run_threads(strategy: Any, fn: Callable, args: Any, kwargs: dict, n: int) -> Any:
-    threads = [_ReplicaThread(strategy, i, fn, select_replica(i, args), select_replica(i, kwargs)) for i in range(n)]
+def _run_threads(strategy: Any, fn: Callable, args: Any, kwargs: dict, n: int, trace: Optional[SharedTrace]) -> Any:
+    threads = [
+        _ReplicaThread(strategy, i, fn, select_replica(i, args), select_replica(i, kwargs), trace) for i in range(n)
+    ]
+    mine = Handover()
     for t in threads:
         t.start()
     try:
         while True:
             for t in threads:
+                mine.pause()
                 t.should_run.set()
                 t.has_paused.wait()
                 t.has_paused.clear()
+                mine.resume()
                 if t.error is not None:
                     raise t.error
             if all(t.done for t in threads):

@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any, List, Optional
 
 from fn._distribute import cluster as _cluster, collective as _collective, mpi_backend as _mpi_backend
-from fn._distribute.options import CommunicationOptions, ReduceOp
+from fn._distribute.destinations import validate_destinations
+from fn._distribute.options import CommunicationImplementation, CommunicationOptions, ReduceOp
+from fn._runtime.log import get_logger
 from fn._distribute.replica import ReplicaContext
 from fn._distribute.strategy import Strategy, StrategyExtended
 from fn._ops.array_ops import transpose
@@ -40,6 +42,9 @@ class CollectiveAllReduceExtended(StrategyExtended):
         if not isinstance(communication_options, CommunicationOptions):
             raise ValueError("communication_options must be a tf.distribute.experimental.CommunicationOptions")
         self._communication_options = communication_options
+        if communication_options.implementation == CommunicationImplementation.NCCL:
+            # TF's _warn_nccl_no_gpu: true of fn too, which runs on CPUs only
+            get_logger().warning("Enabled NCCL communication but no GPUs detected/specified.")
         self._cluster_resolver = cluster_resolver or _default_resolver()
         spec = self._cluster_resolver.cluster_spec()
         task_type, task_id = self._cluster_resolver.task_type, self._cluster_resolver.task_id
@@ -48,6 +53,10 @@ class CollectiveAllReduceExtended(StrategyExtended):
         self._is_chief = _cluster.is_chief(spec, task_type, task_id)
         self._task_type = task_type or "worker"
         self._task_id = task_id or 0
+        # TF logs "Collective ops is not configured at program startup. Some performance features
+        # may not be enabled." when the runtime started before the strategy (its scoped allocator
+        # for CollectiveReduce must be configured first). fn's collectives need no start-up
+        # configuration, so the warning would be false here: fn does not log it.
         if self._workers > 1:
             self._connect()
 
@@ -66,6 +75,14 @@ class CollectiveAllReduceExtended(StrategyExtended):
             raise ValueError("Two processes claim the same task in TF_CONFIG: each worker needs its own task index.")
         self._comm = comm
         _mpi_backend.start(comm, self._timeout())
+
+    def _batch_gather_to(self, value_destination_pairs: Any, axis: int, options: Any = None) -> List[Any]:
+        # TF's CollectiveAllReduce._gather validates each destination (MirroredStrategy's gather
+        # does not): all_gather of a tensor made outside strategy.run in a Function raises.
+        pairs = list(value_destination_pairs)
+        for _, d in pairs:
+            validate_destinations(d)
+        return super()._batch_gather_to(pairs, axis, options)
 
     def _timeout(self) -> float:
         t = self._communication_options.timeout_seconds

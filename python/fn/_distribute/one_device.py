@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from fn import _core
+from fn import nest
 from fn._distribute import context as _context
 from fn._distribute import mirrored_run
-from fn._distribute.options import CommunicationOptions, InputReplicationMode, ReduceOp, ValueContext
+from fn._distribute.options import CommunicationOptions, InputContext, InputReplicationMode, ReduceOp, ValueContext
 from fn._distribute.replica import ReplicaContext
 from fn._distribute.strategy import Strategy, StrategyExtended
 from fn._distribute.values import DistributedValues, PerReplica
@@ -59,12 +60,8 @@ class _MirroredReplicaContext(ReplicaContext):
             return super().merge_call(merge_fn, args, kwargs)
         _context.require_replica_context(self)
         self._check_merge_graph()
-        if self._thread is None:
-            raise NotImplementedError(
-                "merge_call (all_reduce, aggregated variable updates) across several local replicas "
-                "inside a traced Function: fn runs the replicas of a traced strategy.run one after the "
-                "other; call strategy.run eagerly, or use one replica per process (MPI workers)."
-            )
+        if self._thread is None:  # a context made by hand, not by strategy.run's replica threads
+            raise RuntimeError("merge_call across several local replicas needs strategy.run's replica threads.")
         _context.pop_mode()  # the merge runs on the calling thread, in the cross-replica context
         try:
             return self._thread.merge_call(merge_fn, tuple(args), dict(kwargs or {}))
@@ -178,6 +175,14 @@ class MirroredExtended(StrategyExtended):
             return grouped
         return self._local_results(grouped)
 
+    def reduce_to(self, reduce_op: Any, value: Any, destinations: Any, options: Any = None) -> Any:
+        if self._num_local_replicas > 1 and nest.is_nested(value):
+            # TF's MirroredExtended._reduce_to maps a structure (Keras reduces a whole batch)
+            return nest.map_structure(
+                lambda v: super(MirroredExtended, self).reduce_to(reduce_op, v, destinations, options), value
+            )
+        return super().reduce_to(reduce_op, value, destinations, options)
+
     def _batch_reduce_to(
         self, reduce_op: ReduceOp, pairs: List[Tuple[Any, Any]], options: CommunicationOptions
     ) -> List[Any]:
@@ -231,10 +236,10 @@ class MirroredExtended(StrategyExtended):
 
         check_options(options, from_function=True)
         if getattr(options, "experimental_replication_mode", None) == InputReplicationMode.PER_REPLICA:
-            raise NotImplementedError(
-                "InputReplicationMode.PER_REPLICA over several local replicas (virtual CPUs) is not built in fn; "
-                "use PER_WORKER (the default)."
-            )
+            # TF: one pipeline per replica, each built with its own InputContext
+            n = self._num_local_replicas
+            datasets = [dataset_fn(InputContext(n, i, self._num_replicas_in_sync)) for i in range(n)]
+            return LocalReplicasDataset(datasets, self._container_strategy(), n, per_replica=True)
         dataset = dataset_fn(self._input_context())
         return LocalReplicasDataset(dataset, self._container_strategy(), self._num_local_replicas, from_function=True)
 

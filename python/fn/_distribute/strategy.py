@@ -126,7 +126,8 @@ class Strategy:
             "tf.distribute.Strategy.gather method requires cross-replica context, use "
             "get_replica_context().all_gather() instead",
         )
-        return self._extended._local_results(self._extended._gather_to(value, None, axis))[0]
+        # TF gathers to the current device, else the CPU: a device string
+        return self._extended._local_results(self._extended._gather_to(value, "/device:CPU:0", axis))[0]
 
     def experimental_local_results(self, value: Any) -> tuple:
         """The values of ``value`` held by this worker's replicas, as a tuple."""

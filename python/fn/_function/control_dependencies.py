@@ -37,6 +37,8 @@ def control_dependencies(control_inputs: Optional[List[Any]]) -> Iterator[None]:
                 control()
         yield
         return
+    if any(c is None for c in control_inputs or ()):  # TF's FuncGraph passes None on to as_graph_element
+        raise TypeError("Can not convert a NoneType into a Tensor or Operation.")
     graph = _core.current_graph()
     nodes = sorted({n for n in (_node_of(c, graph) for c in control_inputs or ()) if n is not None})
     start = graph.num_nodes()

@@ -256,20 +256,46 @@ def assert_rank(x: Any, rank: int, message: Optional[str] = None, name: Optional
     """``tf.debugging.assert_rank``: the static rank must be ``rank`` (ValueError otherwise)."""
     x = _tensor(x)
     r = x.shape.rank
+    if r is None and not _core.executing_eagerly():  # known when the graph runs: checked then
+        return _graph_check(_rank_check(int(rank), message, "", np.equal), [x], name or "assert_rank")
     if r is not None and r != int(rank):
         prefix = f"{message}.  " if message else ""
         raise ValueError(f"{prefix}Tensor  must have rank {int(rank)}.  Received rank {r}, shape {x.shape}")
-    return None
+    return _static_ok(name or "assert_rank")
 
 
 def assert_rank_at_least(x: Any, rank: int, message: Optional[str] = None, name: Optional[str] = None) -> Any:
     """``tf.debugging.assert_rank_at_least``."""
     x = _tensor(x)
     r = x.shape.rank
+    if r is None and not _core.executing_eagerly():
+        return _graph_check(
+            _rank_check(int(rank), message, " at least", np.greater_equal), [x], name or "assert_rank_at_least"
+        )
     if r is not None and r < int(rank):
         prefix = f"{message}.  " if message else ""
         raise ValueError(f"{prefix}Tensor  must have rank at least {int(rank)}.  Received rank {r}, shape {x.shape}")
-    return None
+    return _static_ok(name or "assert_rank_at_least")
+
+
+def _rank_check(rank: int, message: Optional[str], kind: str, ok: Callable) -> Callable[[Any], Optional[str]]:
+    """The run-time rank check of a tensor whose rank is unknown while tracing (TF's data)."""
+
+    def check(v: Any) -> Optional[str]:
+        shape = np.shape(v.numpy())
+        if ok(len(shape), rank):
+            return None
+        return _graph_text([message or "", f"Tensor must have rank{kind}", rank, "Received shape: ", list(shape)], None)
+
+    return check
+
+
+def _static_ok(scope: str) -> Any:
+    """A check decided while tracing: TF's ``NoOp`` (an Operation for tf.control_dependencies)
+    inside a Function, None eagerly."""
+    from fn._ops.no_op import no_op
+
+    return no_op(scope + "/static_checks_determined_all_ok")
 
 
 def assert_scalar(tensor: Any, message: Optional[str] = None, name: Optional[str] = None) -> Any:
@@ -278,7 +304,7 @@ def assert_scalar(tensor: Any, message: Optional[str] = None, name: Optional[str
     if t.shape.rank is not None and t.shape.rank != 0:
         prefix = f"{message}  " if message else ""
         raise ValueError(f"{prefix}Expected scalar shape, saw shape: {t.shape}.")
-    return t
+    return None  # TF 2's assert_scalar returns nothing
 
 
 def assert_type(tensor: Any, tf_type: Any, message: Optional[str] = None, name: Optional[str] = None) -> Any:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import threading
 from typing import Any, Dict, Iterator, List, NamedTuple, Optional, Tuple
 
 from fn import _core
@@ -165,9 +166,9 @@ def _spec_string(parts: Tuple[Any, ...]) -> str:
 
 
 # Placements requested while a graph is traced (TF's Operation.device / NodeDef.device): per graph
-# id, the device scopes open in it (a function body does not inherit the caller's, as TF 2) and
+# id and thread (a local replica traces on its own thread), the device scopes open in it (a function body does not inherit the caller's, as TF 2) and
 # the points where the requested device changed, as (first node index, device string).
-_graph_scopes: Dict[int, List[Optional[Tuple[Any, ...]]]] = {}
+_graph_scopes: Dict[Tuple[int, int], List[Optional[Tuple[Any, ...]]]] = {}
 _graph_devices: Dict[int, Tuple[List[int], List[str]]] = {}
 
 
@@ -211,7 +212,8 @@ def device(device_name: Optional[str]) -> Iterator[None]:
     if graph is None:
         yield
         return
-    scopes = _graph_scopes.setdefault(graph.id, [])
+    key = (graph.id, threading.get_ident())
+    scopes = _graph_scopes.setdefault(key, [])
     scopes.append(spec if device_name is not None else None)
     if device_name == "":  # TF: an empty string merges nothing
         scopes[-1] = (None,) * 5
@@ -222,7 +224,39 @@ def device(device_name: Optional[str]) -> Iterator[None]:
         scopes.pop()
         _record_device(graph, scopes)
         if not scopes:
-            del _graph_scopes[graph.id]
+            del _graph_scopes[key]
+
+
+def device_scope_open() -> bool:
+    """Whether a ``tf.device`` scope is open in the graph being traced."""
+    graph = _core.current_graph()
+    return graph is not None and bool(_graph_scopes.get((graph.id, threading.get_ident())))
+
+
+def adopt_scopes(thread_ident: int) -> None:
+    """Starts this thread (a replica tracing into the graph another thread is building) from
+    that thread's device scopes, as TF's replica threads copy their caller's device stack."""
+    graph = _core.current_graph()
+    if graph is not None:
+        scopes = _graph_scopes.get((graph.id, thread_ident))
+        if scopes:
+            _graph_scopes[(graph.id, threading.get_ident())] = list(scopes)
+
+
+def drop_scopes() -> None:
+    """Forgets this thread's scopes in the graph being built (a replica thread that ends: thread
+    idents are reused)."""
+    graph = _core.current_graph()
+    if graph is not None:
+        _graph_scopes.pop((graph.id, threading.get_ident()), None)
+
+
+def resume_scopes() -> None:
+    """Called by a thread that takes over the graph being built from another: the nodes it adds
+    from here get its own scopes' device."""
+    graph = _core.current_graph()
+    if graph is not None:
+        _record_device(graph, _graph_scopes.get((graph.id, threading.get_ident()), []))
 
 
 def _tensor_device(self: Any) -> str:

@@ -18,7 +18,7 @@ from fn._tensor.tensor_shape import TensorShape
 from fn._ops import array_ops as A
 from fn._ops.manip_ops import broadcast_to, tensor_scatter_nd_update
 from fn._tensor.tensor import Reference
-from fn._runtime.device import CPU_DEVICE
+from fn._runtime.device import CPU_DEVICE, device as _device_scope, device_scope_open
 from fn._tensor.tensor import _numpy_text
 from fn._tf_compat._variable_enums import VariableAggregation
 from fn._tf_compat._variable_enums import VariableSynchronization
@@ -334,10 +334,15 @@ class Variable(metaclass=_VariableMeta):
         return _core.execute("ReadVariableOp", [self._handle], {"dtype": self._dtype, "shape": self._shape}, None)[0]
 
     def value(self) -> Any:
-        return self.read_value()
+        """The current value; while tracing, read with no requested device (TF reads it
+        colocated with the variable's handle, outside every ``tf.device`` scope)."""
+        if _core.executing_eagerly() or not device_scope_open():
+            return self.read_value()
+        with _device_scope(None):
+            return self.read_value()
 
     def __fn_tensor__(self, dtype: Any = None) -> Any:
-        v = self.read_value()
+        v = self.value()  # TF's _dense_var_to_tensor
         if dtype is not None and as_dtype(dtype) != self._dtype:
             raise ValueError(
                 f"Incompatible type conversion requested to type {as_dtype(dtype).name} for "

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import collections.abc
 import io
 import os
-from typing import Any, Dict, List
+from typing import Any, Dict, Iterator, List
 
 import numpy as np
 
@@ -247,6 +248,28 @@ def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
     root = objects[0]
     if isinstance(root, _UserObject):
         object.__setattr__(
-            root, "signatures", {k: _SignatureFunction(concretes[i]) for k, i in _pairs(header["signatures"])}
+            root,
+            "signatures",
+            _SignatureMap({k: _SignatureFunction(concretes[i]) for k, i in _pairs(header["signatures"])}),
         )
     return root
+
+
+class _SignatureMap(collections.abc.Mapping):
+    """A loaded SavedModel's ``signatures`` (TF's ``_SignatureMap``: a read-only mapping from
+    signature keys to functions)."""
+
+    def __init__(self, signatures: Dict[str, Any]) -> None:
+        self._signatures = signatures
+
+    def __getitem__(self, key: str) -> Any:
+        return self._signatures[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._signatures)
+
+    def __len__(self) -> int:
+        return len(self._signatures)
+
+    def __repr__(self) -> str:
+        return "_SignatureMap({})".format(self._signatures)
