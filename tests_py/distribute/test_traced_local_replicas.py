@@ -126,8 +126,10 @@ def test_merge_calls_in_a_function_of_a_mirrored_strategy(tmp_path):
     assert r["seen"] == [[CPU % 0, CPU % 0, "inner"], [CPU % 1, CPU % 1, "inner"]]
     assert r["loop"] == 18.0 and r["gather"] == [[0.0, 1.0], [0.0, 1.0]]
     assert r["plain_sum"][0] == "ValueError"
-    assert r["plain_sum"][1].rstrip().endswith(
-        "A non-DistributedValues value 1.0 cannot be reduced with the given reduce op ReduceOp.SUM."
+    assert (
+        r["plain_sum"][1]
+        .rstrip()
+        .endswith("A non-DistributedValues value 1.0 cannot be reduced with the given reduce op ReduceOp.SUM.")
     )
     assert r["body"] == "RuntimeError"  # TF's merge_call refusal in a loop body
 
@@ -186,3 +188,65 @@ def test_central_storage_training_in_a_function_and_fit(tmp_path):
     assert r["fit"]["mae"] == pytest.approx([2.004, 1.4552], abs=2e-4)
     assert r["evaluate"] == pytest.approx([1.9712, 1.164], abs=2e-4)
     assert r["fit_kernel"] == pytest.approx([0.4813, 0.5128, 0.6248], abs=2e-4)
+
+
+def test_on_read_variables_of_a_mirrored_strategy_and_fit(tmp_path):
+    # A metric's total and count (synchronization ON_READ, aggregation SUM) keep one copy per
+    # replica: a replica writes its own copy (Keras assigns `total + value`), a read outside the
+    # replicas sums the copies, a cross-replica assign gives each copy value / n. So fit's and
+    # evaluate's logs are the true means (TF's MirroredStrategy; its CentralStorageStrategy
+    # aggregates such writes instead, as fn's does too).
+    r = _run(
+        """
+        s = tf.distribute.MirroredStrategy(["/cpu:0", "/cpu:1"])
+        with s.scope():
+            m = tf.keras.metrics.Mean()
+            c = tf.Variable(0.0, synchronization=tf.VariableSynchronization.ON_READ,
+                            aggregation=tf.VariableAggregation.SUM)
+
+        @tf.function
+        def step(x):
+            s.run(lambda: m.update_state(x + rid(), sample_weight=4.0))
+
+        step(tf.constant(1.0))
+        out["after1"] = [float(m.result())] + [float(v.numpy()) for v in m.variables]
+        step(tf.constant(10.0))
+        out["after2"] = [float(m.result())] + [float(v.numpy()) for v in m.variables]
+        s.run(lambda: m.update_state(rid() + 100.0, sample_weight=4.0))
+        out["eager"] = [float(m.result())] + [float(v.numpy()) for v in m.variables]
+        c.assign(6.0)
+        out["assigned"] = [float(c.numpy()), local(s, c.read_value())]
+        out["assign_add"] = error(lambda: c.assign_add(1.0))
+        m.reset_state()
+        out["reset"] = [float(v.numpy()) for v in m.variables]
+        rng = np.random.RandomState(0)
+        X = rng.randn(16, 3).astype("float32")
+        Y = rng.randn(16, 1).astype("float32")
+        with s.scope():
+            model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(1, kernel_initializer="ones")])
+            model.compile(optimizer=tf.keras.optimizers.SGD(0.05), loss="mse", metrics=["mae"])
+        h = model.fit(X, Y, batch_size=8, epochs=2, verbose=0, shuffle=False)
+        out["fit"] = h.history
+        out["evaluate"] = model.evaluate(X, Y, batch_size=8, verbose=0)
+        W, B = model.get_weights()
+        pred = X @ W + B
+        out["true"] = [float(np.mean((pred - Y) ** 2)), float(np.mean(np.abs(pred - Y)))]
+        out["kernel"] = W.ravel().tolist()
+        """,
+        tmp_path,
+    )
+    assert r["after1"] == [1.5, 12.0, 8.0]  # 4 * (1 + 2) over 4 + 4
+    assert r["after2"] == [6.0, 96.0, 16.0]
+    assert r["eager"] == [37.5, 900.0, 24.0]
+    assert r["assigned"] == [6.0, [6.0]]  # each copy 3: summed back to 6
+    assert r["assign_add"] == [
+        "ValueError",
+        "SyncOnReadVariable does not support `assign_add` in cross-replica context when aggregation is set "
+        "to `tf.VariableAggregation.SUM`.",
+    ]
+    assert r["reset"] == [0.0, 0.0]
+    assert r["fit"]["loss"] == pytest.approx([4.7022, 2.6118], abs=2e-4)
+    assert r["fit"]["mae"] == pytest.approx([1.7955, 1.3034], abs=2e-4)
+    assert r["evaluate"] == pytest.approx(r["true"], rel=1e-5)
+    assert r["evaluate"] == pytest.approx([1.7052, 1.0689], abs=2e-4)
+    assert r["kernel"] == pytest.approx([0.4813, 0.5128, 0.6248], abs=2e-4)

@@ -62,18 +62,68 @@ class MirroredVariable(ResourceVariable, Mirrored):
     def _primary(self) -> Variable:
         return self._mirrored_values[0]
 
+    def _on_read(self) -> bool:
+        from fn._tf_compat._variable_enums import VariableSynchronization
+
+        return self.synchronization == VariableSynchronization.ON_READ
+
+    def _in_replica(self) -> bool:
+        ctx = _context.get_replica_context()
+        return ctx is not None and ctx.strategy is self._distribute_strategy
+
+    def read_value(self) -> Any:
+        """A replica (or an update) reads its own copy. Outside, a variable synchronized on read
+        (a metric's total and count) reads its copies reduced as its aggregation says (TF's
+        ``SyncOnReadVariable``); any other reads the first copy."""
+        if not self._on_read() or _context.get_update_replica_id() is not None or self._in_replica():
+            return super().read_value()
+        from fn._ops.array_ops import cast
+        from fn._ops.math_ops import add_n
+        from fn._tf_compat._variable_enums import VariableAggregation
+
+        copies = [ResourceVariable.read_value(c) for c in self._mirrored_values]
+        aggregation = self.aggregation
+        if aggregation in (VariableAggregation.NONE, VariableAggregation.ONLY_FIRST_REPLICA):
+            return copies[0]
+        total = add_n(copies)
+        if aggregation == VariableAggregation.MEAN:
+            return cast(total / len(copies), self._dtype)
+        return total
+
     def _assign(self, op: str, value: Any, read_value: bool) -> Any:
         if _context.get_update_replica_id() is not None:
             return super()._assign(op, value, read_value)
-        ctx = _context.get_replica_context()
-        in_replica = ctx is not None and ctx.strategy is self._distribute_strategy
-        if in_replica and self._aggregation is None:
-            return super()._assign(op, value, read_value)
+        in_replica = self._in_replica()
+        if in_replica and (self._aggregation is None or self._on_read()):
+            return super()._assign(op, value, read_value)  # this replica's copy (TF: ON_READ too)
+        if self._on_read():
+            return self._on_read_cross_replica_assign(op, value, read_value)
         if in_replica:
-            return self._aggregated_assign(ctx, op, value, read_value)
+            return self._aggregated_assign(_context.get_replica_context(), op, value, read_value)
         for i in range(len(self._mirrored_values)):
             with _context.update_context(i):
                 super()._assign(op, value, False)
+        return self if read_value else None
+
+    def _on_read_cross_replica_assign(self, op: str, value: Any, read_value: bool) -> Any:
+        """TF's ``on_read_assign_cross_replica``: with SUM each copy gets ``value / n`` (so the sum
+        read back is the value); assign_add/assign_sub with SUM are refused."""
+        from fn._tf_compat._variable_enums import VariableAggregation
+
+        n = len(self._mirrored_values)
+        if self.aggregation == VariableAggregation.SUM:
+            if op != "AssignVariableOp":
+                method = "assign_add" if op == "AssignAddVariableOp" else "assign_sub"
+                raise ValueError(
+                    f"SyncOnReadVariable does not support `{method}` in cross-replica context when "
+                    "aggregation is set to `tf.VariableAggregation.SUM`."
+                )
+            from fn._ops.array_ops import cast
+
+            value = cast(value / n, self._dtype)
+        for i in range(n):
+            with _context.update_context(i):
+                Variable._assign(self, op, value, False)
         return self if read_value else None
 
     def _aggregated_assign(self, ctx: Any, op: str, value: Any, read_value: bool) -> Any:
