@@ -3,12 +3,14 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 
 #include "core/error.h"
 #include "kernels/onednn/binary.h"
 #include "kernels/onednn/eltwise.h"
+#include "kernels/onednn/threads.h"
 #include "kernels/onednn/reduction.h"
 #include "kernels/reference/broadcast.h"
 #include "kernels/reference/elementwise.h"
@@ -279,4 +281,39 @@ TEST_CASE("oneDNN sum/mean/mul propagate NaN; max/min do not (the Max/Min ops ch
   auto mx = as_eager(dispatch1("Max", {x, make_scalar(DType::Int32, 1)}));
   CHECK(std::isnan(mx->data<float>()[5]));
   CHECK_FALSE(std::isnan(mx->data<float>()[4]));
+}
+
+TEST_CASE("row-block splits on the task pool give the one-thread bits: reductions, Softmax, SoftmaxGrad") {
+  std::mt19937 rng(21);
+  struct Case {
+    Shape shape;
+    std::vector<int32_t> axes;
+  };
+  // Outer slices as pool blocks: rows of a layer norm, column sums with inner > 1, rows of 16-float
+  // blocks and others, a NaN / inf inside some rows.
+  const std::vector<Case> cases = {{Shape{1024, 256}, {1}}, {Shape{8, 128, 256}, {2}},     {Shape{64, 100, 70}, {1}},
+                                   {Shape{4096, 33}, {1}},  {Shape{2, 300, 1000}, {1, 2}}, {Shape{9000, 128}, {1}}};
+  for (const Case& c : cases) {
+    auto x = random_tensor(c.shape, rng);
+    x->data<float>()[77] = kNaN;
+    x->data<float>()[x->num_elements() / 2] = std::numeric_limits<float>::infinity();
+    auto axes = make_tensor(DType::Int32, Shape{static_cast<int64_t>(c.axes.size())});
+    std::copy(c.axes.begin(), c.axes.end(), axes->data<int32_t>());
+    auto same_bits = [](const EagerPtr& a, const EagerPtr& b) {
+      REQUIRE(a->shape() == b->shape());
+      REQUIRE(std::memcmp(a->data<float>(), b->data<float>(), sizeof(float) * a->num_elements()) == 0);
+    };
+    for (const char* op : {"Sum", "Mean", "Max", "Min"}) {
+      INFO(op << " over " << c.shape.num_elements());
+      auto split = as_eager(dispatch1(op, {x, axes}));
+      onednn::ThreadScope one(true);
+      same_bits(split, as_eager(dispatch1(op, {x, axes})));
+    }
+    auto y = as_eager(dispatch1("Softmax", {x}));
+    auto dy = random_tensor(c.shape, rng);
+    auto dx = as_eager(dispatch1("SoftmaxGrad", {y, dy}));
+    onednn::ThreadScope one(true);
+    same_bits(y, as_eager(dispatch1("Softmax", {x})));
+    same_bits(dx, as_eager(dispatch1("SoftmaxGrad", {y, dy})));
+  }
 }

@@ -307,3 +307,34 @@ TEST_CASE("blocked matmul with a packed right operand shared by a batch") {
     }
   }
 }
+
+TEST_CASE("run_row_blocks covers every row once in whole-row blocks, split only where asked") {
+  struct Case {
+    int threads;
+    int64_t rows, row_elements, block_elements, min_blocks, want_blocks;
+  };
+  const std::vector<Case> cases = {
+      {2, 4096, 128, 32768, 4, 16},   // 256 rows a block
+      {2, 1000, 100, 32768, 4, 4},    // 327 rows a block: 327, 327, 327, 19
+      {8, 1000, 100, 32768, 4, 4},    // the block count depends on the sizes, not the threads
+      {2, 300, 100, 32768, 4, 1},     // 1 block (327 rows) < min_blocks: whole
+      {1, 4096, 128, 32768, 4, 1},    // one thread: whole
+      {2, 10, 100000, 32768, 4, 10},  // rows longer than a block: one row each
+      {2, 7, 3, 1, 2, 7},
+      {2, 0, 128, 32768, 4, 0},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::atomic<int>> runs(static_cast<size_t>(c.rows));
+    for (auto& r : runs) r = 0;
+    std::atomic<int64_t> calls{0};
+    const int64_t blocks =
+        run_row_blocks(c.threads, c.rows, c.row_elements, c.block_elements, c.min_blocks, [&](int64_t b, int64_t e) {
+          REQUIRE(b < e);
+          calls++;
+          for (int64_t r = b; r < e; ++r) runs[static_cast<size_t>(r)]++;
+        });
+    CHECK(blocks == c.want_blocks);
+    CHECK(calls.load() == c.want_blocks);
+    for (auto& r : runs) REQUIRE(r.load() == 1);
+  }
+}

@@ -155,4 +155,21 @@ void TaskPool::run(int threads, int64_t blocks, const std::function<void(int64_t
   if (j.error) std::rethrow_exception(j.error);
 }
 
+int64_t run_row_blocks(int threads, int64_t rows, int64_t row_elements, int64_t block_elements, int64_t min_blocks,
+                       const std::function<void(int64_t, int64_t)>& body) {
+  if (rows <= 0) return 0;
+  const int64_t per_row = std::max<int64_t>(1, row_elements);
+  const int64_t rows_per_block = std::max<int64_t>(1, std::max<int64_t>(1, block_elements) / per_row);
+  const int64_t blocks = (rows + rows_per_block - 1) / rows_per_block;
+  if (threads < 2 || blocks < std::max<int64_t>(2, min_blocks)) {
+    body(0, rows);
+    return 1;
+  }
+  TaskPool::global().run(threads, blocks, [&](int64_t b) {
+    const int64_t begin = b * rows_per_block;
+    body(begin, std::min(rows, begin + rows_per_block));
+  });
+  return blocks;
+}
+
 }  // namespace fn

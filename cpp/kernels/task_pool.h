@@ -34,4 +34,13 @@ class TaskPool {
   Impl* impl();
 };
 
+// Runs body(begin, end) over the rows [0, rows) (each `row_elements` long) as blocks of whole rows
+// on the task pool: blocks of about `block_elements` elements (at least one row), split only with
+// two threads or more (`threads`, the caller included) and `min_blocks` blocks or more, else one
+// call body(0, rows) on the calling thread. For row-independent kernels (a softmax, its gradient):
+// a row's result does not depend on the block it falls in, so the bits depend neither on the
+// thread count nor on timing. Returns the number of blocks run.
+int64_t run_row_blocks(int threads, int64_t rows, int64_t row_elements, int64_t block_elements, int64_t min_blocks,
+                       const std::function<void(int64_t, int64_t)>& body);
+
 }  // namespace fn

@@ -10,6 +10,8 @@
 #include "kernels/direct/reduce.h"
 #include "kernels/fused/elementwise.h"
 #include "kernels/onednn/reduction.h"
+#include "kernels/onednn/threads.h"
+#include "kernels/task_pool.h"
 #include "kernels/reference/reduce.h"
 #include "ops/elementwise_impl.h"
 #include "ops/families.h"
@@ -135,6 +137,13 @@ bool any_nan(const EagerTensor& x) {
   return nan;
 }
 
+// A big float32 sum/mean/max/min over one run of axes runs its outer slices (a layer norm's rows)
+// as blocks on the task pool: each slice's result is computed alone, in the same order on any
+// block, so the bits do not depend on the split. Blocks of ~32K floats; a streaming pass, so split
+// from eight blocks (fused::run_blocks' threshold for streaming programs).
+constexpr int64_t kSliceBlockElements = int64_t{1} << 15;
+constexpr int64_t kMinSliceBlocks = 8;
+
 template <Kind K>
 EagerPtr reduce_compute(const std::string& op, const EagerTensor& x, const std::vector<bool>& reduced,
                         const Shape& out_shape) {
@@ -145,7 +154,12 @@ EagerPtr reduce_compute(const std::string& op, const EagerTensor& x, const std::
     int64_t outer, mid, inner;
     if (x.dtype() == DType::Float32 && x.num_elements() > 0 &&
         direct::contiguous_reduction(x.shape().dims(), reduced, &outer, &mid, &inner)) {
-      direct::sum_f32(x.data<float>(), out->data<float>(), outer, mid, inner, K == Kind::Mean);
+      const float* xv = x.data<float>();
+      float* ov = out->data<float>();
+      run_row_blocks(onednn::max_threads(), outer, mid * inner, kSliceBlockElements, kMinSliceBlocks,
+                     [&](int64_t o0, int64_t o1) {
+                       direct::sum_f32(xv + o0 * mid * inner, ov + o0 * inner, o1 - o0, mid, inner, K == Kind::Mean);
+                     });
       return out;
     }
   }
@@ -153,7 +167,12 @@ EagerPtr reduce_compute(const std::string& op, const EagerTensor& x, const std::
     int64_t outer, mid, inner;
     if (x.dtype() == DType::Float32 && x.num_elements() > 0 &&
         direct::contiguous_reduction(x.shape().dims(), reduced, &outer, &mid, &inner)) {
-      direct::extreme_f32(x.data<float>(), out->data<float>(), outer, mid, inner, K == Kind::Max);
+      const float* xv = x.data<float>();
+      float* ov = out->data<float>();
+      run_row_blocks(onednn::max_threads(), outer, mid * inner, kSliceBlockElements, kMinSliceBlocks,
+                     [&](int64_t o0, int64_t o1) {
+                       direct::extreme_f32(xv + o0 * mid * inner, ov + o0 * inner, o1 - o0, mid, inner, K == Kind::Max);
+                     });
       return out;
     }
   }

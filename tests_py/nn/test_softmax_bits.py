@@ -59,3 +59,55 @@ def test_long_rows_match_checksum():
 
 
 LONG_CHECKSUM = 7416469171277
+
+
+# TF 2.21's checksums of big softmaxes (rows of whole 16-float blocks, above oneDNN's 16,384-element
+# threshold): attention scores of 8 x 4 heads x 128 x 128 (run as row blocks on the task pool) and
+# 300 rows of 64.
+BIG_CASES = [((8, 4, 128, 128), 502690699738368), ((300, 64), 18614289833394), ((5, 1024), 4729526165178)]
+
+
+@pytest.mark.avx512_bits  # TF sums rows in 16 lanes with AVX-512, 8 without
+def test_big_softmax_matches_tf_bits():
+    rng = np.random.default_rng(11)
+    for shape, checksum in BIG_CASES:
+        x = (rng.standard_normal(shape) * 3).astype(np.float32)
+        y = tf.function(tf.nn.softmax)(x).numpy()
+        assert int(np.asarray(y).view(np.uint32).astype(np.int64).sum()) == checksum, shape
+
+
+@pytest.mark.parametrize("shape", [(8, 4, 128, 128), (2048, 80), (40000, 3), (3, 5)])
+def test_big_softmax_and_gradient_close_to_formula(shape):
+    # Forward and SoftmaxGrad over many row blocks (any column count), against float64 formulas.
+    rng = np.random.default_rng(5)
+    x = (rng.standard_normal(shape) * 4).astype(np.float32)
+    dy = rng.standard_normal(shape).astype(np.float32)
+
+    @tf.function
+    def f(x, dy):
+        with tf.GradientTape() as t:
+            t.watch(x)
+            y = tf.nn.softmax(x)
+        return y, t.gradient(y, x, output_gradients=dy)
+
+    y, dx = (v.numpy() for v in f(tf.constant(x), tf.constant(dy)))
+    x64 = x.astype(np.float64)
+    e = np.exp(x64 - x64.max(-1, keepdims=True))
+    want = e / e.sum(-1, keepdims=True)
+    want_dx = want * (dy - (dy * want).sum(-1, keepdims=True))
+    np.testing.assert_allclose(y, want, rtol=2e-6, atol=1e-9)
+    np.testing.assert_allclose(dx, want_dx, rtol=1e-4, atol=1e-6)
+
+
+def test_softmax_nan_row_in_a_big_tensor_stays_in_its_row():
+    x = np.random.default_rng(2).standard_normal((4096, 32)).astype(np.float32)
+    x[1000, 5] = np.nan
+    x[3000, 0] = np.inf
+    y = tf.function(tf.nn.softmax)(tf.constant(x)).numpy()
+    # As TF (see test_softmax_nan_and_inf_as_tf): the NaN stays, the row's other entries are 0.
+    assert np.isnan(y[1000, 5]) and (np.delete(y[1000], 5) == 0).all()
+    assert np.isnan(y[3000, 0]) and (y[3000, 1:] == 0).all()
+    mask = np.ones(4096, bool)
+    mask[[1000, 3000]] = False
+    assert np.isfinite(y[mask]).all()
+    np.testing.assert_allclose(y[mask].sum(-1), 1.0, rtol=1e-5)
