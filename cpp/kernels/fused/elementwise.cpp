@@ -5,6 +5,7 @@
 // exception flag is ever read; the values are unchanged)
 #include "kernels/fused/elementwise.h"
 #include "kernels/fused/exp.h"
+#include "kernels/fused/pow.h"
 
 #include <algorithm>
 #include <cmath>
@@ -114,7 +115,12 @@ __attribute__((always_inline)) inline void pow_n(Span a, float* y, int64_t n) {
 __attribute__((always_inline)) inline void pow_map(Span a, Span b, float* y, int64_t n) {
   int e;
   if (!b.one || !ref::small_int_exponent(*b.p, &e)) {
-    map2(a, b, y, n, [](float u, float v) { return ref::Pow::apply(u, v); });
+    // One exponent that is not a small integer: std::pow's bits, vectorised (kernels/fused/pow.h).
+    // (Per-element exponents keep ref::Pow: its small-integer path is per element.)
+    if (!a.one && b.one)
+      fused::pow(a.p, b.p, 0, y, n);
+    else
+      map2(a, b, y, n, [](float u, float v) { return ref::Pow::apply(u, v); });
     return;
   }
   switch (e) {
