@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "kernels/fused/elementwise.h"
+#include "kernels/fused/pow.h"
 #include "ops/elementwise_impl.h"
 #include "ops/complex.h"
 #include "ops/families.h"
@@ -240,7 +241,16 @@ void register_binary_ops(OpRegistry& r) {
               check_same_dtype_eager("Pow", in);
               if (is_integer(in[1]->dtype()) && any_int_negative(*in[1]))
                 throw_error(Code::InvalidArgument, "Integers to negative integer powers are not allowed");
-              return std::vector<EagerPtr>{binary_compute<ref::Pow, kPowTypes>("Pow", *in[0], *in[1])};
+              const EagerTensor &x = *in[0], &y = *in[1];
+              int small = 0;
+              if (x.dtype() == DType::Float32 && y.shape().rank() == 0 &&
+                  !ref::small_int_exponent(*y.data<float>(), &small)) {
+                // float32 x ** (one non-integer exponent): std::pow's bits, vectorised (as the fused Pow)
+                auto out = make_tensor(DType::Float32, x.shape());
+                fused::pow(x.data<float>(), y.data<float>(), 0, out->data<float>(), x.num_elements());
+                return std::vector<EagerPtr>{out};
+              }
+              return std::vector<EagerPtr>{binary_compute<ref::Pow, kPowTypes>("Pow", x, y)};
             },
             pow_grad)
             .with_onnx("Pow")

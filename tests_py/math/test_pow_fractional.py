@@ -63,3 +63,22 @@ def test_layer_norm_by_hand_rsqrt_power():
     m = xd.mean(-1, keepdims=True)
     want = (xd - m) / np.sqrt(((xd - m) ** 2).mean(-1, keepdims=True) + 1e-5)
     np.testing.assert_allclose(layer_norm(tf.constant(x)).numpy(), want, rtol=2e-5, atol=2e-6)
+
+
+@pytest.mark.parametrize("e", sorted(TF_POW))
+def test_pow_fractional_edges_eager(e):
+    # Eager: the unfused Pow op with a scalar exponent (the same vectorised std::pow in fn).
+    got = (tf.constant(X) ** e).numpy()
+    np.testing.assert_allclose(got, np.array(TF_POW[e], np.float32), rtol=3e-7, atol=TINY)
+    got2 = tf.pow(tf.constant(X.reshape(4, 4)), tf.constant(e)).numpy().reshape(-1)
+    np.testing.assert_allclose(got2, np.array(TF_POW[e], np.float32), rtol=3e-7, atol=TINY)
+
+
+def test_pow_eager_scalar_exponent_equals_traced():
+    x = np.geomspace(1e-6, 1e6, 1001).astype(np.float32)
+
+    @tf.function
+    def f(x):
+        return (x * 1.0) ** 0.75
+
+    np.testing.assert_array_equal((tf.constant(x) ** 0.75).numpy(), f(tf.constant(x)).numpy())
