@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
-#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -41,26 +39,6 @@ struct Job {
 
 constexpr int kMaxWorkers = 63;
 
-// FN_POOL_SPIN_US: how long a worker that finished a job polls for the next one before it sleeps
-// on the condition variable (default 0: sleep at once). A sleeping worker takes tens of
-// microseconds to wake (a futex wake and a reschedule on the VM), and a training step posts ~15
-// jobs of 0.2-1 ms with short serial gaps between them (elementwise trees on the caller), so each
-// job may start on one thread. Polling costs CPU that a busy process beside us could have used
-// (perf10l: oneDNN's spinning barrier), so it is off unless asked for, for A/B timings.
-int spin_us() {
-  static const int us = [] {
-    const char* v = std::getenv("FN_POOL_SPIN_US");
-    return v ? std::max(0, std::atoi(v)) : 0;
-  }();
-  return us;
-}
-
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
 }  // namespace
 
 struct TaskPool::Impl {
@@ -69,7 +47,6 @@ struct TaskPool::Impl {
   std::condition_variable idle;  // the caller: the last worker left its job
   Job* job = nullptr;
   uint64_t generation = 0;
-  std::atomic<uint64_t> posted{0};   // generation, readable without the mutex (spinning workers)
   std::vector<std::thread> workers;  // never joined: the pool lives until the process exits
   std::atomic<bool> busy{false};     // a caller owns the pool
 
@@ -77,13 +54,6 @@ struct TaskPool::Impl {
     uint64_t seen = 0;
     for (;;) {
       Job* j = nullptr;
-      if (const int us = spin_us(); us > 0) {
-        const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
-        for (int i = 0; posted.load(std::memory_order_acquire) == seen; ++i) {
-          cpu_relax();
-          if ((i & 63) == 63 && std::chrono::steady_clock::now() >= until) break;
-        }
-      }
       {
         std::unique_lock<std::mutex> lock(mu);
         wake.wait(lock, [&] { return job != nullptr && generation != seen; });
@@ -141,7 +111,6 @@ void TaskPool::run(int threads, int64_t blocks, const std::function<void(int64_t
     std::lock_guard<std::mutex> lock(p->mu);
     p->job = &j;
     ++p->generation;
-    p->posted.store(p->generation, std::memory_order_release);
   }
   p->wake.notify_all();
   j.work();
