@@ -3,6 +3,7 @@ inputs (TF's ``NoOp``). Eagerly there is nothing to wait for: both return None, 
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Dict, List, Optional
 
 from fn import _core
@@ -44,18 +45,10 @@ def group(*inputs: Any, **kwargs: Any) -> Any:
     if len(by_device) > 1:
         with name_scope(_absolute_scope(scope)):
             for dev in sorted(by_device):
-                with control_dependencies(by_device[dev]), device(dev or None) if dev else _nothing():
+                with control_dependencies(by_device[dev]), device(dev) if dev else contextlib.nullcontext():
                     deps.append(no_op())
     with control_dependencies(deps):
         return no_op(scope)
-
-
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
 
 
 def _absolute_scope(scope: str) -> str:
