@@ -34,6 +34,17 @@ inline int detected_cpu_level() {
 #endif
 }
 
+// Whether float32 std::exp/log/pow are glibc's FMA variants (the test of glibc's ifunc), so the
+// lanes that repeat those algorithms (kernels/fused/exp.cpp, log.cpp, pow.cpp) give their bits.
+inline bool libm_is_glibc_fma() {
+#if FN_X86_LEVELS && defined(__GLIBC__)
+  static const bool yes = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
+  return yes;
+#else
+  return false;
+#endif
+}
+
 // The level fn's explicit-vector kernels run at: the detected one, capped by FN_CPU_LEVEL (0, 3
 // or 4; read once) so every level's body can be tested on one machine, as oneDNN's
 // ONEDNN_MAX_CPU_ISA caps its own. (GCC's target_clones pick their clone at load, uncapped.)

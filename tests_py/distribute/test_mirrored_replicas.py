@@ -2,15 +2,10 @@
 uses. Virtual devices must be configured before the runtime starts, so each case runs in a child
 process of the same backend. Expected numbers are TF 2.21's (the random guide's outputs)."""
 
-import json
-import os
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
-from tfbackend import IS_TF, fn_import_root
+from _child_case import run_case
 
 pytestmark = pytest.mark.tf_oracle
 
@@ -32,18 +27,7 @@ def per_replica(v):
 
 
 def _run(body: str, tmp_path) -> dict:
-    script = _PRELUDE + textwrap.dedent(body) + "\nprint('RESULT' + json.dumps(out))\n"
-    env = dict(os.environ)
-    if not IS_TF:
-        env["PYTHONPATH"] = fn_import_root() + os.pathsep + env.get("PYTHONPATH", "")
-    path = tmp_path / "case.py"  # a file, so that AutoGraph can read the Functions' source
-    path.write_text(script)
-    proc = subprocess.run(
-        [sys.executable, str(path)], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    line = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT")][-1]
-    return json.loads(line[len("RESULT") :])
+    return run_case(_PRELUDE, body, tmp_path)
 
 
 def _close(got, want):

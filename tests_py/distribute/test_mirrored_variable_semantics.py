@@ -6,13 +6,7 @@ per-replica values are summed, ``strategy.run`` results are
 virtual devices be configured again. Each case runs in a child process (devices are configured
 once per runtime)."""
 
-import json
-import os
-import subprocess
-import sys
-import textwrap
-
-from tfbackend import IS_TF, fn_import_root
+from _child_case import run_case
 
 import pytest
 
@@ -36,16 +30,8 @@ def vals(v):
 """
 
 
-def _run(body, tmp_path):
-    script = _PRELUDE + textwrap.dedent(body) + "\nprint('RESULT' + json.dumps(out))\n"
-    env = dict(os.environ)
-    if not IS_TF:
-        env["PYTHONPATH"] = fn_import_root() + os.pathsep + env.get("PYTHONPATH", "")
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, env=env,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    line = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT")][-1]
-    return json.loads(line[len("RESULT"):])
+def _run(body: str, tmp_path) -> dict:
+    return run_case(_PRELUDE, body, tmp_path)
 
 
 def test_mirrored_variable_is_distributed_values(tmp_path):

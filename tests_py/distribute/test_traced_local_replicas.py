@@ -5,15 +5,10 @@ optimizers) works there; tensors keep their replica's device across a merge and 
 traces under the name scope ``replica_i``. Each case runs in a child process (virtual devices
 must be set before the runtime starts). Expected values are TF 2.21's."""
 
-import json
-import os
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
-from tfbackend import IS_TF, fn_import_root
+from _child_case import run_case
 
 pytestmark = pytest.mark.tf_oracle
 
@@ -42,18 +37,7 @@ def error(f):
 
 
 def _run(body: str, tmp_path) -> dict:
-    script = _PRELUDE + textwrap.dedent(body) + "\nprint('RESULT' + json.dumps(out))\n"
-    env = dict(os.environ)
-    if not IS_TF:
-        env["PYTHONPATH"] = fn_import_root() + os.pathsep + env.get("PYTHONPATH", "")
-    path = tmp_path / "case.py"  # a file, so that AutoGraph can read the Functions' source
-    path.write_text(script)
-    proc = subprocess.run(
-        [sys.executable, str(path)], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    line = [ln for ln in proc.stdout.splitlines() if ln.startswith("RESULT")][-1]
-    return json.loads(line[len("RESULT") :])
+    return run_case(_PRELUDE, body, tmp_path)
 
 
 # TF 2.21's results of the training loop (two epochs of two global batches of 8, Adam)

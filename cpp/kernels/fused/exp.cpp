@@ -144,23 +144,13 @@ FN_TARGET_V3 void exp_v3(const float* x, float* y, int64_t n) {
   }
   for (; i < n; ++i) y[i] = std::exp(x[i]);
 }
-
-// Whether std::exp(float) is glibc's FMA variant (its ifunc's test), so the lanes give its bits.
-bool glibc_fma() {
-#if defined(__GLIBC__)
-  static const bool yes = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
-  return yes;
-#else
-  return false;
-#endif
-}
 #endif
 
 }  // namespace
 
 void exp(const float* x, float* y, int64_t n) {
 #if FN_X86_LEVELS
-  if (glibc_fma()) {
+  if (libm_is_glibc_fma()) {
     const int level = cpu_level();
     if (level >= 4) return exp_v4(x, y, n);
     if (level >= 3) return exp_v3(x, y, n);

@@ -138,23 +138,13 @@ FN_TARGET_V3 void log_v3(const float* x, float* y, int64_t n) {
     std::copy(buf, buf + m, y + i);
   }
 }
-
-// Whether std::log(float) is glibc's FMA variant (its ifunc's test), so the lanes give its bits.
-bool glibc_fma() {
-#if defined(__GLIBC__)
-  static const bool yes = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
-  return yes;
-#else
-  return false;
-#endif
-}
 #endif
 
 }  // namespace
 
 void log(const float* x, float* y, int64_t n) {
 #if FN_X86_LEVELS
-  if (glibc_fma()) {
+  if (libm_is_glibc_fma()) {
     const int level = cpu_level();
     if (level >= 4) return log_v4(x, y, n);
     if (level >= 3) return log_v3(x, y, n);

@@ -125,23 +125,13 @@ FN_TARGET_V4 void pow_v4(const float* x, const float* y, int64_t y_step, float* 
     std::copy(ob, ob + m, out + i);
   }
 }
-
-// Whether std::pow(float, float) is glibc's FMA variant (its ifunc's test).
-bool glibc_fma() {
-#if defined(__GLIBC__)
-  static const bool yes = __builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2");
-  return yes;
-#else
-  return false;
-#endif
-}
 #endif
 
 }  // namespace
 
 void pow(const float* x, const float* y, int64_t y_step, float* out, int64_t n) {
 #if FN_X86_LEVELS
-  if (glibc_fma() && cpu_level() >= 4) return pow_v4(x, y, y_step, out, n);
+  if (libm_is_glibc_fma() && cpu_level() >= 4) return pow_v4(x, y, y_step, out, n);
 #endif
   for (int64_t i = 0; i < n; ++i) out[i] = std::pow(x[i], y[i * y_step]);
 }
