@@ -57,7 +57,12 @@ print("finished", flush=True)
 def _interrupt(body: str, deadline: float) -> tuple:
     """Runs ``body`` in a child, sends SIGINT a second after it says ready; returns (seconds from
     the signal to the child's exit, its stderr, its stdout)."""
-    code = "import time\nimport numpy as np\nimport fn\n" + textwrap.dedent(body)
+    # Python's own SIGINT handler in the child: a test run started in the background (`cmd &`)
+    # passes SIGINT on as ignored, and the child would inherit that.
+    code = (
+        "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "import time\nimport numpy as np\nimport fn\n" + textwrap.dedent(body)
+    )
     env = dict(os.environ, OMP_NUM_THREADS="1")
     proc = subprocess.Popen(
         [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
