@@ -68,19 +68,65 @@ def _graph_check(check: Callable[..., Optional[str]], inputs: List[Any], name: s
     return Operation(graph, graph.num_nodes() - 1)
 
 
+_C_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", '"': '\\"', "'": "\\'", "\\": "\\\\"}
+
+
+def _c_escape(text: str) -> str:
+    """TF's Assert kernel prints a string as ``absl::Utf8SafeCEscape`` does: quotes, backslashes and
+    control characters escaped (octal where they have no letter), UTF-8 text kept."""
+    out = []
+    for c in text:
+        b = ord(c)
+        out.append(_C_ESCAPES.get(c, c if 0x20 <= b != 0x7F else f"\\{b:03o}"))
+    return "".join(out)
+
+
+def _summarize_array(arr: np.ndarray, n: int) -> str:
+    """TF's ``Tensor::SummarizeValue`` (``PrintOneDim``): the first ``n`` elements (all if n < 0),
+    rows nested in brackets, ``...`` where elements were left out."""
+    flat = arr.reshape((-1,))
+    limit = flat.size if n < 0 else min(n, flat.size)
+    fmt = (lambda v: np.format_float_positional(v, trim="-")) if arr.dtype.kind == "f" else str
+    out: List[str] = []
+    at = 0
+
+    def dim(k: int) -> None:
+        nonlocal at
+        if at >= limit:
+            return
+        if k == arr.ndim - 1:
+            for i in range(arr.shape[k]):
+                if at >= limit:
+                    if k != 0:
+                        out.append("...")
+                    return
+                out.append((" " if i else "") + fmt(flat[at]))
+                at += 1
+            return
+        for _ in range(arr.shape[k]):
+            opened = at < limit
+            if opened:
+                out.append("[")
+            dim(k + 1)
+            if at < limit or opened:
+                out.append("]")
+
+    if arr.ndim == 0:
+        return fmt(flat[0]) if limit else ""
+    dim(0)
+    return "".join(out) + ("..." if flat.size > limit else "")
+
+
 def _graph_text(items: Sequence[Any], summarize: Optional[int]) -> str:
+    """What TF's Assert op reports: each item in brackets, tensors summarized, strings escaped."""
     n = 3 if summarize is None else summarize
     parts = []
     for d in items:
         if _core.is_tensor(d):
-            arr = np.asarray(d.numpy())
-            flat = arr.reshape((-1,))
-            fmt = (lambda v: np.format_float_positional(v, trim="-")) if arr.dtype.kind == "f" else str
-            text = " ".join(fmt(v) for v in flat[:n]) + ("..." if flat.size > n else "")
-            parts.append(f"[{text}]" if arr.ndim else text)
+            parts.append(_summarize_array(np.asarray(d.numpy()), n))
         else:
-            parts.append(str(d.decode() if isinstance(d, bytes) else d))
-    return "assertion failed: " + " ".join(f"[{p}]" if not p.startswith("[") else p for p in parts)
+            parts.append(_c_escape(str(d.decode() if isinstance(d, bytes) else d)))
+    return "assertion failed: " + " ".join(f"[{p}]" for p in parts)
 
 
 def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None, name: Optional[str] = None) -> Any:
@@ -254,40 +300,34 @@ def assert_non_positive(
 
 def assert_rank(x: Any, rank: int, message: Optional[str] = None, name: Optional[str] = None) -> Any:
     """``tf.debugging.assert_rank``: the static rank must be ``rank`` (ValueError otherwise)."""
-    x = _tensor(x)
-    r = x.shape.rank
-    if r is None and not _core.executing_eagerly():  # known when the graph runs: checked then
-        return _graph_check(_rank_check(int(rank), message, "", np.equal), [x], name or "assert_rank")
-    if r is not None and r != int(rank):
-        prefix = f"{message}.  " if message else ""
-        raise ValueError(f"{prefix}Tensor  must have rank {int(rank)}.  Received rank {r}, shape {x.shape}")
-    return _static_ok(name or "assert_rank")
+    return _assert_rank(x, int(rank), message, name or "assert_rank", "", np.equal)
 
 
 def assert_rank_at_least(x: Any, rank: int, message: Optional[str] = None, name: Optional[str] = None) -> Any:
     """``tf.debugging.assert_rank_at_least``."""
+    return _assert_rank(x, int(rank), message, name or "assert_rank_at_least", " at least", np.greater_equal)
+
+
+def _assert_rank(x: Any, rank: int, message: Optional[str], scope: str, kind: str, ok: Callable) -> Any:
+    """A rank check: decided while tracing when the rank is known (ValueError naming the graph
+    tensor, nothing eagerly), else a run-time check with TF's data."""
     x = _tensor(x)
     r = x.shape.rank
-    if r is None and not _core.executing_eagerly():
-        return _graph_check(
-            _rank_check(int(rank), message, " at least", np.greater_equal), [x], name or "assert_rank_at_least"
-        )
-    if r is not None and r < int(rank):
-        prefix = f"{message}.  " if message else ""
-        raise ValueError(f"{prefix}Tensor  must have rank at least {int(rank)}.  Received rank {r}, shape {x.shape}")
-    return _static_ok(name or "assert_rank_at_least")
+    prefix = f"{message}.  " if message else ""
+    who = "" if _core.executing_eagerly() else x.name
+    if r is None and not _core.executing_eagerly():  # known when the graph runs: checked then
 
+        def check(v: Any) -> Optional[str]:
+            shape = np.shape(v.numpy())
+            if ok(len(shape), rank):
+                return None
+            got = _core.convert_to_tensor(np.asarray(shape, np.int32), None, None)
+            return _graph_text([prefix, f"Tensor {who} must have rank{kind}", rank, "Received shape: ", got], None)
 
-def _rank_check(rank: int, message: Optional[str], kind: str, ok: Callable) -> Callable[[Any], Optional[str]]:
-    """The run-time rank check of a tensor whose rank is unknown while tracing (TF's data)."""
-
-    def check(v: Any) -> Optional[str]:
-        shape = np.shape(v.numpy())
-        if ok(len(shape), rank):
-            return None
-        return _graph_text([message or "", f"Tensor must have rank{kind}", rank, "Received shape: ", list(shape)], None)
-
-    return check
+        return _graph_check(check, [x], scope)
+    if r is not None and not ok(r, rank):
+        raise ValueError(f"{prefix}Tensor {who} must have rank{kind} {rank}.  Received rank {r}, shape {x.shape}")
+    return _static_ok(scope)
 
 
 def _static_ok(scope: str) -> Any:

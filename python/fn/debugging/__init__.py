@@ -21,6 +21,14 @@ from fn._ops.check_ops import (
     check_numerics,
     is_numeric_tensor,
 )
+from fn._ops.check_ops_extra import (
+    assert_integer,
+    assert_near,
+    assert_proper_iterable,
+    assert_rank_in,
+    assert_same_float_dtype,
+)
+from fn._ops.check_shapes import assert_shapes
 
 
 def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int = 50) -> None:
