@@ -11,7 +11,10 @@ mpi4py writing a fresh output per call (what a tensor-returning op pays) and mpi
 ``MPI_IN_PLACE`` (a buffer the caller owns). Reported as the algorithm bandwidth (bytes / time) per
 message size. The last column compares a chain of CHAIN all-reduces, each of the previous result,
 in one fn.function (fn reduces a value that dies in its all-reduce in place, as it does gradient
-packs) with the same chain in mpi4py (one Allreduce, then MPI_IN_PLACE ones).
+packs) with the same chain in mpi4py (one Allreduce, then MPI_IN_PLACE ones). The two after it:
+mpi4py's Allreduce on fn's own memory (the input tensor's storage in, an fn output out) against
+mpi4py on ``buf``/``out``, and fn against that like-for-like call (benchmarks/README.md, "Which
+buffers").
 
 ``train``: one step of an MLP (or, ``--model transformer``, of the transformer block of
 ``models_tf_train.py``) under MultiWorkerMirroredStrategy (fn on MPI, TF with TF_CONFIG on
@@ -135,26 +138,35 @@ def bench_allreduce(args):
 
         expect = np.empty_like(buf)
         comm.Allreduce(buf, expect, op=MPI.SUM)
-        np.testing.assert_allclose(fn_allreduce(x).numpy(), expect, rtol=1e-6)
+        held = fn_allreduce(x)
+        np.testing.assert_allclose(held.numpy(), expect, rtol=1e-6)
         mpi_chain()
         np.testing.assert_allclose(fn_chain(x).numpy(), out, rtol=1e-5)
-        t_fn, t_mpi, t_py, t_fresh, t_inplace, t_fn_chain, t_mpi_chain = _interleaved_timeit(
+        # mpi4py's call on fn's own memory (x's storage in, an fn output out, both views without a
+        # copy): the same call on other buffers than buf/out times differently (benchmarks/README.md,
+        # "Which buffers"), so this is the like-for-like floor of fn's all-reduce.
+        fn_in, fn_out = x.numpy(), held.numpy()
+        t_fn, t_mpi, t_py, t_fresh, t_inplace, t_fn_chain, t_mpi_chain, t_fnbufs = _interleaved_timeit(
             comm, [lambda: fn_allreduce(x), lambda: comm.Allreduce(buf, out, op=MPI.SUM), lambda: pyfunc_allreduce(x),
-                   mpi_fresh, mpi_in_place, lambda: fn_chain(x), mpi_chain],
+                   mpi_fresh, mpi_in_place, lambda: fn_chain(x), mpi_chain,
+                   lambda: comm.Allreduce(fn_in, fn_out, op=MPI.SUM)],
             args.repeats, number)
         rows.append({"bytes": size, "fn_us": t_fn * 1e6, "mpi4py_us": t_mpi * 1e6, "py_function_us": t_py * 1e6,
                      "mpi4py_fresh_us": t_fresh * 1e6, "mpi4py_in_place_us": t_inplace * 1e6,
-                     "fn_chain_us": t_fn_chain * 1e6, "mpi4py_chain_us": t_mpi_chain * 1e6})
+                     "fn_chain_us": t_fn_chain * 1e6, "mpi4py_chain_us": t_mpi_chain * 1e6,
+                     "mpi4py_fn_buffers_us": t_fnbufs * 1e6})
     if comm.Get_rank() == 0:
         print(f"allreduce, {comm.Get_size()} ranks ({MPI.Get_library_version().splitlines()[0].strip()})")
         print(f"{'bytes':>10} {'fn MB/s':>10} {'mpi4py MB/s':>12} {'fn/mpi4py':>10} {'py_function MB/s':>17} "
-              f"{'fresh/mpi4py':>13} {'in-place/mpi4py':>16} {'chain fn/mpi4py':>16}")
+              f"{'fresh/mpi4py':>13} {'in-place/mpi4py':>16} {'chain fn/mpi4py':>16} {'fn-bufs/mpi4py':>15} "
+              f"{'fn/fn-bufs':>11}")
         for r in rows:
             bw = lambda us: r["bytes"] / us   # bytes per microsecond == MB/s
             print(f"{r['bytes']:>10} {bw(r['fn_us']):>10.1f} {bw(r['mpi4py_us']):>12.1f} "
                   f"{r['mpi4py_us'] / r['fn_us']:>10.2f} {bw(r['py_function_us']):>17.1f} "
                   f"{r['mpi4py_us'] / r['mpi4py_fresh_us']:>13.2f} {r['mpi4py_us'] / r['mpi4py_in_place_us']:>16.2f} "
-                  f"{r['mpi4py_chain_us'] / r['fn_chain_us']:>16.2f}")
+                  f"{r['mpi4py_chain_us'] / r['fn_chain_us']:>16.2f} {r['mpi4py_us'] / r['mpi4py_fn_buffers_us']:>15.2f} "
+                  f"{r['mpi4py_fn_buffers_us'] / r['fn_us']:>11.2f}")
         if args.json:
             print(json.dumps(rows))
 
