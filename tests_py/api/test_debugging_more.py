@@ -289,3 +289,20 @@ def test_assert_rank_in_function_names_the_tensor():
         "assertion failed: [m.  ] [Tensor x:0 must have rank] [2] [Received shape: ] [6]"
     assert _run_message(f, tf.constant(1.0)) == \
         "assertion failed: [m.  ] [Tensor x:0 must have rank] [2] [Received shape: ] []"
+
+
+def test_assert_near_dtypes():
+    c = tf.constant([1 + 1j], tf.complex64)
+    assert D.assert_near(c, c) is None
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"x and y not equal to tolerance rtol = \w+\.Tensor"
+                                                           r"\(1.1920929e-06, shape=\(\), dtype=float32\)"):
+        D.assert_near(c, tf.constant([1 + 2j], tf.complex64))
+    assert D.assert_near(tf.constant([1.0], tf.float16), tf.constant([1.005], tf.float16)) is None
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"rtol = \w+\.Tensor\(0.009766, shape=\(\), dtype=float16\)"):
+        D.assert_near(tf.constant([1.0], tf.float16), tf.constant([1.1], tf.float16))
+    with pytest.raises(ValueError, match=r"^data type <class 'ml_dtypes.bfloat16'> not inexact$"):
+        D.assert_near(tf.constant([1.0], tf.bfloat16), tf.constant([1.0], tf.bfloat16))
+    assert D.assert_near(tf.constant([1.0]), tf.constant([1.1]), rtol=tf.constant(0.2)) is None
+    assert D.assert_near(tf.zeros([0]), tf.zeros([0])) is None
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        D.assert_near(tf.constant([np.nan]), tf.constant([np.nan]))

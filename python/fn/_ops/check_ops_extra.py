@@ -58,6 +58,8 @@ def assert_near(
         except ValueError as e:
             raise ValueError(f"y: {e}") from None
         dtype = x.dtype.real_dtype if x.dtype.is_complex else x.dtype
+        if dtype.name == "bfloat16":  # TF asks np.finfo, which does not know ml_dtypes' bfloat16
+            raise ValueError("data type <class 'ml_dtypes.bfloat16'> not inexact")
         eps = np.finfo(dtype.as_numpy_dtype).eps  # ValueError "... not inexact" for integers, as TF
         rtol = _const(10 * eps if rtol is None else rtol, dtype, "rtol")
         atol = _const(10 * eps if atol is None else atol, dtype, "atol")
