@@ -199,6 +199,33 @@ def bench_allreduce_paths(args):
                 print(f"  thread {tid}: {ticks - b[0]} ticks, {vol - b[1]} voluntary / {invol - b[2]} involuntary switches")
 
 
+def bench_allreduce_buffers(args):
+    """Whether the buffers, not the caller, set the time: mpi4py's Allreduce on the benchmark's first
+    pair (allocated before anything else), on a second pair prepared the same way after fn ran, and
+    on fn's own memory (the input tensor's storage, an fn output), interleaved with fn's
+    all-reduce; ratios to the first pair (benchmarks/README.md, "Which buffers")."""
+    from mpi4py import MPI
+    import fn as tf
+    comm = MPI.COMM_WORLD
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    for size in args.sizes:
+        buf, out, x, number, fn_allreduce = _allreduce_case(tf, comm, strategy, size)
+        out[:] = 0
+        for _ in range(3):
+            fn_allreduce(x)
+        buf2, out2 = buf.copy(), np.zeros_like(out)
+        held = fn_allreduce(x)
+        fn_in, fn_out = x.numpy(), held.numpy()
+        calls = {"first pair": lambda: comm.Allreduce(buf, out, op=MPI.SUM),
+                 "second pair": lambda: comm.Allreduce(buf2, out2, op=MPI.SUM),
+                 "fn's memory": lambda: comm.Allreduce(fn_in, fn_out, op=MPI.SUM),
+                 "fn": lambda: fn_allreduce(x)}
+        times = _interleaved_timeit(comm, list(calls.values()), args.repeats, number)
+        if comm.Get_rank() == 0:
+            print(f"{size} bytes, speed / first pair: " + ", ".join(f"{k} {times[0] / t:.2f}" for k, t in zip(calls, times))
+                  + f" (first pair {times[0] * 1e3:.2f} ms)")
+
+
 def _task_stats():
     """{thread id: (utime+stime ticks, voluntary, involuntary context switches)} of this process."""
     stats = {}
@@ -458,7 +485,7 @@ def bench_train(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("what", choices=["allreduce", "allreduce-paths", "train", "train-worker", "transformer", "transformer-worker"])
+    p.add_argument("what", choices=["allreduce", "allreduce-paths", "allreduce-buffers", "train", "train-worker", "transformer", "transformer-worker"])
     p.add_argument("--sizes", type=int, nargs="*", default=[4 << 10, 64 << 10, 1 << 20, 4 << 20, 16 << 20])
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--number", type=int, default=20)
@@ -476,7 +503,8 @@ def main():
     args = p.parse_args()
     if (args.what.startswith("transformer") or args.model == "transformer") and "--batch" not in sys.argv:
         args.batch = 8
-    modes = {"allreduce": bench_allreduce, "allreduce-paths": bench_allreduce_paths, "train": bench_train, "train-worker": _mlp_worker,
+    modes = {"allreduce": bench_allreduce, "allreduce-paths": bench_allreduce_paths,
+             "allreduce-buffers": bench_allreduce_buffers, "train": bench_train, "train-worker": _mlp_worker,
              "transformer": bench_transformer, "transformer-worker": _transformer_worker}
     modes[args.what](args)
 
