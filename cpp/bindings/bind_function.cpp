@@ -10,6 +10,7 @@
 #include "bindings/convert.h"
 #include "bindings/py_types.h"
 #include "bindings/trace_key.h"
+#include "exec/inter_op.h"
 #include "function/cache.h"
 #include "function/concrete.h"
 #include "trace/tape.h"
@@ -60,6 +61,7 @@ py::object run_entry(const CacheEntry& e, const std::vector<TensorPtr>& leaves) 
   bool release = !current_builder() && active_tapes().empty() && !e.concrete->plan()->needs_host();
   if (release) {
     py::gil_scoped_release nogil;
+    InterOpScope parallel(true);  // no GIL held: the plan may use the inter-op worker
     out = e.concrete->call(leaves);
   } else {
     out = e.concrete->call(leaves);
@@ -160,6 +162,7 @@ void init_function_objects(py::module_& m) {
            [](const ConcreteFunction& c, const std::vector<TensorPtr>& args) {
              if (!current_builder() && active_tapes().empty() && !c.plan()->needs_host()) {
                py::gil_scoped_release nogil;
+               InterOpScope parallel(true);  // no GIL held: the plan may use the inter-op worker
                return c.call(args);
              }
              return c.call(args);
