@@ -168,6 +168,7 @@ void init_function_objects(py::module_& m) {
              return c.call(args);
            })
       .def("num_plan_steps", [](const ConcreteFunction& c) { return c.plan()->num_steps(); })
+      .def("plan_parallel", [](const ConcreteFunction& c) { return c.plan()->parallel(); })
       .def("plan_step_ops", [](const ConcreteFunction& c) { return c.plan()->step_ops(); });
 
   py::enum_<OutputMode>(m, "OutputMode")
@@ -247,6 +248,10 @@ void init_function(py::module_& m) {
   init_function_objects(m);
   m.def("set_run_eagerly", [](bool v) { g_run_eagerly = v; });
   m.def("run_eagerly", [] { return g_run_eagerly.load(); });
+  m.def(
+      "set_inter_op", [](bool on) { set_inter_op_enabled(on); },
+      "Overrides FN_INTER_OP (tests: parallel vs sequential bits).");
+  m.def("inter_op", [] { return inter_op_enabled(); });
   m.def("enter_context_keyed_calls", [] { ++g_context_keyed_calls; });
   m.def("exit_context_keyed_calls", [] { --g_context_keyed_calls; });
   m.def("tape_active", [] { return !active_tapes().empty() && any_tape_recording(); });

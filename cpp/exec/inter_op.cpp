@@ -1,5 +1,6 @@
 #include "exec/inter_op.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -12,13 +13,18 @@ namespace {
 thread_local bool t_allowed = false;
 }  // namespace
 
-bool inter_op_enabled() {
-  static const bool on = [] {
+namespace {
+std::atomic<bool>& enabled_flag() {
+  static std::atomic<bool> on{[] {
     const char* v = std::getenv("FN_INTER_OP");
     return !(v && std::strcmp(v, "0") == 0);
-  }();
+  }()};
   return on;
 }
+}  // namespace
+
+bool inter_op_enabled() { return enabled_flag().load(std::memory_order_relaxed); }
+void set_inter_op_enabled(bool on) { enabled_flag().store(on, std::memory_order_relaxed); }
 
 InterOpScope::InterOpScope(bool allow) : prev_(t_allowed) { t_allowed = allow; }
 InterOpScope::~InterOpScope() { t_allowed = prev_; }

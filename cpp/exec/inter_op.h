@@ -14,6 +14,8 @@ namespace fn {
 // FN_INTER_OP: "0" forces every plan to run its steps in order on the calling thread (for A/B
 // measurements and debugging); unset or "1" lets plans the compiler marked parallel use the worker.
 bool inter_op_enabled();
+// Overrides FN_INTER_OP for the process (tests compare a parallel run's bits with the sequential's).
+void set_inter_op_enabled(bool on);
 
 // While alive, plans the calling thread runs may use the inter-op worker (allow = true), or may
 // not (false: nested plans inside a parallel step, a caller holding the GIL). Nests.

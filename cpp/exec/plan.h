@@ -70,9 +70,9 @@ class Plan {
   size_t max_inputs_ = 0;  // most inputs of one step (a run reserves that once)
   bool needs_host_ = false;
   bool parallel_ = false;
-  std::vector<int> read_count_;  // per slot: step reads in a run (outputs: never released)
+  std::vector<int> read_count_;     // per slot: step reads in a run (outputs: never released)
   std::vector<int> initial_ready_;  // steps waiting for none
-  mutable PlanPools pools_;  // storage of dead values, reused by the next runs (buffer_plan.h)
+  mutable PlanPools pools_;         // storage of dead values, reused by the next runs (buffer_plan.h)
   mutable PlanPools worker_pools_;  // the same for the inter-op worker's part of a parallel run
 };
 

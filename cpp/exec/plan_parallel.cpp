@@ -166,7 +166,8 @@ void Plan::compile_parallel(const Graph& g, const std::vector<int>& step_node) {
   for (Step& st : steps_) {
     for (int s : st.in_slots) ++read_count_[s];
     for (int s : st.in_slots) {
-      auto it = std::find_if(st.reads.begin(), st.reads.end(), [&](const std::pair<int, int>& r) { return r.first == s; });
+      auto it =
+          std::find_if(st.reads.begin(), st.reads.end(), [&](const std::pair<int, int>& r) { return r.first == s; });
       if (it == st.reads.end())
         st.reads.emplace_back(s, 1);
       else
@@ -205,7 +206,7 @@ class ParallelRun final : public InterOpJob {
     for (;;) {
       int k = take(true);
       if (k < 0) break;
-      run_step(k, in, pooled);
+      run_step(k, in, pooled, true);
       if ((++polled & 7u) == 0) poll(true);
     }
     if (helped) worker.retract();
@@ -221,7 +222,7 @@ class ParallelRun final : public InterOpJob {
     for (;;) {
       int k = take(false);
       if (k < 0) break;
-      run_step(k, in, pooled);
+      run_step(k, in, pooled, false);
     }
   }
 
@@ -244,39 +245,53 @@ class ParallelRun final : public InterOpJob {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
       while (!ready_.empty() && ready_.front() > error_step_) ready_.erase(ready_.begin());
-      if (!wide_running_ && !ready_.empty()) {
-        // The earliest ready step; a wide one only with nothing else running.
-        int pick = -1;
-        for (size_t i = ready_.size(); i-- > 0;) {
-          if (!p_.steps_[ready_[i]].wide || in_flight_ == 0) {
-            pick = static_cast<int>(i);
-            break;
-          }
-        }
-        if (pick >= 0) {
-          int k = ready_[pick];
-          ready_.erase(ready_.begin() + pick);
-          ++in_flight_;
-          if (p_.steps_[k].wide) wide_running_ = true;
-          return k;
-        }
+      int pick = choose(caller);
+      if (pick >= 0) {
+        int k = ready_[pick];
+        ready_.erase(ready_.begin() + pick);
+        ++in_flight_;
+        if (p_.steps_[k].wide) wide_running_ = true;
+        return k;
       }
-      if (in_flight_ == 0) return -1;
-      ++waiting_;
+      if (in_flight_ == 0) {
+        if (waiting_[!caller]) cv_.notify_all();  // the run is over: the other thread leaves too
+        return -1;
+      }
+      waiting_[caller] = true;
       if (caller) {
         cv_.wait_for(lock, std::chrono::milliseconds(20));
-        --waiting_;
+        waiting_[caller] = false;
         lock.unlock();
         poll(true);
         lock.lock();
       } else {
         cv_.wait(lock);
-        --waiting_;
+        waiting_[caller] = false;
       }
     }
   }
 
-  void run_step(int k, std::vector<EagerPtr>& in, PooledRun& pooled) {
+  // The index in `ready_` of the earliest step this thread may start now, or -1. A wide step (its
+  // kernel splits over every core itself) runs alone and on the caller, whose OpenMP team is the
+  // warm one; nothing starts beside it.
+  int choose(bool caller) const {
+    if (wide_running_) return -1;
+    for (size_t i = ready_.size(); i-- > 0;) {
+      if (!p_.steps_[ready_[i]].wide) return static_cast<int>(i);
+      if (caller && in_flight_ == 0) return static_cast<int>(i);
+    }
+    return -1;
+  }
+
+  // Whether the thread `caller` could start a ready step other than ready_[skip].
+  int startable(bool caller, int skip) const {
+    if (wide_running_) return 0;
+    for (size_t i = ready_.size(); i-- > 0;)
+      if (static_cast<int>(i) != skip && (!p_.steps_[ready_[i]].wide || (caller && in_flight_ == 0))) return 1;
+    return 0;
+  }
+
+  void run_step(int k, std::vector<EagerPtr>& in, PooledRun& pooled, bool caller) {
     const Plan::Step& st = p_.steps_[k];
     in.clear();
     for (int s : st.in_slots) in.push_back(slots_[s]);
@@ -287,16 +302,14 @@ class ParallelRun final : public InterOpJob {
     std::vector<EagerPtr> out;
     try {
       out = Plan::run_step_kernel(st, in);
-    } catch (...) {
-      err = std::current_exception();
-    }
+    } catch (...) { err = std::current_exception(); }
     for (EagerPtr& v : in) pooled.recycle(v);
     in.clear();
     for (size_t i = 0; i < out.size(); ++i) slots_[st.out_base + i] = std::move(out[i]);
-    finish(k, err);
+    finish(k, err, caller);
   }
 
-  void finish(int k, std::exception_ptr err) {
+  void finish(int k, std::exception_ptr err, bool caller) {
     std::lock_guard<std::mutex> lock(mu_);
     --in_flight_;
     if (p_.steps_[k].wide) wide_running_ = false;
@@ -313,7 +326,12 @@ class ParallelRun final : public InterOpJob {
           ready_.insert(at, u);
         }
     }
-    if (waiting_ > 0) cv_.notify_all();
+    // Wake the other thread only for work this one leaves it: a thread finishing a step takes
+    // the next ready one itself, so a wake per step would cost the run a futex call per step.
+    const bool other = !caller;
+    if (!waiting_[other]) return;
+    const bool over = in_flight_ == 0 && ready_.empty();
+    if (over || startable(other, choose(caller)) > 0) cv_.notify_all();
   }
 
   const Plan& p_;
@@ -324,7 +342,8 @@ class ParallelRun final : public InterOpJob {
   const int threads_;
   std::mutex mu_;
   std::condition_variable cv_;
-  int in_flight_ = 0, waiting_ = 0;
+  int in_flight_ = 0;
+  bool waiting_[2] = {false, false};  // [caller]: that thread sleeps in take()
   bool wide_running_ = false;
   int error_step_ = INT_MAX;
   std::exception_ptr error_;
