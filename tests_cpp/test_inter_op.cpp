@@ -69,14 +69,18 @@ Compiled branches_plan(int64_t rows, int64_t cols) {
   return {Plan::compile(g), captures};
 }
 
+// Sets the executor (parallel or in order) for its lifetime, then restores the previous setting.
+struct InterOpSetting {
+  bool prev = inter_op_enabled();
+  explicit InterOpSetting(bool on) { set_inter_op_enabled(on); }
+  ~InterOpSetting() { set_inter_op_enabled(prev); }
+};
+
 std::vector<EagerPtr> run_with(const Compiled& c, std::vector<EagerPtr> in, bool parallel) {
-  const Plan& plan = *c.plan;
   in.insert(in.end(), c.captures.begin(), c.captures.end());
-  set_inter_op_enabled(parallel);
+  InterOpSetting setting(parallel);
   InterOpScope scope(true);
-  auto out = plan.run(in);
-  set_inter_op_enabled(true);
-  return out;
+  return c.plan->run(in);
 }
 
 bool same_bits(const EagerPtr& a, const EagerPtr& b) {
@@ -140,10 +144,7 @@ TEST_CASE("a parallel run raises the error the sequential run raises first") {
   auto message = [&](bool parallel, EagerPtr s1, EagerPtr s2) -> std::string {
     try {
       run_with(plan, {x, s1, s2}, parallel);
-    } catch (const Error& e) {
-      set_inter_op_enabled(true);
-      return e.what();
-    }
+    } catch (const Error& e) { return e.what(); }
     return "";
   };
   const std::string both = message(false, bad, bad);

@@ -17,7 +17,8 @@ namespace {
 std::atomic<bool>& enabled_flag() {
   static std::atomic<bool> on{[] {
     const char* v = std::getenv("FN_INTER_OP");
-    return !(v && std::strcmp(v, "0") == 0);
+    if (!v || !*v) return kInterOpDefault;
+    return std::strcmp(v, "0") != 0;
   }()};
   return on;
 }

@@ -11,8 +11,10 @@
 
 namespace fn {
 
-// FN_INTER_OP: "0" forces every plan to run its steps in order on the calling thread (for A/B
-// measurements and debugging); unset or "1" lets plans the compiler marked parallel use the worker.
+// FN_INTER_OP: "1" lets plans the compiler marked parallel use the worker; "0" (and unset: the
+// default, kInterOpDefault) runs every plan's steps in order on the calling thread. Off by default:
+// on the shared 2-core machine it sped no benchmark row up (docs/notes/perf12i.md).
+constexpr bool kInterOpDefault = false;
 bool inter_op_enabled();
 // Overrides FN_INTER_OP for the process (tests compare a parallel run's bits with the sequential's).
 void set_inter_op_enabled(bool on);
