@@ -3,10 +3,11 @@ caller and a worker thread. Behaviour tests (checked against TF): stateful ops k
 order beside parallel branches, errors surface as TF's. fn-only tests: results are the sequential
 run's bits (fn._core.set_inter_op toggles the executor in-process), the first error in program
 order is raised, small plans stay sequential."""
+
 import numpy as np
 import pytest
 
-from tfbackend import IS_TF, tf
+from tfbackend import tf
 
 pytestmark = pytest.mark.tf_oracle
 
