@@ -10,6 +10,7 @@
 #include "bindings/convert.h"
 #include "bindings/py_types.h"
 #include "bindings/trace_key.h"
+#include "exec/inter_op.h"
 #include "function/cache.h"
 #include "function/concrete.h"
 #include "trace/tape.h"
@@ -60,6 +61,7 @@ py::object run_entry(const CacheEntry& e, const std::vector<TensorPtr>& leaves) 
   bool release = !current_builder() && active_tapes().empty() && !e.concrete->plan()->needs_host();
   if (release) {
     py::gil_scoped_release nogil;
+    InterOpScope parallel(true);  // no GIL held: the plan may use the inter-op worker
     out = e.concrete->call(leaves);
   } else {
     out = e.concrete->call(leaves);
@@ -160,11 +162,13 @@ void init_function_objects(py::module_& m) {
            [](const ConcreteFunction& c, const std::vector<TensorPtr>& args) {
              if (!current_builder() && active_tapes().empty() && !c.plan()->needs_host()) {
                py::gil_scoped_release nogil;
+               InterOpScope parallel(true);  // no GIL held: the plan may use the inter-op worker
                return c.call(args);
              }
              return c.call(args);
            })
       .def("num_plan_steps", [](const ConcreteFunction& c) { return c.plan()->num_steps(); })
+      .def("plan_parallel", [](const ConcreteFunction& c) { return c.plan()->parallel(); })
       .def("plan_step_ops", [](const ConcreteFunction& c) { return c.plan()->step_ops(); });
 
   py::enum_<OutputMode>(m, "OutputMode")
@@ -244,6 +248,10 @@ void init_function(py::module_& m) {
   init_function_objects(m);
   m.def("set_run_eagerly", [](bool v) { g_run_eagerly = v; });
   m.def("run_eagerly", [] { return g_run_eagerly.load(); });
+  m.def(
+      "set_inter_op", [](bool on) { set_inter_op_enabled(on); },
+      "Overrides FN_INTER_OP (tests: parallel vs sequential bits).");
+  m.def("inter_op", [] { return inter_op_enabled(); });
   m.def("enter_context_keyed_calls", [] { ++g_context_keyed_calls; });
   m.def("exit_context_keyed_calls", [] { --g_context_keyed_calls; });
   m.def("tape_active", [] { return !active_tapes().empty() && any_tape_recording(); });

@@ -20,6 +20,11 @@ struct RunState {
   BufferPool pool;
   std::vector<EagerPtr> slots;
   std::vector<EagerPtr> in;
+  // A parallel run's bookkeeping (plan_parallel.cpp): per step the steps it still waits for,
+  // the ready steps, per slot the reads still to come.
+  std::vector<int> pending, ready;
+  std::unique_ptr<std::atomic<int>[]> reads;
+  size_t reads_size = 0;
 };
 
 // The warm RunState a Plan keeps between runs (one slot, taken by an atomic exchange): a run
@@ -58,6 +63,7 @@ class PooledRun {
   }
   std::vector<EagerPtr>& slots() { return state_->slots; }
   std::vector<EagerPtr>& in() { return state_->in; }
+  RunState& state() { return *state_; }
 
  private:
   PlanPools& pools_;

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "exec/control_flow.h"
+#include "exec/inter_op.h"
 #include "trace/context.h"
 
 namespace fn {
@@ -118,6 +119,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
   }
   for (const NodeOutput& o : g.outputs) plan->output_slots_.push_back(base[o.node] + o.index);
   std::vector<int> last_use(slots, -1);
+  std::vector<int> step_node;  // per step: its node
   for (int i : step_order(g, live)) {
     if (!live[i] || is_input[i]) continue;
     const Node& node = g.node(i);
@@ -125,7 +127,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
       plan->consts_.emplace_back(base[i], node.attrs.get<EagerPtr>("value"));
       continue;
     }
-    Step st{node.def, &node, {}, {}, base[i], {}};
+    Step st{node.def, &node, {}, {}, base[i], {}, {}, {}, 0, false};
     for (const NodeOutput& in : node.inputs) {
       int s = base[in.node] + in.index;
       st.in_slots.push_back(s);
@@ -134,6 +136,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
     if (node_needs_host(node)) plan->needs_host_ = true;
     plan->max_inputs_ = std::max(plan->max_inputs_, st.in_slots.size());
     plan->steps_.push_back(std::move(st));
+    step_node.push_back(i);
   }
   for (int s : plan->output_slots_) last_use[s] = -2;  // outputs are never released
   // Inputs no step or output reads are not loaded (a function of 100 arguments using 2).
@@ -155,6 +158,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
       if (n == 1) st.move_in[j] = 1;
     }
   }
+  plan->compile_parallel(g, step_node);
   plan->graph_ = std::move(graph);
   return plan;
 }
@@ -184,6 +188,17 @@ void no_kernel_in_graph(const Error& e, const std::string& op, const std::string
 }
 }  // namespace
 
+std::vector<EagerPtr> Plan::run_step_kernel(const Step& st, const std::vector<EagerPtr>& in) {
+  try {
+    return run_kernel(*st.def, in, st.node->attrs, st.node->name);
+  } catch (const Error& e) {
+    no_kernel_in_graph(e, st.node->op, st.node->name);
+    std::string msg = e.what();
+    if (msg.find("{{node") == std::string::npos) msg += "\n\t [[{{node " + st.node->name + "}}]]";
+    throw Error(e.code(), msg);
+  }
+}
+
 std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t n_move) const {
   std::vector<EagerPtr> result;
   run_into(inputs, count, n_move, result);
@@ -203,6 +218,12 @@ void Plan::run_into(EagerPtr* inputs, size_t count, size_t n_move, std::vector<E
       slots[input_slots_[i]] = inputs[i];
   }
   for (const auto& c : consts_) slots[c.first] = c.second;
+  if (parallel_ && inter_op_allowed() && run_parallel(slots, pooled)) {
+    result.clear();
+    result.reserve(output_slots_.size());
+    for (int s : output_slots_) result.push_back(slots[s]);
+    return;
+  }
   std::vector<EagerPtr>& in = pooled.in();
   in.reserve(max_inputs_);
   unsigned polled = 0;
@@ -217,15 +238,7 @@ void Plan::run_into(EagerPtr* inputs, size_t count, size_t n_move, std::vector<E
       else
         in.push_back(v);
     }
-    std::vector<EagerPtr> out;
-    try {
-      out = run_kernel(*st.def, in, st.node->attrs, st.node->name);
-    } catch (const Error& e) {
-      no_kernel_in_graph(e, st.node->op, st.node->name);
-      std::string msg = e.what();
-      if (msg.find("{{node") == std::string::npos) msg += "\n\t [[{{node " + st.node->name + "}}]]";
-      throw Error(e.code(), msg);
-    }
+    std::vector<EagerPtr> out = run_step_kernel(st, in);
     // Inputs handed over and not reused in place by the kernel, and slots past their last use:
     // their storage goes to the run's pool for the next outputs.
     for (size_t j = 0; j < in.size(); ++j)

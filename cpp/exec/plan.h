@@ -34,6 +34,9 @@ class Plan {
   }
   // Steps that call back into Python (py_function, print to a Python stream).
   bool needs_host() const { return needs_host_; }
+  // The plan's independent steps run on two threads when the caller allows it (InterOpScope,
+  // exec/inter_op.h): decided at compile time from the steps' sizes (plan_parallel.cpp).
+  bool parallel() const { return parallel_; }
 
  private:
   struct Step {
@@ -43,7 +46,20 @@ class Plan {
     std::vector<char> move_in;  // per input: this step is the slot's last use (hand it over)
     int out_base;
     std::vector<int> release;  // slots dead after this step
+    // The parallel executor's view (plan_parallel.cpp; empty when the plan runs sequentially):
+    std::vector<int> users;                  // steps waiting for this one (data, control, order)
+    std::vector<std::pair<int, int>> reads;  // distinct input slots and how often this step reads each
+    int deps = 0;                            // steps this one waits for
+    bool wide = false;                       // big enough for its kernel to use every core itself
   };
+  friend class ParallelRun;
+  // Builds the steps' dependency graph and decides `parallel_` (plan_parallel.cpp).
+  void compile_parallel(const Graph& g, const std::vector<int>& step_node);
+  // Runs the steps on the calling thread and the inter-op worker; false (nothing run) when the
+  // worker is busy elsewhere, and the caller runs the steps in order itself.
+  bool run_parallel(std::vector<EagerPtr>& slots, PooledRun& pooled) const;
+  // Runs step `st`'s kernel on `in`, the error named by its node as TF names it.
+  static std::vector<EagerPtr> run_step_kernel(const Step& st, const std::vector<EagerPtr>& in);
   std::vector<std::pair<int, EagerPtr>> consts_;  // Const nodes: slot and value, set per run
   std::shared_ptr<const Graph> graph_;
   std::vector<Step> steps_;
@@ -53,7 +69,11 @@ class Plan {
   int num_slots_ = 0;
   size_t max_inputs_ = 0;  // most inputs of one step (a run reserves that once)
   bool needs_host_ = false;
-  mutable PlanPools pools_;  // storage of dead values, reused by the next runs (buffer_plan.h)
+  bool parallel_ = false;
+  std::vector<int> read_count_;     // per slot: step reads in a run (outputs: never released)
+  std::vector<int> initial_ready_;  // steps waiting for none
+  mutable PlanPools pools_;         // storage of dead values, reused by the next runs (buffer_plan.h)
+  mutable PlanPools worker_pools_;  // the same for the inter-op worker's part of a parallel run
 };
 
 }  // namespace fn

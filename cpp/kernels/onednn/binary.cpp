@@ -37,11 +37,11 @@ void binary(dnnl::algorithm alg, const EagerTensor& a, const EagerTensor& b, Eag
   append_key(key, ma);
   append_key(key, mb);
   append_key(key, mo);
-  auto prim =
-      cached_primitive(key, [&] { return dnnl::binary(dnnl::binary::primitive_desc(engine(), alg, ma, mb, mo)); });
+  auto prim = cached_primitive(
+      key, [&] { return dnnl::binary(dnnl::binary::primitive_desc(engine(), alg, ma, mb, mo, user_scratchpad())); });
   memory am(ma, engine(), const_cast<void*>(a.raw())), bm(mb, engine(), const_cast<void*>(b.raw())),
       om(mo, engine(), out.raw());
-  prim->execute(stream(), {{DNNL_ARG_SRC_0, am}, {DNNL_ARG_SRC_1, bm}, {DNNL_ARG_DST, om}});
+  execute(*prim, stream(), {{DNNL_ARG_SRC_0, am}, {DNNL_ARG_SRC_1, bm}, {DNNL_ARG_DST, om}});
   stream().wait();
 }
 

@@ -72,11 +72,12 @@ dnnl::convolution_forward::primitive_desc forward_pd(const Descs& d, dnnl::prop_
   return with_filter_layout(d, [&](const memory::desc& wei) {
     if (!e)
       return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct, d.src_user,
-                                                       wei, d.dst_user, d.strides, d.dil, d.pl, d.pr);
+                                                       wei, d.dst_user, d.strides, d.dil, d.pl, d.pr,
+                                                       user_scratchpad());
     memory::desc bias = e->bias ? memory::desc({d.dst[1]}, f32, tag::a) : memory::desc();
     return dnnl::convolution_forward::primitive_desc(engine(), kind, dnnl::algorithm::convolution_direct, d.src_user,
                                                      wei, bias, d.dst_user, d.strides, d.dil, d.pl, d.pr,
-                                                     post_op_attr(*e, d.dst_user));
+                                                     user_scratchpad(post_op_attr(*e, d.dst_user)));
   });
 }
 
@@ -96,15 +97,16 @@ double macs_of(const Conv2DGeom& g) { return double(g.output_size()) * double(g.
 // below small_pass's size too.
 std::shared_ptr<dnnl::primitive> filter_reorder(const std::string& key, const memory::desc& from,
                                                 const memory::desc& to) {
-  return cached_primitive(key,
-                          [&] { return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to)); });
+  return cached_primitive(key, [&] {
+    return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to, user_scratchpad()));
+  });
 }
 
 void reorder_filter(const std::string& key, const Descs& d, const memory& from, const memory& to, dnnl::stream& s) {
   const memory::desc &f = from.get_desc(), &t = to.get_desc();
   const int64_t elements = d.wei[0] * d.wei[1] * d.wei[2] * d.wei[3];
   ThreadScope threads(elements < (int64_t{1} << 16) || small_pass(elements));
-  filter_reorder(key + "reorder" + threads.key(), f, t)->execute(s, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+  execute(*filter_reorder(key + "reorder" + threads.key(), f, t), s, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
 }
 
 }  // namespace
@@ -141,7 +143,7 @@ void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& 
     memory blocked = args.at(DNNL_ARG_WEIGHTS);  // a handle to the same buffer (the entry keeps it)
     reorder_filter(key, d, memory(d.wei_user, engine(), const_cast<float*>(w)), blocked, s);
   }
-  prim->execute(s, args);
+  execute(*prim, s, args);
   s.wait();
 }
 
@@ -153,7 +155,8 @@ void conv2d_backward_data(const float* dy, const float* w, float* dx, const Conv
     auto hint = forward_pd(d, dnnl::prop_kind::forward_training);
     return dnnl::convolution_backward_data(with_filter_layout(d, [&](const memory::desc& wei) {
       return dnnl::convolution_backward_data::primitive_desc(engine(), dnnl::algorithm::convolution_direct, d.src_user,
-                                                             wei, d.dst_user, d.strides, d.dil, d.pl, d.pr, hint);
+                                                             wei, d.dst_user, d.strides, d.dil, d.pl, d.pr, hint,
+                                                             user_scratchpad());
     }));
   });
   auto& s = stream();
@@ -172,7 +175,7 @@ void conv2d_backward_data(const float* dy, const float* w, float* dx, const Conv
     memory blocked = args.at(DNNL_ARG_WEIGHTS);  // a handle to the same buffer (the entry keeps it)
     reorder_filter(key, d, memory(d.wei_user, engine(), const_cast<float*>(w)), blocked, s);
   }
-  prim->execute(s, args);
+  execute(*prim, s, args);
   s.wait();
 }
 
@@ -184,7 +187,8 @@ dnnl::convolution_backward_weights make_backward_weights(const Descs& d, const m
   auto hint = forward_pd(d, dnnl::prop_kind::forward_training);
   auto make = [&](const memory::desc& wei) {
     return dnnl::convolution_backward_weights::primitive_desc(engine(), dnnl::algorithm::convolution_direct, d.src_user,
-                                                              wei, d.dst_user, d.strides, d.dil, d.pl, d.pr, hint);
+                                                              wei, d.dst_user, d.strides, d.dil, d.pl, d.pr, hint,
+                                                              user_scratchpad());
   };
   if (!layout.is_zero()) return dnnl::convolution_backward_weights(make(layout));
   return dnnl::convolution_backward_weights(with_filter_layout(d, make));
@@ -226,7 +230,7 @@ void backward_weights_slice_call(const float* x, const float* dy, float* out, co
                 {DNNL_ARG_DIFF_DST, memory(d.dst_user, engine(), const_cast<float*>(dy))},
                 {DNNL_ARG_DIFF_WEIGHTS, memory(layout, engine(), out)}};
   });
-  prim->execute(stream(), args);
+  execute(*prim, stream(), args);
   stream().wait();
 }
 
@@ -246,7 +250,7 @@ void threaded_backward_weights(const float* x, const float* dy, float* dw, const
                 {DNNL_ARG_DIFF_DST, memory(d.dst_user, engine(), const_cast<float*>(dy))},
                 {DNNL_ARG_DIFF_WEIGHTS, user_filter ? memory(d.wei_user, engine(), dw) : memory(layout, engine())}};
   });
-  prim->execute(s, args);
+  execute(*prim, s, args);
   if (!user_filter) reorder_filter(key, d, args.at(DNNL_ARG_DIFF_WEIGHTS), memory(d.wei_user, engine(), dw), s);
   s.wait();
 }

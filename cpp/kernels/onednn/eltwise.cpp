@@ -20,10 +20,11 @@ void eltwise(const Eltwise& e, const EagerTensor& x, EagerTensor& out) {
                     "," + std::to_string(e.beta) + "," + std::to_string(x.num_elements());
   auto prim = cached_primitive(key, [&] {
     return eltwise_forward(eltwise_forward::primitive_desc(engine(), prop_kind::forward_inference,
-                                                           static_cast<algorithm>(e.alg), md, md, e.alpha, e.beta));
+                                                           static_cast<algorithm>(e.alg), md, md, e.alpha, e.beta,
+                                                           user_scratchpad()));
   });
   memory src(md, engine(), const_cast<void*>(x.raw())), dst(md, engine(), out.raw());
-  prim->execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+  execute(*prim, stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
   stream().wait();
   if (e.nan_passthrough) {
     const float* in = x.data<float>();

@@ -250,9 +250,10 @@ dnnl::memory row_major_copy(const dnnl::memory& from, const dnnl::memory::desc& 
   std::string key = std::string("matmul-a-reorder") + threads.key();
   append_key(key, from.get_desc());
   append_key(key, to);
-  cached_primitive(key, [&] {
-    return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from.get_desc(), engine(), to));
-  })->execute(stream(), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, copy}});
+  auto prim = cached_primitive(key, [&] {
+    return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from.get_desc(), engine(), to, user_scratchpad()));
+  });
+  execute(*prim, stream(), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, copy}});
   return copy;
 }
 
@@ -332,14 +333,6 @@ dnnl::memory::desc resized(const dnnl::memory::desc& md, int d, int64_t size) {
   dnnl::memory::dims dims = md.get_dims();
   dims[d] = size;
   return dnnl::memory::desc(dims, md.get_data_type(), md.get_strides());
-}
-
-// The scratchpad a primitive made with scratchpad_mode::user needs (0 for most gemm kernels).
-size_t scratchpad_bytes(const dnnl::primitive& p) {
-  const_dnnl_primitive_desc_t pd = nullptr;
-  if (dnnl_primitive_get_primitive_desc(p.get(), &pd) != dnnl_success || !pd) return 0;
-  const_dnnl_memory_desc_t md = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
-  return md ? dnnl_memory_desc_get_size(md) : 0;
 }
 
 struct BlockPrim {
@@ -541,15 +534,16 @@ const void* pack(const void* b, const dnnl::memory::desc& from, const dnnl::memo
   std::string key = std::string("matmul-b-pack") + one.key();
   append_key(key, from);
   append_key(key, to);
-  auto prim =
-      cached_primitive(key, [&] { return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to)); });
+  auto prim = cached_primitive(key, [&] {
+    return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to, user_scratchpad()));
+  });
   const ArgPtr ptrs[2] = {{DNNL_ARG_FROM, b}, {DNNL_ARG_TO, scratch.data()}};
   dnnl::stream& s = stream();
   Args& args = cached_args(prim, ptrs, 2, [&] {
     return Args{{DNNL_ARG_FROM, dnnl::memory(from, engine(), const_cast<void*>(b))},
                 {DNNL_ARG_TO, dnnl::memory(to, engine(), scratch.data())}};
   });
-  prim->execute(s, args);
+  execute(*prim, s, args);
   s.wait();
   return scratch.data();
 }
@@ -630,8 +624,8 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
   std::shared_ptr<primitive> prim;
   try {
     prim = cached_primitive(key, [&] {
-      auto pd = e ? dnnl::matmul::primitive_desc(engine(), ma, mb, mbias, mo, post_op_attr(*e, mo))
-                  : dnnl::matmul::primitive_desc(engine(), ma, mb, mo);
+      auto pd = e ? dnnl::matmul::primitive_desc(engine(), ma, mb, mbias, mo, user_scratchpad(post_op_attr(*e, mo)))
+                  : dnnl::matmul::primitive_desc(engine(), ma, mb, mo, user_scratchpad());
       if (layout && std::string(pd.impl_info_str()).rfind("ref", 0) == 0) throw Refused{};
       return dnnl::matmul(pd);
     });
@@ -659,7 +653,7 @@ bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerT
     if (e) add_post_op_args(*e, mo, made);
     return made;
   });
-  prim->execute(stream(), args);
+  execute(*prim, stream(), args);
   stream().wait();
   return true;
 }

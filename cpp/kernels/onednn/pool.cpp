@@ -42,7 +42,7 @@ dnnl::algorithm alg(bool max) {
 dnnl::pooling_forward::primitive_desc forward_pd(const Pool2DGeom& g, bool max, dnnl::prop_kind kind) {
   Descs d = descs(g);
   return dnnl::pooling_forward::primitive_desc(engine(), kind, alg(max), d.src, d.dst, d.strides, d.kernel, d.dil, d.pl,
-                                               d.pr);
+                                               d.pr, user_scratchpad());
 }
 
 void forward(const float* x, float* y, const Pool2DGeom& g, bool max) {
@@ -52,7 +52,7 @@ void forward(const float* x, float* y, const Pool2DGeom& g, bool max) {
   });
   Descs d = descs(g);
   memory src(d.src, engine(), const_cast<float*>(x)), dst(d.dst, engine(), y);
-  prim->execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+  execute(*prim, stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
   stream().wait();
 }
 
@@ -66,9 +66,9 @@ void backward(const float* x, const float* dy, float* dx, const Pool2DGeom& g, b
   });
   auto bwd = cached_primitive(key + "bwd", [&] {
     Descs d = descs(g);
-    return dnnl::pooling_backward(
-        dnnl::pooling_backward::primitive_desc(engine(), alg(max), d.src, d.dst, d.strides, d.kernel, d.dil, d.pl, d.pr,
-                                               forward_pd(g, max, dnnl::prop_kind::forward_training)));
+    return dnnl::pooling_backward(dnnl::pooling_backward::primitive_desc(
+        engine(), alg(max), d.src, d.dst, d.strides, d.kernel, d.dil, d.pl, d.pr,
+        forward_pd(g, max, dnnl::prop_kind::forward_training), user_scratchpad()));
   });
   Descs d = descs(g);
   auto& s = stream();
@@ -76,10 +76,10 @@ void backward(const float* x, const float* dy, float* dx, const Pool2DGeom& g, b
   if (max) {
     dnnl::primitive_desc_base fpd(const_cast<dnnl_primitive_desc_t>(fwd->get_primitive_desc()), true);
     memory src(d.src, engine(), const_cast<float*>(x)), dst(d.dst, engine()), ws(fpd.workspace_desc(), engine());
-    fwd->execute(s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}, {DNNL_ARG_WORKSPACE, ws}});
-    bwd->execute(s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_SRC, dsrc}, {DNNL_ARG_WORKSPACE, ws}});
+    execute(*fwd, s, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}, {DNNL_ARG_WORKSPACE, ws}});
+    execute(*bwd, s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_SRC, dsrc}, {DNNL_ARG_WORKSPACE, ws}});
   } else {
-    bwd->execute(s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_SRC, dsrc}});
+    execute(*bwd, s, {{DNNL_ARG_DIFF_DST, ddst}, {DNNL_ARG_DIFF_SRC, dsrc}});
   }
   s.wait();
 }

@@ -6,6 +6,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "kernels/onednn/engine.h"
+
 namespace fn {
 namespace onednn {
 
@@ -45,6 +47,34 @@ std::shared_ptr<dnnl::primitive> cached_primitive(const std::string& key,
     c.lru.pop_back();
   }
   return prim;
+}
+
+dnnl::primitive_attr user_scratchpad(dnnl::primitive_attr attr) {
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+size_t scratchpad_bytes(const dnnl::primitive& p) {
+  const_dnnl_primitive_desc_t pd = nullptr;
+  if (dnnl_primitive_get_primitive_desc(p.get(), &pd) != dnnl_success || !pd) return 0;
+  const_dnnl_memory_desc_t md = dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+  return md ? dnnl_memory_desc_get_size(md) : 0;
+}
+
+void execute(const dnnl::primitive& p, dnnl::stream& s, std::unordered_map<int, dnnl::memory>& args) {
+  const size_t bytes = scratchpad_bytes(p);
+  if (bytes > 0) {
+    thread_local std::vector<char> scratch;  // one execute at a time per thread
+    if (scratch.size() < bytes) scratch.resize(bytes);
+    auto it = args.find(DNNL_ARG_SCRATCHPAD);
+    if (it != args.end() && it->second.get_desc().get_size() == bytes) {
+      it->second.set_data_handle(scratch.data());
+    } else {
+      dnnl::memory::desc md({static_cast<int64_t>(bytes)}, dnnl::memory::data_type::u8, dnnl::memory::format_tag::a);
+      args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(md, engine(), scratch.data());
+    }
+  }
+  p.execute(s, args);
 }
 
 void append_key(std::string& key, const dnnl::memory::desc& md) {

@@ -17,6 +17,20 @@ std::shared_ptr<dnnl::primitive> cached_primitive(const std::string& key, const 
 void append_key(std::string& key, const dnnl::memory::desc& md);
 size_t primitive_cache_size();
 
+// oneDNN as built here (no ONEDNN_ENABLE_CONCURRENT_EXEC) gives primitives made with default
+// attributes a scratchpad shared by every thread: two threads executing at once (two runs of a
+// plan, the inter-op worker beside the caller) overwrite each other's partial results (a
+// 64x2048x8 matmul run from two threads came out wrong 20 times in 600). So every primitive is
+// made with scratchpad_mode::user (`user_scratchpad`) and run by `execute`, which hands it the
+// calling thread's own scratchpad.
+dnnl::primitive_attr user_scratchpad(dnnl::primitive_attr attr = dnnl::primitive_attr());
+// Bytes of scratchpad a primitive made with scratchpad_mode::user needs (0 for most).
+size_t scratchpad_bytes(const dnnl::primitive& p);
+void execute(const dnnl::primitive& p, dnnl::stream& s, std::unordered_map<int, dnnl::memory>& args);
+inline void execute(const dnnl::primitive& p, dnnl::stream& s, std::unordered_map<int, dnnl::memory>&& args) {
+  execute(p, s, args);
+}
+
 // A primitive's execute arguments, made once per thread and re-pointed at each call's buffers
 // (dnnl::memory::set_data_handle). Making a dnnl::memory allocates (its descriptor, its storage
 // object) and the map its nodes: a matmul's 3-6 arguments cost ~20 allocations per call, ~60%

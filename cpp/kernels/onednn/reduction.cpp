@@ -34,10 +34,11 @@ void reduction(dnnl::algorithm alg, const EagerTensor& x, const std::vector<bool
   std::string key = "reduction" + std::to_string(static_cast<int>(alg)) + threads.key();
   append_key(key, ms);
   append_key(key, md);
-  auto prim = cached_primitive(
-      key, [&] { return dnnl::reduction(reduction::primitive_desc(engine(), alg, ms, md, 0.f, 0.f)); });
+  auto prim = cached_primitive(key, [&] {
+    return dnnl::reduction(reduction::primitive_desc(engine(), alg, ms, md, 0.f, 0.f, user_scratchpad()));
+  });
   memory sm(ms, engine(), const_cast<void*>(x.raw())), dm(md, engine(), out.raw());
-  prim->execute(stream(), {{DNNL_ARG_SRC, sm}, {DNNL_ARG_DST, dm}});
+  execute(*prim, stream(), {{DNNL_ARG_SRC, sm}, {DNNL_ARG_DST, dm}});
   stream().wait();
 }
 

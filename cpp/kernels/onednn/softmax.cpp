@@ -19,7 +19,7 @@ dnnl::algorithm alg(bool log) { return log ? dnnl::algorithm::softmax_log : dnnl
 
 dnnl::softmax_forward::primitive_desc forward_pd(int64_t rows, int64_t cols, bool log, dnnl::prop_kind kind) {
   auto md = desc2d(rows, cols);
-  return dnnl::softmax_forward::primitive_desc(engine(), kind, alg(log), md, md, 1);
+  return dnnl::softmax_forward::primitive_desc(engine(), kind, alg(log), md, md, 1, user_scratchpad());
 }
 
 }  // namespace
@@ -32,7 +32,7 @@ void softmax_forward(const float* x, float* y, int64_t rows, int64_t cols, bool 
       key, [&] { return dnnl::softmax_forward(forward_pd(rows, cols, log, dnnl::prop_kind::forward_inference)); });
   auto md = desc2d(rows, cols);
   memory src(md, engine(), const_cast<float*>(x)), dst(md, engine(), y);
-  prim->execute(stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+  execute(*prim, stream(), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
   stream().wait();
 }
 

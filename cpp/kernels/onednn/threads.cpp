@@ -63,6 +63,19 @@ ThreadScope::ThreadScope(bool single) {
   prev_ = prev;
 }
 
+ThreadCount::ThreadCount(int n) {
+  const Omp& o = omp();
+  if (!o.set_num_threads || n < 1) return;
+  int prev = o.get_max_threads();
+  if (prev == n) return;
+  o.set_num_threads(n);
+  prev_ = prev;
+}
+
+ThreadCount::~ThreadCount() {
+  if (prev_ > 0) omp().set_num_threads(prev_);
+}
+
 ThreadScope::~ThreadScope() {
   if (prev_ > 0) omp().set_num_threads(prev_);
 }

@@ -37,6 +37,19 @@ bool small_pass(int64_t elements);
 // The calling thread's OpenMP team size (omp_get_max_threads), 1 where the runtime cannot be reached.
 int max_threads();
 
+// While alive, oneDNN calls made by this thread use `n` threads (another thread's max_threads():
+// the inter-op worker runs a step's kernels as the caller would); restores the previous count.
+class ThreadCount {
+ public:
+  explicit ThreadCount(int n);
+  ~ThreadCount();
+  ThreadCount(const ThreadCount&) = delete;
+  ThreadCount& operator=(const ThreadCount&) = delete;
+
+ private:
+  int prev_ = 0;  // the thread count to restore, 0 when nothing was changed
+};
+
 // While alive, oneDNN calls made by this thread use one thread (when `single`); restores the
 // previous setting on destruction. A no-op where the OpenMP runtime cannot be reached.
 class ThreadScope {
