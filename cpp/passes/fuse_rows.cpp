@@ -1,0 +1,322 @@
+// Row fusion: fused elementwise trees (passes/fuse_elementwise.cpp) and plain Sum/Mean/Max/Min
+// nodes that reduce the same rows (the trailing axes), chained through the per-row results they
+// broadcast back along the row, become one _FusedRows node (kernels/fused/rows.h) that runs them
+// block of rows by block of rows while the rows are in cache: a layer norm's mean, variance and
+// normalisation; a hand-written softmax's max, exp-and-sum and division; an RMS norm; the row sums
+// of their gradients. Values read outside the group (the mean and variance a gradient reads, a
+// graph output) are still written out; the rest lives in block scratch. Same bits as the
+// unfused nodes (each stage is computed as its node computes it).
+//
+// A group starts at a row reduction and takes, in index order, every candidate reading a member
+// through an operand that follows the rows (element for element, or one value per row). The
+// fused node runs where the group's last member was; a member read by a node outside the group
+// before that point (a reader some later member may depend on) cuts the group there, which also
+// keeps the graph acyclic (every edge into a group comes from before its last member, every edge
+// out of it goes after).
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "core/error.h"
+#include "kernels/direct/reduce.h"
+#include "ops/fused_elementwise.h"
+#include "ops/fused_rows.h"
+#include "ops/op.h"
+#include "passes/passes.h"
+#include "passes/rewriter.h"
+
+namespace fn {
+
+namespace {
+
+using fused::RowStage;
+
+// What a node would be as a stage: none (kind 0), an elementwise program over n elements
+// (kind 1), or a reduction of rows of `len` (kind 2; n = rows * len, its input's elements).
+struct Cand {
+  int kind = 0;
+  int reduce = RowStage::kNone;
+  bool plain = false;  // a Sum/Mean/Max/Min node (its input 0 is the data)
+  int64_t n = 0, len = 0;
+};
+
+bool static_float(const TensorSpec& s) {
+  return s.dtype == DType::Float32 && s.shape.has_rank() && s.shape.num_elements() > 0;
+}
+
+// A Sum/Mean/Max/Min over trailing axes of a static float32 input, with constant axes.
+Cand plain_reduction(const Graph& g, const Node& node) {
+  Cand c;
+  const int kind = node.op == "Sum" ? RowStage::kSum
+                   : node.op == "Mean" ? RowStage::kMean
+                   : node.op == "Max"  ? RowStage::kMax
+                   : node.op == "Min"  ? RowStage::kMin
+                                       : RowStage::kNone;
+  if (kind == RowStage::kNone || node.inputs.size() != 2 || node.outputs.size() != 1) return c;
+  const TensorSpec& x = g.node(node.inputs[0].node).outputs.at(node.inputs[0].index);
+  const Node& axes = g.node(node.inputs[1].node);
+  if (!static_float(x) || !static_float(node.outputs[0]) || !is_constant(axes) || node.inputs[1].index != 0 ||
+      !axes.attrs.has("value"))
+    return c;
+  const EagerPtr& v = axes.attrs.get<EagerPtr>("value");
+  const int rank = x.shape.rank();
+  std::vector<bool> reduced(static_cast<size_t>(rank), false);
+  for (int64_t k = 0; k < v->num_elements(); ++k) {
+    const int64_t a = v->dtype() == DType::Int32   ? v->data<int32_t>()[k]
+                      : v->dtype() == DType::Int64 ? v->data<int64_t>()[k]
+                                                   : INT64_MIN;
+    if (a < -rank || a >= rank || reduced[static_cast<size_t>(a < 0 ? a + rank : a)]) return c;  // the kernel reports it
+    reduced[static_cast<size_t>(a < 0 ? a + rank : a)] = true;
+  }
+  int64_t outer, mid, inner;
+  if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, &inner) || mid <= 0 || inner != 1)
+    return c;
+  c.kind = 2;
+  c.reduce = kind;
+  c.plain = true;
+  c.n = x.shape.num_elements();
+  c.len = mid;
+  return c;
+}
+
+Cand candidate(const Graph& g, const Node& node) {
+  if (node.def != &fused_elementwise_op()) return plain_reduction(g, node);
+  Cand c;
+  const Shape& shape = node.attrs.get<Shape>("shape");
+  if (!shape.has_rank() || shape.num_elements() <= 0) return c;
+  c.n = shape.num_elements();
+  c.kind = 1;
+  if (node.attrs.has("reduce")) {
+    const auto& r = node.attrs.get<std::vector<int64_t>>("reduce");
+    if (r.size() != 2 || r[1] <= 0 || c.n % r[1] != 0) return Cand{};  // a column reduction stays
+    c.kind = 2;
+    c.reduce = static_cast<int>(r[0]);
+    c.len = r[1];
+  }
+  return c;
+}
+
+struct Group {
+  int64_t rows = 0, len = 0;
+  std::vector<int> members;  // in index order
+};
+
+// Output e of a member: one value per row (a reduction's result, a row-level program's values).
+bool member_row_output(const Cand& c, int64_t rows, int64_t len, int e) {
+  const bool row_level = c.kind == 1 && c.n == rows && c.n != rows * len;
+  return e == 0 ? c.kind == 2 || row_level : row_level;
+}
+
+// (div, mod) by which member c reads its input k.
+std::pair<int64_t, int64_t> rule(const Node& node, const Cand& c, size_t k) {
+  if (c.plain) return {1, c.n};
+  const auto& bcast = node.attrs.get<std::vector<int64_t>>("bcast");
+  return {bcast.at(2 * k), bcast.at(2 * k + 1)};
+}
+
+// Whether c may join group gr: its elements follow gr's rows, and every operand it reads from a
+// member follows them too (a per-row value broadcast along the row, or a value element for element).
+bool fits(const Graph& g, const std::vector<Cand>& cand, const std::vector<int>& group_of, int gid, const Group& gr,
+          int c) {
+  const Cand& cc = cand[static_cast<size_t>(c)];
+  const int64_t rows = gr.rows, len = gr.len;
+  if (cc.kind == 2 && (cc.len != len || cc.n != rows * len)) return false;
+  if (cc.kind == 1 && cc.n != rows * len && cc.n != rows) return false;
+  const bool row_level = cc.kind == 1 && cc.n == rows && cc.n != rows * len;
+  const Node& node = g.node(c);
+  for (size_t k = 0; k < node.inputs.size(); ++k) {
+    const NodeOutput& in = node.inputs[k];
+    if (group_of[static_cast<size_t>(in.node)] != gid) continue;
+    if (cc.plain && k != 0) return false;
+    const auto [div, mod] = rule(node, cc, k);
+    const bool from_row = member_row_output(cand[static_cast<size_t>(in.node)], rows, len, in.index);
+    const bool ok = from_row ? mod == rows && (div == (row_level ? 1 : len) || mod == 1)
+                             : !row_level && div == 1 && mod == rows * len;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+// Groups in index order; a member read outside the group before its last member cuts it there.
+std::vector<Group> make_groups(const Graph& g, const Readers& readers, const std::vector<Cand>& cand,
+                               std::vector<int>* group_of) {
+  const int n = g.num_nodes();
+  std::vector<Group> groups;
+  for (int c = 0; c < n; ++c) {
+    const Cand& cc = cand[static_cast<size_t>(c)];
+    if (cc.kind == 0) continue;
+    int joined = -1;
+    for (const NodeOutput& in : g.node(c).inputs) {
+      const int gid = (*group_of)[static_cast<size_t>(in.node)];
+      if (gid >= 0 && gid != joined && fits(g, cand, *group_of, gid, groups[static_cast<size_t>(gid)], c)) {
+        joined = gid;
+        break;
+      }
+    }
+    if (joined < 0 && cc.kind == 2) {  // a row reduction starts a group
+      joined = static_cast<int>(groups.size());
+      groups.push_back(Group{cc.n / cc.len, cc.len, {}});
+    }
+    if (joined < 0) continue;
+    (*group_of)[static_cast<size_t>(c)] = joined;
+    groups[static_cast<size_t>(joined)].members.push_back(c);
+  }
+  // Readers outside a group (live ones) must run after it.
+  std::vector<int> first_outside(groups.size(), n);
+  for (int r = 0; r < n; ++r) {
+    if (!readers.live[r]) continue;
+    for (const NodeOutput& in : g.node(r).inputs) {
+      const int gid = (*group_of)[static_cast<size_t>(in.node)];
+      if (gid >= 0 && (*group_of)[static_cast<size_t>(r)] != gid)
+        first_outside[static_cast<size_t>(gid)] = std::min(first_outside[static_cast<size_t>(gid)], r);
+    }
+  }
+  for (size_t gid = 0; gid < groups.size(); ++gid) {
+    auto& m = groups[gid].members;
+    const auto cut = std::find_if(m.begin(), m.end(), [&](int x) { return x > first_outside[gid]; });
+    for (auto it = cut; it != m.end(); ++it) (*group_of)[static_cast<size_t>(*it)] = -1;
+    m.erase(cut, m.end());
+    bool any_reduce = false;
+    for (int x : m) any_reduce |= cand[static_cast<size_t>(x)].kind == 2;
+    if (m.size() < 2 || !any_reduce) {  // nothing to gain: leave it as it was
+      for (int x : m) (*group_of)[static_cast<size_t>(x)] = -1;
+      m.clear();
+    }
+  }
+  return groups;
+}
+
+// The _FusedRows node of group gr; *outs: (member, output) pairs in output order.
+Node emit_group(const Graph& g, const Readers& readers, const std::vector<Cand>& cand, const std::vector<int>& group_of,
+                int gid, const Group& gr, const Rewriter& rw, std::vector<std::pair<int, int>>* outs) {
+  std::map<int, int> stage_of;
+  std::map<std::pair<int, int>, int> ext_index;
+  std::vector<NodeOutput> ext;
+  std::vector<RowStage> stages;
+  std::vector<int64_t> out_dims;
+  Node f;
+  for (int p : gr.members) {
+    const Node& node = g.node(p);
+    const Cand& c = cand[static_cast<size_t>(p)];
+    RowStage s;
+    s.row_level = c.kind == 1 && c.n == gr.rows && c.n != gr.rows * gr.len;
+    s.reduce = c.kind == 2 ? c.reduce : RowStage::kNone;
+    const size_t num_inputs = c.plain ? 1 : node.inputs.size();
+    if (c.plain) {
+      s.prog.push_back(fused::Instr{fused::kCastBool, 0, 0});  // the identity: the data as it is
+    } else {
+      const auto& prog = node.attrs.get<std::vector<int64_t>>("program");
+      for (size_t i = 0; i + 2 < prog.size(); i += 3)
+        s.prog.push_back(fused::Instr{static_cast<int>(prog[i]), static_cast<int>(prog[i + 1]),
+                                      static_cast<int>(prog[i + 2])});
+      if (node.attrs.has("extra_outputs"))
+        for (int64_t e : node.attrs.get<std::vector<int64_t>>("extra_outputs")) s.extra.push_back(static_cast<int>(e));
+    }
+    for (size_t k = 0; k < num_inputs; ++k) {
+      const NodeOutput& in = node.inputs[k];
+      const auto [div, mod] = rule(node, c, k);
+      if (group_of[static_cast<size_t>(in.node)] == gid) {
+        s.inputs.push_back(RowStage::Input{stage_of.at(in.node), in.index, div, mod});
+        continue;
+      }
+      const NodeOutput m = rw.outputs_of(in.node).at(static_cast<size_t>(in.index));
+      auto it = ext_index.find({m.node, m.index});
+      if (it == ext_index.end()) {
+        it = ext_index.emplace(std::make_pair(m.node, m.index), static_cast<int>(ext.size())).first;
+        ext.push_back(m);
+      }
+      s.inputs.push_back(RowStage::Input{-1, it->second, div, mod});
+    }
+    // An output read outside the group (or the graph's) is written out; the rest stays in scratch.
+    std::vector<char> outside(node.outputs.size(), static_cast<char>(readers.pinned[p]));
+    for (int r = p + 1; r < g.num_nodes(); ++r)
+      if (readers.live[r] && group_of[static_cast<size_t>(r)] != gid)
+        for (const NodeOutput& in : g.node(r).inputs)
+          if (in.node == p) outside[static_cast<size_t>(in.index)] = 1;
+    for (size_t e = 0; e < node.outputs.size(); ++e) {
+      s.out.push_back(outside[e] ? static_cast<int>(outs->size()) : -1);
+      if (!outside[e]) continue;
+      outs->emplace_back(p, static_cast<int>(e));
+      f.outputs.push_back(node.outputs[e]);
+      const Shape& sh = node.outputs[e].shape;
+      out_dims.push_back(sh.rank());
+      out_dims.insert(out_dims.end(), sh.dims().begin(), sh.dims().end());
+    }
+    stage_of[p] = static_cast<int>(stages.size());
+    stages.push_back(std::move(s));
+  }
+  f.op = fused_rows_op().name;
+  f.def = &fused_rows_op();
+  f.name = g.node(gr.members.back()).name + "/rows";
+  f.inputs = std::move(ext);
+  f.attrs.set("rows", std::vector<int64_t>{gr.rows, gr.len});
+  f.attrs.set("stages", encode_row_stages(stages));
+  f.attrs.set("out_dims", std::move(out_dims));
+  f.defined_at = g.node(gr.members.back()).defined_at;
+  return f;
+}
+
+}  // namespace
+
+std::shared_ptr<Graph> fuse_rows_or_null(const Graph& g) {
+  const int n = g.num_nodes();
+  const Readers readers(g);
+  std::vector<Cand> cand(static_cast<size_t>(n));
+  bool any = false;
+  for (int i = 0; i < n; ++i) {
+    const Node& node = g.node(i);
+    if (!readers.live[i] || readers.control_target[i] || !node.control_inputs.empty()) continue;
+    cand[static_cast<size_t>(i)] = candidate(g, node);
+    any |= cand[static_cast<size_t>(i)].kind == 2;
+  }
+  if (!any) return nullptr;
+  std::vector<int> group_of(static_cast<size_t>(n), -1);
+  const std::vector<Group> groups = make_groups(g, readers, cand, &group_of);
+  any = false;
+  for (const Group& gr : groups) any |= !gr.members.empty();
+  if (!any) return nullptr;
+  // A member a left-behind node reads (passes leave the nodes they replaced behind, reading their
+  // inputs; Plan::compile prunes them) is copied as well, with the members it reads, so that node
+  // still reads something; only live readers see the group's outputs.
+  std::vector<char> keep(static_cast<size_t>(n), 0);
+  for (int r = n - 1; r >= 0; --r)
+    for (const NodeOutput& in : g.node(r).inputs) {
+      const int gid = group_of[static_cast<size_t>(in.node)];
+      if (gid >= 0 && (group_of[static_cast<size_t>(r)] == gid ? keep[static_cast<size_t>(r)] : !readers.live[r]))
+        keep[static_cast<size_t>(in.node)] = 1;
+    }
+  Rewriter rw(g);
+  return rw.run([&](int i, const Node& copy, Rewriter& r) {
+    const int gid = group_of[static_cast<size_t>(i)];
+    if (gid < 0) return false;
+    const Group& gr = groups[static_cast<size_t>(gid)];
+    if (i != gr.members.back()) return !keep[static_cast<size_t>(i)];  // computed in the group's node
+    std::vector<std::pair<int, int>> outs;
+    Node f = emit_group(g, readers, cand, group_of, gid, gr, r, &outs);
+    const int fi = r.target().add_node(std::move(f));
+    const int kept = keep[static_cast<size_t>(i)] ? r.target().add_node(copy) : -1;
+    std::map<int, std::vector<NodeOutput>> replaced;
+    for (size_t o = 0; o < outs.size(); ++o) {
+      const int p = outs[o].first;
+      auto it = replaced.find(p);
+      if (it == replaced.end()) {
+        std::vector<NodeOutput> v(g.node(p).outputs.size(), NodeOutput{-1, 0});
+        if (p == i && kept >= 0)
+          for (size_t e = 0; e < v.size(); ++e) v[e] = NodeOutput{kept, static_cast<int>(e)};
+        else if (keep[static_cast<size_t>(p)])
+          v = r.outputs_of(p);
+        it = replaced.emplace(p, std::move(v)).first;
+      }
+      it->second[static_cast<size_t>(outs[o].second)] = NodeOutput{fi, static_cast<int>(o)};
+    }
+    if (kept >= 0 && !replaced.count(i)) {
+      std::vector<NodeOutput> v;
+      for (size_t e = 0; e < g.node(i).outputs.size(); ++e) v.push_back(NodeOutput{kept, static_cast<int>(e)});
+      replaced.emplace(i, std::move(v));
+    }
+    for (auto& [node, v] : replaced) r.replace_outputs(node, std::move(v));
+    return true;
+  });
+}
+
+}  // namespace fn
