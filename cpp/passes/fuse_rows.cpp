@@ -9,10 +9,10 @@
 //
 // A group starts at a row reduction and takes, in index order, every candidate reading a member
 // through an operand that follows the rows (element for element, or one value per row). The
-// fused node runs where the group's last member was; a member read by a node outside the group
-// before that point (a reader some later member may depend on) cuts the group there, which also
-// keeps the graph acyclic (every edge into a group comes from before its last member, every edge
-// out of it goes after).
+// fused node runs where the group's last member was; the first live node outside the group that
+// reads a member closes it (a gradient's first reader of the forward statistics, a loss), so
+// every edge into a group comes from before its last member and every edge out of it goes after:
+// the graph stays acyclic. The backward row sums then form groups of their own.
 #include <algorithm>
 #include <map>
 #include <string>
@@ -38,10 +38,68 @@ struct Cand {
   int reduce = RowStage::kNone;
   bool plain = false;  // a Sum/Mean/Max/Min node (its input 0 is the data)
   int64_t n = 0, len = 0;
+  std::vector<fused::Instr> prog;                 // the stage's program
+  std::vector<std::pair<int64_t, int64_t>> rule;  // (div, mod) per input the program reads
+  std::vector<int> extra;                         // instructions written as outputs 1, 2, ...
 };
 
 bool static_float(const TensorSpec& s) {
   return s.dtype == DType::Float32 && s.shape.has_rank() && s.shape.num_elements() > 0;
+}
+
+// (div, mod) reading input shape `in` for output shape `out`, or false when `in` does not
+// broadcast to `out` as one contiguous run of dims (passes/fuse_elementwise.cpp's rule).
+bool broadcast_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mod) {
+  const int ri = in.rank(), ro = out.rank();
+  if (ri > ro) return false;
+  int first = -1, last = -1;
+  for (int d = 0; d < ro; ++d) {
+    const int64_t o = out[d], i = d - (ro - ri) >= 0 ? in[d - (ro - ri)] : 1;
+    if (o == 1) {
+      if (i != 1) return false;
+      continue;
+    }
+    if (i == o) {
+      if (last >= 0 && last != d - 1)
+        for (int k = last + 1; k < d; ++k)
+          if (out[k] != 1) return false;
+      if (first < 0) first = d;
+      last = d;
+    } else if (i != 1) {
+      return false;
+    }
+  }
+  *div = 1;
+  *mod = 1;
+  if (first < 0) return true;
+  for (int d = first; d <= last; ++d) *mod *= out[d];
+  for (int d = last + 1; d < ro; ++d) *div *= out[d];
+  return true;
+}
+
+// A lone float32 elementwise op left unfused (a row-level add of two row sums in a layer norm's
+// gradient): a one-instruction program (an n-ary sum: AddN's chain ((a + b) + c) + ...).
+Cand plain_elementwise(const Graph& g, const Node& node) {
+  Cand c;
+  const int code = fused_opcode(node);
+  if (code < 0 || fused::is_comparison(code) || code == fused::kCastBool || is_broadcast_view(node) ||
+      node.outputs.size() != 1 || !static_float(node.outputs[0]) ||
+      node.attrs.get_or("data_format", std::string("NHWC")) != "NHWC")
+    return c;
+  const size_t ni = node.inputs.size();
+  if (ni != (fused::is_binary(code) ? 2u : 1u) && !(code == fused::kAdd && ni > 2)) return c;
+  for (const NodeOutput& in : node.inputs) {
+    int64_t div, mod;
+    const TensorSpec& s = g.node(in.node).outputs.at(static_cast<size_t>(in.index));
+    if (!static_float(s) || !broadcast_rule(s.shape, node.outputs[0].shape, &div, &mod)) return Cand{};
+    c.rule.emplace_back(div, mod);
+  }
+  c.prog.push_back(fused::Instr{code, 0, ni > 1 ? 1 : 0});
+  for (size_t k = 2; k < ni; ++k)
+    c.prog.push_back(fused::Instr{fused::kAdd, -static_cast<int>(k - 1), static_cast<int>(k)});
+  c.kind = 1;
+  c.n = node.outputs[0].shape.num_elements();
+  return c;
 }
 
 // A Sum/Mean/Max/Min over trailing axes of a static float32 input, with constant axes.
@@ -76,16 +134,30 @@ Cand plain_reduction(const Graph& g, const Node& node) {
   c.plain = true;
   c.n = x.shape.num_elements();
   c.len = mid;
+  c.prog.push_back(fused::Instr{fused::kCastBool, 0, 0});  // the identity: the data as it is
+  c.rule.emplace_back(1, c.n);
   return c;
 }
 
 Cand candidate(const Graph& g, const Node& node) {
-  if (node.def != &fused_elementwise_op()) return plain_reduction(g, node);
+  if (node.def != &fused_elementwise_op()) {
+    Cand c = plain_reduction(g, node);
+    return c.kind ? c : plain_elementwise(g, node);
+  }
   Cand c;
   const Shape& shape = node.attrs.get<Shape>("shape");
   if (!shape.has_rank() || shape.num_elements() <= 0) return c;
   c.n = shape.num_elements();
   c.kind = 1;
+  const auto& prog = node.attrs.get<std::vector<int64_t>>("program");
+  for (size_t i = 0; i + 2 < prog.size(); i += 3)
+    c.prog.push_back(
+        fused::Instr{static_cast<int>(prog[i]), static_cast<int>(prog[i + 1]), static_cast<int>(prog[i + 2])});
+  const auto& bcast = node.attrs.get<std::vector<int64_t>>("bcast");
+  for (size_t i = 0; i + 1 < bcast.size(); i += 2) c.rule.emplace_back(bcast[i], bcast[i + 1]);
+  if (c.rule.size() != node.inputs.size()) return Cand{};
+  if (node.attrs.has("extra_outputs"))
+    for (int64_t e : node.attrs.get<std::vector<int64_t>>("extra_outputs")) c.extra.push_back(static_cast<int>(e));
   if (node.attrs.has("reduce")) {
     const auto& r = node.attrs.get<std::vector<int64_t>>("reduce");
     if (r.size() != 2 || r[1] <= 0 || c.n % r[1] != 0) return Cand{};  // a column reduction stays
@@ -97,7 +169,8 @@ Cand candidate(const Graph& g, const Node& node) {
 }
 
 struct Group {
-  int64_t rows = 0, len = 0;
+  int64_t rows = 0, len = 0;  // until a reduction joins (fixed false): the elements, and len 1
+  bool fixed = false;
   std::vector<int> members;  // in index order
 };
 
@@ -108,18 +181,21 @@ bool member_row_output(const Cand& c, int64_t rows, int64_t len, int e) {
 }
 
 // (div, mod) by which member c reads its input k.
-std::pair<int64_t, int64_t> rule(const Node& node, const Cand& c, size_t k) {
-  if (c.plain) return {1, c.n};
-  const auto& bcast = node.attrs.get<std::vector<int64_t>>("bcast");
-  return {bcast.at(2 * k), bcast.at(2 * k + 1)};
-}
+std::pair<int64_t, int64_t> rule(const Cand& c, size_t k) { return c.rule.at(k); }
 
 // Whether c may join group gr: its elements follow gr's rows, and every operand it reads from a
 // member follows them too (a per-row value broadcast along the row, or a value element for element).
 bool fits(const Graph& g, const std::vector<Cand>& cand, const std::vector<int>& group_of, int gid, const Group& gr,
           int c) {
   const Cand& cc = cand[static_cast<size_t>(c)];
-  const int64_t rows = gr.rows, len = gr.len;
+  int64_t rows = gr.rows, len = gr.len;
+  if (!gr.fixed) {  // full-size programs so far: any row length that divides them
+    if (cc.n != rows) return false;
+    if (cc.kind == 2) {
+      rows = cc.n / cc.len;
+      len = cc.len;
+    }
+  }
   if (cc.kind == 2 && (cc.len != len || cc.n != rows * len)) return false;
   if (cc.kind == 1 && cc.n != rows * len && cc.n != rows) return false;
   const bool row_level = cc.kind == 1 && cc.n == rows && cc.n != rows * len;
@@ -128,7 +204,7 @@ bool fits(const Graph& g, const std::vector<Cand>& cand, const std::vector<int>&
     const NodeOutput& in = node.inputs[k];
     if (group_of[static_cast<size_t>(in.node)] != gid) continue;
     if (cc.plain && k != 0) return false;
-    const auto [div, mod] = rule(node, cc, k);
+    const auto [div, mod] = rule(cc, k);
     const bool from_row = member_row_output(cand[static_cast<size_t>(in.node)], rows, len, in.index);
     const bool ok = from_row ? mod == rows && (div == (row_level ? 1 : len) || mod == 1)
                              : !row_level && div == 1 && mod == rows * len;
@@ -137,50 +213,60 @@ bool fits(const Graph& g, const std::vector<Cand>& cand, const std::vector<int>&
   return true;
 }
 
-// Groups in index order; a member read outside the group before its last member cuts it there.
+// Groups in index order. A group closes at the first live node outside it that reads a member
+// (the group's node runs before that reader); later candidates may start a new group. A group
+// started by full-size programs takes its rows from the first reduction joining it.
 std::vector<Group> make_groups(const Graph& g, const Readers& readers, const std::vector<Cand>& cand,
                                std::vector<int>* group_of) {
   const int n = g.num_nodes();
   std::vector<Group> groups;
+  std::vector<char> closed;
+  std::vector<int> open;  // groups no outside node has read yet, oldest first
+  constexpr size_t kMaxOpen = 8;  // a candidate reading no member tries the newest few
   for (int c = 0; c < n; ++c) {
+    if (!readers.live[c]) continue;
     const Cand& cc = cand[static_cast<size_t>(c)];
-    if (cc.kind == 0) continue;
     int joined = -1;
-    for (const NodeOutput& in : g.node(c).inputs) {
-      const int gid = (*group_of)[static_cast<size_t>(in.node)];
-      if (gid >= 0 && gid != joined && fits(g, cand, *group_of, gid, groups[static_cast<size_t>(gid)], c)) {
+    auto try_join = [&](int gid) {
+      if (joined < 0 && gid >= 0 && !closed[static_cast<size_t>(gid)] &&
+          fits(g, cand, *group_of, gid, groups[static_cast<size_t>(gid)], c))
         joined = gid;
-        break;
+    };
+    if (cc.kind != 0) {
+      // A group it reads first; else any open group of its rows: no node outside an open group
+      // reads its members yet, so none of c's inputs depends on it (no cycle).
+      for (const NodeOutput& in : g.node(c).inputs) try_join((*group_of)[static_cast<size_t>(in.node)]);
+      for (size_t k = 0; k < open.size() && k < kMaxOpen; ++k) try_join(open[open.size() - 1 - k]);
+      if (joined < 0) {
+        joined = static_cast<int>(groups.size());
+        groups.push_back(Group{cc.n, 1, false, {}});
+        closed.push_back(0);
+        open.push_back(joined);
+      }
+      Group& gr = groups[static_cast<size_t>(joined)];
+      if (!gr.fixed && cc.kind == 2) {
+        gr.rows = cc.n / cc.len;
+        gr.len = cc.len;
+        gr.fixed = true;
       }
     }
-    if (joined < 0 && cc.kind == 2) {  // a row reduction starts a group
-      joined = static_cast<int>(groups.size());
-      groups.push_back(Group{cc.n / cc.len, cc.len, {}});
+    for (const NodeOutput& in : g.node(c).inputs) {
+      const int gid = (*group_of)[static_cast<size_t>(in.node)];
+      if (gid >= 0 && gid != joined && !closed[static_cast<size_t>(gid)]) {
+        closed[static_cast<size_t>(gid)] = 1;
+        open.erase(std::find(open.begin(), open.end(), gid));
+      }
     }
     if (joined < 0) continue;
     (*group_of)[static_cast<size_t>(c)] = joined;
     groups[static_cast<size_t>(joined)].members.push_back(c);
   }
-  // Readers outside a group (live ones) must run after it.
-  std::vector<int> first_outside(groups.size(), n);
-  for (int r = 0; r < n; ++r) {
-    if (!readers.live[r]) continue;
-    for (const NodeOutput& in : g.node(r).inputs) {
-      const int gid = (*group_of)[static_cast<size_t>(in.node)];
-      if (gid >= 0 && (*group_of)[static_cast<size_t>(r)] != gid)
-        first_outside[static_cast<size_t>(gid)] = std::min(first_outside[static_cast<size_t>(gid)], r);
-    }
-  }
-  for (size_t gid = 0; gid < groups.size(); ++gid) {
-    auto& m = groups[gid].members;
-    const auto cut = std::find_if(m.begin(), m.end(), [&](int x) { return x > first_outside[gid]; });
-    for (auto it = cut; it != m.end(); ++it) (*group_of)[static_cast<size_t>(*it)] = -1;
-    m.erase(cut, m.end());
+  for (Group& gr : groups) {
     bool any_reduce = false;
-    for (int x : m) any_reduce |= cand[static_cast<size_t>(x)].kind == 2;
-    if (m.size() < 2 || !any_reduce) {  // nothing to gain: leave it as it was
-      for (int x : m) (*group_of)[static_cast<size_t>(x)] = -1;
-      m.clear();
+    for (int x : gr.members) any_reduce |= cand[static_cast<size_t>(x)].kind == 2;
+    if (gr.members.size() < 2 || !any_reduce) {  // nothing to gain: leave it as it was
+      for (int x : gr.members) (*group_of)[static_cast<size_t>(x)] = -1;
+      gr.members.clear();
     }
   }
   return groups;
@@ -201,20 +287,12 @@ Node emit_group(const Graph& g, const Readers& readers, const std::vector<Cand>&
     RowStage s;
     s.row_level = c.kind == 1 && c.n == gr.rows && c.n != gr.rows * gr.len;
     s.reduce = c.kind == 2 ? c.reduce : RowStage::kNone;
-    const size_t num_inputs = c.plain ? 1 : node.inputs.size();
-    if (c.plain) {
-      s.prog.push_back(fused::Instr{fused::kCastBool, 0, 0});  // the identity: the data as it is
-    } else {
-      const auto& prog = node.attrs.get<std::vector<int64_t>>("program");
-      for (size_t i = 0; i + 2 < prog.size(); i += 3)
-        s.prog.push_back(fused::Instr{static_cast<int>(prog[i]), static_cast<int>(prog[i + 1]),
-                                      static_cast<int>(prog[i + 2])});
-      if (node.attrs.has("extra_outputs"))
-        for (int64_t e : node.attrs.get<std::vector<int64_t>>("extra_outputs")) s.extra.push_back(static_cast<int>(e));
-    }
+    const size_t num_inputs = c.rule.size();
+    s.prog = c.prog;
+    s.extra = c.extra;
     for (size_t k = 0; k < num_inputs; ++k) {
       const NodeOutput& in = node.inputs[k];
-      const auto [div, mod] = rule(node, c, k);
+      const auto [div, mod] = rule(c, k);
       if (group_of[static_cast<size_t>(in.node)] == gid) {
         s.inputs.push_back(RowStage::Input{stage_of.at(in.node), in.index, div, mod});
         continue;

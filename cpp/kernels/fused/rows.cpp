@@ -37,9 +37,25 @@ Operand rebase(const Operand& o, int64_t first, int64_t count, float* buf) {
   if (o.mod == 1) return o;
   if (first % o.div == 0) {
     const int64_t at = (first / o.div) % o.mod;
+    if (at == 0) return o;  // the block starts at a period's start (a per-column operand): the same rule
     if (at + (count - 1) / o.div < o.mod) return Operand{o.data + at, o.div, o.mod - at};
   }
-  for (int64_t j = 0; j < count; ++j) buf[j] = o.data[((first + j) / o.div) % o.mod];
+  // Rare (a period that is not a whole number of rows): run by run.
+  if (o.div == 1) {
+    for (int64_t j = 0, at = first % o.mod; j < count; at = 0) {
+      const int64_t run = std::min(count - j, o.mod - at);
+      std::copy(o.data + at, o.data + at + run, buf + j);
+      j += run;
+    }
+    return Operand{buf, 1, count};
+  }
+  int64_t r = first % o.div, idx = (first / o.div) % o.mod;
+  for (int64_t j = 0; j < count; r = 0) {
+    const int64_t run = std::min(count - j, o.div - r);
+    std::fill(buf + j, buf + j + run, o.data[idx]);
+    j += run;
+    if (++idx == o.mod) idx = 0;
+  }
   return Operand{buf, 1, count};
 }
 
@@ -164,7 +180,7 @@ void run_rows(const std::vector<RowStage>& stages, const std::vector<const float
     for (const RowStage::Input& in : s.inputs) {
       if (in.stage < 0) continue;
       const bool from_row = row_output(stages[static_cast<size_t>(in.stage)], static_cast<size_t>(in.index));
-      const bool ok = from_row ? in.mod == rows && (in.div == (row_elements(s) ? 1 : len))
+      const bool ok = from_row ? in.mod == rows && (in.div == (row_elements(s) ? 1 : len) || in.mod == 1)
                                : !row_elements(s) && in.div == 1 && in.mod == rows * len;
       if (!ok) throw_error(Code::Internal, "fused rows: an operand does not follow the rows");
     }
