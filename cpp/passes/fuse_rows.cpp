@@ -14,6 +14,7 @@
 // every edge into a group comes from before its last member and every edge out of it goes after:
 // the graph stays acyclic. The backward row sums then form groups of their own.
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -30,6 +31,10 @@ namespace fn {
 namespace {
 
 using fused::RowStage;
+
+// Longest row a group takes: a block holds at least one row of every full-size value in scratch,
+// and a single long row (a loss summed over a whole tensor) would run on one thread.
+constexpr int64_t kMaxRow = int64_t{1} << 16;
 
 // What a node would be as a stage: none (kind 0), an elementwise program over n elements
 // (kind 1), or a reduction of rows of `len` (kind 2; n = rows * len, its input's elements).
@@ -127,7 +132,8 @@ Cand plain_reduction(const Graph& g, const Node& node) {
     reduced[static_cast<size_t>(a < 0 ? a + rank : a)] = true;
   }
   int64_t outer, mid, inner;
-  if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, &inner) || mid <= 0 || inner != 1)
+  if (!direct::contiguous_reduction(x.shape.dims(), reduced, &outer, &mid, &inner) || mid <= 0 || inner != 1 ||
+      mid > kMaxRow)
     return c;
   c.kind = 2;
   c.reduce = kind;
@@ -160,7 +166,8 @@ Cand candidate(const Graph& g, const Node& node) {
     for (int64_t e : node.attrs.get<std::vector<int64_t>>("extra_outputs")) c.extra.push_back(static_cast<int>(e));
   if (node.attrs.has("reduce")) {
     const auto& r = node.attrs.get<std::vector<int64_t>>("reduce");
-    if (r.size() != 2 || r[1] <= 0 || c.n % r[1] != 0) return Cand{};  // a column reduction stays
+    // A column reduction stays; so does a row longer than kMaxRow (a loss over a whole tensor).
+    if (r.size() != 2 || r[1] <= 0 || r[1] > kMaxRow || c.n % r[1] != 0) return Cand{};
     c.kind = 2;
     c.reduce = static_cast<int>(r[0]);
     c.len = r[1];
@@ -337,6 +344,9 @@ Node emit_group(const Graph& g, const Readers& readers, const std::vector<Cand>&
 }  // namespace
 
 std::shared_ptr<Graph> fuse_rows_or_null(const Graph& g) {
+  // FN_FUSE_ROWS=0 leaves the graph as the earlier passes made it (A/B in one build; the tests'
+  // unfused reference). Read per graph, so a test may set it around one trace.
+  if (const char* v = std::getenv("FN_FUSE_ROWS"); v && std::string(v) == "0") return nullptr;
   const int n = g.num_nodes();
   const Readers readers(g);
   std::vector<Cand> cand(static_cast<size_t>(n));
