@@ -48,8 +48,8 @@ std::vector<EagerPtr> fused_rows_kernel(KernelContext& k, const std::vector<Eage
   // The plan was made for these shapes: a mismatch is a bug, never a wrong read.
   for (const fused::RowStage& s : stages)
     for (const fused::RowStage::Input& i : s.inputs)
-      if (i.stage < 0 && (static_cast<size_t>(i.index) >= in.size() ||
-                          in[static_cast<size_t>(i.index)]->num_elements() != i.mod))
+      if (i.stage < 0 &&
+          (static_cast<size_t>(i.index) >= in.size() || in[static_cast<size_t>(i.index)]->num_elements() != i.mod))
         throw_error(Code::Internal, "fused rows input ", i.index, " does not have the traced shape");
   std::vector<EagerPtr> result;
   std::vector<float*> outs;
@@ -116,7 +116,9 @@ std::vector<fused::RowStage> decode_row_stages(const std::vector<int64_t>& code)
 }
 
 const OpDef& fused_rows_op() {
-  static const OpDef def{"_FusedRows", "fused_rows", -1,
+  static const OpDef def{"_FusedRows",
+                         "fused_rows",
+                         -1,
                          [](const InferContext& c) {
                            std::vector<TensorSpec> specs;
                            for (const Shape& s : out_shapes(c.attrs)) specs.push_back(TensorSpec{DType::Float32, s});

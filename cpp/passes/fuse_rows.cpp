@@ -110,7 +110,7 @@ Cand plain_elementwise(const Graph& g, const Node& node) {
 // A Sum/Mean/Max/Min over trailing axes of a static float32 input, with constant axes.
 Cand plain_reduction(const Graph& g, const Node& node) {
   Cand c;
-  const int kind = node.op == "Sum" ? RowStage::kSum
+  const int kind = node.op == "Sum"    ? RowStage::kSum
                    : node.op == "Mean" ? RowStage::kMean
                    : node.op == "Max"  ? RowStage::kMax
                    : node.op == "Min"  ? RowStage::kMin
@@ -128,7 +128,8 @@ Cand plain_reduction(const Graph& g, const Node& node) {
     const int64_t a = v->dtype() == DType::Int32   ? v->data<int32_t>()[k]
                       : v->dtype() == DType::Int64 ? v->data<int64_t>()[k]
                                                    : INT64_MIN;
-    if (a < -rank || a >= rank || reduced[static_cast<size_t>(a < 0 ? a + rank : a)]) return c;  // the kernel reports it
+    if (a < -rank || a >= rank || reduced[static_cast<size_t>(a < 0 ? a + rank : a)])
+      return c;  // the kernel reports it
     reduced[static_cast<size_t>(a < 0 ? a + rank : a)] = true;
   }
   int64_t outer, mid, inner;
@@ -228,7 +229,7 @@ std::vector<Group> make_groups(const Graph& g, const Readers& readers, const std
   const int n = g.num_nodes();
   std::vector<Group> groups;
   std::vector<char> closed;
-  std::vector<int> open;  // groups no outside node has read yet, oldest first
+  std::vector<int> open;          // groups no outside node has read yet, oldest first
   constexpr size_t kMaxOpen = 8;  // a candidate reading no member tries the newest few
   for (int c = 0; c < n; ++c) {
     if (!readers.live[c]) continue;

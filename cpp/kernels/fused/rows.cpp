@@ -83,8 +83,8 @@ void run_stage(const Block& b, const RowStage& s, Values& vals, size_t si, int64
   ops.reserve(s.inputs.size());
   for (const RowStage::Input& in : s.inputs) {
     if (in.stage >= 0) {  // a block-local value: full-size (1, rows*len), per row (len, rows) or (1, rows)
-      ops.push_back(Operand{vals[static_cast<size_t>(in.stage)][static_cast<size_t>(in.index)], in.div,
-                            in.mod / b.rows * br});
+      ops.push_back(
+          Operand{vals[static_cast<size_t>(in.stage)][static_cast<size_t>(in.index)], in.div, in.mod / b.rows * br});
     } else {
       ops.push_back(rebase(Operand{b.inputs[static_cast<size_t>(in.index)], in.div, in.mod}, first, count, g));
       g += count;
@@ -161,10 +161,10 @@ void validate_rows(const std::vector<RowStage>& stages, size_t num_inputs, size_
     for (int o : s.out)
       if (o >= static_cast<int>(num_outputs)) throw_error(Code::Internal, "fused rows: bad output in stage ", si);
     for (const RowStage::Input& in : s.inputs) {
-      const bool ok =
-          in.stage < 0 ? in.index >= 0 && static_cast<size_t>(in.index) < num_inputs && in.div >= 1 && in.mod >= 1
-                       : static_cast<size_t>(in.stage) < si && in.index >= 0 &&
-                             static_cast<size_t>(in.index) < stages[static_cast<size_t>(in.stage)].out.size();
+      const bool ok = in.stage < 0
+                          ? in.index >= 0 && static_cast<size_t>(in.index) < num_inputs && in.div >= 1 && in.mod >= 1
+                          : static_cast<size_t>(in.stage) < si && in.index >= 0 &&
+                                static_cast<size_t>(in.index) < stages[static_cast<size_t>(in.stage)].out.size();
       if (!ok) throw_error(Code::Internal, "fused rows: bad input of stage ", si);
     }
   }

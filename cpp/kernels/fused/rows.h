@@ -23,7 +23,7 @@ struct RowStage {
   // What a stage's last instruction's result becomes: kept as is, or reduced along the row.
   enum Reduce : int { kNone = 0, kSum = 1, kMean = 2, kMax = 3, kMin = 4 };
   struct Input {
-    int stage;      // -1: the program's external input `index`; else that stage's output `index`
+    int stage;  // -1: the program's external input `index`; else that stage's output `index`
     int index;
     int64_t div, mod;  // broadcast rule over the stage's elements (fused::Operand)
   };
