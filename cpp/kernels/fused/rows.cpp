@@ -186,7 +186,11 @@ void run_rows(const std::vector<RowStage>& stages, const std::vector<const float
     }
   const Block b{stages, inputs, outputs, rows, len};
   run_row_blocks(threads > 0 ? threads : onednn::max_threads(), rows, len, kRowBlockElements, kMinRowBlocks,
-                 [&](int64_t r0, int64_t r1) { run_block(b, r0, r1); });
+                 [&](int64_t r0, int64_t r1) {
+                   // A thread's share (all rows on one thread) in blocks that stay in cache.
+                   const int64_t per = std::max<int64_t>(1, kRowBlockElements / len);
+                   for (int64_t r = r0; r < r1; r += per) run_block(b, r, std::min(r1, r + per));
+                 });
 }
 
 }  // namespace fused
