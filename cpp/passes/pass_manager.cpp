@@ -29,6 +29,7 @@ std::shared_ptr<Graph> optimize(const Graph& g) {
   apply(split_assign_updates_or_null);  // so a variable update's arithmetic joins its value's tree
   apply(fuse_elementwise_or_null);
   apply(fuse_epilogues_or_null);     // after both fusions: the tails it takes are their results
+  apply(fuse_rows_or_null);          // after: the trees no contraction took, chained through their rows
   return cur ? cur : copy_graph(g);  // the plan never shares the traced graph
 }
 

@@ -41,6 +41,8 @@ std::shared_ptr<Graph> eliminate_common_subexpressions_or_null(const Graph& g);
 std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g);
 std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g);
 std::shared_ptr<Graph> fuse_epilogues_or_null(const Graph& g);
+// Row programs: elementwise trees chained through last-axis reductions (a layer norm) as one node.
+std::shared_ptr<Graph> fuse_rows_or_null(const Graph& g);
 std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g);
 
 }  // namespace fn
