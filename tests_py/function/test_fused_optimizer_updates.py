@@ -224,3 +224,42 @@ def test_assign_of_a_wrong_shape_still_fails():
 
     with pytest.raises((tf.errors.InvalidArgumentError, ValueError)):
         f(tf.constant([1.0, 2.0]))
+
+
+def keras_train(make_opt, steps):
+    """`steps` Keras-optimizer steps (apply_gradients in a function) over a small seeded MLP."""
+    rng = np.random.default_rng(7)
+    ws = [tf.Variable(rng.standard_normal(s).astype(np.float32)) for s in [(6, 8), (8,), (8, 3), (3,)]]
+    x = tf.constant(rng.standard_normal((5, 6)).astype(np.float32))
+    opt = make_opt()
+
+    @tf.function
+    def step():
+        with tf.GradientTape() as tape:
+            h = tf.nn.relu(tf.matmul(x, ws[0]) + ws[1])
+            loss = tf.reduce_mean(tf.square(tf.matmul(h, ws[2]) + ws[3]))
+        opt.apply_gradients(zip(tape.gradient(loss, ws), ws))
+        return loss
+
+    losses = [step().numpy() for _ in range(steps)]
+    return [w.numpy() for w in ws], losses
+
+
+KERAS_OPTS = {
+    "adam": lambda: tf.keras.optimizers.Adam(1e-2),
+    "adamw": lambda: tf.keras.optimizers.AdamW(1e-2),
+    "sgd_momentum": lambda: tf.keras.optimizers.SGD(1e-2, momentum=0.9),
+    "rmsprop": lambda: tf.keras.optimizers.RMSprop(1e-2),
+    "adagrad": lambda: tf.keras.optimizers.Adagrad(1e-1),
+}
+
+
+@pytest.mark.skipif(IS_TF, reason="fn's fusion knob")
+@pytest.mark.parametrize("name", sorted(KERAS_OPTS))
+def test_keras_optimizers_fused_bit_equal_to_unfused(name, unfused):
+    fused, fused_losses = keras_train(KERAS_OPTS[name], 3)
+    with unfused:
+        plain, plain_losses = keras_train(KERAS_OPTS[name], 3)
+    np.testing.assert_array_equal(fused_losses, plain_losses)
+    for a, b in zip(fused, plain):
+        np.testing.assert_array_equal(a, b)
