@@ -263,3 +263,29 @@ def test_keras_optimizers_fused_bit_equal_to_unfused(name, unfused):
     np.testing.assert_array_equal(fused_losses, plain_losses)
     for a, b in zip(fused, plain):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_write_inside_a_cond_between_assign_and_read(flag):
+    p = tf.Variable(np.arange(5, dtype=np.float32))
+    m = tf.Variable(np.ones(5, np.float32))
+
+    @tf.function
+    def step(flag, g):
+        m.assign(m * 0.5 + g)
+
+        def bump():
+            m.assign_add(g * 10.0)
+            return tf.constant(1.0)
+
+        tf.cond(flag, bump, lambda: tf.constant(0.0))
+        p.assign_sub(m * 0.25)  # reads m after the branch's write
+        return m.read_value()
+
+    g = np.array([1.0, 2.0, 3.0, 4.0, 5.0], np.float32)
+    got_m = step(tf.constant(flag), tf.constant(g)).numpy()
+    want_m = np.ones(5, np.float32) * np.float32(0.5) + g
+    if flag:
+        want_m = want_m + g * np.float32(10.0)
+    np.testing.assert_array_equal(got_m, want_m)
+    np.testing.assert_array_equal(p.numpy(), np.arange(5, dtype=np.float32) - want_m * np.float32(0.25))
