@@ -1,10 +1,19 @@
 #include "passes/passes.h"
+
+#include <cstdlib>
+#include <cstring>
 #include "graph/op_def.h"
 #include "passes/rewriter.h"
 
 namespace fn {
 
 namespace {
+// FN_FUSE_UPDATES=0 leaves variable updates unfused (one tree per assign): tests compare the two.
+bool fuse_updates() {
+  const char* v = std::getenv("FN_FUSE_UPDATES");
+  return !(v && std::strcmp(v, "0") == 0);
+}
+
 bool has_while(const Graph& g) {
   for (const Node& n : g.nodes())
     if (n.def && n.def->control_flow == ControlFlow::Loop) return true;
@@ -26,7 +35,12 @@ std::shared_ptr<Graph> optimize(const Graph& g) {
   apply(eliminate_common_subexpressions_or_null);
   apply(fold_transposes_or_null);  // before fusion, as grappler's arithmetic optimizer
   apply(fuse_contractions_or_null);
-  apply(split_assign_updates_or_null);  // so a variable update's arithmetic joins its value's tree
+  // Forwarding a slot's new value first lets `p.assign_add(m)` split (its delta is then m's
+  // elementwise value); forwarding after the split moves m's assign past p's update tree.
+  const bool updates = fuse_updates();
+  if (updates) apply(forward_variable_updates_or_null);
+  apply(split_assign_updates_or_null);                   // so a variable update's arithmetic joins its value's tree
+  if (updates) apply(forward_variable_updates_or_null);  // m, v, p of one variable: one tree
   apply(fuse_elementwise_or_null);
   apply(fuse_epilogues_or_null);     // after both fusions: the tails it takes are their results
   apply(fuse_rows_or_null);          // after: the trees no contraction took, chained through their rows

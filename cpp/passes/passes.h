@@ -30,6 +30,10 @@ std::shared_ptr<Graph> bypass_custom_gradients_or_null(const Graph& g);
 // Sub/AddV2 and AssignVariableOp in its place, so the update fuses into the value's tree
 // (passes/split_assign_update.cpp); nullptr when there is none.
 std::shared_ptr<Graph> split_assign_updates_or_null(const Graph& g);
+// Reads of a variable after an AssignVariableOp of it read the assigned value, and the assign of a
+// fusable value moves after the tree reading it, so an optimizer's slot and parameter updates of
+// one variable fuse into one multi-output pass (passes/fuse_updates.cpp); nullptr when unchanged.
+std::shared_ptr<Graph> forward_variable_updates_or_null(const Graph& g);
 // The pass manager: CustomGradient bypass, constant folding, CSE, transpose folding, contraction fusion, elementwise fusion,
 // contraction epilogues (dead nodes are pruned by Plan::compile).
 // Passes with nothing to do are skipped without copying, so a graph is copied about once.

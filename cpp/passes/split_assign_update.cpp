@@ -1,10 +1,13 @@
 // AssignSubVariableOp(h, d) / AssignAddVariableOp(h, d), where `d` is a float32 elementwise
-// result read only here, becomes ReadVariableOp(h) -> Sub/AddV2(read, d) -> AssignVariableOp(h)
+// result, becomes ReadVariableOp(h) -> Sub/AddV2(read, d) -> AssignVariableOp(h)
 // at the same place in the stateful order. The update's arithmetic then joins d's fused tree
 // (passes/fuse_elementwise.cpp): an optimizer step `p.assign_sub(lr * m / (sqrt(v) + eps))` or
 // `p.assign_sub(lr * g)` is one fused kernel per variable instead of a tree plus the update
 // kernel's own Sub pass over the variable (ops/state.cpp). Same functor, same operand order:
-// the variable's new value is bit-equal.
+// the variable's new value is bit-equal. A `d` read elsewhere too (a momentum slot's new value,
+// `p.assign_add(m)` after passes/fuse_updates.cpp forwarded m's assignment) is computed in the
+// update's tree and written as its extra output, or the Sub is a tree of its own: one pass either
+// way, as the update op's.
 //
 // Only where the result cannot differ from the update op's: the variable's shape is known from
 // a ReadVariableOp of the same handle (a variable's shape never changes) and equals d's fully
@@ -37,7 +40,7 @@ std::vector<char> splittable(const Graph& g, const Readers& readers) {
     const Node& producer = g.node(d.node);
     const TensorSpec& spec = producer.outputs.at(static_cast<size_t>(d.index));
     if (spec.dtype != DType::Float32 || !spec.shape.is_fully_defined() || fused_opcode(producer) < 0 ||
-        readers.uses[d.node] != 1 || readers.pinned[d.node])
+        readers.pinned[d.node])
       continue;
     // The variable's shape and dtype, from a read of the same handle.
     bool known = false;
