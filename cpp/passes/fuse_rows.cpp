@@ -36,6 +36,12 @@ using fused::RowStage;
 // and a single long row (a loss summed over a whole tensor) would run on one thread.
 constexpr int64_t kMaxRow = int64_t{1} << 16;
 
+// Smallest group made a row program by default: the gain is memory passes saved, and values
+// that fit a core's L2 (1 MiB here) are re-read from it about as fast as the row program's
+// per-block set-up costs (measured: 512x128 layer norms and their gradients 0.85-0.99x,
+// 1024x256 1.09-1.31x, docs/notes/perf12r.md). FN_FUSE_ROWS=1 fuses every size (the tests).
+constexpr int64_t kMinGroupElements = int64_t{1} << 17;
+
 // What a node would be as a stage: none (kind 0), an elementwise program over n elements
 // (kind 1), or a reduction of rows of `len` (kind 2; n = rows * len, its input's elements).
 struct Cand {
@@ -347,7 +353,9 @@ Node emit_group(const Graph& g, const Readers& readers, const std::vector<Cand>&
 std::shared_ptr<Graph> fuse_rows_or_null(const Graph& g) {
   // FN_FUSE_ROWS=0 leaves the graph as the earlier passes made it (A/B in one build; the tests'
   // unfused reference). Read per graph, so a test may set it around one trace.
-  if (const char* v = std::getenv("FN_FUSE_ROWS"); v && std::string(v) == "0") return nullptr;
+  const char* knob = std::getenv("FN_FUSE_ROWS");
+  if (knob && std::string(knob) == "0") return nullptr;
+  const int64_t min_elements = knob && std::string(knob) == "1" ? 0 : kMinGroupElements;
   const int n = g.num_nodes();
   const Readers readers(g);
   std::vector<Cand> cand(static_cast<size_t>(n));
@@ -360,9 +368,17 @@ std::shared_ptr<Graph> fuse_rows_or_null(const Graph& g) {
   }
   if (!any) return nullptr;
   std::vector<int> group_of(static_cast<size_t>(n), -1);
-  const std::vector<Group> groups = make_groups(g, readers, cand, &group_of);
+  std::vector<Group> groups = make_groups(g, readers, cand, &group_of);
   any = false;
-  for (const Group& gr : groups) any |= !gr.members.empty();
+  for (Group& gr : groups) {
+    int64_t widest = 0;
+    for (int m : gr.members) widest = std::max(widest, cand[static_cast<size_t>(m)].n);
+    if (widest < min_elements) {
+      for (int m : gr.members) group_of[static_cast<size_t>(m)] = -1;
+      gr.members.clear();
+    }
+    any |= !gr.members.empty();
+  }
   if (!any) return nullptr;
   // A member a left-behind node reads (passes leave the nodes they replaced behind, reading their
   // inputs; Plan::compile prunes them) is copied as well, with the members it reads, so that node

@@ -4,7 +4,8 @@ give the same numbers in a function, where fn runs them as one row program
 (passes/fuse_rows.cpp, kernels/fused/rows.h), as eagerly (op by op) and as NumPy in float64.
 Under fn the function's results are bit for bit those of the same function traced with
 FN_FUSE_ROWS=0 (the trees and reductions as separate kernels: each stage computes what its node
-computes, row by row); eager op-by-op results (fn's big eager Exp is oneDNN's) and TF's are
+computes, row by row); the fused side runs with FN_FUSE_ROWS=1, which fuses every size (by
+default only groups of 2^17 elements and more are fused); eager op-by-op results (fn's big eager Exp is oneDNN's) and TF's are
 compared with a tolerance."""
 
 import os
@@ -112,6 +113,12 @@ def as_list(x):
     return [a.numpy() for a in (x if isinstance(x, (list, tuple)) else [x])]
 
 
+@pytest.fixture(autouse=True)
+def fuse_every_size(monkeypatch):
+    """Row programs at every size (the default fuses only groups past a core's L2)."""
+    monkeypatch.setenv("FN_FUSE_ROWS", "1")
+
+
 def unfused(f, *args):
     """f as a function traced without row programs (fn), or eagerly (TF)."""
     if IS_TF:
@@ -120,7 +127,7 @@ def unfused(f, *args):
     try:
         return as_list(tf.function(f)(*args))
     finally:
-        del os.environ["FN_FUSE_ROWS"]
+        os.environ["FN_FUSE_ROWS"] = "1"
 
 
 def check(got, base, want, rtol):
@@ -254,3 +261,13 @@ def test_row_programs_in_the_plan():
     assert "_FusedRows" not in f64._core.plan_step_ops()
     col = tf.function(lambda h: h - tf.reduce_max(h, 0, keepdims=True) * tf.reduce_sum(h, 0, keepdims=True))
     assert "_FusedRows" not in col.get_concrete_function(spec)._core.plan_step_ops()
+
+
+@pytest.mark.skipif(IS_TF, reason="fn's plan")
+def test_default_fuses_only_groups_past_l2(monkeypatch):
+    monkeypatch.delenv("FN_FUSE_ROWS")
+    vec = tf.TensorSpec([256], tf.float32)
+    small = tf.function(layer_norm).get_concrete_function(tf.TensorSpec([64, 256], tf.float32), vec, vec)
+    big = tf.function(layer_norm).get_concrete_function(tf.TensorSpec([1024, 256], tf.float32), vec, vec)
+    assert "_FusedRows" not in small._core.plan_step_ops()
+    assert big._core.plan_step_ops().count("_FusedRows") == 1
