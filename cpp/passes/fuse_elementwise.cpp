@@ -34,38 +34,6 @@ bool static_float(const TensorSpec& s) {
   return s.dtype == DType::Float32 && s.shape.has_rank() && s.shape.num_elements() >= 0;
 }
 
-// (div, mod) reading input shape `in` for output shape `out`, or false when `in` does not
-// broadcast to `out` as one contiguous run of dims.
-bool broadcast_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mod) {
-  int ri = in.rank(), ro = out.rank();
-  if (ri > ro) return false;
-  int first = -1, last = -1;
-  for (int d = 0; d < ro; ++d) {
-    int64_t o = out[d], i = d - (ro - ri) >= 0 ? in[d - (ro - ri)] : 1;
-    if (o == 1) {
-      if (i != 1) return false;
-      continue;
-    }
-    if (i == o) {
-      if (last >= 0 && last != d - 1) {
-        // a broadcast dim (of size != 1 in out) lies between two matched dims?
-        for (int k = last + 1; k < d; ++k)
-          if (out[k] != 1) return false;
-      }
-      if (first < 0) first = d;
-      last = d;
-    } else if (i != 1) {
-      return false;
-    }
-  }
-  *div = 1;
-  *mod = 1;
-  if (first < 0) return true;
-  for (int d = first; d <= last; ++d) *mod *= out[d];
-  for (int d = last + 1; d < ro; ++d) *div *= out[d];
-  return true;
-}
-
 // Elements summed per output by a Sum/Mean over one contiguous run of axes (ignoring size-1
 // dims) of a static float32 input with constant axes, or 0 when the node is not such a
 // reduction; *inner: the elements after the run (1 for trailing axes, a layer norm's rows;

@@ -58,36 +58,6 @@ bool static_float(const TensorSpec& s) {
   return s.dtype == DType::Float32 && s.shape.has_rank() && s.shape.num_elements() > 0;
 }
 
-// (div, mod) reading input shape `in` for output shape `out`, or false when `in` does not
-// broadcast to `out` as one contiguous run of dims (passes/fuse_elementwise.cpp's rule).
-bool broadcast_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mod) {
-  const int ri = in.rank(), ro = out.rank();
-  if (ri > ro) return false;
-  int first = -1, last = -1;
-  for (int d = 0; d < ro; ++d) {
-    const int64_t o = out[d], i = d - (ro - ri) >= 0 ? in[d - (ro - ri)] : 1;
-    if (o == 1) {
-      if (i != 1) return false;
-      continue;
-    }
-    if (i == o) {
-      if (last >= 0 && last != d - 1)
-        for (int k = last + 1; k < d; ++k)
-          if (out[k] != 1) return false;
-      if (first < 0) first = d;
-      last = d;
-    } else if (i != 1) {
-      return false;
-    }
-  }
-  *div = 1;
-  *mod = 1;
-  if (first < 0) return true;
-  for (int d = first; d <= last; ++d) *mod *= out[d];
-  for (int d = last + 1; d < ro; ++d) *div *= out[d];
-  return true;
-}
-
 // A lone float32 elementwise op left unfused (a row-level add of two row sums in a layer norm's
 // gradient): a one-instruction program (an n-ary sum: AddN's chain ((a + b) + c) + ...).
 Cand plain_elementwise(const Graph& g, const Node& node) {

@@ -85,4 +85,34 @@ Readers::Readers(const Graph& g)
   for (const NodeOutput& o : g.outputs) pinned[o.node] = 1;
 }
 
+bool broadcast_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mod) {
+  int ri = in.rank(), ro = out.rank();
+  if (ri > ro) return false;
+  int first = -1, last = -1;
+  for (int d = 0; d < ro; ++d) {
+    int64_t o = out[d], i = d - (ro - ri) >= 0 ? in[d - (ro - ri)] : 1;
+    if (o == 1) {
+      if (i != 1) return false;
+      continue;
+    }
+    if (i == o) {
+      if (last >= 0 && last != d - 1) {
+        // a broadcast dim (of size != 1 in out) lies between two matched dims?
+        for (int k = last + 1; k < d; ++k)
+          if (out[k] != 1) return false;
+      }
+      if (first < 0) first = d;
+      last = d;
+    } else if (i != 1) {
+      return false;
+    }
+  }
+  *div = 1;
+  *mod = 1;
+  if (first < 0) return true;
+  for (int d = first; d <= last; ++d) *mod *= out[d];
+  for (int d = last + 1; d < ro; ++d) *div *= out[d];
+  return true;
+}
+
 }  // namespace fn

@@ -51,6 +51,11 @@ inline bool is_constant(const Node& n) { return n.def && n.def->constant; }
 inline bool is_graph_input(const Node& n) { return n.def && n.def->graph_input; }
 inline bool is_broadcast_view(const Node& n) { return n.def && n.def->broadcast_view; }
 
+// (div, mod) reading input shape `in` for output shape `out` in a fused program (element e of
+// the output reads element (e / div) % mod of the input), or false when `in` does not broadcast
+// to `out` as one contiguous run of dims.
+bool broadcast_rule(const Shape& in, const Shape& out, int64_t* div, int64_t* mod);
+
 // A node-for-node copy (same indices and names) that a pass may edit.
 std::shared_ptr<Graph> copy_graph(const Graph& src);
 
