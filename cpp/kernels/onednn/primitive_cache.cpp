@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <list>
 #include <mutex>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <unordered_map>
 #include <vector>
 
@@ -64,14 +67,26 @@ size_t scratchpad_bytes(const dnnl::primitive& p) {
 void execute(const dnnl::primitive& p, dnnl::stream& s, std::unordered_map<int, dnnl::memory>& args) {
   const size_t bytes = scratchpad_bytes(p);
   if (bytes > 0) {
-    thread_local std::vector<char> scratch;  // one execute at a time per thread
-    if (scratch.size() < bytes) scratch.resize(bytes);
+    // One execute at a time per thread; page-aligned as the library's own scratchpad (oneDNN
+    // places packed gemm blocks at aligned offsets from its base).
+    struct Free {
+      void operator()(char* q) const { std::free(q); }
+    };
+    thread_local std::unique_ptr<char, Free> buf;
+    thread_local size_t size = 0;
+    if (size < bytes) {
+      const size_t n = (bytes + 4095) & ~size_t{4095};
+      buf.reset(static_cast<char*>(std::aligned_alloc(4096, n)));
+      if (!buf) throw std::bad_alloc();
+      size = n;
+    }
+    char* scratch = buf.get();
     auto it = args.find(DNNL_ARG_SCRATCHPAD);
     if (it != args.end() && it->second.get_desc().get_size() == bytes) {
-      it->second.set_data_handle(scratch.data());
+      it->second.set_data_handle(scratch);
     } else {
       dnnl::memory::desc md({static_cast<int64_t>(bytes)}, dnnl::memory::data_type::u8, dnnl::memory::format_tag::a);
-      args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(md, engine(), scratch.data());
+      args[DNNL_ARG_SCRATCHPAD] = dnnl::memory(md, engine(), scratch);
     }
   }
   p.execute(s, args);
