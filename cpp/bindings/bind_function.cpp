@@ -158,6 +158,8 @@ void init_function_objects(py::module_& m) {
       .def_property_readonly("graph", &ConcreteFunction::graph)
       .def_property_readonly("captures", &ConcreteFunction::captures)
       .def_property_readonly("name", [](const ConcreteFunction& c) { return c.name; })
+      .def_readwrite("_graph_errors", &ConcreteFunction::graph_errors,
+                     "Run-time op errors read as a Function's (TF's \"Graph execution error\").")
       .def("call",
            [](const ConcreteFunction& c, const std::vector<TensorPtr>& args) {
              if (!current_builder() && active_tapes().empty() && !c.plan()->needs_host()) {

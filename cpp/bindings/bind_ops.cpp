@@ -23,50 +23,65 @@ std::string op_name_arg(py::handle name) {
     throw_error(Code::TypeError, "name must be a string, got ", std::string(py::repr(name)));
   return py_utf8(name);
 }
-// `  File "<file>", line <n>, in <function>` of the innermost Python frame whose file does not
-// start with `skip` (fn's own modules) and is not importlib's; "  <unknown>" if none.
+// The user's frames, outermost first, one `  File "<file>", line <n>, in <function>` line each:
+// every Python frame whose file does not start with `skip` (fn's own modules) and is not
+// importlib's or embedded (TF's user frames); "  <unknown>" if none. The innermost is the last line.
 std::string user_frame_location(const std::string& skip) {
+  struct Frame {
+    PyFrameObject* frame;  // new references, released below
+    PyCodeObject* code;
+    int lasti;
+  };
+  // Consecutive nodes mostly come from one line (`x * 2.0 + 1.0` makes four): the last answer is
+  // kept per sequence of (code object, instruction); the code objects are held so their
+  // addresses cannot be reused by others while cached (one set per thread, never released: a
+  // thread_local py::object would be released after Python finalized).
+  thread_local std::vector<std::pair<PyObject*, int>> last_key;
+  thread_local std::string last;
+  std::vector<Frame> user;
   PyFrameObject* f = PyThreadState_GetFrame(PyThreadState_Get());  // new reference
   while (f) {
     PyCodeObject* code = PyFrame_GetCode(f);  // new reference
     Py_ssize_t len = 0;
     const char* file = PyUnicode_AsUTF8AndSize(code->co_filename, &len);
-    if (!file) {
-      PyErr_Clear();
-    } else if (!(static_cast<size_t>(len) >= skip.size() && std::memcmp(file, skip.data(), skip.size()) == 0) &&
-               std::strstr(file, "importlib") == nullptr) {
-      // Consecutive nodes mostly come from one line (`x * 2.0 + 1.0` makes four): the last
-      // answer is kept per (code object, instruction); the code object is held so its
-      // address cannot be reused by another while cached (one reference per thread, never
-      // released: a thread_local py::object would be released after Python finalized).
-      thread_local PyObject* last_code = nullptr;
-      thread_local int last_lasti = -1;
-      thread_local std::string last;
-      int lasti = PyFrame_GetLasti(f);
-      if (last_code == reinterpret_cast<PyObject*>(code) && last_lasti == lasti) {
-        Py_DECREF(code);
-        Py_DECREF(f);
-        return last;
-      }
-      const char* name = PyUnicode_AsUTF8(code->co_name);
-      if (!name) PyErr_Clear();
-      std::string out;
-      out.reserve(static_cast<size_t>(len) + 40);
-      out.append("  File \"").append(file, static_cast<size_t>(len)).append("\", line ");
-      out.append(std::to_string(PyFrame_GetLineNumber(f))).append(", in ").append(name ? name : "?");
-      Py_XDECREF(last_code);
-      last_code = reinterpret_cast<PyObject*>(code);  // takes our reference
-      last_lasti = lasti;
-      last = out;
-      Py_DECREF(f);
-      return out;
-    }
-    Py_DECREF(code);
+    if (!file) PyErr_Clear();
     PyFrameObject* back = PyFrame_GetBack(f);  // new reference
-    Py_DECREF(f);
+    if (file && !(static_cast<size_t>(len) >= skip.size() && std::memcmp(file, skip.data(), skip.size()) == 0) &&
+        std::strstr(file, "importlib") == nullptr && std::strstr(file, "<embedded") == nullptr) {
+      user.push_back(Frame{f, code, PyFrame_GetLasti(f)});
+    } else {
+      Py_DECREF(code);
+      Py_DECREF(f);
+    }
     f = back;
   }
-  return "  <unknown>";
+  bool same = user.size() == last_key.size() && !user.empty();
+  for (size_t i = 0; same && i < user.size(); ++i)
+    same = last_key[i].first == reinterpret_cast<PyObject*>(user[i].code) && last_key[i].second == user[i].lasti;
+  if (!same && !user.empty()) {
+    std::string out;
+    for (size_t i = user.size(); i-- > 0;) {  // outermost first
+      Py_ssize_t len = 0;
+      const char* file = PyUnicode_AsUTF8AndSize(user[i].code->co_filename, &len);
+      const char* name = PyUnicode_AsUTF8(user[i].code->co_name);
+      if (!name) PyErr_Clear();
+      if (!out.empty()) out.push_back('\n');
+      out.append("  File \"").append(file, static_cast<size_t>(len)).append("\", line ");
+      out.append(std::to_string(PyFrame_GetLineNumber(user[i].frame))).append(", in ").append(name ? name : "?");
+    }
+    for (auto& k : last_key) Py_DECREF(k.first);
+    last_key.clear();
+    for (const Frame& u : user) {
+      Py_INCREF(u.code);
+      last_key.emplace_back(reinterpret_cast<PyObject*>(u.code), u.lasti);
+    }
+    last = std::move(out);
+  }
+  for (const Frame& u : user) {
+    Py_DECREF(u.code);
+    Py_DECREF(u.frame);
+  }
+  return user.empty() ? std::string("  <unknown>") : last;
 }
 
 // An op's facts as Python sees them (fn._core.op_def): read from its OpDef, never restated.
@@ -179,7 +194,7 @@ void init_ops(py::module_& m) {
       },
       py::arg("prefix"));
   m.def(
-      "_current_location", [] { return current_location(); },
+      "_current_location", [] { return innermost_frame(current_location()); },
       "The user's source location as nodes record it (tests compare it with Python's frames).");
   m.def("set_location_provider", [](py::function f) {
     // The provider outlives the interpreter (a static std::function): hold a strong reference
@@ -218,7 +233,8 @@ void init_graph(py::module_& m) {
              g.mutable_node(i).attrs.set("_grad_graph", std::move(grad));
              g.mutable_node(i).attrs.set("_grad_none", std::move(none_mask));
            })
-      .def("node_defined_at", [](const Graph& g, int i) { return g.node(i).defined_at; })
+      .def("node_defined_at", [](const Graph& g, int i) { return innermost_frame(g.node(i).defined_at); })
+      .def("node_stack", [](const Graph& g, int i) { return g.node(i).defined_at; })
       .def("node_inputs",
            [](const Graph& g, int i) {
              std::vector<std::string> out;

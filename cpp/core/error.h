@@ -3,6 +3,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace fn {
 
@@ -37,10 +38,16 @@ enum class Code {
 class Error : public std::runtime_error {
  public:
   Error(Code code, const std::string& msg) : std::runtime_error(msg), code_(code) {}
+  // A graph node's run-time error: `node_stack` is where the node was traced (Node::defined_at),
+  // which a Function call reports as TF's "Detected at node ... defined at".
+  Error(Code code, const std::string& msg, std::string node_stack)
+      : std::runtime_error(msg), code_(code), node_stack_(std::move(node_stack)) {}
   Code code() const { return code_; }
+  const std::string& node_stack() const { return node_stack_; }
 
  private:
   Code code_;
+  std::string node_stack_;
 };
 
 namespace detail {

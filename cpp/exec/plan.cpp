@@ -194,8 +194,12 @@ std::vector<EagerPtr> Plan::run_step_kernel(const Step& st, const std::vector<Ea
   } catch (const Error& e) {
     no_kernel_in_graph(e, st.node->op, st.node->name);
     std::string msg = e.what();
-    if (msg.find("{{node") == std::string::npos) msg += "\n\t [[{{node " + st.node->name + "}}]]";
-    throw Error(e.code(), msg);
+    if (msg.find("{{node") == std::string::npos) {
+      msg += "\n\t [[{{node " + st.node->name + "}}]]";
+      throw Error(e.code(), msg, st.node->defined_at);
+    }
+    // Tagged inside (a loop body's or branch's node): that node's frames, else this step's.
+    throw Error(e.code(), msg, e.node_stack().empty() ? st.node->defined_at : e.node_stack());
   }
 }
 

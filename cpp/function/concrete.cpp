@@ -115,6 +115,37 @@ std::vector<TensorPtr> ConcreteFunction::inline_into(GraphBuilder* b, const std:
   return out;
 }
 
+namespace {
+// TF's InterpolateRuntimeError: each node the message tags ({{node N}}), with the user frames it
+// was traced at (frames joined by blank lines, as traceback.format_list's joined), then the
+// kernel's message and the function's op tag.
+Error graph_execution_error(const Error& e, const std::string& function_name) {
+  std::string msg = e.what();
+  if (msg.rfind("Graph execution error:", 0) == 0) return e;  // a nested call's, already read so
+  std::string out = "Graph execution error:\n\n";
+  bool first = true;
+  for (size_t pos = msg.find("{{node "); pos != std::string::npos; pos = msg.find("{{node ", pos)) {
+    const size_t end = msg.find("}}", pos);
+    if (end == std::string::npos) break;
+    out += "Detected at node " + msg.substr(pos + 7, end - pos - 7) + " defined at (most recent call last):\n";
+    const std::string stack = first ? e.node_stack() : std::string();
+    if (stack.empty()) out += "<stack traces unavailable>\n";
+    for (size_t a = 0; a < stack.size();) {
+      size_t b = stack.find('\n', a);
+      if (b == std::string::npos) b = stack.size();
+      out.append(stack, a, b - a).append("\n\n");
+      a = b + 1;
+    }
+    first = false;
+    pos = end;
+  }
+  const size_t last = msg.find_last_not_of(" \t\r\n");
+  const size_t lead = msg.find_first_not_of(" \t\r\n");
+  if (last != std::string::npos) out.append(msg, lead, last + 1 - lead);
+  return Error(e.code(), out + " [Op:" + function_name + "]", e.node_stack());
+}
+}  // namespace
+
 std::vector<TensorPtr> ConcreteFunction::interpret(const std::vector<TensorPtr>& args,
                                                    const std::vector<TensorPtr>& caps) const {
   const Graph& g = *graph_;
@@ -172,7 +203,13 @@ std::vector<TensorPtr> ConcreteFunction::call(const std::vector<TensorPtr>& args
     if (!c->is_eager()) throw_out_of_scope(*c);
     inputs.push_back(as_eager(c));
   }
-  auto out = plan()->run(inputs);
+  std::vector<EagerPtr> out;
+  try {
+    out = plan()->run(inputs);
+  } catch (const Error& e) {
+    if (!graph_errors || e.code() >= Code::ValueError) throw;
+    throw graph_execution_error(e, name);
+  }
   return std::vector<TensorPtr>(out.begin(), out.end());
 }
 

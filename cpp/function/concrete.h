@@ -25,6 +25,9 @@ class ConcreteFunction {
   std::vector<TensorPtr> call(const std::vector<TensorPtr>& args) const;
   std::shared_ptr<const Plan> plan() const;  // compiled on first use
   std::string name;                          // "__inference_double_12" style, for error messages
+  // A Function's call: run-time op errors read as TF's ("Graph execution error: ... Detected at
+  // node N defined at ..." and " [Op:<name>]"); tf.data's functions report theirs as the iterator's.
+  bool graph_errors = false;
 
  private:
   // Runs node by node through dispatch so active gradient tapes record every op.

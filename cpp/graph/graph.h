@@ -33,8 +33,16 @@ struct Node {
   std::vector<int> control_inputs;
   Attrs attrs;
   std::vector<TensorSpec> outputs;
-  std::string defined_at;  // user's file:line while tracing (for leak and op errors)
+  // The user's frames while tracing, outermost first, a `  File "f", line n, in g` line each
+  // (leak errors and TF's "Detected at node ... defined at" of run-time errors).
+  std::string defined_at;
 };
+
+// The innermost user frame of a node's defined_at (its last line).
+inline std::string innermost_frame(const std::string& defined_at) {
+  const size_t nl = defined_at.rfind('\n');
+  return nl == std::string::npos ? defined_at : defined_at.substr(nl + 1);
+}
 
 class Graph : public NodeSource, public std::enable_shared_from_this<Graph> {
  public:

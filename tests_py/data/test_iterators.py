@@ -38,8 +38,9 @@ def test_iterator_argument_advances_per_call(capsys):
     assert capsys.readouterr().err == "Value: 1\nValue: 2\nValue: 3\n"
     with pytest.raises(fn.errors.OutOfRangeError) as e:
         good_consume_next(iterator)
-    assert str(e.value).startswith("End of sequence")
-    assert "IteratorGetNext" in str(e.value)
+    # TF 2.21: the Function call's "Graph execution error" naming the node and where it was traced.
+    assert str(e.value).startswith("Graph execution error:\n\nDetected at node IteratorGetNext defined at")
+    assert "in good_consume_next\n\nEnd of sequence\n\t [[{{node IteratorGetNext}}]] [Op:__inference_" in str(e.value)
     assert good_consume_next.experimental_get_tracing_count() == 1
 
 

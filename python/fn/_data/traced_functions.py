@@ -81,6 +81,7 @@ class TracedFunction:
         specs = tuple(input_spec) if self._unpack else (input_spec,)
         self._concrete = self._function.get_concrete_function(*specs)
         self._core = self._concrete._core
+        self._core._graph_errors = False  # errors surface as the iterator's, not a Function call's
         self.output_spec = structure.spec_from_value(traced_structure[0])
         self._flat_specs = structure.flatten(self.output_spec)
 

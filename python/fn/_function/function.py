@@ -441,6 +441,7 @@ class Function(_core.FunctionBase):
             func_graph.outputs = flat_out
             func_graph.inputs = placeholders + list(builder.capture_placeholders())
         core = _core.ConcreteFunctionCore(graph, builder.captured_values(), f"__inference_{self._name}_{trace_id}")
+        core._graph_errors = True  # run-time op errors read as TF's "Graph execution error"
         spec_pos = tuple(_walk(v, _to_spec) for v in pos)
         spec_kw = {k: _walk(v, _to_spec) for k, v in kw.items()}
         concrete = ConcreteFunction(

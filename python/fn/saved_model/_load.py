@@ -156,6 +156,7 @@ def _load_concrete(record: Dict[str, Any], blobs: List[bytes], objects: List[Any
                 _core.convert_to_tensor(np.load(io.BytesIO(blobs[cap["constant"]]), allow_pickle=False), None, None)
             )
     core = _core.ConcreteFunctionCore(graph, captures, record["name"])
+    core._graph_errors = True
     func_graph = FuncGraph(graph, record["function_name"])
     specs = iter(record["output_specs"])
 
