@@ -32,13 +32,19 @@ std::string user_frame_location(const std::string& skip) {
     PyCodeObject* code;
     int lasti;
   };
-  // Consecutive nodes mostly come from one line (`x * 2.0 + 1.0` makes four): the last answer is
-  // kept per sequence of (code object, instruction); the code objects are held so their
+  // A frame's line is a function of (code object, instruction): the previous call's lines are
+  // kept by depth and reused where they match (between nodes mostly only the innermost frame
+  // moves; line numbers come from a scan of the line table). The code objects are held so their
   // addresses cannot be reused by others while cached (one set per thread, never released: a
   // thread_local py::object would be released after Python finalized).
-  thread_local std::vector<std::pair<PyObject*, int>> last_key;
-  thread_local std::string last;
-  std::vector<Frame> user;
+  struct Line {
+    PyObject* code;
+    int lasti;
+    std::string text;
+  };
+  thread_local std::vector<Line> lines;  // outermost first
+  thread_local std::string joined;
+  std::vector<Frame> user;                                         // innermost first
   PyFrameObject* f = PyThreadState_GetFrame(PyThreadState_Get());  // new reference
   while (f) {
     PyCodeObject* code = PyFrame_GetCode(f);  // new reference
@@ -46,8 +52,9 @@ std::string user_frame_location(const std::string& skip) {
     const char* file = PyUnicode_AsUTF8AndSize(code->co_filename, &len);
     if (!file) PyErr_Clear();
     PyFrameObject* back = PyFrame_GetBack(f);  // new reference
+    // importlib's and embedded frames are "<frozen importlib._bootstrap>", "<embedded ...>".
     if (file && !(static_cast<size_t>(len) >= skip.size() && std::memcmp(file, skip.data(), skip.size()) == 0) &&
-        std::strstr(file, "importlib") == nullptr && std::strstr(file, "<embedded") == nullptr) {
+        (file[0] != '<' || (std::strstr(file, "importlib") == nullptr && std::strncmp(file, "<embedded", 9) != 0))) {
       user.push_back(Frame{f, code, PyFrame_GetLasti(f)});
     } else {
       Py_DECREF(code);
@@ -55,33 +62,49 @@ std::string user_frame_location(const std::string& skip) {
     }
     f = back;
   }
-  bool same = user.size() == last_key.size() && !user.empty();
-  for (size_t i = 0; same && i < user.size(); ++i)
-    same = last_key[i].first == reinterpret_cast<PyObject*>(user[i].code) && last_key[i].second == user[i].lasti;
-  if (!same && !user.empty()) {
-    std::string out;
-    for (size_t i = user.size(); i-- > 0;) {  // outermost first
-      Py_ssize_t len = 0;
-      const char* file = PyUnicode_AsUTF8AndSize(user[i].code->co_filename, &len);
-      const char* name = PyUnicode_AsUTF8(user[i].code->co_name);
-      if (!name) PyErr_Clear();
-      if (!out.empty()) out.push_back('\n');
-      out.append("  File \"").append(file, static_cast<size_t>(len)).append("\", line ");
-      out.append(std::to_string(PyFrame_GetLineNumber(user[i].frame))).append(", in ").append(name ? name : "?");
+  bool changed = user.size() != lines.size();
+  bool outer_changed = changed;
+  for (size_t d = 0; d < user.size(); ++d) {
+    const Frame& u = user[user.size() - 1 - d];
+    if (d < lines.size() && lines[d].code == reinterpret_cast<PyObject*>(u.code) && lines[d].lasti == u.lasti) continue;
+    changed = true;
+    if (d + 1 < user.size()) outer_changed = true;
+    Py_ssize_t len = 0;
+    const char* file = PyUnicode_AsUTF8AndSize(u.code->co_filename, &len);
+    const char* name = PyUnicode_AsUTF8(u.code->co_name);
+    if (!name) PyErr_Clear();
+    std::string text;
+    text.append("  File \"").append(file, static_cast<size_t>(len)).append("\", line ");
+    text.append(std::to_string(PyFrame_GetLineNumber(u.frame))).append(", in ").append(name ? name : "?");
+    Py_INCREF(u.code);
+    if (d < lines.size()) {
+      Py_DECREF(lines[d].code);
+      lines[d] = Line{reinterpret_cast<PyObject*>(u.code), u.lasti, std::move(text)};
+    } else {
+      lines.push_back(Line{reinterpret_cast<PyObject*>(u.code), u.lasti, std::move(text)});
     }
-    for (auto& k : last_key) Py_DECREF(k.first);
-    last_key.clear();
-    for (const Frame& u : user) {
-      Py_INCREF(u.code);
-      last_key.emplace_back(reinterpret_cast<PyObject*>(u.code), u.lasti);
+  }
+  while (lines.size() > user.size()) {
+    Py_DECREF(lines.back().code);
+    lines.pop_back();
+  }
+  if (changed) {
+    // The outer lines' text is rebuilt only when one of them moved (mostly the innermost does).
+    thread_local std::string outer;
+    thread_local size_t outer_lines = 0;
+    if (outer_changed || outer_lines + 1 != lines.size()) {
+      outer.clear();
+      for (size_t d = 0; d + 1 < lines.size(); ++d) outer.append(lines[d].text).push_back('\n');
+      outer_lines = lines.empty() ? 0 : lines.size() - 1;
     }
-    last = std::move(out);
+    joined.assign(outer);
+    if (!lines.empty()) joined.append(lines.back().text);
   }
   for (const Frame& u : user) {
     Py_DECREF(u.code);
     Py_DECREF(u.frame);
   }
-  return user.empty() ? std::string("  <unknown>") : last;
+  return user.empty() ? std::string("  <unknown>") : joined;
 }
 
 // An op's facts as Python sees them (fn._core.op_def): read from its OpDef, never restated.

@@ -42,7 +42,8 @@ def _user_location() -> str:
     f: Optional[FrameType] = sys._getframe(1)
     while f is not None:
         fname = f.f_code.co_filename
-        if not fname.startswith(_FN_DIR) and "importlib" not in fname:
+        internal = fname.startswith("<") and ("importlib" in fname or fname.startswith("<embedded"))
+        if not fname.startswith(_FN_DIR) and not internal:
             return f'  File "{fname}", line {f.f_lineno}, in {f.f_code.co_name}'
         f = f.f_back
     return "  <unknown>"
