@@ -147,3 +147,31 @@ def test_dataset_function_errors_are_the_iterators():
         list(ds)
     assert "Graph execution error" not in str(e.value)
     assert "indices = 5 is not in [0, 2)\n\t [[{{node GatherV2}}]]" in str(e.value)
+
+
+@pytest.mark.parametrize("check, text", [
+    (lambda x: tf.debugging.assert_equal(x, 1.0, message="boom"),
+     r"assertion failed: \[boom\] \[Condition x == y did not hold element-wise:\] \[x \(x:0\) = \] \[2 3\] "
+     r"\[y \(\S+:0\) = \] \[1\]"),
+    (lambda x: tf.debugging.assert_less(x, 0.5, summarize=1),
+     r"assertion failed: \[Condition x < y did not hold element-wise:\] \[x \(x:0\) = \] \[2\.\.\.\] "
+     r"\[y \(\S+:0\) = \] \[0\.5\]"),
+    (lambda x: tf.debugging.assert_non_negative(x - 5.0),
+     r"assertion failed: \[\] \[Condition x >= 0 did not hold element-wise:\] \[x \(sub:0\) = \] \[-3 -2\]"),
+    (lambda x: tf.debugging.assert_negative(x, message="neg"),
+     r"assertion failed: \[neg\.  \] \[Condition x < 0 did not hold element-wise:\] \[x \(x:0\) = \] \[2 3\]"),
+    (lambda x: tf.debugging.Assert(tf.reduce_all(x > 100.0), [x, "str"]), r"assertion failed: \[2 3\] \[str\]"),
+    (lambda x: tf.debugging.Assert(x > 100.0, [x]), r"The second input must be a scalar, but it has shape \[2\]"),
+])
+def test_run_time_assert_texts_in_a_function(check, text):
+    @tf.function
+    def f(x):
+        check(x)
+        return x
+
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        f(tf.constant([2.0, 3.0]))
+    msg = str(e.value)
+    assert msg.startswith("Graph execution error:\n\nDetected at node ")
+    # (TF adds a line tagging its AssertGuard function after the op tag for the shape error.)
+    assert re.search("\n" + text + r"\n\t \[\[\{\{node \S+\}\}\]\] \[Op:__inference_f_\d+\]", msg), msg

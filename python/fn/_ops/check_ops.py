@@ -141,7 +141,11 @@ def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None,
     order = [d if not _core.is_tensor(d) else None for d in data]
 
     def check(cond: Any, *values: Any) -> Optional[str]:
-        if bool(cond.numpy()):
+        c = np.asarray(cond.numpy())
+        if c.ndim:  # TF's Assert kernel takes a scalar condition only
+            dims = ",".join(str(d) for d in c.shape)
+            raise InvalidArgumentError(None, None, f"The second input must be a scalar, but it has shape [{dims}]")
+        if bool(c):
             return None
         it = iter(values)
         return _graph_text([next(it) if o is None else o for o in order], summarize)
@@ -203,7 +207,17 @@ def _binary(
         if msg is not None:
             raise InvalidArgumentError(None, None, msg)
         return None
-    return _graph_check(fail_text, [x, y], name)
+    # In a graph, TF's Assert op text: the data items bracketed, x and y named by their tensors.
+    if data is None:
+        data = [f"Condition x {sym} y did not hold element-wise:", f"x ({x.name}) = ", x, f"y ({y.name}) = ", y]
+    items = ([message] if message is not None else []) + list(data)
+
+    def graph_text(xv: Any, yv: Any) -> Optional[str]:
+        if np.asarray(op(np.asarray(xv.numpy()), np.asarray(yv.numpy()))).all():
+            return None
+        return _graph_text([xv if i is x else yv if i is y else i for i in items], summarize)
+
+    return _graph_check(graph_text, [x, y], name)
 
 
 _OP_NAMES = {"==": "Equal", "!=": "NotEqual", "<": "Less", "<=": "LessEqual", ">": "Greater", ">=": "GreaterEqual"}
@@ -258,15 +272,11 @@ def _unary(sym: str, op: Callable, x: Any, message: Optional[str], summarize: Op
     data = [message or "", f"Condition x {sym} 0 did not hold element-wise:", label, x]
     if _core.executing_eagerly():
         return _binary(sym, lambda a, b: op(a, b), x, zero, data, summarize, None, name)
+    # TF's graph data: the message with its ".  " suffix, and x named by its tensor.
+    prefix = f"{message}.  " if message else ""
     return _binary(
-        sym,
-        lambda a, b: op(a, b),
-        x,
-        zero,
-        [message or "", f"Condition x {sym} 0 did not hold element-wise:"],
-        summarize,
-        None,
-        name,
+        sym, op, x, zero, [prefix, f"Condition x {sym} 0 did not hold element-wise:", f"x ({x.name}) = ", x],
+        summarize, None, name,
     )
 
 
