@@ -275,8 +275,14 @@ def _unary(sym: str, op: Callable, x: Any, message: Optional[str], summarize: Op
     # TF's graph data: the message with its ".  " suffix, and x named by its tensor.
     prefix = f"{message}.  " if message else ""
     return _binary(
-        sym, op, x, zero, [prefix, f"Condition x {sym} 0 did not hold element-wise:", f"x ({x.name}) = ", x],
-        summarize, None, name,
+        sym,
+        op,
+        x,
+        zero,
+        [prefix, f"Condition x {sym} 0 did not hold element-wise:", f"x ({x.name}) = ", x],
+        summarize,
+        None,
+        name,
     )
 
 
