@@ -162,7 +162,19 @@ std::vector<TensorPtr> ConcreteFunction::interpret(const std::vector<TensorPtr>&
     if (n.op == kReadVariableOp && current_builder() && !in.empty() && in[0] && in[0]->is_eager() &&
         variable_state(*as_eager(in[0])).trainable())
       notify_variable_accessed(in[0]);
-    values[i] = dispatch(*n.def, in, n.attrs, n.name);
+    if (!graph_errors || current_builder()) {
+      values[i] = dispatch(*n.def, in, n.attrs, n.name);
+      continue;
+    }
+    try {
+      GraphNodeErrors raw;
+      values[i] = dispatch(*n.def, in, n.attrs, n.name);
+    } catch (const Error& e) {
+      if (e.code() >= Code::ValueError) throw;
+      std::string msg = e.what();
+      if (msg.find("{{node") != std::string::npos) throw;
+      throw graph_execution_error(Error(e.code(), msg + "\n\t [[{{node " + n.name + "}}]]", n.defined_at), name);
+    }
   }
   std::vector<TensorPtr> out;
   for (const NodeOutput& o : g.outputs) out.push_back(values[o.node][o.index]);

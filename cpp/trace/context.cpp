@@ -321,8 +321,18 @@ static std::string eager_error_prefix(const OpDef& op, size_t num_inputs, const 
   return "{{function_node __wrapped__" + name + "_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
 }
 
+namespace {
+thread_local bool t_graph_node_errors = false;  // the next dispatch runs a graph's node (GraphNodeErrors)
+}  // namespace
+
+GraphNodeErrors::GraphNodeErrors() { t_graph_node_errors = true; }
+GraphNodeErrors::~GraphNodeErrors() { t_graph_node_errors = false; }
+
 std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& inputs, Attrs attrs,
                                 const std::string& name) {
+  // Taken by this call only: ops the kernel runs in turn (a py_function's) are eager ops.
+  const bool graph_node = t_graph_node_errors;
+  t_graph_node_errors = false;
   GraphBuilder* b = current_builder();
   std::vector<TensorPtr> result;
   {
@@ -334,7 +344,7 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
       try {
         check_op_inputs(op, dtypes, attrs, b != nullptr);
       } catch (const Error& e) {
-        if (b || e.code() >= Code::ValueError) throw;
+        if (b || graph_node || e.code() >= Code::ValueError) throw;
         throw Error(e.code(), std::string(e.what()) + " [Op:" + op.name + "]" + kEagerNameTag);
       }
     }
@@ -350,6 +360,7 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
     try {
       outs = run_kernel(op, ein, attrs, name.empty() ? op.default_name : name);
     } catch (const Error& e) {
+      if (graph_node) throw;  // the caller tags it with its node, as a graph's run does
       // Eager kernel errors read as TensorFlow's: the wrapping function's prefix and the op tag.
       // Errors a kernel already tagged (dtype checks TF makes before running a kernel) keep
       // their text, as TF's do.

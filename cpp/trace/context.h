@@ -82,6 +82,15 @@ GraphBuilder* outer_builder_of(GraphBuilder* b);
 void set_location_provider(std::function<std::string()> provider);
 std::string current_location();
 
+// While alive, the thread's next dispatch runs a graph's node eagerly (a Function interpreted
+// under a tape): its kernel's errors come untagged, for the caller to tag with the node.
+struct GraphNodeErrors {
+  GraphNodeErrors();
+  ~GraphNodeErrors();
+  GraphNodeErrors(const GraphNodeErrors&) = delete;
+  GraphNodeErrors& operator=(const GraphNodeErrors&) = delete;
+};
+
 // The one entry point for op calls. Name is the node name hint (empty: op's default name).
 std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& inputs, Attrs attrs = {},
                                 const std::string& name = "");

@@ -175,3 +175,18 @@ def test_run_time_assert_texts_in_a_function(check, text):
     assert msg.startswith("Graph execution error:\n\nDetected at node ")
     # (TF adds a line tagging its AssertGuard function after the op tag for the shape error.)
     assert re.search("\n" + text + r"\n\t \[\[\{\{node \S+\}\}\]\] \[Op:__inference_f_\d+\]", msg), msg
+
+
+def test_error_under_a_gradient_tape():
+    # A Function called while a tape records (fn runs its graph node by node then): still the
+    # graph's error (TF names its forward function: [Op:__forward__inner_N]).
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        with pytest.raises(tf.errors.InvalidArgumentError) as e:
+            _inner(x)  # taped call
+    msg = str(e.value)
+    assert msg.startswith("Graph execution error:\n\nDetected at node GatherV2 defined at (most recent call last):\n")
+    assert f'  File "{__file__}", line {_line("gather")}, in _inner\n\n' in msg
+    assert re.search(r"indices\[0\] = 5 is not in \[0, 2\)\n\t \[\[\{\{node GatherV2\}\}\]\] \[Op:\S+_inner_\d+\]$",
+                     msg), msg
