@@ -150,10 +150,42 @@ def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None,
         it = iter(values)
         return _graph_text([next(it) if o is None else o for o in order], summarize)
 
-    return _graph_check(check, tensors, name or "Assert")
+    if name is not None:
+        return _graph_check(check, tensors, name)
+    from fn._function.name_scope import name_scope  # lazy: name_scope imports the op layer
+
+    with name_scope("Assert"):  # TF's node: Assert/AssertGuard/Assert
+        return _graph_check(check, tensors, "AssertGuard/Assert")
 
 
 def _binary(
+    sym: str,
+    op: Callable,
+    x: Any,
+    y: Any,
+    data: Any,
+    summarize: Optional[int],
+    message: Optional[str],
+    name: str,
+    reserve: bool = False,
+) -> Any:
+    """A binary check; in a graph under TF's scope (its ``x``/``y`` constants and its
+    ``NAME/Assert/AssertGuard/Assert`` node, the names TF's run-time text shows). ``reserve``:
+    ``tf.debugging.assert_equal`` takes one scope name more (TF's v2 wrapper opens its own)."""
+    if _core.executing_eagerly():
+        return _binary_checked(sym, op, x, y, data, summarize, message, name)
+    from fn._function.name_scope import name_scope  # lazy: name_scope imports the op layer
+
+    if reserve:
+        with name_scope(name):
+            pass
+    with name_scope(name):
+        x = x if _core.is_tensor(x) else _core.convert_to_tensor(x, None, None, "x")
+        y = y if _core.is_tensor(y) else _core.convert_to_tensor(y, None, None, "y")
+        return _binary_checked(sym, op, x, y, data, summarize, message, "Assert/AssertGuard/Assert")
+
+
+def _binary_checked(
     sym: str, op: Callable, x: Any, y: Any, data: Any, summarize: Optional[int], message: Optional[str], name: str
 ) -> Any:
     x, y = _tensor(x), _tensor(y)
@@ -227,7 +259,7 @@ def assert_equal(
     x: Any, y: Any, message: Optional[str] = None, summarize: Optional[int] = None, name: Optional[str] = None
 ) -> Any:
     """``tf.debugging.assert_equal``: x == y elementwise."""
-    return _binary("==", np.equal, x, y, None, summarize, message, name or "assert_equal")
+    return _binary("==", np.equal, x, y, None, summarize, message, name or "assert_equal", True)
 
 
 def assert_none_equal(
@@ -267,23 +299,23 @@ def assert_greater_equal(
 
 def _unary(sym: str, op: Callable, x: Any, message: Optional[str], summarize: Optional[int], name: str) -> Any:
     x = _tensor(x)
-    zero = _core.convert_to_tensor(np.zeros([], x.dtype.as_numpy_dtype), None, None)
-    label = f"x (shape={x.shape} dtype={x.dtype.name}) = "
-    data = [message or "", f"Condition x {sym} 0 did not hold element-wise:", label, x]
     if _core.executing_eagerly():
+        zero = _core.convert_to_tensor(np.zeros([], x.dtype.as_numpy_dtype), None, None)
+        label = f"x (shape={x.shape} dtype={x.dtype.name}) = "
+        data = [message or "", f"Condition x {sym} 0 did not hold element-wise:", label, x]
         return _binary(sym, lambda a, b: op(a, b), x, zero, data, summarize, None, name)
-    # TF's graph data: the message with its ".  " suffix, and x named by its tensor.
+    # TF's graph data: the message with its ".  " suffix, and x named by its tensor; TF's
+    # assert_non_positive lacks a comma there, so two of its items read as one.
     prefix = f"{message}.  " if message else ""
-    return _binary(
-        sym,
-        op,
-        x,
-        zero,
-        [prefix, f"Condition x {sym} 0 did not hold element-wise:", f"x ({x.name}) = ", x],
-        summarize,
-        None,
-        name,
-    )
+    cond = f"Condition x {sym} 0 did not hold element-wise:"
+    data = [prefix, cond + f"x ({x.name}) = ", x] if sym == "<=" else [prefix, cond, f"x ({x.name}) = ", x]
+    from fn._function.name_scope import name_scope  # lazy: name_scope imports the op layer
+
+    # TF's nodes: NAME/Const (the zero), then assert_less(_equal) inside NAME.
+    with name_scope(name):
+        zero = _core.convert_to_tensor(np.zeros([], x.dtype.as_numpy_dtype), None, None)
+        inner = "assert_less" if sym in ("<", ">") else "assert_less_equal"
+        return _binary(sym, op, x, zero, data, summarize, None, inner)
 
 
 def assert_positive(
