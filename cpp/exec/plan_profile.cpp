@@ -71,7 +71,7 @@ bool enabled() {
 
 void record(const std::string& op, const std::string& node, const std::vector<EagerPtr>& out, Clock::time_point start) {
   double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  std::string shape = out.empty() || !out[0] ? "-" : out[0]->shape().to_string();
+  std::string shape = out.empty() || !out[0] ? "-" : out[0]->shape().debug_string();
   Table& t = table();
   std::lock_guard<std::mutex> lock(t.mu);
   Entry& e = t.rows[Key{op, node, std::move(shape)}];

@@ -15,7 +15,7 @@ using Clock = std::chrono::steady_clock;
 
 // FN_PLAN_PROFILE is set and not "0" (read once).
 bool enabled();
-// Adds one call of a step (op, node name, its first output's shape) that started at `start`.
+// Adds one call of a step (op, node name, its first output's shape as "[2,3]") that started at `start`.
 void record(const std::string& op, const std::string& node, const std::vector<EagerPtr>& out, Clock::time_point start);
 
 }  // namespace fn::plan_profile
