@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "exec/control_flow.h"
 #include "exec/inter_op.h"
+#include "exec/plan_profile.h"
 #include "trace/context.h"
 
 namespace fn {
@@ -222,7 +223,9 @@ void Plan::run_into(EagerPtr* inputs, size_t count, size_t n_move, std::vector<E
       slots[input_slots_[i]] = inputs[i];
   }
   for (const auto& c : consts_) slots[c.first] = c.second;
-  if (parallel_ && inter_op_allowed() && run_parallel(slots, pooled)) {
+  // Profiling times each step alone: the steps run in order on this thread.
+  const bool profiling = plan_profile::enabled();
+  if (parallel_ && !profiling && inter_op_allowed() && run_parallel(slots, pooled)) {
     result.clear();
     result.reserve(output_slots_.size());
     for (int s : output_slots_) result.push_back(slots[s]);
@@ -242,7 +245,9 @@ void Plan::run_into(EagerPtr* inputs, size_t count, size_t n_move, std::vector<E
       else
         in.push_back(v);
     }
+    const auto start = profiling ? plan_profile::Clock::now() : plan_profile::Clock::time_point{};
     std::vector<EagerPtr> out = run_step_kernel(st, in);
+    if (profiling) plan_profile::record(st.node->op, st.node->name, out, start);
     // Inputs handed over and not reused in place by the kernel, and slots past their last use:
     // their storage goes to the run's pool for the next outputs.
     for (size_t j = 0; j < in.size(); ++j)
