@@ -23,8 +23,8 @@ struct Table {
   std::map<Key, Entry> rows;
 };
 Table& table() {
-  static Table* t = new Table;  // never destroyed: printed by the atexit hook, read until exit
-  return *t;
+  static Table t;  // made before the atexit hook is registered, so destroyed after it ran
+  return t;
 }
 
 // Sorted by total time: per step, then per op. A step's time includes the plans it runs
@@ -63,7 +63,10 @@ bool enabled() {
   static const bool on = [] {
     const char* v = std::getenv("FN_PLAN_PROFILE");
     bool set = v && *v && std::string(v) != "0";
-    if (set) std::atexit(print_table);
+    if (set) {
+      table();
+      std::atexit(print_table);
+    }
     return set;
   }();
   return on;
