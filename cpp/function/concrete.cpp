@@ -172,7 +172,8 @@ std::vector<TensorPtr> ConcreteFunction::interpret(const std::vector<TensorPtr>&
     } catch (const Error& e) {
       if (e.code() >= Code::ValueError) throw;
       std::string msg = e.what();
-      if (msg.find("{{node") != std::string::npos) throw;
+      if (msg.find("{{node") != std::string::npos)  // tagged inside (a loop body's node)
+        throw graph_execution_error(Error(e.code(), msg, e.node_stack().empty() ? n.defined_at : e.node_stack()), name);
       throw graph_execution_error(Error(e.code(), msg + "\n\t [[{{node " + n.name + "}}]]", n.defined_at), name);
     }
   }

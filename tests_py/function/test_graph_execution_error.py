@@ -190,3 +190,23 @@ def test_error_under_a_gradient_tape():
     assert f'  File "{__file__}", line {_line("gather")}, in _inner\n\n' in msg
     assert re.search(r"indices\[0\] = 5 is not in \[0, 2\)\n\t \[\[\{\{node GatherV2\}\}\]\] \[Op:\S+_inner_\d+\]$",
                      msg), msg
+
+
+def test_error_in_a_loop_body_under_a_gradient_tape():
+    @tf.function
+    def loop(x):
+        total = tf.constant(0.0)
+        for i in tf.range(2):
+            total += tf.reduce_sum(tf.gather(x, [i + 5]))  # taped loop body
+        return total
+
+    x = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        with pytest.raises(tf.errors.InvalidArgumentError) as e:
+            loop(x)
+    msg = str(e.value)
+    assert msg.startswith("Graph execution error:\n\nDetected at node ")
+    assert f'  File "{__file__}", line {_line("taped loop body")}, in ' in msg
+    assert re.search(r"indices\[0\] = 5 is not in \[0, 2\)\n\t \[\[\{\{node \S*GatherV2\}\}\]\] \[Op:\S+_loop_\d+\]",
+                     msg), msg
