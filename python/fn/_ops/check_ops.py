@@ -152,10 +152,15 @@ def Assert(condition: Any, data: Sequence[Any], summarize: Optional[int] = None,
 
     if name is not None:
         return _graph_check(check, tensors, name)
-    from fn._function.name_scope import name_scope  # lazy: name_scope imports the op layer
-
-    with name_scope("Assert"):  # TF's node: Assert/AssertGuard/Assert
+    with _scope("Assert"):  # TF's node: Assert/AssertGuard/Assert
         return _graph_check(check, tensors, "AssertGuard/Assert")
+
+
+def _scope(name: Optional[str], default: str = "") -> Any:
+    """TF's ``name_scope`` (imported lazily: name_scope imports the op layer)."""
+    from fn._function.name_scope import name_scope
+
+    return name_scope(name or default)
 
 
 def _binary(
@@ -174,12 +179,10 @@ def _binary(
     ``tf.debugging.assert_equal`` takes one scope name more (TF's v2 wrapper opens its own)."""
     if _core.executing_eagerly():
         return _binary_checked(sym, op, x, y, data, summarize, message, name)
-    from fn._function.name_scope import name_scope  # lazy: name_scope imports the op layer
-
     if reserve:
-        with name_scope(name):
+        with _scope(name):
             pass
-    with name_scope(name):
+    with _scope(name):
         x = x if _core.is_tensor(x) else _core.convert_to_tensor(x, None, None, "x")
         y = y if _core.is_tensor(y) else _core.convert_to_tensor(y, None, None, "y")
         return _binary_checked(sym, op, x, y, data, summarize, message, "Assert/AssertGuard/Assert")
@@ -309,10 +312,8 @@ def _unary(sym: str, op: Callable, x: Any, message: Optional[str], summarize: Op
     prefix = f"{message}.  " if message else ""
     cond = f"Condition x {sym} 0 did not hold element-wise:"
     data = [prefix, cond + f"x ({x.name}) = ", x] if sym == "<=" else [prefix, cond, f"x ({x.name}) = ", x]
-    from fn._function.name_scope import name_scope  # lazy: name_scope imports the op layer
-
     # TF's nodes: NAME/Const (the zero), then assert_less(_equal) inside NAME.
-    with name_scope(name):
+    with _scope(name):
         zero = _core.convert_to_tensor(np.zeros([], x.dtype.as_numpy_dtype), None, None)
         inner = "assert_less" if sym in ("<", ">") else "assert_less_equal"
         return _binary(sym, op, x, zero, data, summarize, None, inner)

@@ -14,7 +14,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from fn import _core
-from fn._ops.check_ops import Assert, _graph_check, _graph_text, _static_ok, _tensor, assert_type
+from fn._ops.check_ops import Assert, _graph_check, _graph_text, _scope, _static_ok, _tensor, assert_type
 from fn.dtypes import int32
 
 
@@ -30,12 +30,6 @@ def _shape_and_dtype(t: Any) -> str:
 def _shape_tensor(shape: Sequence[int]) -> Any:
     """A run's shape as TF's ``tf.shape`` prints it in an assert's data."""
     return _core.convert_to_tensor(np.asarray(list(shape), np.int32), None, None)
-
-
-def _scope(name: Optional[str], default: str) -> Any:
-    from fn._function.name_scope import name_scope
-
-    return name_scope(name or default)
 
 
 def assert_near(
