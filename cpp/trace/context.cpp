@@ -318,6 +318,9 @@ static std::string eager_error_prefix(const OpDef& op, size_t num_inputs, const 
     name += "_num_split_" + std::to_string(attrs.get_or("num_split", int64_t{1}));
   else if (op.name == "Unpack")
     name += "_num_" + std::to_string(attrs.get_or("num", int64_t{-1}));
+  else if (op.name == "PyCall")  // TF's py_function op, named with its input and output counts
+    name = "EagerPyFunc_Tin_" + std::to_string(n) + "_Tout_" +
+           std::to_string(attrs.get_or<std::vector<DType>>("Tout", {}).size());
   return "{{function_node __wrapped__" + name + "_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
 }
 
@@ -368,7 +371,8 @@ std::vector<TensorPtr> dispatch(const OpDef& op, const std::vector<TensorPtr>& i
       if (e.code() < Code::ValueError && msg.find("[Op:") == std::string::npos) {
         // Dtype and attr checks run before TF picks a kernel: no wrapping function named.
         bool before_kernel = msg.rfind("cannot compute ", 0) == 0 || msg.rfind("Value for attr ", 0) == 0;
-        msg = (before_kernel ? "" : eager_error_prefix(op, inputs.size(), attrs)) + msg + " [Op:" + op.name + "]";
+        const std::string tag = op.name == "PyCall" ? "EagerPyFunc" : op.name;  // TF's op for py_function
+        msg = (before_kernel ? "" : eager_error_prefix(op, inputs.size(), attrs)) + msg + " [Op:" + tag + "]";
       }
       if (e.code() < Code::ValueError && msg.size() > 1 && msg.back() == ']' && msg.find(" [Op:") != std::string::npos)
         msg += kEagerNameTag;

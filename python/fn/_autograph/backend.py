@@ -319,7 +319,12 @@ def require_true(flag, message, values):
         def raise_():
             raise fn.errors.InvalidArgumentError(None, None, 'assertion failed: [%s]' % escaped)
 
-        fn.py_function(raise_, [], [])
+        if getattr(fn, "__name__", "") == "fn":  # fn's host op keeps the error's class
+            from fn._ops.script_ops import host_py_function
+
+            host_py_function(raise_, [], [])
+        else:
+            fn.py_function(raise_, [], [])
         return values
 
     return fn.cond(flag, lambda: values, fail)

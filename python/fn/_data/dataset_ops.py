@@ -20,7 +20,7 @@ import numpy as np
 
 from fn import _core, errors
 from fn.dtypes import int32, int64
-from fn._data import iterator_ops, registry, structure
+from fn._data import error_text, iterator_ops, registry, structure
 from fn._data.options import Options
 from fn._data.structure import DatasetSpec
 from fn._tensor.composite import CompositeParts
@@ -60,6 +60,7 @@ class Dataset:
         self._inputs: Tuple["Dataset", ...] = tuple(inputs)
         self._element_spec = element_spec
         self._tensors: List[Any] = list(tensors)  # tensor arguments (may be graph tensors)
+        self._fn_id = error_text.next_id()  # TF's creation number, named in its error text
 
     # ------------------------------------------------------------ to implement
     def _elements(self) -> PyIterator[Any]:
@@ -576,13 +577,17 @@ class NumpyIterator:
     """``Dataset.as_numpy_iterator()``: the elements with NumPy values."""
 
     def __init__(self, dataset: Dataset) -> None:
+        self._dataset = dataset
         self._elements = dataset._elements()
 
     def __iter__(self) -> "NumpyIterator":
         return self
 
     def __next__(self) -> Any:
-        return structure.map_structure(_to_numpy, next(self._elements))
+        try:
+            return structure.map_structure(_to_numpy, next(self._elements))
+        except errors.OpError as e:
+            raise error_text.iterator_error(e, self._dataset) from None
 
     next = __next__
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from fn import _core, errors
 from fn.dtypes import int64
-from fn._data import registry, structure
+from fn._data import error_text, registry, structure
 from fn._data.philox import stateless_categorical
 from fn._data.dataset_ops import AUTOTUNE, INFINITE, UNKNOWN, Dataset, as_int
 from fn._data.traced_functions import dataset_function
@@ -146,10 +146,13 @@ class InterleaveDataset(Dataset):
         self._type_name = "_InterleaveDataset" if self._parallel is None else "_ParallelInterleaveDataset"
 
     def _elements(self) -> PyIterator[Any]:
-        datasets = (self._func(e) for e in self._inputs[0]._elements())
+        inner = (
+            error_text.inner_elements(self, i % self._cycle, self._func(e))
+            for i, e in enumerate(self._inputs[0]._elements())
+        )
         if self._parallel is None:
-            return cycle((d._elements() for d in datasets), self._cycle, self._block)
-        started = (_Background(d._elements(), 2 * self._block) for d in datasets)
+            return cycle(inner, self._cycle, self._block)
+        started = (_Background(d, 2 * self._block) for d in inner)
         return cycle(_ahead(started, self._cycle), self._cycle, self._block)
 
 

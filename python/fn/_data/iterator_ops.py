@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator as PyIterator, List, Optional, Sequen
 from fn import _core, errors
 from fn.dtypes import bool_, variant
 from fn._tensor.tensor_shape import TensorShape
-from fn._data import structure
+from fn._data import error_text, structure
 from fn._ops.control_flow_ops import while_loop
 from fn._data.philox import PhiloxSamples
 from fn._data.structure import IteratorSpec
@@ -86,7 +86,13 @@ class Iterator:
     def __next__(self) -> Any:
         if not _core.executing_eagerly():
             return get_next_op(_core.make_variant(self), self._element_spec)
-        return next(self._elements)
+        return self._next_eager()
+
+    def _next_eager(self) -> Any:
+        try:
+            return next(self._elements)
+        except errors.OpError as e:
+            raise error_text.iterator_error(e, self._dataset) from None
 
     def next(self) -> Any:
         return self.__next__()
@@ -96,7 +102,7 @@ class Iterator:
         if not _core.executing_eagerly():
             return get_next_op(_core.make_variant(self), self._element_spec)
         try:
-            return next(self._elements)
+            return self._next_eager()
         except StopIteration:
             raise _end_of_sequence() from None
 
@@ -130,12 +136,16 @@ class Iterator:
         except StopIteration:
             self._current = None
             return False
+        except errors.OpError as e:
+            raise error_text.user_function_error(e, self._dataset) from None
 
     def _next_flat(self) -> List[Any]:
         try:
             return structure.flatten_components(next(self._elements))
         except StopIteration:
             raise _end_of_sequence() from None
+        except errors.OpError as e:
+            raise error_text.user_function_error(e, self._dataset) from None
 
     def __repr__(self) -> str:
         return f"<fn.data.Iterator object at 0x{id(self):x}>"

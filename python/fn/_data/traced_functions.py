@@ -10,7 +10,7 @@ from typing import Any, Callable, List, Optional, Tuple
 from fn import _core, errors
 from fn.dtypes import bool_
 from fn._tensor.tensor_spec import TensorSpec
-from fn._data import structure
+from fn._data import error_text, structure
 from fn._data.dataset_ops import Dataset
 from fn._ops.array_ops import identity, stack
 from fn._function.function import Function
@@ -91,7 +91,11 @@ class TracedFunction:
         flat: List[Any] = []
         for a in args:  # ragged and sparse leaves cross as their component tensors
             flat.extend(structure.flatten_components(a))
-        out = self._core.call(flat)
+        try:
+            out = self._core.call(flat)
+        except errors.OpError as e:
+            error_text.tag(e, self)
+            raise
         if len(out) == len(self._flat_specs):  # packed with tf.data's nesting (OrderedDicts kept)
             return structure.pack(self.output_spec, list(out))
         return self._concrete._pack_outputs(out)
@@ -162,6 +166,7 @@ class DatasetFunction:
 
         func._converted = recording
         self._concrete = func.get_concrete_function(*(spec if self._unpack else (spec,)))
+        self._concrete._core._graph_errors = False  # errors surface as the iterator's
         out = self._concrete.structured_outputs
         if not isinstance(out, Dataset):
             raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(out)}.")
@@ -189,7 +194,11 @@ class DatasetFunction:
     def __call__(self, element: Any) -> Dataset:
         args = tuple(element) if self._unpack else (element,)
         if self.in_graph:
-            return _core.variant_value(self._concrete(*args)._variant)
+            try:
+                return _core.variant_value(self._concrete(*args)._variant)
+            except errors.OpError as e:
+                error_text.tag(e, self)
+                raise
         ds = self._map_func(*args)
         if not isinstance(ds, Dataset):
             raise TypeError(f"The `map_func` argument must return a `Dataset` object. Got {type(ds)}.")

@@ -13,7 +13,7 @@ import numpy as np
 from fn import _core, errors
 from fn._tensor.tensor_shape import TensorShape
 from fn._tensor.tensor_spec import TensorSpec
-from fn._data import registry, structure
+from fn._data import error_text, registry, structure
 from fn._data.dataset_ops import INFINITE, UNKNOWN, Dataset, as_int, wrap_int64
 from fn._data.interleave import num_parallel, parallel_map
 from fn._data.sources import RangeDataset, TensorDataset, TensorSliceDataset, _row_maker
@@ -129,12 +129,18 @@ def _stack(tensors: List[Any], component: int) -> Any:
             return _core.to_eager(arr, dtype)
     for j, a in enumerate(arrays):
         if np.shape(a) != first:
-            raise errors.InvalidArgumentError(
+            err = errors.InvalidArgumentError(
                 None,
                 None,
                 f"Cannot batch tensors with different shapes in component {component}. First "
                 f"element had shape {_shape_text(tensors[0].shape)} and element {j} had shape {_shape_text(tensors[j].shape)}.",
             )
+            if np.size(a) != np.size(arrays[0]):  # TF's fused map + batch words it its own way
+                err._fn_map_and_batch = (  # type: ignore[attr-defined]
+                    "Cannot add tensor to the batch: number of elements does not match. Shapes are: "
+                    f"[tensor]: {_shape_text(tensors[j].shape)}, [batch]: {_shape_text(tensors[0].shape)}"
+                )
+            raise err
     if dtype.name == "string":
         arr = np.empty((len(arrays),) + first, dtype=object)
         for j, a in enumerate(arrays):
@@ -246,7 +252,14 @@ class BatchDataset(_UnaryDataset):
             batch = list(itertools.islice(it, self._n))
             if not batch or (self._drop and len(batch) < self._n):
                 return
-            yield _make_batch(batch, self._leaf_specs, self._element_spec)
+            try:
+                out = _make_batch(batch, self._leaf_specs, self._element_spec)
+            except errors.InvalidArgumentError as e:
+                text = getattr(e, "_fn_map_and_batch", None)
+                if text is None or not isinstance(self._input, MapDataset):
+                    raise
+                raise errors.InvalidArgumentError(None, None, text) from None  # TF's MapAndBatch
+            yield out
 
     def _cardinality(self) -> int:
         return batched_cardinality(self._input._cardinality(), self._n, self._drop)
@@ -365,9 +378,13 @@ class RepeatDataset(_CountDataset):
     def _epochs(self, epoch: int, skip: int) -> PyIterator[Any]:
         while self._count < 0 or epoch < self._count:
             any_element = False
-            for e in self._input._elements_from(skip) if skip else self._input._elements():
-                any_element = True
-                yield e
+            try:
+                for e in self._input._elements_from(skip) if skip else self._input._elements():
+                    any_element = True
+                    yield e
+            except errors.OpError as err:
+                error_text.note(err, self, epoch)
+                raise
             if not any_element:
                 return
             skip = 0
@@ -485,8 +502,8 @@ class FlatMapDataset(_UnaryDataset):
         super().__init__(input_dataset, spec)
 
     def _elements(self) -> PyIterator[Any]:
-        for e in self._input._elements():
-            yield from self._call(e)._elements()
+        for i, e in enumerate(self._input._elements()):
+            yield from error_text.inner_elements(self, i, self._call(e))
 
     def _cardinality(self) -> int:
         return UNKNOWN

@@ -12,7 +12,7 @@ import numpy as np
 
 from fn import _core, errors
 from fn._ops.array_ops import convert_to_tensor
-from fn._ops.script_ops import numpy_function
+from fn._ops.script_ops import host_numpy_function as numpy_function
 from fn.dtypes import string
 
 _DEVICE = "{{function_node __wrapped__%s_device_/job:localhost/replica:0/task:0/device:CPU:0}} "

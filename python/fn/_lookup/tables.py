@@ -15,7 +15,7 @@ import numpy as np
 from fn import _core
 from fn._lookup.initializers import KeyValueTypes, TableInitializerBase
 from fn._ops.array_ops import constant, convert_to_tensor
-from fn._ops.script_ops import py_function
+from fn._ops.script_ops import host_py_function as py_function
 from fn.dtypes import int64, string
 
 

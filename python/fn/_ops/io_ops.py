@@ -14,7 +14,7 @@ from fn._ops.array_ops import convert_to_tensor
 from fn._ops.op_errors import op_error, type_text
 from fn.dtypes import as_dtype, string
 from fn.errors import InvalidArgumentError
-from fn._ops.script_ops import numpy_function
+from fn._ops.script_ops import host_numpy_function as numpy_function
 
 _RAW_TYPES = [
     "half",

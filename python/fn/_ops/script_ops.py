@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import traceback
 from typing import Any, Callable, List, Optional, Sequence
 
 import numpy as np
 
-from fn import _core, errors
+from fn import _core, errors, nest
 from fn.dtypes import as_dtype, string
 
 # TF names each registered Python function ``pyfunc_<n>`` (its FuncRegistry token); the name
@@ -35,6 +36,23 @@ def py_function(
             return wrapper
 
         return decorate if func is None else decorate(func)
+    return host_py_function(_user_errors(func), inp, Tout, name)
+
+
+def _user_errors(func: Callable) -> Callable:
+    """``func`` failing as TF's py_func kernel fails: any exception becomes an op error."""
+
+    def call(*args: Any) -> Any:
+        try:
+            return func(*args)
+        except Exception as e:
+            raise _py_func_error(e) from None
+
+    return call
+
+
+def host_py_function(func: Callable, inp: Sequence[Any], Tout: Any = None, name: Optional[str] = None) -> Any:
+    """``py_function`` for fn's own host code: its op errors pass through as raised."""
     single = Tout is not None and not isinstance(Tout, (list, tuple))
     touts = [] if Tout is None else ([Tout] if single else list(Tout))
     touts = [as_dtype(t) for t in touts]
@@ -51,6 +69,23 @@ def py_function(
     if not touts:
         return None
     return out[0] if single else list(out)
+
+
+# TF's py_func kernel: the status a Python exception becomes (anything else is Unknown).
+_PY_ERRORS = (
+    ((ValueError, TypeError), errors.InvalidArgumentError),
+    ((StopIteration,), errors.OutOfRangeError),
+    ((MemoryError,), errors.ResourceExhaustedError),
+    ((NotImplementedError,), errors.UnimplementedError),
+)
+
+
+def _py_func_error(e: Exception) -> errors.OpError:
+    """The error a py_function's exception fails its op with, in TF's words: the exception, then
+    its Python traceback as ``traceback.format_exception`` gives it, joined by blank lines."""
+    cls = next((c for types, c in _PY_ERRORS if isinstance(e, types)), errors.UnknownError)
+    parts = traceback.format_exception(type(e), e, e.__traceback__)
+    return cls(None, None, f"{type(e).__name__}: {e}\n" + "\n".join(parts) + "\n")
 
 
 def _to_numpy(t: Any) -> np.ndarray:
@@ -105,6 +140,17 @@ def numpy_function(
             return wrapper
 
         return decorate if func is None else decorate(func)
+    if _core.executing_eagerly():  # TF calls func directly; results converted, not checked
+        tensors = [x if _core.is_tensor(x) else _core.convert_to_tensor(x) for x in inp]
+        result = func(*[np.array(_to_numpy(t)) for t in tensors])
+        out = [None if v is None else _core.convert_to_tensor(v) for v in nest.flatten(result)]
+        return out[0] if len(out) == 1 else out
+    return host_numpy_function(_user_errors(func), inp, Tout, name)
+
+
+def host_numpy_function(func: Callable, inp: Sequence[Any], Tout: Any = None, name: Optional[str] = None) -> Any:
+    """``numpy_function`` for fn's own host code: always an op (eagerly too), results checked
+    against ``Tout``, op errors passed through as raised."""
     single = Tout is not None and not isinstance(Tout, (list, tuple))
     touts = [] if Tout is None else ([Tout] if single else list(Tout))
     touts = [as_dtype(t) for t in touts]
@@ -120,4 +166,4 @@ def numpy_function(
         out = [_from_numpy(v, d, i, token) for i, (v, d) in enumerate(zip(values, touts))]
         return out[0] if single else out
 
-    return py_function(np_func, inp, Tout, name)
+    return host_py_function(np_func, inp, Tout, name)

@@ -23,7 +23,7 @@ from fn._tf_compat._segment_ops import unsorted_segment_sum
 from fn._sparse.sparse_tensor import SparseTensor
 from fn.dtypes import int32, int64
 from fn.errors import InvalidArgumentError
-from fn._ops.script_ops import numpy_function
+from fn._ops.script_ops import host_numpy_function as numpy_function
 
 _VALID = ("int8", "int16", "int32", "int64", "uint8", "uint16", "string")
 _VALID_TEXT = "{" + ", ".join(f"tf.{n}" for n in _VALID) + "}"

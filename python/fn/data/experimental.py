@@ -17,6 +17,34 @@ from fn._data.options import (
 from fn._data.optional import Optional
 from fn._data.readers import CsvDataset, make_csv_dataset
 
+__all__ = [
+    "AUTOTUNE",
+    "AutoShardPolicy",
+    "AutotuneOptions",
+    "Counter",
+    "CsvDataset",
+    "DistributeOptions",
+    "ExternalStatePolicy",
+    "INFINITE_CARDINALITY",
+    "OptimizationOptions",
+    "Optional",
+    "ThreadingOptions",
+    "UNKNOWN_CARDINALITY",
+    "assert_cardinality",
+    "bucket_by_sequence_length",
+    "cardinality",
+    "choose_from_datasets",
+    "dense_to_ragged_batch",
+    "get_single_element",
+    "group_by_window",
+    "ignore_errors",
+    "make_csv_dataset",
+    "rejection_resample",
+    "sample_from_datasets",
+    "scan",
+    "take_while",
+    "unique",
+]
 
 AUTOTUNE = -1
 INFINITE_CARDINALITY = -1
@@ -131,3 +159,11 @@ def get_single_element(dataset: Any) -> Any:
 from fn._public import export as _export
 
 _export(globals())
+
+
+def assert_cardinality(expected_cardinality: Any) -> Callable[[Any], Any]:
+    """``tf.data.experimental.assert_cardinality``: for ``Dataset.apply``; the dataset reports
+    ``expected_cardinality`` and its iteration fails if the count differs."""
+    from fn._data.assert_cardinality import AssertCardinalityDataset
+
+    return lambda ds: AssertCardinalityDataset(ds, expected_cardinality)
