@@ -23,6 +23,19 @@ std::string op_name_arg(py::handle name) {
     throw_error(Code::TypeError, "name must be a string, got ", std::string(py::repr(name)));
   return py_utf8(name);
 }
+// Whether `name` is one of the functions AutoGraph's converter writes for a statement's parts
+// (fn/_autograph/transformer.py: loop_body, if_body, else_body, loop_test, extra_test, + "_N").
+bool is_generated_part(const std::string& name) {
+  for (const char* base : {"loop_body", "if_body", "else_body", "loop_test", "extra_test"}) {
+    const size_t n = std::strlen(base);
+    if (name.compare(0, n, base) != 0) continue;
+    if (name.size() == n) return true;
+    if (name[n] != '_' || name.size() == n + 1) return false;
+    return name.find_first_not_of("0123456789", n + 1) == std::string::npos;
+  }
+  return false;
+}
+
 // The user's frames, outermost first, one `  File "<file>", line <n>, in <function>` line each:
 // every Python frame whose file does not start with `skip` (fn's own modules) and is not
 // importlib's or embedded (TF's user frames); "  <unknown>" if none. The innermost is the last line.
@@ -41,6 +54,7 @@ std::string user_frame_location(const std::string& skip) {
     PyObject* code;
     int lasti;
     std::string text;
+    std::string name;  // the function the line names
   };
   thread_local std::vector<Line> lines;  // outermost first
   thread_local std::string joined;
@@ -71,17 +85,21 @@ std::string user_frame_location(const std::string& skip) {
     if (d + 1 < user.size()) outer_changed = true;
     Py_ssize_t len = 0;
     const char* file = PyUnicode_AsUTF8AndSize(u.code->co_filename, &len);
-    const char* name = PyUnicode_AsUTF8(u.code->co_name);
-    if (!name) PyErr_Clear();
+    const char* raw_name = PyUnicode_AsUTF8(u.code->co_name);
+    if (!raw_name) PyErr_Clear();
+    std::string name = raw_name ? raw_name : "?";
+    // AutoGraph's generated statement parts (loop_body, if_body, ...) read as the function
+    // they were written in, as TF's frames do.
+    if (d > 0 && is_generated_part(name)) name = lines[d - 1].name;
     std::string text;
     text.append("  File \"").append(file, static_cast<size_t>(len)).append("\", line ");
-    text.append(std::to_string(PyFrame_GetLineNumber(u.frame))).append(", in ").append(name ? name : "?");
+    text.append(std::to_string(PyFrame_GetLineNumber(u.frame))).append(", in ").append(name);
     Py_INCREF(u.code);
     if (d < lines.size()) {
       Py_DECREF(lines[d].code);
-      lines[d] = Line{reinterpret_cast<PyObject*>(u.code), u.lasti, std::move(text)};
+      lines[d] = Line{reinterpret_cast<PyObject*>(u.code), u.lasti, std::move(text), std::move(name)};
     } else {
-      lines.push_back(Line{reinterpret_cast<PyObject*>(u.code), u.lasti, std::move(text)});
+      lines.push_back(Line{reinterpret_cast<PyObject*>(u.code), u.lasti, std::move(text), std::move(name)});
     }
   }
   while (lines.size() > user.size()) {

@@ -194,13 +194,10 @@ std::vector<EagerPtr> Plan::run_step_kernel(const Step& st, const std::vector<Ea
     return run_kernel(*st.def, in, st.node->attrs, st.node->name);
   } catch (const Error& e) {
     no_kernel_in_graph(e, st.node->op, st.node->name);
-    std::string msg = e.what();
-    if (msg.find("{{node") == std::string::npos) {
-      msg += "\n\t [[{{node " + st.node->name + "}}]]";
-      throw Error(e.code(), msg, st.node->defined_at);
-    }
+    const std::string msg = e.what();
     // Tagged inside (a loop body's or branch's node): that node's frames, else this step's.
-    throw Error(e.code(), msg, e.node_stack().empty() ? st.node->defined_at : e.node_stack());
+    const bool inside = msg.find("{{node") != std::string::npos && !e.node_stack().empty();
+    throw Error(e.code(), tag_node_error(msg, *st.node), inside ? e.node_stack() : st.node->defined_at);
   }
 }
 

@@ -144,6 +144,12 @@ Error graph_execution_error(const Error& e, const std::string& function_name) {
   if (last != std::string::npos) out.append(msg, lead, last + 1 - lead);
   return Error(e.code(), out + " [Op:" + function_name + "]", e.node_stack());
 }
+
+// The op a taped call runs: TF's forward function (__forward_f_N) in place of __inference_f_N.
+std::string forward_name(const std::string& name) {
+  static const std::string kInference = "__inference_";
+  return name.rfind(kInference, 0) == 0 ? "__forward_" + name.substr(kInference.size()) : name;
+}
 }  // namespace
 
 std::vector<TensorPtr> ConcreteFunction::interpret(const std::vector<TensorPtr>& args,
@@ -171,10 +177,10 @@ std::vector<TensorPtr> ConcreteFunction::interpret(const std::vector<TensorPtr>&
       values[i] = dispatch(*n.def, in, n.attrs, n.name);
     } catch (const Error& e) {
       if (e.code() >= Code::ValueError) throw;
-      std::string msg = e.what();
-      if (msg.find("{{node") != std::string::npos)  // tagged inside (a loop body's node)
-        throw graph_execution_error(Error(e.code(), msg, e.node_stack().empty() ? n.defined_at : e.node_stack()), name);
-      throw graph_execution_error(Error(e.code(), msg + "\n\t [[{{node " + n.name + "}}]]", n.defined_at), name);
+      const std::string msg = e.what();
+      const bool inside = msg.find("{{node") != std::string::npos && !e.node_stack().empty();  // a loop body's node
+      throw graph_execution_error(Error(e.code(), tag_node_error(msg, n), inside ? e.node_stack() : n.defined_at),
+                                  forward_name(name));
     }
   }
   std::vector<TensorPtr> out;

@@ -7,6 +7,24 @@
 
 namespace fn {
 
+std::string tag_node_error(const std::string& msg, const Node& node) {
+  static const std::string kTag = "{{node ";
+  if (msg.find(kTag) == std::string::npos) return msg + "\n\t [[" + kTag + node.name + "}}]]";
+  const std::string& op = node.op;
+  if (op != "While" && op != "StatelessWhile" && op != "If" && op != "StatelessIf" && op != "Case" &&
+      op != "StatelessCase")
+    return msg;
+  std::string out;
+  size_t copied = 0;
+  for (size_t at = msg.find(kTag); at != std::string::npos; at = msg.find(kTag, at + kTag.size())) {
+    out.append(msg, copied, at + kTag.size() - copied);
+    out.append(node.name).push_back('/');
+    copied = at + kTag.size();
+  }
+  out.append(msg, copied, std::string::npos);
+  return out;
+}
+
 std::shared_ptr<Graph> graph_of(const Tensor& t) { return std::dynamic_pointer_cast<Graph>(t.graph.lock()); }
 
 std::atomic<uint64_t> Graph::next_id_{1};

@@ -44,6 +44,11 @@ inline std::string innermost_frame(const std::string& defined_at) {
   return nl == std::string::npos ? defined_at : defined_at.substr(nl + 1);
 }
 
+// The text of an error `node` raised at run time, as TF tags it: `\n\t [[{{node N}}]]` after the
+// message; an error tagged inside a loop or branch keeps its tags, under the control-flow node's
+// name (TF lowers those into their caller's graph: `{{node while/GatherV2}}`).
+std::string tag_node_error(const std::string& msg, const Node& node);
+
 class Graph : public NodeSource, public std::enable_shared_from_this<Graph> {
  public:
   explicit Graph(std::string name = "graph");

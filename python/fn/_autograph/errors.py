@@ -5,6 +5,7 @@ user's frames (``File "f.py", line 3, in f  *`` and the source line) above the o
 
 import linecache
 import os
+import re
 
 from fn._autograph import converter as _converter
 from fn.errors import OperatorNotAllowedInGraphError, OpError
@@ -47,15 +48,25 @@ class _MultilineKeyError(KeyError):
 _MultilineKeyError.__name__ = _MultilineKeyError.__qualname__ = "KeyError"
 
 
+# The functions the converter writes for a statement's parts (a loop's body and test, a branch).
+_GENERATED = re.compile(r"(loop_body|if_body|else_body|loop_test|extra_test)(_\d+)?$")
+
+
 def _frames(tb):
-    """(file, line, function, converted) from the first converted frame on, fn's own left out."""
+    """(file, line, function, converted) from the first converted frame on, fn's own left out.
+    A statement's generated body stands in for the statement's frame, under the enclosing
+    function's name (TF's frames: the body's line, in the user's function)."""
     out, started = [], False
     while tb is not None:
         code = tb.tb_frame.f_code
         converted = _converter.is_converted_code(code)
         started = started or converted
         if started and (converted or not os.path.abspath(code.co_filename).startswith(_FN_DIR)):
-            out.append((code.co_filename, tb.tb_lineno, code.co_name, converted))
+            frame = (code.co_filename, tb.tb_lineno, code.co_name, converted)
+            if converted and out and out[-1][3] and _GENERATED.match(code.co_name):
+                out[-1] = frame[:2] + (out[-1][2], True)
+            else:
+                out.append(frame)
         tb = tb.tb_next
     return out
 
