@@ -195,9 +195,7 @@ std::vector<EagerPtr> Plan::run_step_kernel(const Step& st, const std::vector<Ea
   } catch (const Error& e) {
     no_kernel_in_graph(e, st.node->op, st.node->name);
     const std::string msg = e.what();
-    // Tagged inside (a loop body's or branch's node): that node's frames, else this step's.
-    const bool inside = msg.find("{{node") != std::string::npos && !e.node_stack().empty();
-    throw Error(e.code(), tag_node_error(msg, *st.node), inside ? e.node_stack() : st.node->defined_at);
+    throw Error(e.code(), tag_node_error(msg, *st.node), node_error_stack(msg, e.node_stack(), *st.node));
   }
 }
 

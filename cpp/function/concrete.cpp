@@ -129,12 +129,15 @@ Error graph_execution_error(const Error& e, const std::string& function_name) {
     if (end == std::string::npos) break;
     out += "Detected at node " + msg.substr(pos + 7, end - pos - 7) + " defined at (most recent call last):\n";
     const std::string stack = first ? e.node_stack() : std::string();
-    if (stack.empty()) out += "<stack traces unavailable>\n";
-    for (size_t a = 0; a < stack.size();) {
-      size_t b = stack.find('\n', a);
-      if (b == std::string::npos) b = stack.size();
-      out.append(stack, a, b - a).append("\n\n");
-      a = b + 1;
+    if (stack.empty() || stack == kStackUnavailable) {
+      out.append(kStackUnavailable).push_back('\n');
+    } else {
+      for (size_t a = 0; a < stack.size();) {
+        size_t b = stack.find('\n', a);
+        if (b == std::string::npos) b = stack.size();
+        out.append(stack, a, b - a).append("\n\n");
+        a = b + 1;
+      }
     }
     first = false;
     pos = end;
@@ -178,8 +181,7 @@ std::vector<TensorPtr> ConcreteFunction::interpret(const std::vector<TensorPtr>&
     } catch (const Error& e) {
       if (e.code() >= Code::ValueError) throw;
       const std::string msg = e.what();
-      const bool inside = msg.find("{{node") != std::string::npos && !e.node_stack().empty();  // a loop body's node
-      throw graph_execution_error(Error(e.code(), tag_node_error(msg, n), inside ? e.node_stack() : n.defined_at),
+      throw graph_execution_error(Error(e.code(), tag_node_error(msg, n), node_error_stack(msg, e.node_stack(), n)),
                                   forward_name(name));
     }
   }

@@ -7,13 +7,24 @@
 
 namespace fn {
 
+namespace {
+const std::string kTag = "{{node ";
+
+bool is_control_flow(const std::string& op) {
+  return op == "While" || op == "StatelessWhile" || op == "If" || op == "StatelessIf" || op == "Case" ||
+         op == "StatelessCase";
+}
+}  // namespace
+
 std::string tag_node_error(const std::string& msg, const Node& node) {
-  static const std::string kTag = "{{node ";
   if (msg.find(kTag) == std::string::npos) return msg + "\n\t [[" + kTag + node.name + "}}]]";
-  const std::string& op = node.op;
-  if (op != "While" && op != "StatelessWhile" && op != "If" && op != "StatelessIf" && op != "Case" &&
-      op != "StatelessCase")
-    return msg;
+  if (node.op == "PyCall") return msg + "\n\t [[" + node.name + "]]";
+  if (!is_control_flow(node.op)) return msg;
+  // A trailing op line (`[[IteratorGetNext]]`) names the op of this graph: only it moves under
+  // the scope; the tags above it are the other graph's.
+  const size_t line = msg.rfind("\n\t [[");
+  if (line != std::string::npos && msg.compare(line + 5, 2, "{{") != 0)
+    return msg.substr(0, line + 5) + node.name + "/" + msg.substr(line + 5);
   std::string out;
   size_t copied = 0;
   for (size_t at = msg.find(kTag); at != std::string::npos; at = msg.find(kTag, at + kTag.size())) {
@@ -23,6 +34,12 @@ std::string tag_node_error(const std::string& msg, const Node& node) {
   }
   out.append(msg, copied, std::string::npos);
   return out;
+}
+
+std::string node_error_stack(const std::string& msg, const std::string& stack, const Node& node) {
+  if (msg.find(kTag) == std::string::npos) return node.defined_at;
+  if (node.op == "PyCall" && stack.empty()) return kStackUnavailable;
+  return stack.empty() ? node.defined_at : stack;
 }
 
 std::shared_ptr<Graph> graph_of(const Tensor& t) { return std::dynamic_pointer_cast<Graph>(t.graph.lock()); }

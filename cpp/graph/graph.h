@@ -46,8 +46,13 @@ inline std::string innermost_frame(const std::string& defined_at) {
 
 // The text of an error `node` raised at run time, as TF tags it: `\n\t [[{{node N}}]]` after the
 // message; an error tagged inside a loop or branch keeps its tags, under the control-flow node's
-// name (TF lowers those into their caller's graph: `{{node while/GatherV2}}`).
+// name (TF lowers those into their caller's graph: `{{node while/GatherV2}}`); one tagged in a
+// graph Python ran (a PyCall running tf.data's functions) gets the op's own line: `[[N]]`.
 std::string tag_node_error(const std::string& msg, const Node& node);
+// The frames the error's first tagged node was defined at: `stack` (the error's) when the error
+// was tagged inside, none (kStackUnavailable) for a graph Python ran, else `node`'s.
+std::string node_error_stack(const std::string& msg, const std::string& stack, const Node& node);
+inline const char* const kStackUnavailable = "<stack traces unavailable>";
 
 class Graph : public NodeSource, public std::enable_shared_from_this<Graph> {
  public:

@@ -184,3 +184,35 @@ def test_assert_cardinality_in_a_function_fails_at_run_time():
     with pytest.raises(tf.errors.FailedPreconditionError,
                        match="Input dataset was expected to contain 4 elements but contained only 3 elements."):
         f()
+
+
+def test_in_a_function_next_names_the_iterator_op():
+    @tf.function
+    def next_of(it):
+        return next(it)
+
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        next_of(iter(_mapped()))
+    assert re.match(
+        r"Graph execution error:\n\nDetected at node GatherV2 defined at \(most recent call last\):\n"
+        r"<stack traces unavailable>\nError in user-defined function passed to MapDataset:\d+ transformation with "
+        r"iterator: Iterator::Root::ParallelMapV2: indices = 4 is not in \[0, 1\)\n\t \[\[\{\{node GatherV2\}\}\]\]\n"
+        r"\t \[\[IteratorGetNext\]\] \[Op:__inference_next_of_\d+\]$", str(e.value)), str(e.value)
+
+
+def test_a_functions_for_loop_over_a_dataset_reads_as_tfs_scan_and_reduce():
+    @tf.function
+    def total():
+        s = tf.constant(0, tf.int32)
+        for x in _mapped():
+            s += x
+        return s
+
+    with pytest.raises(tf.errors.InvalidArgumentError) as e:
+        total()
+    text = str(e.value)
+    assert text.startswith("Graph execution error:\n\nDetected at node GatherV2 defined at (most recent call last):\n"
+                           "<stack traces unavailable>\nError in user-defined function passed to MapDataset:"), text
+    # fn's loop reads the iterator in a While (TF: a ReduceDataset op), so the last line differs
+    assert re.search(r"transformation with iterator: ReduceIterator::Root::Prefetch::Scan::ParallelMapV2: "
+                     r"indices = 4 is not in \[0, 1\)\n\t \[\[\{\{node GatherV2\}\}\]\]\n\t \[\[", text), text

@@ -80,13 +80,14 @@ def iterator_error(e: errors.OpError, root: Any) -> errors.OpError:
     return type(e)(None, None, text)
 
 
-def user_function_error(e: errors.OpError, root: Any) -> errors.OpError:
-    """``e`` raised while a graph op iterates ``root``: the failing user function named."""
-    message = user_function_message(e, root)
+def user_function_error(e: errors.OpError, root: Any, loop: bool = False) -> errors.OpError:
+    """``e`` raised while a graph op iterates ``root``: the failing user function named.
+    ``loop``: a Function's ``for`` over the dataset, which TF runs as ``scan`` + ``reduce``."""
+    message = user_function_message(e, root, loop)
     return e if message is e.message else type(e)(None, None, message)
 
 
-def user_function_message(e: errors.OpError, root: Any) -> str:
+def user_function_message(e: errors.OpError, root: Any, loop: bool = False) -> str:
     """``e``'s message, prefixed as TF's when a user function of ``root``'s pipeline raised it."""
     message = e.message
     func = getattr(e, "_fn_data_func", None)
@@ -94,7 +95,9 @@ def user_function_message(e: errors.OpError, root: Any) -> str:
         found = _find(root, func, e._fn_data_where, True)  # type: ignore[attr-defined]
         if found is not None and found[1] is not None:
             path, owner = found
-            if not path or path[0] not in _ASYNC:
+            if loop:
+                path[:0] = ["Prefetch", "Scan"]
+            elif not path or path[0] not in _ASYNC:
                 path.insert(0, "Prefetch")
             op = _OPS.get(type(owner).__name__, type(owner).__name__)
             if op == "MapDataset" and getattr(owner, "_parallel", None) is not None:
@@ -103,7 +106,7 @@ def user_function_message(e: errors.OpError, root: Any) -> str:
                 op = "ParallelInterleaveDatasetV4"
             message = (
                 f"Error in user-defined function passed to {op}:{owner._fn_id} transformation with "
-                f"iterator: {'::'.join(['Iterator::Root'] + path)}: {message}"
+                f"iterator: {'::'.join([('Reduce' if loop else '') + 'Iterator::Root'] + path)}: {message}"
             )
     return message
 

@@ -137,7 +137,7 @@ class Iterator:
             self._current = None
             return False
         except errors.OpError as e:
-            raise error_text.user_function_error(e, self._dataset) from None
+            raise error_text.user_function_error(e, self._dataset, loop=True) from None
 
     def _next_flat(self) -> List[Any]:
         try:
