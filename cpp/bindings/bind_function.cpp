@@ -171,7 +171,9 @@ void init_function_objects(py::module_& m) {
            })
       .def("num_plan_steps", [](const ConcreteFunction& c) { return c.plan()->num_steps(); })
       .def("plan_parallel", [](const ConcreteFunction& c) { return c.plan()->parallel(); })
-      .def("plan_step_ops", [](const ConcreteFunction& c) { return c.plan()->step_ops(); });
+      .def("plan_step_ops", [](const ConcreteFunction& c) { return c.plan()->step_ops(); })
+      // The graph the plan runs, after the passes (fusions), as text: for profiling by hand.
+      .def("_plan_graph_text", [](const ConcreteFunction& c) { return c.plan()->graph().to_text(); });
 
   py::enum_<OutputMode>(m, "OutputMode")
       .value("ONE_TENSOR", OutputMode::OneTensor)

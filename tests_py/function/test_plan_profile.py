@@ -4,6 +4,7 @@ output shapes, that results are unchanged, that the parallel executor then runs 
 that without the variable nothing is printed."""
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -73,3 +74,18 @@ def test_profile_off_prints_nothing(value):
     assert p.returncode == 0, p.stderr
     assert p.stdout.strip() == "ok"
     assert "FN_PLAN_PROFILE" not in p.stderr
+
+
+def test_plan_graph_text_shows_the_fused_graph_the_plan_runs():
+    # The graph after the passes, for reading a profile's node names by hand.
+    @fn.function(autograph=False)
+    def step(x, w):
+        return fn.reduce_sum(fn.tanh(fn.matmul(x, w)) * 2.0, axis=1)
+
+    x, w = fn.ones([5, 3]), fn.ones([3, 7])
+    step(x, w)
+    text = step.get_concrete_function(x, w)._core._plan_graph_text()
+    # the tanh is the matmul's epilogue, the product and the row sum one fused reduction
+    assert re.search(r"%Tanh/fused: float32\(5, 7\) = _FusedMatMul\(%x, %w\) \{.*tanh=True\}", text), text
+    assert re.search(r"= _FusedElementwise\(%Tanh/fused, %mul/y\) \{.*reduce=\[1, 7\], out_shape=\(5,\)\}", text), text
+    assert "return (%Identity)" in text
