@@ -31,6 +31,7 @@
 #include <climits>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -93,11 +94,15 @@ class Transport {
     table_.broadcast = &broadcast_c;
     table_.all_reduce_start = &all_reduce_start_c;
     table_.wait = &wait_c;
-    // Outputs of 1 MiB and more in the process's pool of mappings (mapped_pool.h).
-    table_.output_storage = [](void*, size_t bytes, size_t* capacity, void** handle) {
-      return lease_output(bytes, capacity, handle);
-    };
-    table_.release_storage = &release_output;
+    // Outputs of 1 MiB and more in the process's pool of mappings (mapped_pool.h), unless
+    // FN_MPI_OUTPUT_POOL=0 (then fn's allocator, as every other op's output).
+    const char* pool_env = std::getenv("FN_MPI_OUTPUT_POOL");
+    if (!pool_env || std::strcmp(pool_env, "0") != 0) {
+      table_.output_storage = [](void*, size_t bytes, size_t* capacity, void** handle) {
+        return lease_output(bytes, capacity, handle);
+      };
+      table_.release_storage = &release_output;
+    }
   }
 
   ~Transport() { shutdown(); }
