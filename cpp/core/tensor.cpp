@@ -161,6 +161,12 @@ std::shared_ptr<Buffer> Buffer::wrap(void* data, size_t nbytes, std::shared_ptr<
   return b;
 }
 
+std::shared_ptr<Buffer> Buffer::adopt(void* data, size_t nbytes, size_t capacity, std::shared_ptr<void> owner) {
+  auto b = wrap(data, nbytes, std::move(owner));
+  b->capacity_ = capacity;
+  return b;
+}
+
 std::string Tensor::name() const {
   auto g = graph.lock();
   if (!g || node < 0 || node >= g->node_count()) return "<dead>:" + std::to_string(index);

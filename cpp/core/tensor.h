@@ -27,6 +27,9 @@ class Buffer {
  public:
   static std::shared_ptr<Buffer> allocate(DType dtype, int64_t num_elements);
   static std::shared_ptr<Buffer> wrap(void* data, size_t nbytes, std::shared_ptr<void> owner);
+  // Storage made for this buffer alone by another allocator (`capacity` bytes at `data`), freed
+  // by `owner`'s deleter: unlike a wrapped view it counts as owned (forwardable, recyclable).
+  static std::shared_ptr<Buffer> adopt(void* data, size_t nbytes, size_t capacity, std::shared_ptr<void> owner);
   // Storage allocations so far in the process (not counting recycled buffers): for tests and
   // benchmarks of the memory plan.
   static uint64_t fresh_allocations();

@@ -23,6 +23,7 @@
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <algorithm>
 #include <atomic>
@@ -30,6 +31,7 @@
 #include <climits>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -42,6 +44,7 @@
 
 #include "core/dtype.h"
 #include "core/error.h"
+#include "mpi/mapped_pool.h"
 #include "ops/collective.h"
 
 namespace py = pybind11;
@@ -91,6 +94,15 @@ class Transport {
     table_.broadcast = &broadcast_c;
     table_.all_reduce_start = &all_reduce_start_c;
     table_.wait = &wait_c;
+    // Outputs of 1 MiB and more in the process's pool of mappings (mapped_pool.h), unless
+    // FN_MPI_OUTPUT_POOL=0 (then fn's allocator, as every other op's output).
+    const char* pool_env = std::getenv("FN_MPI_OUTPUT_POOL");
+    if (!pool_env || std::strcmp(pool_env, "0") != 0) {
+      table_.output_storage = [](void*, size_t bytes, size_t* capacity, void** handle) {
+        return lease_output(bytes, capacity, handle);
+      };
+      table_.release_storage = &release_output;
+    }
   }
 
   ~Transport() { shutdown(); }
@@ -620,6 +632,29 @@ PYBIND11_MODULE(_mpi, m) {
   m.def("broken", [] { return fnmpi::g_transport && fnmpi::g_transport->broken(); });
   m.def("completed", [] { return fnmpi::g_transport ? fnmpi::g_transport->completed() : 0; });
   m.def("abort", [](int code) { MPI_Abort(MPI_COMM_WORLD, code); });
+  // The collective-output pool's counters (tests and benchmarks).
+  m.def("output_pool_stats", [] {
+    auto st = fnmpi::process_pool()->stats();
+    py::dict d;
+    d["maps"] = st.maps;
+    d["unmaps"] = st.unmaps;
+    d["reuses"] = st.reuses;
+    d["leased"] = st.leased;
+    d["idle"] = st.idle;
+    d["idle_bytes"] = st.idle_bytes;
+    d["min_bytes"] = fnmpi::MappedPool::kMin;
+    d["align"] = fnmpi::MappedPool::kAlign;
+    d["max_idle_bytes"] = fnmpi::MappedPool::kMaxIdleBytes;
+    d["max_idle_blocks"] = fnmpi::MappedPool::kMaxIdleBlocks;
+    return d;
+  });
+  // Leases and returns blocks of the given sizes from `threads` threads at once, `rounds` times
+  // each, writing and checking a per-thread pattern in every block: false if a block was handed
+  // to two holders, misaligned or short (tests of the pool's thread safety).
+  m.def("_output_pool_stress", [](int threads, int rounds, std::vector<size_t> sizes) {
+    py::gil_scoped_release nogil;
+    return fnmpi::stress_pool(threads, rounds, sizes);
+  });
   m.def("library_version", [] {
     char v[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;

@@ -165,11 +165,31 @@ void maybe_validate(const FnCollectiveBackend& b, const KernelContext& k, const 
   plans().validated.insert(plan_id);
 }
 
+// A collective's fresh output: in the transport's storage when it has some for that size (fn._mpi:
+// reused 2 MiB-aligned mappings, cpp/mpi/mapped_pool.h), else fn's allocator.
+EagerPtr collective_output(const FnCollectiveBackend& b, DType dtype, const Shape& shape) {
+  size_t bytes = 0;
+  int64_t n = shape.num_elements();
+  if (b.output_storage && b.release_storage && n > 0 &&
+      !__builtin_mul_overflow(static_cast<size_t>(n), dtype_size(dtype), &bytes)) {
+    size_t capacity = 0;
+    void* handle = nullptr;
+    if (void* p = b.output_storage(b.state, bytes, &capacity, &handle)) {
+      auto release = b.release_storage;
+      std::shared_ptr<void> owner(p, [release, handle](void*) { release(handle); });
+      return std::make_shared<EagerTensor>(dtype, shape, Buffer::adopt(p, bytes, capacity, std::move(owner)));
+    }
+  }
+  return make_tensor(dtype, shape);
+}
+
 // The output of an all-reduce or broadcast: its input itself when the executor handed over the
 // last reference (ops/forward.h: a gradient pack, a loop variable), so the transport
 // reduces in place (MPI_IN_PLACE: no copy of the input into a fresh output, as mpi4py's
-// Allreduce(IN_PLACE, buf)); else a fresh tensor (the caller still sees the input).
-EagerPtr output_of(const EagerPtr& x) { return forwardable(x) ? x : make_tensor(x->dtype(), x->shape()); }
+// Allreduce(IN_PLACE, buf)); else a fresh output (the caller still sees the input).
+EagerPtr output_of(const FnCollectiveBackend& b, const EagerPtr& x) {
+  return forwardable(x) ? x : collective_output(b, x->dtype(), x->shape());
+}
 
 bool reducible(DType d) { return d == DType::Float32 || d == DType::Float64 || d == DType::Int32 || d == DType::Int64; }
 
@@ -207,7 +227,7 @@ std::vector<EagerPtr> all_reduce_kernel(KernelContext& k, const std::vector<Eage
                 dtype_name(x.dtype()));
   std::string what = what_of(k, "CollectiveAllReduce");
   maybe_validate(b, k, what.c_str());
-  EagerPtr out = output_of(in[0]);
+  EagerPtr out = output_of(b, in[0]);
   char err[2048] = {0};
   int rc = b.all_reduce_sum(b.state, x.raw(), out->raw(), x.num_elements(), static_cast<int>(x.dtype()),
                             timeout_of(k.attrs), what.c_str(), err, sizeof err);
@@ -246,7 +266,7 @@ std::vector<EagerPtr> all_reduce_start_kernel(KernelContext& k, const std::vecto
     throw_error(Code::FailedPrecondition, "The installed collective transport has no split all-reduce");
   std::string what = what_of(k, "CollectiveAllReduceStart");
   maybe_validate(b, k, what.c_str());
-  EagerPtr out = output_of(in[0]);
+  EagerPtr out = output_of(b, in[0]);
   char err[2048] = {0};
   int64_t request = -1;
   int rc = b.all_reduce_start(b.state, x.raw(), out->raw(), x.num_elements(), static_cast<int>(x.dtype()),
@@ -316,7 +336,7 @@ std::vector<EagerPtr> all_gather_kernel(KernelContext& k, const std::vector<Eage
   }
   std::vector<int64_t> dims = x.shape().dims();
   dims[0] = total_rows;
-  EagerPtr out = make_tensor(x.dtype(), Shape(dims));
+  EagerPtr out = collective_output(b, x.dtype(), Shape(dims));
   int rc = b.all_gatherv(b.state, x.raw(), my_rows * row_bytes, out->raw(), bytes.data(), timeout, what.c_str(), err,
                          sizeof err);
   keep_alive_after_timeout(rc, {out, in[0]});
@@ -331,7 +351,7 @@ std::vector<EagerPtr> broadcast_kernel(KernelContext& k, const std::vector<Eager
     throw_error(Code::InvalidArgument, "CollectiveBroadcast does not support ", dtype_name(x.dtype()), " tensors");
   std::string what = what_of(k, "CollectiveBroadcast");
   maybe_validate(b, k, what.c_str());
-  EagerPtr out = output_of(in[0]);
+  EagerPtr out = output_of(b, in[0]);
   size_t bytes = static_cast<size_t>(x.num_elements()) * dtype_size(x.dtype());
   if (bytes && out != in[0]) std::memcpy(out->raw(), x.raw(), bytes);
   char err[2048] = {0};

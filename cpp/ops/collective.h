@@ -35,13 +35,19 @@ struct FnCollectiveBackend {
   int (*all_reduce_start)(void* state, const void* send, void* recv, int64_t count, int dtype, double timeout_seconds,
                           const char* what, int64_t* request, char* err, size_t err_len);
   int (*wait)(void* state, int64_t request, char* err, size_t err_len);
+  // Storage for a collective's output of `bytes` bytes (64-byte aligned at least), or NULL: the
+  // kernel then allocates as any op does. *capacity: the bytes the storage holds; *handle goes to
+  // release_storage, from any thread and possibly after the transport stopped, when the output
+  // dies. Either may be NULL in the table (no storage of the transport's own).
+  void* (*output_storage)(void* state, size_t bytes, size_t* capacity, void** handle);
+  void (*release_storage)(void* handle);
 };
 
 }  // extern "C"
 
 namespace fn {
 
-constexpr int kFnCollectiveAbi = 4;  // 4: send == recv means in place
+constexpr int kFnCollectiveAbi = 5;  // 4: send == recv means in place; 5: output_storage
 
 // The installed transport (nullptr: none; the kernels then fail with FailedPrecondition).
 void set_collective_backend(const FnCollectiveBackend* backend);
