@@ -207,3 +207,46 @@ def test_gru_loop_gradient_matches_the_unrolled_program(steps):
         want = [t.numpy() for t in unrolled(xs_t)]
         for g, w in zip(got, want):
             np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-6)
+
+
+def test_item_read_by_another_op_before_its_write_and_matmul_items():
+    """The write is the item's last use but another op read it first; a matmul makes items."""
+    x, w = _x((4, 6), seed=13), _x((6, 6), seed=14)
+
+    @tf.function
+    def f(x):
+        a = tf.TensorArray(tf.float32, size=5)
+        m = tf.TensorArray(tf.float32, size=5)
+        acc = tf.zeros([4, 6])
+        for i in tf.range(5):
+            k = tf.cast(i, tf.float32)
+            item = tf.matmul(tf.tanh(x * k), w)
+            acc = acc + tf.matmul(item, w)
+            a = a.write(i, item)
+            m = m.write(i, tf.matmul(x * k, w))
+        return a.stack(), m.stack(), acc
+
+    sa, sm, acc = (t.numpy() for t in f(tf.constant(x)))
+    items = [np.tanh(x * np.float32(i)) @ w for i in range(5)]
+    np.testing.assert_allclose(sa, np.stack(items), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(acc, sum(it @ w for it in items), rtol=1e-4, atol=1e-3)
+    np.testing.assert_allclose(sm, np.stack([(x * i) @ w for i in range(5)]), rtol=1e-4, atol=1e-4)
+
+
+def test_item_of_a_run_time_shape_with_the_row_size():
+    """One kernel (a transpose by a permutation known only at run time) makes (2, 3) and (3, 2)
+    items: the (3, 2) ones have a (2, 3) row's byte size and must keep their own shape."""
+    x = _x((2, 3), seed=15)
+
+    @tf.function
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=4, infer_shape=False)
+        for i in tf.range(4):
+            perm = tf.where(i % 2 == 0, tf.constant([0, 1]), tf.constant([1, 0]))
+            ta = ta.write(i, tf.transpose(x + tf.cast(i, tf.float32), perm))
+        return [ta.read(i) for i in range(4)]
+
+    got = [t.numpy() for t in f(tf.constant(x))]
+    for i in range(4):
+        want = x + i if i % 2 == 0 else (x + i).T
+        np.testing.assert_array_equal(got[i], want)
