@@ -133,4 +133,11 @@ PoolScope::PoolScope(BufferPool* pool) : prev_(t_pool) { t_pool = pool; }
 PoolScope::~PoolScope() { t_pool = prev_; }
 BufferPool* current_buffer_pool() { return t_pool; }
 
+namespace {
+thread_local OutputPlacement* t_placement = nullptr;
+}  // namespace
+PlacementScope::PlacementScope(OutputPlacement* p) : prev_(t_placement) { t_placement = p; }
+PlacementScope::~PlacementScope() { t_placement = prev_; }
+OutputPlacement* current_placement() { return t_placement; }
+
 }  // namespace fn

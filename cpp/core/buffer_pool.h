@@ -75,4 +75,33 @@ class PoolScope {
 
 BufferPool* current_buffer_pool();
 
+// Where the executor wants the next output of a step made (plan.cpp): the first POD allocation
+// of exactly `bytes` on this thread while the scope lives becomes a buffer viewing `data`
+// (kept alive by `owner`) instead of fresh or pooled storage. Used to let the producer of a
+// TensorList item write it straight into the list's arena row (ops/tensor_list.h). The
+// allocation that takes it may be a kernel's temporary: `made` tells the executor which buffer
+// got the memory, so it can check whether that was the output it meant.
+struct OutputPlacement {
+  void* data = nullptr;
+  size_t bytes = 0;
+  std::shared_ptr<void> owner;
+  bool taken = false;
+  std::weak_ptr<Buffer> made;
+};
+
+// Makes `p` the calling thread's placement for the scope's lifetime (nested scopes restore the
+// previous one; nullptr suspends it).
+class PlacementScope {
+ public:
+  explicit PlacementScope(OutputPlacement* p);
+  ~PlacementScope();
+  PlacementScope(const PlacementScope&) = delete;
+  PlacementScope& operator=(const PlacementScope&) = delete;
+
+ private:
+  OutputPlacement* prev_;
+};
+
+OutputPlacement* current_placement();
+
 }  // namespace fn

@@ -111,6 +111,12 @@ std::shared_ptr<Buffer> Buffer::allocate(DType dtype, int64_t n) {
   size_t bytes = 0;
   if (n < 0 || __builtin_mul_overflow(static_cast<size_t>(n), dtype_size(dtype), &bytes) || bytes > (size_t{1} << 62))
     throw std::bad_alloc();
+  if (OutputPlacement* pl = current_placement(); pl && !pl->taken && bytes == pl->bytes && bytes > 0) {
+    pl->taken = true;  // the executor's placement: a view of memory it owns (capacity 0: never pooled)
+    auto b = wrap(pl->data, bytes, pl->owner);
+    pl->made = b;
+    return b;
+  }
   size_t rounded = ((bytes + 63) / 64) * 64;
   if (rounded == 0) rounded = kBlock;
   if (BufferPool* pool = current_buffer_pool()) {  // a plan run recycles dead values' storage

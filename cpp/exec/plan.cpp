@@ -9,6 +9,7 @@
 #include "exec/control_flow.h"
 #include "exec/inter_op.h"
 #include "exec/plan_profile.h"
+#include "ops/tensor_list.h"
 #include "trace/context.h"
 
 namespace fn {
@@ -159,6 +160,7 @@ std::shared_ptr<const Plan> Plan::compile(std::shared_ptr<const Graph> graph) {
       if (n == 1) st.move_in[j] = 1;
     }
   }
+  plan->plan_placements();
   plan->compile_parallel(g, step_node);
   plan->graph_ = std::move(graph);
   return plan;
@@ -197,6 +199,42 @@ std::vector<EagerPtr> Plan::run_step_kernel(const Step& st, const std::vector<Ea
     const std::string msg = e.what();
     throw Error(e.code(), tag_node_error(msg, *st.node), node_error_stack(msg, e.node_stack(), *st.node));
   }
+}
+
+void Plan::plan_placements() {
+  std::vector<int> reads(num_slots_, 0), producer(num_slots_, -1);
+  for (size_t k = 0; k < steps_.size(); ++k) {
+    const Step& st = steps_[k];
+    for (int s : st.in_slots) ++reads[s];
+    for (size_t o = 0; o < st.node->outputs.size(); ++o) producer[st.out_base + o] = static_cast<int>(k);
+  }
+  for (int s : output_slots_) ++reads[s];  // returned: seen by the caller
+  for (const Step& st : steps_) {
+    if (st.node->op != "TensorListSetItem" || st.in_slots.size() != 3 || !st.move_in[0] || !st.move_in[2]) continue;
+    // The SetItem alone reads the handle, so nothing between the producer and it can take a
+    // second reference to the list (which would make the SetItem copy the list and leave the
+    // item in a row of a list someone else may write). Other readers of the item may run before
+    // or after: the row is written once, and no kernel writes over an input it does not hold
+    // alone (the slot or the list holds the item too).
+    const int item = st.in_slots[2], p = producer[item];
+    if (p < 0 || reads[st.in_slots[0]] != 1 || steps_[p].node->outputs.size() != 1) continue;
+    steps_[p].place_list = st.in_slots[0];
+    steps_[p].place_index = st.in_slots[1];
+  }
+}
+
+std::vector<EagerPtr> Plan::run_placed(const Step& st, const std::vector<EagerPtr>& slots,
+                                       const std::vector<EagerPtr>& in) {
+  OutputPlacement p;
+  const EagerPtr& list = slots[st.place_list];
+  if (!arena_row_placement(list, slots[st.place_index], st.node->outputs[0], p)) return run_step_kernel(st, in);
+  std::vector<EagerPtr> out;
+  {
+    PlacementScope scope(&p);
+    out = run_step_kernel(st, in);
+  }
+  settle_arena_placement(list, p, out.empty() ? nullptr : out[0]);
+  return out;
 }
 
 std::vector<EagerPtr> Plan::run_consuming(EagerPtr* inputs, size_t count, size_t n_move) const {
@@ -241,7 +279,7 @@ void Plan::run_into(EagerPtr* inputs, size_t count, size_t n_move, std::vector<E
         in.push_back(v);
     }
     const auto start = profiling ? plan_profile::Clock::now() : plan_profile::Clock::time_point{};
-    std::vector<EagerPtr> out = run_step_kernel(st, in);
+    std::vector<EagerPtr> out = st.place_list >= 0 ? run_placed(st, slots, in) : run_step_kernel(st, in);
     if (profiling) plan_profile::record(st.node->op, st.node->name, out, start);
     // Inputs handed over and not reused in place by the kernel, and slots past their last use:
     // their storage goes to the run's pool for the next outputs.

@@ -51,6 +51,10 @@ class Plan {
     std::vector<std::pair<int, int>> reads;  // distinct input slots and how often this step reads each
     int deps = 0;                            // steps this one waits for
     bool wide = false;                       // big enough for its kernel to use every core itself
+    // The step's one output is the item a TensorListSetItem alone reads, and that SetItem is
+    // the last use of its list: the list handle's and the index's slots, so the output can be
+    // made in the list's arena row (arena_row_placement, ops/tensor_list.h); -1: none.
+    int place_list = -1, place_index = -1;
   };
   friend class ParallelRun;
   // Builds the steps' dependency graph and decides `parallel_` (plan_parallel.cpp).
@@ -60,6 +64,11 @@ class Plan {
   bool run_parallel(std::vector<EagerPtr>& slots, PooledRun& pooled) const;
   // Runs step `st`'s kernel on `in`, the error named by its node as TF names it.
   static std::vector<EagerPtr> run_step_kernel(const Step& st, const std::vector<EagerPtr>& in);
+  // The same for a step with a placement: its output made in the list's row when it can be.
+  static std::vector<EagerPtr> run_placed(const Step& st, const std::vector<EagerPtr>& slots,
+                                          const std::vector<EagerPtr>& in);
+  // Finds the steps whose output can be placed in a TensorList row (sets place_list/index).
+  void plan_placements();
   std::vector<std::pair<int, EagerPtr>> consts_;  // Const nodes: slot and value, set per run
   std::shared_ptr<const Graph> graph_;
   std::vector<Step> steps_;

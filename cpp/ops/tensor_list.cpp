@@ -180,15 +180,48 @@ bool sole_owner(const EagerPtr& t) { return t.use_count() == 1 && t->buffer().us
 // list's rows at once, written or not).
 constexpr size_t kMaxArenaBytes = size_t{256} << 20;
 
+// Row i of an arena (i below its capacity).
+char* row_data(const ListArena& a, size_t i) {
+  const size_t per = static_cast<size_t>(a.rows->num_elements() / a.rows->shape()[0]) * dtype_size(a.rows->dtype());
+  return static_cast<char*>(a.rows->raw()) + i * per;
+}
+
+// The arena's rows are shaped `s`.
+bool row_shape_is(const ListArena& a, const Shape& s) {
+  const Shape& rs = a.rows->shape();
+  if (!s.has_rank() || rs.rank() != s.rank() + 1) return false;
+  for (int d = 0; d < s.rank(); ++d)
+    if (rs[d + 1] != s[d]) return false;
+  return true;
+}
+
+// `t`'s data lies in the arena's rows.
+bool in_arena(const ListArena& a, const EagerTensor& t) {
+  if (!a.rows || !is_pod(t.dtype())) return false;
+  const char* p = static_cast<const char*>(t.raw());
+  const char* base = static_cast<const char*>(a.rows->raw());
+  return p >= base && p < base + a.rows->buffer()->nbytes();
+}
+
 // Copies `item` into row i of the arena of list `l` (which the caller owns alone), growing the
 // arena to the list's length (doubling past it); the element becomes a view of the row. False
 // (the caller keeps the item itself) when the element has no fixed POD layout, does not match
 // the arena's rows, the row was written before, or the arena would be too large.
-bool write_to_arena(TensorList& l, size_t i, const EagerTensor& item) {
-  const size_t per = arena_row_bytes(item.dtype(), item.shape());
+bool write_to_arena(TensorList& l, size_t i, const EagerPtr& item_ptr) {
+  const EagerTensor& item = *item_ptr;
   ListArena& a = l.arena;
-  if (!a.wanted || per == 0 || item.dtype() != l.dtype) return false;
   size_t have = a.rows ? static_cast<size_t>(a.rows->shape()[0]) : 0;
+  if (i < have && item.raw() == row_data(a, i)) {
+    // The item is in row i already: its producer made it there (arena_row_placement), or it is
+    // a view of the row written before (kept as it is, as any item of a written row).
+    if (a.used[i]) return false;
+    a.used[i] = 1;  // written now; never again (a same-sized item of another shape stays too)
+    if (item.dtype() != a.rows->dtype() || !row_shape_is(a, item.shape())) return false;
+    l.items[i] = item_ptr;
+    return true;
+  }
+  const size_t per = arena_row_bytes(item.dtype(), item.shape());
+  if (!a.wanted || per == 0 || item.dtype() != l.dtype) return false;
   if (a.rows) {
     const Shape& rs = a.rows->shape();
     if (rs.rank() != item.shape().rank() + 1) return false;
@@ -233,13 +266,16 @@ std::vector<EagerPtr> set_item(const EagerPtr& handle, int64_t i, const EagerPtr
   if (sole_owner(handle)) {
     auto& l = const_cast<TensorList&>(src);
     if (static_cast<size_t>(i) >= l.items.size()) l.items.resize(i + 1);
-    if (!write_to_arena(l, static_cast<size_t>(i), *item)) l.items[i] = item;
+    if (!write_to_arena(l, static_cast<size_t>(i), item)) l.items[i] = item;
     return {handle};
   }
   // A new list (starting with no rows of its own), which only this call holds yet.
   auto l = copy_list(src);
   if (static_cast<size_t>(i) >= l->items.size()) l->items.resize(i + 1);
-  if (!write_to_arena(*l, static_cast<size_t>(i), *item)) l->items[i] = item;
+  // An item placed in a row of the source's arena (its SetItem no longer held the list alone)
+  // must not stay a view of that row: the source's holder may still write it.
+  if (!write_to_arena(*l, static_cast<size_t>(i), item))
+    l->items[i] = in_arena(src.arena, *item) ? copy_tensor(*item, item->shape(), 0) : item;
   return {make_list_tensor(std::move(l))};
 }
 
@@ -602,7 +638,50 @@ void add_concat_split_ops(OpRegistry& r) {
       {}}.with_output_args({"length"}));
 }
 
+// The list a handle holds (when `sole`: only if the caller holds the handle alone), else null (no throw: the
+// executor asks before the SetItem that checks its inputs runs).
+TensorList* held_list(const EagerPtr& handle, bool sole) {
+  if (!handle || handle->dtype() != DType::Variant || handle->shape().rank() != 0 || (sole && !sole_owner(handle)))
+    return nullptr;
+  auto* l = static_cast<TensorList*>(handle->raw());
+  return l && l->magic == TensorList::kMagic ? l : nullptr;
+}
+
 }  // namespace
+
+bool arena_row_placement(const EagerPtr& handle, const EagerPtr& index, const TensorSpec& spec, OutputPlacement& p) {
+  TensorList* l = held_list(handle, true);
+  if (!l || !index || !is_integer(index->dtype()) || index->shape().rank() != 0) return false;
+  const ListArena& a = l->arena;
+  if (!a.rows || spec.dtype != a.rows->dtype() || l->dtype != spec.dtype) return false;
+  const int64_t i = index->scalar_as_int();
+  if (i < 0 || i >= a.rows->shape()[0] || a.used[static_cast<size_t>(i)]) return false;
+  const Shape& rs = a.rows->shape();
+  if (!spec.shape.is_compatible_with(Shape(std::vector<int64_t>(rs.dims().begin() + 1, rs.dims().end())))) return false;
+  char* row = row_data(a, static_cast<size_t>(i));
+  if (reinterpret_cast<uintptr_t>(row) % 64 != 0) return false;  // kernels may count on aligned outputs
+  p.data = row;
+  p.bytes = static_cast<size_t>(rs.num_elements() / rs[0]) * dtype_size(spec.dtype);
+  p.owner = a.rows;  // keeps the rows alive for as long as the placed buffer lives
+  p.taken = false;
+  p.made.reset();
+  return true;
+}
+
+void settle_arena_placement(const EagerPtr& handle, const OutputPlacement& p, const EagerPtr& item) {
+  if (!p.taken) return;
+  std::shared_ptr<Buffer> made = p.made.lock();
+  if (!made || (item && item->buffer() == made)) return;  // freed again, or the item itself
+  // Marked even if the list is shared by now: a row marked written only makes writes keep
+  // their items as they are.
+  TensorList* l = held_list(handle, false);
+  if (!l || !l->arena.rows) return;
+  ListArena& a = l->arena;
+  const char* base = static_cast<const char*>(a.rows->raw());
+  const size_t per = static_cast<size_t>(a.rows->num_elements() / a.rows->shape()[0]) * dtype_size(a.rows->dtype());
+  const auto k = static_cast<size_t>(static_cast<const char*>(p.data) - base) / per;
+  if (k < a.used.size()) a.used[k] = 1;
+}
 
 void register_tensor_list_ops(OpRegistry& r) {
   add_list_makers(r);

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/buffer_pool.h"
 #include "core/tensor.h"
 
 namespace fn {
@@ -46,5 +47,16 @@ struct TensorList {
 EagerPtr make_list_tensor(std::shared_ptr<TensorList> list);
 // The list a Variant tensor holds (InvalidArgument if it holds none).
 const TensorList& list_of(const EagerTensor& t);
+
+// The executor's output placement (plan.cpp) for the producer of the item that a
+// TensorListSetItem will write at `index` into the list `handle`: row `index` of the list's
+// arena, when the caller holds the list alone, the row exists, is unwritten, 64-byte aligned,
+// and holds elements of `spec` (dtype equal, shape compatible). False: no placement. The
+// SetItem then finds its item already in the row and copies nothing (write_to_arena).
+bool arena_row_placement(const EagerPtr& handle, const EagerPtr& index, const TensorSpec& spec, OutputPlacement& p);
+// After the producer ran under `p`: if the row went to a buffer other than `item`'s (a kernel's
+// temporary, another output) that is still alive, the row is marked written, so the list never
+// writes over memory something else can see.
+void settle_arena_placement(const EagerPtr& handle, const OutputPlacement& p, const EagerPtr& item);
 
 }  // namespace fn
