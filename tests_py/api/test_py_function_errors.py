@@ -106,6 +106,10 @@ def test_eager_numpy_function_runs_the_function_directly():
     x = tf.constant([1.0, 2.0])
     tf.numpy_function(keep, [x], tf.float32)
     assert x.numpy().tolist() == [1.0, 2.0] and isinstance(seen[0], np.ndarray)
+    # Python values become arrays as NumPy makes them (int64, float64), not as tensors would
+    dtypes = []
+    out = tf.numpy_function(lambda a, b: dtypes.extend([a.dtype, b.dtype]) or a, [3, [1.5]], tf.int64)
+    assert dtypes == [np.int64, np.float64] and out.dtype == tf.int64
 
 
 def test_numpy_function_in_a_function_checks_tout_and_maps_errors():

@@ -141,8 +141,7 @@ def numpy_function(
 
         return decorate if func is None else decorate(func)
     if _core.executing_eagerly():  # TF calls func directly; results converted, not checked
-        tensors = [x if _core.is_tensor(x) else _core.convert_to_tensor(x) for x in inp]
-        result = func(*[np.array(_to_numpy(t)) for t in tensors])
+        result = func(*[np.array(_to_numpy(x)) if _core.is_tensor(x) else np.array(x) for x in inp])
         out = [None if v is None else _core.convert_to_tensor(v) for v in nest.flatten(result)]
         return out[0] if len(out) == 1 else out
     return host_numpy_function(_user_errors(func), inp, Tout, name)
