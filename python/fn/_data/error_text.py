@@ -20,16 +20,7 @@ _IDS = itertools.count()  # TF numbers dataset ops in creation order
 _DEVICE = "_device_/job:localhost/replica:0/task:0/device:CPU:0"
 _ASYNC = ("ParallelMapV2", "Prefetch", "ParallelInterleaveV4")  # no Prefetch injected above these
 
-# TF's op and iterator names of the datasets whose user function can fail, by fn class name.
-_OPS = {
-    "MapDataset": "MapDataset",
-    "FilterDataset": "FilterDataset",
-    "FlatMapDataset": "FlatMapDataset",
-    "InterleaveDataset": "InterleaveDataset",
-    "ScanDataset": "ScanDataset",
-    "TakeWhileDataset": "TakeWhileDataset",
-    "GroupByWindowDataset": "GroupByWindowDataset",
-}
+# TF's iterator names where they differ from the class name without "Dataset", by fn class name.
 _ITERATORS = {
     "FilterDataset": "Filter",
     "FlatMapDataset": "FlatMap",
@@ -99,7 +90,7 @@ def user_function_message(e: errors.OpError, root: Any, loop: bool = False) -> s
                 path[:0] = ["Prefetch", "Scan"]
             elif not path or path[0] not in _ASYNC:
                 path.insert(0, "Prefetch")
-            op = _OPS.get(type(owner).__name__, type(owner).__name__)
+            op = type(owner).__name__  # fn's dataset classes carry TF's op names
             if op == "MapDataset" and getattr(owner, "_parallel", None) is not None:
                 op = "ParallelMapDatasetV2"
             if op == "InterleaveDataset" and getattr(owner, "_parallel", None) is not None:
