@@ -13,11 +13,25 @@
 #include "exec/inter_op.h"
 #include "function/cache.h"
 #include "function/concrete.h"
+#include "passes/passes.h"
 #include "trace/tape.h"
 
 namespace fn {
 
 namespace {
+
+// `g` as text, then each sub-graph an attr holds (a While's cond and body, a cond's branches) as
+// the sub-plan compiles it (exec/control_flow.cpp: optimize(), as for a function's graph).
+std::string graph_text_with_subgraphs(const Graph& g, const std::string& path = "") {
+  std::string text = g.to_text();
+  for (const Node& n : g.nodes())
+    for (const auto& kv : n.attrs.items())
+      if (const auto* sub = std::get_if<std::shared_ptr<Graph>>(&kv.second)) {
+        const std::string name = path + n.name + "." + kv.first;
+        text += "graph " + name + ":\n" + graph_text_with_subgraphs(*optimize(**sub), name + "/");
+      }
+  return text;
+}
 
 std::atomic<bool> g_run_eagerly{false};
 // While > 0, Function calls skip the C++ cache fast path: the Python path adds the trace context
@@ -172,8 +186,9 @@ void init_function_objects(py::module_& m) {
       .def("num_plan_steps", [](const ConcreteFunction& c) { return c.plan()->num_steps(); })
       .def("plan_parallel", [](const ConcreteFunction& c) { return c.plan()->parallel(); })
       .def("plan_step_ops", [](const ConcreteFunction& c) { return c.plan()->step_ops(); })
-      // The graph the plan runs, after the passes (fusions), as text: for profiling by hand.
-      .def("_plan_graph_text", [](const ConcreteFunction& c) { return c.plan()->graph().to_text(); });
+      // The graph the plan runs, after the passes (fusions), as text, each loop's or branch's
+      // sub-graph after it as its plan runs it: for profiling by hand.
+      .def("_plan_graph_text", [](const ConcreteFunction& c) { return graph_text_with_subgraphs(c.plan()->graph()); });
 
   py::enum_<OutputMode>(m, "OutputMode")
       .value("ONE_TENSOR", OutputMode::OneTensor)

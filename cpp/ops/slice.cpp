@@ -1,6 +1,7 @@
 // Slicing: Slice, StridedSlice (Python's x[...] with TF's begin/end/ellipsis/new-axis/shrink
 // masks) and StridedSliceGrad (its gradient: the slice written into zeros).
 #include "ops/families.h"
+#include "ops/slice_index.h"
 #include "ops/shape_util.h"
 #include "trace/context.h"
 
@@ -183,25 +184,32 @@ std::vector<TensorSpec> strided_slice_infer(const InferContext& c) {
       "strided_slice");
 }
 
-// x[i] on a non-empty tensor (one spec entry: shrink, stride 1, no masks, i in bounds): the view
-// slice_region makes, without strided_region's vectors (a loop body's xs[t], every iteration).
-EagerPtr index_view(const std::vector<EagerPtr>& in, const SliceMasks& m) {
-  const EagerTensor& x = *in[0];
-  if (m.shrink != 1 || m.begin || m.end || m.ellipsis || m.new_axis) return nullptr;
+// x[i] on a non-empty, non-string tensor with i in bounds (negative counts from the end): the view
+// slice_region makes, without strided_region's vectors (a loop body's xs[t], every iteration);
+// nullptr otherwise (the general path raises TF's error).
+EagerPtr row_view(const EagerPtr& xp, int64_t i) {
+  const EagerTensor& x = *xp;
   if (x.dtype() == DType::String || x.shape().rank() < 1 || x.num_elements() == 0) return nullptr;
+  const int64_t dim = x.shape()[0];
+  if (i < 0) i += dim;
+  if (i < 0 || i >= dim) return nullptr;
+  const auto& dims = x.shape().dims();
+  return view_of(xp, i * (x.num_elements() / dim), Shape(std::vector<int64_t>(dims.begin() + 1, dims.end())));
+}
+
+int64_t index_scalar(const EagerTensor& t) {
+  return t.dtype() == DType::Int64 ? t.data<int64_t>()[0] : static_cast<int64_t>(t.data<int32_t>()[0]);
+}
+
+// x[i] as StridedSlice spells it (one spec entry: shrink, stride 1, no masks): row_view.
+EagerPtr index_view(const std::vector<EagerPtr>& in, const SliceMasks& m) {
+  if (m.shrink != 1 || m.begin || m.end || m.ellipsis || m.new_axis) return nullptr;
   for (int i = 1; i < 4; ++i)
     if (in[i]->shape().rank() != 1 || in[i]->num_elements() != 1 ||
         (in[i]->dtype() != DType::Int32 && in[i]->dtype() != DType::Int64))
       return nullptr;
-  auto scalar = [](const EagerTensor& t) {
-    return t.dtype() == DType::Int64 ? t.data<int64_t>()[0] : static_cast<int64_t>(t.data<int32_t>()[0]);
-  };
-  int64_t dim = x.shape()[0], i = scalar(*in[1]);
-  if (scalar(*in[3]) != 1) return nullptr;
-  if (i < 0) i += dim;
-  if (i < 0 || i >= dim) return nullptr;  // the general path raises TF's error
-  const auto& dims = x.shape().dims();
-  return view_of(in[0], i * (x.num_elements() / dim), Shape(std::vector<int64_t>(dims.begin() + 1, dims.end())));
+  if (index_scalar(*in[3]) != 1) return nullptr;
+  return row_view(in[0], index_scalar(*in[1]));
 }
 
 std::vector<EagerPtr> strided_slice_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
@@ -211,6 +219,17 @@ std::vector<EagerPtr> strided_slice_kernel(KernelContext& k, const std::vector<E
   auto b = read_int_list(*in[1]), e = read_int_list(*in[2]), s = read_int_list(*in[3]);
   SliceRegion r = strided_region(in[0]->shape(), &b, &e, &s, static_cast<int64_t>(b.size()), read_masks(k.attrs));
   return {slice_region(in[0], r)};
+}
+
+// _StridedSliceIndex(x, index) (ops/slice_index.h): the row's view, or StridedSlice's kernel on
+// [index], [index], [1] for its error (a shrunk axis ignores end, as in TF).
+std::vector<EagerPtr> strided_slice_index_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
+  const EagerTensor& index = *in[1];
+  check_index_type("StridedSlice", "Index", index.dtype());
+  const int64_t i = index_scalar(index);
+  if (EagerPtr v = row_view(in[0], i)) return {v};
+  return strided_slice_kernel(
+      k, {in[0], int_vector(index.dtype(), {i}), int_vector(index.dtype(), {i}), int_vector(index.dtype(), {1})});
 }
 
 std::vector<TensorPtr> strided_slice_grad(const GradContext& g) {
@@ -358,6 +377,21 @@ Shape strided_slice_partial(const InferContext& c) {
 }
 
 }  // namespace
+
+const OpDef& strided_slice_index_op() {
+  static const OpDef def{"_StridedSliceIndex",
+                         "strided_slice",
+                         2,
+                         [](const InferContext& c) {
+                           const Shape& x = c.inputs[0].shape;
+                           if (!x.has_rank() || x.rank() < 1) return one(c.inputs[0].dtype, Shape::unknown_rank());
+                           const auto& dims = x.dims();
+                           return one(c.inputs[0].dtype, Shape(std::vector<int64_t>(dims.begin() + 1, dims.end())));
+                         },
+                         strided_slice_index_kernel,
+                         {}};
+  return def;
+}
 
 void register_slice_ops(OpRegistry& r) {
   r.add(OpDef{"Slice", "Slice", 3, slice_infer, slice_kernel, slice_grad}.with_input_types(

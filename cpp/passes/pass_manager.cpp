@@ -33,7 +33,8 @@ std::shared_ptr<Graph> optimize(const Graph& g) {
   apply(bypass_custom_gradients_or_null);
   apply(fold_constants_or_null);
   apply(eliminate_common_subexpressions_or_null);
-  apply(fold_transposes_or_null);  // before fusion, as grappler's arithmetic optimizer
+  apply(fold_transposes_or_null);    // before fusion, as grappler's arithmetic optimizer
+  apply(fold_index_slices_or_null);  // after CSE: an xs[t] per loop body, whatever traced it
   apply(fuse_contractions_or_null);
   // Forwarding a slot's new value first lets `p.assign_add(m)` split (its delta is then m's
   // elementwise value); forwarding after the split moves m's assign past p's update tree.

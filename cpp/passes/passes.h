@@ -48,5 +48,7 @@ std::shared_ptr<Graph> fuse_epilogues_or_null(const Graph& g);
 // Row programs: elementwise trees chained through last-axis reductions (a layer norm) as one node.
 std::shared_ptr<Graph> fuse_rows_or_null(const Graph& g);
 std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g);
+// x[i] by a scalar index (StridedSlice of one-element Packs) -> _StridedSliceIndex(x, i).
+std::shared_ptr<Graph> fold_index_slices_or_null(const Graph& g);
 
 }  // namespace fn
