@@ -23,15 +23,26 @@ std::string op_name_arg(py::handle name) {
     throw_error(Code::TypeError, "name must be a string, got ", std::string(py::repr(name)));
   return py_utf8(name);
 }
+// Where user frames start and which functions are AutoGraph's: set once at import
+// (set_location_skip), read while tracing.
+struct FrameRules {
+  std::string skip;                // fn's own files: frames under it are not the user's
+  std::vector<std::string> parts;  // the converter's statement parts (fn/_autograph/transformer.py)
+};
+FrameRules& frame_rules() {
+  static FrameRules rules;
+  return rules;
+}
+
 // Whether `name` is one of the functions AutoGraph's converter writes for a statement's parts
-// (fn/_autograph/transformer.py: loop_body, if_body, else_body, loop_test, extra_test, + "_N").
+// (a part's base name, alone or + "_N").
 bool is_generated_part(const std::string& name) {
-  for (const char* base : {"loop_body", "if_body", "else_body", "loop_test", "extra_test"}) {
-    const size_t n = std::strlen(base);
+  for (const std::string& base : frame_rules().parts) {
+    const size_t n = base.size();
     if (name.compare(0, n, base) != 0) continue;
     if (name.size() == n) return true;
-    if (name[n] != '_' || name.size() == n + 1) return false;
-    return name.find_first_not_of("0123456789", n + 1) == std::string::npos;
+    if (name[n] != '_' || name.size() == n + 1) continue;
+    if (name.find_first_not_of("0123456789", n + 1) == std::string::npos) return true;
   }
   return false;
 }
@@ -223,17 +234,17 @@ void init_ops(py::module_& m) {
   m.def("check_numerics_enabled", &check_numerics_enabled);
   m.def(
       "set_location_skip",
-      [](const std::string& prefix) {
+      [](const std::string& prefix, const std::vector<std::string>& generated_parts) {
         // The same rule as a Python provider walking sys._getframe, in C++ (tracing calls it once
-        // per node): the innermost frame whose file is outside `prefix` and not importlib's.
-        static std::string skip;  // set once at import; read while tracing
-        skip = prefix;
+        // per node): the innermost frame whose file is outside `prefix` and not importlib's;
+        // frames of AutoGraph's `generated_parts` read as the function they were written in.
+        frame_rules() = FrameRules{prefix, generated_parts};
         set_location_provider([]() -> std::string {
           py::gil_scoped_acquire gil;
-          return user_frame_location(skip);
+          return user_frame_location(frame_rules().skip);
         });
       },
-      py::arg("prefix"));
+      py::arg("prefix"), py::arg("generated_parts"));
   m.def(
       "_current_location", [] { return innermost_frame(current_location()); },
       "The user's source location as nodes record it (tests compare it with Python's frames).");

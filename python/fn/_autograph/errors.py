@@ -8,6 +8,7 @@ import os
 import re
 
 from fn._autograph import converter as _converter
+from fn._autograph import transformer as _transformer
 from fn.errors import OperatorNotAllowedInGraphError, OpError
 
 
@@ -49,7 +50,7 @@ _MultilineKeyError.__name__ = _MultilineKeyError.__qualname__ = "KeyError"
 
 
 # The functions the converter writes for a statement's parts (a loop's body and test, a branch).
-_GENERATED = re.compile(r"(loop_body|if_body|else_body|loop_test|extra_test)(_\d+)?$")
+_GENERATED = re.compile(r"(%s)(_\d+)?$" % "|".join(_transformer.GENERATED_PARTS))
 
 
 def _frames(tb):

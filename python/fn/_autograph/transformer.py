@@ -23,6 +23,17 @@ import ast
 from fn._autograph import analysis
 from fn._autograph import lowering
 
+# The functions the converter writes for a statement's parts (a branch, a loop's body and tests),
+# named base or base_N: their frames read as the function the statement is in, as TF's do
+# (fn._autograph.errors; fn's C++ frame walker, given them by fn._function.function).
+GENERATED_PARTS = (IF_BODY, ELSE_BODY, LOOP_BODY, LOOP_TEST, EXTRA_TEST) = (
+    'if_body',
+    'else_body',
+    'loop_body',
+    'loop_test',
+    'extra_test',
+)
+
 OPS = 'ag__'  # TensorFlow's name for the operators module in converted code
 
 # Calls whose meaning depends on the caller's frame: never wrapped.
@@ -324,9 +335,9 @@ class ControlFlow:
     def convert_if(self, s):
         names, n_out = self._ordered(s, s._fn_live_out)
         defs, get_s, set_s = self._state_fns(names)
-        body_name = self.namer.new('if_body')
+        body_name = self.namer.new(IF_BODY)
         defs.append(_fdef(body_name, [], self._decls(_plain(names)) + s.body))
-        else_name = self.namer.new('else_body')  # TF writes an else_body of `pass` when none
+        else_name = self.namer.new(ELSE_BODY)  # TF writes an else_body of `pass` when none
         defs.append(_fdef(else_name, [], self._decls(_plain(names)) + (s.orelse or [ast.Pass()])))
         orelse = _name(else_name)
         call = _ops_call(
@@ -359,9 +370,9 @@ class ControlFlow:
         names, n_vars = self._ordered(s, s._fn_live_header)
         names = names[:n_vars]  # as TF: names dead after the loop are local to its body
         defs, get_s, set_s = self._state_fns(names)
-        body_name = self.namer.new('loop_body')
+        body_name = self.namer.new(LOOP_BODY)
         defs.append(_fdef(body_name, [], self._decls(_plain(names)) + s.body))
-        test_name = self.namer.new('loop_test')
+        test_name = self.namer.new(LOOP_TEST)
         defs.append(_fdef(test_name, [], self._decls(analysis.bound_names(s.test)) + [ast.Return(value=s.test)]))
         call = _ops_call('while_stmt', [_name(test_name), _name(body_name), get_s, set_s, _str_tuple(names), opts])
         return _located(defs + [ast.Expr(value=call)], s)
@@ -375,7 +386,7 @@ class ControlFlow:
         names, n_vars = self._ordered(s, s._fn_live_header)
         names = names[:n_vars]
         defs, get_s, set_s = self._state_fns(names)
-        body_name = self.namer.new('loop_body')
+        body_name = self.namer.new(LOOP_BODY)
         itr = self.itr_name
         assign = ast.copy_location(ast.Assign(targets=[s.target], value=_name(itr)), s.target)
         body_fn = _fdef(body_name, [itr], self._decls(_plain(names)) + [assign] + s.body)
@@ -383,7 +394,7 @@ class ControlFlow:
         defs.append(body_fn)
         extra = getattr(s, '_fn_extra_test', [])
         if extra:
-            test_name = self.namer.new('extra_test')
+            test_name = self.namer.new(EXTRA_TEST)
             expr = extra[0] if len(extra) == 1 else ast.BoolOp(op=ast.And(), values=list(extra))
             defs.append(_fdef(test_name, [], self._decls(_plain(names)) + [ast.Return(value=expr)]))
             extra_fn = _name(test_name)

@@ -24,6 +24,7 @@ import numpy as np
 
 from fn import _core
 from fn._autograph import converter as autograph_converter, status as ag_status
+from fn._autograph import transformer as autograph_transformer
 from fn._autograph.errors import StagingError, in_user_code
 from fn._state.variables import _creation_scope
 from fn._tensor.tensor_spec import TensorSpec
@@ -49,7 +50,9 @@ def _user_location() -> str:
     return "  <unknown>"
 
 
-_core.set_location_skip(_FN_DIR)  # _user_location's rule, walked in C++ (once per traced node)
+# _user_location's rule, walked in C++ (once per traced node); AutoGraph's generated parts read as
+# the user's function there too.
+_core.set_location_skip(_FN_DIR, list(autograph_transformer.GENERATED_PARTS))
 
 
 # ---------------------------------------------------------------- Function
