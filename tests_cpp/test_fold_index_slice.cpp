@@ -114,3 +114,44 @@ TEST_CASE("slices that are not x[i] are left alone") {
   // A string x keeps StridedSlice (no view of strings).
   CHECK(count_op(*optimize(*index_graph(DType::Int32, Shape{3}, DType::String)), "_StridedSliceIndex") == 0);
 }
+
+TEST_CASE("x[:, i] and x[:, :, i] fold too and read what StridedSlice reads") {
+  for (int axis : {1, 2}) {
+    Tracing t;
+    auto x = t.arg("x", Shape{3, 4, 5});
+    auto i = t.arg("i", Shape{}, DType::Int32);
+    auto zero = konst(make_scalar(DType::Int32, 0));
+    auto one = konst(make_scalar(DType::Int32, 1));
+    std::vector<TensorPtr> b(static_cast<size_t>(axis) + 1, zero), e(static_cast<size_t>(axis) + 1, zero);
+    b[static_cast<size_t>(axis)] = i;
+    e[static_cast<size_t>(axis)] = dispatch1("AddV2", {i, one});
+    const int64_t n = axis + 1, whole = ((int64_t{1} << n) - 1) & ~(int64_t{1} << axis);
+    Attrs pack{{"axis", int64_t{0}}, {"N", n}};
+    auto y = dispatch1("StridedSlice",
+                       {x, dispatch1("Pack", b, pack), dispatch1("Pack", e, pack),
+                        konst(int_vector(DType::Int32, std::vector<int64_t>(static_cast<size_t>(n), 1)))},
+                       Attrs{{"begin_mask", whole},
+                             {"end_mask", whole},
+                             {"ellipsis_mask", int64_t{0}},
+                             {"new_axis_mask", int64_t{0}},
+                             {"shrink_axis_mask", int64_t{1} << axis}});
+    t.g->outputs.push_back(NodeOutput{y->node, 0});
+    auto opt = optimize(*t.g);
+    CHECK(count_op(*opt, "_StridedSliceIndex") == 1);
+    auto ref = Plan::compile(t.g), got = Plan::compile(opt);
+    auto xv = iota(DType::Float32, Shape{3, 4, 5});
+    for (int64_t k : {0, 2, -1}) {
+      auto a = ref->run({xv, make_scalar(DType::Int32, static_cast<double>(k))});
+      auto c = got->run({xv, make_scalar(DType::Int32, static_cast<double>(k))});
+      REQUIRE(c[0]->shape() == a[0]->shape());
+      for (int64_t q = 0; q < a[0]->num_elements(); ++q) CHECK(c[0]->data<float>()[q] == a[0]->data<float>()[q]);
+    }
+    try {
+      got->run({xv, make_scalar(DType::Int32, 9)});
+      FAIL("no error");
+    } catch (const Error& err) {
+      CHECK(std::string(err.what()).find("slice index 9 of dimension " + std::to_string(axis) + " out of bounds.") !=
+            std::string::npos);
+    }
+  }
+}

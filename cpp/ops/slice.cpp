@@ -221,15 +221,21 @@ std::vector<EagerPtr> strided_slice_kernel(KernelContext& k, const std::vector<E
   return {slice_region(in[0], r)};
 }
 
-// _StridedSliceIndex(x, index) (ops/slice_index.h): the row's view, or StridedSlice's kernel on
-// [index], [index], [1] for its error (a shrunk axis ignores end, as in TF).
+// _StridedSliceIndex(x, index) (ops/slice_index.h): the row's view for x[index], else the
+// region StridedSlice computes from a begin of `num_indices` entries, `index` at `index_axis` and 0
+// elsewhere (those entries are under begin_mask), strides of 1 (and its errors): a shrunk axis
+// ignores end, as in TF.
 std::vector<EagerPtr> strided_slice_index_kernel(KernelContext& k, const std::vector<EagerPtr>& in) {
   const EagerTensor& index = *in[1];
   check_index_type("StridedSlice", "Index", index.dtype());
   const int64_t i = index_scalar(index);
-  if (EagerPtr v = row_view(in[0], i)) return {v};
-  return strided_slice_kernel(
-      k, {in[0], int_vector(index.dtype(), {i}), int_vector(index.dtype(), {i}), int_vector(index.dtype(), {1})});
+  const int64_t axis = k.attrs.get_or<int64_t>("index_axis", 0), n = k.attrs.get_or<int64_t>("num_indices", 1);
+  if (axis < 0 || axis >= n) throw_error(Code::Internal, "_StridedSliceIndex: index_axis ", axis, " of ", n);
+  if (n == 1)
+    if (EagerPtr v = row_view(in[0], i)) return {v};
+  std::vector<int64_t> b(static_cast<size_t>(n), 0), s(static_cast<size_t>(n), 1);
+  b[static_cast<size_t>(axis)] = i;
+  return {slice_region(in[0], strided_region(in[0]->shape(), &b, &b, &s, n, read_masks(k.attrs)))};
 }
 
 std::vector<TensorPtr> strided_slice_grad(const GradContext& g) {
@@ -384,9 +390,11 @@ const OpDef& strided_slice_index_op() {
                          2,
                          [](const InferContext& c) {
                            const Shape& x = c.inputs[0].shape;
-                           if (!x.has_rank() || x.rank() < 1) return one(c.inputs[0].dtype, Shape::unknown_rank());
-                           const auto& dims = x.dims();
-                           return one(c.inputs[0].dtype, Shape(std::vector<int64_t>(dims.begin() + 1, dims.end())));
+                           const int64_t axis = c.attrs.get_or<int64_t>("index_axis", 0);
+                           if (!x.has_rank() || x.rank() <= axis) return one(c.inputs[0].dtype, Shape::unknown_rank());
+                           std::vector<int64_t> dims = x.dims();
+                           dims.erase(dims.begin() + axis);
+                           return one(c.inputs[0].dtype, Shape(dims));
                          },
                          strided_slice_index_kernel,
                          {}};

@@ -135,6 +135,48 @@ def test_strings_and_bools_index_too():
     assert n.numpy() == 4
 
 
+@pytest.mark.parametrize("index_dtype", ["int32", "int64"])
+def test_batch_major_columns(index_dtype):
+    # x[:, t] and x[:, :, t]: begin and end stacked from [0, t] and [0, t + 1] under masks.
+    x = _x((4, 6, 3, 5))
+
+    @tf.function
+    def f(x):
+        a = tf.zeros([4, 3, 5])
+        b = tf.zeros([4, 6, 5])
+        for t in tf.range(6, dtype=getattr(tf, index_dtype)):
+            a = a * 0.5 + x[:, t]
+        for t in tf.range(3, dtype=getattr(tf, index_dtype)):
+            b = b + x[:, :, t] * 2.0 + x[:, :, -1 - t, :]
+        return a, b
+
+    want_a = np.zeros([4, 3, 5], np.float32)
+    for t in range(6):
+        want_a = want_a * 0.5 + x[:, t]
+    want_b = np.zeros([4, 6, 5], np.float32)
+    for t in range(3):
+        want_b = want_b + x[:, :, t] * np.float32(2.0) + x[:, :, -1 - t, :]
+    a, b = f(tf.constant(x))
+    np.testing.assert_allclose(a.numpy(), want_a, rtol=1e-6)
+    np.testing.assert_allclose(b.numpy(), want_b, rtol=1e-6, atol=1e-5)  # TF may reassociate
+
+
+def test_batch_major_out_of_bounds_is_tfs_error():
+    x = tf.constant(_x((2, 3, 4)))
+
+    @tf.function
+    def f(x):
+        acc = tf.zeros([2, 4])
+        for t in tf.range(4):
+            acc += x[:, t]
+        return acc
+
+    text = _graph_error(f, x)
+    assert text.endswith(
+        "slice index 3 of dimension 1 out of bounds.\n\t [[{{node while/strided_slice}}]] [Op:__inference_f_N]"
+    )
+
+
 def _graph_error(fn_, *args):
     with pytest.raises(tf.errors.InvalidArgumentError) as e:
         fn_(*args)
