@@ -12,6 +12,7 @@
 #include "kernels/multiversion.h"
 #include "kernels/reference/elementwise.h"
 #include "kernels/reference/matmul.h"
+#include "kernels/reference/softmax.h"
 
 using namespace fn;
 
@@ -271,4 +272,35 @@ TEST_CASE("direct float32 max/min equal the reference fold bit for bit (NaN firs
         CHECK(bits(got[o * 11 + j]) == bits(acc));
       }
   }
+}
+
+// kernels/reference/softmax_tf.cpp: rows of at most 16 floats go 16 rows at a time; the bits
+// must be the row-at-a-time kernel's (TF's), for every width, with NaN, infinities, huge and
+// tiny values, and row counts that leave a remainder.
+TEST_CASE("softmax_tf on narrow rows: the row kernel's bits") {
+  uint32_t seed = 12345;
+  auto next = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return seed >> 8;
+  };
+  for (int64_t cols = 1; cols <= 17; ++cols)
+    for (int64_t rows : {1, 15, 16, 17, 33, 64}) {
+      std::vector<float> x(static_cast<size_t>(rows * cols));
+      for (float& v : x) {
+        const uint32_t k = next();
+        switch (k % 23) {
+          case 0: v = std::numeric_limits<float>::quiet_NaN(); break;
+          case 1: v = std::numeric_limits<float>::infinity(); break;
+          case 2: v = -std::numeric_limits<float>::infinity(); break;
+          case 3: v = 1e30f; break;
+          case 4: v = -1e30f; break;
+          case 5: v = -0.f; break;
+          default: v = (static_cast<float>(k % 20000) - 10000.f) * (k % 3 ? 0.001f : 0.05f);
+        }
+      }
+      std::vector<float> a(x.size()), b(x.size());
+      ref::softmax_tf(x.data(), a.data(), rows, cols);
+      ref::softmax_tf_rowwise(x.data(), b.data(), rows, cols);
+      REQUIRE(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+    }
 }

@@ -30,8 +30,10 @@ void softmax(const T* x, T* y, int64_t rows, int64_t cols, bool log) {
 // build runs): exp(x - max) by oneDNN's exp polynomial (FMA steps), the sum accumulated in 16
 // lanes and then halved pairwise, and each exp multiplied by the reciprocal of the sum. Bit for
 // bit TF's (checked up to 1000 columns).
-// Implemented in softmax_tf.cpp.
+// Implemented in softmax_tf.cpp; rows of at most 16 floats go 16 rows at a time (the same bits
+// as softmax_tf_rowwise, the row-at-a-time form, which tests compare it with).
 void softmax_tf(const float* x, float* y, int64_t rows, int64_t cols);
+void softmax_tf_rowwise(const float* x, float* y, int64_t rows, int64_t cols);
 
 // y is the forward output. softmax: dx = (dy - sum(dy * y)) * y; log-softmax:
 // dx = dy - exp(y) * sum(dy).

@@ -67,7 +67,7 @@ __attribute__((always_inline)) inline float halve_sum(v8f v) {
   return (s[0] + s[2]) + (s[1] + s[3]);
 }
 
-FN_MULTIVERSION void softmax_tf(const float* x, float* y, int64_t rows, int64_t cols) {
+FN_MULTIVERSION void softmax_tf_rowwise(const float* x, float* y, int64_t rows, int64_t cols) {
   // oneDNN's avx512 kernel: the row max over 16 lanes then halved; exps; 16-float blocks summed
   // round-robin into 4 accumulators, the partial last block into the first; (a0 + a1) +
   // (a2 + a3), the 16 lanes halved pairwise; each exp times the sum's reciprocal.
@@ -123,6 +123,56 @@ FN_MULTIVERSION void softmax_tf(const float* x, float* y, int64_t rows, int64_t 
     const float inv = 1.0f / halve_sum(slo + shi);
     for (int64_t c = 0; c < cols; ++c) yr[c] *= inv;
   }
+}
+
+namespace {
+constexpr int kGroup = 16;  // rows a narrow group computes together, one per vector lane
+
+// kGroup rows of cols <= 16 floats: t[j][r] is row r's column j, so each step below is the row
+// kernel's step for one lane position, done for all rows at once (the inner loops over r
+// vectorise). With at most one 16-float block a row, the row kernel's lanes reduce to: lane j
+// takes column j (max against -FLT_MAX, sum onto +0) when j < cols; the same selects, exps, sums,
+// halvings and the reciprocal's product follow in its order, so the bits are its bits.
+__attribute__((always_inline)) inline void narrow_group(const float* x, float* y, int64_t cols) {
+  float t[16][kGroup], e[16][kGroup], m[8][kGroup], mx[kGroup], inv[kGroup];
+  for (int64_t j = 0; j < 16; ++j)
+    for (int r = 0; r < kGroup; ++r) {
+      const float lowest = -std::numeric_limits<float>::max();
+      const float v = j < cols ? x[r * cols + j] : lowest;
+      t[j][r] = j < cols ? (lowest > v ? lowest : v) : lowest;
+    }
+  for (int i = 0; i < 8; ++i)  // lo > hi ? lo : hi
+    for (int r = 0; r < kGroup; ++r) m[i][r] = t[i][r] > t[i + 8][r] ? t[i][r] : t[i + 8][r];
+  for (int i = 0; i < 4; ++i)  // the halves of that: a > b ? a : b
+    for (int r = 0; r < kGroup; ++r) m[i][r] = m[i][r] > m[i + 4][r] ? m[i][r] : m[i + 4][r];
+  for (int r = 0; r < kGroup; ++r) {
+    const float m0 = m[0][r] > m[2][r] ? m[0][r] : m[2][r], m1 = m[1][r] > m[3][r] ? m[1][r] : m[3][r];
+    mx[r] = m0 > m1 ? m0 : m1;
+  }
+  for (int64_t j = 0; j < cols; ++j)  // the exps, each onto an accumulator of +0 (0 past cols)
+    for (int r = 0; r < kGroup; ++r) {
+      e[j][r] = onednn_exp(x[r * cols + j] - mx[r]);
+      t[j][r] = 0.f + e[j][r];
+    }
+  for (int64_t j = cols; j < 16; ++j)
+    for (int r = 0; r < kGroup; ++r) t[j][r] = 0.f;
+  for (int i = 0; i < 8; ++i)  // (a0 + a1) + (a2 + a3), a1..a3 empty, then slo + shi
+    for (int r = 0; r < kGroup; ++r) m[i][r] = ((t[i][r] + 0.f) + (0.f + 0.f)) + ((t[i + 8][r] + 0.f) + (0.f + 0.f));
+  for (int i = 0; i < 4; ++i)
+    for (int r = 0; r < kGroup; ++r) m[i][r] = m[i][r] + m[i + 4][r];
+  for (int r = 0; r < kGroup; ++r) inv[r] = 1.0f / ((m[0][r] + m[2][r]) + (m[1][r] + m[3][r]));
+  for (int r = 0; r < kGroup; ++r)
+    for (int64_t j = 0; j < cols; ++j) y[r * cols + j] = e[j][r] * inv[r];
+}
+}  // namespace
+
+FN_MULTIVERSION void softmax_tf(const float* x, float* y, int64_t rows, int64_t cols) {
+  // Rows of at most one 16-float block cost the row kernel ~40-100 cycles each in its setup and
+  // halvings: those go kGroup rows at a time (the rest row by row).
+  int64_t r = 0;
+  if (cols > 0 && cols <= 16)
+    for (; r + kGroup <= rows; r += kGroup) narrow_group(x + r * cols, y + r * cols, cols);
+  softmax_tf_rowwise(x + r * cols, y + r * cols, rows - r, cols);
 }
 
 }  // namespace ref
