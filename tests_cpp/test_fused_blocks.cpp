@@ -270,6 +270,49 @@ TEST_CASE("fused blocks: narrow column reductions split by row blocks equal dire
   CHECK_THROWS(fused::run_column_block({{fused::kNeg, 0, 0}}, {{nullptr, 1, 1}}, 517 * 389, red, 7, nullptr));
 }
 
+TEST_CASE("fused blocks: a result read by two instructions is computed once, same bits on any thread count") {
+  // v = tanh(x) * s[col] read twice: v * x + (v + x), stored (an extra output) or not, whole or
+  // summed over rows (517 x 389: row blocks) or per row; equal to the tree that computes v twice.
+  const int64_t rows = 517, cols = 389, n = rows * cols;
+  const std::vector<float> x = random_values(n, 31, true), s = random_values(cols, 32);
+  const std::vector<fused::Operand> ops{{x.data(), 1, n}, {s.data(), 1, cols}};
+  const std::vector<fused::Instr> dag{
+      {fused::kTanh, 0, 0}, {fused::kMul, -1, 1}, {fused::kMul, -2, 0}, {fused::kAdd, -2, 0}, {fused::kAdd, -3, -4}};
+  const std::vector<fused::Instr> tree{{fused::kTanh, 0, 0}, {fused::kMul, -1, 1}, {fused::kMul, -2, 0},
+                                       {fused::kTanh, 0, 0}, {fused::kMul, -4, 1}, {fused::kAdd, -5, 0},
+                                       {fused::kAdd, -3, -6}};
+  for (int kind : {fused::Reduce::kNone, fused::Reduce::kSum, fused::Reduce::kMean}) {
+    for (int64_t inner : {int64_t{cols}, int64_t{1}}) {
+      if (kind == fused::Reduce::kNone && inner == 1) continue;
+      fused::Reduce red;
+      red.kind = kind;
+      red.mid = inner == 1 ? cols : rows;
+      red.inner = inner;
+      const size_t outs = kind == fused::Reduce::kNone ? static_cast<size_t>(n) : static_cast<size_t>(n / red.mid);
+      INFO("kind " << kind << " inner " << inner);
+      std::vector<float> want(outs), v_want(static_cast<size_t>(n));
+      fused::run(tree, ops, want.data(), n, red);
+      std::vector<float*> stores(dag.size(), nullptr);
+      stores[1] = v_want.data();
+      std::vector<float> got(outs, -7.f);
+      fused::run(dag, ops, got.data(), n, red);
+      CHECK(same_bits(got, want));
+      for (int threads : {1, 2, 3}) {
+        std::vector<float> got_t(outs, -7.f), v_got(static_cast<size_t>(n), -7.f);
+        stores[1] = v_got.data();
+        fused::run_blocks(dag, ops, got_t.data(), n, red, stores, threads);
+        CHECK(same_bits(got_t, want));
+        std::vector<float> v(static_cast<size_t>(n));
+        fused::run({{fused::kTanh, 0, 0}, {fused::kMul, -1, 1}}, ops, v.data(), n);
+        CHECK(same_bits(v_got, v));
+      }
+    }
+  }
+  // A reference to itself or a later instruction is still refused.
+  std::vector<float> out(static_cast<size_t>(n));
+  CHECK_THROWS(fused::run({{fused::kNeg, 0, 0}, {fused::kAdd, -1, -2}}, ops, out.data(), n));
+}
+
 TEST_CASE("fused blocks: a streaming program splits from eight blocks, a compute-bound one from two") {
   // x * s + t with a bias-like s and t of 192 values: memory-bound, worth a second thread only
   // over a long pass; the same with a sqrt is compute-bound (four blocks suffice).

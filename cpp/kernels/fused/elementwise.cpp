@@ -206,16 +206,19 @@ Span load(const Operand& o, int64_t i0, int64_t n, float* buf) {
 // A div-1 operand of fewer than one tile's values that repeats (run() tiles it).
 bool repeats_short(const Operand& o) { return o.div == 1 && o.mod > 1 && o.mod < kTile && !o.tiled; }
 
-// Tile slots of a program: a program is a tree (every result is used once), so an
-// instruction's slot is free again once its user has run.
+// Tile slots of a program: an instruction's slot is free again once its last reader has run
+// (most results are read once: a tree; a value read twice is computed once).
 struct Slots {
   std::vector<int> of;
   int count = 0;
   explicit Slots(const std::vector<Instr>& prog) : of(prog.size(), -1) {
-    std::vector<int> free_slots;
+    std::vector<int> readers(prog.size(), 0), free_slots;
+    for (const Instr& in : prog)
+      for (int ref : {in.a, is_binary(in.op) ? in.b : 0})
+        if (ref < 0) ++readers[static_cast<size_t>(-(ref + 1))];
     for (size_t k = 0; k < prog.size(); ++k) {
       for (int ref : {prog[k].a, is_binary(prog[k].op) ? prog[k].b : 0})
-        if (ref < 0) free_slots.push_back(of[-(ref + 1)]);
+        if (ref < 0 && --readers[static_cast<size_t>(-(ref + 1))] == 0) free_slots.push_back(of[-(ref + 1)]);
       if (free_slots.empty())
         of[k] = count++;
       else {
@@ -338,15 +341,13 @@ void reduce_columns(const std::vector<Instr>& prog, const Slots& slots, const st
 
 void validate(const std::vector<Instr>& prog, size_t num_inputs) {
   if (prog.empty()) throw_error(Code::Internal, "fused elementwise: empty program");
-  std::vector<char> used(prog.size(), 0);
   for (size_t k = 0; k < prog.size(); ++k) {
     const Instr& in = prog[k];
     if (in.op < kNeg || in.op > kLessEqual) throw_error(Code::Internal, "fused elementwise: bad opcode ", in.op);
     for (int ref : {in.a, is_binary(in.op) ? in.b : 0}) {
-      bool ok = ref >= 0 ? static_cast<size_t>(ref) < num_inputs
-                         : static_cast<size_t>(-(static_cast<int64_t>(ref) + 1)) < k && !used[-(ref + 1)];
+      bool ok =
+          ref >= 0 ? static_cast<size_t>(ref) < num_inputs : static_cast<size_t>(-(static_cast<int64_t>(ref) + 1)) < k;
       if (!ok) throw_error(Code::Internal, "fused elementwise: bad operand ", ref, " in instruction ", k);
-      if (ref < 0) used[-(ref + 1)] = 1;
     }
   }
 }

@@ -51,7 +51,9 @@ constexpr bool is_costly(int op) {
 // a range starting at a multiple of it computes the same tiles as a run over the whole.
 constexpr int64_t kTileElements = 1024;
 
-// Operand reference: >= 0 is input k, < 0 is the result of instruction -(ref + 1).
+// Operand reference: >= 0 is input k, < 0 is the result of an earlier instruction -(ref + 1).
+// Most results are read once (a tree); one may be read by several later instructions (a value
+// a tree needs twice, written as an extra output: computed once).
 struct Instr {
   int op;
   int a, b;  // b unused for unary ops
