@@ -3,7 +3,7 @@
 // broadcast bias and its bias gradient) and every op alone, through fused::run on the calling
 // thread. Prints ns per element, the fastest of the rounds. Not a test: build target
 // bench_fused_elementwise (docs/notes/perf11v.md has its numbers).
-//   build/dev/bench_fused_elementwise [rounds [tree [threads]]]
+//   build/dev/bench_fused_elementwise [rounds [tree [threads [rows]]]]  (rows x 512; tree "all": every tree)
 // threads > 0: through fused::run_blocks with that many threads (the task pool) instead.
 #include <algorithm>
 #include <chrono>
@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
     else
       fused::run(c.prog, c.ops, out, c.n, c.red);
   };
-  const int64_t rows = 512, d = 512, n = rows * d;  // a transformer MLP's hidden activations
+  const int64_t rows = argc > 4 ? std::atoll(argv[4]) : 512, d = 512, n = rows * d;  // an MLP's activations
   std::vector<std::vector<float>> keep;
   auto data = [&](int64_t len, unsigned seed, float lo = -3.f, float hi = 3.f) {
     keep.push_back(values(len, seed, lo, hi));
