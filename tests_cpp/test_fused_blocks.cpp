@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "kernels/direct/reduce.h"
 #include "kernels/fused/blocks.h"
 
 using namespace fn;
@@ -142,11 +143,11 @@ TEST_CASE("fused blocks: row reductions split by whole rows give run()'s bits") 
   }
 }
 
-TEST_CASE("fused blocks: column reductions split by column groups give run()'s bits") {
+TEST_CASE("fused blocks: column reductions split by column groups or row blocks give run()'s bits") {
   // g * (x > 0) summed over rows (a relu's bias gradient) with the relu mask kept as an extra
   // output, a per-column scale (bias-like) and a per-row one; 4096 and 2500 columns (groups of
-  // one tile and of more than one), 3 x 100 x 2048 (outer blocks); 512 x 512 and 4096 x 33 stay
-  // whole (narrow groups would cost more than a second thread saves). Sum and mean.
+  // one tile and of more than one), 3 x 100 x 2048 (outer blocks); 512 x 512 and 4096 x 33 (fewer
+  // than 2,048 columns: row blocks summed apart, added in order). Sum and mean.
   const std::vector<fused::Instr> prog{
       {fused::kGreater, 0, 3}, {fused::kMul, -1, 1}, {fused::kMul, -2, 2}, {fused::kMul, -3, 4}};
   struct Case {
@@ -177,7 +178,7 @@ TEST_CASE("fused blocks: column reductions split by column groups give run()'s b
         stores[1] = mask_got.data();
         const int64_t groups = fused::run_blocks(prog, ops, got.data(), n, red, stores, threads);
         INFO("outer " << c.outer << " mid " << c.mid << " inner " << c.inner << " kind " << kind);
-        CHECK((groups > 1) == (c.inner >= 2048));
+        CHECK(groups > 1);
         CHECK(same_bits(got, want));
         CHECK(same_bits(mask_got, mask_want));
       }
@@ -198,6 +199,118 @@ TEST_CASE("fused blocks: column reductions split by column groups give run()'s b
   fused::run(pw, ops, want.data(), n, red);
   CHECK(fused::run_blocks(pw, ops, got.data(), n, red, {}, 2) == 1);
   CHECK(same_bits(got, want));
+}
+
+TEST_CASE("fused blocks: narrow column reductions split by row blocks equal direct::sum_f32 on any thread count") {
+  // x * 1 summed over rows (direct::sum_f32's input) next to a tree with a per-column scale, a
+  // per-row shift and a per-row exponent (3 or 2.5: Pow's small-integer path per tile); odd sizes
+  // (517 x 389), one row per slab (300 x 1 x 500), two columns (70000 x 2), two slabs, NaN and
+  // infinities. Every thread count and a repeated call give the same bits; the double
+  // reference (rows in plain order) agrees within float rounding.
+  const float one = 1.f;
+  struct Case {
+    int64_t outer, mid, inner;
+  };
+  for (const Case& c : {Case{1, 517, 389}, Case{300, 1, 500}, Case{1, 70000, 2}, Case{2, 300, 389}, Case{1, 40, 33}}) {
+    const int64_t n = c.outer * c.mid * c.inner;
+    const std::vector<float> x = random_values(n, 21, true), col = random_values(c.inner, 22);
+    const std::vector<float> row = random_values(c.outer * c.mid, 23);
+    std::vector<float> e(static_cast<size_t>(c.outer * c.mid), 3.f);
+    for (size_t i = 1; i < e.size(); i += 2) e[i] = 2.5f;
+    const std::vector<fused::Operand> ops{{x.data(), 1, n},
+                                          {&one, 1, 1},
+                                          {col.data(), 1, c.inner},
+                                          {row.data(), c.inner, c.outer * c.mid},
+                                          {e.data(), c.inner, c.outer * c.mid}};
+    const std::vector<fused::Instr> copy{{fused::kMul, 0, 1}};
+    const std::vector<fused::Instr> tree{
+        {fused::kAbs, 0, 0}, {fused::kPow, -1, 4}, {fused::kMul, -2, 2}, {fused::kAdd, -3, 3}};
+    for (int kind : {fused::Reduce::kSum, fused::Reduce::kMean}) {
+      fused::Reduce red;
+      red.kind = kind;
+      red.mid = c.mid;
+      red.inner = c.inner;
+      INFO("outer " << c.outer << " mid " << c.mid << " inner " << c.inner << " kind " << kind);
+      std::vector<float> direct_sum(static_cast<size_t>(c.outer * c.inner));
+      direct::sum_f32(x.data(), direct_sum.data(), c.outer, c.mid, c.inner, kind == fused::Reduce::kMean);
+      for (size_t i = 0; i < direct_sum.size(); ++i) {  // the order's sums are the sums
+        const int64_t o = static_cast<int64_t>(i) / c.inner, j = static_cast<int64_t>(i) % c.inner;
+        double s = 0;
+        for (int64_t m = 0; m < c.mid; ++m) s += x[static_cast<size_t>((o * c.mid + m) * c.inner + j)];
+        if (kind == fused::Reduce::kMean) s /= static_cast<double>(c.mid);
+        if (std::isnan(s))
+          CHECK(std::isnan(direct_sum[i]));
+        else if (std::isinf(s))
+          CHECK(direct_sum[i] == static_cast<float>(s));
+        else
+          CHECK(std::fabs(direct_sum[i] - s) <= 1e-6 * (1 + std::fabs(s)));
+      }
+      for (const auto* prog : {&copy, &tree}) {
+        std::vector<float> want(direct_sum.size());
+        fused::run(*prog, ops, want.data(), n, red);
+        if (prog == &copy) CHECK(same_bits(want, direct_sum));
+        const int64_t expect_blocks = fused::column_blocks(n, red);
+        for (int threads : {1, 2, 3, 4, 2}) {
+          std::vector<float> got(want.size(), -7.f);
+          const int64_t blocks = fused::run_blocks(*prog, ops, got.data(), n, red, {}, threads);
+          CHECK(same_bits(got, want));
+          CHECK(blocks == (threads > 1 && n >= 4 * fused::kBlockElements ? expect_blocks : 1));
+        }
+      }
+    }
+  }
+  // The blocks: whole rows of about 32,768 elements, per slab.
+  fused::Reduce red;
+  red.kind = fused::Reduce::kSum;
+  red.mid = 517;
+  red.inner = 389;
+  CHECK(direct::column_block_rows(389) == 84);
+  CHECK(fused::column_blocks(517 * 389 * 2, red) == 2 * 7);
+  CHECK(fused::column_blocks(517 * 389, fused::Reduce{}) == 0);
+  CHECK_THROWS(fused::run_column_block({{fused::kNeg, 0, 0}}, {{nullptr, 1, 1}}, 517 * 389, red, 7, nullptr));
+}
+
+TEST_CASE("fused blocks: a result read by two instructions is computed once, same bits on any thread count") {
+  // v = tanh(x) * s[col] read twice: v * x + (v + x), stored (an extra output) or not, whole or
+  // summed over rows (517 x 389: row blocks) or per row; equal to the tree that computes v twice.
+  const int64_t rows = 517, cols = 389, n = rows * cols;
+  const std::vector<float> x = random_values(n, 31, true), s = random_values(cols, 32);
+  const std::vector<fused::Operand> ops{{x.data(), 1, n}, {s.data(), 1, cols}};
+  const std::vector<fused::Instr> dag{
+      {fused::kTanh, 0, 0}, {fused::kMul, -1, 1}, {fused::kMul, -2, 0}, {fused::kAdd, -2, 0}, {fused::kAdd, -3, -4}};
+  const std::vector<fused::Instr> tree{{fused::kTanh, 0, 0}, {fused::kMul, -1, 1}, {fused::kMul, -2, 0},
+                                       {fused::kTanh, 0, 0}, {fused::kMul, -4, 1}, {fused::kAdd, -5, 0},
+                                       {fused::kAdd, -3, -6}};
+  for (int kind : {fused::Reduce::kNone, fused::Reduce::kSum, fused::Reduce::kMean}) {
+    for (int64_t inner : {int64_t{cols}, int64_t{1}}) {
+      if (kind == fused::Reduce::kNone && inner == 1) continue;
+      fused::Reduce red;
+      red.kind = kind;
+      red.mid = inner == 1 ? cols : rows;
+      red.inner = inner;
+      const size_t outs = kind == fused::Reduce::kNone ? static_cast<size_t>(n) : static_cast<size_t>(n / red.mid);
+      INFO("kind " << kind << " inner " << inner);
+      std::vector<float> want(outs), v_want(static_cast<size_t>(n));
+      fused::run(tree, ops, want.data(), n, red);
+      std::vector<float*> stores(dag.size(), nullptr);
+      stores[1] = v_want.data();
+      std::vector<float> got(outs, -7.f);
+      fused::run(dag, ops, got.data(), n, red);
+      CHECK(same_bits(got, want));
+      for (int threads : {1, 2, 3}) {
+        std::vector<float> got_t(outs, -7.f), v_got(static_cast<size_t>(n), -7.f);
+        stores[1] = v_got.data();
+        fused::run_blocks(dag, ops, got_t.data(), n, red, stores, threads);
+        CHECK(same_bits(got_t, want));
+        std::vector<float> v(static_cast<size_t>(n));
+        fused::run({{fused::kTanh, 0, 0}, {fused::kMul, -1, 1}}, ops, v.data(), n);
+        CHECK(same_bits(v_got, v));
+      }
+    }
+  }
+  // A reference to itself or a later instruction is still refused.
+  std::vector<float> out(static_cast<size_t>(n));
+  CHECK_THROWS(fused::run({{fused::kNeg, 0, 0}, {fused::kAdd, -1, -2}}, ops, out.data(), n));
 }
 
 TEST_CASE("fused blocks: a streaming program splits from eight blocks, a compute-bound one from two") {

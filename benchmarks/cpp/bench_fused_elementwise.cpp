@@ -3,7 +3,8 @@
 // broadcast bias and its bias gradient) and every op alone, through fused::run on the calling
 // thread. Prints ns per element, the fastest of the rounds. Not a test: build target
 // bench_fused_elementwise (docs/notes/perf11v.md has its numbers).
-//   build/dev/bench_fused_elementwise [rounds [tree]]
+//   build/dev/bench_fused_elementwise [rounds [tree [threads [rows]]]]  (rows x 512; tree "all": every tree)
+// threads > 0: through fused::run_blocks with that many threads (the task pool) instead.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/fused/blocks.h"
 #include "kernels/fused/elementwise.h"
 #include "kernels/fused/log.h"
 #include "kernels/fused/pow.h"
@@ -106,8 +108,16 @@ void bench_log(int rounds) {
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 7;
-  const std::string only = argc > 2 ? argv[2] : "";  // a tree's name: time only that one
-  const int64_t rows = 512, d = 512, n = rows * d;   // a transformer MLP's hidden activations
+  std::string only = argc > 2 ? argv[2] : "";  // a tree's name: time only that one
+  if (only == "all") only.clear();
+  const int threads = argc > 3 ? std::atoi(argv[3]) : 0;
+  auto run = [threads](const Case& c, float* out) {
+    if (threads > 0)
+      fused::run_blocks(c.prog, c.ops, out, c.n, c.red, {}, threads);
+    else
+      fused::run(c.prog, c.ops, out, c.n, c.red);
+  };
+  const int64_t rows = argc > 4 ? std::atoll(argv[4]) : 512, d = 512, n = rows * d;  // an MLP's activations
   std::vector<std::vector<float>> keep;
   auto data = [&](int64_t len, unsigned seed, float lo = -3.f, float hi = 3.f) {
     keep.push_back(values(len, seed, lo, hi));
@@ -155,6 +165,13 @@ int main(int argc, char** argv) {
     t.op2(fused::kMul, 1, t.op2(fused::kAdd, a, b));
     c.prog = t.prog;
     cases.push_back(c);
+    Case g = c;  // an MLP's bias gradient: the same tree summed over rows (512 columns)
+    g.name = "gelu_tanh_bwd_colsum";
+    g.outs = d;
+    g.red.kind = fused::Reduce::kSum;
+    g.red.inner = d;
+    g.red.mid = rows;
+    cases.push_back(g);
   }
   {  // layer norm: (x - mean[row]) * rstd[row] * gamma[col] + beta[col]
     Tree t;
@@ -250,12 +267,12 @@ int main(int argc, char** argv) {
   for (const Case& c : cases) {
     if (!only.empty() && c.name != only) continue;
     std::vector<float> out(static_cast<size_t>(c.outs));
-    fused::run(c.prog, c.ops, out.data(), c.n, c.red);  // warm
+    run(c, out.data());  // warm
     double best = 1e30;
     for (int r = 0; r < rounds; ++r) {
       const int reps = 3;
       auto t0 = std::chrono::steady_clock::now();
-      for (int q = 0; q < reps; ++q) fused::run(c.prog, c.ops, out.data(), c.n, c.red);
+      for (int q = 0; q < reps; ++q) run(c, out.data());
       const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
       best = std::min(best, ns / reps / static_cast<double>(c.n));
     }

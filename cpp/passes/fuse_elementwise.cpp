@@ -11,7 +11,9 @@
 // An intermediate that must stay materialised (stacked for a gradient, a loop's result, read by a
 // later tree, or costly and shared) is still computed inside its reader's tree, which writes it
 // as an extra output (up to kMaxExtra): an LSTM cell's gates and state are one pass, not one
-// kernel per stacked value. The fused trees' members are dropped.
+// kernel per stacked value. A value too big to recompute that one tree reads several times is
+// computed once in it (its program reads the instruction twice), written only if read elsewhere.
+// The fused trees' members are dropped, and dead nodes reading them.
 #include <algorithm>
 #include <map>
 
@@ -85,15 +87,18 @@ namespace {
 // The _FusedElementwise node of the tree rooted at node i (at a reduction's data input), its
 // operands emitted first; `copy` is node i as copied into the new graph.
 // `absorbed` marks every member; an extra output (extra_root: its tree's root, else -1) is computed
-// in its own tree only (another tree recomputing a shared subtree reads it) and listed in
-// `extra` as (node, instruction).
+// in its own tree only (another tree recomputing a shared subtree reads it), once however many
+// of the tree's members read it, and listed in `extra` as (node, instruction) unless `internal`
+// (read by that tree only: never written).
 Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>& absorbed,
-               const std::vector<int>& extra_root, const Rewriter& rw, const std::vector<int64_t>& red_mid,
-               const std::vector<int64_t>& red_inner, std::vector<std::pair<int, int64_t>>* extra) {
+               const std::vector<int>& extra_root, const std::vector<char>& internal, const Rewriter& rw,
+               const std::vector<int64_t>& red_mid, const std::vector<int64_t>& red_inner,
+               std::vector<std::pair<int, int64_t>>* extra) {
   const int top = red_mid[i] > 0 ? g.node(i).inputs[0].node : i;
   std::vector<int64_t> prog, bcast;
   std::vector<NodeOutput> ext;
   std::map<std::pair<int, int>, int> ext_index;
+  std::map<int, int> extra_ref;  // an extra output's instruction, for its second reader in the tree
   const Shape& shape = g.node(top).outputs[0].shape;
   // Post-order walk with an explicit stack (a tree may be a chain of thousands of ops):
   // operands first, in input order; an instruction's operand refs are ext inputs (>= 0) or
@@ -115,6 +120,9 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
       NodeOutput m;
       if (absorbed[in.node] && is_broadcast_view(g.node(in.node))) {  // read its input, broadcast
         in = g.node(in.node).inputs[0];
+      } else if (absorbed[in.node] && extra_root[in.node] == i && extra_ref.count(in.node)) {
+        v.refs[k] = extra_ref[in.node];  // computed once, read again
+        continue;
       } else if (absorbed[in.node] && (extra_root[in.node] < 0 || extra_root[in.node] == i)) {
         stack.push_back(Visit{in.node, 0, std::vector<int>(std::max<size_t>(2, g.node(in.node).inputs.size()), 0)});
         // (invalidates v)
@@ -140,7 +148,10 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
       const int64_t previous = -static_cast<int64_t>(prog.size() / 3);
       prog.insert(prog.end(), {fused::kAdd, previous, v.refs[k]});
     }
-    if (extra_root[v.node] >= 0) extra->emplace_back(v.node, static_cast<int64_t>(prog.size() / 3) - 1);
+    if (extra_root[v.node] >= 0) {
+      if (!internal[v.node]) extra->emplace_back(v.node, static_cast<int64_t>(prog.size() / 3) - 1);
+      extra_ref[v.node] = -static_cast<int>(prog.size() / 3);
+    }
     stack.pop_back();
     if (!stack.empty()) stack.back().refs[stack.back().next - 1] = -static_cast<int>(prog.size() / 3);
   }
@@ -177,22 +188,29 @@ Node emit_tree(const Graph& g, int i, const Node& copy, const std::vector<char>&
 // tree of one fused reader c when
 // - c leads to that tree's root through members read once, by live nodes only (never through a
 //   shared subtree some readers recompute: it would compute the value again without writing it),
-// - every other reader, live or left behind, runs after the root (it reads the extra output, so
-//   the tree must run first; a member of another tree runs at that tree's root). Then no input
-//   of the tree depends on the value: a path from it leaves through one of its readers, all
-//   running after the root or in the tree,
+// - every other live reader, left behind or not, runs after the root (it reads the extra output,
+//   so the tree must run first; a member of another tree runs at that tree's root) or is in the
+//   same tree (it reads the same instruction: the program computes the value once). Then no
+//   input of the tree depends on the value: a path from it leaves through one of its readers,
+//   all running after the root or in the tree. Dead readers are dropped,
 // - it is no control dependency's target (the node is gone) and the tree has room.
+// A value every live reader of which is in that tree (a gelu gradient's `0.5 x dy (1 - t^2)`,
+// read twice by the bias gradient's tree) is `internal`: computed once there, never written.
 // Decided from the last node back, so a reader's own membership is known (an extra output's
 // reader may be an extra output of a bigger tree: an LSTM's gates -> its state -> h).
 std::vector<int> extra_outputs(const Graph& g, const Readers& readers, const std::vector<char>& cand,
                                const std::vector<char>& is_bt, const std::vector<char>& absorbed,
-                               const std::vector<int64_t>& red_mid) {
+                               const std::vector<int64_t>& red_mid, std::vector<char>* internal) {
   const int n = g.num_nodes();
   std::vector<int> root_of(n, -1), count(n, 0);
   std::vector<std::vector<std::pair<int, int>>> edges(n);  // (reader, input index), all readers
   for (int c = 0; c < n; ++c)
     for (size_t k = 0; k < g.node(c).inputs.size(); ++k)
       edges[g.node(c).inputs[k].node].emplace_back(c, static_cast<int>(k));
+  auto live_edges = [&](int x) {
+    return std::count_if(edges[x].begin(), edges[x].end(),
+                         [&](const std::pair<int, int>& e) { return readers.live[e.first]; });
+  };
   // The root of the tree node x is computed in (x itself when it is not a member), or -1 when
   // x is a member of several trees (a shared subtree each recomputes) or one a left-behind node
   // reads too (it is kept as a copy as well).
@@ -201,7 +219,7 @@ std::vector<int> extra_outputs(const Graph& g, const Readers& readers, const std
       if (root_of[x] >= 0) return root_of[x];
       if (!absorbed[x])
         return (cand[x] && !is_bt[x] && g.node(x).outputs[0].dtype == DType::Float32) || red_mid[x] > 0 ? x : -1;
-      if (readers.uses[x] != 1 || edges[x].size() != 1 || readers.pinned[x]) return -1;
+      if (readers.uses[x] != 1 || live_edges(x) != 1 || readers.pinned[x]) return -1;
       x = readers.consumer[x];
     }
   };
@@ -226,19 +244,23 @@ std::vector<int> extra_outputs(const Graph& g, const Readers& readers, const std
         readers.control_target[i] || node.outputs[0].dtype != DType::Float32)
       continue;
     int best = -1;
-    size_t via = 0;
     for (size_t e = 0; e < edges[i].size(); ++e) {
       const int root = tree_of(i, edges[i][e].first, edges[i][e].second);
-      if (root >= 0 && count[root] < kMaxExtra && (best < 0 || root < best)) {
-        best = root;
-        via = e;
-      }
+      if (root >= 0 && count[root] < kMaxExtra && (best < 0 || root < best)) best = root;
     }
     if (best < 0) continue;
-    bool ok = true;
-    for (size_t e = 0; e < edges[i].size() && ok; ++e) ok = e == via || runs_at(edges[i][e].first) > best;
+    // Other readers in the same tree read the one instruction (computed once); dead readers
+    // never run (the rewrite drops them).
+    bool ok = true, inside = !readers.pinned[i];
+    for (size_t e = 0; e < edges[i].size() && ok; ++e) {
+      const auto [r, k] = edges[i][e];
+      const bool same = tree_of(i, r, k) == best;
+      ok = !readers.live[r] || same || runs_at(r) > best;
+      inside &= !readers.live[r] || same;
+    }
     if (!ok) continue;
     root_of[i] = best;
+    (*internal)[i] = inside;  // read only inside the tree: computed once there, never written
     ++count[best];
   }
   return root_of;
@@ -340,7 +362,8 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
       continue;
     absorbed[i] = 1;
   }
-  const std::vector<int> extra_root = extra_outputs(g, readers, cand, is_bt, absorbed, red_mid);
+  std::vector<char> internal(n, 0);
+  const std::vector<int> extra_root = extra_outputs(g, readers, cand, is_bt, absorbed, red_mid, &internal);
   std::vector<char> is_extra(n, 0), member(n, 0);
   for (int i = 0; i < n; ++i) {
     is_extra[i] = extra_root[i] >= 0;
@@ -373,13 +396,21 @@ std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g) {
   for (int i = n - 1; i >= 0; --i) {
     in_fused[i] = is_root(i) || is_extra[i] || (absorbed[i] && all_fused[i]);
     for (const NodeOutput& in : g.node(i).inputs)
-      if (!in_fused[i]) all_fused[in.node] = 0;
+      if (!in_fused[i] && readers.live[i]) all_fused[in.node] = 0;
   }
+  // Dead nodes (never run) reading a dropped member (an extra output may come after them), directly
+  // or through other such nodes: dropped too.
+  std::vector<char> drop_dead(n, 0);
+  for (int i = 0; i < n; ++i)
+    if (!readers.live[i])
+      for (const NodeOutput& in : g.node(i).inputs)
+        if ((member[in.node] && in_fused[in.node]) || drop_dead[in.node]) drop_dead[i] = 1;
   Rewriter rw(g);
   return rw.run([&](int i, const Node& copy, Rewriter& r) {
+    if (drop_dead[i]) return true;
     if (!is_root(i)) return member[i] && in_fused[i];  // an extra output's readers come after its root
     std::vector<std::pair<int, int64_t>> extra;
-    Node f = emit_tree(g, i, copy, member, extra_root, r, red_mid, red_inner, &extra);
+    Node f = emit_tree(g, i, copy, member, extra_root, internal, r, red_mid, red_inner, &extra);
     const int fi = r.target().add_node(std::move(f));
     r.replace_outputs(i, {NodeOutput{fi, 0}});
     for (size_t e = 0; e < extra.size(); ++e)

@@ -70,7 +70,16 @@ bool pool_enabled() {
 bool worth_splitting(const std::vector<Instr>& prog, int64_t n, const Reduce& reduce) {
   const bool costly = reduce.kind != Reduce::kNone ||
                       std::any_of(prog.begin(), prog.end(), [](const Instr& in) { return is_costly(in.op); });
-  return n >= (costly ? 4 : 8) * kBlockElements;
+  // FN_FUSED_SPLIT_COSTLY / FN_FUSED_SPLIT_STREAM: the block counts, for A/B timings in one build.
+  static const int64_t costly_min = [] {
+    const char* v = std::getenv("FN_FUSED_SPLIT_COSTLY");
+    return v ? std::atoll(v) : 4;
+  }();
+  static const int64_t stream_min = [] {
+    const char* v = std::getenv("FN_FUSED_SPLIT_STREAM");
+    return v ? std::atoll(v) : 8;
+  }();
+  return n >= (costly ? costly_min : stream_min) * kBlockElements;
 }
 
 Plan plan_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, int64_t n, const Reduce& reduce,
@@ -118,6 +127,22 @@ int64_t column_groups(const std::vector<Instr>& prog, const std::vector<Operand>
 int64_t run_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
                    const Reduce& reduce, const std::vector<float*>& stores, int threads) {
   const int team = threads > 0 ? threads : pool_enabled() ? onednn::max_threads() : 1;
+  if (reduce.kind != Reduce::kNone && reduce.inner > 1 && reduce.inner < 2 * kTileElements) {
+    // A narrow column reduction (a bias gradient over 512 columns): its row blocks, each summed
+    // apart, then added in block order on the calling thread (the order run() adds them in).
+    const int64_t blocks = column_blocks(n, reduce);
+    if (team < 2 || blocks < 2 || !worth_splitting(prog, n, reduce)) {
+      run(prog, inputs, out, n, reduce, stores);
+      return 1;
+    }
+    validate(prog, inputs.size());
+    std::vector<double> partials(static_cast<size_t>(blocks * reduce.inner));
+    TaskPool::global().run(team, blocks, [&](int64_t b) {
+      run_column_block(prog, inputs, n, reduce, b, partials.data() + b * reduce.inner, stores);
+    });
+    finish_column_blocks(partials.data(), n, reduce, out);
+    return blocks;
+  }
   if (reduce.kind != Reduce::kNone && reduce.inner > 1) {
     const int64_t groups = column_groups(prog, inputs, n, reduce, team);
     if (groups < 2) {

@@ -22,10 +22,12 @@ constexpr int64_t kBlockElements = int64_t{1} << 15;
 // the tile, of every broadcast operand's `div` and of a row reduction's row length, and each
 // operand is re-based to the block, so a block computes exactly the tiles (with the same operand
 // elements, gathered or not) that one run over the whole computes: the bits depend neither on
-// the thread count nor on which thread runs a block. A column reduction (inner > 1: a bias
-// gradient over 2,048 columns or more) is split into groups of 1,024 columns or more instead, each
-// row's part of a group run as its own tiles and added in the same order (same bits), unless a Pow reads a
-// broadcast exponent. Broadcasts a block cannot be re-based onto (an operand that wraps around
+// the thread count nor on which thread runs a block. A column reduction (inner > 1) over fewer than
+// 2,048 columns (a bias gradient over 512) is split into its row blocks (direct::column_block_rows:
+// the order run() and direct::sum_f32 sum in), each block's column sums kept in double and added in
+// block order on the calling thread; over 2,048 columns or more into groups of 1,024 columns or
+// more, each row's part of a group run as its own tiles and added in the same order (same bits),
+// unless a Pow reads a broadcast exponent. Broadcasts a block cannot be re-based onto (an operand that wraps around
 // inside a block at an offset) run whole on the calling thread. Returns the number of blocks or
 // column groups (1: run whole).
 int64_t run_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,

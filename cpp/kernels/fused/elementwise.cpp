@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "core/error.h"
+#include "kernels/direct/reduce.h"
 #include "kernels/reference/elementwise.h"
 
 #include "kernels/multiversion.h"
@@ -205,16 +206,19 @@ Span load(const Operand& o, int64_t i0, int64_t n, float* buf) {
 // A div-1 operand of fewer than one tile's values that repeats (run() tiles it).
 bool repeats_short(const Operand& o) { return o.div == 1 && o.mod > 1 && o.mod < kTile && !o.tiled; }
 
-// Tile slots of a program: a program is a tree (every result is used once), so an
-// instruction's slot is free again once its user has run.
+// Tile slots of a program: an instruction's slot is free again once its last reader has run
+// (most results are read once: a tree; a value read twice is computed once).
 struct Slots {
   std::vector<int> of;
   int count = 0;
   explicit Slots(const std::vector<Instr>& prog) : of(prog.size(), -1) {
-    std::vector<int> free_slots;
+    std::vector<int> readers(prog.size(), 0), free_slots;
+    for (const Instr& in : prog)
+      for (int ref : {in.a, is_binary(in.op) ? in.b : 0})
+        if (ref < 0) ++readers[static_cast<size_t>(-(ref + 1))];
     for (size_t k = 0; k < prog.size(); ++k) {
       for (int ref : {prog[k].a, is_binary(prog[k].op) ? prog[k].b : 0})
-        if (ref < 0) free_slots.push_back(of[-(ref + 1)]);
+        if (ref < 0 && --readers[static_cast<size_t>(-(ref + 1))] == 0) free_slots.push_back(of[-(ref + 1)]);
       if (free_slots.empty())
         of[k] = count++;
       else {
@@ -275,56 +279,58 @@ float reduce_row(const std::vector<Instr>& prog, const Slots& slots, const std::
   return static_cast<float>(mean ? s / static_cast<double>(mid) : s);
 }
 
-// Columns of a reduction (inner > 1): each (outer) block of mid x inner elements is run tile by
-// tile and element (m, j) added to column j's double sum, m in increasing order, as
-// direct::sum_f32's column loop adds them.
+// Rows [m0, m1) of columns [j0, j1) of the column reduction's slab starting at element `base`,
+// each column summed from zero in double, rows in increasing order, into part[0, j1 - j0) (one
+// row block of direct::sum_f32's order). All columns: the block's rows run as one span of tiles
+// from the block's start; some (a column group): each row's part run as its own tiles (same
+// elements; a program whose Pow reads a broadcast exponent is never split into groups, as its
+// small-integer path depends on where a tile starts).
 FN_MULTIVERSION
-void reduce_columns(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
-                    float* scratch, float* out, int64_t n, int64_t mid, int64_t inner, bool mean,
-                    float* const* stores) {
+void column_block(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
+                  float* scratch, int64_t base, int64_t m0, int64_t m1, int64_t inner, int64_t j0, int64_t j1,
+                  double* part, float* const* stores) {
   float* y = scratch + static_cast<size_t>(slots.count + 2) * kTile;
-  std::vector<double> acc(static_cast<size_t>(inner));
-  double* a = acc.data();
-  const int64_t block = mid * inner;
-  for (int64_t o = 0, outer = n / block; o < outer; ++o) {
-    std::fill(acc.begin(), acc.end(), 0.0);
-    for (int64_t e0 = 0; e0 < block; e0 += kTile) {
-      const int64_t len = std::min(kTile, block - e0);
-      run_tile(prog, slots, inputs, scratch, o * block + e0, len, y, stores);
-      for (int64_t t = 0, j = e0 % inner; t < len;) {  // runs of one row's columns
+  const int64_t width = j1 - j0;
+  std::fill(part, part + width, 0.0);
+  if (width == inner) {
+    const int64_t begin = base + m0 * inner, end = base + m1 * inner;
+    for (int64_t e0 = begin; e0 < end; e0 += kTile) {
+      const int64_t len = std::min(kTile, end - e0);
+      run_tile(prog, slots, inputs, scratch, e0, len, y, stores);
+      for (int64_t t = 0, j = (e0 - begin) % inner; t < len;) {  // runs of one row's columns
         const int64_t run = std::min(inner - j, len - t);
-        for (int64_t q = 0; q < run; ++q) a[j + q] += y[t + q];
+        for (int64_t q = 0; q < run; ++q) part[j + q] += y[t + q];
         t += run;
         j += run;
         if (j == inner) j = 0;
       }
     }
-    float* dst = out + o * inner;
-    for (int64_t j = 0; j < inner; ++j) dst[j] = static_cast<float>(mean ? a[j] / static_cast<double>(mid) : a[j]);
+    return;
+  }
+  for (int64_t m = m0; m < m1; ++m) {
+    const int64_t row = base + m * inner + j0;
+    for (int64_t t0 = 0; t0 < width; t0 += kTile) {
+      const int64_t len = std::min(kTile, width - t0);
+      run_tile(prog, slots, inputs, scratch, row + t0, len, y, stores);
+      for (int64_t q = 0; q < len; ++q) part[t0 + q] += y[q];
+    }
   }
 }
 
-// Columns [j0, j1) of a column reduction: each row's part of them run as its own tiles (same
-// elements as the whole run's tiles; a program whose Pow reads a broadcast exponent is never
-// split, as its small-integer path depends on where a tile starts), added to column j's double
-// sum in increasing m, as reduce_columns adds them.
+// Columns [j0, j1) of a column reduction (inner > 1): per outer slab, its row blocks
+// (direct::column_block_rows) summed apart and added in block order, as direct::sum_f32 does.
 FN_MULTIVERSION
-void reduce_column_range(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
-                         float* scratch, float* out, int64_t n, int64_t mid, int64_t inner, int64_t j0, int64_t j1,
-                         bool mean, float* const* stores) {
-  float* y = scratch + static_cast<size_t>(slots.count + 2) * kTile;
-  const int64_t width = j1 - j0, block = mid * inner;
-  std::vector<double> acc(static_cast<size_t>(width));
-  double* a = acc.data();
-  for (int64_t o = 0, outer = n / block; o < outer; ++o) {
+void reduce_columns(const std::vector<Instr>& prog, const Slots& slots, const std::vector<Operand>& inputs,
+                    float* scratch, float* out, int64_t n, int64_t mid, int64_t inner, int64_t j0, int64_t j1,
+                    bool mean, float* const* stores) {
+  const int64_t width = j1 - j0, slab = mid * inner, rows = direct::column_block_rows(inner);
+  std::vector<double> acc(static_cast<size_t>(width)), part(acc.size());
+  double *a = acc.data(), *p = part.data();
+  for (int64_t o = 0, outer = n / slab; o < outer; ++o) {
     std::fill(acc.begin(), acc.end(), 0.0);
-    for (int64_t m = 0; m < mid; ++m) {
-      const int64_t base = o * block + m * inner + j0;
-      for (int64_t t0 = 0; t0 < width; t0 += kTile) {
-        const int64_t len = std::min(kTile, width - t0);
-        run_tile(prog, slots, inputs, scratch, base + t0, len, y, stores);
-        for (int64_t q = 0; q < len; ++q) a[t0 + q] += y[q];
-      }
+    for (int64_t m0 = 0; m0 < mid; m0 += rows) {
+      column_block(prog, slots, inputs, scratch, o * slab, m0, std::min(mid, m0 + rows), inner, j0, j1, p, stores);
+      for (int64_t j = 0; j < width; ++j) a[j] += p[j];
     }
     float* dst = out + o * inner + j0;
     for (int64_t j = 0; j < width; ++j) dst[j] = static_cast<float>(mean ? a[j] / static_cast<double>(mid) : a[j]);
@@ -335,88 +341,140 @@ void reduce_column_range(const std::vector<Instr>& prog, const Slots& slots, con
 
 void validate(const std::vector<Instr>& prog, size_t num_inputs) {
   if (prog.empty()) throw_error(Code::Internal, "fused elementwise: empty program");
-  std::vector<char> used(prog.size(), 0);
   for (size_t k = 0; k < prog.size(); ++k) {
     const Instr& in = prog[k];
     if (in.op < kNeg || in.op > kLessEqual) throw_error(Code::Internal, "fused elementwise: bad opcode ", in.op);
     for (int ref : {in.a, is_binary(in.op) ? in.b : 0}) {
-      bool ok = ref >= 0 ? static_cast<size_t>(ref) < num_inputs
-                         : static_cast<size_t>(-(static_cast<int64_t>(ref) + 1)) < k && !used[-(ref + 1)];
+      bool ok =
+          ref >= 0 ? static_cast<size_t>(ref) < num_inputs : static_cast<size_t>(-(static_cast<int64_t>(ref) + 1)) < k;
       if (!ok) throw_error(Code::Internal, "fused elementwise: bad operand ", ref, " in instruction ", k);
-      if (ref < 0) used[-(ref + 1)] = 1;
     }
   }
 }
 
-void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
-         const Reduce& reduce, const std::vector<float*>& stores) {
-  validate(prog, inputs.size());
-  if (!stores.empty() && stores.size() != prog.size())
-    throw_error(Code::Internal, "fused elementwise: ", stores.size(), " stores for ", prog.size(), " instructions");
-  float* const* st = stores.empty() ? nullptr : stores.data();
-  const Slots slots(prog);
-  const bool reducing = reduce.kind != Reduce::kNone;
-  if (reducing && (reduce.mid <= 0 || reduce.inner <= 0 || n % (reduce.mid * reduce.inner) != 0))
-    throw_error(Code::Internal, "fused elementwise: bad reduction of ", n, " elements by ", reduce.mid, " x ",
-                reduce.inner);
-  // Scratch reused by the thread's next runs (no allocation and zero-fill of (slots + 3) tiles
-  // per call, which outweighed the arithmetic of small tensors); an unusually wide program's
-  // scratch is its own.
-  constexpr size_t kKeep = size_t{1} << 18;  // floats (1 MiB)
-  thread_local std::vector<float> kept;
-  std::vector<float> own;
-  std::vector<float>& buf = slots.scratch() <= kKeep ? kept : own;
-  if (buf.size() < slots.scratch()) buf.resize(slots.scratch());
-  float* scratch = buf.data();
+namespace {
+
+// What a run needs besides its program and inputs, checked and set up once per call: the tile
+// slots, the thread's scratch and the inputs with short repeating operands tiled.
+class Prepared {
+ public:
+  Prepared(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, int64_t n, const Reduce& reduce,
+           const std::vector<float*>& stores)
+      : slots(checked(prog, inputs.size())) {
+    if (!stores.empty() && stores.size() != prog.size())
+      throw_error(Code::Internal, "fused elementwise: ", stores.size(), " stores for ", prog.size(), " instructions");
+    st = stores.empty() ? nullptr : stores.data();
+    if (reduce.kind != Reduce::kNone && (reduce.mid <= 0 || reduce.inner <= 0 || n % (reduce.mid * reduce.inner) != 0))
+      throw_error(Code::Internal, "fused elementwise: bad reduction of ", n, " elements by ", reduce.mid, " x ",
+                  reduce.inner);
+    // Scratch reused by the thread's next runs (no allocation and zero-fill of (slots + 3) tiles
+    // per call, which outweighed the arithmetic of small tensors); an unusually wide program's
+    // scratch is its own.
+    thread_local std::vector<float> kept;
+    std::vector<float>& buf = slots.scratch() <= kKeep ? kept : own_;
+    if (buf.size() < slots.scratch()) buf.resize(slots.scratch());
+    scratch = buf.data();
+    ins = &inputs;
+    if (n > kTile) tile_short(inputs);
+  }
+
+  Slots slots;
+  float* scratch = nullptr;
+  const std::vector<Operand>* ins = nullptr;
+  float* const* st = nullptr;
+
+ private:
+  static constexpr size_t kKeep = size_t{1} << 18;  // floats (1 MiB)
+
+  static const std::vector<Instr>& checked(const std::vector<Instr>& prog, size_t num_inputs) {
+    validate(prog, num_inputs);  // before Slots reads the operands
+    return prog;
+  }
+
   // A short operand repeating along the output (a per-channel scale or shift over NHWC, a bias)
   // straddles every tile: gathering it run by run cost a memmove per run (16 floats for 16
   // channels: 64 per tile). It is repeated once per call into a buffer instead, each tile reading
   // a span of that (when there are several tiles to read it).
-  const std::vector<Operand>* ins = &inputs;
-  std::vector<Operand> with_tiled;
-  if (n > kTile) {
+  void tile_short(const std::vector<Operand>& inputs) {
     size_t extra = 0;
     for (const Operand& o : inputs)
       if (repeats_short(o)) extra += static_cast<size_t>(kTile + o.mod);
-    if (extra > 0) {
-      thread_local std::vector<float> tiled_kept;
-      std::vector<float> tiled_own;
-      std::vector<float>& tb = extra <= kKeep ? tiled_kept : tiled_own;
-      if (tb.size() < extra) tb.resize(extra);
-      with_tiled = inputs;
-      float* p = tb.data();
-      for (Operand& o : with_tiled) {
-        if (!repeats_short(o)) continue;
-        for (int64_t j = 0; j < kTile + o.mod; j += o.mod)
-          std::copy(o.data, o.data + std::min(o.mod, kTile + o.mod - j), p + j);
-        o.tiled = p;
-        p += kTile + o.mod;
-      }
-      ins = &with_tiled;
+    if (extra == 0) return;
+    thread_local std::vector<float> tiled_kept;
+    std::vector<float>& tb = extra <= kKeep ? tiled_kept : tiled_own_;
+    if (tb.size() < extra) tb.resize(extra);
+    with_tiled_ = inputs;
+    float* p = tb.data();
+    for (Operand& o : with_tiled_) {
+      if (!repeats_short(o)) continue;
+      for (int64_t j = 0; j < kTile + o.mod; j += o.mod)
+        std::copy(o.data, o.data + std::min(o.mod, kTile + o.mod - j), p + j);
+      o.tiled = p;
+      p += kTile + o.mod;
     }
+    ins = &with_tiled_;
   }
-  // One thread: beside a busy process an OpenMP region waits for a descheduled worker (3x slower
-  // at 65,536 elements), while a second core saves a memory-bound pass little (docs/DESIGN.md).
-  if (reducing && reduce.inner > 1 &&
-      (reduce.col_begin != 0 || (reduce.col_end >= 0 && reduce.col_end != reduce.inner))) {
-    if (reduce.col_begin < 0 || reduce.col_end <= reduce.col_begin || reduce.col_end > reduce.inner)
-      throw_error(Code::Internal, "fused elementwise: bad column range [", reduce.col_begin, ", ", reduce.col_end,
-                  ") of ", reduce.inner);
-    reduce_column_range(prog, slots, *ins, scratch, out, n, reduce.mid, reduce.inner, reduce.col_begin, reduce.col_end,
-                        reduce.kind == Reduce::kMean, st);
-    return;
-  }
+
+  std::vector<float> own_, tiled_own_;
+  std::vector<Operand> with_tiled_;
+};
+
+}  // namespace
+
+void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
+         const Reduce& reduce, const std::vector<float*>& stores) {
+  const Prepared pr(prog, inputs, n, reduce, stores);
+  const bool reducing = reduce.kind != Reduce::kNone, mean = reduce.kind == Reduce::kMean;
   if (reducing && reduce.inner > 1) {
-    reduce_columns(prog, slots, *ins, scratch, out, n, reduce.mid, reduce.inner, reduce.kind == Reduce::kMean, st);
+    const int64_t j0 = reduce.col_begin, j1 = reduce.col_end < 0 ? reduce.inner : reduce.col_end;
+    if (j0 < 0 || j1 <= j0 || j1 > reduce.inner)
+      throw_error(Code::Internal, "fused elementwise: bad column range [", j0, ", ", j1, ") of ", reduce.inner);
+    reduce_columns(prog, pr.slots, *pr.ins, pr.scratch, out, n, reduce.mid, reduce.inner, j0, j1, mean, pr.st);
     return;
   }
   if (reducing) {
     for (int64_t row = 0, rows = n / reduce.mid; row < rows; ++row)
-      out[row] = reduce_row(prog, slots, *ins, scratch, row, reduce.mid, reduce.kind == Reduce::kMean, st);
+      out[row] = reduce_row(prog, pr.slots, *pr.ins, pr.scratch, row, reduce.mid, mean, pr.st);
     return;
   }
   for (int64_t i0 = 0; i0 < n; i0 += kTile)
-    run_tile(prog, slots, *ins, scratch, i0, std::min(kTile, n - i0), out + i0, st);
+    run_tile(prog, pr.slots, *pr.ins, pr.scratch, i0, std::min(kTile, n - i0), out + i0, pr.st);
+}
+
+int64_t column_blocks(int64_t n, const Reduce& reduce) {
+  if (reduce.kind == Reduce::kNone || reduce.inner <= 1 || reduce.mid <= 0 || n % (reduce.mid * reduce.inner) != 0)
+    return 0;
+  const int64_t rows = direct::column_block_rows(reduce.inner);
+  return n / (reduce.mid * reduce.inner) * ((reduce.mid + rows - 1) / rows);
+}
+
+void run_column_block(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, int64_t n,
+                      const Reduce& reduce, int64_t block, double* partial, const std::vector<float*>& stores) {
+  const int64_t count = column_blocks(n, reduce);
+  if (block < 0 || block >= count)
+    throw_error(Code::Internal, "fused elementwise: column block ", block, " of ", count);
+  const Prepared pr(prog, inputs, n, reduce, stores);
+  const int64_t rows = direct::column_block_rows(reduce.inner), per_slab = (reduce.mid + rows - 1) / rows;
+  const int64_t o = block / per_slab, m0 = block % per_slab * rows;
+  column_block(prog, pr.slots, *pr.ins, pr.scratch, o * reduce.mid * reduce.inner, m0, std::min(reduce.mid, m0 + rows),
+               reduce.inner, 0, reduce.inner, partial, pr.st);
+}
+
+void finish_column_blocks(const double* partials, int64_t n, const Reduce& reduce, float* out) {
+  const int64_t inner = reduce.inner, rows = direct::column_block_rows(inner);
+  const int64_t per_slab = (reduce.mid + rows - 1) / rows;
+  std::vector<double> acc(static_cast<size_t>(inner));
+  double* a = acc.data();
+  for (int64_t o = 0, outer = n / (reduce.mid * inner); o < outer; ++o) {
+    std::fill(acc.begin(), acc.end(), 0.0);
+    for (int64_t b = 0; b < per_slab; ++b) {
+      const double* p = partials + (o * per_slab + b) * inner;
+      for (int64_t j = 0; j < inner; ++j) a[j] += p[j];
+    }
+    float* dst = out + o * inner;
+    for (int64_t j = 0; j < inner; ++j)
+      dst[j] = static_cast<float>(reduce.kind == Reduce::kMean ? a[j] / static_cast<double>(reduce.mid) : a[j]);
+  }
 }
 
 void tanh(const float* x, float* y, int64_t n) { apply(kTanh, Span{x, false}, Span{nullptr, false}, y, n); }

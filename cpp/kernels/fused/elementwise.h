@@ -51,7 +51,9 @@ constexpr bool is_costly(int op) {
 // a range starting at a multiple of it computes the same tiles as a run over the whole.
 constexpr int64_t kTileElements = 1024;
 
-// Operand reference: >= 0 is input k, < 0 is the result of instruction -(ref + 1).
+// Operand reference: >= 0 is input k, < 0 is the result of an earlier instruction -(ref + 1).
+// Most results are read once (a tree); one may be read by several later instructions (a value
+// a tree needs twice, written as an extra output: computed once).
 struct Instr {
   int op;
   int a, b;  // b unused for unary ops
@@ -70,6 +72,8 @@ struct Operand {
 // into one output each, in direct::sum_f32's order (bit for bit). inner 1: rows of `mid`
 // consecutive elements (a layer norm's statistics); inner > 1: columns (a batch norm's moments
 // over N, H, W; a bias gradient).
+// Columns are summed in direct::sum_f32's row-block order (direct::column_block_rows rows a block,
+// each block from zero, blocks added in order), each block's rows run as tiles from its start.
 // Columns only: [col_begin, col_end) of the inner columns are computed and written (col_end < 0:
 // all), each row's part of them as its own run of tiles (kernels/fused/blocks.h splits a wide
 // column reduction this way); a column's sum is the same either way.
@@ -92,6 +96,16 @@ void validate(const std::vector<Instr>& prog, size_t num_inputs);
 // a buffer is never an input.
 void run(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, float* out, int64_t n,
          const Reduce& reduce = Reduce{}, const std::vector<float*>& stores = {});
+
+// A column reduction (reduce.kind set, reduce.inner > 1; all columns) as independent row blocks,
+// which threads may compute in any order: column_blocks() is their count (0: not a column
+// reduction), run_column_block() writes block `block`'s double column sums to partial[0, inner),
+// and finish_column_blocks() adds the blocks' partials (block b at partials + b * inner) in
+// block order into `out`: the bits run() computes.
+int64_t column_blocks(int64_t n, const Reduce& reduce);
+void run_column_block(const std::vector<Instr>& prog, const std::vector<Operand>& inputs, int64_t n,
+                      const Reduce& reduce, int64_t block, double* partial, const std::vector<float*>& stores = {});
+void finish_column_blocks(const double* partials, int64_t n, const Reduce& reduce, float* out);
 
 // tanh with TensorFlow's CPU formula (Eigen's rational approximation, a few ulp), vectorised.
 void tanh(const float* x, float* y, int64_t n);
