@@ -155,6 +155,46 @@ void bench(const Case& c, int reps, const std::string& filter) {
                     {}});
   }
   if (c.batch == 1) {
+    // pkR.T: b packed once (a oneDNN reorder on the caller, timed) into the layout a block's
+    // primitive picks for `any`, then R-row blocks read the packed copy.
+    for (int64_t rows : {64, 128, 256})
+      if (c.m >= 2 * rows)
+        for (int t : {1, 2}) {
+          const memory::desc a1 = resized(ma, 0, rows), o1 = resized(mo, 0, rows);
+          const memory::desc any(mb.get_dims(), memory::data_type::f32, memory::format_tag::any);
+          memory::desc packed;
+          {
+            onednn::ThreadCount tc(1);
+            packed = dnnl::matmul::primitive_desc(onednn::engine(), a1, any, o1).weights_desc();
+          }
+          const int64_t count = (c.m + rows - 1) / rows, tail = c.m - (count - 1) * rows;
+          auto full = std::make_shared<dnnl::matmul>(make(a1, packed, o1, 1));
+          const memory::desc a2 = resized(ma, 0, tail), o2 = resized(mo, 0, tail);
+          auto last = std::make_shared<dnnl::matmul>(make(a2, packed, o2, 1));
+          auto reo = std::make_shared<dnnl::reorder>([&] {
+            onednn::ThreadCount tc(1);
+            return dnnl::reorder(dnnl::reorder::primitive_desc(onednn::engine(), mb, onednn::engine(), packed));
+          }());
+          auto buf = std::make_shared<std::vector<float>>(packed.get_size() / sizeof(float) + 1);
+          const int64_t as = ma.get_strides()[0], os = mo.get_strides()[0];
+          ways.push_back({"pk" + std::to_string(rows) + "." + std::to_string(t),
+                          [=] {
+                            {
+                              onednn::ThreadCount tc(1);
+                              memory from(mb, onednn::engine(), const_cast<float*>(bp)),
+                                  to(packed, onednn::engine(), buf->data());
+                              reo->execute(onednn::stream(), from, to);
+                              onednn::stream().wait();
+                            }
+                            TaskPool::global().run(t, count, [&](int64_t i) {
+                              onednn::ThreadScope one(true);
+                              const bool l = i == count - 1;
+                              exec(l ? *last : *full, l ? a2 : a1, packed, l ? o2 : o1, ap + i * rows * as, buf->data(),
+                                   op + i * rows * os);
+                            });
+                          },
+                          {}});
+        }
     for (int64_t rows : {32, 64, 128, 256, 512})
       if (c.m >= 2 * rows)
         for (int t : {1, 2}) ways.push_back(blocks(c, 0, rows, t, ap, bp, op));
@@ -245,7 +285,10 @@ int main(int argc, char** argv) {
       {"mlp_l1", 1, 256, 784, 512, false, false},       {"mlp_l2", 1, 256, 512, 512, false, false},
       {"mlp_dx2", 1, 256, 512, 512, false, true},       {"mlp_dw1", 1, 784, 256, 512, true, false},
       {"mlp_dw2", 1, 512, 256, 512, true, false},       {"big_l1", 1, 4096, 1024, 1024, false, false},
-      {"rnn_lstm", 1, 32, 128, 512, false, false},      {"rnn_dw", 1, 128, 32, 512, true, false},
+      {"lstm_dw_x", 1, 32, 1600, 512, true, false},   // xs^T @ dgates over 50 steps
+      {"lstm_dw_h", 1, 128, 1600, 512, true, false},  // hs^T @ dgates
+      {"gru_dw_h", 1, 128, 1600, 384, true, false},     {"rnn_lstm", 1, 32, 128, 512, false, false},
+      {"rnn_dw", 1, 128, 32, 512, true, false},
   };
   for (const auto& c : cases)
     if (only.empty() || c.name.find(only) != std::string::npos) bench(c, reps, way);

@@ -139,6 +139,11 @@ dnnl::memory::desc row_major(const dnnl::memory::desc& md) {
 constexpr int64_t kRowPad = 16;
 
 bool right_aliasing(const dnnl::memory::desc& b, int64_t rows, int64_t cols) {
+  static const bool on = [] {
+    const char* v = std::getenv("FN_MATMUL_RIGHT_COPY");  // 0: never (A/B timings)
+    return !(v && std::string(v) == "0");
+  }();
+  if (!on) return false;
   const auto dims = b.get_dims();
   const auto strides = b.get_strides();
   const int r = static_cast<int>(dims.size());
@@ -300,7 +305,8 @@ struct Split {
 // cores (team of 2) the gap is wider: 256x512 @ 512x512 164 -> 185 -> 205, 256x784 @ 784x512
 // 149 -> 175 -> 185. There blocks are at least kWideBlock rows (or else columns) wherever that
 // leaves min(want, 4) blocks: four blocks still let a thread beside a busy process hand its
-// share to the other. Elsewhere the AVX2 rule below. The choice depends on the shape and the
+// share to the other (columns only where 64-row blocks would make that many too, or none).
+// Elsewhere the AVX2 rule below. The choice depends on the shape and the
 // machine's ISA only (never the thread count): the same bits on one thread as on two.
 constexpr int64_t kWideBlock = 128;
 
@@ -344,9 +350,13 @@ Split choose_split(int r, int64_t batch, int64_t rows, int64_t cols, double macs
   };
   if (r >= 3 && batch >= want && fit(0, batch, 1, 1)) return s;
   // AVX-512: blocks of kWideBlock rows or columns where that still gives min(want, 4) blocks.
+  // Where 64-row blocks would make only 2 or 3, those rows stay (a weight gradient of 128 rows
+  // over a long K: 128x1600 (ta) @ 1600x512 as 2 x 64 rows 95 GFLOP/s, as 4 x 128 columns 85).
   if (wide_blocks()) {
     const int64_t enough = std::min<int64_t>(want, 4);
     if (fit(r - 2, rows, kWideBlock, kBlockUnit) && s.count >= enough) return s;
+    s = Split{};
+    if (fit(r - 2, rows, kMinBlockRows, kBlockUnit) && s.count < enough) return s;
     s = Split{};
     if (fit(r - 1, cols, kWideBlock, kBlockUnit) && s.count >= enough) return s;
     s = Split{};
