@@ -205,6 +205,94 @@ TEST_CASE("blocked matmul: batched, broadcast batch dims") {
   }
 }
 
+TEST_CASE("matmul blocks: wide blocks on AVX-512 hosts, the AVX2 rule elsewhere") {
+  // On AVX-512 blocks of 128 rows or columns or more wherever that leaves min(want, 4) blocks
+  // (want: up to 8 blocks of 2^21 multiply-adds or more), columns only where 64-row blocks would
+  // not make 2 or 3; else (and on AVX2) rows of 64 or more, then whole matrices, then columns. Split kinds: 'b' batch, 'r' rows, 'c' columns.
+  struct Want {
+    int r;
+    int64_t batch, rows, cols, k;
+    char kind512;
+    int64_t count512;
+    char kind2;
+    int64_t count2;
+  };
+  const bool avx512 = dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core;
+  for (const Want& w :
+       std::vector<Want>{{2, 1, 512, 512, 128, 'r', 4, 'r', 8},     // 33M: 4 x 128 rows (AVX2: 8 x 64)
+                         {2, 1, 512, 128, 128, 'r', 4, 'r', 4},     // 8.4M: 4 x 128 rows either way
+                         {2, 1, 256, 512, 784, 'c', 4, 'r', 4},     // 256 rows: 4 x 128 columns (AVX2: 4 x 64 rows)
+                         {2, 1, 128, 512, 512, 'r', 2, 'r', 2},     // a weight gradient: 2 x 64 rows stay
+                         {2, 1, 32, 512, 1600, 'c', 4, 'c', 8},     // 32 rows: 4 x 128 columns (AVX2: 8 x 64)
+                         {2, 1, 128, 128, 512, 'r', 2, 'r', 2},     // neither wide enough for 4 blocks: 2 x 64 rows
+                         {2, 1, 4096, 1024, 1024, 'r', 8, 'r', 8},  // 8 x 512 rows
+                         {2, 1, 784, 512, 256, 'r', 4, 'r', 8},     // 4 x 196 rows (AVX2: 8 x 98)
+                         {2, 1, 1, 600, 8192, 'c', 2, 'c', 2},      // one row: 2 x 300 columns
+                         {2, 1, 600, 1, 8192, 'r', 2, 'r', 2},      // one column: 2 x 300 rows
+                         {3, 32, 64, 64, 32, 'b', 2, 'b', 2},       // attention heads: whole matrices
+                         {3, 3, 200, 520, 300, 'r', 2, 'r', 2},     // a batch of 3 under 8 blocks: 2 x 100 rows
+                         {3, 3, 256, 520, 300, 'c', 4, 'r', 4},     // 256 rows: 4 x 128 columns (AVX2: 4 x 64 rows)
+                         {2, 1, 100, 100, 100, 'r', 1, 'r', 1}}) {  // 1M multiply-adds: one call
+    const double macs = double(w.batch) * double(w.rows) * double(w.cols) * double(w.k);
+    const auto got = onednn::matmul_blocks(w.r, w.batch, w.rows, w.cols, macs);
+    const char kind = avx512 ? w.kind512 : w.kind2;
+    INFO(w.batch << " x " << w.rows << "x" << w.cols << " k " << w.k);
+    CHECK(got.count == (avx512 ? w.count512 : w.count2));
+    if (got.count > 1) CHECK(got.dim == (kind == 'b' ? 0 : kind == 'r' ? w.r - 2 : w.r - 1));
+  }
+}
+
+TEST_CASE("wide matmul blocks: the reference within tolerance, one thread's bits on the pool") {
+  // Column blocks of 128+ (odd tails), transposed operands, a batch broadcast over one right
+  // matrix, one row and one column, a bias + relu epilogue: the pool's bits equal one thread's.
+  std::mt19937 rng(17);
+  for (const Case& c : std::vector<Case>{{256, 784, 520, false, false},
+                                         {256, 784, 520, true, true},
+                                         {200, 300, 1000, false, true},
+                                         {130, 512, 517, true, false},
+                                         {1, 8192, 600, false, false},
+                                         {600, 8192, 1, false, true},
+                                         {520, 129, 136, true, false}}) {
+    check_against_reference(c, rng);
+    auto a = random_tensor(c.ta ? Shape{c.k, c.m} : Shape{c.m, c.k}, rng);
+    auto b = random_tensor(c.tb ? Shape{c.n, c.k} : Shape{c.k, c.n}, rng);
+    auto bias = random_tensor(Shape{c.n}, rng);
+    Epilogue e;
+    e.bias = bias->data<float>();
+    e.act = Activation::Relu;
+    for (const Epilogue* ep : {static_cast<const Epilogue*>(nullptr), static_cast<const Epilogue*>(&e)}) {
+      auto pooled = make_tensor(DType::Float32, Shape{c.m, c.n}), single = make_tensor(DType::Float32, Shape{c.m, c.n});
+      auto again = make_tensor(DType::Float32, Shape{c.m, c.n});
+      onednn::matmul(*a, *b, c.ta, c.tb, *pooled, ep);
+      onednn::matmul(*a, *b, c.ta, c.tb, *again, ep);
+      {
+        onednn::ThreadScope one(true);
+        onednn::matmul(*a, *b, c.ta, c.tb, *single, ep);
+      }
+      for (int64_t i = 0; i < c.m * c.n; ++i) {
+        REQUIRE(pooled->data<float>()[i] == single->data<float>()[i]);
+        REQUIRE(pooled->data<float>()[i] == again->data<float>()[i]);
+      }
+    }
+  }
+  // A batch of 3 over one broadcast right matrix: column blocks of every matrix.
+  auto a = random_tensor(Shape{3, 256, 300}, rng), b = random_tensor(Shape{1, 300, 520}, rng);
+  auto got = make_tensor(DType::Float32, Shape{3, 256, 520}), single = make_tensor(DType::Float32, Shape{3, 256, 520});
+  onednn::matmul(*a, *b, false, false, *got);
+  {
+    onednn::ThreadScope one(true);
+    onednn::matmul(*a, *b, false, false, *single);
+  }
+  std::vector<float> want(256 * 520);
+  for (int64_t bi = 0; bi < 3; ++bi) {
+    ref::matmul2d(a->data<float>() + bi * 256 * 300, b->data<float>(), want.data(), 256, 520, 300, false, false);
+    for (int64_t i = 0; i < 256 * 520; ++i) {
+      REQUIRE(got->data<float>()[bi * 256 * 520 + i] == Approx(want[i]).margin(2e-5f * 300));
+      REQUIRE(got->data<float>()[bi * 256 * 520 + i] == single->data<float>()[bi * 256 * 520 + i]);
+    }
+  }
+}
+
 TEST_CASE("blocked matmuls from two threads at once give each its own product, every time") {
   std::mt19937 rng(15);
   auto a1 = random_tensor(Shape{512, 300}, rng), b1 = random_tensor(Shape{300, 256}, rng);

@@ -139,6 +139,11 @@ dnnl::memory::desc row_major(const dnnl::memory::desc& md) {
 constexpr int64_t kRowPad = 16;
 
 bool right_aliasing(const dnnl::memory::desc& b, int64_t rows, int64_t cols) {
+  static const bool on = [] {
+    const char* v = std::getenv("FN_MATMUL_RIGHT_COPY");  // 0: never (A/B timings)
+    return !(v && std::string(v) == "0");
+  }();
+  if (!on) return false;
   const auto dims = b.get_dims();
   const auto strides = b.get_strides();
   const int r = static_cast<int>(dims.size());
@@ -292,6 +297,28 @@ struct Split {
   int64_t size(int64_t i) const { return std::min(start(i + 1), extent) - start(i); }
 };
 
+// On an AVX-512 host (oneDNN's brgemm kernels) a block's efficiency still grows past 64 rows:
+// one Zen 4 core, GFLOP/s of the best of 61 repeats (benchmarks/cpp/bench_matmul.cpp), the product
+// as 64-row blocks -> 128-row blocks -> 128-column blocks: 512x128 @ 128x512 104 -> 108 -> 112,
+// 512x512 @ 512x128 109 -> 112, 256x784 @ 784x512 99 -> 103 -> 108, 256x512 @ 512x512 102 -> 108
+// -> 110, 784x256 (ta) @ 256x512 110 -> 111 -> 113 (one call: 102-113; 1024^3: 105). On both
+// cores (team of 2) the gap is wider: 256x512 @ 512x512 164 -> 185 -> 205, 256x784 @ 784x512
+// 149 -> 175 -> 185. There blocks are at least kWideBlock rows (or else columns) wherever that
+// leaves min(want, 4) blocks: four blocks still let a thread beside a busy process hand its
+// share to the other (columns only where 64-row blocks would make that many too, or none).
+// Elsewhere the AVX2 rule below. The choice depends on the shape and the
+// machine's ISA only (never the thread count): the same bits on one thread as on two.
+constexpr int64_t kWideBlock = 128;
+
+bool wide_blocks() {
+  static const bool on = [] {
+    const char* v = std::getenv("FN_MATMUL_WIDE_BLOCKS");  // 0: the AVX2 rule (A/B timings)
+    if (v && std::string(v) == "0") return false;
+    return dnnl::get_effective_cpu_isa() >= dnnl::cpu_isa::avx512_core;
+  }();
+  return on;
+}
+
 // FN_MATMUL_POOL=0 runs big products as one oneDNN call on the OpenMP team instead (A/B timings).
 bool pool_enabled() {
   static const bool on = [] {
@@ -322,6 +349,18 @@ Split choose_split(int r, int64_t batch, int64_t rows, int64_t cols, double macs
     return true;
   };
   if (r >= 3 && batch >= want && fit(0, batch, 1, 1)) return s;
+  // AVX-512: blocks of kWideBlock rows or columns where that still gives min(want, 4) blocks.
+  // Where 64-row blocks would make fewer (2: counts are powers of two), those rows stay (a weight gradient of 128 rows
+  // over a long K: 128x1600 (ta) @ 1600x512 as 2 x 64 rows 95 GFLOP/s, as 4 x 128 columns 85).
+  if (wide_blocks()) {
+    const int64_t enough = std::min<int64_t>(want, 4);
+    if (fit(r - 2, rows, kWideBlock, kBlockUnit) && s.count >= enough) return s;
+    s = Split{};
+    if (fit(r - 2, rows, kMinBlockRows, kBlockUnit) && s.count < enough) return s;
+    s = Split{};
+    if (fit(r - 1, cols, kWideBlock, kBlockUnit) && s.count >= enough) return s;
+    s = Split{};
+  }
   if (fit(r - 2, rows, kMinBlockRows, kBlockUnit)) return s;
   if (r >= 3 && fit(0, batch, 1, 1)) return s;
   if (fit(r - 1, cols, kMinBlockCols, kBlockUnit)) return s;
@@ -548,6 +587,11 @@ const void* pack(const void* b, const dnnl::memory::desc& from, const dnnl::memo
   return scratch.data();
 }
 }  // namespace
+
+MatMulBlocks matmul_blocks(int r, int64_t batch, int64_t rows, int64_t cols, double macs) {
+  const Split s = choose_split(r, batch, rows, cols, macs);
+  return MatMulBlocks{s.dim, s.count};
+}
 
 bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerTensor& out, const Epilogue* e,
             const MatMulLayout* layout) {

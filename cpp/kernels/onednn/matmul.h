@@ -22,6 +22,15 @@ struct MatMulLayout {
 // With a layout, a and b may differ in rank (broadcast batch dims) and `out` has the permuted
 // shape; returns false, writing nothing, where oneDNN offers only its reference implementation
 // for those strides (the caller then copies). Without a layout it always runs.
+// How a product of `macs` multiply-adds with output (batch x) rows x cols of rank r runs on the
+// task pool: the output dim split (0 batch, r - 2 rows, r - 1 columns) and the block count (1: one
+// call). Depends on the shape and the CPU's ISA only. For tests and benchmarks.
+struct MatMulBlocks {
+  int dim = 0;
+  int64_t count = 1;
+};
+MatMulBlocks matmul_blocks(int r, int64_t batch, int64_t rows, int64_t cols, double macs);
+
 bool matmul(const EagerTensor& a, const EagerTensor& b, bool ta, bool tb, EagerTensor& out, const Epilogue* e = nullptr,
             const MatMulLayout* layout = nullptr);
 }  // namespace onednn
