@@ -61,6 +61,15 @@ bool pool_enabled() {
   return on;
 }
 
+// FN_FUSED_COLUMN_ROWS=0 runs narrow column reductions whole (A/B timings in one build).
+bool row_blocks_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("FN_FUSED_COLUMN_ROWS");
+    return !(v && std::string(v) == "0");
+  }();
+  return on;
+}
+
 // Enough work for a second thread: a compute-bound program (a transcendental, root, division
 // or power; a reduction's double sums) of four blocks or more, else a memory-bound pass of
 // eight. Beside a busy process a worker can be descheduled holding a claimed block, and the
@@ -131,7 +140,7 @@ int64_t run_blocks(const std::vector<Instr>& prog, const std::vector<Operand>& i
     // A narrow column reduction (a bias gradient over 512 columns): its row blocks, each summed
     // apart, then added in block order on the calling thread (the order run() adds them in).
     const int64_t blocks = column_blocks(n, reduce);
-    if (team < 2 || blocks < 2 || !worth_splitting(prog, n, reduce)) {
+    if (team < 2 || blocks < 2 || !row_blocks_enabled() || !worth_splitting(prog, n, reduce)) {
       run(prog, inputs, out, n, reduce, stores);
       return 1;
     }
