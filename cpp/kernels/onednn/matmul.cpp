@@ -350,8 +350,9 @@ Split choose_split(int r, int64_t batch, int64_t rows, int64_t cols, double macs
   };
   if (r >= 3 && batch >= want && fit(0, batch, 1, 1)) return s;
   // AVX-512: blocks of kWideBlock rows or columns where that still gives min(want, 4) blocks.
-  // Where 64-row blocks would make fewer (2: counts are powers of two), those rows stay (a weight gradient of 128 rows
-  // over a long K: 128x1600 (ta) @ 1600x512 as 2 x 64 rows 95 GFLOP/s, as 4 x 128 columns 85).
+  // Where 64-row blocks would make fewer (2: counts are powers of two), those rows stay (a weight
+  // gradient of 128 rows over a long K: 128x1600 (ta) @ 1600x512 as 2 x 64 rows 95 GFLOP/s, as
+  // 4 x 128 columns 85).
   if (wide_blocks()) {
     const int64_t enough = std::min<int64_t>(want, 4);
     if (fit(r - 2, rows, kWideBlock, kBlockUnit) && s.count >= enough) return s;
