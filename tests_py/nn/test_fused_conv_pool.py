@@ -171,3 +171,48 @@ def test_the_pool_joins_the_convolution():
         assert "pool_op='MaxPool'" in text
         plan = [line for line in text.splitlines() if "MaxPool(" in line]
         assert not plan
+
+
+def nan_window_case():
+    # A NaN input pixel makes a 3x3 block of NaN convolution outputs: the 2x2 window at [3, 2, 2]
+    # holds NaNs only.
+    shape = ((8, 12, 12, 2), (3, 3, 2, 16), 1, 1, "SAME", "max", 2, 2, "VALID")
+    x, k, b, _, _ = case(shape, seed=2)
+    x[3, 5, 5, 1] = NAN
+    return x, k, b
+
+
+@pytest.mark.parametrize("act", ["relu", "relu6", "sigmoid", "tanh"])
+def test_max_pool_of_a_monotone_function_is_the_function_of_the_pool(act):
+    # grappler computes max_pool(f(c)) as f(max_pool(c)) for a non-decreasing f: the all-NaN
+    # window pools to -FLT_MAX first, then f of it.
+    x, k, _ = nan_window_case()
+    f = {"relu": tf.nn.relu, "relu6": tf.nn.relu6, "sigmoid": tf.sigmoid, "tanh": tf.tanh}[act]
+    got = np.asarray(tf.function(lambda x: tf.nn.max_pool2d(f(tf.nn.conv2d(x, k, 1, "SAME")), 2, 2, "VALID"))(x))
+    assert got[3, 2, 2, 0] == {"relu": 0.0, "relu6": 0.0, "sigmoid": 0.0, "tanh": -1.0}[act]
+    assert not np.isnan(got).any()
+
+
+def test_max_pool_of_relu_of_a_bias_add_or_a_returned_relu_is_not_swapped():
+    # Not swapped: a Relu of a BiasAdd (the remapper fuses it, its Relu maps NaN to 0), a Relu also
+    # returned, a non-monotone function. Swapped: a Relu of an Add (not a BiasAdd).
+    x, k, b = nan_window_case()
+    conv = lambda x: tf.nn.conv2d(x, k, 1, "SAME")
+    pool = lambda h: tf.nn.max_pool2d(h, 2, 2, "VALID")
+    bias_add = np.asarray(tf.function(lambda x: pool(tf.nn.relu(tf.nn.bias_add(conv(x), b))))(x))
+    assert bias_add[3, 2, 2, 0] == 0.0
+    def both(x):
+        h = tf.nn.relu(conv(x))
+        return pool(h), h
+
+    assert np.asarray(tf.function(both)(x)[0])[3, 2, 2, 0] == np.finfo(np.float32).min
+    square = np.asarray(tf.function(lambda x: pool(tf.square(conv(x))))(x))
+    assert square[3, 2, 2, 0] == np.finfo(np.float32).min
+    add = np.asarray(tf.function(lambda x: pool(tf.nn.relu(conv(x) + b)))(x))
+    assert add[3, 2, 2, 0] == 0.0
+
+
+def test_eager_max_pool_of_relu_is_not_swapped():
+    x, k, _ = nan_window_case()
+    got = np.asarray(tf.nn.max_pool2d(tf.nn.relu(tf.nn.conv2d(x, k, 1, "SAME")), 2, 2, "VALID"))
+    assert got[3, 2, 2, 0] == np.finfo(np.float32).min
