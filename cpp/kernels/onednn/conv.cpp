@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "kernels/onednn/engine.h"
@@ -204,10 +206,21 @@ Epilogue slice_epilogue(const Epilogue* e, int64_t first, int64_t image) {
 
 }  // namespace
 
+// FN_CONV_SLICES=1 turns the slicing on. Off by default: on the shared 2-core host it was level
+// or ahead idle and at load 4-7, but behind beside one busy process (bench_models.py
+// --competing-load, 2 runs: CNN rows 1.2-1.8x, the ResNet step 1.1-1.9x slower; perf15c.md).
+static bool slicing_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("FN_CONV_SLICES");
+    return v && std::string(v) == "1";
+  }();
+  return on;
+}
+
 ForwardSlices forward_slices(const Conv2DGeom& g) {
   ForwardSlices s;
   s.per = g.n;
-  if (g.n < 2) return s;
+  if (g.n < 2 || !slicing_enabled()) return s;
   const double worth = std::floor(macs_of(g) / kFwdSliceMacs);
   if (worth < 2) return s;
   const double fit = std::ceil(double(g.output_size()) / double(kFwdSliceOutput));

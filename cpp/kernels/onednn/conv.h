@@ -15,8 +15,9 @@ inline bool conv_worthwhile(const Conv2DGeom& g) {  // in double: no overflow fo
 }
 
 // How conv2d_forward cuts a batch: `count` slices of `per` whole images (the last one fewer);
-// count 1: one call on oneDNN's own threads. Fixed by the shape alone, so every call of a shape
-// (eager or in a graph, fused or not, any thread count) computes the same bits.
+// count 1: one call on oneDNN's own threads. Fixed by the shape alone (and FN_CONV_SLICES=1, off
+// by default: conv.cpp), so every call of a shape (eager or in a graph, fused or not, any thread
+// count) computes the same bits.
 struct ForwardSlices {
   int64_t per = 0, count = 1;
 };
