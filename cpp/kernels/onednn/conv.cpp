@@ -99,6 +99,8 @@ memory::desc weights_layout(const dnnl::primitive& p, bool diff) {
 constexpr double kFwdSliceMacs = double(int64_t{1} << 21);
 constexpr int64_t kFwdSlices = 16;
 constexpr int64_t kFwdSliceOutput = int64_t{1} << 16;
+// The largest unpooled output (floats, 64 MiB) kept in a per-thread buffer between calls.
+constexpr int64_t kWholeScratch = int64_t{1} << 24;
 
 // Multiply-adds of one convolution pass (forward, backward data and backward filter alike).
 double macs_of(const Conv2DGeom& g) { return double(g.output_size()) * double(g.kh) * double(g.kw) * double(g.ic); }
@@ -236,8 +238,12 @@ void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& 
   const ForwardSlices sl = forward_slices(g);
   const int64_t x_image = g.ih * g.iw * g.ic, y_image = g.oh * g.ow * g.oc;
   if (sl.count < 2) {
-    std::vector<float> whole;  // the output only the tail reads
-    if (!y) {
+    // The output only the tail reads: this thread's reused buffer (no page faults per call on
+    // fresh memory) up to kWholeScratch floats, a buffer of its own above.
+    std::vector<float> whole;
+    if (!y && g.output_size() <= kWholeScratch) {
+      y = slice_scratch(g.output_size());
+    } else if (!y) {
       whole.resize(static_cast<size_t>(g.output_size()));
       y = whole.data();
     }
