@@ -3,7 +3,9 @@
 // Not registered: only that pass creates them, in optimised graphs users never see.
 // Inputs: the contraction's two, the bias (unless attr "bias" is false), then the residual if
 // any. Attrs: the contraction's, plus "bias" and "activation" ("", "Relu" or "Relu6"), and for
-// _FusedMatMul "tanh" (a Tanh of the result, never with an activation).
+// _FusedMatMul "tanh" (a Tanh of the result, never with an activation). An elementwise epilogue
+// program (attrs epilogue_*, ops/contraction_epilogue.h) and, for _FusedConv2D, a pooling
+// (ops/fused_conv2d.h) may follow.
 #pragma once
 #include "ops/op.h"
 

@@ -191,6 +191,8 @@ std::shared_ptr<Graph> fuse_epilogues_or_null(const Graph& g) {
         f.inputs.push_back(copy.inputs[k]);
         ++extra;
       }
+    // A pooled convolution's (passes/fuse_conv_pool.cpp) tail reads the pooled result.
+    if (cn.attrs.has("pool_op")) f.attrs.set("epilogue_after_pool", true);
     f.attrs.set("epilogue_program", t.program);
     f.attrs.set("epilogue_bcast", t.bcast);
     f.attrs.set("epilogue_slot", static_cast<int64_t>(t.slot));

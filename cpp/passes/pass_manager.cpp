@@ -34,6 +34,7 @@ std::shared_ptr<Graph> optimize(const Graph& g) {
   apply(fold_constants_or_null);
   apply(eliminate_common_subexpressions_or_null);
   apply(fold_transposes_or_null);    // before fusion, as grappler's arithmetic optimizer
+  apply(sink_max_pools_or_null);     // the same: MaxPool(Relu(x)) -> Relu(MaxPool(x))
   apply(fold_index_slices_or_null);  // after CSE: an xs[t] per loop body, whatever traced it
   apply(fuse_contractions_or_null);
   // Forwarding a slot's new value first lets `p.assign_add(m)` split (its delta is then m's
@@ -44,6 +45,8 @@ std::shared_ptr<Graph> optimize(const Graph& g) {
   if (updates) apply(forward_variable_updates_or_null);  // m, v, p of one variable: one tree
   apply(fuse_elementwise_or_null);
   apply(fuse_epilogues_or_null);     // after both fusions: the tails it takes are their results
+  apply(fuse_conv_pools_or_null);    // after: a pool reads the convolution's epilogue
+  apply(fuse_epilogues_or_null);     // again: a tail of the pooled result (a Relu sunk below the pool)
   apply(fuse_rows_or_null);          // after: the trees no contraction took, chained through their rows
   return cur ? cur : copy_graph(g);  // the plan never shares the traced graph
 }

@@ -45,10 +45,16 @@ std::shared_ptr<Graph> eliminate_common_subexpressions_or_null(const Graph& g);
 std::shared_ptr<Graph> fuse_contractions_or_null(const Graph& g);
 std::shared_ptr<Graph> fuse_elementwise_or_null(const Graph& g);
 std::shared_ptr<Graph> fuse_epilogues_or_null(const Graph& g);
+// A MaxPool/AvgPool of a convolution nothing else reads: pooled per batch slice by the
+// convolution's kernel (passes/fuse_conv_pool.cpp).
+std::shared_ptr<Graph> fuse_conv_pools_or_null(const Graph& g);
 // Row programs: elementwise trees chained through last-axis reductions (a layer norm) as one node.
 std::shared_ptr<Graph> fuse_rows_or_null(const Graph& g);
 std::shared_ptr<Graph> fold_transposes_or_null(const Graph& g);
-// x[i] by a scalar index (StridedSlice of one-element Packs) -> _StridedSliceIndex(x, i).
+// x[i], x[:, i] by a scalar index (StridedSlice of stacked scalars) -> _StridedSliceIndex(x, i).
 std::shared_ptr<Graph> fold_index_slices_or_null(const Graph& g);
+// MaxPool(f(x)) -> f(MaxPool(x)) for a monotone non-decreasing elementwise f, as grappler's
+// arithmetic optimizer (passes/sink_max_pool.cpp).
+std::shared_ptr<Graph> sink_max_pools_or_null(const Graph& g);
 
 }  // namespace fn

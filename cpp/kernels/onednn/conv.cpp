@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "kernels/onednn/engine.h"
@@ -87,6 +89,19 @@ memory::desc weights_layout(const dnnl::primitive& p, bool diff) {
   return diff ? pd.diff_weights_desc() : pd.weights_desc();
 }
 
+// Batch slices of a forward convolution (conv2d_forward): each at least kFwdSliceMacs
+// multiply-adds (~40 us on one AVX-512 core, so a slice's call overhead, a few us, stays small),
+// at most kFwdSlices; and, where the work is worth two slices, enough of them that a slice's
+// output fits kFwdSliceOutput floats (256 KiB: with its input it stays in a core's 1 MiB L2 for
+// the tail that reads it; callgrind's 1 MiB last-level cache: the benchmark CNN's second layer
+// with relu and max pooling missed 390K reads / 200K writes per 6 calls as three steps, 87K / 56K
+// as slices).
+constexpr double kFwdSliceMacs = double(int64_t{1} << 21);
+constexpr int64_t kFwdSlices = 16;
+constexpr int64_t kFwdSliceOutput = int64_t{1} << 16;
+// The largest unpooled output (floats, 64 MiB) kept in a per-thread buffer between calls.
+constexpr int64_t kWholeScratch = int64_t{1} << 24;
+
 // Multiply-adds of one convolution pass (forward, backward data and backward filter alike).
 double macs_of(const Conv2DGeom& g) { return double(g.output_size()) * double(g.kh) * double(g.kw) * double(g.ic); }
 
@@ -111,15 +126,21 @@ void reorder_filter(const std::string& key, const Descs& d, const memory& from, 
 
 }  // namespace
 
-void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& g, const Epilogue* e) {
+namespace {
+
+// One forward call over g's whole batch. `single`: on this thread alone (a slice on the task
+// pool), else oneDNN's threads above small_contraction's size. `packed`: the filter already in
+// the primitive's layout (reordered once for all slices), or nullptr.
+void forward_call(const float* x, const float* w, float* y, const Conv2DGeom& g, const Epilogue* e, bool single,
+                  const float* packed = nullptr) {
   Descs d = descs(g);
-  ThreadScope threads(small_contraction(macs_of(g)));
+  ThreadScope threads(single || small_contraction(macs_of(g)));
   std::string key = "conv2d_fwd:" + key_of(g) + post_op_key(e) + threads.key();
   auto prim = cached_primitive(
       key, [&] { return dnnl::convolution_forward(forward_pd(d, dnnl::prop_kind::forward_inference, e)); });
   auto& s = stream();
   // The arguments are made once per thread (cached_args) and re-pointed; a filter in another
-  // layout than HWIO is reordered each call into a buffer made with them.
+  // layout than HWIO is reordered each call into a buffer made with them (unless `packed`).
   ArgPtr ptrs[5] = {{DNNL_ARG_SRC, x}, {DNNL_ARG_DST, y}};
   int n = 2;
   if (e && e->bias) ptrs[n++] = {DNNL_ARG_BIAS, e->bias};
@@ -127,24 +148,125 @@ void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& 
   for (int j = 0, m = e ? post_op_pointers(*e, post) : 0; j < m; ++j) ptrs[n++] = {post[j].first, post[j].second};
   const memory::desc layout = weights_layout(*prim, false);
   const bool user_filter = layout == d.wei_user;
-  if (user_filter) ptrs[n++] = {DNNL_ARG_WEIGHTS, w};
+  const float* given = user_filter ? w : packed;
+  if (given) ptrs[n++] = {DNNL_ARG_WEIGHTS, given};
   Args& args = cached_args(prim, ptrs, n, [&] {
-    Args made{{DNNL_ARG_SRC, memory(d.src_user, engine(), const_cast<float*>(x))},
-              {DNNL_ARG_DST, memory(d.dst_user, engine(), y)},
-              {DNNL_ARG_WEIGHTS,
-               user_filter ? memory(d.wei_user, engine(), const_cast<float*>(w)) : memory(layout, engine())}};
+    Args made{
+        {DNNL_ARG_SRC, memory(d.src_user, engine(), const_cast<float*>(x))},
+        {DNNL_ARG_DST, memory(d.dst_user, engine(), y)},
+        {DNNL_ARG_WEIGHTS, given ? memory(layout, engine(), const_cast<float*>(given)) : memory(layout, engine())}};
     if (e && e->bias)
       made.insert(
           {DNNL_ARG_BIAS, memory(memory::desc({d.dst[1]}, f32, tag::a), engine(), const_cast<float*>(e->bias))});
     if (e) add_post_op_args(*e, d.dst_user, made);
     return made;
   });
-  if (!user_filter) {
+  if (!given) {
     memory blocked = args.at(DNNL_ARG_WEIGHTS);  // a handle to the same buffer (the entry keeps it)
     reorder_filter(key, d, memory(d.wei_user, engine(), const_cast<float*>(w)), blocked, s);
   }
   execute(*prim, s, args);
   s.wait();
+}
+
+// The filter in the layout the slices' (single-threaded) primitive reads, reordered once per
+// call into `buf`; nullptr when that layout is HWIO (read as it is).
+const float* pack_filter(const float* w, const Conv2DGeom& gs, const Epilogue* e, std::vector<float>& buf) {
+  Descs d = descs(gs);
+  memory::desc layout;
+  {
+    ThreadScope threads(true);
+    std::string key = "conv2d_fwd:" + key_of(gs) + post_op_key(e) + threads.key();
+    auto prim = cached_primitive(
+        key, [&] { return dnnl::convolution_forward(forward_pd(d, dnnl::prop_kind::forward_inference, e)); });
+    layout = weights_layout(*prim, false);
+    if (layout == d.wei_user) return nullptr;
+  }
+  buf.resize(layout.get_size() / sizeof(float));
+  auto& s = stream();
+  reorder_filter("conv2d_fwd_pack:" + key_of(gs), d, memory(d.wei_user, engine(), const_cast<float*>(w)),
+                 memory(layout, engine(), buf.data()), s);
+  s.wait();
+  return buf.data();
+}
+
+// This thread's buffer for a slice's output that only the slice's tail reads (reused across
+// calls: a slice's output stays in this core's cache between the convolution and its tail).
+float* slice_scratch(int64_t elements) {
+  thread_local std::vector<float> buf;
+  if (static_cast<int64_t>(buf.size()) < elements) buf.resize(static_cast<size_t>(elements));
+  return buf.data();
+}
+
+// An epilogue's per-image operands (the residual) from image `first` on; the bias and scale
+// are per channel / per tensor and stay.
+Epilogue slice_epilogue(const Epilogue* e, int64_t first, int64_t image) {
+  Epilogue s = *e;
+  if (s.residual) s.residual += first * image;
+  return s;
+}
+
+}  // namespace
+
+// FN_CONV_SLICES=1 turns the slicing on. Off by default: on the shared 2-core host it was level
+// or ahead idle and at load 4-7, but behind beside one busy process (bench_models.py
+// --competing-load, 2 runs: CNN rows 1.2-1.8x, the ResNet step 1.1-1.9x slower; perf15c.md).
+static bool slicing_enabled() {
+  static const bool on = [] {
+    const char* v = std::getenv("FN_CONV_SLICES");
+    return v && std::string(v) == "1";
+  }();
+  return on;
+}
+
+ForwardSlices forward_slices(const Conv2DGeom& g) {
+  ForwardSlices s;
+  s.per = g.n;
+  if (g.n < 2 || !slicing_enabled()) return s;
+  const double worth = std::floor(macs_of(g) / kFwdSliceMacs);
+  if (worth < 2) return s;
+  const double fit = std::ceil(double(g.output_size()) / double(kFwdSliceOutput));
+  const int64_t k = std::min<int64_t>({g.n, kFwdSlices, static_cast<int64_t>(std::min(std::max(worth, fit), 1e9))});
+  if (k < 2) return s;
+  s.per = (g.n + k - 1) / k;
+  s.count = (g.n + s.per - 1) / s.per;
+  return s;
+}
+
+void conv2d_forward(const float* x, const float* w, float* y, const Conv2DGeom& g, const Epilogue* e,
+                    const SliceTail* tail) {
+  const ForwardSlices sl = forward_slices(g);
+  const int64_t x_image = g.ih * g.iw * g.ic, y_image = g.oh * g.ow * g.oc;
+  if (sl.count < 2) {
+    // The output only the tail reads: this thread's reused buffer (no page faults per call on
+    // fresh memory) up to kWholeScratch floats, a buffer of its own above.
+    std::vector<float> whole;
+    if (!y && g.output_size() <= kWholeScratch) {
+      y = slice_scratch(g.output_size());
+    } else if (!y) {
+      whole.resize(static_cast<size_t>(g.output_size()));
+      y = whole.data();
+    }
+    forward_call(x, w, y, g, e, false);
+    if (tail) (*tail)(0, g.n, y, false);
+    return;
+  }
+  Conv2DGeom gs = g, gt = g;
+  gs.n = sl.per;
+  gt.n = g.n - sl.per * (sl.count - 1);
+  std::vector<float> packed;
+  const float* pk = pack_filter(w, gs, e, packed);
+  if (!pk && gt.n != gs.n) pk = pack_filter(w, gt, e, packed);  // the tail slice's primitive may choose otherwise
+  auto run_slice = [&](int64_t b) {
+    const int64_t first = b * sl.per;
+    const Conv2DGeom& gb = b == sl.count - 1 ? gt : gs;
+    float* out = y ? y + first * y_image : slice_scratch(gb.n * y_image);
+    Epilogue es;
+    if (e) es = slice_epilogue(e, first, y_image);
+    forward_call(x + first * x_image, w, out, gb, e ? &es : nullptr, true, pk);
+    if (tail) (*tail)(first, gb.n, out, true);
+  };
+  TaskPool::global().run(max_threads(), sl.count, run_slice);
 }
 
 void conv2d_backward_data(const float* dy, const float* w, float* dx, const Conv2DGeom& g) {

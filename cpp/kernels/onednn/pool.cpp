@@ -45,8 +45,8 @@ dnnl::pooling_forward::primitive_desc forward_pd(const Pool2DGeom& g, bool max, 
                                                d.pr, user_scratchpad());
 }
 
-void forward(const float* x, float* y, const Pool2DGeom& g, bool max) {
-  ThreadScope threads(small_pass(g.n * g.c * g.ih * g.iw));
+void forward(const float* x, float* y, const Pool2DGeom& g, bool max, bool single) {
+  ThreadScope threads(single || small_pass(g.n * g.c * g.ih * g.iw));
   auto prim = cached_primitive(key_of(g, max) + "fwd" + threads.key(), [&] {
     return dnnl::pooling_forward(forward_pd(g, max, dnnl::prop_kind::forward_inference));
   });
@@ -86,11 +86,11 @@ void backward(const float* x, const float* dy, float* dx, const Pool2DGeom& g, b
 
 }  // namespace
 
-void max_pool_forward(const float* x, float* y, const Pool2DGeom& g) { forward(x, y, g, true); }
+void max_pool_forward(const float* x, float* y, const Pool2DGeom& g, bool single) { forward(x, y, g, true, single); }
 void max_pool_backward(const float* x, const float* dy, float* dx, const Pool2DGeom& g) {
   backward(x, dy, dx, g, true);
 }
-void avg_pool_forward(const float* x, float* y, const Pool2DGeom& g) { forward(x, y, g, false); }
+void avg_pool_forward(const float* x, float* y, const Pool2DGeom& g, bool single) { forward(x, y, g, false, single); }
 void avg_pool_backward(const float* dy, float* dx, const Pool2DGeom& g) { backward(nullptr, dy, dx, g, false); }
 
 }  // namespace onednn
