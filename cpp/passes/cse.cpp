@@ -15,12 +15,10 @@ constexpr int64_t kMaxConstBytes = 256;
 // The value of a small numeric Const (compared by content: Python scalars make one Const per
 // use while tracing, `x * 2.0 + 2.0` two of them), or nullptr.
 const EagerTensor* small_const_value(const Node& n) {
-  if (!is_constant(n)) return nullptr;
-  const AttrValue* v = n.attrs.find("value");
-  const EagerPtr* t = v ? std::get_if<EagerPtr>(v) : nullptr;
-  if (!t || !*t || !is_pod((*t)->dtype()) || !(*t)->buffer() || !(*t)->shape().is_fully_defined()) return nullptr;
-  int64_t bytes = (*t)->num_elements() * static_cast<int64_t>(dtype_size((*t)->dtype()));
-  return bytes <= kMaxConstBytes ? t->get() : nullptr;
+  const EagerTensor* t = constant_value(n);
+  if (!t || !is_pod(t->dtype()) || !t->buffer() || !t->shape().is_fully_defined()) return nullptr;
+  int64_t bytes = t->num_elements() * static_cast<int64_t>(dtype_size(t->dtype()));
+  return bytes <= kMaxConstBytes ? t : nullptr;
 }
 
 size_t content_hash(const EagerTensor& t) {

@@ -33,13 +33,10 @@ const Node* packed_scalars(const Graph& g, const NodeOutput& o) {
 
 // A constant vector of n entries of dtype d, all 1.
 bool is_unit_strides(const Graph& g, const NodeOutput& o, DType d, int64_t n) {
-  const Node& c = g.node(o.node);
-  if (!is_constant(c)) return false;
-  const AttrValue* v = c.attrs.find("value");
-  const EagerPtr* val = v ? std::get_if<EagerPtr>(v) : nullptr;
-  if (!val || !*val || (*val)->dtype() != d || (*val)->shape() != Shape{n}) return false;
+  const EagerTensor* val = constant_value(g.node(o.node));
+  if (!val || val->dtype() != d || val->shape() != Shape{n}) return false;
   for (int64_t k = 0; k < n; ++k)
-    if ((d == DType::Int64 ? (*val)->data<int64_t>()[k] : (*val)->data<int32_t>()[k]) != 1) return false;
+    if ((d == DType::Int64 ? val->data<int64_t>()[k] : val->data<int32_t>()[k]) != 1) return false;
   return true;
 }
 

@@ -33,12 +33,9 @@ bool is_matmul(const std::string& op) { return op == kMatMulOp || op == fused_ma
 // The constant perm of Transpose node t when it is a valid permutation of rank(t's input).
 bool const_perm(const Graph& g, const Node& t, std::vector<int64_t>* perm) {
   if (t.op != kTransposeOp || t.inputs.size() != 2 || t.outputs.size() != 1) return false;
-  const Node& p = g.node(t.inputs[1].node);
-  if (!is_constant(p)) return false;
-  const AttrValue* v = p.attrs.find("value");
-  const EagerPtr* val = v ? std::get_if<EagerPtr>(v) : nullptr;
-  if (!val || !*val || !is_integer((*val)->dtype()) || (*val)->shape().rank() != 1) return false;
-  *perm = read_int_list(**val);
+  const EagerTensor* val = constant_value(g.node(t.inputs[1].node));
+  if (!val || !is_integer(val->dtype()) || val->shape().rank() != 1) return false;
+  *perm = read_int_list(*val);
   const Shape& in = g.node(t.inputs[0].node).outputs.at(t.inputs[0].index).shape;
   int r = static_cast<int>(perm->size());
   if (!in.has_rank() || in.rank() != r || r < 2) return false;

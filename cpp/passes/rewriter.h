@@ -49,6 +49,13 @@ inline int fused_reduce(const Node& n) { return n.def ? n.def->fusion.reduce : 0
 // A Const (its value is its "value" attr) and a fed graph input (Placeholder), by their facts.
 inline bool is_constant(const Node& n) { return n.def && n.def->constant; }
 inline bool is_graph_input(const Node& n) { return n.def && n.def->graph_input; }
+// A Const node's value tensor, or nullptr (not a Const, or no tensor in its "value" attr).
+inline const EagerTensor* constant_value(const Node& n) {
+  if (!is_constant(n)) return nullptr;
+  const AttrValue* v = n.attrs.find("value");
+  const EagerPtr* t = v ? std::get_if<EagerPtr>(v) : nullptr;
+  return t ? t->get() : nullptr;
+}
 inline bool is_broadcast_view(const Node& n) { return n.def && n.def->broadcast_view; }
 
 // (div, mod) reading input shape `in` for output shape `out` in a fused program (element e of
